@@ -1,0 +1,104 @@
+//! Machine-readable reason codes for rejected commands and protocol errors.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a command was refused or a frame was not accepted. Serialized as a snake_case string
+/// (e.g. `"not_your_turn"`); the list is part of the protocol and only grows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    // --- frames and connection ---
+    /// The frame could not be decoded (bad JSON / bincode, wrong shape).
+    MalformedFrame,
+    /// The frame exceeded the size limit; the connection is closed.
+    FrameTooLarge,
+    /// A text frame on a bincode connection or vice versa.
+    WrongEncoding,
+    /// The first message must be `hello`.
+    HelloRequired,
+    /// A second `hello` on the same connection.
+    AlreadyGreeted,
+    /// The protocol version in `hello` is not supported.
+    UnsupportedProtocol,
+    /// The token names no session seat.
+    UnknownToken,
+    /// `resume_from` is beyond the session's last event.
+    ResumeOutOfRange,
+    /// The client fell too far behind the broadcast and was dropped; reconnect with `resume_from`.
+    Lagging,
+    /// Too many bad frames; the connection is closed.
+    Flood,
+    /// The session has stopped (its log failed or the server is shutting down).
+    SessionUnavailable,
+    // --- authorization ---
+    /// Spectators send no game commands.
+    SpectatorCannotCommand,
+    /// A player commanded a combatant it does not control.
+    NotYourCombatant,
+    /// Only the GM may send this command.
+    GmOnly,
+    // --- game legality (shared) ---
+    /// The command names a combatant that is not in the fight.
+    UnknownCombatant,
+    /// The battle has not started yet (the GM starts it).
+    BattleNotStarted,
+    /// The battle has already started.
+    BattleAlreadyStarted,
+    /// The battle is over.
+    BattleOver,
+    /// It is not this combatant's turn.
+    NotYourTurn,
+    /// The action of that type was already used this turn.
+    ActionAlreadyUsed,
+    /// The combatant has no such attack or power.
+    UnknownAttack,
+    /// The target is not a legal target for this attack.
+    InvalidTarget,
+    /// The wrong number of targets for this attack.
+    WrongTargetCount,
+    /// The combatant is unconscious, dead or slain and cannot act.
+    CannotAct,
+    /// The combatant is stunned and can take no actions.
+    Stunned,
+    /// The combatant cannot rally now (already failed this round, or not allowed).
+    RallyNotAllowed,
+    /// A condition or value outside what the ruleset allows (e.g. unknown condition name).
+    InvalidArgument,
+    /// The seed was already revealed.
+    AlreadyRevealed,
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::String(s)) => f.write_str(&s),
+            _ => write!(f, "{self:?}"),
+        }
+    }
+}
+
+/// A refusal with its code and a human-readable reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rejection {
+    /// Machine-readable reason.
+    pub code: ErrorCode,
+    /// Human-readable explanation naming the rule or input at fault.
+    pub message: String,
+}
+
+impl Rejection {
+    /// Builds a rejection.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}

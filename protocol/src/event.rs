@@ -1,0 +1,459 @@
+//! Game events: the facts the server appends to the log and broadcasts. Folding them in order
+//! rebuilds the state; every die they used is inside them.
+
+use crate::ids::{CombatantId, Side};
+use crate::roll::Roll;
+use serde::{Deserialize, Serialize};
+
+/// The action types of a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// Standard action (attacks, rally).
+    Standard,
+    /// Move action.
+    Move,
+    /// Quick action.
+    Quick,
+}
+
+/// The three 13th Age defenses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Defense {
+    /// Armor Class.
+    Ac,
+    /// Physical Defense.
+    Pd,
+    /// Mental Defense.
+    Md,
+}
+
+/// How an attack roll came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackOutcome {
+    /// Total met the defense.
+    Hit,
+    /// A critical hit (natural roll within the crit range).
+    Crit,
+    /// Total below the defense.
+    Miss,
+    /// Natural 1: no effect at all, not even miss damage.
+    Fumble,
+}
+
+impl AttackOutcome {
+    /// Hit or crit.
+    pub fn is_hit(self) -> bool {
+        matches!(self, AttackOutcome::Hit | AttackOutcome::Crit)
+    }
+}
+
+/// Damage types (13th Age § Other Damage Types). Untyped damage has none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DamageType {
+    /// Acid.
+    Acid,
+    /// Cold.
+    Cold,
+    /// Fire.
+    Fire,
+    /// Force.
+    Force,
+    /// Holy.
+    Holy,
+    /// Lightning.
+    Lightning,
+    /// Negative energy.
+    Negative,
+    /// Poison.
+    Poison,
+    /// Psychic.
+    Psychic,
+    /// Thunder.
+    Thunder,
+}
+
+/// Conditions (13th Age § Conditions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Condition {
+    /// −4 to attacks.
+    Dazed,
+    /// −4 to attacks and to defenses.
+    Weakened,
+    /// −4 to defenses and no actions.
+    Stunned,
+    /// Attacks against you crit on 18+ (crit range expanded by 2).
+    Vulnerable,
+}
+
+/// How hard a save is (13th Age § Saves): easy 6+, normal 11+, hard 16+.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaveDifficulty {
+    /// 6+.
+    Easy,
+    /// 11+.
+    Normal,
+    /// 16+.
+    Hard,
+}
+
+impl SaveDifficulty {
+    /// The d20 result needed.
+    pub fn target(self) -> u32 {
+        match self {
+            SaveDifficulty::Easy => 6,
+            SaveDifficulty::Normal => 11,
+            SaveDifficulty::Hard => 16,
+        }
+    }
+}
+
+/// When an effect ends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EffectDuration {
+    /// A save at the end of each of the target's turns ends it.
+    SaveEnds(SaveDifficulty),
+    /// Ends at the end of the source's next turn.
+    UntilEndOfSourcesNextTurn,
+    /// Lasts until the battle ends.
+    EndOfBattle,
+}
+
+/// What an ongoing effect does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EffectKind {
+    /// A condition.
+    Condition(Condition),
+    /// Ongoing damage at the end of each of the target's turns, before its save.
+    OngoingDamage {
+        /// Damage per turn.
+        amount: i32,
+        /// Its type, if any.
+        damage_type: Option<DamageType>,
+    },
+}
+
+/// An effect instance on a combatant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Effect {
+    /// Session-unique effect id.
+    pub id: u32,
+    /// Who bears it.
+    pub target: CombatantId,
+    /// Who caused it.
+    pub source: CombatantId,
+    /// What it does.
+    pub kind: EffectKind,
+    /// When it ends.
+    pub duration: EffectDuration,
+    /// For `UntilEndOfSourcesNextTurn`: whether the source's "next turn" has begun.
+    pub armed: bool,
+}
+
+/// Why a save was rolled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SavePurpose {
+    /// A death save at the start of the turn (16+).
+    Death,
+    /// A save against an effect (by effect id).
+    Effect(u32),
+    /// The save needed to rally again in the same battle (11+).
+    Rally,
+}
+
+/// Why damage was dealt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DamageCause {
+    /// An attack's hit (or miss) damage.
+    Attack {
+        /// Who attacked.
+        attacker: CombatantId,
+        /// With what.
+        attack: String,
+    },
+    /// Ongoing damage from an effect.
+    Ongoing {
+        /// The effect's id.
+        effect: u32,
+    },
+}
+
+/// Why an effect ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EffectEndReason {
+    /// A successful save.
+    Saved,
+    /// Its duration ran out.
+    Expired,
+    /// The bearer died or was slain, or the battle ended.
+    Cleared,
+}
+
+/// A fact of the fight. Events are ordered by their sequence number; folding them rebuilds the
+/// state. Hidden values (a monster's exact hit points) are `None` in the public view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameEvent {
+    /// The GM started the battle; temporary hit points drop to 0.
+    BattleStarted,
+    /// An initiative roll, shared by all the listed combatants (monsters of one type share).
+    InitiativeRolled {
+        /// Who this roll is for.
+        combatants: Vec<CombatantId>,
+        /// The d20.
+        roll: Roll,
+        /// The initiative bonus added.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+    },
+    /// The fixed order of battle after initiative.
+    TurnOrder {
+        /// First to last.
+        order: Vec<CombatantId>,
+    },
+    /// A new round.
+    RoundStarted {
+        /// 1-based.
+        round: u32,
+    },
+    /// The escalation die's new value.
+    EscalationDie {
+        /// 0..=6.
+        value: u8,
+    },
+    /// A combatant's turn begins; its actions refresh.
+    TurnStarted {
+        /// Whose turn.
+        combatant: CombatantId,
+        /// The round.
+        round: u32,
+    },
+    /// An action of the turn was spent (`spent` may be a traded-down bigger action).
+    ActionUsed {
+        /// Who.
+        combatant: CombatantId,
+        /// The action the command needed.
+        action: ActionKind,
+        /// The action actually spent (a standard action can pay for a move or quick one).
+        spent: ActionKind,
+    },
+    /// An attack roll against one target.
+    AttackRolled {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// Target of this roll.
+        target: CombatantId,
+        /// Attack id.
+        attack: String,
+        /// The d20.
+        roll: Roll,
+        /// Everything added to the d20 (ability, level, escalation, conditions).
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// Defense attacked.
+        defense: Defense,
+        /// Its value at the time (with condition penalties).
+        defense_value: i32,
+        /// Result.
+        outcome: AttackOutcome,
+    },
+    /// Damage dice rolled once for an attack (shared by every target it hits).
+    DamageRolled {
+        /// Who rolled.
+        attacker: CombatantId,
+        /// Attack id.
+        attack: String,
+        /// The roll.
+        roll: Roll,
+    },
+    /// Damage taken.
+    Damaged {
+        /// Who takes it.
+        target: CombatantId,
+        /// Why.
+        cause: DamageCause,
+        /// Damage after multipliers, before temporary hit points.
+        amount: i32,
+        /// Type, if any.
+        damage_type: Option<DamageType>,
+        /// How much temporary hit points absorbed.
+        temp_absorbed: i32,
+        /// Hit points after the damage (hidden from players for monsters).
+        hp_after: Option<i32>,
+    },
+    /// Hit points regained.
+    Healed {
+        /// Who heals.
+        target: CombatantId,
+        /// The recovery roll, if one was used.
+        roll: Option<Roll>,
+        /// Hit points regained (after the no-recovery halving).
+        amount: i32,
+        /// Whether a recovery was spent (or, with none left, the −1 penalty taken).
+        recovery_used: bool,
+        /// Hit points after healing (negative hit points count from 0 first).
+        hp_after: Option<i32>,
+    },
+    /// Crossed to half hit points or fewer.
+    Staggered {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// A PC dropped to 0 hp or below.
+    FellUnconscious {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// A PC regained consciousness.
+    Revived {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// A PC died (fourth failed death save, or negative half maximum hit points).
+    Died {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// A monster dropped to 0 hp.
+    Slain {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// A save of any kind.
+    SaveRolled {
+        /// Who saves.
+        combatant: CombatantId,
+        /// Why.
+        purpose: SavePurpose,
+        /// The d20.
+        roll: Roll,
+        /// Needed.
+        target: u32,
+        /// Whether it succeeded.
+        success: bool,
+    },
+    /// A failed death save counted.
+    DeathSaveFailed {
+        /// Who.
+        combatant: CombatantId,
+        /// Failures so far this battle.
+        failures: u8,
+    },
+    /// A rally happened (healing follows in a `Healed` event).
+    Rallied {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// A later rally's save failed: no rally this round, the standard action is kept.
+    RallyFailed {
+        /// Who.
+        combatant: CombatantId,
+        /// The round in which rallying is barred.
+        round: u32,
+    },
+    /// An effect began.
+    EffectApplied {
+        /// The effect.
+        effect: Effect,
+    },
+    /// The source of an `UntilEndOfSourcesNextTurn` effect started its next turn.
+    EffectArmed {
+        /// Who bears it.
+        target: CombatantId,
+        /// Effect id.
+        effect: u32,
+    },
+    /// An effect ended.
+    EffectEnded {
+        /// Who bore it.
+        target: CombatantId,
+        /// Effect id.
+        effect: u32,
+        /// Why.
+        reason: EffectEndReason,
+    },
+    /// A turn ended.
+    TurnEnded {
+        /// Whose.
+        combatant: CombatantId,
+    },
+    /// The battle is over.
+    BattleEnded {
+        /// The side left standing, if any (none when the GM ended it).
+        winner: Option<Side>,
+    },
+    /// Commit–reveal: the seed and salt whose SHA-256 was published at creation.
+    SeedRevealed {
+        /// The session seed.
+        seed: u64,
+        /// The salt, 32 hex digits.
+        salt: String,
+    },
+}
+
+impl GameEvent {
+    /// The copy of this event that players and spectators may see: a monster's exact hit points
+    /// are removed. `is_monster` tells whether a combatant is one of the GM's monsters.
+    pub fn redacted(&self, is_monster: impl Fn(&CombatantId) -> bool) -> GameEvent {
+        match self {
+            GameEvent::Damaged {
+                target,
+                cause,
+                amount,
+                damage_type,
+                temp_absorbed,
+                hp_after: Some(_),
+            } if is_monster(target) => GameEvent::Damaged {
+                target: target.clone(),
+                cause: cause.clone(),
+                amount: *amount,
+                damage_type: *damage_type,
+                temp_absorbed: *temp_absorbed,
+                hp_after: None,
+            },
+            GameEvent::Healed {
+                target,
+                roll,
+                amount,
+                recovery_used,
+                hp_after: Some(_),
+            } if is_monster(target) => GameEvent::Healed {
+                target: target.clone(),
+                roll: roll.clone(),
+                amount: *amount,
+                recovery_used: *recovery_used,
+                hp_after: None,
+            },
+            other => other.clone(),
+        }
+    }
+
+    /// Whether redaction changes this event for the public audience.
+    pub fn has_secret(&self, is_monster: impl Fn(&CombatantId) -> bool) -> bool {
+        match self {
+            GameEvent::Damaged {
+                target,
+                hp_after: Some(_),
+                ..
+            }
+            | GameEvent::Healed {
+                target,
+                hp_after: Some(_),
+                ..
+            } => is_monster(target),
+            _ => false,
+        }
+    }
+}

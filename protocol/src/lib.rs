@@ -1,0 +1,20 @@
+//! Fray wire protocol: ids, commands, game events, state views, client/server messages and the
+//! JSON and bincode codecs. No tokio, no bevy: any client can depend on it.
+//!
+//! The protocol is documented with a complete example session in `protocol/README.md`.
+
+pub mod codec;
+pub mod command;
+pub mod error;
+pub mod event;
+pub mod ids;
+pub mod message;
+pub mod roll;
+pub mod state;
+
+pub use command::Command;
+pub use error::{ErrorCode, Rejection};
+pub use event::GameEvent;
+pub use ids::{CombatantId, Role, SessionId, Side};
+pub use message::{ClientMessage, PROTOCOL_VERSION, ServerMessage};
+pub use state::SessionState;

@@ -1,0 +1,208 @@
+//! The state of a session as clients see it (`Snapshot`) and as the state hash covers it.
+//! The GM's view holds every value; the public view hides a monster's exact hit points.
+
+use crate::event::{ActionKind, Defense, Effect};
+use crate::ids::{CombatantId, Side};
+use serde::{Deserialize, Serialize};
+
+/// Where the battle stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Waiting for the GM to start the battle.
+    Setup,
+    /// Rounds and turns are running.
+    Running,
+    /// Over.
+    Ended,
+}
+
+/// Whether a combatant is in the fight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LifeStatus {
+    /// Up and acting.
+    Conscious,
+    /// A PC at 0 hp or below, making death saves.
+    Unconscious,
+    /// A dead PC.
+    Dead,
+    /// A monster at 0 hp.
+    Slain,
+}
+
+impl LifeStatus {
+    /// Still able to take part (conscious).
+    pub fn is_up(self) -> bool {
+        matches!(self, LifeStatus::Conscious)
+    }
+}
+
+/// The three defenses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Defenses {
+    /// Armor Class.
+    pub ac: i32,
+    /// Physical Defense.
+    pub pd: i32,
+    /// Mental Defense.
+    pub md: i32,
+}
+
+/// Which actions remain this turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionsLeft {
+    /// Standard action available.
+    pub standard: bool,
+    /// Move action available.
+    pub move_action: bool,
+    /// Quick action available.
+    pub quick: bool,
+}
+
+impl ActionsLeft {
+    /// A fresh turn's actions.
+    pub const FULL: ActionsLeft = ActionsLeft {
+        standard: true,
+        move_action: true,
+        quick: true,
+    };
+    /// No actions.
+    pub const NONE: ActionsLeft = ActionsLeft {
+        standard: false,
+        move_action: false,
+        quick: false,
+    };
+
+    /// Which action would pay for `needed`, trading down a bigger one if the exact one is spent
+    /// (13th Age § Regular Actions: a standard can pay for a move or quick action, a move for a
+    /// quick action). Prefers the exact action.
+    pub fn payer(&self, needed: ActionKind) -> Option<ActionKind> {
+        let has = |k: ActionKind| match k {
+            ActionKind::Standard => self.standard,
+            ActionKind::Move => self.move_action,
+            ActionKind::Quick => self.quick,
+        };
+        let candidates: &[ActionKind] = match needed {
+            ActionKind::Standard => &[ActionKind::Standard],
+            ActionKind::Move => &[ActionKind::Move, ActionKind::Standard],
+            ActionKind::Quick => &[ActionKind::Quick, ActionKind::Move, ActionKind::Standard],
+        };
+        candidates.iter().copied().find(|k| has(*k))
+    }
+
+    /// Marks an action spent.
+    pub fn spend(&mut self, k: ActionKind) {
+        match k {
+            ActionKind::Standard => self.standard = false,
+            ActionKind::Move => self.move_action = false,
+            ActionKind::Quick => self.quick = false,
+        }
+    }
+}
+
+/// What a client needs to know to offer an attack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackSummary {
+    /// Id to use in `Command::Attack`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// `melee`, `ranged` or `close`.
+    pub range: String,
+    /// Defense it targets.
+    pub vs: Defense,
+    /// How many targets it takes at most.
+    pub max_targets: u8,
+}
+
+/// One combatant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatantState {
+    /// Stable id.
+    pub id: CombatantId,
+    /// Display name.
+    pub name: String,
+    /// Side.
+    pub side: Side,
+    /// Content template (monsters of one template share initiative).
+    pub template: String,
+    /// Level.
+    pub level: i32,
+    /// Current hit points (hidden from players for monsters).
+    pub hp: Option<i32>,
+    /// Maximum hit points (hidden from players for monsters).
+    pub max_hp: Option<i32>,
+    /// Temporary hit points.
+    pub temp_hp: i32,
+    /// At half hit points or fewer.
+    pub staggered: bool,
+    /// In the fight or not.
+    pub status: LifeStatus,
+    /// Base defenses (before condition penalties).
+    pub defenses: Defenses,
+    /// Initiative result once rolled.
+    pub initiative: Option<i32>,
+    /// Actions left in the current turn.
+    pub actions: ActionsLeft,
+    /// Effects on this combatant, by id.
+    pub effects: Vec<Effect>,
+    /// Recoveries left (PCs).
+    pub recoveries: i32,
+    /// Stacking −1 penalty from recoveries used without having one.
+    pub recovery_penalty: i32,
+    /// Failed death saves this battle.
+    pub death_save_failures: u8,
+    /// Rallies made this battle.
+    pub rallies: u32,
+    /// The round in which a failed rally save bars rallying.
+    pub rally_barred_round: Option<u32>,
+    /// The attacks it can make.
+    pub attacks: Vec<AttackSummary>,
+}
+
+/// The whole session state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionState {
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Battle phase.
+    pub phase: Phase,
+    /// Current round (0 before the battle).
+    pub round: u32,
+    /// Escalation die.
+    pub escalation: u8,
+    /// Order of battle.
+    pub order: Vec<CombatantId>,
+    /// Whose turn it is.
+    pub current: Option<CombatantId>,
+    /// Whether the current turn has been ended and awaits end-of-turn processing.
+    pub turn_ending: bool,
+    /// Next effect id to assign.
+    pub next_effect_id: u32,
+    /// The winner once the battle is over.
+    pub winner: Option<Side>,
+    /// Whether the seed has been revealed.
+    pub seed_revealed: bool,
+    /// Combatants sorted by id.
+    pub combatants: Vec<CombatantState>,
+}
+
+impl SessionState {
+    /// A combatant by id.
+    pub fn combatant(&self, id: &CombatantId) -> Option<&CombatantState> {
+        self.combatants.iter().find(|c| &c.id == id)
+    }
+
+    /// The public view: monsters' exact hit points hidden.
+    pub fn redacted(&self) -> SessionState {
+        let mut s = self.clone();
+        for c in &mut s.combatants {
+            if c.side == Side::Monsters {
+                c.hp = None;
+                c.max_hp = None;
+            }
+        }
+        s
+    }
+}

@@ -1,0 +1,2 @@
+//! Fray server library.
+pub mod replay;
