@@ -320,6 +320,9 @@ pub enum GameEvent {
     Revived {
         /// Who.
         combatant: CombatantId,
+        /// Whether it may still act this turn (a natural 20 death save); otherwise its actions
+        /// this turn are gone.
+        can_act: bool,
     },
     /// A PC died (fourth failed death save, or negative half maximum hit points).
     Died {

@@ -176,8 +176,8 @@ pub struct SessionState {
     pub order: Vec<CombatantId>,
     /// Whose turn it is.
     pub current: Option<CombatantId>,
-    /// Whether the current turn has been ended and awaits end-of-turn processing.
-    pub turn_ending: bool,
+    /// Index in `order` of the current turn, or of the last one between turns.
+    pub turn_index: Option<u32>,
     /// Next effect id to assign.
     pub next_effect_id: u32,
     /// The winner once the battle is over.

@@ -1,2 +1,12 @@
-//! Fray server library.
+//! Fray server library: the engine, the rulesets, dice, content, the event log, sessions and
+//! the network front end. The `fray-server` binary is a thin wrapper around [`net::serve`].
+//!
+//! See `ARCHITECTURE.md` at the repository root for the codemap and invariants.
+
+pub mod content;
+pub mod dice;
+pub mod engine;
+pub mod log;
 pub mod replay;
+pub mod rules;
+pub mod session;

@@ -28,13 +28,18 @@ pub fn verify_commitment(commitment_bytes: &[u8; 32], seed: u64, salt: &[u8; SAL
 
 /// Lowercase hexadecimal encoding of `bytes`.
 pub fn encode_hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
     for &b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+        out.push(hex_digit(b >> 4));
+        out.push(hex_digit(b & 0x0f));
     }
     out
+}
+
+/// Lowercase hex digit for the low four bits of `n`.
+fn hex_digit(n: u8) -> char {
+    let n = n & 0x0f;
+    char::from(if n < 10 { b'0' + n } else { b'a' + (n - 10) })
 }
 
 /// Decodes exactly `N` bytes from `2 * N` hex digits (either case); `None` if the text
@@ -73,12 +78,13 @@ mod tests {
 
     #[test]
     fn fixed_vector() {
+        // Cross-checked with Python: hashlib.sha256(struct.pack('<Q', 42) + SALT).
         let c = commitment(42, &SALT);
-        println!("{}", encode_hex(&c));
         assert_eq!(encode_hex(&c), GOLDEN);
+        assert_eq!(decode_hex::<32>(GOLDEN), Some(c));
     }
 
-    const GOLDEN: &str = "";
+    const GOLDEN: &str = "01b61136591345bbcb81f844910ad205cb87181602f5f19a273f9dc985e06f09";
 
     #[test]
     fn verify_accepts_and_rejects() {

@@ -1,0 +1,491 @@
+//! The TOML shapes of content files (heroes, monsters, encounters) as users write them, and their
+//! resolution into [`super::model`] types with errors that name the file, the field and the reason.
+
+use super::model::{
+    Ability, AbilityMods, AttackSpec, CombatantSpec, EffectSpec, HeroSpec, Reach,
+};
+use super::ContentError;
+use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::state::Defenses;
+use serde::Deserialize;
+
+/// A content file: any mix of heroes and monsters, plus (for encounter files) the fight itself.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentFile {
+    /// Ruleset id (required in encounter files).
+    pub ruleset: Option<String>,
+    /// Encounter title.
+    pub title: Option<String>,
+    /// Heroes joining the encounter, by id (built-in or defined in this file).
+    #[serde(default)]
+    pub heroes: Vec<String>,
+    /// Monster groups joining the encounter.
+    #[serde(default)]
+    pub monsters: Vec<MonsterGroup>,
+    /// Player seats.
+    #[serde(default)]
+    pub seats: Vec<SeatFile>,
+    /// Hero stat blocks.
+    #[serde(default)]
+    pub hero: Vec<HeroFile>,
+    /// Monster stat blocks.
+    #[serde(default)]
+    pub monster: Vec<MonsterFile>,
+}
+
+/// `[[monsters]]`: a template and how many.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonsterGroup {
+    /// Monster template id.
+    pub template: String,
+    /// How many (1..=20).
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// `[[seats]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatFile {
+    /// Player name.
+    pub name: String,
+    /// Hero ids.
+    pub controls: Vec<String>,
+}
+
+/// Ability scores as written (3..=30).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AbilityScores {
+    /// Strength.
+    pub str: i32,
+    /// Constitution.
+    pub con: i32,
+    /// Dexterity.
+    pub dex: i32,
+    /// Intelligence.
+    pub int: i32,
+    /// Wisdom.
+    pub wis: i32,
+    /// Charisma.
+    pub cha: i32,
+}
+
+/// `[[hero]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeroFile {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Class (descriptive).
+    #[serde(default)]
+    pub class: String,
+    /// Level 1..=10.
+    pub level: i32,
+    /// Scores.
+    pub abilities: AbilityScores,
+    /// Maximum hit points.
+    pub hp: i32,
+    /// Armor Class.
+    pub ac: i32,
+    /// Physical Defense.
+    pub pd: i32,
+    /// Mental Defense.
+    pub md: i32,
+    /// Recoveries (default 8).
+    #[serde(default = "eight")]
+    pub recoveries: i32,
+    /// Recovery die sides.
+    pub recovery_die: u32,
+    /// Weapon die sides for `dW`.
+    pub weapon_die: Option<u32>,
+    /// Attacks.
+    #[serde(default)]
+    pub attacks: Vec<AttackFile>,
+}
+
+fn eight() -> i32 {
+    8
+}
+
+/// `[[monster]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonsterFile {
+    /// Template id.
+    pub template: String,
+    /// Name.
+    pub name: String,
+    /// Level.
+    pub level: i32,
+    /// Hit points.
+    pub hp: i32,
+    /// Armor Class.
+    pub ac: i32,
+    /// Physical Defense.
+    pub pd: i32,
+    /// Mental Defense.
+    pub md: i32,
+    /// Initiative bonus.
+    pub initiative: i32,
+    /// Attacks.
+    #[serde(default)]
+    pub attacks: Vec<AttackFile>,
+}
+
+/// `[[hero.attacks]]` / `[[monster.attacks]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttackFile {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// `melee`, `ranged` or `close`.
+    pub range: String,
+    /// Heroes: the attack ability (`str`, `dex`, …).
+    pub ability: Option<String>,
+    /// Monsters: the attack bonus.
+    pub bonus: Option<i32>,
+    /// `ac`, `pd` or `md`.
+    pub vs: String,
+    /// Damage expression.
+    pub damage: String,
+    /// Damage type.
+    pub damage_type: Option<String>,
+    /// Miss damage expression.
+    pub miss_damage: Option<String>,
+    /// Maximum targets (default 1).
+    pub targets: Option<u8>,
+    /// Effects on a hit.
+    #[serde(default)]
+    pub on_hit: Vec<EffectFile>,
+}
+
+/// `[[…attacks.on_hit]]`: a condition or ongoing damage.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectFile {
+    /// Condition name.
+    pub condition: Option<String>,
+    /// Ongoing damage amount.
+    pub ongoing: Option<i32>,
+    /// Ongoing damage type.
+    pub damage_type: Option<String>,
+    /// `save_ends` (normal), `save_ends_easy`, `save_ends_hard`, `end_of_next_turn`,
+    /// `end_of_battle`.
+    pub duration: Option<String>,
+}
+
+/// The ability modifier: (score − 10) / 2 rounded down (13th Age § Damage).
+pub fn ability_mod(score: i32) -> i32 {
+    (score - 10).div_euclid(2)
+}
+
+pub(super) struct Ctx<'a> {
+    pub file: &'a str,
+}
+
+impl Ctx<'_> {
+    pub fn err(&self, field: impl Into<String>, reason: impl Into<String>) -> ContentError {
+        ContentError::Invalid {
+            file: self.file.to_owned(),
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+fn parse_defense(ctx: &Ctx, field: &str, s: &str) -> Result<Defense, ContentError> {
+    match s.to_ascii_lowercase().as_str() {
+        "ac" => Ok(Defense::Ac),
+        "pd" => Ok(Defense::Pd),
+        "md" => Ok(Defense::Md),
+        other => Err(ctx.err(field, format!("unknown defense '{other}' (ac, pd or md)"))),
+    }
+}
+
+fn parse_reach(ctx: &Ctx, field: &str, s: &str) -> Result<Reach, ContentError> {
+    match s {
+        "melee" => Ok(Reach::Melee),
+        "ranged" => Ok(Reach::Ranged),
+        "close" => Ok(Reach::Close),
+        other => Err(ctx.err(field, format!("unknown range '{other}' (melee, ranged or close)"))),
+    }
+}
+
+fn parse_ability(ctx: &Ctx, field: &str, s: &str) -> Result<Ability, ContentError> {
+    match s.to_ascii_lowercase().as_str() {
+        "str" => Ok(Ability::Str),
+        "con" => Ok(Ability::Con),
+        "dex" => Ok(Ability::Dex),
+        "int" => Ok(Ability::Int),
+        "wis" => Ok(Ability::Wis),
+        "cha" => Ok(Ability::Cha),
+        other => Err(ctx.err(field, format!("unknown ability '{other}'"))),
+    }
+}
+
+/// Parses a damage type name.
+pub fn parse_damage_type(s: &str) -> Option<DamageType> {
+    Some(match s {
+        "acid" => DamageType::Acid,
+        "cold" => DamageType::Cold,
+        "fire" => DamageType::Fire,
+        "force" => DamageType::Force,
+        "holy" => DamageType::Holy,
+        "lightning" => DamageType::Lightning,
+        "negative" | "negative_energy" => DamageType::Negative,
+        "poison" => DamageType::Poison,
+        "psychic" => DamageType::Psychic,
+        "thunder" => DamageType::Thunder,
+        _ => return None,
+    })
+}
+
+fn damage_type(ctx: &Ctx, field: &str, s: &Option<String>) -> Result<Option<DamageType>, ContentError> {
+    match s {
+        None => Ok(None),
+        Some(s) => parse_damage_type(s)
+            .map(Some)
+            .ok_or_else(|| ctx.err(field, format!("unknown damage type '{s}'"))),
+    }
+}
+
+fn parse_condition(ctx: &Ctx, field: &str, s: &str) -> Result<Condition, ContentError> {
+    match s {
+        "dazed" => Ok(Condition::Dazed),
+        "weakened" => Ok(Condition::Weakened),
+        "stunned" => Ok(Condition::Stunned),
+        "vulnerable" => Ok(Condition::Vulnerable),
+        other => Err(ctx.err(
+            field,
+            format!("unknown condition '{other}' (dazed, weakened, stunned or vulnerable)"),
+        )),
+    }
+}
+
+fn parse_duration(ctx: &Ctx, field: &str, s: Option<&str>) -> Result<EffectDuration, ContentError> {
+    match s.unwrap_or("save_ends") {
+        "save_ends" => Ok(EffectDuration::SaveEnds(SaveDifficulty::Normal)),
+        "save_ends_easy" => Ok(EffectDuration::SaveEnds(SaveDifficulty::Easy)),
+        "save_ends_hard" => Ok(EffectDuration::SaveEnds(SaveDifficulty::Hard)),
+        "end_of_next_turn" => Ok(EffectDuration::UntilEndOfSourcesNextTurn),
+        "end_of_battle" => Ok(EffectDuration::EndOfBattle),
+        other => Err(ctx.err(
+            field,
+            format!(
+                "unknown duration '{other}' (save_ends, save_ends_easy, save_ends_hard, end_of_next_turn, end_of_battle)"
+            ),
+        )),
+    }
+}
+
+fn check_range(ctx: &Ctx, field: &str, v: i32, lo: i32, hi: i32) -> Result<(), ContentError> {
+    if (lo..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(ctx.err(field, format!("{v} is outside {lo}..={hi}")))
+    }
+}
+
+fn check_id(ctx: &Ctx, field: &str, id: &str) -> Result<(), ContentError> {
+    let ok = !id.is_empty()
+        && id.len() <= 48
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(ctx.err(
+            field,
+            format!("'{id}' is not a valid id (1-48 characters: a-z, 0-9, '-', '_')"),
+        ))
+    }
+}
+
+fn resolve_attacks(
+    ctx: &Ctx,
+    owner: &str,
+    attacks: &[AttackFile],
+    hero: Option<(&AbilityMods, i32)>,
+) -> Result<Vec<AttackSpec>, ContentError> {
+    let mut out: Vec<AttackSpec> = Vec::new();
+    for (i, a) in attacks.iter().enumerate() {
+        let f = |name: &str| format!("{owner}.attacks[{i}].{name}");
+        check_id(ctx, &f("id"), &a.id)?;
+        if out.iter().any(|o| o.id == a.id) {
+            return Err(ctx.err(f("id"), format!("duplicate attack id '{}'", a.id)));
+        }
+        let reach = parse_reach(ctx, &f("range"), &a.range)?;
+        let vs = parse_defense(ctx, &f("vs"), &a.vs)?;
+        let bonus = match (hero, &a.ability, a.bonus) {
+            (Some((mods, level)), Some(ab), None) => {
+                mods.get(parse_ability(ctx, &f("ability"), ab)?) + level
+            }
+            (Some(_), None, _) => return Err(ctx.err(f("ability"), "heroes' attacks need an ability")),
+            (Some(_), Some(_), Some(_)) => {
+                return Err(ctx.err(f("bonus"), "heroes' attack bonus comes from ability + level; remove 'bonus'"));
+            }
+            (None, _, Some(b)) => b,
+            (None, _, None) => return Err(ctx.err(f("bonus"), "monsters' attacks need a bonus")),
+        };
+        check_range(ctx, &f("bonus"), bonus, -10, 40)?;
+        crate::dice::DiceExpr::parse(&a.damage)
+            .map_err(|e| ctx.err(f("damage"), format!("bad dice expression '{}': {e}", a.damage)))?;
+        if let Some(m) = &a.miss_damage {
+            crate::dice::DiceExpr::parse(m)
+                .map_err(|e| ctx.err(f("miss_damage"), format!("bad dice expression '{m}': {e}")))?;
+        }
+        let max_targets = a.targets.unwrap_or(1);
+        if !(1..=8).contains(&max_targets) {
+            return Err(ctx.err(f("targets"), format!("{max_targets} is outside 1..=8")));
+        }
+        let mut on_hit = Vec::new();
+        for (j, e) in a.on_hit.iter().enumerate() {
+            let g = |name: &str| format!("{owner}.attacks[{i}].on_hit[{j}].{name}");
+            match (&e.condition, e.ongoing) {
+                (Some(c), None) => {
+                    if e.damage_type.is_some() {
+                        return Err(ctx.err(g("damage_type"), "only ongoing damage has a damage type"));
+                    }
+                    on_hit.push(EffectSpec::Condition {
+                        condition: parse_condition(ctx, &g("condition"), c)?,
+                        duration: parse_duration(ctx, &g("duration"), e.duration.as_deref())?,
+                    });
+                }
+                (None, Some(amount)) => {
+                    check_range(ctx, &g("ongoing"), amount, 1, 500)?;
+                    let save = match parse_duration(ctx, &g("duration"), e.duration.as_deref())? {
+                        EffectDuration::SaveEnds(d) => d,
+                        _ => {
+                            return Err(ctx.err(g("duration"), "ongoing damage lasts until saved: use save_ends, save_ends_easy or save_ends_hard"));
+                        }
+                    };
+                    on_hit.push(EffectSpec::Ongoing {
+                        amount,
+                        damage_type: damage_type(ctx, &g("damage_type"), &e.damage_type)?,
+                        save,
+                    });
+                }
+                _ => {
+                    return Err(ctx.err(g("condition"), "an effect needs exactly one of 'condition' or 'ongoing'"));
+                }
+            }
+        }
+        out.push(AttackSpec {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            reach,
+            vs,
+            bonus,
+            damage: a.damage.clone(),
+            damage_type: damage_type(ctx, &f("damage_type"), &a.damage_type)?,
+            miss_damage: a.miss_damage.clone(),
+            max_targets,
+            on_hit,
+        });
+    }
+    if out.is_empty() {
+        return Err(ctx.err(format!("{owner}.attacks"), "needs at least one attack"));
+    }
+    Ok(out)
+}
+
+impl HeroFile {
+    pub(super) fn resolve(&self, ctx: &Ctx) -> Result<CombatantSpec, ContentError> {
+        let w = format!("hero '{}'", self.id);
+        check_id(ctx, &format!("{w}.id"), &self.id)?;
+        check_range(ctx, &format!("{w}.level"), self.level, 1, 10)?;
+        check_range(ctx, &format!("{w}.hp"), self.hp, 1, 1000)?;
+        for (name, v) in [("ac", self.ac), ("pd", self.pd), ("md", self.md)] {
+            check_range(ctx, &format!("{w}.{name}"), v, 1, 50)?;
+        }
+        let s = self.abilities;
+        for (name, v) in [
+            ("str", s.str),
+            ("con", s.con),
+            ("dex", s.dex),
+            ("int", s.int),
+            ("wis", s.wis),
+            ("cha", s.cha),
+        ] {
+            check_range(ctx, &format!("{w}.abilities.{name}"), v, 3, 30)?;
+        }
+        check_range(ctx, &format!("{w}.recoveries"), self.recoveries, 0, 20)?;
+        if ![4, 6, 8, 10, 12, 20].contains(&self.recovery_die) {
+            return Err(ctx.err(format!("{w}.recovery_die"), format!("d{} is not a die (4, 6, 8, 10, 12 or 20)", self.recovery_die)));
+        }
+        let mods = AbilityMods {
+            str: ability_mod(s.str),
+            con: ability_mod(s.con),
+            dex: ability_mod(s.dex),
+            int: ability_mod(s.int),
+            wis: ability_mod(s.wis),
+            cha: ability_mod(s.cha),
+        };
+        let attacks = resolve_attacks(ctx, &w, &self.attacks, Some((&mods, self.level)))?;
+        Ok(CombatantSpec {
+            id: CombatantId::new(self.id.clone()),
+            name: self.name.clone(),
+            side: Side::Heroes,
+            template: self.id.clone(),
+            level: self.level,
+            max_hp: self.hp,
+            defenses: Defenses {
+                ac: self.ac,
+                pd: self.pd,
+                md: self.md,
+            },
+            // 13th Age § Initiative Bonus: Dexterity modifier + level.
+            initiative: mods.dex + self.level,
+            hero: Some(HeroSpec {
+                mods,
+                recoveries: self.recoveries,
+                recovery_die: self.recovery_die,
+                weapon_die: self.weapon_die,
+            }),
+            attacks,
+        })
+    }
+}
+
+impl MonsterFile {
+    pub(super) fn resolve(&self, ctx: &Ctx, id: CombatantId, name: String) -> Result<CombatantSpec, ContentError> {
+        let w = format!("monster '{}'", self.template);
+        check_id(ctx, &format!("{w}.template"), &self.template)?;
+        check_range(ctx, &format!("{w}.level"), self.level, 0, 15)?;
+        check_range(ctx, &format!("{w}.hp"), self.hp, 1, 5000)?;
+        for (n, v) in [("ac", self.ac), ("pd", self.pd), ("md", self.md)] {
+            check_range(ctx, &format!("{w}.{n}"), v, 1, 50)?;
+        }
+        check_range(ctx, &format!("{w}.initiative"), self.initiative, -10, 40)?;
+        let attacks = resolve_attacks(ctx, &w, &self.attacks, None)?;
+        Ok(CombatantSpec {
+            id,
+            name,
+            side: Side::Monsters,
+            template: self.template.clone(),
+            level: self.level,
+            max_hp: self.hp,
+            defenses: Defenses {
+                ac: self.ac,
+                pd: self.pd,
+                md: self.md,
+            },
+            initiative: self.initiative,
+            hero: None,
+            attacks,
+        })
+    }
+}

@@ -1,0 +1,262 @@
+//! Content: hero and monster stat blocks and encounters, written as TOML, validated on load with
+//! errors that name the file, the field and the reason, and resolved into [`model::Encounter`].
+//!
+//! Each ruleset ships a sample party and bestiary, embedded in the binary (`server/content/`).
+//! An encounter file may use them by id and may define its own `[[hero]]` and `[[monster]]`
+//! blocks, which take precedence over built-in ones with the same id.
+
+pub mod file;
+pub mod model;
+
+use file::{ContentFile, Ctx, HeroFile, MonsterFile};
+use fray_protocol::ids::CombatantId;
+use model::{Encounter, Seat};
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// A content file failed to load.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ContentError {
+    /// The file is not valid TOML or has unknown fields.
+    #[error("{file}: {reason}")]
+    Syntax {
+        /// File name.
+        file: String,
+        /// Parser message (with line and column).
+        reason: String,
+    },
+    /// A field has an invalid value.
+    #[error("{file}: {field}: {reason}")]
+    Invalid {
+        /// File name.
+        file: String,
+        /// Field path.
+        field: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The built-in content of a ruleset: (file name, TOML text).
+pub fn builtin_files(ruleset: &str) -> &'static [(&'static str, &'static str)] {
+    match ruleset {
+        "13th-age" => &[
+            (
+                "builtin:13th-age/party.toml",
+                include_str!("../../content/13th-age/party.toml"),
+            ),
+            (
+                "builtin:13th-age/bestiary.toml",
+                include_str!("../../content/13th-age/bestiary.toml"),
+            ),
+        ],
+        _ => &[],
+    }
+}
+
+/// Built-in encounters of a ruleset: (name, TOML text).
+pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static str)] {
+    match ruleset {
+        "13th-age" => &[
+            (
+                "goblin-ambush",
+                include_str!("../../content/13th-age/encounters/goblin-ambush.toml"),
+            ),
+            (
+                "crypt-of-ash",
+                include_str!("../../content/13th-age/encounters/crypt-of-ash.toml"),
+            ),
+        ],
+        _ => &[],
+    }
+}
+
+/// The rulesets this server runs.
+pub const RULESETS: &[&str] = &["13th-age"];
+
+fn parse_file(name: &str, text: &str) -> Result<ContentFile, ContentError> {
+    toml::from_str(text).map_err(|e| ContentError::Syntax {
+        file: name.to_owned(),
+        reason: e.to_string().trim_end().replace('\n', " "),
+    })
+}
+
+struct Catalog {
+    heroes: BTreeMap<String, (String, HeroFile)>,
+    monsters: BTreeMap<String, (String, MonsterFile)>,
+}
+
+impl Catalog {
+    fn add(&mut self, name: &str, f: &ContentFile) {
+        for h in &f.hero {
+            self.heroes.insert(h.id.clone(), (name.to_owned(), h.clone()));
+        }
+        for m in &f.monster {
+            self.monsters
+                .insert(m.template.clone(), (name.to_owned(), m.clone()));
+        }
+    }
+}
+
+/// Loads an encounter from TOML text. `name` names the file in error messages.
+pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError> {
+    let enc = parse_file(name, text)?;
+    let ctx = Ctx { file: name };
+    let ruleset = enc
+        .ruleset
+        .clone()
+        .ok_or_else(|| ctx.err("ruleset", "an encounter names its ruleset (e.g. ruleset = \"13th-age\")"))?;
+    if !RULESETS.contains(&ruleset.as_str()) {
+        return Err(ctx.err(
+            "ruleset",
+            format!("unknown ruleset '{ruleset}' (this server runs: {})", RULESETS.join(", ")),
+        ));
+    }
+    let mut catalog = Catalog {
+        heroes: BTreeMap::new(),
+        monsters: BTreeMap::new(),
+    };
+    for (file, text) in builtin_files(&ruleset) {
+        catalog.add(file, &parse_file(file, text)?);
+    }
+    catalog.add(name, &enc);
+
+    let mut combatants = Vec::new();
+    if enc.heroes.is_empty() {
+        return Err(ctx.err("heroes", "an encounter needs at least one hero"));
+    }
+    for (i, id) in enc.heroes.iter().enumerate() {
+        let (file, hero) = catalog
+            .heroes
+            .get(id)
+            .ok_or_else(|| ctx.err(format!("heroes[{i}]"), format!("no hero with id '{id}'")))?;
+        combatants.push(hero.resolve(&Ctx { file })?);
+    }
+    if enc.monsters.is_empty() {
+        return Err(ctx.err("monsters", "an encounter needs at least one monster group"));
+    }
+    for (i, group) in enc.monsters.iter().enumerate() {
+        let (file, monster) = catalog.monsters.get(&group.template).ok_or_else(|| {
+            ctx.err(
+                format!("monsters[{i}].template"),
+                format!("no monster template '{}'", group.template),
+            )
+        })?;
+        if !(1..=20).contains(&group.count) {
+            return Err(ctx.err(format!("monsters[{i}].count"), format!("{} is outside 1..=20", group.count)));
+        }
+        let already = combatants
+            .iter()
+            .filter(|c: &&model::CombatantSpec| c.template == group.template)
+            .count();
+        for n in 0..group.count as usize {
+            let k = already + n + 1;
+            let id = CombatantId::new(format!("{}-{k}", group.template));
+            let display = format!("{} {k}", monster.name);
+            combatants.push(monster.resolve(&Ctx { file }, id, display)?);
+        }
+    }
+    combatants.sort_by(|a, b| a.id.cmp(&b.id));
+    for w in combatants.windows(2) {
+        if w[0].id == w[1].id {
+            return Err(ctx.err("heroes", format!("combatant id '{}' appears twice", w[0].id)));
+        }
+    }
+
+    let mut seats = Vec::new();
+    for (i, s) in enc.seats.iter().enumerate() {
+        if s.name.trim().is_empty() || s.name.len() > 40 {
+            return Err(ctx.err(format!("seats[{i}].name"), "a seat name is 1-40 characters"));
+        }
+        if seats.iter().any(|x: &Seat| x.name == s.name) {
+            return Err(ctx.err(format!("seats[{i}].name"), format!("duplicate seat '{}'", s.name)));
+        }
+        let mut controls = Vec::new();
+        for (j, c) in s.controls.iter().enumerate() {
+            let id = CombatantId::new(c.clone());
+            match combatants.iter().find(|x| x.id == id) {
+                Some(x) if x.hero.is_some() => controls.push(id),
+                Some(_) => {
+                    return Err(ctx.err(format!("seats[{i}].controls[{j}]"), format!("'{c}' is a monster; the GM controls monsters")));
+                }
+                None => {
+                    return Err(ctx.err(format!("seats[{i}].controls[{j}]"), format!("'{c}' is not a hero in this encounter")));
+                }
+            }
+        }
+        seats.push(Seat {
+            name: s.name.clone(),
+            controls,
+        });
+    }
+    Ok(Encounter {
+        ruleset,
+        title: enc.title.clone().unwrap_or_else(|| "Untitled encounter".into()),
+        combatants,
+        seats,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_encounters_load() {
+        for (name, text) in builtin_encounters("13th-age") {
+            let e = load_encounter(name, text).unwrap_or_else(|e| panic!("{e}"));
+            assert!(e.combatants.len() >= 4, "{name}");
+        }
+    }
+
+    #[test]
+    fn builtin_content_validates_every_block() {
+        // Every hero and monster of the built-in files resolves, not only those used by encounters.
+        for (file, text) in builtin_files("13th-age") {
+            let f = parse_file(file, text).unwrap();
+            let ctx = Ctx { file };
+            for h in &f.hero {
+                h.resolve(&ctx).unwrap();
+            }
+            for m in &f.monster {
+                m.resolve(&ctx, CombatantId::new("x"), "x".into()).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn errors_name_file_field_and_reason() {
+        let text = "ruleset = \"13th-age\"\nheroes = [\"brakka\"]\n[[monsters]]\ntemplate = \"nope\"\n";
+        let err = load_encounter("my.toml", text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "my.toml: monsters[0].template: no monster template 'nope'"
+        );
+        let err = load_encounter("x.toml", "ruleset = 3").unwrap_err();
+        assert!(err.to_string().starts_with("x.toml: "), "{err}");
+        let text = "ruleset = \"13th-age\"\nheroes = [\"zed\"]\n[[monsters]]\ntemplate = \"goblin-scrapper\"\n[[hero]]\nid = \"zed\"\nname = \"Zed\"\nlevel = 2\nabilities = { str = 10, con = 10, dex = 10, int = 10, wis = 10, cha = 10 }\nhp = 20\nac = 15\npd = 12\nmd = 12\nrecovery_die = 7\n[[hero.attacks]]\nid = \"melee\"\nname = \"Fist\"\nrange = \"melee\"\nability = \"str\"\nvs = \"ac\"\ndamage = \"1d4\"\n";
+        let err = load_encounter("zed.toml", text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "zed.toml: hero 'zed'.recovery_die: d7 is not a die (4, 6, 8, 10, 12 or 20)"
+        );
+    }
+
+    #[test]
+    fn unknown_ruleset_and_fields_are_refused() {
+        let err = load_encounter("a.toml", "ruleset = \"chess\"").unwrap_err();
+        assert!(err.to_string().contains("unknown ruleset 'chess'"));
+        let err = load_encounter("b.toml", "ruleset = \"13th-age\"\nbogus = 1").unwrap_err();
+        assert!(err.to_string().contains("bogus"), "{err}");
+    }
+
+    #[test]
+    fn ability_modifier_rounds_down() {
+        // 13th-age-combat.txt § Damage: subtract 10, halve, round down.
+        assert_eq!(file::ability_mod(18), 4);
+        assert_eq!(file::ability_mod(11), 0);
+        assert_eq!(file::ability_mod(9), -1);
+        assert_eq!(file::ability_mod(8), -1);
+        assert_eq!(file::ability_mod(7), -2);
+    }
+}

@@ -1,0 +1,189 @@
+//! The resolved content of a session: every combatant's full stat block, ready to spawn.
+//! This is what the log's genesis record stores, so a recorded fight replays without the
+//! content files it was created from.
+
+use fray_protocol::event::{
+    Condition, DamageType, Defense, EffectDuration, SaveDifficulty,
+};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::state::Defenses;
+use serde::{Deserialize, Serialize};
+
+/// Ability scores' modifiers (13th Age § Damage: (score − 10) / 2, rounded down).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbilityMods {
+    /// Strength.
+    pub str: i32,
+    /// Constitution.
+    pub con: i32,
+    /// Dexterity.
+    pub dex: i32,
+    /// Intelligence.
+    pub int: i32,
+    /// Wisdom.
+    pub wis: i32,
+    /// Charisma.
+    pub cha: i32,
+}
+
+impl AbilityMods {
+    /// Modifier of one ability.
+    pub fn get(&self, a: Ability) -> i32 {
+        match a {
+            Ability::Str => self.str,
+            Ability::Con => self.con,
+            Ability::Dex => self.dex,
+            Ability::Int => self.int,
+            Ability::Wis => self.wis,
+            Ability::Cha => self.cha,
+        }
+    }
+}
+
+/// An ability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ability {
+    /// Strength.
+    Str,
+    /// Constitution.
+    Con,
+    /// Dexterity.
+    Dex,
+    /// Intelligence.
+    Int,
+    /// Wisdom.
+    Wis,
+    /// Charisma.
+    Cha,
+}
+
+/// How an attack reaches its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reach {
+    /// Melee.
+    Melee,
+    /// Ranged.
+    Ranged,
+    /// Close-quarters.
+    Close,
+}
+
+impl Reach {
+    /// Wire name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reach::Melee => "melee",
+            Reach::Ranged => "ranged",
+            Reach::Close => "close",
+        }
+    }
+}
+
+/// What a hit does besides damage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EffectSpec {
+    /// Apply a condition.
+    Condition {
+        /// Which.
+        condition: Condition,
+        /// For how long.
+        duration: EffectDuration,
+    },
+    /// Apply ongoing damage (save ends).
+    Ongoing {
+        /// Damage per turn.
+        amount: i32,
+        /// Damage type.
+        damage_type: Option<DamageType>,
+        /// The save that ends it.
+        save: SaveDifficulty,
+    },
+}
+
+/// A resolved attack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackSpec {
+    /// Id used in commands.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Melee, ranged or close.
+    pub reach: Reach,
+    /// Defense targeted.
+    pub vs: Defense,
+    /// Attack bonus before escalation and conditions (ability + level for PCs).
+    pub bonus: i32,
+    /// Damage on a hit, a dice expression with placeholders resolved at roll time.
+    pub damage: String,
+    /// Damage type.
+    pub damage_type: Option<DamageType>,
+    /// Damage on a miss (not on a fumble), if any.
+    pub miss_damage: Option<String>,
+    /// Maximum number of targets.
+    pub max_targets: u8,
+    /// Effects on a hit.
+    pub on_hit: Vec<EffectSpec>,
+}
+
+/// Player-character-only numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeroSpec {
+    /// Ability modifiers.
+    pub mods: AbilityMods,
+    /// Recoveries at the start of the adventure.
+    pub recoveries: i32,
+    /// Sides of the recovery die.
+    pub recovery_die: u32,
+    /// Sides of the weapon die (`dW` in damage expressions).
+    pub weapon_die: Option<u32>,
+}
+
+/// A combatant ready to spawn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatantSpec {
+    /// Stable id.
+    pub id: CombatantId,
+    /// Display name.
+    pub name: String,
+    /// Side.
+    pub side: Side,
+    /// Content template id (monsters of one template share initiative).
+    pub template: String,
+    /// Level.
+    pub level: i32,
+    /// Maximum hit points.
+    pub max_hp: i32,
+    /// Defenses.
+    pub defenses: Defenses,
+    /// Initiative bonus (Dex modifier + level for PCs).
+    pub initiative: i32,
+    /// PC numbers; `None` for monsters.
+    pub hero: Option<HeroSpec>,
+    /// Attacks.
+    pub attacks: Vec<AttackSpec>,
+}
+
+/// A player's seat: a name and the combatants it controls.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    /// Player name.
+    pub name: String,
+    /// Controlled combatants.
+    pub controls: Vec<CombatantId>,
+}
+
+/// A resolved encounter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Encounter {
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Title.
+    pub title: String,
+    /// Combatants, sorted by id.
+    pub combatants: Vec<CombatantSpec>,
+    /// Player seats.
+    pub seats: Vec<Seat>,
+}

@@ -1,0 +1,180 @@
+//! `apply`: the only code that changes game state. One handler per event kind; it cannot fail.
+//! An event that names an unknown combatant changes nothing (decide never emits one).
+//!
+//! Architecture invariant: apply knows nothing of dice, legality or the log. Given the same
+//! state and event it always produces the same state, so folding a log rebuilds the world.
+
+use super::components::*;
+use bevy_ecs::prelude::*;
+use fray_protocol::event::GameEvent;
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
+
+fn entity(world: &World, id: &CombatantId) -> Option<Entity> {
+    world.resource::<Roster>().0.get(id).copied()
+}
+
+fn with<C: Component<Mutability = bevy_ecs::component::Mutable>>(
+    world: &mut World,
+    id: &CombatantId,
+    f: impl FnOnce(&mut C),
+) {
+    if let Some(e) = entity(world, id)
+        && let Some(mut c) = world.get_mut::<C>(e)
+    {
+        f(&mut c);
+    }
+}
+
+fn for_all<C: Component<Mutability = bevy_ecs::component::Mutable>>(
+    world: &mut World,
+    mut f: impl FnMut(&mut C),
+) {
+    let mut q = world.query::<&mut C>();
+    for mut c in q.iter_mut(world) {
+        f(&mut c);
+    }
+}
+
+/// Folds one event into the world.
+pub fn apply(world: &mut World, event: &GameEvent) {
+    match event {
+        GameEvent::BattleStarted => {
+            world.resource_mut::<Battle>().phase = Phase::Running;
+            // 13th Age § Temporary Hit Points: they drop to 0 when you roll initiative.
+            for_all::<HitPoints>(world, |hp| hp.temp = 0);
+        }
+        GameEvent::InitiativeRolled {
+            combatants, total, ..
+        } => {
+            for id in combatants {
+                with::<Initiative>(world, id, |i| i.result = Some(*total));
+            }
+        }
+        GameEvent::TurnOrder { order } => {
+            let mut b = world.resource_mut::<Battle>();
+            b.order = order.clone();
+            b.stage = Stage::BetweenTurns;
+            b.turn_index = None;
+        }
+        GameEvent::RoundStarted { round } => world.resource_mut::<Battle>().round = *round,
+        GameEvent::EscalationDie { value } => world.resource_mut::<Battle>().escalation = *value,
+        GameEvent::TurnStarted { combatant, .. } => {
+            {
+                let mut b = world.resource_mut::<Battle>();
+                b.turn_index = b.order.iter().position(|c| c == combatant);
+                b.stage = Stage::Acting;
+            }
+            with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::FULL);
+        }
+        GameEvent::ActionUsed {
+            combatant, spent, ..
+        } => with::<ActionBudget>(world, combatant, |a| a.0.spend(*spent)),
+        GameEvent::AttackRolled { .. }
+        | GameEvent::DamageRolled { .. }
+        | GameEvent::SaveRolled { .. }
+        | GameEvent::Staggered { .. } => {}
+        GameEvent::Damaged {
+            target,
+            amount,
+            temp_absorbed,
+            ..
+        } => {
+            let is_monster = is_side(world, target, Side::Monsters);
+            with::<HitPoints>(world, target, |hp| {
+                hp.temp = (hp.temp - temp_absorbed).max(0);
+                hp.current -= amount - temp_absorbed;
+                if is_monster {
+                    hp.current = hp.current.max(0);
+                }
+            });
+        }
+        GameEvent::Healed {
+            target,
+            amount,
+            recovery_used,
+            ..
+        } => {
+            with::<HitPoints>(world, target, |hp| {
+                // 13th Age § Death and Dying: healing while dying starts from 0.
+                hp.current = (hp.current.max(0) + amount).min(hp.max);
+            });
+            if *recovery_used {
+                with::<Hero>(world, target, |h| {
+                    if h.recoveries > 0 {
+                        h.recoveries -= 1;
+                    } else {
+                        h.recovery_penalty += 1;
+                    }
+                });
+            }
+        }
+        GameEvent::FellUnconscious { combatant } => {
+            with::<Vitality>(world, combatant, |v| v.0 = LifeStatus::Unconscious);
+            with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
+        }
+        GameEvent::Revived {
+            combatant,
+            can_act,
+        } => {
+            with::<Vitality>(world, combatant, |v| v.0 = LifeStatus::Conscious);
+            if !can_act {
+                with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
+            }
+        }
+        GameEvent::Died { combatant } => out_of_fight(world, combatant, LifeStatus::Dead),
+        GameEvent::Slain { combatant } => out_of_fight(world, combatant, LifeStatus::Slain),
+        GameEvent::DeathSaveFailed {
+            combatant,
+            failures,
+        } => with::<Hero>(world, combatant, |h| h.death_save_failures = *failures),
+        GameEvent::Rallied { combatant } => with::<Hero>(world, combatant, |h| h.rallies += 1),
+        GameEvent::RallyFailed { combatant, round } => {
+            with::<Hero>(world, combatant, |h| h.rally_barred_round = Some(*round))
+        }
+        GameEvent::EffectApplied { effect } => {
+            {
+                let mut b = world.resource_mut::<Battle>();
+                b.next_effect_id = b.next_effect_id.max(effect.id + 1);
+            }
+            with::<Effects>(world, &effect.target, |fx| fx.0.push(effect.clone()));
+        }
+        GameEvent::EffectArmed { target, effect } => with::<Effects>(world, target, |fx| {
+            for e in fx.0.iter_mut().filter(|e| e.id == *effect) {
+                e.armed = true;
+            }
+        }),
+        GameEvent::EffectEnded { target, effect, .. } => {
+            with::<Effects>(world, target, |fx| fx.0.retain(|e| e.id != *effect))
+        }
+        GameEvent::TurnEnded { combatant } => {
+            world.resource_mut::<Battle>().stage = Stage::BetweenTurns;
+            with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
+        }
+        GameEvent::BattleEnded { winner } => {
+            {
+                let mut b = world.resource_mut::<Battle>();
+                b.phase = Phase::Ended;
+                b.stage = Stage::Ended;
+                b.winner = *winner;
+            }
+            // Effects end with the battle; temporary hit points reset to 0 after a battle.
+            for_all::<Effects>(world, |fx| fx.0.clear());
+            for_all::<HitPoints>(world, |hp| hp.temp = 0);
+            for_all::<ActionBudget>(world, |a| a.0 = ActionsLeft::NONE);
+        }
+        GameEvent::SeedRevealed { .. } => world.resource_mut::<Battle>().seed_revealed = true,
+    }
+}
+
+fn is_side(world: &World, id: &CombatantId, side: Side) -> bool {
+    entity(world, id)
+        .and_then(|e| world.get::<Combatant>(e))
+        .is_some_and(|c| c.side == side)
+}
+
+fn out_of_fight(world: &mut World, id: &CombatantId, status: LifeStatus) {
+    with::<Vitality>(world, id, |v| v.0 = status);
+    with::<Effects>(world, id, |fx| fx.0.clear());
+    with::<ActionBudget>(world, id, |a| a.0 = ActionsLeft::NONE);
+}

@@ -1,0 +1,169 @@
+//! Components and resources of a session world. Combatants are entities; the battle's shared
+//! state lives in resources. Nothing here is persisted as-is: the state view
+//! ([`fray_protocol::SessionState`]) is the canonical, id-sorted form.
+
+use crate::content::model::{AttackSpec, HeroSpec};
+use crate::dice::SessionRng;
+use bevy_ecs::prelude::*;
+use fray_protocol::event::{Effect, GameEvent};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::state::{ActionsLeft, Defenses as DefenseValues, LifeStatus, Phase};
+use fray_protocol::{Command, Rejection};
+use std::collections::BTreeMap;
+
+/// Who a combatant is: fixed for the whole session.
+#[derive(Component, Debug, Clone)]
+pub struct Combatant {
+    /// Stable id.
+    pub id: CombatantId,
+    /// Display name.
+    pub name: String,
+    /// Side.
+    pub side: Side,
+    /// Content template.
+    pub template: String,
+    /// Level.
+    pub level: i32,
+}
+
+/// Hit points, with temporary hit points tracked separately (13th Age § Temporary Hit Points).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HitPoints {
+    /// Current (PCs may go negative).
+    pub current: i32,
+    /// Maximum.
+    pub max: i32,
+    /// Temporary hit points.
+    pub temp: i32,
+}
+
+impl HitPoints {
+    /// At half hit points or fewer (13th Age § Staggered).
+    pub fn staggered(&self) -> bool {
+        self.current * 2 <= self.max
+    }
+}
+
+/// Base defenses.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Defenses(pub DefenseValues);
+
+/// Initiative bonus and, once rolled, the result.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Initiative {
+    /// Bonus added to the d20.
+    pub bonus: i32,
+    /// Result once rolled.
+    pub result: Option<i32>,
+}
+
+/// Actions left this turn.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct ActionBudget(pub ActionsLeft);
+
+/// In the fight or not.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Vitality(pub LifeStatus);
+
+/// Effects (conditions, ongoing damage) on the combatant, in id order.
+#[derive(Component, Debug, Clone, Default)]
+pub struct Effects(pub Vec<Effect>);
+
+/// A player character's recoveries and dying state.
+#[derive(Component, Debug, Clone)]
+pub struct Hero {
+    /// The PC's fixed numbers.
+    pub spec: HeroSpec,
+    /// Recoveries left.
+    pub recoveries: i32,
+    /// Stacking −1 penalty from recoveries used without having one.
+    pub recovery_penalty: i32,
+    /// Failed death saves this battle.
+    pub death_save_failures: u8,
+    /// Rallies this battle.
+    pub rallies: u32,
+    /// Round in which a failed rally save bars rallying.
+    pub rally_barred_round: Option<u32>,
+}
+
+/// The attacks a combatant can make.
+#[derive(Component, Debug, Clone)]
+pub struct Arsenal(pub Vec<AttackSpec>);
+
+/// Stage of the turn machinery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Before the battle.
+    Setup,
+    /// A combatant's turn is under way, waiting for its commands.
+    Acting,
+    /// Between turns: the next turn must be started.
+    BetweenTurns,
+    /// The battle is over.
+    Ended,
+}
+
+/// The battle's shared state.
+#[derive(Resource, Debug, Clone)]
+pub struct Battle {
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Phase.
+    pub phase: Phase,
+    /// Turn machinery stage.
+    pub stage: Stage,
+    /// Round (0 before round 1).
+    pub round: u32,
+    /// Escalation die.
+    pub escalation: u8,
+    /// Order of battle.
+    pub order: Vec<CombatantId>,
+    /// Index in `order` of the current (or last) turn.
+    pub turn_index: Option<usize>,
+    /// Next effect id.
+    pub next_effect_id: u32,
+    /// Winner.
+    pub winner: Option<Side>,
+    /// Seed revealed.
+    pub seed_revealed: bool,
+}
+
+impl Battle {
+    /// Whose turn it is (while acting).
+    pub fn current(&self) -> Option<&CombatantId> {
+        match self.stage {
+            Stage::Acting => self.turn_index.and_then(|i| self.order.get(i)),
+            _ => None,
+        }
+    }
+}
+
+/// Stable id → entity, sorted by id.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Roster(pub BTreeMap<CombatantId, Entity>);
+
+/// The command being decided this pass (none on turn-machinery passes).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Pending(pub Option<Command>);
+
+/// What decide produced this pass: events to append and apply, or a rejection.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Outbox {
+    /// Events in order.
+    pub events: Vec<GameEvent>,
+    /// Set when the command is refused (then `events` is empty).
+    pub rejection: Option<Rejection>,
+}
+
+/// The session's only source of randomness.
+#[derive(Resource, Debug, Clone)]
+pub struct Dice(pub SessionRng);
+
+/// The seed and salt, revealed in a `SeedRevealed` event when the battle ends.
+#[derive(Resource, Debug, Clone)]
+pub struct SeedSecret {
+    /// The seed.
+    pub seed: u64,
+    /// The salt, hex.
+    pub salt: String,
+}

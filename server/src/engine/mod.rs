@@ -1,0 +1,155 @@
+//! The engine: one `bevy_ecs` `World` per session and the tick that runs a command through it.
+//!
+//! The tick, step by step (see `Engine::execute`):
+//! 1. put the command in the `Pending` resource;
+//! 2. run the ruleset's decide schedule: its systems read the world, check legality, draw dice
+//!    from the `Dice` resource and write events to the `Outbox` — or a rejection. Decide never
+//!    changes components;
+//! 3. a rejection ends the tick: nothing was drawn, nothing changed;
+//! 4. otherwise `apply` folds each event into the world;
+//! 5. with no command pending, the decide schedule runs again for the turn machinery
+//!    (end-of-turn ongoing damage and saves, the next turn, death saves, escalation die, battle
+//!    end); its events are applied too; repeat until a pass produces no event (quiescent).
+//!
+//! The caller (the session) appends the command and all its events to the log, durably, before
+//! anyone sees them; if that fails the session is discarded and rebuilt from its log.
+
+pub mod apply;
+pub mod components;
+pub mod hash;
+pub mod world;
+
+use crate::content::model::Encounter;
+use crate::dice::SessionRng;
+use crate::rules;
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{LogLevel, ScheduleBuildSettings, SingleThreadedExecutor};
+use components::{Dice, Outbox, Pending, SeedSecret};
+use fray_protocol::{Command, ErrorCode, GameEvent, Rejection, SessionState};
+
+/// A bound on turn-machinery passes in one tick; reaching it is a ruleset bug, reported as a
+/// rejection of the command rather than a hang.
+const MAX_PASSES: usize = 10_000;
+
+/// The decide schedule label.
+#[derive(bevy_ecs::schedule::ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Decide;
+
+/// A session's world and its decide schedule.
+pub struct Engine {
+    world: World,
+    decide: Schedule,
+}
+
+/// Builds a schedule with Fray's settings: single-threaded, ambiguities are errors.
+pub fn new_schedule() -> Schedule {
+    let mut schedule = Schedule::new(Decide);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    schedule.set_build_settings(ScheduleBuildSettings {
+        ambiguity_detection: LogLevel::Error,
+        ..Default::default()
+    });
+    schedule
+}
+
+impl Engine {
+    /// A fresh engine for an encounter.
+    pub fn new(
+        encounter: &Encounter,
+        rng: SessionRng,
+        secret: SeedSecret,
+    ) -> Result<Engine, Rejection> {
+        let world = world::build_world(encounter, rng, secret);
+        Self::with_world(&encounter.ruleset, world)
+    }
+
+    /// An engine restored from a snapshot.
+    pub fn restore(
+        encounter: &Encounter,
+        state: &SessionState,
+        rng: SessionRng,
+        secret: SeedSecret,
+    ) -> Result<Engine, Rejection> {
+        let world = world::restore_world(encounter, state, rng, secret).ok_or_else(|| {
+            Rejection::new(ErrorCode::InvalidArgument, "snapshot does not fit its encounter")
+        })?;
+        Self::with_world(&encounter.ruleset, world)
+    }
+
+    fn with_world(ruleset: &str, world: World) -> Result<Engine, Rejection> {
+        let mut decide = new_schedule();
+        rules::add_decide_systems(ruleset, &mut decide).ok_or_else(|| {
+            Rejection::new(ErrorCode::InvalidArgument, format!("unknown ruleset '{ruleset}'"))
+        })?;
+        Ok(Engine { world, decide })
+    }
+
+    /// Runs one command through decide → apply → turn machinery until quiescent.
+    /// Returns every event produced, in order, or the rejection (then nothing changed).
+    pub fn execute(&mut self, command: &Command) -> Result<Vec<GameEvent>, Rejection> {
+        self.world.resource_mut::<Pending>().0 = Some(command.clone());
+        let first = self.run_decide();
+        self.world.resource_mut::<Pending>().0 = None;
+        let mut batch = match first {
+            Ok(events) => events,
+            Err(r) => return Err(r),
+        };
+        let mut all = Vec::with_capacity(batch.len() + 8);
+        let mut passes = 0;
+        while !batch.is_empty() {
+            for e in &batch {
+                apply::apply(&mut self.world, e);
+            }
+            all.append(&mut batch);
+            passes += 1;
+            if passes > MAX_PASSES {
+                return Err(Rejection::new(
+                    ErrorCode::InvalidArgument,
+                    "turn machinery did not settle",
+                ));
+            }
+            batch = self.run_decide()?;
+        }
+        Ok(all)
+    }
+
+    fn run_decide(&mut self) -> Result<Vec<GameEvent>, Rejection> {
+        self.decide.run(&mut self.world);
+        let mut outbox = self.world.resource_mut::<Outbox>();
+        if let Some(r) = outbox.rejection.take() {
+            outbox.events.clear();
+            return Err(r);
+        }
+        Ok(std::mem::take(&mut outbox.events))
+    }
+
+    /// Folds a stored event (replay, recovery).
+    pub fn apply(&mut self, event: &GameEvent) {
+        apply::apply(&mut self.world, event);
+    }
+
+    /// The canonical state (GM view).
+    pub fn state(&self) -> SessionState {
+        world::read_state(&self.world)
+    }
+
+    /// The stable state hash.
+    pub fn state_hash(&self) -> String {
+        hash::state_hash(&self.state())
+    }
+
+    /// The RNG as it stands (for snapshots).
+    pub fn rng(&self) -> &SessionRng {
+        &self.world.resource::<Dice>().0
+    }
+
+    /// Replaces the RNG (recovery: folding does not draw, so the RNG is resumed from the log).
+    pub fn set_rng(&mut self, rng: SessionRng) {
+        self.world.resource_mut::<Dice>().0 = rng;
+    }
+
+    /// Read access to the world (tests, bots).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+}

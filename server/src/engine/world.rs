@@ -1,0 +1,215 @@
+//! Building a session world from an encounter, reading its canonical state, and restoring a world
+//! from a snapshot of that state.
+
+use super::components::*;
+use crate::content::model::{CombatantSpec, Encounter};
+use crate::dice::SessionRng;
+use bevy_ecs::prelude::*;
+use fray_protocol::state::{
+    ActionsLeft, AttackSummary, CombatantState, LifeStatus, Phase, SessionState,
+};
+
+/// Spawns one combatant.
+fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
+    let mut e = world.spawn((
+        Combatant {
+            id: spec.id.clone(),
+            name: spec.name.clone(),
+            side: spec.side,
+            template: spec.template.clone(),
+            level: spec.level,
+        },
+        HitPoints {
+            current: spec.max_hp,
+            max: spec.max_hp,
+            temp: 0,
+        },
+        Defenses(spec.defenses),
+        Initiative {
+            bonus: spec.initiative,
+            result: None,
+        },
+        ActionBudget(ActionsLeft::NONE),
+        Vitality(LifeStatus::Conscious),
+        Effects::default(),
+        Arsenal(spec.attacks.clone()),
+    ));
+    if let Some(h) = &spec.hero {
+        e.insert(Hero {
+            spec: h.clone(),
+            recoveries: h.recoveries,
+            recovery_penalty: 0,
+            death_save_failures: 0,
+            rallies: 0,
+            rally_barred_round: None,
+        });
+    }
+    e.id()
+}
+
+/// A fresh world for an encounter, before the battle starts.
+pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -> World {
+    let mut world = World::new();
+    let mut roster = Roster::default();
+    for spec in &encounter.combatants {
+        let e = spawn(&mut world, spec);
+        roster.0.insert(spec.id.clone(), e);
+    }
+    world.insert_resource(roster);
+    world.insert_resource(Battle {
+        ruleset: encounter.ruleset.clone(),
+        phase: Phase::Setup,
+        stage: Stage::Setup,
+        round: 0,
+        escalation: 0,
+        order: Vec::new(),
+        turn_index: None,
+        next_effect_id: 1,
+        winner: None,
+        seed_revealed: false,
+    });
+    world.insert_resource(Pending::default());
+    world.insert_resource(Outbox::default());
+    world.insert_resource(Dice(rng));
+    world.insert_resource(secret);
+    world
+}
+
+/// The canonical state (GM view), combatants sorted by id.
+pub fn read_state(world: &World) -> SessionState {
+    let (Some(battle), Some(roster)) = (world.get_resource::<Battle>(), world.get_resource::<Roster>())
+    else {
+        // invariant: every session world is built by `build_world`, which inserts both.
+        return empty_state();
+    };
+    let mut combatants = Vec::with_capacity(roster.0.len());
+    for e in roster.0.values() {
+        let Ok(er) = world.get_entity(*e) else { continue };
+        let (Some(c), Some(hp), Some(def), Some(init), Some(budget), Some(vit), Some(fx), Some(ars)) = (
+            er.get::<Combatant>(),
+            er.get::<HitPoints>(),
+            er.get::<Defenses>(),
+            er.get::<Initiative>(),
+            er.get::<ActionBudget>(),
+            er.get::<Vitality>(),
+            er.get::<Effects>(),
+            er.get::<Arsenal>(),
+        ) else {
+            continue;
+        };
+        let hero = er.get::<Hero>();
+        combatants.push(CombatantState {
+            id: c.id.clone(),
+            name: c.name.clone(),
+            side: c.side,
+            template: c.template.clone(),
+            level: c.level,
+            hp: Some(hp.current),
+            max_hp: Some(hp.max),
+            temp_hp: hp.temp,
+            staggered: hp.staggered() && vit.0 != LifeStatus::Slain && vit.0 != LifeStatus::Dead,
+            status: vit.0,
+            defenses: def.0,
+            initiative: init.result,
+            actions: budget.0,
+            effects: fx.0.clone(),
+            recoveries: hero.map_or(0, |h| h.recoveries),
+            recovery_penalty: hero.map_or(0, |h| h.recovery_penalty),
+            death_save_failures: hero.map_or(0, |h| h.death_save_failures),
+            rallies: hero.map_or(0, |h| h.rallies),
+            rally_barred_round: hero.and_then(|h| h.rally_barred_round),
+            attacks: ars
+                .0
+                .iter()
+                .map(|a| AttackSummary {
+                    id: a.id.clone(),
+                    name: a.name.clone(),
+                    range: a.reach.name().to_owned(),
+                    vs: a.vs,
+                    max_targets: a.max_targets,
+                })
+                .collect(),
+        });
+    }
+    SessionState {
+        ruleset: battle.ruleset.clone(),
+        phase: battle.phase,
+        round: battle.round,
+        escalation: battle.escalation,
+        order: battle.order.clone(),
+        current: battle.current().cloned(),
+        turn_index: battle.turn_index.and_then(|i| u32::try_from(i).ok()),
+        next_effect_id: battle.next_effect_id,
+        winner: battle.winner,
+        seed_revealed: battle.seed_revealed,
+        combatants,
+    }
+}
+
+fn empty_state() -> SessionState {
+    SessionState {
+        ruleset: String::new(),
+        phase: Phase::Setup,
+        round: 0,
+        escalation: 0,
+        order: Vec::new(),
+        current: None,
+        turn_index: None,
+        next_effect_id: 1,
+        winner: None,
+        seed_revealed: false,
+        combatants: Vec::new(),
+    }
+}
+
+/// Rebuilds a world from its encounter and a state snapshot (GM view) plus the RNG as it was.
+/// Returns `None` if the snapshot does not fit the encounter.
+pub fn restore_world(
+    encounter: &Encounter,
+    state: &SessionState,
+    rng: SessionRng,
+    secret: SeedSecret,
+) -> Option<World> {
+    let mut world = build_world(encounter, rng, secret);
+    if state.combatants.len() != encounter.combatants.len() {
+        return None;
+    }
+    let roster = world.resource::<Roster>().0.clone();
+    for cs in &state.combatants {
+        let e = *roster.get(&cs.id)?;
+        let mut em = world.get_entity_mut(e).ok()?;
+        {
+            let mut hp = em.get_mut::<HitPoints>()?;
+            hp.current = cs.hp?;
+            hp.max = cs.max_hp?;
+            hp.temp = cs.temp_hp;
+        }
+        em.get_mut::<Initiative>()?.result = cs.initiative;
+        em.get_mut::<ActionBudget>()?.0 = cs.actions;
+        em.get_mut::<Vitality>()?.0 = cs.status;
+        em.get_mut::<Effects>()?.0 = cs.effects.clone();
+        if let Some(mut h) = em.get_mut::<Hero>() {
+            h.recoveries = cs.recoveries;
+            h.recovery_penalty = cs.recovery_penalty;
+            h.death_save_failures = cs.death_save_failures;
+            h.rallies = cs.rallies;
+            h.rally_barred_round = cs.rally_barred_round;
+        }
+    }
+    let mut battle = world.resource_mut::<Battle>();
+    battle.phase = state.phase;
+    battle.round = state.round;
+    battle.escalation = state.escalation;
+    battle.order = state.order.clone();
+    battle.next_effect_id = state.next_effect_id;
+    battle.winner = state.winner;
+    battle.seed_revealed = state.seed_revealed;
+    battle.turn_index = state.turn_index.map(|i| i as usize);
+    battle.stage = match (state.phase, &state.current) {
+        (Phase::Setup, _) => Stage::Setup,
+        (Phase::Ended, _) => Stage::Ended,
+        (Phase::Running, Some(_)) => Stage::Acting,
+        (Phase::Running, None) => Stage::BetweenTurns,
+    };
+    Some(world)
+}

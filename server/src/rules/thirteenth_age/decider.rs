@@ -1,0 +1,198 @@
+//! The decide context: the battlefield, the session RNG, the overlay and the events emitted so
+//! far, with the shared steps that several commands use (damage, healing, saves).
+
+use super::field::{Field, Overlay};
+use super::rules;
+use crate::dice::{self, DiceExpr, Placeholders, SessionRng};
+use fray_protocol::event::{DamageCause, DamageType, GameEvent, SavePurpose};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::roll::Roll;
+use fray_protocol::state::LifeStatus;
+use fray_protocol::{ErrorCode, Rejection};
+
+/// Decide's working state for one pass.
+pub struct Decider<'a, 'w, 's> {
+    /// The battlefield.
+    pub field: &'a Field<'w, 's>,
+    /// The session RNG.
+    pub rng: &'a mut SessionRng,
+    /// Hit points and status after this pass's events.
+    pub overlay: Overlay,
+    events: Vec<GameEvent>,
+    next_effect_id: u32,
+}
+
+impl<'a, 'w, 's> Decider<'a, 'w, 's> {
+    /// A fresh pass.
+    pub fn new(field: &'a Field<'w, 's>, rng: &'a mut SessionRng) -> Self {
+        let next_effect_id = field.battle.next_effect_id;
+        Decider {
+            field,
+            rng,
+            overlay: Overlay::default(),
+            events: Vec::new(),
+            next_effect_id,
+        }
+    }
+
+    /// Emits an event.
+    pub fn emit(&mut self, e: GameEvent) {
+        self.events.push(e);
+    }
+
+    /// The events of this pass.
+    pub fn into_events(self) -> Vec<GameEvent> {
+        self.events
+    }
+
+    /// Allocates an effect id.
+    pub fn effect_id(&mut self) -> u32 {
+        let id = self.next_effect_id;
+        self.next_effect_id += 1;
+        id
+    }
+
+    /// Rolls a d20.
+    pub fn d20(&mut self) -> Roll {
+        dice::roll_die(self.rng, 20)
+    }
+
+    /// Rolls an expression with placeholders. Content is validated on load, so an error here
+    /// means a placeholder the combatant lacks; it is reported rather than guessed.
+    pub fn roll(&mut self, expr: &str, ph: &Placeholders) -> Result<Roll, Rejection> {
+        let parsed = DiceExpr::parse(expr).map_err(|e| {
+            Rejection::new(ErrorCode::InvalidArgument, format!("dice expression '{expr}': {e}"))
+        })?;
+        parsed.roll(self.rng, ph).map_err(|e| {
+            Rejection::new(ErrorCode::InvalidArgument, format!("dice expression '{expr}': {e}"))
+        })
+    }
+
+    /// Status of a combatant after this pass's events.
+    pub fn status(&mut self, id: &CombatantId) -> Option<LifeStatus> {
+        self.overlay.status(self.field, id)
+    }
+
+    /// A save (§ Saves: a plain d20, no standard modifiers).
+    pub fn save(&mut self, who: &CombatantId, purpose: SavePurpose, target: u32) -> (bool, u32) {
+        let roll = self.d20();
+        let natural = roll.natural().unwrap_or(0);
+        let success = natural >= target;
+        self.emit(GameEvent::SaveRolled {
+            combatant: who.clone(),
+            purpose,
+            roll,
+            target,
+            success,
+        });
+        (success, natural)
+    }
+
+    /// Deals damage and emits what follows from it: staggered, unconscious, dead or slain.
+    pub fn damage(
+        &mut self,
+        target: &CombatantId,
+        amount: i32,
+        cause: DamageCause,
+        damage_type: Option<DamageType>,
+    ) {
+        let Some(mut v) = self.overlay.vitals(self.field, target) else {
+            return;
+        };
+        if matches!(v.status, LifeStatus::Dead | LifeStatus::Slain) {
+            return;
+        }
+        let amount = amount.max(0);
+        // § Temporary Hit Points: absorbed first.
+        let absorbed = v.temp.min(amount);
+        v.temp -= absorbed;
+        let before = v.current;
+        v.current -= amount - absorbed;
+        if v.side == Side::Monsters {
+            v.current = v.current.max(0);
+        }
+        self.emit(GameEvent::Damaged {
+            target: target.clone(),
+            cause,
+            amount,
+            damage_type,
+            temp_absorbed: absorbed,
+            hp_after: Some(v.current),
+        });
+        let was_staggered = before * 2 <= v.max;
+        if !was_staggered && v.current * 2 <= v.max && v.current > 0 {
+            self.emit(GameEvent::Staggered {
+                combatant: target.clone(),
+            });
+        }
+        match v.side {
+            // § Unconscious: monsters are slain at 0 hp.
+            Side::Monsters if v.current <= 0 => {
+                v.status = LifeStatus::Slain;
+                self.emit(GameEvent::Slain {
+                    combatant: target.clone(),
+                });
+            }
+            Side::Heroes if v.current <= 0 => {
+                if v.status == LifeStatus::Conscious {
+                    v.status = LifeStatus::Unconscious;
+                    self.emit(GameEvent::FellUnconscious {
+                        combatant: target.clone(),
+                    });
+                }
+                if rules::is_dead_at(v.current, v.max) {
+                    v.status = LifeStatus::Dead;
+                    self.emit(GameEvent::Died {
+                        combatant: target.clone(),
+                    });
+                }
+            }
+            _ => {}
+        }
+        self.overlay.set(target, v);
+    }
+
+    /// Spends a recovery (§ Recoveries): recovery dice equal to level plus the Con modifier
+    /// (×2 at 5th, ×3 at 8th); with none left, half the healing and a stacking −1 penalty.
+    /// Emits `Healed` and, for an unconscious PC brought above 0, `Revived`.
+    pub fn spend_recovery(&mut self, who: &CombatantId, can_act: bool) -> Result<(), Rejection> {
+        let Some(f) = self.field.get(who) else {
+            return Err(Rejection::new(ErrorCode::UnknownCombatant, format!("no combatant '{who}'")));
+        };
+        let Some(hero) = f.hero else {
+            return Err(Rejection::new(ErrorCode::InvalidArgument, format!("{} has no recoveries", f.c.name)));
+        };
+        let level = f.c.level;
+        let con = hero.spec.mods.con * rules::level_multiplier(level);
+        let die = hero.spec.recovery_die;
+        let have = hero.recoveries > 0;
+        let expr = if con >= 0 {
+            format!("{level}d{die}+{con}")
+        } else {
+            format!("{level}d{die}{con}")
+        };
+        let roll = self.roll(&expr, &Placeholders::default())?;
+        let full = roll.total.max(0);
+        let amount = if have { full } else { full / 2 };
+        let Some(mut v) = self.overlay.vitals(self.field, who) else {
+            return Ok(());
+        };
+        v.current = (v.current.max(0) + amount).min(v.max);
+        self.emit(GameEvent::Healed {
+            target: who.clone(),
+            roll: Some(roll),
+            amount,
+            recovery_used: true,
+            hp_after: Some(v.current),
+        });
+        if v.status == LifeStatus::Unconscious && v.current > 0 {
+            v.status = LifeStatus::Conscious;
+            self.emit(GameEvent::Revived {
+                combatant: who.clone(),
+                can_act,
+            });
+        }
+        self.overlay.set(who, v);
+        Ok(())
+    }
+}

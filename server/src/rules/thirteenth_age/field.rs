@@ -1,0 +1,111 @@
+//! A read-only view of the battlefield for decide systems, with a local overlay of hit points
+//! and status so that one pass can emit several dependent events (damage to the same target,
+//! ongoing damage then a save) without mutating the world.
+
+use crate::engine::components::*;
+use bevy_ecs::prelude::*;
+use bevy_ecs::query::QueryData;
+use bevy_ecs::system::SystemParam;
+use fray_protocol::event::{Condition, EffectKind};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::state::LifeStatus;
+use std::collections::BTreeMap;
+
+/// Everything decide reads of one combatant.
+#[derive(QueryData)]
+pub struct Fighter {
+    /// Identity.
+    pub c: &'static Combatant,
+    /// Hit points.
+    pub hp: &'static HitPoints,
+    /// Defenses.
+    pub def: &'static Defenses,
+    /// Initiative.
+    pub init: &'static Initiative,
+    /// Actions left.
+    pub budget: &'static ActionBudget,
+    /// Status.
+    pub vit: &'static Vitality,
+    /// Effects.
+    pub fx: &'static Effects,
+    /// PC data.
+    pub hero: Option<&'static Hero>,
+    /// Attacks.
+    pub arsenal: &'static Arsenal,
+}
+
+/// The battlefield as decide sees it.
+#[derive(SystemParam)]
+pub struct Field<'w, 's> {
+    /// Shared battle state.
+    pub battle: Res<'w, Battle>,
+    roster: Res<'w, Roster>,
+    q: Query<'w, 's, Fighter>,
+}
+
+impl<'w, 's> Field<'w, 's> {
+    /// A combatant by id.
+    pub fn get(&self, id: &CombatantId) -> Option<FighterItem<'_, 's>> {
+        let e = self.roster.0.get(id)?;
+        self.q.get(*e).ok()
+    }
+
+    /// Every combatant, sorted by id.
+    pub fn all(&self) -> impl Iterator<Item = FighterItem<'_, 's>> {
+        self.roster.0.values().filter_map(|e| self.q.get(*e).ok())
+    }
+}
+
+/// Whether an effect list holds a condition.
+pub fn has_condition(fx: &Effects, c: Condition) -> bool {
+    fx.0.iter()
+        .any(|e| matches!(e.kind, EffectKind::Condition(x) if x == c))
+}
+
+/// Hit points and status as they will be after the events emitted so far this pass.
+#[derive(Debug, Clone, Copy)]
+pub struct Vitals {
+    /// Current hit points.
+    pub current: i32,
+    /// Maximum.
+    pub max: i32,
+    /// Temporary hit points.
+    pub temp: i32,
+    /// Status.
+    pub status: LifeStatus,
+    /// Side.
+    pub side: Side,
+}
+
+/// The local overlay.
+#[derive(Debug, Default)]
+pub struct Overlay(BTreeMap<CombatantId, Vitals>);
+
+impl Overlay {
+    /// Vitals of a combatant, from the overlay or the world.
+    pub fn vitals(&mut self, field: &Field, id: &CombatantId) -> Option<Vitals> {
+        if let Some(v) = self.0.get(id) {
+            return Some(*v);
+        }
+        let f = field.get(id)?;
+        let v = Vitals {
+            current: f.hp.current,
+            max: f.hp.max,
+            temp: f.hp.temp,
+            status: f.vit.0,
+            side: f.c.side,
+        };
+        self.0.insert(id.clone(), v);
+        Some(v)
+    }
+
+    /// Records new vitals.
+    pub fn set(&mut self, id: &CombatantId, v: Vitals) {
+        self.0.insert(id.clone(), v);
+    }
+
+    /// Status after this pass's events so far.
+    pub fn status(&mut self, field: &Field, id: &CombatantId) -> Option<LifeStatus> {
+        self.vitals(field, id).map(|v| v.status)
+    }
+}

@@ -1,0 +1,68 @@
+//! 13th Age (`13th-age-combat.txt`): the core combat loop — initiative, rounds and turns,
+//! standard/move/quick actions, attacks against AC/PD/MD with crits and fumbles, miss damage,
+//! the escalation die, staggered, death saves, rally and recoveries, conditions with durations,
+//! ongoing damage and saves, and the end of the battle.
+//!
+//! Decide systems (in order, one schedule):
+//! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
+//! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
+
+mod commands;
+mod decider;
+pub mod field;
+pub mod rules;
+mod turns;
+
+#[cfg(test)]
+mod tests;
+
+use crate::engine::components::{Dice, Outbox, Pending, SeedSecret};
+use bevy_ecs::prelude::*;
+use decider::Decider;
+use field::Field;
+
+/// Ruleset id.
+pub const ID: &str = "13th-age";
+/// Ruleset version: bump when a rule change alters outcomes (old replays then fail verify
+/// deliberately and visibly).
+pub const VERSION: u32 = 1;
+
+fn command_pending(p: Res<Pending>) -> bool {
+    p.0.is_some()
+}
+
+fn decide_command(
+    field: Field,
+    pending: Res<Pending>,
+    mut dice: ResMut<Dice>,
+    mut out: ResMut<Outbox>,
+) {
+    let Some(cmd) = &pending.0 else { return };
+    let mut d = Decider::new(&field, &mut dice.0);
+    match commands::decide(&mut d, cmd) {
+        Ok(()) => out.events = d.into_events(),
+        Err(r) => out.rejection = Some(r),
+    }
+}
+
+fn advance_turns(
+    field: Field,
+    secret: Res<SeedSecret>,
+    mut dice: ResMut<Dice>,
+    mut out: ResMut<Outbox>,
+) {
+    let mut d = Decider::new(&field, &mut dice.0);
+    turns::advance(&mut d, &secret);
+    out.events = d.into_events();
+}
+
+/// Adds the ruleset's decide systems.
+pub fn add_systems(schedule: &mut Schedule) {
+    schedule.add_systems(
+        (
+            decide_command.run_if(command_pending),
+            advance_turns.run_if(not(command_pending)),
+        )
+            .chain(),
+    );
+}

@@ -1,0 +1,89 @@
+//! The numbers of 13th Age combat as pure functions, each citing the section of
+//! `13th-age-combat.txt` it implements.
+
+use super::field::has_condition;
+use crate::engine::components::Effects;
+use fray_protocol::event::Condition;
+use fray_protocol::state::LifeStatus;
+
+/// § Escalation Die: 0 in round 1, 1 at the start of round 2, +1 a round, at most 6.
+pub fn escalation_for_round(round: u32) -> u8 {
+    round.saturating_sub(1).min(6) as u8
+}
+
+/// § Damage / § Recoveries: the ability (or Con) modifier is doubled at 5th level and tripled
+/// at 8th.
+pub fn level_multiplier(level: i32) -> i32 {
+    if level >= 8 {
+        3
+    } else if level >= 5 {
+        2
+    } else {
+        1
+    }
+}
+
+/// § Conditions: dazed and weakened are −4 to attacks; penalties from conditions don't stack
+/// (the worst applies).
+pub fn attack_penalty(fx: &Effects) -> i32 {
+    if has_condition(fx, Condition::Dazed) || has_condition(fx, Condition::Weakened) {
+        -4
+    } else {
+        0
+    }
+}
+
+/// § Conditions: weakened and stunned are −4 to defenses, and so is helpless (unconscious);
+/// the worst applies.
+pub fn defense_penalty(fx: &Effects, status: LifeStatus) -> i32 {
+    if has_condition(fx, Condition::Weakened)
+        || has_condition(fx, Condition::Stunned)
+        || status == LifeStatus::Unconscious
+    {
+        -4
+    } else {
+        0
+    }
+}
+
+/// § Crit Range / § Vulnerable: the natural roll needed to crit (20, 18 against a vulnerable
+/// target).
+pub fn crit_threshold(target_fx: &Effects) -> u32 {
+    if has_condition(target_fx, Condition::Vulnerable) {
+        18
+    } else {
+        20
+    }
+}
+
+/// § Death and Dying: a PC dies at negative hit points equal to half its maximum.
+pub fn is_dead_at(current: i32, max: i32) -> bool {
+    current < 0 && -current * 2 >= max
+}
+
+/// § Death saves: 16+ on the d20.
+pub const DEATH_SAVE_TARGET: u32 = 16;
+/// § Death saves: the fourth failed death save in a battle kills.
+pub const DEATH_SAVE_FAILURES_TO_DIE: u8 = 4;
+/// § Rally: a later rally in the same battle needs a normal save (11+).
+pub const RALLY_SAVE_TARGET: u32 = 11;
+
+/// The outcome of an attack roll: § Crits, § Fumbles, § Crit Range. A natural 1 is a fumble;
+/// a natural 20 always crits; a natural roll in an expanded crit range crits when it hits.
+pub fn attack_outcome(
+    natural: u32,
+    total: i32,
+    defense: i32,
+    crit_from: u32,
+) -> fray_protocol::event::AttackOutcome {
+    use fray_protocol::event::AttackOutcome::*;
+    if natural == 1 {
+        Fumble
+    } else if natural >= 20 || (natural >= crit_from && total >= defense) {
+        Crit
+    } else if total >= defense {
+        Hit
+    } else {
+        Miss
+    }
+}

@@ -1,0 +1,227 @@
+//! The turn machinery: what happens between commands without anyone asking — the end of a
+//! turn (ongoing damage, saves, expiring effects), the next turn (new rounds, the escalation die,
+//! death saves), automatic ends of turns for combatants that cannot act, the end of the battle
+//! and the reveal of the seed.
+
+use super::decider::Decider;
+use super::field::has_condition;
+use super::rules;
+use crate::engine::components::{SeedSecret, Stage};
+use fray_protocol::event::{
+    Condition, DamageCause, EffectDuration, EffectEndReason, EffectKind, GameEvent, SavePurpose,
+};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::state::LifeStatus;
+
+/// One pass of the machinery. Emits nothing when there is nothing to do (quiescent).
+pub fn advance(d: &mut Decider, secret: &SeedSecret) {
+    match d.field.battle.stage {
+        Stage::Setup => {}
+        Stage::Ended => {
+            if !d.field.battle.seed_revealed {
+                d.emit(GameEvent::SeedRevealed {
+                    seed: secret.seed,
+                    salt: secret.salt.clone(),
+                });
+            }
+        }
+        Stage::Acting | Stage::BetweenTurns => {
+            if let Some(winner) = battle_over(d) {
+                d.emit(GameEvent::BattleEnded { winner });
+                return;
+            }
+            if d.field.battle.stage == Stage::BetweenTurns {
+                begin_next_turn(d);
+            } else if let Some(current) = d.field.battle.current().cloned()
+                && !can_act(d, &current)
+            {
+                end_turn(d, &current);
+            }
+        }
+    }
+}
+
+/// `Some(winner)` when one side is out: every monster slain, or every hero unconscious or dead.
+/// `Some(None)` if both are out at once.
+fn battle_over(d: &Decider) -> Option<Option<Side>> {
+    let mut heroes_up = false;
+    let mut monsters_up = false;
+    for f in d.field.all() {
+        match (f.c.side, f.vit.0) {
+            (Side::Heroes, LifeStatus::Conscious) => heroes_up = true,
+            (Side::Monsters, s) if s != LifeStatus::Slain => monsters_up = true,
+            _ => {}
+        }
+    }
+    match (heroes_up, monsters_up) {
+        (true, true) => None,
+        (true, false) => Some(Some(Side::Heroes)),
+        (false, true) => Some(Some(Side::Monsters)),
+        (false, false) => Some(None),
+    }
+}
+
+/// A turn ends by itself when its combatant cannot act: down, stunned, or out of actions.
+fn can_act(d: &Decider, id: &CombatantId) -> bool {
+    d.field.get(id).is_some_and(|f| {
+        f.vit.0 == LifeStatus::Conscious
+            && !has_condition(f.fx, Condition::Stunned)
+            && (f.budget.0.standard || f.budget.0.move_action || f.budget.0.quick)
+    })
+}
+
+/// § Make Saves Last / § Ongoing Damage: at the end of the turn, ongoing damage, then its save;
+/// then saves against save-ends conditions; then effects lasting until the end of this
+/// combatant's next turn expire.
+pub fn end_turn(d: &mut Decider, id: &CombatantId) {
+    let effects = d.field.get(id).map(|f| f.fx.0.clone()).unwrap_or_default();
+    for e in effects.iter().filter(|e| matches!(e.kind, EffectKind::OngoingDamage { .. })) {
+        if matches!(d.status(id), Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
+            break;
+        }
+        if let EffectKind::OngoingDamage {
+            amount,
+            damage_type,
+        } = e.kind
+        {
+            d.damage(id, amount, DamageCause::Ongoing { effect: e.id }, damage_type);
+        }
+        save_against(d, id, e);
+    }
+    for e in effects.iter().filter(|e| matches!(e.kind, EffectKind::Condition(_))) {
+        save_against(d, id, e);
+    }
+    let mut expiring = Vec::new();
+    for f in d.field.all() {
+        for e in &f.fx.0 {
+            if e.source == *id && e.duration == EffectDuration::UntilEndOfSourcesNextTurn && e.armed {
+                expiring.push((f.c.id.clone(), e.id));
+            }
+        }
+    }
+    for (target, effect) in expiring {
+        if !matches!(d.status(&target), Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
+            d.emit(GameEvent::EffectEnded {
+                target,
+                effect,
+                reason: EffectEndReason::Expired,
+            });
+        }
+    }
+    d.emit(GameEvent::TurnEnded {
+        combatant: id.clone(),
+    });
+}
+
+fn save_against(d: &mut Decider, id: &CombatantId, e: &fray_protocol::event::Effect) {
+    let EffectDuration::SaveEnds(difficulty) = e.duration else {
+        return;
+    };
+    if matches!(d.status(id), Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
+        return;
+    }
+    let (ok, _) = d.save(id, SavePurpose::Effect(e.id), difficulty.target());
+    if ok {
+        d.emit(GameEvent::EffectEnded {
+            target: id.clone(),
+            effect: e.id,
+            reason: EffectEndReason::Saved,
+        });
+    }
+}
+
+/// Arms (at the start of the source's next turn) or, for a source whose turn is skipped because
+/// it is out of the fight, also expires its `until the end of its next turn` effects.
+fn source_turn_effects(d: &mut Decider, source: &CombatantId, skipped: bool) {
+    let mut arm = Vec::new();
+    let mut expire = Vec::new();
+    for f in d.field.all() {
+        for e in &f.fx.0 {
+            if e.source == *source && e.duration == EffectDuration::UntilEndOfSourcesNextTurn {
+                if e.armed || skipped {
+                    expire.push((f.c.id.clone(), e.id));
+                } else {
+                    arm.push((f.c.id.clone(), e.id));
+                }
+            }
+        }
+    }
+    for (target, effect) in arm {
+        d.emit(GameEvent::EffectArmed { target, effect });
+    }
+    for (target, effect) in expire {
+        d.emit(GameEvent::EffectEnded {
+            target,
+            effect,
+            reason: EffectEndReason::Expired,
+        });
+    }
+}
+
+/// Starts the next turn in the order of battle, starting new rounds as needed and skipping
+/// combatants that are out of the fight.
+fn begin_next_turn(d: &mut Decider) {
+    let order = d.field.battle.order.clone();
+    if order.is_empty() {
+        return;
+    }
+    let mut index = d.field.battle.turn_index;
+    let mut round = d.field.battle.round;
+    for _ in 0..=order.len() {
+        let next = match index {
+            Some(i) if i + 1 < order.len() => i + 1,
+            _ => {
+                round += 1;
+                d.emit(GameEvent::RoundStarted { round });
+                let esc = rules::escalation_for_round(round);
+                if esc != d.field.battle.escalation {
+                    d.emit(GameEvent::EscalationDie { value: esc });
+                }
+                0
+            }
+        };
+        index = Some(next);
+        let id = order[next].clone();
+        match d.status(&id) {
+            Some(LifeStatus::Dead | LifeStatus::Slain) | None => {
+                source_turn_effects(d, &id, true);
+                continue;
+            }
+            Some(status) => {
+                d.emit(GameEvent::TurnStarted {
+                    combatant: id.clone(),
+                    round,
+                });
+                source_turn_effects(d, &id, false);
+                if status == LifeStatus::Unconscious {
+                    death_save(d, &id);
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// § Death saves: d20 at the start of the turn; 16+ spends a recovery and wakes (a natural 20
+/// also acts this turn); otherwise one more failure, and the fourth kills.
+fn death_save(d: &mut Decider, id: &CombatantId) {
+    let Some(failures) = d.field.get(id).and_then(|f| f.hero.map(|h| h.death_save_failures)) else {
+        return;
+    };
+    let (ok, natural) = d.save(id, SavePurpose::Death, rules::DEATH_SAVE_TARGET);
+    if ok {
+        // Content is validated on load; a recovery roll cannot fail for a loaded hero.
+        let _ = d.spend_recovery(id, natural == 20);
+    } else {
+        let failures = failures.saturating_add(1);
+        d.emit(GameEvent::DeathSaveFailed {
+            combatant: id.clone(),
+            failures,
+        });
+        if failures >= rules::DEATH_SAVE_FAILURES_TO_DIE {
+            d.emit(GameEvent::Died {
+                combatant: id.clone(),
+            });
+        }
+    }
+}

@@ -1,0 +1,453 @@
+//! A session: one fight's engine bound to its durable log.
+//!
+//! `stage` runs a command through the engine and queues its log records; `commit` appends
+//! everything queued as one batch (one write, one fsync under the default policy). Only after
+//! `commit` succeeds may the staged events be acknowledged or broadcast. If `commit` fails the
+//! session must be dropped (fail-stop): its world may be ahead of its log, and it is rebuilt from
+//! the log on the next start.
+
+pub mod record;
+
+use crate::content::model::Encounter;
+use crate::dice::{SessionRng, commitment};
+use crate::engine::Engine;
+use crate::engine::components::SeedSecret;
+use crate::log::{FsyncPolicy, LogConfig, LogError, SegmentHeader, SessionLog, Storage, Truncation};
+use crate::replay::LoggedEvent;
+use fray_protocol::codec::{from_bincode_record, to_bincode};
+use fray_protocol::ids::{CombatantId, SessionId, Side};
+use fray_protocol::{Command, PROTOCOL_VERSION, Rejection, SessionState};
+use record::{Genesis, RECORD_VERSION, Record, Tokens};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use thiserror::Error;
+
+/// Session failures (not rule refusals: those are [`Rejection`]s).
+#[derive(Debug, Error)]
+pub enum SessionError {
+    /// The log failed.
+    #[error("log: {0}")]
+    Log(#[from] LogError),
+    /// A record could not be encoded or decoded.
+    #[error("record {index}: {reason}")]
+    Record {
+        /// Frame index.
+        index: u64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The log's content is inconsistent.
+    #[error("inconsistent log: {0}")]
+    Inconsistent(String),
+    /// The encounter or ruleset cannot be run.
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// Tunables.
+#[derive(Debug, Clone)]
+pub struct SessionConfig {
+    /// When the log is synced.
+    pub fsync: FsyncPolicy,
+    /// A state hash is recorded every this many ticks (and when the battle ends).
+    pub hash_every: u64,
+    /// A snapshot is written after this many events since the last one.
+    pub snapshot_every: u64,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            fsync: FsyncPolicy::Always,
+            hash_every: 16,
+            snapshot_every: 512,
+        }
+    }
+}
+
+/// Snapshot payload.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Snapshot {
+    tick: u64,
+    last_seq: u64,
+    rng_draws: u64,
+    state: SessionState,
+}
+
+/// What a staged command produced.
+#[derive(Debug, Clone)]
+pub struct Staged {
+    /// Tick number.
+    pub tick: u64,
+    /// Its events with their sequence numbers.
+    pub events: Vec<LoggedEvent>,
+}
+
+/// A live session.
+pub struct Session {
+    genesis: Genesis,
+    engine: Engine,
+    log: SessionLog,
+    config: SessionConfig,
+    last_seq: u64,
+    tick: u64,
+    queued: Vec<Vec<u8>>,
+    events_since_snapshot: u64,
+    monsters: BTreeSet<CombatantId>,
+}
+
+fn random_bytes<const N: usize>() -> Result<[u8; N], SessionError> {
+    let mut b = [0u8; N];
+    getrandom::fill(&mut b).map_err(|e| SessionError::Setup(format!("no OS randomness: {e}")))?;
+    Ok(b)
+}
+
+/// A fresh random token (128 bits, hex).
+pub fn new_token() -> Result<String, SessionError> {
+    Ok(hex::encode(random_bytes::<16>()?))
+}
+
+fn header_for(genesis: &Genesis) -> Result<SegmentHeader, SessionError> {
+    let (state, stream) = SessionRng::derive_parts(genesis.seed);
+    let commitment: [u8; 32] = hex::decode(&genesis.commitment)
+        .ok()
+        .and_then(|v| v.try_into().ok())
+        .ok_or_else(|| SessionError::Setup("bad commitment".into()))?;
+    Ok(SegmentHeader {
+        codec: crate::log::CODEC_BINCODE,
+        protocol_version: PROTOCOL_VERSION,
+        ruleset_id: genesis.ruleset.clone(),
+        ruleset_version: genesis.ruleset_version,
+        rng_id: "pcg64".into(),
+        rng_state: state,
+        rng_stream: stream,
+        seed_commitment: commitment,
+        segment_index: 0,
+        first_seq: 0,
+    })
+}
+
+fn encode(record: &Record) -> Result<Vec<u8>, SessionError> {
+    to_bincode(record).map_err(|e| SessionError::Record {
+        index: 0,
+        reason: e.to_string(),
+    })
+}
+
+/// Decodes every frame into records.
+pub fn decode_frames(frames: &[(u64, Vec<u8>)]) -> Result<Vec<Record>, SessionError> {
+    frames
+        .iter()
+        .map(|(seq, bytes)| {
+            from_bincode_record::<Record>(bytes).map_err(|e| SessionError::Record {
+                index: *seq,
+                reason: e.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Builds the engine a genesis describes, before any command.
+pub fn engine_for(genesis: &Genesis) -> Result<Engine, SessionError> {
+    Engine::new(
+        &genesis.encounter,
+        SessionRng::from_seed(genesis.seed),
+        SeedSecret {
+            seed: genesis.seed,
+            salt: genesis.salt.clone(),
+        },
+    )
+    .map_err(|r| SessionError::Setup(r.message))
+}
+
+impl Session {
+    /// Creates a session and its log. `seed` defaults to OS randomness.
+    pub fn create(
+        storage: impl Storage + 'static,
+        id: SessionId,
+        encounter: Encounter,
+        seed: Option<u64>,
+        demo: bool,
+        config: SessionConfig,
+    ) -> Result<Session, SessionError> {
+        let ruleset_version = crate::rules::version(&encounter.ruleset)
+            .ok_or_else(|| SessionError::Setup(format!("unknown ruleset '{}'", encounter.ruleset)))?;
+        let seed = match seed {
+            Some(s) => s,
+            None => u64::from_le_bytes(random_bytes::<8>()?),
+        };
+        let salt = random_bytes::<16>()?;
+        let players = encounter
+            .seats
+            .iter()
+            .map(|_| new_token())
+            .collect::<Result<Vec<_>, _>>()?;
+        let genesis = Genesis {
+            record_version: RECORD_VERSION,
+            session: id,
+            ruleset: encounter.ruleset.clone(),
+            ruleset_version,
+            demo,
+            commitment: hex::encode(commitment(seed, &salt)),
+            seed,
+            salt: hex::encode(salt),
+            tokens: Tokens {
+                gm: new_token()?,
+                spectator: new_token()?,
+                players,
+            },
+            hash_every: config.hash_every.max(1),
+            encounter,
+        };
+        let engine = engine_for(&genesis)?;
+        let mut log = SessionLog::create_with(
+            storage,
+            header_for(&genesis)?,
+            LogConfig {
+                fsync: config.fsync,
+                ..LogConfig::default()
+            },
+        )?;
+        log.append_batch(&[encode(&Record::Genesis(Box::new(genesis.clone())))?])?;
+        Ok(Session::assemble(genesis, engine, log, config))
+    }
+
+    fn assemble(genesis: Genesis, engine: Engine, log: SessionLog, config: SessionConfig) -> Session {
+        let monsters = genesis
+            .encounter
+            .combatants
+            .iter()
+            .filter(|c| c.side == Side::Monsters)
+            .map(|c| c.id.clone())
+            .collect();
+        Session {
+            genesis,
+            engine,
+            log,
+            config,
+            last_seq: 0,
+            tick: 0,
+            queued: Vec::new(),
+            events_since_snapshot: 0,
+            monsters,
+        }
+    }
+
+    /// Reopens a session from its log: truncates a torn tail (reported), restores the newest
+    /// snapshot if any, and folds the events after it.
+    pub fn open(
+        storage: impl Storage + 'static,
+        config: SessionConfig,
+    ) -> Result<(Session, Option<Truncation>), SessionError> {
+        let (log, recovered) = SessionLog::open_with(
+            storage,
+            LogConfig {
+                fsync: config.fsync,
+                ..LogConfig::default()
+            },
+        )?;
+        let records = decode_frames(&recovered.frames)?;
+        let Some(Record::Genesis(genesis)) = records.first() else {
+            return Err(SessionError::Inconsistent("the first record is not a genesis".into()));
+        };
+        let genesis = (**genesis).clone();
+        let snapshot = match log.latest_snapshot() {
+            Ok(Some((frame_seq, bytes))) => from_bincode_record::<Snapshot>(&bytes)
+                .ok()
+                .map(|s| (frame_seq, s)),
+            _ => None,
+        };
+        let secret = SeedSecret {
+            seed: genesis.seed,
+            salt: genesis.salt.clone(),
+        };
+        let (state, stream) = SessionRng::derive_parts(genesis.seed);
+        let (mut engine, skip_frames, mut tick, mut last_seq, mut draws) = match snapshot {
+            Some((frame_seq, snap)) => match Engine::restore(
+                &genesis.encounter,
+                &snap.state,
+                SessionRng::resume(state, stream, snap.rng_draws),
+                secret,
+            ) {
+                Ok(engine) => (engine, frame_seq, snap.tick, snap.last_seq, snap.rng_draws),
+                Err(_) => (engine_for(&genesis)?, 1, 0, 0, 0),
+            },
+            None => (engine_for(&genesis)?, 1, 0, 0, 0),
+        };
+        for (i, rec) in records.iter().enumerate().skip(skip_frames as usize) {
+            match rec {
+                Record::Events {
+                    tick: t,
+                    first_seq,
+                    events,
+                    rng_draws,
+                } => {
+                    if *first_seq != last_seq + 1 {
+                        return Err(SessionError::Inconsistent(format!(
+                            "frame {i}: events start at seq {first_seq}, expected {}",
+                            last_seq + 1
+                        )));
+                    }
+                    for e in events {
+                        engine.apply(e);
+                    }
+                    last_seq += events.len() as u64;
+                    tick = *t;
+                    draws = *rng_draws;
+                }
+                Record::Command { .. } | Record::StateHash { .. } => {}
+                Record::Genesis(_) => {
+                    return Err(SessionError::Inconsistent(format!("frame {i}: a second genesis")));
+                }
+            }
+        }
+        // The RNG continues where the last folded tick left it.
+        engine.set_rng(SessionRng::resume(state, stream, draws));
+        let mut s = Session::assemble(genesis, engine, log, config);
+        s.tick = tick;
+        s.last_seq = last_seq;
+        Ok((s, recovered.truncated))
+    }
+
+    /// Runs a command and queues its records. Nothing is durable or visible until [`commit`].
+    ///
+    /// [`commit`]: Session::commit
+    pub fn stage(&mut self, client: &str, command_id: u64, command: &Command) -> Result<Staged, Rejection> {
+        let events = self.engine.execute(command)?;
+        self.tick += 1;
+        let tick = self.tick;
+        let first_seq = self.last_seq + 1;
+        let logged: Vec<LoggedEvent> = events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| LoggedEvent {
+                seq: first_seq + i as u64,
+                tick,
+                event: e.clone(),
+            })
+            .collect();
+        self.last_seq += events.len() as u64;
+        self.events_since_snapshot += events.len() as u64;
+        let ended = events
+            .iter()
+            .any(|e| matches!(e, fray_protocol::GameEvent::BattleEnded { .. } | fray_protocol::GameEvent::SeedRevealed { .. }));
+        let mut records = vec![
+            Record::Command {
+                tick,
+                client: client.to_owned(),
+                command_id,
+                command: command.clone(),
+            },
+            Record::Events {
+                tick,
+                first_seq,
+                events,
+                rng_draws: self.engine.rng().draws(),
+            },
+        ];
+        if tick % self.genesis.hash_every == 0 || ended {
+            records.push(Record::StateHash {
+                tick,
+                seq: self.last_seq,
+                hash: self.engine.state_hash(),
+            });
+        }
+        for r in &records {
+            match encode(r) {
+                Ok(bytes) => self.queued.push(bytes),
+                // invariant: protocol types always encode; if not, commit fails and the session stops.
+                Err(_) => self.queued.push(Vec::new()),
+            }
+        }
+        Ok(Staged { tick, events: logged })
+    }
+
+    /// Appends everything staged as one batch. On error the session must be dropped.
+    pub fn commit(&mut self) -> Result<(), SessionError> {
+        if self.queued.is_empty() {
+            return Ok(());
+        }
+        if self.queued.iter().any(|q| q.is_empty()) {
+            return Err(SessionError::Record {
+                index: self.log.next_seq(),
+                reason: "a record failed to encode".into(),
+            });
+        }
+        let batch = std::mem::take(&mut self.queued);
+        self.log.append_batch(&batch)?;
+        if self.events_since_snapshot >= self.config.snapshot_every {
+            self.write_snapshot()?;
+        }
+        Ok(())
+    }
+
+    fn write_snapshot(&mut self) -> Result<(), SessionError> {
+        let snap = Snapshot {
+            tick: self.tick,
+            last_seq: self.last_seq,
+            rng_draws: self.engine.rng().draws(),
+            state: self.engine.state(),
+        };
+        let bytes = to_bincode(&snap).map_err(|e| SessionError::Setup(e.to_string()))?;
+        self.log.write_snapshot(self.log.next_seq(), &bytes)?;
+        self.events_since_snapshot = 0;
+        Ok(())
+    }
+
+    /// Makes everything appended durable (shutdown).
+    pub fn flush(&mut self) -> Result<(), SessionError> {
+        Ok(self.log.flush_sync()?)
+    }
+
+    /// Every logged event with a sequence number greater than `after`, from the log.
+    pub fn events_after(&self, after: u64) -> Result<Vec<LoggedEvent>, SessionError> {
+        let frames = self.log.read_frames_from(1)?;
+        let mut out = Vec::new();
+        for rec in decode_frames(&frames)? {
+            if let Record::Events {
+                tick,
+                first_seq,
+                events,
+                ..
+            } = rec
+            {
+                for (i, event) in events.into_iter().enumerate() {
+                    let seq = first_seq + i as u64;
+                    if seq > after {
+                        out.push(LoggedEvent { seq, tick, event });
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The genesis record.
+    pub fn genesis(&self) -> &Genesis {
+        &self.genesis
+    }
+    /// The state (GM view).
+    pub fn state(&self) -> SessionState {
+        self.engine.state()
+    }
+    /// The state hash.
+    pub fn state_hash(&self) -> String {
+        self.engine.state_hash()
+    }
+    /// Sequence number of the last event (0 when none).
+    pub fn last_seq(&self) -> u64 {
+        self.last_seq
+    }
+    /// Ticks so far.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+    /// Whether a combatant is one of the GM's monsters (for redaction).
+    pub fn is_monster(&self, id: &CombatantId) -> bool {
+        self.monsters.contains(id)
+    }
+    /// The engine (read-only).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+}

@@ -1,0 +1,88 @@
+//! Log records: what a session appends, one bincode payload per frame. A command and the events
+//! it produced (and, periodically, a state hash) are appended as one batch.
+
+use crate::content::model::Encounter;
+use fray_protocol::ids::SessionId;
+use fray_protocol::{Command, GameEvent};
+use serde::{Deserialize, Serialize};
+
+/// Record format version (inside the payloads; the segment header has its own).
+pub const RECORD_VERSION: u32 = 1;
+
+/// Access tokens of a session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tokens {
+    /// The GM's token.
+    pub gm: String,
+    /// The spectators' token.
+    pub spectator: String,
+    /// One token per seat, in seat order.
+    pub players: Vec<String>,
+}
+
+/// The first record of every log: everything needed to rebuild the session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Genesis {
+    /// Record format version.
+    pub record_version: u32,
+    /// Session id.
+    pub session: SessionId,
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Ruleset version.
+    pub ruleset_version: u32,
+    /// The resolved encounter.
+    pub encounter: Encounter,
+    /// Whether this is a built-in demo session (listed with its spectator token).
+    pub demo: bool,
+    /// Hex SHA-256(seed ‖ salt).
+    pub commitment: String,
+    /// The seed (secret until revealed; removed from public exports before that).
+    pub seed: u64,
+    /// The salt, hex (secret until revealed).
+    pub salt: String,
+    /// Access tokens (never exported).
+    pub tokens: Tokens,
+    /// A state hash is recorded after every this many ticks (and at the end).
+    pub hash_every: u64,
+}
+
+/// A log record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Record {
+    /// The session's genesis (first frame).
+    Genesis(Box<Genesis>),
+    /// An accepted command.
+    Command {
+        /// Tick number, from 1.
+        tick: u64,
+        /// Who sent it (`gm`, `player:<seat>`, `bot:<…>`).
+        client: String,
+        /// The client's command id.
+        command_id: u64,
+        /// The command.
+        command: Command,
+    },
+    /// The events the command produced.
+    Events {
+        /// Tick number.
+        tick: u64,
+        /// Sequence number of the first event.
+        first_seq: u64,
+        /// The events, in order.
+        events: Vec<GameEvent>,
+        /// 64-bit draws consumed from the session RNG after this tick (restores the RNG when
+        /// folding instead of re-deciding).
+        rng_draws: u64,
+    },
+    /// The state hash after a tick.
+    StateHash {
+        /// Tick number.
+        tick: u64,
+        /// Last event sequence number folded into the state.
+        seq: u64,
+        /// Hex hash (see `engine::hash`).
+        hash: String,
+    },
+}
