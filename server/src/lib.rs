@@ -4,9 +4,11 @@
 //! See `ARCHITECTURE.md` at the repository root for the codemap and invariants.
 
 pub mod content;
+pub mod demo;
 pub mod dice;
 pub mod engine;
 pub mod log;
+pub mod net;
 pub mod replay;
 pub mod rules;
 pub mod session;

@@ -1,1 +1,175 @@
-//! placeholder
+//! Shared harness for Fray's end-to-end tests: a real server on port 0 in a temp dir, a tiny
+//! HTTP client for session creation, an in-process fight driver (the demo bots' policy) for
+//! recording replays, and helpers to tamper with logs.
+
+use anyhow::{Context, Result, anyhow};
+use fray_protocol::ids::{CombatantId, Role, Side};
+use fray_protocol::state::Phase;
+use fray_protocol::{Command, SessionState};
+use fray_server::demo::bot::choose;
+use fray_server::net::{self, Registry};
+use fray_server::session::{Session, SessionConfig};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// A server running in this process.
+pub struct TestServer {
+    /// Its address.
+    pub addr: SocketAddr,
+    /// Its registry.
+    pub registry: Arc<Registry>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+    /// Keeps the data dir alive.
+    pub dir: tempfile::TempDir,
+}
+
+impl TestServer {
+    /// Starts a server on 127.0.0.1:0 with a fresh data dir.
+    pub async fn start() -> Result<TestServer> {
+        let dir = tempfile::tempdir()?;
+        let registry = Registry::new(dir.path().to_path_buf(), SessionConfig::default());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let reg = registry.clone();
+        let task = tokio::spawn(async move {
+            let _ = net::serve(listener, reg, async {
+                let _ = rx.await;
+            })
+            .await;
+        });
+        Ok(TestServer {
+            addr,
+            registry,
+            stop: Some(tx),
+            task,
+            dir,
+        })
+    }
+
+    /// The WebSocket URL.
+    pub fn ws_url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    /// Stops the server and flushes its logs.
+    pub async fn stop(mut self) -> tempfile::TempDir {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        let _ = self.task.await;
+        self.dir
+    }
+}
+
+/// A plain HTTP/1.1 request; returns (status, body).
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Result<(u16, String)> {
+    let mut s = tokio::net::TcpStream::connect(addr).await?;
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await?;
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await?;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let status: u16 = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .context("no status")?;
+    let body = text.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    // Chunked bodies: strip the chunk size lines.
+    let body = if text.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        let mut out = String::new();
+        let mut lines = body.split("\r\n");
+        while let Some(size) = lines.next() {
+            if usize::from_str_radix(size.trim(), 16).unwrap_or(0) == 0 {
+                break;
+            }
+            out.push_str(lines.next().unwrap_or(""));
+        }
+        out
+    } else {
+        body
+    };
+    Ok((status, body))
+}
+
+/// Creates a session over HTTP from a built-in encounter; returns the creation JSON.
+pub async fn create_session(addr: SocketAddr, encounter: &str, seed: u64) -> Result<serde_json::Value> {
+    let text = fray_server::content::builtin_encounters("13th-age")
+        .iter()
+        .find(|(n, _)| *n == encounter)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| anyhow!("no built-in encounter {encounter}"))?;
+    let body = serde_json::json!({"encounter": text, "seed": seed, "name": encounter}).to_string();
+    let (status, body) = http(addr, "POST", "/sessions", &body).await?;
+    if status != 201 {
+        return Err(anyhow!("create failed: {status} {body}"));
+    }
+    Ok(serde_json::from_str(&body)?)
+}
+
+/// The role that plays the current combatant in a session with the standard seats.
+pub fn role_for(state: &SessionState, id: &CombatantId, seats: &[(String, Vec<CombatantId>)]) -> Role {
+    match state.combatant(id).map(|c| c.side) {
+        Some(Side::Heroes) => seats
+            .iter()
+            .find(|(_, c)| c.contains(id))
+            .map(|(n, c)| Role::Player {
+                name: n.clone(),
+                controls: c.clone(),
+            })
+            .unwrap_or(Role::Gm),
+        _ => Role::Gm,
+    }
+}
+
+/// Plays a session to its end in process with the bots' policy; returns the commands sent.
+pub fn play_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<Command>> {
+    let seats: Vec<(String, Vec<CombatantId>)> = session
+        .genesis()
+        .encounter
+        .seats
+        .iter()
+        .map(|s| (s.name.clone(), s.controls.clone()))
+        .collect();
+    let mut sent = Vec::new();
+    for tick in 0..max_ticks {
+        let state = session.state();
+        if state.phase == Phase::Ended && state.seed_revealed {
+            return Ok(sent);
+        }
+        let role = match &state.current {
+            Some(id) => role_for(&state, id, &seats),
+            None => Role::Gm,
+        };
+        let cmd = choose(&role, &state, tick).ok_or_else(|| anyhow!("no move at tick {tick}"))?;
+        let label = match &role {
+            Role::Player { name, .. } => format!("player:{name}"),
+            _ => "gm".into(),
+        };
+        session
+            .stage(&label, tick + 1, &cmd)
+            .map_err(|r| anyhow!("rejected at tick {tick}: {r}"))?;
+        session.commit()?;
+        sent.push(cmd);
+    }
+    Err(anyhow!("fight did not end in {max_ticks} ticks"))
+}
+
+/// Copies every file of a directory (flat).
+pub fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        if e.path().is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name()))?;
+        }
+    }
+    Ok(())
+}

@@ -28,6 +28,9 @@ pub enum SessionError {
     /// The log failed.
     #[error("log: {0}")]
     Log(#[from] LogError),
+    /// A file operation failed.
+    #[error("i/o: {0}")]
+    Io(#[from] std::io::Error),
     /// A record could not be encoded or decoded.
     #[error("record {index}: {reason}")]
     Record {
@@ -102,6 +105,37 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], SessionError> {
     Ok(b)
 }
 
+/// A session's secrets: the seed and salt of the commitment, and the access tokens.
+#[derive(Debug, Clone)]
+pub struct Secrets {
+    /// RNG seed.
+    pub seed: u64,
+    /// Commitment salt.
+    pub salt: [u8; 16],
+    /// GM token.
+    pub gm: String,
+    /// Spectator token.
+    pub spectator: String,
+    /// One token per seat.
+    pub players: Vec<String>,
+}
+
+impl Secrets {
+    /// Random secrets (the seed may be given).
+    pub fn random(seed: Option<u64>, seats: usize) -> Result<Secrets, SessionError> {
+        Ok(Secrets {
+            seed: match seed {
+                Some(s) => s,
+                None => u64::from_le_bytes(random_bytes::<8>()?),
+            },
+            salt: random_bytes::<16>()?,
+            gm: new_token()?,
+            spectator: new_token()?,
+            players: (0..seats).map(|_| new_token()).collect::<Result<_, _>>()?,
+        })
+    }
+}
+
 /// A fresh random token (128 bits, hex).
 pub fn new_token() -> Result<String, SessionError> {
     Ok(hex::encode(random_bytes::<16>()?))
@@ -161,7 +195,8 @@ pub fn engine_for(genesis: &Genesis) -> Result<Engine, SessionError> {
 }
 
 impl Session {
-    /// Creates a session and its log. `seed` defaults to OS randomness.
+    /// Creates a session and its log. `seed` defaults to OS randomness; the salt and the
+    /// tokens always come from OS randomness.
     pub fn create(
         storage: impl Storage + 'static,
         id: SessionId,
@@ -170,31 +205,37 @@ impl Session {
         demo: bool,
         config: SessionConfig,
     ) -> Result<Session, SessionError> {
+        let secrets = Secrets::random(seed, encounter.seats.len())?;
+        Session::create_with(storage, id, encounter, secrets, demo, config)
+    }
+
+    /// Creates a session with given secrets (recorded replays, determinism tests).
+    pub fn create_with(
+        storage: impl Storage + 'static,
+        id: SessionId,
+        encounter: Encounter,
+        secrets: Secrets,
+        demo: bool,
+        config: SessionConfig,
+    ) -> Result<Session, SessionError> {
         let ruleset_version = crate::rules::version(&encounter.ruleset)
             .ok_or_else(|| SessionError::Setup(format!("unknown ruleset '{}'", encounter.ruleset)))?;
-        let seed = match seed {
-            Some(s) => s,
-            None => u64::from_le_bytes(random_bytes::<8>()?),
-        };
-        let salt = random_bytes::<16>()?;
-        let players = encounter
-            .seats
-            .iter()
-            .map(|_| new_token())
-            .collect::<Result<Vec<_>, _>>()?;
+        if secrets.players.len() != encounter.seats.len() {
+            return Err(SessionError::Setup("one player token per seat is needed".into()));
+        }
         let genesis = Genesis {
             record_version: RECORD_VERSION,
             session: id,
             ruleset: encounter.ruleset.clone(),
             ruleset_version,
             demo,
-            commitment: hex::encode(commitment(seed, &salt)),
-            seed,
-            salt: hex::encode(salt),
+            commitment: hex::encode(commitment(secrets.seed, &secrets.salt)),
+            seed: secrets.seed,
+            salt: hex::encode(secrets.salt),
             tokens: Tokens {
-                gm: new_token()?,
-                spectator: new_token()?,
-                players,
+                gm: secrets.gm,
+                spectator: secrets.spectator,
+                players: secrets.players,
             },
             hash_every: config.hash_every.max(1),
             encounter,

@@ -1,0 +1,58 @@
+//! The built-in demo: a session whose both sides are played by bots at a watchable pace, with a
+//! new fight when one ends, so that a newcomer can spectate at once (`fray spectate`).
+
+pub mod bot;
+pub mod client;
+
+use crate::content::{builtin_encounters, load_encounter};
+use crate::net::Registry;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Runs demo fights forever (until the task is dropped).
+pub async fn run(registry: Arc<Registry>, addr: SocketAddr, pace: Duration) {
+    let url = format!("ws://{addr}/ws");
+    let encounters = builtin_encounters("13th-age");
+    let mut n = 0usize;
+    loop {
+        let Some((name, text)) = encounters.get(n % encounters.len().max(1)) else {
+            return;
+        };
+        n += 1;
+        let encounter = match load_encounter(name, text) {
+            Ok(e) => e,
+            Err(e) => {
+                tracing::error!(error = %e, "demo encounter does not load");
+                return;
+            }
+        };
+        let reg = registry.clone();
+        let created = match tokio::task::spawn_blocking(move || reg.create(encounter, None, true)).await {
+            Ok(Ok(c)) => c,
+            Ok(Err(e)) => {
+                tracing::error!(error = %e, "cannot create the demo session");
+                return;
+            }
+            Err(_) => return,
+        };
+        tracing::info!(
+            session = %created.session,
+            spectator = %created.tokens.spectator,
+            "demo fight '{}' started: watch it with `fray spectate`",
+            created.title
+        );
+        let mut bots = Vec::new();
+        for p in &created.tokens.players {
+            bots.push(tokio::spawn(bot::play(url.clone(), p.token.clone(), pace)));
+        }
+        let gm = bot::play(url.clone(), created.tokens.gm.clone(), pace).await;
+        if let Err(e) = gm {
+            tracing::warn!(error = %e, "demo GM bot stopped");
+        }
+        for b in bots {
+            let _ = b.await;
+        }
+        tokio::time::sleep(pace * 4).await;
+    }
+}

@@ -1,0 +1,275 @@
+//! One WebSocket connection: greets with `hello`, subscribes to its session, forwards commands,
+//! and writes what the session sends. Bad frames get an `error` with a reason code and the
+//! connection stays up; hostile input (an oversize frame, a flood of bad frames) closes it.
+
+use super::registry::Registry;
+use super::session_task::{Outbound, SUBSCRIBER_QUEUE, SessionHandle, SessionMsg, Subscribe};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use fray_protocol::codec::{CodecError, Encoding, MAX_CLIENT_FRAME, decode_client, encode};
+use fray_protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
+use futures_util::{SinkExt, StreamExt};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+
+/// Consecutive bad frames before the connection is closed as a flood.
+const MAX_BAD_FRAMES: u32 = 16;
+/// Time allowed for `hello`.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
+
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+type Sink = futures_util::stream::SplitSink<WebSocket, Message>;
+
+async fn send(sink: &mut Sink, enc: Encoding, msg: &ServerMessage) -> bool {
+    let frame = match encode(msg, enc) {
+        Ok(fray_protocol::codec::Frame::Text(s)) => Message::Text(s.into()),
+        Ok(fray_protocol::codec::Frame::Binary(b)) => Message::Binary(b.into()),
+        Err(_) => return false,
+    };
+    sink.send(frame).await.is_ok()
+}
+
+async fn error(sink: &mut Sink, enc: Encoding, code: ErrorCode, message: impl Into<String>) -> bool {
+    send(
+        sink,
+        enc,
+        &ServerMessage::Error {
+            code,
+            message: message.into(),
+        },
+    )
+    .await
+}
+
+async fn close(sink: &mut Sink, reason: &str) {
+    let _ = sink
+        .send(Message::Close(Some(CloseFrame {
+            code: 1008,
+            reason: reason.to_owned().into(),
+        })))
+        .await;
+}
+
+fn kick_message(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::Lagging => "fell too far behind; reconnect with resume_from to catch up from the log",
+        ErrorCode::ResumeOutOfRange => "resume_from is beyond the last event of the session",
+        _ => "the session is unavailable",
+    }
+}
+
+enum Incoming {
+    Msg(ClientMessage),
+    Bad(ErrorCode, String),
+    TooLarge(usize),
+    Skip,
+    Closed,
+}
+
+fn decode(msg: Message, enc: Encoding) -> Incoming {
+    let bytes: &[u8] = match (&msg, enc) {
+        (Message::Text(t), Encoding::Json) => t.as_bytes(),
+        (Message::Binary(b), Encoding::Bincode) => b,
+        (Message::Text(_), Encoding::Bincode) => {
+            return Incoming::Bad(ErrorCode::WrongEncoding, "text frame on a fray.v1.bincode connection".into());
+        }
+        (Message::Binary(_), Encoding::Json) => {
+            return Incoming::Bad(ErrorCode::WrongEncoding, "binary frame on a fray.v1.json connection".into());
+        }
+        (Message::Close(_), _) => return Incoming::Closed,
+        _ => return Incoming::Skip,
+    };
+    if bytes.len() > MAX_CLIENT_FRAME {
+        return Incoming::TooLarge(bytes.len());
+    }
+    match decode_client::<ClientMessage>(bytes, enc) {
+        Ok(m) => Incoming::Msg(m),
+        Err(CodecError::TooLarge { size, .. }) => Incoming::TooLarge(size),
+        Err(e) => Incoming::Bad(ErrorCode::MalformedFrame, e.to_string()),
+    }
+}
+
+/// Serves one connection until it closes.
+pub async fn serve(socket: WebSocket, enc: Encoding, registry: Arc<Registry>) {
+    let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+    let (mut sink, mut stream) = socket.split();
+    let mut bad = 0u32;
+
+    // 1. Hello.
+    let (handle, out_rx, kick_rx) = loop {
+        let next = match tokio::time::timeout(HELLO_TIMEOUT, stream.next()).await {
+            Ok(Some(Ok(m))) => m,
+            Ok(_) => return,
+            Err(_) => {
+                let _ = error(&mut sink, enc, ErrorCode::HelloRequired, "no hello in time").await;
+                close(&mut sink, "no hello").await;
+                return;
+            }
+        };
+        match decode(next, enc) {
+            Incoming::Msg(ClientMessage::Hello {
+                protocol,
+                token,
+                resume_from,
+            }) => {
+                if protocol != PROTOCOL_VERSION {
+                    let _ = error(
+                        &mut sink,
+                        enc,
+                        ErrorCode::UnsupportedProtocol,
+                        format!("protocol {protocol} is not supported; this server speaks {PROTOCOL_VERSION}"),
+                    )
+                    .await;
+                    close(&mut sink, "unsupported protocol").await;
+                    return;
+                }
+                let Some((handle, role)) = registry.token(&token) else {
+                    bad += 1;
+                    let _ = error(&mut sink, enc, ErrorCode::UnknownToken, "the token names no session seat").await;
+                    if bad >= MAX_BAD_FRAMES {
+                        close(&mut sink, "flood").await;
+                        return;
+                    }
+                    continue;
+                };
+                let (out_tx, out_rx) = mpsc::channel(SUBSCRIBER_QUEUE);
+                let (kick_tx, kick_rx) = oneshot::channel();
+                let sub = Subscribe {
+                    conn,
+                    role,
+                    encoding: enc,
+                    resume_from,
+                    out: out_tx,
+                    kick: kick_tx,
+                };
+                if handle.tx.send(SessionMsg::Subscribe(Box::new(sub))).await.is_err() {
+                    let _ = error(&mut sink, enc, ErrorCode::SessionUnavailable, "the session has stopped").await;
+                    return;
+                }
+                break (handle, out_rx, kick_rx);
+            }
+            Incoming::Msg(_) => {
+                bad += 1;
+                let _ = error(&mut sink, enc, ErrorCode::HelloRequired, "the first message must be hello").await;
+            }
+            Incoming::Bad(code, msg) => {
+                bad += 1;
+                let _ = error(&mut sink, enc, code, msg).await;
+            }
+            Incoming::TooLarge(size) => {
+                let _ = error(
+                    &mut sink,
+                    enc,
+                    ErrorCode::FrameTooLarge,
+                    format!("frame of {size} bytes exceeds the limit of {MAX_CLIENT_FRAME}"),
+                )
+                .await;
+                close(&mut sink, "frame too large").await;
+                return;
+            }
+            Incoming::Skip => {}
+            Incoming::Closed => return,
+        }
+        if bad >= MAX_BAD_FRAMES {
+            let _ = error(&mut sink, enc, ErrorCode::Flood, "too many bad frames").await;
+            close(&mut sink, "flood").await;
+            return;
+        }
+    };
+
+    run(conn, enc, handle, sink, stream, out_rx, kick_rx).await;
+}
+
+async fn run(
+    conn: u64,
+    enc: Encoding,
+    handle: SessionHandle,
+    mut sink: Sink,
+    mut stream: futures_util::stream::SplitStream<WebSocket>,
+    mut out_rx: mpsc::Receiver<Outbound>,
+    mut kick_rx: oneshot::Receiver<ErrorCode>,
+) {
+    let mut bad = 0u32;
+    loop {
+        tokio::select! {
+            out = out_rx.recv() => {
+                let ok = match out {
+                    Some(Outbound::One(m)) => sink.send(m).await.is_ok(),
+                    Some(Outbound::Many(ms)) => {
+                        let mut ok = true;
+                        for m in ms {
+                            if sink.feed(m).await.is_err() { ok = false; break; }
+                        }
+                        ok && sink.flush().await.is_ok()
+                    }
+                    None => {
+                        // The session let go of this subscriber: say why, if it said.
+                        let code = (&mut kick_rx).await.unwrap_or(ErrorCode::SessionUnavailable);
+                        let _ = error(&mut sink, enc, code, kick_message(code)).await;
+                        close(&mut sink, kick_message(code)).await;
+                        false
+                    }
+                };
+                if !ok { break; }
+            }
+            code = &mut kick_rx => {
+                // Deliver what was queued before the kick, then say why.
+                while let Ok(out) = out_rx.try_recv() {
+                    match out {
+                        Outbound::One(m) => { let _ = sink.feed(m).await; }
+                        Outbound::Many(ms) => for m in ms { let _ = sink.feed(m).await; },
+                    }
+                }
+                let code = code.unwrap_or(ErrorCode::SessionUnavailable);
+                let msg = kick_message(code);
+                let _ = error(&mut sink, enc, code, msg).await;
+                close(&mut sink, msg).await;
+                break;
+            }
+            incoming = stream.next() => {
+                let Some(Ok(m)) = incoming else { break };
+                match decode(m, enc) {
+                    Incoming::Msg(ClientMessage::Command { id, command }) => {
+                        bad = 0;
+                        if handle.tx.send(SessionMsg::Command { conn, id, command }).await.is_err() {
+                            let _ = error(&mut sink, enc, ErrorCode::SessionUnavailable, "the session has stopped").await;
+                            break;
+                        }
+                    }
+                    Incoming::Msg(ClientMessage::GetSnapshot) => {
+                        bad = 0;
+                        if handle.tx.send(SessionMsg::Snapshot { conn }).await.is_err() { break; }
+                    }
+                    Incoming::Msg(ClientMessage::Ping { nonce }) => {
+                        bad = 0;
+                        if !send(&mut sink, enc, &ServerMessage::Pong { nonce }).await { break; }
+                    }
+                    Incoming::Msg(ClientMessage::Hello { .. }) => {
+                        bad += 1;
+                        let _ = error(&mut sink, enc, ErrorCode::AlreadyGreeted, "hello was already accepted on this connection").await;
+                    }
+                    Incoming::Bad(code, msg) => {
+                        bad += 1;
+                        let _ = error(&mut sink, enc, code, msg).await;
+                    }
+                    Incoming::TooLarge(size) => {
+                        let _ = error(&mut sink, enc, ErrorCode::FrameTooLarge,
+                            format!("frame of {size} bytes exceeds the limit of {MAX_CLIENT_FRAME}")).await;
+                        close(&mut sink, "frame too large").await;
+                        break;
+                    }
+                    Incoming::Skip => {}
+                    Incoming::Closed => break,
+                }
+                if bad >= MAX_BAD_FRAMES {
+                    let _ = error(&mut sink, enc, ErrorCode::Flood, "too many bad frames").await;
+                    close(&mut sink, "flood").await;
+                    break;
+                }
+            }
+        }
+    }
+    let _ = handle.tx.send(SessionMsg::Unsubscribe { conn }).await;
+}

@@ -1,0 +1,141 @@
+//! The network front end: HTTP for creating and listing sessions, WebSocket for play.
+//!
+//! - `POST /sessions` — create a session from an encounter (TOML text) and an optional seed;
+//!   returns the tokens and the seed commitment.
+//! - `GET /sessions` — list sessions (spectator tokens only for demo sessions).
+//! - `GET /ws` — the WebSocket endpoint (subprotocols `fray.v1.json`, `fray.v1.bincode`).
+//! - `GET /health` — liveness.
+
+pub mod auth;
+pub mod connection;
+pub mod registry;
+pub mod session_task;
+
+use crate::content::{ContentError, load_encounter};
+use axum::extract::{State, WebSocketUpgrade};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use fray_protocol::codec::Encoding;
+use fray_protocol::message::{SUBPROTOCOL_BINCODE, SUBPROTOCOL_JSON};
+pub use registry::Registry;
+use serde::Deserialize;
+use session_task::SessionMsg;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// Shared state of the HTTP handlers.
+#[derive(Clone)]
+pub struct AppState {
+    /// Sessions and tokens.
+    pub registry: Arc<Registry>,
+    /// The address clients reach (for `ws_url`).
+    pub addr: SocketAddr,
+}
+
+/// Body of `POST /sessions`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    /// Encounter file text (TOML).
+    pub encounter: String,
+    /// Seed; random when absent.
+    pub seed: Option<u64>,
+    /// File name for error messages.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+fn json_error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+    (
+        status,
+        Json(serde_json::json!({"code": code, "message": message.into()})),
+    )
+        .into_response()
+}
+
+async fn create_session(State(app): State<AppState>, body: axum::body::Bytes) -> Response {
+    if body.len() > 256 * 1024 {
+        return json_error(StatusCode::PAYLOAD_TOO_LARGE, "frame_too_large", "encounter request over 256 KiB");
+    }
+    let req: CreateRequest = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => return json_error(StatusCode::BAD_REQUEST, "malformed_frame", format!("bad request body: {e}")),
+    };
+    let name = req.name.unwrap_or_else(|| "encounter".into());
+    let encounter = match load_encounter(&name, &req.encounter) {
+        Ok(e) => e,
+        Err(e @ (ContentError::Syntax { .. } | ContentError::Invalid { .. })) => {
+            return json_error(StatusCode::BAD_REQUEST, "invalid_encounter", e.to_string());
+        }
+    };
+    let registry = app.registry.clone();
+    let seed = req.seed;
+    let result = tokio::task::spawn_blocking(move || registry.create(encounter, seed, false)).await;
+    match result {
+        Ok(Ok(mut created)) => {
+            created.ws_url = format!("ws://{}/ws", app.addr);
+            (StatusCode::CREATED, Json(created)).into_response()
+        }
+        Ok(Err(e)) => json_error(StatusCode::INTERNAL_SERVER_ERROR, "session_unavailable", e.to_string()),
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, "session_unavailable", e.to_string()),
+    }
+}
+
+async fn list_sessions(State(app): State<AppState>) -> Response {
+    Json(app.registry.list()).into_response()
+}
+
+async fn ws_handler(State(app): State<AppState>, ws: WebSocketUpgrade) -> Response {
+    let ws = ws
+        .protocols([SUBPROTOCOL_JSON, SUBPROTOCOL_BINCODE])
+        // Frames up to 1 MiB are read so that an oversize one gets a `frame_too_large` answer;
+        // Fray's own limit (64 KiB) is checked by the connection.
+        .max_message_size(1024 * 1024)
+        .max_frame_size(1024 * 1024);
+    let enc = ws
+        .selected_protocol()
+        .and_then(|p| p.to_str().ok())
+        .and_then(Encoding::from_subprotocol)
+        .unwrap_or(Encoding::Json);
+    let registry = app.registry.clone();
+    ws.on_upgrade(move |socket| connection::serve(socket, enc, registry))
+}
+
+/// The router.
+pub fn router(app: AppState) -> Router {
+    Router::new()
+        .route("/sessions", post(create_session).get(list_sessions))
+        .route("/ws", get(ws_handler))
+        .route("/health", get(|| async { "ok" }))
+        .with_state(app)
+}
+
+/// Serves until `shutdown` resolves, then flushes every session's log.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    registry: Arc<Registry>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let addr = listener.local_addr()?;
+    let app = AppState {
+        registry: registry.clone(),
+        addr,
+    };
+    axum::serve(listener, router(app))
+        .with_graceful_shutdown(shutdown)
+        .await?;
+    shutdown_sessions(&registry).await;
+    Ok(())
+}
+
+/// Asks every session task to flush its log and stop, and waits for them.
+pub async fn shutdown_sessions(registry: &Registry) {
+    for h in registry.handles() {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if h.tx.send(SessionMsg::Shutdown(tx)).await.is_ok() {
+            let _ = rx.await;
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! The session registry: live sessions by id, and tokens to (session, role). Creating a
+//! session writes its log under `<data dir>/sessions/<id>/` and starts its task; on start the
+//! server recovers every session found there.
+
+use super::session_task::{self, SessionHandle, SessionInfo};
+use crate::content::model::Encounter;
+use crate::log::FsStorage;
+use crate::session::{Session, SessionConfig, SessionError};
+use fray_protocol::ids::{Role, SessionId};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+/// A seat's token as returned at creation.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerToken {
+    /// Seat name.
+    pub name: String,
+    /// Combatants it controls.
+    pub controls: Vec<String>,
+    /// The token.
+    pub token: String,
+}
+
+/// Tokens as returned at creation.
+#[derive(Debug, Clone, Serialize)]
+pub struct CreatedTokens {
+    /// GM token.
+    pub gm: String,
+    /// Spectator token.
+    pub spectator: String,
+    /// Player tokens.
+    pub players: Vec<PlayerToken>,
+}
+
+/// The answer to a session creation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Created {
+    /// Session id.
+    pub session: String,
+    /// Ruleset id.
+    pub ruleset: String,
+    /// Title.
+    pub title: String,
+    /// Hex SHA-256(seed ‖ salt).
+    pub commitment: String,
+    /// WebSocket URL (filled in by the HTTP layer).
+    pub ws_url: String,
+    /// Tokens.
+    pub tokens: CreatedTokens,
+}
+
+/// Live sessions and tokens.
+pub struct Registry {
+    data_dir: PathBuf,
+    config: SessionConfig,
+    sessions: RwLock<BTreeMap<SessionId, SessionHandle>>,
+    tokens: RwLock<HashMap<String, (SessionId, Role)>>,
+}
+
+fn new_session_id() -> Result<SessionId, SessionError> {
+    let t = crate::session::new_token()?;
+    Ok(SessionId(format!("s-{}", &t[..12])))
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new(data_dir: PathBuf, config: SessionConfig) -> Arc<Registry> {
+        Arc::new(Registry {
+            data_dir,
+            config,
+            sessions: RwLock::new(BTreeMap::new()),
+            tokens: RwLock::new(HashMap::new()),
+        })
+    }
+
+    fn sessions_dir(&self) -> PathBuf {
+        self.data_dir.join("sessions")
+    }
+
+    fn register(self: &Arc<Self>, session: Session) {
+        let g = session.genesis().clone();
+        let mut tokens = Vec::new();
+        tokens.push((g.tokens.gm.clone(), Role::Gm));
+        tokens.push((g.tokens.spectator.clone(), Role::Spectator));
+        for (seat, token) in g.encounter.seats.iter().zip(&g.tokens.players) {
+            tokens.push((
+                token.clone(),
+                Role::Player {
+                    name: seat.name.clone(),
+                    controls: seat.controls.clone(),
+                },
+            ));
+        }
+        let handle = session_task::spawn(session, Arc::downgrade(self));
+        if let Ok(mut t) = self.tokens.write() {
+            for (tok, role) in tokens {
+                t.insert(tok, (g.session.clone(), role));
+            }
+        }
+        if let Ok(mut s) = self.sessions.write() {
+            s.insert(g.session.clone(), handle);
+        }
+    }
+
+    /// Creates a session from a resolved encounter.
+    pub fn create(
+        self: &Arc<Self>,
+        encounter: Encounter,
+        seed: Option<u64>,
+        demo: bool,
+    ) -> Result<Created, SessionError> {
+        let id = new_session_id()?;
+        let dir = self.sessions_dir().join(&id.0);
+        let storage = FsStorage::open(&dir)?;
+        let session = Session::create(storage, id.clone(), encounter, seed, demo, self.config.clone())?;
+        let g = session.genesis().clone();
+        let created = Created {
+            session: id.0.clone(),
+            ruleset: g.ruleset.clone(),
+            title: g.encounter.title.clone(),
+            commitment: g.commitment.clone(),
+            ws_url: String::new(),
+            tokens: CreatedTokens {
+                gm: g.tokens.gm.clone(),
+                spectator: g.tokens.spectator.clone(),
+                players: g
+                    .encounter
+                    .seats
+                    .iter()
+                    .zip(&g.tokens.players)
+                    .map(|(s, t)| PlayerToken {
+                        name: s.name.clone(),
+                        controls: s.controls.iter().map(|c| c.0.clone()).collect(),
+                        token: t.clone(),
+                    })
+                    .collect(),
+            },
+        };
+        self.register(session);
+        tracing::info!(session = %id, ruleset = %g.ruleset, title = %g.encounter.title, demo, "session created");
+        Ok(created)
+    }
+
+    /// Recovers every session under the data directory. Returns how many were recovered;
+    /// sessions that cannot be recovered are reported and skipped.
+    pub fn recover_all(self: &Arc<Self>) -> usize {
+        let Ok(entries) = std::fs::read_dir(self.sessions_dir()) else {
+            return 0;
+        };
+        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+        dirs.sort();
+        let mut n = 0;
+        for dir in dirs {
+            let storage = match FsStorage::open(&dir) {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::error!(dir = %dir.display(), error = %e, "cannot open session log");
+                    continue;
+                }
+            };
+            match Session::open(storage, self.config.clone()) {
+                Ok((session, truncated)) => {
+                    if let Some(t) = truncated {
+                        tracing::warn!(
+                            dir = %dir.display(),
+                            segment = t.segment,
+                            offset = t.offset,
+                            bytes_dropped = t.bytes_dropped,
+                            reason = %t.reason,
+                            "torn tail truncated during recovery"
+                        );
+                    }
+                    tracing::info!(session = %session.genesis().session, seq = session.last_seq(), "session recovered");
+                    self.register(session);
+                    n += 1;
+                }
+                Err(e) => tracing::error!(dir = %dir.display(), error = %e, "cannot recover session"),
+            }
+        }
+        n
+    }
+
+    /// Looks up a token.
+    pub fn token(&self, token: &str) -> Option<(SessionHandle, Role)> {
+        let (id, role) = self.tokens.read().ok()?.get(token).cloned()?;
+        let handle = self.sessions.read().ok()?.get(&id).cloned()?;
+        Some((handle, role))
+    }
+
+    /// Public listing.
+    pub fn list(&self) -> Vec<SessionInfo> {
+        self.sessions
+            .read()
+            .map(|s| s.values().map(|h| h.info()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Removes a session that stopped (its log failed).
+    pub fn remove(&self, id: &SessionId) {
+        if let Ok(mut s) = self.sessions.write() {
+            s.remove(id);
+        }
+        if let Ok(mut t) = self.tokens.write() {
+            t.retain(|_, (sid, _)| sid != id);
+        }
+    }
+
+    /// Every session handle (shutdown).
+    pub fn handles(&self) -> Vec<SessionHandle> {
+        self.sessions
+            .read()
+            .map(|s| s.values().cloned().collect())
+            .unwrap_or_default()
+    }
+}

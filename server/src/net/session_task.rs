@@ -1,0 +1,460 @@
+//! The session task: the single owner of a session's world. Connections talk to it over a
+//! bounded channel; it authorizes and stages commands, commits them to the log in groups (one
+//! append per group), then acknowledges and broadcasts. Nothing else touches the world.
+//!
+//! Fan-out is non-blocking: each subscriber has a bounded queue of pre-encoded messages; a
+//! subscriber whose queue is full is dropped with the reason `lagging` and may reconnect with
+//! `resume_from` to catch up from the log.
+
+use super::auth::authorize;
+use super::registry::Registry;
+use crate::replay::LoggedEvent;
+use crate::session::Session;
+use axum::extract::ws::Message;
+use fray_protocol::codec::{Encoding, Frame, encode};
+use fray_protocol::ids::{Role, SessionId};
+use fray_protocol::state::Phase;
+use fray_protocol::{Command, ErrorCode, GameEvent, PROTOCOL_VERSION, ServerMessage};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, Weak};
+use tokio::sync::{mpsc, oneshot};
+
+/// Queue length of the session's inbox.
+const INBOX: usize = 1024;
+/// Most commands committed in one group.
+const MAX_GROUP: usize = 256;
+/// Queue length of each subscriber.
+pub const SUBSCRIBER_QUEUE: usize = 4096;
+
+/// What a connection receives from the session.
+#[derive(Debug)]
+pub enum Outbound {
+    /// One message.
+    One(Message),
+    /// Several messages in order (catch-up).
+    Many(Vec<Message>),
+}
+
+/// Listing entry.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionInfo {
+    /// Session id.
+    pub session: String,
+    /// Ruleset.
+    pub ruleset: String,
+    /// Title.
+    pub title: String,
+    /// Built-in demo.
+    pub demo: bool,
+    /// Phase.
+    pub phase: Phase,
+    /// Last event sequence number.
+    pub seq: u64,
+    /// Spectator token (demo sessions only).
+    pub spectator_token: Option<String>,
+}
+
+/// A connection's subscription request.
+pub struct Subscribe {
+    /// Connection id.
+    pub conn: u64,
+    /// Role from the token.
+    pub role: Role,
+    /// Encoding of the connection.
+    pub encoding: Encoding,
+    /// Resume point.
+    pub resume_from: Option<u64>,
+    /// Where to send messages.
+    pub out: mpsc::Sender<Outbound>,
+    /// Fired with a reason when the session drops the subscriber.
+    pub kick: oneshot::Sender<ErrorCode>,
+}
+
+/// Messages to the session task.
+pub enum SessionMsg {
+    /// Subscribe a connection (sends `Welcome` and the snapshot or the backlog).
+    Subscribe(Box<Subscribe>),
+    /// A command from a subscribed connection.
+    Command {
+        /// Connection id.
+        conn: u64,
+        /// Client command id.
+        id: u64,
+        /// The command.
+        command: Command,
+    },
+    /// Send the current state to a connection.
+    Snapshot {
+        /// Connection id.
+        conn: u64,
+    },
+    /// A connection closed.
+    Unsubscribe {
+        /// Connection id.
+        conn: u64,
+    },
+    /// Flush the log and stop.
+    Shutdown(oneshot::Sender<()>),
+}
+
+/// A handle to a session task.
+#[derive(Clone)]
+pub struct SessionHandle {
+    /// Inbox.
+    pub tx: mpsc::Sender<SessionMsg>,
+    info: Arc<Mutex<SessionInfo>>,
+}
+
+impl SessionHandle {
+    /// Listing entry.
+    pub fn info(&self) -> SessionInfo {
+        match self.info.lock() {
+            Ok(i) => i.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+}
+
+struct Subscriber {
+    role: Role,
+    encoding: Encoding,
+    out: mpsc::Sender<Outbound>,
+    kick: Option<oneshot::Sender<ErrorCode>>,
+}
+
+impl Subscriber {
+    fn is_gm(&self) -> bool {
+        matches!(self.role, Role::Gm)
+    }
+    fn client_label(&self) -> String {
+        match &self.role {
+            Role::Gm => "gm".into(),
+            Role::Player { name, .. } => format!("player:{name}"),
+            Role::Spectator => "spectator".into(),
+        }
+    }
+}
+
+fn to_message(frame: Frame) -> Message {
+    match frame {
+        Frame::Text(s) => Message::Text(s.into()),
+        Frame::Binary(b) => Message::Binary(b.into()),
+    }
+}
+
+fn message(msg: &ServerMessage, enc: Encoding) -> Option<Message> {
+    match encode(msg, enc) {
+        Ok(f) => Some(to_message(f)),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot encode a server message");
+            None
+        }
+    }
+}
+
+/// Starts the task of a session.
+pub fn spawn(session: Session, registry: Weak<Registry>) -> SessionHandle {
+    let (tx, rx) = mpsc::channel(INBOX);
+    let g = session.genesis();
+    let info = Arc::new(Mutex::new(SessionInfo {
+        session: g.session.0.clone(),
+        ruleset: g.ruleset.clone(),
+        title: g.encounter.title.clone(),
+        demo: g.demo,
+        phase: session.state().phase,
+        seq: session.last_seq(),
+        spectator_token: g.demo.then(|| g.tokens.spectator.clone()),
+    }));
+    let task = Task {
+        session,
+        subscribers: BTreeMap::new(),
+        info: info.clone(),
+        registry,
+    };
+    tokio::spawn(task.run(rx));
+    SessionHandle { tx, info }
+}
+
+struct Task {
+    session: Session,
+    subscribers: BTreeMap<u64, Subscriber>,
+    info: Arc<Mutex<SessionInfo>>,
+    registry: Weak<Registry>,
+}
+
+/// Output of a group, held until it is durable.
+enum Pending {
+    Accepted { conn: u64, id: u64, events: Vec<LoggedEvent> },
+    Rejected { conn: u64, id: u64, code: ErrorCode, message: String },
+}
+
+impl Task {
+    async fn run(mut self, mut rx: mpsc::Receiver<SessionMsg>) {
+        let id = self.session.genesis().session.clone();
+        while let Some(first) = rx.recv().await {
+            let mut group: Vec<Pending> = Vec::new();
+            let mut next = Some(first);
+            let mut taken = 0;
+            while let Some(msg) = next.take() {
+                match msg {
+                    SessionMsg::Command { conn, id, command } => {
+                        group.push(self.stage(conn, id, &command));
+                        taken += 1;
+                        if taken < MAX_GROUP {
+                            next = rx.try_recv().ok();
+                        }
+                    }
+                    other => {
+                        // Anything else sees the world only after the group is durable.
+                        if !self.flush_group(&mut group, &id) {
+                            return;
+                        }
+                        if !self.handle_other(other) {
+                            return;
+                        }
+                        next = rx.try_recv().ok();
+                    }
+                }
+            }
+            if !self.flush_group(&mut group, &id) {
+                return;
+            }
+        }
+        let _ = self.session.flush();
+    }
+
+    fn stage(&mut self, conn: u64, id: u64, command: &Command) -> Pending {
+        let Some(sub) = self.subscribers.get(&conn) else {
+            return Pending::Rejected {
+                conn,
+                id,
+                code: ErrorCode::HelloRequired,
+                message: "not subscribed".into(),
+            };
+        };
+        if let Err(r) = authorize(&sub.role, command) {
+            return Pending::Rejected {
+                conn,
+                id,
+                code: r.code,
+                message: r.message,
+            };
+        }
+        let label = sub.client_label();
+        match self.session.stage(&label, id, command) {
+            Ok(staged) => Pending::Accepted {
+                conn,
+                id,
+                events: staged.events,
+            },
+            Err(r) => Pending::Rejected {
+                conn,
+                id,
+                code: r.code,
+                message: r.message,
+            },
+        }
+    }
+
+    /// Commits the group, then acknowledges and broadcasts. Returns false when the session
+    /// must stop (the log failed).
+    fn flush_group(&mut self, group: &mut Vec<Pending>, id: &SessionId) -> bool {
+        if group.is_empty() {
+            return true;
+        }
+        if let Err(e) = self.session.commit() {
+            tracing::error!(session = %id, error = %e, "log append failed; the session stops and will be rebuilt from its log");
+            for sub in self.subscribers.values_mut() {
+                if let Some(k) = sub.kick.take() {
+                    let _ = k.send(ErrorCode::SessionUnavailable);
+                }
+            }
+            if let Some(r) = self.registry.upgrade() {
+                r.remove(id);
+            }
+            return false;
+        }
+        for p in group.drain(..) {
+            match p {
+                Pending::Rejected { conn, id, code, message } => {
+                    self.send_to(
+                        conn,
+                        &ServerMessage::Rejected {
+                            command_id: id,
+                            code,
+                            message,
+                        },
+                    );
+                }
+                Pending::Accepted { conn, id, events } => {
+                    self.broadcast(&events);
+                    if let (Some(first), Some(last)) = (events.first(), events.last()) {
+                        self.send_to(
+                            conn,
+                            &ServerMessage::Accepted {
+                                command_id: id,
+                                first_seq: first.seq,
+                                last_seq: last.seq,
+                            },
+                        );
+                    }
+                }
+            }
+        }
+        if let Ok(mut info) = self.info.lock() {
+            info.seq = self.session.last_seq();
+            info.phase = self.session.state().phase;
+        }
+        true
+    }
+
+    fn send_to(&mut self, conn: u64, msg: &ServerMessage) {
+        let Some(sub) = self.subscribers.get(&conn) else { return };
+        if let Some(m) = message(msg, sub.encoding) {
+            self.push(conn, Outbound::One(m));
+        }
+    }
+
+    /// Queues without waiting; a full queue drops the subscriber with `lagging`.
+    fn push(&mut self, conn: u64, out: Outbound) {
+        let result = match self.subscribers.get(&conn) {
+            Some(sub) => sub.out.try_send(out),
+            None => return,
+        };
+        match result {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                self.subscribers.remove(&conn);
+            }
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                if let Some(mut sub) = self.subscribers.remove(&conn) {
+                    tracing::warn!(conn, "subscriber lagging; dropped");
+                    if let Some(k) = sub.kick.take() {
+                        let _ = k.send(ErrorCode::Lagging);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Encodes each event once per encoding and audience, then fans out.
+    fn broadcast(&mut self, events: &[LoggedEvent]) {
+        let mut cache: BTreeMap<(bool, bool), Vec<Message>> = BTreeMap::new();
+        let conns: Vec<(u64, bool, Encoding)> = self
+            .subscribers
+            .iter()
+            .map(|(c, s)| (*c, s.is_gm(), s.encoding))
+            .collect();
+        for (conn, gm, enc) in conns {
+            let key = (gm, enc == Encoding::Bincode);
+            let msgs = cache
+                .entry(key)
+                .or_insert_with(|| self.encode_events(events, gm, enc))
+                .clone();
+            self.push(conn, Outbound::Many(msgs));
+        }
+    }
+
+    fn encode_events(&self, events: &[LoggedEvent], gm: bool, enc: Encoding) -> Vec<Message> {
+        events
+            .iter()
+            .filter_map(|e| {
+                let event: GameEvent = if gm {
+                    e.event.clone()
+                } else {
+                    e.event.redacted(|id| self.session.is_monster(id))
+                };
+                message(
+                    &ServerMessage::Event {
+                        seq: e.seq,
+                        tick: e.tick,
+                        event,
+                    },
+                    enc,
+                )
+            })
+            .collect()
+    }
+
+    fn handle_other(&mut self, msg: SessionMsg) -> bool {
+        match msg {
+            SessionMsg::Subscribe(s) => self.subscribe(*s),
+            SessionMsg::Snapshot { conn } => {
+                if let Some(sub) = self.subscribers.get(&conn) {
+                    let state = if sub.is_gm() {
+                        self.session.state()
+                    } else {
+                        self.session.state().redacted()
+                    };
+                    let msg = ServerMessage::Snapshot {
+                        seq: self.session.last_seq(),
+                        state,
+                    };
+                    self.send_to(conn, &msg);
+                }
+            }
+            SessionMsg::Unsubscribe { conn } => {
+                self.subscribers.remove(&conn);
+            }
+            SessionMsg::Command { .. } => {}
+            SessionMsg::Shutdown(done) => {
+                if let Err(e) = self.session.flush() {
+                    tracing::error!(error = %e, "flush at shutdown failed");
+                }
+                let _ = done.send(());
+                return false;
+            }
+        }
+        true
+    }
+
+    fn subscribe(&mut self, s: Subscribe) {
+        let last = self.session.last_seq();
+        let g = self.session.genesis();
+        let welcome = ServerMessage::Welcome {
+            protocol: PROTOCOL_VERSION,
+            session: g.session.clone(),
+            role: s.role.clone(),
+            seq: last,
+            ruleset: g.ruleset.clone(),
+            commitment: g.commitment.clone(),
+        };
+        if let Some(from) = s.resume_from
+            && from > last
+        {
+            let _ = s.kick.send(ErrorCode::ResumeOutOfRange);
+            return;
+        }
+        let gm = matches!(s.role, Role::Gm);
+        let mut first: Vec<Message> = message(&welcome, s.encoding).into_iter().collect();
+        match s.resume_from {
+            None => {
+                let state = if gm {
+                    self.session.state()
+                } else {
+                    self.session.state().redacted()
+                };
+                first.extend(message(&ServerMessage::Snapshot { seq: last, state }, s.encoding));
+            }
+            Some(from) => match self.session.events_after(from) {
+                Ok(events) => first.extend(self.encode_events(&events, gm, s.encoding)),
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot read the log for a resume");
+                    let _ = s.kick.send(ErrorCode::SessionUnavailable);
+                    return;
+                }
+            },
+        }
+        self.subscribers.insert(
+            s.conn,
+            Subscriber {
+                role: s.role,
+                encoding: s.encoding,
+                out: s.out,
+                kick: Some(s.kick),
+            },
+        );
+        self.push(s.conn, Outbound::Many(first));
+    }
+}

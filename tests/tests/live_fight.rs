@@ -1,0 +1,359 @@
+//! End to end over real sockets: a GM, two players and spectators (JSON and bincode) play a
+//! 13th Age fight to its end; illegal commands are refused with their own codes and change
+//! nothing; a client resumes after a disconnect; the seed commitment holds.
+
+use anyhow::{Result, anyhow, bail};
+use fray_protocol::codec::Encoding;
+use fray_protocol::ids::{CombatantId, Role};
+use fray_protocol::{ClientMessage, Command, ErrorCode, GameEvent, ServerMessage, SessionState};
+use fray_server::demo::bot::choose;
+use fray_server::demo::client::Client;
+use fray_tests::{TestServer, create_session, role_for};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+const T: Duration = Duration::from_secs(10);
+
+async fn recv(c: &mut Client) -> Result<ServerMessage> {
+    Ok(tokio::time::timeout(T, c.recv()).await??)
+}
+
+/// Reads until a message matches; returns it (events seen on the way are dropped).
+async fn until(c: &mut Client, f: impl Fn(&ServerMessage) -> bool) -> Result<ServerMessage> {
+    loop {
+        let m = recv(c).await?;
+        if f(&m) {
+            return Ok(m);
+        }
+    }
+}
+
+async fn join(url: &str, token: &str, enc: Encoding) -> Result<(Client, Role, SessionState)> {
+    let mut c = Client::connect(url, enc).await?;
+    c.hello(token, None).await?;
+    let ServerMessage::Welcome { role, .. } = recv(&mut c).await? else {
+        bail!("expected welcome")
+    };
+    let ServerMessage::Snapshot { state, .. } = recv(&mut c).await? else {
+        bail!("expected snapshot")
+    };
+    Ok((c, role, state))
+}
+
+async fn snapshot(c: &mut Client) -> Result<SessionState> {
+    c.send(&ClientMessage::GetSnapshot).await?;
+    match until(c, |m| matches!(m, ServerMessage::Snapshot { .. })).await? {
+        ServerMessage::Snapshot { state, .. } => Ok(state),
+        _ => unreachable!(),
+    }
+}
+
+/// Sends a command; returns Ok(Accepted) or the rejection code.
+async fn command(c: &mut Client, id: u64, cmd: Command) -> Result<std::result::Result<(), (ErrorCode, String)>> {
+    c.send(&ClientMessage::Command { id, command: cmd }).await?;
+    loop {
+        match recv(c).await? {
+            ServerMessage::Accepted { command_id, .. } if command_id == id => return Ok(Ok(())),
+            ServerMessage::Rejected {
+                command_id,
+                code,
+                message,
+            } if command_id == id => return Ok(Err((code, message))),
+            _ => {}
+        }
+    }
+}
+
+/// Collects events until the seed is revealed.
+async fn collect(mut c: Client) -> Result<Vec<(u64, GameEvent)>> {
+    let mut out = Vec::new();
+    loop {
+        match tokio::time::timeout(Duration::from_secs(60), c.recv()).await?? {
+            ServerMessage::Event { seq, event, .. } => {
+                let end = matches!(event, GameEvent::SeedRevealed { .. });
+                out.push((seq, event));
+                if end {
+                    return Ok(out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+struct Table {
+    gm: Client,
+    players: Vec<(Client, Role)>,
+    next_id: u64,
+}
+
+impl Table {
+    fn seats(&self) -> Vec<(String, Vec<CombatantId>)> {
+        self.players
+            .iter()
+            .filter_map(|(_, r)| match r {
+                Role::Player { name, controls } => Some((name.clone(), controls.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Plays one move with the right client; returns false once the battle is over.
+    async fn step(&mut self) -> Result<bool> {
+        let state = snapshot(&mut self.gm).await?;
+        if state.phase == fray_protocol::state::Phase::Ended {
+            return Ok(false);
+        }
+        let role = match &state.current {
+            Some(id) => role_for(&state, id, &self.seats()),
+            None => Role::Gm,
+        };
+        let cmd = choose(&role, &state, self.next_id).ok_or_else(|| anyhow!("no move"))?;
+        self.next_id += 1;
+        let id = self.next_id;
+        let client = match &role {
+            Role::Gm => &mut self.gm,
+            r => &mut self
+                .players
+                .iter_mut()
+                .find(|(_, pr)| pr == r)
+                .ok_or_else(|| anyhow!("no client for {r:?}"))?
+                .0,
+        };
+        if let Err((code, msg)) = command(client, id, cmd).await? {
+            bail!("legal move refused: {code}: {msg}");
+        }
+        Ok(true)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_fight_over_real_sockets_in_both_encodings() -> Result<()> {
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "goblin-ambush", 7).await?;
+    let url = server.ws_url();
+    let tok = |p: &str| created["tokens"][p].as_str().unwrap_or_default().to_string();
+    let player_tok = |i: usize| created["tokens"]["players"][i]["token"].as_str().unwrap_or_default().to_string();
+    let commitment = created["commitment"].as_str().unwrap_or_default().to_string();
+
+    let (spec_json, _, _) = join(&url, &tok("spectator"), Encoding::Json).await?;
+    let (spec_bin, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
+    let watch_json = tokio::spawn(collect(spec_json));
+    let watch_bin = tokio::spawn(collect(spec_bin));
+
+    let (gm, gm_role, _) = join(&url, &tok("gm"), Encoding::Json).await?;
+    assert_eq!(gm_role, Role::Gm);
+    let (alice, alice_role, _) = join(&url, &player_tok(0), Encoding::Json).await?;
+    let (bob, bob_role, _) = join(&url, &player_tok(1), Encoding::Bincode).await?;
+    let mut table = Table {
+        gm,
+        players: vec![(alice, alice_role), (bob, bob_role)],
+        next_id: 0,
+    };
+    let mut steps = 0;
+    while table.step().await? {
+        steps += 1;
+        assert!(steps < 2000, "the fight does not end");
+    }
+    let a = watch_json.await??;
+    let b = watch_bin.await??;
+    // Every event, in order, without gaps, identical in both encodings.
+    for (i, (seq, _)) in a.iter().enumerate() {
+        assert_eq!(*seq, i as u64 + 1, "gap or reorder at {i}");
+    }
+    assert_eq!(a, b, "JSON and bincode spectators saw different events");
+    assert!(a.iter().any(|(_, e)| matches!(e, GameEvent::BattleEnded { winner: Some(_) })));
+    // Spectators never see a monster's exact hit points.
+    for (_, e) in &a {
+        if let GameEvent::Damaged { target, hp_after, .. } = e
+            && target.0.starts_with("goblin")
+        {
+            assert_eq!(*hp_after, None, "monster hp leaked to a spectator");
+        }
+    }
+    // Fairness: the commitment published at creation is SHA-256(seed ‖ salt) of the reveal.
+    let Some((_, GameEvent::SeedRevealed { seed, salt })) = a.last() else {
+        bail!("no reveal")
+    };
+    assert_eq!(*seed, 7);
+    let salt: [u8; 16] = hex::decode(salt)?.try_into().map_err(|_| anyhow!("salt length"))?;
+    assert_eq!(hex::encode(fray_server::dice::commitment(*seed, &salt)), commitment);
+    server.stop().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() -> Result<()> {
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "goblin-ambush", 11).await?;
+    let url = server.ws_url();
+    let tok = |p: &str| created["tokens"][p].as_str().unwrap_or_default().to_string();
+    let player_tok = |i: usize| created["tokens"]["players"][i]["token"].as_str().unwrap_or_default().to_string();
+    let (mut gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
+    let (mut alice, _, _) = join(&url, &player_tok(0), Encoding::Json).await?;
+    let (mut spec, _, _) = join(&url, &tok("spectator"), Encoding::Json).await?;
+
+    // Before the battle: a player may not start it.
+    let r = command(&mut alice, 1, Command::StartBattle).await?;
+    assert_eq!(r.unwrap_err().0, ErrorCode::GmOnly);
+    assert!(command(&mut gm, 1, Command::StartBattle).await?.is_ok());
+
+    let state = snapshot(&mut gm).await?;
+    let current = state.current.clone().ok_or_else(|| anyhow!("no current"))?;
+    let cur = state.combatant(&current).ok_or_else(|| anyhow!("no current combatant"))?;
+    // Someone who is not on turn, on the other side of the current combatant's side or same.
+    let idle = state
+        .combatants
+        .iter()
+        .find(|c| c.id != current && c.side == fray_protocol::Side::Heroes)
+        .ok_or_else(|| anyhow!("no idle hero"))?
+        .id
+        .clone();
+    let enemy_of = |side| {
+        state
+            .combatants
+            .iter()
+            .find(|c| c.side != side)
+            .map(|c| c.id.clone())
+            .unwrap_or_else(|| CombatantId::new("x"))
+    };
+
+    let before = snapshot(&mut gm).await?;
+    // Acting out of turn.
+    let r = command(
+        &mut gm,
+        2,
+        Command::Attack {
+            actor: idle.clone(),
+            attack: "melee".into(),
+            targets: vec![enemy_of(fray_protocol::Side::Heroes)],
+        },
+    )
+    .await?;
+    assert_eq!(r.unwrap_err().0, ErrorCode::NotYourTurn);
+    // Commanding another player's combatant (alice controls brakka and sela only).
+    let r = command(&mut alice, 3, Command::EndTurn { actor: CombatantId::new("vex") }).await?;
+    assert_eq!(r.unwrap_err().0, ErrorCode::NotYourCombatant);
+    // A spectator sending a command.
+    let r = command(&mut spec, 4, Command::EndTurn { actor: current.clone() }).await?;
+    assert_eq!(r.unwrap_err().0, ErrorCode::SpectatorCannotCommand);
+    // Malformed JSON.
+    gm.send_raw(Message::Text("{\"command\": {\"id\": 5, ".into())).await?;
+    let m = until(&mut gm, |m| matches!(m, ServerMessage::Error { .. })).await?;
+    assert!(matches!(m, ServerMessage::Error { code: ErrorCode::MalformedFrame, .. }), "{m:?}");
+    // Unknown command shape.
+    gm.send_raw(Message::Text("{\"command\":{\"id\":6,\"command\":{\"fly\":{}}}}".into())).await?;
+    let m = until(&mut gm, |m| matches!(m, ServerMessage::Error { .. })).await?;
+    assert!(matches!(m, ServerMessage::Error { code: ErrorCode::MalformedFrame, .. }), "{m:?}");
+    let after = snapshot(&mut gm).await?;
+    assert_eq!(before, after, "refused commands changed the state");
+
+    // A second standard action in a turn: the current combatant attacks, then attacks again.
+    let target = enemy_of(cur.side);
+    let attack = Command::Attack {
+        actor: current.clone(),
+        attack: cur.attacks[0].id.clone(),
+        targets: vec![target.clone()],
+    };
+    assert!(command(&mut gm, 7, attack.clone()).await?.is_ok());
+    let before = snapshot(&mut gm).await?;
+    if before.current.as_ref() == Some(&current) {
+        let r = command(&mut gm, 8, attack).await?;
+        assert_eq!(r.unwrap_err().0, ErrorCode::ActionAlreadyUsed);
+        assert_eq!(before, snapshot(&mut gm).await?);
+    }
+
+    // An unknown token.
+    let mut stranger = Client::connect(&url, Encoding::Json).await?;
+    stranger.hello("not-a-token", None).await?;
+    let m = recv(&mut stranger).await?;
+    assert!(matches!(m, ServerMessage::Error { code: ErrorCode::UnknownToken, .. }), "{m:?}");
+
+    // A frame over the size limit closes the connection after saying why.
+    let big = format!("{{\"ping\":{{\"nonce\":1}},\"pad\":\"{}\"}}", "x".repeat(70 * 1024));
+    spec.send_raw(Message::Text(big.into())).await?;
+    let m = until(&mut spec, |m| matches!(m, ServerMessage::Error { .. })).await?;
+    assert!(matches!(m, ServerMessage::Error { code: ErrorCode::FrameTooLarge, .. }), "{m:?}");
+    assert!(spec.recv().await.is_err(), "connection should be closed");
+
+    assert_eq!(before.combatants.len(), snapshot(&mut gm).await?.combatants.len());
+    server.stop().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_resumes_and_receives_exactly_the_events_it_missed() -> Result<()> {
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "goblin-ambush", 21).await?;
+    let url = server.ws_url();
+    let tok = |p: &str| created["tokens"][p].as_str().unwrap_or_default().to_string();
+    let player_tok = |i: usize| created["tokens"]["players"][i]["token"].as_str().unwrap_or_default().to_string();
+    let (gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
+    let (alice, ar, _) = join(&url, &player_tok(0), Encoding::Json).await?;
+    let (bob, br, _) = join(&url, &player_tok(1), Encoding::Json).await?;
+    let mut table = Table {
+        gm,
+        players: vec![(alice, ar), (bob, br)],
+        next_id: 0,
+    };
+    // A spectator watches a few moves, then drops.
+    let (mut watcher, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
+    for _ in 0..4 {
+        table.step().await?;
+    }
+    let mut last = 0;
+    while let Ok(Ok(m)) = tokio::time::timeout(Duration::from_millis(300), watcher.recv()).await {
+        if let ServerMessage::Event { seq, .. } = m {
+            assert_eq!(seq, last + 1);
+            last = seq;
+        }
+    }
+    assert!(last > 0, "the spectator saw nothing");
+    watcher.close().await;
+    // The fight goes on.
+    for _ in 0..6 {
+        if !table.step().await? {
+            break;
+        }
+    }
+    // A fresh GM view from the start gives the reference list.
+    let mut reference = Client::connect(&url, Encoding::Json).await?;
+    reference.hello(&tok("gm"), Some(0)).await?;
+    let mut all = Vec::new();
+    let ServerMessage::Welcome { seq: total, .. } = recv(&mut reference).await? else {
+        bail!("welcome")
+    };
+    while all.len() < total as usize {
+        if let ServerMessage::Event { seq, event, .. } = recv(&mut reference).await? {
+            all.push((seq, event));
+        }
+    }
+    // Reconnect with the last seen seq.
+    let mut back = Client::connect(&url, Encoding::Bincode).await?;
+    back.hello(&tok("spectator"), Some(last)).await?;
+    let ServerMessage::Welcome { seq, .. } = recv(&mut back).await? else {
+        bail!("welcome")
+    };
+    assert_eq!(seq, total);
+    let mut missed = Vec::new();
+    while missed.len() < (total - last) as usize {
+        if let ServerMessage::Event { seq, event, .. } = recv(&mut back).await? {
+            missed.push((seq, event));
+        }
+    }
+    let expected: Vec<_> = all
+        .into_iter()
+        .filter(|(s, _)| *s > last)
+        .map(|(s, e)| (s, e.redacted(|id| !["brakka", "sela", "orin", "vex"].contains(&id.0.as_str()))))
+        .collect();
+    assert_eq!(missed, expected);
+    // Nothing more arrives (no duplicates).
+    assert!(tokio::time::timeout(Duration::from_millis(300), back.recv()).await.is_err());
+    // Resuming past the end is refused.
+    let mut ahead = Client::connect(&url, Encoding::Json).await?;
+    ahead.hello(&tok("spectator"), Some(total + 100)).await?;
+    let m = recv(&mut ahead).await?;
+    assert!(matches!(m, ServerMessage::Error { code: ErrorCode::ResumeOutOfRange, .. }), "{m:?}");
+    server.stop().await;
+    Ok(())
+}
