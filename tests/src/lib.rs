@@ -2,7 +2,7 @@
 //! HTTP client for session creation, an in-process fight driver (the demo bots' policy) for
 //! recording replays, and helpers to tamper with logs.
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use fray_protocol::ids::{CombatantId, Role, Side};
 use fray_protocol::state::Phase;
 use fray_protocol::{Command, SessionState};
@@ -12,7 +12,6 @@ use fray_server::session::{Session, SessionConfig};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A server running in this process.
 pub struct TestServer {
@@ -65,40 +64,6 @@ impl TestServer {
     }
 }
 
-/// A plain HTTP/1.1 request; returns (status, body).
-pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Result<(u16, String)> {
-    let mut s = tokio::net::TcpStream::connect(addr).await?;
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await?;
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await?;
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let status: u16 = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .context("no status")?;
-    let body = text.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
-    // Chunked bodies: strip the chunk size lines.
-    let body = if text.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        let mut out = String::new();
-        let mut lines = body.split("\r\n");
-        while let Some(size) = lines.next() {
-            if usize::from_str_radix(size.trim(), 16).unwrap_or(0) == 0 {
-                break;
-            }
-            out.push_str(lines.next().unwrap_or(""));
-        }
-        out
-    } else {
-        body
-    };
-    Ok((status, body))
-}
-
 /// Creates a session over HTTP from a built-in encounter; returns the creation JSON.
 pub async fn create_session(addr: SocketAddr, encounter: &str, seed: u64) -> Result<serde_json::Value> {
     let text = fray_server::content::builtin_encounters("13th-age")
@@ -106,12 +71,7 @@ pub async fn create_session(addr: SocketAddr, encounter: &str, seed: u64) -> Res
         .find(|(n, _)| *n == encounter)
         .map(|(_, t)| *t)
         .ok_or_else(|| anyhow!("no built-in encounter {encounter}"))?;
-    let body = serde_json::json!({"encounter": text, "seed": seed, "name": encounter}).to_string();
-    let (status, body) = http(addr, "POST", "/sessions", &body).await?;
-    if status != 201 {
-        return Err(anyhow!("create failed: {status} {body}"));
-    }
-    Ok(serde_json::from_str(&body)?)
+    Ok(fray_server::demo::client::create_session(addr, encounter, text, Some(seed)).await?)
 }
 
 /// The role that plays the current combatant in a session with the standard seats.

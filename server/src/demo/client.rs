@@ -1,10 +1,12 @@
-//! A small typed WebSocket client of the Fray protocol, used by the demo bots (and by the
+//! A small client of the Fray protocol (HTTP session creation and a typed WebSocket), used by the demo bots (and by the
 //! end-to-end tests). It speaks the real protocol over a real socket, in either encoding.
 
 use fray_protocol::codec::{Encoding, Frame, decode_server, encode};
 use fray_protocol::{ClientMessage, PROTOCOL_VERSION, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
 use thiserror::Error;
+use std::net::SocketAddr;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -23,6 +25,62 @@ pub enum ClientError {
     /// The server closed the connection.
     #[error("connection closed")]
     Closed,
+    /// An HTTP exchange failed.
+    #[error("http: {0}")]
+    Http(String),
+    /// Socket failure.
+    #[error("i/o: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A plain HTTP/1.1 request (`Connection: close`); returns (status, body).
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Result<(u16, String), ClientError> {
+    let mut s = TcpStream::connect(addr).await?;
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await?;
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await?;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| ClientError::Http("no header end".into()))?;
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| ClientError::Http("no status".into()))?;
+    if !head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        return Ok((status, body.to_owned()));
+    }
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).map_err(|_| ClientError::Http("bad chunk".into()))?;
+        if n == 0 || tail.len() < n {
+            break;
+        }
+        out.push_str(&tail[..n]);
+        rest = tail[n..].trim_start_matches("\r\n");
+    }
+    Ok((status, out))
+}
+
+/// `POST /sessions`: creates a session from encounter TOML; returns the creation JSON.
+pub async fn create_session(
+    addr: SocketAddr,
+    name: &str,
+    encounter_toml: &str,
+    seed: Option<u64>,
+) -> Result<serde_json::Value, ClientError> {
+    let body = serde_json::json!({"encounter": encounter_toml, "seed": seed, "name": name}).to_string();
+    let (status, body) = http(addr, "POST", "/sessions", &body).await?;
+    if status != 201 {
+        return Err(ClientError::Http(format!("{status}: {body}")));
+    }
+    serde_json::from_str(&body).map_err(|e| ClientError::Http(e.to_string()))
 }
 
 /// A connected client.

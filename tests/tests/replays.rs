@@ -1,0 +1,94 @@
+//! Every recorded fight in `replays/` is folded and verified byte for byte. A change that alters
+//! an old replay's outcome fails here; re-record deliberately with
+//! `cargo run -p fray-tests --bin record-replays` and say why in the change.
+
+use anyhow::{Result, anyhow};
+use fray_protocol::GameEvent;
+use fray_protocol::event::{Condition, EffectKind};
+use fray_server::replay;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+fn fights() -> Result<Vec<PathBuf>> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../replays");
+    let mut out = Vec::new();
+    for ruleset in std::fs::read_dir(&root)? {
+        let ruleset = ruleset?.path();
+        if !ruleset.is_dir() {
+            continue;
+        }
+        for fight in std::fs::read_dir(&ruleset)? {
+            let fight = fight?.path();
+            if fight.is_dir() {
+                out.push(fight);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+#[test]
+fn every_replay_folds_and_verifies() -> Result<()> {
+    let fights = fights()?;
+    assert!(fights.len() >= 2, "expected recorded fights in replays/");
+    for path in fights {
+        let fight = replay::read_log(&path)?;
+        assert!(fight.truncated().is_none(), "{}: torn tail", path.display());
+        let folded = replay::fold(&fight).map_err(|e| anyhow!("{}: fold: {e}", path.display()))?;
+        let report = replay::verify(&fight).map_err(|e| anyhow!("{}: verify: {e}", path.display()))?;
+        assert_eq!(report.events as usize, folded.events.len(), "{}", path.display());
+        assert!(report.hashes >= 1 && folded.hashes_checked == report.hashes);
+        assert!(report.commitment_checked, "{}: seed not revealed", path.display());
+        assert!(
+            folded.events.iter().any(|e| matches!(e.event, GameEvent::BattleEnded { .. })),
+            "{}: the fight does not end",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Result<()> {
+    let mut conditions = BTreeSet::new();
+    let (mut ongoing, mut unconscious, mut death_saves, mut rallies, mut crits, mut saves) =
+        (false, false, false, false, false, false);
+    for path in fights()?.into_iter().filter(|p| p.to_string_lossy().contains("13th-age")) {
+        for e in replay::fold(&replay::read_log(&path)?)?.events {
+            match e.event {
+                GameEvent::EffectApplied { effect } => match effect.kind {
+                    EffectKind::Condition(c) => {
+                        conditions.insert(c);
+                    }
+                    EffectKind::OngoingDamage { .. } => ongoing = true,
+                },
+                GameEvent::FellUnconscious { .. } => unconscious = true,
+                GameEvent::SaveRolled {
+                    purpose: fray_protocol::event::SavePurpose::Death,
+                    ..
+                } => death_saves = true,
+                GameEvent::SaveRolled {
+                    purpose: fray_protocol::event::SavePurpose::Effect(_),
+                    success: true,
+                    ..
+                } => saves = true,
+                GameEvent::Rallied { .. } => rallies = true,
+                GameEvent::AttackRolled {
+                    outcome: fray_protocol::event::AttackOutcome::Crit,
+                    ..
+                } => crits = true,
+                _ => {}
+            }
+        }
+    }
+    let all: BTreeSet<Condition> = [Condition::Dazed, Condition::Weakened, Condition::Stunned, Condition::Vulnerable]
+        .into_iter()
+        .collect();
+    assert_eq!(conditions, all, "conditions exercised by the 13th Age replays");
+    assert!(ongoing && saves, "ongoing damage and successful saves");
+    assert!(unconscious && death_saves, "a PC dropped and made death saves");
+    assert!(rallies, "a rally");
+    assert!(crits, "a crit");
+    Ok(())
+}
