@@ -1,0 +1,66 @@
+//! Keeps `protocol/README.md` exact: every example frame in its `text` blocks decodes as the
+//! message it claims to be, and every JSON example in its command and event tables decodes as
+//! a `Command` or a `GameEvent`.
+
+use fray_protocol::codec::{Encoding, decode_client, decode_server};
+use fray_protocol::{ClientMessage, Command, GameEvent, ServerMessage};
+
+const README: &str = include_str!("../README.md");
+const ROLL: &str = r#"{"expr":"2d8+4","dice":[{"sides":8,"face":6,"kept":true},{"sides":8,"face":3,"kept":true}],"modifier":4,"total":13}"#;
+
+#[test]
+fn example_frames_decode() {
+    let mut checked = 0;
+    let lines: Vec<&str> = README.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(json) = line.strip_prefix("C ") {
+            match decode_client::<ClientMessage>(json.as_bytes(), Encoding::Json) {
+                Ok(_) => checked += 1,
+                Err(e) => {
+                    // Only a frame the example itself calls broken may fail, and the server
+                    // must answer it with malformed_frame.
+                    let next = lines.get(i + 1).copied().unwrap_or("");
+                    assert!(next.contains("\"malformed_frame\""), "line {}: {e}: {json}", i + 1);
+                }
+            }
+        } else if let Some(json) = line.strip_prefix("S ") {
+            decode_server::<ServerMessage>(json.as_bytes(), Encoding::Json)
+                .unwrap_or_else(|e| panic!("line {}: {e}: {json}", i + 1));
+            checked += 1;
+        }
+    }
+    assert!(checked > 30, "only {checked} example frames found");
+}
+
+fn table_examples(section: &str) -> Vec<String> {
+    let start = README.find(section).unwrap_or_else(|| panic!("no section {section}"));
+    let body = &README[start + section.len()..];
+    let end = body.find("\n### ").unwrap_or(body.len());
+    body[..end]
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .filter_map(|l| {
+            let cell = l.rsplit('|').nth(1)?.trim();
+            let json = cell.strip_prefix('`')?.strip_suffix('`')?;
+            (!json.contains('…')).then(|| json.replace("<Roll>", ROLL))
+        })
+        .collect()
+}
+
+#[test]
+fn command_table_examples_decode() {
+    let examples = table_examples("### Commands");
+    assert_eq!(examples.len(), 6);
+    for json in examples {
+        serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    }
+}
+
+#[test]
+fn event_table_examples_decode() {
+    let examples = table_examples("### Game events (13th Age)");
+    assert!(examples.len() >= 20, "{}", examples.len());
+    for json in examples {
+        serde_json::from_str::<GameEvent>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    }
+}
