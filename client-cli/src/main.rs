@@ -1,1 +1,207 @@
-fn main(){}
+//! `fray`: the Fray command-line client.
+//!
+//! This file is only the command line (clap), the dispatch to `commands/` and the exit codes:
+//! 0 success, 1 failure (server refusal, verification mismatch, connection trouble), 2 an
+//! unreadable file or log. Everything else lives in the modules below.
+
+mod commands;
+mod connection;
+mod http;
+mod input;
+mod narrate;
+mod table;
+mod tracker;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use fray_protocol::codec::Encoding;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The default server address (HTTP and WebSocket share it).
+pub const DEFAULT_SERVER: &str = "127.0.0.1:7878";
+
+/// Command-line client for Fray, the authoritative tabletop RPG combat server.
+#[derive(Debug, Parser)]
+#[command(name = "fray", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Debug, Subcommand)]
+enum Cmd {
+    /// Create a session from an encounter file and print its tokens.
+    New {
+        /// The encounter file (TOML).
+        encounter: PathBuf,
+        /// Fix the session seed (for reproducible fights); the server picks one otherwise.
+        #[arg(long)]
+        seed: Option<u64>,
+        #[command(flatten)]
+        server: ServerArg,
+    },
+    /// Watch a session live, narrating every event; follows demo sessions when no token is given.
+    Spectate {
+        /// A spectator (or any) token; without one the newest demo session is watched.
+        #[arg(long)]
+        token: Option<String>,
+        /// Start with the events after this sequence number instead of the live state.
+        #[arg(long)]
+        resume_from: Option<u64>,
+        /// Exit when the battle ends instead of following the next demo session.
+        #[arg(long)]
+        once: bool,
+        #[command(flatten)]
+        net: NetArgs,
+    },
+    /// Join a session as GM or player and play interactively (reads commands from stdin).
+    Play {
+        /// A GM or player token from `fray new`.
+        #[arg(long)]
+        token: String,
+        #[command(flatten)]
+        net: NetArgs,
+    },
+    /// Narrate a recorded fight from its log, with the final state and its hash.
+    Replay {
+        /// A session log (directory or segment file).
+        file: PathBuf,
+    },
+    /// Re-run a recorded fight from its seed and check every event and state hash.
+    Verify {
+        /// A session log (directory or segment file).
+        file: PathBuf,
+    },
+    /// Export a recorded fight in its public (redacted) form.
+    Export {
+        /// A session log (directory or segment file).
+        file: PathBuf,
+        /// Export as JSON (the only format so far).
+        #[arg(long, required = true)]
+        json: bool,
+        /// Write to this file instead of stdout.
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+    },
+}
+
+/// Where the server is.
+#[derive(Debug, Clone, Args)]
+struct ServerArg {
+    /// Server address (`host:port`; an `http://` or `ws://` prefix is accepted).
+    #[arg(long, env = "FRAY_SERVER", default_value = DEFAULT_SERVER)]
+    server: String,
+}
+
+/// Options of the WebSocket commands.
+#[derive(Debug, Clone, Args)]
+struct NetArgs {
+    #[command(flatten)]
+    server: ServerArg,
+    /// Wire encoding (WebSocket subprotocol `fray.v1.json` or `fray.v1.bincode`).
+    #[arg(long, value_enum, default_value_t = EncodingArg::Json)]
+    encoding: EncodingArg,
+}
+
+/// `--encoding` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EncodingArg {
+    /// JSON text frames.
+    Json,
+    /// bincode binary frames.
+    Bincode,
+}
+
+impl From<EncodingArg> for Encoding {
+    fn from(e: EncodingArg) -> Self {
+        match e {
+            EncodingArg::Json => Encoding::Json,
+            EncodingArg::Bincode => Encoding::Bincode,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Cmd::New {
+            encounter,
+            seed,
+            server,
+        } => network(|| commands::new::run(&server.server, &encounter, seed)),
+        Cmd::Spectate {
+            token,
+            resume_from,
+            once,
+            net,
+        } => network(|| {
+            commands::spectate::run(commands::spectate::Options {
+                server: net.server.server.clone(),
+                encoding: net.encoding.into(),
+                token: token.clone(),
+                resume_from,
+                once,
+            })
+        }),
+        Cmd::Play { token, net } => {
+            network(|| commands::play::run(&net.server.server, net.encoding.into(), &token))
+        }
+        Cmd::Replay { file } => commands::offline::replay(&file),
+        Cmd::Verify { file } => commands::offline::verify(&file),
+        Cmd::Export { file, json, output } => {
+            commands::offline::export(&file, json, output.as_deref())
+        }
+    }
+}
+
+/// Runs a network command on a tokio runtime; an error is printed and exits 1.
+fn network<F, Fut>(f: F) -> ExitCode
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<()>>,
+{
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(f()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn parses_network_defaults() {
+        let cli = Cli::try_parse_from(["fray", "play", "--token", "abc"]).expect("parses");
+        let Cmd::Play { token, net } = cli.command else {
+            panic!("play expected");
+        };
+        assert_eq!(token, "abc");
+        assert_eq!(net.encoding, EncodingArg::Json);
+    }
+
+    #[test]
+    fn export_requires_a_format() {
+        assert!(Cli::try_parse_from(["fray", "export", "log"]).is_err());
+        assert!(Cli::try_parse_from(["fray", "export", "log", "--json", "-o", "x.json"]).is_ok());
+    }
+}

@@ -145,9 +145,7 @@ fn check_size(size: usize, limit: usize) -> Result<(), CodecError> {
     }
 }
 
-fn bincode_limited<T: DeserializeOwned, const LIMIT: usize>(
-    bytes: &[u8],
-) -> Result<T, CodecError> {
+fn bincode_limited<T: DeserializeOwned, const LIMIT: usize>(bytes: &[u8]) -> Result<T, CodecError> {
     let config = bincode::config::standard().with_limit::<LIMIT>();
     let (value, used) = bincode::serde::decode_from_slice::<T, _>(bytes, config)?;
     if used != bytes.len() {

@@ -20,7 +20,11 @@ fn example_frames_decode() {
                     // Only a frame the example itself calls broken may fail, and the server
                     // must answer it with malformed_frame.
                     let next = lines.get(i + 1).copied().unwrap_or("");
-                    assert!(next.contains("\"malformed_frame\""), "line {}: {e}: {json}", i + 1);
+                    assert!(
+                        next.contains("\"malformed_frame\""),
+                        "line {}: {e}: {json}",
+                        i + 1
+                    );
                 }
             }
         } else if let Some(json) = line.strip_prefix("S ") {
@@ -33,7 +37,9 @@ fn example_frames_decode() {
 }
 
 fn table_examples(section: &str) -> Vec<String> {
-    let start = README.find(section).unwrap_or_else(|| panic!("no section {section}"));
+    let start = README
+        .find(section)
+        .unwrap_or_else(|| panic!("no section {section}"));
     let body = &README[start + section.len()..];
     let end = body.find("\n### ").unwrap_or(body.len());
     body[..end]

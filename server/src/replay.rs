@@ -140,7 +140,9 @@ pub enum ReplayError {
         decided: String,
     },
     /// A stored state hash differs.
-    #[error("state hash mismatch after tick {tick} (seq {seq}): stored {stored}, computed {computed}")]
+    #[error(
+        "state hash mismatch after tick {tick} (seq {seq}): stored {stored}, computed {computed}"
+    )]
     HashMismatch {
         /// Tick.
         tick: u64,
@@ -159,9 +161,12 @@ pub enum ReplayError {
 /// Reads a log (a session directory or a single segment file).
 pub fn read_log(path: &Path) -> Result<RecordedFight, ReplayError> {
     let recovered = read_log_path(path).map_err(|e| ReplayError::Read(e.to_string()))?;
-    let records = decode_frames(&recovered.frames).map_err(|e| ReplayError::Invalid(e.to_string()))?;
+    let records =
+        decode_frames(&recovered.frames).map_err(|e| ReplayError::Invalid(e.to_string()))?;
     let Some(Record::Genesis(genesis)) = records.first() else {
-        return Err(ReplayError::Invalid("the first record is not a genesis".into()));
+        return Err(ReplayError::Invalid(
+            "the first record is not a genesis".into(),
+        ));
     };
     Ok(RecordedFight {
         header: recovered.header,
@@ -253,14 +258,17 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
         let salt_bytes: [u8; 16] = hex::decode(&salt)
             .ok()
             .and_then(|v| v.try_into().ok())
-            .ok_or_else(|| ReplayError::Fairness(format!("revealed salt '{salt}' is not 32 hex digits")))?;
+            .ok_or_else(|| {
+                ReplayError::Fairness(format!("revealed salt '{salt}' is not 32 hex digits"))
+            })?;
         let commitment: [u8; 32] = hex::decode(&g.commitment)
             .ok()
             .and_then(|v| v.try_into().ok())
             .ok_or_else(|| ReplayError::Fairness("the commitment is not 64 hex digits".into()))?;
         if seed != g.seed || !verify_commitment(&commitment, seed, &salt_bytes) {
             return Err(ReplayError::Fairness(
-                "SHA-256(seed ‖ salt) of the revealed seed does not equal the published commitment".into(),
+                "SHA-256(seed ‖ salt) of the revealed seed does not equal the published commitment"
+                    .into(),
             ));
         }
         commitment_checked = true;
@@ -287,12 +295,14 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                     i += 1;
                     continue;
                 };
-                let decided = engine.execute(command).map_err(|r| ReplayError::EventMismatch {
-                    seq: *first_seq,
-                    tick: *tick,
-                    stored: stored.first().map(json).unwrap_or_default(),
-                    decided: format!("the command was rejected: {r}"),
-                })?;
+                let decided = engine
+                    .execute(command)
+                    .map_err(|r| ReplayError::EventMismatch {
+                        seq: *first_seq,
+                        tick: *tick,
+                        stored: stored.first().map(json).unwrap_or_default(),
+                        decided: format!("the command was rejected: {r}"),
+                    })?;
                 for (k, s) in stored.iter().enumerate() {
                     let seq = first_seq + k as u64;
                     let same = decided
@@ -303,7 +313,10 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                             seq,
                             tick: *tick,
                             stored: json(s),
-                            decided: decided.get(k).map(json).unwrap_or_else(|| "no event".into()),
+                            decided: decided
+                                .get(k)
+                                .map(json)
+                                .unwrap_or_else(|| "no event".into()),
                         });
                     }
                 }
@@ -332,7 +345,9 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                 i += 1;
             }
             Record::Events { tick, .. } => {
-                return Err(ReplayError::Invalid(format!("events of tick {tick} without a command")));
+                return Err(ReplayError::Invalid(format!(
+                    "events of tick {tick} without a command"
+                )));
             }
             Record::Genesis(_) => return Err(ReplayError::Invalid("a second genesis".into())),
         }

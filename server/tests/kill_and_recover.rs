@@ -33,7 +33,9 @@ fn start(data: &std::path::Path) -> (Server, SocketAddr) {
         .expect("spawn fray-server");
     let stdout = child.stdout.take().expect("stdout");
     let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).expect("read the listening line");
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("read the listening line");
     let addr = line
         .trim()
         .rsplit(' ')
@@ -64,11 +66,18 @@ async fn sigkill_mid_fight_loses_no_acknowledged_event() {
     let data = tempfile::tempdir().expect("tempdir");
     let (server, addr) = start(data.path());
     let (_, text) = fray_server::content::builtin_encounters("13th-age")[0];
-    let created = create_session(addr, "goblin-ambush", text, Some(4)).await.expect("create");
-    let gm_token = created["tokens"]["gm"].as_str().expect("gm token").to_string();
+    let created = create_session(addr, "goblin-ambush", text, Some(4))
+        .await
+        .expect("create");
+    let gm_token = created["tokens"]["gm"]
+        .as_str()
+        .expect("gm token")
+        .to_string();
     let session = created["session"].as_str().expect("session").to_string();
     let url = format!("ws://{addr}/ws");
-    let mut gm = Client::connect(&url, Encoding::Json).await.expect("connect");
+    let mut gm = Client::connect(&url, Encoding::Json)
+        .await
+        .expect("connect");
     gm.hello(&gm_token, None).await.expect("hello");
     // The GM plays every move (the GM may command every combatant) for a while.
     let mut acked = 0u64;
@@ -81,10 +90,16 @@ async fn sigkill_mid_fight_loses_no_acknowledged_event() {
         }) else {
             break;
         };
-        gm.send(&ClientMessage::Command { id, command: cmd }).await.expect("send");
+        gm.send(&ClientMessage::Command { id, command: cmd })
+            .await
+            .expect("send");
         loop {
             match recv(&mut gm).await {
-                ServerMessage::Accepted { command_id, last_seq, .. } if command_id == id => {
+                ServerMessage::Accepted {
+                    command_id,
+                    last_seq,
+                    ..
+                } if command_id == id => {
                     acked = last_seq;
                     break;
                 }
@@ -99,7 +114,9 @@ async fn sigkill_mid_fight_loses_no_acknowledged_event() {
 
     let (_server, addr) = start(data.path());
     let url = format!("ws://{addr}/ws");
-    let mut gm = Client::connect(&url, Encoding::Json).await.expect("reconnect");
+    let mut gm = Client::connect(&url, Encoding::Json)
+        .await
+        .expect("reconnect");
     gm.hello(&gm_token, Some(0)).await.expect("hello");
     let ServerMessage::Welcome { seq, .. } = recv(&mut gm).await else {
         panic!("welcome")
@@ -113,8 +130,10 @@ async fn sigkill_mid_fight_loses_no_acknowledged_event() {
         }
     }
     let live = state(&mut gm).await;
-    let folded = replay::fold(&replay::read_log(&data.path().join("sessions").join(&session)).expect("read"))
-        .expect("fold");
+    let folded = replay::fold(
+        &replay::read_log(&data.path().join("sessions").join(&session)).expect("read"),
+    )
+    .expect("fold");
     assert_eq!(state_hash(&live), folded.state_hash);
     assert_eq!(folded.events.len() as u64, seq);
 }

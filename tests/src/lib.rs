@@ -65,7 +65,11 @@ impl TestServer {
 }
 
 /// Creates a session over HTTP from a built-in encounter; returns the creation JSON.
-pub async fn create_session(addr: SocketAddr, encounter: &str, seed: u64) -> Result<serde_json::Value> {
+pub async fn create_session(
+    addr: SocketAddr,
+    encounter: &str,
+    seed: u64,
+) -> Result<serde_json::Value> {
     let text = fray_server::content::builtin_encounters("13th-age")
         .iter()
         .find(|(n, _)| *n == encounter)
@@ -75,7 +79,11 @@ pub async fn create_session(addr: SocketAddr, encounter: &str, seed: u64) -> Res
 }
 
 /// The role that plays the current combatant in a session with the standard seats.
-pub fn role_for(state: &SessionState, id: &CombatantId, seats: &[(String, Vec<CombatantId>)]) -> Role {
+pub fn role_for(
+    state: &SessionState,
+    id: &CombatantId,
+    seats: &[(String, Vec<CombatantId>)],
+) -> Role {
     match state.combatant(id).map(|c| c.side) {
         Some(Side::Heroes) => seats
             .iter()

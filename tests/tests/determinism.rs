@@ -163,11 +163,15 @@ fn recovery_from_a_snapshot_equals_the_full_fold() -> Result<()> {
     let live_hash = s.state_hash();
     drop(s);
     assert!(
-        std::fs::read_dir(a.path())?.any(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("snap-"))),
+        std::fs::read_dir(a.path())?
+            .any(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("snap-"))),
         "no snapshot written"
     );
     let (reopened, _) = Session::open(FsStorage::open(a.path())?, config)?;
     assert_eq!(reopened.state_hash(), live_hash);
-    assert_eq!(replay::fold(&replay::read_log(a.path())?)?.state_hash, live_hash);
+    assert_eq!(
+        replay::fold(&replay::read_log(a.path())?)?.state_hash,
+        live_hash
+    );
     Ok(())
 }

@@ -49,7 +49,11 @@ async fn snapshot(c: &mut Client) -> Result<SessionState> {
 }
 
 /// Sends a command; returns Ok(Accepted) or the rejection code.
-async fn command(c: &mut Client, id: u64, cmd: Command) -> Result<std::result::Result<(), (ErrorCode, String)>> {
+async fn command(
+    c: &mut Client,
+    id: u64,
+    cmd: Command,
+) -> Result<std::result::Result<(), (ErrorCode, String)>> {
     c.send(&ClientMessage::Command { id, command: cmd }).await?;
     loop {
         match recv(c).await? {
@@ -68,15 +72,14 @@ async fn command(c: &mut Client, id: u64, cmd: Command) -> Result<std::result::R
 async fn collect(mut c: Client) -> Result<Vec<(u64, GameEvent)>> {
     let mut out = Vec::new();
     loop {
-        match tokio::time::timeout(Duration::from_secs(60), c.recv()).await?? {
-            ServerMessage::Event { seq, event, .. } => {
-                let end = matches!(event, GameEvent::SeedRevealed { .. });
-                out.push((seq, event));
-                if end {
-                    return Ok(out);
-                }
+        if let ServerMessage::Event { seq, event, .. } =
+            tokio::time::timeout(Duration::from_secs(60), c.recv()).await??
+        {
+            let end = matches!(event, GameEvent::SeedRevealed { .. });
+            out.push((seq, event));
+            if end {
+                return Ok(out);
             }
-            _ => {}
         }
     }
 }
@@ -113,12 +116,14 @@ impl Table {
         let id = self.next_id;
         let client = match &role {
             Role::Gm => &mut self.gm,
-            r => &mut self
-                .players
-                .iter_mut()
-                .find(|(_, pr)| pr == r)
-                .ok_or_else(|| anyhow!("no client for {r:?}"))?
-                .0,
+            r => {
+                &mut self
+                    .players
+                    .iter_mut()
+                    .find(|(_, pr)| pr == r)
+                    .ok_or_else(|| anyhow!("no client for {r:?}"))?
+                    .0
+            }
         };
         if let Err((code, msg)) = command(client, id, cmd).await? {
             bail!("legal move refused: {code}: {msg}");
@@ -132,9 +137,22 @@ async fn a_whole_fight_over_real_sockets_in_both_encodings() -> Result<()> {
     let server = TestServer::start().await?;
     let created = create_session(server.addr, "goblin-ambush", 7).await?;
     let url = server.ws_url();
-    let tok = |p: &str| created["tokens"][p].as_str().unwrap_or_default().to_string();
-    let player_tok = |i: usize| created["tokens"]["players"][i]["token"].as_str().unwrap_or_default().to_string();
-    let commitment = created["commitment"].as_str().unwrap_or_default().to_string();
+    let tok = |p: &str| {
+        created["tokens"][p]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let player_tok = |i: usize| {
+        created["tokens"]["players"][i]["token"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let commitment = created["commitment"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
 
     let (spec_json, _, _) = join(&url, &tok("spectator"), Encoding::Json).await?;
     let (spec_bin, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
@@ -162,10 +180,15 @@ async fn a_whole_fight_over_real_sockets_in_both_encodings() -> Result<()> {
         assert_eq!(*seq, i as u64 + 1, "gap or reorder at {i}");
     }
     assert_eq!(a, b, "JSON and bincode spectators saw different events");
-    assert!(a.iter().any(|(_, e)| matches!(e, GameEvent::BattleEnded { winner: Some(_) })));
+    assert!(
+        a.iter()
+            .any(|(_, e)| matches!(e, GameEvent::BattleEnded { winner: Some(_) }))
+    );
     // Spectators never see a monster's exact hit points.
     for (_, e) in &a {
-        if let GameEvent::Damaged { target, hp_after, .. } = e
+        if let GameEvent::Damaged {
+            target, hp_after, ..
+        } = e
             && target.0.starts_with("goblin")
         {
             assert_eq!(*hp_after, None, "monster hp leaked to a spectator");
@@ -176,8 +199,13 @@ async fn a_whole_fight_over_real_sockets_in_both_encodings() -> Result<()> {
         bail!("no reveal")
     };
     assert_eq!(*seed, 7);
-    let salt: [u8; 16] = hex::decode(salt)?.try_into().map_err(|_| anyhow!("salt length"))?;
-    assert_eq!(hex::encode(fray_server::dice::commitment(*seed, &salt)), commitment);
+    let salt: [u8; 16] = hex::decode(salt)?
+        .try_into()
+        .map_err(|_| anyhow!("salt length"))?;
+    assert_eq!(
+        hex::encode(fray_server::dice::commitment(*seed, &salt)),
+        commitment
+    );
     server.stop().await;
     Ok(())
 }
@@ -187,8 +215,18 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
     let server = TestServer::start().await?;
     let created = create_session(server.addr, "goblin-ambush", 11).await?;
     let url = server.ws_url();
-    let tok = |p: &str| created["tokens"][p].as_str().unwrap_or_default().to_string();
-    let player_tok = |i: usize| created["tokens"]["players"][i]["token"].as_str().unwrap_or_default().to_string();
+    let tok = |p: &str| {
+        created["tokens"][p]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let player_tok = |i: usize| {
+        created["tokens"]["players"][i]["token"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
     let (mut gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
     let (mut alice, _, _) = join(&url, &player_tok(0), Encoding::Json).await?;
     let (mut spec, _, _) = join(&url, &tok("spectator"), Encoding::Json).await?;
@@ -200,7 +238,9 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
 
     let state = snapshot(&mut gm).await?;
     let current = state.current.clone().ok_or_else(|| anyhow!("no current"))?;
-    let cur = state.combatant(&current).ok_or_else(|| anyhow!("no current combatant"))?;
+    let cur = state
+        .combatant(&current)
+        .ok_or_else(|| anyhow!("no current combatant"))?;
     // Someone who is not on turn, on the other side of the current combatant's side or same.
     let idle = state
         .combatants
@@ -232,19 +272,55 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
     .await?;
     assert_eq!(r.unwrap_err().0, ErrorCode::NotYourTurn);
     // Commanding another player's combatant (alice controls brakka and sela only).
-    let r = command(&mut alice, 3, Command::EndTurn { actor: CombatantId::new("vex") }).await?;
+    let r = command(
+        &mut alice,
+        3,
+        Command::EndTurn {
+            actor: CombatantId::new("vex"),
+        },
+    )
+    .await?;
     assert_eq!(r.unwrap_err().0, ErrorCode::NotYourCombatant);
     // A spectator sending a command.
-    let r = command(&mut spec, 4, Command::EndTurn { actor: current.clone() }).await?;
+    let r = command(
+        &mut spec,
+        4,
+        Command::EndTurn {
+            actor: current.clone(),
+        },
+    )
+    .await?;
     assert_eq!(r.unwrap_err().0, ErrorCode::SpectatorCannotCommand);
     // Malformed JSON.
-    gm.send_raw(Message::Text("{\"command\": {\"id\": 5, ".into())).await?;
+    gm.send_raw(Message::Text("{\"command\": {\"id\": 5, ".into()))
+        .await?;
     let m = until(&mut gm, |m| matches!(m, ServerMessage::Error { .. })).await?;
-    assert!(matches!(m, ServerMessage::Error { code: ErrorCode::MalformedFrame, .. }), "{m:?}");
+    assert!(
+        matches!(
+            m,
+            ServerMessage::Error {
+                code: ErrorCode::MalformedFrame,
+                ..
+            }
+        ),
+        "{m:?}"
+    );
     // Unknown command shape.
-    gm.send_raw(Message::Text("{\"command\":{\"id\":6,\"command\":{\"fly\":{}}}}".into())).await?;
+    gm.send_raw(Message::Text(
+        "{\"command\":{\"id\":6,\"command\":{\"fly\":{}}}}".into(),
+    ))
+    .await?;
     let m = until(&mut gm, |m| matches!(m, ServerMessage::Error { .. })).await?;
-    assert!(matches!(m, ServerMessage::Error { code: ErrorCode::MalformedFrame, .. }), "{m:?}");
+    assert!(
+        matches!(
+            m,
+            ServerMessage::Error {
+                code: ErrorCode::MalformedFrame,
+                ..
+            }
+        ),
+        "{m:?}"
+    );
     let after = snapshot(&mut gm).await?;
     assert_eq!(before, after, "refused commands changed the state");
 
@@ -267,16 +343,40 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
     let mut stranger = Client::connect(&url, Encoding::Json).await?;
     stranger.hello("not-a-token", None).await?;
     let m = recv(&mut stranger).await?;
-    assert!(matches!(m, ServerMessage::Error { code: ErrorCode::UnknownToken, .. }), "{m:?}");
+    assert!(
+        matches!(
+            m,
+            ServerMessage::Error {
+                code: ErrorCode::UnknownToken,
+                ..
+            }
+        ),
+        "{m:?}"
+    );
 
     // A frame over the size limit closes the connection after saying why.
-    let big = format!("{{\"ping\":{{\"nonce\":1}},\"pad\":\"{}\"}}", "x".repeat(70 * 1024));
+    let big = format!(
+        "{{\"ping\":{{\"nonce\":1}},\"pad\":\"{}\"}}",
+        "x".repeat(70 * 1024)
+    );
     spec.send_raw(Message::Text(big.into())).await?;
     let m = until(&mut spec, |m| matches!(m, ServerMessage::Error { .. })).await?;
-    assert!(matches!(m, ServerMessage::Error { code: ErrorCode::FrameTooLarge, .. }), "{m:?}");
+    assert!(
+        matches!(
+            m,
+            ServerMessage::Error {
+                code: ErrorCode::FrameTooLarge,
+                ..
+            }
+        ),
+        "{m:?}"
+    );
     assert!(spec.recv().await.is_err(), "connection should be closed");
 
-    assert_eq!(before.combatants.len(), snapshot(&mut gm).await?.combatants.len());
+    assert_eq!(
+        before.combatants.len(),
+        snapshot(&mut gm).await?.combatants.len()
+    );
     server.stop().await;
     Ok(())
 }
@@ -286,8 +386,18 @@ async fn a_client_resumes_and_receives_exactly_the_events_it_missed() -> Result<
     let server = TestServer::start().await?;
     let created = create_session(server.addr, "goblin-ambush", 21).await?;
     let url = server.ws_url();
-    let tok = |p: &str| created["tokens"][p].as_str().unwrap_or_default().to_string();
-    let player_tok = |i: usize| created["tokens"]["players"][i]["token"].as_str().unwrap_or_default().to_string();
+    let tok = |p: &str| {
+        created["tokens"][p]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let player_tok = |i: usize| {
+        created["tokens"]["players"][i]["token"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
     let (gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
     let (alice, ar, _) = join(&url, &player_tok(0), Encoding::Json).await?;
     let (bob, br, _) = join(&url, &player_tok(1), Encoding::Json).await?;
@@ -344,16 +454,34 @@ async fn a_client_resumes_and_receives_exactly_the_events_it_missed() -> Result<
     let expected: Vec<_> = all
         .into_iter()
         .filter(|(s, _)| *s > last)
-        .map(|(s, e)| (s, e.redacted(|id| !["brakka", "sela", "orin", "vex"].contains(&id.0.as_str()))))
+        .map(|(s, e)| {
+            (
+                s,
+                e.redacted(|id| !["brakka", "sela", "orin", "vex"].contains(&id.0.as_str())),
+            )
+        })
         .collect();
     assert_eq!(missed, expected);
     // Nothing more arrives (no duplicates).
-    assert!(tokio::time::timeout(Duration::from_millis(300), back.recv()).await.is_err());
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), back.recv())
+            .await
+            .is_err()
+    );
     // Resuming past the end is refused.
     let mut ahead = Client::connect(&url, Encoding::Json).await?;
     ahead.hello(&tok("spectator"), Some(total + 100)).await?;
     let m = recv(&mut ahead).await?;
-    assert!(matches!(m, ServerMessage::Error { code: ErrorCode::ResumeOutOfRange, .. }), "{m:?}");
+    assert!(
+        matches!(
+            m,
+            ServerMessage::Error {
+                code: ErrorCode::ResumeOutOfRange,
+                ..
+            }
+        ),
+        "{m:?}"
+    );
     server.stop().await;
     Ok(())
 }

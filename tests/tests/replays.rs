@@ -36,12 +36,25 @@ fn every_replay_folds_and_verifies() -> Result<()> {
         let fight = replay::read_log(&path)?;
         assert!(fight.truncated().is_none(), "{}: torn tail", path.display());
         let folded = replay::fold(&fight).map_err(|e| anyhow!("{}: fold: {e}", path.display()))?;
-        let report = replay::verify(&fight).map_err(|e| anyhow!("{}: verify: {e}", path.display()))?;
-        assert_eq!(report.events as usize, folded.events.len(), "{}", path.display());
+        let report =
+            replay::verify(&fight).map_err(|e| anyhow!("{}: verify: {e}", path.display()))?;
+        assert_eq!(
+            report.events as usize,
+            folded.events.len(),
+            "{}",
+            path.display()
+        );
         assert!(report.hashes >= 1 && folded.hashes_checked == report.hashes);
-        assert!(report.commitment_checked, "{}: seed not revealed", path.display());
         assert!(
-            folded.events.iter().any(|e| matches!(e.event, GameEvent::BattleEnded { .. })),
+            report.commitment_checked,
+            "{}: seed not revealed",
+            path.display()
+        );
+        assert!(
+            folded
+                .events
+                .iter()
+                .any(|e| matches!(e.event, GameEvent::BattleEnded { .. })),
             "{}: the fight does not end",
             path.display()
         );
@@ -54,7 +67,10 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
     let mut conditions = BTreeSet::new();
     let (mut ongoing, mut unconscious, mut death_saves, mut rallies, mut crits, mut saves) =
         (false, false, false, false, false, false);
-    for path in fights()?.into_iter().filter(|p| p.to_string_lossy().contains("13th-age")) {
+    for path in fights()?
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("13th-age"))
+    {
         for e in replay::fold(&replay::read_log(&path)?)?.events {
             match e.event {
                 GameEvent::EffectApplied { effect } => match effect.kind {
@@ -82,12 +98,23 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
             }
         }
     }
-    let all: BTreeSet<Condition> = [Condition::Dazed, Condition::Weakened, Condition::Stunned, Condition::Vulnerable]
-        .into_iter()
-        .collect();
-    assert_eq!(conditions, all, "conditions exercised by the 13th Age replays");
+    let all: BTreeSet<Condition> = [
+        Condition::Dazed,
+        Condition::Weakened,
+        Condition::Stunned,
+        Condition::Vulnerable,
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(
+        conditions, all,
+        "conditions exercised by the 13th Age replays"
+    );
     assert!(ongoing && saves, "ongoing damage and successful saves");
-    assert!(unconscious && death_saves, "a PC dropped and made death saves");
+    assert!(
+        unconscious && death_saves,
+        "a PC dropped and made death saves"
+    );
     assert!(rallies, "a rally");
     assert!(crits, "a crit");
     Ok(())

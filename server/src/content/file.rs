@@ -1,10 +1,8 @@
 //! The TOML shapes of content files (heroes, monsters, encounters) as users write them, and their
 //! resolution into [`super::model`] types with errors that name the file, the field and the reason.
 
-use super::model::{
-    Ability, AbilityMods, AttackSpec, CombatantSpec, EffectSpec, HeroSpec, Reach,
-};
 use super::ContentError;
+use super::model::{Ability, AbilityMods, AttackSpec, CombatantSpec, EffectSpec, HeroSpec, Reach};
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::Defenses;
@@ -219,7 +217,10 @@ fn parse_reach(ctx: &Ctx, field: &str, s: &str) -> Result<Reach, ContentError> {
         "melee" => Ok(Reach::Melee),
         "ranged" => Ok(Reach::Ranged),
         "close" => Ok(Reach::Close),
-        other => Err(ctx.err(field, format!("unknown range '{other}' (melee, ranged or close)"))),
+        other => Err(ctx.err(
+            field,
+            format!("unknown range '{other}' (melee, ranged or close)"),
+        )),
     }
 }
 
@@ -252,7 +253,11 @@ pub fn parse_damage_type(s: &str) -> Option<DamageType> {
     })
 }
 
-fn damage_type(ctx: &Ctx, field: &str, s: &Option<String>) -> Result<Option<DamageType>, ContentError> {
+fn damage_type(
+    ctx: &Ctx,
+    field: &str,
+    s: &Option<String>,
+) -> Result<Option<DamageType>, ContentError> {
     match s {
         None => Ok(None),
         Some(s) => parse_damage_type(s)
@@ -333,19 +338,29 @@ fn resolve_attacks(
             (Some((mods, level)), Some(ab), None) => {
                 mods.get(parse_ability(ctx, &f("ability"), ab)?) + level
             }
-            (Some(_), None, _) => return Err(ctx.err(f("ability"), "heroes' attacks need an ability")),
+            (Some(_), None, _) => {
+                return Err(ctx.err(f("ability"), "heroes' attacks need an ability"));
+            }
             (Some(_), Some(_), Some(_)) => {
-                return Err(ctx.err(f("bonus"), "heroes' attack bonus comes from ability + level; remove 'bonus'"));
+                return Err(ctx.err(
+                    f("bonus"),
+                    "heroes' attack bonus comes from ability + level; remove 'bonus'",
+                ));
             }
             (None, _, Some(b)) => b,
             (None, _, None) => return Err(ctx.err(f("bonus"), "monsters' attacks need a bonus")),
         };
         check_range(ctx, &f("bonus"), bonus, -10, 40)?;
-        crate::dice::DiceExpr::parse(&a.damage)
-            .map_err(|e| ctx.err(f("damage"), format!("bad dice expression '{}': {e}", a.damage)))?;
+        crate::dice::DiceExpr::parse(&a.damage).map_err(|e| {
+            ctx.err(
+                f("damage"),
+                format!("bad dice expression '{}': {e}", a.damage),
+            )
+        })?;
         if let Some(m) = &a.miss_damage {
-            crate::dice::DiceExpr::parse(m)
-                .map_err(|e| ctx.err(f("miss_damage"), format!("bad dice expression '{m}': {e}")))?;
+            crate::dice::DiceExpr::parse(m).map_err(|e| {
+                ctx.err(f("miss_damage"), format!("bad dice expression '{m}': {e}"))
+            })?;
         }
         let max_targets = a.targets.unwrap_or(1);
         if !(1..=8).contains(&max_targets) {
@@ -357,7 +372,9 @@ fn resolve_attacks(
             match (&e.condition, e.ongoing) {
                 (Some(c), None) => {
                     if e.damage_type.is_some() {
-                        return Err(ctx.err(g("damage_type"), "only ongoing damage has a damage type"));
+                        return Err(
+                            ctx.err(g("damage_type"), "only ongoing damage has a damage type")
+                        );
                     }
                     on_hit.push(EffectSpec::Condition {
                         condition: parse_condition(ctx, &g("condition"), c)?,
@@ -379,7 +396,10 @@ fn resolve_attacks(
                     });
                 }
                 _ => {
-                    return Err(ctx.err(g("condition"), "an effect needs exactly one of 'condition' or 'ongoing'"));
+                    return Err(ctx.err(
+                        g("condition"),
+                        "an effect needs exactly one of 'condition' or 'ongoing'",
+                    ));
                 }
             }
         }
@@ -424,7 +444,13 @@ impl HeroFile {
         }
         check_range(ctx, &format!("{w}.recoveries"), self.recoveries, 0, 20)?;
         if ![4, 6, 8, 10, 12, 20].contains(&self.recovery_die) {
-            return Err(ctx.err(format!("{w}.recovery_die"), format!("d{} is not a die (4, 6, 8, 10, 12 or 20)", self.recovery_die)));
+            return Err(ctx.err(
+                format!("{w}.recovery_die"),
+                format!(
+                    "d{} is not a die (4, 6, 8, 10, 12 or 20)",
+                    self.recovery_die
+                ),
+            ));
         }
         let mods = AbilityMods {
             str: ability_mod(s.str),
@@ -461,7 +487,12 @@ impl HeroFile {
 }
 
 impl MonsterFile {
-    pub(super) fn resolve(&self, ctx: &Ctx, id: CombatantId, name: String) -> Result<CombatantSpec, ContentError> {
+    pub(super) fn resolve(
+        &self,
+        ctx: &Ctx,
+        id: CombatantId,
+        name: String,
+    ) -> Result<CombatantSpec, ContentError> {
         let w = format!("monster '{}'", self.template);
         check_id(ctx, &format!("{w}.template"), &self.template)?;
         check_range(ctx, &format!("{w}.level"), self.level, 0, 15)?;

@@ -89,7 +89,8 @@ struct Catalog {
 impl Catalog {
     fn add(&mut self, name: &str, f: &ContentFile) {
         for h in &f.hero {
-            self.heroes.insert(h.id.clone(), (name.to_owned(), h.clone()));
+            self.heroes
+                .insert(h.id.clone(), (name.to_owned(), h.clone()));
         }
         for m in &f.monster {
             self.monsters
@@ -102,14 +103,19 @@ impl Catalog {
 pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError> {
     let enc = parse_file(name, text)?;
     let ctx = Ctx { file: name };
-    let ruleset = enc
-        .ruleset
-        .clone()
-        .ok_or_else(|| ctx.err("ruleset", "an encounter names its ruleset (e.g. ruleset = \"13th-age\")"))?;
+    let ruleset = enc.ruleset.clone().ok_or_else(|| {
+        ctx.err(
+            "ruleset",
+            "an encounter names its ruleset (e.g. ruleset = \"13th-age\")",
+        )
+    })?;
     if !RULESETS.contains(&ruleset.as_str()) {
         return Err(ctx.err(
             "ruleset",
-            format!("unknown ruleset '{ruleset}' (this server runs: {})", RULESETS.join(", ")),
+            format!(
+                "unknown ruleset '{ruleset}' (this server runs: {})",
+                RULESETS.join(", ")
+            ),
         ));
     }
     let mut catalog = Catalog {
@@ -143,7 +149,10 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             )
         })?;
         if !(1..=20).contains(&group.count) {
-            return Err(ctx.err(format!("monsters[{i}].count"), format!("{} is outside 1..=20", group.count)));
+            return Err(ctx.err(
+                format!("monsters[{i}].count"),
+                format!("{} is outside 1..=20", group.count),
+            ));
         }
         let already = combatants
             .iter()
@@ -159,7 +168,10 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     combatants.sort_by(|a, b| a.id.cmp(&b.id));
     for w in combatants.windows(2) {
         if w[0].id == w[1].id {
-            return Err(ctx.err("heroes", format!("combatant id '{}' appears twice", w[0].id)));
+            return Err(ctx.err(
+                "heroes",
+                format!("combatant id '{}' appears twice", w[0].id),
+            ));
         }
     }
 
@@ -169,7 +181,10 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             return Err(ctx.err(format!("seats[{i}].name"), "a seat name is 1-40 characters"));
         }
         if seats.iter().any(|x: &Seat| x.name == s.name) {
-            return Err(ctx.err(format!("seats[{i}].name"), format!("duplicate seat '{}'", s.name)));
+            return Err(ctx.err(
+                format!("seats[{i}].name"),
+                format!("duplicate seat '{}'", s.name),
+            ));
         }
         let mut controls = Vec::new();
         for (j, c) in s.controls.iter().enumerate() {
@@ -177,10 +192,16 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             match combatants.iter().find(|x| x.id == id) {
                 Some(x) if x.hero.is_some() => controls.push(id),
                 Some(_) => {
-                    return Err(ctx.err(format!("seats[{i}].controls[{j}]"), format!("'{c}' is a monster; the GM controls monsters")));
+                    return Err(ctx.err(
+                        format!("seats[{i}].controls[{j}]"),
+                        format!("'{c}' is a monster; the GM controls monsters"),
+                    ));
                 }
                 None => {
-                    return Err(ctx.err(format!("seats[{i}].controls[{j}]"), format!("'{c}' is not a hero in this encounter")));
+                    return Err(ctx.err(
+                        format!("seats[{i}].controls[{j}]"),
+                        format!("'{c}' is not a hero in this encounter"),
+                    ));
                 }
             }
         }
@@ -191,7 +212,10 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     }
     Ok(Encounter {
         ruleset,
-        title: enc.title.clone().unwrap_or_else(|| "Untitled encounter".into()),
+        title: enc
+            .title
+            .clone()
+            .unwrap_or_else(|| "Untitled encounter".into()),
         combatants,
         seats,
     })
@@ -226,7 +250,8 @@ mod tests {
 
     #[test]
     fn errors_name_file_field_and_reason() {
-        let text = "ruleset = \"13th-age\"\nheroes = [\"brakka\"]\n[[monsters]]\ntemplate = \"nope\"\n";
+        let text =
+            "ruleset = \"13th-age\"\nheroes = [\"brakka\"]\n[[monsters]]\ntemplate = \"nope\"\n";
         let err = load_encounter("my.toml", text).unwrap_err();
         assert_eq!(
             err.to_string(),

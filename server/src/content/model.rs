@@ -2,9 +2,7 @@
 //! This is what the log's genesis record stores, so a recorded fight replays without the
 //! content files it was created from.
 
-use fray_protocol::event::{
-    Condition, DamageType, Defense, EffectDuration, SaveDifficulty,
-};
+use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::Defenses;
 use serde::{Deserialize, Serialize};

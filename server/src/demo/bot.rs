@@ -53,7 +53,11 @@ pub async fn play(url: String, token: String, pace: Duration) -> Result<(), Clie
         let Some(s) = &state else { continue };
         if let Some(cmd) = choose(&role, s, turn_counter) {
             tokio::time::sleep(pace).await;
-            c.send(&ClientMessage::Command { id: next_id, command: cmd }).await?;
+            c.send(&ClientMessage::Command {
+                id: next_id,
+                command: cmd,
+            })
+            .await?;
             next_id += 1;
             waiting = true;
         }
@@ -90,13 +94,21 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
     let mut enemies: Vec<_> = s
         .combatants
         .iter()
-        .filter(|c| c.side != me.side && c.status != LifeStatus::Dead && c.status != LifeStatus::Slain)
+        .filter(|c| {
+            c.side != me.side && c.status != LifeStatus::Dead && c.status != LifeStatus::Slain
+        })
         .collect();
     if enemies.is_empty() {
         return Some(end);
     }
     // Prefer conscious enemies; among them the staggered ones, then by id.
-    enemies.sort_by_key(|c| (c.status != LifeStatus::Conscious, !c.staggered, c.id.clone()));
+    enemies.sort_by_key(|c| {
+        (
+            c.status != LifeStatus::Conscious,
+            !c.staggered,
+            c.id.clone(),
+        )
+    });
     let attack = &me.attacks[(salt as usize) % me.attacks.len().max(1)];
     let n = (attack.max_targets as usize).min(enemies.len()).max(1);
     let first = (salt as usize) % enemies.len().min(2);

@@ -4,8 +4,8 @@
 use fray_protocol::codec::{Encoding, Frame, decode_server, encode};
 use fray_protocol::{ClientMessage, PROTOCOL_VERSION, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
-use thiserror::Error;
 use std::net::SocketAddr;
+use thiserror::Error;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -34,7 +34,12 @@ pub enum ClientError {
 }
 
 /// A plain HTTP/1.1 request (`Connection: close`); returns (status, body).
-pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Result<(u16, String), ClientError> {
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> Result<(u16, String), ClientError> {
     let mut s = TcpStream::connect(addr).await?;
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -52,13 +57,17 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Res
         .nth(1)
         .and_then(|c| c.parse().ok())
         .ok_or_else(|| ClientError::Http("no status".into()))?;
-    if !head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    if !head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         return Ok((status, body.to_owned()));
     }
     let mut out = String::new();
     let mut rest = body;
     while let Some((size, tail)) = rest.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).map_err(|_| ClientError::Http("bad chunk".into()))?;
+        let n = usize::from_str_radix(size.trim(), 16)
+            .map_err(|_| ClientError::Http("bad chunk".into()))?;
         if n == 0 || tail.len() < n {
             break;
         }
@@ -75,7 +84,8 @@ pub async fn create_session(
     encounter_toml: &str,
     seed: Option<u64>,
 ) -> Result<serde_json::Value, ClientError> {
-    let body = serde_json::json!({"encounter": encounter_toml, "seed": seed, "name": name}).to_string();
+    let body =
+        serde_json::json!({"encounter": encounter_toml, "seed": seed, "name": name}).to_string();
     let (status, body) = http(addr, "POST", "/sessions", &body).await?;
     if status != 201 {
         return Err(ClientError::Http(format!("{status}: {body}")));
@@ -119,7 +129,11 @@ impl Client {
     }
 
     /// Sends `hello`.
-    pub async fn hello(&mut self, token: &str, resume_from: Option<u64>) -> Result<(), ClientError> {
+    pub async fn hello(
+        &mut self,
+        token: &str,
+        resume_from: Option<u64>,
+    ) -> Result<(), ClientError> {
         self.send(&ClientMessage::Hello {
             protocol: PROTOCOL_VERSION,
             token: token.to_owned(),

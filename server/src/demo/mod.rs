@@ -28,14 +28,15 @@ pub async fn run(registry: Arc<Registry>, addr: SocketAddr, pace: Duration) {
             }
         };
         let reg = registry.clone();
-        let created = match tokio::task::spawn_blocking(move || reg.create(encounter, None, true)).await {
-            Ok(Ok(c)) => c,
-            Ok(Err(e)) => {
-                tracing::error!(error = %e, "cannot create the demo session");
-                return;
-            }
-            Err(_) => return,
-        };
+        let created =
+            match tokio::task::spawn_blocking(move || reg.create(encounter, None, true)).await {
+                Ok(Ok(c)) => c,
+                Ok(Err(e)) => {
+                    tracing::error!(error = %e, "cannot create the demo session");
+                    return;
+                }
+                Err(_) => return,
+            };
         tracing::info!(
             session = %created.session,
             spectator = %created.tokens.spectator,

@@ -64,7 +64,7 @@ pub const MAX_DICE_PER_ROLL: u32 = 10_000;
 pub const MAX_EXPLOSIONS_PER_DIE: u32 = 100;
 /// Most rerolls of one die under `rr<V`.
 pub const MAX_REROLLS_PER_DIE: u32 = 100;
-/// Largest literal constant (and reroll threshold is at most [`MAX_SIDES`]).
+/// Largest literal constant term. (Reroll thresholds are limited to [`MAX_SIDES`].)
 pub const MAX_CONSTANT: u32 = 1_000_000;
 
 /// What is wrong with a dice expression, or why it could not be rolled.
@@ -584,11 +584,9 @@ fn draw(
     dice: &mut Vec<DieResult>,
     budget: &mut u32,
 ) -> Result<u32, DiceError> {
-    *budget = budget
-        .checked_sub(1)
-        .ok_or(DiceError::TooManyDiceRolled {
-            limit: MAX_DICE_PER_ROLL,
-        })?;
+    *budget = budget.checked_sub(1).ok_or(DiceError::TooManyDiceRolled {
+        limit: MAX_DICE_PER_ROLL,
+    })?;
     let face = rng.die(sides);
     dice.push(DieResult {
         sides,
@@ -647,13 +645,14 @@ fn roll_dice_term(
             Select::Disadvantage => (false, 1, true),
         };
         // Rank dice best-first for the requested end; ties go to the earlier die.
-        let mut order: Vec<(i64, usize)> = groups
-            .iter()
-            .enumerate()
-            .map(|(i, g)| (g.0, i))
-            .collect();
+        let mut order: Vec<(i64, usize)> =
+            groups.iter().enumerate().map(|(i, g)| (g.0, i)).collect();
         order.sort_by(|a, b| {
-            let by_value = if highest { b.0.cmp(&a.0) } else { a.0.cmp(&b.0) };
+            let by_value = if highest {
+                b.0.cmp(&a.0)
+            } else {
+                a.0.cmp(&b.0)
+            };
             by_value.then(a.1.cmp(&b.1))
         });
         let chosen = usize::try_from(n).unwrap_or(usize::MAX);
@@ -781,7 +780,12 @@ fn resolved_text(terms: &[Resolved]) -> String {
 }
 
 /// Appends modifiers in canonical order: reroll, explode, selection.
-fn push_modifiers(out: &mut String, reroll: Option<(u32, bool)>, explode: bool, select: Option<Select>) {
+fn push_modifiers(
+    out: &mut String,
+    reroll: Option<(u32, bool)>,
+    explode: bool,
+    select: Option<Select>,
+) {
     if let Some((below, repeat)) = reroll {
         out.push_str(if repeat { "rr<" } else { "r<" });
         out.push_str(&below.to_string());
@@ -1022,14 +1026,13 @@ impl Parser {
                 Value::Literal(check_count(i64::try_from(n).unwrap_or(i64::MAX), column)?)
             }
             Start::Number(n) => {
-                let v = u32::try_from(n)
-                    .ok()
-                    .filter(|v| *v <= MAX_CONSTANT)
-                    .ok_or(DiceError::NumberTooLarge {
+                let v = u32::try_from(n).ok().filter(|v| *v <= MAX_CONSTANT).ok_or(
+                    DiceError::NumberTooLarge {
                         value: n,
                         limit: u64::from(MAX_CONSTANT),
                         column,
-                    })?;
+                    },
+                )?;
                 return Ok(Term {
                     negative,
                     column,
@@ -1095,10 +1098,7 @@ impl Parser {
             }
             return self.word_start();
         }
-        Err(DiceError::Unexpected {
-            found: c,
-            column,
-        })
+        Err(DiceError::Unexpected { found: c, column })
     }
 
     /// `[name]` holding an integer placeholder (`[level]`, `[str]`, ...).

@@ -113,10 +113,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             with::<Vitality>(world, combatant, |v| v.0 = LifeStatus::Unconscious);
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
         }
-        GameEvent::Revived {
-            combatant,
-            can_act,
-        } => {
+        GameEvent::Revived { combatant, can_act } => {
             with::<Vitality>(world, combatant, |v| v.0 = LifeStatus::Conscious);
             if !can_act {
                 with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);

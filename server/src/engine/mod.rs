@@ -71,7 +71,10 @@ impl Engine {
         secret: SeedSecret,
     ) -> Result<Engine, Rejection> {
         let world = world::restore_world(encounter, state, rng, secret).ok_or_else(|| {
-            Rejection::new(ErrorCode::InvalidArgument, "snapshot does not fit its encounter")
+            Rejection::new(
+                ErrorCode::InvalidArgument,
+                "snapshot does not fit its encounter",
+            )
         })?;
         Self::with_world(&encounter.ruleset, world)
     }
@@ -79,7 +82,10 @@ impl Engine {
     fn with_world(ruleset: &str, world: World) -> Result<Engine, Rejection> {
         let mut decide = new_schedule();
         rules::add_decide_systems(ruleset, &mut decide).ok_or_else(|| {
-            Rejection::new(ErrorCode::InvalidArgument, format!("unknown ruleset '{ruleset}'"))
+            Rejection::new(
+                ErrorCode::InvalidArgument,
+                format!("unknown ruleset '{ruleset}'"),
+            )
         })?;
         Ok(Engine { world, decide })
     }
@@ -90,10 +96,7 @@ impl Engine {
         self.world.resource_mut::<Pending>().0 = Some(command.clone());
         let first = self.run_decide();
         self.world.resource_mut::<Pending>().0 = None;
-        let mut batch = match first {
-            Ok(events) => events,
-            Err(r) => return Err(r),
-        };
+        let mut batch = first?;
         let mut all = Vec::with_capacity(batch.len() + 8);
         let mut passes = 0;
         while !batch.is_empty() {

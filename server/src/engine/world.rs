@@ -77,15 +77,28 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
 
 /// The canonical state (GM view), combatants sorted by id.
 pub fn read_state(world: &World) -> SessionState {
-    let (Some(battle), Some(roster)) = (world.get_resource::<Battle>(), world.get_resource::<Roster>())
-    else {
+    let (Some(battle), Some(roster)) = (
+        world.get_resource::<Battle>(),
+        world.get_resource::<Roster>(),
+    ) else {
         // invariant: every session world is built by `build_world`, which inserts both.
         return empty_state();
     };
     let mut combatants = Vec::with_capacity(roster.0.len());
     for e in roster.0.values() {
-        let Ok(er) = world.get_entity(*e) else { continue };
-        let (Some(c), Some(hp), Some(def), Some(init), Some(budget), Some(vit), Some(fx), Some(ars)) = (
+        let Ok(er) = world.get_entity(*e) else {
+            continue;
+        };
+        let (
+            Some(c),
+            Some(hp),
+            Some(def),
+            Some(init),
+            Some(budget),
+            Some(vit),
+            Some(fx),
+            Some(ars),
+        ) = (
             er.get::<Combatant>(),
             er.get::<HitPoints>(),
             er.get::<Defenses>(),
@@ -94,7 +107,8 @@ pub fn read_state(world: &World) -> SessionState {
             er.get::<Vitality>(),
             er.get::<Effects>(),
             er.get::<Arsenal>(),
-        ) else {
+        )
+        else {
             continue;
         };
         let hero = er.get::<Hero>();

@@ -45,8 +45,14 @@ mod tests {
             actor: CombatantId::new("vex"),
         };
         assert!(authorize(&alice, &own).is_ok());
-        assert_eq!(authorize(&alice, &other).unwrap_err().code, ErrorCode::NotYourCombatant);
-        assert_eq!(authorize(&alice, &Command::StartBattle).unwrap_err().code, ErrorCode::GmOnly);
+        assert_eq!(
+            authorize(&alice, &other).unwrap_err().code,
+            ErrorCode::NotYourCombatant
+        );
+        assert_eq!(
+            authorize(&alice, &Command::StartBattle).unwrap_err().code,
+            ErrorCode::GmOnly
+        );
         assert_eq!(
             authorize(&Role::Spectator, &own).unwrap_err().code,
             ErrorCode::SpectatorCannotCommand

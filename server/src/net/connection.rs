@@ -31,7 +31,12 @@ async fn send(sink: &mut Sink, enc: Encoding, msg: &ServerMessage) -> bool {
     sink.send(frame).await.is_ok()
 }
 
-async fn error(sink: &mut Sink, enc: Encoding, code: ErrorCode, message: impl Into<String>) -> bool {
+async fn error(
+    sink: &mut Sink,
+    enc: Encoding,
+    code: ErrorCode,
+    message: impl Into<String>,
+) -> bool {
     send(
         sink,
         enc,
@@ -54,7 +59,9 @@ async fn close(sink: &mut Sink, reason: &str) {
 
 fn kick_message(code: ErrorCode) -> &'static str {
     match code {
-        ErrorCode::Lagging => "fell too far behind; reconnect with resume_from to catch up from the log",
+        ErrorCode::Lagging => {
+            "fell too far behind; reconnect with resume_from to catch up from the log"
+        }
         ErrorCode::ResumeOutOfRange => "resume_from is beyond the last event of the session",
         _ => "the session is unavailable",
     }
@@ -73,10 +80,16 @@ fn decode(msg: Message, enc: Encoding) -> Incoming {
         (Message::Text(t), Encoding::Json) => t.as_bytes(),
         (Message::Binary(b), Encoding::Bincode) => b,
         (Message::Text(_), Encoding::Bincode) => {
-            return Incoming::Bad(ErrorCode::WrongEncoding, "text frame on a fray.v1.bincode connection".into());
+            return Incoming::Bad(
+                ErrorCode::WrongEncoding,
+                "text frame on a fray.v1.bincode connection".into(),
+            );
         }
         (Message::Binary(_), Encoding::Json) => {
-            return Incoming::Bad(ErrorCode::WrongEncoding, "binary frame on a fray.v1.json connection".into());
+            return Incoming::Bad(
+                ErrorCode::WrongEncoding,
+                "binary frame on a fray.v1.json connection".into(),
+            );
         }
         (Message::Close(_), _) => return Incoming::Closed,
         _ => return Incoming::Skip,
@@ -127,7 +140,13 @@ pub async fn serve(socket: WebSocket, enc: Encoding, registry: Arc<Registry>) {
                 }
                 let Some((handle, role)) = registry.token(&token) else {
                     bad += 1;
-                    let _ = error(&mut sink, enc, ErrorCode::UnknownToken, "the token names no session seat").await;
+                    let _ = error(
+                        &mut sink,
+                        enc,
+                        ErrorCode::UnknownToken,
+                        "the token names no session seat",
+                    )
+                    .await;
                     if bad >= MAX_BAD_FRAMES {
                         close(&mut sink, "flood").await;
                         return;
@@ -144,15 +163,32 @@ pub async fn serve(socket: WebSocket, enc: Encoding, registry: Arc<Registry>) {
                     out: out_tx,
                     kick: kick_tx,
                 };
-                if handle.tx.send(SessionMsg::Subscribe(Box::new(sub))).await.is_err() {
-                    let _ = error(&mut sink, enc, ErrorCode::SessionUnavailable, "the session has stopped").await;
+                if handle
+                    .tx
+                    .send(SessionMsg::Subscribe(Box::new(sub)))
+                    .await
+                    .is_err()
+                {
+                    let _ = error(
+                        &mut sink,
+                        enc,
+                        ErrorCode::SessionUnavailable,
+                        "the session has stopped",
+                    )
+                    .await;
                     return;
                 }
                 break (handle, out_rx, kick_rx);
             }
             Incoming::Msg(_) => {
                 bad += 1;
-                let _ = error(&mut sink, enc, ErrorCode::HelloRequired, "the first message must be hello").await;
+                let _ = error(
+                    &mut sink,
+                    enc,
+                    ErrorCode::HelloRequired,
+                    "the first message must be hello",
+                )
+                .await;
             }
             Incoming::Bad(code, msg) => {
                 bad += 1;

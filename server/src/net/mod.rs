@@ -57,11 +57,21 @@ fn json_error(status: StatusCode, code: &str, message: impl Into<String>) -> Res
 
 async fn create_session(State(app): State<AppState>, body: axum::body::Bytes) -> Response {
     if body.len() > 256 * 1024 {
-        return json_error(StatusCode::PAYLOAD_TOO_LARGE, "frame_too_large", "encounter request over 256 KiB");
+        return json_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "frame_too_large",
+            "encounter request over 256 KiB",
+        );
     }
     let req: CreateRequest = match serde_json::from_slice(&body) {
         Ok(r) => r,
-        Err(e) => return json_error(StatusCode::BAD_REQUEST, "malformed_frame", format!("bad request body: {e}")),
+        Err(e) => {
+            return json_error(
+                StatusCode::BAD_REQUEST,
+                "malformed_frame",
+                format!("bad request body: {e}"),
+            );
+        }
     };
     let name = req.name.unwrap_or_else(|| "encounter".into());
     let encounter = match load_encounter(&name, &req.encounter) {
@@ -78,8 +88,16 @@ async fn create_session(State(app): State<AppState>, body: axum::body::Bytes) ->
             created.ws_url = format!("ws://{}/ws", app.addr);
             (StatusCode::CREATED, Json(created)).into_response()
         }
-        Ok(Err(e)) => json_error(StatusCode::INTERNAL_SERVER_ERROR, "session_unavailable", e.to_string()),
-        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, "session_unavailable", e.to_string()),
+        Ok(Err(e)) => json_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "session_unavailable",
+            e.to_string(),
+        ),
+        Err(e) => json_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "session_unavailable",
+            e.to_string(),
+        ),
     }
 }
 

@@ -114,7 +114,14 @@ impl Registry {
         let id = new_session_id()?;
         let dir = self.sessions_dir().join(&id.0);
         let storage = FsStorage::open(&dir)?;
-        let session = Session::create(storage, id.clone(), encounter, seed, demo, self.config.clone())?;
+        let session = Session::create(
+            storage,
+            id.clone(),
+            encounter,
+            seed,
+            demo,
+            self.config.clone(),
+        )?;
         let g = session.genesis().clone();
         let created = Created {
             session: id.0.clone(),
@@ -149,7 +156,11 @@ impl Registry {
         let Ok(entries) = std::fs::read_dir(self.sessions_dir()) else {
             return 0;
         };
-        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+        let mut dirs: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
         dirs.sort();
         let mut n = 0;
         for dir in dirs {
@@ -176,7 +187,9 @@ impl Registry {
                     self.register(session);
                     n += 1;
                 }
-                Err(e) => tracing::error!(dir = %dir.display(), error = %e, "cannot recover session"),
+                Err(e) => {
+                    tracing::error!(dir = %dir.display(), error = %e, "cannot recover session")
+                }
             }
         }
         n

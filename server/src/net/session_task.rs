@@ -185,8 +185,17 @@ struct Task {
 
 /// Output of a group, held until it is durable.
 enum Pending {
-    Accepted { conn: u64, id: u64, events: Vec<LoggedEvent> },
-    Rejected { conn: u64, id: u64, code: ErrorCode, message: String },
+    Accepted {
+        conn: u64,
+        id: u64,
+        events: Vec<LoggedEvent>,
+    },
+    Rejected {
+        conn: u64,
+        id: u64,
+        code: ErrorCode,
+        message: String,
+    },
 }
 
 impl Task {
@@ -277,7 +286,12 @@ impl Task {
         }
         for p in group.drain(..) {
             match p {
-                Pending::Rejected { conn, id, code, message } => {
+                Pending::Rejected {
+                    conn,
+                    id,
+                    code,
+                    message,
+                } => {
                     self.send_to(
                         conn,
                         &ServerMessage::Rejected {
@@ -310,7 +324,9 @@ impl Task {
     }
 
     fn send_to(&mut self, conn: u64, msg: &ServerMessage) {
-        let Some(sub) = self.subscribers.get(&conn) else { return };
+        let Some(sub) = self.subscribers.get(&conn) else {
+            return;
+        };
         if let Some(m) = message(msg, sub.encoding) {
             self.push(conn, Outbound::One(m));
         }
@@ -435,7 +451,10 @@ impl Task {
                 } else {
                     self.session.state().redacted()
                 };
-                first.extend(message(&ServerMessage::Snapshot { seq: last, state }, s.encoding));
+                first.extend(message(
+                    &ServerMessage::Snapshot { seq: last, state },
+                    s.encoding,
+                ));
             }
             Some(from) => match self.session.events_after(from) {
                 Ok(events) => first.extend(self.encode_events(&events, gm, s.encoding)),

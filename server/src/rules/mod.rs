@@ -10,7 +10,10 @@ pub const RULESETS: &[(&str, u32)] = &[(thirteenth_age::ID, thirteenth_age::VERS
 
 /// The version of a ruleset.
 pub fn version(ruleset: &str) -> Option<u32> {
-    RULESETS.iter().find(|(id, _)| *id == ruleset).map(|(_, v)| *v)
+    RULESETS
+        .iter()
+        .find(|(id, _)| *id == ruleset)
+        .map(|(_, v)| *v)
 }
 
 /// Adds a ruleset's decide systems; `None` for an unknown ruleset.

@@ -12,7 +12,9 @@ use crate::content::model::Encounter;
 use crate::dice::{SessionRng, commitment};
 use crate::engine::Engine;
 use crate::engine::components::SeedSecret;
-use crate::log::{FsyncPolicy, LogConfig, LogError, SegmentHeader, SessionLog, Storage, Truncation};
+use crate::log::{
+    FsyncPolicy, LogConfig, LogError, SegmentHeader, SessionLog, Storage, Truncation,
+};
 use crate::replay::LoggedEvent;
 use fray_protocol::codec::{from_bincode_record, to_bincode};
 use fray_protocol::ids::{CombatantId, SessionId, Side};
@@ -218,10 +220,13 @@ impl Session {
         demo: bool,
         config: SessionConfig,
     ) -> Result<Session, SessionError> {
-        let ruleset_version = crate::rules::version(&encounter.ruleset)
-            .ok_or_else(|| SessionError::Setup(format!("unknown ruleset '{}'", encounter.ruleset)))?;
+        let ruleset_version = crate::rules::version(&encounter.ruleset).ok_or_else(|| {
+            SessionError::Setup(format!("unknown ruleset '{}'", encounter.ruleset))
+        })?;
         if secrets.players.len() != encounter.seats.len() {
-            return Err(SessionError::Setup("one player token per seat is needed".into()));
+            return Err(SessionError::Setup(
+                "one player token per seat is needed".into(),
+            ));
         }
         let genesis = Genesis {
             record_version: RECORD_VERSION,
@@ -253,7 +258,12 @@ impl Session {
         Ok(Session::assemble(genesis, engine, log, config))
     }
 
-    fn assemble(genesis: Genesis, engine: Engine, log: SessionLog, config: SessionConfig) -> Session {
+    fn assemble(
+        genesis: Genesis,
+        engine: Engine,
+        log: SessionLog,
+        config: SessionConfig,
+    ) -> Session {
         let monsters = genesis
             .encounter
             .combatants
@@ -289,7 +299,9 @@ impl Session {
         )?;
         let records = decode_frames(&recovered.frames)?;
         let Some(Record::Genesis(genesis)) = records.first() else {
-            return Err(SessionError::Inconsistent("the first record is not a genesis".into()));
+            return Err(SessionError::Inconsistent(
+                "the first record is not a genesis".into(),
+            ));
         };
         let genesis = (**genesis).clone();
         let snapshot = match log.latest_snapshot() {
@@ -338,7 +350,9 @@ impl Session {
                 }
                 Record::Command { .. } | Record::StateHash { .. } => {}
                 Record::Genesis(_) => {
-                    return Err(SessionError::Inconsistent(format!("frame {i}: a second genesis")));
+                    return Err(SessionError::Inconsistent(format!(
+                        "frame {i}: a second genesis"
+                    )));
                 }
             }
         }
@@ -353,7 +367,12 @@ impl Session {
     /// Runs a command and queues its records. Nothing is durable or visible until [`commit`].
     ///
     /// [`commit`]: Session::commit
-    pub fn stage(&mut self, client: &str, command_id: u64, command: &Command) -> Result<Staged, Rejection> {
+    pub fn stage(
+        &mut self,
+        client: &str,
+        command_id: u64,
+        command: &Command,
+    ) -> Result<Staged, Rejection> {
         let events = self.engine.execute(command)?;
         self.tick += 1;
         let tick = self.tick;
@@ -369,9 +388,13 @@ impl Session {
             .collect();
         self.last_seq += events.len() as u64;
         self.events_since_snapshot += events.len() as u64;
-        let ended = events
-            .iter()
-            .any(|e| matches!(e, fray_protocol::GameEvent::BattleEnded { .. } | fray_protocol::GameEvent::SeedRevealed { .. }));
+        let ended = events.iter().any(|e| {
+            matches!(
+                e,
+                fray_protocol::GameEvent::BattleEnded { .. }
+                    | fray_protocol::GameEvent::SeedRevealed { .. }
+            )
+        });
         let mut records = vec![
             Record::Command {
                 tick,
@@ -386,7 +409,7 @@ impl Session {
                 rng_draws: self.engine.rng().draws(),
             },
         ];
-        if tick % self.genesis.hash_every == 0 || ended {
+        if tick.is_multiple_of(self.genesis.hash_every) || ended {
             records.push(Record::StateHash {
                 tick,
                 seq: self.last_seq,
@@ -400,7 +423,10 @@ impl Session {
                 Err(_) => self.queued.push(Vec::new()),
             }
         }
-        Ok(Staged { tick, events: logged })
+        Ok(Staged {
+            tick,
+            events: logged,
+        })
     }
 
     /// Appends everything staged as one batch. On error the session must be dropped.

@@ -48,7 +48,11 @@ fn main() -> Result<()> {
         )?;
         let commands = play_in_process(&mut session, 10_000)?;
         session.flush()?;
-        eprintln!("{dir}: {} commands, {} events", commands.len(), session.last_seq());
+        eprintln!(
+            "{dir}: {} commands, {} events",
+            commands.len(),
+            session.last_seq()
+        );
     }
     Ok(())
 }

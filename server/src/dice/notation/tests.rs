@@ -1,7 +1,12 @@
 //! Tests for dice notation: parsing, errors, limits, rolling semantics against a twin RNG,
 //! placeholders, bounds, and property tests against hostile input.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use super::*;
 use proptest::prelude::*;
@@ -76,7 +81,11 @@ fn canonical_forms() {
     for (input, canonical) in cases {
         let e = parse(input);
         assert_eq!(e.to_string(), canonical, "input {input:?}");
-        assert_eq!(parse(canonical), e, "canonical form of {input:?} must reparse");
+        assert_eq!(
+            parse(canonical),
+            e,
+            "canonical form of {input:?} must reparse"
+        );
         assert_eq!(canonical.parse::<DiceExpr>(), Ok(e));
     }
 }
@@ -85,8 +94,14 @@ fn canonical_forms() {
 fn error_messages_name_the_problem_and_column() {
     let cases: &[(&str, &str)] = &[
         ("2d6x3", "unexpected 'x' at column 4"),
-        ("10000d6", "dice count 10000 exceeds the limit of 1000 (column 1)"),
-        ("1+1001d6", "dice count 1001 exceeds the limit of 1000 (column 3)"),
+        (
+            "10000d6",
+            "dice count 10000 exceeds the limit of 1000 (column 1)",
+        ),
+        (
+            "1+1001d6",
+            "dice count 1001 exceeds the limit of 1000 (column 3)",
+        ),
         ("d0", "die with 0 sides at column 2"),
         ("3+2d0", "die with 0 sides at column 5"),
         (
@@ -95,7 +110,10 @@ fn error_messages_name_the_problem_and_column() {
         ),
         ("FOO+2", "unknown placeholder 'FOO' at column 1"),
         ("2d6+foo", "unknown placeholder 'FOO' at column 5"),
-        ("d20+dexterity", "unknown placeholder 'DEXTERITY' at column 5"),
+        (
+            "d20+dexterity",
+            "unknown placeholder 'DEXTERITY' at column 5",
+        ),
         ("[foo]", "unknown placeholder 'FOO' at column 1"),
         ("", "empty dice expression"),
         ("   ", "empty dice expression"),
@@ -131,13 +149,22 @@ fn error_messages_name_the_problem_and_column() {
         ),
         ("4d6!!", "'!' given twice on one term (column 5)"),
         ("4d6r<2r<3", "reroll given twice on one term (column 7)"),
-        ("2d20adv", "'adv' and 'dis' apply to a single die (column 5)"),
-        ("LVLd20dis", "'adv' and 'dis' apply to a single die (column 7)"),
+        (
+            "2d20adv",
+            "'adv' and 'dis' apply to a single die (column 5)",
+        ),
+        (
+            "LVLd20dis",
+            "'adv' and 'dis' apply to a single die (column 7)",
+        ),
         (
             "d20ad",
             "expected 'adv' at column 6, found the end of the expression",
         ),
-        ("d20dx", "expected 'dh', 'dl' or 'dis' at column 5, found 'x'"),
+        (
+            "d20dx",
+            "expected 'dh', 'dl' or 'dis' at column 5, found 'x'",
+        ),
         ("4d6kh0", "keep/drop count must be at least 1 (column 6)"),
         (
             "4d6kh1001",
@@ -240,12 +267,12 @@ fn length_and_term_limits() {
 #[test]
 fn total_dice_limit_is_checked_before_rolling() {
     let ph = Placeholders::default();
-    let ten = vec!["1000d6"; 10].join("+");
+    let ten = ["1000d6"; 10].join("+");
     let mut rng = SessionRng::from_seed(1);
     let r = parse(&ten).roll(&mut rng, &ph).unwrap();
     assert_eq!(r.dice.len(), 10_000);
 
-    let eleven = vec!["1000d6"; 11].join("+");
+    let eleven = ["1000d6"; 11].join("+");
     let mut rng = SessionRng::from_seed(1);
     assert_eq!(
         parse(&eleven).roll(&mut rng, &ph),
@@ -260,7 +287,7 @@ fn total_dice_limit_is_checked_before_rolling() {
 fn explosions_and_rerolls_count_toward_the_limit_and_leave_rng_untouched() {
     let ph = Placeholders::default();
     // 10,000 base d2s that explode on 2: about 20,000 faces, over the limit.
-    let hostile = vec!["1000d2!"; 10].join("+");
+    let hostile = ["1000d2!"; 10].join("+");
     let mut rng = SessionRng::from_seed(3);
     let before = rng.clone();
     assert_eq!(
@@ -271,7 +298,7 @@ fn explosions_and_rerolls_count_toward_the_limit_and_leave_rng_untouched() {
     );
     assert_eq!(rng, before);
 
-    let rerolls = vec!["1000d2r<2"; 10].join("+");
+    let rerolls = ["1000d2r<2"; 10].join("+");
     assert_eq!(
         parse(&rerolls).roll(&mut rng, &ph),
         Err(DiceError::TooManyDiceRolled {
@@ -505,7 +532,10 @@ fn placeholders_resolve() {
     assert_eq!(r.expr, "2d8+3");
     assert_eq!(r.modifier, 3);
     assert!(r.dice.iter().all(|d| d.sides == 8));
-    assert_eq!(r.total, r.dice.iter().map(|d| d.face as i32).sum::<i32>() + 3);
+    assert_eq!(
+        r.total,
+        r.dice.iter().map(|d| d.face as i32).sum::<i32>() + 3
+    );
 
     let level_one = ph.clone().with_level(1);
     assert_eq!(parse("LVLd8").resolved_text(&level_one).unwrap(), "d8");
@@ -539,7 +569,10 @@ fn unresolved_and_invalid_placeholders_are_errors() {
         }
     );
     let bad_weapon = none.clone().with_weapon_die(0);
-    assert_eq!(resolve("dW", &bad_weapon), DiceError::ZeroSides { column: 2 });
+    assert_eq!(
+        resolve("dW", &bad_weapon),
+        DiceError::ZeroSides { column: 2 }
+    );
     let huge_weapon = none.clone().with_weapon_die(u32::MAX);
     assert!(matches!(
         resolve("dW", &huge_weapon),
@@ -577,7 +610,10 @@ fn unresolved_and_invalid_placeholders_are_errors() {
         parse("LVL+d6").max_total(&extreme),
         Err(DiceError::OutOfRange)
     );
-    assert_eq!(parse("LVL-1").roll(&mut rng, &extreme).unwrap().total, i32::MAX - 1);
+    assert_eq!(
+        parse("LVL-1").roll(&mut rng, &extreme).unwrap().total,
+        i32::MAX - 1
+    );
 }
 
 #[test]

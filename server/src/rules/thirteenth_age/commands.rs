@@ -8,8 +8,8 @@ use crate::content::model::EffectSpec;
 use crate::dice::Placeholders;
 use crate::engine::components::Stage;
 use fray_protocol::event::{
-    ActionKind, AttackOutcome, Condition, DamageCause, Defense, Effect, EffectDuration,
-    EffectKind, GameEvent, SavePurpose,
+    ActionKind, AttackOutcome, Condition, DamageCause, Defense, Effect, EffectDuration, EffectKind,
+    GameEvent, SavePurpose,
 };
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{LifeStatus, Phase};
@@ -60,16 +60,25 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
 
 fn running(d: &Decider) -> Result<(), Rejection> {
     match d.field.battle.phase {
-        Phase::Setup => reject(ErrorCode::BattleNotStarted, "the battle has not started; the GM starts it"),
+        Phase::Setup => reject(
+            ErrorCode::BattleNotStarted,
+            "the battle has not started; the GM starts it",
+        ),
         Phase::Ended => reject(ErrorCode::BattleOver, "the battle is over"),
         Phase::Running => Ok(()),
     }
 }
 
-fn fighter<'f, 's>(d: &'f Decider<'_, '_, 's>, id: &CombatantId) -> Result<FighterItem<'f, 's>, Rejection> {
-    d.field
-        .get(id)
-        .ok_or_else(|| Rejection::new(ErrorCode::UnknownCombatant, format!("no combatant '{id}' in this fight")))
+fn fighter<'f, 's>(
+    d: &'f Decider<'_, '_, 's>,
+    id: &CombatantId,
+) -> Result<FighterItem<'f, 's>, Rejection> {
+    d.field.get(id).ok_or_else(|| {
+        Rejection::new(
+            ErrorCode::UnknownCombatant,
+            format!("no combatant '{id}' in this fight"),
+        )
+    })
 }
 
 fn not_your_turn_msg(d: &Decider, actor: &CombatantId) -> String {
@@ -81,18 +90,28 @@ fn not_your_turn_msg(d: &Decider, actor: &CombatantId) -> String {
 
 /// Checks that `actor` may take an action of kind `needed` now, and returns the action that
 /// pays for it (§ Regular Actions: a standard action can pay for a move or quick one).
-fn ready_to_act(d: &Decider, actor: &CombatantId, needed: ActionKind) -> Result<ActionKind, Rejection> {
+fn ready_to_act(
+    d: &Decider,
+    actor: &CombatantId,
+    needed: ActionKind,
+) -> Result<ActionKind, Rejection> {
     running(d)?;
     let f = fighter(d, actor)?;
     if d.field.battle.current() != Some(actor) || d.field.battle.stage != Stage::Acting {
         return reject(ErrorCode::NotYourTurn, not_your_turn_msg(d, actor));
     }
     if f.vit.0 != LifeStatus::Conscious {
-        return reject(ErrorCode::CannotAct, format!("{} is {:?} and cannot act", f.c.name, f.vit.0).to_lowercase());
+        return reject(
+            ErrorCode::CannotAct,
+            format!("{} is {:?} and cannot act", f.c.name, f.vit.0).to_lowercase(),
+        );
     }
     // § Conditions, Stunned: no actions.
     if has_condition(f.fx, Condition::Stunned) {
-        return reject(ErrorCode::Stunned, format!("{} is stunned and can take no actions", f.c.name));
+        return reject(
+            ErrorCode::Stunned,
+            format!("{} is stunned and can take no actions", f.c.name),
+        );
     }
     f.budget.0.payer(needed).ok_or_else(|| {
         let what = match needed {
@@ -100,14 +119,22 @@ fn ready_to_act(d: &Decider, actor: &CombatantId, needed: ActionKind) -> Result<
             ActionKind::Move => "move action (or a standard action to trade down)",
             ActionKind::Quick => "quick action (or a bigger action to trade down)",
         };
-        Rejection::new(ErrorCode::ActionAlreadyUsed, format!("{} has no {what} left this turn", f.c.name))
+        Rejection::new(
+            ErrorCode::ActionAlreadyUsed,
+            format!("{} has no {what} left this turn", f.c.name),
+        )
     })
 }
 
 fn start_battle(d: &mut Decider) -> Result<(), Rejection> {
     match d.field.battle.phase {
         Phase::Setup => {}
-        Phase::Running => return reject(ErrorCode::BattleAlreadyStarted, "the battle has already started"),
+        Phase::Running => {
+            return reject(
+                ErrorCode::BattleAlreadyStarted,
+                "the battle has already started",
+            );
+        }
         Phase::Ended => return reject(ErrorCode::BattleOver, "the battle is over"),
     }
     d.emit(GameEvent::BattleStarted);
@@ -145,7 +172,12 @@ fn start_battle(d: &mut Decider) -> Result<(), Rejection> {
     }
     // Ties: higher bonus first, then heroes before monsters, then id order (documented in
     // docs/rules/13th-age.md).
-    placed.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)).then(a.3.cmp(&b.3)));
+    placed.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then(b.1.cmp(&a.1))
+            .then(a.2.cmp(&b.2))
+            .then(a.3.cmp(&b.3))
+    });
     d.emit(GameEvent::TurnOrder {
         order: placed.into_iter().map(|p| p.3).collect(),
     });
@@ -197,13 +229,22 @@ fn attack_cmd(
         let known: Vec<&str> = a.arsenal.0.iter().map(|s| s.id.as_str()).collect();
         return reject(
             ErrorCode::UnknownAttack,
-            format!("{} has no attack '{attack}' (has: {})", a.c.name, known.join(", ")),
+            format!(
+                "{} has no attack '{attack}' (has: {})",
+                a.c.name,
+                known.join(", ")
+            ),
         );
     };
     if targets.is_empty() || targets.len() > spec.max_targets as usize {
         return reject(
             ErrorCode::WrongTargetCount,
-            format!("{} takes 1 to {} targets, got {}", spec.name, spec.max_targets, targets.len()),
+            format!(
+                "{} takes 1 to {} targets, got {}",
+                spec.name,
+                spec.max_targets,
+                targets.len()
+            ),
         );
     }
     for (i, t) in targets.iter().enumerate() {
@@ -212,16 +253,23 @@ fn attack_cmd(
         }
         let tf = fighter(d, t)?;
         if tf.c.side == a.c.side {
-            return reject(ErrorCode::InvalidTarget, format!("{} is an ally of {}", tf.c.name, a.c.name));
+            return reject(
+                ErrorCode::InvalidTarget,
+                format!("{} is an ally of {}", tf.c.name, a.c.name),
+            );
         }
         if matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
-            return reject(ErrorCode::InvalidTarget, format!("{} is out of the fight", tf.c.name));
+            return reject(
+                ErrorCode::InvalidTarget,
+                format!("{} is out of the fight", tf.c.name),
+            );
         }
     }
     // Legal: from here on, roll.
     let spec = spec.clone();
     let is_hero = a.hero.is_some();
-    let mut bonus = spec.bonus + rules::attack_penalty(a.fx) - a.hero.map_or(0, |h| h.recovery_penalty);
+    let mut bonus =
+        spec.bonus + rules::attack_penalty(a.fx) - a.hero.map_or(0, |h| h.recovery_penalty);
     if is_hero {
         // § Escalation Die: PCs add it; monsters don't.
         bonus += i32::from(d.field.battle.escalation);
@@ -290,16 +338,24 @@ fn attack_cmd(
             AttackOutcome::Hit | AttackOutcome::Crit => {
                 let base = hit_damage.unwrap_or(0);
                 // § Crits: double damage.
-                let amount = if outcome == AttackOutcome::Crit { base * 2 } else { base };
+                let amount = if outcome == AttackOutcome::Crit {
+                    base * 2
+                } else {
+                    base
+                };
                 d.damage(&t, amount, cause.clone(), spec.damage_type);
-                if matches!(d.status(&t), Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
+                if matches!(
+                    d.status(&t),
+                    Some(LifeStatus::Dead | LifeStatus::Slain) | None
+                ) {
                     continue;
                 }
                 for e in &spec.on_hit {
                     let (kind, duration) = match e {
-                        EffectSpec::Condition { condition, duration } => {
-                            (EffectKind::Condition(*condition), duration.clone())
-                        }
+                        EffectSpec::Condition {
+                            condition,
+                            duration,
+                        } => (EffectKind::Condition(*condition), duration.clone()),
                         EffectSpec::Ongoing {
                             amount,
                             damage_type,
@@ -340,13 +396,19 @@ fn rally(d: &mut Decider, actor: &CombatantId) -> Result<(), Rejection> {
     let payer = ready_to_act(d, actor, ActionKind::Standard)?;
     let f = fighter(d, actor)?;
     let Some(h) = f.hero else {
-        return reject(ErrorCode::RallyNotAllowed, format!("{} is not a PC; only PCs rally", f.c.name));
+        return reject(
+            ErrorCode::RallyNotAllowed,
+            format!("{} is not a PC; only PCs rally", f.c.name),
+        );
     };
     let round = d.field.battle.round;
     if h.rally_barred_round == Some(round) {
         return reject(
             ErrorCode::RallyNotAllowed,
-            format!("{} failed a rally save this round and cannot rally again until the next round", f.c.name),
+            format!(
+                "{} failed a rally save this round and cannot rally again until the next round",
+                f.c.name
+            ),
         );
     }
     // § Rally: the first rally of a battle needs no save; later ones need a normal save (11+).

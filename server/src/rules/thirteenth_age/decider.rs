@@ -61,10 +61,16 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
     /// means a placeholder the combatant lacks; it is reported rather than guessed.
     pub fn roll(&mut self, expr: &str, ph: &Placeholders) -> Result<Roll, Rejection> {
         let parsed = DiceExpr::parse(expr).map_err(|e| {
-            Rejection::new(ErrorCode::InvalidArgument, format!("dice expression '{expr}': {e}"))
+            Rejection::new(
+                ErrorCode::InvalidArgument,
+                format!("dice expression '{expr}': {e}"),
+            )
         })?;
         parsed.roll(self.rng, ph).map_err(|e| {
-            Rejection::new(ErrorCode::InvalidArgument, format!("dice expression '{expr}': {e}"))
+            Rejection::new(
+                ErrorCode::InvalidArgument,
+                format!("dice expression '{expr}': {e}"),
+            )
         })
     }
 
@@ -157,10 +163,16 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
     /// Emits `Healed` and, for an unconscious PC brought above 0, `Revived`.
     pub fn spend_recovery(&mut self, who: &CombatantId, can_act: bool) -> Result<(), Rejection> {
         let Some(f) = self.field.get(who) else {
-            return Err(Rejection::new(ErrorCode::UnknownCombatant, format!("no combatant '{who}'")));
+            return Err(Rejection::new(
+                ErrorCode::UnknownCombatant,
+                format!("no combatant '{who}'"),
+            ));
         };
         let Some(hero) = f.hero else {
-            return Err(Rejection::new(ErrorCode::InvalidArgument, format!("{} has no recoveries", f.c.name)));
+            return Err(Rejection::new(
+                ErrorCode::InvalidArgument,
+                format!("{} has no recoveries", f.c.name),
+            ));
         };
         let level = f.c.level;
         let con = hero.spec.mods.con * rules::level_multiplier(level);

@@ -13,9 +13,6 @@ pub mod field;
 pub mod rules;
 mod turns;
 
-#[cfg(test)]
-mod tests;
-
 use crate::engine::components::{Dice, Outbox, Pending, SeedSecret};
 use bevy_ecs::prelude::*;
 use decider::Decider;

@@ -75,8 +75,14 @@ fn can_act(d: &Decider, id: &CombatantId) -> bool {
 /// combatant's next turn expire.
 pub fn end_turn(d: &mut Decider, id: &CombatantId) {
     let effects = d.field.get(id).map(|f| f.fx.0.clone()).unwrap_or_default();
-    for e in effects.iter().filter(|e| matches!(e.kind, EffectKind::OngoingDamage { .. })) {
-        if matches!(d.status(id), Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
+    for e in effects
+        .iter()
+        .filter(|e| matches!(e.kind, EffectKind::OngoingDamage { .. }))
+    {
+        if matches!(
+            d.status(id),
+            Some(LifeStatus::Dead | LifeStatus::Slain) | None
+        ) {
             break;
         }
         if let EffectKind::OngoingDamage {
@@ -84,23 +90,35 @@ pub fn end_turn(d: &mut Decider, id: &CombatantId) {
             damage_type,
         } = e.kind
         {
-            d.damage(id, amount, DamageCause::Ongoing { effect: e.id }, damage_type);
+            d.damage(
+                id,
+                amount,
+                DamageCause::Ongoing { effect: e.id },
+                damage_type,
+            );
         }
         save_against(d, id, e);
     }
-    for e in effects.iter().filter(|e| matches!(e.kind, EffectKind::Condition(_))) {
+    for e in effects
+        .iter()
+        .filter(|e| matches!(e.kind, EffectKind::Condition(_)))
+    {
         save_against(d, id, e);
     }
     let mut expiring = Vec::new();
     for f in d.field.all() {
         for e in &f.fx.0 {
-            if e.source == *id && e.duration == EffectDuration::UntilEndOfSourcesNextTurn && e.armed {
+            if e.source == *id && e.duration == EffectDuration::UntilEndOfSourcesNextTurn && e.armed
+            {
                 expiring.push((f.c.id.clone(), e.id));
             }
         }
     }
     for (target, effect) in expiring {
-        if !matches!(d.status(&target), Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
+        if !matches!(
+            d.status(&target),
+            Some(LifeStatus::Dead | LifeStatus::Slain) | None
+        ) {
             d.emit(GameEvent::EffectEnded {
                 target,
                 effect,
@@ -117,7 +135,10 @@ fn save_against(d: &mut Decider, id: &CombatantId, e: &fray_protocol::event::Eff
     let EffectDuration::SaveEnds(difficulty) = e.duration else {
         return;
     };
-    if matches!(d.status(id), Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
+    if matches!(
+        d.status(id),
+        Some(LifeStatus::Dead | LifeStatus::Slain) | None
+    ) {
         return;
     }
     let (ok, _) = d.save(id, SavePurpose::Effect(e.id), difficulty.target());
@@ -205,7 +226,11 @@ fn begin_next_turn(d: &mut Decider) {
 /// § Death saves: d20 at the start of the turn; 16+ spends a recovery and wakes (a natural 20
 /// also acts this turn); otherwise one more failure, and the fourth kills.
 fn death_save(d: &mut Decider, id: &CombatantId) {
-    let Some(failures) = d.field.get(id).and_then(|f| f.hero.map(|h| h.death_save_failures)) else {
+    let Some(failures) = d
+        .field
+        .get(id)
+        .and_then(|f| f.hero.map(|h| h.death_save_failures))
+    else {
         return;
     };
     let (ok, natural) = d.save(id, SavePurpose::Death, rules::DEATH_SAVE_TARGET);

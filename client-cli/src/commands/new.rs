@@ -1,0 +1,100 @@
+//! `fray new ENCOUNTER.toml [--seed N]`: create a session from an encounter file and print its
+//! id, its seed commitment, every token and ready-to-paste `fray play` / `fray spectate` lines.
+
+use crate::DEFAULT_SERVER;
+use crate::http::{self, Created, Server};
+use anyhow::{Context, Result};
+use std::path::Path;
+
+/// Runs `fray new`.
+pub async fn run(server_arg: &str, encounter: &Path, seed: Option<u64>) -> Result<()> {
+    let server = Server::parse(server_arg)?;
+    let text = std::fs::read_to_string(encounter)
+        .with_context(|| format!("cannot read {}", encounter.display()))?;
+    let created = http::create_session(&server, &text, seed).await?;
+    print!("{}", report(&created, &server));
+    Ok(())
+}
+
+/// The text printed for a new session. `--server` is repeated in the pasted lines unless it is
+/// the default (or comes from `FRAY_SERVER`, which the pasting shell is likely to share).
+fn report(c: &Created, server: &Server) -> String {
+    let from_env = std::env::var("FRAY_SERVER")
+        .ok()
+        .and_then(|s| Server::parse(&s).ok());
+    let server_flag = if server.authority() == DEFAULT_SERVER || from_env.as_ref() == Some(server) {
+        String::new()
+    } else {
+        format!(" --server {}", server.authority())
+    };
+    let mut out = String::new();
+    out.push_str(&format!(
+        "Created session {} — \"{}\" (ruleset {})\n",
+        c.session, c.title, c.ruleset
+    ));
+    out.push_str(&format!(
+        "Seed commitment: {}\n  (SHA-256 of seed and salt; both are revealed when the battle ends)\n",
+        c.commitment
+    ));
+    out.push_str(&format!("WebSocket: {}\n\nTokens:\n", c.ws_url));
+    out.push_str(&format!("  GM:        {}\n", c.tokens.gm));
+    out.push_str(&format!("  spectator: {}\n", c.tokens.spectator));
+    for p in &c.tokens.players {
+        out.push_str(&format!(
+            "  player {} (controls {}): {}\n",
+            p.name,
+            p.controls.join(", "),
+            p.token
+        ));
+    }
+    out.push_str("\nReady to paste:\n");
+    out.push_str(&format!(
+        "  fray play --token {}{server_flag}    # GM\n",
+        c.tokens.gm
+    ));
+    for p in &c.tokens.players {
+        out.push_str(&format!(
+            "  fray play --token {}{server_flag}    # {}: {}\n",
+            p.token,
+            p.name,
+            p.controls.join(", ")
+        ));
+    }
+    out.push_str(&format!(
+        "  fray spectate --token {}{server_flag}\n",
+        c.tokens.spectator
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_lists_every_token_and_paste_line() {
+        let created: Created = serde_json::from_str(
+            r#"{"session":"s-1","ruleset":"13th-age","title":"Goblin ambush",
+                "commitment":"ab12","ws_url":"ws://10.0.0.5:9000/ws",
+                "tokens":{"gm":"G","spectator":"S",
+                  "players":[{"name":"alice","controls":["brakka"],"token":"A"}]}}"#,
+        )
+        .expect("decodes");
+        let server = Server::parse("10.0.0.5:9000").expect("address");
+        let text = report(&created, &server);
+        assert!(text.contains("Created session s-1"), "{text}");
+        assert!(text.contains("Seed commitment: ab12"), "{text}");
+        assert!(
+            text.contains("fray play --token G --server 10.0.0.5:9000    # GM"),
+            "{text}"
+        );
+        assert!(
+            text.contains("fray play --token A --server 10.0.0.5:9000    # alice: brakka"),
+            "{text}"
+        );
+        assert!(
+            text.contains("fray spectate --token S --server 10.0.0.5:9000"),
+            "{text}"
+        );
+    }
+}

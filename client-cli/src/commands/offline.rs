@@ -1,0 +1,204 @@
+//! The offline subcommands on a recorded fight (a session log directory or segment file):
+//! `replay` narrates it, `verify` re-runs it from its seed, `export` writes the public JSON.
+//! They call `fray_server::replay` directly; no server needs to run.
+//!
+//! Exit codes: 0 success, 1 a failure of the fight itself (verification mismatch, a fold or
+//! export error, an unwritable output), 2 a log that cannot be read.
+
+use crate::narrate::{Roster, narrate};
+use crate::table;
+use fray_protocol::GameEvent;
+use fray_server::replay::{self, Folded, RecordedFight};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Exit code for an unreadable log.
+const UNREADABLE: u8 = 2;
+
+/// Reads a log, or reports why not.
+fn read(path: &Path) -> Result<RecordedFight, ExitCode> {
+    replay::read_log(path).map_err(|e| {
+        eprintln!("error: cannot read the log {}: {e}", path.display());
+        ExitCode::from(UNREADABLE)
+    })
+}
+
+fn fail(what: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {what}");
+    ExitCode::FAILURE
+}
+
+/// `fray replay FILE`.
+pub fn replay(path: &Path) -> ExitCode {
+    let fight = match read(path) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
+    let folded = match replay::fold(&fight) {
+        Ok(f) => f,
+        Err(e) => return fail(format!("cannot fold {}: {e}", path.display())),
+    };
+    let text = render_replay(&fight, &folded);
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`fray replay x | head`) is not worth a message.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(format!("writing to stdout: {e}")),
+    }
+}
+
+/// The whole narrative: a heading, one line per event, the final table and the state hash.
+fn render_replay(fight: &RecordedFight, folded: &Folded) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{} (ruleset {})\nSeed commitment: {}\n",
+        fight.title(),
+        fight.ruleset(),
+        fight.commitment()
+    ));
+    match fight.revealed() {
+        Some((seed, salt)) => out.push_str(&format!("Seed: {seed} (salt {salt})\n")),
+        None => out.push_str("Seed: not revealed\n"),
+    }
+    out.push('\n');
+    out.push_str(&narrative(
+        folded.events.iter().map(|e| (e.seq, &e.event)),
+        Roster::from_state(&folded.state),
+    ));
+    out.push_str(&format!(
+        "\nFinal state after {} events:\n{}\nState hash: {}\n",
+        folded.events.len(),
+        table::render(&folded.state),
+        folded.state_hash
+    ));
+    out
+}
+
+/// One line per event, `seq  text`, with a blank line before each round.
+fn narrative<'a>(
+    events: impl Iterator<Item = (u64, &'a GameEvent)> + Clone,
+    mut roster: Roster,
+) -> String {
+    let width = events
+        .clone()
+        .map(|(seq, _)| seq)
+        .max()
+        .unwrap_or(0)
+        .to_string()
+        .len();
+    let mut out = String::new();
+    for (seq, event) in events {
+        if matches!(event, GameEvent::RoundStarted { .. }) {
+            out.push('\n');
+        }
+        out.push_str(&format!("{seq:>width$}  {}\n", narrate(event, &roster)));
+        roster.observe(event);
+    }
+    out
+}
+
+/// `fray verify FILE`.
+pub fn verify(path: &Path) -> ExitCode {
+    let fight = match read(path) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
+    match replay::verify(&fight) {
+        Ok(report) => {
+            println!(
+                "OK: {} verified — {} commands re-decided, {} events and {} state hashes match",
+                path.display(),
+                report.commands,
+                report.events,
+                report.hashes
+            );
+            if report.commitment_checked {
+                println!(
+                    "The revealed seed matches the published commitment {}",
+                    fight.commitment()
+                );
+            } else {
+                println!(
+                    "The seed was not revealed in this log: commitment {} not checked",
+                    fight.commitment()
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("MISMATCH: {} does not replay: {e}", path.display());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `fray export FILE --json [-o OUT]`.
+pub fn export(path: &Path, json: bool, output: Option<&Path>) -> ExitCode {
+    if !json {
+        return fail("choose an export format: --json");
+    }
+    let fight = match read(path) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
+    let mut text = match replay::export_public_json(&fight) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("cannot export {}: {e}", path.display())),
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    match output {
+        Some(out) => match std::fs::write(out, text) {
+            Ok(()) => {
+                eprintln!("wrote {}", out.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(format!("cannot write {}: {e}", out.display())),
+        },
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            match stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => fail(format!("writing to stdout: {e}")),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fray_protocol::CombatantId;
+
+    #[test]
+    fn narrative_numbers_lines_and_spaces_rounds() {
+        let events = [
+            (9u64, GameEvent::BattleStarted),
+            (10, GameEvent::RoundStarted { round: 1 }),
+            (
+                11,
+                GameEvent::Slain {
+                    combatant: CombatantId::new("ogre"),
+                },
+            ),
+        ];
+        let text = narrative(events.iter().map(|(s, e)| (*s, e)), Roster::default());
+        assert_eq!(
+            text,
+            " 9  The battle begins! Roll initiative.\n\n10  === Round 1 ===\n11  ogre is slain!\n"
+        );
+    }
+
+    #[test]
+    fn unreadable_logs_exit_2() {
+        let missing = Path::new("/nonexistent/fray/log");
+        assert_eq!(verify(missing), ExitCode::from(UNREADABLE));
+    }
+}

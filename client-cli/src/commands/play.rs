@@ -1,0 +1,500 @@
+//! `fray play --token T`: play interactively, one command per stdin line (typed or piped).
+//!
+//! After joining it shows whose turn it is; when one of the player's combatants is up (the GM
+//! commands everyone) it lists that combatant's hit points, actions left, attacks with their
+//! legal targets, and `move` / `rally` / `end`. Events are narrated as they arrive; `Rejected`
+//! answers are printed verbatim (code and message).
+//!
+//! Lines are taken one at a time: the next line is read only when the previous command has
+//! been answered and its events (and a fresh snapshot, requested at each turn start) have
+//! arrived, so piped scripts behave like a patient typist. At the end of piped input the client
+//! leaves once everything sent has been answered. A lost connection is resumed after the last
+//! event seen.
+
+use crate::commands::print_outputs;
+use crate::connection::{Connection, describe_role};
+use crate::http::Server;
+use crate::input::{self, Input, Menu};
+use crate::narrate::{action_name, defense_name};
+use crate::table;
+use crate::tracker::Tracker;
+use anyhow::Result;
+use fray_protocol::codec::Encoding;
+use fray_protocol::event::ActionKind;
+use fray_protocol::state::{CombatantState, Phase};
+use fray_protocol::{
+    ClientMessage, CombatantId, Command, ErrorCode, GameEvent, Role, ServerMessage,
+};
+use std::io::{BufRead, IsTerminal};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+/// How long input waits for the server before it is taken anyway.
+const STALL: Duration = Duration::from_secs(10);
+
+/// Runs `fray play`.
+pub async fn run(server_arg: &str, encoding: Encoding, token: &str) -> Result<()> {
+    let server = Server::parse(server_arg)?;
+    let (mut conn, welcome) = Connection::open(&server, encoding, token, None).await?;
+    println!(
+        "Joined session {} as {} (ruleset {}, {} events so far)",
+        welcome.session,
+        describe_role(&welcome.role),
+        welcome.ruleset,
+        welcome.seq
+    );
+    println!("Seed commitment: {}", welcome.commitment);
+    println!("Type `help` for the commands.");
+    if welcome.role == Role::Spectator {
+        println!("(This is a spectator token: you can watch but not act.)");
+    }
+    let echo = !std::io::stdin().is_terminal();
+    let mut lines = spawn_stdin();
+    let mut game = Game::new(welcome.role.clone(), welcome.seq);
+    let mut stdin_open = true;
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
+    loop {
+        let ready = game.ready();
+        if !stdin_open && ready {
+            break;
+        }
+        tokio::select! {
+            received = conn.recv() => {
+                let reconnect = match received {
+                    Ok(Some(msg)) => game.on_message(msg, &mut conn).await,
+                    Ok(None) => {
+                        eprintln!("(the server closed the connection)");
+                        true
+                    }
+                    Err(e) => {
+                        eprintln!("(connection lost: {e:#})");
+                        true
+                    }
+                };
+                if reconnect {
+                    let from = game.tracker.last_seq();
+                    eprintln!("(reconnecting; resuming after event #{})", from.unwrap_or(0));
+                    let (c, w) = Connection::open_retrying(&server, encoding, token, from).await?;
+                    conn = c;
+                    game.reconnected(w.seq);
+                    eprintln!("(reconnected)");
+                    if !game.request_snapshot(&mut conn).await {
+                        eprintln!("(could not ask for a snapshot)");
+                    }
+                }
+            }
+            line = lines.recv(), if ready && stdin_open => match line {
+                None => stdin_open = false,
+                Some(line) => {
+                    if echo {
+                        println!("> {line}");
+                    }
+                    match game.on_line(&line) {
+                        LineOutcome::Quit => break,
+                        LineOutcome::Nothing => {}
+                        LineOutcome::Send(command) => {
+                            if let Err(e) = game.send_command(&mut conn, command).await {
+                                eprintln!("(could not send: {e:#})");
+                            }
+                        }
+                    }
+                }
+            },
+            _ = tick.tick(), if !ready => game.check_stall(),
+        }
+    }
+    conn.close().await;
+    Ok(())
+}
+
+/// Reads stdin lines on a plain thread (blocking reads do not belong on the runtime); the
+/// channel closes at end of input.
+fn spawn_stdin() -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel(64);
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if tx.blocking_send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// What to do with a typed line.
+enum LineOutcome {
+    Quit,
+    Nothing,
+    Send(Command),
+}
+
+/// The client's view of the game and of its own pending requests.
+struct Game {
+    role: Role,
+    tracker: Tracker,
+    /// Events up to this sequence number were already in the log when we joined.
+    joined_at: u64,
+    next_id: u64,
+    /// The command awaiting `Accepted`/`Rejected`.
+    outstanding: Option<u64>,
+    /// Show the turn once events up to this sequence number have arrived.
+    prompt_after: Option<u64>,
+    /// Snapshots asked for and not yet received.
+    awaiting_snapshots: u32,
+    /// Print the state table with the next snapshot.
+    table_next: bool,
+    /// Since when input has been held back.
+    waiting_since: Option<Instant>,
+}
+
+impl Game {
+    fn new(role: Role, joined_at: u64) -> Game {
+        Game {
+            role,
+            tracker: Tracker::new(),
+            joined_at,
+            next_id: 1,
+            outstanding: None,
+            prompt_after: None,
+            // The server sends a snapshot after `Welcome`.
+            awaiting_snapshots: 1,
+            table_next: true,
+            waiting_since: Some(Instant::now()),
+        }
+    }
+
+    /// Whether the next input line may be taken.
+    fn ready(&self) -> bool {
+        self.tracker.state().is_some()
+            && self.outstanding.is_none()
+            && self.prompt_after.is_none()
+            && self.awaiting_snapshots == 0
+    }
+
+    /// Stops waiting for answers that do not come.
+    fn check_stall(&mut self) {
+        let since = *self.waiting_since.get_or_insert_with(Instant::now);
+        if since.elapsed() >= STALL && self.tracker.state().is_some() {
+            eprintln!("(no answer from the server for {STALL:?}; taking input anyway)");
+            self.outstanding = None;
+            self.prompt_after = None;
+            self.awaiting_snapshots = 0;
+            self.waiting_since = None;
+        }
+    }
+
+    fn controls(&self, id: &CombatantId) -> bool {
+        match &self.role {
+            Role::Gm => true,
+            Role::Player { controls, .. } => controls.contains(id),
+            Role::Spectator => false,
+        }
+    }
+
+    /// The combatant a command would be for: the one whose turn it is if we control it, or
+    /// else a player's only combatant (the server then says whose turn it is).
+    fn acting(&self) -> Option<CombatantId> {
+        let state = self.tracker.state()?;
+        if let Some(current) = &state.current
+            && state.phase == Phase::Running
+            && self.controls(current)
+        {
+            return Some(current.clone());
+        }
+        match &self.role {
+            Role::Player { controls, .. } if controls.len() == 1 => controls.first().cloned(),
+            _ => None,
+        }
+    }
+
+    async fn request_snapshot(&mut self, conn: &mut Connection) -> bool {
+        self.awaiting_snapshots += 1;
+        self.note_waiting();
+        conn.send(&ClientMessage::GetSnapshot).await.is_ok()
+    }
+
+    fn note_waiting(&mut self) {
+        if self.waiting_since.is_none() {
+            self.waiting_since = Some(Instant::now());
+        }
+    }
+
+    async fn send_command(&mut self, conn: &mut Connection, command: Command) -> Result<()> {
+        let id = self.next_id;
+        self.next_id += 1;
+        conn.send(&ClientMessage::Command { id, command }).await?;
+        self.outstanding = Some(id);
+        self.note_waiting();
+        Ok(())
+    }
+
+    fn reconnected(&mut self, seq: u64) {
+        if let Some(id) = self.outstanding.take() {
+            println!(
+                "(the answer to command #{id} was lost with the connection; \
+                 its events will show if it was accepted)"
+            );
+        }
+        self.prompt_after = None;
+        self.awaiting_snapshots = 0;
+        self.joined_at = seq;
+        self.table_next = false;
+    }
+
+    /// Handles a server message; `true` if the connection should be replaced.
+    async fn on_message(&mut self, msg: ServerMessage, conn: &mut Connection) -> bool {
+        match msg {
+            ServerMessage::Event { seq, event, .. } => {
+                let turn_started = matches!(event, GameEvent::TurnStarted { .. });
+                let battle_ended = matches!(event, GameEvent::BattleEnded { .. });
+                print_outputs(&self.tracker.on_event(seq, event), false);
+                if (turn_started || battle_ended)
+                    && seq > self.joined_at
+                    && !self.request_snapshot(conn).await
+                {
+                    return true;
+                }
+                if battle_ended {
+                    self.table_next = true;
+                }
+                self.maybe_prompt();
+            }
+            ServerMessage::Snapshot { seq, state } => {
+                print_outputs(&self.tracker.on_snapshot(seq, state), false);
+                self.awaiting_snapshots = self.awaiting_snapshots.saturating_sub(1);
+                if self.awaiting_snapshots == 0 && self.table_next {
+                    self.table_next = false;
+                    if let Some(state) = self.tracker.state() {
+                        println!();
+                        print!("{}", table::render(state));
+                    }
+                }
+                self.maybe_prompt();
+            }
+            ServerMessage::Accepted {
+                command_id,
+                last_seq,
+                ..
+            } => {
+                if self.outstanding == Some(command_id) {
+                    self.outstanding = None;
+                    self.prompt_after = Some(last_seq);
+                }
+                self.maybe_prompt();
+            }
+            ServerMessage::Rejected {
+                command_id,
+                code,
+                message,
+            } => {
+                println!("Rejected: {code}: {message}");
+                if self.outstanding == Some(command_id) {
+                    self.outstanding = None;
+                    self.waiting_since = None;
+                }
+            }
+            ServerMessage::Error { code, message } => {
+                println!("Server error: {code}: {message}");
+                if matches!(code, ErrorCode::Lagging | ErrorCode::SessionUnavailable) {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    return true;
+                }
+            }
+            ServerMessage::Welcome { .. } | ServerMessage::Pong { .. } => {}
+        }
+        false
+    }
+
+    /// Shows the turn once nothing more is expected from the server.
+    fn maybe_prompt(&mut self) {
+        if let Some(after) = self.prompt_after
+            && self.tracker.last_seq().is_some_and(|last| last >= after)
+        {
+            self.prompt_after = None;
+        }
+        if self.prompt_after.is_none()
+            && self.awaiting_snapshots == 0
+            && self.outstanding.is_none()
+            && self.waiting_since.is_some()
+        {
+            self.waiting_since = None;
+            self.show_turn();
+        }
+    }
+
+    fn on_line(&mut self, line: &str) -> LineOutcome {
+        let Some(state) = self.tracker.state() else {
+            return LineOutcome::Nothing;
+        };
+        let menu = self
+            .acting()
+            .and_then(|actor| Menu::for_actor(state, &actor));
+        match input::parse(line, menu.as_ref()) {
+            Err(msg) => {
+                println!("{msg}");
+                LineOutcome::Nothing
+            }
+            Ok(Input::Empty) => LineOutcome::Nothing,
+            Ok(Input::Help) => {
+                println!("{}", input::HELP);
+                LineOutcome::Nothing
+            }
+            Ok(Input::Quit) => LineOutcome::Quit,
+            Ok(Input::State) => {
+                print!("{}", table::render(state));
+                LineOutcome::Nothing
+            }
+            Ok(Input::Menu) => {
+                self.show_turn();
+                LineOutcome::Nothing
+            }
+            Ok(Input::Game(command)) => {
+                if self.role == Role::Spectator {
+                    println!("Spectators cannot send commands.");
+                    LineOutcome::Nothing
+                } else {
+                    LineOutcome::Send(command)
+                }
+            }
+        }
+    }
+
+    /// Prints whose turn it is, and the menu when it is ours.
+    fn show_turn(&self) {
+        let Some(state) = self.tracker.state() else {
+            return;
+        };
+        println!();
+        match state.phase {
+            Phase::Setup => {
+                if self.role == Role::Gm {
+                    println!("The battle has not started. Type `start` to roll initiative.");
+                } else {
+                    println!("Waiting for the GM to start the battle.");
+                }
+            }
+            Phase::Ended => println!("{}. Type `quit` to leave.", table::header(state)),
+            Phase::Running => match &state.current {
+                Some(current) if self.controls(current) => match state.combatant(current) {
+                    Some(me) => print!("{}", render_menu(state, me)),
+                    None => println!("{}", table::header(state)),
+                },
+                _ => println!("{} — waiting.", table::header(state)),
+            },
+        }
+    }
+}
+
+/// The menu for our combatant whose turn it is.
+fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> String {
+    let mut out = format!("{} — your turn\n", table::header(state));
+    let hp = match (me.hp, me.max_hp) {
+        (Some(hp), Some(max)) => format!("{hp}/{max} hp"),
+        (Some(hp), None) => format!("{hp} hp"),
+        (None, _) => "hp hidden".to_owned(),
+    };
+    let temp = if me.temp_hp > 0 {
+        format!(" (+{} temporary)", me.temp_hp)
+    } else {
+        String::new()
+    };
+    let left: Vec<&str> = [
+        (me.actions.standard, ActionKind::Standard),
+        (me.actions.move_action, ActionKind::Move),
+        (me.actions.quick, ActionKind::Quick),
+    ]
+    .iter()
+    .filter(|(has, _)| *has)
+    .map(|(_, k)| action_name(*k))
+    .collect();
+    let left = if left.is_empty() {
+        "none".to_owned()
+    } else {
+        left.join(", ")
+    };
+    out.push_str(&format!(
+        "{}: {hp}{temp} · {} · recoveries {} · actions left: {left}\n",
+        me.name,
+        table::status_cell(me),
+        me.recoveries
+    ));
+    let Some(menu) = Menu::for_actor(state, &me.id) else {
+        return out;
+    };
+    let standard = me.actions.payer(ActionKind::Standard).is_some();
+    if menu.attacks.is_empty() {
+        out.push_str("No attacks.\n");
+    } else {
+        out.push_str(if standard {
+            "Attacks (standard action):\n"
+        } else {
+            "Attacks (standard action — already used this turn):\n"
+        });
+        let id_w = menu.attacks.iter().map(|a| a.id.len()).max().unwrap_or(0);
+        let name_w = menu.attacks.iter().map(|a| a.name.len()).max().unwrap_or(0);
+        for (i, a) in menu.attacks.iter().enumerate() {
+            out.push_str(&format!(
+                "  {}. {:id_w$}  {:name_w$}  {} vs {}, up to {} target{}\n",
+                i + 1,
+                a.id,
+                a.name,
+                a.range,
+                defense_name(a.vs),
+                a.max_targets,
+                if a.max_targets == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    if menu.targets.is_empty() {
+        out.push_str("No enemy is standing.\n");
+    } else {
+        out.push_str("Targets:\n");
+        let id_w = menu
+            .targets
+            .iter()
+            .map(|t| t.id.as_str().len())
+            .max()
+            .unwrap_or(0);
+        for (i, t) in menu.targets.iter().enumerate() {
+            let extra = state
+                .combatant(&t.id)
+                .map(|c| {
+                    let mut bits = Vec::new();
+                    if let (Some(hp), Some(max)) = (c.hp, c.max_hp) {
+                        bits.push(format!("{hp}/{max} hp"));
+                    }
+                    if c.staggered {
+                        bits.push("staggered".to_owned());
+                    }
+                    if bits.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", bits.join(", "))
+                    }
+                })
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "  {}. {:id_w$}  {}{extra}\n",
+                i + 1,
+                t.id.as_str(),
+                t.name
+            ));
+        }
+    }
+    let mut also = Vec::new();
+    if me.actions.payer(ActionKind::Move).is_some() {
+        also.push("move");
+    }
+    if standard {
+        also.push("rally");
+    }
+    also.push("end");
+    let example = match (menu.attacks.first(), menu.targets.first()) {
+        (Some(a), Some(t)) => format!(" — e.g. `attack {} {}` or `a 1 1`", a.id, t.id),
+        _ => String::new(),
+    };
+    out.push_str(&format!("Also: {}{example}\n", also.join(", ")));
+    out
+}

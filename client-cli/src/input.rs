@@ -1,0 +1,458 @@
+//! Parsing what a player types in `fray play` into a command, without any I/O.
+//!
+//! Accepted forms (case-insensitive): `attack melee goblin-1`, `a 1 2` (attack 1 of the menu
+//! against target 2), `melee goblin-1` (an attack id as the verb), several targets as
+//! `a 1 2 3` or `a 1 2,3`, `move`, `rally`, `end` (end the turn), `start` and `end battle` (GM),
+//! `state`, `menu`, `help`, `quit`. Targets are menu numbers, combatant ids, or an unambiguous
+//! beginning of an id or name. Errors say what was wrong and what would be accepted.
+
+use fray_protocol::state::AttackSummary;
+use fray_protocol::{CombatantId, Command, SessionState};
+
+/// What a line asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A blank line.
+    Empty,
+    /// Show the help.
+    Help,
+    /// Leave.
+    Quit,
+    /// Print the state table.
+    State,
+    /// Show the actions menu again.
+    Menu,
+    /// Send a game command.
+    Game(Command),
+}
+
+/// A legal target as numbered in the menu.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// Its id.
+    pub id: CombatantId,
+    /// Its display name.
+    pub name: String,
+}
+
+/// The actions on offer to the combatant the player commands now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Menu {
+    /// Who acts.
+    pub actor: CombatantId,
+    /// The actor's attacks, numbered from 1.
+    pub attacks: Vec<AttackSummary>,
+    /// Legal targets (conscious combatants of the other side), numbered from 1.
+    pub targets: Vec<Target>,
+    /// Every combatant id in the fight: an exact id is accepted as a target even when it is
+    /// not on the list (the server has the last word).
+    pub everyone: Vec<CombatantId>,
+}
+
+impl Menu {
+    /// The menu for `actor` in `state`; `None` if the actor is not in the fight.
+    pub fn for_actor(state: &SessionState, actor: &CombatantId) -> Option<Menu> {
+        let me = state.combatant(actor)?;
+        let targets = state
+            .combatants
+            .iter()
+            .filter(|c| c.side == me.side.opponent() && c.status.is_up())
+            .map(|c| Target {
+                id: c.id.clone(),
+                name: c.name.clone(),
+            })
+            .collect();
+        Some(Menu {
+            actor: actor.clone(),
+            attacks: me.attacks.clone(),
+            targets,
+            everyone: state.combatants.iter().map(|c| c.id.clone()).collect(),
+        })
+    }
+
+    fn attack(&self, word: &str) -> Result<&AttackSummary, String> {
+        if let Ok(n) = word.parse::<usize>() {
+            return n
+                .checked_sub(1)
+                .and_then(|i| self.attacks.get(i))
+                .ok_or_else(|| format!("there is no attack number {n}; {}", self.attack_list()));
+        }
+        let exact = self
+            .attacks
+            .iter()
+            .find(|a| a.id.eq_ignore_ascii_case(word) || a.name.eq_ignore_ascii_case(word));
+        if let Some(a) = exact {
+            return Ok(a);
+        }
+        let lower = word.to_lowercase();
+        let matches: Vec<&AttackSummary> = self
+            .attacks
+            .iter()
+            .filter(|a| {
+                a.id.to_lowercase().starts_with(&lower) || a.name.to_lowercase().starts_with(&lower)
+            })
+            .collect();
+        match matches[..] {
+            [one] => Ok(one),
+            [] => Err(format!("unknown attack `{word}`; {}", self.attack_list())),
+            _ => Err(format!(
+                "`{word}` could be {}; be more specific",
+                or_list(matches.iter().map(|a| a.id.as_str()))
+            )),
+        }
+    }
+
+    fn target(&self, word: &str) -> Result<CombatantId, String> {
+        if let Ok(n) = word.parse::<usize>() {
+            return n
+                .checked_sub(1)
+                .and_then(|i| self.targets.get(i))
+                .map(|t| t.id.clone())
+                .ok_or_else(|| format!("there is no target number {n}; {}", self.target_list()));
+        }
+        if let Some(t) = self
+            .targets
+            .iter()
+            .find(|t| t.id.as_str().eq_ignore_ascii_case(word) || t.name.eq_ignore_ascii_case(word))
+        {
+            return Ok(t.id.clone());
+        }
+        if let Some(id) = self
+            .everyone
+            .iter()
+            .find(|id| id.as_str().eq_ignore_ascii_case(word))
+        {
+            return Ok(id.clone());
+        }
+        let lower = word.to_lowercase();
+        let matches: Vec<&Target> = self
+            .targets
+            .iter()
+            .filter(|t| {
+                t.id.as_str().to_lowercase().starts_with(&lower)
+                    || t.name.to_lowercase().starts_with(&lower)
+            })
+            .collect();
+        match matches[..] {
+            [one] => Ok(one.id.clone()),
+            [] => Err(format!("`{word}` is not a target; {}", self.target_list())),
+            _ => Err(format!(
+                "`{word}` could be {}; be more specific",
+                or_list(matches.iter().map(|t| t.id.as_str()))
+            )),
+        }
+    }
+
+    fn attack_list(&self) -> String {
+        if self.attacks.is_empty() {
+            return "this combatant has no attacks".to_owned();
+        }
+        let items: Vec<String> = self
+            .attacks
+            .iter()
+            .enumerate()
+            .map(|(i, a)| format!("{} {} ({})", i + 1, a.id, a.name))
+            .collect();
+        format!("attacks: {}", items.join(", "))
+    }
+
+    fn target_list(&self) -> String {
+        if self.targets.is_empty() {
+            return "no enemy is standing".to_owned();
+        }
+        let items: Vec<String> = self
+            .targets
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("{} {}", i + 1, t.id))
+            .collect();
+        format!("targets: {}", items.join(", "))
+    }
+
+    fn parse_attack(&self, args: &[&str]) -> Result<Command, String> {
+        let Some((first, rest)) = args.split_first() else {
+            return Err(format!(
+                "attack with what? e.g. `attack melee goblin-1` or `a 1 2`; {}",
+                self.attack_list()
+            ));
+        };
+        let attack = self.attack(first)?;
+        let words: Vec<&str> = rest
+            .iter()
+            .flat_map(|w| w.split(','))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut targets: Vec<CombatantId> = Vec::new();
+        for w in words {
+            let t = self.target(w)?;
+            if targets.contains(&t) {
+                return Err(format!("`{t}` is named twice"));
+            }
+            targets.push(t);
+        }
+        if targets.is_empty() {
+            match &self.targets[..] {
+                [only] => targets.push(only.id.clone()),
+                _ => {
+                    return Err(format!(
+                        "attack whom with {}? {}",
+                        attack.name,
+                        self.target_list()
+                    ));
+                }
+            }
+        }
+        let max = usize::from(attack.max_targets);
+        if targets.len() > max {
+            return Err(format!(
+                "{} takes at most {max} target{}, not {}",
+                attack.name,
+                if max == 1 { "" } else { "s" },
+                targets.len()
+            ));
+        }
+        Ok(Command::Attack {
+            actor: self.actor.clone(),
+            attack: attack.id.clone(),
+            targets,
+        })
+    }
+}
+
+/// The help text.
+pub const HELP: &str = "\
+Commands (case-insensitive):
+  attack ATTACK TARGET...   attack, e.g. `attack melee goblin-1`; ATTACK and TARGET may be
+                            menu numbers (`a 1 2`), ids, or the start of an id or name
+  ATTACK TARGET...          the same, naming the attack directly, e.g. `melee goblin-1`
+  move | m                  spend the move action
+  rally | r                 rally (standard action, spends a recovery)
+  end | e                   end the turn
+  start                     GM: roll initiative and start the battle
+  end battle                GM: end the battle now (the seed is revealed)
+  state | s                 print the state table
+  menu                      show your actions again
+  help | h | ?              this text
+  quit | q                  leave (the session goes on without you)";
+
+/// Parses a line. `menu` is the combatant the player commands now, if any.
+pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((verb, args)) = words.split_first() else {
+        return Ok(Input::Empty);
+    };
+    let verb = verb.to_lowercase();
+    let no_args = |input: Input| {
+        if args.is_empty() {
+            Ok(input)
+        } else {
+            Err(format!("`{verb}` takes no arguments"))
+        }
+    };
+    let need_menu = || {
+        menu.ok_or_else(|| {
+            format!("none of your combatants can act now, so `{verb}` has no one to act for")
+        })
+    };
+    match verb.as_str() {
+        "help" | "h" | "?" => Ok(Input::Help),
+        "quit" | "q" | "exit" => no_args(Input::Quit),
+        "state" | "s" | "table" => no_args(Input::State),
+        "menu" | "actions" => no_args(Input::Menu),
+        "start" => no_args(Input::Game(Command::StartBattle)),
+        "end-battle" | "endbattle" => no_args(Input::Game(Command::EndBattle)),
+        "end" | "e" | "endturn" | "end-turn" | "done" => match args {
+            [] => Ok(Input::Game(Command::EndTurn {
+                actor: need_menu()?.actor.clone(),
+            })),
+            [w] if w.eq_ignore_ascii_case("turn") => Ok(Input::Game(Command::EndTurn {
+                actor: need_menu()?.actor.clone(),
+            })),
+            [w] if w.eq_ignore_ascii_case("battle") => Ok(Input::Game(Command::EndBattle)),
+            _ => Err("`end` ends your turn; `end battle` (GM) ends the battle".to_owned()),
+        },
+        "move" | "m" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::Move { actor }))
+        }
+        "rally" | "r" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::Rally { actor }))
+        }
+        "attack" | "a" | "att" => Ok(Input::Game(need_menu()?.parse_attack(args)?)),
+        _ => match menu {
+            Some(m) if m.attacks.iter().any(|a| a.id.eq_ignore_ascii_case(&verb)) => {
+                Ok(Input::Game(m.parse_attack(&words)?))
+            }
+            _ => Err(format!(
+                "unknown command `{verb}`; type `help` for the list"
+            )),
+        },
+    }
+}
+
+/// `a, b or c`.
+fn or_list<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    let items: Vec<&str> = items.collect();
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => (*last).to_owned(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fray_protocol::event::Defense;
+
+    fn attack(id: &str, name: &str, max_targets: u8) -> AttackSummary {
+        AttackSummary {
+            id: id.into(),
+            name: name.into(),
+            range: "melee".into(),
+            vs: Defense::Ac,
+            max_targets,
+        }
+    }
+
+    fn target(id: &str, name: &str) -> Target {
+        Target {
+            id: CombatantId::new(id),
+            name: name.into(),
+        }
+    }
+
+    fn menu() -> Menu {
+        Menu {
+            actor: CombatantId::new("brakka"),
+            attacks: vec![
+                attack("melee", "Longsword", 1),
+                attack("ranged", "Javelin", 1),
+                attack("cleave", "Cleaving Strike", 2),
+            ],
+            targets: vec![
+                target("goblin-1", "Goblin Scrapper 1"),
+                target("goblin-2", "Goblin Scrapper 2"),
+                target("ogre", "Ogre"),
+            ],
+            everyone: ["brakka", "goblin-1", "goblin-2", "ogre", "goblin-3"]
+                .into_iter()
+                .map(CombatantId::new)
+                .collect(),
+        }
+    }
+
+    fn game(line: &str) -> Result<Command, String> {
+        match parse(line, Some(&menu()))? {
+            Input::Game(c) => Ok(c),
+            other => Err(format!("not a game command: {other:?}")),
+        }
+    }
+
+    fn attack_cmd(attack: &str, targets: &[&str]) -> Command {
+        Command::Attack {
+            actor: CombatantId::new("brakka"),
+            attack: attack.into(),
+            targets: targets.iter().map(|t| CombatantId::new(*t)).collect(),
+        }
+    }
+
+    #[test]
+    fn attack_by_names() {
+        assert_eq!(
+            game("attack melee goblin-1"),
+            Ok(attack_cmd("melee", &["goblin-1"]))
+        );
+        assert_eq!(
+            game("ATTACK Melee GOBLIN-2"),
+            Ok(attack_cmd("melee", &["goblin-2"]))
+        );
+        assert_eq!(game("melee ogre"), Ok(attack_cmd("melee", &["ogre"])));
+        assert_eq!(game("a long og"), Ok(attack_cmd("melee", &["ogre"])));
+    }
+
+    #[test]
+    fn attack_by_numbers() {
+        assert_eq!(game("a 1 2"), Ok(attack_cmd("melee", &["goblin-2"])));
+        assert_eq!(game("a 2 3"), Ok(attack_cmd("ranged", &["ogre"])));
+        assert_eq!(
+            game("a 3 1,2"),
+            Ok(attack_cmd("cleave", &["goblin-1", "goblin-2"]))
+        );
+        assert_eq!(
+            game("a 3 1 3"),
+            Ok(attack_cmd("cleave", &["goblin-1", "ogre"]))
+        );
+    }
+
+    #[test]
+    fn exact_ids_off_the_list_are_left_to_the_server() {
+        assert_eq!(game("a 1 goblin-3"), Ok(attack_cmd("melee", &["goblin-3"])));
+    }
+
+    #[test]
+    fn attack_errors_are_helpful() {
+        let e = game("a 9 1").expect_err("no attack 9");
+        assert!(
+            e.contains("no attack number 9") && e.contains("1 melee (Longsword)"),
+            "{e}"
+        );
+        let e = game("a 1 7").expect_err("no target 7");
+        assert!(
+            e.contains("no target number 7") && e.contains("1 goblin-1"),
+            "{e}"
+        );
+        let e = game("a 1 gob").expect_err("ambiguous");
+        assert!(e.contains("goblin-1 or goblin-2"), "{e}");
+        let e = game("a 1").expect_err("whom");
+        assert!(e.contains("attack whom"), "{e}");
+        let e = game("a 1 1 2").expect_err("too many");
+        assert!(e.contains("at most 1 target"), "{e}");
+        let e = game("a 3 1 1").expect_err("twice");
+        assert!(e.contains("named twice"), "{e}");
+        let e = game("attack").expect_err("with what");
+        assert!(e.contains("attack with what"), "{e}");
+        let e = game("a fireball 1").expect_err("unknown attack");
+        assert!(e.contains("unknown attack `fireball`"), "{e}");
+    }
+
+    #[test]
+    fn a_single_target_is_implied() {
+        let mut m = menu();
+        m.targets.truncate(1);
+        assert_eq!(
+            parse("a 1", Some(&m)),
+            Ok(Input::Game(attack_cmd("melee", &["goblin-1"])))
+        );
+    }
+
+    #[test]
+    fn turn_commands() {
+        let brakka = || CombatantId::new("brakka");
+        assert_eq!(game("move"), Ok(Command::Move { actor: brakka() }));
+        assert_eq!(game("r"), Ok(Command::Rally { actor: brakka() }));
+        assert_eq!(game("end"), Ok(Command::EndTurn { actor: brakka() }));
+        assert_eq!(game("end turn"), Ok(Command::EndTurn { actor: brakka() }));
+        assert_eq!(game("end battle"), Ok(Command::EndBattle));
+        assert_eq!(game("start"), Ok(Command::StartBattle));
+        assert!(game("move fast").is_err());
+    }
+
+    #[test]
+    fn client_commands_and_blanks() {
+        assert_eq!(parse("   ", None), Ok(Input::Empty));
+        assert_eq!(parse("help", None), Ok(Input::Help));
+        assert_eq!(parse("Q", None), Ok(Input::Quit));
+        assert_eq!(parse("state", None), Ok(Input::State));
+        assert_eq!(parse("start", None), Ok(Input::Game(Command::StartBattle)));
+    }
+
+    #[test]
+    fn acting_needs_a_turn() {
+        let e = parse("move", None).expect_err("no actor");
+        assert!(e.contains("none of your combatants can act now"), "{e}");
+        let e = parse("dance", None).expect_err("unknown");
+        assert!(e.contains("unknown command `dance`"), "{e}");
+    }
+}

@@ -1,0 +1,796 @@
+//! Narration: one readable English line per `GameEvent`, e.g.
+//! "Brakka attacks Goblin Scrapper 2 with Longsword: d20=17 +5 = 22 vs AC 16 — HIT".
+//!
+//! Names come from a [`Roster`] (ids → display names, attack names, effects seen so far),
+//! built from the last `SessionState` and fed every event. Dice are shown face by face, dropped
+//! dice in parentheses. Hidden values (a monster's hit points for players and spectators) are
+//! `None` in the events and simply not mentioned.
+
+use fray_protocol::event::{
+    ActionKind, AttackOutcome, Condition, DamageCause, DamageType, Defense, Effect, EffectDuration,
+    EffectEndReason, EffectKind, SaveDifficulty, SavePurpose,
+};
+use fray_protocol::roll::Roll;
+use fray_protocol::{CombatantId, GameEvent, SessionState, Side};
+use std::collections::BTreeMap;
+
+/// What narration needs to name things.
+#[derive(Debug, Clone, Default)]
+pub struct Roster {
+    names: BTreeMap<CombatantId, String>,
+    attacks: BTreeMap<(CombatantId, String), String>,
+    max_hp: BTreeMap<CombatantId, i32>,
+    effects: BTreeMap<u32, Effect>,
+}
+
+impl Roster {
+    /// A roster from a state.
+    pub fn from_state(state: &SessionState) -> Roster {
+        let mut r = Roster::default();
+        r.refresh(state);
+        r
+    }
+
+    /// Takes names, attacks, known maximum hit points and current effects from a state
+    /// (effects seen earlier are kept: later events may still refer to them).
+    pub fn refresh(&mut self, state: &SessionState) {
+        for c in &state.combatants {
+            self.names.insert(c.id.clone(), c.name.clone());
+            for a in &c.attacks {
+                self.attacks
+                    .insert((c.id.clone(), a.id.clone()), a.name.clone());
+            }
+            match c.max_hp {
+                Some(max) => self.max_hp.insert(c.id.clone(), max),
+                None => self.max_hp.remove(&c.id),
+            };
+            for e in &c.effects {
+                self.effects.insert(e.id, e.clone());
+            }
+        }
+    }
+
+    /// Remembers what an event introduces (effects), so later events can describe them.
+    pub fn observe(&mut self, event: &GameEvent) {
+        if let GameEvent::EffectApplied { effect } = event {
+            self.effects.insert(effect.id, effect.clone());
+        }
+    }
+
+    /// A combatant's display name (its id when unknown).
+    pub fn name<'a>(&'a self, id: &'a CombatantId) -> &'a str {
+        self.names.get(id).map_or(id.as_str(), String::as_str)
+    }
+
+    /// An attack's display name (its id when unknown).
+    pub fn attack<'a>(&'a self, who: &CombatantId, attack: &'a str) -> &'a str {
+        self.attacks
+            .get(&(who.clone(), attack.to_owned()))
+            .map_or(attack, String::as_str)
+    }
+
+    /// An effect seen so far.
+    pub fn effect(&self, id: u32) -> Option<&Effect> {
+        self.effects.get(&id)
+    }
+
+    fn names_of(&self, ids: &[CombatantId]) -> String {
+        let names: Vec<&str> = ids.iter().map(|id| self.name(id)).collect();
+        names.join(", ")
+    }
+
+    fn hp_text(&self, who: &CombatantId, hp: i32) -> String {
+        match self.max_hp.get(who) {
+            Some(max) => format!("{hp}/{max} hp"),
+            None => format!("{hp} hp"),
+        }
+    }
+}
+
+/// One line describing `event`.
+pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
+    let n = |id: &CombatantId| roster.name(id).to_owned();
+    match event {
+        GameEvent::BattleStarted => "The battle begins! Roll initiative.".to_owned(),
+        GameEvent::InitiativeRolled {
+            combatants,
+            roll,
+            bonus,
+            total,
+        } => format!(
+            "Initiative for {}: {} {} = {total}",
+            roster.names_of(combatants),
+            d20_text(roll),
+            signed(*bonus)
+        ),
+        GameEvent::TurnOrder { order } => format!("Order of battle: {}", roster.names_of(order)),
+        GameEvent::RoundStarted { round } => format!("=== Round {round} ==="),
+        GameEvent::EscalationDie { value } => format!("The escalation die shows {value}"),
+        GameEvent::TurnStarted { combatant, round } => {
+            format!("--- {}'s turn (round {round}) ---", n(combatant))
+        }
+        GameEvent::ActionUsed {
+            combatant,
+            action,
+            spent,
+        } => {
+            if action == spent {
+                format!("{} uses a {} action", n(combatant), action_name(*action))
+            } else {
+                format!(
+                    "{} uses the {} action as a {} action",
+                    n(combatant),
+                    action_name(*spent),
+                    action_name(*action)
+                )
+            }
+        }
+        GameEvent::AttackRolled {
+            attacker,
+            target,
+            attack,
+            roll,
+            bonus,
+            total,
+            defense,
+            defense_value,
+            outcome,
+        } => format!(
+            "{} attacks {} with {}: {} {} = {total} vs {} {defense_value} — {}",
+            n(attacker),
+            n(target),
+            roster.attack(attacker, attack),
+            d20_text(roll),
+            signed(*bonus),
+            defense_name(*defense),
+            outcome_text(*outcome)
+        ),
+        GameEvent::DamageRolled {
+            attacker,
+            attack,
+            roll,
+        } => format!(
+            "{} rolls damage for {}: {}",
+            n(attacker),
+            roster.attack(attacker, attack),
+            roll_text(roll)
+        ),
+        GameEvent::Damaged {
+            target,
+            cause,
+            amount,
+            damage_type,
+            temp_absorbed,
+            hp_after,
+        } => {
+            let kind = damage_kind(*damage_type);
+            let mut line = match cause {
+                DamageCause::Attack { attacker, attack } => format!(
+                    "{} takes {amount} {kind}damage from {}'s {}",
+                    n(target),
+                    n(attacker),
+                    roster.attack(attacker, attack)
+                ),
+                DamageCause::Ongoing { effect } => {
+                    format!(
+                        "{} takes {amount} ongoing {kind}damage [effect #{effect}]",
+                        n(target)
+                    )
+                }
+            };
+            if *temp_absorbed > 0 {
+                line.push_str(&format!(
+                    " ({temp_absorbed} absorbed by temporary hit points)"
+                ));
+            }
+            if let Some(hp) = hp_after {
+                line.push_str(&format!(" — {} left", roster.hp_text(target, *hp)));
+            }
+            line
+        }
+        GameEvent::Healed {
+            target,
+            roll,
+            amount,
+            recovery_used,
+            hp_after,
+        } => {
+            let mut line = format!("{} regains {amount} hit points", n(target));
+            match (roll, recovery_used) {
+                (Some(roll), true) => {
+                    line.push_str(&format!(" (recovery: {})", roll_text(roll)));
+                }
+                (Some(roll), false) => line.push_str(&format!(" ({})", roll_text(roll))),
+                (None, true) => line.push_str(" (recovery spent)"),
+                (None, false) => {}
+            }
+            if let Some(hp) = hp_after {
+                line.push_str(&format!(" — now {}", roster.hp_text(target, *hp)));
+            }
+            line
+        }
+        GameEvent::Staggered { combatant } => format!("{} is staggered!", n(combatant)),
+        GameEvent::FellUnconscious { combatant } => {
+            format!("{} falls unconscious!", n(combatant))
+        }
+        GameEvent::Revived { combatant, can_act } => {
+            if *can_act {
+                format!(
+                    "{} regains consciousness and may act this turn",
+                    n(combatant)
+                )
+            } else {
+                format!("{} regains consciousness", n(combatant))
+            }
+        }
+        GameEvent::Died { combatant } => format!("{} dies.", n(combatant)),
+        GameEvent::Slain { combatant } => format!("{} is slain!", n(combatant)),
+        GameEvent::SaveRolled {
+            combatant,
+            purpose,
+            roll,
+            target,
+            success,
+        } => {
+            let what = match purpose {
+                SavePurpose::Death => format!("{} makes a death save", n(combatant)),
+                SavePurpose::Effect(id) => format!(
+                    "{} saves against {} [effect #{id}]",
+                    n(combatant),
+                    roster
+                        .effect(*id)
+                        .map_or_else(|| "an effect".to_owned(), |e| effect_kind_text(&e.kind))
+                ),
+                SavePurpose::Rally => format!("{} tries to rally again", n(combatant)),
+            };
+            let result = if *success { "success" } else { "failure" };
+            format!(
+                "{what}: {} (needs {target}+) — {result}",
+                d20_total_text(roll)
+            )
+        }
+        GameEvent::DeathSaveFailed {
+            combatant,
+            failures,
+        } => format!(
+            "{} has failed {failures} death save{}",
+            n(combatant),
+            if *failures == 1 { "" } else { "s" }
+        ),
+        GameEvent::Rallied { combatant } => format!("{} rallies", n(combatant)),
+        GameEvent::RallyFailed { combatant, round } => format!(
+            "{} fails to rally and cannot rally again in round {round}",
+            n(combatant)
+        ),
+        GameEvent::EffectApplied { effect } => {
+            let what = match &effect.kind {
+                EffectKind::Condition(c) => {
+                    format!("{} is {}", n(&effect.target), condition_name(*c))
+                }
+                kind @ EffectKind::OngoingDamage { .. } => {
+                    format!("{} suffers {}", n(&effect.target), effect_kind_text(kind))
+                }
+            };
+            format!(
+                "{what} ({}, from {}) [effect #{}]",
+                duration_text(&effect.duration, roster.name(&effect.source)),
+                n(&effect.source),
+                effect.id
+            )
+        }
+        GameEvent::EffectArmed { target, effect } => match roster.effect(*effect) {
+            Some(e) => format!(
+                "{}'s next turn has begun: {} on {} ends when it ends [effect #{effect}]",
+                n(&e.source),
+                effect_kind_text(&e.kind),
+                n(target)
+            ),
+            None => format!(
+                "Effect #{effect} on {} will end at the end of its source's turn",
+                n(target)
+            ),
+        },
+        GameEvent::EffectEnded {
+            target,
+            effect,
+            reason,
+        } => {
+            let what = roster
+                .effect(*effect)
+                .map_or_else(|| "an effect".to_owned(), |e| effect_kind_text(&e.kind));
+            let why = match reason {
+                EffectEndReason::Saved => "saved",
+                EffectEndReason::Expired => "expired",
+                EffectEndReason::Cleared => "cleared",
+            };
+            format!("{} is free of {what} ({why}) [effect #{effect}]", n(target))
+        }
+        GameEvent::TurnEnded { combatant } => format!("{} ends the turn", n(combatant)),
+        GameEvent::BattleEnded { winner } => match winner {
+            Some(Side::Heroes) => "The battle is over: the heroes win!".to_owned(),
+            Some(Side::Monsters) => "The battle is over: the monsters win!".to_owned(),
+            None => "The battle is over (ended by the GM).".to_owned(),
+        },
+        GameEvent::SeedRevealed { seed, salt } => format!(
+            "Seed revealed: {seed} (salt {salt}) — anyone can now check every roll with `fray verify`"
+        ),
+    }
+}
+
+/// `+5` / `-2` / `+0`.
+fn signed(v: i32) -> String {
+    format!("{v:+}")
+}
+
+/// The dice of a roll face by face: `17`, `3, 6`, dropped ones in parentheses: `17, (4)`.
+fn faces(roll: &Roll) -> String {
+    let faces: Vec<String> = roll
+        .dice
+        .iter()
+        .map(|d| {
+            if d.kept {
+                d.face.to_string()
+            } else {
+                format!("({})", d.face)
+            }
+        })
+        .collect();
+    faces.join(", ")
+}
+
+/// A d20 check's die before the check's bonus: `d20=17`, `d20=[17, (4)]` with advantage, plus
+/// the roll's own constant if it has one.
+fn d20_text(roll: &Roll) -> String {
+    let dice = if roll.dice.len() == 1 {
+        format!("d20={}", faces(roll))
+    } else {
+        format!("d20=[{}]", faces(roll))
+    };
+    if roll.modifier == 0 {
+        dice
+    } else {
+        format!("{dice} {}", signed(roll.modifier))
+    }
+}
+
+/// A d20 roll that stands alone (saves): `d20=14`, or with its constant `d20=14 +1 = 15`.
+fn d20_total_text(roll: &Roll) -> String {
+    if roll.modifier == 0 {
+        d20_text(roll)
+    } else {
+        format!("{} = {}", d20_text(roll), roll.total)
+    }
+}
+
+/// A whole roll: `2d8+4: [3, 6] +4 = 13`.
+fn roll_text(roll: &Roll) -> String {
+    let mut s = format!("{}: [{}]", roll.expr, faces(roll));
+    if roll.modifier != 0 {
+        s.push_str(&format!(" {}", signed(roll.modifier)));
+    }
+    s.push_str(&format!(" = {}", roll.total));
+    s
+}
+
+fn outcome_text(o: AttackOutcome) -> &'static str {
+    match o {
+        AttackOutcome::Hit => "HIT",
+        AttackOutcome::Crit => "CRITICAL HIT",
+        AttackOutcome::Miss => "MISS",
+        AttackOutcome::Fumble => "FUMBLE (natural 1)",
+    }
+}
+
+/// Display name of a defense.
+pub fn defense_name(d: Defense) -> &'static str {
+    match d {
+        Defense::Ac => "AC",
+        Defense::Pd => "PD",
+        Defense::Md => "MD",
+    }
+}
+
+/// Display name of an action type.
+pub fn action_name(a: ActionKind) -> &'static str {
+    match a {
+        ActionKind::Standard => "standard",
+        ActionKind::Move => "move",
+        ActionKind::Quick => "quick",
+    }
+}
+
+/// `fire ` (with a trailing space) or nothing for untyped damage.
+fn damage_kind(t: Option<DamageType>) -> String {
+    t.map_or_else(String::new, |t| format!("{} ", damage_type_name(t)))
+}
+
+fn damage_type_name(t: DamageType) -> &'static str {
+    match t {
+        DamageType::Acid => "acid",
+        DamageType::Cold => "cold",
+        DamageType::Fire => "fire",
+        DamageType::Force => "force",
+        DamageType::Holy => "holy",
+        DamageType::Lightning => "lightning",
+        DamageType::Negative => "negative energy",
+        DamageType::Poison => "poison",
+        DamageType::Psychic => "psychic",
+        DamageType::Thunder => "thunder",
+    }
+}
+
+/// Adjective for a condition.
+pub fn condition_name(c: Condition) -> &'static str {
+    match c {
+        Condition::Dazed => "dazed",
+        Condition::Weakened => "weakened",
+        Condition::Stunned => "stunned",
+        Condition::Vulnerable => "vulnerable",
+    }
+}
+
+/// `dazed`, `ongoing 5 fire damage`.
+pub fn effect_kind_text(kind: &EffectKind) -> String {
+    match kind {
+        EffectKind::Condition(c) => condition_name(*c).to_owned(),
+        EffectKind::OngoingDamage {
+            amount,
+            damage_type,
+        } => format!("ongoing {amount} {}damage", damage_kind(*damage_type)),
+    }
+}
+
+/// `save ends, 11+`, `until the end of Brakka's next turn`, `until the end of the battle`.
+pub fn duration_text(d: &EffectDuration, source_name: &str) -> String {
+    match d {
+        EffectDuration::SaveEnds(difficulty) => {
+            let label = match difficulty {
+                SaveDifficulty::Easy => "easy",
+                SaveDifficulty::Normal => "normal",
+                SaveDifficulty::Hard => "hard",
+            };
+            format!("save ends, {label} {}+", difficulty.target())
+        }
+        EffectDuration::UntilEndOfSourcesNextTurn => {
+            format!("until the end of {source_name}'s next turn")
+        }
+        EffectDuration::EndOfBattle => "until the end of the battle".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fray_protocol::roll::DieResult;
+    use fray_protocol::state::{
+        ActionsLeft, AttackSummary, CombatantState, Defenses, LifeStatus, Phase,
+    };
+
+    fn die(sides: u32, face: u32, kept: bool) -> DieResult {
+        DieResult { sides, face, kept }
+    }
+
+    fn d20(face: u32) -> Roll {
+        Roll {
+            expr: "d20".into(),
+            dice: vec![die(20, face, true)],
+            modifier: 0,
+            total: face as i32,
+        }
+    }
+
+    fn combatant(id: &str, name: &str, side: Side, max_hp: Option<i32>) -> CombatantState {
+        CombatantState {
+            id: CombatantId::new(id),
+            name: name.into(),
+            side,
+            template: id.into(),
+            level: 1,
+            hp: max_hp,
+            max_hp,
+            temp_hp: 0,
+            staggered: false,
+            status: LifeStatus::Conscious,
+            defenses: Defenses {
+                ac: 16,
+                pd: 14,
+                md: 12,
+            },
+            initiative: None,
+            actions: ActionsLeft::FULL,
+            effects: vec![],
+            recoveries: 8,
+            recovery_penalty: 0,
+            death_save_failures: 0,
+            rallies: 0,
+            rally_barred_round: None,
+            attacks: vec![AttackSummary {
+                id: "melee".into(),
+                name: "Longsword".into(),
+                range: "melee".into(),
+                vs: Defense::Ac,
+                max_targets: 1,
+            }],
+        }
+    }
+
+    fn roster() -> Roster {
+        Roster::from_state(&SessionState {
+            ruleset: "13th-age".into(),
+            phase: Phase::Running,
+            round: 1,
+            escalation: 0,
+            order: vec![],
+            current: None,
+            turn_index: None,
+            next_effect_id: 1,
+            winner: None,
+            seed_revealed: false,
+            combatants: vec![
+                combatant("brakka", "Brakka", Side::Heroes, Some(30)),
+                combatant("goblin-2", "Goblin Scrapper 2", Side::Monsters, None),
+            ],
+        })
+    }
+
+    fn id(s: &str) -> CombatantId {
+        CombatantId::new(s)
+    }
+
+    #[test]
+    fn attack_roll_reads_like_the_table() {
+        let e = GameEvent::AttackRolled {
+            attacker: id("brakka"),
+            target: id("goblin-2"),
+            attack: "melee".into(),
+            roll: d20(17),
+            bonus: 5,
+            total: 22,
+            defense: Defense::Ac,
+            defense_value: 16,
+            outcome: AttackOutcome::Hit,
+        };
+        assert_eq!(
+            narrate(&e, &roster()),
+            "Brakka attacks Goblin Scrapper 2 with Longsword: d20=17 +5 = 22 vs AC 16 — HIT"
+        );
+    }
+
+    #[test]
+    fn advantage_shows_the_dropped_die() {
+        let roll = Roll {
+            expr: "2d20kh1".into(),
+            dice: vec![die(20, 4, false), die(20, 19, true)],
+            modifier: 0,
+            total: 19,
+        };
+        let e = GameEvent::AttackRolled {
+            attacker: id("goblin-2"),
+            target: id("brakka"),
+            attack: "stab".into(),
+            roll,
+            bonus: 2,
+            total: 21,
+            defense: Defense::Pd,
+            defense_value: 14,
+            outcome: AttackOutcome::Crit,
+        };
+        assert_eq!(
+            narrate(&e, &roster()),
+            "Goblin Scrapper 2 attacks Brakka with stab: d20=[(4), 19] +2 = 21 vs PD 14 — CRITICAL HIT"
+        );
+    }
+
+    #[test]
+    fn damage_dice_are_shown_as_faces() {
+        let e = GameEvent::DamageRolled {
+            attacker: id("brakka"),
+            attack: "melee".into(),
+            roll: Roll {
+                expr: "2d8+4".into(),
+                dice: vec![die(8, 3, true), die(8, 6, true)],
+                modifier: 4,
+                total: 13,
+            },
+        };
+        assert_eq!(
+            narrate(&e, &roster()),
+            "Brakka rolls damage for Longsword: 2d8+4: [3, 6] +4 = 13"
+        );
+    }
+
+    #[test]
+    fn hidden_monster_hp_is_not_printed() {
+        let e = GameEvent::Damaged {
+            target: id("goblin-2"),
+            cause: DamageCause::Attack {
+                attacker: id("brakka"),
+                attack: "melee".into(),
+            },
+            amount: 9,
+            damage_type: None,
+            temp_absorbed: 0,
+            hp_after: None,
+        };
+        let line = narrate(&e, &roster());
+        assert_eq!(
+            line,
+            "Goblin Scrapper 2 takes 9 damage from Brakka's Longsword"
+        );
+        assert!(!line.contains("hp"));
+    }
+
+    #[test]
+    fn known_hp_and_temp_hp_are_printed() {
+        let e = GameEvent::Damaged {
+            target: id("brakka"),
+            cause: DamageCause::Ongoing { effect: 3 },
+            amount: 5,
+            damage_type: Some(DamageType::Fire),
+            temp_absorbed: 2,
+            hp_after: Some(27),
+        };
+        assert_eq!(
+            narrate(&e, &roster()),
+            "Brakka takes 5 ongoing fire damage [effect #3] (2 absorbed by temporary hit points) — 27/30 hp left"
+        );
+    }
+
+    #[test]
+    fn effects_are_described_by_what_they_do() {
+        let mut r = roster();
+        let effect = Effect {
+            id: 2,
+            target: id("goblin-2"),
+            source: id("brakka"),
+            kind: EffectKind::Condition(Condition::Dazed),
+            duration: EffectDuration::SaveEnds(SaveDifficulty::Normal),
+            armed: false,
+        };
+        let applied = GameEvent::EffectApplied {
+            effect: effect.clone(),
+        };
+        assert_eq!(
+            narrate(&applied, &r),
+            "Goblin Scrapper 2 is dazed (save ends, normal 11+, from Brakka) [effect #2]"
+        );
+        r.observe(&applied);
+        let save = GameEvent::SaveRolled {
+            combatant: id("goblin-2"),
+            purpose: SavePurpose::Effect(2),
+            roll: d20(14),
+            target: 11,
+            success: true,
+        };
+        assert_eq!(
+            narrate(&save, &r),
+            "Goblin Scrapper 2 saves against dazed [effect #2]: d20=14 (needs 11+) — success"
+        );
+        let ended = GameEvent::EffectEnded {
+            target: id("goblin-2"),
+            effect: 2,
+            reason: EffectEndReason::Saved,
+        };
+        assert_eq!(
+            narrate(&ended, &r),
+            "Goblin Scrapper 2 is free of dazed (saved) [effect #2]"
+        );
+    }
+
+    #[test]
+    fn unknown_ids_fall_back_to_the_id() {
+        let e = GameEvent::Slain {
+            combatant: id("owlbear"),
+        };
+        assert_eq!(narrate(&e, &Roster::default()), "owlbear is slain!");
+    }
+
+    #[test]
+    fn every_variant_narrates() {
+        let effect = Effect {
+            id: 1,
+            target: id("brakka"),
+            source: id("goblin-2"),
+            kind: EffectKind::OngoingDamage {
+                amount: 5,
+                damage_type: Some(DamageType::Poison),
+            },
+            duration: EffectDuration::UntilEndOfSourcesNextTurn,
+            armed: false,
+        };
+        let events = vec![
+            GameEvent::BattleStarted,
+            GameEvent::InitiativeRolled {
+                combatants: vec![id("brakka")],
+                roll: d20(12),
+                bonus: 3,
+                total: 15,
+            },
+            GameEvent::TurnOrder {
+                order: vec![id("brakka"), id("goblin-2")],
+            },
+            GameEvent::RoundStarted { round: 1 },
+            GameEvent::EscalationDie { value: 1 },
+            GameEvent::TurnStarted {
+                combatant: id("brakka"),
+                round: 1,
+            },
+            GameEvent::ActionUsed {
+                combatant: id("brakka"),
+                action: ActionKind::Move,
+                spent: ActionKind::Standard,
+            },
+            GameEvent::Healed {
+                target: id("brakka"),
+                roll: None,
+                amount: 7,
+                recovery_used: true,
+                hp_after: Some(30),
+            },
+            GameEvent::Staggered {
+                combatant: id("brakka"),
+            },
+            GameEvent::FellUnconscious {
+                combatant: id("brakka"),
+            },
+            GameEvent::Revived {
+                combatant: id("brakka"),
+                can_act: false,
+            },
+            GameEvent::Died {
+                combatant: id("brakka"),
+            },
+            GameEvent::SaveRolled {
+                combatant: id("brakka"),
+                purpose: SavePurpose::Death,
+                roll: d20(3),
+                target: 16,
+                success: false,
+            },
+            GameEvent::DeathSaveFailed {
+                combatant: id("brakka"),
+                failures: 2,
+            },
+            GameEvent::Rallied {
+                combatant: id("brakka"),
+            },
+            GameEvent::RallyFailed {
+                combatant: id("brakka"),
+                round: 3,
+            },
+            GameEvent::EffectApplied { effect },
+            GameEvent::EffectArmed {
+                target: id("brakka"),
+                effect: 1,
+            },
+            GameEvent::TurnEnded {
+                combatant: id("brakka"),
+            },
+            GameEvent::BattleEnded {
+                winner: Some(Side::Heroes),
+            },
+            GameEvent::SeedRevealed {
+                seed: 42,
+                salt: "00ff".into(),
+            },
+        ];
+        let r = roster();
+        for e in &events {
+            let line = narrate(e, &r);
+            assert!(!line.is_empty(), "{e:?}");
+            assert!(!line.contains("brakka"), "display names are used: {line}");
+        }
+        assert_eq!(
+            narrate(&events[6], &r),
+            "Brakka uses the standard action as a move action"
+        );
+        assert_eq!(
+            narrate(&events[12], &r),
+            "Brakka makes a death save: d20=3 (needs 16+) — failure"
+        );
+        assert_eq!(
+            narrate(&events[16], &r),
+            "Brakka suffers ongoing 5 poison damage (until the end of Goblin Scrapper 2's next turn, from Goblin Scrapper 2) [effect #1]"
+        );
+    }
+}

@@ -1,0 +1,145 @@
+//! Plain-text rendering of a `SessionState`: a header line (phase, round, escalation die, whose
+//! turn) and one row per combatant. Hidden values (a monster's hit points for players and
+//! spectators) show as `?`.
+
+use crate::narrate::{duration_text, effect_kind_text};
+use fray_protocol::state::{CombatantState, LifeStatus, Phase};
+use fray_protocol::{SessionState, Side};
+
+/// The header line: `Round 2 · escalation 1 · Brakka's turn`.
+pub fn header(state: &SessionState) -> String {
+    match state.phase {
+        Phase::Setup => "Setup: waiting for the GM to start the battle".to_owned(),
+        Phase::Ended => match state.winner {
+            Some(Side::Heroes) => format!("Ended in round {}: the heroes won", state.round),
+            Some(Side::Monsters) => format!("Ended in round {}: the monsters won", state.round),
+            None => format!("Ended in round {} by the GM", state.round),
+        },
+        Phase::Running => {
+            let turn = state
+                .current
+                .as_ref()
+                .map(|id| {
+                    let name = state.combatant(id).map_or(id.as_str(), |c| c.name.as_str());
+                    format!(" · {name}'s turn")
+                })
+                .unwrap_or_default();
+            format!(
+                "Round {} · escalation {}{turn}",
+                state.round, state.escalation
+            )
+        }
+    }
+}
+
+/// `24/30`, `24` or `?`, with temporary hit points as `+5`.
+fn hp_cell(c: &CombatantState) -> String {
+    let mut s = match (c.hp, c.max_hp) {
+        (Some(hp), Some(max)) => format!("{hp}/{max}"),
+        (Some(hp), None) => hp.to_string(),
+        (None, _) => "?".to_owned(),
+    };
+    if c.temp_hp > 0 {
+        s.push_str(&format!(" +{}", c.temp_hp));
+    }
+    s
+}
+
+/// `up`, `up, staggered`, `unconscious (2 failed saves)`, `dead`, `slain`.
+pub fn status_cell(c: &CombatantState) -> String {
+    let mut s = match c.status {
+        LifeStatus::Conscious => "up".to_owned(),
+        LifeStatus::Unconscious => "unconscious".to_owned(),
+        LifeStatus::Dead => "dead".to_owned(),
+        LifeStatus::Slain => "slain".to_owned(),
+    };
+    if c.staggered && c.status.is_up() {
+        s.push_str(", staggered");
+    }
+    if c.death_save_failures > 0 && c.status == LifeStatus::Unconscious {
+        s.push_str(&format!(" ({} failed saves)", c.death_save_failures));
+    }
+    s
+}
+
+fn effects_cell(state: &SessionState, c: &CombatantState) -> String {
+    let parts: Vec<String> = c
+        .effects
+        .iter()
+        .map(|e| {
+            let source = state
+                .combatant(&e.source)
+                .map_or(e.source.as_str(), |s| s.name.as_str());
+            format!(
+                "{} ({})",
+                effect_kind_text(&e.kind),
+                duration_text(&e.duration, source)
+            )
+        })
+        .collect();
+    parts.join("; ")
+}
+
+/// The whole table, header included, ending with a newline.
+pub fn render(state: &SessionState) -> String {
+    let heads = ["", "ID", "NAME", "SIDE", "HP", "STATUS", "INIT", "EFFECTS"];
+    let mut rows: Vec<[String; 8]> = Vec::new();
+    // Order of battle first when there is one, then anyone left out, by id.
+    let mut ordered: Vec<&CombatantState> = state
+        .order
+        .iter()
+        .filter_map(|id| state.combatant(id))
+        .collect();
+    for c in &state.combatants {
+        if !state.order.contains(&c.id) {
+            ordered.push(c);
+        }
+    }
+    for c in ordered {
+        let marker = if state.current.as_ref() == Some(&c.id) {
+            ">"
+        } else {
+            ""
+        };
+        let side = match c.side {
+            Side::Heroes => "heroes",
+            Side::Monsters => "monsters",
+        };
+        rows.push([
+            marker.to_owned(),
+            c.id.to_string(),
+            c.name.clone(),
+            side.to_owned(),
+            hp_cell(c),
+            status_cell(c),
+            c.initiative.map_or_else(String::new, |i| i.to_string()),
+            effects_cell(state, c),
+        ]);
+    }
+    let mut widths = heads.map(|h| h.chars().count());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row.iter()) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[String]| {
+        let mut out = String::new();
+        for (i, (cell, w)) in cells.iter().zip(widths.iter()).enumerate() {
+            if i + 1 == cells.len() {
+                out.push_str(cell);
+            } else {
+                out.push_str(cell);
+                out.push_str(&" ".repeat(w - cell.chars().count() + 2));
+            }
+        }
+        out.trim_end().to_owned()
+    };
+    let mut out = format!("{}\n", header(state));
+    out.push_str(&line(&heads.map(str::to_owned)));
+    out.push('\n');
+    for row in &rows {
+        out.push_str(&line(row));
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,419 @@
+//! Following a live session: the last snapshot plus the events after it, the sequence-number
+//! bookkeeping (gaps and duplicates are reported, duplicates dropped), and narration.
+//!
+//! The local state is kept cheaply: [`apply`] folds what an event says plainly (hit points,
+//! status, whose turn, actions spent, effects) into the snapshot. It is not the rules engine;
+//! clients re-request a snapshot at each turn start, which corrects anything it misses. A
+//! snapshot older than events already seen has those events re-applied on top.
+//!
+//! Until the first snapshot arrives (a connection resumed with `resume_from` gets no snapshot,
+//! so the client asks for one) events are held back, so that they can be narrated with names.
+
+use crate::narrate::{Roster, narrate};
+use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
+use fray_protocol::{GameEvent, SessionState};
+use std::collections::VecDeque;
+
+/// How many recent events are kept for re-applying on top of an older snapshot.
+const RECENT: usize = 1024;
+/// How many events are held back waiting for the first snapshot before narrating with ids.
+const HOLD_BACK: usize = 4096;
+
+/// Something to show the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    /// A narrated event.
+    Line {
+        /// Its sequence number.
+        seq: u64,
+        /// The narration.
+        text: String,
+    },
+    /// A sequence anomaly.
+    Warning(String),
+}
+
+/// Session follower.
+#[derive(Debug, Default)]
+pub struct Tracker {
+    state: Option<SessionState>,
+    state_seq: u64,
+    last_seq: Option<u64>,
+    roster: Roster,
+    recent: VecDeque<(u64, GameEvent)>,
+    held: Vec<(u64, GameEvent)>,
+}
+
+impl Tracker {
+    /// An empty tracker.
+    pub fn new() -> Tracker {
+        Tracker::default()
+    }
+
+    /// The local state, once a snapshot arrived.
+    pub fn state(&self) -> Option<&SessionState> {
+        self.state.as_ref()
+    }
+
+    /// The last event sequence number seen (or the resume point).
+    pub fn last_seq(&self) -> Option<u64> {
+        self.last_seq
+    }
+
+    /// Starts counting after `seq` (e.g. `--resume-from`).
+    pub fn set_last_seq(&mut self, seq: u64) {
+        self.last_seq = Some(seq);
+    }
+
+    /// Takes a snapshot as of `seq`; returns the narration of any events held back for it.
+    pub fn on_snapshot(&mut self, seq: u64, state: SessionState) -> Vec<Output> {
+        let mut state = state;
+        let mut state_seq = seq;
+        for (s, e) in &self.recent {
+            if *s > state_seq {
+                apply(&mut state, e);
+                state_seq = *s;
+            }
+        }
+        self.roster.refresh(&state);
+        self.state = Some(state);
+        self.state_seq = state_seq;
+        if self.last_seq.is_none() {
+            self.last_seq = Some(seq);
+        }
+        std::mem::take(&mut self.held)
+            .into_iter()
+            .map(|(seq, event)| self.narrate_and_apply(seq, &event))
+            .collect()
+    }
+
+    /// Takes an event; returns what to show (possibly nothing while waiting for a snapshot).
+    pub fn on_event(&mut self, seq: u64, event: GameEvent) -> Vec<Output> {
+        let mut out = Vec::new();
+        if let Some(last) = self.last_seq {
+            if seq <= last {
+                out.push(Output::Warning(format!(
+                    "duplicate event #{seq} ignored (already saw up to #{last})"
+                )));
+                return out;
+            }
+            if seq != last + 1 {
+                out.push(Output::Warning(format!(
+                    "gap: expected event #{}, got #{seq} ({} missing)",
+                    last + 1,
+                    seq - last - 1
+                )));
+            }
+        }
+        self.last_seq = Some(seq);
+        if self.state.is_none() && self.held.len() < HOLD_BACK {
+            self.held.push((seq, event));
+            return out;
+        }
+        out.push(self.narrate_and_apply(seq, &event));
+        out
+    }
+
+    fn narrate_and_apply(&mut self, seq: u64, event: &GameEvent) -> Output {
+        let text = narrate(event, &self.roster);
+        self.roster.observe(event);
+        if let Some(state) = &mut self.state
+            && seq > self.state_seq
+        {
+            apply(state, event);
+            self.state_seq = seq;
+        }
+        self.recent.push_back((seq, event.clone()));
+        if self.recent.len() > RECENT {
+            self.recent.pop_front();
+        }
+        Output::Line { seq, text }
+    }
+}
+
+/// Folds the plainly stated consequences of an event into a client-side state.
+pub fn apply(state: &mut SessionState, event: &GameEvent) {
+    let find = |state: &mut SessionState, id: &fray_protocol::CombatantId| {
+        state.combatants.iter_mut().position(|c| &c.id == id)
+    };
+    match event {
+        GameEvent::BattleStarted => {
+            state.phase = Phase::Running;
+            for c in &mut state.combatants {
+                c.temp_hp = 0;
+            }
+        }
+        GameEvent::InitiativeRolled {
+            combatants, total, ..
+        } => {
+            for c in &mut state.combatants {
+                if combatants.contains(&c.id) {
+                    c.initiative = Some(*total);
+                }
+            }
+        }
+        GameEvent::TurnOrder { order } => state.order = order.clone(),
+        GameEvent::RoundStarted { round } => state.round = *round,
+        GameEvent::EscalationDie { value } => state.escalation = *value,
+        GameEvent::TurnStarted { combatant, round } => {
+            state.current = Some(combatant.clone());
+            state.round = *round;
+            state.turn_index = state
+                .order
+                .iter()
+                .position(|c| c == combatant)
+                .and_then(|i| u32::try_from(i).ok());
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].actions = ActionsLeft::FULL;
+            }
+        }
+        GameEvent::ActionUsed {
+            combatant, spent, ..
+        } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].actions.spend(*spent);
+            }
+        }
+        GameEvent::Damaged {
+            target,
+            temp_absorbed,
+            hp_after,
+            ..
+        } => {
+            if let Some(i) = find(state, target) {
+                let c = &mut state.combatants[i];
+                c.temp_hp = (c.temp_hp - temp_absorbed).max(0);
+                if hp_after.is_some() {
+                    c.hp = *hp_after;
+                }
+            }
+        }
+        GameEvent::Healed {
+            target, hp_after, ..
+        } => {
+            if let Some(i) = find(state, target) {
+                let c = &mut state.combatants[i];
+                if hp_after.is_some() {
+                    c.hp = *hp_after;
+                }
+                if let (Some(hp), Some(max)) = (c.hp, c.max_hp) {
+                    c.staggered = hp * 2 <= max;
+                }
+            }
+        }
+        GameEvent::Staggered { combatant } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].staggered = true;
+            }
+        }
+        GameEvent::FellUnconscious { combatant } => {
+            set_status(state, combatant, LifeStatus::Unconscious)
+        }
+        GameEvent::Revived { combatant, .. } => set_status(state, combatant, LifeStatus::Conscious),
+        GameEvent::Died { combatant } => set_status(state, combatant, LifeStatus::Dead),
+        GameEvent::Slain { combatant } => set_status(state, combatant, LifeStatus::Slain),
+        GameEvent::DeathSaveFailed {
+            combatant,
+            failures,
+        } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].death_save_failures = *failures;
+            }
+        }
+        GameEvent::Rallied { combatant } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].rallies += 1;
+            }
+        }
+        GameEvent::RallyFailed { combatant, round } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].rally_barred_round = Some(*round);
+            }
+        }
+        GameEvent::EffectApplied { effect } => {
+            state.next_effect_id = state.next_effect_id.max(effect.id.saturating_add(1));
+            if let Some(i) = find(state, &effect.target) {
+                let effects = &mut state.combatants[i].effects;
+                effects.retain(|e| e.id != effect.id);
+                effects.push(effect.clone());
+            }
+        }
+        GameEvent::EffectArmed { target, effect } => {
+            if let Some(i) = find(state, target) {
+                for e in &mut state.combatants[i].effects {
+                    if e.id == *effect {
+                        e.armed = true;
+                    }
+                }
+            }
+        }
+        GameEvent::EffectEnded { target, effect, .. } => {
+            if let Some(i) = find(state, target) {
+                state.combatants[i].effects.retain(|e| e.id != *effect);
+            }
+        }
+        GameEvent::TurnEnded { combatant } => {
+            if state.current.as_ref() == Some(combatant) {
+                state.current = None;
+            }
+        }
+        GameEvent::BattleEnded { winner } => {
+            state.phase = Phase::Ended;
+            state.winner = *winner;
+            state.current = None;
+        }
+        GameEvent::SeedRevealed { .. } => state.seed_revealed = true,
+        GameEvent::AttackRolled { .. }
+        | GameEvent::DamageRolled { .. }
+        | GameEvent::SaveRolled { .. } => {}
+    }
+}
+
+fn set_status(state: &mut SessionState, id: &fray_protocol::CombatantId, status: LifeStatus) {
+    if let Some(c) = state.combatants.iter_mut().find(|c| &c.id == id) {
+        c.status = status;
+        if status != LifeStatus::Conscious {
+            c.actions = ActionsLeft::NONE;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fray_protocol::CombatantId;
+    use fray_protocol::Side;
+    use fray_protocol::event::ActionKind;
+    use fray_protocol::state::{CombatantState, Defenses};
+
+    fn state() -> SessionState {
+        SessionState {
+            ruleset: "13th-age".into(),
+            phase: Phase::Running,
+            round: 1,
+            escalation: 0,
+            order: vec![],
+            current: None,
+            turn_index: None,
+            next_effect_id: 1,
+            winner: None,
+            seed_revealed: false,
+            combatants: vec![CombatantState {
+                id: CombatantId::new("brakka"),
+                name: "Brakka".into(),
+                side: Side::Heroes,
+                template: "fighter".into(),
+                level: 1,
+                hp: Some(30),
+                max_hp: Some(30),
+                temp_hp: 0,
+                staggered: false,
+                status: LifeStatus::Conscious,
+                defenses: Defenses {
+                    ac: 17,
+                    pd: 13,
+                    md: 11,
+                },
+                initiative: None,
+                actions: ActionsLeft::NONE,
+                effects: vec![],
+                recoveries: 8,
+                recovery_penalty: 0,
+                death_save_failures: 0,
+                rallies: 0,
+                rally_barred_round: None,
+                attacks: vec![],
+            }],
+        }
+    }
+
+    fn turn(round: u32) -> GameEvent {
+        GameEvent::TurnStarted {
+            combatant: CombatantId::new("brakka"),
+            round,
+        }
+    }
+
+    fn lines(out: &[Output]) -> Vec<&str> {
+        out.iter()
+            .map(|o| match o {
+                Output::Line { text, .. } => text.as_str(),
+                Output::Warning(w) => w.as_str(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gaps_and_duplicates_are_reported() {
+        let mut t = Tracker::new();
+        t.on_snapshot(5, state());
+        assert_eq!(t.on_event(6, turn(1)).len(), 1);
+        let dup = t.on_event(6, turn(1));
+        assert!(matches!(&dup[..], [Output::Warning(w)] if w.contains("duplicate")));
+        let gap = t.on_event(9, turn(2));
+        assert!(matches!(&gap[0], Output::Warning(w) if w.contains("expected event #7")));
+        assert!(matches!(&gap[1], Output::Line { seq: 9, .. }));
+        assert_eq!(t.last_seq(), Some(9));
+    }
+
+    #[test]
+    fn events_wait_for_names() {
+        let mut t = Tracker::new();
+        t.set_last_seq(3);
+        assert!(t.on_event(4, turn(1)).is_empty());
+        // A snapshot newer than the held event: it is narrated but not applied again.
+        let mut s = state();
+        s.round = 7;
+        let out = t.on_snapshot(10, s);
+        assert_eq!(lines(&out), vec!["--- Brakka's turn (round 1) ---"]);
+        assert_eq!(t.state().map(|s| s.round), Some(7));
+        assert_eq!(t.last_seq(), Some(4));
+    }
+
+    #[test]
+    fn older_snapshots_get_newer_events_reapplied() {
+        let mut t = Tracker::new();
+        t.on_snapshot(1, state());
+        t.on_event(2, turn(1));
+        t.on_event(
+            3,
+            GameEvent::ActionUsed {
+                combatant: CombatantId::new("brakka"),
+                action: ActionKind::Standard,
+                spent: ActionKind::Standard,
+            },
+        );
+        // A snapshot taken at seq 2 arrives late; the action spent at seq 3 must survive.
+        let mut at2 = state();
+        at2.current = Some(CombatantId::new("brakka"));
+        at2.combatants[0].actions = ActionsLeft::FULL;
+        t.on_snapshot(2, at2);
+        let c = &t.state().expect("state").combatants[0];
+        assert!(!c.actions.standard);
+        assert!(c.actions.move_action);
+    }
+
+    #[test]
+    fn apply_tracks_hp_and_status() {
+        let mut s = state();
+        apply(
+            &mut s,
+            &GameEvent::Damaged {
+                target: CombatantId::new("brakka"),
+                cause: fray_protocol::event::DamageCause::Ongoing { effect: 1 },
+                amount: 40,
+                damage_type: None,
+                temp_absorbed: 0,
+                hp_after: Some(-10),
+            },
+        );
+        apply(
+            &mut s,
+            &GameEvent::FellUnconscious {
+                combatant: CombatantId::new("brakka"),
+            },
+        );
+        assert_eq!(s.combatants[0].hp, Some(-10));
+        assert_eq!(s.combatants[0].status, LifeStatus::Unconscious);
+    }
+}
