@@ -57,6 +57,7 @@ pub struct Registry {
     config: SessionConfig,
     sessions: RwLock<BTreeMap<SessionId, SessionHandle>>,
     tokens: RwLock<HashMap<String, (SessionId, Role)>>,
+    registered: std::sync::atomic::AtomicU64,
 }
 
 fn new_session_id() -> Result<SessionId, SessionError> {
@@ -72,6 +73,7 @@ impl Registry {
             config,
             sessions: RwLock::new(BTreeMap::new()),
             tokens: RwLock::new(HashMap::new()),
+            registered: std::sync::atomic::AtomicU64::new(1),
         })
     }
 
@@ -93,7 +95,8 @@ impl Registry {
                 },
             ));
         }
-        let handle = session_task::spawn(session, Arc::downgrade(self));
+        let number = self.registered.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let handle = session_task::spawn(session, number, Arc::downgrade(self));
         if let Ok(mut t) = self.tokens.write() {
             for (tok, role) in tokens {
                 t.insert(tok, (g.session.clone(), role));
@@ -202,12 +205,15 @@ impl Registry {
         Some((handle, role))
     }
 
-    /// Public listing.
+    /// Public listing, oldest first (in order of creation or recovery).
     pub fn list(&self) -> Vec<SessionInfo> {
-        self.sessions
+        let mut out: Vec<SessionInfo> = self
+            .sessions
             .read()
             .map(|s| s.values().map(|h| h.info()).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        out.sort_by_key(|i| i.number);
+        out
     }
 
     /// Removes a session that stopped (its log failed).

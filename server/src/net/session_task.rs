@@ -24,6 +24,8 @@ use tokio::sync::{mpsc, oneshot};
 const INBOX: usize = 1024;
 /// Most commands committed in one group.
 const MAX_GROUP: usize = 256;
+/// How often an idle session checks whether its log is due for a sync.
+const SYNC_TICK: std::time::Duration = std::time::Duration::from_millis(50);
 /// Queue length of each subscriber.
 pub const SUBSCRIBER_QUEUE: usize = 4096;
 
@@ -39,6 +41,9 @@ pub enum Outbound {
 /// Listing entry.
 #[derive(Debug, Clone, Serialize)]
 pub struct SessionInfo {
+    /// Position in the listing: sessions are numbered in order of creation (or recovery at
+    /// start), from 1.
+    pub number: u64,
     /// Session id.
     pub session: String,
     /// Ruleset.
@@ -154,10 +159,11 @@ fn message(msg: &ServerMessage, enc: Encoding) -> Option<Message> {
 }
 
 /// Starts the task of a session.
-pub fn spawn(session: Session, registry: Weak<Registry>) -> SessionHandle {
+pub fn spawn(session: Session, number: u64, registry: Weak<Registry>) -> SessionHandle {
     let (tx, rx) = mpsc::channel(INBOX);
     let g = session.genesis();
     let info = Arc::new(Mutex::new(SessionInfo {
+        number,
         session: g.session.0.clone(),
         ruleset: g.ruleset.clone(),
         title: g.encounter.title.clone(),
@@ -201,7 +207,20 @@ enum Pending {
 impl Task {
     async fn run(mut self, mut rx: mpsc::Receiver<SessionMsg>) {
         let id = self.session.genesis().session.clone();
-        while let Some(first) = rx.recv().await {
+        loop {
+            let first = match tokio::time::timeout(SYNC_TICK, rx.recv()).await {
+                Ok(Some(m)) => m,
+                Ok(None) => break,
+                Err(_) => {
+                    // Idle: under the interval policy, make what was appended durable.
+                    if let Err(e) = self.session.sync_if_due() {
+                        tracing::error!(session = %id, error = %e, "log sync failed; the session stops");
+                        self.stop(&id);
+                        return;
+                    }
+                    continue;
+                }
+            };
             let mut group: Vec<Pending> = Vec::new();
             let mut next = Some(first);
             let mut taken = 0;
@@ -274,14 +293,7 @@ impl Task {
         }
         if let Err(e) = self.session.commit() {
             tracing::error!(session = %id, error = %e, "log append failed; the session stops and will be rebuilt from its log");
-            for sub in self.subscribers.values_mut() {
-                if let Some(k) = sub.kick.take() {
-                    let _ = k.send(ErrorCode::SessionUnavailable);
-                }
-            }
-            if let Some(r) = self.registry.upgrade() {
-                r.remove(id);
-            }
+            self.stop(id);
             return false;
         }
         for p in group.drain(..) {
@@ -321,6 +333,18 @@ impl Task {
             info.phase = self.session.state().phase;
         }
         true
+    }
+
+    /// Fail-stop: tell every subscriber and leave the registry.
+    fn stop(&mut self, id: &SessionId) {
+        for sub in self.subscribers.values_mut() {
+            if let Some(k) = sub.kick.take() {
+                let _ = k.send(ErrorCode::SessionUnavailable);
+            }
+        }
+        if let Some(r) = self.registry.upgrade() {
+            r.remove(id);
+        }
     }
 
     fn send_to(&mut self, conn: u64, msg: &ServerMessage) {
