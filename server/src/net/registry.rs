@@ -95,7 +95,9 @@ impl Registry {
                 },
             ));
         }
-        let number = self.registered.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let number = self
+            .registered
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let handle = session_task::spawn(session, number, Arc::downgrade(self));
         if let Ok(mut t) = self.tokens.write() {
             for (tok, role) in tokens {

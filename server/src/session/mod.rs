@@ -540,7 +540,15 @@ mod tests {
             spectator: "s".into(),
             players: vec!["a".into(), "b".into()],
         };
-        Session::create_with(storage, SessionId("t".into()), enc, secrets, false, SessionConfig::default()).unwrap()
+        Session::create_with(
+            storage,
+            SessionId("t".into()),
+            enc,
+            secrets,
+            false,
+            SessionConfig::default(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -553,7 +561,8 @@ mod tests {
         let acked_seq = s.last_seq();
         // The next append is torn: half written, then an error.
         let current = s.state().current.unwrap();
-        s.stage("gm", 2, &Command::EndTurn { actor: current }).unwrap();
+        s.stage("gm", 2, &Command::EndTurn { actor: current })
+            .unwrap();
         storage.short_next_write(7);
         assert!(s.commit().is_err(), "a failed write must surface");
         // Further commits refuse (the log is poisoned): fail-stop.
