@@ -6,6 +6,7 @@
 //! `state`, `menu`, `help`, `quit`. Targets are menu numbers, combatant ids, or an unambiguous
 //! beginning of an id or name. Errors say what was wrong and what would be accepted.
 
+use fray_protocol::command::AttackMode;
 use fray_protocol::state::AttackSummary;
 use fray_protocol::{CombatantId, Command, SessionState};
 
@@ -215,7 +216,22 @@ impl Menu {
             actor: self.actor.clone(),
             attack: attack.id.clone(),
             targets,
+            mode: AttackMode::Standard,
         })
+    }
+
+    /// Any combatant by exact id or unambiguous id prefix (allies included).
+    fn anyone(&self, word: &str) -> Result<CombatantId, String> {
+        let w = word.to_lowercase();
+        if let Some(id) = self.everyone.iter().find(|id| id.0 == w) {
+            return Ok(id.clone());
+        }
+        let hits: Vec<&CombatantId> = self.everyone.iter().filter(|id| id.0.starts_with(&w)).collect();
+        match hits[..] {
+            [one] => Ok(one.clone()),
+            [] => Err(format!("no combatant `{word}`")),
+            _ => Err(format!("`{word}` could be {}", or_list(hits.iter().map(|h| h.as_str())))),
+        }
     }
 }
 
@@ -225,7 +241,15 @@ Commands (case-insensitive):
   attack ATTACK TARGET...   attack, e.g. `attack melee goblin-1`; ATTACK and TARGET may be
                             menu numbers (`a 1 2`), ids, or the start of an id or name
   ATTACK TARGET...          the same, naming the attack directly, e.g. `melee goblin-1`
-  move | m                  spend the move action
+  move | m                  spend the move action (reposition; leaving engaged foes draws
+                            opportunity attacks)
+  move TARGET               engage an enemy (a move action)
+  move far                  move far away from the fight
+  disengage | d             disengage check (11+, -1 per extra foe; a move action)
+  coup ATTACK TARGET        coup de grace on a helpless enemy you are engaged with
+  stabilize ALLY            DC 10 Wisdom check to stabilize an unconscious ally
+  oa ATTACKER TARGET        opportunity attack (out of turn, basic melee) against a provoker
+  intercept WHO MOVER       stop an enemy that just moved and engage it
   rally | r                 rally (standard action, spends a recovery)
   end | e                   end the turn
   start                     GM: roll initiative and start the battle
@@ -272,9 +296,64 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             _ => Err("`end` ends your turn; `end battle` (GM) ends the battle".to_owned()),
         },
         "move" | "m" => {
-            let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::Move { actor }))
+            let m = need_menu()?;
+            let actor = m.actor.clone();
+            match args {
+                [] => Ok(Input::Game(Command::Move {
+                    actor,
+                    engage: None,
+                    far_away: false,
+                })),
+                [w] if w.eq_ignore_ascii_case("far") => Ok(Input::Game(Command::Move {
+                    actor,
+                    engage: None,
+                    far_away: true,
+                })),
+                [w] => Ok(Input::Game(Command::Move {
+                    actor,
+                    engage: Some(m.target(w)?),
+                    far_away: false,
+                })),
+                _ => Err("`move` (reposition), `move TARGET` (engage) or `move far`".to_owned()),
+            }
         }
+        "disengage" | "d" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::Disengage { actor }))
+        }
+        "stabilize" | "stab" => {
+            let m = need_menu()?;
+            match args {
+                [w] => Ok(Input::Game(Command::Stabilize {
+                    actor: m.actor.clone(),
+                    target: m.anyone(w)?,
+                })),
+                _ => Err("`stabilize ALLY` (an unconscious ally)".to_owned()),
+            }
+        }
+        "coup" | "cdg" => {
+            let mut cmd = need_menu()?.parse_attack(args)?;
+            if let Command::Attack { mode, .. } = &mut cmd {
+                *mode = AttackMode::CoupDeGrace;
+            }
+            Ok(Input::Game(cmd))
+        }
+        "oa" | "opportunity" => match args {
+            [attacker, target] | [attacker, target, _] => Ok(Input::Game(Command::Attack {
+                actor: CombatantId::new(attacker.to_lowercase()),
+                attack: args.get(2).map_or("melee".to_owned(), |a| a.to_lowercase()),
+                targets: vec![CombatantId::new(target.to_lowercase())],
+                mode: AttackMode::Opportunity,
+            })),
+            _ => Err("`oa ATTACKER TARGET [ATTACK]`: an opportunity attack (basic melee)".to_owned()),
+        },
+        "intercept" => match args {
+            [actor, mover] => Ok(Input::Game(Command::Intercept {
+                actor: CombatantId::new(actor.to_lowercase()),
+                mover: CombatantId::new(mover.to_lowercase()),
+            })),
+            _ => Err("`intercept INTERCEPTOR MOVER`".to_owned()),
+        },
         "rally" | "r" => {
             let actor = need_menu()?.actor.clone();
             no_args(Input::Game(Command::Rally { actor }))
@@ -313,6 +392,9 @@ mod tests {
             range: "melee".into(),
             vs: Defense::Ac,
             max_targets,
+            basic: true,
+            spell: false,
+            maneuvers: Vec::new(),
         }
     }
 
@@ -355,6 +437,7 @@ mod tests {
             actor: CombatantId::new("brakka"),
             attack: attack.into(),
             targets: targets.iter().map(|t| CombatantId::new(*t)).collect(),
+            mode: AttackMode::Standard,
         }
     }
 
@@ -430,7 +513,14 @@ mod tests {
     #[test]
     fn turn_commands() {
         let brakka = || CombatantId::new("brakka");
-        assert_eq!(game("move"), Ok(Command::Move { actor: brakka() }));
+        assert_eq!(
+            game("move"),
+            Ok(Command::Move {
+                actor: brakka(),
+                engage: None,
+                far_away: false
+            })
+        );
         assert_eq!(game("r"), Ok(Command::Rally { actor: brakka() }));
         assert_eq!(game("end"), Ok(Command::EndTurn { actor: brakka() }));
         assert_eq!(game("end turn"), Ok(Command::EndTurn { actor: brakka() }));

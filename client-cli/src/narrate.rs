@@ -223,6 +223,72 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 format!("{} regains consciousness", n(combatant))
             }
         }
+        GameEvent::Moved {
+            combatant,
+            engaged,
+            far_away,
+        } => match (engaged, far_away) {
+            (Some(t), _) => format!("{} moves to engage {}", n(combatant), n(t)),
+            (None, true) => format!("{} moves far away", n(combatant)),
+            (None, false) => format!("{} moves", n(combatant)),
+        },
+        GameEvent::Disengaged { combatant } => format!("{} disengages", n(combatant)),
+        GameEvent::Engaged { combatant, with } => format!("{} is now engaged with {}", n(combatant), n(with)),
+        GameEvent::Intercepted { interceptor, mover } => {
+            format!("{} intercepts {} and engages it", n(interceptor), n(mover))
+        }
+        GameEvent::OpportunityOpened {
+            provoker,
+            attackers,
+            reason,
+        } => {
+            let why = match reason {
+                fray_protocol::event::Provocation::MovingAway => "moving away",
+                fray_protocol::event::Provocation::RangedAttack => "a ranged attack",
+                fray_protocol::event::Provocation::Spell => "casting a spell",
+            };
+            format!(
+                "{} provokes opportunity attacks by {why} from {}",
+                n(provoker),
+                attackers.iter().map(n).collect::<Vec<_>>().join(", ")
+            )
+        }
+        GameEvent::OpportunityTaken { attacker, target } => {
+            format!("{} takes an opportunity attack against {}", n(attacker), n(target))
+        }
+        GameEvent::CoupDeGrace {
+            attacker,
+            target,
+            attack,
+        } => format!(
+            "{} delivers a coup de grace to {} with {}: an automatic critical hit",
+            n(attacker),
+            n(target),
+            attack
+        ),
+        GameEvent::ManeuverTriggered {
+            attacker,
+            maneuver,
+            natural,
+            ..
+        } => format!("{}'s natural {natural} triggers {maneuver}", n(attacker)),
+        GameEvent::CheckRolled {
+            combatant,
+            purpose,
+            roll,
+            bonus,
+            total,
+            dc,
+            success,
+        } => format!(
+            "{} checks {purpose}: d20={} {bonus:+} = {total} vs DC {dc} — {}",
+            n(combatant),
+            roll.natural().unwrap_or(0),
+            if *success { "success" } else { "failure" }
+        ),
+        GameEvent::Stabilized { combatant, by } => {
+            format!("{} stabilizes {}: failed death saves no longer count", n(by), n(combatant))
+        }
         GameEvent::Died { combatant } => format!("{} dies.", n(combatant)),
         GameEvent::Slain { combatant } => format!("{} is slain!", n(combatant)),
         GameEvent::SaveRolled {
@@ -242,6 +308,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                         .map_or_else(|| "an effect".to_owned(), |e| effect_kind_text(&e.kind))
                 ),
                 SavePurpose::Rally => format!("{} tries to rally again", n(combatant)),
+                SavePurpose::Disengage => format!("{} tries to disengage", n(combatant)),
             };
             let result = if *success { "success" } else { "failure" };
             format!(
@@ -426,6 +493,12 @@ pub fn condition_name(c: Condition) -> &'static str {
         Condition::Weakened => "weakened",
         Condition::Stunned => "stunned",
         Condition::Vulnerable => "vulnerable",
+        Condition::Confused => "confused",
+        Condition::Fear => "afraid",
+        Condition::Hampered => "hampered",
+        Condition::Helpless => "helpless",
+        Condition::Stuck => "stuck",
+        Condition::Grabbed => "grabbed",
     }
 }
 
@@ -504,7 +577,13 @@ mod tests {
             death_save_failures: 0,
             rallies: 0,
             rally_barred_round: None,
+            engaged_with: Vec::new(),
+            far_away: false,
+            stabilized: false,
             attacks: vec![AttackSummary {
+                basic: true,
+                spell: false,
+                maneuvers: Vec::new(),
                 id: "melee".into(),
                 name: "Longsword".into(),
                 range: "melee".into(),
@@ -526,6 +605,9 @@ mod tests {
             next_effect_id: 1,
             winner: None,
             seed_revealed: false,
+            opportunities: Vec::new(),
+            last_mover: None,
+            hit_this_turn: Vec::new(),
             combatants: vec![
                 combatant("brakka", "Brakka", Side::Heroes, Some(30)),
                 combatant("goblin-2", "Goblin Scrapper 2", Side::Monsters, None),

@@ -11,7 +11,7 @@
 
 use crate::narrate::{Roster, narrate};
 use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
-use fray_protocol::{GameEvent, SessionState};
+use fray_protocol::{CombatantId, GameEvent, SessionState};
 use std::collections::VecDeque;
 
 /// How many recent events are kept for re-applying on top of an older snapshot.
@@ -263,6 +263,46 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             state.current = None;
         }
         GameEvent::SeedRevealed { .. } => state.seed_revealed = true,
+        GameEvent::Moved {
+            combatant,
+            engaged,
+            far_away,
+        } => {
+            unlink(state, combatant);
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].far_away = *far_away;
+            }
+            if let Some(t) = engaged {
+                link(state, combatant, t);
+            }
+        }
+        GameEvent::Disengaged { combatant } => unlink(state, combatant),
+        GameEvent::Engaged { combatant, with } => link(state, combatant, with),
+        GameEvent::Intercepted { interceptor, mover } => {
+            unlink(state, mover);
+            link(state, mover, interceptor);
+        }
+        GameEvent::OpportunityOpened {
+            provoker, attackers, ..
+        } => {
+            for a in attackers {
+                let pair = (a.clone(), provoker.clone());
+                if !state.opportunities.contains(&pair) {
+                    state.opportunities.push(pair);
+                }
+            }
+        }
+        GameEvent::OpportunityTaken { attacker, target } => state
+            .opportunities
+            .retain(|(a, t)| !(a == attacker && t == target)),
+        GameEvent::Stabilized { combatant, .. } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].stabilized = true;
+            }
+        }
+        GameEvent::CoupDeGrace { .. }
+        | GameEvent::ManeuverTriggered { .. }
+        | GameEvent::CheckRolled { .. } => {}
         GameEvent::AttackRolled { .. }
         | GameEvent::DamageRolled { .. }
         | GameEvent::SaveRolled { .. } => {}
@@ -274,6 +314,29 @@ fn set_status(state: &mut SessionState, id: &fray_protocol::CombatantId, status:
         c.status = status;
         if status != LifeStatus::Conscious {
             c.actions = ActionsLeft::NONE;
+        }
+    }
+}
+
+/// Ends every engagement of `id` (both sides).
+fn unlink(state: &mut SessionState, id: &CombatantId) {
+    for c in &mut state.combatants {
+        if &c.id == id {
+            c.engaged_with.clear();
+        } else {
+            c.engaged_with.retain(|e| e != id);
+        }
+    }
+}
+
+/// Engages two combatants.
+fn link(state: &mut SessionState, a: &CombatantId, b: &CombatantId) {
+    for (x, y) in [(a, b), (b, a)] {
+        if let Some(i) = state.combatants.iter().position(|c| &c.id == x)
+            && !state.combatants[i].engaged_with.contains(y)
+        {
+            state.combatants[i].engaged_with.push(y.clone());
+            state.combatants[i].engaged_with.sort();
         }
     }
 }
@@ -298,7 +361,13 @@ mod tests {
             next_effect_id: 1,
             winner: None,
             seed_revealed: false,
+            opportunities: Vec::new(),
+            last_mover: None,
+            hit_this_turn: Vec::new(),
             combatants: vec![CombatantState {
+                engaged_with: Vec::new(),
+                far_away: false,
+                stabilized: false,
                 id: CombatantId::new("brakka"),
                 name: "Brakka".into(),
                 side: Side::Heroes,

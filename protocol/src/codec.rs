@@ -168,6 +168,7 @@ mod tests {
                 actor: CombatantId::new("brakka"),
                 attack: "melee".into(),
                 targets: vec![CombatantId::new("goblin-1")],
+                mode: crate::command::AttackMode::Standard,
             },
         }
     }
@@ -179,7 +180,7 @@ mod tests {
         };
         assert_eq!(
             text,
-            r#"{"command":{"id":7,"command":{"attack":{"actor":"brakka","attack":"melee","targets":["goblin-1"]}}}}"#
+            r#"{"command":{"id":7,"command":{"attack":{"actor":"brakka","attack":"melee","targets":["goblin-1"],"mode":"standard"}}}}"#
         );
         let back: ClientMessage = decode_client(text.as_bytes(), Encoding::Json).unwrap();
         assert_eq!(back, sample());

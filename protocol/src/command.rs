@@ -11,8 +11,7 @@ use serde::{Deserialize, Serialize};
 pub enum Command {
     /// GM: roll initiative for everyone and begin round 1.
     StartBattle,
-    /// Attack with one of the actor's attacks (`melee`/`ranged` basic attacks or a named attack
-    /// from its stat block) against the listed targets.
+    /// Attack with one of the actor's attacks against the listed targets.
     Attack {
         /// Who attacks.
         actor: CombatantId,
@@ -20,11 +19,43 @@ pub enum Command {
         attack: String,
         /// The targets, in the order they are attacked.
         targets: Vec<CombatantId>,
+        /// How the attack is made; `standard` when absent (JSON).
+        #[serde(default)]
+        mode: AttackMode,
     },
-    /// Spend the move action (repositioning; engagement arrives with the full position rules).
+    /// Spend the move action to move: engage an enemy, or move (while engaged: away, drawing
+    /// opportunity attacks), optionally far away from the fight.
     Move {
         /// Who moves.
         actor: CombatantId,
+        /// The enemy to engage, if any.
+        #[serde(default)]
+        engage: Option<CombatantId>,
+        /// Move far away (two moves from the enemies) instead of staying nearby.
+        #[serde(default)]
+        far_away: bool,
+    },
+    /// 13th Age disengage check: a move action; on an 11+ save (−1 per foe beyond the first)
+    /// the actor leaves every engagement without drawing opportunity attacks.
+    Disengage {
+        /// Who disengages.
+        actor: CombatantId,
+    },
+    /// 13th Age intercept: an unengaged combatant stops an enemy that just moved this turn and
+    /// engages it (a free action on the mover's turn; the GM rules on "moving past").
+    Intercept {
+        /// Who intercepts.
+        actor: CombatantId,
+        /// The enemy that moved.
+        mover: CombatantId,
+    },
+    /// 13th Age stabilize: a DC 10 Wisdom check (d20 + Wis + level) to stop an unconscious ally
+    /// dying; a standard action, or a quick action on 25+.
+    Stabilize {
+        /// Who helps.
+        actor: CombatantId,
+        /// The unconscious ally.
+        target: CombatantId,
     },
     /// 13th Age rally: a standard action spending a recovery (a later rally needs an 11+ save).
     Rally {
@@ -45,7 +76,10 @@ impl Command {
     pub fn actor(&self) -> Option<&CombatantId> {
         match self {
             Command::Attack { actor, .. }
-            | Command::Move { actor }
+            | Command::Move { actor, .. }
+            | Command::Disengage { actor }
+            | Command::Intercept { actor, .. }
+            | Command::Stabilize { actor, .. }
             | Command::Rally { actor }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle | Command::EndBattle => None,
@@ -58,9 +92,27 @@ impl Command {
             Command::StartBattle => "start_battle",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",
+            Command::Disengage { .. } => "disengage",
+            Command::Intercept { .. } => "intercept",
+            Command::Stabilize { .. } => "stabilize",
             Command::Rally { .. } => "rally",
             Command::EndTurn { .. } => "end_turn",
             Command::EndBattle => "end_battle",
         }
     }
+}
+
+/// How an attack is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackMode {
+    /// On the actor's turn, as a standard action (or the attack's own action type).
+    #[default]
+    Standard,
+    /// 13th Age opportunity attack: a free basic melee attack, out of turn, against a foe that
+    /// provoked it this turn (no flexible attacks).
+    Opportunity,
+    /// 13th Age coup de grace: against a helpless enemy the actor is engaged with; uses the
+    /// standard, move and quick actions; an automatic critical hit.
+    CoupDeGrace,
 }

@@ -67,6 +67,26 @@ pub enum ErrorCode {
     InvalidArgument,
     /// The seed was already revealed.
     AlreadyRevealed,
+    /// A melee attack (or coup de grace, or stabilize) needs engagement the actor lacks.
+    NotEngaged,
+    /// The actor is stuck and cannot move or disengage.
+    Stuck,
+    /// The actor is grabbed and cannot use ranged attacks.
+    Grabbed,
+    /// The actor is hampered and can only make basic attacks.
+    Hampered,
+    /// No opportunity attack is open for this attacker against this target.
+    NoOpportunity,
+    /// Flexible attacks cannot be opportunity attacks.
+    FlexibleOnOpportunity,
+    /// An opportunity attack must be the basic melee attack.
+    NotBasicMelee,
+    /// The target is not helpless.
+    NotHelpless,
+    /// Far away: move nearby first.
+    OutOfReach,
+    /// The target is not an unconscious ally.
+    NotDying,
 }
 
 impl fmt::Display for ErrorCode {

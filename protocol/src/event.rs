@@ -88,6 +88,19 @@ pub enum Condition {
     Stunned,
     /// Attacks against you crit on 18+ (crit range expanded by 2).
     Vulnerable,
+    /// No opportunity attacks (the random-ally targeting of the text is left to the GM).
+    Confused,
+    /// Dazed (−4 to attacks) and no escalation die.
+    Fear,
+    /// Only basic attacks.
+    Hampered,
+    /// −4 to defenses; can be the target of a coup de grace.
+    Helpless,
+    /// Cannot move, disengage or be moved (except by teleporting).
+    Stuck,
+    /// Engaged with the grabber (the effect's source): −5 to disengage unless it was hit this
+    /// turn, no ranged attacks, no opportunity attacks; the grabber gets +4 to attack it.
+    Grabbed,
 }
 
 /// How hard a save is (13th Age § Saves): easy 6+, normal 11+, hard 16+.
@@ -167,6 +180,20 @@ pub enum SavePurpose {
     Effect(u32),
     /// The save needed to rally again in the same battle (11+).
     Rally,
+    /// A disengage check (11+, −1 per foe beyond the first, −5 when grabbed).
+    Disengage,
+}
+
+/// Why opportunity attacks were provoked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Provocation {
+    /// Moving away from engaged foes without disengaging.
+    MovingAway,
+    /// A ranged attack while engaged (foes not targeted may attack).
+    RangedAttack,
+    /// A spell (not close-quarters) while engaged (every engaged foe may attack).
+    Spell,
 }
 
 /// Why damage was dealt.
@@ -391,6 +418,96 @@ pub enum GameEvent {
     TurnEnded {
         /// Whose.
         combatant: CombatantId,
+    },
+    /// A move: the combatant leaves every engagement, then engages `engaged` if any.
+    Moved {
+        /// Who moved.
+        combatant: CombatantId,
+        /// The enemy it engaged.
+        engaged: Option<CombatantId>,
+        /// Whether it is now far away.
+        far_away: bool,
+    },
+    /// Two combatants became engaged without a move (e.g. a grab engages the grabbed creature
+    /// with its grabber).
+    Engaged {
+        /// One side.
+        combatant: CombatantId,
+        /// The other.
+        with: CombatantId,
+    },
+    /// A successful disengage: the combatant is free of every engagement.
+    Disengaged {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// An unengaged combatant stopped a mover: the mover's engagement is replaced by one with
+    /// the interceptor.
+    Intercepted {
+        /// Who intercepts.
+        interceptor: CombatantId,
+        /// Who was stopped.
+        mover: CombatantId,
+    },
+    /// Opportunity attacks are open against `provoker` until the end of its turn.
+    OpportunityOpened {
+        /// Who provoked.
+        provoker: CombatantId,
+        /// Who may attack it.
+        attackers: Vec<CombatantId>,
+        /// Why.
+        reason: Provocation,
+    },
+    /// An opportunity attack is being made (its roll follows).
+    OpportunityTaken {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The provoker.
+        target: CombatantId,
+    },
+    /// A coup de grace: an automatic critical hit (damage follows).
+    CoupDeGrace {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The helpless target.
+        target: CombatantId,
+        /// With what.
+        attack: String,
+    },
+    /// A flexible attack's natural roll triggered a maneuver.
+    ManeuverTriggered {
+        /// Who attacked.
+        attacker: CombatantId,
+        /// The target of the roll.
+        target: CombatantId,
+        /// The maneuver's id.
+        maneuver: String,
+        /// The natural roll.
+        natural: u32,
+    },
+    /// A skill check (d20 + ability + level against a DC).
+    CheckRolled {
+        /// Who checks.
+        combatant: CombatantId,
+        /// What for (e.g. `stabilize`).
+        purpose: String,
+        /// The d20.
+        roll: Roll,
+        /// Ability modifier + level.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// Difficulty.
+        dc: i32,
+        /// Whether it succeeded.
+        success: bool,
+    },
+    /// An unconscious PC was stabilized: failed death saves no longer count.
+    Stabilized {
+        /// Who.
+        combatant: CombatantId,
+        /// By whom.
+        by: CombatantId,
     },
     /// The battle is over.
     BattleEnded {

@@ -114,6 +114,12 @@ pub struct AttackSummary {
     pub vs: Defense,
     /// How many targets it takes at most.
     pub max_targets: u8,
+    /// A basic attack (the one opportunity attacks use when melee).
+    pub basic: bool,
+    /// A spell (draws opportunity attacks from every engaged foe unless close-quarters).
+    pub spell: bool,
+    /// A flexible attack: its maneuvers (ids) trigger on the natural roll.
+    pub maneuvers: Vec<String>,
 }
 
 /// One combatant.
@@ -159,6 +165,12 @@ pub struct CombatantState {
     pub rally_barred_round: Option<u32>,
     /// The attacks it can make.
     pub attacks: Vec<AttackSummary>,
+    /// Enemies it is engaged with, sorted by id.
+    pub engaged_with: Vec<CombatantId>,
+    /// Far away from the fight (two moves from the enemies).
+    pub far_away: bool,
+    /// Stabilized while unconscious (failed death saves are ignored).
+    pub stabilized: bool,
 }
 
 /// The whole session state.
@@ -184,6 +196,13 @@ pub struct SessionState {
     pub winner: Option<Side>,
     /// Whether the seed has been revealed.
     pub seed_revealed: bool,
+    /// Open opportunity attacks: (attacker, provoker), until the end of the provoker's turn.
+    pub opportunities: Vec<(CombatantId, CombatantId)>,
+    /// The combatant that moved this turn (it may be intercepted).
+    pub last_mover: Option<CombatantId>,
+    /// Enemies the current combatant hit this turn (13th Age: a grabbed creature that hit its
+    /// grabber disengages without the −5).
+    pub hit_this_turn: Vec<CombatantId>,
     /// Combatants sorted by id.
     pub combatants: Vec<CombatantState>,
 }

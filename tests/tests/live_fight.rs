@@ -4,6 +4,7 @@
 
 use anyhow::{Result, anyhow, bail};
 use fray_protocol::codec::Encoding;
+use fray_protocol::command::AttackMode;
 use fray_protocol::ids::{CombatantId, Role};
 use fray_protocol::{ClientMessage, Command, ErrorCode, GameEvent, ServerMessage, SessionState};
 use fray_server::demo::bot::choose;
@@ -267,6 +268,7 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
             actor: idle.clone(),
             attack: "melee".into(),
             targets: vec![enemy_of(fray_protocol::Side::Heroes)],
+            mode: AttackMode::Standard,
         },
     )
     .await?;
@@ -324,17 +326,35 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
     let after = snapshot(&mut gm).await?;
     assert_eq!(before, after, "refused commands changed the state");
 
-    // A second standard action in a turn: the current combatant attacks, then attacks again.
+    // A melee attack while unengaged (13th Age § Engaged / Unengaged).
     let target = enemy_of(cur.side);
+    let melee = cur
+        .attacks
+        .iter()
+        .find(|a| a.range == "melee")
+        .ok_or_else(|| anyhow!("no melee attack"))?
+        .id
+        .clone();
     let attack = Command::Attack {
         actor: current.clone(),
-        attack: cur.attacks[0].id.clone(),
+        attack: melee,
         targets: vec![target.clone()],
+        mode: AttackMode::Standard,
     };
-    assert!(command(&mut gm, 7, attack.clone()).await?.is_ok());
+    let r = command(&mut gm, 7, attack.clone()).await?;
+    assert_eq!(r.unwrap_err().0, ErrorCode::NotEngaged);
+    assert_eq!(before, snapshot(&mut gm).await?);
+    // Engage, attack, then a second standard action in the same turn.
+    let engage = Command::Move {
+        actor: current.clone(),
+        engage: Some(target.clone()),
+        far_away: false,
+    };
+    assert!(command(&mut gm, 8, engage).await?.is_ok());
+    assert!(command(&mut gm, 9, attack.clone()).await?.is_ok());
     let before = snapshot(&mut gm).await?;
     if before.current.as_ref() == Some(&current) {
-        let r = command(&mut gm, 8, attack).await?;
+        let r = command(&mut gm, 10, attack).await?;
         assert_eq!(r.unwrap_err().0, ErrorCode::ActionAlreadyUsed);
         assert_eq!(before, snapshot(&mut gm).await?);
     }

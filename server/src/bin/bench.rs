@@ -42,12 +42,15 @@ use fray_protocol::codec::{Encoding, encode, to_bincode};
 use fray_protocol::event::{Condition, EffectKind};
 use fray_protocol::ids::{CombatantId, SessionId, Side};
 use fray_protocol::state::LifeStatus;
+use fray_protocol::command::AttackMode;
 use fray_protocol::{Command, PROTOCOL_VERSION, ServerMessage};
+use fray_server::content::model::Reach;
 use fray_server::content::model::Encounter;
 use fray_server::content::{builtin_encounters, load_encounter};
 use fray_server::dice::SessionRng;
 use fray_server::engine::Engine;
 use fray_server::engine::components::{
+    Position,
     ActionBudget, Arsenal, Battle, Combatant, Effects, Roster, SeedSecret, Stage, Vitality,
 };
 use fray_server::log::{
@@ -276,6 +279,8 @@ struct Fighter {
     side: Side,
     entity: Entity,
     attack: String,
+    /// The attack is melee: the bot engages its target first (a move action).
+    melee: bool,
 }
 
 /// Plays both sides: attack a conscious opponent with the first attack, then end the turn.
@@ -302,16 +307,17 @@ impl Bot {
             let c = w
                 .get::<Combatant>(entity)
                 .context("a combatant without identity")?;
-            let attack = w
+            let (attack, melee) = w
                 .get::<Arsenal>(entity)
                 .and_then(|a| a.0.first())
-                .map(|a| a.id.clone())
+                .map(|a| (a.id.clone(), a.reach == Reach::Melee))
                 .with_context(|| format!("{id} has no attack"))?;
             fighters.push(Fighter {
                 id: id.clone(),
                 side: c.side,
                 entity,
                 attack,
+                melee,
             });
         }
         Ok(Bot {
@@ -375,16 +381,36 @@ impl Bot {
         else {
             return end_turn;
         };
+        // 13th Age: melee attacks need engagement; engage the target first (a move action), or
+        // fight whoever is already engaged.
+        let mut target_id = target.id.clone();
+        if me.melee {
+            let engaged: Vec<CombatantId> = w
+                .get::<Position>(me.entity)
+                .map(|p| p.engaged.iter().cloned().collect())
+                .unwrap_or_default();
+            match engaged.iter().find(|e| self.fighters.iter().any(|f| &f.id == *e && conscious(f.entity))) {
+                Some(e) => target_id = e.clone(),
+                None => {
+                    return Next::Command(Command::Move {
+                        actor: me.id.clone(),
+                        engage: Some(target_id),
+                        far_away: false,
+                    });
+                }
+            }
+        }
         Next::Command(Command::Attack {
             actor: me.id.clone(),
             attack: me.attack.clone(),
-            targets: vec![target.id.clone()],
+            targets: vec![target_id],
+            mode: AttackMode::Standard,
         })
     }
 
     /// The engine refused the last command: end the turn instead (an `EndTurn` refusal is a bug).
     fn rejected(&mut self, command: &Command, why: &fray_protocol::Rejection) -> Result<()> {
-        if matches!(command, Command::Attack { .. }) && !self.end_turn_next {
+        if matches!(command, Command::Attack { .. } | Command::Move { .. }) && !self.end_turn_next {
             self.end_turn_next = true;
             Ok(())
         } else {

@@ -2,7 +2,10 @@
 //! resolution into [`super::model`] types with errors that name the file, the field and the reason.
 
 use super::ContentError;
-use super::model::{Ability, AbilityMods, AttackSpec, CombatantSpec, EffectSpec, HeroSpec, Reach};
+use super::model::{
+    Ability, AbilityMods, AttackSpec, CombatantSpec, EffectSpec, HeroSpec, ManeuverSpec, Reach,
+    Trigger,
+};
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::Defenses;
@@ -167,6 +170,98 @@ pub struct AttackFile {
     /// Effects on a hit.
     #[serde(default)]
     pub on_hit: Vec<EffectFile>,
+    /// A basic attack (defaults to true for ids `melee` and `ranged`).
+    pub basic: Option<bool>,
+    /// A spell (draws opportunity attacks from every engaged foe unless `range = "close"`).
+    #[serde(default)]
+    pub spell: bool,
+    /// Flexible maneuvers.
+    #[serde(default)]
+    pub maneuvers: Vec<ManeuverFile>,
+}
+
+/// `[[…attacks.maneuvers]]`: a flexible maneuver.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManeuverFile {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// `even`, `odd`, `N+` or `A-B` (natural roll).
+    pub trigger: String,
+    /// Applies on a miss too (default: hits only).
+    #[serde(default)]
+    pub on_miss_too: bool,
+    /// Extra damage on a hit.
+    pub bonus_damage: Option<String>,
+    /// Effects on the target.
+    #[serde(default)]
+    pub effects: Vec<EffectFile>,
+}
+
+fn parse_trigger(ctx: &Ctx, field: &str, s: &str) -> Result<Trigger, ContentError> {
+    let bad = || ctx.err(field, format!("'{s}' is not a trigger (even, odd, N+ or A-B with 1..=20)"));
+    let t = s.trim();
+    let trigger = match t {
+        "even" => Trigger::Even,
+        "odd" => Trigger::Odd,
+        _ => {
+            if let Some(n) = t.strip_suffix('+') {
+                let from: u32 = n.trim().parse().map_err(|_| bad())?;
+                Trigger::Range { from, to: 20 }
+            } else if let Some((a, b)) = t.split_once('-') {
+                let from: u32 = a.trim().parse().map_err(|_| bad())?;
+                let to: u32 = b.trim().parse().map_err(|_| bad())?;
+                Trigger::Range { from, to }
+            } else {
+                let n: u32 = t.parse().map_err(|_| bad())?;
+                Trigger::Range { from: n, to: n }
+            }
+        }
+    };
+    if let Trigger::Range { from, to } = trigger
+        && !(1 <= from && from <= to && to <= 20)
+    {
+        return Err(bad());
+    }
+    Ok(trigger)
+}
+
+fn resolve_effects(ctx: &Ctx, path: &dyn Fn(usize, &str) -> String, effects: &[EffectFile]) -> Result<Vec<EffectSpec>, ContentError> {
+    let mut out = Vec::new();
+    for (j, e) in effects.iter().enumerate() {
+        let g = |name: &str| path(j, name);
+        match (&e.condition, e.ongoing) {
+            (Some(c), None) => {
+                if e.damage_type.is_some() {
+                    return Err(ctx.err(g("damage_type"), "only ongoing damage has a damage type"));
+                }
+                out.push(EffectSpec::Condition {
+                    condition: parse_condition(ctx, &g("condition"), c)?,
+                    duration: parse_duration(ctx, &g("duration"), e.duration.as_deref())?,
+                });
+            }
+            (None, Some(amount)) => {
+                check_range(ctx, &g("ongoing"), amount, 1, 500)?;
+                let save = match parse_duration(ctx, &g("duration"), e.duration.as_deref())? {
+                    EffectDuration::SaveEnds(d) => d,
+                    _ => {
+                        return Err(ctx.err(g("duration"), "ongoing damage lasts until saved: use save_ends, save_ends_easy or save_ends_hard"));
+                    }
+                };
+                out.push(EffectSpec::Ongoing {
+                    amount,
+                    damage_type: damage_type(ctx, &g("damage_type"), &e.damage_type)?,
+                    save,
+                });
+            }
+            _ => {
+                return Err(ctx.err(g("condition"), "an effect needs exactly one of 'condition' or 'ongoing'"));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `[[…attacks.on_hit]]`: a condition or ongoing damage.
@@ -272,9 +367,17 @@ fn parse_condition(ctx: &Ctx, field: &str, s: &str) -> Result<Condition, Content
         "weakened" => Ok(Condition::Weakened),
         "stunned" => Ok(Condition::Stunned),
         "vulnerable" => Ok(Condition::Vulnerable),
+        "confused" => Ok(Condition::Confused),
+        "fear" => Ok(Condition::Fear),
+        "hampered" => Ok(Condition::Hampered),
+        "helpless" => Ok(Condition::Helpless),
+        "stuck" => Ok(Condition::Stuck),
+        "grabbed" => Ok(Condition::Grabbed),
         other => Err(ctx.err(
             field,
-            format!("unknown condition '{other}' (dazed, weakened, stunned or vulnerable)"),
+            format!(
+                "unknown condition '{other}' (dazed, weakened, stunned, vulnerable, confused, fear, hampered, helpless, stuck, grabbed)"
+            ),
         )),
     }
 }
@@ -366,42 +469,27 @@ fn resolve_attacks(
         if !(1..=8).contains(&max_targets) {
             return Err(ctx.err(f("targets"), format!("{max_targets} is outside 1..=8")));
         }
-        let mut on_hit = Vec::new();
-        for (j, e) in a.on_hit.iter().enumerate() {
-            let g = |name: &str| format!("{owner}.attacks[{i}].on_hit[{j}].{name}");
-            match (&e.condition, e.ongoing) {
-                (Some(c), None) => {
-                    if e.damage_type.is_some() {
-                        return Err(
-                            ctx.err(g("damage_type"), "only ongoing damage has a damage type")
-                        );
-                    }
-                    on_hit.push(EffectSpec::Condition {
-                        condition: parse_condition(ctx, &g("condition"), c)?,
-                        duration: parse_duration(ctx, &g("duration"), e.duration.as_deref())?,
-                    });
-                }
-                (None, Some(amount)) => {
-                    check_range(ctx, &g("ongoing"), amount, 1, 500)?;
-                    let save = match parse_duration(ctx, &g("duration"), e.duration.as_deref())? {
-                        EffectDuration::SaveEnds(d) => d,
-                        _ => {
-                            return Err(ctx.err(g("duration"), "ongoing damage lasts until saved: use save_ends, save_ends_easy or save_ends_hard"));
-                        }
-                    };
-                    on_hit.push(EffectSpec::Ongoing {
-                        amount,
-                        damage_type: damage_type(ctx, &g("damage_type"), &e.damage_type)?,
-                        save,
-                    });
-                }
-                _ => {
-                    return Err(ctx.err(
-                        g("condition"),
-                        "an effect needs exactly one of 'condition' or 'ongoing'",
-                    ));
-                }
+        let on_hit = resolve_effects(ctx, &|j, name| format!("{owner}.attacks[{i}].on_hit[{j}].{name}"), &a.on_hit)?;
+        let mut maneuvers = Vec::new();
+        for (k, m) in a.maneuvers.iter().enumerate() {
+            let h = |name: &str| format!("{owner}.attacks[{i}].maneuvers[{k}].{name}");
+            check_id(ctx, &h("id"), &m.id)?;
+            if let Some(b) = &m.bonus_damage {
+                crate::dice::DiceExpr::parse(b)
+                    .map_err(|e| ctx.err(h("bonus_damage"), format!("bad dice expression '{b}': {e}")))?;
             }
+            maneuvers.push(ManeuverSpec {
+                id: m.id.clone(),
+                name: m.name.clone(),
+                trigger: parse_trigger(ctx, &h("trigger"), &m.trigger)?,
+                on_hit_only: !m.on_miss_too,
+                bonus_damage: m.bonus_damage.clone(),
+                effects: resolve_effects(
+                    ctx,
+                    &|j, name| format!("{owner}.attacks[{i}].maneuvers[{k}].effects[{j}].{name}"),
+                    &m.effects,
+                )?,
+            });
         }
         out.push(AttackSpec {
             id: a.id.clone(),
@@ -414,6 +502,9 @@ fn resolve_attacks(
             miss_damage: a.miss_damage.clone(),
             max_targets,
             on_hit,
+            basic: a.basic.unwrap_or(a.id == "melee" || a.id == "ranged"),
+            spell: a.spell,
+            maneuvers,
         });
     }
     if out.is_empty() {

@@ -66,6 +66,10 @@ pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static st
                 "crypt-of-ash",
                 include_str!("../../content/13th-age/encounters/crypt-of-ash.toml"),
             ),
+            (
+                "mire-of-whispers",
+                include_str!("../../content/13th-age/encounters/mire-of-whispers.toml"),
+            ),
         ],
         _ => &[],
     }

@@ -124,6 +124,60 @@ pub struct AttackSpec {
     pub max_targets: u8,
     /// Effects on a hit.
     pub on_hit: Vec<EffectSpec>,
+    /// A basic attack (13th Age: opportunity attacks are basic melee attacks; hampered
+    /// creatures make only basic attacks). Defaults to true for the ids `melee` and `ranged`.
+    pub basic: bool,
+    /// A spell: while engaged it draws opportunity attacks from every engaged foe unless it is
+    /// close-quarters.
+    pub spell: bool,
+    /// Flexible maneuvers (13th Age § Flexible Attacks): when non-empty the attack is flexible
+    /// and the first maneuver whose trigger matches the natural roll applies.
+    pub maneuvers: Vec<ManeuverSpec>,
+}
+
+/// Which natural rolls trigger a maneuver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trigger {
+    /// Even natural roll.
+    Even,
+    /// Odd natural roll.
+    Odd,
+    /// Natural roll in `from..=to`.
+    Range {
+        /// Lowest.
+        from: u32,
+        /// Highest.
+        to: u32,
+    },
+}
+
+impl Trigger {
+    /// Whether a natural roll triggers it.
+    pub fn matches(self, natural: u32) -> bool {
+        match self {
+            Trigger::Even => natural.is_multiple_of(2),
+            Trigger::Odd => !natural.is_multiple_of(2),
+            Trigger::Range { from, to } => (from..=to).contains(&natural),
+        }
+    }
+}
+
+/// A flexible attack's maneuver.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManeuverSpec {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Natural rolls that trigger it.
+    pub trigger: Trigger,
+    /// Whether it needs the attack to hit (otherwise it also applies on a miss, not a fumble).
+    pub on_hit_only: bool,
+    /// Extra damage on a hit (a dice expression).
+    pub bonus_damage: Option<String>,
+    /// Effects on the target.
+    pub effects: Vec<EffectSpec>,
 }
 
 /// Player-character-only numbers.

@@ -6,7 +6,9 @@
 use super::client::{Client, ClientError};
 use fray_protocol::codec::Encoding;
 use fray_protocol::ids::{CombatantId, Role, Side};
-use fray_protocol::state::{LifeStatus, Phase};
+use fray_protocol::command::AttackMode;
+use fray_protocol::event::{Condition, EffectKind};
+use fray_protocol::state::{AttackSummary, CombatantState, LifeStatus, Phase};
 use fray_protocol::{ClientMessage, Command, GameEvent, ServerMessage, SessionState};
 use std::time::Duration;
 
@@ -72,12 +74,41 @@ fn controls(role: &Role, s: &SessionState, id: &CombatantId) -> bool {
     }
 }
 
-/// The bot's next command, if it is its move.
+fn basic_melee(c: &CombatantState) -> Option<&AttackSummary> {
+    c.attacks
+        .iter()
+        .find(|a| a.basic && a.range == "melee" && a.maneuvers.is_empty())
+}
+
+/// The bot's next command, if it has one: an open opportunity attack first (out of turn), then,
+/// on its own turn, start the battle (GM), rally when staggered, stabilize a dying ally, finish a
+/// helpless enemy, engage and fight in melee, shoot, or disengage; then end the turn.
 pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
     match s.phase {
         Phase::Setup if matches!(role, Role::Gm) => return Some(Command::StartBattle),
         Phase::Running => {}
         _ => return None,
+    }
+    for (attacker, provoker) in &s.opportunities {
+        if !controls(role, s, attacker) {
+            continue;
+        }
+        let Some(a) = s.combatant(attacker) else { continue };
+        let able = a.status == LifeStatus::Conscious
+            && !a.effects.iter().any(|e| {
+                matches!(
+                    e.kind,
+                    EffectKind::Condition(Condition::Stunned | Condition::Confused | Condition::Grabbed)
+                )
+            });
+        if let (true, Some(atk)) = (able, basic_melee(a)) {
+            return Some(Command::Attack {
+                actor: attacker.clone(),
+                attack: atk.id.clone(),
+                targets: vec![provoker.clone()],
+                mode: AttackMode::Opportunity,
+            });
+        }
     }
     let id = s.current.as_ref()?;
     if !controls(role, s, id) {
@@ -91,37 +122,102 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
     if me.side == Side::Heroes && me.staggered && me.rallies == 0 && me.recoveries > 0 {
         return Some(Command::Rally { actor: id.clone() });
     }
-    let mut enemies: Vec<_> = s
+    let dying_ally = s
         .combatants
         .iter()
-        .filter(|c| {
-            c.side != me.side && c.status != LifeStatus::Dead && c.status != LifeStatus::Slain
-        })
-        .collect();
+        .find(|c| c.side == me.side && c.status == LifeStatus::Unconscious && !c.stabilized && c.id != me.id);
+    if let Some(ally) = dying_ally
+        && me.side == Side::Heroes
+        && salt % 2 == 0
+    {
+        return Some(Command::Stabilize {
+            actor: id.clone(),
+            target: ally.id.clone(),
+        });
+    }
+    let out = |c: &CombatantState| c.status == LifeStatus::Dead || c.status == LifeStatus::Slain;
+    // A helpless engaged enemy and every action unused: coup de grace.
+    if me.actions.move_action && me.actions.quick {
+        let helpless = me
+            .engaged_with
+            .iter()
+            .filter_map(|e| s.combatant(e))
+            .find(|c| c.status == LifeStatus::Unconscious);
+        if let (Some(h), Some(atk)) = (helpless, me.attacks.first())
+            && salt % 3 == 0
+        {
+            return Some(Command::Attack {
+                actor: id.clone(),
+                attack: atk.id.clone(),
+                targets: vec![h.id.clone()],
+                mode: AttackMode::CoupDeGrace,
+            });
+        }
+    }
+    let mut enemies: Vec<&CombatantState> = s.combatants.iter().filter(|c| c.side != me.side && !out(c)).collect();
     if enemies.is_empty() {
         return Some(end);
     }
     // Prefer conscious enemies; among them the staggered ones, then by id.
-    enemies.sort_by_key(|c| {
-        (
-            c.status != LifeStatus::Conscious,
-            !c.staggered,
-            c.id.clone(),
-        )
-    });
-    let attack = &me.attacks[(salt as usize) % me.attacks.len().max(1)];
-    let n = (attack.max_targets as usize).min(enemies.len()).max(1);
-    let first = (salt as usize) % enemies.len().min(2);
-    let targets: Vec<CombatantId> = enemies
-        .iter()
-        .cycle()
-        .skip(first)
-        .take(n)
-        .map(|c| c.id.clone())
-        .collect();
-    Some(Command::Attack {
-        actor: id.clone(),
-        attack: attack.id.clone(),
-        targets,
-    })
+    enemies.sort_by_key(|c| (c.status != LifeStatus::Conscious, !c.staggered, c.id.clone()));
+    let melee: Vec<&AttackSummary> = me.attacks.iter().filter(|a| a.range != "ranged").collect();
+    let ranged: Vec<&AttackSummary> = me.attacks.iter().filter(|a| a.range == "ranged").collect();
+    let engaged: Vec<&CombatantState> = enemies.iter().copied().filter(|c| me.engaged_with.contains(&c.id)).collect();
+    let pick = |list: &[&AttackSummary]| list.get((salt as usize) % list.len().max(1)).map(|a| (*a).clone());
+    if !engaged.is_empty() {
+        // A caster with ranged spells disengages now and then rather than trade blows.
+        if melee.is_empty() && me.actions.move_action && salt % 3 == 0 {
+            return Some(Command::Disengage { actor: id.clone() });
+        }
+        let attack = pick(&melee).or_else(|| pick(&ranged))?;
+        let targets = pick_targets(&attack, &engaged, &enemies, salt);
+        return Some(Command::Attack {
+            actor: id.clone(),
+            attack: attack.id,
+            targets,
+            mode: AttackMode::Standard,
+        });
+    }
+    let nearby: Vec<&CombatantState> = enemies.iter().copied().filter(|c| !c.far_away).collect();
+    if !ranged.is_empty() && (melee.is_empty() || salt % 2 == 1 || !me.actions.move_action) {
+        let attack = pick(&ranged)?;
+        let targets = pick_targets(&attack, &enemies, &enemies, salt);
+        return Some(Command::Attack {
+            actor: id.clone(),
+            attack: attack.id,
+            targets,
+            mode: AttackMode::Standard,
+        });
+    }
+    if me.actions.move_action && !me.far_away
+        && let Some(t) = nearby.get((salt as usize) % nearby.len().min(2).max(1))
+    {
+        return Some(Command::Move {
+            actor: id.clone(),
+            engage: Some(t.id.clone()),
+            far_away: false,
+        });
+    }
+    if me.far_away && me.actions.move_action {
+        return Some(Command::Move {
+            actor: id.clone(),
+            engage: None,
+            far_away: false,
+        });
+    }
+    Some(end)
+}
+
+fn pick_targets(
+    attack: &AttackSummary,
+    first: &[&CombatantState],
+    all: &[&CombatantState],
+    salt: u64,
+) -> Vec<CombatantId> {
+    let n = (attack.max_targets as usize).max(1);
+    let pool: &[&CombatantState] = if attack.range == "melee" { first } else { all };
+    let start = (salt as usize) % pool.len().clamp(1, 2);
+    let mut out: Vec<CombatantId> = pool.iter().cycle().skip(start).take(n.min(pool.len())).map(|c| c.id.clone()).collect();
+    out.dedup();
+    out
 }

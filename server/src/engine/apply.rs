@@ -64,14 +64,64 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 let mut b = world.resource_mut::<Battle>();
                 b.turn_index = b.order.iter().position(|c| c == combatant);
                 b.stage = Stage::Acting;
+                b.hit_this_turn.clear();
+                b.last_mover = None;
             }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::FULL);
         }
         GameEvent::ActionUsed {
             combatant, spent, ..
         } => with::<ActionBudget>(world, combatant, |a| a.0.spend(*spent)),
-        GameEvent::AttackRolled { .. }
-        | GameEvent::DamageRolled { .. }
+        GameEvent::AttackRolled {
+            attacker,
+            target,
+            outcome,
+            ..
+        } => {
+            let mut b = world.resource_mut::<Battle>();
+            if outcome.is_hit() && b.current() == Some(attacker) && !b.hit_this_turn.contains(target) {
+                b.hit_this_turn.push(target.clone());
+            }
+        }
+        GameEvent::Moved {
+            combatant,
+            engaged,
+            far_away,
+        } => {
+            disengage_all(world, combatant);
+            with::<Position>(world, combatant, |p| p.far_away = *far_away);
+            if let Some(t) = engaged {
+                engage(world, combatant, t);
+            }
+            world.resource_mut::<Battle>().last_mover = Some(combatant.clone());
+        }
+        GameEvent::Disengaged { combatant } => disengage_all(world, combatant),
+        GameEvent::Engaged { combatant, with } => engage(world, combatant, with),
+        GameEvent::Intercepted { interceptor, mover } => {
+            disengage_all(world, mover);
+            engage(world, mover, interceptor);
+            world.resource_mut::<Battle>().last_mover = None;
+        }
+        GameEvent::OpportunityOpened {
+            provoker,
+            attackers,
+            ..
+        } => {
+            let mut b = world.resource_mut::<Battle>();
+            for a in attackers {
+                let pair = (a.clone(), provoker.clone());
+                if !b.opportunities.contains(&pair) {
+                    b.opportunities.push(pair);
+                }
+            }
+        }
+        GameEvent::OpportunityTaken { attacker, target } => world
+            .resource_mut::<Battle>()
+            .opportunities
+            .retain(|(a, t)| !(a == attacker && t == target)),
+        GameEvent::Stabilized { combatant, .. } => with::<Hero>(world, combatant, |h| h.stabilized = true),
+        GameEvent::CoupDeGrace { .. } | GameEvent::ManeuverTriggered { .. } | GameEvent::CheckRolled { .. } => {}
+        GameEvent::DamageRolled { .. }
         | GameEvent::SaveRolled { .. }
         | GameEvent::Staggered { .. } => {}
         GameEvent::Damaged {
@@ -115,6 +165,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         }
         GameEvent::Revived { combatant, can_act } => {
             with::<Vitality>(world, combatant, |v| v.0 = LifeStatus::Conscious);
+            with::<Hero>(world, combatant, |h| h.stabilized = false);
             if !can_act {
                 with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
             }
@@ -145,7 +196,12 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             with::<Effects>(world, target, |fx| fx.0.retain(|e| e.id != *effect))
         }
         GameEvent::TurnEnded { combatant } => {
-            world.resource_mut::<Battle>().stage = Stage::BetweenTurns;
+            {
+                let mut b = world.resource_mut::<Battle>();
+                b.stage = Stage::BetweenTurns;
+                b.opportunities.retain(|(_, provoker)| provoker != combatant);
+                b.last_mover = None;
+            }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
         }
         GameEvent::BattleEnded { winner } => {
@@ -157,6 +213,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
             // Effects end with the battle; temporary hit points reset to 0 after a battle.
             for_all::<Effects>(world, |fx| fx.0.clear());
+            for_all::<Position>(world, |p| p.engaged.clear());
+            world.resource_mut::<Battle>().opportunities.clear();
             for_all::<HitPoints>(world, |hp| hp.temp = 0);
             for_all::<ActionBudget>(world, |a| a.0 = ActionsLeft::NONE);
         }
@@ -170,7 +228,34 @@ fn is_side(world: &World, id: &CombatantId, side: Side) -> bool {
         .is_some_and(|c| c.side == side)
 }
 
+/// Ends every engagement of `id`, on both sides.
+fn disengage_all(world: &mut World, id: &CombatantId) {
+    let mut others = Vec::new();
+    with::<Position>(world, id, |p| others = std::mem::take(&mut p.engaged).into_iter().collect());
+    for o in others {
+        with::<Position>(world, &o, |p| {
+            p.engaged.remove(id);
+        });
+    }
+}
+
+/// Engages two combatants with each other.
+fn engage(world: &mut World, a: &CombatantId, b: &CombatantId) {
+    with::<Position>(world, a, |p| {
+        p.engaged.insert(b.clone());
+        p.far_away = false;
+    });
+    with::<Position>(world, b, |p| {
+        p.engaged.insert(a.clone());
+    });
+}
+
 fn out_of_fight(world: &mut World, id: &CombatantId, status: LifeStatus) {
+    disengage_all(world, id);
+    world
+        .resource_mut::<Battle>()
+        .opportunities
+        .retain(|(a, t)| a != id && t != id);
     with::<Vitality>(world, id, |v| v.0 = status);
     with::<Effects>(world, id, |fx| fx.0.clear());
     with::<ActionBudget>(world, id, |a| a.0 = ActionsLeft::NONE);

@@ -84,6 +84,18 @@ pub struct Hero {
     pub rallies: u32,
     /// Round in which a failed rally save bars rallying.
     pub rally_barred_round: Option<u32>,
+    /// Stabilized while unconscious (failed death saves are ignored).
+    pub stabilized: bool,
+}
+
+/// Where a combatant is (13th Age § Position): the enemies it is engaged with (symmetric) and
+/// whether it is far away.
+#[derive(Component, Debug, Clone, Default)]
+pub struct Position {
+    /// Enemies engaged with it.
+    pub engaged: std::collections::BTreeSet<CombatantId>,
+    /// Far away from the fight.
+    pub far_away: bool,
 }
 
 /// The attacks a combatant can make.
@@ -126,6 +138,12 @@ pub struct Battle {
     pub winner: Option<Side>,
     /// Seed revealed.
     pub seed_revealed: bool,
+    /// Open opportunity attacks (attacker, provoker) until the end of the provoker's turn.
+    pub opportunities: Vec<(CombatantId, CombatantId)>,
+    /// Who moved this turn (may be intercepted).
+    pub last_mover: Option<CombatantId>,
+    /// Enemies the current combatant hit this turn.
+    pub hit_this_turn: Vec<CombatantId>,
 }
 
 impl Battle {

@@ -33,6 +33,7 @@ fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
         Vitality(LifeStatus::Conscious),
         Effects::default(),
         Arsenal(spec.attacks.clone()),
+        Position::default(),
     ));
     if let Some(h) = &spec.hero {
         e.insert(Hero {
@@ -42,6 +43,7 @@ fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
             death_save_failures: 0,
             rallies: 0,
             rally_barred_round: None,
+            stabilized: false,
         });
     }
     e.id()
@@ -67,6 +69,9 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
         next_effect_id: 1,
         winner: None,
         seed_revealed: false,
+        opportunities: Vec::new(),
+        last_mover: None,
+        hit_this_turn: Vec::new(),
     });
     world.insert_resource(Pending::default());
     world.insert_resource(Outbox::default());
@@ -98,6 +103,7 @@ pub fn read_state(world: &World) -> SessionState {
             Some(vit),
             Some(fx),
             Some(ars),
+            Some(pos),
         ) = (
             er.get::<Combatant>(),
             er.get::<HitPoints>(),
@@ -107,6 +113,7 @@ pub fn read_state(world: &World) -> SessionState {
             er.get::<Vitality>(),
             er.get::<Effects>(),
             er.get::<Arsenal>(),
+            er.get::<Position>(),
         )
         else {
             continue;
@@ -141,8 +148,14 @@ pub fn read_state(world: &World) -> SessionState {
                     range: a.reach.name().to_owned(),
                     vs: a.vs,
                     max_targets: a.max_targets,
+                    basic: a.basic,
+                    spell: a.spell,
+                    maneuvers: a.maneuvers.iter().map(|m| m.id.clone()).collect(),
                 })
                 .collect(),
+            engaged_with: pos.engaged.iter().cloned().collect(),
+            far_away: pos.far_away,
+            stabilized: hero.is_some_and(|h| h.stabilized),
         });
     }
     SessionState {
@@ -156,6 +169,9 @@ pub fn read_state(world: &World) -> SessionState {
         next_effect_id: battle.next_effect_id,
         winner: battle.winner,
         seed_revealed: battle.seed_revealed,
+        opportunities: battle.opportunities.clone(),
+        last_mover: battle.last_mover.clone(),
+        hit_this_turn: battle.hit_this_turn.clone(),
         combatants,
     }
 }
@@ -172,6 +188,9 @@ fn empty_state() -> SessionState {
         next_effect_id: 1,
         winner: None,
         seed_revealed: false,
+        opportunities: Vec::new(),
+        last_mover: None,
+        hit_this_turn: Vec::new(),
         combatants: Vec::new(),
     }
 }
@@ -208,6 +227,12 @@ pub fn restore_world(
             h.death_save_failures = cs.death_save_failures;
             h.rallies = cs.rallies;
             h.rally_barred_round = cs.rally_barred_round;
+            h.stabilized = cs.stabilized;
+        }
+        {
+            let mut pos = em.get_mut::<Position>()?;
+            pos.engaged = cs.engaged_with.iter().cloned().collect();
+            pos.far_away = cs.far_away;
         }
     }
     let mut battle = world.resource_mut::<Battle>();
@@ -218,6 +243,9 @@ pub fn restore_world(
     battle.next_effect_id = state.next_effect_id;
     battle.winner = state.winner;
     battle.seed_revealed = state.seed_revealed;
+    battle.opportunities = state.opportunities.clone();
+    battle.last_mover = state.last_mover.clone();
+    battle.hit_this_turn = state.hit_this_turn.clone();
     battle.turn_index = state.turn_index.map(|i| i as usize);
     battle.stage = match (state.phase, &state.current) {
         (Phase::Setup, _) => Stage::Setup,

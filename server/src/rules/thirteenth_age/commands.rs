@@ -2,21 +2,23 @@
 //! events, rolling every die through the session RNG.
 
 use super::decider::Decider;
-use super::field::{FighterItem, has_condition};
+use super::field::{FighterItem, grabbed_by, has_condition};
 use super::rules;
-use crate::content::model::EffectSpec;
+use crate::content::model::{AttackSpec, EffectSpec, Reach};
 use crate::dice::Placeholders;
 use crate::engine::components::Stage;
 use fray_protocol::event::{
     ActionKind, AttackOutcome, Condition, DamageCause, Defense, Effect, EffectDuration, EffectKind,
-    GameEvent, SavePurpose,
+    GameEvent, Provocation, SavePurpose,
 };
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{LifeStatus, Phase};
+use fray_protocol::command::AttackMode;
 use fray_protocol::{Command, ErrorCode, Rejection};
+use super::position;
 use std::collections::BTreeMap;
 
-fn reject<T>(code: ErrorCode, msg: impl Into<String>) -> Result<T, Rejection> {
+pub(super) fn reject<T>(code: ErrorCode, msg: impl Into<String>) -> Result<T, Rejection> {
     Err(Rejection::new(code, msg))
 }
 
@@ -35,16 +37,20 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             actor,
             attack,
             targets,
-        } => attack_cmd(d, actor, attack, targets),
-        Command::Move { actor } => {
-            let payer = ready_to_act(d, actor, ActionKind::Move)?;
-            d.emit(GameEvent::ActionUsed {
-                combatant: actor.clone(),
-                action: ActionKind::Move,
-                spent: payer,
-            });
-            Ok(())
-        }
+            mode,
+        } => match mode {
+            AttackMode::Standard => attack_cmd(d, actor, attack, targets),
+            AttackMode::Opportunity => opportunity_attack(d, actor, attack, targets),
+            AttackMode::CoupDeGrace => coup_de_grace(d, actor, attack, targets),
+        },
+        Command::Move {
+            actor,
+            engage,
+            far_away,
+        } => position::move_cmd(d, actor, engage.as_ref(), *far_away),
+        Command::Disengage { actor } => position::disengage(d, actor),
+        Command::Intercept { actor, mover } => position::intercept(d, actor, mover),
+        Command::Stabilize { actor, target } => stabilize(d, actor, target),
         Command::Rally { actor } => rally(d, actor),
         Command::EndTurn { actor } => {
             running(d)?;
@@ -58,7 +64,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
     }
 }
 
-fn running(d: &Decider) -> Result<(), Rejection> {
+pub(super) fn running(d: &Decider) -> Result<(), Rejection> {
     match d.field.battle.phase {
         Phase::Setup => reject(
             ErrorCode::BattleNotStarted,
@@ -69,7 +75,7 @@ fn running(d: &Decider) -> Result<(), Rejection> {
     }
 }
 
-fn fighter<'f, 's>(
+pub(super) fn fighter<'f, 's>(
     d: &'f Decider<'_, '_, 's>,
     id: &CombatantId,
 ) -> Result<FighterItem<'f, 's>, Rejection> {
@@ -81,7 +87,7 @@ fn fighter<'f, 's>(
     })
 }
 
-fn not_your_turn_msg(d: &Decider, actor: &CombatantId) -> String {
+pub(super) fn not_your_turn_msg(d: &Decider, actor: &CombatantId) -> String {
     match d.field.battle.current() {
         Some(c) => format!("it is {c}'s turn, not {actor}'s"),
         None => format!("it is not {actor}'s turn"),
@@ -90,7 +96,7 @@ fn not_your_turn_msg(d: &Decider, actor: &CombatantId) -> String {
 
 /// Checks that `actor` may take an action of kind `needed` now, and returns the action that
 /// pays for it (§ Regular Actions: a standard action can pay for a move or quick one).
-fn ready_to_act(
+pub(super) fn ready_to_act(
     d: &Decider,
     actor: &CombatantId,
     needed: ActionKind,
@@ -217,6 +223,90 @@ fn placeholders(f: &FighterItem) -> Placeholders {
     ph
 }
 
+/// What a resolved attack is: its spec, bonus, and how it was made.
+struct Strike {
+    spec: AttackSpec,
+    bonus: i32,
+    ph: Placeholders,
+    auto_crit: bool,
+    flexible: bool,
+}
+
+/// The attack bonus before the d20 (§ Attack Bonuses, § Escalation Die, § Conditions).
+fn attack_bonus(d: &Decider, a: &FighterItem, spec: &AttackSpec) -> i32 {
+    let mut bonus = spec.bonus + rules::attack_penalty(a.fx) - a.hero.map_or(0, |h| h.recovery_penalty);
+    // PCs add the escalation die; monsters don't, and fear prevents it.
+    if a.hero.is_some() && !has_condition(a.fx, Condition::Fear) {
+        bonus += i32::from(d.field.battle.escalation);
+    }
+    bonus
+}
+
+/// Checks an attack spec against the attacker's conditions and the targets' positions.
+fn check_attack(d: &Decider, a: &FighterItem, spec: &AttackSpec, targets: &[CombatantId]) -> Result<(), Rejection> {
+    if targets.is_empty() || targets.len() > spec.max_targets as usize {
+        return reject(
+            ErrorCode::WrongTargetCount,
+            format!("{} takes 1 to {} targets, got {}", spec.name, spec.max_targets, targets.len()),
+        );
+    }
+    // § Conditions, Hampered: only basic attacks.
+    if has_condition(a.fx, Condition::Hampered) && !spec.basic {
+        return reject(ErrorCode::Hampered, format!("{} is hampered and can only make basic attacks", a.c.name));
+    }
+    // § Grabbed: no ranged attacks.
+    if spec.reach == Reach::Ranged && grabbed_by(a.fx).is_some() {
+        return reject(ErrorCode::Grabbed, format!("{} is grabbed and cannot use ranged attacks", a.c.name));
+    }
+    for (i, t) in targets.iter().enumerate() {
+        if targets[..i].contains(t) {
+            return reject(ErrorCode::InvalidTarget, format!("{t} is named twice"));
+        }
+        let tf = fighter(d, t)?;
+        if tf.c.side == a.c.side {
+            return reject(ErrorCode::InvalidTarget, format!("{} is an ally of {}", tf.c.name, a.c.name));
+        }
+        if matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+            return reject(ErrorCode::InvalidTarget, format!("{} is out of the fight", tf.c.name));
+        }
+        // § Engaged / Unengaged: melee attacks only against enemies engaged with you.
+        if spec.reach == Reach::Melee && !a.pos.engaged.contains(t) {
+            return reject(
+                ErrorCode::NotEngaged,
+                format!("{} is not engaged with {}: move to engage it first", a.c.name, tf.c.name),
+            );
+        }
+        if spec.reach == Reach::Close && (a.pos.far_away || tf.pos.far_away) {
+            return reject(ErrorCode::OutOfReach, format!("{} is out of reach of a close attack", tf.c.name));
+        }
+    }
+    Ok(())
+}
+
+/// Who may make an opportunity attack: conscious, able to act, not confused, not grabbed.
+pub(super) fn can_make_opportunity_attack(f: &FighterItem) -> bool {
+    f.vit.0 == LifeStatus::Conscious
+        && !has_condition(f.fx, Condition::Stunned)
+        && !has_condition(f.fx, Condition::Confused)
+        && !has_condition(f.fx, Condition::Helpless)
+        && grabbed_by(f.fx).is_none()
+}
+
+/// Opens opportunity attacks against `provoker` for the given engaged foes (those able).
+pub(super) fn provoke(d: &mut Decider, provoker: &CombatantId, foes: Vec<CombatantId>, reason: Provocation) {
+    let attackers: Vec<CombatantId> = foes
+        .into_iter()
+        .filter(|f| d.field.get(f).is_some_and(|x| can_make_opportunity_attack(&x)))
+        .collect();
+    if !attackers.is_empty() {
+        d.emit(GameEvent::OpportunityOpened {
+            provoker: provoker.clone(),
+            attackers,
+            reason,
+        });
+    }
+}
+
 fn attack_cmd(
     d: &mut Decider,
     actor: &CombatantId,
@@ -225,66 +315,199 @@ fn attack_cmd(
 ) -> Result<(), Rejection> {
     let payer = ready_to_act(d, actor, ActionKind::Standard)?;
     let a = fighter(d, actor)?;
-    let Some(spec) = a.arsenal.0.iter().find(|s| s.id == attack) else {
-        let known: Vec<&str> = a.arsenal.0.iter().map(|s| s.id.as_str()).collect();
-        return reject(
-            ErrorCode::UnknownAttack,
-            format!(
-                "{} has no attack '{attack}' (has: {})",
-                a.c.name,
-                known.join(", ")
-            ),
-        );
-    };
-    if targets.is_empty() || targets.len() > spec.max_targets as usize {
-        return reject(
-            ErrorCode::WrongTargetCount,
-            format!(
-                "{} takes 1 to {} targets, got {}",
-                spec.name,
-                spec.max_targets,
-                targets.len()
-            ),
-        );
-    }
-    for (i, t) in targets.iter().enumerate() {
-        if targets[..i].contains(t) {
-            return reject(ErrorCode::InvalidTarget, format!("{t} is named twice"));
-        }
-        let tf = fighter(d, t)?;
-        if tf.c.side == a.c.side {
-            return reject(
-                ErrorCode::InvalidTarget,
-                format!("{} is an ally of {}", tf.c.name, a.c.name),
-            );
-        }
-        if matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
-            return reject(
-                ErrorCode::InvalidTarget,
-                format!("{} is out of the fight", tf.c.name),
-            );
-        }
-    }
+    let spec = find_attack(&a, attack)?.clone();
+    check_attack(d, &a, &spec, targets)?;
     // Legal: from here on, roll.
-    let spec = spec.clone();
-    let is_hero = a.hero.is_some();
-    let mut bonus =
-        spec.bonus + rules::attack_penalty(a.fx) - a.hero.map_or(0, |h| h.recovery_penalty);
-    if is_hero {
-        // § Escalation Die: PCs add it; monsters don't.
-        bonus += i32::from(d.field.battle.escalation);
-    }
+    let bonus = attack_bonus(d, &a, &spec);
     let ph = placeholders(&a);
+    let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
     d.emit(GameEvent::ActionUsed {
         combatant: actor.clone(),
         action: ActionKind::Standard,
         spent: payer,
     });
+    // § Ranged Attacks / § Spell Attacks: ranged attacks draw opportunity attacks from engaged
+    // foes not targeted; spells (not close-quarters) from every engaged foe.
+    if spec.spell && spec.reach != Reach::Close {
+        provoke(d, actor, engaged, Provocation::Spell);
+    } else if spec.reach == Reach::Ranged {
+        let untargeted = engaged.into_iter().filter(|e| !targets.contains(e)).collect();
+        provoke(d, actor, untargeted, Provocation::RangedAttack);
+    }
+    let flexible = !spec.maneuvers.is_empty();
+    resolve(
+        d,
+        actor,
+        targets,
+        Strike {
+            spec,
+            bonus,
+            ph,
+            auto_crit: false,
+            flexible,
+        },
+    )
+}
+
+fn find_attack<'a>(a: &'a FighterItem, attack: &str) -> Result<&'a AttackSpec, Rejection> {
+    a.arsenal.0.iter().find(|s| s.id == attack).ok_or_else(|| {
+        let known: Vec<&str> = a.arsenal.0.iter().map(|s| s.id.as_str()).collect();
+        Rejection::new(
+            ErrorCode::UnknownAttack,
+            format!("{} has no attack '{attack}' (has: {})", a.c.name, known.join(", ")),
+        )
+    })
+}
+
+/// § Opportunity attacks: a free basic melee attack, out of turn, against a foe that provoked
+/// it this turn; never a flexible attack (§ Flexible Attacks).
+fn opportunity_attack(
+    d: &mut Decider,
+    actor: &CombatantId,
+    attack: &str,
+    targets: &[CombatantId],
+) -> Result<(), Rejection> {
+    running(d)?;
+    let a = fighter(d, actor)?;
+    let [target] = targets else {
+        return reject(ErrorCode::WrongTargetCount, "an opportunity attack has exactly one target");
+    };
+    let spec = find_attack(&a, attack)?.clone();
+    if !spec.maneuvers.is_empty() {
+        return reject(
+            ErrorCode::FlexibleOnOpportunity,
+            format!("{} is a flexible attack; flexible attacks cannot be opportunity attacks", spec.name),
+        );
+    }
+    if !(spec.basic && spec.reach == Reach::Melee) {
+        return reject(
+            ErrorCode::NotBasicMelee,
+            format!("{} is not a basic melee attack; opportunity attacks use one", spec.name),
+        );
+    }
+    if !d.field.battle.opportunities.iter().any(|(x, t)| x == actor && t == target) {
+        return reject(
+            ErrorCode::NoOpportunity,
+            format!("{target} has not provoked an opportunity attack from {actor} this turn"),
+        );
+    }
+    if a.vit.0 != LifeStatus::Conscious {
+        return reject(ErrorCode::CannotAct, format!("{} cannot act", a.c.name));
+    }
+    if has_condition(a.fx, Condition::Stunned) {
+        return reject(ErrorCode::Stunned, format!("{} is stunned and can take no actions", a.c.name));
+    }
+    if has_condition(a.fx, Condition::Confused) {
+        return reject(ErrorCode::CannotAct, format!("{} is confused and cannot make opportunity attacks", a.c.name));
+    }
+    if grabbed_by(a.fx).is_some() {
+        return reject(ErrorCode::Grabbed, format!("{} is grabbed and cannot make opportunity attacks", a.c.name));
+    }
+    let tf = fighter(d, target)?;
+    if matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+        return reject(ErrorCode::InvalidTarget, format!("{} is out of the fight", tf.c.name));
+    }
+    let bonus = attack_bonus(d, &a, &spec);
+    let ph = placeholders(&a);
+    d.emit(GameEvent::OpportunityTaken {
+        attacker: actor.clone(),
+        target: target.clone(),
+    });
+    resolve(
+        d,
+        actor,
+        targets,
+        Strike {
+            spec,
+            bonus,
+            ph,
+            auto_crit: false,
+            flexible: false,
+        },
+    )
+}
+
+/// § Coup de Grace: skip the move and quick actions, attack a helpless enemy you are engaged
+/// with (one target only): an automatic critical hit.
+fn coup_de_grace(
+    d: &mut Decider,
+    actor: &CombatantId,
+    attack: &str,
+    targets: &[CombatantId],
+) -> Result<(), Rejection> {
+    ready_to_act(d, actor, ActionKind::Standard)?;
+    let a = fighter(d, actor)?;
+    if !(a.budget.0.standard && a.budget.0.move_action && a.budget.0.quick) {
+        return reject(
+            ErrorCode::ActionAlreadyUsed,
+            format!("a coup de grace needs {}'s standard, move and quick actions unused this turn", a.c.name),
+        );
+    }
+    let [target] = targets else {
+        return reject(ErrorCode::WrongTargetCount, "a coup de grace targets only the helpless enemy");
+    };
+    let spec = find_attack(&a, attack)?.clone();
+    let tf = fighter(d, target)?;
+    if tf.c.side == a.c.side {
+        return reject(ErrorCode::InvalidTarget, format!("{} is an ally", tf.c.name));
+    }
+    let helpless = tf.vit.0 == LifeStatus::Unconscious || has_condition(tf.fx, Condition::Helpless);
+    if !helpless || matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+        return reject(ErrorCode::NotHelpless, format!("{} is not helpless", tf.c.name));
+    }
+    if !a.pos.engaged.contains(target) {
+        return reject(ErrorCode::NotEngaged, format!("{} is not engaged with {}", a.c.name, tf.c.name));
+    }
+    if has_condition(a.fx, Condition::Hampered) && !spec.basic {
+        return reject(ErrorCode::Hampered, format!("{} is hampered and can only make basic attacks", a.c.name));
+    }
+    if spec.reach == Reach::Ranged && grabbed_by(a.fx).is_some() {
+        return reject(ErrorCode::Grabbed, format!("{} is grabbed and cannot use ranged attacks", a.c.name));
+    }
+    let bonus = attack_bonus(d, &a, &spec);
+    let ph = placeholders(&a);
+    for k in [ActionKind::Standard, ActionKind::Move, ActionKind::Quick] {
+        d.emit(GameEvent::ActionUsed {
+            combatant: actor.clone(),
+            action: k,
+            spent: k,
+        });
+    }
+    resolve(
+        d,
+        actor,
+        targets,
+        Strike {
+            spec,
+            bonus,
+            ph,
+            auto_crit: true,
+            flexible: false,
+        },
+    )
+}
+
+/// Rolls (or, for a coup de grace, skips) the attack rolls, rolls damage once, and applies hits,
+/// misses, crits, maneuvers and effects.
+fn resolve(d: &mut Decider, actor: &CombatantId, targets: &[CombatantId], s: Strike) -> Result<(), Rejection> {
+    let spec = &s.spec;
     let mut results = Vec::with_capacity(targets.len());
     for t in targets {
         let tf = fighter(d, t)?;
+        if s.auto_crit {
+            d.emit(GameEvent::CoupDeGrace {
+                attacker: actor.clone(),
+                target: t.clone(),
+                attack: spec.id.clone(),
+            });
+            results.push((t.clone(), AttackOutcome::Crit, None));
+            continue;
+        }
         let defense = defense_value(&tf, spec.vs);
         let crit_from = rules::crit_threshold(tf.fx);
+        // § Grabbed: the grabber gets +4 to attacks against the creature it grabs.
+        let grab_bonus = if grabbed_by(tf.fx) == Some(actor) { 4 } else { 0 };
+        let bonus = s.bonus + grab_bonus;
         let roll = d.d20();
         let natural = roll.natural().unwrap_or(0);
         let total = roll.total + bonus;
@@ -300,15 +523,32 @@ fn attack_cmd(
             defense_value: defense,
             outcome,
         });
-        results.push((t.clone(), outcome));
+        // § Flexible Attacks: the natural roll picks the maneuver (the first eligible one).
+        let maneuver = if s.flexible && outcome != AttackOutcome::Fumble {
+            spec.maneuvers
+                .iter()
+                .find(|m| m.trigger.matches(natural) && (outcome.is_hit() || !m.on_hit_only))
+                .cloned()
+        } else {
+            None
+        };
+        if let Some(m) = &maneuver {
+            d.emit(GameEvent::ManeuverTriggered {
+                attacker: actor.clone(),
+                target: t.clone(),
+                maneuver: m.id.clone(),
+                natural,
+            });
+        }
+        results.push((t.clone(), outcome, maneuver));
     }
     // § Damage: roll damage once for all targets hit.
     let cause = DamageCause::Attack {
         attacker: actor.clone(),
         attack: spec.id.clone(),
     };
-    let hit_damage = if results.iter().any(|(_, o)| o.is_hit()) {
-        let roll = d.roll(&spec.damage, &ph)?;
+    let hit_damage = if results.iter().any(|(_, o, _)| o.is_hit()) {
+        let roll = d.roll(&spec.damage, &s.ph)?;
         let total = roll.total;
         d.emit(GameEvent::DamageRolled {
             attacker: actor.clone(),
@@ -321,8 +561,8 @@ fn attack_cmd(
     };
     // § Damage on Miss: a miss may deal damage; a fumble never does (§ Fumbles).
     let miss_damage = match &spec.miss_damage {
-        Some(expr) if results.iter().any(|(_, o)| *o == AttackOutcome::Miss) => {
-            let roll = d.roll(expr, &ph)?;
+        Some(expr) if results.iter().any(|(_, o, _)| *o == AttackOutcome::Miss) => {
+            let roll = d.roll(expr, &s.ph)?;
             let total = roll.total;
             d.emit(GameEvent::DamageRolled {
                 attacker: actor.clone(),
@@ -333,53 +573,27 @@ fn attack_cmd(
         }
         _ => None,
     };
-    for (t, outcome) in results {
+    for (t, outcome, maneuver) in results {
+        let mut extra = 0;
+        if let Some(m) = &maneuver
+            && outcome.is_hit()
+            && let Some(expr) = &m.bonus_damage
+        {
+            let roll = d.roll(expr, &s.ph)?;
+            extra = roll.total;
+            d.emit(GameEvent::DamageRolled {
+                attacker: actor.clone(),
+                attack: m.id.clone(),
+                roll,
+            });
+        }
         match outcome {
             AttackOutcome::Hit | AttackOutcome::Crit => {
-                let base = hit_damage.unwrap_or(0);
+                let base = hit_damage.unwrap_or(0) + extra;
                 // § Crits: double damage.
-                let amount = if outcome == AttackOutcome::Crit {
-                    base * 2
-                } else {
-                    base
-                };
+                let amount = if outcome == AttackOutcome::Crit { base * 2 } else { base };
                 d.damage(&t, amount, cause.clone(), spec.damage_type);
-                if matches!(
-                    d.status(&t),
-                    Some(LifeStatus::Dead | LifeStatus::Slain) | None
-                ) {
-                    continue;
-                }
-                for e in &spec.on_hit {
-                    let (kind, duration) = match e {
-                        EffectSpec::Condition {
-                            condition,
-                            duration,
-                        } => (EffectKind::Condition(*condition), duration.clone()),
-                        EffectSpec::Ongoing {
-                            amount,
-                            damage_type,
-                            save,
-                        } => (
-                            EffectKind::OngoingDamage {
-                                amount: *amount,
-                                damage_type: *damage_type,
-                            },
-                            EffectDuration::SaveEnds(*save),
-                        ),
-                    };
-                    let id = d.effect_id();
-                    d.emit(GameEvent::EffectApplied {
-                        effect: Effect {
-                            id,
-                            target: t.clone(),
-                            source: actor.clone(),
-                            kind,
-                            duration,
-                            armed: false,
-                        },
-                    });
-                }
+                apply_effects(d, actor, &t, &spec.on_hit);
             }
             AttackOutcome::Miss => {
                 if let Some(m) = miss_damage {
@@ -388,6 +602,98 @@ fn attack_cmd(
             }
             AttackOutcome::Fumble => {}
         }
+        if let Some(m) = &maneuver {
+            apply_effects(d, actor, &t, &m.effects);
+        }
+    }
+    Ok(())
+}
+
+fn apply_effects(d: &mut Decider, source: &CombatantId, target: &CombatantId, effects: &[EffectSpec]) {
+    if matches!(d.status(target), Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
+        return;
+    }
+    for e in effects {
+        let (kind, duration) = match e {
+            EffectSpec::Condition { condition, duration } => (EffectKind::Condition(*condition), duration.clone()),
+            EffectSpec::Ongoing {
+                amount,
+                damage_type,
+                save,
+            } => (
+                EffectKind::OngoingDamage {
+                    amount: *amount,
+                    damage_type: *damage_type,
+                },
+                EffectDuration::SaveEnds(*save),
+            ),
+        };
+        let id = d.effect_id();
+        d.emit(GameEvent::EffectApplied {
+            effect: Effect {
+                id,
+                target: target.clone(),
+                source: source.clone(),
+                kind,
+                duration,
+                armed: false,
+            },
+        });
+        // § Grabbed: being grabbed engages you with the grabber.
+        if matches!(e, EffectSpec::Condition { condition: Condition::Grabbed, .. })
+            && !d.field.get(target).is_some_and(|f| f.pos.engaged.contains(source))
+        {
+            d.emit(GameEvent::Engaged {
+                combatant: target.clone(),
+                with: source.clone(),
+            });
+        }
+    }
+}
+
+/// § Stabilizing: a DC 10 Wisdom check (d20 + Wis + level) next to an unconscious ally; a
+/// standard action, or only a quick action on 25+.
+fn stabilize(d: &mut Decider, actor: &CombatantId, target: &CombatantId) -> Result<(), Rejection> {
+    ready_to_act(d, actor, ActionKind::Standard)?;
+    let a = fighter(d, actor)?;
+    let tf = fighter(d, target)?;
+    if tf.c.side != a.c.side || tf.vit.0 != LifeStatus::Unconscious || tf.hero.is_none() {
+        return reject(ErrorCode::NotDying, format!("{} is not an unconscious ally", tf.c.name));
+    }
+    if tf.hero.is_some_and(|h| h.stabilized) {
+        return reject(ErrorCode::InvalidArgument, format!("{} is already stabilized", tf.c.name));
+    }
+    if a.pos.far_away || tf.pos.far_away {
+        return reject(ErrorCode::OutOfReach, format!("{} must get next to {} first", a.c.name, tf.c.name));
+    }
+    let bonus = a.hero.map_or(0, |h| h.spec.mods.wis) + a.c.level;
+    let quick = a.budget.0.payer(ActionKind::Quick);
+    let roll = d.d20();
+    let total = roll.total + bonus;
+    let success = total >= 10;
+    d.emit(GameEvent::CheckRolled {
+        combatant: actor.clone(),
+        purpose: "stabilize".into(),
+        roll,
+        bonus,
+        total,
+        dc: 10,
+        success,
+    });
+    let (action, spent) = match quick {
+        Some(q) if total >= 25 => (ActionKind::Quick, q),
+        _ => (ActionKind::Standard, ActionKind::Standard),
+    };
+    d.emit(GameEvent::ActionUsed {
+        combatant: actor.clone(),
+        action,
+        spent,
+    });
+    if success {
+        d.emit(GameEvent::Stabilized {
+            combatant: target.clone(),
+            by: actor.clone(),
+        });
     }
     Ok(())
 }

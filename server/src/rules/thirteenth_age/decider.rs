@@ -160,7 +160,9 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
 
     /// Spends a recovery (§ Recoveries): recovery dice equal to level plus the Con modifier
     /// (×2 at 5th, ×3 at 8th); with none left, half the healing and a stacking −1 penalty.
-    /// Emits `Healed` and, for an unconscious PC brought above 0, `Revived`.
+    /// Emits `Healed` and, for an unconscious PC, `Revived`: a recovery returns a dying PC to
+    /// consciousness even when it heals nothing (§ Death saves: "use a recovery to return to
+    /// consciousness"; with no recoveries left half of a 1 is 0).
     pub fn spend_recovery(&mut self, who: &CombatantId, can_act: bool) -> Result<(), Rejection> {
         let Some(f) = self.field.get(who) else {
             return Err(Rejection::new(
@@ -197,7 +199,7 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
             recovery_used: true,
             hp_after: Some(v.current),
         });
-        if v.status == LifeStatus::Unconscious && v.current > 0 {
+        if v.status == LifeStatus::Unconscious {
             v.status = LifeStatus::Conscious;
             self.emit(GameEvent::Revived {
                 combatant: who.clone(),

@@ -32,6 +32,8 @@ pub struct Fighter {
     pub hero: Option<&'static Hero>,
     /// Attacks.
     pub arsenal: &'static Arsenal,
+    /// Engagement and whereabouts.
+    pub pos: &'static Position,
 }
 
 /// The battlefield as decide sees it.
@@ -60,6 +62,14 @@ impl<'w, 's> Field<'w, 's> {
 pub fn has_condition(fx: &Effects, c: Condition) -> bool {
     fx.0.iter()
         .any(|e| matches!(e.kind, EffectKind::Condition(x) if x == c))
+}
+
+/// The grabber of a grabbed creature, if any (the source of its `Grabbed` effect).
+pub fn grabbed_by(fx: &Effects) -> Option<&CombatantId> {
+    fx.0.iter().find_map(|e| match e.kind {
+        EffectKind::Condition(Condition::Grabbed) => Some(&e.source),
+        _ => None,
+    })
 }
 
 /// Hit points and status as they will be after the events emitted so far this pass.

@@ -9,9 +9,13 @@
 
 mod commands;
 mod decider;
+mod position;
 pub mod field;
 pub mod rules;
 mod turns;
+
+#[cfg(test)]
+mod tests;
 
 use crate::engine::components::{Dice, Outbox, Pending, SeedSecret};
 use bevy_ecs::prelude::*;
@@ -22,7 +26,7 @@ use field::Field;
 pub const ID: &str = "13th-age";
 /// Ruleset version: bump when a rule change alters outcomes (old replays then fail verify
 /// deliberately and visibly).
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 fn command_pending(p: Res<Pending>) -> bool {
     p.0.is_some()
@@ -35,10 +39,20 @@ fn decide_command(
     mut out: ResMut<Outbox>,
 ) {
     let Some(cmd) = &pending.0 else { return };
-    let mut d = Decider::new(&field, &mut dice.0);
-    match commands::decide(&mut d, cmd) {
-        Ok(()) => out.events = d.into_events(),
-        Err(r) => out.rejection = Some(r),
+    // A refused command leaves the RNG where it was (engine tick, step 3), even when the refusal
+    // is found after rolling began (e.g. a damage expression naming a placeholder the attacker
+    // lacks, which content loading does not catch).
+    let before = dice.0.clone();
+    let decided = {
+        let mut d = Decider::new(&field, &mut dice.0);
+        commands::decide(&mut d, cmd).map(|()| d.into_events())
+    };
+    match decided {
+        Ok(events) => out.events = events,
+        Err(r) => {
+            dice.0 = before;
+            out.rejection = Some(r);
+        }
     }
 }
 

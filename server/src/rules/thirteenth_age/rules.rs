@@ -23,21 +23,25 @@ pub fn level_multiplier(level: i32) -> i32 {
     }
 }
 
-/// § Conditions: dazed and weakened are −4 to attacks; penalties from conditions don't stack
-/// (the worst applies).
+/// § Conditions: dazed and weakened are −4 to attacks, and fear dazes; penalties from
+/// conditions don't stack (the worst applies).
 pub fn attack_penalty(fx: &Effects) -> i32 {
-    if has_condition(fx, Condition::Dazed) || has_condition(fx, Condition::Weakened) {
+    if has_condition(fx, Condition::Dazed)
+        || has_condition(fx, Condition::Weakened)
+        || has_condition(fx, Condition::Fear)
+    {
         -4
     } else {
         0
     }
 }
 
-/// § Conditions: weakened and stunned are −4 to defenses, and so is helpless (unconscious);
-/// the worst applies.
+/// § Conditions: weakened and stunned are −4 to defenses, and so is helpless (an unconscious
+/// creature is helpless); the worst applies.
 pub fn defense_penalty(fx: &Effects, status: LifeStatus) -> i32 {
     if has_condition(fx, Condition::Weakened)
         || has_condition(fx, Condition::Stunned)
+        || has_condition(fx, Condition::Helpless)
         || status == LifeStatus::Unconscious
     {
         -4

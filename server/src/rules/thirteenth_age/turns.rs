@@ -226,10 +226,10 @@ fn begin_next_turn(d: &mut Decider) {
 /// § Death saves: d20 at the start of the turn; 16+ spends a recovery and wakes (a natural 20
 /// also acts this turn); otherwise one more failure, and the fourth kills.
 fn death_save(d: &mut Decider, id: &CombatantId) {
-    let Some(failures) = d
+    let Some((failures, stabilized)) = d
         .field
         .get(id)
-        .and_then(|f| f.hero.map(|h| h.death_save_failures))
+        .and_then(|f| f.hero.map(|h| (h.death_save_failures, h.stabilized)))
     else {
         return;
     };
@@ -237,6 +237,8 @@ fn death_save(d: &mut Decider, id: &CombatantId) {
     if ok {
         // Content is validated on load; a recovery roll cannot fail for a loaded hero.
         let _ = d.spend_recovery(id, natural == 20);
+    } else if stabilized {
+        // § Stabilizing: a stabilized character ignores failed death saves.
     } else {
         let failures = failures.saturating_add(1);
         d.emit(GameEvent::DeathSaveFailed {

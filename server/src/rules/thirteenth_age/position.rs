@@ -1,0 +1,184 @@
+//! Position (13th-age-combat.txt § Position, § Movement and Melee, § Disengaging,
+//! § Intercepting): engaging, moving away (drawing opportunity attacks), disengage checks,
+//! intercepting, far away.
+
+use super::commands::{fighter, not_your_turn_msg, provoke, ready_to_act, reject, running};
+use super::decider::Decider;
+use super::field::{grabbed_by, has_condition};
+use fray_protocol::event::{
+    ActionKind, Condition, EffectEndReason, EffectKind, GameEvent, Provocation, SavePurpose,
+};
+use fray_protocol::ids::CombatantId;
+use fray_protocol::state::LifeStatus;
+use fray_protocol::{ErrorCode, Rejection};
+
+/// A grabber that moves lets go of the creatures it grabs (sizes are not modelled, so it
+/// never carries them; § Grabbed).
+fn let_go(d: &mut Decider, grabber: &CombatantId) {
+    let mut ended = Vec::new();
+    for f in d.field.all() {
+        for e in &f.fx.0 {
+            if e.source == *grabber && matches!(e.kind, EffectKind::Condition(Condition::Grabbed)) {
+                ended.push((f.c.id.clone(), e.id));
+            }
+        }
+    }
+    for (target, effect) in ended {
+        d.emit(GameEvent::EffectEnded {
+            target,
+            effect,
+            reason: EffectEndReason::Expired,
+        });
+    }
+}
+
+/// `Move`: a move action (a standard action can pay for it). Engages `engage` if given; moving
+/// while engaged draws opportunity attacks from the foes left behind.
+pub fn move_cmd(
+    d: &mut Decider,
+    actor: &CombatantId,
+    engage: Option<&CombatantId>,
+    far_away: bool,
+) -> Result<(), Rejection> {
+    let payer = ready_to_act(d, actor, ActionKind::Move)?;
+    let a = fighter(d, actor)?;
+    // § Stuck: no moving.
+    if has_condition(a.fx, Condition::Stuck) {
+        return reject(ErrorCode::Stuck, format!("{} is stuck and cannot move", a.c.name));
+    }
+    // § Grabbed: no moving away unless you disengage (or teleport) first.
+    if let Some(g) = grabbed_by(a.fx) {
+        return reject(
+            ErrorCode::Grabbed,
+            format!("{} is grabbed by {g}: disengage first", a.c.name),
+        );
+    }
+    if far_away && engage.is_some() {
+        return reject(ErrorCode::InvalidArgument, "a move either engages an enemy or goes far away, not both");
+    }
+    if let Some(t) = engage {
+        let tf = fighter(d, t)?;
+        if tf.c.side == a.c.side {
+            return reject(ErrorCode::InvalidTarget, format!("{} is an ally of {}", tf.c.name, a.c.name));
+        }
+        if matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+            return reject(ErrorCode::InvalidTarget, format!("{} is out of the fight", tf.c.name));
+        }
+        // § Far Away: two moves away; one move brings you nearby.
+        if a.pos.far_away || tf.pos.far_away {
+            return reject(
+                ErrorCode::OutOfReach,
+                format!("{} is far away from {}: move nearby first", a.c.name, tf.c.name),
+            );
+        }
+    }
+    let left_behind: Vec<CombatantId> = a
+        .pos
+        .engaged
+        .iter()
+        .filter(|e| Some(*e) != engage)
+        .cloned()
+        .collect();
+    d.emit(GameEvent::ActionUsed {
+        combatant: actor.clone(),
+        action: ActionKind::Move,
+        spent: payer,
+    });
+    // § Disengaging: moving away from the foes that engage you draws an opportunity attack from
+    // each of them.
+    provoke(d, actor, left_behind, Provocation::MovingAway);
+    let_go(d, actor);
+    d.emit(GameEvent::Moved {
+        combatant: actor.clone(),
+        engaged: engage.cloned(),
+        far_away,
+    });
+    Ok(())
+}
+
+/// `Disengage`: a move action; a normal save (11+) with −1 per foe beyond the first (and −5
+/// when grabbed, unless the grabber was hit this turn). Success frees the actor without
+/// opportunity attacks; failure spends the move and keeps it engaged.
+pub fn disengage(d: &mut Decider, actor: &CombatantId) -> Result<(), Rejection> {
+    let payer = ready_to_act(d, actor, ActionKind::Move)?;
+    let a = fighter(d, actor)?;
+    if has_condition(a.fx, Condition::Stuck) {
+        return reject(ErrorCode::Stuck, format!("{} is stuck and cannot disengage", a.c.name));
+    }
+    let foes = a.pos.engaged.len() as u32;
+    if foes == 0 {
+        return reject(ErrorCode::NotEngaged, format!("{} is not engaged with anyone", a.c.name));
+    }
+    let mut target = 11 + foes.saturating_sub(1);
+    if let Some(g) = grabbed_by(a.fx)
+        && !d.field.battle.hit_this_turn.contains(g)
+    {
+        target += 5;
+    }
+    let grabs: Vec<u32> = a
+        .fx
+        .0
+        .iter()
+        .filter(|e| matches!(e.kind, EffectKind::Condition(Condition::Grabbed)))
+        .map(|e| e.id)
+        .collect();
+    d.emit(GameEvent::ActionUsed {
+        combatant: actor.clone(),
+        action: ActionKind::Move,
+        spent: payer,
+    });
+    let (ok, _) = d.save(actor, SavePurpose::Disengage, target);
+    if ok {
+        // Popped free: a grab ends with the engagement.
+        for effect in grabs {
+            d.emit(GameEvent::EffectEnded {
+                target: actor.clone(),
+                effect,
+                reason: EffectEndReason::Expired,
+            });
+        }
+        let_go(d, actor);
+        d.emit(GameEvent::Disengaged {
+            combatant: actor.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// `Intercept`: on an enemy's turn, right after it moved, an unengaged combatant near it stops
+/// it and engages it (a free action; the GM rules on what counts as moving past).
+pub fn intercept(d: &mut Decider, actor: &CombatantId, mover: &CombatantId) -> Result<(), Rejection> {
+    running(d)?;
+    let a = fighter(d, actor)?;
+    let m = fighter(d, mover)?;
+    if d.field.battle.current() != Some(mover) || d.field.battle.last_mover.as_ref() != Some(mover) {
+        return reject(
+            ErrorCode::InvalidArgument,
+            format!("{} has not just moved on its turn; intercept a mover right after its move", m.c.name),
+        );
+    }
+    if d.field.battle.current() == Some(actor) {
+        return reject(ErrorCode::NotYourTurn, not_your_turn_msg(d, actor));
+    }
+    if m.c.side == a.c.side {
+        return reject(ErrorCode::InvalidTarget, format!("{} is an ally", m.c.name));
+    }
+    if a.vit.0 != LifeStatus::Conscious || has_condition(a.fx, Condition::Stunned) {
+        return reject(ErrorCode::CannotAct, format!("{} cannot act", a.c.name));
+    }
+    if has_condition(a.fx, Condition::Stuck) {
+        return reject(ErrorCode::Stuck, format!("{} is stuck", a.c.name));
+    }
+    // § Engaged: you can't intercept enemies while engaged.
+    if !a.pos.engaged.is_empty() {
+        return reject(ErrorCode::InvalidArgument, format!("{} is engaged and cannot intercept", a.c.name));
+    }
+    if a.pos.far_away || m.pos.far_away {
+        return reject(ErrorCode::OutOfReach, format!("{} is too far to intercept", a.c.name));
+    }
+    d.emit(GameEvent::Intercepted {
+        interceptor: actor.clone(),
+        mover: mover.clone(),
+    });
+    Ok(())
+}
