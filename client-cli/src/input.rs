@@ -226,11 +226,18 @@ impl Menu {
         if let Some(id) = self.everyone.iter().find(|id| id.0 == w) {
             return Ok(id.clone());
         }
-        let hits: Vec<&CombatantId> = self.everyone.iter().filter(|id| id.0.starts_with(&w)).collect();
+        let hits: Vec<&CombatantId> = self
+            .everyone
+            .iter()
+            .filter(|id| id.0.starts_with(&w))
+            .collect();
         match hits[..] {
             [one] => Ok(one.clone()),
             [] => Err(format!("no combatant `{word}`")),
-            _ => Err(format!("`{word}` could be {}", or_list(hits.iter().map(|h| h.as_str())))),
+            _ => Err(format!(
+                "`{word}` could be {}",
+                or_list(hits.iter().map(|h| h.as_str()))
+            )),
         }
     }
 }
@@ -345,7 +352,9 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 targets: vec![CombatantId::new(target.to_lowercase())],
                 mode: AttackMode::Opportunity,
             })),
-            _ => Err("`oa ATTACKER TARGET [ATTACK]`: an opportunity attack (basic melee)".to_owned()),
+            _ => {
+                Err("`oa ATTACKER TARGET [ATTACK]`: an opportunity attack (basic melee)".to_owned())
+            }
         },
         "intercept" => match args {
             [actor, mover] => Ok(Input::Game(Command::Intercept {

@@ -233,7 +233,9 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             (None, false) => format!("{} moves", n(combatant)),
         },
         GameEvent::Disengaged { combatant } => format!("{} disengages", n(combatant)),
-        GameEvent::Engaged { combatant, with } => format!("{} is now engaged with {}", n(combatant), n(with)),
+        GameEvent::Engaged { combatant, with } => {
+            format!("{} is now engaged with {}", n(combatant), n(with))
+        }
         GameEvent::Intercepted { interceptor, mover } => {
             format!("{} intercepts {} and engages it", n(interceptor), n(mover))
         }
@@ -254,7 +256,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             )
         }
         GameEvent::OpportunityTaken { attacker, target } => {
-            format!("{} takes an opportunity attack against {}", n(attacker), n(target))
+            format!(
+                "{} takes an opportunity attack against {}",
+                n(attacker),
+                n(target)
+            )
         }
         GameEvent::CoupDeGrace {
             attacker,
@@ -287,7 +293,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             if *success { "success" } else { "failure" }
         ),
         GameEvent::Stabilized { combatant, by } => {
-            format!("{} stabilizes {}: failed death saves no longer count", n(by), n(combatant))
+            format!(
+                "{} stabilizes {}: failed death saves no longer count",
+                n(by),
+                n(combatant)
+            )
         }
         GameEvent::Died { combatant } => format!("{} dies.", n(combatant)),
         GameEvent::Slain { combatant } => format!("{} is slain!", n(combatant)),

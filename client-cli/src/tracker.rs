@@ -283,7 +283,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             link(state, mover, interceptor);
         }
         GameEvent::OpportunityOpened {
-            provoker, attackers, ..
+            provoker,
+            attackers,
+            ..
         } => {
             for a in attackers {
                 let pair = (a.clone(), provoker.clone());

@@ -3,10 +3,10 @@
 //! recording replays, and helpers to tamper with logs.
 
 use anyhow::{Result, anyhow};
-use fray_protocol::ids::{CombatantId, Role, Side};
+use fray_protocol::Command;
+use fray_protocol::ids::Role;
 use fray_protocol::state::Phase;
-use fray_protocol::{Command, SessionState};
-use fray_server::demo::bot::choose;
+use fray_server::demo::bot::next_for_table;
 use fray_server::net::{self, Registry};
 use fray_server::session::{Session, SessionConfig};
 use std::net::SocketAddr;
@@ -78,52 +78,34 @@ pub async fn create_session(
     Ok(fray_server::demo::client::create_session(addr, encounter, text, Some(seed)).await?)
 }
 
-/// The role that plays the current combatant in a session with the standard seats.
-pub fn role_for(
-    state: &SessionState,
-    id: &CombatantId,
-    seats: &[(String, Vec<CombatantId>)],
-) -> Role {
-    match state.combatant(id).map(|c| c.side) {
-        Some(Side::Heroes) => seats
-            .iter()
-            .find(|(_, c)| c.contains(id))
-            .map(|(n, c)| Role::Player {
-                name: n.clone(),
-                controls: c.clone(),
-            })
-            .unwrap_or(Role::Gm),
-        _ => Role::Gm,
-    }
+/// The roles of a session's seats, GM first.
+pub fn roles(encounter: &fray_server::content::model::Encounter) -> Vec<Role> {
+    let mut roles = vec![Role::Gm];
+    roles.extend(encounter.seats.iter().map(|s| Role::Player {
+        name: s.name.clone(),
+        controls: s.controls.clone(),
+    }));
+    roles
 }
 
 /// Plays a session to its end in process with the bots' policy; returns the commands sent.
 pub fn play_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<Command>> {
-    let seats: Vec<(String, Vec<CombatantId>)> = session
-        .genesis()
-        .encounter
-        .seats
-        .iter()
-        .map(|s| (s.name.clone(), s.controls.clone()))
-        .collect();
+    let roles = roles(&session.genesis().encounter);
     let mut sent = Vec::new();
     for tick in 0..max_ticks {
         let state = session.state();
         if state.phase == Phase::Ended && state.seed_revealed {
             return Ok(sent);
         }
-        let role = match &state.current {
-            Some(id) => role_for(&state, id, &seats),
-            None => Role::Gm,
-        };
-        let cmd = choose(&role, &state, tick).ok_or_else(|| anyhow!("no move at tick {tick}"))?;
+        let (role, cmd) = next_for_table(&state, &roles, tick)
+            .ok_or_else(|| anyhow!("no move at tick {tick}"))?;
         let label = match &role {
             Role::Player { name, .. } => format!("player:{name}"),
             _ => "gm".into(),
         };
         session
             .stage(&label, tick + 1, &cmd)
-            .map_err(|r| anyhow!("rejected at tick {tick}: {r}"))?;
+            .map_err(|r| anyhow!("rejected at tick {tick}: {cmd:?}: {r}"))?;
         session.commit()?;
         sent.push(cmd);
     }

@@ -7,9 +7,9 @@ use fray_protocol::codec::Encoding;
 use fray_protocol::command::AttackMode;
 use fray_protocol::ids::{CombatantId, Role};
 use fray_protocol::{ClientMessage, Command, ErrorCode, GameEvent, ServerMessage, SessionState};
-use fray_server::demo::bot::choose;
+use fray_server::demo::bot::next_for_table;
 use fray_server::demo::client::Client;
-use fray_tests::{TestServer, create_session, role_for};
+use fray_tests::{TestServer, create_session};
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -92,27 +92,16 @@ struct Table {
 }
 
 impl Table {
-    fn seats(&self) -> Vec<(String, Vec<CombatantId>)> {
-        self.players
-            .iter()
-            .filter_map(|(_, r)| match r {
-                Role::Player { name, controls } => Some((name.clone(), controls.clone())),
-                _ => None,
-            })
-            .collect()
-    }
-
     /// Plays one move with the right client; returns false once the battle is over.
     async fn step(&mut self) -> Result<bool> {
         let state = snapshot(&mut self.gm).await?;
         if state.phase == fray_protocol::state::Phase::Ended {
             return Ok(false);
         }
-        let role = match &state.current {
-            Some(id) => role_for(&state, id, &self.seats()),
-            None => Role::Gm,
-        };
-        let cmd = choose(&role, &state, self.next_id).ok_or_else(|| anyhow!("no move"))?;
+        let mut roles = vec![Role::Gm];
+        roles.extend(self.players.iter().map(|(_, r)| r.clone()));
+        let (role, cmd) =
+            next_for_table(&state, &roles, self.next_id).ok_or_else(|| anyhow!("no move"))?;
         self.next_id += 1;
         let id = self.next_id;
         let client = match &role {
@@ -126,17 +115,26 @@ impl Table {
                     .0
             }
         };
-        if let Err((code, msg)) = command(client, id, cmd).await? {
-            bail!("legal move refused: {code}: {msg}");
+        if let Err((code, msg)) = command(client, id, cmd.clone()).await? {
+            bail!("legal move refused: {cmd:?}: {code}: {msg}");
         }
         Ok(true)
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_whole_fight_over_real_sockets_in_both_encodings() -> Result<()> {
-    let server = TestServer::start().await?;
-    let created = create_session(server.addr, "goblin-ambush", 7).await?;
+/// Plays a built-in encounter to its end over real sockets (GM JSON, alice JSON, bob bincode,
+/// spectators in both encodings); returns what the JSON and bincode spectators saw, and the
+/// creation answer.
+async fn play_over_sockets(
+    server: &TestServer,
+    encounter: &str,
+    seed: u64,
+) -> Result<(
+    Vec<(u64, GameEvent)>,
+    Vec<(u64, GameEvent)>,
+    serde_json::Value,
+)> {
+    let created = create_session(server.addr, encounter, seed).await?;
     let url = server.ws_url();
     let tok = |p: &str| {
         created["tokens"][p]
@@ -150,16 +148,10 @@ async fn a_whole_fight_over_real_sockets_in_both_encodings() -> Result<()> {
             .unwrap_or_default()
             .to_string()
     };
-    let commitment = created["commitment"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-
     let (spec_json, _, _) = join(&url, &tok("spectator"), Encoding::Json).await?;
     let (spec_bin, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
     let watch_json = tokio::spawn(collect(spec_json));
     let watch_bin = tokio::spawn(collect(spec_bin));
-
     let (gm, gm_role, _) = join(&url, &tok("gm"), Encoding::Json).await?;
     assert_eq!(gm_role, Role::Gm);
     let (alice, alice_role, _) = join(&url, &player_tok(0), Encoding::Json).await?;
@@ -172,10 +164,86 @@ async fn a_whole_fight_over_real_sockets_in_both_encodings() -> Result<()> {
     let mut steps = 0;
     while table.step().await? {
         steps += 1;
-        assert!(steps < 2000, "the fight does not end");
+        assert!(steps < 3000, "the fight does not end");
     }
-    let a = watch_json.await??;
-    let b = watch_bin.await??;
+    Ok((watch_json.await??, watch_bin.await??, created))
+}
+
+/// 13th-age-combat.txt, the whole chapter in one fight over real sockets: flexible attacks,
+/// ongoing damage with save ends, disengaging and opportunity attacks, a rally, death saves and
+/// a coup de grace, each played by the client of the seat that controls the combatant.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_13th_age_fight_with_the_whole_chapter_over_real_sockets() -> Result<()> {
+    let server = TestServer::start().await?;
+    let (seen, _, _) = play_over_sockets(&server, "crypt-of-ash", 77).await?;
+    let has = |f: &dyn Fn(&GameEvent) -> bool| seen.iter().any(|(_, e)| f(e));
+    use fray_protocol::event::{EffectKind, SavePurpose};
+    assert!(
+        has(&|e| matches!(e, GameEvent::ManeuverTriggered { .. })),
+        "a flexible attack"
+    );
+    assert!(has(
+        &|e| matches!(e, GameEvent::EffectApplied { effect } if matches!(effect.kind, EffectKind::OngoingDamage { .. }))
+    ));
+    assert!(has(&|e| matches!(
+        e,
+        GameEvent::Damaged {
+            cause: fray_protocol::event::DamageCause::Ongoing { .. },
+            ..
+        }
+    )));
+    assert!(
+        has(&|e| matches!(
+            e,
+            GameEvent::SaveRolled {
+                purpose: SavePurpose::Effect(_),
+                success: true,
+                ..
+            }
+        )),
+        "save ends"
+    );
+    assert!(
+        has(&|e| matches!(
+            e,
+            GameEvent::SaveRolled {
+                purpose: SavePurpose::Disengage,
+                ..
+            }
+        )),
+        "a disengage check"
+    );
+    assert!(
+        has(&|e| matches!(e, GameEvent::OpportunityTaken { .. })),
+        "an opportunity attack"
+    );
+    assert!(has(&|e| matches!(e, GameEvent::Rallied { .. })), "a rally");
+    assert!(
+        has(&|e| matches!(
+            e,
+            GameEvent::SaveRolled {
+                purpose: SavePurpose::Death,
+                ..
+            }
+        )),
+        "a death save"
+    );
+    assert!(
+        has(&|e| matches!(e, GameEvent::CoupDeGrace { .. })),
+        "a coup de grace"
+    );
+    server.stop().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_fight_over_real_sockets_in_both_encodings() -> Result<()> {
+    let server = TestServer::start().await?;
+    let (a, b, created) = play_over_sockets(&server, "goblin-ambush", 7).await?;
+    let commitment = created["commitment"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     // Every event, in order, without gaps, identical in both encodings.
     for (i, (seq, _)) in a.iter().enumerate() {
         assert_eq!(*seq, i as u64 + 1, "gap or reorder at {i}");

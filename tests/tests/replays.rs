@@ -64,38 +64,49 @@ fn every_replay_folds_and_verifies() -> Result<()> {
 
 #[test]
 fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Result<()> {
+    use fray_protocol::event::{AttackOutcome, SavePurpose};
     let mut conditions = BTreeSet::new();
-    let (mut ongoing, mut unconscious, mut death_saves, mut rallies, mut crits, mut saves) =
-        (false, false, false, false, false, false);
+    let mut seen = BTreeSet::new();
     for path in fights()?
         .into_iter()
         .filter(|p| p.to_string_lossy().contains("13th-age"))
     {
         for e in replay::fold(&replay::read_log(&path)?)?.events {
-            match e.event {
+            let tag = match e.event {
                 GameEvent::EffectApplied { effect } => match effect.kind {
                     EffectKind::Condition(c) => {
                         conditions.insert(c);
+                        continue;
                     }
-                    EffectKind::OngoingDamage { .. } => ongoing = true,
+                    EffectKind::OngoingDamage { .. } => "ongoing damage",
                 },
-                GameEvent::FellUnconscious { .. } => unconscious = true,
+                GameEvent::FellUnconscious { .. } => "unconscious",
                 GameEvent::SaveRolled {
-                    purpose: fray_protocol::event::SavePurpose::Death,
+                    purpose: SavePurpose::Death,
                     ..
-                } => death_saves = true,
+                } => "death save",
                 GameEvent::SaveRolled {
-                    purpose: fray_protocol::event::SavePurpose::Effect(_),
+                    purpose: SavePurpose::Effect(_),
                     success: true,
                     ..
-                } => saves = true,
-                GameEvent::Rallied { .. } => rallies = true,
-                GameEvent::AttackRolled {
-                    outcome: fray_protocol::event::AttackOutcome::Crit,
+                } => "save ends",
+                GameEvent::SaveRolled {
+                    purpose: SavePurpose::Disengage,
                     ..
-                } => crits = true,
-                _ => {}
-            }
+                } => "disengage check",
+                GameEvent::Rallied { .. } => "rally",
+                GameEvent::AttackRolled {
+                    outcome: AttackOutcome::Crit,
+                    ..
+                } => "crit",
+                GameEvent::OpportunityTaken { .. } => "opportunity attack",
+                GameEvent::CoupDeGrace { .. } => "coup de grace",
+                GameEvent::ManeuverTriggered { .. } => "flexible maneuver",
+                GameEvent::Stabilized { .. } => "stabilized",
+                GameEvent::EscalationDie { .. } => "escalation die",
+                _ => continue,
+            };
+            seen.insert(tag);
         }
     }
     let all: BTreeSet<Condition> = [
@@ -103,6 +114,12 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
         Condition::Weakened,
         Condition::Stunned,
         Condition::Vulnerable,
+        Condition::Confused,
+        Condition::Fear,
+        Condition::Hampered,
+        Condition::Helpless,
+        Condition::Stuck,
+        Condition::Grabbed,
     ]
     .into_iter()
     .collect();
@@ -110,12 +127,22 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
         conditions, all,
         "conditions exercised by the 13th Age replays"
     );
-    assert!(ongoing && saves, "ongoing damage and successful saves");
-    assert!(
-        unconscious && death_saves,
-        "a PC dropped and made death saves"
-    );
-    assert!(rallies, "a rally");
-    assert!(crits, "a crit");
+    let expected: BTreeSet<&str> = [
+        "ongoing damage",
+        "unconscious",
+        "death save",
+        "save ends",
+        "disengage check",
+        "rally",
+        "crit",
+        "opportunity attack",
+        "coup de grace",
+        "flexible maneuver",
+        "stabilized",
+        "escalation die",
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(seen, expected);
     Ok(())
 }

@@ -39,19 +39,19 @@ use anyhow::{Context, Result, anyhow, bail};
 use bevy_ecs::entity::Entity;
 use clap::{Parser, ValueEnum};
 use fray_protocol::codec::{Encoding, encode, to_bincode};
+use fray_protocol::command::AttackMode;
 use fray_protocol::event::{Condition, EffectKind};
 use fray_protocol::ids::{CombatantId, SessionId, Side};
 use fray_protocol::state::LifeStatus;
-use fray_protocol::command::AttackMode;
 use fray_protocol::{Command, PROTOCOL_VERSION, ServerMessage};
-use fray_server::content::model::Reach;
 use fray_server::content::model::Encounter;
+use fray_server::content::model::Reach;
 use fray_server::content::{builtin_encounters, load_encounter};
 use fray_server::dice::SessionRng;
 use fray_server::engine::Engine;
 use fray_server::engine::components::{
-    Position,
-    ActionBudget, Arsenal, Battle, Combatant, Effects, Roster, SeedSecret, Stage, Vitality,
+    ActionBudget, Arsenal, Battle, Combatant, Effects, Position, Roster, SeedSecret, Stage,
+    Vitality,
 };
 use fray_server::log::{
     CODEC_BINCODE, FsStorage, FsyncPolicy, LogConfig, MemStorage, SegmentHeader, SessionLog,
@@ -389,7 +389,11 @@ impl Bot {
                 .get::<Position>(me.entity)
                 .map(|p| p.engaged.iter().cloned().collect())
                 .unwrap_or_default();
-            match engaged.iter().find(|e| self.fighters.iter().any(|f| &f.id == *e && conscious(f.entity))) {
+            match engaged.iter().find(|e| {
+                self.fighters
+                    .iter()
+                    .any(|f| &f.id == *e && conscious(f.entity))
+            }) {
                 Some(e) => target_id = e.clone(),
                 None => {
                     return Next::Command(Command::Move {

@@ -201,7 +201,12 @@ pub struct ManeuverFile {
 }
 
 fn parse_trigger(ctx: &Ctx, field: &str, s: &str) -> Result<Trigger, ContentError> {
-    let bad = || ctx.err(field, format!("'{s}' is not a trigger (even, odd, N+ or A-B with 1..=20)"));
+    let bad = || {
+        ctx.err(
+            field,
+            format!("'{s}' is not a trigger (even, odd, N+ or A-B with 1..=20)"),
+        )
+    };
     let t = s.trim();
     let trigger = match t {
         "even" => Trigger::Even,
@@ -228,7 +233,11 @@ fn parse_trigger(ctx: &Ctx, field: &str, s: &str) -> Result<Trigger, ContentErro
     Ok(trigger)
 }
 
-fn resolve_effects(ctx: &Ctx, path: &dyn Fn(usize, &str) -> String, effects: &[EffectFile]) -> Result<Vec<EffectSpec>, ContentError> {
+fn resolve_effects(
+    ctx: &Ctx,
+    path: &dyn Fn(usize, &str) -> String,
+    effects: &[EffectFile],
+) -> Result<Vec<EffectSpec>, ContentError> {
     let mut out = Vec::new();
     for (j, e) in effects.iter().enumerate() {
         let g = |name: &str| path(j, name);
@@ -257,7 +266,10 @@ fn resolve_effects(ctx: &Ctx, path: &dyn Fn(usize, &str) -> String, effects: &[E
                 });
             }
             _ => {
-                return Err(ctx.err(g("condition"), "an effect needs exactly one of 'condition' or 'ongoing'"));
+                return Err(ctx.err(
+                    g("condition"),
+                    "an effect needs exactly one of 'condition' or 'ongoing'",
+                ));
             }
         }
     }
@@ -469,14 +481,19 @@ fn resolve_attacks(
         if !(1..=8).contains(&max_targets) {
             return Err(ctx.err(f("targets"), format!("{max_targets} is outside 1..=8")));
         }
-        let on_hit = resolve_effects(ctx, &|j, name| format!("{owner}.attacks[{i}].on_hit[{j}].{name}"), &a.on_hit)?;
+        let on_hit = resolve_effects(
+            ctx,
+            &|j, name| format!("{owner}.attacks[{i}].on_hit[{j}].{name}"),
+            &a.on_hit,
+        )?;
         let mut maneuvers = Vec::new();
         for (k, m) in a.maneuvers.iter().enumerate() {
             let h = |name: &str| format!("{owner}.attacks[{i}].maneuvers[{k}].{name}");
             check_id(ctx, &h("id"), &m.id)?;
             if let Some(b) = &m.bonus_damage {
-                crate::dice::DiceExpr::parse(b)
-                    .map_err(|e| ctx.err(h("bonus_damage"), format!("bad dice expression '{b}': {e}")))?;
+                crate::dice::DiceExpr::parse(b).map_err(|e| {
+                    ctx.err(h("bonus_damage"), format!("bad dice expression '{b}': {e}"))
+                })?;
             }
             maneuvers.push(ManeuverSpec {
                 id: m.id.clone(),

@@ -5,9 +5,9 @@
 
 use super::client::{Client, ClientError};
 use fray_protocol::codec::Encoding;
-use fray_protocol::ids::{CombatantId, Role, Side};
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{Condition, EffectKind};
+use fray_protocol::ids::{CombatantId, Role, Side};
 use fray_protocol::state::{AttackSummary, CombatantState, LifeStatus, Phase};
 use fray_protocol::{ClientMessage, Command, GameEvent, ServerMessage, SessionState};
 use std::time::Duration;
@@ -93,12 +93,16 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
         if !controls(role, s, attacker) {
             continue;
         }
-        let Some(a) = s.combatant(attacker) else { continue };
+        let Some(a) = s.combatant(attacker) else {
+            continue;
+        };
         let able = a.status == LifeStatus::Conscious
             && !a.effects.iter().any(|e| {
                 matches!(
                     e.kind,
-                    EffectKind::Condition(Condition::Stunned | Condition::Confused | Condition::Grabbed)
+                    EffectKind::Condition(
+                        Condition::Stunned | Condition::Confused | Condition::Grabbed
+                    )
                 )
             });
         if let (true, Some(atk)) = (able, basic_melee(a)) {
@@ -122,13 +126,12 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
     if me.side == Side::Heroes && me.staggered && me.rallies == 0 && me.recoveries > 0 {
         return Some(Command::Rally { actor: id.clone() });
     }
-    let dying_ally = s
-        .combatants
-        .iter()
-        .find(|c| c.side == me.side && c.status == LifeStatus::Unconscious && !c.stabilized && c.id != me.id);
+    let dying_ally = s.combatants.iter().find(|c| {
+        c.side == me.side && c.status == LifeStatus::Unconscious && !c.stabilized && c.id != me.id
+    });
     if let Some(ally) = dying_ally
         && me.side == Side::Heroes
-        && salt % 2 == 0
+        && salt.is_multiple_of(2)
     {
         return Some(Command::Stabilize {
             actor: id.clone(),
@@ -144,7 +147,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             .filter_map(|e| s.combatant(e))
             .find(|c| c.status == LifeStatus::Unconscious);
         if let (Some(h), Some(atk)) = (helpless, me.attacks.first())
-            && salt % 3 == 0
+            && salt.is_multiple_of(3)
         {
             return Some(Command::Attack {
                 actor: id.clone(),
@@ -154,22 +157,63 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             });
         }
     }
-    let mut enemies: Vec<&CombatantState> = s.combatants.iter().filter(|c| c.side != me.side && !out(c)).collect();
+    let mut enemies: Vec<&CombatantState> = s
+        .combatants
+        .iter()
+        .filter(|c| c.side != me.side && !out(c))
+        .collect();
     if enemies.is_empty() {
         return Some(end);
     }
     // Prefer conscious enemies; among them the staggered ones, then by id.
-    enemies.sort_by_key(|c| (c.status != LifeStatus::Conscious, !c.staggered, c.id.clone()));
-    let melee: Vec<&AttackSummary> = me.attacks.iter().filter(|a| a.range != "ranged").collect();
-    let ranged: Vec<&AttackSummary> = me.attacks.iter().filter(|a| a.range == "ranged").collect();
-    let engaged: Vec<&CombatantState> = enemies.iter().copied().filter(|c| me.engaged_with.contains(&c.id)).collect();
-    let pick = |list: &[&AttackSummary]| list.get((salt as usize) % list.len().max(1)).map(|a| (*a).clone());
+    enemies.sort_by_key(|c| {
+        (
+            c.status != LifeStatus::Conscious,
+            !c.staggered,
+            c.id.clone(),
+        )
+    });
+    let has = |c: Condition| {
+        me.effects
+            .iter()
+            .any(|e| matches!(e.kind, EffectKind::Condition(x) if x == c))
+    };
+    let (stuck, grabbed, hampered) = (
+        has(Condition::Stuck),
+        has(Condition::Grabbed),
+        has(Condition::Hampered),
+    );
+    let usable = |a: &&AttackSummary| !hampered || a.basic;
+    let melee: Vec<&AttackSummary> = me
+        .attacks
+        .iter()
+        .filter(|a| a.range != "ranged")
+        .filter(usable)
+        .collect();
+    let ranged: Vec<&AttackSummary> = me
+        .attacks
+        .iter()
+        .filter(|a| a.range == "ranged" && !grabbed)
+        .filter(usable)
+        .collect();
+    let can_move = me.actions.move_action && !stuck && !grabbed;
+    let engaged: Vec<&CombatantState> = enemies
+        .iter()
+        .copied()
+        .filter(|c| me.engaged_with.contains(&c.id))
+        .collect();
+    let pick = |list: &[&AttackSummary]| {
+        list.get((salt as usize) % list.len().max(1))
+            .map(|a| (*a).clone())
+    };
     if !engaged.is_empty() {
         // A caster with ranged spells disengages now and then rather than trade blows.
-        if melee.is_empty() && me.actions.move_action && salt % 3 == 0 {
+        if (melee.is_empty() || grabbed) && me.actions.move_action && !stuck && salt.is_multiple_of(3) {
             return Some(Command::Disengage { actor: id.clone() });
         }
-        let attack = pick(&melee).or_else(|| pick(&ranged))?;
+        let Some(attack) = pick(&melee).or_else(|| pick(&ranged)) else {
+            return Some(end);
+        };
         let targets = pick_targets(&attack, &engaged, &enemies, salt);
         return Some(Command::Attack {
             actor: id.clone(),
@@ -179,8 +223,10 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
         });
     }
     let nearby: Vec<&CombatantState> = enemies.iter().copied().filter(|c| !c.far_away).collect();
-    if !ranged.is_empty() && (melee.is_empty() || salt % 2 == 1 || !me.actions.move_action) {
-        let attack = pick(&ranged)?;
+    if !ranged.is_empty() && (melee.is_empty() || salt % 2 == 1 || !can_move) {
+        let Some(attack) = pick(&ranged) else {
+            return Some(end);
+        };
         let targets = pick_targets(&attack, &enemies, &enemies, salt);
         return Some(Command::Attack {
             actor: id.clone(),
@@ -189,8 +235,9 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             mode: AttackMode::Standard,
         });
     }
-    if me.actions.move_action && !me.far_away
-        && let Some(t) = nearby.get((salt as usize) % nearby.len().min(2).max(1))
+    if can_move
+        && !me.far_away
+        && let Some(t) = nearby.get((salt as usize) % nearby.len().clamp(1, 2))
     {
         return Some(Command::Move {
             actor: id.clone(),
@@ -198,7 +245,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             far_away: false,
         });
     }
-    if me.far_away && me.actions.move_action {
+    if me.far_away && can_move {
         return Some(Command::Move {
             actor: id.clone(),
             engage: None,
@@ -217,7 +264,42 @@ fn pick_targets(
     let n = (attack.max_targets as usize).max(1);
     let pool: &[&CombatantState] = if attack.range == "melee" { first } else { all };
     let start = (salt as usize) % pool.len().clamp(1, 2);
-    let mut out: Vec<CombatantId> = pool.iter().cycle().skip(start).take(n.min(pool.len())).map(|c| c.id.clone()).collect();
+    let mut out: Vec<CombatantId> = pool
+        .iter()
+        .cycle()
+        .skip(start)
+        .take(n.min(pool.len()))
+        .map(|c| c.id.clone())
+        .collect();
     out.dedup();
     out
+}
+
+/// For a driver that plays every seat at once (tests, benchmarks, recorded replays): the next
+/// (role, command). Open opportunity attacks are taken first, by whichever role controls the
+/// attacker; otherwise the role of the combatant whose turn it is moves.
+pub fn next_for_table(s: &SessionState, roles: &[Role], salt: u64) -> Option<(Role, Command)> {
+    for role in roles {
+        if let Some(
+            cmd @ Command::Attack {
+                mode: AttackMode::Opportunity,
+                ..
+            },
+        ) = choose(role, s, salt)
+        {
+            return Some((role.clone(), cmd));
+        }
+    }
+    let role = match &s.current {
+        Some(id) => roles
+            .iter()
+            .find(|r| match r {
+                Role::Player { controls, .. } => controls.contains(id),
+                _ => false,
+            })
+            .cloned()
+            .unwrap_or(Role::Gm),
+        None => Role::Gm,
+    };
+    choose(&role, s, salt).map(|c| (role, c))
 }

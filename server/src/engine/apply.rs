@@ -79,7 +79,10 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             ..
         } => {
             let mut b = world.resource_mut::<Battle>();
-            if outcome.is_hit() && b.current() == Some(attacker) && !b.hit_this_turn.contains(target) {
+            if outcome.is_hit()
+                && b.current() == Some(attacker)
+                && !b.hit_this_turn.contains(target)
+            {
                 b.hit_this_turn.push(target.clone());
             }
         }
@@ -119,8 +122,12 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             .resource_mut::<Battle>()
             .opportunities
             .retain(|(a, t)| !(a == attacker && t == target)),
-        GameEvent::Stabilized { combatant, .. } => with::<Hero>(world, combatant, |h| h.stabilized = true),
-        GameEvent::CoupDeGrace { .. } | GameEvent::ManeuverTriggered { .. } | GameEvent::CheckRolled { .. } => {}
+        GameEvent::Stabilized { combatant, .. } => {
+            with::<Hero>(world, combatant, |h| h.stabilized = true)
+        }
+        GameEvent::CoupDeGrace { .. }
+        | GameEvent::ManeuverTriggered { .. }
+        | GameEvent::CheckRolled { .. } => {}
         GameEvent::DamageRolled { .. }
         | GameEvent::SaveRolled { .. }
         | GameEvent::Staggered { .. } => {}
@@ -199,7 +206,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             {
                 let mut b = world.resource_mut::<Battle>();
                 b.stage = Stage::BetweenTurns;
-                b.opportunities.retain(|(_, provoker)| provoker != combatant);
+                b.opportunities
+                    .retain(|(_, provoker)| provoker != combatant);
                 b.last_mover = None;
             }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
@@ -231,7 +239,9 @@ fn is_side(world: &World, id: &CombatantId, side: Side) -> bool {
 /// Ends every engagement of `id`, on both sides.
 fn disengage_all(world: &mut World, id: &CombatantId) {
     let mut others = Vec::new();
-    with::<Position>(world, id, |p| others = std::mem::take(&mut p.engaged).into_iter().collect());
+    with::<Position>(world, id, |p| {
+        others = std::mem::take(&mut p.engaged).into_iter().collect()
+    });
     for o in others {
         with::<Position>(world, &o, |p| {
             p.engaged.remove(id);

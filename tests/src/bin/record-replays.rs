@@ -12,14 +12,20 @@ use fray_tests::play_in_process;
 use std::path::Path;
 
 /// (directory name, built-in encounter, seed).
+/// Between them these exercise every 13th Age condition, ongoing damage and saves, flexible
+/// maneuvers, opportunity attacks, disengaging, rallies, death saves, stabilizing and coups de
+/// grace (checked by `tests/tests/replays.rs`).
 const FIGHTS: &[(&str, &str, u64)] = &[
-    ("goblin-ambush-seed-1", "goblin-ambush", 1),
-    ("crypt-of-ash-seed-2", "crypt-of-ash", 2),
-    ("crypt-of-ash-seed-17", "crypt-of-ash", 17),
+    ("goblin-ambush-seed-150", "goblin-ambush", 150),
+    ("crypt-of-ash-seed-77", "crypt-of-ash", 77),
+    ("mire-of-whispers-seed-104", "mire-of-whispers", 104),
 ];
 
 fn main() -> Result<()> {
     let root = Path::new("replays/13th-age");
+    if root.exists() {
+        std::fs::remove_dir_all(root)?;
+    }
     for (dir, encounter, seed) in FIGHTS {
         let (name, text) = builtin_encounters("13th-age")
             .iter()

@@ -3,19 +3,19 @@
 
 use super::decider::Decider;
 use super::field::{FighterItem, grabbed_by, has_condition};
+use super::position;
 use super::rules;
 use crate::content::model::{AttackSpec, EffectSpec, Reach};
 use crate::dice::Placeholders;
 use crate::engine::components::Stage;
+use fray_protocol::command::AttackMode;
 use fray_protocol::event::{
     ActionKind, AttackOutcome, Condition, DamageCause, Defense, Effect, EffectDuration, EffectKind,
     GameEvent, Provocation, SavePurpose,
 };
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{LifeStatus, Phase};
-use fray_protocol::command::AttackMode;
 use fray_protocol::{Command, ErrorCode, Rejection};
-use super::position;
 use std::collections::BTreeMap;
 
 pub(super) fn reject<T>(code: ErrorCode, msg: impl Into<String>) -> Result<T, Rejection> {
@@ -234,7 +234,8 @@ struct Strike {
 
 /// The attack bonus before the d20 (§ Attack Bonuses, § Escalation Die, § Conditions).
 fn attack_bonus(d: &Decider, a: &FighterItem, spec: &AttackSpec) -> i32 {
-    let mut bonus = spec.bonus + rules::attack_penalty(a.fx) - a.hero.map_or(0, |h| h.recovery_penalty);
+    let mut bonus =
+        spec.bonus + rules::attack_penalty(a.fx) - a.hero.map_or(0, |h| h.recovery_penalty);
     // PCs add the escalation die; monsters don't, and fear prevents it.
     if a.hero.is_some() && !has_condition(a.fx, Condition::Fear) {
         bonus += i32::from(d.field.battle.escalation);
@@ -243,20 +244,36 @@ fn attack_bonus(d: &Decider, a: &FighterItem, spec: &AttackSpec) -> i32 {
 }
 
 /// Checks an attack spec against the attacker's conditions and the targets' positions.
-fn check_attack(d: &Decider, a: &FighterItem, spec: &AttackSpec, targets: &[CombatantId]) -> Result<(), Rejection> {
+fn check_attack(
+    d: &Decider,
+    a: &FighterItem,
+    spec: &AttackSpec,
+    targets: &[CombatantId],
+) -> Result<(), Rejection> {
     if targets.is_empty() || targets.len() > spec.max_targets as usize {
         return reject(
             ErrorCode::WrongTargetCount,
-            format!("{} takes 1 to {} targets, got {}", spec.name, spec.max_targets, targets.len()),
+            format!(
+                "{} takes 1 to {} targets, got {}",
+                spec.name,
+                spec.max_targets,
+                targets.len()
+            ),
         );
     }
     // § Conditions, Hampered: only basic attacks.
     if has_condition(a.fx, Condition::Hampered) && !spec.basic {
-        return reject(ErrorCode::Hampered, format!("{} is hampered and can only make basic attacks", a.c.name));
+        return reject(
+            ErrorCode::Hampered,
+            format!("{} is hampered and can only make basic attacks", a.c.name),
+        );
     }
     // § Grabbed: no ranged attacks.
     if spec.reach == Reach::Ranged && grabbed_by(a.fx).is_some() {
-        return reject(ErrorCode::Grabbed, format!("{} is grabbed and cannot use ranged attacks", a.c.name));
+        return reject(
+            ErrorCode::Grabbed,
+            format!("{} is grabbed and cannot use ranged attacks", a.c.name),
+        );
     }
     for (i, t) in targets.iter().enumerate() {
         if targets[..i].contains(t) {
@@ -264,20 +281,32 @@ fn check_attack(d: &Decider, a: &FighterItem, spec: &AttackSpec, targets: &[Comb
         }
         let tf = fighter(d, t)?;
         if tf.c.side == a.c.side {
-            return reject(ErrorCode::InvalidTarget, format!("{} is an ally of {}", tf.c.name, a.c.name));
+            return reject(
+                ErrorCode::InvalidTarget,
+                format!("{} is an ally of {}", tf.c.name, a.c.name),
+            );
         }
         if matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
-            return reject(ErrorCode::InvalidTarget, format!("{} is out of the fight", tf.c.name));
+            return reject(
+                ErrorCode::InvalidTarget,
+                format!("{} is out of the fight", tf.c.name),
+            );
         }
         // § Engaged / Unengaged: melee attacks only against enemies engaged with you.
         if spec.reach == Reach::Melee && !a.pos.engaged.contains(t) {
             return reject(
                 ErrorCode::NotEngaged,
-                format!("{} is not engaged with {}: move to engage it first", a.c.name, tf.c.name),
+                format!(
+                    "{} is not engaged with {}: move to engage it first",
+                    a.c.name, tf.c.name
+                ),
             );
         }
         if spec.reach == Reach::Close && (a.pos.far_away || tf.pos.far_away) {
-            return reject(ErrorCode::OutOfReach, format!("{} is out of reach of a close attack", tf.c.name));
+            return reject(
+                ErrorCode::OutOfReach,
+                format!("{} is out of reach of a close attack", tf.c.name),
+            );
         }
     }
     Ok(())
@@ -293,10 +322,19 @@ pub(super) fn can_make_opportunity_attack(f: &FighterItem) -> bool {
 }
 
 /// Opens opportunity attacks against `provoker` for the given engaged foes (those able).
-pub(super) fn provoke(d: &mut Decider, provoker: &CombatantId, foes: Vec<CombatantId>, reason: Provocation) {
+pub(super) fn provoke(
+    d: &mut Decider,
+    provoker: &CombatantId,
+    foes: Vec<CombatantId>,
+    reason: Provocation,
+) {
     let attackers: Vec<CombatantId> = foes
         .into_iter()
-        .filter(|f| d.field.get(f).is_some_and(|x| can_make_opportunity_attack(&x)))
+        .filter(|f| {
+            d.field
+                .get(f)
+                .is_some_and(|x| can_make_opportunity_attack(&x))
+        })
         .collect();
     if !attackers.is_empty() {
         d.emit(GameEvent::OpportunityOpened {
@@ -331,7 +369,10 @@ fn attack_cmd(
     if spec.spell && spec.reach != Reach::Close {
         provoke(d, actor, engaged, Provocation::Spell);
     } else if spec.reach == Reach::Ranged {
-        let untargeted = engaged.into_iter().filter(|e| !targets.contains(e)).collect();
+        let untargeted = engaged
+            .into_iter()
+            .filter(|e| !targets.contains(e))
+            .collect();
         provoke(d, actor, untargeted, Provocation::RangedAttack);
     }
     let flexible = !spec.maneuvers.is_empty();
@@ -354,7 +395,11 @@ fn find_attack<'a>(a: &'a FighterItem, attack: &str) -> Result<&'a AttackSpec, R
         let known: Vec<&str> = a.arsenal.0.iter().map(|s| s.id.as_str()).collect();
         Rejection::new(
             ErrorCode::UnknownAttack,
-            format!("{} has no attack '{attack}' (has: {})", a.c.name, known.join(", ")),
+            format!(
+                "{} has no attack '{attack}' (has: {})",
+                a.c.name,
+                known.join(", ")
+            ),
         )
     })
 }
@@ -370,22 +415,37 @@ fn opportunity_attack(
     running(d)?;
     let a = fighter(d, actor)?;
     let [target] = targets else {
-        return reject(ErrorCode::WrongTargetCount, "an opportunity attack has exactly one target");
+        return reject(
+            ErrorCode::WrongTargetCount,
+            "an opportunity attack has exactly one target",
+        );
     };
     let spec = find_attack(&a, attack)?.clone();
     if !spec.maneuvers.is_empty() {
         return reject(
             ErrorCode::FlexibleOnOpportunity,
-            format!("{} is a flexible attack; flexible attacks cannot be opportunity attacks", spec.name),
+            format!(
+                "{} is a flexible attack; flexible attacks cannot be opportunity attacks",
+                spec.name
+            ),
         );
     }
     if !(spec.basic && spec.reach == Reach::Melee) {
         return reject(
             ErrorCode::NotBasicMelee,
-            format!("{} is not a basic melee attack; opportunity attacks use one", spec.name),
+            format!(
+                "{} is not a basic melee attack; opportunity attacks use one",
+                spec.name
+            ),
         );
     }
-    if !d.field.battle.opportunities.iter().any(|(x, t)| x == actor && t == target) {
+    if !d
+        .field
+        .battle
+        .opportunities
+        .iter()
+        .any(|(x, t)| x == actor && t == target)
+    {
         return reject(
             ErrorCode::NoOpportunity,
             format!("{target} has not provoked an opportunity attack from {actor} this turn"),
@@ -395,17 +455,35 @@ fn opportunity_attack(
         return reject(ErrorCode::CannotAct, format!("{} cannot act", a.c.name));
     }
     if has_condition(a.fx, Condition::Stunned) {
-        return reject(ErrorCode::Stunned, format!("{} is stunned and can take no actions", a.c.name));
+        return reject(
+            ErrorCode::Stunned,
+            format!("{} is stunned and can take no actions", a.c.name),
+        );
     }
     if has_condition(a.fx, Condition::Confused) {
-        return reject(ErrorCode::CannotAct, format!("{} is confused and cannot make opportunity attacks", a.c.name));
+        return reject(
+            ErrorCode::CannotAct,
+            format!(
+                "{} is confused and cannot make opportunity attacks",
+                a.c.name
+            ),
+        );
     }
     if grabbed_by(a.fx).is_some() {
-        return reject(ErrorCode::Grabbed, format!("{} is grabbed and cannot make opportunity attacks", a.c.name));
+        return reject(
+            ErrorCode::Grabbed,
+            format!(
+                "{} is grabbed and cannot make opportunity attacks",
+                a.c.name
+            ),
+        );
     }
     let tf = fighter(d, target)?;
     if matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
-        return reject(ErrorCode::InvalidTarget, format!("{} is out of the fight", tf.c.name));
+        return reject(
+            ErrorCode::InvalidTarget,
+            format!("{} is out of the fight", tf.c.name),
+        );
     }
     let bonus = attack_bonus(d, &a, &spec);
     let ph = placeholders(&a);
@@ -440,29 +518,50 @@ fn coup_de_grace(
     if !(a.budget.0.standard && a.budget.0.move_action && a.budget.0.quick) {
         return reject(
             ErrorCode::ActionAlreadyUsed,
-            format!("a coup de grace needs {}'s standard, move and quick actions unused this turn", a.c.name),
+            format!(
+                "a coup de grace needs {}'s standard, move and quick actions unused this turn",
+                a.c.name
+            ),
         );
     }
     let [target] = targets else {
-        return reject(ErrorCode::WrongTargetCount, "a coup de grace targets only the helpless enemy");
+        return reject(
+            ErrorCode::WrongTargetCount,
+            "a coup de grace targets only the helpless enemy",
+        );
     };
     let spec = find_attack(&a, attack)?.clone();
     let tf = fighter(d, target)?;
     if tf.c.side == a.c.side {
-        return reject(ErrorCode::InvalidTarget, format!("{} is an ally", tf.c.name));
+        return reject(
+            ErrorCode::InvalidTarget,
+            format!("{} is an ally", tf.c.name),
+        );
     }
     let helpless = tf.vit.0 == LifeStatus::Unconscious || has_condition(tf.fx, Condition::Helpless);
     if !helpless || matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
-        return reject(ErrorCode::NotHelpless, format!("{} is not helpless", tf.c.name));
+        return reject(
+            ErrorCode::NotHelpless,
+            format!("{} is not helpless", tf.c.name),
+        );
     }
     if !a.pos.engaged.contains(target) {
-        return reject(ErrorCode::NotEngaged, format!("{} is not engaged with {}", a.c.name, tf.c.name));
+        return reject(
+            ErrorCode::NotEngaged,
+            format!("{} is not engaged with {}", a.c.name, tf.c.name),
+        );
     }
     if has_condition(a.fx, Condition::Hampered) && !spec.basic {
-        return reject(ErrorCode::Hampered, format!("{} is hampered and can only make basic attacks", a.c.name));
+        return reject(
+            ErrorCode::Hampered,
+            format!("{} is hampered and can only make basic attacks", a.c.name),
+        );
     }
     if spec.reach == Reach::Ranged && grabbed_by(a.fx).is_some() {
-        return reject(ErrorCode::Grabbed, format!("{} is grabbed and cannot use ranged attacks", a.c.name));
+        return reject(
+            ErrorCode::Grabbed,
+            format!("{} is grabbed and cannot use ranged attacks", a.c.name),
+        );
     }
     let bonus = attack_bonus(d, &a, &spec);
     let ph = placeholders(&a);
@@ -489,7 +588,12 @@ fn coup_de_grace(
 
 /// Rolls (or, for a coup de grace, skips) the attack rolls, rolls damage once, and applies hits,
 /// misses, crits, maneuvers and effects.
-fn resolve(d: &mut Decider, actor: &CombatantId, targets: &[CombatantId], s: Strike) -> Result<(), Rejection> {
+fn resolve(
+    d: &mut Decider,
+    actor: &CombatantId,
+    targets: &[CombatantId],
+    s: Strike,
+) -> Result<(), Rejection> {
     let spec = &s.spec;
     let mut results = Vec::with_capacity(targets.len());
     for t in targets {
@@ -506,7 +610,11 @@ fn resolve(d: &mut Decider, actor: &CombatantId, targets: &[CombatantId], s: Str
         let defense = defense_value(&tf, spec.vs);
         let crit_from = rules::crit_threshold(tf.fx);
         // § Grabbed: the grabber gets +4 to attacks against the creature it grabs.
-        let grab_bonus = if grabbed_by(tf.fx) == Some(actor) { 4 } else { 0 };
+        let grab_bonus = if grabbed_by(tf.fx) == Some(actor) {
+            4
+        } else {
+            0
+        };
         let bonus = s.bonus + grab_bonus;
         let roll = d.d20();
         let natural = roll.natural().unwrap_or(0);
@@ -591,7 +699,11 @@ fn resolve(d: &mut Decider, actor: &CombatantId, targets: &[CombatantId], s: Str
             AttackOutcome::Hit | AttackOutcome::Crit => {
                 let base = hit_damage.unwrap_or(0) + extra;
                 // § Crits: double damage.
-                let amount = if outcome == AttackOutcome::Crit { base * 2 } else { base };
+                let amount = if outcome == AttackOutcome::Crit {
+                    base * 2
+                } else {
+                    base
+                };
                 d.damage(&t, amount, cause.clone(), spec.damage_type);
                 apply_effects(d, actor, &t, &spec.on_hit);
             }
@@ -609,13 +721,24 @@ fn resolve(d: &mut Decider, actor: &CombatantId, targets: &[CombatantId], s: Str
     Ok(())
 }
 
-fn apply_effects(d: &mut Decider, source: &CombatantId, target: &CombatantId, effects: &[EffectSpec]) {
-    if matches!(d.status(target), Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
+fn apply_effects(
+    d: &mut Decider,
+    source: &CombatantId,
+    target: &CombatantId,
+    effects: &[EffectSpec],
+) {
+    if matches!(
+        d.status(target),
+        Some(LifeStatus::Dead | LifeStatus::Slain) | None
+    ) {
         return;
     }
     for e in effects {
         let (kind, duration) = match e {
-            EffectSpec::Condition { condition, duration } => (EffectKind::Condition(*condition), duration.clone()),
+            EffectSpec::Condition {
+                condition,
+                duration,
+            } => (EffectKind::Condition(*condition), duration.clone()),
             EffectSpec::Ongoing {
                 amount,
                 damage_type,
@@ -640,8 +763,16 @@ fn apply_effects(d: &mut Decider, source: &CombatantId, target: &CombatantId, ef
             },
         });
         // § Grabbed: being grabbed engages you with the grabber.
-        if matches!(e, EffectSpec::Condition { condition: Condition::Grabbed, .. })
-            && !d.field.get(target).is_some_and(|f| f.pos.engaged.contains(source))
+        if matches!(
+            e,
+            EffectSpec::Condition {
+                condition: Condition::Grabbed,
+                ..
+            }
+        ) && !d
+            .field
+            .get(target)
+            .is_some_and(|f| f.pos.engaged.contains(source))
         {
             d.emit(GameEvent::Engaged {
                 combatant: target.clone(),
@@ -658,13 +789,22 @@ fn stabilize(d: &mut Decider, actor: &CombatantId, target: &CombatantId) -> Resu
     let a = fighter(d, actor)?;
     let tf = fighter(d, target)?;
     if tf.c.side != a.c.side || tf.vit.0 != LifeStatus::Unconscious || tf.hero.is_none() {
-        return reject(ErrorCode::NotDying, format!("{} is not an unconscious ally", tf.c.name));
+        return reject(
+            ErrorCode::NotDying,
+            format!("{} is not an unconscious ally", tf.c.name),
+        );
     }
     if tf.hero.is_some_and(|h| h.stabilized) {
-        return reject(ErrorCode::InvalidArgument, format!("{} is already stabilized", tf.c.name));
+        return reject(
+            ErrorCode::InvalidArgument,
+            format!("{} is already stabilized", tf.c.name),
+        );
     }
     if a.pos.far_away || tf.pos.far_away {
-        return reject(ErrorCode::OutOfReach, format!("{} must get next to {} first", a.c.name, tf.c.name));
+        return reject(
+            ErrorCode::OutOfReach,
+            format!("{} must get next to {} first", a.c.name, tf.c.name),
+        );
     }
     let bonus = a.hero.map_or(0, |h| h.spec.mods.wis) + a.c.level;
     let quick = a.budget.0.payer(ActionKind::Quick);

@@ -155,7 +155,36 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
             }
             _ => {}
         }
+        if matches!(v.status, LifeStatus::Dead | LifeStatus::Slain) {
+            self.release_grabs(target);
+        }
         self.overlay.set(target, v);
+    }
+
+    /// § Grabbed: a grabber out of the fight holds no one.
+    fn release_grabs(&mut self, grabber: &CombatantId) {
+        let mut ended = Vec::new();
+        for f in self.field.all() {
+            for e in &f.fx.0 {
+                if &e.source == grabber
+                    && matches!(
+                        e.kind,
+                        fray_protocol::event::EffectKind::Condition(
+                            fray_protocol::event::Condition::Grabbed
+                        )
+                    )
+                {
+                    ended.push((f.c.id.clone(), e.id));
+                }
+            }
+        }
+        for (target, effect) in ended {
+            self.emit(GameEvent::EffectEnded {
+                target,
+                effect,
+                reason: fray_protocol::event::EffectEndReason::Cleared,
+            });
+        }
     }
 
     /// Spends a recovery (§ Recoveries): recovery dice equal to level plus the Con modifier

@@ -9,8 +9,8 @@
 
 mod commands;
 mod decider;
-mod position;
 pub mod field;
+mod position;
 pub mod rules;
 mod turns;
 

@@ -44,7 +44,10 @@ pub fn move_cmd(
     let a = fighter(d, actor)?;
     // § Stuck: no moving.
     if has_condition(a.fx, Condition::Stuck) {
-        return reject(ErrorCode::Stuck, format!("{} is stuck and cannot move", a.c.name));
+        return reject(
+            ErrorCode::Stuck,
+            format!("{} is stuck and cannot move", a.c.name),
+        );
     }
     // § Grabbed: no moving away unless you disengage (or teleport) first.
     if let Some(g) = grabbed_by(a.fx) {
@@ -54,21 +57,33 @@ pub fn move_cmd(
         );
     }
     if far_away && engage.is_some() {
-        return reject(ErrorCode::InvalidArgument, "a move either engages an enemy or goes far away, not both");
+        return reject(
+            ErrorCode::InvalidArgument,
+            "a move either engages an enemy or goes far away, not both",
+        );
     }
     if let Some(t) = engage {
         let tf = fighter(d, t)?;
         if tf.c.side == a.c.side {
-            return reject(ErrorCode::InvalidTarget, format!("{} is an ally of {}", tf.c.name, a.c.name));
+            return reject(
+                ErrorCode::InvalidTarget,
+                format!("{} is an ally of {}", tf.c.name, a.c.name),
+            );
         }
         if matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
-            return reject(ErrorCode::InvalidTarget, format!("{} is out of the fight", tf.c.name));
+            return reject(
+                ErrorCode::InvalidTarget,
+                format!("{} is out of the fight", tf.c.name),
+            );
         }
         // § Far Away: two moves away; one move brings you nearby.
         if a.pos.far_away || tf.pos.far_away {
             return reject(
                 ErrorCode::OutOfReach,
-                format!("{} is far away from {}: move nearby first", a.c.name, tf.c.name),
+                format!(
+                    "{} is far away from {}: move nearby first",
+                    a.c.name, tf.c.name
+                ),
             );
         }
     }
@@ -103,11 +118,17 @@ pub fn disengage(d: &mut Decider, actor: &CombatantId) -> Result<(), Rejection> 
     let payer = ready_to_act(d, actor, ActionKind::Move)?;
     let a = fighter(d, actor)?;
     if has_condition(a.fx, Condition::Stuck) {
-        return reject(ErrorCode::Stuck, format!("{} is stuck and cannot disengage", a.c.name));
+        return reject(
+            ErrorCode::Stuck,
+            format!("{} is stuck and cannot disengage", a.c.name),
+        );
     }
     let foes = a.pos.engaged.len() as u32;
     if foes == 0 {
-        return reject(ErrorCode::NotEngaged, format!("{} is not engaged with anyone", a.c.name));
+        return reject(
+            ErrorCode::NotEngaged,
+            format!("{} is not engaged with anyone", a.c.name),
+        );
     }
     let mut target = 11 + foes.saturating_sub(1);
     if let Some(g) = grabbed_by(a.fx)
@@ -115,13 +136,12 @@ pub fn disengage(d: &mut Decider, actor: &CombatantId) -> Result<(), Rejection> 
     {
         target += 5;
     }
-    let grabs: Vec<u32> = a
-        .fx
-        .0
-        .iter()
-        .filter(|e| matches!(e.kind, EffectKind::Condition(Condition::Grabbed)))
-        .map(|e| e.id)
-        .collect();
+    let grabs: Vec<u32> =
+        a.fx.0
+            .iter()
+            .filter(|e| matches!(e.kind, EffectKind::Condition(Condition::Grabbed)))
+            .map(|e| e.id)
+            .collect();
     d.emit(GameEvent::ActionUsed {
         combatant: actor.clone(),
         action: ActionKind::Move,
@@ -147,14 +167,22 @@ pub fn disengage(d: &mut Decider, actor: &CombatantId) -> Result<(), Rejection> 
 
 /// `Intercept`: on an enemy's turn, right after it moved, an unengaged combatant near it stops
 /// it and engages it (a free action; the GM rules on what counts as moving past).
-pub fn intercept(d: &mut Decider, actor: &CombatantId, mover: &CombatantId) -> Result<(), Rejection> {
+pub fn intercept(
+    d: &mut Decider,
+    actor: &CombatantId,
+    mover: &CombatantId,
+) -> Result<(), Rejection> {
     running(d)?;
     let a = fighter(d, actor)?;
     let m = fighter(d, mover)?;
-    if d.field.battle.current() != Some(mover) || d.field.battle.last_mover.as_ref() != Some(mover) {
+    if d.field.battle.current() != Some(mover) || d.field.battle.last_mover.as_ref() != Some(mover)
+    {
         return reject(
             ErrorCode::InvalidArgument,
-            format!("{} has not just moved on its turn; intercept a mover right after its move", m.c.name),
+            format!(
+                "{} has not just moved on its turn; intercept a mover right after its move",
+                m.c.name
+            ),
         );
     }
     if d.field.battle.current() == Some(actor) {
@@ -171,10 +199,16 @@ pub fn intercept(d: &mut Decider, actor: &CombatantId, mover: &CombatantId) -> R
     }
     // § Engaged: you can't intercept enemies while engaged.
     if !a.pos.engaged.is_empty() {
-        return reject(ErrorCode::InvalidArgument, format!("{} is engaged and cannot intercept", a.c.name));
+        return reject(
+            ErrorCode::InvalidArgument,
+            format!("{} is engaged and cannot intercept", a.c.name),
+        );
     }
     if a.pos.far_away || m.pos.far_away {
-        return reject(ErrorCode::OutOfReach, format!("{} is too far to intercept", a.c.name));
+        return reject(
+            ErrorCode::OutOfReach,
+            format!("{} is too far to intercept", a.c.name),
+        );
     }
     d.emit(GameEvent::Intercepted {
         interceptor: actor.clone(),
