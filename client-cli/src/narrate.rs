@@ -233,6 +233,23 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             (None, false) => format!("{} moves", n(combatant)),
         },
         GameEvent::Disengaged { combatant } => format!("{} disengages", n(combatant)),
+        GameEvent::Resisted {
+            target,
+            damage_type,
+            natural,
+            resistance,
+            immune,
+        } => {
+            let t = format!("{damage_type:?}").to_lowercase();
+            if *immune {
+                format!("{} is immune to non-magical {t}", n(target))
+            } else {
+                format!(
+                    "{} resists {t} {resistance}+: natural {natural} deals half damage",
+                    n(target)
+                )
+            }
+        }
         GameEvent::Engaged { combatant, with } => {
             format!("{} is now engaged with {}", n(combatant), n(with))
         }

@@ -302,7 +302,8 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].stabilized = true;
             }
         }
-        GameEvent::CoupDeGrace { .. }
+        GameEvent::Resisted { .. }
+        | GameEvent::CoupDeGrace { .. }
         | GameEvent::ManeuverTriggered { .. }
         | GameEvent::CheckRolled { .. } => {}
         GameEvent::AttackRolled { .. }

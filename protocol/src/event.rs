@@ -436,6 +436,20 @@ pub enum GameEvent {
         /// The other.
         with: CombatantId,
     },
+    /// Resistance (13th Age § Resistance): the natural roll was below the target's resistance to
+    /// the damage type, so the damage is halved — or, for non-magical energy, stopped.
+    Resisted {
+        /// Who resists.
+        target: CombatantId,
+        /// The damage type.
+        damage_type: DamageType,
+        /// The attack's natural roll.
+        natural: u32,
+        /// The resistance number.
+        resistance: u32,
+        /// Immune: non-magical energy against energy resistance.
+        immune: bool,
+    },
     /// A successful disengage: the combatant is free of every engagement.
     Disengaged {
         /// Who.

@@ -109,6 +109,12 @@ pub struct HeroFile {
     pub recovery_die: u32,
     /// Weapon die sides for `dW`.
     pub weapon_die: Option<u32>,
+    /// Resistances: `{ fire = 16 }`.
+    #[serde(default)]
+    pub resist: std::collections::BTreeMap<String, u32>,
+    /// Vulnerabilities: `["holy"]`.
+    #[serde(default)]
+    pub vulnerable: Vec<String>,
     /// Attacks.
     #[serde(default)]
     pub attacks: Vec<AttackFile>,
@@ -138,6 +144,12 @@ pub struct MonsterFile {
     pub md: i32,
     /// Initiative bonus.
     pub initiative: i32,
+    /// Resistances: `{ fire = 16 }`.
+    #[serde(default)]
+    pub resist: std::collections::BTreeMap<String, u32>,
+    /// Vulnerabilities: `["holy"]`.
+    #[serde(default)]
+    pub vulnerable: Vec<String>,
     /// Attacks.
     #[serde(default)]
     pub attacks: Vec<AttackFile>,
@@ -178,6 +190,9 @@ pub struct AttackFile {
     /// Flexible maneuvers.
     #[serde(default)]
     pub maneuvers: Vec<ManeuverFile>,
+    /// Magical (default: true for spells). Non-magical energy cannot hurt a creature that
+    /// resists that energy.
+    pub magic: Option<bool>,
 }
 
 /// `[[…attacks.maneuvers]]`: a flexible maneuver.
@@ -289,6 +304,43 @@ pub struct EffectFile {
     /// `save_ends` (normal), `save_ends_easy`, `save_ends_hard`, `end_of_next_turn`,
     /// `end_of_battle`.
     pub duration: Option<String>,
+}
+
+type Defenses2 = (Vec<(DamageType, u32)>, Vec<DamageType>);
+
+/// Resolves `resist` and `vulnerable` tables.
+fn resolve_resistances(
+    ctx: &Ctx,
+    owner: &str,
+    resist: &std::collections::BTreeMap<String, u32>,
+    vulnerable: &[String],
+) -> Result<Defenses2, ContentError> {
+    let mut r = Vec::new();
+    for (name, n) in resist {
+        let t = parse_damage_type(name).ok_or_else(|| {
+            ctx.err(
+                format!("{owner}.resist.{name}"),
+                format!("unknown damage type '{name}'"),
+            )
+        })?;
+        if !(2..=20).contains(n) {
+            return Err(ctx.err(
+                format!("{owner}.resist.{name}"),
+                format!("{n} is outside 2..=20 (a natural roll)"),
+            ));
+        }
+        r.push((t, *n));
+    }
+    let mut v = Vec::new();
+    for (i, name) in vulnerable.iter().enumerate() {
+        v.push(parse_damage_type(name).ok_or_else(|| {
+            ctx.err(
+                format!("{owner}.vulnerable[{i}]"),
+                format!("unknown damage type '{name}'"),
+            )
+        })?);
+    }
+    Ok((r, v))
 }
 
 /// The ability modifier: (score − 10) / 2 rounded down (13th Age § Damage).
@@ -521,6 +573,7 @@ fn resolve_attacks(
             on_hit,
             basic: a.basic.unwrap_or(a.id == "melee" || a.id == "ranged"),
             spell: a.spell,
+            magic: a.magic.unwrap_or(a.spell),
             maneuvers,
         });
     }
@@ -569,6 +622,7 @@ impl HeroFile {
             cha: ability_mod(s.cha),
         };
         let attacks = resolve_attacks(ctx, &w, &self.attacks, Some((&mods, self.level)))?;
+        let (resist, vulnerable) = resolve_resistances(ctx, &w, &self.resist, &self.vulnerable)?;
         Ok(CombatantSpec {
             id: CombatantId::new(self.id.clone()),
             name: self.name.clone(),
@@ -589,6 +643,8 @@ impl HeroFile {
                 recovery_die: self.recovery_die,
                 weapon_die: self.weapon_die,
             }),
+            resist,
+            vulnerable,
             attacks,
         })
     }
@@ -610,6 +666,7 @@ impl MonsterFile {
         }
         check_range(ctx, &format!("{w}.initiative"), self.initiative, -10, 40)?;
         let attacks = resolve_attacks(ctx, &w, &self.attacks, None)?;
+        let (resist, vulnerable) = resolve_resistances(ctx, &w, &self.resist, &self.vulnerable)?;
         Ok(CombatantSpec {
             id,
             name,
@@ -624,6 +681,8 @@ impl MonsterFile {
             },
             initiative: self.initiative,
             hero: None,
+            resist,
+            vulnerable,
             attacks,
         })
     }

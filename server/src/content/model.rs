@@ -130,6 +130,8 @@ pub struct AttackSpec {
     /// A spell: while engaged it draws opportunity attacks from every engaged foe unless it is
     /// close-quarters.
     pub spell: bool,
+    /// Magical (spells are): gets past energy resistance's immunity to normal energy.
+    pub magic: bool,
     /// Flexible maneuvers (13th Age § Flexible Attacks): when non-empty the attack is flexible
     /// and the first maneuver whose trigger matches the natural roll applies.
     pub maneuvers: Vec<ManeuverSpec>,
@@ -214,6 +216,10 @@ pub struct CombatantSpec {
     pub initiative: i32,
     /// PC numbers; `None` for monsters.
     pub hero: Option<HeroSpec>,
+    /// Resistances: damage type and the natural roll needed to deal full damage.
+    pub resist: Vec<(DamageType, u32)>,
+    /// Damage types the combatant is vulnerable to (attacks of those types crit 2 lower).
+    pub vulnerable: Vec<DamageType>,
     /// Attacks.
     pub attacks: Vec<AttackSpec>,
 }

@@ -208,7 +208,11 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
     };
     if !engaged.is_empty() {
         // A caster with ranged spells disengages now and then rather than trade blows.
-        if (melee.is_empty() || grabbed) && me.actions.move_action && !stuck && salt.is_multiple_of(3) {
+        if (melee.is_empty() || grabbed)
+            && me.actions.move_action
+            && !stuck
+            && salt.is_multiple_of(3)
+        {
             return Some(Command::Disengage { actor: id.clone() });
         }
         let Some(attack) = pick(&melee).or_else(|| pick(&ranged)) else {

@@ -125,7 +125,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::Stabilized { combatant, .. } => {
             with::<Hero>(world, combatant, |h| h.stabilized = true)
         }
-        GameEvent::CoupDeGrace { .. }
+        GameEvent::Resisted { .. }
+        | GameEvent::CoupDeGrace { .. }
         | GameEvent::ManeuverTriggered { .. }
         | GameEvent::CheckRolled { .. } => {}
         GameEvent::DamageRolled { .. }

@@ -98,6 +98,15 @@ pub struct Position {
     pub far_away: bool,
 }
 
+/// Resistances and damage-type vulnerabilities (13th Age § Resistance, § Other Damage Types).
+#[derive(Component, Debug, Clone, Default)]
+pub struct Resistances {
+    /// Damage type and the natural roll needed for full damage.
+    pub resist: Vec<(fray_protocol::event::DamageType, u32)>,
+    /// Damage types whose attacks crit 2 lower.
+    pub vulnerable: Vec<fray_protocol::event::DamageType>,
+}
+
 /// The attacks a combatant can make.
 #[derive(Component, Debug, Clone)]
 pub struct Arsenal(pub Vec<AttackSpec>);

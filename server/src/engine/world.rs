@@ -34,6 +34,10 @@ fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
         Effects::default(),
         Arsenal(spec.attacks.clone()),
         Position::default(),
+        Resistances {
+            resist: spec.resist.clone(),
+            vulnerable: spec.vulnerable.clone(),
+        },
     ));
     if let Some(h) = &spec.hero {
         e.insert(Hero {

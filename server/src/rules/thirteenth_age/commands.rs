@@ -10,8 +10,8 @@ use crate::dice::Placeholders;
 use crate::engine::components::Stage;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{
-    ActionKind, AttackOutcome, Condition, DamageCause, Defense, Effect, EffectDuration, EffectKind,
-    GameEvent, Provocation, SavePurpose,
+    ActionKind, AttackOutcome, Condition, DamageCause, DamageType, Defense, Effect, EffectDuration,
+    EffectKind, GameEvent, Provocation, SavePurpose,
 };
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{LifeStatus, Phase};
@@ -604,11 +604,11 @@ fn resolve(
                 target: t.clone(),
                 attack: spec.id.clone(),
             });
-            results.push((t.clone(), AttackOutcome::Crit, None));
+            results.push((t.clone(), AttackOutcome::Crit, None, 20));
             continue;
         }
         let defense = defense_value(&tf, spec.vs);
-        let crit_from = rules::crit_threshold(tf.fx);
+        let crit_from = rules::crit_threshold(tf.fx, tf.res, spec.damage_type);
         // § Grabbed: the grabber gets +4 to attacks against the creature it grabs.
         let grab_bonus = if grabbed_by(tf.fx) == Some(actor) {
             4
@@ -648,14 +648,14 @@ fn resolve(
                 natural,
             });
         }
-        results.push((t.clone(), outcome, maneuver));
+        results.push((t.clone(), outcome, maneuver, natural));
     }
     // § Damage: roll damage once for all targets hit.
     let cause = DamageCause::Attack {
         attacker: actor.clone(),
         attack: spec.id.clone(),
     };
-    let hit_damage = if results.iter().any(|(_, o, _)| o.is_hit()) {
+    let hit_damage = if results.iter().any(|(_, o, _, _)| o.is_hit()) {
         let roll = d.roll(&spec.damage, &s.ph)?;
         let total = roll.total;
         d.emit(GameEvent::DamageRolled {
@@ -669,7 +669,7 @@ fn resolve(
     };
     // § Damage on Miss: a miss may deal damage; a fumble never does (§ Fumbles).
     let miss_damage = match &spec.miss_damage {
-        Some(expr) if results.iter().any(|(_, o, _)| *o == AttackOutcome::Miss) => {
+        Some(expr) if results.iter().any(|(_, o, _, _)| *o == AttackOutcome::Miss) => {
             let roll = d.roll(expr, &s.ph)?;
             let total = roll.total;
             d.emit(GameEvent::DamageRolled {
@@ -681,7 +681,7 @@ fn resolve(
         }
         _ => None,
     };
-    for (t, outcome, maneuver) in results {
+    for (t, outcome, maneuver, natural) in results {
         let mut extra = 0;
         if let Some(m) = &maneuver
             && outcome.is_hit()
@@ -704,21 +704,58 @@ fn resolve(
                 } else {
                     base
                 };
-                d.damage(&t, amount, cause.clone(), spec.damage_type);
-                apply_effects(d, actor, &t, &spec.on_hit);
+                if let Some(amount) = resist(d, &t, amount, natural, spec.damage_type, spec.magic) {
+                    d.damage(&t, amount, cause.clone(), spec.damage_type);
+                }
+                apply_effects(d, actor, &t, &spec.on_hit, natural, spec.magic);
             }
             AttackOutcome::Miss => {
-                if let Some(m) = miss_damage {
+                if let Some(m) = miss_damage
+                    && let Some(m) = resist(d, &t, m, natural, spec.damage_type, spec.magic)
+                {
                     d.damage(&t, m, cause.clone(), spec.damage_type);
                 }
             }
             AttackOutcome::Fumble => {}
         }
         if let Some(m) = &maneuver {
-            apply_effects(d, actor, &t, &m.effects);
+            apply_effects(d, actor, &t, &m.effects, natural, spec.magic);
         }
     }
     Ok(())
+}
+
+/// § Resistance: the damage a typed attack deals to `target` given the natural roll; emits
+/// `Resisted` when the resistance bites. `None` = immune.
+fn resist(
+    d: &mut Decider,
+    target: &CombatantId,
+    amount: i32,
+    natural: u32,
+    damage_type: Option<DamageType>,
+    magical: bool,
+) -> Option<i32> {
+    let Some(t) = damage_type else {
+        return Some(amount);
+    };
+    let Some(r) = d
+        .field
+        .get(target)
+        .and_then(|f| f.res.resist.iter().find(|(x, _)| *x == t).map(|(_, r)| *r))
+    else {
+        return Some(amount);
+    };
+    let dealt = rules::resisted(amount, natural, r, magical);
+    if dealt != Some(amount) {
+        d.emit(GameEvent::Resisted {
+            target: target.clone(),
+            damage_type: t,
+            natural,
+            resistance: r,
+            immune: dealt.is_none(),
+        });
+    }
+    dealt
 }
 
 fn apply_effects(
@@ -726,6 +763,8 @@ fn apply_effects(
     source: &CombatantId,
     target: &CombatantId,
     effects: &[EffectSpec],
+    natural: u32,
+    magical: bool,
 ) {
     if matches!(
         d.status(target),
@@ -743,13 +782,28 @@ fn apply_effects(
                 amount,
                 damage_type,
                 save,
-            } => (
-                EffectKind::OngoingDamage {
-                    amount: *amount,
-                    damage_type: *damage_type,
-                },
-                EffectDuration::SaveEnds(*save),
-            ),
+            } => {
+                // § Resistance: resisted ongoing damage uses the original attack roll, so the
+                // amount is settled now.
+                let res = d.field.get(target).and_then(|f| {
+                    damage_type
+                        .and_then(|t| f.res.resist.iter().find(|(x, _)| *x == t).map(|(_, r)| *r))
+                });
+                let amount = match res {
+                    Some(r) => match rules::resisted(*amount, natural, r, magical) {
+                        Some(a) if a > 0 => a,
+                        _ => continue,
+                    },
+                    None => *amount,
+                };
+                (
+                    EffectKind::OngoingDamage {
+                        amount,
+                        damage_type: *damage_type,
+                    },
+                    EffectDuration::SaveEnds(*save),
+                )
+            }
         };
         let id = d.effect_id();
         d.emit(GameEvent::EffectApplied {

@@ -34,6 +34,8 @@ pub struct Fighter {
     pub arsenal: &'static Arsenal,
     /// Engagement and whereabouts.
     pub pos: &'static Position,
+    /// Resistances and vulnerabilities.
+    pub res: &'static Resistances,
 }
 
 /// The battlefield as decide sees it.

@@ -16,6 +16,8 @@ mod turns;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_damage;
 
 use crate::engine::components::{Dice, Outbox, Pending, SeedSecret};
 use bevy_ecs::prelude::*;
@@ -26,7 +28,7 @@ use field::Field;
 pub const ID: &str = "13th-age";
 /// Ruleset version: bump when a rule change alters outcomes (old replays then fail verify
 /// deliberately and visibly).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 fn command_pending(p: Res<Pending>) -> bool {
     p.0.is_some()

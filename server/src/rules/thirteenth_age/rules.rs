@@ -2,7 +2,7 @@
 //! `13th-age-combat.txt` it implements.
 
 use super::field::has_condition;
-use crate::engine::components::Effects;
+use crate::engine::components::{Effects, Resistances};
 use fray_protocol::event::Condition;
 use fray_protocol::state::LifeStatus;
 
@@ -51,12 +51,30 @@ pub fn defense_penalty(fx: &Effects, status: LifeStatus) -> i32 {
 }
 
 /// § Crit Range / § Vulnerable: the natural roll needed to crit (20, 18 against a vulnerable
-/// target).
-pub fn crit_threshold(target_fx: &Effects) -> u32 {
-    if has_condition(target_fx, Condition::Vulnerable) {
+/// target or one vulnerable to the attack's damage type; the two don't stack).
+pub fn crit_threshold(
+    target_fx: &Effects,
+    target_res: &Resistances,
+    damage_type: Option<fray_protocol::event::DamageType>,
+) -> u32 {
+    let typed = damage_type.is_some_and(|t| target_res.vulnerable.contains(&t));
+    if has_condition(target_fx, Condition::Vulnerable) || typed {
         18
     } else {
         20
+    }
+}
+
+/// § Resistance: the damage dealt by a typed attack with a natural roll against a resistance:
+/// full at or above the resistance number, half (rounded down) below it; `None` = immune
+/// (non-magical energy against energy resistance).
+pub fn resisted(amount: i32, natural: u32, resistance: u32, magical: bool) -> Option<i32> {
+    if !magical {
+        None
+    } else if natural >= resistance {
+        Some(amount)
+    } else {
+        Some(amount / 2)
     }
 }
 

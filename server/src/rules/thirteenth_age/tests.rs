@@ -602,8 +602,14 @@ fn condition_numbers() {
         )
     };
     use Condition::*;
-    assert_eq!(rules::crit_threshold(&fx(&[])), 20);
-    assert_eq!(rules::crit_threshold(&fx(&[Vulnerable])), 18);
+    assert_eq!(
+        rules::crit_threshold(&fx(&[]), &Default::default(), None),
+        20
+    );
+    assert_eq!(
+        rules::crit_threshold(&fx(&[Vulnerable]), &Default::default(), None),
+        18
+    );
     assert_eq!(rules::attack_penalty(&fx(&[])), 0);
     assert_eq!(rules::attack_penalty(&fx(&[Dazed])), -4);
     assert_eq!(rules::attack_penalty(&fx(&[Weakened])), -4);
