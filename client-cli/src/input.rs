@@ -404,6 +404,8 @@ mod tests {
             basic: true,
             spell: false,
             maneuvers: Vec::new(),
+            usage: "at-will".into(),
+            action: "standard".into(),
         }
     }
 

@@ -233,6 +233,21 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             (None, false) => format!("{} moves", n(combatant)),
         },
         GameEvent::Disengaged { combatant } => format!("{} disengages", n(combatant)),
+        GameEvent::PowerExpended { combatant, power } => {
+            format!("{} expends {power}", n(combatant))
+        }
+        GameEvent::PowerRegained {
+            combatant,
+            power,
+            roll,
+        } => match roll {
+            Some(r) => format!(
+                "{} regains {power} (recharge roll {})",
+                n(combatant),
+                r.total
+            ),
+            None => format!("{} regains {power}", n(combatant)),
+        },
         GameEvent::Resisted {
             target,
             damage_type,
@@ -607,10 +622,13 @@ mod tests {
             engaged_with: Vec::new(),
             far_away: false,
             stabilized: false,
+            expended: Vec::new(),
             attacks: vec![AttackSummary {
                 basic: true,
                 spell: false,
                 maneuvers: Vec::new(),
+                usage: "at-will".into(),
+                action: "standard".into(),
                 id: "melee".into(),
                 name: "Longsword".into(),
                 range: "melee".into(),

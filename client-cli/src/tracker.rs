@@ -302,6 +302,18 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].stabilized = true;
             }
         }
+        GameEvent::PowerExpended { combatant, power } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].expended.push(power.clone());
+            }
+        }
+        GameEvent::PowerRegained {
+            combatant, power, ..
+        } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].expended.retain(|p| p != power);
+            }
+        }
         GameEvent::Resisted { .. }
         | GameEvent::CoupDeGrace { .. }
         | GameEvent::ManeuverTriggered { .. }
@@ -371,6 +383,7 @@ mod tests {
                 engaged_with: Vec::new(),
                 far_away: false,
                 stabilized: false,
+                expended: Vec::new(),
                 id: CombatantId::new("brakka"),
                 name: "Brakka".into(),
                 side: Side::Heroes,

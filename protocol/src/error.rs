@@ -87,6 +87,8 @@ pub enum ErrorCode {
     OutOfReach,
     /// The target is not an unconscious ally.
     NotDying,
+    /// A limited power already used (until a rest or recharge).
+    PowerExpended,
 }
 
 impl fmt::Display for ErrorCode {

@@ -450,6 +450,22 @@ pub enum GameEvent {
         /// Immune: non-magical energy against energy resistance.
         immune: bool,
     },
+    /// A limited power (once per battle, daily, recharge) was used and is expended.
+    PowerExpended {
+        /// Who.
+        combatant: CombatantId,
+        /// The attack or power id.
+        power: String,
+    },
+    /// An expended power is available again (a rest, or a successful recharge roll).
+    PowerRegained {
+        /// Who.
+        combatant: CombatantId,
+        /// The attack or power id.
+        power: String,
+        /// The recharge roll, if one was needed.
+        roll: Option<Roll>,
+    },
     /// A successful disengage: the combatant is free of every engagement.
     Disengaged {
         /// Who.

@@ -120,6 +120,10 @@ pub struct AttackSummary {
     pub spell: bool,
     /// A flexible attack: its maneuvers (ids) trigger on the natural roll.
     pub maneuvers: Vec<String>,
+    /// `at-will`, `once per battle`, `daily` or `recharge N+`.
+    pub usage: String,
+    /// The action it takes: `standard` or `quick`.
+    pub action: String,
 }
 
 /// One combatant.
@@ -171,6 +175,8 @@ pub struct CombatantState {
     pub far_away: bool,
     /// Stabilized while unconscious (failed death saves are ignored).
     pub stabilized: bool,
+    /// Limited powers used and not yet regained.
+    pub expended: Vec<String>,
 }
 
 /// The whole session state.

@@ -104,6 +104,8 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
                 GameEvent::ManeuverTriggered { .. } => "flexible maneuver",
                 GameEvent::Stabilized { .. } => "stabilized",
                 GameEvent::EscalationDie { .. } => "escalation die",
+                GameEvent::Resisted { .. } => "resistance",
+                GameEvent::PowerExpended { .. } => "limited power",
                 _ => continue,
             };
             seen.insert(tag);
@@ -140,6 +142,8 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
         "flexible maneuver",
         "stabilized",
         "escalation die",
+        "resistance",
+        "limited power",
     ]
     .into_iter()
     .collect();

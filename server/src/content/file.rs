@@ -4,7 +4,7 @@
 use super::ContentError;
 use super::model::{
     Ability, AbilityMods, AttackSpec, CombatantSpec, EffectSpec, HeroSpec, ManeuverSpec, Reach,
-    Trigger,
+    Trigger, Triggered, Usage,
 };
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::ids::{CombatantId, Side};
@@ -193,6 +193,33 @@ pub struct AttackFile {
     /// Magical (default: true for spells). Non-magical energy cannot hurt a creature that
     /// resists that energy.
     pub magic: Option<bool>,
+    /// `at-will` (default), `once-per-battle`, `daily`, or `recharge N+`.
+    pub usage: Option<String>,
+    /// The action it takes: `standard` (default) or `quick`.
+    pub action: Option<String>,
+}
+
+fn parse_usage(ctx: &Ctx, field: &str, s: Option<&str>) -> Result<Usage, ContentError> {
+    let Some(s) = s else { return Ok(Usage::AtWill) };
+    let t = s.trim().to_ascii_lowercase().replace('_', "-");
+    match t.as_str() {
+        "at-will" => Ok(Usage::AtWill),
+        "once-per-battle" | "battle" => Ok(Usage::OncePerBattle),
+        "daily" => Ok(Usage::Daily),
+        _ => {
+            let n = t
+                .strip_prefix("recharge")
+                .map(|r| r.trim().trim_end_matches('+'))
+                .and_then(|n| n.parse::<u32>().ok())
+                .filter(|n| (2..=20).contains(n));
+            n.map(Usage::Recharge).ok_or_else(|| {
+                ctx.err(
+                    field,
+                    format!("'{s}' is not a usage (at-will, once-per-battle, daily, recharge N+)"),
+                )
+            })
+        }
+    }
 }
 
 /// `[[…attacks.maneuvers]]`: a flexible maneuver.
@@ -252,18 +279,25 @@ fn resolve_effects(
     ctx: &Ctx,
     path: &dyn Fn(usize, &str) -> String,
     effects: &[EffectFile],
-) -> Result<Vec<EffectSpec>, ContentError> {
+) -> Result<Vec<Triggered>, ContentError> {
     let mut out = Vec::new();
     for (j, e) in effects.iter().enumerate() {
         let g = |name: &str| path(j, name);
+        let when = match &e.when {
+            Some(w) => Some(parse_trigger(ctx, &g("when"), w)?),
+            None => None,
+        };
         match (&e.condition, e.ongoing) {
             (Some(c), None) => {
                 if e.damage_type.is_some() {
                     return Err(ctx.err(g("damage_type"), "only ongoing damage has a damage type"));
                 }
-                out.push(EffectSpec::Condition {
-                    condition: parse_condition(ctx, &g("condition"), c)?,
-                    duration: parse_duration(ctx, &g("duration"), e.duration.as_deref())?,
+                out.push(Triggered {
+                    when,
+                    effect: EffectSpec::Condition {
+                        condition: parse_condition(ctx, &g("condition"), c)?,
+                        duration: parse_duration(ctx, &g("duration"), e.duration.as_deref())?,
+                    },
                 });
             }
             (None, Some(amount)) => {
@@ -274,10 +308,13 @@ fn resolve_effects(
                         return Err(ctx.err(g("duration"), "ongoing damage lasts until saved: use save_ends, save_ends_easy or save_ends_hard"));
                     }
                 };
-                out.push(EffectSpec::Ongoing {
-                    amount,
-                    damage_type: damage_type(ctx, &g("damage_type"), &e.damage_type)?,
-                    save,
+                out.push(Triggered {
+                    when,
+                    effect: EffectSpec::Ongoing {
+                        amount,
+                        damage_type: damage_type(ctx, &g("damage_type"), &e.damage_type)?,
+                        save,
+                    },
                 });
             }
             _ => {
@@ -295,6 +332,9 @@ fn resolve_effects(
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EffectFile {
+    /// Only on these natural rolls: `even`, `odd`, `N+`, `A-B` (13th Age triggers such as
+    /// "natural even hit").
+    pub when: Option<String>,
     /// Condition name.
     pub condition: Option<String>,
     /// Ongoing damage amount.
@@ -574,6 +614,17 @@ fn resolve_attacks(
             basic: a.basic.unwrap_or(a.id == "melee" || a.id == "ranged"),
             spell: a.spell,
             magic: a.magic.unwrap_or(a.spell),
+            usage: parse_usage(ctx, &f("usage"), a.usage.as_deref())?,
+            quick: match a.action.as_deref() {
+                None | Some("standard") => false,
+                Some("quick") => true,
+                Some(other) => {
+                    return Err(ctx.err(
+                        f("action"),
+                        format!("'{other}' is not an attack action (standard or quick)"),
+                    ));
+                }
+            },
             maneuvers,
         });
     }

@@ -122,8 +122,8 @@ pub struct AttackSpec {
     pub miss_damage: Option<String>,
     /// Maximum number of targets.
     pub max_targets: u8,
-    /// Effects on a hit.
-    pub on_hit: Vec<EffectSpec>,
+    /// Effects on a hit (each possibly limited to some natural rolls).
+    pub on_hit: Vec<Triggered>,
     /// A basic attack (13th Age: opportunity attacks are basic melee attacks; hampered
     /// creatures make only basic attacks). Defaults to true for the ids `melee` and `ranged`.
     pub basic: bool,
@@ -132,6 +132,10 @@ pub struct AttackSpec {
     pub spell: bool,
     /// Magical (spells are): gets past energy resistance's immunity to normal energy.
     pub magic: bool,
+    /// How often it can be used.
+    pub usage: Usage,
+    /// A quick action instead of a standard action.
+    pub quick: bool,
     /// Flexible maneuvers (13th Age § Flexible Attacks): when non-empty the attack is flexible
     /// and the first maneuver whose trigger matches the natural roll applies.
     pub maneuvers: Vec<ManeuverSpec>,
@@ -179,7 +183,30 @@ pub struct ManeuverSpec {
     /// Extra damage on a hit (a dice expression).
     pub bonus_damage: Option<String>,
     /// Effects on the target.
-    pub effects: Vec<EffectSpec>,
+    pub effects: Vec<Triggered>,
+}
+
+/// An effect that applies only on some natural rolls (`when`), or always.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Triggered {
+    /// Natural rolls that trigger it; `None` = every hit.
+    pub when: Option<Trigger>,
+    /// The effect.
+    pub effect: EffectSpec,
+}
+
+/// How often an attack or power can be used (13th Age powers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Usage {
+    /// Any number of times.
+    AtWill,
+    /// Once per battle.
+    OncePerBattle,
+    /// Once per full heal-up.
+    Daily,
+    /// Once, then regained on a d20 of `n`+ at a quick rest after the battle.
+    Recharge(u32),
 }
 
 /// Player-character-only numbers.

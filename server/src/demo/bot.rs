@@ -146,8 +146,10 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             .iter()
             .filter_map(|e| s.combatant(e))
             .find(|c| c.status == LifeStatus::Unconscious);
-        if let (Some(h), Some(atk)) = (helpless, me.attacks.first())
-            && salt.is_multiple_of(3)
+        if let (Some(h), Some(atk)) = (
+            helpless,
+            me.attacks.iter().find(|a| !me.expended.contains(&a.id)),
+        ) && salt.is_multiple_of(3)
         {
             return Some(Command::Attack {
                 actor: id.clone(),
@@ -183,7 +185,12 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
         has(Condition::Grabbed),
         has(Condition::Hampered),
     );
-    let usable = |a: &&AttackSummary| !hampered || a.basic;
+    let confused = has(Condition::Confused);
+    let usable = |a: &&AttackSummary| {
+        (!hampered || a.basic)
+            && !me.expended.contains(&a.id)
+            && (!confused || a.usage == "at-will")
+    };
     let melee: Vec<&AttackSummary> = me
         .attacks
         .iter()

@@ -125,6 +125,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::Stabilized { combatant, .. } => {
             with::<Hero>(world, combatant, |h| h.stabilized = true)
         }
+        GameEvent::PowerExpended { combatant, power } => with::<Expended>(world, combatant, |u| {
+            u.0.insert(power.clone());
+        }),
+        GameEvent::PowerRegained {
+            combatant, power, ..
+        } => with::<Expended>(world, combatant, |u| {
+            u.0.remove(power);
+        }),
         GameEvent::Resisted { .. }
         | GameEvent::CoupDeGrace { .. }
         | GameEvent::ManeuverTriggered { .. }

@@ -107,6 +107,10 @@ pub struct Resistances {
     pub vulnerable: Vec<fray_protocol::event::DamageType>,
 }
 
+/// Limited powers used and not regained, by id.
+#[derive(Component, Debug, Clone, Default)]
+pub struct Expended(pub std::collections::BTreeSet<String>);
+
 /// The attacks a combatant can make.
 #[derive(Component, Debug, Clone)]
 pub struct Arsenal(pub Vec<AttackSpec>);

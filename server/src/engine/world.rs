@@ -38,6 +38,7 @@ fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
             resist: spec.resist.clone(),
             vulnerable: spec.vulnerable.clone(),
         },
+        Expended::default(),
     ));
     if let Some(h) = &spec.hero {
         e.insert(Hero {
@@ -108,6 +109,7 @@ pub fn read_state(world: &World) -> SessionState {
             Some(fx),
             Some(ars),
             Some(pos),
+            Some(used),
         ) = (
             er.get::<Combatant>(),
             er.get::<HitPoints>(),
@@ -118,6 +120,7 @@ pub fn read_state(world: &World) -> SessionState {
             er.get::<Effects>(),
             er.get::<Arsenal>(),
             er.get::<Position>(),
+            er.get::<Expended>(),
         )
         else {
             continue;
@@ -155,11 +158,14 @@ pub fn read_state(world: &World) -> SessionState {
                     basic: a.basic,
                     spell: a.spell,
                     maneuvers: a.maneuvers.iter().map(|m| m.id.clone()).collect(),
+                    usage: crate::rules::thirteenth_age::usage_name(a.usage),
+                    action: if a.quick { "quick" } else { "standard" }.into(),
                 })
                 .collect(),
             engaged_with: pos.engaged.iter().cloned().collect(),
             far_away: pos.far_away,
             stabilized: hero.is_some_and(|h| h.stabilized),
+            expended: used.0.iter().cloned().collect(),
         });
     }
     SessionState {
@@ -233,6 +239,7 @@ pub fn restore_world(
             h.rally_barred_round = cs.rally_barred_round;
             h.stabilized = cs.stabilized;
         }
+        em.get_mut::<Expended>()?.0 = cs.expended.iter().cloned().collect();
         {
             let mut pos = em.get_mut::<Position>()?;
             pos.engaged = cs.engaged_with.iter().cloned().collect();

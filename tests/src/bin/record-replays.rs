@@ -2,13 +2,17 @@
 //! `cargo run -p fray-tests --bin record-replays`). Each fight is played in process by the demo
 //! bots' policy with fixed secrets, so re-recording without a rule change reproduces the same
 //! bytes. Re-record only deliberately: the replays test verifies them byte for byte.
+//! `--search ENCOUNTER N` prints what each of the first N seeds exercises (to pick seeds).
 
 use anyhow::{Context, Result};
+use fray_protocol::GameEvent;
+use fray_protocol::event::{EffectKind, SavePurpose};
 use fray_protocol::ids::SessionId;
 use fray_server::content::{builtin_encounters, load_encounter};
 use fray_server::log::FsStorage;
 use fray_server::session::{Secrets, Session, SessionConfig};
 use fray_tests::play_in_process;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// (directory name, built-in encounter, seed).
@@ -16,48 +20,113 @@ use std::path::Path;
 /// maneuvers, opportunity attacks, disengaging, rallies, death saves, stabilizing and coups de
 /// grace (checked by `tests/tests/replays.rs`).
 const FIGHTS: &[(&str, &str, u64)] = &[
-    ("goblin-ambush-seed-150", "goblin-ambush", 150),
-    ("crypt-of-ash-seed-77", "crypt-of-ash", 77),
-    ("mire-of-whispers-seed-104", "mire-of-whispers", 104),
+    ("goblin-ambush-seed-1", "goblin-ambush", 1),
+    ("crypt-of-ash-seed-65", "crypt-of-ash", 65),
+    ("mire-of-whispers-seed-17", "mire-of-whispers", 17),
 ];
 
+/// What a fight exercised: mechanics and conditions, by name.
+fn coverage(session: &Session) -> Result<BTreeSet<String>> {
+    let mut seen = BTreeSet::new();
+    for e in session.events_after(0)? {
+        let tag = match e.event {
+            GameEvent::EffectApplied { effect } => match effect.kind {
+                EffectKind::Condition(c) => format!("{c:?}").to_lowercase(),
+                EffectKind::OngoingDamage { .. } => "ongoing".into(),
+            },
+            GameEvent::ManeuverTriggered { .. } => "flexible".into(),
+            GameEvent::SaveRolled {
+                purpose: SavePurpose::Effect(_),
+                success: true,
+                ..
+            } => "save-ends".into(),
+            GameEvent::SaveRolled {
+                purpose: SavePurpose::Disengage,
+                ..
+            } => "disengage".into(),
+            GameEvent::SaveRolled {
+                purpose: SavePurpose::Death,
+                ..
+            } => "death-save".into(),
+            GameEvent::OpportunityTaken { .. } => "opportunity".into(),
+            GameEvent::Rallied { .. } => "rally".into(),
+            GameEvent::CoupDeGrace { .. } => "coup-de-grace".into(),
+            GameEvent::Stabilized { .. } => "stabilize".into(),
+            GameEvent::Resisted { .. } => "resisted".into(),
+            GameEvent::PowerExpended { .. } => "expended".into(),
+            _ => continue,
+        };
+        seen.insert(tag);
+    }
+    Ok(seen)
+}
+
+fn play(
+    encounter: &str,
+    seed: u64,
+    storage: impl fray_server::log::Storage + 'static,
+    id: &str,
+) -> Result<Session> {
+    let (name, text) = builtin_encounters("13th-age")
+        .iter()
+        .find(|(n, _)| *n == encounter)
+        .context("unknown encounter")?;
+    let mut session = Session::create_with(
+        storage,
+        SessionId(id.to_owned()),
+        load_encounter(name, text)?,
+        Secrets {
+            seed,
+            salt: seed.to_le_bytes().repeat(2).try_into().unwrap_or([0; 16]),
+            gm: "replay-gm".into(),
+            spectator: "replay-spectator".into(),
+            players: vec!["replay-alice".into(), "replay-bob".into()],
+        },
+        false,
+        SessionConfig {
+            snapshot_every: u64::MAX,
+            ..SessionConfig::default()
+        },
+    )?;
+    play_in_process(&mut session, 10_000)?;
+    Ok(session)
+}
+
 fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    // `--search ENCOUNTER N`: print what the first N seeds of an encounter exercise.
+    if let [_, flag, encounter, n] = &args[..]
+        && flag == "--search"
+    {
+        for seed in 0..n.parse::<u64>()? {
+            match play(
+                encounter,
+                seed,
+                fray_server::log::MemStorage::new(),
+                "search",
+            ) {
+                Ok(s) => println!("{encounter} seed {seed}: {:?}", coverage(&s)?),
+                Err(e) => println!("{encounter} seed {seed}: {e}"),
+            }
+        }
+        return Ok(());
+    }
     let root = Path::new("replays/13th-age");
     if root.exists() {
         std::fs::remove_dir_all(root)?;
     }
     for (dir, encounter, seed) in FIGHTS {
-        let (name, text) = builtin_encounters("13th-age")
-            .iter()
-            .find(|(n, _)| n == encounter)
-            .context("unknown encounter")?;
         let path = root.join(dir);
-        if path.exists() {
-            std::fs::remove_dir_all(&path)?;
-        }
-        let mut session = Session::create_with(
+        let session = play(
+            encounter,
+            *seed,
             FsStorage::open(&path)?,
-            SessionId(format!("replay-{dir}")),
-            load_encounter(name, text)?,
-            Secrets {
-                seed: *seed,
-                salt: seed.to_le_bytes().repeat(2).try_into().unwrap_or([0; 16]),
-                gm: "replay-gm".into(),
-                spectator: "replay-spectator".into(),
-                players: vec!["replay-alice".into(), "replay-bob".into()],
-            },
-            false,
-            SessionConfig {
-                snapshot_every: u64::MAX,
-                ..SessionConfig::default()
-            },
+            &format!("replay-{dir}"),
         )?;
-        let commands = play_in_process(&mut session, 10_000)?;
-        session.flush()?;
         eprintln!(
-            "{dir}: {} commands, {} events",
-            commands.len(),
-            session.last_seq()
+            "{dir}: {} events; {:?}",
+            session.last_seq(),
+            coverage(&session)?
         );
     }
     Ok(())

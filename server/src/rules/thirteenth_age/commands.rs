@@ -5,7 +5,7 @@ use super::decider::Decider;
 use super::field::{FighterItem, grabbed_by, has_condition};
 use super::position;
 use super::rules;
-use crate::content::model::{AttackSpec, EffectSpec, Reach};
+use crate::content::model::{AttackSpec, EffectSpec, Reach, Triggered, Usage};
 use crate::dice::Placeholders;
 use crate::engine::components::Stage;
 use fray_protocol::command::AttackMode;
@@ -351,19 +351,30 @@ fn attack_cmd(
     attack: &str,
     targets: &[CombatantId],
 ) -> Result<(), Rejection> {
-    let payer = ready_to_act(d, actor, ActionKind::Standard)?;
+    running(d)?;
+    let needed = {
+        let a = fighter(d, actor)?;
+        if find_attack(&a, attack)?.quick {
+            ActionKind::Quick
+        } else {
+            ActionKind::Standard
+        }
+    };
+    let payer = ready_to_act(d, actor, needed)?;
     let a = fighter(d, actor)?;
     let spec = find_attack(&a, attack)?.clone();
     check_attack(d, &a, &spec, targets)?;
+    check_usage(&a, &spec)?;
     // Legal: from here on, roll.
     let bonus = attack_bonus(d, &a, &spec);
     let ph = placeholders(&a);
     let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
     d.emit(GameEvent::ActionUsed {
         combatant: actor.clone(),
-        action: ActionKind::Standard,
+        action: needed,
         spent: payer,
     });
+    expend(d, actor, &spec);
     // § Ranged Attacks / § Spell Attacks: ranged attacks draw opportunity attacks from engaged
     // foes not targeted; spells (not close-quarters) from every engaged foe.
     if spec.spell && spec.reach != Reach::Close {
@@ -388,6 +399,49 @@ fn attack_cmd(
             flexible,
         },
     )
+}
+
+/// Limited powers: refused once expended (until regained by a rest or a recharge roll).
+fn check_usage(a: &FighterItem, spec: &AttackSpec) -> Result<(), Rejection> {
+    if spec.usage != Usage::AtWill && a.used.0.contains(&spec.id) {
+        return reject(
+            ErrorCode::PowerExpended,
+            format!(
+                "{} has already used {} ({})",
+                a.c.name,
+                spec.name,
+                usage_name(spec.usage)
+            ),
+        );
+    }
+    // § Conditions, Confused: no limited powers.
+    if spec.usage != Usage::AtWill && has_condition(a.fx, Condition::Confused) {
+        return reject(
+            ErrorCode::CannotAct,
+            format!("{} is confused and cannot use limited powers", a.c.name),
+        );
+    }
+    Ok(())
+}
+
+/// Marks a limited power expended.
+fn expend(d: &mut Decider, actor: &CombatantId, spec: &AttackSpec) {
+    if spec.usage != Usage::AtWill {
+        d.emit(GameEvent::PowerExpended {
+            combatant: actor.clone(),
+            power: spec.id.clone(),
+        });
+    }
+}
+
+/// The wire name of a usage.
+pub fn usage_name(u: Usage) -> String {
+    match u {
+        Usage::AtWill => "at-will".into(),
+        Usage::OncePerBattle => "once per battle".into(),
+        Usage::Daily => "daily".into(),
+        Usage::Recharge(n) => format!("recharge {n}+"),
+    }
 }
 
 fn find_attack<'a>(a: &'a FighterItem, attack: &str) -> Result<&'a AttackSpec, Rejection> {
@@ -563,8 +617,10 @@ fn coup_de_grace(
             format!("{} is grabbed and cannot use ranged attacks", a.c.name),
         );
     }
+    check_usage(&a, &spec)?;
     let bonus = attack_bonus(d, &a, &spec);
     let ph = placeholders(&a);
+    expend(d, actor, &spec);
     for k in [ActionKind::Standard, ActionKind::Move, ActionKind::Quick] {
         d.emit(GameEvent::ActionUsed {
             combatant: actor.clone(),
@@ -762,7 +818,7 @@ fn apply_effects(
     d: &mut Decider,
     source: &CombatantId,
     target: &CombatantId,
-    effects: &[EffectSpec],
+    effects: &[Triggered],
     natural: u32,
     magical: bool,
 ) {
@@ -772,7 +828,12 @@ fn apply_effects(
     ) {
         return;
     }
-    for e in effects {
+    // Triggers on the natural roll ("natural even hit: …"); a coup de grace has no roll and
+    // triggers every effect.
+    for Triggered { when, effect: e } in effects {
+        if when.is_some_and(|w| !w.matches(natural)) {
+            continue;
+        }
         let (kind, duration) = match e {
             EffectSpec::Condition {
                 condition,

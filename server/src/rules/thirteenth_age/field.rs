@@ -36,6 +36,8 @@ pub struct Fighter {
     pub pos: &'static Position,
     /// Resistances and vulnerabilities.
     pub res: &'static Resistances,
+    /// Limited powers expended.
+    pub used: &'static Expended,
 }
 
 /// The battlefield as decide sees it.

@@ -21,6 +21,7 @@ mod tests_damage;
 
 use crate::engine::components::{Dice, Outbox, Pending, SeedSecret};
 use bevy_ecs::prelude::*;
+pub use commands::usage_name;
 use decider::Decider;
 use field::Field;
 
@@ -28,7 +29,7 @@ use field::Field;
 pub const ID: &str = "13th-age";
 /// Ruleset version: bump when a rule change alters outcomes (old replays then fail verify
 /// deliberately and visibly).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 fn command_pending(p: Res<Pending>) -> bool {
     p.0.is_some()
