@@ -233,6 +233,32 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             (None, false) => format!("{} moves", n(combatant)),
         },
         GameEvent::Disengaged { combatant } => format!("{} disengages", n(combatant)),
+        GameEvent::MissChance {
+            attacker,
+            target,
+            roll,
+            missed,
+        } => format!(
+            "{} swings at invisible {}: d20={} — {}",
+            n(attacker),
+            n(target),
+            roll.total,
+            if *missed {
+                "misses completely"
+            } else {
+                "finds the mark; roll to hit"
+            }
+        ),
+        GameEvent::ShotIntoMelee {
+            attacker,
+            target,
+            ally,
+        } => format!(
+            "{} fumbles a shot at {} into the melee: the attack is rerolled against {}",
+            n(attacker),
+            n(target),
+            n(ally)
+        ),
         GameEvent::PowerExpended { combatant, power } => {
             format!("{} expends {power}", n(combatant))
         }
@@ -541,6 +567,7 @@ pub fn condition_name(c: Condition) -> &'static str {
         Condition::Helpless => "helpless",
         Condition::Stuck => "stuck",
         Condition::Grabbed => "grabbed",
+        Condition::Invisible => "invisible",
     }
 }
 
@@ -653,6 +680,7 @@ mod tests {
             opportunities: Vec::new(),
             last_mover: None,
             hit_this_turn: Vec::new(),
+            popped_free: None,
             combatants: vec![
                 combatant("brakka", "Brakka", Side::Heroes, Some(30)),
                 combatant("goblin-2", "Goblin Scrapper 2", Side::Monsters, None),

@@ -314,6 +314,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].expended.retain(|p| p != power);
             }
         }
+        GameEvent::MissChance { .. } | GameEvent::ShotIntoMelee { .. } => {}
         GameEvent::Resisted { .. }
         | GameEvent::CoupDeGrace { .. }
         | GameEvent::ManeuverTriggered { .. }
@@ -379,6 +380,7 @@ mod tests {
             opportunities: Vec::new(),
             last_mover: None,
             hit_this_turn: Vec::new(),
+            popped_free: None,
             combatants: vec![CombatantState {
                 engaged_with: Vec::new(),
                 far_away: false,

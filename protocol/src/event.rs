@@ -101,6 +101,8 @@ pub enum Condition {
     /// Engaged with the grabber (the effect's source): −5 to disengage unless it was hit this
     /// turn, no ranged attacks, no opportunity attacks; the grabber gets +4 to attack it.
     Grabbed,
+    /// Attacks against it miss completely half the time, before the attack roll.
+    Invisible,
 }
 
 /// How hard a save is (13th Age § Saves): easy 6+, normal 11+, hard 16+.
@@ -465,6 +467,26 @@ pub enum GameEvent {
         power: String,
         /// The recharge roll, if one was needed.
         roll: Option<Roll>,
+    },
+    /// The 50 % miss chance against an invisible target (d20: 1–10 misses), before the roll.
+    MissChance {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The invisible target.
+        target: CombatantId,
+        /// The d20.
+        roll: Roll,
+        /// Whether the attack missed completely.
+        missed: bool,
+    },
+    /// A fumbled ranged attack into melee is rerolled against an ally engaged with the target.
+    ShotIntoMelee {
+        /// Who shot.
+        attacker: CombatantId,
+        /// The intended target.
+        target: CombatantId,
+        /// The ally now attacked.
+        ally: CombatantId,
     },
     /// A successful disengage: the combatant is free of every engagement.
     Disengaged {

@@ -209,6 +209,9 @@ pub struct SessionState {
     /// Enemies the current combatant hit this turn (13th Age: a grabbed creature that hit its
     /// grabber disengages without the −5).
     pub hit_this_turn: Vec<CombatantId>,
+    /// The current combatant disengaged this turn: its disengage was its move action, so its
+    /// next move this turn costs nothing ("popped free at the start of your move").
+    pub popped_free: Option<CombatantId>,
     /// Combatants sorted by id.
     pub combatants: Vec<CombatantState>,
 }

@@ -115,6 +115,9 @@ pub struct HeroFile {
     /// Vulnerabilities: `["holy"]`.
     #[serde(default)]
     pub vulnerable: Vec<String>,
+    /// Fights with two weapons (rerolls a natural 2 on melee attacks).
+    #[serde(default)]
+    pub two_weapon: bool,
     /// Attacks.
     #[serde(default)]
     pub attacks: Vec<AttackFile>,
@@ -476,7 +479,8 @@ fn parse_condition(ctx: &Ctx, field: &str, s: &str) -> Result<Condition, Content
         "hampered" => Ok(Condition::Hampered),
         "helpless" => Ok(Condition::Helpless),
         "stuck" => Ok(Condition::Stuck),
-        "grabbed" => Ok(Condition::Grabbed),
+                "grabbed" => Ok(Condition::Grabbed),
+        "invisible" => Ok(Condition::Invisible),
         other => Err(ctx.err(
             field,
             format!(
@@ -693,6 +697,7 @@ impl HeroFile {
                 recoveries: self.recoveries,
                 recovery_die: self.recovery_die,
                 weapon_die: self.weapon_die,
+                two_weapon: self.two_weapon,
             }),
             resist,
             vulnerable,

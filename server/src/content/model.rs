@@ -220,6 +220,8 @@ pub struct HeroSpec {
     pub recovery_die: u32,
     /// Sides of the weapon die (`dW` in damage expressions).
     pub weapon_die: Option<u32>,
+    /// Fights with two weapons: a natural 2 on a melee attack is rerolled once.
+    pub two_weapon: bool,
 }
 
 /// A combatant ready to spawn.

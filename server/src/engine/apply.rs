@@ -66,12 +66,20 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 b.stage = Stage::Acting;
                 b.hit_this_turn.clear();
                 b.last_mover = None;
+                b.popped_free = None;
             }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::FULL);
         }
         GameEvent::ActionUsed {
             combatant, spent, ..
-        } => with::<ActionBudget>(world, combatant, |a| a.0.spend(*spent)),
+        } => {
+            with::<ActionBudget>(world, combatant, |a| a.0.spend(*spent));
+            // Only a mover that has done nothing since its move may be intercepted.
+            let mut b = world.resource_mut::<Battle>();
+            if b.last_mover.as_ref() == Some(combatant) {
+                b.last_mover = None;
+            }
+        }
         GameEvent::AttackRolled {
             attacker,
             target,
@@ -96,9 +104,19 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             if let Some(t) = engaged {
                 engage(world, combatant, t);
             }
-            world.resource_mut::<Battle>().last_mover = Some(combatant.clone());
+            let mut b = world.resource_mut::<Battle>();
+            b.last_mover = Some(combatant.clone());
+            if b.popped_free.as_ref() == Some(combatant) {
+                b.popped_free = None;
+            }
         }
-        GameEvent::Disengaged { combatant } => disengage_all(world, combatant),
+        GameEvent::Disengaged { combatant } => {
+            disengage_all(world, combatant);
+            let mut b = world.resource_mut::<Battle>();
+            if b.current() == Some(combatant) {
+                b.popped_free = Some(combatant.clone());
+            }
+        }
         GameEvent::Engaged { combatant, with } => engage(world, combatant, with),
         GameEvent::Intercepted { interceptor, mover } => {
             disengage_all(world, mover);
@@ -133,6 +151,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         } => with::<Expended>(world, combatant, |u| {
             u.0.remove(power);
         }),
+        GameEvent::MissChance { .. } | GameEvent::ShotIntoMelee { .. } => {}
         GameEvent::Resisted { .. }
         | GameEvent::CoupDeGrace { .. }
         | GameEvent::ManeuverTriggered { .. }
@@ -218,6 +237,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 b.opportunities
                     .retain(|(_, provoker)| provoker != combatant);
                 b.last_mover = None;
+                b.popped_free = None;
             }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
         }
@@ -266,6 +286,7 @@ fn engage(world: &mut World, a: &CombatantId, b: &CombatantId) {
     });
     with::<Position>(world, b, |p| {
         p.engaged.insert(a.clone());
+        p.far_away = false;
     });
 }
 

@@ -157,6 +157,8 @@ pub struct Battle {
     pub last_mover: Option<CombatantId>,
     /// Enemies the current combatant hit this turn.
     pub hit_this_turn: Vec<CombatantId>,
+    /// Disengaged this turn: its next move is free.
+    pub popped_free: Option<CombatantId>,
 }
 
 impl Battle {

@@ -77,6 +77,7 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
         opportunities: Vec::new(),
         last_mover: None,
         hit_this_turn: Vec::new(),
+        popped_free: None,
     });
     world.insert_resource(Pending::default());
     world.insert_resource(Outbox::default());
@@ -182,6 +183,7 @@ pub fn read_state(world: &World) -> SessionState {
         opportunities: battle.opportunities.clone(),
         last_mover: battle.last_mover.clone(),
         hit_this_turn: battle.hit_this_turn.clone(),
+        popped_free: battle.popped_free.clone(),
         combatants,
     }
 }
@@ -201,6 +203,7 @@ fn empty_state() -> SessionState {
         opportunities: Vec::new(),
         last_mover: None,
         hit_this_turn: Vec::new(),
+        popped_free: None,
         combatants: Vec::new(),
     }
 }
@@ -257,6 +260,7 @@ pub fn restore_world(
     battle.opportunities = state.opportunities.clone();
     battle.last_mover = state.last_mover.clone();
     battle.hit_this_turn = state.hit_this_turn.clone();
+    battle.popped_free = state.popped_free.clone();
     battle.turn_index = state.turn_index.map(|i| i as usize);
     battle.stage = match (state.phase, &state.current) {
         (Phase::Setup, _) => Stage::Setup,

@@ -20,9 +20,9 @@ use std::path::Path;
 /// maneuvers, opportunity attacks, disengaging, rallies, death saves, stabilizing and coups de
 /// grace (checked by `tests/tests/replays.rs`).
 const FIGHTS: &[(&str, &str, u64)] = &[
-    ("goblin-ambush-seed-1", "goblin-ambush", 1),
+    ("goblin-ambush-seed-5", "goblin-ambush", 5),
     ("crypt-of-ash-seed-65", "crypt-of-ash", 65),
-    ("mire-of-whispers-seed-17", "mire-of-whispers", 17),
+    ("mire-of-whispers-seed-146", "mire-of-whispers", 146),
 ];
 
 /// What a fight exercised: mechanics and conditions, by name.

@@ -101,24 +101,8 @@ pub(super) fn ready_to_act(
     actor: &CombatantId,
     needed: ActionKind,
 ) -> Result<ActionKind, Rejection> {
-    running(d)?;
+    able_to_act(d, actor)?;
     let f = fighter(d, actor)?;
-    if d.field.battle.current() != Some(actor) || d.field.battle.stage != Stage::Acting {
-        return reject(ErrorCode::NotYourTurn, not_your_turn_msg(d, actor));
-    }
-    if f.vit.0 != LifeStatus::Conscious {
-        return reject(
-            ErrorCode::CannotAct,
-            format!("{} is {:?} and cannot act", f.c.name, f.vit.0).to_lowercase(),
-        );
-    }
-    // § Conditions, Stunned: no actions.
-    if has_condition(f.fx, Condition::Stunned) {
-        return reject(
-            ErrorCode::Stunned,
-            format!("{} is stunned and can take no actions", f.c.name),
-        );
-    }
     f.budget.0.payer(needed).ok_or_else(|| {
         let what = match needed {
             ActionKind::Standard => "standard action",
@@ -130,6 +114,37 @@ pub(super) fn ready_to_act(
             format!("{} has no {what} left this turn", f.c.name),
         )
     })
+}
+
+/// Checks that it is `actor`'s turn and that it can act at all (conscious, not helpless, not
+/// stunned).
+pub(super) fn able_to_act(d: &Decider, actor: &CombatantId) -> Result<(), Rejection> {
+    running(d)?;
+    let f = fighter(d, actor)?;
+    if d.field.battle.current() != Some(actor) || d.field.battle.stage != Stage::Acting {
+        return reject(ErrorCode::NotYourTurn, not_your_turn_msg(d, actor));
+    }
+    if f.vit.0 != LifeStatus::Conscious {
+        return reject(
+            ErrorCode::CannotAct,
+            format!("{} is {:?} and cannot act", f.c.name, f.vit.0).to_lowercase(),
+        );
+    }
+    // § Conditions, Helpless: asleep (or unconscious) creatures take no actions.
+    if has_condition(f.fx, Condition::Helpless) {
+        return reject(
+            ErrorCode::CannotAct,
+            format!("{} is helpless and can take no actions", f.c.name),
+        );
+    }
+    // § Conditions, Stunned: no actions.
+    if has_condition(f.fx, Condition::Stunned) {
+        return reject(
+            ErrorCode::Stunned,
+            format!("{} is stunned and can take no actions", f.c.name),
+        );
+    }
+    Ok(())
 }
 
 fn start_battle(d: &mut Decider) -> Result<(), Rejection> {
@@ -345,6 +360,26 @@ pub(super) fn provoke(
     }
 }
 
+/// § Ranged Attacks / § Spell Attacks: ranged attacks draw opportunity attacks from engaged
+/// foes not targeted; spells (not close-quarters) from every engaged foe.
+fn provoke_attack(
+    d: &mut Decider,
+    actor: &CombatantId,
+    spec: &AttackSpec,
+    engaged: Vec<CombatantId>,
+    targets: &[CombatantId],
+) {
+    if spec.spell && spec.reach != Reach::Close {
+        provoke(d, actor, engaged, Provocation::Spell);
+    } else if spec.reach == Reach::Ranged {
+        let untargeted = engaged
+            .into_iter()
+            .filter(|e| !targets.contains(e))
+            .collect();
+        provoke(d, actor, untargeted, Provocation::RangedAttack);
+    }
+}
+
 fn attack_cmd(
     d: &mut Decider,
     actor: &CombatantId,
@@ -375,17 +410,7 @@ fn attack_cmd(
         spent: payer,
     });
     expend(d, actor, &spec);
-    // § Ranged Attacks / § Spell Attacks: ranged attacks draw opportunity attacks from engaged
-    // foes not targeted; spells (not close-quarters) from every engaged foe.
-    if spec.spell && spec.reach != Reach::Close {
-        provoke(d, actor, engaged, Provocation::Spell);
-    } else if spec.reach == Reach::Ranged {
-        let untargeted = engaged
-            .into_iter()
-            .filter(|e| !targets.contains(e))
-            .collect();
-        provoke(d, actor, untargeted, Provocation::RangedAttack);
-    }
+    provoke_attack(d, actor, &spec, engaged, targets);
     let flexible = !spec.maneuvers.is_empty();
     resolve(
         d,
@@ -523,6 +548,16 @@ fn opportunity_attack(
             ),
         );
     }
+    // § Helpless: asleep (or unconscious); `can_make_opportunity_attack` agrees.
+    if has_condition(a.fx, Condition::Helpless) {
+        return reject(
+            ErrorCode::CannotAct,
+            format!(
+                "{} is helpless and cannot make opportunity attacks",
+                a.c.name
+            ),
+        );
+    }
     if grabbed_by(a.fx).is_some() {
         return reject(
             ErrorCode::Grabbed,
@@ -620,6 +655,7 @@ fn coup_de_grace(
     check_usage(&a, &spec)?;
     let bonus = attack_bonus(d, &a, &spec);
     let ph = placeholders(&a);
+    let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
     expend(d, actor, &spec);
     for k in [ActionKind::Standard, ActionKind::Move, ActionKind::Quick] {
         d.emit(GameEvent::ActionUsed {
@@ -628,6 +664,8 @@ fn coup_de_grace(
             spent: k,
         });
     }
+    // A coup de grace is an attack like any other for provoking (§ Ranged / § Spell Attacks).
+    provoke_attack(d, actor, &spec, engaged, targets);
     resolve(
         d,
         actor,
@@ -642,6 +680,57 @@ fn coup_de_grace(
     )
 }
 
+/// One attack roll against one target: defense with penalties, crit range, the grabber's +4,
+/// and the two-weapon reroll of a natural 2 (§ Two-Weapon Fighting: the reroll must be used).
+fn roll_attack(
+    d: &mut Decider,
+    actor: &CombatantId,
+    t: &CombatantId,
+    s: &Strike,
+) -> Result<(AttackOutcome, u32), Rejection> {
+    let spec = &s.spec;
+    let tf = fighter(d, t)?;
+    let defense = defense_value(&tf, spec.vs);
+    let crit_from = rules::crit_threshold(tf.fx, tf.res, spec.damage_type);
+    // § Grabbed: the grabber gets +4 to attacks against the creature it grabs.
+    let grab_bonus = if grabbed_by(tf.fx) == Some(actor) {
+        4
+    } else {
+        0
+    };
+    let two_weapon = d
+        .field
+        .get(actor)
+        .is_some_and(|a| a.hero.is_some_and(|h| h.spec.two_weapon))
+        && spec.reach == Reach::Melee;
+    let bonus = s.bonus + grab_bonus;
+    let mut roll = d.d20();
+    if two_weapon && roll.natural() == Some(2) {
+        let again = d.d20();
+        for die in &mut roll.dice {
+            die.kept = false;
+        }
+        roll.dice.extend(again.dice);
+        roll.total = again.total;
+        roll.expr = "d20 (natural 2 rerolled)".into();
+    }
+    let natural = roll.natural().unwrap_or(0);
+    let total = roll.total + bonus;
+    let outcome = rules::attack_outcome(natural, total, defense, crit_from);
+    d.emit(GameEvent::AttackRolled {
+        attacker: actor.clone(),
+        target: t.clone(),
+        attack: spec.id.clone(),
+        roll,
+        bonus,
+        total,
+        defense: spec.vs,
+        defense_value: defense,
+        outcome,
+    });
+    Ok((outcome, natural))
+}
+
 /// Rolls (or, for a coup de grace, skips) the attack rolls, rolls damage once, and applies hits,
 /// misses, crits, maneuvers and effects.
 fn resolve(
@@ -653,7 +742,13 @@ fn resolve(
     let spec = &s.spec;
     let mut results = Vec::with_capacity(targets.len());
     for t in targets {
-        let tf = fighter(d, t)?;
+        let (invisible, engaged_with): (bool, Vec<CombatantId>) = {
+            let tf = fighter(d, t)?;
+            (
+                has_condition(tf.fx, Condition::Invisible),
+                tf.pos.engaged.iter().cloned().collect(),
+            )
+        };
         if s.auto_crit {
             d.emit(GameEvent::CoupDeGrace {
                 attacker: actor.clone(),
@@ -663,30 +758,44 @@ fn resolve(
             results.push((t.clone(), AttackOutcome::Crit, None, 20));
             continue;
         }
-        let defense = defense_value(&tf, spec.vs);
-        let crit_from = rules::crit_threshold(tf.fx, tf.res, spec.damage_type);
-        // § Grabbed: the grabber gets +4 to attacks against the creature it grabs.
-        let grab_bonus = if grabbed_by(tf.fx) == Some(actor) {
-            4
-        } else {
-            0
-        };
-        let bonus = s.bonus + grab_bonus;
-        let roll = d.d20();
-        let natural = roll.natural().unwrap_or(0);
-        let total = roll.total + bonus;
-        let outcome = rules::attack_outcome(natural, total, defense, crit_from);
-        d.emit(GameEvent::AttackRolled {
-            attacker: actor.clone(),
-            target: t.clone(),
-            attack: spec.id.clone(),
-            roll,
-            bonus,
-            total,
-            defense: spec.vs,
-            defense_value: defense,
-            outcome,
-        });
+        // § Invisibility: once engaged in battle, attacks against an invisible creature miss
+        // completely half the time, before the attack roll (d20: 1-10 misses).
+        if invisible {
+            let roll = d.d20();
+            let missed = roll.natural().unwrap_or(0) <= 10;
+            d.emit(GameEvent::MissChance {
+                attacker: actor.clone(),
+                target: t.clone(),
+                roll,
+                missed,
+            });
+            if missed {
+                // No damage and no effects on the invisible creature.
+                results.push((t.clone(), AttackOutcome::Fumble, None, 0));
+                continue;
+            }
+        }
+        let (mut outcome, mut natural) = roll_attack(d, actor, t, &s)?;
+        let mut target = t.clone();
+        // § Shooting into Melee: a fumbled ranged attack at an enemy engaged with the attacker's
+        // allies is rerolled against one of them (the first by id; the GM's choice in the text).
+        if outcome == AttackOutcome::Fumble && spec.reach == Reach::Ranged {
+            let attacker_side = fighter(d, actor)?.c.side;
+            let ally = engaged_with
+                .iter()
+                .find(|e| *e != actor && d.field.get(e).is_some_and(|f| f.c.side == attacker_side))
+                .cloned();
+            if let Some(ally) = ally {
+                d.emit(GameEvent::ShotIntoMelee {
+                    attacker: actor.clone(),
+                    target: t.clone(),
+                    ally: ally.clone(),
+                });
+                (outcome, natural) = roll_attack(d, actor, &ally, &s)?;
+                target = ally;
+            }
+        }
+        let t = &target;
         // § Flexible Attacks: the natural roll picks the maneuver (the first eligible one).
         let maneuver = if s.flexible && outcome != AttackOutcome::Fumble {
             spec.maneuvers

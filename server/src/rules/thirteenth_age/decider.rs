@@ -109,6 +109,7 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
             return;
         }
         let amount = amount.max(0);
+        let was_up = v.status.is_up();
         // § Temporary Hit Points: absorbed first.
         let absorbed = v.temp.min(amount);
         v.temp -= absorbed;
@@ -155,7 +156,7 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
             }
             _ => {}
         }
-        if matches!(v.status, LifeStatus::Dead | LifeStatus::Slain) {
+        if was_up && !v.status.is_up() {
             self.release_grabs(target);
         }
         self.overlay.set(target, v);

@@ -18,6 +18,8 @@ mod turns;
 mod tests;
 #[cfg(test)]
 mod tests_damage;
+#[cfg(test)]
+mod tests_position;
 
 use crate::engine::components::{Dice, Outbox, Pending, SeedSecret};
 use bevy_ecs::prelude::*;
@@ -29,7 +31,7 @@ use field::Field;
 pub const ID: &str = "13th-age";
 /// Ruleset version: bump when a rule change alters outcomes (old replays then fail verify
 /// deliberately and visibly).
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 fn command_pending(p: Res<Pending>) -> bool {
     p.0.is_some()

@@ -2,7 +2,9 @@
 //! § Intercepting): engaging, moving away (drawing opportunity attacks), disengage checks,
 //! intercepting, far away.
 
-use super::commands::{fighter, not_your_turn_msg, provoke, ready_to_act, reject, running};
+use super::commands::{
+    able_to_act, fighter, not_your_turn_msg, provoke, ready_to_act, reject, running,
+};
 use super::decider::Decider;
 use super::field::{grabbed_by, has_condition};
 use fray_protocol::event::{
@@ -40,7 +42,15 @@ pub fn move_cmd(
     engage: Option<&CombatantId>,
     far_away: bool,
 ) -> Result<(), Rejection> {
-    let payer = ready_to_act(d, actor, ActionKind::Move)?;
+    // § Disengaging: after a successful disengage the actor uses its move normally (the check
+    // was the move action), so that move costs nothing more.
+    let popped_free = d.field.battle.popped_free.as_ref() == Some(actor);
+    let payer = if popped_free {
+        able_to_act(d, actor)?;
+        None
+    } else {
+        Some(ready_to_act(d, actor, ActionKind::Move)?)
+    };
     let a = fighter(d, actor)?;
     // § Stuck: no moving.
     if has_condition(a.fx, Condition::Stuck) {
@@ -94,11 +104,13 @@ pub fn move_cmd(
         .filter(|e| Some(*e) != engage)
         .cloned()
         .collect();
-    d.emit(GameEvent::ActionUsed {
-        combatant: actor.clone(),
-        action: ActionKind::Move,
-        spent: payer,
-    });
+    if let Some(spent) = payer {
+        d.emit(GameEvent::ActionUsed {
+            combatant: actor.clone(),
+            action: ActionKind::Move,
+            spent,
+        });
+    }
     // § Disengaging: moving away from the foes that engage you draws an opportunity attack from
     // each of them.
     provoke(d, actor, left_behind, Provocation::MovingAway);

@@ -37,16 +37,19 @@ use fray_protocol::{CombatantId, Command, ErrorCode, GameEvent, Side};
 
 /// A `[[hero]]` block. Attack bonus = ability modifier + level (content resolves it).
 #[derive(Clone)]
-struct Hero {
-    id: &'static str,
-    level: i32,
-    str_: i32,
-    dex: i32,
-    con: i32,
-    hp: i32,
-    ac: i32,
-    recoveries: i32,
-    recovery_die: u32,
+pub(super) struct Hero {
+    pub(super) id: &'static str,
+    pub(super) level: i32,
+    pub(super) str_: i32,
+    pub(super) dex: i32,
+    pub(super) con: i32,
+    pub(super) wis: i32,
+    pub(super) hp: i32,
+    pub(super) ac: i32,
+    pub(super) recoveries: i32,
+    pub(super) recovery_die: u32,
+    /// More `[[hero.attacks]]` blocks, appended after the standard three.
+    pub(super) extra: String,
 }
 
 impl Hero {
@@ -57,10 +60,12 @@ impl Hero {
             str_,
             dex,
             con,
+            wis,
             hp,
             ac,
             recoveries,
             recovery_die,
+            extra,
         } = self;
         format!(
             r#"
@@ -68,7 +73,7 @@ impl Hero {
 id = "{id}"
 name = "{id}"
 level = {level}
-abilities = {{ str = {str_}, con = {con}, dex = {dex}, int = 10, wis = 10, cha = 10 }}
+abilities = {{ str = {str_}, con = {con}, dex = {dex}, int = 10, wis = {wis}, cha = 10 }}
 hp = {hp}
 ac = {ac}
 pd = 13
@@ -103,29 +108,31 @@ vs = "pd"
 damage = "LVLdW+STR"
 miss_damage = "LVL"
 targets = 3
-"#
+{extra}"#
         )
     }
 }
 
 /// Level 2, Str 16 (+3), Dex 14 (+2), Con 14 (+2): melee bonus 5, initiative bonus 4,
 /// recovery `2d8+2`, melee damage `2d8+3`, miss damage 2.
-fn ann() -> Hero {
+pub(super) fn ann() -> Hero {
     Hero {
         id: "ann",
         level: 2,
         str_: 16,
         dex: 14,
         con: 14,
+        wis: 10,
         hp: 30,
         ac: 15,
         recoveries: 8,
         recovery_die: 8,
+        extra: String::new(),
     }
 }
 
 /// A second hero so that the battle goes on while `ann` is down. Initiative bonus 1.
-fn bo() -> Hero {
+pub(super) fn bo() -> Hero {
     Hero {
         id: "bo",
         dex: 8,
@@ -146,13 +153,13 @@ fn zed() -> Hero {
 }
 
 /// A `[[monster]]` block.
-struct Monster {
-    template: &'static str,
-    hp: i32,
-    ac: i32,
-    pd: i32,
-    initiative: i32,
-    attacks: String,
+pub(super) struct Monster {
+    pub(super) template: &'static str,
+    pub(super) hp: i32,
+    pub(super) ac: i32,
+    pub(super) pd: i32,
+    pub(super) initiative: i32,
+    pub(super) attacks: String,
 }
 
 impl Monster {
@@ -196,7 +203,7 @@ damage = "{damage}"
     )
 }
 
-fn cond(condition: &str, duration: &str) -> String {
+pub(super) fn cond(condition: &str, duration: &str) -> String {
     format!("[[monster.attacks.on_hit]]\ncondition = \"{condition}\"\nduration = \"{duration}\"\n")
 }
 
@@ -264,7 +271,7 @@ fn hexer() -> Monster {
 }
 
 /// An encounter from inline heroes and monster groups.
-fn encounter(heroes: &[Hero], monsters: &[(Monster, u32)]) -> Encounter {
+pub(super) fn encounter(heroes: &[Hero], monsters: &[(Monster, u32)]) -> Encounter {
     let ids: Vec<String> = heroes.iter().map(|h| format!("\"{}\"", h.id)).collect();
     let mut text = format!(
         "ruleset = \"13th-age\"\ntitle = \"test\"\nheroes = [{}]\n",
@@ -298,22 +305,22 @@ fn secret(seed: u64) -> SeedSecret {
     }
 }
 
-fn new_engine(enc: &Encounter, seed: u64) -> Engine {
+pub(super) fn new_engine(enc: &Encounter, seed: u64) -> Engine {
     Engine::new(enc, SessionRng::from_seed(seed), secret(seed)).unwrap()
 }
 
 /// A fresh engine with the battle started, and the events of `StartBattle`.
-fn start(enc: &Encounter, seed: u64) -> (Engine, Vec<GameEvent>) {
+pub(super) fn start(enc: &Encounter, seed: u64) -> (Engine, Vec<GameEvent>) {
     let mut e = new_engine(enc, seed);
     let ev = run(&mut e, &Command::StartBattle);
     (e, ev)
 }
 
-fn cid(s: &str) -> CombatantId {
+pub(super) fn cid(s: &str) -> CombatantId {
     CombatantId::new(s)
 }
 
-fn attack(actor: &str, attack: &str, targets: &[&str]) -> Command {
+pub(super) fn attack(actor: &str, attack: &str, targets: &[&str]) -> Command {
     Command::Attack {
         actor: cid(actor),
         attack: attack.into(),
@@ -322,11 +329,11 @@ fn attack(actor: &str, attack: &str, targets: &[&str]) -> Command {
     }
 }
 
-fn end_turn(actor: &str) -> Command {
+pub(super) fn end_turn(actor: &str) -> Command {
     Command::EndTurn { actor: cid(actor) }
 }
 
-fn mv(actor: &str) -> Command {
+pub(super) fn mv(actor: &str) -> Command {
     Command::Move {
         actor: cid(actor),
         engage: None,
@@ -339,14 +346,19 @@ fn rally(actor: &str) -> Command {
 }
 
 /// Runs an accepted command.
-fn run(e: &mut Engine, cmd: &Command) -> Vec<GameEvent> {
+pub(super) fn run(e: &mut Engine, cmd: &Command) -> Vec<GameEvent> {
     e.execute(cmd)
         .unwrap_or_else(|r| panic!("{cmd:?} was refused: {r}"))
 }
 
 /// Runs a command that must be refused; checks that the refusal changed nothing (state hash and
 /// RNG draws) and returns its code.
-fn refuse(e: &mut Engine, cmd: &Command) -> ErrorCode {
+pub(super) fn refuse(e: &mut Engine, cmd: &Command) -> ErrorCode {
+    refusal(e, cmd).code
+}
+
+/// [`refuse`], returning the whole rejection (for its message).
+pub(super) fn refusal(e: &mut Engine, cmd: &Command) -> fray_protocol::Rejection {
     let hash = e.state_hash();
     let state = e.state();
     let draws = e.rng().draws();
@@ -365,25 +377,25 @@ fn refuse(e: &mut Engine, cmd: &Command) -> ErrorCode {
         draws,
         "{cmd:?} refused ({r}) but drew dice"
     );
-    r.code
+    r
 }
 
-fn current(e: &Engine) -> String {
+pub(super) fn current(e: &Engine) -> String {
     e.state().current.expect("someone's turn").0
 }
 
-fn cs(e: &Engine, id: &str) -> CombatantState {
+pub(super) fn cs(e: &Engine, id: &str) -> CombatantState {
     e.state().combatant(&cid(id)).cloned().expect("combatant")
 }
 
-fn turn_started(ev: &[GameEvent], who: &str) -> bool {
+pub(super) fn turn_started(ev: &[GameEvent], who: &str) -> bool {
     ev.iter()
         .any(|x| matches!(x, GameEvent::TurnStarted { combatant, .. } if combatant.as_str() == who))
 }
 
 /// Ends turns (whoever's turn it is) until `who`'s turn has started; returns every event
 /// produced. Returns nothing if it already is `who`'s turn.
-fn until_turn_of(e: &mut Engine, who: &str) -> Vec<GameEvent> {
+pub(super) fn until_turn_of(e: &mut Engine, who: &str) -> Vec<GameEvent> {
     if e.state().current.as_ref().map(|c| c.as_str()) == Some(who) {
         return Vec::new();
     }
@@ -392,7 +404,7 @@ fn until_turn_of(e: &mut Engine, who: &str) -> Vec<GameEvent> {
 
 /// Ends the current turn, then further turns until `who`'s next turn has started; returns every
 /// event produced.
-fn next_turn_of(e: &mut Engine, who: &str) -> Vec<GameEvent> {
+pub(super) fn next_turn_of(e: &mut Engine, who: &str) -> Vec<GameEvent> {
     let mut all = Vec::new();
     for _ in 0..200 {
         let cur = current(e);
@@ -405,7 +417,7 @@ fn next_turn_of(e: &mut Engine, who: &str) -> Vec<GameEvent> {
 }
 
 /// The first seed in 0..3000 for which `f` returns `Some`.
-fn find_seed<T>(what: &str, mut f: impl FnMut(u64) -> Option<T>) -> T {
+pub(super) fn find_seed<T>(what: &str, mut f: impl FnMut(u64) -> Option<T>) -> T {
     for seed in 0..3000 {
         if let Some(t) = f(seed) {
             return t;
@@ -416,17 +428,17 @@ fn find_seed<T>(what: &str, mut f: impl FnMut(u64) -> Option<T>) -> T {
 
 /// An attack roll as reported by `AttackRolled`.
 #[derive(Debug, Clone)]
-struct Atk {
-    target: String,
-    natural: u32,
-    dice: usize,
-    bonus: i32,
-    total: i32,
-    defense: i32,
-    outcome: AttackOutcome,
+pub(super) struct Atk {
+    pub(super) target: String,
+    pub(super) natural: u32,
+    pub(super) dice: usize,
+    pub(super) bonus: i32,
+    pub(super) total: i32,
+    pub(super) defense: i32,
+    pub(super) outcome: AttackOutcome,
 }
 
-fn atks(ev: &[GameEvent]) -> Vec<Atk> {
+pub(super) fn atks(ev: &[GameEvent]) -> Vec<Atk> {
     ev.iter()
         .filter_map(|x| match x {
             GameEvent::AttackRolled {
@@ -451,13 +463,13 @@ fn atks(ev: &[GameEvent]) -> Vec<Atk> {
         .collect()
 }
 
-fn the_atk(ev: &[GameEvent]) -> Atk {
+pub(super) fn the_atk(ev: &[GameEvent]) -> Atk {
     let a = atks(ev);
     assert_eq!(a.len(), 1, "{ev:?}");
     a[0].clone()
 }
 
-fn damage_rolls(ev: &[GameEvent]) -> Vec<Roll> {
+pub(super) fn damage_rolls(ev: &[GameEvent]) -> Vec<Roll> {
     ev.iter()
         .filter_map(|x| match x {
             GameEvent::DamageRolled { roll, .. } => Some(roll.clone()),
@@ -467,7 +479,7 @@ fn damage_rolls(ev: &[GameEvent]) -> Vec<Roll> {
 }
 
 /// `(amount, hp_after)` of each `Damaged` on `who`.
-fn damaged(ev: &[GameEvent], who: &str) -> Vec<(i32, Option<i32>)> {
+pub(super) fn damaged(ev: &[GameEvent], who: &str) -> Vec<(i32, Option<i32>)> {
     ev.iter()
         .filter_map(|x| match x {
             GameEvent::Damaged {
@@ -482,7 +494,7 @@ fn damaged(ev: &[GameEvent], who: &str) -> Vec<(i32, Option<i32>)> {
 }
 
 /// `(purpose, natural, target, success)` of each `SaveRolled` by `who`.
-fn saves(ev: &[GameEvent], who: &str) -> Vec<(SavePurpose, u32, u32, bool)> {
+pub(super) fn saves(ev: &[GameEvent], who: &str) -> Vec<(SavePurpose, u32, u32, bool)> {
     ev.iter()
         .filter_map(|x| match x {
             GameEvent::SaveRolled {
@@ -499,7 +511,7 @@ fn saves(ev: &[GameEvent], who: &str) -> Vec<(SavePurpose, u32, u32, bool)> {
         .collect()
 }
 
-fn has(ev: &[GameEvent], e: &GameEvent) -> bool {
+pub(super) fn has(ev: &[GameEvent], e: &GameEvent) -> bool {
     ev.contains(e)
 }
 
@@ -508,7 +520,7 @@ fn position(ev: &[GameEvent], pred: impl Fn(&GameEvent) -> bool) -> Option<usize
 }
 
 /// Ids of the effects applied in these events, in order.
-fn applied(ev: &[GameEvent]) -> Vec<Effect> {
+pub(super) fn applied(ev: &[GameEvent]) -> Vec<Effect> {
     ev.iter()
         .filter_map(|x| match x {
             GameEvent::EffectApplied { effect } => Some(effect.clone()),
@@ -517,7 +529,7 @@ fn applied(ev: &[GameEvent]) -> Vec<Effect> {
         .collect()
 }
 
-fn conditions(c: &CombatantState) -> Vec<Condition> {
+pub(super) fn conditions(c: &CombatantState) -> Vec<Condition> {
     c.effects
         .iter()
         .filter_map(|e| match e.kind {

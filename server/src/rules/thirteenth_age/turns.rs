@@ -66,6 +66,7 @@ fn can_act(d: &Decider, id: &CombatantId) -> bool {
     d.field.get(id).is_some_and(|f| {
         f.vit.0 == LifeStatus::Conscious
             && !has_condition(f.fx, Condition::Stunned)
+            && !has_condition(f.fx, Condition::Helpless)
             && (f.budget.0.standard || f.budget.0.move_action || f.budget.0.quick)
     })
 }
