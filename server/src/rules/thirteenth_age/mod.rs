@@ -17,6 +17,8 @@ mod turns;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_attacks;
+#[cfg(test)]
 mod tests_damage;
 #[cfg(test)]
 mod tests_position;

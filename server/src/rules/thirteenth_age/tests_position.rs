@@ -765,7 +765,10 @@ fn a_successful_disengage_frees_without_opportunity_attacks() {
     assert!(cs(&e, "ann").actions.standard);
     // Only one free move.
     let ev = run(&mut e, &far("ann"));
-    assert_eq!(spent(&ev, "ann"), [(ActionKind::Move, ActionKind::Standard)]);
+    assert_eq!(
+        spent(&ev, "ann"),
+        [(ActionKind::Move, ActionKind::Standard)]
+    );
 }
 
 /// 13th-age-combat.txt § Disengaging ("If you fail the disengage check, you don't move, lose your

@@ -1,0 +1,312 @@
+//! Tests of special attacks against `13th-age-combat.txt`: § Two-Weapon Fighting,
+//! § Invisibility, § Shooting into Melee, § Conditions (Helpless), § Intercepting.
+
+use crate::content::load_encounter;
+use crate::content::model::Encounter;
+use crate::dice::SessionRng;
+use crate::engine::Engine;
+use crate::engine::components::SeedSecret;
+use fray_protocol::command::AttackMode;
+use fray_protocol::event::{AttackOutcome, Condition, Effect, EffectDuration, EffectKind};
+use fray_protocol::{CombatantId, Command, ErrorCode, GameEvent};
+
+/// Two heroes (`duo` fights with two weapons, `archer` shoots) against two sturdy monsters.
+const ENCOUNTER: &str = r#"
+ruleset = "13th-age"
+heroes = ["duo", "archer"]
+
+[[monsters]]
+template = "ogre"
+count = 2
+
+[[hero]]
+id = "duo"
+name = "Duo"
+level = 1
+abilities = { str = 10, con = 10, dex = 30, int = 10, wis = 10, cha = 10 }
+hp = 500
+ac = 40
+pd = 40
+md = 40
+recovery_die = 6
+two_weapon = true
+
+[[hero.attacks]]
+id = "melee"
+name = "Paired Blades"
+range = "melee"
+ability = "str"
+vs = "ac"
+damage = "1"
+
+[[hero]]
+id = "archer"
+name = "Archer"
+level = 1
+abilities = { str = 10, con = 10, dex = 28, int = 10, wis = 10, cha = 10 }
+hp = 500
+ac = 40
+pd = 40
+md = 40
+recovery_die = 6
+
+[[hero.attacks]]
+id = "ranged"
+name = "Longbow"
+range = "ranged"
+ability = "dex"
+vs = "ac"
+damage = "1"
+
+[[hero.attacks]]
+id = "melee"
+name = "Dagger"
+range = "melee"
+ability = "str"
+vs = "ac"
+damage = "1"
+
+[[monster]]
+template = "ogre"
+name = "Ogre"
+level = 1
+hp = 5000
+ac = 15
+pd = 15
+md = 15
+initiative = -10
+
+[[monster.attacks]]
+id = "melee"
+name = "Club"
+range = "melee"
+bonus = 0
+vs = "ac"
+damage = "1"
+"#;
+
+fn cid(s: &str) -> CombatantId {
+    CombatantId::new(s)
+}
+
+fn encounter() -> Encounter {
+    load_encounter("attacks.toml", ENCOUNTER).unwrap()
+}
+
+fn secret(seed: u64) -> SeedSecret {
+    SeedSecret {
+        seed,
+        salt: "00".into(),
+    }
+}
+
+/// A started battle, advanced to `who`'s turn.
+fn engine_at(seed: u64, who: &str) -> Engine {
+    let mut e = Engine::new(&encounter(), SessionRng::from_seed(seed), secret(seed)).unwrap();
+    e.execute(&Command::StartBattle).unwrap();
+    for _ in 0..8 {
+        let cur = e.state().current.unwrap();
+        if cur.0 == who {
+            return e;
+        }
+        e.execute(&Command::EndTurn { actor: cur }).unwrap();
+    }
+    panic!("{who} never got a turn");
+}
+
+fn attack(actor: &str, attack: &str, target: &str) -> Command {
+    Command::Attack {
+        actor: cid(actor),
+        attack: attack.into(),
+        targets: vec![cid(target)],
+        mode: AttackMode::Standard,
+    }
+}
+
+fn engage(actor: &str, target: &str) -> Command {
+    Command::Move {
+        actor: cid(actor),
+        engage: Some(cid(target)),
+        far_away: false,
+    }
+}
+
+/// The engine with one more effect on a combatant (as if applied earlier), restored from a
+/// snapshot of its own state.
+fn with_effect(e: &Engine, seed: u64, target: &str, condition: Condition) -> Engine {
+    let mut state = e.state();
+    let id = state.next_effect_id;
+    state.next_effect_id += 1;
+    let c = state
+        .combatants
+        .iter_mut()
+        .find(|c| c.id.0 == target)
+        .unwrap();
+    c.effects.push(Effect {
+        id,
+        target: cid(target),
+        source: cid(target),
+        kind: EffectKind::Condition(condition),
+        duration: EffectDuration::EndOfBattle,
+        armed: false,
+    });
+    let mut rng = SessionRng::from_seed(seed);
+    let (s, st) = rng.initial_parts();
+    rng = SessionRng::resume(s, st, e.rng().draws());
+    Engine::restore(&encounter(), &state, rng, secret(seed)).unwrap()
+}
+
+fn rolls(ev: &[GameEvent]) -> Vec<(CombatantId, Vec<(u32, bool)>, AttackOutcome)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            GameEvent::AttackRolled {
+                target,
+                roll,
+                outcome,
+                ..
+            } => Some((
+                target.clone(),
+                roll.dice.iter().map(|d| (d.face, d.kept)).collect(),
+                *outcome,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// 13th-age-combat.txt § Two-Weapon Fighting: a natural 2 is rerolled once and the reroll
+/// must be used; other rolls stand.
+#[test]
+fn a_two_weapon_fighter_rerolls_a_natural_2() {
+    let mut rerolled = 0;
+    for seed in 0..400 {
+        let mut e = engine_at(seed, "duo");
+        e.execute(&engage("duo", "ogre-1")).unwrap();
+        let ev = e.execute(&attack("duo", "melee", "ogre-1")).unwrap();
+        let [(_, dice, _)] = &rolls(&ev)[..] else {
+            panic!("one attack roll")
+        };
+        if dice[0].0 == 2 {
+            assert_eq!(dice.len(), 2, "seed {seed}: a natural 2 is rerolled");
+            assert!(!dice[0].1 && dice[1].1, "the reroll is the one that counts");
+            rerolled += 1;
+        } else {
+            assert_eq!(dice.len(), 1, "seed {seed}: only a natural 2 is rerolled");
+        }
+    }
+    assert!(rerolled > 0);
+}
+
+/// 13th-age-combat.txt § Invisibility: attacks against an invisible enemy miss completely half
+/// the time, before the attack roll, and then deal no damage.
+#[test]
+fn attacks_against_an_invisible_enemy_miss_half_the_time_before_the_roll() {
+    let (mut missed, mut rolled) = (0, 0);
+    for seed in 0..60 {
+        let e = engine_at(seed, "archer");
+        let mut e = with_effect(&e, seed, "ogre-1", Condition::Invisible);
+        let ev = e.execute(&attack("archer", "ranged", "ogre-1")).unwrap();
+        let chance = ev
+            .iter()
+            .find_map(|x| match x {
+                GameEvent::MissChance { missed, roll, .. } => Some((*missed, roll.total)),
+                _ => None,
+            })
+            .expect("a miss chance before the roll");
+        assert_eq!(chance.0, chance.1 <= 10);
+        if chance.0 {
+            missed += 1;
+            assert!(
+                rolls(&ev).is_empty(),
+                "no attack roll after a complete miss"
+            );
+            assert!(!ev.iter().any(|x| matches!(x, GameEvent::Damaged { .. })));
+        } else {
+            rolled += 1;
+            assert_eq!(rolls(&ev).len(), 1);
+        }
+    }
+    assert!(missed > 0 && rolled > 0);
+}
+
+/// 13th-age-combat.txt § Shooting into Melee: a fumbled ranged attack at an enemy engaged with
+/// an ally is rerolled against that ally.
+#[test]
+fn a_fumbled_shot_into_melee_is_rerolled_against_the_engaged_ally() {
+    let mut found = 0;
+    for seed in 0..400 {
+        let mut e = engine_at(seed, "duo");
+        e.execute(&engage("duo", "ogre-1")).unwrap();
+        e.execute(&Command::EndTurn { actor: cid("duo") }).unwrap();
+        if e.state().current != Some(cid("archer")) {
+            continue;
+        }
+        let ev = e.execute(&attack("archer", "ranged", "ogre-1")).unwrap();
+        let r = rolls(&ev);
+        if r[0].2 == AttackOutcome::Fumble {
+            assert!(ev.iter().any(|x| matches!(
+                x,
+                GameEvent::ShotIntoMelee { ally, .. } if ally.0 == "duo"
+            )));
+            assert_eq!(r.len(), 2, "the attack is rerolled");
+            assert_eq!(r[1].0, cid("duo"), "against the engaged ally");
+            found += 1;
+        } else {
+            assert!(
+                !ev.iter()
+                    .any(|x| matches!(x, GameEvent::ShotIntoMelee { .. }))
+            );
+        }
+    }
+    assert!(found > 0);
+}
+
+/// 13th-age-combat.txt § Conditions, Helpless: an asleep (helpless) creature takes no actions.
+#[test]
+fn a_helpless_creature_cannot_act() {
+    let e = engine_at(3, "archer");
+    let mut e = with_effect(&e, 3, "archer", Condition::Helpless);
+    let before = e.state_hash();
+    let r = e
+        .execute(&attack("archer", "ranged", "ogre-1"))
+        .unwrap_err();
+    assert_eq!(r.code, ErrorCode::CannotAct);
+    assert_eq!(e.state_hash(), before);
+}
+
+/// 13th-age-combat.txt § Intercepting: an enemy can be intercepted right after it moves past,
+/// not after it has done something else.
+#[test]
+fn intercepting_is_only_possible_right_after_the_move() {
+    let mut e = engine_at(5, "archer");
+    // The archer engages ogre-1, then attacks: too late for ogre-2 to intercept.
+    e.execute(&engage("archer", "ogre-1")).unwrap();
+    e.execute(&attack("archer", "melee", "ogre-1")).unwrap();
+    let r = e
+        .execute(&Command::Intercept {
+            actor: cid("ogre-2"),
+            mover: cid("archer"),
+        })
+        .unwrap_err();
+    assert_eq!(r.code, ErrorCode::InvalidArgument);
+    // Right after a move it works.
+    let mut e = engine_at(5, "archer");
+    e.execute(&engage("archer", "ogre-1")).unwrap();
+    let ev = e
+        .execute(&Command::Intercept {
+            actor: cid("ogre-2"),
+            mover: cid("archer"),
+        })
+        .unwrap();
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::Intercepted { .. }))
+    );
+    let archer = e
+        .state()
+        .combatants
+        .into_iter()
+        .find(|c| c.id.0 == "archer")
+        .unwrap();
+    assert_eq!(archer.engaged_with, vec![cid("ogre-2")]);
+}
