@@ -156,7 +156,10 @@ fn with_effect(e: &Engine, seed: u64, target: &str, condition: Condition) -> Eng
     Engine::restore(&encounter(), &state, rng, secret(seed)).unwrap()
 }
 
-fn rolls(ev: &[GameEvent]) -> Vec<(CombatantId, Vec<(u32, bool)>, AttackOutcome)> {
+/// (target, dice as (face, kept), outcome) of each attack roll.
+type RollSummary = (CombatantId, Vec<(u32, bool)>, AttackOutcome);
+
+fn rolls(ev: &[GameEvent]) -> Vec<RollSummary> {
     ev.iter()
         .filter_map(|e| match e {
             GameEvent::AttackRolled {
