@@ -260,7 +260,10 @@ Commands (case-insensitive):
   rally | r                 rally (standard action, spends a recovery)
   end | e                   end the turn
   start                     GM: roll initiative and start the battle
-  end battle                GM: end the battle now (the seed is revealed)
+    end battle                GM: end the battle now (the seed is revealed)
+  flee                      GM: the party flees (all players agreed; a campaign loss)
+  escalation hold|resume|reset   GM: hold, resume or reset the escalation die
+  temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -291,6 +294,26 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "state" | "s" | "table" => no_args(Input::State),
         "menu" | "actions" => no_args(Input::Menu),
         "start" => no_args(Input::Game(Command::StartBattle)),
+        "flee" => no_args(Input::Game(Command::Flee)),
+        "escalation" => match args {
+            [w] => {
+                let action = match w.to_lowercase().as_str() {
+                    "hold" => fray_protocol::command::EscalationAction::Hold,
+                    "resume" => fray_protocol::command::EscalationAction::Resume,
+                    "reset" => fray_protocol::command::EscalationAction::Reset,
+                    _ => return Err("`escalation hold|resume|reset` (GM)".to_owned()),
+                };
+                Ok(Input::Game(Command::Escalation { action }))
+            }
+            _ => Err("`escalation hold|resume|reset` (GM)".to_owned()),
+        },
+        "temp" => match args {
+            [who, n] => Ok(Input::Game(Command::GrantTempHp {
+                target: CombatantId::new(who.to_lowercase()),
+                amount: n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+            })),
+            _ => Err("`temp TARGET AMOUNT` (GM): grant temporary hit points".to_owned()),
+        },
         "end-battle" | "endbattle" => no_args(Input::Game(Command::EndBattle)),
         "end" | "e" | "endturn" | "end-turn" | "done" => match args {
             [] => Ok(Input::Game(Command::EndTurn {

@@ -233,6 +233,22 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             (None, false) => format!("{} moves", n(combatant)),
         },
         GameEvent::Disengaged { combatant } => format!("{} disengages", n(combatant)),
+        GameEvent::EscalationHeld { held } => {
+            if *held {
+                "The GM holds the escalation die: it will not advance.".to_owned()
+            } else {
+                "The escalation die advances again each round.".to_owned()
+            }
+        }
+        GameEvent::PartyFled => "The party flees, carrying its fallen: a campaign loss.".to_owned(),
+        GameEvent::TempHpGained {
+            target,
+            amount,
+            temp_after,
+        } => format!(
+            "{} gains {amount} temporary hit points (now {temp_after})",
+            n(target)
+        ),
         GameEvent::MissChance {
             attacker,
             target,
@@ -680,6 +696,8 @@ mod tests {
             opportunities: Vec::new(),
             last_mover: None,
             hit_this_turn: Vec::new(),
+            escalation_held: false,
+            fled: false,
             popped_free: None,
             combatants: vec![
                 combatant("brakka", "Brakka", Side::Heroes, Some(30)),

@@ -315,6 +315,15 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             }
         }
         GameEvent::MissChance { .. } | GameEvent::ShotIntoMelee { .. } => {}
+        GameEvent::EscalationHeld { held } => state.escalation_held = *held,
+        GameEvent::PartyFled => state.fled = true,
+        GameEvent::TempHpGained {
+            target, temp_after, ..
+        } => {
+            if let Some(i) = find(state, target) {
+                state.combatants[i].temp_hp = *temp_after;
+            }
+        }
         GameEvent::Resisted { .. }
         | GameEvent::CoupDeGrace { .. }
         | GameEvent::ManeuverTriggered { .. }
@@ -380,6 +389,8 @@ mod tests {
             opportunities: Vec::new(),
             last_mover: None,
             hit_this_turn: Vec::new(),
+            escalation_held: false,
+            fled: false,
             popped_free: None,
             combatants: vec![CombatantState {
                 engaged_with: Vec::new(),

@@ -69,6 +69,23 @@ pub enum Command {
     },
     /// GM: end the battle now (e.g. the fight is abandoned); the seed is revealed.
     EndBattle,
+    /// GM: the escalation die (13th Age § Escalation Die): hold it when the heroes avoid the
+    /// fight, resume it, or reset it to 0 when combat virtually ceases.
+    Escalation {
+        /// What to do.
+        action: EscalationAction,
+    },
+    /// GM: the party flees (13th Age § Flee; every player agreed): the battle ends, the
+    /// fallen are carried away, and the party suffers a campaign loss.
+    Flee,
+    /// GM: grant temporary hit points (13th Age § Temporary Hit Points: they don't stack; the
+    /// higher amount stays).
+    GrantTempHp {
+        /// Who gains them.
+        target: CombatantId,
+        /// How many.
+        amount: i32,
+    },
 }
 
 impl Command {
@@ -82,7 +99,11 @@ impl Command {
             | Command::Stabilize { actor, .. }
             | Command::Rally { actor }
             | Command::EndTurn { actor } => Some(actor),
-            Command::StartBattle | Command::EndBattle => None,
+            Command::StartBattle
+            | Command::EndBattle
+            | Command::Escalation { .. }
+            | Command::Flee
+            | Command::GrantTempHp { .. } => None,
         }
     }
 
@@ -98,6 +119,9 @@ impl Command {
             Command::Rally { .. } => "rally",
             Command::EndTurn { .. } => "end_turn",
             Command::EndBattle => "end_battle",
+            Command::Escalation { .. } => "escalation",
+            Command::Flee => "flee",
+            Command::GrantTempHp { .. } => "grant_temp_hp",
         }
     }
 }
@@ -115,4 +139,16 @@ pub enum AttackMode {
     /// 13th Age coup de grace: against a helpless enemy the actor is engaged with; uses the
     /// standard, move and quick actions; an automatic critical hit.
     CoupDeGrace,
+}
+
+/// What the GM does with the escalation die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EscalationAction {
+    /// It stops advancing (the heroes avoid the fight).
+    Hold,
+    /// It advances again each round.
+    Resume,
+    /// Back to 0 (combat virtually ceased).
+    Reset,
 }

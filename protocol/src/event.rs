@@ -261,6 +261,22 @@ pub enum GameEvent {
         /// 0..=6.
         value: u8,
     },
+    /// The GM held or resumed the escalation die.
+    EscalationHeld {
+        /// Whether it is held (does not advance).
+        held: bool,
+    },
+    /// The party fled: a campaign loss (the battle-ended event follows).
+    PartyFled,
+    /// Temporary hit points gained (the higher of old and new stays; they don't stack).
+    TempHpGained {
+        /// Who.
+        target: CombatantId,
+        /// Granted.
+        amount: i32,
+        /// Temporary hit points now.
+        temp_after: i32,
+    },
     /// A combatant's turn begins; its actions refresh.
     TurnStarted {
         /// Whose turn.

@@ -190,6 +190,10 @@ pub struct SessionState {
     pub round: u32,
     /// Escalation die.
     pub escalation: u8,
+    /// The GM holds the escalation die (it does not advance).
+    pub escalation_held: bool,
+    /// The party fled the battle (a campaign loss).
+    pub fled: bool,
     /// Order of battle.
     pub order: Vec<CombatantId>,
     /// Whose turn it is.

@@ -200,6 +200,8 @@ pub struct AttackFile {
     pub usage: Option<String>,
     /// The action it takes: `standard` (default) or `quick`.
     pub action: Option<String>,
+    /// Only targets with at most this many current hit points.
+    pub max_target_hp: Option<i32>,
 }
 
 fn parse_usage(ctx: &Ctx, field: &str, s: Option<&str>) -> Result<Usage, ContentError> {
@@ -384,6 +386,37 @@ fn resolve_resistances(
         })?);
     }
     Ok((r, v))
+}
+
+/// 13th Age § Unarmed Attacks: every hero can punch or kick — Strength −2 vs AC; 1d6 per two
+/// levels plus a d3 at odd levels (1d3 at 1st), + Strength; no damage on a miss.
+fn unarmed(mods: &AbilityMods, level: i32) -> AttackSpec {
+    let mut dice = Vec::new();
+    if level / 2 > 0 {
+        dice.push(format!("{}d6", level / 2));
+    }
+    if level % 2 == 1 {
+        dice.push("1d3".to_owned());
+    }
+    AttackSpec {
+        id: "unarmed".into(),
+        name: "Unarmed".into(),
+        reach: Reach::Melee,
+        vs: fray_protocol::event::Defense::Ac,
+        bonus: mods.str + level - 2,
+        damage: format!("{}+STR", dice.join("+")),
+        damage_type: None,
+        miss_damage: None,
+        max_targets: 1,
+        on_hit: Vec::new(),
+        basic: false,
+        spell: false,
+        magic: false,
+        maneuvers: Vec::new(),
+        usage: Usage::AtWill,
+        quick: false,
+        max_target_hp: None,
+    }
 }
 
 /// The ability modifier: (score − 10) / 2 rounded down (13th Age § Damage).
@@ -619,6 +652,7 @@ fn resolve_attacks(
             spell: a.spell,
             magic: a.magic.unwrap_or(a.spell),
             usage: parse_usage(ctx, &f("usage"), a.usage.as_deref())?,
+            max_target_hp: a.max_target_hp,
             quick: match a.action.as_deref() {
                 None | Some("standard") => false,
                 Some("quick") => true,
@@ -676,7 +710,10 @@ impl HeroFile {
             wis: ability_mod(s.wis),
             cha: ability_mod(s.cha),
         };
-        let attacks = resolve_attacks(ctx, &w, &self.attacks, Some((&mods, self.level)))?;
+        let mut attacks = resolve_attacks(ctx, &w, &self.attacks, Some((&mods, self.level)))?;
+        if !attacks.iter().any(|a| a.id == "unarmed") {
+            attacks.push(unarmed(&mods, self.level));
+        }
         let (resist, vulnerable) = resolve_resistances(ctx, &w, &self.resist, &self.vulnerable)?;
         Ok(CombatantSpec {
             id: CombatantId::new(self.id.clone()),

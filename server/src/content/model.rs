@@ -136,6 +136,8 @@ pub struct AttackSpec {
     pub usage: Usage,
     /// A quick action instead of a standard action.
     pub quick: bool,
+    /// Only targets with at most this many current hit points (13th Age § Target Hit Points).
+    pub max_target_hp: Option<i32>,
     /// Flexible maneuvers (13th Age § Flexible Attacks): when non-empty the attack is flexible
     /// and the first maneuver whose trigger matches the natural roll applies.
     pub maneuvers: Vec<ManeuverSpec>,

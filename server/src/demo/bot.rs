@@ -186,10 +186,13 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
         has(Condition::Hampered),
     );
     let confused = has(Condition::Confused);
+    // Unarmed attacks are a last resort.
+    let armed = me.attacks.iter().any(|a| a.id != "unarmed");
     let usable = |a: &&AttackSummary| {
         (!hampered || a.basic)
             && !me.expended.contains(&a.id)
             && (!confused || a.usage == "at-will")
+            && (!armed || a.id != "unarmed")
     };
     let melee: Vec<&AttackSummary> = me
         .attacks

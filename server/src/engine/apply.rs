@@ -59,6 +59,13 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         }
         GameEvent::RoundStarted { round } => world.resource_mut::<Battle>().round = *round,
         GameEvent::EscalationDie { value } => world.resource_mut::<Battle>().escalation = *value,
+        GameEvent::EscalationHeld { held } => {
+            world.resource_mut::<Battle>().escalation_held = *held
+        }
+        GameEvent::PartyFled => world.resource_mut::<Battle>().fled = true,
+        GameEvent::TempHpGained {
+            target, temp_after, ..
+        } => with::<HitPoints>(world, target, |hp| hp.temp = *temp_after),
         GameEvent::TurnStarted { combatant, .. } => {
             {
                 let mut b = world.resource_mut::<Battle>();

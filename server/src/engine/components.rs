@@ -141,6 +141,10 @@ pub struct Battle {
     pub round: u32,
     /// Escalation die.
     pub escalation: u8,
+    /// Held by the GM.
+    pub escalation_held: bool,
+    /// The party fled.
+    pub fled: bool,
     /// Order of battle.
     pub order: Vec<CombatantId>,
     /// Index in `order` of the current (or last) turn.

@@ -69,6 +69,8 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
         stage: Stage::Setup,
         round: 0,
         escalation: 0,
+        escalation_held: false,
+        fled: false,
         order: Vec::new(),
         turn_index: None,
         next_effect_id: 1,
@@ -174,6 +176,8 @@ pub fn read_state(world: &World) -> SessionState {
         phase: battle.phase,
         round: battle.round,
         escalation: battle.escalation,
+        escalation_held: battle.escalation_held,
+        fled: battle.fled,
         order: battle.order.clone(),
         current: battle.current().cloned(),
         turn_index: battle.turn_index.and_then(|i| u32::try_from(i).ok()),
@@ -194,6 +198,8 @@ fn empty_state() -> SessionState {
         phase: Phase::Setup,
         round: 0,
         escalation: 0,
+        escalation_held: false,
+        fled: false,
         order: Vec::new(),
         current: None,
         turn_index: None,
@@ -253,6 +259,8 @@ pub fn restore_world(
     battle.phase = state.phase;
     battle.round = state.round;
     battle.escalation = state.escalation;
+    battle.escalation_held = state.escalation_held;
+    battle.fled = state.fled;
     battle.order = state.order.clone();
     battle.next_effect_id = state.next_effect_id;
     battle.winner = state.winner;

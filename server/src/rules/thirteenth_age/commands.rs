@@ -8,7 +8,7 @@ use super::rules;
 use crate::content::model::{AttackSpec, EffectSpec, Reach, Triggered, Usage};
 use crate::dice::Placeholders;
 use crate::engine::components::Stage;
-use fray_protocol::command::AttackMode;
+use fray_protocol::command::{AttackMode, EscalationAction};
 use fray_protocol::event::{
     ActionKind, AttackOutcome, Condition, DamageCause, DamageType, Defense, Effect, EffectDuration,
     EffectKind, GameEvent, Provocation, SavePurpose,
@@ -26,6 +26,59 @@ pub(super) fn reject<T>(code: ErrorCode, msg: impl Into<String>) -> Result<T, Re
 pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
     match cmd {
         Command::StartBattle => start_battle(d),
+        Command::Escalation { action } => {
+            running(d)?;
+            match action {
+                EscalationAction::Hold | EscalationAction::Resume => {
+                    let held = *action == EscalationAction::Hold;
+                    if d.field.battle.escalation_held == held {
+                        return reject(
+                            ErrorCode::InvalidArgument,
+                            format!(
+                                "the escalation die is already {}",
+                                if held { "held" } else { "advancing" }
+                            ),
+                        );
+                    }
+                    d.emit(GameEvent::EscalationHeld { held });
+                }
+                EscalationAction::Reset => d.emit(GameEvent::EscalationDie { value: 0 }),
+            }
+            Ok(())
+        }
+        Command::Flee => {
+            running(d)?;
+            d.emit(GameEvent::PartyFled);
+            d.emit(GameEvent::BattleEnded {
+                winner: Some(Side::Monsters),
+            });
+            Ok(())
+        }
+        Command::GrantTempHp { target, amount } => {
+            if d.field.battle.phase == Phase::Ended {
+                return reject(ErrorCode::BattleOver, "the battle is over");
+            }
+            let f = fighter(d, target)?;
+            if !(1..=1000).contains(amount) {
+                return reject(
+                    ErrorCode::InvalidArgument,
+                    format!("{amount} temporary hit points is outside 1..=1000"),
+                );
+            }
+            if matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+                return reject(
+                    ErrorCode::InvalidTarget,
+                    format!("{} is out of the fight", f.c.name),
+                );
+            }
+            let temp_after = f.hp.temp.max(*amount);
+            d.emit(GameEvent::TempHpGained {
+                target: target.clone(),
+                amount: *amount,
+                temp_after,
+            });
+            Ok(())
+        }
         Command::EndBattle => {
             if d.field.battle.phase == Phase::Ended {
                 return reject(ErrorCode::BattleOver, "the battle is already over");
@@ -314,6 +367,18 @@ fn check_attack(
                 format!(
                     "{} is not engaged with {}: move to engage it first",
                     a.c.name, tf.c.name
+                ),
+            );
+        }
+        // § Target Hit Points: current hit points, not starting hit points.
+        if let Some(max) = spec.max_target_hp
+            && tf.hp.current > max
+        {
+            return reject(
+                ErrorCode::InvalidTarget,
+                format!(
+                    "{} only affects targets with {max} hit points or fewer",
+                    spec.name
                 ),
             );
         }

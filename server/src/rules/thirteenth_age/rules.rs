@@ -11,6 +11,16 @@ pub fn escalation_for_round(round: u32) -> u8 {
     round.saturating_sub(1).min(6) as u8
 }
 
+/// § Escalation Die: the value at the start of `round`: it advances by 1 from round 2 on, to
+/// at most 6, unless the GM holds it (the heroes avoid the fight).
+pub fn escalation_next(current: u8, round: u32, held: bool) -> u8 {
+    if round < 2 || held {
+        current
+    } else {
+        (current + 1).min(6)
+    }
+}
+
 /// § Damage / § Recoveries: the ability (or Con) modifier is doubled at 5th level and tripled
 /// at 8th.
 pub fn level_multiplier(level: i32) -> i32 {

@@ -1,5 +1,6 @@
 //! Tests of special attacks against `13th-age-combat.txt`: § Two-Weapon Fighting,
-//! § Invisibility, § Shooting into Melee, § Conditions (Helpless), § Intercepting.
+//! § Invisibility, § Shooting into Melee, § Conditions (Helpless), § Intercepting,
+//! § Unarmed Attacks, § Target Hit Points, § Escalation Die (GM), § Flee, § Temporary Hit Points.
 
 use crate::content::load_encounter;
 use crate::content::model::Encounter;
@@ -65,6 +66,16 @@ range = "melee"
 ability = "str"
 vs = "ac"
 damage = "1"
+
+[[hero.attacks]]
+id = "finger-of-doom"
+name = "Finger of Doom"
+range = "ranged"
+ability = "dex"
+vs = "md"
+damage = "1000"
+spell = true
+max_target_hp = 100
 
 [[monster]]
 template = "ogre"
@@ -312,4 +323,146 @@ fn intercepting_is_only_possible_right_after_the_move() {
         .find(|c| c.id.0 == "archer")
         .unwrap();
     assert_eq!(archer.engaged_with, vec![cid("ogre-2")]);
+}
+
+/// 13th-age-combat.txt § Unarmed Attacks: Strength −2 vs AC, 1d3 at 1st level + Strength, and
+/// every hero has one.
+#[test]
+fn every_hero_can_make_an_unarmed_attack() {
+    let mut e = engine_at(2, "duo");
+    let duo = e
+        .state()
+        .combatants
+        .into_iter()
+        .find(|c| c.id.0 == "duo")
+        .unwrap();
+    assert!(
+        duo.attacks
+            .iter()
+            .any(|a| a.id == "unarmed" && a.vs == fray_protocol::event::Defense::Ac)
+    );
+    e.execute(&engage("duo", "ogre-1")).unwrap();
+    let ev = e.execute(&attack("duo", "unarmed", "ogre-1")).unwrap();
+    let bonus = ev
+        .iter()
+        .find_map(|x| match x {
+            GameEvent::AttackRolled { bonus, .. } => Some(*bonus),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(bonus, -1, "Str +0, level 1, −2");
+    if let Some(roll) = ev.iter().find_map(|x| match x {
+        GameEvent::DamageRolled { roll, .. } => Some(roll.clone()),
+        _ => None,
+    }) {
+        assert_eq!(roll.dice.len(), 1);
+        assert_eq!(roll.dice[0].sides, 3);
+    }
+}
+
+/// 13th-age-combat.txt § Target Hit Points: "X hit points or fewer" uses current hit points.
+#[test]
+fn attacks_limited_by_hit_points_refuse_healthier_targets() {
+    let mut e = engine_at(2, "archer");
+    let r = e
+        .execute(&attack("archer", "finger-of-doom", "ogre-1"))
+        .unwrap_err();
+    assert_eq!(r.code, ErrorCode::InvalidTarget);
+    assert!(
+        r.message.contains("100 hit points or fewer"),
+        "{}",
+        r.message
+    );
+}
+
+/// 13th-age-combat.txt § Escalation Die: the GM holds it when the heroes avoid the fight (it does
+/// not advance) and resets it when combat ceases.
+#[test]
+fn the_gm_holds_resumes_and_resets_the_escalation_die() {
+    use fray_protocol::command::EscalationAction;
+    let mut e = engine_at(1, "duo");
+    e.execute(&Command::Escalation {
+        action: EscalationAction::Hold,
+    })
+    .unwrap();
+    let end_round = |e: &mut Engine| {
+        let r = e.state().round;
+        while e.state().round == r {
+            let cur = e.state().current.unwrap();
+            e.execute(&Command::EndTurn { actor: cur }).unwrap();
+        }
+    };
+    end_round(&mut e);
+    assert_eq!(e.state().escalation, 0, "held: no advance in round 2");
+    e.execute(&Command::Escalation {
+        action: EscalationAction::Resume,
+    })
+    .unwrap();
+    end_round(&mut e);
+    assert_eq!(e.state().escalation, 1, "resumed: +1 at the next round");
+    end_round(&mut e);
+    assert_eq!(e.state().escalation, 2);
+    e.execute(&Command::Escalation {
+        action: EscalationAction::Reset,
+    })
+    .unwrap();
+    assert_eq!(e.state().escalation, 0);
+    let r = e
+        .execute(&Command::Escalation {
+            action: EscalationAction::Resume,
+        })
+        .unwrap_err();
+    assert_eq!(r.code, ErrorCode::InvalidArgument, "already advancing");
+}
+
+/// 13th-age-combat.txt § Flee: the party leaves with its fallen; a campaign loss; the battle ends.
+#[test]
+fn fleeing_ends_the_battle_as_a_campaign_loss() {
+    let mut e = engine_at(1, "duo");
+    let ev = e.execute(&Command::Flee).unwrap();
+    assert!(matches!(ev[0], GameEvent::PartyFled));
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::BattleEnded {
+            winner: Some(fray_protocol::Side::Monsters)
+        }
+    )));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::SeedRevealed { .. }))
+    );
+    assert!(e.state().fled);
+    assert_eq!(
+        e.execute(&Command::Flee).unwrap_err().code,
+        ErrorCode::BattleOver
+    );
+}
+
+/// 13th-age-combat.txt § Temporary Hit Points: they don't stack (the higher amount stays) and
+/// absorb damage first.
+#[test]
+fn temporary_hit_points_keep_the_higher_amount() {
+    let mut e = engine_at(1, "duo");
+    let temp = |e: &Engine| {
+        e.state()
+            .combatants
+            .into_iter()
+            .find(|c| c.id.0 == "duo")
+            .unwrap()
+            .temp_hp
+    };
+    let grant = |amount| Command::GrantTempHp {
+        target: cid("duo"),
+        amount,
+    };
+    e.execute(&grant(5)).unwrap();
+    assert_eq!(temp(&e), 5);
+    e.execute(&grant(3)).unwrap();
+    assert_eq!(temp(&e), 5, "a lower grant is ignored");
+    e.execute(&grant(8)).unwrap();
+    assert_eq!(temp(&e), 8, "a higher grant replaces");
+    assert_eq!(
+        e.execute(&grant(0)).unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
 }

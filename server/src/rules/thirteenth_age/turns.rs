@@ -195,7 +195,11 @@ fn begin_next_turn(d: &mut Decider) {
             _ => {
                 round += 1;
                 d.emit(GameEvent::RoundStarted { round });
-                let esc = rules::escalation_for_round(round);
+                let esc = rules::escalation_next(
+                    d.field.battle.escalation,
+                    round,
+                    d.field.battle.escalation_held,
+                );
                 if esc != d.field.battle.escalation {
                     d.emit(GameEvent::EscalationDie { value: esc });
                 }
