@@ -240,6 +240,15 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "The escalation die advances again each round.".to_owned()
             }
         }
+        GameEvent::TargetsRolled {
+            attacker,
+            roll,
+            count,
+        } => format!(
+            "{} rolls {} for the number of targets: {count}",
+            n(attacker),
+            roll.expr
+        ),
         GameEvent::PartyFled => "The party flees, carrying its fallen: a campaign loss.".to_owned(),
         GameEvent::TempHpGained {
             target,

@@ -314,7 +314,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].expended.retain(|p| p != power);
             }
         }
-        GameEvent::MissChance { .. } | GameEvent::ShotIntoMelee { .. } => {}
+        GameEvent::MissChance { .. }
+        | GameEvent::ShotIntoMelee { .. }
+        | GameEvent::TargetsRolled { .. } => {}
         GameEvent::EscalationHeld { held } => state.escalation_held = *held,
         GameEvent::PartyFled => state.fled = true,
         GameEvent::TempHpGained {

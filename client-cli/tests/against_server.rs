@@ -188,7 +188,7 @@ async fn play_piped_as_gm_starts_and_refuses_illegal_moves() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn replay_verify_and_export_work_on_recorded_fights() {
-    let fight = repo("replays/13th-age/crypt-of-ash-seed-65");
+    let fight = repo("replays/13th-age/crypt-of-ash-seed-0");
     let out = fray(vec!["verify".into(), fight.clone()], None).await;
     assert!(
         out.status.success(),

@@ -261,6 +261,16 @@ pub enum GameEvent {
         /// 0..=6.
         value: u8,
     },
+    /// The number of targets of a "1d3 nearby enemies" attack was rolled; the first `count`
+    /// named targets are attacked.
+    TargetsRolled {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The roll.
+        roll: Roll,
+        /// Targets attacked.
+        count: u32,
+    },
     /// The GM held or resumed the escalation die.
     EscalationHeld {
         /// Whether it is held (does not advance).

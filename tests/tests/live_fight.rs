@@ -175,7 +175,7 @@ async fn play_over_sockets(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_13th_age_fight_with_the_whole_chapter_over_real_sockets() -> Result<()> {
     let server = TestServer::start().await?;
-    let (seen, _, _) = play_over_sockets(&server, "crypt-of-ash", 65).await?;
+    let (seen, _, _) = play_over_sockets(&server, "crypt-of-ash", 0).await?;
     let has = |f: &dyn Fn(&GameEvent) -> bool| seen.iter().any(|(_, e)| f(e));
     use fray_protocol::event::{EffectKind, SavePurpose};
     assert!(

@@ -4,7 +4,7 @@
 use super::ContentError;
 use super::model::{
     Ability, AbilityMods, AttackSpec, CombatantSpec, EffectSpec, HeroSpec, ManeuverSpec, Reach,
-    Trigger, Triggered, Usage,
+    Targeting, Trigger, Triggered, Usage,
 };
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::ids::{CombatantId, Side};
@@ -202,6 +202,9 @@ pub struct AttackFile {
     pub action: Option<String>,
     /// Only targets with at most this many current hit points.
     pub max_target_hp: Option<i32>,
+    /// `1d3` (a rolled number of the named targets, e.g. "1d3 nearby enemies") or
+    /// `all-engaged` (every enemy engaged with the attacker). Default: the named targets.
+    pub target_rule: Option<String>,
 }
 
 fn parse_usage(ctx: &Ctx, field: &str, s: Option<&str>) -> Result<Usage, ContentError> {
@@ -416,6 +419,7 @@ fn unarmed(mods: &AbilityMods, level: i32) -> AttackSpec {
         usage: Usage::AtWill,
         quick: false,
         max_target_hp: None,
+        targeting: Targeting::Named,
     }
 }
 
@@ -653,6 +657,34 @@ fn resolve_attacks(
             magic: a.magic.unwrap_or(a.spell),
             usage: parse_usage(ctx, &f("usage"), a.usage.as_deref())?,
             max_target_hp: a.max_target_hp,
+            targeting: match a.target_rule.as_deref() {
+                None | Some("named") => Targeting::Named,
+                Some("all-engaged") | Some("all_engaged") => Targeting::AllEngaged,
+                Some(expr) => {
+                    let parsed = crate::dice::DiceExpr::parse(expr).map_err(|e| {
+                        ctx.err(
+                            f("target_rule"),
+                            format!(
+                                "'{expr}' is neither named, all-engaged nor a dice expression: {e}"
+                            ),
+                        )
+                    })?;
+                    let max = parsed
+                        .max_total(&crate::dice::Placeholders::default())
+                        .ok()
+                        .flatten()
+                        .unwrap_or(0);
+                    if !(1..=8).contains(&max) || i32::from(max_targets) < max {
+                        return Err(ctx.err(
+                            f("target_rule"),
+                            format!(
+                                "'{expr}' can roll up to {max} targets; set targets = {max} (1..=8)"
+                            ),
+                        ));
+                    }
+                    Targeting::Rolled(expr.to_owned())
+                }
+            },
             quick: match a.action.as_deref() {
                 None | Some("standard") => false,
                 Some("quick") => true,

@@ -138,6 +138,8 @@ pub struct AttackSpec {
     pub quick: bool,
     /// Only targets with at most this many current hit points (13th Age § Target Hit Points).
     pub max_target_hp: Option<i32>,
+    /// How its targets are chosen.
+    pub targeting: Targeting,
     /// Flexible maneuvers (13th Age § Flexible Attacks): when non-empty the attack is flexible
     /// and the first maneuver whose trigger matches the natural roll applies.
     pub maneuvers: Vec<ManeuverSpec>,
@@ -186,6 +188,19 @@ pub struct ManeuverSpec {
     pub bonus_damage: Option<String>,
     /// Effects on the target.
     pub effects: Vec<Triggered>,
+}
+
+/// How an attack's targets are chosen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Targeting {
+    /// The attacker names up to `max_targets` targets.
+    Named,
+    /// A rolled number of the named targets (e.g. "1d3 nearby enemies"): the attacker names up
+    /// to the maximum and the first N of them are attacked.
+    Rolled(String),
+    /// Every enemy engaged with the attacker (the named list is ignored).
+    AllEngaged,
 }
 
 /// An effect that applies only on some natural rolls (`when`), or always.

@@ -158,7 +158,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         } => with::<Expended>(world, combatant, |u| {
             u.0.remove(power);
         }),
-        GameEvent::MissChance { .. } | GameEvent::ShotIntoMelee { .. } => {}
+        GameEvent::MissChance { .. }
+        | GameEvent::ShotIntoMelee { .. }
+        | GameEvent::TargetsRolled { .. } => {}
         GameEvent::Resisted { .. }
         | GameEvent::CoupDeGrace { .. }
         | GameEvent::ManeuverTriggered { .. }

@@ -5,7 +5,7 @@ use super::decider::Decider;
 use super::field::{FighterItem, grabbed_by, has_condition};
 use super::position;
 use super::rules;
-use crate::content::model::{AttackSpec, EffectSpec, Reach, Triggered, Usage};
+use crate::content::model::{AttackSpec, EffectSpec, Reach, Targeting, Triggered, Usage};
 use crate::dice::Placeholders;
 use crate::engine::components::Stage;
 use fray_protocol::command::{AttackMode, EscalationAction};
@@ -463,6 +463,34 @@ fn attack_cmd(
     let payer = ready_to_act(d, actor, needed)?;
     let a = fighter(d, actor)?;
     let spec = find_attack(&a, attack)?.clone();
+    // "All enemies engaged with you": the engaged foes still in the fight, by id.
+    let engaged_foes: Vec<CombatantId>;
+    let targets: &[CombatantId] = if spec.targeting == Targeting::AllEngaged {
+        engaged_foes = a
+            .pos
+            .engaged
+            .iter()
+            .filter(|e| {
+                d.field
+                    .get(e)
+                    .is_some_and(|f| !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain))
+            })
+            .take(spec.max_targets as usize)
+            .cloned()
+            .collect();
+        if engaged_foes.is_empty() {
+            return reject(
+                ErrorCode::NotEngaged,
+                format!(
+                    "{} targets every engaged enemy, and {} is engaged with none",
+                    spec.name, a.c.name
+                ),
+            );
+        }
+        &engaged_foes
+    } else {
+        targets
+    };
     check_attack(d, &a, &spec, targets)?;
     check_usage(&a, &spec)?;
     // Legal: from here on, roll.
@@ -476,6 +504,20 @@ fn attack_cmd(
     });
     expend(d, actor, &spec);
     provoke_attack(d, actor, &spec, engaged, targets);
+    // "1d3 nearby enemies": roll how many of the named targets are attacked.
+    let targets = match &spec.targeting {
+        Targeting::Rolled(expr) => {
+            let roll = d.roll(expr, &Placeholders::default())?;
+            let count = u32::try_from(roll.total.max(1)).unwrap_or(1);
+            d.emit(GameEvent::TargetsRolled {
+                attacker: actor.clone(),
+                roll,
+                count,
+            });
+            &targets[..targets.len().min(count as usize)]
+        }
+        _ => targets,
+    };
     let flexible = !spec.maneuvers.is_empty();
     resolve(
         d,

@@ -18,7 +18,7 @@ heroes = ["duo", "archer"]
 
 [[monsters]]
 template = "ogre"
-count = 2
+count = 3
 
 [[hero]]
 id = "duo"
@@ -39,6 +39,16 @@ range = "melee"
 ability = "str"
 vs = "ac"
 damage = "1"
+
+[[hero.attacks]]
+id = "whirl"
+name = "Whirl"
+range = "melee"
+ability = "str"
+vs = "ac"
+damage = "1"
+targets = 4
+target_rule = "all-engaged"
 
 [[hero]]
 id = "archer"
@@ -66,6 +76,16 @@ range = "melee"
 ability = "str"
 vs = "ac"
 damage = "1"
+
+[[hero.attacks]]
+id = "volley"
+name = "Volley"
+range = "ranged"
+ability = "dex"
+vs = "ac"
+damage = "1"
+targets = 3
+target_rule = "1d3"
 
 [[hero.attacks]]
 id = "finger-of-doom"
@@ -465,4 +485,60 @@ fn temporary_hit_points_keep_the_higher_amount() {
         e.execute(&grant(0)).unwrap_err().code,
         ErrorCode::InvalidArgument
     );
+}
+
+/// 13th-age-combat.txt § Attacks (targets such as "1d3 nearby enemies"): the number of targets
+/// is rolled and the first that many named targets are attacked.
+#[test]
+fn a_rolled_number_of_targets_attacks_the_first_named_ones() {
+    let mut counts = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let mut e = engine_at(seed, "archer");
+        let ev = e
+            .execute(&Command::Attack {
+                actor: cid("archer"),
+                attack: "volley".into(),
+                targets: vec![cid("ogre-1"), cid("ogre-2"), cid("ogre-3")],
+                mode: AttackMode::Standard,
+            })
+            .unwrap();
+        let count = ev
+            .iter()
+            .find_map(|x| match x {
+                GameEvent::TargetsRolled { count, .. } => Some(*count),
+                _ => None,
+            })
+            .expect("targets rolled");
+        let r = rolls(&ev);
+        assert_eq!(r.len(), count as usize);
+        let expected: Vec<CombatantId> = ["ogre-1", "ogre-2", "ogre-3"][..count as usize]
+            .iter()
+            .map(|s| cid(s))
+            .collect();
+        assert_eq!(r.iter().map(|x| x.0.clone()).collect::<Vec<_>>(), expected);
+        counts.insert(count);
+    }
+    assert_eq!(counts, [1, 2, 3].into_iter().collect());
+}
+
+/// 13th-age-combat.txt § Attacks ("all enemies engaged with you"): the engaged enemies are the
+/// targets, whatever was named; with none engaged the attack is refused.
+#[test]
+fn an_all_engaged_attack_targets_every_engaged_enemy() {
+    let mut e = engine_at(4, "duo");
+    let r = e.execute(&attack("duo", "whirl", "ogre-1")).unwrap_err();
+    assert_eq!(r.code, ErrorCode::NotEngaged);
+    e.execute(&engage("duo", "ogre-1")).unwrap();
+    // Ogre 2 comes to duo; let everyone else pass.
+    e.execute(&Command::EndTurn { actor: cid("duo") }).unwrap();
+    while e.state().current != Some(cid("duo")) {
+        let cur = e.state().current.unwrap();
+        if cur.0 == "ogre-2" {
+            e.execute(&engage("ogre-2", "duo")).unwrap();
+        }
+        e.execute(&Command::EndTurn { actor: cur }).unwrap();
+    }
+    let ev = e.execute(&attack("duo", "whirl", "ogre-3")).unwrap();
+    let targets: Vec<CombatantId> = rolls(&ev).into_iter().map(|x| x.0).collect();
+    assert_eq!(targets, vec![cid("ogre-1"), cid("ogre-2")]);
 }
