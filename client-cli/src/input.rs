@@ -252,6 +252,8 @@ Commands (case-insensitive):
                             opportunity attacks)
   move TARGET               engage an enemy (a move action)
   move far                  move far away from the fight
+    delay                     delay: act later this round (before taking any action)
+  act WHO                   a delaying combatant acts right after the current turn
   disengage | d             disengage check (11+, -1 per extra foe; a move action)
   coup ATTACK TARGET        coup de grace on a helpless enemy you are engaged with
   stabilize ALLY            DC 10 Wisdom check to stabilize an unconscious ally
@@ -347,6 +349,16 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 _ => Err("`move` (reposition), `move TARGET` (engage) or `move far`".to_owned()),
             }
         }
+        "delay" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::Delay { actor }))
+        }
+        "undelay" | "act" => match args {
+            [who] => Ok(Input::Game(Command::Undelay {
+                actor: CombatantId::new(who.to_lowercase()),
+            })),
+            _ => Err("`act WHO`: a delaying combatant acts after the current turn".to_owned()),
+        },
         "disengage" | "d" => {
             let actor = need_menu()?.actor.clone();
             no_args(Input::Game(Command::Disengage { actor }))

@@ -249,6 +249,14 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(attacker),
             roll.expr
         ),
+        GameEvent::Delayed { combatant } => format!("{} delays", n(combatant)),
+        GameEvent::DelayEnding { combatant } => {
+            format!("{} will take its delayed turn after this one", n(combatant))
+        }
+        GameEvent::OrderChanged { order, .. } => format!(
+            "New order of battle: {}",
+            order.iter().map(n).collect::<Vec<_>>().join(", ")
+        ),
         GameEvent::PartyFled => "The party flees, carrying its fallen: a campaign loss.".to_owned(),
         GameEvent::TempHpGained {
             target,
@@ -707,6 +715,8 @@ mod tests {
             hit_this_turn: Vec::new(),
             escalation_held: false,
             fled: false,
+            delayed: Vec::new(),
+            undelay: None,
             popped_free: None,
             combatants: vec![
                 combatant("brakka", "Brakka", Side::Heroes, Some(30)),

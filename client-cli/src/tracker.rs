@@ -319,6 +319,17 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::TargetsRolled { .. } => {}
         GameEvent::EscalationHeld { held } => state.escalation_held = *held,
         GameEvent::PartyFled => state.fled = true,
+        GameEvent::Delayed { combatant } => {
+            state.delayed.push(combatant.clone());
+            if state.current.as_ref() == Some(combatant) {
+                state.current = None;
+            }
+        }
+        GameEvent::DelayEnding { combatant } => state.undelay = Some(combatant.clone()),
+        GameEvent::OrderChanged { order, turn_index } => {
+            state.order = order.clone();
+            state.turn_index = Some(*turn_index);
+        }
         GameEvent::TempHpGained {
             target, temp_after, ..
         } => {
@@ -393,6 +404,8 @@ mod tests {
             hit_this_turn: Vec::new(),
             escalation_held: false,
             fled: false,
+            delayed: Vec::new(),
+            undelay: None,
             popped_free: None,
             combatants: vec![CombatantState {
                 engaged_with: Vec::new(),

@@ -62,6 +62,18 @@ pub enum Command {
         /// Who rallies.
         actor: CombatantId,
     },
+    /// 13th Age delay: at the start of its turn, before any action, the actor steps out of the
+    /// order to act later.
+    Delay {
+        /// Who delays.
+        actor: CombatantId,
+    },
+    /// 13th Age delayed action: a delaying combatant acts right after the current turn; its
+    /// place in the order moves there for the rest of the battle.
+    Undelay {
+        /// Who acts.
+        actor: CombatantId,
+    },
     /// End the actor's turn (end-of-turn ongoing damage and saves follow).
     EndTurn {
         /// Whose turn ends.
@@ -98,6 +110,8 @@ impl Command {
             | Command::Intercept { actor, .. }
             | Command::Stabilize { actor, .. }
             | Command::Rally { actor }
+            | Command::Delay { actor }
+            | Command::Undelay { actor }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::EndBattle
@@ -117,6 +131,8 @@ impl Command {
             Command::Intercept { .. } => "intercept",
             Command::Stabilize { .. } => "stabilize",
             Command::Rally { .. } => "rally",
+            Command::Delay { .. } => "delay",
+            Command::Undelay { .. } => "undelay",
             Command::EndTurn { .. } => "end_turn",
             Command::EndBattle => "end_battle",
             Command::Escalation { .. } => "escalation",

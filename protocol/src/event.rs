@@ -271,6 +271,24 @@ pub enum GameEvent {
         /// Targets attacked.
         count: u32,
     },
+    /// A combatant delayed: its turn passes without end-of-turn effects; it may act later.
+    Delayed {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// A delaying combatant will act right after the current turn.
+    DelayEnding {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// The order of battle changed (a delayed action moved a combatant); `turn_index` is the
+    /// index, in the new order, of the turn that just ended.
+    OrderChanged {
+        /// The new order.
+        order: Vec<CombatantId>,
+        /// Index of the last turn in the new order.
+        turn_index: u32,
+    },
     /// The GM held or resumed the escalation die.
     EscalationHeld {
         /// Whether it is held (does not advance).

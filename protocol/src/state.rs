@@ -194,6 +194,10 @@ pub struct SessionState {
     pub escalation_held: bool,
     /// The party fled the battle (a campaign loss).
     pub fled: bool,
+    /// Combatants delaying (13th Age § Delay), in the order they delayed.
+    pub delayed: Vec<CombatantId>,
+    /// A delaying combatant that acts right after the current turn.
+    pub undelay: Option<CombatantId>,
     /// Order of battle.
     pub order: Vec<CombatantId>,
     /// Whose turn it is.

@@ -521,7 +521,7 @@ fn parse_condition(ctx: &Ctx, field: &str, s: &str) -> Result<Condition, Content
         other => Err(ctx.err(
             field,
             format!(
-                "unknown condition '{other}' (dazed, weakened, stunned, vulnerable, confused, fear, hampered, helpless, stuck, grabbed)"
+                "unknown condition '{other}' (dazed, weakened, stunned, vulnerable, confused, fear, hampered, helpless, stuck, grabbed, invisible)"
             ),
         )),
     }

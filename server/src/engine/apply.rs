@@ -63,6 +63,26 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             world.resource_mut::<Battle>().escalation_held = *held
         }
         GameEvent::PartyFled => world.resource_mut::<Battle>().fled = true,
+        GameEvent::Delayed { combatant } => {
+            {
+                let mut b = world.resource_mut::<Battle>();
+                b.stage = Stage::BetweenTurns;
+                b.delayed.push(combatant.clone());
+                b.opportunities
+                    .retain(|(_, provoker)| provoker != combatant);
+                b.last_mover = None;
+                b.popped_free = None;
+            }
+            with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
+        }
+        GameEvent::DelayEnding { combatant } => {
+            world.resource_mut::<Battle>().undelay = Some(combatant.clone())
+        }
+        GameEvent::OrderChanged { order, turn_index } => {
+            let mut b = world.resource_mut::<Battle>();
+            b.order = order.clone();
+            b.turn_index = Some(*turn_index as usize);
+        }
         GameEvent::TempHpGained {
             target, temp_after, ..
         } => with::<HitPoints>(world, target, |hp| hp.temp = *temp_after),
@@ -74,6 +94,11 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 b.hit_this_turn.clear();
                 b.last_mover = None;
                 b.popped_free = None;
+                // Coming to one's turn ends a delay (§ Delay).
+                b.delayed.retain(|c| c != combatant);
+                if b.undelay.as_ref() == Some(combatant) {
+                    b.undelay = None;
+                }
             }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::FULL);
         }

@@ -145,6 +145,10 @@ pub struct Battle {
     pub escalation_held: bool,
     /// The party fled.
     pub fled: bool,
+    /// Delaying combatants.
+    pub delayed: Vec<CombatantId>,
+    /// Acts right after the current turn.
+    pub undelay: Option<CombatantId>,
     /// Order of battle.
     pub order: Vec<CombatantId>,
     /// Index in `order` of the current (or last) turn.

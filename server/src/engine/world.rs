@@ -71,6 +71,8 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
         escalation: 0,
         escalation_held: false,
         fled: false,
+        delayed: Vec::new(),
+        undelay: None,
         order: Vec::new(),
         turn_index: None,
         next_effect_id: 1,
@@ -178,6 +180,8 @@ pub fn read_state(world: &World) -> SessionState {
         escalation: battle.escalation,
         escalation_held: battle.escalation_held,
         fled: battle.fled,
+        delayed: battle.delayed.clone(),
+        undelay: battle.undelay.clone(),
         order: battle.order.clone(),
         current: battle.current().cloned(),
         turn_index: battle.turn_index.and_then(|i| u32::try_from(i).ok()),
@@ -200,6 +204,8 @@ fn empty_state() -> SessionState {
         escalation: 0,
         escalation_held: false,
         fled: false,
+        delayed: Vec::new(),
+        undelay: None,
         order: Vec::new(),
         current: None,
         turn_index: None,
@@ -261,6 +267,8 @@ pub fn restore_world(
     battle.escalation = state.escalation;
     battle.escalation_held = state.escalation_held;
     battle.fled = state.fled;
+    battle.delayed = state.delayed.clone();
+    battle.undelay = state.undelay.clone();
     battle.order = state.order.clone();
     battle.next_effect_id = state.next_effect_id;
     battle.winner = state.winner;

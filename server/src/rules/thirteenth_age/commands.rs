@@ -105,6 +105,47 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         Command::Intercept { actor, mover } => position::intercept(d, actor, mover),
         Command::Stabilize { actor, target } => stabilize(d, actor, target),
         Command::Rally { actor } => rally(d, actor),
+        Command::Delay { actor } => {
+            able_to_act(d, actor)?;
+            let f = fighter(d, actor)?;
+            // § Delay: you take no action now; only before acting this turn.
+            if f.budget.0 != fray_protocol::state::ActionsLeft::FULL {
+                return reject(
+                    ErrorCode::ActionAlreadyUsed,
+                    format!("{} has already acted this turn and cannot delay", f.c.name),
+                );
+            }
+            d.emit(GameEvent::Delayed {
+                combatant: actor.clone(),
+            });
+            Ok(())
+        }
+        Command::Undelay { actor } => {
+            running(d)?;
+            let f = fighter(d, actor)?;
+            if !d.field.battle.delayed.contains(actor) {
+                return reject(
+                    ErrorCode::InvalidArgument,
+                    format!("{} is not delaying", f.c.name),
+                );
+            }
+            if d.field.battle.undelay.is_some() {
+                return reject(
+                    ErrorCode::InvalidArgument,
+                    "another delayed combatant already acts after this turn",
+                );
+            }
+            if d.field.battle.current().is_none() {
+                return reject(
+                    ErrorCode::NotYourTurn,
+                    "a delayed action comes after someone's turn",
+                );
+            }
+            d.emit(GameEvent::DelayEnding {
+                combatant: actor.clone(),
+            });
+            Ok(())
+        }
         Command::EndTurn { actor } => {
             running(d)?;
             fighter(d, actor)?;
@@ -745,6 +786,17 @@ fn coup_de_grace(
         return reject(
             ErrorCode::NotEngaged,
             format!("{} is not engaged with {}", a.c.name, tf.c.name),
+        );
+    }
+    if let Some(max) = spec.max_target_hp
+        && tf.hp.current > max
+    {
+        return reject(
+            ErrorCode::InvalidTarget,
+            format!(
+                "{} only affects targets with {max} hit points or fewer",
+                spec.name
+            ),
         );
     }
     if has_condition(a.fx, Condition::Hampered) && !spec.basic {

@@ -203,7 +203,10 @@ pub fn intercept(
     if m.c.side == a.c.side {
         return reject(ErrorCode::InvalidTarget, format!("{} is an ally", m.c.name));
     }
-    if a.vit.0 != LifeStatus::Conscious || has_condition(a.fx, Condition::Stunned) {
+    if a.vit.0 != LifeStatus::Conscious
+        || has_condition(a.fx, Condition::Stunned)
+        || has_condition(a.fx, Condition::Helpless)
+    {
         return reject(ErrorCode::CannotAct, format!("{} cannot act", a.c.name));
     }
     if has_condition(a.fx, Condition::Stuck) {

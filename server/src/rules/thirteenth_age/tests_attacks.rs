@@ -542,3 +542,76 @@ fn an_all_engaged_attack_targets_every_engaged_enemy() {
     let targets: Vec<CombatantId> = rolls(&ev).into_iter().map(|x| x.0).collect();
     assert_eq!(targets, vec![cid("ogre-1"), cid("ogre-2")]);
 }
+
+/// 13th-age-combat.txt § Delay: a combatant that has not acted may delay; it acts later at the
+/// count it chooses, and that count becomes its place in the order for the rest of the battle.
+#[test]
+fn a_delayed_combatant_acts_later_and_keeps_its_new_place() {
+    let mut e = engine_at(6, "duo");
+    let order_before = e.state().order.clone();
+    let ev = e.execute(&Command::Delay { actor: cid("duo") }).unwrap();
+    assert!(matches!(ev[0], GameEvent::Delayed { .. }));
+    // No end-of-turn processing: no TurnEnded for duo; the next combatant starts.
+    assert!(
+        !ev.iter()
+            .any(|x| matches!(x, GameEvent::TurnEnded { combatant } if combatant.0 == "duo"))
+    );
+    let next = e.state().current.unwrap();
+    assert_ne!(next, cid("duo"));
+    assert_eq!(e.state().delayed, vec![cid("duo")]);
+    // Duo steps in after the current turn.
+    e.execute(&Command::Undelay { actor: cid("duo") }).unwrap();
+    let ev = e
+        .execute(&Command::EndTurn {
+            actor: next.clone(),
+        })
+        .unwrap();
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::OrderChanged { .. }))
+    );
+    assert_eq!(e.state().current, Some(cid("duo")));
+    let order = e.state().order;
+    let pos = |id: &CombatantId| order.iter().position(|c| c == id).unwrap();
+    assert_eq!(
+        pos(&cid("duo")),
+        pos(&next) + 1,
+        "duo now acts right after {next}"
+    );
+    assert_ne!(order, order_before);
+    assert!(e.state().delayed.is_empty());
+    // Having acted, it cannot delay again this turn.
+    e.execute(&Command::Move {
+        actor: cid("duo"),
+        engage: Some(cid("ogre-1")),
+        far_away: false,
+    })
+    .unwrap();
+    assert_eq!(
+        e.execute(&Command::Delay { actor: cid("duo") })
+            .unwrap_err()
+            .code,
+        ErrorCode::ActionAlreadyUsed
+    );
+}
+
+/// 13th-age-combat.txt § Delay: a delaying combatant that comes to its next turn without having
+/// acted simply takes that turn.
+#[test]
+fn a_delay_ends_when_the_turn_comes_around_again() {
+    let mut e = engine_at(6, "duo");
+    let round = e.state().round;
+    e.execute(&Command::Delay { actor: cid("duo") }).unwrap();
+    while e.state().current != Some(cid("duo")) {
+        let cur = e.state().current.unwrap();
+        e.execute(&Command::EndTurn { actor: cur }).unwrap();
+    }
+    assert_eq!(e.state().round, round + 1);
+    assert!(e.state().delayed.is_empty());
+    assert_eq!(
+        e.execute(&Command::Undelay { actor: cid("duo") })
+            .unwrap_err()
+            .code,
+        ErrorCode::InvalidArgument
+    );
+}

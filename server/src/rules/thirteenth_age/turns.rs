@@ -187,6 +187,33 @@ fn begin_next_turn(d: &mut Decider) {
     if order.is_empty() {
         return;
     }
+    // § Delay: a delaying combatant acting now takes this place in the order for the rest of
+    // the battle (its initiative becomes this count).
+    if let (Some(actor), Some(last)) = (d.field.battle.undelay.clone(), d.field.battle.turn_index)
+        && let Some(last_id) = order.get(last).cloned()
+        && matches!(d.status(&actor), Some(s) if s != LifeStatus::Dead && s != LifeStatus::Slain)
+    {
+        let mut new_order: Vec<CombatantId> =
+            order.iter().filter(|c| **c != actor).cloned().collect();
+        let at = new_order
+            .iter()
+            .position(|c| *c == last_id)
+            .map_or(0, |i| i + 1);
+        new_order.insert(at, actor.clone());
+        d.emit(GameEvent::OrderChanged {
+            order: new_order,
+            turn_index: u32::try_from(at.saturating_sub(1)).unwrap_or(0),
+        });
+        d.emit(GameEvent::TurnStarted {
+            combatant: actor.clone(),
+            round: d.field.battle.round,
+        });
+        source_turn_effects(d, &actor, false);
+        if d.status(&actor) == Some(LifeStatus::Unconscious) {
+            death_save(d, &actor);
+        }
+        return;
+    }
     let mut index = d.field.battle.turn_index;
     let mut round = d.field.battle.round;
     for _ in 0..=order.len() {
