@@ -263,6 +263,8 @@ Commands (case-insensitive):
   end | e                   end the turn
   start                     GM: roll initiative and start the battle
     end battle                GM: end the battle now (the seed is revealed)
+    ambush WHO [escalate]     GM: start with an ambush round led by WHO (escalate: the
+                            escalation die goes to 1 after it)
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
   temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
@@ -297,6 +299,15 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "menu" | "actions" => no_args(Input::Menu),
         "start" => no_args(Input::Game(Command::StartBattle)),
         "flee" => no_args(Input::Game(Command::Flee)),
+        "ambush" => match args {
+            [who] | [who, _] => Ok(Input::Game(Command::StartAmbush {
+                ambusher: CombatantId::new(who.to_lowercase()),
+                advance_escalation: args
+                    .get(1)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("escalate")),
+            })),
+            _ => Err("`ambush WHO [escalate]` (GM): start with an ambush round".to_owned()),
+        },
         "escalation" => match args {
             [w] => {
                 let action = match w.to_lowercase().as_str() {

@@ -257,6 +257,10 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "New order of battle: {}",
             order.iter().map(n).collect::<Vec<_>>().join(", ")
         ),
+        GameEvent::SurpriseRound { acting, .. } => format!(
+            "Ambush! Only {} act in the surprise round",
+            acting.iter().map(n).collect::<Vec<_>>().join(" and ")
+        ),
         GameEvent::PartyFled => "The party flees, carrying its fallen: a campaign loss.".to_owned(),
         GameEvent::TempHpGained {
             target,
@@ -717,6 +721,7 @@ mod tests {
             fled: false,
             delayed: Vec::new(),
             undelay: None,
+            surprise: None,
             popped_free: None,
             combatants: vec![
                 combatant("brakka", "Brakka", Side::Heroes, Some(30)),

@@ -319,6 +319,14 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::TargetsRolled { .. } => {}
         GameEvent::EscalationHeld { held } => state.escalation_held = *held,
         GameEvent::PartyFled => state.fled = true,
+        GameEvent::SurpriseRound {
+            acting,
+            advance_escalation,
+        } => {
+            state.phase = Phase::Running;
+            state.order = acting.clone();
+            state.surprise = Some(*advance_escalation);
+        }
         GameEvent::Delayed { combatant } => {
             state.delayed.push(combatant.clone());
             if state.current.as_ref() == Some(combatant) {
@@ -406,6 +414,7 @@ mod tests {
             fled: false,
             delayed: Vec::new(),
             undelay: None,
+            surprise: None,
             popped_free: None,
             combatants: vec![CombatantState {
                 engaged_with: Vec::new(),

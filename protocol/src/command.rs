@@ -11,6 +11,16 @@ use serde::{Deserialize, Serialize};
 pub enum Command {
     /// GM: roll initiative for everyone and begin round 1.
     StartBattle,
+    /// GM: start with an ambush (13th Age § Ambushes and Surprise): the ambushing side rolls
+    /// initiative; only `ambusher` and its highest-initiative ally act in the ambush round; then
+    /// the ambushed side rolls and normal rounds follow.
+    StartAmbush {
+        /// The nominated ambusher.
+        ambusher: CombatantId,
+        /// Whether the escalation die advances to 1 after the ambush round (the GM's choice).
+        #[serde(default)]
+        advance_escalation: bool,
+    },
     /// Attack with one of the actor's attacks against the listed targets.
     Attack {
         /// Who attacks.
@@ -114,6 +124,7 @@ impl Command {
             | Command::Undelay { actor }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
+            | Command::StartAmbush { .. }
             | Command::EndBattle
             | Command::Escalation { .. }
             | Command::Flee
@@ -125,6 +136,7 @@ impl Command {
     pub fn kind(&self) -> &'static str {
         match self {
             Command::StartBattle => "start_battle",
+            Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",
             Command::Disengage { .. } => "disengage",

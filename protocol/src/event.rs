@@ -246,6 +246,14 @@ pub enum GameEvent {
         /// d20 + bonus.
         total: i32,
     },
+    /// The ambush round: only these combatants act, in this order; then the ambushed side rolls
+    /// initiative and a `turn_order` starts normal rounds.
+    SurpriseRound {
+        /// Who acts, in order.
+        acting: Vec<CombatantId>,
+        /// Whether the escalation die advances to 1 after the ambush round.
+        advance_escalation: bool,
+    },
     /// The fixed order of battle after initiative.
     TurnOrder {
         /// First to last.

@@ -194,6 +194,8 @@ pub struct SessionState {
     pub escalation_held: bool,
     /// The party fled the battle (a campaign loss).
     pub fled: bool,
+    /// During an ambush round: `Some(advance the escalation die after it)`.
+    pub surprise: Option<bool>,
     /// Combatants delaying (13th Age § Delay), in the order they delayed.
     pub delayed: Vec<CombatantId>,
     /// A delaying combatant that acts right after the current turn.

@@ -56,6 +56,17 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             b.order = order.clone();
             b.stage = Stage::BetweenTurns;
             b.turn_index = None;
+            b.surprise = None;
+        }
+        GameEvent::SurpriseRound {
+            acting,
+            advance_escalation,
+        } => {
+            let mut b = world.resource_mut::<Battle>();
+            b.order = acting.clone();
+            b.stage = Stage::BetweenTurns;
+            b.turn_index = None;
+            b.surprise = Some(*advance_escalation);
         }
         GameEvent::RoundStarted { round } => world.resource_mut::<Battle>().round = *round,
         GameEvent::EscalationDie { value } => world.resource_mut::<Battle>().escalation = *value,

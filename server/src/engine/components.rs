@@ -145,6 +145,8 @@ pub struct Battle {
     pub escalation_held: bool,
     /// The party fled.
     pub fled: bool,
+    /// During an ambush round: whether the escalation die advances after it.
+    pub surprise: Option<bool>,
     /// Delaying combatants.
     pub delayed: Vec<CombatantId>,
     /// Acts right after the current turn.

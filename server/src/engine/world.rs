@@ -73,6 +73,7 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
         fled: false,
         delayed: Vec::new(),
         undelay: None,
+        surprise: None,
         order: Vec::new(),
         turn_index: None,
         next_effect_id: 1,
@@ -181,6 +182,7 @@ pub fn read_state(world: &World) -> SessionState {
         escalation_held: battle.escalation_held,
         fled: battle.fled,
         delayed: battle.delayed.clone(),
+        surprise: battle.surprise,
         undelay: battle.undelay.clone(),
         order: battle.order.clone(),
         current: battle.current().cloned(),
@@ -206,6 +208,7 @@ fn empty_state() -> SessionState {
         fled: false,
         delayed: Vec::new(),
         undelay: None,
+        surprise: None,
         order: Vec::new(),
         current: None,
         turn_index: None,
@@ -268,6 +271,7 @@ pub fn restore_world(
     battle.escalation_held = state.escalation_held;
     battle.fled = state.fled;
     battle.delayed = state.delayed.clone();
+    battle.surprise = state.surprise;
     battle.undelay = state.undelay.clone();
     battle.order = state.order.clone();
     battle.next_effect_id = state.next_effect_id;

@@ -25,7 +25,11 @@ pub(super) fn reject<T>(code: ErrorCode, msg: impl Into<String>) -> Result<T, Re
 /// Decides a command.
 pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
     match cmd {
-        Command::StartBattle => start_battle(d),
+        Command::StartBattle => start_battle(d, None),
+        Command::StartAmbush {
+            ambusher,
+            advance_escalation,
+        } => start_battle(d, Some((ambusher, *advance_escalation))),
         Command::Escalation { action } => {
             running(d)?;
             match action {
@@ -241,7 +245,8 @@ pub(super) fn able_to_act(d: &Decider, actor: &CombatantId) -> Result<(), Reject
     Ok(())
 }
 
-fn start_battle(d: &mut Decider) -> Result<(), Rejection> {
+fn start_battle(d: &mut Decider, ambush: Option<(&CombatantId, bool)>) -> Result<(), Rejection> {
+    let ambusher = ambush.map(|a| a.0);
     match d.field.battle.phase {
         Phase::Setup => {}
         Phase::Running => {
@@ -252,12 +257,60 @@ fn start_battle(d: &mut Decider) -> Result<(), Rejection> {
         }
         Phase::Ended => return reject(ErrorCode::BattleOver, "the battle is over"),
     }
+    let ambush_side = match ambusher {
+        Some(a) => {
+            let f = fighter(d, a)?;
+            if !f.vit.0.is_up() {
+                return reject(
+                    ErrorCode::CannotAct,
+                    format!("{} cannot start an ambush", f.c.name),
+                );
+            }
+            Some(f.c.side)
+        }
+        None => None,
+    };
     d.emit(GameEvent::BattleStarted);
-    // § Roll Once: d20 + initiative bonus; all monsters of the same type share one roll.
-    // Heroes roll in id order, then monster groups in template order.
+    let placed = roll_initiative(d, ambush_side);
+    match (ambusher, ambush_side) {
+        (Some(a), Some(side)) => {
+            // § Ambushes and Surprise: only the nominated ambusher and its highest-initiative
+            // ally act in the ambush round, in initiative order.
+            let ally = placed
+                .iter()
+                .find(|p| p.2 == side && &p.3 != a)
+                .map(|p| p.3.clone());
+            let acting: Vec<CombatantId> = placed
+                .iter()
+                .filter(|p| &p.3 == a || Some(&p.3) == ally.as_ref())
+                .map(|p| p.3.clone())
+                .collect();
+            d.emit(GameEvent::SurpriseRound {
+                acting,
+                advance_escalation: ambush.is_some_and(|a| a.1),
+            });
+        }
+        _ => d.emit(GameEvent::TurnOrder {
+            order: placed.into_iter().map(|p| p.3).collect(),
+        }),
+    }
+    Ok(())
+}
+
+/// Rolls initiative (§ Roll Once: d20 + bonus; all monsters of the same type share one roll)
+/// for one side or everyone — heroes in id order, then monster groups in template order — and
+/// returns (total, bonus, side, id) sorted into the order of battle: higher total first, ties
+/// by higher bonus, then heroes before monsters, then id (documented in docs/rules/13th-age.md).
+pub(super) fn roll_initiative(
+    d: &mut Decider,
+    only: Option<Side>,
+) -> Vec<(i32, i32, Side, CombatantId)> {
     let mut heroes = Vec::new();
     let mut groups: BTreeMap<String, (i32, Vec<CombatantId>)> = BTreeMap::new();
     for f in d.field.all() {
+        if only.is_some_and(|s| s != f.c.side) {
+            continue;
+        }
         match f.c.side {
             Side::Heroes => heroes.push((f.init.bonus, vec![f.c.id.clone()])),
             Side::Monsters => groups
@@ -285,18 +338,18 @@ fn start_battle(d: &mut Decider) -> Result<(), Rejection> {
             total,
         });
     }
-    // Ties: higher bonus first, then heroes before monsters, then id order (documented in
-    // docs/rules/13th-age.md).
+    sort_order(&mut placed);
+    placed
+}
+
+/// Sorts (total, bonus, side, id) into the order of battle.
+pub(super) fn sort_order(placed: &mut [(i32, i32, Side, CombatantId)]) {
     placed.sort_by(|a, b| {
         b.0.cmp(&a.0)
             .then(b.1.cmp(&a.1))
             .then(a.2.cmp(&b.2))
             .then(a.3.cmp(&b.3))
     });
-    d.emit(GameEvent::TurnOrder {
-        order: placed.into_iter().map(|p| p.3).collect(),
-    });
-    Ok(())
 }
 
 fn defense_value(f: &FighterItem, vs: Defense) -> i32 {

@@ -615,3 +615,57 @@ fn a_delay_ends_when_the_turn_comes_around_again() {
         ErrorCode::InvalidArgument
     );
 }
+
+/// 13th-age-combat.txt § Ambushes and Surprise: the ambushing side rolls initiative; only the
+/// nominated ambusher and its highest-initiative ally act; then the ambushed side rolls and
+/// normal rounds follow (the escalation die advancing after the ambush round if the GM says so).
+#[test]
+fn an_ambush_round_lets_only_the_ambusher_and_its_best_ally_act() {
+    for advance in [false, true] {
+        let seed = 9;
+        let mut e = Engine::new(&encounter(), SessionRng::from_seed(seed), secret(seed)).unwrap();
+        let ev = e
+            .execute(&Command::StartAmbush {
+                ambusher: cid("ogre-3"),
+                advance_escalation: advance,
+            })
+            .unwrap();
+        // Only the monsters rolled so far.
+        for x in &ev {
+            if let GameEvent::InitiativeRolled { combatants, .. } = x {
+                assert!(
+                    combatants.iter().all(|c| c.0.starts_with("ogre")),
+                    "{combatants:?}"
+                );
+            }
+        }
+        let acting = ev
+            .iter()
+            .find_map(|x| match x {
+                GameEvent::SurpriseRound { acting, .. } => Some(acting.clone()),
+                _ => None,
+            })
+            .expect("an ambush round");
+        assert_eq!(acting.len(), 2);
+        assert!(acting.contains(&cid("ogre-3")));
+        assert_eq!(e.state().round, 0);
+        assert_eq!(e.state().current.as_ref(), acting.first());
+        // Heroes may not act in the ambush round.
+        assert_eq!(
+            e.execute(&attack("archer", "ranged", "ogre-1"))
+                .unwrap_err()
+                .code,
+            ErrorCode::NotYourTurn
+        );
+        for who in &acting {
+            assert_eq!(e.state().current.as_ref(), Some(who));
+            e.execute(&Command::EndTurn { actor: who.clone() }).unwrap();
+        }
+        // Then the heroes rolled, the full order is set and round 1 began.
+        let state = e.state();
+        assert_eq!(state.round, 1);
+        assert_eq!(state.order.len(), 5);
+        assert!(state.combatants.iter().all(|c| c.initiative.is_some()));
+        assert_eq!(state.escalation, u8::from(advance));
+    }
+}

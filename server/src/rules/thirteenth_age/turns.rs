@@ -214,6 +214,10 @@ fn begin_next_turn(d: &mut Decider) {
         }
         return;
     }
+    if let Some(advance) = d.field.battle.surprise {
+        surprise_round(d, &order, advance);
+        return;
+    }
     let mut index = d.field.battle.turn_index;
     let mut round = d.field.battle.round;
     for _ in 0..=order.len() {
@@ -252,6 +256,44 @@ fn begin_next_turn(d: &mut Decider) {
                 return;
             }
         }
+    }
+}
+
+/// § Ambushes and Surprise: the ambush round's turns (round 0), then initiative for the
+/// ambushed side and the full order of battle; the escalation die goes to 1 if the GM chose so.
+fn surprise_round(d: &mut Decider, order: &[CombatantId], advance: bool) {
+    let mut next = d.field.battle.turn_index.map_or(0, |i| i + 1);
+    while let Some(id) = order.get(next) {
+        if matches!(
+            d.status(id),
+            Some(LifeStatus::Conscious | LifeStatus::Unconscious)
+        ) {
+            d.emit(GameEvent::TurnStarted {
+                combatant: id.clone(),
+                round: 0,
+            });
+            source_turn_effects(d, id, false);
+            return;
+        }
+        next += 1;
+    }
+    let Some(ambushers) = order.first().and_then(|a| d.field.get(a)).map(|f| f.c.side) else {
+        return;
+    };
+    let mut placed = super::commands::roll_initiative(d, Some(ambushers.opponent()));
+    for f in d.field.all() {
+        if f.c.side == ambushers
+            && let Some(total) = f.init.result
+        {
+            placed.push((total, f.init.bonus, f.c.side, f.c.id.clone()));
+        }
+    }
+    super::commands::sort_order(&mut placed);
+    d.emit(GameEvent::TurnOrder {
+        order: placed.into_iter().map(|p| p.3).collect(),
+    });
+    if advance {
+        d.emit(GameEvent::EscalationDie { value: 1 });
     }
 }
 
