@@ -265,6 +265,8 @@ Commands (case-insensitive):
     end battle                GM: end the battle now (the seed is revealed)
     ambush WHO [escalate]     GM: start with an ambush round led by WHO (escalate: the
                             escalation die goes to 1 after it)
+    spirit WHO ALLY STAT      a PC out of the fight fights in spirit: ALLY gets +1 (+2 the
+                            first time) to attack, ac, pd or md
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
   temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
@@ -299,6 +301,27 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "menu" | "actions" => no_args(Input::Menu),
         "start" => no_args(Input::Game(Command::StartBattle)),
         "flee" => no_args(Input::Game(Command::Flee)),
+        "spirit" => match args {
+            [who, ally, stat] => {
+                use fray_protocol::event::BonusStat;
+                let stat = match stat.to_lowercase().as_str() {
+                    "attack" | "attacks" => BonusStat::Attack,
+                    "ac" => BonusStat::Ac,
+                    "pd" => BonusStat::Pd,
+                    "md" => BonusStat::Md,
+                    other => return Err(format!("`{other}`: attack, ac, pd or md")),
+                };
+                Ok(Input::Game(Command::FightInSpirit {
+                    actor: CombatantId::new(who.to_lowercase()),
+                    ally: CombatantId::new(ally.to_lowercase()),
+                    stat,
+                }))
+            }
+            _ => Err(
+                "`spirit WHO ALLY attack|ac|pd|md`: fight in spirit (a PC out of the fight)"
+                    .to_owned(),
+            ),
+        },
         "ambush" => match args {
             [who] | [who, _] => Ok(Input::Game(Command::StartAmbush {
                 ambusher: CombatantId::new(who.to_lowercase()),

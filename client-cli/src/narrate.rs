@@ -261,6 +261,9 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "Ambush! Only {} act in the surprise round",
             acting.iter().map(n).collect::<Vec<_>>().join(" and ")
         ),
+        GameEvent::FoughtInSpirit { combatant, ally } => {
+            format!("{} fights in spirit beside {}", n(combatant), n(ally))
+        }
         GameEvent::PartyFled => "The party flees, carrying its fallen: a campaign loss.".to_owned(),
         GameEvent::TempHpGained {
             target,
@@ -442,6 +445,9 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 kind @ EffectKind::OngoingDamage { .. } => {
                     format!("{} suffers {}", n(&effect.target), effect_kind_text(kind))
                 }
+                kind @ EffectKind::Bonus { .. } => {
+                    format!("{} gains {}", n(&effect.target), effect_kind_text(kind))
+                }
             };
             format!(
                 "{what} ({}, from {}) [effect #{}]",
@@ -616,6 +622,9 @@ pub fn effect_kind_text(kind: &EffectKind) -> String {
             amount,
             damage_type,
         } => format!("ongoing {amount} {}damage", damage_kind(*damage_type)),
+        EffectKind::Bonus { stat, amount } => {
+            format!("{amount:+} to {}", format!("{stat:?}").to_lowercase())
+        }
     }
 }
 
@@ -722,6 +731,8 @@ mod tests {
             delayed: Vec::new(),
             undelay: None,
             surprise: None,
+            spirit_used: false,
+            spirit_rounds: Vec::new(),
             popped_free: None,
             combatants: vec![
                 combatant("brakka", "Brakka", Side::Heroes, Some(30)),

@@ -319,6 +319,10 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::TargetsRolled { .. } => {}
         GameEvent::EscalationHeld { held } => state.escalation_held = *held,
         GameEvent::PartyFled => state.fled = true,
+        GameEvent::FoughtInSpirit { combatant, .. } => {
+            state.spirit_used = true;
+            state.spirit_rounds.push((combatant.clone(), state.round));
+        }
         GameEvent::SurpriseRound {
             acting,
             advance_escalation,
@@ -415,6 +419,8 @@ mod tests {
             delayed: Vec::new(),
             undelay: None,
             surprise: None,
+            spirit_used: false,
+            spirit_rounds: Vec::new(),
             popped_free: None,
             combatants: vec![CombatantState {
                 engaged_with: Vec::new(),

@@ -84,6 +84,17 @@ pub enum Command {
         /// Who acts.
         actor: CombatantId,
     },
+    /// 13th Age fight in spirit: a PC out of the fight (unconscious or dead) inspires an ally —
+    /// +1 to attacks or a defense until the end of the ally's next turn (+2 the first time in a
+    /// battle); once a round per PC.
+    FightInSpirit {
+        /// The PC out of the fight.
+        actor: CombatantId,
+        /// The ally.
+        ally: CombatantId,
+        /// What improves.
+        stat: crate::event::BonusStat,
+    },
     /// End the actor's turn (end-of-turn ongoing damage and saves follow).
     EndTurn {
         /// Whose turn ends.
@@ -121,6 +132,7 @@ impl Command {
             | Command::Stabilize { actor, .. }
             | Command::Rally { actor }
             | Command::Delay { actor }
+            | Command::FightInSpirit { actor, .. }
             | Command::Undelay { actor }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
@@ -144,6 +156,7 @@ impl Command {
             Command::Stabilize { .. } => "stabilize",
             Command::Rally { .. } => "rally",
             Command::Delay { .. } => "delay",
+            Command::FightInSpirit { .. } => "fight_in_spirit",
             Command::Undelay { .. } => "undelay",
             Command::EndTurn { .. } => "end_turn",
             Command::EndBattle => "end_battle",

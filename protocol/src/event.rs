@@ -153,6 +153,28 @@ pub enum EffectKind {
         /// Its type, if any.
         damage_type: Option<DamageType>,
     },
+    /// A bonus to attacks or a defense (e.g. from an ally fighting in spirit); bonuses from the
+    /// same source kind don't stack — the best one counts.
+    Bonus {
+        /// What it improves.
+        stat: BonusStat,
+        /// By how much.
+        amount: i32,
+    },
+}
+
+/// What a bonus improves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BonusStat {
+    /// Attack rolls.
+    Attack,
+    /// Armor Class.
+    Ac,
+    /// Physical Defense.
+    Pd,
+    /// Mental Defense.
+    Md,
 }
 
 /// An effect instance on a combatant.
@@ -278,6 +300,14 @@ pub enum GameEvent {
         roll: Roll,
         /// Targets attacked.
         count: u32,
+    },
+    /// A combatant out of the fight fights in spirit (13th Age § Fight in Spirit); a `Bonus`
+    /// effect on the ally follows.
+    FoughtInSpirit {
+        /// Who, from out of the fight.
+        combatant: CombatantId,
+        /// The ally encouraged.
+        ally: CombatantId,
     },
     /// A combatant delayed: its turn passes without end-of-turn effects; it may act later.
     Delayed {

@@ -196,6 +196,10 @@ pub struct SessionState {
     pub fled: bool,
     /// During an ambush round: `Some(advance the escalation die after it)`.
     pub surprise: Option<bool>,
+    /// Someone has fought in spirit this battle (later ones grant +1, not +2).
+    pub spirit_used: bool,
+    /// Who fought in spirit, and in which round (once a round each).
+    pub spirit_rounds: Vec<(CombatantId, u32)>,
     /// Combatants delaying (13th Age § Delay), in the order they delayed.
     pub delayed: Vec<CombatantId>,
     /// A delaying combatant that acts right after the current turn.

@@ -79,6 +79,7 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
                         continue;
                     }
                     EffectKind::OngoingDamage { .. } => "ongoing damage",
+                    EffectKind::Bonus { .. } => continue,
                 },
                 GameEvent::FellUnconscious { .. } => "unconscious",
                 GameEvent::SaveRolled {

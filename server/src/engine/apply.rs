@@ -74,6 +74,12 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             world.resource_mut::<Battle>().escalation_held = *held
         }
         GameEvent::PartyFled => world.resource_mut::<Battle>().fled = true,
+        GameEvent::FoughtInSpirit { combatant, .. } => {
+            let mut b = world.resource_mut::<Battle>();
+            b.spirit_used = true;
+            let round = b.round;
+            b.spirit_rounds.push((combatant.clone(), round));
+        }
         GameEvent::Delayed { combatant } => {
             {
                 let mut b = world.resource_mut::<Battle>();

@@ -147,6 +147,10 @@ pub struct Battle {
     pub fled: bool,
     /// During an ambush round: whether the escalation die advances after it.
     pub surprise: Option<bool>,
+    /// Someone has fought in spirit this battle.
+    pub spirit_used: bool,
+    /// (who, round) of each fight in spirit.
+    pub spirit_rounds: Vec<(CombatantId, u32)>,
     /// Delaying combatants.
     pub delayed: Vec<CombatantId>,
     /// Acts right after the current turn.

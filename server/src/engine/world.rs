@@ -74,6 +74,8 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
         delayed: Vec::new(),
         undelay: None,
         surprise: None,
+        spirit_used: false,
+        spirit_rounds: Vec::new(),
         order: Vec::new(),
         turn_index: None,
         next_effect_id: 1,
@@ -183,6 +185,8 @@ pub fn read_state(world: &World) -> SessionState {
         fled: battle.fled,
         delayed: battle.delayed.clone(),
         surprise: battle.surprise,
+        spirit_used: battle.spirit_used,
+        spirit_rounds: battle.spirit_rounds.clone(),
         undelay: battle.undelay.clone(),
         order: battle.order.clone(),
         current: battle.current().cloned(),
@@ -209,6 +213,8 @@ fn empty_state() -> SessionState {
         delayed: Vec::new(),
         undelay: None,
         surprise: None,
+        spirit_used: false,
+        spirit_rounds: Vec::new(),
         order: Vec::new(),
         current: None,
         turn_index: None,
@@ -272,6 +278,8 @@ pub fn restore_world(
     battle.fled = state.fled;
     battle.delayed = state.delayed.clone();
     battle.surprise = state.surprise;
+    battle.spirit_used = state.spirit_used;
+    battle.spirit_rounds = state.spirit_rounds.clone();
     battle.undelay = state.undelay.clone();
     battle.order = state.order.clone();
     battle.next_effect_id = state.next_effect_id;

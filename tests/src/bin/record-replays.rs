@@ -34,6 +34,7 @@ fn coverage(session: &Session) -> Result<BTreeSet<String>> {
             GameEvent::EffectApplied { effect } => match effect.kind {
                 EffectKind::Condition(c) => format!("{c:?}").to_lowercase(),
                 EffectKind::OngoingDamage { .. } => "ongoing".into(),
+                EffectKind::Bonus { .. } => "bonus".into(),
             },
             GameEvent::ManeuverTriggered { .. } => "flexible".into(),
             GameEvent::SaveRolled {

@@ -10,8 +10,8 @@ use crate::dice::Placeholders;
 use crate::engine::components::Stage;
 use fray_protocol::command::{AttackMode, EscalationAction};
 use fray_protocol::event::{
-    ActionKind, AttackOutcome, Condition, DamageCause, DamageType, Defense, Effect, EffectDuration,
-    EffectKind, GameEvent, Provocation, SavePurpose,
+    ActionKind, AttackOutcome, BonusStat, Condition, DamageCause, DamageType, Defense, Effect,
+    EffectDuration, EffectKind, GameEvent, Provocation, SavePurpose,
 };
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{LifeStatus, Phase};
@@ -109,6 +109,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         Command::Intercept { actor, mover } => position::intercept(d, actor, mover),
         Command::Stabilize { actor, target } => stabilize(d, actor, target),
         Command::Rally { actor } => rally(d, actor),
+        Command::FightInSpirit { actor, ally, stat } => fight_in_spirit(d, actor, ally, *stat),
         Command::Delay { actor } => {
             able_to_act(d, actor)?;
             let f = fighter(d, actor)?;
@@ -359,7 +360,15 @@ fn defense_value(f: &FighterItem, vs: Defense) -> i32 {
         Defense::Md => f.def.0.md,
     };
     let recovery_penalty = f.hero.map_or(0, |h| h.recovery_penalty);
-    base + rules::defense_penalty(f.fx, f.vit.0) - recovery_penalty
+    let bonus = rules::best_bonus(
+        f.fx,
+        match vs {
+            Defense::Ac => BonusStat::Ac,
+            Defense::Pd => BonusStat::Pd,
+            Defense::Md => BonusStat::Md,
+        },
+    );
+    base + bonus + rules::defense_penalty(f.fx, f.vit.0) - recovery_penalty
 }
 
 /// Placeholders for a combatant's damage expressions: level, ability modifiers multiplied at
@@ -397,7 +406,8 @@ struct Strike {
 /// The attack bonus before the d20 (§ Attack Bonuses, § Escalation Die, § Conditions).
 fn attack_bonus(d: &Decider, a: &FighterItem, spec: &AttackSpec) -> i32 {
     let mut bonus =
-        spec.bonus + rules::attack_penalty(a.fx) - a.hero.map_or(0, |h| h.recovery_penalty);
+        spec.bonus + rules::attack_penalty(a.fx) + rules::best_bonus(a.fx, BonusStat::Attack)
+            - a.hero.map_or(0, |h| h.recovery_penalty);
     // PCs add the escalation die; monsters don't, and fear prevents it.
     if a.hero.is_some() && !has_condition(a.fx, Condition::Fear) {
         bonus += i32::from(d.field.battle.escalation);
@@ -1216,6 +1226,70 @@ fn apply_effects(
             });
         }
     }
+}
+
+/// § Fight in Spirit: a PC out of the fight (unconscious or dead) grants an ally +1 (+2 the
+/// first time in the battle) to attacks or a defense, until the end of the ally's next turn;
+/// once a round. The GM's say-so is assumed (the text lets the GM decide).
+fn fight_in_spirit(
+    d: &mut Decider,
+    actor: &CombatantId,
+    ally: &CombatantId,
+    stat: BonusStat,
+) -> Result<(), Rejection> {
+    running(d)?;
+    let a = fighter(d, actor)?;
+    if a.hero.is_none() {
+        return reject(
+            ErrorCode::InvalidArgument,
+            format!("{} is not a PC", a.c.name),
+        );
+    }
+    if a.vit.0 == LifeStatus::Conscious {
+        return reject(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{} is still in the fight and cannot fight in spirit",
+                a.c.name
+            ),
+        );
+    }
+    let round = d.field.battle.round;
+    if d.field
+        .battle
+        .spirit_rounds
+        .iter()
+        .any(|(w, r)| w == actor && *r == round)
+    {
+        return reject(
+            ErrorCode::ActionAlreadyUsed,
+            format!("{} already fought in spirit this round", a.c.name),
+        );
+    }
+    let f = fighter(d, ally)?;
+    if f.c.side != a.c.side || f.c.id == a.c.id || f.vit.0 != LifeStatus::Conscious {
+        return reject(
+            ErrorCode::InvalidTarget,
+            format!("{} is not an ally in the fight", f.c.name),
+        );
+    }
+    let amount = if d.field.battle.spirit_used { 1 } else { 2 };
+    d.emit(GameEvent::FoughtInSpirit {
+        combatant: actor.clone(),
+        ally: ally.clone(),
+    });
+    let id = d.effect_id();
+    d.emit(GameEvent::EffectApplied {
+        effect: Effect {
+            id,
+            target: ally.clone(),
+            source: ally.clone(),
+            kind: EffectKind::Bonus { stat, amount },
+            duration: EffectDuration::UntilEndOfSourcesNextTurn,
+            armed: false,
+        },
+    });
+    Ok(())
 }
 
 /// § Stabilizing: a DC 10 Wisdom check (d20 + Wis + level) next to an unconscious ally; a

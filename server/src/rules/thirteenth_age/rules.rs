@@ -11,6 +11,19 @@ pub fn escalation_for_round(round: u32) -> u8 {
     round.saturating_sub(1).min(6) as u8
 }
 
+/// The best bonus of a kind among an effect list (bonuses of one kind don't stack).
+pub fn best_bonus(fx: &Effects, stat: fray_protocol::event::BonusStat) -> i32 {
+    fx.0.iter()
+        .filter_map(|e| match e.kind {
+            fray_protocol::event::EffectKind::Bonus { stat: s, amount } if s == stat => {
+                Some(amount)
+            }
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// § Escalation Die: the value at the start of `round`: it advances by 1 from round 2 on, to
 /// at most 6, unless the GM holds it (the heroes avoid the fight).
 pub fn escalation_next(current: u8, round: u32, held: bool) -> u8 {

@@ -669,3 +669,60 @@ fn an_ambush_round_lets_only_the_ambusher_and_its_best_ally_act() {
         assert_eq!(state.escalation, u8::from(advance));
     }
 }
+
+/// 13th-age-combat.txt § Fight in Spirit: only a PC out of the fight; once a round; +2 the
+/// first time in the battle, then +1; the bonus applies (and doesn't stack).
+#[test]
+fn a_fallen_hero_fights_in_spirit() {
+    use fray_protocol::event::BonusStat;
+    use fray_protocol::state::LifeStatus;
+    let e = engine_at(2, "duo");
+    // Knock the archer out (as if it had dropped), by restoring a state where it is down.
+    let mut state = e.state();
+    let a = state
+        .combatants
+        .iter_mut()
+        .find(|c| c.id.0 == "archer")
+        .unwrap();
+    a.status = LifeStatus::Unconscious;
+    a.hp = Some(0);
+    let mut rng = SessionRng::from_seed(2);
+    let (s0, st) = rng.initial_parts();
+    rng = SessionRng::resume(s0, st, e.rng().draws());
+    let mut e = Engine::restore(&encounter(), &state, rng, secret(2)).unwrap();
+    let spirit = |stat| Command::FightInSpirit {
+        actor: cid("archer"),
+        ally: cid("duo"),
+        stat,
+    };
+    // A hero still in the fight cannot.
+    let r = e
+        .execute(&Command::FightInSpirit {
+            actor: cid("duo"),
+            ally: cid("archer"),
+            stat: BonusStat::Attack,
+        })
+        .unwrap_err();
+    assert_eq!(r.code, ErrorCode::InvalidArgument);
+    let ev = e.execute(&spirit(BonusStat::Attack)).unwrap();
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::EffectApplied { effect } if effect.kind == EffectKind::Bonus { stat: BonusStat::Attack, amount: 2 }
+    )));
+    // Once a round.
+    assert_eq!(
+        e.execute(&spirit(BonusStat::Ac)).unwrap_err().code,
+        ErrorCode::ActionAlreadyUsed
+    );
+    // The +2 shows in duo's attack bonus (−1 unarmed base would be +1 now; the blades +0 → +2).
+    e.execute(&engage("duo", "ogre-1")).unwrap();
+    let ev = e.execute(&attack("duo", "melee", "ogre-1")).unwrap();
+    let bonus = ev
+        .iter()
+        .find_map(|x| match x {
+            GameEvent::AttackRolled { bonus, .. } => Some(*bonus),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(bonus, 1 + 2, "Str +0 + level 1 + fight in spirit +2");
+}
