@@ -851,29 +851,8 @@ fn coup_de_grace(
             format!("{} is not engaged with {}", a.c.name, tf.c.name),
         );
     }
-    if let Some(max) = spec.max_target_hp
-        && tf.hp.current > max
-    {
-        return reject(
-            ErrorCode::InvalidTarget,
-            format!(
-                "{} only affects targets with {max} hit points or fewer",
-                spec.name
-            ),
-        );
-    }
-    if has_condition(a.fx, Condition::Hampered) && !spec.basic {
-        return reject(
-            ErrorCode::Hampered,
-            format!("{} is hampered and can only make basic attacks", a.c.name),
-        );
-    }
-    if spec.reach == Reach::Ranged && grabbed_by(a.fx).is_some() {
-        return reject(
-            ErrorCode::Grabbed,
-            format!("{} is grabbed and cannot use ranged attacks", a.c.name),
-        );
-    }
+    // The rest is as for any attack (hampered, grabbed, target hit points, …).
+    check_attack(d, &a, &spec, targets)?;
     check_usage(&a, &spec)?;
     let bonus = attack_bonus(d, &a, &spec);
     let ph = placeholders(&a);
