@@ -256,6 +256,7 @@ Commands (case-insensitive):
   act WHO                   a delaying combatant acts right after the current turn
   disengage | d             disengage check (11+, -1 per extra foe; a move action)
   coup ATTACK TARGET        coup de grace on a helpless enemy you are engaged with
+    potion [ALLY]             drink a healing potion, or feed one to an ally (standard action)
   stabilize ALLY            DC 10 Wisdom check to stabilize an unconscious ally
   oa ATTACKER TARGET        opportunity attack (out of turn, basic melee) against a provoker
   intercept WHO MOVER       stop an enemy that just moved and engage it
@@ -405,6 +406,20 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     target: m.anyone(w)?,
                 })),
                 _ => Err("`stabilize ALLY` (an unconscious ally)".to_owned()),
+            }
+        }
+        "potion" => {
+            let m = need_menu()?;
+            match args {
+                [] => Ok(Input::Game(Command::UsePotion {
+                    actor: m.actor.clone(),
+                    target: m.actor.clone(),
+                })),
+                [w] => Ok(Input::Game(Command::UsePotion {
+                    actor: m.actor.clone(),
+                    target: m.anyone(w)?,
+                })),
+                _ => Err("`potion` (drink) or `potion ALLY` (feed a dying ally)".to_owned()),
             }
         }
         "coup" | "cdg" => {

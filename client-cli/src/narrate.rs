@@ -264,6 +264,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::FoughtInSpirit { combatant, ally } => {
             format!("{} fights in spirit beside {}", n(combatant), n(ally))
         }
+        GameEvent::PotionUsed { by, target } => {
+            if by == target {
+                format!("{} drinks a healing potion", n(by))
+            } else {
+                format!("{} feeds {} a healing potion", n(by), n(target))
+            }
+        }
         GameEvent::PartyFled => "The party flees, carrying its fallen: a campaign loss.".to_owned(),
         GameEvent::TempHpGained {
             target,
@@ -696,6 +703,7 @@ mod tests {
             far_away: false,
             stabilized: false,
             expended: Vec::new(),
+            potions: 0,
             attacks: vec![AttackSummary {
                 basic: true,
                 spell: false,

@@ -319,6 +319,11 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::TargetsRolled { .. } => {}
         GameEvent::EscalationHeld { held } => state.escalation_held = *held,
         GameEvent::PartyFled => state.fled = true,
+        GameEvent::PotionUsed { by, .. } => {
+            if let Some(i) = find(state, by) {
+                state.combatants[i].potions = state.combatants[i].potions.saturating_sub(1);
+            }
+        }
         GameEvent::FoughtInSpirit { combatant, .. } => {
             state.spirit_used = true;
             state.spirit_rounds.push((combatant.clone(), state.round));
@@ -427,6 +432,7 @@ mod tests {
                 far_away: false,
                 stabilized: false,
                 expended: Vec::new(),
+                potions: 0,
                 id: CombatantId::new("brakka"),
                 name: "Brakka".into(),
                 side: Side::Heroes,

@@ -84,6 +84,14 @@ pub enum Command {
         /// Who acts.
         actor: CombatantId,
     },
+    /// 13th Age healing potion: a standard action; the drinker (the actor or an ally next to
+    /// it, such as a dying one) spends a recovery and, if dying, gets back on its feet.
+    UsePotion {
+        /// Who gives or drinks it.
+        actor: CombatantId,
+        /// Who drinks it.
+        target: CombatantId,
+    },
     /// 13th Age fight in spirit: a PC out of the fight (unconscious or dead) inspires an ally —
     /// +1 to attacks or a defense until the end of the ally's next turn (+2 the first time in a
     /// battle); once a round per PC.
@@ -133,6 +141,7 @@ impl Command {
             | Command::Rally { actor }
             | Command::Delay { actor }
             | Command::FightInSpirit { actor, .. }
+            | Command::UsePotion { actor, .. }
             | Command::Undelay { actor }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
@@ -157,6 +166,7 @@ impl Command {
             Command::Rally { .. } => "rally",
             Command::Delay { .. } => "delay",
             Command::FightInSpirit { .. } => "fight_in_spirit",
+            Command::UsePotion { .. } => "use_potion",
             Command::Undelay { .. } => "undelay",
             Command::EndTurn { .. } => "end_turn",
             Command::EndBattle => "end_battle",

@@ -301,6 +301,13 @@ pub enum GameEvent {
         /// Targets attacked.
         count: u32,
     },
+    /// A healing potion was used (healing follows, spending the drinker's recovery).
+    PotionUsed {
+        /// Who gave it.
+        by: CombatantId,
+        /// Who drank it.
+        target: CombatantId,
+    },
     /// A combatant out of the fight fights in spirit (13th Age § Fight in Spirit); a `Bonus`
     /// effect on the ally follows.
     FoughtInSpirit {

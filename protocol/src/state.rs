@@ -177,6 +177,8 @@ pub struct CombatantState {
     pub stabilized: bool,
     /// Limited powers used and not yet regained.
     pub expended: Vec<String>,
+    /// Healing potions left (PCs).
+    pub potions: u32,
 }
 
 /// The whole session state.

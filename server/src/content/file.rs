@@ -118,6 +118,9 @@ pub struct HeroFile {
     /// Fights with two weapons (rerolls a natural 2 on melee attacks).
     #[serde(default)]
     pub two_weapon: bool,
+    /// Healing potions carried (each heals as a recovery; 0..=10).
+    #[serde(default)]
+    pub potions: u32,
     /// Attacks.
     #[serde(default)]
     pub attacks: Vec<AttackFile>,
@@ -767,6 +770,7 @@ impl HeroFile {
                 recovery_die: self.recovery_die,
                 weapon_die: self.weapon_die,
                 two_weapon: self.two_weapon,
+                potions: self.potions.min(10),
             }),
             resist,
             vulnerable,

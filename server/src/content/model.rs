@@ -239,6 +239,8 @@ pub struct HeroSpec {
     pub weapon_die: Option<u32>,
     /// Fights with two weapons: a natural 2 on a melee attack is rerolled once.
     pub two_weapon: bool,
+    /// Healing potions carried.
+    pub potions: u32,
 }
 
 /// A combatant ready to spawn.

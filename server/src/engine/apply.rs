@@ -74,6 +74,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             world.resource_mut::<Battle>().escalation_held = *held
         }
         GameEvent::PartyFled => world.resource_mut::<Battle>().fled = true,
+        GameEvent::PotionUsed { by, .. } => {
+            with::<Hero>(world, by, |h| h.potions = h.potions.saturating_sub(1))
+        }
         GameEvent::FoughtInSpirit { combatant, .. } => {
             let mut b = world.resource_mut::<Battle>();
             b.spirit_used = true;

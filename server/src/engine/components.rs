@@ -86,6 +86,8 @@ pub struct Hero {
     pub rally_barred_round: Option<u32>,
     /// Stabilized while unconscious (failed death saves are ignored).
     pub stabilized: bool,
+    /// Healing potions left.
+    pub potions: u32,
 }
 
 /// Where a combatant is (13th Age § Position): the enemies it is engaged with (symmetric) and

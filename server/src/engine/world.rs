@@ -49,6 +49,7 @@ fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
             rallies: 0,
             rally_barred_round: None,
             stabilized: false,
+            potions: h.potions,
         });
     }
     e.id()
@@ -174,6 +175,7 @@ pub fn read_state(world: &World) -> SessionState {
             far_away: pos.far_away,
             stabilized: hero.is_some_and(|h| h.stabilized),
             expended: used.0.iter().cloned().collect(),
+            potions: hero.map_or(0, |h| h.potions),
         });
     }
     SessionState {
@@ -262,6 +264,7 @@ pub fn restore_world(
             h.rallies = cs.rallies;
             h.rally_barred_round = cs.rally_barred_round;
             h.stabilized = cs.stabilized;
+            h.potions = cs.potions;
         }
         em.get_mut::<Expended>()?.0 = cs.expended.iter().cloned().collect();
         {

@@ -110,6 +110,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         Command::Stabilize { actor, target } => stabilize(d, actor, target),
         Command::Rally { actor } => rally(d, actor),
         Command::FightInSpirit { actor, ally, stat } => fight_in_spirit(d, actor, ally, *stat),
+        Command::UsePotion { actor, target } => use_potion(d, actor, target),
         Command::Delay { actor } => {
             able_to_act(d, actor)?;
             let f = fighter(d, actor)?;
@@ -1269,6 +1270,44 @@ fn fight_in_spirit(
         },
     });
     Ok(())
+}
+
+/// § Stabilizing (potions): "feeding a dying character a healing potion gets them conscious and
+/// back on their feet, but always takes a standard action"; the drinker spends a recovery
+/// (§ Recoveries: potions use one).
+fn use_potion(d: &mut Decider, actor: &CombatantId, target: &CombatantId) -> Result<(), Rejection> {
+    ready_to_act(d, actor, ActionKind::Standard)?;
+    let a = fighter(d, actor)?;
+    if a.hero.is_none_or(|h| h.potions == 0) {
+        return reject(
+            ErrorCode::InvalidArgument,
+            format!("{} has no healing potion", a.c.name),
+        );
+    }
+    let t = fighter(d, target)?;
+    if t.c.side != a.c.side || t.hero.is_none() || matches!(t.vit.0, LifeStatus::Dead) {
+        return reject(
+            ErrorCode::InvalidTarget,
+            format!("{} cannot drink a potion", t.c.name),
+        );
+    }
+    if t.c.id != a.c.id && (a.pos.far_away || t.pos.far_away) {
+        return reject(
+            ErrorCode::OutOfReach,
+            format!("{} must get next to {} first", a.c.name, t.c.name),
+        );
+    }
+    d.emit(GameEvent::ActionUsed {
+        combatant: actor.clone(),
+        action: ActionKind::Standard,
+        spent: ActionKind::Standard,
+    });
+    d.emit(GameEvent::PotionUsed {
+        by: actor.clone(),
+        target: target.clone(),
+    });
+    // A dying PC is back on its feet but its turn is not its own: it acts on its next turn.
+    d.spend_recovery(target, false)
 }
 
 /// § Stabilizing: a DC 10 Wisdom check (d20 + Wis + level) next to an unconscious ally; a

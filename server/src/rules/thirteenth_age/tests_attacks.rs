@@ -726,3 +726,55 @@ fn a_fallen_hero_fights_in_spirit() {
         .unwrap();
     assert_eq!(bonus, 1 + 2, "Str +0 + level 1 + fight in spirit +2");
 }
+
+/// 13th-age-combat.txt § Stabilizing (potions): feeding a dying character a healing potion gets
+/// it back on its feet (a recovery), and always takes a standard action.
+#[test]
+fn a_potion_gets_a_dying_ally_back_on_its_feet() {
+    use fray_protocol::state::LifeStatus;
+    const WITH_POTION: &str = "recovery_die = 6\ntwo_weapon = true\npotions = 1";
+    let enc = load_encounter(
+        "potion.toml",
+        &ENCOUNTER.replacen("recovery_die = 6\ntwo_weapon = true", WITH_POTION, 1),
+    )
+    .unwrap();
+    let mut e = Engine::new(&enc, SessionRng::from_seed(2), secret(2)).unwrap();
+    e.execute(&Command::StartBattle).unwrap();
+    while e.state().current != Some(cid("duo")) {
+        let cur = e.state().current.unwrap();
+        e.execute(&Command::EndTurn { actor: cur }).unwrap();
+    }
+    let mut state = e.state();
+    let a = state
+        .combatants
+        .iter_mut()
+        .find(|c| c.id.0 == "archer")
+        .unwrap();
+    a.status = LifeStatus::Unconscious;
+    a.hp = Some(-3);
+    let mut rng = SessionRng::from_seed(2);
+    let (s0, st) = rng.initial_parts();
+    rng = SessionRng::resume(s0, st, e.rng().draws());
+    let mut e = Engine::restore(&enc, &state, rng, secret(2)).unwrap();
+    let potion = Command::UsePotion {
+        actor: cid("duo"),
+        target: cid("archer"),
+    };
+    let ev = e.execute(&potion).unwrap();
+    assert!(ev.iter().any(|x| matches!(x, GameEvent::PotionUsed { .. })));
+    assert!(ev.iter().any(|x| matches!(x, GameEvent::Revived { .. })));
+    let s = e.state();
+    let archer = s.combatants.iter().find(|c| c.id.0 == "archer").unwrap();
+    let duo = s.combatants.iter().find(|c| c.id.0 == "duo").unwrap();
+    assert_eq!(archer.status, LifeStatus::Conscious);
+    assert!(archer.hp.unwrap() > 0, "healing starts from 0");
+    assert_eq!(archer.recoveries, 7, "the drinker spends a recovery");
+    assert_eq!(duo.potions, 0);
+    assert!(!duo.actions.standard, "a standard action");
+    // No potion left.
+    let mut e2 = engine_at(2, "duo");
+    assert_eq!(
+        e2.execute(&potion).unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
+}
