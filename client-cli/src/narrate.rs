@@ -264,6 +264,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::FoughtInSpirit { combatant, ally } => {
             format!("{} fights in spirit beside {}", n(combatant), n(ally))
         }
+        GameEvent::LastingWound {
+            combatant,
+            max_hp_after,
+        } => format!(
+            "{} takes a lasting wound: maximum hit points drop to {max_hp_after}",
+            n(combatant)
+        ),
         GameEvent::PotionUsed { by, target } => {
             if by == target {
                 format!("{} drinks a healing potion", n(by))
@@ -704,6 +711,8 @@ mod tests {
             stabilized: false,
             expended: Vec::new(),
             potions: 0,
+            dropped: false,
+            lasting_wounds: 0,
             attacks: vec![AttackSummary {
                 basic: true,
                 spell: false,

@@ -319,6 +319,19 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::TargetsRolled { .. } => {}
         GameEvent::EscalationHeld { held } => state.escalation_held = *held,
         GameEvent::PartyFled => state.fled = true,
+        GameEvent::LastingWound {
+            combatant,
+            max_hp_after,
+        } => {
+            if let Some(i) = find(state, combatant) {
+                let c = &mut state.combatants[i];
+                c.lasting_wounds += 1;
+                c.max_hp = Some(*max_hp_after);
+                if let Some(hp) = c.hp {
+                    c.hp = Some(hp.min(*max_hp_after));
+                }
+            }
+        }
         GameEvent::PotionUsed { by, .. } => {
             if let Some(i) = find(state, by) {
                 state.combatants[i].potions = state.combatants[i].potions.saturating_sub(1);
@@ -433,6 +446,8 @@ mod tests {
                 stabilized: false,
                 expended: Vec::new(),
                 potions: 0,
+                dropped: false,
+                lasting_wounds: 0,
                 id: CombatantId::new("brakka"),
                 name: "Brakka".into(),
                 side: Side::Heroes,

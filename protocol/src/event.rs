@@ -301,6 +301,14 @@ pub enum GameEvent {
         /// Targets attacked.
         count: u32,
     },
+    /// Optional lasting-wound rule: a PC dropped during the fight loses 2 + level maximum hit
+    /// points when the battle ends.
+    LastingWound {
+        /// Who.
+        combatant: CombatantId,
+        /// Maximum hit points now.
+        max_hp_after: i32,
+    },
     /// A healing potion was used (healing follows, spending the drinker's recovery).
     PotionUsed {
         /// Who gave it.

@@ -179,6 +179,10 @@ pub struct CombatantState {
     pub expended: Vec<String>,
     /// Healing potions left (PCs).
     pub potions: u32,
+    /// Dropped to 0 hp or below during this battle (PCs).
+    pub dropped: bool,
+    /// Lasting wounds taken (optional rule; PCs).
+    pub lasting_wounds: u32,
 }
 
 /// The whole session state.

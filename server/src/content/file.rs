@@ -28,12 +28,24 @@ pub struct ContentFile {
     /// Player seats.
     #[serde(default)]
     pub seats: Vec<SeatFile>,
+    /// Optional rules.
+    #[serde(default)]
+    pub options: OptionsFile,
     /// Hero stat blocks.
     #[serde(default)]
     pub hero: Vec<HeroFile>,
     /// Monster stat blocks.
     #[serde(default)]
     pub monster: Vec<MonsterFile>,
+}
+
+/// `[options]`: optional rules of the ruleset.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptionsFile {
+    /// 13th Age § Optional Lasting-Wound Rule.
+    #[serde(default)]
+    pub lasting_wounds: bool,
 }
 
 /// `[[monsters]]`: a template and how many.

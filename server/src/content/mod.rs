@@ -222,6 +222,9 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             .unwrap_or_else(|| "Untitled encounter".into()),
         combatants,
         seats,
+        options: model::SessionOptions {
+            lasting_wounds: enc.options.lasting_wounds,
+        },
     })
 }
 

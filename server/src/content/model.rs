@@ -292,4 +292,14 @@ pub struct Encounter {
     pub combatants: Vec<CombatantSpec>,
     /// Player seats.
     pub seats: Vec<Seat>,
+    /// Optional rules chosen for this session.
+    pub options: SessionOptions,
+}
+
+/// Optional rules (13th Age § Optional Lasting-Wound Rule, …), off by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionOptions {
+    /// A PC dropped to 0 hp or below during a fight takes a lasting wound (−(2 + level) max hp)
+    /// when the battle ends.
+    pub lasting_wounds: bool,
 }

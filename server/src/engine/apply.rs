@@ -248,7 +248,18 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 });
             }
         }
+        GameEvent::LastingWound {
+            combatant,
+            max_hp_after,
+        } => {
+            with::<Hero>(world, combatant, |h| h.lasting_wounds += 1);
+            with::<HitPoints>(world, combatant, |hp| {
+                hp.max = *max_hp_after;
+                hp.current = hp.current.min(hp.max);
+            });
+        }
         GameEvent::FellUnconscious { combatant } => {
+            with::<Hero>(world, combatant, |h| h.dropped = true);
             with::<Vitality>(world, combatant, |v| v.0 = LifeStatus::Unconscious);
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
         }

@@ -88,7 +88,15 @@ pub struct Hero {
     pub stabilized: bool,
     /// Healing potions left.
     pub potions: u32,
+    /// Dropped to 0 hp or below during this battle.
+    pub dropped: bool,
+    /// Lasting wounds taken.
+    pub lasting_wounds: u32,
 }
+
+/// The session's optional rules.
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct Options(pub crate::content::model::SessionOptions);
 
 /// Where a combatant is (13th Age § Position): the enemies it is engaged with (symmetric) and
 /// whether it is far away.

@@ -50,6 +50,8 @@ fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
             rally_barred_round: None,
             stabilized: false,
             potions: h.potions,
+            dropped: false,
+            lasting_wounds: 0,
         });
     }
     e.id()
@@ -90,6 +92,7 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
     world.insert_resource(Pending::default());
     world.insert_resource(Outbox::default());
     world.insert_resource(Dice(rng));
+    world.insert_resource(Options(encounter.options));
     world.insert_resource(secret);
     world
 }
@@ -176,6 +179,8 @@ pub fn read_state(world: &World) -> SessionState {
             stabilized: hero.is_some_and(|h| h.stabilized),
             expended: used.0.iter().cloned().collect(),
             potions: hero.map_or(0, |h| h.potions),
+            dropped: hero.is_some_and(|h| h.dropped),
+            lasting_wounds: hero.map_or(0, |h| h.lasting_wounds),
         });
     }
     SessionState {
@@ -265,6 +270,8 @@ pub fn restore_world(
             h.rally_barred_round = cs.rally_barred_round;
             h.stabilized = cs.stabilized;
             h.potions = cs.potions;
+            h.dropped = cs.dropped;
+            h.lasting_wounds = cs.lasting_wounds;
         }
         em.get_mut::<Expended>()?.0 = cs.expended.iter().cloned().collect();
         {

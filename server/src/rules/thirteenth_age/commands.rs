@@ -53,9 +53,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         Command::Flee => {
             running(d)?;
             d.emit(GameEvent::PartyFled);
-            d.emit(GameEvent::BattleEnded {
-                winner: Some(Side::Monsters),
-            });
+            super::turns::end_battle(d, Some(Side::Monsters));
             Ok(())
         }
         Command::GrantTempHp { target, amount } => {
@@ -87,7 +85,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             if d.field.battle.phase == Phase::Ended {
                 return reject(ErrorCode::BattleOver, "the battle is already over");
             }
-            d.emit(GameEvent::BattleEnded { winner: None });
+            super::turns::end_battle(d, None);
             Ok(())
         }
         Command::Attack {

@@ -45,6 +45,8 @@ pub struct Fighter {
 pub struct Field<'w, 's> {
     /// Shared battle state.
     pub battle: Res<'w, Battle>,
+    /// Optional rules.
+    pub options: Res<'w, Options>,
     roster: Res<'w, Roster>,
     q: Query<'w, 's, Fighter>,
 }

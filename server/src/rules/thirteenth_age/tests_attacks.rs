@@ -778,3 +778,55 @@ fn a_potion_gets_a_dying_ally_back_on_its_feet() {
         ErrorCode::InvalidArgument
     );
 }
+
+/// 13th-age-combat.txt § Optional Lasting-Wound Rule: off by default; when chosen, a PC dropped
+/// to 0 hp or below during the fight loses 2 + level maximum hit points when the battle ends.
+#[test]
+fn lasting_wounds_are_an_option_taken_at_the_end_of_the_battle() {
+    use fray_protocol::state::LifeStatus;
+    for option in [false, true] {
+        let text = if option {
+            format!("{ENCOUNTER}\n[options]\nlasting_wounds = true\n")
+        } else {
+            ENCOUNTER.to_owned()
+        };
+        let enc = load_encounter("wounds.toml", &text).unwrap();
+        let mut e = Engine::new(&enc, SessionRng::from_seed(2), secret(2)).unwrap();
+        e.execute(&Command::StartBattle).unwrap();
+        // The archer dropped earlier in the fight and was brought back.
+        let mut state = e.state();
+        let a = state
+            .combatants
+            .iter_mut()
+            .find(|c| c.id.0 == "archer")
+            .unwrap();
+        a.dropped = true;
+        a.status = LifeStatus::Conscious;
+        let mut e = Engine::restore(&enc, &state, SessionRng::from_seed(2), secret(2)).unwrap();
+        let ev = e.execute(&Command::EndBattle).unwrap();
+        let wounds: Vec<i32> = ev
+            .iter()
+            .filter_map(|x| match x {
+                GameEvent::LastingWound { max_hp_after, .. } => Some(*max_hp_after),
+                _ => None,
+            })
+            .collect();
+        if option {
+            assert_eq!(
+                wounds,
+                vec![500 - (2 + 1)],
+                "only the dropped PC, −(2 + level)"
+            );
+            let archer = e
+                .state()
+                .combatants
+                .into_iter()
+                .find(|c| c.id.0 == "archer")
+                .unwrap();
+            assert_eq!(archer.max_hp, Some(497));
+            assert_eq!(archer.lasting_wounds, 1);
+        } else {
+            assert!(wounds.is_empty(), "the rule is optional");
+        }
+    }
+}

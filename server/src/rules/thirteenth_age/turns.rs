@@ -27,7 +27,7 @@ pub fn advance(d: &mut Decider, secret: &SeedSecret) {
         }
         Stage::Acting | Stage::BetweenTurns => {
             if let Some(winner) = battle_over(d) {
-                d.emit(GameEvent::BattleEnded { winner });
+                end_battle(d, winner);
                 return;
             }
             if d.field.battle.stage == Stage::BetweenTurns {
@@ -39,6 +39,27 @@ pub fn advance(d: &mut Decider, secret: &SeedSecret) {
             }
         }
     }
+}
+
+/// Ends the battle: lasting wounds first (optional rule), then `BattleEnded`.
+pub fn end_battle(d: &mut Decider, winner: Option<Side>) {
+    // § Optional Lasting-Wound Rule: dropped to 0 hp or below one or more times during the
+    // fight → max hp −(2 + level), cumulative.
+    if d.field.options.0.lasting_wounds {
+        let wounded: Vec<(CombatantId, i32)> = d
+            .field
+            .all()
+            .filter(|f| f.hero.is_some_and(|h| h.dropped) && f.vit.0 != LifeStatus::Dead)
+            .map(|f| (f.c.id.clone(), (f.hp.max - (2 + f.c.level)).max(1)))
+            .collect();
+        for (combatant, max_hp_after) in wounded {
+            d.emit(GameEvent::LastingWound {
+                combatant,
+                max_hp_after,
+            });
+        }
+    }
+    d.emit(GameEvent::BattleEnded { winner });
 }
 
 /// `Some(winner)` when one side is out: every monster slain, or every hero unconscious or dead.
