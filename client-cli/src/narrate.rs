@@ -264,6 +264,10 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::FoughtInSpirit { combatant, ally } => {
             format!("{} fights in spirit beside {}", n(combatant), n(ally))
         }
+        GameEvent::FellIntoComa { combatant } => format!(
+            "{} falls into a coma (meaningful death): out of the fight, but alive",
+            n(combatant)
+        ),
         GameEvent::LastingWound {
             combatant,
             max_hp_after,
@@ -713,6 +717,7 @@ mod tests {
             potions: 0,
             dropped: false,
             lasting_wounds: 0,
+            coma: false,
             attacks: vec![AttackSummary {
                 basic: true,
                 spell: false,

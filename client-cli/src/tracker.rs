@@ -319,6 +319,11 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::TargetsRolled { .. } => {}
         GameEvent::EscalationHeld { held } => state.escalation_held = *held,
         GameEvent::PartyFled => state.fled = true,
+        GameEvent::FellIntoComa { combatant } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].coma = true;
+            }
+        }
         GameEvent::LastingWound {
             combatant,
             max_hp_after,
@@ -448,6 +453,7 @@ mod tests {
                 potions: 0,
                 dropped: false,
                 lasting_wounds: 0,
+                coma: false,
                 id: CombatantId::new("brakka"),
                 name: "Brakka".into(),
                 side: Side::Heroes,

@@ -301,6 +301,12 @@ pub enum GameEvent {
         /// Targets attacked.
         count: u32,
     },
+    /// Optional meaningful-death rule: instead of dying, the PC falls into a coma (out of the
+    /// fight, no more death saves; conscious again only once out of danger).
+    FellIntoComa {
+        /// Who.
+        combatant: CombatantId,
+    },
     /// Optional lasting-wound rule: a PC dropped during the fight loses 2 + level maximum hit
     /// points when the battle ends.
     LastingWound {

@@ -183,6 +183,8 @@ pub struct CombatantState {
     pub dropped: bool,
     /// Lasting wounds taken (optional rule; PCs).
     pub lasting_wounds: u32,
+    /// In a coma (optional meaningful-death rule): out of the fight, no death saves.
+    pub coma: bool,
 }
 
 /// The whole session state.

@@ -46,6 +46,9 @@ pub struct OptionsFile {
     /// 13th Age § Optional Lasting-Wound Rule.
     #[serde(default)]
     pub lasting_wounds: bool,
+    /// 13th Age § Optional Meaningful Death Rule.
+    #[serde(default)]
+    pub meaningful_death: bool,
 }
 
 /// `[[monsters]]`: a template and how many.
@@ -162,6 +165,9 @@ pub struct MonsterFile {
     pub md: i32,
     /// Initiative bonus.
     pub initiative: i32,
+    /// A named villain.
+    #[serde(default)]
+    pub villain: bool,
     /// Resistances: `{ fire = 16 }`.
     #[serde(default)]
     pub resist: std::collections::BTreeMap<String, u32>,
@@ -786,6 +792,7 @@ impl HeroFile {
             }),
             resist,
             vulnerable,
+            villain: false,
             attacks,
         })
     }
@@ -824,6 +831,7 @@ impl MonsterFile {
             hero: None,
             resist,
             vulnerable,
+            villain: self.villain,
             attacks,
         })
     }

@@ -224,6 +224,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         seats,
         options: model::SessionOptions {
             lasting_wounds: enc.options.lasting_wounds,
+            meaningful_death: enc.options.meaningful_death,
         },
     })
 }

@@ -268,6 +268,8 @@ pub struct CombatantSpec {
     pub resist: Vec<(DamageType, u32)>,
     /// Damage types the combatant is vulnerable to (attacks of those types crit 2 lower).
     pub vulnerable: Vec<DamageType>,
+    /// A named villain (the optional meaningful-death rule lets only these slay PCs).
+    pub villain: bool,
     /// Attacks.
     pub attacks: Vec<AttackSpec>,
 }
@@ -302,4 +304,7 @@ pub struct SessionOptions {
     /// A PC dropped to 0 hp or below during a fight takes a lasting wound (−(2 + level) max hp)
     /// when the battle ends.
     pub lasting_wounds: bool,
+    /// Only named villains can fully slay a PC; a fourth failed death save (or a non-villain's
+    /// killing blow) puts it in a coma instead.
+    pub meaningful_death: bool,
 }

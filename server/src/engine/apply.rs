@@ -248,6 +248,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 });
             }
         }
+        GameEvent::FellIntoComa { combatant } => with::<Hero>(world, combatant, |h| h.coma = true),
         GameEvent::LastingWound {
             combatant,
             max_hp_after,

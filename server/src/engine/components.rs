@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 /// Who a combatant is: fixed for the whole session.
 #[derive(Component, Debug, Clone)]
 pub struct Combatant {
+    /// A named villain (meaningful-death rule).
+    pub villain: bool,
     /// Stable id.
     pub id: CombatantId,
     /// Display name.
@@ -92,6 +94,8 @@ pub struct Hero {
     pub dropped: bool,
     /// Lasting wounds taken.
     pub lasting_wounds: u32,
+    /// In a coma (optional meaningful-death rule): out of the fight, no death saves.
+    pub coma: bool,
 }
 
 /// The session's optional rules.

@@ -13,6 +13,7 @@ use fray_protocol::state::{
 fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
     let mut e = world.spawn((
         Combatant {
+            villain: spec.villain,
             id: spec.id.clone(),
             name: spec.name.clone(),
             side: spec.side,
@@ -52,6 +53,7 @@ fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
             potions: h.potions,
             dropped: false,
             lasting_wounds: 0,
+            coma: false,
         });
     }
     e.id()
@@ -181,6 +183,7 @@ pub fn read_state(world: &World) -> SessionState {
             potions: hero.map_or(0, |h| h.potions),
             dropped: hero.is_some_and(|h| h.dropped),
             lasting_wounds: hero.map_or(0, |h| h.lasting_wounds),
+            coma: hero.is_some_and(|h| h.coma),
         });
     }
     SessionState {
@@ -272,6 +275,7 @@ pub fn restore_world(
             h.potions = cs.potions;
             h.dropped = cs.dropped;
             h.lasting_wounds = cs.lasting_wounds;
+            h.coma = cs.coma;
         }
         em.get_mut::<Expended>()?.0 = cs.expended.iter().cloned().collect();
         {

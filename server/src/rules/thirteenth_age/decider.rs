@@ -120,7 +120,7 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
         }
         self.emit(GameEvent::Damaged {
             target: target.clone(),
-            cause,
+            cause: cause.clone(),
             amount,
             damage_type,
             temp_absorbed: absorbed,
@@ -148,10 +148,23 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
                     });
                 }
                 if rules::is_dead_at(v.current, v.max) {
-                    v.status = LifeStatus::Dead;
-                    self.emit(GameEvent::Died {
-                        combatant: target.clone(),
-                    });
+                    if self.field.options.0.meaningful_death && !self.by_villain(target, &cause) {
+                        // § Optional Meaningful Death Rule: only named villains slay PCs.
+                        if !self
+                            .field
+                            .get(target)
+                            .is_some_and(|f| f.hero.is_some_and(|h| h.coma))
+                        {
+                            self.emit(GameEvent::FellIntoComa {
+                                combatant: target.clone(),
+                            });
+                        }
+                    } else {
+                        v.status = LifeStatus::Dead;
+                        self.emit(GameEvent::Died {
+                            combatant: target.clone(),
+                        });
+                    }
                 }
             }
             _ => {}
@@ -160,6 +173,20 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
             self.release_grabs(target);
         }
         self.overlay.set(target, v);
+    }
+
+    /// Whether damage comes from a named villain (its attack, or an effect it caused).
+    fn by_villain(&self, target: &CombatantId, cause: &DamageCause) -> bool {
+        let source = match cause {
+            DamageCause::Attack { attacker, .. } => Some(attacker.clone()),
+            DamageCause::Ongoing { effect } => self.field.get(target).and_then(|f| {
+                f.fx.0
+                    .iter()
+                    .find(|e| e.id == *effect)
+                    .map(|e| e.source.clone())
+            }),
+        };
+        source.is_some_and(|s| self.field.get(&s).is_some_and(|f| f.c.villain))
     }
 
     /// § Grabbed: a grabber out of the fight holds no one.

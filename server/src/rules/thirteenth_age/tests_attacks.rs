@@ -830,3 +830,60 @@ fn lasting_wounds_are_an_option_taken_at_the_end_of_the_battle() {
         }
     }
 }
+
+/// 13th-age-combat.txt § Optional Meaningful Death Rule: with the option, a fourth failed death
+/// save or a non-villain's killing blow means a coma; a named villain still slays.
+#[test]
+fn meaningful_death_puts_pcs_in_a_coma_unless_a_villain_slays_them() {
+    use fray_protocol::state::LifeStatus;
+    for villain in [false, true] {
+        let text = ENCOUNTER.replace(
+            "initiative = -10",
+            &format!("initiative = -10\nvillain = {villain}"),
+        ) + "\n[options]\nmeaningful_death = true\n";
+        let enc = load_encounter("death.toml", &text).unwrap();
+        let mut seen = false;
+        for seed in 0..300 {
+            let mut e = Engine::new(&enc, SessionRng::from_seed(seed), secret(seed)).unwrap();
+            e.execute(&Command::StartBattle).unwrap();
+            while !e
+                .state()
+                .current
+                .as_ref()
+                .is_some_and(|c| c.0.starts_with("ogre"))
+            {
+                let cur = e.state().current.unwrap();
+                e.execute(&Command::EndTurn { actor: cur }).unwrap();
+            }
+            // The archer lies dying one point from death, engaged with the current ogre.
+            let ogre = e.state().current.unwrap();
+            let mut state = e.state();
+            for c in &mut state.combatants {
+                if c.id.0 == "archer" {
+                    c.status = LifeStatus::Unconscious;
+                    c.hp = Some(-249);
+                    c.engaged_with = vec![ogre.clone()];
+                }
+                if c.id == ogre {
+                    c.engaged_with = vec![cid("archer")];
+                }
+            }
+            let mut rng = SessionRng::from_seed(seed);
+            let (s0, st) = rng.initial_parts();
+            rng = SessionRng::resume(s0, st, e.rng().draws());
+            let mut e = Engine::restore(&enc, &state, rng, secret(seed)).unwrap();
+            let ev = e.execute(&attack(&ogre.0, "melee", "archer")).unwrap();
+            if !ev.iter().any(|x| matches!(x, GameEvent::Damaged { .. })) {
+                continue;
+            }
+            let died = ev.iter().any(|x| matches!(x, GameEvent::Died { .. }));
+            let coma = ev
+                .iter()
+                .any(|x| matches!(x, GameEvent::FellIntoComa { .. }));
+            assert_eq!((died, coma), (villain, !villain), "villain = {villain}");
+            seen = true;
+            break;
+        }
+        assert!(seen, "no hit found");
+    }
+}

@@ -321,13 +321,16 @@ fn surprise_round(d: &mut Decider, order: &[CombatantId], advance: bool) {
 /// § Death saves: d20 at the start of the turn; 16+ spends a recovery and wakes (a natural 20
 /// also acts this turn); otherwise one more failure, and the fourth kills.
 fn death_save(d: &mut Decider, id: &CombatantId) {
-    let Some((failures, stabilized)) = d
-        .field
-        .get(id)
-        .and_then(|f| f.hero.map(|h| (h.death_save_failures, h.stabilized)))
-    else {
+    let Some((failures, stabilized, coma)) = d.field.get(id).and_then(|f| {
+        f.hero
+            .map(|h| (h.death_save_failures, h.stabilized, h.coma))
+    }) else {
         return;
     };
+    // § Optional Meaningful Death Rule: a PC in a coma makes no more death saves.
+    if coma {
+        return;
+    }
     let (ok, natural) = d.save(id, SavePurpose::Death, rules::DEATH_SAVE_TARGET);
     if ok {
         // Content is validated on load; a recovery roll cannot fail for a loaded hero.
@@ -341,9 +344,15 @@ fn death_save(d: &mut Decider, id: &CombatantId) {
             failures,
         });
         if failures >= rules::DEATH_SAVE_FAILURES_TO_DIE {
-            d.emit(GameEvent::Died {
-                combatant: id.clone(),
-            });
+            if d.field.options.0.meaningful_death {
+                d.emit(GameEvent::FellIntoComa {
+                    combatant: id.clone(),
+                });
+            } else {
+                d.emit(GameEvent::Died {
+                    combatant: id.clone(),
+                });
+            }
         }
     }
 }
