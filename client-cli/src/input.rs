@@ -270,7 +270,9 @@ Commands (case-insensitive):
                             first time) to attack, ac, pd or md
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
-  temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
+    temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
+  modifier WHO STAT +2|-2   GM: the universal modifier to attack, ac, pd or md until the end
+                            of WHO's next turn
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -343,6 +345,24 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 Ok(Input::Game(Command::Escalation { action }))
             }
             _ => Err("`escalation hold|resume|reset` (GM)".to_owned()),
+        },
+        "modifier" | "mod" => match args {
+            [who, stat, n] => {
+                use fray_protocol::event::BonusStat;
+                let stat = match stat.to_lowercase().as_str() {
+                    "attack" | "attacks" => BonusStat::Attack,
+                    "ac" => BonusStat::Ac,
+                    "pd" => BonusStat::Pd,
+                    "md" => BonusStat::Md,
+                    other => return Err(format!("`{other}`: attack, ac, pd or md")),
+                };
+                Ok(Input::Game(Command::SituationalModifier {
+                    target: CombatantId::new(who.to_lowercase()),
+                    stat,
+                    amount: n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+                }))
+            }
+            _ => Err("`modifier WHO attack|ac|pd|md +2|-2` (GM)".to_owned()),
         },
         "temp" => match args {
             [who, n] => Ok(Input::Game(Command::GrantTempHp {

@@ -119,6 +119,17 @@ pub enum Command {
     /// GM: the party flees (13th Age § Flee; every player agreed): the battle ends, the
     /// fallen are carried away, and the party suffers a campaign loss.
     Flee,
+    /// GM: the universal combat modifier (13th Age § Combat Modifiers): +2 for advantageous or
+    /// −2 for adverse circumstances, to attacks or a defense, until the end of the target's next
+    /// turn.
+    SituationalModifier {
+        /// Who is affected.
+        target: CombatantId,
+        /// What changes.
+        stat: crate::event::BonusStat,
+        /// +2 or −2.
+        amount: i32,
+    },
     /// GM: grant temporary hit points (13th Age § Temporary Hit Points: they don't stack; the
     /// higher amount stays).
     GrantTempHp {
@@ -149,7 +160,8 @@ impl Command {
             | Command::EndBattle
             | Command::Escalation { .. }
             | Command::Flee
-            | Command::GrantTempHp { .. } => None,
+            | Command::GrantTempHp { .. }
+            | Command::SituationalModifier { .. } => None,
         }
     }
 
@@ -173,6 +185,7 @@ impl Command {
             Command::Escalation { .. } => "escalation",
             Command::Flee => "flee",
             Command::GrantTempHp { .. } => "grant_temp_hp",
+            Command::SituationalModifier { .. } => "situational_modifier",
         }
     }
 }

@@ -56,6 +56,41 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             super::turns::end_battle(d, Some(Side::Monsters));
             Ok(())
         }
+        Command::SituationalModifier {
+            target,
+            stat,
+            amount,
+        } => {
+            running(d)?;
+            let f = fighter(d, target)?;
+            if *amount != 2 && *amount != -2 {
+                return reject(
+                    ErrorCode::InvalidArgument,
+                    format!("the universal modifier is +2 or -2, not {amount}"),
+                );
+            }
+            if matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+                return reject(
+                    ErrorCode::InvalidTarget,
+                    format!("{} is out of the fight", f.c.name),
+                );
+            }
+            let id = d.effect_id();
+            d.emit(GameEvent::EffectApplied {
+                effect: Effect {
+                    id,
+                    target: target.clone(),
+                    source: target.clone(),
+                    kind: EffectKind::Bonus {
+                        stat: *stat,
+                        amount: *amount,
+                    },
+                    duration: EffectDuration::UntilEndOfSourcesNextTurn,
+                    armed: false,
+                },
+            });
+            Ok(())
+        }
         Command::GrantTempHp { target, amount } => {
             if d.field.battle.phase == Phase::Ended {
                 return reject(ErrorCode::BattleOver, "the battle is over");

@@ -11,17 +11,19 @@ pub fn escalation_for_round(round: u32) -> u8 {
     round.saturating_sub(1).min(6) as u8
 }
 
-/// The best bonus of a kind among an effect list (bonuses of one kind don't stack).
+/// The net modifier of a stat among an effect list: the best bonus plus the worst penalty
+/// (bonuses don't stack with each other, nor penalties; § Stacking Rules).
 pub fn best_bonus(fx: &Effects, stat: fray_protocol::event::BonusStat) -> i32 {
-    fx.0.iter()
-        .filter_map(|e| match e.kind {
-            fray_protocol::event::EffectKind::Bonus { stat: s, amount } if s == stat => {
-                Some(amount)
-            }
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
+    let amounts = fx.0.iter().filter_map(|e| match e.kind {
+        fray_protocol::event::EffectKind::Bonus { stat: s, amount } if s == stat => Some(amount),
+        _ => None,
+    });
+    let (mut best, mut worst) = (0, 0);
+    for a in amounts {
+        best = best.max(a);
+        worst = worst.min(a);
+    }
+    best + worst
 }
 
 /// § Escalation Die: the value at the start of `round`: it advances by 1 from round 2 on, to

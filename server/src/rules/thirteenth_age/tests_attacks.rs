@@ -887,3 +887,39 @@ fn meaningful_death_puts_pcs_in_a_coma_unless_a_villain_slays_them() {
         assert!(seen, "no hit found");
     }
 }
+
+/// 13th-age-combat.txt § Combat Modifiers: +2 for advantage, −2 for adversity (GM call); a
+/// bonus and a penalty offset; two bonuses don't stack (§ Stacking Rules).
+#[test]
+fn the_universal_modifier_is_plus_or_minus_two() {
+    use fray_protocol::event::BonusStat;
+    let mut e = engine_at(2, "duo");
+    let m = |amount| Command::SituationalModifier {
+        target: cid("duo"),
+        stat: BonusStat::Attack,
+        amount,
+    };
+    assert_eq!(
+        e.execute(&m(3)).unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
+    e.execute(&m(2)).unwrap();
+    e.execute(&m(2)).unwrap();
+    e.execute(&engage("duo", "ogre-1")).unwrap();
+    let bonus_of = |ev: &[GameEvent]| {
+        ev.iter()
+            .find_map(|x| match x {
+                GameEvent::AttackRolled { bonus, .. } => Some(*bonus),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let ev = e.execute(&attack("duo", "melee", "ogre-1")).unwrap();
+    assert_eq!(bonus_of(&ev), 1 + 2, "two +2s don't stack");
+    let mut e = engine_at(2, "duo");
+    e.execute(&m(2)).unwrap();
+    e.execute(&m(-2)).unwrap();
+    e.execute(&engage("duo", "ogre-1")).unwrap();
+    let ev = e.execute(&attack("duo", "melee", "ogre-1")).unwrap();
+    assert_eq!(bonus_of(&ev), 1, "+2 and −2 offset");
+}
