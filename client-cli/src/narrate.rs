@@ -275,6 +275,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "{} takes a lasting wound: maximum hit points drop to {max_hp_after}",
             n(combatant)
         ),
+        GameEvent::ConfusedAttack { attacker, ally, .. } => format!(
+            "{} is confused and attacks its ally {} instead",
+            n(attacker),
+            n(ally)
+        ),
         GameEvent::PotionUsed { by, target } => {
             if by == target {
                 format!("{} drinks a healing potion", n(by))

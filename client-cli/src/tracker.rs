@@ -314,7 +314,8 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].expended.retain(|p| p != power);
             }
         }
-        GameEvent::MissChance { .. }
+        GameEvent::ConfusedAttack { .. }
+        | GameEvent::MissChance { .. }
         | GameEvent::ShotIntoMelee { .. }
         | GameEvent::TargetsRolled { .. } => {}
         GameEvent::EscalationHeld { held } => state.escalation_held = *held,

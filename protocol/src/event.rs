@@ -315,6 +315,16 @@ pub enum GameEvent {
         /// Maximum hit points now.
         max_hp_after: i32,
     },
+    /// A confused attacker's attack goes against a random nearby ally (the roll picks it among
+    /// the allies in id order).
+    ConfusedAttack {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The ally attacked instead.
+        ally: CombatantId,
+        /// The die that picked it.
+        roll: Roll,
+    },
     /// A healing potion was used (healing follows, spending the drinker's recovery).
     PotionUsed {
         /// Who gave it.

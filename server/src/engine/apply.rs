@@ -203,7 +203,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         } => with::<Expended>(world, combatant, |u| {
             u.0.remove(power);
         }),
-        GameEvent::MissChance { .. }
+        GameEvent::ConfusedAttack { .. }
+        | GameEvent::MissChance { .. }
         | GameEvent::ShotIntoMelee { .. }
         | GameEvent::TargetsRolled { .. } => {}
         GameEvent::Resisted { .. }

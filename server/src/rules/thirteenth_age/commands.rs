@@ -635,6 +635,8 @@ fn attack_cmd(
     let bonus = attack_bonus(d, &a, &spec);
     let ph = placeholders(&a);
     let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
+    let confused = has_condition(a.fx, Condition::Confused);
+    let side = a.c.side;
     d.emit(GameEvent::ActionUsed {
         combatant: actor.clone(),
         action: needed,
@@ -655,6 +657,37 @@ fn attack_cmd(
             &targets[..targets.len().min(count as usize)]
         }
         _ => targets,
+    };
+    // § Conditions, Confused: the attack goes against a nearby ally, determined randomly.
+    let confused_target: Vec<CombatantId>;
+    let targets = if confused {
+        let allies: Vec<CombatantId> = d
+            .field
+            .all()
+            .filter(|f| {
+                f.c.side == side
+                    && f.c.id != *actor
+                    && !f.pos.far_away
+                    && !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain)
+            })
+            .map(|f| f.c.id.clone())
+            .collect();
+        match u32::try_from(allies.len()) {
+            Ok(n) if n > 0 => {
+                let roll = crate::dice::roll_die(d.rng, n);
+                let pick = roll.total.max(1) as usize - 1;
+                confused_target = vec![allies[pick.min(allies.len() - 1)].clone()];
+                d.emit(GameEvent::ConfusedAttack {
+                    attacker: actor.clone(),
+                    ally: confused_target[0].clone(),
+                    roll,
+                });
+                &confused_target[..]
+            }
+            _ => targets,
+        }
+    } else {
+        targets
     };
     let flexible = !spec.maneuvers.is_empty();
     resolve(

@@ -923,3 +923,19 @@ fn the_universal_modifier_is_plus_or_minus_two() {
     let ev = e.execute(&attack("duo", "melee", "ogre-1")).unwrap();
     assert_eq!(bonus_of(&ev), 1, "+2 and −2 offset");
 }
+
+/// 13th-age-combat.txt § Conditions, Confused: the attack goes against a nearby ally,
+/// determined randomly (here the only ally).
+#[test]
+fn a_confused_attacker_hits_an_ally_instead() {
+    let e = engine_at(2, "archer");
+    let mut e = with_effect(&e, 2, "archer", Condition::Confused);
+    let ev = e.execute(&attack("archer", "ranged", "ogre-1")).unwrap();
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::ConfusedAttack { ally, .. } if ally.0 == "duo"
+    )));
+    let r = rolls(&ev);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].0, cid("duo"), "the roll is against the ally");
+}
