@@ -65,7 +65,7 @@ impl Default for SessionConfig {
         SessionConfig {
             fsync: FsyncPolicy::Always,
             hash_every: 16,
-            snapshot_every: 512,
+            snapshot_every: 4096,
         }
     }
 }
