@@ -10,11 +10,17 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Finished demo sessions kept in the listing.
+const KEEP_FINISHED: usize = 3;
+
 /// Runs demo fights forever (until the task is dropped).
 pub async fn run(registry: Arc<Registry>, addr: SocketAddr, pace: Duration) {
     let url = format!("ws://{addr}/ws");
     let encounters = builtin_encounters("13th-age");
     let mut n = 0usize;
+    // Finished demo fights stay listed for a while (to be replayed or verified), then leave the
+    // registry; their logs stay on disk.
+    let mut finished: std::collections::VecDeque<fray_protocol::SessionId> = Default::default();
     loop {
         let Some((name, text)) = encounters.get(n % encounters.len().max(1)) else {
             return;
@@ -53,6 +59,12 @@ pub async fn run(registry: Arc<Registry>, addr: SocketAddr, pace: Duration) {
         }
         for b in bots {
             let _ = b.await;
+        }
+        finished.push_back(fray_protocol::SessionId(created.session.clone()));
+        while finished.len() > KEEP_FINISHED {
+            if let Some(old) = finished.pop_front() {
+                registry.remove(&old);
+            }
         }
         tokio::time::sleep(pace * 4).await;
     }

@@ -177,6 +177,10 @@ impl Registry {
                 }
             };
             match Session::open(storage, self.config.clone()) {
+                Ok((session, _)) if session.genesis().demo && session.state().seed_revealed => {
+                    // A finished demo fight: its log stays on disk for `fray replay`/`verify`.
+                    tracing::debug!(dir = %dir.display(), "finished demo session not relisted");
+                }
                 Ok((session, truncated)) => {
                     if let Some(t) = truncated {
                         tracing::warn!(
