@@ -264,6 +264,9 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::FoughtInSpirit { combatant, ally } => {
             format!("{} fights in spirit beside {}", n(combatant), n(ally))
         }
+        GameEvent::InterruptUsed { combatant } => {
+            format!("{} interrupts with an out-of-turn action", n(combatant))
+        }
         GameEvent::FellIntoComa { combatant } => format!(
             "{} falls into a coma (meaningful death): out of the fight, but alive",
             n(combatant)
@@ -719,6 +722,7 @@ mod tests {
             far_away: false,
             stabilized: false,
             expended: Vec::new(),
+            interrupt_used: false,
             potions: 0,
             dropped: false,
             lasting_wounds: 0,

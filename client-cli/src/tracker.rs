@@ -320,6 +320,11 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::TargetsRolled { .. } => {}
         GameEvent::EscalationHeld { held } => state.escalation_held = *held,
         GameEvent::PartyFled => state.fled = true,
+        GameEvent::InterruptUsed { combatant } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].interrupt_used = true;
+            }
+        }
         GameEvent::FellIntoComa { combatant } => {
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].coma = true;
@@ -451,6 +456,7 @@ mod tests {
                 far_away: false,
                 stabilized: false,
                 expended: Vec::new(),
+                interrupt_used: false,
                 potions: 0,
                 dropped: false,
                 lasting_wounds: 0,

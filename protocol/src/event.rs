@@ -325,6 +325,11 @@ pub enum GameEvent {
         /// The die that picked it.
         roll: Roll,
     },
+    /// An interrupt action is being used out of turn (its attack follows).
+    InterruptUsed {
+        /// Who.
+        combatant: CombatantId,
+    },
     /// A healing potion was used (healing follows, spending the drinker's recovery).
     PotionUsed {
         /// Who gave it.

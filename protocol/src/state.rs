@@ -122,7 +122,7 @@ pub struct AttackSummary {
     pub maneuvers: Vec<String>,
     /// `at-will`, `once per battle`, `daily` or `recharge N+`.
     pub usage: String,
-    /// The action it takes: `standard` or `quick`.
+    /// The action it takes: `standard`, `quick` or `interrupt`.
     pub action: String,
 }
 
@@ -177,6 +177,8 @@ pub struct CombatantState {
     pub stabilized: bool,
     /// Limited powers used and not yet regained.
     pub expended: Vec<String>,
+    /// An interrupt action was used; none until the end of its next turn.
+    pub interrupt_used: bool,
     /// Healing potions left (PCs).
     pub potions: u32,
     /// Dropped to 0 hp or below during this battle (PCs).

@@ -439,6 +439,7 @@ fn unarmed(mods: &AbilityMods, level: i32) -> AttackSpec {
         maneuvers: Vec::new(),
         usage: Usage::AtWill,
         quick: false,
+        interrupt: false,
         max_target_hp: None,
         targeting: Targeting::Named,
     }
@@ -706,13 +707,14 @@ fn resolve_attacks(
                     Targeting::Rolled(expr.to_owned())
                 }
             },
-            quick: match a.action.as_deref() {
-                None | Some("standard") => false,
-                Some("quick") => true,
+            quick: a.action.as_deref() == Some("quick"),
+            interrupt: match a.action.as_deref() {
+                None | Some("standard") | Some("quick") => false,
+                Some("interrupt") => true,
                 Some(other) => {
                     return Err(ctx.err(
                         f("action"),
-                        format!("'{other}' is not an attack action (standard or quick)"),
+                        format!("'{other}' is not an attack action (standard, quick or interrupt)"),
                     ));
                 }
             },

@@ -136,6 +136,9 @@ pub struct AttackSpec {
     pub usage: Usage,
     /// A quick action instead of a standard action.
     pub quick: bool,
+    /// An interrupt action (13th Age § Interrupt Actions): used when it is not your turn, one
+    /// until the end of your next turn.
+    pub interrupt: bool,
     /// Only targets with at most this many current hit points (13th Age § Target Hit Points).
     pub max_target_hp: Option<i32>,
     /// How its targets are chosen.

@@ -193,6 +193,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             && !me.expended.contains(&a.id)
             && (!confused || a.usage == "at-will")
             && (!armed || a.id != "unarmed")
+            && a.action != "interrupt"
     };
     let melee: Vec<&AttackSummary> = me
         .attacks

@@ -249,6 +249,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 });
             }
         }
+        GameEvent::InterruptUsed { combatant } => {
+            with::<InterruptUsed>(world, combatant, |i| i.0 = true)
+        }
         GameEvent::FellIntoComa { combatant } => with::<Hero>(world, combatant, |h| h.coma = true),
         GameEvent::LastingWound {
             combatant,
@@ -298,6 +301,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             with::<Effects>(world, target, |fx| fx.0.retain(|e| e.id != *effect))
         }
         GameEvent::TurnEnded { combatant } => {
+            // § Interrupt Actions: another one only after the end of your next turn.
+            with::<InterruptUsed>(world, combatant, |i| i.0 = false);
             {
                 let mut b = world.resource_mut::<Battle>();
                 b.stage = Stage::BetweenTurns;

@@ -125,6 +125,10 @@ pub struct Resistances {
 #[derive(Component, Debug, Clone, Default)]
 pub struct Expended(pub std::collections::BTreeSet<String>);
 
+/// An interrupt action was used and none may be used until the end of the user's next turn.
+#[derive(Component, Debug, Clone, Copy, Default)]
+pub struct InterruptUsed(pub bool);
+
 /// The attacks a combatant can make.
 #[derive(Component, Debug, Clone)]
 pub struct Arsenal(pub Vec<AttackSpec>);

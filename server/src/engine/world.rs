@@ -40,6 +40,7 @@ fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
             vulnerable: spec.vulnerable.clone(),
         },
         Expended::default(),
+        InterruptUsed::default(),
     ));
     if let Some(h) = &spec.hero {
         e.insert(Hero {
@@ -124,6 +125,7 @@ pub fn read_state(world: &World) -> SessionState {
             Some(ars),
             Some(pos),
             Some(used),
+            Some(interrupt),
         ) = (
             er.get::<Combatant>(),
             er.get::<HitPoints>(),
@@ -135,6 +137,7 @@ pub fn read_state(world: &World) -> SessionState {
             er.get::<Arsenal>(),
             er.get::<Position>(),
             er.get::<Expended>(),
+            er.get::<InterruptUsed>(),
         )
         else {
             continue;
@@ -173,13 +176,21 @@ pub fn read_state(world: &World) -> SessionState {
                     spell: a.spell,
                     maneuvers: a.maneuvers.iter().map(|m| m.id.clone()).collect(),
                     usage: crate::rules::thirteenth_age::usage_name(a.usage),
-                    action: if a.quick { "quick" } else { "standard" }.into(),
+                    action: if a.interrupt {
+                        "interrupt"
+                    } else if a.quick {
+                        "quick"
+                    } else {
+                        "standard"
+                    }
+                    .into(),
                 })
                 .collect(),
             engaged_with: pos.engaged.iter().cloned().collect(),
             far_away: pos.far_away,
             stabilized: hero.is_some_and(|h| h.stabilized),
             expended: used.0.iter().cloned().collect(),
+            interrupt_used: interrupt.0,
             potions: hero.map_or(0, |h| h.potions),
             dropped: hero.is_some_and(|h| h.dropped),
             lasting_wounds: hero.map_or(0, |h| h.lasting_wounds),
@@ -278,6 +289,7 @@ pub fn restore_world(
             h.coma = cs.coma;
         }
         em.get_mut::<Expended>()?.0 = cs.expended.iter().cloned().collect();
+        em.get_mut::<InterruptUsed>()?.0 = cs.interrupt_used;
         {
             let mut pos = em.get_mut::<Position>()?;
             pos.engaged = cs.engaged_with.iter().cloned().collect();

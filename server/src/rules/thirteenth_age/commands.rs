@@ -590,6 +590,9 @@ fn attack_cmd(
     targets: &[CombatantId],
 ) -> Result<(), Rejection> {
     running(d)?;
+    if fighter(d, actor).and_then(|a| find_attack(&a, attack).map(|s| s.interrupt))? {
+        return interrupt_attack(d, actor, attack, targets);
+    }
     let needed = {
         let a = fighter(d, actor)?;
         if find_attack(&a, attack)?.quick {
@@ -689,6 +692,65 @@ fn attack_cmd(
     } else {
         targets
     };
+    let flexible = !spec.maneuvers.is_empty();
+    resolve(
+        d,
+        actor,
+        targets,
+        Strike {
+            spec,
+            bonus,
+            ph,
+            auto_crit: false,
+            flexible,
+        },
+    )
+}
+
+/// § Interrupt Actions: used when it is not your turn (the GM rules on the trigger), one until
+/// the end of your next turn; no action of the turn is spent.
+fn interrupt_attack(
+    d: &mut Decider,
+    actor: &CombatantId,
+    attack: &str,
+    targets: &[CombatantId],
+) -> Result<(), Rejection> {
+    let a = fighter(d, actor)?;
+    if d.field.battle.current() == Some(actor) {
+        return reject(
+            ErrorCode::InvalidArgument,
+            format!(
+                "an interrupt action is used when it is not {}'s turn",
+                a.c.name
+            ),
+        );
+    }
+    if a.interrupt.0 {
+        return reject(
+            ErrorCode::ActionAlreadyUsed,
+            format!(
+                "{} already used an interrupt action; another comes after the end of its next turn",
+                a.c.name
+            ),
+        );
+    }
+    if a.vit.0 != LifeStatus::Conscious
+        || has_condition(a.fx, Condition::Stunned)
+        || has_condition(a.fx, Condition::Helpless)
+    {
+        return reject(ErrorCode::CannotAct, format!("{} cannot act", a.c.name));
+    }
+    let spec = find_attack(&a, attack)?.clone();
+    check_attack(d, &a, &spec, targets)?;
+    check_usage(&a, &spec)?;
+    let bonus = attack_bonus(d, &a, &spec);
+    let ph = placeholders(&a);
+    let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
+    d.emit(GameEvent::InterruptUsed {
+        combatant: actor.clone(),
+    });
+    expend(d, actor, &spec);
+    provoke_attack(d, actor, &spec, engaged, targets);
     let flexible = !spec.maneuvers.is_empty();
     resolve(
         d,

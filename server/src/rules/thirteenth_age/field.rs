@@ -38,6 +38,8 @@ pub struct Fighter {
     pub res: &'static Resistances,
     /// Limited powers expended.
     pub used: &'static Expended,
+    /// Interrupt spent until the end of its next turn.
+    pub interrupt: &'static InterruptUsed,
 }
 
 /// The battlefield as decide sees it.

@@ -939,3 +939,48 @@ fn a_confused_attacker_hits_an_ally_instead() {
     assert_eq!(r.len(), 1);
     assert_eq!(r[0].0, cid("duo"), "the roll is against the ally");
 }
+
+/// 13th-age-combat.txt § Interrupt Actions: used when it is not your turn; one until the end of
+/// your next turn.
+#[test]
+fn one_interrupt_until_the_end_of_your_next_turn() {
+    let text = ENCOUNTER.replace(
+        "[[hero.attacks]]\nid = \"volley\"",
+        "[[hero.attacks]]\nid = \"snap-shot\"\nname = \"Snap Shot\"\nrange = \"ranged\"\nability = \"dex\"\nvs = \"ac\"\ndamage = \"1\"\naction = \"interrupt\"\n\n[[hero.attacks]]\nid = \"volley\"",
+    );
+    let enc = load_encounter("interrupt.toml", &text).unwrap();
+    let mut e = Engine::new(&enc, SessionRng::from_seed(3), secret(3)).unwrap();
+    e.execute(&Command::StartBattle).unwrap();
+    while e.state().current != Some(cid("archer")) {
+        let cur = e.state().current.unwrap();
+        e.execute(&Command::EndTurn { actor: cur }).unwrap();
+    }
+    let snap = attack("archer", "snap-shot", "ogre-1");
+    // Not on its own turn.
+    assert_eq!(
+        e.execute(&snap).unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
+    e.execute(&Command::EndTurn {
+        actor: cid("archer"),
+    })
+    .unwrap();
+    // Out of turn: allowed once, spending no action.
+    let ev = e.execute(&snap).unwrap();
+    assert!(matches!(ev[0], GameEvent::InterruptUsed { .. }));
+    assert!(!ev.iter().any(|x| matches!(x, GameEvent::ActionUsed { .. })));
+    assert_eq!(
+        e.execute(&snap).unwrap_err().code,
+        ErrorCode::ActionAlreadyUsed
+    );
+    // After the end of its next turn, another.
+    while e.state().current != Some(cid("archer")) {
+        let cur = e.state().current.unwrap();
+        e.execute(&Command::EndTurn { actor: cur }).unwrap();
+    }
+    e.execute(&Command::EndTurn {
+        actor: cid("archer"),
+    })
+    .unwrap();
+    assert!(e.execute(&snap).is_ok());
+}
