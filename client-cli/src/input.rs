@@ -252,7 +252,9 @@ Commands (case-insensitive):
                             opportunity attacks)
   move TARGET               engage an enemy (a move action)
   move far                  move far away from the fight
-    delay                     delay: act later this round (before taking any action)
+      ready [standard|move]     ready an action (a standard action); take it out of turn before
+                            your next turn with any command of that kind
+  delay                     delay: act later this round (before taking any action)
   act WHO                   a delaying combatant acts right after the current turn
   disengage | d             disengage check (11+, -1 per extra foe; a move action)
   coup ATTACK TARGET        coup de grace on a helpless enemy you are engaged with
@@ -403,6 +405,15 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 })),
                 _ => Err("`move` (reposition), `move TARGET` (engage) or `move far`".to_owned()),
             }
+        }
+        "ready" => {
+            let actor = need_menu()?.actor.clone();
+            let action = match args {
+                [w] if w.eq_ignore_ascii_case("move") => fray_protocol::event::ActionKind::Move,
+                [] | [_] => fray_protocol::event::ActionKind::Standard,
+                _ => return Err("`ready [standard|move]`".to_owned()),
+            };
+            Ok(Input::Game(Command::Ready { actor, action }))
         }
         "delay" => {
             let actor = need_menu()?.actor.clone();

@@ -250,6 +250,16 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             roll.expr
         ),
         GameEvent::Delayed { combatant } => format!("{} delays", n(combatant)),
+        GameEvent::Readied { combatant, action } => {
+            format!(
+                "{} readies a {} action",
+                n(combatant),
+                format!("{action:?}").to_lowercase()
+            )
+        }
+        GameEvent::ReadiedActionTaken { combatant } => {
+            format!("{} takes its readied action now", n(combatant))
+        }
         GameEvent::DelayEnding { combatant } => {
             format!("{} will take its delayed turn after this one", n(combatant))
         }
@@ -761,6 +771,7 @@ mod tests {
             fled: false,
             delayed: Vec::new(),
             undelay: None,
+            readied: Vec::new(),
             surprise: None,
             spirit_used: false,
             spirit_rounds: Vec::new(),

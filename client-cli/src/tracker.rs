@@ -366,6 +366,12 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.current = None;
             }
         }
+        GameEvent::Readied { combatant, action } => {
+            state.readied.push((combatant.clone(), *action))
+        }
+        GameEvent::ReadiedActionTaken { combatant } => {
+            state.readied.retain(|(c, _)| c != combatant)
+        }
         GameEvent::DelayEnding { combatant } => state.undelay = Some(combatant.clone()),
         GameEvent::OrderChanged { order, turn_index } => {
             state.order = order.clone();
@@ -447,6 +453,7 @@ mod tests {
             fled: false,
             delayed: Vec::new(),
             undelay: None,
+            readied: Vec::new(),
             surprise: None,
             spirit_used: false,
             spirit_rounds: Vec::new(),

@@ -72,6 +72,15 @@ pub enum Command {
         /// Who rallies.
         actor: CombatantId,
     },
+    /// 13th Age ready: a standard action to hold a standard or move action; before its next
+    /// turn the actor may take it out of turn (any command of that kind), acting just before
+    /// the combatant whose turn it is, and its place in the order moves there.
+    Ready {
+        /// Who readies.
+        actor: CombatantId,
+        /// The action held (`standard` or `move`).
+        action: crate::event::ActionKind,
+    },
     /// 13th Age delay: at the start of its turn, before any action, the actor steps out of the
     /// order to act later.
     Delay {
@@ -151,6 +160,7 @@ impl Command {
             | Command::Stabilize { actor, .. }
             | Command::Rally { actor }
             | Command::Delay { actor }
+            | Command::Ready { actor, .. }
             | Command::FightInSpirit { actor, .. }
             | Command::UsePotion { actor, .. }
             | Command::Undelay { actor }
@@ -177,6 +187,7 @@ impl Command {
             Command::Stabilize { .. } => "stabilize",
             Command::Rally { .. } => "rally",
             Command::Delay { .. } => "delay",
+            Command::Ready { .. } => "ready",
             Command::FightInSpirit { .. } => "fight_in_spirit",
             Command::UsePotion { .. } => "use_potion",
             Command::Undelay { .. } => "undelay",

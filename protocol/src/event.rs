@@ -345,6 +345,19 @@ pub enum GameEvent {
         /// The ally encouraged.
         ally: CombatantId,
     },
+    /// A combatant readied an action (held until before its next turn).
+    Readied {
+        /// Who.
+        combatant: CombatantId,
+        /// The action held.
+        action: ActionKind,
+    },
+    /// A readied action is taken now, out of turn (the order of battle changes with an
+    /// `order_changed` event that follows).
+    ReadiedActionTaken {
+        /// Who.
+        combatant: CombatantId,
+    },
     /// A combatant delayed: its turn passes without end-of-turn effects; it may act later.
     Delayed {
         /// Who.

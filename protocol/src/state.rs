@@ -210,6 +210,8 @@ pub struct SessionState {
     pub spirit_used: bool,
     /// Who fought in spirit, and in which round (once a round each).
     pub spirit_rounds: Vec<(CombatantId, u32)>,
+    /// Readied actions held: (combatant, action), until each one's next turn.
+    pub readied: Vec<(CombatantId, crate::event::ActionKind)>,
     /// Combatants delaying (13th Age § Delay), in the order they delayed.
     pub delayed: Vec<CombatantId>,
     /// A delaying combatant that acts right after the current turn.

@@ -95,6 +95,18 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
         }
+        GameEvent::Readied { combatant, action } => {
+            world
+                .resource_mut::<Battle>()
+                .readied
+                .push((combatant.clone(), *action));
+        }
+        GameEvent::ReadiedActionTaken { combatant } => {
+            world
+                .resource_mut::<Battle>()
+                .readied
+                .retain(|(c, _)| c != combatant);
+        }
         GameEvent::DelayEnding { combatant } => {
             world.resource_mut::<Battle>().undelay = Some(combatant.clone())
         }
@@ -114,8 +126,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 b.hit_this_turn.clear();
                 b.last_mover = None;
                 b.popped_free = None;
-                // Coming to one's turn ends a delay (§ Delay).
+                // Coming to one's turn ends a delay (§ Delay) and a readied action (§ Readying).
                 b.delayed.retain(|c| c != combatant);
+                b.readied.retain(|(c, _)| c != combatant);
                 if b.undelay.as_ref() == Some(combatant) {
                     b.undelay = None;
                 }

@@ -169,6 +169,8 @@ pub struct Battle {
     pub spirit_used: bool,
     /// (who, round) of each fight in spirit.
     pub spirit_rounds: Vec<(CombatantId, u32)>,
+    /// Readied actions held until each one's next turn.
+    pub readied: Vec<(CombatantId, fray_protocol::event::ActionKind)>,
     /// Delaying combatants.
     pub delayed: Vec<CombatantId>,
     /// Acts right after the current turn.

@@ -79,6 +79,7 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
         fled: false,
         delayed: Vec::new(),
         undelay: None,
+        readied: Vec::new(),
         surprise: None,
         spirit_used: false,
         spirit_rounds: Vec::new(),
@@ -205,6 +206,7 @@ pub fn read_state(world: &World) -> SessionState {
         escalation_held: battle.escalation_held,
         fled: battle.fled,
         delayed: battle.delayed.clone(),
+        readied: battle.readied.clone(),
         surprise: battle.surprise,
         spirit_used: battle.spirit_used,
         spirit_rounds: battle.spirit_rounds.clone(),
@@ -233,6 +235,7 @@ fn empty_state() -> SessionState {
         fled: false,
         delayed: Vec::new(),
         undelay: None,
+        readied: Vec::new(),
         surprise: None,
         spirit_used: false,
         spirit_rounds: Vec::new(),
@@ -303,6 +306,7 @@ pub fn restore_world(
     battle.escalation_held = state.escalation_held;
     battle.fled = state.fled;
     battle.delayed = state.delayed.clone();
+    battle.readied = state.readied.clone();
     battle.surprise = state.surprise;
     battle.spirit_used = state.spirit_used;
     battle.spirit_rounds = state.spirit_rounds.clone();

@@ -24,6 +24,7 @@ pub(super) fn reject<T>(code: ErrorCode, msg: impl Into<String>) -> Result<T, Re
 
 /// Decides a command.
 pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
+    take_readied_action(d, cmd);
     match cmd {
         Command::StartBattle => start_battle(d, None),
         Command::StartAmbush {
@@ -144,6 +145,28 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         Command::Rally { actor } => rally(d, actor),
         Command::FightInSpirit { actor, ally, stat } => fight_in_spirit(d, actor, ally, *stat),
         Command::UsePotion { actor, target } => use_potion(d, actor, target),
+        Command::Ready { actor, action } => {
+            if *action == ActionKind::Quick {
+                return reject(
+                    ErrorCode::InvalidArgument,
+                    "ready a standard or a move action",
+                );
+            }
+            if d.field.battle.current() != Some(actor) {
+                return reject(ErrorCode::NotYourTurn, not_your_turn_msg(d, actor));
+            }
+            let payer = ready_to_act(d, actor, ActionKind::Standard)?;
+            d.emit(GameEvent::ActionUsed {
+                combatant: actor.clone(),
+                action: ActionKind::Standard,
+                spent: payer,
+            });
+            d.emit(GameEvent::Readied {
+                combatant: actor.clone(),
+                action: *action,
+            });
+            Ok(())
+        }
         Command::Delay { actor } => {
             able_to_act(d, actor)?;
             let f = fighter(d, actor)?;
@@ -236,6 +259,17 @@ pub(super) fn ready_to_act(
 ) -> Result<ActionKind, Rejection> {
     able_to_act(d, actor)?;
     let f = fighter(d, actor)?;
+    // A readied action pays for one action of its kind (a standard one for any).
+    if let Some(held) = readied(d, actor) {
+        return match (held, needed) {
+            (ActionKind::Standard, _)
+            | (ActionKind::Move, ActionKind::Move | ActionKind::Quick) => Ok(held),
+            _ => reject(
+                ErrorCode::ActionAlreadyUsed,
+                format!("{} readied a move action, not a standard one", f.c.name),
+            ),
+        };
+    }
     f.budget.0.payer(needed).ok_or_else(|| {
         let what = match needed {
             ActionKind::Standard => "standard action",
@@ -249,12 +283,71 @@ pub(super) fn ready_to_act(
     })
 }
 
-/// Checks that it is `actor`'s turn and that it can act at all (conscious, not helpless, not
-/// stunned).
+/// The readied action `actor` holds, if it may take it now (someone else's turn is under way).
+fn readied(d: &Decider, actor: &CombatantId) -> Option<ActionKind> {
+    let current = d.field.battle.current()?;
+    if current == actor || d.field.battle.stage != Stage::Acting {
+        return None;
+    }
+    d.field
+        .battle
+        .readied
+        .iter()
+        .find(|(c, _)| c == actor)
+        .map(|(_, k)| *k)
+}
+
+/// § Readying an Action: a readied action taken now moves its taker just ahead of the
+/// combatant whose turn it is, for the rest of the battle. (Emitted before the action's own
+/// events; a refused action discards them with everything else.)
+fn take_readied_action(d: &mut Decider, cmd: &Command) {
+    let Some(actor) = cmd.actor() else { return };
+    let spends_action = !matches!(
+        cmd,
+        Command::EndTurn { .. }
+            | Command::Undelay { .. }
+            | Command::Intercept { .. }
+            | Command::FightInSpirit { .. }
+            | Command::Attack {
+                mode: AttackMode::Opportunity,
+                ..
+            }
+    );
+    if !spends_action || readied(d, actor).is_none() {
+        return;
+    }
+    let (Some(current), Some(index)) =
+        (d.field.battle.current().cloned(), d.field.battle.turn_index)
+    else {
+        return;
+    };
+    let _ = index;
+    let mut order: Vec<CombatantId> = d
+        .field
+        .battle
+        .order
+        .iter()
+        .filter(|c| *c != actor)
+        .cloned()
+        .collect();
+    let at = order.iter().position(|c| *c == current).unwrap_or(0);
+    order.insert(at, actor.clone());
+    d.emit(GameEvent::ReadiedActionTaken {
+        combatant: actor.clone(),
+    });
+    d.emit(GameEvent::OrderChanged {
+        order,
+        turn_index: u32::try_from(at + 1).unwrap_or(0),
+    });
+}
+
+/// Checks that it is `actor`'s turn (or that it holds a readied action to take now) and that it
+/// can act at all (conscious, not helpless, not stunned).
 pub(super) fn able_to_act(d: &Decider, actor: &CombatantId) -> Result<(), Rejection> {
     running(d)?;
     let f = fighter(d, actor)?;
-    if d.field.battle.current() != Some(actor) || d.field.battle.stage != Stage::Acting {
+    let on_turn = d.field.battle.current() == Some(actor) && d.field.battle.stage == Stage::Acting;
+    if !on_turn && readied(d, actor).is_none() {
         return reject(ErrorCode::NotYourTurn, not_your_turn_msg(d, actor));
     }
     if f.vit.0 != LifeStatus::Conscious {

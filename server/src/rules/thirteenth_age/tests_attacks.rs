@@ -984,3 +984,57 @@ fn one_interrupt_until_the_end_of_your_next_turn() {
     .unwrap();
     assert!(e.execute(&snap).is_ok());
 }
+
+/// 13th-age-combat.txt § Readying an Action: readying is a standard action; before its next
+/// turn the readier takes the action out of turn, acting just ahead of the combatant whose turn
+/// it is, and keeps that place in the order; an untaken readied action lapses at its next turn.
+#[test]
+fn a_readied_action_is_taken_out_of_turn_and_moves_the_initiative() {
+    use fray_protocol::event::ActionKind;
+    let mut e = engine_at(6, "archer");
+    let ready = Command::Ready {
+        actor: cid("archer"),
+        action: ActionKind::Standard,
+    };
+    e.execute(&ready).unwrap();
+    assert!(
+        !e.state()
+            .combatants
+            .iter()
+            .find(|c| c.id.0 == "archer")
+            .unwrap()
+            .actions
+            .standard
+    );
+    // Before anyone else acts, the archer cannot act out of turn yet (it is still its turn).
+    e.execute(&Command::EndTurn {
+        actor: cid("archer"),
+    })
+    .unwrap();
+    let current = e.state().current.unwrap();
+    assert_ne!(current, cid("archer"));
+    // Out of turn, the readied shot.
+    let ev = e.execute(&attack("archer", "ranged", "ogre-1")).unwrap();
+    assert!(matches!(ev[0], GameEvent::ReadiedActionTaken { .. }));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::OrderChanged { .. }))
+    );
+    assert_eq!(rolls(&ev).len(), 1);
+    let s = e.state();
+    assert_eq!(s.current, Some(current.clone()), "the current turn goes on");
+    let pos = |id: &CombatantId| s.order.iter().position(|c| c == id).unwrap();
+    assert_eq!(
+        pos(&cid("archer")) + 1,
+        pos(&current),
+        "just ahead of {current}"
+    );
+    assert!(s.readied.is_empty());
+    // Only once.
+    assert_eq!(
+        e.execute(&attack("archer", "ranged", "ogre-1"))
+            .unwrap_err()
+            .code,
+        ErrorCode::NotYourTurn
+    );
+}
