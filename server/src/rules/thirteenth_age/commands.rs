@@ -313,7 +313,15 @@ fn take_readied_action(d: &mut Decider, cmd: &Command) {
                 ..
             }
     );
-    if !spends_action || readied(d, actor).is_none() {
+    // An interrupt attack is its own out-of-turn action, not the readied one.
+    let interrupt = match cmd {
+        Command::Attack { attack, .. } => d
+            .field
+            .get(actor)
+            .is_some_and(|f| f.arsenal.0.iter().any(|a| a.id == *attack && a.interrupt)),
+        _ => false,
+    };
+    if !spends_action || interrupt || readied(d, actor).is_none() {
         return;
     }
     let (Some(current), Some(index)) =
