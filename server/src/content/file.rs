@@ -111,12 +111,19 @@ pub struct HeroFile {
     pub abilities: AbilityScores,
     /// Maximum hit points.
     pub hp: i32,
-    /// Armor Class.
-    pub ac: i32,
-    /// Physical Defense.
-    pub pd: i32,
-    /// Mental Defense.
-    pub md: i32,
+    /// Armor Class as a number, or
+    pub ac: Option<i32>,
+    /// Physical Defense as a number, or
+    pub pd: Option<i32>,
+    /// Mental Defense as a number, or
+    pub md: Option<i32>,
+    /// … a base from the class and armor, to which the middle modifier of Con/Dex/Wis and the
+    /// level are added (13th Age § Armor Class).
+    pub ac_base: Option<i32>,
+    /// Base for PD: + middle modifier of Str/Con/Dex + level (§ Physical Defense).
+    pub pd_base: Option<i32>,
+    /// Base for MD: + middle modifier of Int/Wis/Cha + level (§ Mental Defense).
+    pub md_base: Option<i32>,
     /// Recoveries (default 8).
     #[serde(default = "eight")]
     pub recoveries: i32,
@@ -733,9 +740,6 @@ impl HeroFile {
         check_id(ctx, &format!("{w}.id"), &self.id)?;
         check_range(ctx, &format!("{w}.level"), self.level, 1, 10)?;
         check_range(ctx, &format!("{w}.hp"), self.hp, 1, 1000)?;
-        for (name, v) in [("ac", self.ac), ("pd", self.pd), ("md", self.md)] {
-            check_range(ctx, &format!("{w}.{name}"), v, 1, 50)?;
-        }
         let s = self.abilities;
         for (name, v) in [
             ("str", s.str),
@@ -765,6 +769,42 @@ impl HeroFile {
             wis: ability_mod(s.wis),
             cha: ability_mod(s.cha),
         };
+        // § Defenses: the middle of three ability modifiers, plus level, on a class/armor base —
+        // or the number the stat block gives. (The text's sentence lost "modifier"; this is the
+        // reading its defense tables use.)
+        let middle = |a: i32, b: i32, c: i32| a + b + c - a.max(b).max(c) - a.min(b).min(c);
+        let defense =
+            |name: &str, given: Option<i32>, base: Option<i32>, mid: i32| match (given, base) {
+                (Some(v), None) => check_range(ctx, &format!("{w}.{name}"), v, 1, 50).map(|()| v),
+                (None, Some(b)) => {
+                    let v = b + mid + self.level;
+                    check_range(ctx, &format!("{w}.{name}_base"), v, 1, 50).map(|()| v)
+                }
+                _ => Err(ctx.err(
+                    format!("{w}.{name}"),
+                    format!("give either {name} or {name}_base"),
+                )),
+            };
+        let defenses = Defenses {
+            ac: defense(
+                "ac",
+                self.ac,
+                self.ac_base,
+                middle(mods.con, mods.dex, mods.wis),
+            )?,
+            pd: defense(
+                "pd",
+                self.pd,
+                self.pd_base,
+                middle(mods.str, mods.con, mods.dex),
+            )?,
+            md: defense(
+                "md",
+                self.md,
+                self.md_base,
+                middle(mods.int, mods.wis, mods.cha),
+            )?,
+        };
         let mut attacks = resolve_attacks(ctx, &w, &self.attacks, Some((&mods, self.level)))?;
         if !attacks.iter().any(|a| a.id == "unarmed") {
             attacks.push(unarmed(&mods, self.level));
@@ -777,11 +817,7 @@ impl HeroFile {
             template: self.id.clone(),
             level: self.level,
             max_hp: self.hp,
-            defenses: Defenses {
-                ac: self.ac,
-                pd: self.pd,
-                md: self.md,
-            },
+            defenses,
             // 13th Age § Initiative Bonus: Dexterity modifier + level.
             initiative: mods.dex + self.level,
             hero: Some(HeroSpec {

@@ -283,6 +283,55 @@ mod tests {
         assert!(err.to_string().contains("bogus"), "{err}");
     }
 
+    /// 13th-age-combat.txt § Defenses: a base plus the middle of three ability modifiers plus
+    /// level (AC: Con/Dex/Wis, PD: Str/Con/Dex, MD: Int/Wis/Cha), or a given number.
+    #[test]
+    fn defenses_from_ability_scores() {
+        let hero = |defs: &str| {
+            format!(
+                "ruleset = \"13th-age\"\nheroes = [\"zed\"]\n[[monsters]]\ntemplate = \"goblin-scrapper\"\n[[hero]]\nid = \"zed\"\nname = \"Zed\"\nlevel = 2\nabilities = {{ str = 16, con = 14, dex = 12, int = 8, wis = 10, cha = 18 }}\nhp = 20\n{defs}\nrecovery_die = 8\n[[hero.attacks]]\nid = \"melee\"\nname = \"Fist\"\nrange = \"melee\"\nability = \"str\"\nvs = \"ac\"\ndamage = \"1d4\"\n"
+            )
+        };
+        let e = load_encounter(
+            "zed.toml",
+            &hero("ac_base = 12\npd_base = 10\nmd_base = 10"),
+        )
+        .unwrap();
+        let zed = e.combatants.iter().find(|c| c.id.0 == "zed").unwrap();
+        // Mods: str +3, con +2, dex +1, int −1, wis 0, cha +4.
+        assert_eq!(
+            zed.defenses.ac,
+            12 + 1 + 2,
+            "middle of con +2, dex +1, wis 0 is +1"
+        );
+        assert_eq!(
+            zed.defenses.pd,
+            10 + 2 + 2,
+            "middle of str +3, con +2, dex +1 is +2"
+        );
+        assert_eq!(
+            zed.defenses.md,
+            10 + 2,
+            "middle of int −1, wis 0, cha +4 is 0; + level 2"
+        );
+        let e = load_encounter("zed.toml", &hero("ac = 15\npd = 14\nmd = 12")).unwrap();
+        assert_eq!(
+            e.combatants
+                .iter()
+                .find(|c| c.id.0 == "zed")
+                .unwrap()
+                .defenses
+                .ac,
+            15
+        );
+        let err = load_encounter("zed.toml", &hero("ac = 15\nac_base = 12\npd = 14\nmd = 12"))
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("give either ac or ac_base"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn ability_modifier_rounds_down() {
         // 13th-age-combat.txt § Damage: subtract 10, halve, round down.
