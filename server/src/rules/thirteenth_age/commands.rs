@@ -1406,6 +1406,18 @@ fn apply_effects(
                 )
             }
         };
+        // § Stacking Rules: a power doesn't stack with itself — the same save-ends or
+        // end-of-battle effect from the same source on the same target is not applied twice
+        // (one lasting until the end of the source's next turn is renewed instead).
+        if duration != EffectDuration::UntilEndOfSourcesNextTurn
+            && d.field.get(target).is_some_and(|f| {
+                f.fx.0
+                    .iter()
+                    .any(|x| x.source == *source && x.kind == kind && x.duration == duration)
+            })
+        {
+            continue;
+        }
         let id = d.effect_id();
         d.emit(GameEvent::EffectApplied {
             effect: Effect {

@@ -1038,3 +1038,65 @@ fn a_readied_action_is_taken_out_of_turn_and_moves_the_initiative() {
         ErrorCode::NotYourTurn
     );
 }
+
+/// 13th-age-combat.txt § Stacking Rules: a power doesn't stack with itself — the same save-ends
+/// effect from the same source is not applied again while it lasts.
+#[test]
+fn the_same_effect_from_the_same_source_does_not_stack() {
+    let text = ENCOUNTER.replace(
+        "[[monster.attacks]]\nid = \"melee\"\nname = \"Club\"\nrange = \"melee\"\nbonus = 0\nvs = \"ac\"\ndamage = \"1\"\n",
+        "[[monster.attacks]]\nid = \"melee\"\nname = \"Club\"\nrange = \"melee\"\nbonus = 0\nvs = \"ac\"\ndamage = \"1\"\n\n[[monster.attacks]]\nid = \"daze\"\nname = \"Daze\"\nrange = \"ranged\"\nbonus = 40\nvs = \"md\"\ndamage = \"1\"\n\n[[monster.attacks.on_hit]]\ncondition = \"dazed\"\nduration = \"save_ends\"\n",
+    );
+    let enc = load_encounter("stack.toml", &text).unwrap();
+    let mut applied_once = false;
+    for seed in 0..50 {
+        let mut e = Engine::new(&enc, SessionRng::from_seed(seed), secret(seed)).unwrap();
+        e.execute(&Command::StartBattle).unwrap();
+        while e.state().current != Some(cid("ogre-1")) {
+            let cur = e.state().current.unwrap();
+            e.execute(&Command::EndTurn { actor: cur }).unwrap();
+        }
+        let first = e.execute(&attack("ogre-1", "daze", "duo")).unwrap();
+        if !first
+            .iter()
+            .any(|x| matches!(x, GameEvent::EffectApplied { .. }))
+        {
+            continue; // a natural 1
+        }
+        applied_once = true;
+        // Next round, before duo can save it off, ogre-1 dazes duo again: nothing new.
+        e.execute(&Command::EndTurn {
+            actor: cid("ogre-1"),
+        })
+        .unwrap();
+        while e.state().current != Some(cid("ogre-1")) {
+            let cur = e.state().current.unwrap();
+            e.execute(&Command::EndTurn { actor: cur }).unwrap();
+        }
+        let dazed = |e: &Engine| {
+            e.state()
+                .combatants
+                .into_iter()
+                .find(|c| c.id.0 == "duo")
+                .unwrap()
+                .effects
+                .iter()
+                .filter(|x| x.kind == EffectKind::Condition(Condition::Dazed))
+                .count()
+        };
+        if dazed(&e) == 0 {
+            continue; // duo saved in between
+        }
+        let again = e.execute(&attack("ogre-1", "daze", "duo")).unwrap();
+        assert!(
+            !again
+                .iter()
+                .any(|x| matches!(x, GameEvent::EffectApplied { .. })),
+            "seed {seed}"
+        );
+        assert_eq!(dazed(&e), 1);
+        return;
+    }
+    assert!(applied_once);
+    panic!("no seed kept the effect for a second attack");
+}
