@@ -689,6 +689,17 @@ fn resolve_attacks(
             targeting: match a.target_rule.as_deref() {
                 None | Some("named") => Targeting::Named,
                 Some("all-engaged") | Some("all_engaged") => Targeting::AllEngaged,
+                Some("group") => Targeting::Group(None),
+                Some(rule) if rule.starts_with("group ") => {
+                    let expr = rule["group ".len()..].trim();
+                    crate::dice::DiceExpr::parse(expr).map_err(|e| {
+                        ctx.err(
+                            f("target_rule"),
+                            format!("'{expr}' is not a dice expression: {e}"),
+                        )
+                    })?;
+                    Targeting::Group(Some(expr.to_owned()))
+                }
                 Some(expr) => {
                     let parsed = crate::dice::DiceExpr::parse(expr).map_err(|e| {
                         ctx.err(

@@ -204,6 +204,10 @@ pub enum Targeting {
     Rolled(String),
     /// Every enemy engaged with the attacker (the named list is ignored).
     AllEngaged,
+    /// A group of nearby enemies that cannot be skipped (13th Age § Targeting): the attacker
+    /// names the first; the rest follow in the order of battle, up to the maximum (or a rolled
+    /// number).
+    Group(Option<String>),
 }
 
 /// An effect that applies only on some natural rolls (`when`), or always.

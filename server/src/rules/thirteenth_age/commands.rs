@@ -730,6 +730,39 @@ fn attack_cmd(
             );
         }
         &engaged_foes
+    } else if let Targeting::Group(_) = &spec.targeting {
+        // § Targeting: a group can't be skipped — from the named first target, the next enemies
+        // in the order of battle (alive, not far away), up to the attack's maximum.
+        let Some(first) = targets.first() else {
+            return reject(
+                ErrorCode::WrongTargetCount,
+                format!("{} needs a first target", spec.name),
+            );
+        };
+        let order = &d.field.battle.order;
+        let start = order.iter().position(|c| c == first).unwrap_or(0);
+        engaged_foes = order
+            .iter()
+            .cycle()
+            .skip(start)
+            .take(order.len())
+            .filter(|id| {
+                d.field.get(id).is_some_and(|f| {
+                    f.c.side != a.c.side
+                        && !f.pos.far_away
+                        && !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain)
+                })
+            })
+            .take(spec.max_targets as usize)
+            .cloned()
+            .collect();
+        if engaged_foes.first() != Some(first) {
+            return reject(
+                ErrorCode::InvalidTarget,
+                format!("{first} cannot start the group"),
+            );
+        }
+        &engaged_foes
     } else {
         targets
     };
@@ -750,7 +783,7 @@ fn attack_cmd(
     provoke_attack(d, actor, &spec, engaged, targets);
     // "1d3 nearby enemies": roll how many of the named targets are attacked.
     let targets = match &spec.targeting {
-        Targeting::Rolled(expr) => {
+        Targeting::Rolled(expr) | Targeting::Group(Some(expr)) => {
             let roll = d.roll(expr, &Placeholders::default())?;
             let count = u32::try_from(roll.total.max(1)).unwrap_or(1);
             d.emit(GameEvent::TargetsRolled {

@@ -1100,3 +1100,37 @@ fn the_same_effect_from_the_same_source_does_not_stack() {
     assert!(applied_once);
     panic!("no seed kept the effect for a second attack");
 }
+
+/// 13th-age-combat.txt § Targeting: a group of nearby enemies can't be skipped — the first
+/// target is chosen, the rest follow in order.
+#[test]
+fn a_group_attack_cannot_skip_enemies() {
+    let text = ENCOUNTER.replace(
+        "[[hero.attacks]]\nid = \"volley\"",
+        "[[hero.attacks]]\nid = \"chain\"\nname = \"Chain Bolt\"\nrange = \"ranged\"\nability = \"dex\"\nvs = \"pd\"\ndamage = \"1\"\ntargets = 2\ntarget_rule = \"group\"\n\n[[hero.attacks]]\nid = \"volley\"",
+    );
+    let enc = load_encounter("group.toml", &text).unwrap();
+    let mut e = Engine::new(&enc, SessionRng::from_seed(1), secret(1)).unwrap();
+    e.execute(&Command::StartBattle).unwrap();
+    while e.state().current != Some(cid("archer")) {
+        let cur = e.state().current.unwrap();
+        e.execute(&Command::EndTurn { actor: cur }).unwrap();
+    }
+    let order = e.state().order;
+    let ogres: Vec<CombatantId> = order
+        .iter()
+        .filter(|c| c.0.starts_with("ogre"))
+        .cloned()
+        .collect();
+    // Name the first ogre in the order and a third one: the group takes the next one instead.
+    let ev = e
+        .execute(&Command::Attack {
+            actor: cid("archer"),
+            attack: "chain".into(),
+            targets: vec![ogres[0].clone(), ogres[2].clone()],
+            mode: AttackMode::Standard,
+        })
+        .unwrap();
+    let hit: Vec<CombatantId> = rolls(&ev).into_iter().map(|r| r.0).collect();
+    assert_eq!(hit, vec![ogres[0].clone(), ogres[1].clone()]);
+}
