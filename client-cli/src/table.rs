@@ -59,6 +59,19 @@ pub fn status_cell(c: &CombatantState) -> String {
     if c.death_save_failures > 0 && c.status == LifeStatus::Unconscious {
         s.push_str(&format!(" ({} failed saves)", c.death_save_failures));
     }
+    if c.stabilized {
+        s.push_str(", stabilized");
+    }
+    if c.coma {
+        s.push_str(", in a coma");
+    }
+    if c.far_away {
+        s.push_str(", far away");
+    }
+    if !c.engaged_with.is_empty() {
+        let names: Vec<&str> = c.engaged_with.iter().map(|e| e.as_str()).collect();
+        s.push_str(&format!(", engaged with {}", names.join(" & ")));
+    }
     s
 }
 
