@@ -538,6 +538,26 @@ struct Strike {
     flexible: bool,
 }
 
+impl Strike {
+    /// The strike of `a` with `spec`: its bonus and placeholders now; flexible only where
+    /// allowed (never on an opportunity attack or a coup de grace).
+    fn new(
+        d: &Decider,
+        a: &FighterItem,
+        spec: AttackSpec,
+        auto_crit: bool,
+        flexible_allowed: bool,
+    ) -> Strike {
+        Strike {
+            bonus: attack_bonus(d, a, &spec),
+            ph: placeholders(a),
+            flexible: flexible_allowed && !spec.maneuvers.is_empty(),
+            auto_crit,
+            spec,
+        }
+    }
+}
+
 /// The attack bonus before the d20 (§ Attack Bonuses, § Escalation Die, § Conditions).
 fn attack_bonus(d: &Decider, a: &FighterItem, spec: &AttackSpec) -> i32 {
     let mut bonus =
@@ -769,8 +789,7 @@ fn attack_cmd(
     check_attack(d, &a, &spec, targets)?;
     check_usage(&a, &spec)?;
     // Legal: from here on, roll.
-    let bonus = attack_bonus(d, &a, &spec);
-    let ph = placeholders(&a);
+    let strike = Strike::new(d, &a, spec.clone(), false, true);
     let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
     let confused = has_condition(a.fx, Condition::Confused);
     let side = a.c.side;
@@ -826,19 +845,7 @@ fn attack_cmd(
     } else {
         targets
     };
-    let flexible = !spec.maneuvers.is_empty();
-    resolve(
-        d,
-        actor,
-        targets,
-        Strike {
-            spec,
-            bonus,
-            ph,
-            auto_crit: false,
-            flexible,
-        },
-    )
+    resolve(d, actor, targets, strike)
 }
 
 /// § Interrupt Actions: used when it is not your turn (the GM rules on the trigger), one until
@@ -877,27 +884,14 @@ fn interrupt_attack(
     let spec = find_attack(&a, attack)?.clone();
     check_attack(d, &a, &spec, targets)?;
     check_usage(&a, &spec)?;
-    let bonus = attack_bonus(d, &a, &spec);
-    let ph = placeholders(&a);
+    let strike = Strike::new(d, &a, spec.clone(), false, true);
     let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
     d.emit(GameEvent::InterruptUsed {
         combatant: actor.clone(),
     });
     expend(d, actor, &spec);
     provoke_attack(d, actor, &spec, engaged, targets);
-    let flexible = !spec.maneuvers.is_empty();
-    resolve(
-        d,
-        actor,
-        targets,
-        Strike {
-            spec,
-            bonus,
-            ph,
-            auto_crit: false,
-            flexible,
-        },
-    )
+    resolve(d, actor, targets, strike)
 }
 
 /// Limited powers: refused once expended (until regained by a rest or a recharge roll).
@@ -1048,24 +1042,12 @@ fn opportunity_attack(
             format!("{} is out of the fight", tf.c.name),
         );
     }
-    let bonus = attack_bonus(d, &a, &spec);
-    let ph = placeholders(&a);
+    let strike = Strike::new(d, &a, spec.clone(), false, false);
     d.emit(GameEvent::OpportunityTaken {
         attacker: actor.clone(),
         target: target.clone(),
     });
-    resolve(
-        d,
-        actor,
-        targets,
-        Strike {
-            spec,
-            bonus,
-            ph,
-            auto_crit: false,
-            flexible: false,
-        },
-    )
+    resolve(d, actor, targets, strike)
 }
 
 /// § Coup de Grace: skip the move and quick actions, attack a helpless enemy you are engaged
@@ -1117,8 +1099,7 @@ fn coup_de_grace(
     // The rest is as for any attack (hampered, grabbed, target hit points, …).
     check_attack(d, &a, &spec, targets)?;
     check_usage(&a, &spec)?;
-    let bonus = attack_bonus(d, &a, &spec);
-    let ph = placeholders(&a);
+    let strike = Strike::new(d, &a, spec.clone(), true, false);
     let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
     expend(d, actor, &spec);
     for k in [ActionKind::Standard, ActionKind::Move, ActionKind::Quick] {
@@ -1130,18 +1111,7 @@ fn coup_de_grace(
     }
     // A coup de grace is an attack like any other for provoking (§ Ranged / § Spell Attacks).
     provoke_attack(d, actor, &spec, engaged, targets);
-    resolve(
-        d,
-        actor,
-        targets,
-        Strike {
-            spec,
-            bonus,
-            ph,
-            auto_crit: true,
-            flexible: false,
-        },
-    )
+    resolve(d, actor, targets, strike)
 }
 
 /// One attack roll against one target: defense with penalties, crit range, the grabber's +4,
