@@ -435,8 +435,29 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
         let id_w = menu.attacks.iter().map(|a| a.id.len()).max().unwrap_or(0);
         let name_w = menu.attacks.iter().map(|a| a.name.len()).max().unwrap_or(0);
         for (i, a) in menu.attacks.iter().enumerate() {
+            let mut notes = Vec::new();
+            if a.usage != "at-will" {
+                notes.push(a.usage.clone());
+            }
+            if a.action != "standard" {
+                notes.push(format!("{} action", a.action));
+            }
+            if !a.maneuvers.is_empty() {
+                notes.push("flexible".to_owned());
+            }
+            if me.expended.contains(&a.id) {
+                notes.push("EXPENDED".to_owned());
+            }
+            if a.range == "melee" {
+                notes.push("engaged targets only".to_owned());
+            }
+            let notes = if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", notes.join(", "))
+            };
             out.push_str(&format!(
-                "  {}. {:id_w$}  {:name_w$}  {} vs {}, up to {} target{}\n",
+                "  {}. {:id_w$}  {:name_w$}  {} vs {}, up to {} target{}{notes}\n",
                 i + 1,
                 a.id,
                 a.name,
@@ -468,6 +489,12 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
                     if c.staggered {
                         bits.push("staggered".to_owned());
                     }
+                    if me.engaged_with.contains(&c.id) {
+                        bits.push("engaged with you".to_owned());
+                    }
+                    if c.far_away {
+                        bits.push("far away".to_owned());
+                    }
                     if bits.is_empty() {
                         String::new()
                     } else {
@@ -485,9 +512,12 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
     }
     let mut also = Vec::new();
     if me.actions.payer(ActionKind::Move).is_some() {
-        also.push("move");
+        also.push("move TARGET (engage)");
+        if !me.engaged_with.is_empty() {
+            also.push("disengage");
+        }
     }
-    if standard {
+    if standard && me.side == fray_protocol::Side::Heroes {
         also.push("rally");
     }
     also.push("end");
