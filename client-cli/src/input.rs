@@ -270,6 +270,9 @@ Commands (case-insensitive):
                             escalation die goes to 1 after it)
     spirit WHO ALLY STAT      a PC out of the fight fights in spirit: ALLY gets +1 (+2 the
                             first time) to attack, ac, pd or md
+    rest HERO N               after the battle (rests option): quick rest spending N recoveries
+  healup                    GM: full heal-up (rests option)
+  end-session               GM: end the session and reveal the seed (rests option)
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
     temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
@@ -306,6 +309,15 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "menu" | "actions" => no_args(Input::Menu),
         "start" => no_args(Input::Game(Command::StartBattle)),
         "flee" => no_args(Input::Game(Command::Flee)),
+        "healup" | "heal-up" => no_args(Input::Game(Command::FullHealUp)),
+        "end-session" | "endsession" => no_args(Input::Game(Command::EndSession)),
+        "rest" => match args {
+            [who, n] => Ok(Input::Game(Command::QuickRest {
+                actor: CombatantId::new(who.to_lowercase()),
+                recoveries: n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+            })),
+            _ => Err("`rest HERO RECOVERIES`: a quick rest after the battle".to_owned()),
+        },
         "spirit" => match args {
             [who, ally, stat] => {
                 use fray_protocol::event::BonusStat;
@@ -382,6 +394,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 actor: need_menu()?.actor.clone(),
             })),
             [w] if w.eq_ignore_ascii_case("battle") => Ok(Input::Game(Command::EndBattle)),
+            [w] if w.eq_ignore_ascii_case("session") => Ok(Input::Game(Command::EndSession)),
             _ => Err("`end` ends your turn; `end battle` (GM) ends the battle".to_owned()),
         },
         "move" | "m" => {

@@ -300,6 +300,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 format!("{} feeds {} a healing potion", n(by), n(target))
             }
         }
+        GameEvent::QuickRested { combatant } => format!("{} takes a quick rest", n(combatant)),
+        GameEvent::FullHealUp => {
+            "Full heal-up: the heroes' hit points, recoveries and powers are restored.".to_owned()
+        }
+        GameEvent::SessionEnded => "The GM ends the session.".to_owned(),
         GameEvent::PartyFled => "The party flees, carrying its fallen: a campaign loss.".to_owned(),
         GameEvent::TempHpGained {
             target,
@@ -737,6 +742,7 @@ mod tests {
             dropped: false,
             lasting_wounds: 0,
             coma: false,
+            rested: false,
             attacks: vec![AttackSummary {
                 basic: true,
                 spell: false,
@@ -772,6 +778,7 @@ mod tests {
             delayed: Vec::new(),
             undelay: None,
             readied: Vec::new(),
+            session_over: false,
             surprise: None,
             spirit_used: false,
             spirit_rounds: Vec::new(),

@@ -320,6 +320,14 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::TargetsRolled { .. } => {}
         GameEvent::EscalationHeld { held } => state.escalation_held = *held,
         GameEvent::PartyFled => state.fled = true,
+        GameEvent::QuickRested { combatant } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].rested = true;
+            }
+        }
+        GameEvent::SessionEnded => state.session_over = true,
+        // A full heal-up changes much; the next snapshot brings it.
+        GameEvent::FullHealUp => {}
         GameEvent::InterruptUsed { combatant } => {
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].interrupt_used = true;
@@ -454,6 +462,7 @@ mod tests {
             delayed: Vec::new(),
             undelay: None,
             readied: Vec::new(),
+            session_over: false,
             surprise: None,
             spirit_used: false,
             spirit_rounds: Vec::new(),
@@ -468,6 +477,7 @@ mod tests {
                 dropped: false,
                 lasting_wounds: 0,
                 coma: false,
+                rested: false,
                 id: CombatantId::new("brakka"),
                 name: "Brakka".into(),
                 side: Side::Heroes,

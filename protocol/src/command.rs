@@ -119,6 +119,20 @@ pub enum Command {
     },
     /// GM: end the battle now (e.g. the fight is abandoned); the seed is revealed.
     EndBattle,
+    /// A hero's quick rest after the battle (13th Age § Quick Rests; sessions with the `rests`
+    /// option): spend recoveries (a staggered hero must), regain once-per-battle powers, roll
+    /// to recharge recharge powers. Once per hero.
+    QuickRest {
+        /// The hero.
+        actor: CombatantId,
+        /// Recoveries to spend.
+        recoveries: u32,
+    },
+    /// GM: full heal-up (13th Age § Full Heal-ups): hit points, recoveries, powers and lasting
+    /// wounds reset for every hero.
+    FullHealUp,
+    /// GM: end the session (with the `rests` option; the seed is revealed).
+    EndSession,
     /// GM: the escalation die (13th Age § Escalation Die): hold it when the heroes avoid the
     /// fight, resume it, or reset it to 0 when combat virtually ceases.
     Escalation {
@@ -162,6 +176,7 @@ impl Command {
             | Command::Delay { actor }
             | Command::Ready { actor, .. }
             | Command::FightInSpirit { actor, .. }
+            | Command::QuickRest { actor, .. }
             | Command::UsePotion { actor, .. }
             | Command::Undelay { actor }
             | Command::EndTurn { actor } => Some(actor),
@@ -171,7 +186,9 @@ impl Command {
             | Command::Escalation { .. }
             | Command::Flee
             | Command::GrantTempHp { .. }
-            | Command::SituationalModifier { .. } => None,
+            | Command::SituationalModifier { .. }
+            | Command::FullHealUp
+            | Command::EndSession => None,
         }
     }
 
@@ -193,6 +210,9 @@ impl Command {
             Command::Undelay { .. } => "undelay",
             Command::EndTurn { .. } => "end_turn",
             Command::EndBattle => "end_battle",
+            Command::QuickRest { .. } => "quick_rest",
+            Command::FullHealUp => "full_heal_up",
+            Command::EndSession => "end_session",
             Command::Escalation { .. } => "escalation",
             Command::Flee => "flee",
             Command::GrantTempHp { .. } => "grant_temp_hp",

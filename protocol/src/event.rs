@@ -358,6 +358,15 @@ pub enum GameEvent {
         /// Who.
         combatant: CombatantId,
     },
+    /// A hero took its quick rest (healing and recharge events follow).
+    QuickRested {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// Full heal-up: every hero's hit points, recoveries, powers and lasting wounds reset.
+    FullHealUp,
+    /// The GM ended the session (the seed is revealed next).
+    SessionEnded,
     /// A combatant delayed: its turn passes without end-of-turn effects; it may act later.
     Delayed {
         /// Who.

@@ -187,6 +187,8 @@ pub struct CombatantState {
     pub lasting_wounds: u32,
     /// In a coma (optional meaningful-death rule): out of the fight, no death saves.
     pub coma: bool,
+    /// Took its quick rest after the battle.
+    pub rested: bool,
 }
 
 /// The whole session state.
@@ -210,6 +212,9 @@ pub struct SessionState {
     pub spirit_used: bool,
     /// Who fought in spirit, and in which round (once a round each).
     pub spirit_rounds: Vec<(CombatantId, u32)>,
+    /// The GM ended the session (with the `rests` option the session goes on after the battle
+    /// until then).
+    pub session_over: bool,
     /// Readied actions held: (combatant, action), until each one's next turn.
     pub readied: Vec<(CombatantId, crate::event::ActionKind)>,
     /// Combatants delaying (13th Age § Delay), in the order they delayed.

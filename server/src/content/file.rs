@@ -49,6 +49,9 @@ pub struct OptionsFile {
     /// 13th Age § Optional Meaningful Death Rule.
     #[serde(default)]
     pub meaningful_death: bool,
+    /// Rests after the battle (13th Age § Rest and Recharge); the GM ends the session.
+    #[serde(default)]
+    pub rests: bool,
 }
 
 /// `[[monsters]]`: a template and how many.

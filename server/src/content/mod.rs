@@ -225,6 +225,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         options: model::SessionOptions {
             lasting_wounds: enc.options.lasting_wounds,
             meaningful_death: enc.options.meaningful_death,
+            rests: enc.options.rests,
         },
     })
 }

@@ -314,4 +314,7 @@ pub struct SessionOptions {
     /// Only named villains can fully slay a PC; a fourth failed death save (or a non-villain's
     /// killing blow) puts it in a coma instead.
     pub meaningful_death: bool,
+    /// The session goes on after the battle for rests (quick rest, full heal-up); the seed is
+    /// revealed when the GM ends the session.
+    pub rests: bool,
 }

@@ -74,6 +74,24 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             world.resource_mut::<Battle>().escalation_held = *held
         }
         GameEvent::PartyFled => world.resource_mut::<Battle>().fled = true,
+        GameEvent::QuickRested { combatant } => with::<Hero>(world, combatant, |h| h.rested = true),
+        GameEvent::SessionEnded => world.resource_mut::<Battle>().session_over = true,
+        GameEvent::FullHealUp => {
+            let mut q = world.query::<(&mut Hero, &mut HitPoints, &mut Expended, &Vitality)>();
+            for (mut h, mut hp, mut used, vit) in q.iter_mut(world) {
+                if vit.0 == LifeStatus::Dead {
+                    continue;
+                }
+                hp.max = h.base_max_hp;
+                hp.current = hp.max;
+                h.recoveries = h.spec.recoveries;
+                h.recovery_penalty = 0;
+                h.lasting_wounds = 0;
+                h.death_save_failures = 0;
+                h.rested = false;
+                used.0.clear();
+            }
+        }
         GameEvent::PotionUsed { by, .. } => {
             with::<Hero>(world, by, |h| h.potions = h.potions.saturating_sub(1))
         }

@@ -96,6 +96,10 @@ pub struct Hero {
     pub lasting_wounds: u32,
     /// In a coma (optional meaningful-death rule): out of the fight, no death saves.
     pub coma: bool,
+    /// Took its quick rest after the battle.
+    pub rested: bool,
+    /// Maximum hit points without lasting wounds (from the stat block).
+    pub base_max_hp: i32,
 }
 
 /// The session's optional rules.
@@ -169,6 +173,8 @@ pub struct Battle {
     pub spirit_used: bool,
     /// (who, round) of each fight in spirit.
     pub spirit_rounds: Vec<(CombatantId, u32)>,
+    /// The GM ended the session (rests are over; the seed is revealed).
+    pub session_over: bool,
     /// Readied actions held until each one's next turn.
     pub readied: Vec<(CombatantId, fray_protocol::event::ActionKind)>,
     /// Delaying combatants.

@@ -55,6 +55,8 @@ fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
             dropped: false,
             lasting_wounds: 0,
             coma: false,
+            rested: false,
+            base_max_hp: spec.max_hp,
         });
     }
     e.id()
@@ -80,6 +82,7 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
         delayed: Vec::new(),
         undelay: None,
         readied: Vec::new(),
+        session_over: false,
         surprise: None,
         spirit_used: false,
         spirit_rounds: Vec::new(),
@@ -196,6 +199,7 @@ pub fn read_state(world: &World) -> SessionState {
             dropped: hero.is_some_and(|h| h.dropped),
             lasting_wounds: hero.map_or(0, |h| h.lasting_wounds),
             coma: hero.is_some_and(|h| h.coma),
+            rested: hero.is_some_and(|h| h.rested),
         });
     }
     SessionState {
@@ -207,6 +211,7 @@ pub fn read_state(world: &World) -> SessionState {
         fled: battle.fled,
         delayed: battle.delayed.clone(),
         readied: battle.readied.clone(),
+        session_over: battle.session_over,
         surprise: battle.surprise,
         spirit_used: battle.spirit_used,
         spirit_rounds: battle.spirit_rounds.clone(),
@@ -236,6 +241,7 @@ fn empty_state() -> SessionState {
         delayed: Vec::new(),
         undelay: None,
         readied: Vec::new(),
+        session_over: false,
         surprise: None,
         spirit_used: false,
         spirit_rounds: Vec::new(),
@@ -290,6 +296,7 @@ pub fn restore_world(
             h.dropped = cs.dropped;
             h.lasting_wounds = cs.lasting_wounds;
             h.coma = cs.coma;
+            h.rested = cs.rested;
         }
         em.get_mut::<Expended>()?.0 = cs.expended.iter().cloned().collect();
         em.get_mut::<InterruptUsed>()?.0 = cs.interrupt_used;
@@ -307,6 +314,7 @@ pub fn restore_world(
     battle.fled = state.fled;
     battle.delayed = state.delayed.clone();
     battle.readied = state.readied.clone();
+    battle.session_over = state.session_over;
     battle.surprise = state.surprise;
     battle.spirit_used = state.spirit_used;
     battle.spirit_rounds = state.spirit_rounds.clone();

@@ -27,6 +27,17 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
     take_readied_action(d, cmd);
     match cmd {
         Command::StartBattle => start_battle(d, None),
+        Command::QuickRest { actor, recoveries } => quick_rest(d, actor, *recoveries),
+        Command::FullHealUp => {
+            after_battle(d)?;
+            d.emit(GameEvent::FullHealUp);
+            Ok(())
+        }
+        Command::EndSession => {
+            after_battle(d)?;
+            d.emit(GameEvent::SessionEnded);
+            Ok(())
+        }
         Command::StartAmbush {
             ambusher,
             advance_escalation,
@@ -1552,6 +1563,107 @@ fn use_potion(d: &mut Decider, actor: &CombatantId, target: &CombatantId) -> Res
     });
     // A dying PC is back on its feet but its turn is not its own: it acts on its next turn.
     d.spend_recovery(target, false)
+}
+
+/// Rests happen after the battle, in sessions with the `rests` option, until the GM ends the
+/// session.
+fn after_battle(d: &Decider) -> Result<(), Rejection> {
+    if !d.field.options.0.rests {
+        return reject(
+            ErrorCode::InvalidArgument,
+            "this session ends with its battle; rests need the encounter option `rests = true`",
+        );
+    }
+    if d.field.battle.phase != Phase::Ended {
+        return reject(
+            ErrorCode::BattleNotStarted,
+            "rests come after the battle is over",
+        );
+    }
+    if d.field.battle.session_over {
+        return reject(ErrorCode::BattleOver, "the session is over");
+    }
+    Ok(())
+}
+
+/// § Quick Rests: spend recoveries (a staggered hero must heal), regain once-per-battle powers,
+/// and roll a d20 for each used recharge power (its recharge value or higher regains it).
+fn quick_rest(d: &mut Decider, actor: &CombatantId, recoveries: u32) -> Result<(), Rejection> {
+    after_battle(d)?;
+    let f = fighter(d, actor)?;
+    let Some(h) = f.hero else {
+        return reject(
+            ErrorCode::InvalidArgument,
+            format!("{} is not a PC", f.c.name),
+        );
+    };
+    if f.vit.0 == LifeStatus::Dead {
+        return reject(ErrorCode::CannotAct, format!("{} is dead", f.c.name));
+    }
+    if h.rested {
+        return reject(
+            ErrorCode::ActionAlreadyUsed,
+            format!("{} already took its quick rest", f.c.name),
+        );
+    }
+    let available = u32::try_from(h.recoveries.max(0)).unwrap_or(0);
+    if recoveries > available {
+        return reject(
+            ErrorCode::InvalidArgument,
+            format!("{} has {available} recoveries, not {recoveries}", f.c.name),
+        );
+    }
+    if recoveries == 0 && available > 0 && f.hp.staggered() {
+        return reject(
+            ErrorCode::InvalidArgument,
+            format!("{} is staggered and must heal at a quick rest", f.c.name),
+        );
+    }
+    let powers: Vec<(String, Usage)> = f
+        .arsenal
+        .0
+        .iter()
+        .filter(|a| f.used.0.contains(&a.id))
+        .map(|a| (a.id.clone(), a.usage))
+        .collect();
+    d.emit(GameEvent::QuickRested {
+        combatant: actor.clone(),
+    });
+    for _ in 0..recoveries {
+        d.spend_recovery(actor, true)?;
+    }
+    for (power, usage) in powers {
+        match usage {
+            Usage::OncePerBattle => d.emit(GameEvent::PowerRegained {
+                combatant: actor.clone(),
+                power,
+                roll: None,
+            }),
+            Usage::Recharge(n) => {
+                let roll = d.d20();
+                let natural = roll.natural().unwrap_or(0);
+                if natural >= n {
+                    d.emit(GameEvent::PowerRegained {
+                        combatant: actor.clone(),
+                        power,
+                        roll: Some(roll),
+                    });
+                } else {
+                    d.emit(GameEvent::CheckRolled {
+                        combatant: actor.clone(),
+                        purpose: format!("recharge {power}"),
+                        roll,
+                        bonus: 0,
+                        total: i32::try_from(natural).unwrap_or(0),
+                        dc: i32::try_from(n).unwrap_or(20),
+                        success: false,
+                    });
+                }
+            }
+            Usage::AtWill | Usage::Daily => {}
+        }
+    }
+    Ok(())
 }
 
 /// § Stabilizing: a DC 10 Wisdom check (d20 + Wis + level) next to an unconscious ally; a

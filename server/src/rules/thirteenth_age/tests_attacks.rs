@@ -1134,3 +1134,91 @@ fn a_group_attack_cannot_skip_enemies() {
     let hit: Vec<CombatantId> = rolls(&ev).into_iter().map(|r| r.0).collect();
     assert_eq!(hit, vec![ogres[0].clone(), ogres[1].clone()]);
 }
+
+/// 13th-age-combat.txt § Quick Rests and § Full Heal-ups (sessions with the `rests` option):
+/// after the battle heroes spend recoveries (a staggered one must), regain once-per-battle
+/// powers and roll to recharge recharge powers; a full heal-up resets everything; the seed is
+/// revealed when the GM ends the session.
+#[test]
+fn rests_after_the_battle() {
+    use fray_protocol::state::Phase;
+    let text = ENCOUNTER.replace(
+        "[[hero.attacks]]\nid = \"volley\"",
+        "[[hero.attacks]]\nid = \"big-shot\"\nname = \"Big Shot\"\nrange = \"ranged\"\nability = \"dex\"\nvs = \"ac\"\ndamage = \"1\"\nusage = \"once-per-battle\"\n\n[[hero.attacks]]\nid = \"volley\"",
+    ) + "\n[options]\nrests = true\n";
+    let enc = load_encounter("rests.toml", &text).unwrap();
+    // Without the option, no rests.
+    let mut plain = engine_at(1, "archer");
+    plain.execute(&Command::EndBattle).unwrap();
+    let r = plain
+        .execute(&Command::QuickRest {
+            actor: cid("archer"),
+            recoveries: 0,
+        })
+        .unwrap_err();
+    assert_eq!(r.code, ErrorCode::InvalidArgument);
+
+    let mut e = Engine::new(&enc, SessionRng::from_seed(1), secret(1)).unwrap();
+    e.execute(&Command::StartBattle).unwrap();
+    while e.state().current != Some(cid("archer")) {
+        let cur = e.state().current.unwrap();
+        e.execute(&Command::EndTurn { actor: cur }).unwrap();
+    }
+    e.execute(&attack("archer", "big-shot", "ogre-1")).unwrap();
+    // A rest before the battle ends is refused.
+    let rest = |n| Command::QuickRest {
+        actor: cid("archer"),
+        recoveries: n,
+    };
+    assert_eq!(
+        e.execute(&rest(0)).unwrap_err().code,
+        ErrorCode::BattleNotStarted
+    );
+    let ev = e.execute(&Command::EndBattle).unwrap();
+    assert!(
+        !ev.iter()
+            .any(|x| matches!(x, GameEvent::SeedRevealed { .. })),
+        "the session goes on"
+    );
+    assert_eq!(e.state().phase, Phase::Ended);
+    let ev = e.execute(&rest(2)).unwrap();
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::QuickRested { .. }))
+    );
+    assert_eq!(
+        ev.iter()
+            .filter(|x| matches!(x, GameEvent::Healed { .. }))
+            .count(),
+        2
+    );
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::PowerRegained { power, .. } if power == "big-shot"))
+    );
+    let archer = |e: &Engine| {
+        e.state()
+            .combatants
+            .into_iter()
+            .find(|c| c.id.0 == "archer")
+            .unwrap()
+    };
+    assert_eq!(archer(&e).recoveries, 6);
+    assert!(archer(&e).expended.is_empty());
+    assert_eq!(
+        e.execute(&rest(0)).unwrap_err().code,
+        ErrorCode::ActionAlreadyUsed
+    );
+    e.execute(&Command::FullHealUp).unwrap();
+    assert_eq!(archer(&e).recoveries, 8);
+    assert!(!archer(&e).rested);
+    let ev = e.execute(&Command::EndSession).unwrap();
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::SeedRevealed { .. }))
+    );
+    assert_eq!(
+        e.execute(&Command::FullHealUp).unwrap_err().code,
+        ErrorCode::BattleOver
+    );
+}
