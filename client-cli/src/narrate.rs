@@ -760,33 +760,15 @@ mod tests {
 
     fn roster() -> Roster {
         Roster::from_state(&SessionState {
-            ruleset: "13th-age".into(),
             phase: Phase::Running,
             round: 1,
-            escalation: 0,
-            order: vec![],
-            current: None,
-            turn_index: None,
-            next_effect_id: 1,
-            winner: None,
-            seed_revealed: false,
-            opportunities: Vec::new(),
-            last_mover: None,
-            hit_this_turn: Vec::new(),
-            escalation_held: false,
-            fled: false,
-            delayed: Vec::new(),
-            undelay: None,
-            readied: Vec::new(),
-            session_over: false,
-            surprise: None,
-            spirit_used: false,
-            spirit_rounds: Vec::new(),
-            popped_free: None,
-            combatants: vec![
-                combatant("brakka", "Brakka", Side::Heroes, Some(30)),
-                combatant("goblin-2", "Goblin Scrapper 2", Side::Monsters, None),
-            ],
+            ..SessionState::new(
+                "13th-age",
+                vec![
+                    combatant("brakka", "Brakka", Side::Heroes, Some(30)),
+                    combatant("goblin-2", "Goblin Scrapper 2", Side::Monsters, None),
+                ],
+            )
         })
     }
 

@@ -248,6 +248,36 @@ pub struct SessionState {
 }
 
 impl SessionState {
+    /// The state of a session before its battle starts.
+    pub fn new(ruleset: impl Into<String>, combatants: Vec<CombatantState>) -> SessionState {
+        SessionState {
+            ruleset: ruleset.into(),
+            phase: Phase::Setup,
+            round: 0,
+            escalation: 0,
+            escalation_held: false,
+            fled: false,
+            session_over: false,
+            readied: Vec::new(),
+            surprise: None,
+            spirit_used: false,
+            spirit_rounds: Vec::new(),
+            delayed: Vec::new(),
+            undelay: None,
+            order: Vec::new(),
+            current: None,
+            turn_index: None,
+            next_effect_id: 1,
+            winner: None,
+            seed_revealed: false,
+            opportunities: Vec::new(),
+            last_mover: None,
+            hit_this_turn: Vec::new(),
+            popped_free: None,
+            combatants,
+        }
+    }
+
     /// A combatant by id.
     pub fn combatant(&self, id: &CombatantId) -> Option<&CombatantState> {
         self.combatants.iter().find(|c| &c.id == id)

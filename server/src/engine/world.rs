@@ -71,31 +71,10 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
         roster.0.insert(spec.id.clone(), e);
     }
     world.insert_resource(roster);
-    world.insert_resource(Battle {
-        ruleset: encounter.ruleset.clone(),
-        phase: Phase::Setup,
-        stage: Stage::Setup,
-        round: 0,
-        escalation: 0,
-        escalation_held: false,
-        fled: false,
-        delayed: Vec::new(),
-        undelay: None,
-        readied: Vec::new(),
-        session_over: false,
-        surprise: None,
-        spirit_used: false,
-        spirit_rounds: Vec::new(),
-        order: Vec::new(),
-        turn_index: None,
-        next_effect_id: 1,
-        winner: None,
-        seed_revealed: false,
-        opportunities: Vec::new(),
-        last_mover: None,
-        hit_this_turn: Vec::new(),
-        popped_free: None,
-    });
+    world.insert_resource(battle_from(&SessionState::new(
+        encounter.ruleset.clone(),
+        Vec::new(),
+    )));
     world.insert_resource(Pending::default());
     world.insert_resource(Outbox::default());
     world.insert_resource(Dice(rng));
@@ -230,33 +209,42 @@ pub fn read_state(world: &World) -> SessionState {
     }
 }
 
-fn empty_state() -> SessionState {
-    SessionState {
-        ruleset: String::new(),
-        phase: Phase::Setup,
-        round: 0,
-        escalation: 0,
-        escalation_held: false,
-        fled: false,
-        delayed: Vec::new(),
-        undelay: None,
-        readied: Vec::new(),
-        session_over: false,
-        surprise: None,
-        spirit_used: false,
-        spirit_rounds: Vec::new(),
-        order: Vec::new(),
-        current: None,
-        turn_index: None,
-        next_effect_id: 1,
-        winner: None,
-        seed_revealed: false,
-        opportunities: Vec::new(),
-        last_mover: None,
-        hit_this_turn: Vec::new(),
-        popped_free: None,
-        combatants: Vec::new(),
+/// The battle resource for a state (the state view is its canonical form).
+fn battle_from(state: &SessionState) -> Battle {
+    Battle {
+        ruleset: state.ruleset.clone(),
+        phase: state.phase,
+        stage: match (state.phase, &state.current) {
+            (Phase::Setup, _) => Stage::Setup,
+            (Phase::Ended, _) => Stage::Ended,
+            (Phase::Running, Some(_)) => Stage::Acting,
+            (Phase::Running, None) => Stage::BetweenTurns,
+        },
+        round: state.round,
+        escalation: state.escalation,
+        escalation_held: state.escalation_held,
+        fled: state.fled,
+        delayed: state.delayed.clone(),
+        undelay: state.undelay.clone(),
+        readied: state.readied.clone(),
+        session_over: state.session_over,
+        surprise: state.surprise,
+        spirit_used: state.spirit_used,
+        spirit_rounds: state.spirit_rounds.clone(),
+        order: state.order.clone(),
+        turn_index: state.turn_index.map(|i| i as usize),
+        next_effect_id: state.next_effect_id,
+        winner: state.winner,
+        seed_revealed: state.seed_revealed,
+        opportunities: state.opportunities.clone(),
+        last_mover: state.last_mover.clone(),
+        hit_this_turn: state.hit_this_turn.clone(),
+        popped_free: state.popped_free.clone(),
     }
+}
+
+fn empty_state() -> SessionState {
+    SessionState::new(String::new(), Vec::new())
 }
 
 /// Rebuilds a world from its encounter and a state snapshot (GM view) plus the RNG as it was.
@@ -306,33 +294,6 @@ pub fn restore_world(
             pos.far_away = cs.far_away;
         }
     }
-    let mut battle = world.resource_mut::<Battle>();
-    battle.phase = state.phase;
-    battle.round = state.round;
-    battle.escalation = state.escalation;
-    battle.escalation_held = state.escalation_held;
-    battle.fled = state.fled;
-    battle.delayed = state.delayed.clone();
-    battle.readied = state.readied.clone();
-    battle.session_over = state.session_over;
-    battle.surprise = state.surprise;
-    battle.spirit_used = state.spirit_used;
-    battle.spirit_rounds = state.spirit_rounds.clone();
-    battle.undelay = state.undelay.clone();
-    battle.order = state.order.clone();
-    battle.next_effect_id = state.next_effect_id;
-    battle.winner = state.winner;
-    battle.seed_revealed = state.seed_revealed;
-    battle.opportunities = state.opportunities.clone();
-    battle.last_mover = state.last_mover.clone();
-    battle.hit_this_turn = state.hit_this_turn.clone();
-    battle.popped_free = state.popped_free.clone();
-    battle.turn_index = state.turn_index.map(|i| i as usize);
-    battle.stage = match (state.phase, &state.current) {
-        (Phase::Setup, _) => Stage::Setup,
-        (Phase::Ended, _) => Stage::Ended,
-        (Phase::Running, Some(_)) => Stage::Acting,
-        (Phase::Running, None) => Stage::BetweenTurns,
-    };
+    *world.resource_mut::<Battle>() = battle_from(state);
     Some(world)
 }
