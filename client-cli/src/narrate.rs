@@ -233,6 +233,32 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             (None, false) => format!("{} moves", n(combatant)),
         },
         GameEvent::Disengaged { combatant } => format!("{} disengages", n(combatant)),
+        GameEvent::GridMoved {
+            combatant,
+            path,
+            cost,
+            mode,
+        } => {
+            let verb = match mode {
+                fray_protocol::grid::MoveMode::Walk => "walks",
+                fray_protocol::grid::MoveMode::Run => "runs",
+                fray_protocol::grid::MoveMode::Step => "steps",
+                fray_protocol::grid::MoveMode::Unwilling => "is moved",
+            };
+            match path.last() {
+                Some(to) => format!("{} {verb} to {to} ({cost} squares)", n(combatant)),
+                None => format!("{} stays put", n(combatant)),
+            }
+        }
+        GameEvent::ActionPointSpent { combatant, action } => format!(
+            "{} spends an action point for a {} action",
+            n(combatant),
+            action_name(*action)
+        ),
+        GameEvent::InitiativeReordered { order, .. } => format!(
+            "The GM sets the order: {}",
+            order.iter().map(&n).collect::<Vec<_>>().join(", ")
+        ),
         GameEvent::EscalationHeld { held } => {
             if *held {
                 "The GM holds the escalation die: it will not advance.".to_owned()
@@ -606,6 +632,9 @@ pub fn defense_name(d: Defense) -> &'static str {
         Defense::Ac => "AC",
         Defense::Pd => "PD",
         Defense::Md => "MD",
+        Defense::Fortitude => "Fortitude",
+        Defense::Reflex => "Reflex",
+        Defense::Will => "Will",
     }
 }
 
@@ -635,6 +664,8 @@ fn damage_type_name(t: DamageType) -> &'static str {
         DamageType::Poison => "poison",
         DamageType::Psychic => "psychic",
         DamageType::Thunder => "thunder",
+        DamageType::Necrotic => "necrotic",
+        DamageType::Radiant => "radiant",
     }
 }
 
@@ -652,6 +683,16 @@ pub fn condition_name(c: Condition) -> &'static str {
         Condition::Stuck => "stuck",
         Condition::Grabbed => "grabbed",
         Condition::Invisible => "invisible",
+        Condition::Blinded => "blinded",
+        Condition::Immobilized => "immobilized",
+        Condition::Marked => "marked",
+        Condition::Prone => "prone",
+        Condition::Restrained => "restrained",
+        Condition::Slowed => "slowed",
+        Condition::Surprised => "surprised",
+        Condition::Unconscious => "unconscious",
+        Condition::OffGuard => "off-guard",
+        Condition::Grappled => "grappled",
     }
 }
 
@@ -677,11 +718,15 @@ pub fn duration_text(d: &EffectDuration, source_name: &str) -> String {
                 SaveDifficulty::Easy => "easy",
                 SaveDifficulty::Normal => "normal",
                 SaveDifficulty::Hard => "hard",
+                SaveDifficulty::TenPlus => "save",
             };
             format!("save ends, {label} {}+", difficulty.target())
         }
         EffectDuration::UntilEndOfSourcesNextTurn => {
             format!("until the end of {source_name}'s next turn")
+        }
+        EffectDuration::UntilStartOfSourcesNextTurn => {
+            format!("until the start of {source_name}'s next turn")
         }
         EffectDuration::EndOfBattle => "until the end of the battle".to_owned(),
     }
@@ -743,6 +788,7 @@ mod tests {
             lasting_wounds: 0,
             coma: false,
             rested: false,
+            grid: None,
             attacks: vec![AttackSummary {
                 basic: true,
                 spell: false,

@@ -10,6 +10,7 @@
 //! so the client asks for one) events are held back, so that they can be narrated with names.
 
 use crate::narrate::{Roster, narrate};
+use fray_protocol::event::ActionKind;
 use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
 use fray_protocol::{CombatantId, GameEvent, SessionState};
 use std::collections::VecDeque;
@@ -263,6 +264,34 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             state.current = None;
         }
         GameEvent::SeedRevealed { .. } => state.seed_revealed = true,
+        GameEvent::GridMoved {
+            combatant, path, ..
+        } => {
+            if let (Some(i), Some(to)) = (find(state, combatant), path.last())
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.square = *to;
+            }
+        }
+        GameEvent::ActionPointSpent { combatant, action } => {
+            let round = state.round;
+            if let Some(i) = find(state, combatant) {
+                let c = &mut state.combatants[i];
+                if let Some(g) = c.grid.as_mut() {
+                    g.action_points -= 1;
+                    g.action_point_round = Some(round);
+                }
+                match action {
+                    ActionKind::Standard => c.actions.standard = true,
+                    ActionKind::Move => c.actions.move_action = true,
+                    ActionKind::Quick => c.actions.quick = true,
+                }
+            }
+        }
+        GameEvent::InitiativeReordered { order, turn_index } => {
+            state.order = order.clone();
+            state.turn_index = *turn_index;
+        }
         GameEvent::Moved {
             combatant,
             engaged,
@@ -459,6 +488,7 @@ mod tests {
                     lasting_wounds: 0,
                     coma: false,
                     rested: false,
+                    grid: None,
                     id: CombatantId::new("brakka"),
                     name: "Brakka".into(),
                     side: Side::Heroes,

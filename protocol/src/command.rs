@@ -153,6 +153,66 @@ pub enum Command {
         /// +2 or −2.
         amount: i32,
     },
+    /// GM (Orcus § Surprise round): start with a surprise round in which only combatants not
+    /// listed act, each with a single action (a standard action, or a move or swift action in
+    /// its place); then normal rounds follow.
+    StartSurprise {
+        /// The surprised combatants.
+        surprised: Vec<CombatantId>,
+    },
+    /// GM (Orcus § Initiative): set the order of battle — every combatant in the order once —
+    /// e.g. to settle ties differently from Fray's default rule.
+    ReorderInitiative {
+        /// The new order.
+        order: Vec<CombatantId>,
+    },
+    /// Orcus: move along a path of adjacent squares (the squares entered, in order): Walk (a
+    /// move action, up to speed), Run (speed + 2; −5 to attacks and off-guard until the start of
+    /// the next turn) or Step (1 square, provokes nothing).
+    MoveTo {
+        /// Who moves.
+        actor: CombatantId,
+        /// The squares entered, in order; the last is where its space ends up.
+        path: Vec<crate::grid::Square>,
+        /// How; `walk` when absent (JSON).
+        #[serde(default)]
+        mode: crate::grid::MoveMode,
+    },
+    /// Orcus Stand Up: a move action that ends prone.
+    StandUp {
+        /// Who stands up.
+        actor: CombatantId,
+    },
+    /// Orcus Full Defense: a standard action; +2 to every defense until the start of the actor's
+    /// next turn.
+    FullDefense {
+        /// Who.
+        actor: CombatantId,
+    },
+    /// Orcus § Action points: spend an action point on the actor's turn for one more standard,
+    /// move or swift (`quick`) action.
+    SpendActionPoint {
+        /// Who.
+        actor: CombatantId,
+        /// The action gained.
+        action: crate::event::ActionKind,
+    },
+    /// Orcus: a near or far area attack. `origin` is the square the area starts from: the
+    /// centre of a far burst, the north-west square of a blast; absent for a near burst (centred
+    /// on the actor). `targets` chooses among the creatures in the area when the power picks
+    /// (one enemy, any, …); otherwise every creature it targets in the area is attacked.
+    AreaAttack {
+        /// Who attacks.
+        actor: CombatantId,
+        /// The power's id.
+        attack: String,
+        /// Where the area starts.
+        #[serde(default)]
+        origin: Option<crate::grid::Square>,
+        /// Chosen targets, when the power lets the actor choose.
+        #[serde(default)]
+        targets: Vec<CombatantId>,
+    },
     /// GM: grant temporary hit points (13th Age § Temporary Hit Points: they don't stack; the
     /// higher amount stays).
     GrantTempHp {
@@ -179,6 +239,11 @@ impl Command {
             | Command::QuickRest { actor, .. }
             | Command::UsePotion { actor, .. }
             | Command::Undelay { actor }
+            | Command::MoveTo { actor, .. }
+            | Command::StandUp { actor }
+            | Command::FullDefense { actor }
+            | Command::SpendActionPoint { actor, .. }
+            | Command::AreaAttack { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -188,6 +253,8 @@ impl Command {
             | Command::GrantTempHp { .. }
             | Command::SituationalModifier { .. }
             | Command::FullHealUp
+            | Command::StartSurprise { .. }
+            | Command::ReorderInitiative { .. }
             | Command::EndSession => None,
         }
     }
@@ -217,6 +284,13 @@ impl Command {
             Command::Flee => "flee",
             Command::GrantTempHp { .. } => "grant_temp_hp",
             Command::SituationalModifier { .. } => "situational_modifier",
+            Command::StartSurprise { .. } => "start_surprise",
+            Command::ReorderInitiative { .. } => "reorder_initiative",
+            Command::MoveTo { .. } => "move_to",
+            Command::StandUp { .. } => "stand_up",
+            Command::FullDefense { .. } => "full_defense",
+            Command::SpendActionPoint { .. } => "spend_action_point",
+            Command::AreaAttack { .. } => "area_attack",
         }
     }
 }

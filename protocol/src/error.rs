@@ -89,6 +89,25 @@ pub enum ErrorCode {
     NotDying,
     /// A limited power already used (until a rest or recharge).
     PowerExpended,
+    // --- grid rulesets (Orcus) ---
+    /// The path is not a line of adjacent, open squares on the map, or it ends in an occupied
+    /// space.
+    IllegalPath,
+    /// The path costs more squares of movement than the move allows.
+    TooFar,
+    /// Immobilized, restrained or grappled: no moving from its space.
+    Immobilized,
+    /// Prone: stand up first.
+    Prone,
+    /// The target is beyond the power's range or reach.
+    OutOfRange,
+    /// A wall blocks the line of effect.
+    NoLineOfEffect,
+    /// No action point to spend, or one already spent (heroes: once per encounter; monsters:
+    /// once per round; none in a surprise round).
+    NoActionPoint,
+    /// In the surprise round (or while dazed) a combatant takes a single action.
+    SurpriseRound,
 }
 
 impl fmt::Display for ErrorCode {

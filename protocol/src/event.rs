@@ -27,6 +27,12 @@ pub enum Defense {
     Pd,
     /// Mental Defense.
     Md,
+    /// Orcus Fortitude.
+    Fortitude,
+    /// Orcus Reflex.
+    Reflex,
+    /// Orcus Will.
+    Will,
 }
 
 /// How an attack roll came out.
@@ -74,6 +80,10 @@ pub enum DamageType {
     Psychic,
     /// Thunder.
     Thunder,
+    /// Necrotic (Orcus).
+    Necrotic,
+    /// Radiant (Orcus).
+    Radiant,
 }
 
 /// Conditions (13th Age § Conditions).
@@ -103,6 +113,27 @@ pub enum Condition {
     Grabbed,
     /// Attacks against it miss completely half the time, before the attack roll.
     Invisible,
+    /// Orcus: cannot see: it is off-guard, and every target has total concealment from it
+    /// (−5 to its melee and ranged attacks); it cannot flank.
+    Blinded,
+    /// Orcus: cannot move from its space (it can still be moved unwillingly).
+    Immobilized,
+    /// Orcus: −2 to attacks that do not target the marking creature (the effect's source).
+    Marked,
+    /// Orcus: lying down: −2 to its attacks; off-guard to melee attackers; Stand Up ends it.
+    Prone,
+    /// Orcus: immobilized, off-guard, −2 to its attacks.
+    Restrained,
+    /// Orcus: speed 2 at most.
+    Slowed,
+    /// Orcus: surprised: no actions, off-guard (the surprise round).
+    Surprised,
+    /// Orcus: unconscious: helpless, prone, no actions.
+    Unconscious,
+    /// Orcus: attackers get +2 against it.
+    OffGuard,
+    /// Orcus: grappled by the effect's source: immobilized until it escapes or the grapple ends.
+    Grappled,
 }
 
 /// How hard a save is (13th Age § Saves): easy 6+, normal 11+, hard 16+.
@@ -115,6 +146,8 @@ pub enum SaveDifficulty {
     Normal,
     /// 16+.
     Hard,
+    /// 10+ (Orcus § Saving throws).
+    TenPlus,
 }
 
 impl SaveDifficulty {
@@ -124,6 +157,7 @@ impl SaveDifficulty {
             SaveDifficulty::Easy => 6,
             SaveDifficulty::Normal => 11,
             SaveDifficulty::Hard => 16,
+            SaveDifficulty::TenPlus => 10,
         }
     }
 }
@@ -136,6 +170,8 @@ pub enum EffectDuration {
     SaveEnds(SaveDifficulty),
     /// Ends at the end of the source's next turn.
     UntilEndOfSourcesNextTurn,
+    /// Ends at the start of the source's next turn (Orcus Full Defense, Rally).
+    UntilStartOfSourcesNextTurn,
     /// Lasts until the battle ends.
     EndOfBattle,
 }
@@ -175,6 +211,8 @@ pub enum BonusStat {
     Pd,
     /// Mental Defense.
     Md,
+    /// Every defense (Orcus).
+    Defenses,
 }
 
 /// An effect instance on a combatant.
@@ -257,6 +295,32 @@ pub enum EffectEndReason {
 pub enum GameEvent {
     /// The GM started the battle; temporary hit points drop to 0.
     BattleStarted,
+    /// Orcus: a combatant moved along a path of squares (`path` ends on its new square).
+    GridMoved {
+        /// Who moved.
+        combatant: CombatantId,
+        /// The squares entered, in order.
+        path: Vec<crate::grid::Square>,
+        /// Squares of movement spent.
+        cost: i32,
+        /// Walk, run, step or unwilling movement.
+        mode: crate::grid::MoveMode,
+    },
+    /// Orcus: an action point was spent for one more action this turn.
+    ActionPointSpent {
+        /// Who.
+        combatant: CombatantId,
+        /// The action gained.
+        action: ActionKind,
+    },
+    /// The GM set the initiative order (Orcus § Initiative: ties are the GM's and players'
+    /// choice); turns go on from the same place.
+    InitiativeReordered {
+        /// The new order.
+        order: Vec<CombatantId>,
+        /// Index of the current (or last) turn in the new order.
+        turn_index: Option<u32>,
+    },
     /// An initiative roll, shared by all the listed combatants (monsters of one type share).
     InitiativeRolled {
         /// Who this roll is for.

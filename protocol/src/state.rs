@@ -189,6 +189,8 @@ pub struct CombatantState {
     pub coma: bool,
     /// Took its quick rest after the battle.
     pub rested: bool,
+    /// Grid rulesets (Orcus): place, size, speed, the other defenses, action points.
+    pub grid: Option<crate::grid::GridState>,
 }
 
 /// The whole session state.
@@ -243,6 +245,8 @@ pub struct SessionState {
     /// The current combatant disengaged this turn: its disengage was its move action, so its
     /// next move this turn costs nothing ("popped free at the start of your move").
     pub popped_free: Option<CombatantId>,
+    /// Grid rulesets (Orcus): the battle map.
+    pub map: Option<Box<crate::grid::MapState>>,
     /// Combatants sorted by id.
     pub combatants: Vec<CombatantState>,
 }
@@ -274,6 +278,7 @@ impl SessionState {
             last_mover: None,
             hit_this_turn: Vec::new(),
             popped_free: None,
+            map: None,
             combatants,
         }
     }

@@ -63,6 +63,20 @@ fn command_table_examples_decode() {
 }
 
 #[test]
+fn orcus_table_examples_decode() {
+    let commands = table_examples("### Orcus commands");
+    assert_eq!(commands.len(), 9);
+    for json in commands {
+        serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    }
+    let events = table_examples("### Orcus events");
+    assert_eq!(events.len(), 3);
+    for json in events {
+        serde_json::from_str::<GameEvent>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    }
+}
+
+#[test]
 fn event_table_examples_decode() {
     let examples = table_examples("### Game events (13th Age)");
     assert!(examples.len() >= 20, "{}", examples.len());

@@ -846,6 +846,7 @@ impl HeroFile {
             vulnerable,
             villain: false,
             attacks,
+            orcus: None,
         })
     }
 }
@@ -885,6 +886,7 @@ impl MonsterFile {
             vulnerable,
             villain: self.villain,
             attacks,
+            orcus: None,
         })
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod file;
 pub mod model;
+pub mod orcus;
 
 use file::{ContentFile, Ctx, HeroFile, MonsterFile};
 use fray_protocol::ids::CombatantId;
@@ -40,6 +41,7 @@ pub enum ContentError {
 /// The built-in content of a ruleset: (file name, TOML text).
 pub fn builtin_files(ruleset: &str) -> &'static [(&'static str, &'static str)] {
     match ruleset {
+        "orcus" => orcus::BUILTIN,
         "13th-age" => &[
             (
                 "builtin:13th-age/party.toml",
@@ -57,6 +59,10 @@ pub fn builtin_files(ruleset: &str) -> &'static [(&'static str, &'static str)] {
 /// Built-in encounters of a ruleset: (name, TOML text).
 pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static str)] {
     match ruleset {
+        "orcus" => &[(
+            "bridge-of-bones",
+            include_str!("../../content/orcus/encounters/bridge-of-bones.toml"),
+        )],
         "13th-age" => &[
             (
                 "goblin-ambush",
@@ -76,7 +82,7 @@ pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static st
 }
 
 /// The rulesets this server runs.
-pub const RULESETS: &[&str] = &["13th-age"];
+pub const RULESETS: &[&str] = &["13th-age", "orcus"];
 
 fn parse_file(name: &str, text: &str) -> Result<ContentFile, ContentError> {
     toml::from_str(text).map_err(|e| ContentError::Syntax {
@@ -105,6 +111,17 @@ impl Catalog {
 
 /// Loads an encounter from TOML text. `name` names the file in error messages.
 pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        ruleset: Option<String>,
+    }
+    if let Ok(Head {
+        ruleset: Some(r), ..
+    }) = toml::from_str::<Head>(text)
+        && r == crate::rules::orcus::ID
+    {
+        return orcus::load_encounter(name, text);
+    }
     let enc = parse_file(name, text)?;
     let ctx = Ctx { file: name };
     let ruleset = enc.ruleset.clone().ok_or_else(|| {
@@ -179,12 +196,36 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         }
     }
 
-    let mut seats = Vec::new();
-    for (i, s) in enc.seats.iter().enumerate() {
+    let seats = resolve_seats(&ctx, &enc.seats, &combatants)?;
+    Ok(Encounter {
+        ruleset,
+        title: enc
+            .title
+            .clone()
+            .unwrap_or_else(|| "Untitled encounter".into()),
+        combatants,
+        seats,
+        options: model::SessionOptions {
+            lasting_wounds: enc.options.lasting_wounds,
+            meaningful_death: enc.options.meaningful_death,
+            rests: enc.options.rests,
+        },
+        map: None,
+    })
+}
+
+/// Player seats: names 1–40 characters, unique, controlling heroes of the encounter.
+fn resolve_seats(
+    ctx: &Ctx,
+    seats: &[file::SeatFile],
+    combatants: &[model::CombatantSpec],
+) -> Result<Vec<Seat>, ContentError> {
+    let mut out: Vec<Seat> = Vec::new();
+    for (i, s) in seats.iter().enumerate() {
         if s.name.trim().is_empty() || s.name.len() > 40 {
             return Err(ctx.err(format!("seats[{i}].name"), "a seat name is 1-40 characters"));
         }
-        if seats.iter().any(|x: &Seat| x.name == s.name) {
+        if out.iter().any(|x: &Seat| x.name == s.name) {
             return Err(ctx.err(
                 format!("seats[{i}].name"),
                 format!("duplicate seat '{}'", s.name),
@@ -209,25 +250,12 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
                 }
             }
         }
-        seats.push(Seat {
+        out.push(Seat {
             name: s.name.clone(),
             controls,
         });
     }
-    Ok(Encounter {
-        ruleset,
-        title: enc
-            .title
-            .clone()
-            .unwrap_or_else(|| "Untitled encounter".into()),
-        combatants,
-        seats,
-        options: model::SessionOptions {
-            lasting_wounds: enc.options.lasting_wounds,
-            meaningful_death: enc.options.meaningful_death,
-            rests: enc.options.rests,
-        },
-    })
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -279,6 +279,8 @@ pub struct CombatantSpec {
     pub villain: bool,
     /// Attacks.
     pub attacks: Vec<AttackSpec>,
+    /// Orcus numbers and powers; `None` in other rulesets.
+    pub orcus: Option<OrcusSpec>,
 }
 
 /// A player's seat: a name and the combatants it controls.
@@ -303,6 +305,8 @@ pub struct Encounter {
     pub seats: Vec<Seat>,
     /// Optional rules chosen for this session.
     pub options: SessionOptions,
+    /// The battle map (grid rulesets).
+    pub map: Option<fray_protocol::grid::MapState>,
 }
 
 /// Optional rules (13th Age § Optional Lasting-Wound Rule, …), off by default.
@@ -317,4 +321,204 @@ pub struct SessionOptions {
     /// The session goes on after the battle for rests (quick rest, full heal-up); the seed is
     /// revealed when the GM ends the session.
     pub rests: bool,
+}
+
+/// An Orcus combatant's numbers beyond the shared ones (Orcus rules text, `orcus-basic-rules.txt`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrcusSpec {
+    /// Where its space starts (north-west square).
+    pub square: fray_protocol::grid::Square,
+    /// Size.
+    pub size: fray_protocol::grid::Size,
+    /// Speed in squares.
+    pub speed: i32,
+    /// Fortitude.
+    pub fortitude: i32,
+    /// Reflex.
+    pub reflex: i32,
+    /// Will.
+    pub will: i32,
+    /// `hero`, `mook`, `standard`, `elite` or `boss`.
+    pub rank: String,
+    /// Action points at the start of the encounter (§ Action points).
+    pub action_points: i32,
+    /// Recoveries (heroes).
+    pub recoveries: i32,
+    /// Hit points healed by one recovery.
+    pub recovery_value: i32,
+    /// Regeneration at the start of its turns (§ Regeneration), 0 for none.
+    pub regeneration: i32,
+    /// Resist N per damage type (§ Immunities, resistances and weaknesses).
+    pub resist: Vec<(DamageType, i32)>,
+    /// Weak N per damage type.
+    pub weak: Vec<(DamageType, i32)>,
+    /// Immune damage types.
+    pub immune: Vec<DamageType>,
+    /// Powers (including the universal Basic Attack when the stat block gives a weapon).
+    pub powers: Vec<PowerSpec>,
+}
+
+/// Where an Orcus power reaches (§ Origin of effect, § Areas of effect, § Range).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// Melee with a reach in squares.
+    Melee {
+        /// Reach (1 = adjacent).
+        reach: i32,
+    },
+    /// Ranged, short/long range in squares (−2 at long range).
+    Ranged {
+        /// Short range.
+        short: i32,
+        /// Long range.
+        long: i32,
+    },
+    /// Near burst N: every square within N of the user's space.
+    NearBurst {
+        /// Size.
+        size: i32,
+    },
+    /// Near blast N: an N×N block adjacent to the user's space.
+    NearBlast {
+        /// Size.
+        size: i32,
+    },
+    /// Far burst N within `range`.
+    FarBurst {
+        /// Size.
+        size: i32,
+        /// Range to the centre square.
+        range: i32,
+    },
+    /// Far blast N within `range`.
+    FarBlast {
+        /// Size.
+        size: i32,
+        /// Range to the nearest square of the block.
+        range: i32,
+    },
+    /// Only the user.
+    Personal,
+}
+
+impl Origin {
+    /// Wire summary, e.g. `melee 1`, `ranged 10/20`, `near burst 1`, `far burst 1 within 10`.
+    pub fn describe(self) -> String {
+        match self {
+            Origin::Melee { reach } => format!("melee {reach}"),
+            Origin::Ranged { short, long } => format!("ranged {short}/{long}"),
+            Origin::NearBurst { size } => format!("near burst {size}"),
+            Origin::NearBlast { size } => format!("near blast {size}"),
+            Origin::FarBurst { size, range } => format!("far burst {size} within {range}"),
+            Origin::FarBlast { size, range } => format!("far blast {size} within {range}"),
+            Origin::Personal => "self".into(),
+        }
+    }
+
+    /// A near or far area.
+    pub fn is_area(self) -> bool {
+        matches!(
+            self,
+            Origin::NearBurst { .. }
+                | Origin::NearBlast { .. }
+                | Origin::FarBurst { .. }
+                | Origin::FarBlast { .. }
+        )
+    }
+}
+
+/// Whom an Orcus power affects (§ Targets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetRule {
+    /// One enemy (melee and ranged default).
+    OneEnemy,
+    /// One creature of the user's choice.
+    OneCreature,
+    /// Every creature in the area (area default).
+    AllCreatures,
+    /// Only the enemies in the area.
+    AllEnemies,
+    /// The nearest enemy in the area (ties: the user's choice).
+    NearestEnemy,
+}
+
+/// How often an Orcus power can be used (§ Action recharge, § Unusual recharge conditions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Frequency {
+    /// Any number of times.
+    AtWill,
+    /// Once per encounter (regained by a short rest).
+    Encounter,
+    /// Once per day (regained by a long rest).
+    Daily,
+    /// Recharge X–Y: a d6 at the start of each of the monster's turns regains it on X..=Y.
+    Recharge {
+        /// Lowest d6 result that recharges.
+        from: u32,
+        /// Highest.
+        to: u32,
+    },
+}
+
+impl Frequency {
+    /// Wire name.
+    pub fn describe(self) -> String {
+        match self {
+            Frequency::AtWill => "at-will".into(),
+            Frequency::Encounter => "encounter".into(),
+            Frequency::Daily => "daily".into(),
+            Frequency::Recharge { from, to } if from == to => format!("recharge {from}"),
+            Frequency::Recharge { from, to } => format!("recharge {from}-{to}"),
+        }
+    }
+}
+
+/// A resolved Orcus power: an attack (or an automatic effect) with its targeting.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PowerSpec {
+    /// Id used in commands.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Standard, move or swift (`quick`).
+    pub action: crate::content::model::ActionCost,
+    /// How often.
+    pub frequency: Frequency,
+    /// Reach, range or area.
+    pub origin: Origin,
+    /// Whom it affects.
+    pub targets: TargetRule,
+    /// Maximum targets for melee and ranged powers (1 unless it says otherwise).
+    pub max_targets: u8,
+    /// Defense attacked.
+    pub vs: Defense,
+    /// Attack bonus (all included).
+    pub bonus: i32,
+    /// A basic attack (used for opportunity attacks and charges when melee).
+    pub basic: bool,
+    /// Damage on a hit (dice expression), if any.
+    pub hit: Option<String>,
+    /// Damage type.
+    pub damage_type: Option<DamageType>,
+    /// Damage on a miss, if any (rolled once like hit damage).
+    pub miss: Option<String>,
+    /// Effects on a hit.
+    pub on_hit: Vec<EffectSpec>,
+    /// Effects on a miss.
+    pub on_miss: Vec<EffectSpec>,
+}
+
+/// The action an Orcus power costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionCost {
+    /// Standard action.
+    Standard,
+    /// Move action.
+    Move,
+    /// Swift action (the `quick` slot of the turn).
+    Swift,
 }

@@ -6,7 +6,7 @@
 
 use super::components::*;
 use bevy_ecs::prelude::*;
-use fray_protocol::event::GameEvent;
+use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
 
@@ -39,6 +39,30 @@ fn for_all<C: Component<Mutability = bevy_ecs::component::Mutable>>(
 /// Folds one event into the world.
 pub fn apply(world: &mut World, event: &GameEvent) {
     match event {
+        GameEvent::GridMoved {
+            combatant, path, ..
+        } => {
+            if let Some(last) = path.last() {
+                with::<Grid>(world, combatant, |g| g.0.square = *last);
+            }
+        }
+        GameEvent::ActionPointSpent { combatant, action } => {
+            let round = world.resource::<Battle>().round;
+            with::<Grid>(world, combatant, |g| {
+                g.0.action_points -= 1;
+                g.0.action_point_round = Some(round);
+            });
+            with::<ActionBudget>(world, combatant, |a| match action {
+                ActionKind::Standard => a.0.standard = true,
+                ActionKind::Move => a.0.move_action = true,
+                ActionKind::Quick => a.0.quick = true,
+            });
+        }
+        GameEvent::InitiativeReordered { order, turn_index } => {
+            let mut b = world.resource_mut::<Battle>();
+            b.order = order.clone();
+            b.turn_index = turn_index.map(|i| i as usize);
+        }
         GameEvent::BattleStarted => {
             world.resource_mut::<Battle>().phase = Phase::Running;
             // 13th Age § Temporary Hit Points: they drop to 0 when you roll initiative.
@@ -152,6 +176,10 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 }
             }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::FULL);
+            // Orcus § Opportunity attacks: one per turn (every creature's turn);
+            // § Immediate actions: one between each of your turns.
+            for_all::<Grid>(world, |g| g.0.opportunity_used = false);
+            with::<Grid>(world, combatant, |g| g.0.immediate_used = false);
         }
         GameEvent::ActionUsed {
             combatant, spent, ..
@@ -219,10 +247,13 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::OpportunityTaken { attacker, target } => world
-            .resource_mut::<Battle>()
-            .opportunities
-            .retain(|(a, t)| !(a == attacker && t == target)),
+        GameEvent::OpportunityTaken { attacker, target } => {
+            world
+                .resource_mut::<Battle>()
+                .opportunities
+                .retain(|(a, t)| !(a == attacker && t == target));
+            with::<Grid>(world, attacker, |g| g.0.opportunity_used = true);
+        }
         GameEvent::Stabilized { combatant, .. } => {
             with::<Hero>(world, combatant, |h| h.stabilized = true)
         }
@@ -312,7 +343,10 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             combatant,
             failures,
         } => with::<Hero>(world, combatant, |h| h.death_save_failures = *failures),
-        GameEvent::Rallied { combatant } => with::<Hero>(world, combatant, |h| h.rallies += 1),
+        GameEvent::Rallied { combatant } => {
+            with::<Hero>(world, combatant, |h| h.rallies += 1);
+            with::<Grid>(world, combatant, |g| g.0.rallied = true);
+        }
         GameEvent::RallyFailed { combatant, round } => {
             with::<Hero>(world, combatant, |h| h.rally_barred_round = Some(*round))
         }

@@ -42,6 +42,26 @@ fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
         Expended::default(),
         InterruptUsed::default(),
     ));
+    if let Some(o) = &spec.orcus {
+        e.insert((
+            Grid(fray_protocol::grid::GridState {
+                square: o.square,
+                size: o.size,
+                speed: o.speed,
+                fortitude: o.fortitude,
+                reflex: o.reflex,
+                will: o.will,
+                rank: o.rank.clone(),
+                action_points: o.action_points,
+                action_point_round: None,
+                opportunity_used: false,
+                immediate_used: false,
+                recovery_value: o.recovery_value,
+                rallied: false,
+            }),
+            OrcusKit(o.clone()),
+        ));
+    }
     if let Some(h) = &spec.hero {
         e.insert(Hero {
             spec: h.clone(),
@@ -80,6 +100,7 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
     world.insert_resource(Dice(rng));
     world.insert_resource(Options(encounter.options));
     world.insert_resource(secret);
+    world.insert_resource(BattleMap(encounter.map.clone()));
     world
 }
 
@@ -126,6 +147,8 @@ pub fn read_state(world: &World) -> SessionState {
             continue;
         };
         let hero = er.get::<Hero>();
+        let grid = er.get::<Grid>();
+        let kit = er.get::<OrcusKit>();
         combatants.push(CombatantState {
             id: c.id.clone(),
             name: c.name.clone(),
@@ -146,29 +169,11 @@ pub fn read_state(world: &World) -> SessionState {
             death_save_failures: hero.map_or(0, |h| h.death_save_failures),
             rallies: hero.map_or(0, |h| h.rallies),
             rally_barred_round: hero.and_then(|h| h.rally_barred_round),
-            attacks: ars
-                .0
-                .iter()
-                .map(|a| AttackSummary {
-                    id: a.id.clone(),
-                    name: a.name.clone(),
-                    range: a.reach.name().to_owned(),
-                    vs: a.vs,
-                    max_targets: a.max_targets,
-                    basic: a.basic,
-                    spell: a.spell,
-                    maneuvers: a.maneuvers.iter().map(|m| m.id.clone()).collect(),
-                    usage: crate::rules::thirteenth_age::usage_name(a.usage),
-                    action: if a.interrupt {
-                        "interrupt"
-                    } else if a.quick {
-                        "quick"
-                    } else {
-                        "standard"
-                    }
-                    .into(),
-                })
-                .collect(),
+            attacks: match kit {
+                Some(k) => crate::rules::orcus::summaries(&k.0),
+                None => summaries(&ars.0),
+            },
+            grid: grid.map(|g| g.0.clone()),
             engaged_with: pos.engaged.iter().cloned().collect(),
             far_away: pos.far_away,
             stabilized: hero.is_some_and(|h| h.stabilized),
@@ -205,8 +210,38 @@ pub fn read_state(world: &World) -> SessionState {
         last_mover: battle.last_mover.clone(),
         hit_this_turn: battle.hit_this_turn.clone(),
         popped_free: battle.popped_free.clone(),
+        map: world
+            .get_resource::<BattleMap>()
+            .and_then(|m| m.0.clone())
+            .map(Box::new),
         combatants,
     }
+}
+
+/// What a client needs to offer a 13th Age combatant's attacks.
+fn summaries(attacks: &[crate::content::model::AttackSpec]) -> Vec<AttackSummary> {
+    attacks
+        .iter()
+        .map(|a| AttackSummary {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            range: a.reach.name().to_owned(),
+            vs: a.vs,
+            max_targets: a.max_targets,
+            basic: a.basic,
+            spell: a.spell,
+            maneuvers: a.maneuvers.iter().map(|m| m.id.clone()).collect(),
+            usage: crate::rules::thirteenth_age::usage_name(a.usage),
+            action: if a.interrupt {
+                "interrupt"
+            } else if a.quick {
+                "quick"
+            } else {
+                "standard"
+            }
+            .into(),
+        })
+        .collect()
 }
 
 /// The battle resource for a state (the state view is its canonical form).
@@ -288,6 +323,9 @@ pub fn restore_world(
         }
         em.get_mut::<Expended>()?.0 = cs.expended.iter().cloned().collect();
         em.get_mut::<InterruptUsed>()?.0 = cs.interrupt_used;
+        if let Some(g) = &cs.grid {
+            em.get_mut::<Grid>()?.0 = g.clone();
+        }
         {
             let mut pos = em.get_mut::<Position>()?;
             pos.engaged = cs.engaged_with.iter().cloned().collect();

@@ -1,12 +1,16 @@
 //! Rulesets. Each is a self-contained module that adds its decide systems to a session's
 //! schedule; shared machinery (components, apply, dice, the tick) lives in `engine` and `dice`.
 
+pub mod orcus;
 pub mod thirteenth_age;
 
 use bevy_ecs::schedule::Schedule;
 
 /// Ruleset ids with their versions (recorded in log headers).
-pub const RULESETS: &[(&str, u32)] = &[(thirteenth_age::ID, thirteenth_age::VERSION)];
+pub const RULESETS: &[(&str, u32)] = &[
+    (thirteenth_age::ID, thirteenth_age::VERSION),
+    (orcus::ID, orcus::VERSION),
+];
 
 /// The version of a ruleset.
 pub fn version(ruleset: &str) -> Option<u32> {
@@ -21,6 +25,10 @@ pub fn add_decide_systems(ruleset: &str, schedule: &mut Schedule) -> Option<()> 
     match ruleset {
         thirteenth_age::ID => {
             thirteenth_age::add_systems(schedule);
+            Some(())
+        }
+        orcus::ID => {
+            orcus::add_systems(schedule);
             Some(())
         }
         _ => None,

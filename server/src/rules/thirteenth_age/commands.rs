@@ -228,6 +228,16 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             super::turns::end_turn(d, actor);
             Ok(())
         }
+        Command::StartSurprise { .. }
+        | Command::ReorderInitiative { .. }
+        | Command::MoveTo { .. }
+        | Command::StandUp { .. }
+        | Command::FullDefense { .. }
+        | Command::SpendActionPoint { .. }
+        | Command::AreaAttack { .. } => reject(
+            ErrorCode::InvalidArgument,
+            format!("'{}' is not a 13th Age command", cmd.kind()),
+        ),
     }
 }
 
@@ -502,16 +512,18 @@ pub(super) fn sort_order(placed: &mut [(i32, i32, Side, CombatantId)]) {
 fn defense_value(f: &FighterItem, vs: Defense) -> i32 {
     let base = match vs {
         Defense::Ac => f.def.0.ac,
-        Defense::Pd => f.def.0.pd,
-        Defense::Md => f.def.0.md,
+        // Orcus defenses never appear in 13th Age content (validated on load); physical and
+        // mental ones map to PD and MD.
+        Defense::Pd | Defense::Fortitude | Defense::Reflex => f.def.0.pd,
+        Defense::Md | Defense::Will => f.def.0.md,
     };
     let recovery_penalty = f.hero.map_or(0, |h| h.recovery_penalty);
     let bonus = rules::best_bonus(
         f.fx,
         match vs {
             Defense::Ac => BonusStat::Ac,
-            Defense::Pd => BonusStat::Pd,
-            Defense::Md => BonusStat::Md,
+            Defense::Pd | Defense::Fortitude | Defense::Reflex => BonusStat::Pd,
+            Defense::Md | Defense::Will => BonusStat::Md,
         },
     );
     base + bonus + rules::defense_penalty(f.fx, f.vit.0) - recovery_penalty

@@ -40,6 +40,11 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
         self.events.push(e);
     }
 
+    /// The events emitted so far this pass.
+    pub fn events(&self) -> &[GameEvent] {
+        &self.events
+    }
+
     /// The events of this pass.
     pub fn into_events(self) -> Vec<GameEvent> {
         self.events

@@ -8,14 +8,14 @@
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
 
 mod commands;
-mod decider;
+pub(crate) mod decider;
 pub mod field;
 mod position;
 pub mod rules;
 mod turns;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 #[cfg(test)]
 mod tests_attacks;
 #[cfg(test)]

@@ -305,7 +305,7 @@ fn secret(seed: u64) -> SeedSecret {
     }
 }
 
-pub(super) fn new_engine(enc: &Encounter, seed: u64) -> Engine {
+pub(crate) fn new_engine(enc: &Encounter, seed: u64) -> Engine {
     Engine::new(enc, SessionRng::from_seed(seed), secret(seed)).unwrap()
 }
 
@@ -316,7 +316,7 @@ pub(super) fn start(enc: &Encounter, seed: u64) -> (Engine, Vec<GameEvent>) {
     (e, ev)
 }
 
-pub(super) fn cid(s: &str) -> CombatantId {
+pub(crate) fn cid(s: &str) -> CombatantId {
     CombatantId::new(s)
 }
 
@@ -346,19 +346,19 @@ fn rally(actor: &str) -> Command {
 }
 
 /// Runs an accepted command.
-pub(super) fn run(e: &mut Engine, cmd: &Command) -> Vec<GameEvent> {
+pub(crate) fn run(e: &mut Engine, cmd: &Command) -> Vec<GameEvent> {
     e.execute(cmd)
         .unwrap_or_else(|r| panic!("{cmd:?} was refused: {r}"))
 }
 
 /// Runs a command that must be refused; checks that the refusal changed nothing (state hash and
 /// RNG draws) and returns its code.
-pub(super) fn refuse(e: &mut Engine, cmd: &Command) -> ErrorCode {
+pub(crate) fn refuse(e: &mut Engine, cmd: &Command) -> ErrorCode {
     refusal(e, cmd).code
 }
 
 /// [`refuse`], returning the whole rejection (for its message).
-pub(super) fn refusal(e: &mut Engine, cmd: &Command) -> fray_protocol::Rejection {
+pub(crate) fn refusal(e: &mut Engine, cmd: &Command) -> fray_protocol::Rejection {
     let hash = e.state_hash();
     let state = e.state();
     let draws = e.rng().draws();
@@ -380,11 +380,11 @@ pub(super) fn refusal(e: &mut Engine, cmd: &Command) -> fray_protocol::Rejection
     r
 }
 
-pub(super) fn current(e: &Engine) -> String {
+pub(crate) fn current(e: &Engine) -> String {
     e.state().current.expect("someone's turn").0
 }
 
-pub(super) fn cs(e: &Engine, id: &str) -> CombatantState {
+pub(crate) fn cs(e: &Engine, id: &str) -> CombatantState {
     e.state().combatant(&cid(id)).cloned().expect("combatant")
 }
 

@@ -1,0 +1,116 @@
+//! The battle map of grid rulesets (Orcus): squares, creature sizes, the map's terrain, and the
+//! grid part of a combatant's state.
+
+use serde::{Deserialize, Serialize};
+
+/// A square of the map; `x` grows to the east, `y` to the south; (0, 0) is the north-west corner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Square {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+}
+
+impl Square {
+    /// A square.
+    pub const fn new(x: i32, y: i32) -> Square {
+        Square { x, y }
+    }
+}
+
+impl std::fmt::Display for Square {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
+/// A creature's size (Orcus § Size). A creature's space is a square block of `side()` squares
+/// whose north-west corner is its `square`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Size {
+    /// Half a square; Fray places it in one square of its own.
+    Tiny,
+    /// 1 × 1.
+    Small,
+    /// 1 × 1.
+    Medium,
+    /// 2 × 2.
+    Large,
+    /// 3 × 3.
+    Huge,
+    /// 4 × 4.
+    Gargantuan,
+}
+
+impl Size {
+    /// Side of the space in squares.
+    pub fn side(self) -> i32 {
+        match self {
+            Size::Tiny | Size::Small | Size::Medium => 1,
+            Size::Large => 2,
+            Size::Huge => 3,
+            Size::Gargantuan => 4,
+        }
+    }
+}
+
+/// The map: its extent and its terrain. Squares outside `0..width × 0..height` do not exist.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapState {
+    /// Columns.
+    pub width: i32,
+    /// Rows.
+    pub height: i32,
+    /// Walls and other solid, opaque obstacles: impassable, block line of sight and of effect.
+    pub blocking: Vec<Square>,
+    /// Difficult terrain: entering costs 1 extra square of movement.
+    pub difficult: Vec<Square>,
+}
+
+/// The grid part of a combatant's state (Orcus).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GridState {
+    /// North-west square of its space.
+    pub square: Square,
+    /// Size.
+    pub size: Size,
+    /// Speed in squares.
+    pub speed: i32,
+    /// Fortitude defense.
+    pub fortitude: i32,
+    /// Reflex defense.
+    pub reflex: i32,
+    /// Will defense.
+    pub will: i32,
+    /// Rank (`hero`, `mook`, `standard`, `elite`, `boss`).
+    pub rank: String,
+    /// Action points left.
+    pub action_points: i32,
+    /// The round in which it last spent an action point (one per round at most).
+    pub action_point_round: Option<u32>,
+    /// It has made its opportunity attack this turn (one per turn).
+    pub opportunity_used: bool,
+    /// It has used its immediate action since its last turn.
+    pub immediate_used: bool,
+    /// Recovery value (hit points healed per recovery).
+    pub recovery_value: i32,
+    /// It has used its Rally this encounter.
+    pub rallied: bool,
+}
+
+/// How a combatant moves on the grid (Orcus § Move actions, § Unwilling movement).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveMode {
+    /// Walk: up to its speed; leaving an enemy's adjacency provokes an opportunity attack.
+    #[default]
+    Walk,
+    /// Run: up to speed + 2; then −5 to attacks and off-guard until the start of its next turn.
+    Run,
+    /// Step: 1 square; provokes nothing.
+    Step,
+    /// Pushed, pulled or shunted by someone else; provokes nothing.
+    Unwilling,
+}

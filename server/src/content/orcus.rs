@@ -1,0 +1,929 @@
+//! Orcus content: hero and monster stat blocks with powers, and encounters with a map, as TOML
+//! (see `docs/content.md`). Monsters are built from level, role and rank by the monster builder
+//! (`orcus-basic-rules.txt` § Creating new monsters); any number can be overridden.
+
+use super::file::{Ctx, SeatFile};
+use super::model::{
+    AbilityMods, ActionCost, CombatantSpec, EffectSpec, Encounter, Frequency, HeroSpec, OrcusSpec,
+    Origin, PowerSpec, SessionOptions, TargetRule,
+};
+use super::{ContentError, resolve_seats};
+use crate::rules::orcus::{rules, tables};
+use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
+use fray_protocol::grid::{MapState, Size, Square};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::state::Defenses;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// An Orcus content file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrcusFile {
+    /// Ruleset id (`orcus`; required in encounter files).
+    pub ruleset: Option<String>,
+    /// Encounter title.
+    pub title: Option<String>,
+    /// Heroes joining the encounter, by id.
+    #[serde(default)]
+    pub heroes: Vec<String>,
+    /// Monster groups.
+    #[serde(default)]
+    pub monsters: Vec<GroupFile>,
+    /// Player seats.
+    #[serde(default)]
+    pub seats: Vec<SeatFile>,
+    /// The map.
+    pub map: Option<MapFile>,
+    /// Starting squares by combatant id (north-west square of its space).
+    #[serde(default)]
+    pub positions: BTreeMap<String, [i32; 2]>,
+    /// Hero stat blocks.
+    #[serde(default)]
+    pub hero: Vec<HeroFile>,
+    /// Monster stat blocks.
+    #[serde(default)]
+    pub monster: Vec<MonsterFile>,
+}
+
+/// `[[monsters]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupFile {
+    /// Template id.
+    pub template: String,
+    /// How many (1..=20).
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// `[map]`: rows of characters — `.` floor, `#` wall, `~` difficult terrain.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapFile {
+    /// Rows, north to south.
+    pub rows: Vec<String>,
+}
+
+/// `[[hero]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeroFile {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Level (1..=30).
+    pub level: i32,
+    /// Maximum hit points.
+    pub hp: i32,
+    /// AC.
+    pub ac: i32,
+    /// Fortitude.
+    pub fortitude: i32,
+    /// Reflex.
+    pub reflex: i32,
+    /// Will.
+    pub will: i32,
+    /// Initiative bonus.
+    pub initiative: i32,
+    /// Speed in squares.
+    #[serde(default = "six")]
+    pub speed: i32,
+    /// Size.
+    #[serde(default)]
+    pub size: Option<String>,
+    /// Recoveries.
+    pub recoveries: i32,
+    /// Hit points per recovery (default: a quarter of the maximum).
+    pub recovery_value: Option<i32>,
+    /// Wisdom modifier (Heal checks).
+    #[serde(default)]
+    pub wis: i32,
+    /// Powers.
+    #[serde(default)]
+    pub powers: Vec<PowerFile>,
+}
+
+fn six() -> i32 {
+    6
+}
+
+/// `[[monster]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonsterFile {
+    /// Template id.
+    pub template: String,
+    /// Name.
+    pub name: String,
+    /// Level (1..=35).
+    pub level: i32,
+    /// `archer`, `blocker`, `skulker`, `spoiler`, `striker` or `wrecker`.
+    pub role: String,
+    /// `mook`, `standard`, `elite` or `boss`.
+    #[serde(default = "standard")]
+    pub rank: String,
+    /// Size.
+    #[serde(default)]
+    pub size: Option<String>,
+    /// Speed (6 for human speed).
+    #[serde(default = "six")]
+    pub speed: i32,
+    /// Dexterity modifier before half level (initiative = half level + this).
+    #[serde(default)]
+    pub dex: i32,
+    /// Overrides of the builder's numbers.
+    pub ac: Option<i32>,
+    /// Override.
+    pub fortitude: Option<i32>,
+    /// Override.
+    pub reflex: Option<i32>,
+    /// Override.
+    pub will: Option<i32>,
+    /// Override.
+    pub hp: Option<i32>,
+    /// Regeneration.
+    #[serde(default)]
+    pub regeneration: i32,
+    /// `{ fire = 5 }`.
+    #[serde(default)]
+    pub resist: BTreeMap<String, i32>,
+    /// `{ radiant = 5 }`.
+    #[serde(default)]
+    pub weak: BTreeMap<String, i32>,
+    /// `["poison"]`.
+    #[serde(default)]
+    pub immune: Vec<String>,
+    /// Powers.
+    #[serde(default)]
+    pub powers: Vec<PowerFile>,
+}
+
+fn standard() -> String {
+    "standard".into()
+}
+
+/// `[[hero.powers]]` / `[[monster.powers]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerFile {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// `standard`, `move` or `swift`.
+    #[serde(default = "standard")]
+    pub action: String,
+    /// `at-will`, `encounter`, `daily`, `recharge 5-6`.
+    #[serde(default)]
+    pub frequency: Option<String>,
+    /// `melee`, `ranged`, `near burst`, `near blast`, `far burst`, `far blast`.
+    pub origin: String,
+    /// Melee reach (default 1).
+    pub reach: Option<i32>,
+    /// Ranged: `[short, long]`; far: `[range]`.
+    #[serde(default)]
+    pub range: Vec<i32>,
+    /// Area size.
+    pub area: Option<i32>,
+    /// `one enemy`, `one creature`, `all creatures`, `all enemies`, `nearest enemy`.
+    pub targets: Option<String>,
+    /// Maximum targets (melee/ranged).
+    pub max_targets: Option<u8>,
+    /// `ac`, `fortitude`, `reflex`, `will`.
+    pub vs: String,
+    /// Attack bonus (monsters: defaults to the builder's).
+    pub bonus: Option<i32>,
+    /// Hit damage: a dice expression, or (monsters) `table:at-will`, `table:at-will-multi`,
+    /// `table:surge`, `table:surge-multi`, `table:mook`.
+    pub hit: Option<String>,
+    /// Damage type.
+    pub damage_type: Option<String>,
+    /// Miss damage.
+    pub miss: Option<String>,
+    /// A basic attack.
+    #[serde(default)]
+    pub basic: bool,
+    /// Effects on a hit.
+    #[serde(default)]
+    pub on_hit: Vec<EffectFile>,
+    /// Effects on a miss.
+    #[serde(default)]
+    pub on_miss: Vec<EffectFile>,
+}
+
+/// An effect clause: `{ condition = "dazed", duration = "save ends" }` or
+/// `{ persistent = 5, damage_type = "fire" }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectFile {
+    /// A condition.
+    pub condition: Option<String>,
+    /// `save ends` (default), `end of your next turn`, `encounter`.
+    pub duration: Option<String>,
+    /// Persistent damage per turn (save ends).
+    pub persistent: Option<i32>,
+    /// Its type.
+    pub damage_type: Option<String>,
+}
+
+fn parse_size(ctx: &Ctx, field: &str, s: &Option<String>) -> Result<Size, ContentError> {
+    Ok(match s.as_deref().unwrap_or("medium") {
+        "tiny" => Size::Tiny,
+        "small" => Size::Small,
+        "medium" => Size::Medium,
+        "large" => Size::Large,
+        "huge" => Size::Huge,
+        "gargantuan" => Size::Gargantuan,
+        o => {
+            return Err(ctx.err(
+                field,
+                format!("unknown size '{o}' (tiny, small, medium, large, huge, gargantuan)"),
+            ));
+        }
+    })
+}
+
+fn damage_type(ctx: &Ctx, field: &str, s: &str) -> Result<DamageType, ContentError> {
+    Ok(match s {
+        "acid" => DamageType::Acid,
+        "cold" => DamageType::Cold,
+        "fire" => DamageType::Fire,
+        "force" => DamageType::Force,
+        "lightning" => DamageType::Lightning,
+        "necrotic" => DamageType::Necrotic,
+        "poison" => DamageType::Poison,
+        "psychic" => DamageType::Psychic,
+        "radiant" => DamageType::Radiant,
+        "thunder" => DamageType::Thunder,
+        o => {
+            return Err(ctx.err(
+                field,
+                format!(
+                    "unknown damage type '{o}' (acid, cold, fire, force, lightning, necrotic, poison, psychic, radiant, thunder)"
+                ),
+            ));
+        }
+    })
+}
+
+const CONDITIONS: &[(&str, Condition)] = &[
+    ("blinded", Condition::Blinded),
+    ("dazed", Condition::Dazed),
+    ("helpless", Condition::Helpless),
+    ("immobilized", Condition::Immobilized),
+    ("marked", Condition::Marked),
+    ("prone", Condition::Prone),
+    ("restrained", Condition::Restrained),
+    ("slowed", Condition::Slowed),
+    ("stunned", Condition::Stunned),
+    ("weakened", Condition::Weakened),
+    ("off-guard", Condition::OffGuard),
+    ("grappled", Condition::Grappled),
+];
+
+fn effect(ctx: &Ctx, field: &str, e: &EffectFile) -> Result<EffectSpec, ContentError> {
+    let duration = match e.duration.as_deref().unwrap_or("save ends") {
+        "save ends" => EffectDuration::SaveEnds(SaveDifficulty::TenPlus),
+        "end of your next turn" => EffectDuration::UntilEndOfSourcesNextTurn,
+        "start of your next turn" => EffectDuration::UntilStartOfSourcesNextTurn,
+        "encounter" => EffectDuration::EndOfBattle,
+        o => {
+            return Err(ctx.err(
+                format!("{field}.duration"),
+                format!(
+                    "unknown duration '{o}' (save ends, end of your next turn, start of your next turn, encounter)"
+                ),
+            ));
+        }
+    };
+    match (&e.condition, e.persistent) {
+        (Some(c), None) => {
+            let Some((_, condition)) = CONDITIONS.iter().find(|(n, _)| n == c) else {
+                let names: Vec<&str> = CONDITIONS.iter().map(|(n, _)| *n).collect();
+                return Err(ctx.err(
+                    format!("{field}.condition"),
+                    format!("unknown condition '{c}' ({})", names.join(", ")),
+                ));
+            };
+            // Prone lasts until the creature stands up (§ Stand Up).
+            let duration = if *condition == Condition::Prone && e.duration.is_none() {
+                EffectDuration::EndOfBattle
+            } else {
+                duration
+            };
+            Ok(EffectSpec::Condition {
+                condition: *condition,
+                duration,
+            })
+        }
+        (None, Some(amount)) if (1..=100).contains(&amount) => Ok(EffectSpec::Ongoing {
+            amount,
+            damage_type: match &e.damage_type {
+                Some(t) => Some(damage_type(ctx, &format!("{field}.damage_type"), t)?),
+                None => None,
+            },
+            save: SaveDifficulty::TenPlus,
+        }),
+        (None, Some(a)) => Err(ctx.err(
+            format!("{field}.persistent"),
+            format!("{a} is outside 1..=100"),
+        )),
+        _ => Err(ctx.err(
+            field,
+            "an effect is either a condition or persistent damage",
+        )),
+    }
+}
+
+fn check_dice(ctx: &Ctx, field: &str, e: &str) -> Result<(), ContentError> {
+    crate::dice::DiceExpr::parse(e)
+        .map(|_| ())
+        .map_err(|err| ctx.err(field, format!("dice expression '{e}': {err}")))
+}
+
+struct Builder {
+    level: i32,
+    role: tables::Role,
+    rank: tables::Rank,
+    vs_ac: i32,
+    vs_other: i32,
+}
+
+fn power(
+    ctx: &Ctx,
+    field: &str,
+    p: &PowerFile,
+    monster: Option<&Builder>,
+) -> Result<PowerSpec, ContentError> {
+    if p.id.is_empty() || p.id.len() > 40 {
+        return Err(ctx.err(format!("{field}.id"), "an id is 1-40 characters"));
+    }
+    let action = match p.action.as_str() {
+        "standard" => ActionCost::Standard,
+        "move" => ActionCost::Move,
+        "swift" => ActionCost::Swift,
+        o => {
+            return Err(ctx.err(
+                format!("{field}.action"),
+                format!("unknown action '{o}' (standard, move, swift)"),
+            ));
+        }
+    };
+    let frequency = match p.frequency.as_deref().unwrap_or("at-will") {
+        "at-will" => Frequency::AtWill,
+        "encounter" => Frequency::Encounter,
+        "daily" => Frequency::Daily,
+        r if r.starts_with("recharge ") => {
+            let spec = &r["recharge ".len()..];
+            let (a, b) = spec.split_once('-').unwrap_or((spec, spec));
+            match (a.trim().parse::<u32>(), b.trim().parse::<u32>()) {
+                (Ok(from), Ok(to)) if (1..=6).contains(&from) && from <= to && to <= 6 => {
+                    Frequency::Recharge { from, to }
+                }
+                _ => {
+                    return Err(ctx.err(
+                        format!("{field}.frequency"),
+                        format!("'{r}': recharge X-Y with 1 <= X <= Y <= 6"),
+                    ));
+                }
+            }
+        }
+        o => {
+            return Err(ctx.err(
+                format!("{field}.frequency"),
+                format!("unknown frequency '{o}' (at-will, encounter, daily, recharge X-Y)"),
+            ));
+        }
+    };
+    let size = p.area.unwrap_or(1);
+    if !(1..=10).contains(&size) {
+        return Err(ctx.err(format!("{field}.area"), format!("{size} is outside 1..=10")));
+    }
+    let range_at = |i: usize| p.range.get(i).copied();
+    let origin = match p.origin.as_str() {
+        "melee" => Origin::Melee {
+            reach: p.reach.unwrap_or(1),
+        },
+        "ranged" => match (range_at(0), range_at(1)) {
+            (Some(short), long) => Origin::Ranged {
+                short,
+                long: long.unwrap_or(short),
+            },
+            _ => {
+                return Err(ctx.err(
+                    format!("{field}.range"),
+                    "a ranged power gives range = [short, long]",
+                ));
+            }
+        },
+        "near burst" => Origin::NearBurst { size },
+        "near blast" => Origin::NearBlast { size },
+        "far burst" | "far blast" => {
+            let Some(range) = range_at(0) else {
+                return Err(ctx.err(
+                    format!("{field}.range"),
+                    "a far power gives range = [squares]",
+                ));
+            };
+            if p.origin == "far burst" {
+                Origin::FarBurst { size, range }
+            } else {
+                Origin::FarBlast { size, range }
+            }
+        }
+        o => {
+            return Err(ctx.err(
+                format!("{field}.origin"),
+                format!(
+                    "unknown origin '{o}' (melee, ranged, near burst, near blast, far burst, far blast)"
+                ),
+            ));
+        }
+    };
+    for (i, r) in p.range.iter().enumerate() {
+        if !(1..=100).contains(r) {
+            return Err(ctx.err(
+                format!("{field}.range[{i}]"),
+                format!("{r} is outside 1..=100"),
+            ));
+        }
+    }
+    if let Origin::Melee { reach } = origin
+        && !(1..=5).contains(&reach)
+    {
+        return Err(ctx.err(
+            format!("{field}.reach"),
+            format!("{reach} is outside 1..=5"),
+        ));
+    }
+    let targets = match p.targets.as_deref() {
+        None if origin.is_area() => TargetRule::AllCreatures,
+        None | Some("one enemy") => TargetRule::OneEnemy,
+        Some("one creature") => TargetRule::OneCreature,
+        Some("all creatures") => TargetRule::AllCreatures,
+        Some("all enemies") => TargetRule::AllEnemies,
+        Some("nearest enemy") => TargetRule::NearestEnemy,
+        Some(o) => {
+            return Err(ctx.err(
+                format!("{field}.targets"),
+                format!(
+                    "unknown targets '{o}' (one enemy, one creature, all creatures, all enemies, nearest enemy)"
+                ),
+            ));
+        }
+    };
+    let vs = match p.vs.as_str() {
+        "ac" => Defense::Ac,
+        "fortitude" => Defense::Fortitude,
+        "reflex" => Defense::Reflex,
+        "will" => Defense::Will,
+        o => {
+            return Err(ctx.err(
+                format!("{field}.vs"),
+                format!("unknown defense '{o}' (ac, fortitude, reflex, will)"),
+            ));
+        }
+    };
+    let bonus = match (p.bonus, monster) {
+        (Some(b), _) => b,
+        (None, Some(m)) if vs == Defense::Ac => m.vs_ac,
+        (None, Some(m)) => m.vs_other,
+        (None, None) => {
+            return Err(ctx.err(format!("{field}.bonus"), "a hero's power gives its bonus"));
+        }
+    };
+    let hit = match (&p.hit, monster) {
+        (Some(h), Some(m)) if h.starts_with("table:") => {
+            let kind = match &h["table:".len()..] {
+                "mook" => tables::DamageKind::Mook,
+                "at-will" => tables::DamageKind::AtWillSingle,
+                "at-will-multi" => tables::DamageKind::AtWillMulti,
+                "surge" => tables::DamageKind::SurgeSingle,
+                "surge-multi" => tables::DamageKind::SurgeMulti,
+                o => {
+                    return Err(ctx.err(
+                        format!("{field}.hit"),
+                        format!(
+                            "unknown damage column '{o}' (mook, at-will, at-will-multi, surge, surge-multi)"
+                        ),
+                    ));
+                }
+            };
+            let d = tables::power_damage(m.level, kind, m.role, m.rank)
+                .map_err(|e| ctx.err(format!("{field}.hit"), e.to_string()))?;
+            Some(d.to_string())
+        }
+        (Some(h), _) => {
+            check_dice(ctx, &format!("{field}.hit"), h)?;
+            Some(h.clone())
+        }
+        (None, _) => None,
+    };
+    if let Some(m) = &p.miss {
+        check_dice(ctx, &format!("{field}.miss"), m)?;
+    }
+    let mut on_hit = Vec::new();
+    for (i, e) in p.on_hit.iter().enumerate() {
+        on_hit.push(effect(ctx, &format!("{field}.on_hit[{i}]"), e)?);
+    }
+    let mut on_miss = Vec::new();
+    for (i, e) in p.on_miss.iter().enumerate() {
+        on_miss.push(effect(ctx, &format!("{field}.on_miss[{i}]"), e)?);
+    }
+    Ok(PowerSpec {
+        id: p.id.clone(),
+        name: p.name.clone(),
+        action,
+        frequency,
+        origin,
+        targets,
+        max_targets: p.max_targets.unwrap_or(1).clamp(1, 8),
+        vs,
+        bonus,
+        basic: p.basic,
+        hit,
+        damage_type: match &p.damage_type {
+            Some(t) => Some(damage_type(ctx, &format!("{field}.damage_type"), t)?),
+            None => None,
+        },
+        miss: p.miss.clone(),
+        on_hit,
+        on_miss,
+    })
+}
+
+fn check_powers(ctx: &Ctx, field: &str, powers: &[PowerSpec]) -> Result<(), ContentError> {
+    if powers.is_empty() {
+        return Err(ctx.err(field, "a combatant needs at least one power"));
+    }
+    for (i, p) in powers.iter().enumerate() {
+        if powers[..i].iter().any(|q| q.id == p.id) {
+            return Err(ctx.err(
+                format!("{field}[{i}].id"),
+                format!("power id '{}' appears twice", p.id),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl HeroFile {
+    fn resolve(&self, ctx: &Ctx, at: Square) -> Result<CombatantSpec, ContentError> {
+        let f = |n: &str| format!("hero.{}.{n}", self.id);
+        if !(1..=30).contains(&self.level) {
+            return Err(ctx.err(f("level"), format!("{} is outside 1..=30", self.level)));
+        }
+        if !(1..=2000).contains(&self.hp) {
+            return Err(ctx.err(f("hp"), format!("{} is outside 1..=2000", self.hp)));
+        }
+        if !(0..=20).contains(&self.speed) {
+            return Err(ctx.err(f("speed"), format!("{} is outside 0..=20", self.speed)));
+        }
+        let mut powers = Vec::new();
+        for (i, p) in self.powers.iter().enumerate() {
+            powers.push(power(ctx, &f(&format!("powers[{i}]")), p, None)?);
+        }
+        check_powers(ctx, &f("powers"), &powers)?;
+        let recovery_value = self
+            .recovery_value
+            .unwrap_or_else(|| rules::default_recovery_value(self.hp));
+        Ok(CombatantSpec {
+            id: CombatantId::new(self.id.clone()),
+            name: self.name.clone(),
+            side: Side::Heroes,
+            template: self.id.clone(),
+            level: self.level,
+            max_hp: self.hp,
+            defenses: Defenses {
+                ac: self.ac,
+                pd: self.fortitude,
+                md: self.will,
+            },
+            initiative: self.initiative,
+            hero: Some(HeroSpec {
+                mods: AbilityMods {
+                    str: 0,
+                    con: 0,
+                    dex: 0,
+                    int: 0,
+                    wis: self.wis,
+                    cha: 0,
+                },
+                recoveries: self.recoveries.max(0),
+                recovery_die: 0,
+                weapon_die: None,
+                two_weapon: false,
+                potions: 0,
+            }),
+            resist: Vec::new(),
+            vulnerable: Vec::new(),
+            villain: false,
+            attacks: Vec::new(),
+            orcus: Some(OrcusSpec {
+                square: at,
+                size: parse_size(ctx, &f("size"), &self.size)?,
+                speed: self.speed,
+                fortitude: self.fortitude,
+                reflex: self.reflex,
+                will: self.will,
+                rank: "hero".into(),
+                action_points: 1,
+                recoveries: self.recoveries.max(0),
+                recovery_value,
+                regeneration: 0,
+                resist: Vec::new(),
+                weak: Vec::new(),
+                immune: Vec::new(),
+                powers,
+            }),
+        })
+    }
+}
+
+impl MonsterFile {
+    fn resolve(
+        &self,
+        ctx: &Ctx,
+        id: CombatantId,
+        name: String,
+        at: Square,
+    ) -> Result<CombatantSpec, ContentError> {
+        let f = |n: &str| format!("monster.{}.{n}", self.template);
+        let role = match self.role.as_str() {
+            "archer" => tables::Role::Archer,
+            "blocker" => tables::Role::Blocker,
+            "skulker" => tables::Role::Skulker,
+            "spoiler" => tables::Role::Spoiler,
+            "striker" => tables::Role::Striker,
+            "wrecker" => tables::Role::Wrecker,
+            o => {
+                return Err(ctx.err(
+                    f("role"),
+                    format!(
+                        "unknown role '{o}' (archer, blocker, skulker, spoiler, striker, wrecker)"
+                    ),
+                ));
+            }
+        };
+        let rank = match self.rank.as_str() {
+            "mook" => tables::Rank::Mook,
+            "standard" => tables::Rank::Standard,
+            "elite" => tables::Rank::Elite,
+            "boss" => tables::Rank::Boss,
+            o => {
+                return Err(ctx.err(
+                    f("rank"),
+                    format!("unknown rank '{o}' (mook, standard, elite, boss)"),
+                ));
+            }
+        };
+        let n = tables::build_monster(self.level, role, rank, false)
+            .map_err(|e| ctx.err(f("level"), e.to_string()))?;
+        let b = Builder {
+            level: self.level,
+            role,
+            rank,
+            vs_ac: n.attack_vs_ac,
+            vs_other: n.attack_vs_other,
+        };
+        let mut powers = Vec::new();
+        for (i, p) in self.powers.iter().enumerate() {
+            powers.push(power(ctx, &f(&format!("powers[{i}]")), p, Some(&b))?);
+        }
+        check_powers(ctx, &f("powers"), &powers)?;
+        let mut resist = Vec::new();
+        for (k, v) in &self.resist {
+            resist.push((damage_type(ctx, &f("resist"), k)?, *v));
+        }
+        let mut weak = Vec::new();
+        for (k, v) in &self.weak {
+            weak.push((damage_type(ctx, &f("weak"), k)?, *v));
+        }
+        let mut immune = Vec::new();
+        for k in &self.immune {
+            immune.push(damage_type(ctx, &f("immune"), k)?);
+        }
+        let hp = self.hp.unwrap_or(n.hp);
+        let initiative = tables::monster_initiative(self.level, self.dex)
+            .map_err(|e| ctx.err(f("level"), e.to_string()))?;
+        let fortitude = self.fortitude.unwrap_or(n.fortitude);
+        let will = self.will.unwrap_or(n.will);
+        Ok(CombatantSpec {
+            id,
+            name,
+            side: Side::Monsters,
+            template: self.template.clone(),
+            level: self.level,
+            max_hp: hp,
+            defenses: Defenses {
+                ac: self.ac.unwrap_or(n.ac),
+                pd: fortitude,
+                md: will,
+            },
+            initiative,
+            hero: None,
+            resist: Vec::new(),
+            vulnerable: Vec::new(),
+            villain: false,
+            attacks: Vec::new(),
+            orcus: Some(OrcusSpec {
+                square: at,
+                size: parse_size(ctx, &f("size"), &self.size)?,
+                speed: self.speed,
+                fortitude,
+                reflex: self.reflex.unwrap_or(n.reflex),
+                will,
+                rank: self.rank.clone(),
+                action_points: n.action_points,
+                recoveries: 0,
+                recovery_value: 0,
+                regeneration: self.regeneration.max(0),
+                resist,
+                weak,
+                immune,
+                powers,
+            }),
+        })
+    }
+}
+
+fn parse(name: &str, text: &str) -> Result<OrcusFile, ContentError> {
+    toml::from_str(text).map_err(|e| ContentError::Syntax {
+        file: name.to_owned(),
+        reason: e.to_string().trim_end().replace('\n', " "),
+    })
+}
+
+fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
+    let height = m.rows.len();
+    if !(1..=64).contains(&height) {
+        return Err(ctx.err("map.rows", "a map has 1 to 64 rows"));
+    }
+    let width = m.rows.first().map_or(0, |r| r.chars().count());
+    let mut state = MapState {
+        width: i32::try_from(width).unwrap_or(0),
+        height: i32::try_from(height).unwrap_or(0),
+        blocking: Vec::new(),
+        difficult: Vec::new(),
+    };
+    if !(1..=64).contains(&width) {
+        return Err(ctx.err("map.rows", "a map has 1 to 64 columns"));
+    }
+    for (y, row) in m.rows.iter().enumerate() {
+        if row.chars().count() != width {
+            return Err(ctx.err(
+                format!("map.rows[{y}]"),
+                format!("every row has {width} squares"),
+            ));
+        }
+        for (x, c) in row.chars().enumerate() {
+            let s = Square::new(x as i32, y as i32);
+            match c {
+                '.' => {}
+                '#' => state.blocking.push(s),
+                '~' => state.difficult.push(s),
+                o => {
+                    return Err(ctx.err(
+                        format!("map.rows[{y}]"),
+                        format!(
+                            "unknown square '{o}' at column {x} (. floor, # wall, ~ difficult)"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(state)
+}
+
+/// The built-in Orcus content files.
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "builtin:orcus/party.toml",
+        include_str!("../../content/orcus/party.toml"),
+    ),
+    (
+        "builtin:orcus/bestiary.toml",
+        include_str!("../../content/orcus/bestiary.toml"),
+    ),
+];
+
+/// Loads an Orcus encounter.
+pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError> {
+    let enc = parse(name, text)?;
+    let ctx = Ctx { file: name };
+    let mut heroes: BTreeMap<String, (String, HeroFile)> = BTreeMap::new();
+    let mut monsters: BTreeMap<String, (String, MonsterFile)> = BTreeMap::new();
+    for (file, t) in BUILTIN {
+        let f = parse(file, t)?;
+        for h in f.hero {
+            heroes.insert(h.id.clone(), ((*file).to_owned(), h));
+        }
+        for m in f.monster {
+            monsters.insert(m.template.clone(), ((*file).to_owned(), m));
+        }
+    }
+    for h in &enc.hero {
+        heroes.insert(h.id.clone(), (name.to_owned(), h.clone()));
+    }
+    for m in &enc.monster {
+        monsters.insert(m.template.clone(), (name.to_owned(), m.clone()));
+    }
+    let Some(map_file) = &enc.map else {
+        return Err(ctx.err("map", "an Orcus encounter has a [map]"));
+    };
+    let map = map(&ctx, map_file)?;
+    let place = |id: &str| -> Result<Square, ContentError> {
+        let [x, y] = enc.positions.get(id).copied().ok_or_else(|| {
+            ctx.err(
+                format!("positions.{id}"),
+                "every combatant needs a starting square",
+            )
+        })?;
+        Ok(Square::new(x, y))
+    };
+    if enc.heroes.is_empty() {
+        return Err(ctx.err("heroes", "an encounter needs at least one hero"));
+    }
+    let mut combatants = Vec::new();
+    for (i, id) in enc.heroes.iter().enumerate() {
+        let (file, h) = heroes
+            .get(id)
+            .ok_or_else(|| ctx.err(format!("heroes[{i}]"), format!("no hero with id '{id}'")))?;
+        combatants.push(h.resolve(&Ctx { file }, place(id)?)?);
+    }
+    if enc.monsters.is_empty() {
+        return Err(ctx.err("monsters", "an encounter needs at least one monster group"));
+    }
+    for (i, g) in enc.monsters.iter().enumerate() {
+        let (file, m) = monsters.get(&g.template).ok_or_else(|| {
+            ctx.err(
+                format!("monsters[{i}].template"),
+                format!("no monster template '{}'", g.template),
+            )
+        })?;
+        if !(1..=20).contains(&g.count) {
+            return Err(ctx.err(
+                format!("monsters[{i}].count"),
+                format!("{} is outside 1..=20", g.count),
+            ));
+        }
+        for k in 1..=g.count {
+            let id = format!("{}-{k}", g.template);
+            combatants.push(m.resolve(
+                &Ctx { file },
+                CombatantId::new(id.clone()),
+                format!("{} {k}", m.name),
+                place(&id)?,
+            )?);
+        }
+    }
+    combatants.sort_by(|a, b| a.id.cmp(&b.id));
+    // Spaces on the map, not on walls, not overlapping.
+    let mut taken: BTreeMap<Square, CombatantId> = BTreeMap::new();
+    for c in &combatants {
+        let Some(o) = &c.orcus else { continue };
+        let sp = crate::rules::orcus::geometry::Space {
+            at: o.square,
+            size: o.size,
+        };
+        for s in sp.squares() {
+            let field = format!("positions.{}", c.id);
+            if !crate::rules::orcus::geometry::on_map(&map, s) {
+                return Err(ctx.err(field, format!("{s} is off the map")));
+            }
+            if map.blocking.contains(&s) {
+                return Err(ctx.err(field, format!("{s} is a wall")));
+            }
+            if let Some(other) = taken.insert(s, c.id.clone()) {
+                return Err(ctx.err(field, format!("{s} is already taken by {other}")));
+            }
+        }
+    }
+    for w in combatants.windows(2) {
+        if w[0].id == w[1].id {
+            return Err(ctx.err(
+                "heroes",
+                format!("combatant id '{}' appears twice", w[0].id),
+            ));
+        }
+    }
+    let seats = resolve_seats(&ctx, &enc.seats, &combatants)?;
+    Ok(Encounter {
+        ruleset: crate::rules::orcus::ID.into(),
+        title: enc
+            .title
+            .clone()
+            .unwrap_or_else(|| "Untitled encounter".into()),
+        combatants,
+        seats,
+        options: SessionOptions::default(),
+        map: Some(map),
+    })
+}

@@ -1,0 +1,1553 @@
+//! Legality and outcome of each Orcus command. Every check that can refuse runs before the first
+//! die is drawn; a refusal changes nothing.
+
+use super::Board;
+use super::geometry::{self, Space};
+use super::rules;
+use crate::content::model::{ActionCost, EffectSpec, Frequency, Origin, PowerSpec, TargetRule};
+use crate::dice::{DiceExpr, Placeholders};
+use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::thirteenth_age::field::{FighterItem, has_condition};
+use fray_protocol::event::{
+    ActionKind, AttackOutcome, BonusStat, Condition, DamageCause, DamageType, Defense, Effect,
+    EffectDuration, EffectKind, GameEvent,
+};
+use fray_protocol::grid::{MoveMode, Square};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::state::{LifeStatus, Phase};
+use fray_protocol::{Command, ErrorCode, Rejection};
+use std::collections::BTreeSet;
+
+type R<T = ()> = Result<T, Rejection>;
+
+fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
+    Rejection::new(code, msg)
+}
+
+/// Decides one command.
+pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
+    match cmd {
+        Command::StartBattle => start(d, b, &[]),
+        Command::StartSurprise { surprised } => start(d, b, surprised),
+        Command::ReorderInitiative { order } => reorder(d, order),
+        Command::MoveTo { actor, path, mode } => move_to(d, b, actor, path, *mode),
+        Command::StandUp { actor } => stand_up(d, actor),
+        Command::FullDefense { actor } => {
+            pay(d, actor, ActionKind::Standard)?;
+            defense_bonus(d, actor);
+            Ok(())
+        }
+        Command::SpendActionPoint { actor, action } => action_point(d, b, actor, *action),
+        Command::Attack {
+            actor,
+            attack,
+            targets,
+            mode,
+        } => attack_cmd(d, b, actor, attack, targets, *mode),
+        Command::AreaAttack {
+            actor,
+            attack,
+            origin,
+            targets,
+        } => area_attack(d, b, actor, attack, *origin, targets),
+        Command::Rally { actor } => rally(d, b, actor),
+        Command::Stabilize { actor, target } => stabilize(d, b, actor, target),
+        Command::EndTurn { actor } => {
+            on_turn(d, actor)?;
+            super::turns::end_turn(d, b, actor);
+            Ok(())
+        }
+        Command::EndBattle => {
+            running(d)?;
+            d.emit(GameEvent::BattleEnded { winner: None });
+            Ok(())
+        }
+        other => Err(no(
+            ErrorCode::InvalidArgument,
+            format!("'{}' is not an Orcus command", other.kind()),
+        )),
+    }
+}
+
+// --- shared checks -------------------------------------------------------------------------
+
+fn fighter<'a, 'w, 's>(d: &'a Decider<'_, 'w, 's>, id: &CombatantId) -> R<FighterItem<'a, 's>> {
+    d.field
+        .get(id)
+        .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
+}
+
+/// The space a combatant occupies.
+pub fn space(b: &Board, id: &CombatantId) -> R<Space> {
+    let (g, _) = b
+        .get(id)
+        .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))?;
+    Ok(Space {
+        at: g.0.square,
+        size: g.0.size,
+    })
+}
+
+fn running(d: &Decider) -> R {
+    match d.field.battle.phase {
+        Phase::Setup => Err(no(
+            ErrorCode::BattleNotStarted,
+            "the battle has not started",
+        )),
+        Phase::Ended => Err(no(ErrorCode::BattleOver, "the battle is over")),
+        Phase::Running => Ok(()),
+    }
+}
+
+/// The actor's turn is under way.
+fn on_turn(d: &Decider, actor: &CombatantId) -> R {
+    running(d)?;
+    let f = fighter(d, actor)?;
+    if d.field.battle.current() != Some(actor) {
+        return Err(no(
+            ErrorCode::NotYourTurn,
+            format!("it is not {}'s turn", f.c.name),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the combatant may take only one action this turn: the surprise round (§ Surprise
+/// round) or dazed (interpretation, text gap: Fourth Edition's one action per turn).
+pub fn single_action(d: &Decider, id: &CombatantId) -> bool {
+    d.field.battle.surprise.is_some()
+        || d.field
+            .get(id)
+            .is_some_and(|f| has_condition(f.fx, Condition::Dazed))
+}
+
+/// Checks the actor can act and spends the action `needed` (trading down a bigger one).
+pub fn pay(d: &mut Decider, actor: &CombatantId, needed: ActionKind) -> R {
+    on_turn(d, actor)?;
+    let f = fighter(d, actor)?;
+    if f.vit.0 != LifeStatus::Conscious {
+        return Err(no(ErrorCode::CannotAct, format!("{} is down", f.c.name)));
+    }
+    for c in [
+        Condition::Stunned,
+        Condition::Unconscious,
+        Condition::Helpless,
+    ] {
+        if has_condition(f.fx, c) {
+            return Err(no(
+                ErrorCode::Stunned,
+                format!("{} is {} and cannot act", f.c.name, condition_name(c)),
+            ));
+        }
+    }
+    let budget = f.budget.0;
+    let fresh = budget.standard && budget.move_action && budget.quick;
+    if !fresh && single_action(d, actor) {
+        let why = if d.field.battle.surprise.is_some() {
+            "in the surprise round a combatant takes a single action"
+        } else {
+            "dazed: a single action per turn"
+        };
+        return Err(no(ErrorCode::SurpriseRound, format!("{}: {why}", f.c.name)));
+    }
+    let Some(spent) = budget.payer(needed) else {
+        return Err(no(
+            ErrorCode::ActionAlreadyUsed,
+            format!("{} has no {} action left", f.c.name, action_name(needed)),
+        ));
+    };
+    d.emit(GameEvent::ActionUsed {
+        combatant: actor.clone(),
+        action: needed,
+        spent,
+    });
+    Ok(())
+}
+
+fn action_name(k: ActionKind) -> &'static str {
+    match k {
+        ActionKind::Standard => "standard",
+        ActionKind::Move => "move",
+        ActionKind::Quick => "swift",
+    }
+}
+
+fn condition_name(c: Condition) -> String {
+    serde_json::to_value(c)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| format!("{c:?}"))
+}
+
+fn cost_kind(c: ActionCost) -> ActionKind {
+    match c {
+        ActionCost::Standard => ActionKind::Standard,
+        ActionCost::Move => ActionKind::Move,
+        ActionCost::Swift => ActionKind::Quick,
+    }
+}
+
+fn emit_effect(
+    d: &mut Decider,
+    target: &CombatantId,
+    source: &CombatantId,
+    kind: EffectKind,
+    duration: EffectDuration,
+) {
+    let id = d.effect_id();
+    d.emit(GameEvent::EffectApplied {
+        effect: Effect {
+            id,
+            target: target.clone(),
+            source: source.clone(),
+            kind,
+            duration,
+            armed: false,
+        },
+    });
+}
+
+/// § Full Defense / § Rally: +2 to every defense until the start of the actor's next turn.
+fn defense_bonus(d: &mut Decider, actor: &CombatantId) {
+    emit_effect(
+        d,
+        actor,
+        actor,
+        EffectKind::Bonus {
+            stat: BonusStat::Defenses,
+            amount: rules::DEFENSE_BONUS,
+        },
+        EffectDuration::UntilStartOfSourcesNextTurn,
+    );
+}
+
+// --- initiative ----------------------------------------------------------------------------
+
+/// § Initiative: every participant rolls; one roll for each group of identical creatures
+/// (monsters of one template). § Surprise round: the surprised don't act in it.
+fn start(d: &mut Decider, b: &Board, surprised: &[CombatantId]) -> R {
+    if d.field.battle.phase != Phase::Setup {
+        return Err(no(
+            ErrorCode::BattleAlreadyStarted,
+            "the battle has already started",
+        ));
+    }
+    for s in surprised {
+        fighter(d, s)?;
+    }
+    let everyone: Vec<CombatantId> = d.field.all().map(|f| f.c.id.clone()).collect();
+    if surprised.len() >= everyone.len() {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "someone must be aware to have a surprise round",
+        ));
+    }
+    d.emit(GameEvent::BattleStarted);
+    // Groups: heroes alone, monsters by template, in id order of their first member.
+    let mut groups: Vec<(String, Vec<CombatantId>, i32)> = Vec::new();
+    for f in d.field.all() {
+        let key = if f.c.side == Side::Monsters {
+            format!("monster:{}", f.c.template)
+        } else {
+            format!("hero:{}", f.c.id)
+        };
+        match groups.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, members, _)) => members.push(f.c.id.clone()),
+            None => groups.push((key, vec![f.c.id.clone()], f.init.bonus)),
+        }
+    }
+    let mut results: Vec<(CombatantId, i32, i32, Side)> = Vec::new();
+    for (_, members, bonus) in groups {
+        let roll = d.d20();
+        let total = roll.total + bonus;
+        for m in &members {
+            let side = fighter(d, m)?.c.side;
+            results.push((m.clone(), total, bonus, side));
+        }
+        d.emit(GameEvent::InitiativeRolled {
+            combatants: members,
+            roll,
+            bonus,
+            total,
+        });
+    }
+    let order = initiative_order(results);
+    if surprised.is_empty() {
+        d.emit(GameEvent::TurnOrder { order });
+    } else {
+        for s in surprised {
+            emit_effect(
+                d,
+                s,
+                s,
+                EffectKind::Condition(Condition::Surprised),
+                EffectDuration::EndOfBattle,
+            );
+        }
+        let acting: Vec<CombatantId> = order
+            .into_iter()
+            .filter(|c| !surprised.contains(c))
+            .collect();
+        d.emit(GameEvent::SurpriseRound {
+            acting,
+            advance_escalation: false,
+        });
+    }
+    let _ = b;
+    Ok(())
+}
+
+/// The order of battle from initiative results. Ties (§ Initiative leaves them to the GM and the
+/// players) are settled by Fray's documented default: higher initiative bonus first, then heroes
+/// before monsters, then by id; the GM may reorder with `reorder_initiative`.
+pub fn initiative_order(mut results: Vec<(CombatantId, i32, i32, Side)>) -> Vec<CombatantId> {
+    results.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then(b.2.cmp(&a.2))
+            .then((a.3 == Side::Monsters).cmp(&(b.3 == Side::Monsters)))
+            .then(a.0.cmp(&b.0))
+    });
+    results.into_iter().map(|r| r.0).collect()
+}
+
+/// GM: a new order of battle (a permutation of the current one).
+fn reorder(d: &mut Decider, order: &[CombatantId]) -> R {
+    running(d)?;
+    if d.field.battle.surprise.is_some() {
+        return Err(no(
+            ErrorCode::SurpriseRound,
+            "reorder after the surprise round",
+        ));
+    }
+    let mut now: Vec<CombatantId> = d.field.battle.order.clone();
+    let mut new: Vec<CombatantId> = order.to_vec();
+    now.sort();
+    new.sort();
+    if now != new {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "the new order must name every combatant of the order of battle exactly once",
+        ));
+    }
+    let current = d
+        .field
+        .battle
+        .turn_index
+        .and_then(|i| d.field.battle.order.get(i))
+        .cloned();
+    let turn_index = current
+        .and_then(|c| order.iter().position(|x| *x == c))
+        .and_then(|i| u32::try_from(i).ok());
+    d.emit(GameEvent::InitiativeReordered {
+        order: order.to_vec(),
+        turn_index,
+    });
+    Ok(())
+}
+
+// --- movement ------------------------------------------------------------------------------
+
+/// Whether a combatant blocks movement through its space for `mover` (§ Occupied spaces: allies
+/// and helpless enemies can be passed through; nobody can be ended on unless prone).
+fn occupant_at(d: &Decider, b: &Board, mover: &CombatantId, s: Square) -> Option<(bool, bool)> {
+    let side = d.field.get(mover)?.c.side;
+    for f in d.field.all() {
+        if &f.c.id == mover || matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+            continue;
+        }
+        let Ok(sp) = space(b, &f.c.id) else { continue };
+        if sp.covers(s) {
+            let helpless = f.vit.0 == LifeStatus::Unconscious
+                || has_condition(f.fx, Condition::Helpless)
+                || has_condition(f.fx, Condition::Unconscious);
+            let hostile = f.c.side != side;
+            let prone = has_condition(f.fx, Condition::Prone) || f.vit.0 == LifeStatus::Unconscious;
+            return Some((hostile && !helpless, prone));
+        }
+    }
+    None
+}
+
+/// Validates a path; returns the movement it costs (§ Difficult terrain: +1 per square).
+fn path_cost(d: &Decider, b: &Board, actor: &CombatantId, path: &[Square]) -> R<i32> {
+    let map = b
+        .map
+        .0
+        .as_ref()
+        .ok_or_else(|| no(ErrorCode::InvalidArgument, "this session has no map"))?;
+    let start = space(b, actor)?;
+    if path.is_empty() {
+        return Err(no(ErrorCode::IllegalPath, "the path is empty"));
+    }
+    if path.len() > 64 {
+        return Err(no(ErrorCode::IllegalPath, "a path has at most 64 squares"));
+    }
+    let mut at = start.at;
+    let mut cost = 0;
+    for (i, step) in path.iter().enumerate() {
+        if (step.x - at.x).abs() > 1 || (step.y - at.y).abs() > 1 || *step == at {
+            return Err(no(
+                ErrorCode::IllegalPath,
+                format!("path[{i}] {step} is not adjacent to {at}"),
+            ));
+        }
+        let sp = Space {
+            at: *step,
+            size: start.size,
+        };
+        let mut extra = 0;
+        for s in sp.squares() {
+            if !geometry::on_map(map, s) {
+                return Err(no(
+                    ErrorCode::IllegalPath,
+                    format!("path[{i}]: {s} is off the map"),
+                ));
+            }
+            if geometry::blocking(map, s) {
+                return Err(no(
+                    ErrorCode::IllegalPath,
+                    format!("path[{i}]: {s} is a wall"),
+                ));
+            }
+            if geometry::difficult(map, s) {
+                extra = 1;
+            }
+            if let Some((blocks, prone)) = occupant_at(d, b, actor, s) {
+                if blocks {
+                    return Err(no(
+                        ErrorCode::IllegalPath,
+                        format!("path[{i}]: {s} is occupied by an enemy"),
+                    ));
+                }
+                if i + 1 == path.len() && !prone {
+                    return Err(no(
+                        ErrorCode::IllegalPath,
+                        format!("the path ends in {s}, an occupied square"),
+                    ));
+                }
+            }
+        }
+        cost += 1 + extra;
+        at = *step;
+    }
+    Ok(cost)
+}
+
+/// The speed a combatant moves at (slowed: 2).
+fn speed(d: &Decider, b: &Board, id: &CombatantId) -> i32 {
+    let base = b.get(id).map_or(0, |(g, _)| g.0.speed);
+    if d.field
+        .get(id)
+        .is_some_and(|f| has_condition(f.fx, Condition::Slowed))
+    {
+        base.min(rules::SLOWED_SPEED)
+    } else {
+        base
+    }
+}
+
+fn cannot_leave_space(d: &Decider, id: &CombatantId) -> R {
+    let f = fighter(d, id)?;
+    for c in [
+        Condition::Immobilized,
+        Condition::Restrained,
+        Condition::Grappled,
+    ] {
+        if has_condition(f.fx, c) {
+            return Err(no(
+                ErrorCode::Immobilized,
+                format!("{} is {} and cannot move", f.c.name, condition_name(c)),
+            ));
+        }
+    }
+    if has_condition(f.fx, Condition::Prone) {
+        return Err(no(
+            ErrorCode::Prone,
+            format!("{} is prone: stand up first", f.c.name),
+        ));
+    }
+    Ok(())
+}
+
+/// § Walk, § Run, § Step.
+fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mode: MoveMode) -> R {
+    on_turn(d, actor)?;
+    cannot_leave_space(d, actor)?;
+    let cost = path_cost(d, b, actor, path)?;
+    let allowed = match mode {
+        MoveMode::Walk => speed(d, b, actor),
+        MoveMode::Run => speed(d, b, actor) + rules::RUN_BONUS_SQUARES,
+        MoveMode::Step => 1,
+        MoveMode::Unwilling => {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                "unwilling movement comes from powers, not a command",
+            ));
+        }
+    };
+    if mode == MoveMode::Step && path.len() != 1 {
+        return Err(no(ErrorCode::TooFar, "a step is one square"));
+    }
+    if cost > allowed {
+        return Err(no(
+            ErrorCode::TooFar,
+            format!("the path costs {cost} squares of movement; this move allows {allowed}"),
+        ));
+    }
+    pay(d, actor, ActionKind::Move)?;
+    let mut walked = Vec::new();
+    let mut cost_so_far = 0;
+    let size = space(b, actor)?.size;
+    let mut at = space(b, actor)?;
+    let map = b.map.0.clone();
+    for step in path {
+        // § Opportunity attacks: right before a walking or running creature leaves an adjacent
+        // enemy's reach (stepping does not provoke).
+        if mode != MoveMode::Step {
+            let next = Space { at: *step, size };
+            let provoked: Vec<CombatantId> = d
+                .field
+                .all()
+                .filter(|f| f.c.side != fighter_side(d, actor))
+                .map(|f| f.c.id.clone())
+                .collect::<Vec<_>>()
+                .into_iter()
+                .filter(|e| {
+                    space(b, e)
+                        .is_ok_and(|es| geometry::adjacent(es, at) && !geometry::adjacent(es, next))
+                })
+                .collect();
+            for enemy in provoked {
+                if !walked.is_empty() {
+                    d.emit(GameEvent::GridMoved {
+                        combatant: actor.clone(),
+                        path: std::mem::take(&mut walked),
+                        cost: cost_so_far,
+                        mode,
+                    });
+                    cost_so_far = 0;
+                }
+                opportunity_attack(d, b, &enemy, actor, at)?;
+                if d.status(actor) != Some(LifeStatus::Conscious) {
+                    return Ok(());
+                }
+            }
+        }
+        cost_so_far += 1 + i32::from(map.as_ref().is_some_and(|m| {
+            Space { at: *step, size }
+                .squares()
+                .any(|s| geometry::difficult(m, s))
+        }));
+        walked.push(*step);
+        at = Space { at: *step, size };
+    }
+    if !walked.is_empty() {
+        d.emit(GameEvent::GridMoved {
+            combatant: actor.clone(),
+            path: walked,
+            cost: cost_so_far,
+            mode,
+        });
+    }
+    if mode == MoveMode::Run {
+        // § Run: −5 to attacks and off-guard until the start of the next turn.
+        emit_effect(
+            d,
+            actor,
+            actor,
+            EffectKind::Bonus {
+                stat: BonusStat::Attack,
+                amount: rules::RUN_PENALTY,
+            },
+            EffectDuration::UntilStartOfSourcesNextTurn,
+        );
+        emit_effect(
+            d,
+            actor,
+            actor,
+            EffectKind::Condition(Condition::OffGuard),
+            EffectDuration::UntilStartOfSourcesNextTurn,
+        );
+    }
+    Ok(())
+}
+
+fn fighter_side(d: &Decider, id: &CombatantId) -> Side {
+    d.field.get(id).map_or(Side::Heroes, |f| f.c.side)
+}
+
+/// § Stand Up.
+fn stand_up(d: &mut Decider, actor: &CombatantId) -> R {
+    on_turn(d, actor)?;
+    let f = fighter(d, actor)?;
+    let prone: Vec<u32> =
+        f.fx.0
+            .iter()
+            .filter(|e| matches!(e.kind, EffectKind::Condition(Condition::Prone)))
+            .map(|e| e.id)
+            .collect();
+    if prone.is_empty() {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} is not prone", f.c.name),
+        ));
+    }
+    pay(d, actor, ActionKind::Move)?;
+    for effect in prone {
+        d.emit(GameEvent::EffectEnded {
+            target: actor.clone(),
+            effect,
+            reason: fray_protocol::event::EffectEndReason::Expired,
+        });
+    }
+    Ok(())
+}
+
+/// § Action points: heroes once per encounter (not in a surprise round); elite and boss monsters
+/// at most one per round.
+fn action_point(d: &mut Decider, b: &Board, actor: &CombatantId, action: ActionKind) -> R {
+    on_turn(d, actor)?;
+    let f = fighter(d, actor)?;
+    let (g, _) = b.get(actor).ok_or_else(|| {
+        no(
+            ErrorCode::UnknownCombatant,
+            format!("no combatant '{actor}'"),
+        )
+    })?;
+    if f.vit.0 != LifeStatus::Conscious {
+        return Err(no(ErrorCode::CannotAct, format!("{} is down", f.c.name)));
+    }
+    if d.field.battle.surprise.is_some() {
+        return Err(no(
+            ErrorCode::NoActionPoint,
+            "no action points in a surprise round",
+        ));
+    }
+    if g.0.action_points <= 0 {
+        return Err(no(
+            ErrorCode::NoActionPoint,
+            format!("{} has no action point", f.c.name),
+        ));
+    }
+    let hero = f.c.side == Side::Heroes;
+    match g.0.action_point_round {
+        Some(_) if hero => {
+            return Err(no(
+                ErrorCode::NoActionPoint,
+                format!("{} has spent its action point of this encounter", f.c.name),
+            ));
+        }
+        Some(r) if r == d.field.battle.round => {
+            return Err(no(
+                ErrorCode::NoActionPoint,
+                format!("{} has spent an action point this round", f.c.name),
+            ));
+        }
+        _ => {}
+    }
+    d.emit(GameEvent::ActionPointSpent {
+        combatant: actor.clone(),
+        action,
+    });
+    Ok(())
+}
+
+// --- attacks -------------------------------------------------------------------------------
+
+fn power<'a>(b: &'a Board, actor: &CombatantId, id: &str) -> R<&'a PowerSpec> {
+    let (_, kit) = b.get(actor).ok_or_else(|| {
+        no(
+            ErrorCode::UnknownCombatant,
+            format!("no combatant '{actor}'"),
+        )
+    })?;
+    kit.0.powers.iter().find(|p| p.id == id).ok_or_else(|| {
+        no(
+            ErrorCode::UnknownAttack,
+            format!("{actor} has no power '{id}'"),
+        )
+    })
+}
+
+fn check_frequency(d: &Decider, actor: &CombatantId, p: &PowerSpec) -> R {
+    if p.frequency != Frequency::AtWill
+        && d.field.get(actor).is_some_and(|f| f.used.0.contains(&p.id))
+    {
+        return Err(no(
+            ErrorCode::PowerExpended,
+            format!("{} is expended ({})", p.name, p.frequency.describe()),
+        ));
+    }
+    Ok(())
+}
+
+fn expend(d: &mut Decider, actor: &CombatantId, p: &PowerSpec) {
+    if p.frequency != Frequency::AtWill {
+        d.emit(GameEvent::PowerExpended {
+            combatant: actor.clone(),
+            power: p.id.clone(),
+        });
+    }
+}
+
+/// Whether `target` is off-guard against `attacker` (§ Off-guard, § Flanking; conditions that
+/// grant it are interpretations from Fourth Edition, see `docs/rules/orcus.md`).
+fn off_guard(
+    d: &Decider,
+    b: &Board,
+    attacker: &CombatantId,
+    target: &CombatantId,
+    melee: bool,
+) -> bool {
+    let Some(t) = d.field.get(target) else {
+        return false;
+    };
+    let fx = t.fx;
+    if [
+        Condition::OffGuard,
+        Condition::Stunned,
+        Condition::Dazed,
+        Condition::Restrained,
+        Condition::Helpless,
+        Condition::Unconscious,
+        Condition::Blinded,
+        Condition::Surprised,
+    ]
+    .iter()
+    .any(|c| has_condition(fx, *c))
+        || t.vit.0 == LifeStatus::Unconscious
+    {
+        return true;
+    }
+    if melee && has_condition(fx, Condition::Prone) {
+        return true;
+    }
+    // § Flanking: an ally of the attacker on the opposite side, able to attack.
+    let (Ok(ts), Ok(a_sp)) = (space(b, target), space(b, attacker)) else {
+        return false;
+    };
+    if !melee || !geometry::adjacent(ts, a_sp) {
+        return false;
+    }
+    let side = fighter_side(d, attacker);
+    d.field.all().any(|f| {
+        &f.c.id != attacker
+            && f.c.side == side
+            && can_threaten(d, &f.c.id)
+            && space(b, &f.c.id).is_ok_and(|s| geometry::flanking(ts, a_sp, s))
+    })
+}
+
+/// Able to make opportunity attacks (and so to flank): conscious, not helpless, stunned, dazed.
+fn can_threaten(d: &Decider, id: &CombatantId) -> bool {
+    d.field.get(id).is_some_and(|f| {
+        f.vit.0 == LifeStatus::Conscious
+            && ![
+                Condition::Stunned,
+                Condition::Dazed,
+                Condition::Helpless,
+                Condition::Unconscious,
+                Condition::Surprised,
+            ]
+            .iter()
+            .any(|c| has_condition(f.fx, *c))
+    })
+}
+
+fn bonus_sum(fx: &[Effect], stat: BonusStat) -> i32 {
+    // § Conditions: instances don't worsen — bonuses and penalties of one kind: best bonus plus
+    // worst penalty.
+    let vals: Vec<i32> = fx
+        .iter()
+        .filter_map(|e| match e.kind {
+            EffectKind::Bonus { stat: s, amount } if s == stat => Some(amount),
+            _ => None,
+        })
+        .collect();
+    vals.iter().copied().filter(|v| *v > 0).max().unwrap_or(0)
+        + vals.iter().copied().filter(|v| *v < 0).min().unwrap_or(0)
+}
+
+fn defense_value(d: &Decider, b: &Board, target: &CombatantId, vs: Defense) -> i32 {
+    let Some(f) = d.field.get(target) else {
+        return 0;
+    };
+    let base = match (vs, b.get(target)) {
+        (Defense::Fortitude, Some((g, _))) => g.0.fortitude,
+        (Defense::Reflex, Some((g, _))) => g.0.reflex,
+        (Defense::Will, Some((g, _))) => g.0.will,
+        _ => f.def.0.ac,
+    };
+    base + bonus_sum(&f.fx.0, BonusStat::Defenses)
+}
+
+/// How an attack is being made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Way {
+    /// On the attacker's turn.
+    Turn,
+    /// An opportunity attack.
+    Opportunity,
+    /// § Coup De Grace: automatic critical hit.
+    CoupDeGrace,
+}
+
+/// One attack roll's circumstance modifiers (§ Circumstance Attack Roll Modifier).
+fn circumstances(
+    d: &Decider,
+    b: &Board,
+    attacker: &CombatantId,
+    target: &CombatantId,
+    p: &PowerSpec,
+) -> i32 {
+    let mut m = 0;
+    let melee = matches!(p.origin, Origin::Melee { .. });
+    if let Some(a) = d.field.get(attacker) {
+        if has_condition(a.fx, Condition::Prone) {
+            m += rules::ATTACKER_PRONE;
+        }
+        if has_condition(a.fx, Condition::Restrained) {
+            m += rules::ATTACKER_RESTRAINED;
+        }
+        // Marked: −2 against anyone but the marker.
+        if a.fx.0.iter().any(|e| {
+            matches!(e.kind, EffectKind::Condition(Condition::Marked)) && &e.source != target
+        }) {
+            m += rules::MARKED;
+        }
+        m += bonus_sum(&a.fx.0, BonusStat::Attack);
+        if has_condition(a.fx, Condition::Blinded)
+            && matches!(p.origin, Origin::Melee { .. } | Origin::Ranged { .. })
+        {
+            m += rules::TOTAL_CONCEALMENT;
+        }
+    }
+    if off_guard(d, b, attacker, target, melee) {
+        m += rules::OFF_GUARD;
+    }
+    if let (Origin::Ranged { short, .. }, Ok(a), Ok(t)) =
+        (p.origin, space(b, attacker), space(b, target))
+        && geometry::distance(a, t) > short
+    {
+        m += rules::LONG_RANGE;
+    }
+    if let (Origin::Ranged { .. }, Some(t)) = (p.origin, d.field.get(target))
+        && has_condition(t.fx, Condition::Prone)
+    {
+        // Interpretation (text gap: "prone" has no definition): Fourth Edition's −2 to ranged
+        // attacks against a prone target.
+        m -= 2;
+    }
+    m
+}
+
+/// Damage after immunity, resistance and weakness (§ Immunities, resistances and weaknesses).
+fn adjusted(b: &Board, target: &CombatantId, amount: i32, ty: Option<DamageType>) -> i32 {
+    let Some(ty) = ty else { return amount.max(0) };
+    let Some((_, kit)) = b.get(target) else {
+        return amount.max(0);
+    };
+    if kit.0.immune.contains(&ty) {
+        return 0;
+    }
+    let resist = kit
+        .0
+        .resist
+        .iter()
+        .filter(|(t, _)| *t == ty)
+        .map(|(_, n)| *n)
+        .max()
+        .unwrap_or(0);
+    let weak = kit
+        .0
+        .weak
+        .iter()
+        .filter(|(t, _)| *t == ty)
+        .map(|(_, n)| *n)
+        .max()
+        .unwrap_or(0);
+    (amount - resist + weak).max(0)
+}
+
+/// Deals damage with Orcus's death rule (§ Negative HP) on top of the shared one.
+pub fn deal(
+    d: &mut Decider,
+    b: &Board,
+    target: &CombatantId,
+    amount: i32,
+    cause: DamageCause,
+    ty: Option<DamageType>,
+) {
+    let amount = adjusted(b, target, amount, ty);
+    d.damage(target, amount, cause, ty);
+    if let Some(v) = d.overlay.vitals(d.field, target)
+        && v.side == Side::Heroes
+        && v.status == LifeStatus::Unconscious
+        && rules::is_dead_at(v.current, v.max)
+    {
+        let mut v = v;
+        v.status = LifeStatus::Dead;
+        d.overlay.set(target, v);
+        d.emit(GameEvent::Died {
+            combatant: target.clone(),
+        });
+    }
+}
+
+/// Resolves a power against its targets: one attack roll per target, damage rolled once
+/// (§ Attacks with multiple targets); a natural 20 hits for maximum damage, a natural 1 misses
+/// (§ Critical hits and fumbles).
+fn resolve(
+    d: &mut Decider,
+    b: &Board,
+    attacker: &CombatantId,
+    p: &PowerSpec,
+    targets: &[CombatantId],
+    way: Way,
+) -> R {
+    let ph = Placeholders::default();
+    let max = match &p.hit {
+        Some(e) => DiceExpr::parse(e)
+            .ok()
+            .and_then(|x| x.max_total(&ph).ok().flatten())
+            .unwrap_or(0),
+        None => 0,
+    };
+    let mut results: Vec<(CombatantId, AttackOutcome)> = Vec::new();
+    for t in targets {
+        if d.status(attacker) != Some(LifeStatus::Conscious) {
+            break;
+        }
+        let bonus = p.bonus + circumstances(d, b, attacker, t, p);
+        let defense_v = defense_value(d, b, t, p.vs);
+        let outcome;
+        if way == Way::CoupDeGrace {
+            outcome = AttackOutcome::Crit;
+            d.emit(GameEvent::CoupDeGrace {
+                attacker: attacker.clone(),
+                target: t.clone(),
+                attack: p.id.clone(),
+            });
+        } else {
+            let roll = d.d20();
+            let natural = roll.natural().unwrap_or(0);
+            let total = roll.total + bonus;
+            outcome = if natural == 20 {
+                AttackOutcome::Crit
+            } else if natural == 1 {
+                AttackOutcome::Fumble
+            } else if total >= defense_v {
+                AttackOutcome::Hit
+            } else {
+                AttackOutcome::Miss
+            };
+            d.emit(GameEvent::AttackRolled {
+                attacker: attacker.clone(),
+                target: t.clone(),
+                attack: p.id.clone(),
+                roll,
+                bonus,
+                total,
+                defense: p.vs,
+                defense_value: defense_v,
+                outcome,
+            });
+        }
+        results.push((t.clone(), outcome));
+    }
+    let rolled_hit = if results.iter().any(|(_, o)| *o == AttackOutcome::Hit)
+        && let Some(e) = &p.hit
+    {
+        let roll = d.roll(e, &ph)?;
+        let total = roll.total;
+        d.emit(GameEvent::DamageRolled {
+            attacker: attacker.clone(),
+            attack: p.id.clone(),
+            roll,
+        });
+        Some(total)
+    } else {
+        None
+    };
+    let rolled_miss = if results
+        .iter()
+        .any(|(_, o)| matches!(o, AttackOutcome::Miss | AttackOutcome::Fumble))
+        && let Some(e) = &p.miss
+    {
+        let roll = d.roll(e, &ph)?;
+        let total = roll.total;
+        d.emit(GameEvent::DamageRolled {
+            attacker: attacker.clone(),
+            attack: p.id.clone(),
+            roll,
+        });
+        Some(total)
+    } else {
+        None
+    };
+    for (t, outcome) in results {
+        let cause = DamageCause::Attack {
+            attacker: attacker.clone(),
+            attack: p.id.clone(),
+        };
+        let (amount, effects) = match outcome {
+            AttackOutcome::Crit => (p.hit.as_ref().map(|_| max), &p.on_hit),
+            AttackOutcome::Hit => (rolled_hit, &p.on_hit),
+            _ => (rolled_miss, &p.on_miss),
+        };
+        if let Some(a) = amount {
+            let before = d.overlay.vitals(d.field, &t);
+            deal(d, b, &t, a, cause, p.damage_type);
+            // § Coup De Grace: damage of at least the staggered value kills.
+            if way == Way::CoupDeGrace
+                && let Some(v) = before
+                && a >= rules::staggered_value(v.max)
+                && let Some(now) = d.overlay.vitals(d.field, &t)
+                && !matches!(now.status, LifeStatus::Dead | LifeStatus::Slain)
+            {
+                let mut now = now;
+                now.status = if now.side == Side::Heroes {
+                    LifeStatus::Dead
+                } else {
+                    LifeStatus::Slain
+                };
+                d.overlay.set(&t, now);
+                d.emit(if now.side == Side::Heroes {
+                    GameEvent::Died {
+                        combatant: t.clone(),
+                    }
+                } else {
+                    GameEvent::Slain {
+                        combatant: t.clone(),
+                    }
+                });
+            }
+        }
+        if matches!(d.status(&t), Some(LifeStatus::Dead | LifeStatus::Slain)) {
+            continue;
+        }
+        for e in effects.clone() {
+            apply_effect(d, attacker, &t, &e);
+        }
+    }
+    Ok(())
+}
+
+fn apply_effect(d: &mut Decider, source: &CombatantId, target: &CombatantId, e: &EffectSpec) {
+    match e {
+        EffectSpec::Condition {
+            condition,
+            duration,
+        } => emit_effect(
+            d,
+            target,
+            source,
+            EffectKind::Condition(*condition),
+            duration.clone(),
+        ),
+        EffectSpec::Ongoing {
+            amount,
+            damage_type,
+            save,
+        } => emit_effect(
+            d,
+            target,
+            source,
+            EffectKind::OngoingDamage {
+                amount: *amount,
+                damage_type: *damage_type,
+            },
+            EffectDuration::SaveEnds(*save),
+        ),
+    }
+}
+
+/// An enemy of `attacker` (for "one enemy" targets).
+fn is_enemy(d: &Decider, attacker: &CombatantId, t: &CombatantId) -> bool {
+    fighter_side(d, attacker) != fighter_side(d, t)
+}
+
+fn alive(d: &Decider, t: &CombatantId) -> R {
+    let f = fighter(d, t)?;
+    if matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} is out of the fight", f.c.name),
+        ));
+    }
+    Ok(())
+}
+
+/// Opportunity attacks provoked by a ranged or far power (§ Opportunity attacks), resolved
+/// before it; returns whether the attacker is still up.
+fn provoke_ranged(d: &mut Decider, b: &Board, actor: &CombatantId) -> R<bool> {
+    let at = space(b, actor)?;
+    let side = fighter_side(d, actor);
+    let adjacent: Vec<CombatantId> = d
+        .field
+        .all()
+        .filter(|f| f.c.side != side)
+        .map(|f| f.c.id.clone())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .filter(|e| space(b, e).is_ok_and(|s| geometry::adjacent(s, at)))
+        .collect();
+    for e in adjacent {
+        opportunity_attack(d, b, &e, actor, at)?;
+        if d.status(actor) != Some(LifeStatus::Conscious) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// An opportunity attack by `attacker` against `provoker` (at `at`), if it can make one: it sees
+/// and threatens, has not made one this turn, and has a basic melee attack that reaches.
+/// Fray takes it automatically (interpretation: the attack happens in the middle of the
+/// provoker's move, so it cannot wait for a client).
+fn opportunity_attack(
+    d: &mut Decider,
+    b: &Board,
+    attacker: &CombatantId,
+    provoker: &CombatantId,
+    at: Space,
+) -> R {
+    if !can_threaten(d, attacker)
+        || d.field
+            .get(attacker)
+            .is_some_and(|f| has_condition(f.fx, Condition::Blinded))
+    {
+        return Ok(());
+    }
+    let Some((g, kit)) = b.get(attacker) else {
+        return Ok(());
+    };
+    if g.0.opportunity_used
+        || d.events()
+            .iter()
+            .any(|e| matches!(e, GameEvent::OpportunityTaken { attacker: a, .. } if a == attacker))
+    {
+        return Ok(());
+    }
+    let Some(p) = kit
+        .0
+        .powers
+        .iter()
+        .find(|p| p.basic && matches!(p.origin, Origin::Melee { .. }))
+        .cloned()
+    else {
+        return Ok(());
+    };
+    let Origin::Melee { reach } = p.origin else {
+        return Ok(());
+    };
+    let Ok(a_sp) = space(b, attacker) else {
+        return Ok(());
+    };
+    if geometry::distance(a_sp, at) > reach {
+        return Ok(());
+    }
+    d.emit(GameEvent::OpportunityTaken {
+        attacker: attacker.clone(),
+        target: provoker.clone(),
+    });
+    resolve(
+        d,
+        b,
+        attacker,
+        &p,
+        std::slice::from_ref(provoker),
+        Way::Opportunity,
+    )
+}
+
+fn attack_cmd(
+    d: &mut Decider,
+    b: &Board,
+    actor: &CombatantId,
+    attack: &str,
+    targets: &[CombatantId],
+    mode: fray_protocol::command::AttackMode,
+) -> R {
+    use fray_protocol::command::AttackMode;
+    let p = power(b, actor, attack)?.clone();
+    if p.origin.is_area() {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} is an area power: use area_attack", p.name),
+        ));
+    }
+    if mode == AttackMode::Opportunity {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "Orcus opportunity attacks are taken automatically when provoked",
+        ));
+    }
+    on_turn(d, actor)?;
+    check_frequency(d, actor, &p)?;
+    if targets.is_empty() || targets.len() > usize::from(p.max_targets.max(1)) {
+        return Err(no(
+            ErrorCode::WrongTargetCount,
+            format!("{} takes 1 to {} targets", p.name, p.max_targets.max(1)),
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    let a_sp = space(b, actor)?;
+    for t in targets {
+        alive(d, t)?;
+        if !seen.insert(t.clone()) {
+            return Err(no(ErrorCode::InvalidTarget, format!("{t} is named twice")));
+        }
+        if p.targets == TargetRule::OneEnemy && !is_enemy(d, actor, t) {
+            return Err(no(
+                ErrorCode::InvalidTarget,
+                format!("{} targets enemies only", p.name),
+            ));
+        }
+        let t_sp = space(b, t)?;
+        let dist = geometry::distance(a_sp, t_sp);
+        let limit = match p.origin {
+            Origin::Melee { reach } => reach,
+            Origin::Ranged { long, .. } => long,
+            _ => 0,
+        };
+        if dist > limit {
+            return Err(no(
+                ErrorCode::OutOfRange,
+                format!("{t} is {dist} squares away; {} reaches {limit}", p.name),
+            ));
+        }
+        if let Some(map) = &b.map.0
+            && !geometry::line_of_effect(map, a_sp, t_sp)
+        {
+            return Err(no(
+                ErrorCode::NoLineOfEffect,
+                format!("a wall blocks the line of effect to {t}"),
+            ));
+        }
+    }
+    let way = if mode == AttackMode::CoupDeGrace {
+        // § Coup De Grace: adjacent helpless enemy; a standard action.
+        let t = &targets[0];
+        let tf = fighter(d, t)?;
+        let helpless = tf.vit.0 == LifeStatus::Unconscious
+            || has_condition(tf.fx, Condition::Helpless)
+            || has_condition(tf.fx, Condition::Unconscious);
+        if targets.len() != 1 || !helpless {
+            return Err(no(
+                ErrorCode::NotHelpless,
+                format!("{} is not helpless", tf.c.name),
+            ));
+        }
+        if !geometry::adjacent(a_sp, space(b, t)?) {
+            return Err(no(
+                ErrorCode::OutOfRange,
+                "a coup de grace needs an adjacent enemy",
+            ));
+        }
+        pay(d, actor, ActionKind::Standard)?;
+        Way::CoupDeGrace
+    } else {
+        pay(d, actor, cost_kind(p.action))?;
+        Way::Turn
+    };
+    expend(d, actor, &p);
+    if matches!(p.origin, Origin::Ranged { .. }) && !provoke_ranged(d, b, actor)? {
+        return Ok(());
+    }
+    resolve(d, b, actor, &p, targets, way)
+}
+
+/// § Areas of effect: near/far bursts and blasts; each creature once.
+fn area_attack(
+    d: &mut Decider,
+    b: &Board,
+    actor: &CombatantId,
+    attack: &str,
+    origin: Option<Square>,
+    chosen: &[CombatantId],
+) -> R {
+    let p = power(b, actor, attack)?.clone();
+    on_turn(d, actor)?;
+    check_frequency(d, actor, &p)?;
+    let me = space(b, actor)?;
+    let map = b
+        .map
+        .0
+        .clone()
+        .ok_or_else(|| no(ErrorCode::InvalidArgument, "this session has no map"))?;
+    let squares = match (p.origin, origin) {
+        (Origin::NearBurst { size }, _) => geometry::near_burst(me, size),
+        (Origin::NearBlast { size }, Some(o)) => {
+            let block = Space {
+                at: o,
+                size: fray_protocol::grid::Size::Medium,
+            };
+            let area = geometry::blast(o, size);
+            let touches = area
+                .iter()
+                .any(|s| geometry::distance_to_square(me, *s) == 1);
+            if area.iter().any(|s| me.covers(*s)) || !touches {
+                return Err(no(
+                    ErrorCode::OutOfRange,
+                    "a near blast must be adjacent to the user's space and not include it",
+                ));
+            }
+            let _ = block;
+            area
+        }
+        (Origin::FarBurst { size, range }, Some(o)) => {
+            if geometry::distance_to_square(me, o) > range {
+                return Err(no(
+                    ErrorCode::OutOfRange,
+                    format!("{o} is beyond {}'s range of {range}", p.name),
+                ));
+            }
+            geometry::far_burst(o, size)
+        }
+        (Origin::FarBlast { size, range }, Some(o)) => {
+            let area = geometry::blast(o, size);
+            if area
+                .iter()
+                .all(|s| geometry::distance_to_square(me, *s) > range)
+            {
+                return Err(no(
+                    ErrorCode::OutOfRange,
+                    format!("the blast is beyond {}'s range of {range}", p.name),
+                ));
+            }
+            area
+        }
+        (Origin::NearBlast { .. } | Origin::FarBurst { .. } | Origin::FarBlast { .. }, None) => {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("{} needs an origin square", p.name),
+            ));
+        }
+        _ => {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("{} is not an area power: use attack", p.name),
+            ));
+        }
+    };
+    let centre = match (p.origin, origin) {
+        (Origin::FarBurst { .. } | Origin::FarBlast { .. }, Some(o)) => Space {
+            at: o,
+            size: fray_protocol::grid::Size::Medium,
+        },
+        _ => me,
+    };
+    if let Some(o) = origin
+        && matches!(p.origin, Origin::FarBurst { .. } | Origin::FarBlast { .. })
+        && !geometry::line_of_effect(
+            &map,
+            me,
+            Space {
+                at: o,
+                size: fray_protocol::grid::Size::Medium,
+            },
+        )
+    {
+        return Err(no(
+            ErrorCode::NoLineOfEffect,
+            format!("a wall blocks the line of effect to {o}"),
+        ));
+    }
+    // Creatures in the area (each once, § Areas of effect), with line of effect from the origin.
+    let side = fighter_side(d, actor);
+    let mut inside: Vec<(CombatantId, i32)> = Vec::new();
+    for f in d.field.all() {
+        if &f.c.id == actor || matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+            continue;
+        }
+        let Ok(s) = space(b, &f.c.id) else { continue };
+        if s.squares().any(|q| squares.contains(&q)) && geometry::line_of_effect(&map, centre, s) {
+            inside.push((f.c.id.clone(), geometry::distance(me, s)));
+        }
+        let _ = side;
+    }
+    let targets: Vec<CombatantId> = match p.targets {
+        TargetRule::AllCreatures => inside.iter().map(|(c, _)| c.clone()).collect(),
+        TargetRule::AllEnemies => inside
+            .iter()
+            .filter(|(c, _)| is_enemy(d, actor, c))
+            .map(|(c, _)| c.clone())
+            .collect(),
+        TargetRule::OneEnemy | TargetRule::OneCreature | TargetRule::NearestEnemy => {
+            if chosen.len() != 1 {
+                return Err(no(
+                    ErrorCode::WrongTargetCount,
+                    format!("{} targets one creature in the area: name it", p.name),
+                ));
+            }
+            let Some((c, dist)) = inside.iter().find(|(c, _)| *c == chosen[0]) else {
+                return Err(no(
+                    ErrorCode::InvalidTarget,
+                    format!("{} is not in the area", chosen[0]),
+                ));
+            };
+            if p.targets != TargetRule::OneCreature && !is_enemy(d, actor, c) {
+                return Err(no(
+                    ErrorCode::InvalidTarget,
+                    format!("{} targets enemies only", p.name),
+                ));
+            }
+            if p.targets == TargetRule::NearestEnemy
+                && inside
+                    .iter()
+                    .any(|(o, od)| is_enemy(d, actor, o) && od < dist)
+            {
+                return Err(no(
+                    ErrorCode::InvalidTarget,
+                    format!("{c} is not the nearest enemy in the area"),
+                ));
+            }
+            vec![c.clone()]
+        }
+    };
+    pay(d, actor, cost_kind(p.action))?;
+    expend(d, actor, &p);
+    if matches!(p.origin, Origin::FarBurst { .. } | Origin::FarBlast { .. })
+        && !provoke_ranged(d, b, actor)?
+    {
+        return Ok(());
+    }
+    resolve(d, b, actor, &p, &targets, Way::Turn)
+}
+
+// --- universal actions ---------------------------------------------------------------------
+
+/// Heals a hero by its recovery value, spending a recovery (§ Healing with no recoveries: a
+/// dying hero with none is set to 1 hp).
+pub fn spend_recovery(d: &mut Decider, b: &Board, who: &CombatantId, can_act: bool) -> R<bool> {
+    let f = fighter(d, who)?;
+    let have = f.hero.is_some_and(|h| h.recoveries > 0);
+    let value = b.get(who).map_or(1, |(g, _)| g.0.recovery_value);
+    let Some(mut v) = d.overlay.vitals(d.field, who) else {
+        return Ok(false);
+    };
+    let dying = v.current <= 0;
+    if !have && !dying {
+        return Ok(false);
+    }
+    let target_hp = if have { v.current.max(0) + value } else { 1 };
+    let after = target_hp.min(v.max);
+    let amount = after - v.current.max(0);
+    v.current = after;
+    d.emit(GameEvent::Healed {
+        target: who.clone(),
+        roll: None,
+        amount,
+        recovery_used: have,
+        hp_after: Some(after),
+    });
+    if v.status == LifeStatus::Unconscious {
+        v.status = LifeStatus::Conscious;
+        d.emit(GameEvent::Revived {
+            combatant: who.clone(),
+            can_act,
+        });
+    }
+    d.overlay.set(who, v);
+    Ok(true)
+}
+
+/// § Rally (encounter): spend a recovery and heal its value; +2 to defenses until the start of
+/// the next turn.
+fn rally(d: &mut Decider, b: &Board, actor: &CombatantId) -> R {
+    on_turn(d, actor)?;
+    let f = fighter(d, actor)?;
+    let name = f.c.name.clone();
+    if f.hero.is_none_or(|h| h.recoveries <= 0) {
+        return Err(no(
+            ErrorCode::RallyNotAllowed,
+            format!("{name} has no recovery to spend"),
+        ));
+    }
+    if b.get(actor).is_some_and(|(g, _)| g.0.rallied) {
+        return Err(no(
+            ErrorCode::RallyNotAllowed,
+            format!("{name} has rallied this encounter"),
+        ));
+    }
+    pay(d, actor, ActionKind::Standard)?;
+    d.emit(GameEvent::Rallied {
+        combatant: actor.clone(),
+    });
+    spend_recovery(d, b, actor, true)?;
+    defense_bonus(d, actor);
+    Ok(())
+}
+
+/// § Stabilize: a standard action next to a dying ally; DC 15 Heal (untrained: half level +
+/// Wisdom modifier).
+fn stabilize(d: &mut Decider, b: &Board, actor: &CombatantId, target: &CombatantId) -> R {
+    on_turn(d, actor)?;
+    let t = fighter(d, target)?;
+    if t.vit.0 != LifeStatus::Unconscious || t.c.side != fighter_side(d, actor) {
+        return Err(no(
+            ErrorCode::NotDying,
+            format!("{} is not a dying ally", t.c.name),
+        ));
+    }
+    if t.hero.is_some_and(|h| h.stabilized) {
+        return Err(no(
+            ErrorCode::NotDying,
+            format!("{} is already stabilized", t.c.name),
+        ));
+    }
+    if !geometry::adjacent(space(b, actor)?, space(b, target)?) {
+        return Err(no(
+            ErrorCode::OutOfRange,
+            format!("{} is not adjacent", t.c.name),
+        ));
+    }
+    let a = fighter(d, actor)?;
+    let bonus = rules::untrained_check(a.c.level, a.hero.map_or(0, |h| h.spec.mods.wis));
+    pay(d, actor, ActionKind::Standard)?;
+    let roll = d.d20();
+    let total = roll.total + bonus;
+    let success = total >= rules::STABILIZE_DC;
+    d.emit(GameEvent::CheckRolled {
+        combatant: actor.clone(),
+        purpose: "stabilize".into(),
+        roll,
+        bonus,
+        total,
+        dc: rules::STABILIZE_DC,
+        success,
+    });
+    if success {
+        d.emit(GameEvent::Stabilized {
+            combatant: target.clone(),
+            by: actor.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// Whether a turn can go on: conscious, able to act, and with an action left.
+pub fn can_act(d: &Decider, id: &CombatantId) -> bool {
+    let Some(f) = d.field.get(id) else {
+        return false;
+    };
+    if f.vit.0 != LifeStatus::Conscious
+        || [
+            Condition::Stunned,
+            Condition::Helpless,
+            Condition::Unconscious,
+            Condition::Surprised,
+        ]
+        .iter()
+        .any(|c| has_condition(f.fx, *c))
+    {
+        return false;
+    }
+    let a = f.budget.0;
+    let fresh = a.standard && a.move_action && a.quick;
+    if !fresh && single_action(d, id) {
+        return false;
+    }
+    a.standard || a.move_action || a.quick
+}

@@ -1,0 +1,127 @@
+//! Orcus (`orcus-basic-rules.txt`): a tactical ruleset on a square grid — initiative with
+//! shared rolls for identical creatures, a surprise round, standard/move/swift actions with
+//! action points, movement along paths with opportunity attacks, melee, ranged and area attacks
+//! with the circumstance modifiers (off-guard, flanking, prone, long range, …), critical hits
+//! for maximum damage, persistent damage and saves (10+), dying and death saves, rally and
+//! stabilize. The matrix of rule → code → test is `docs/rules/orcus.md`.
+//!
+//! Decide systems (in order, one schedule):
+//! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
+//! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
+
+mod commands;
+pub mod geometry;
+pub mod rules;
+pub mod tables;
+mod turns;
+
+#[cfg(test)]
+mod tests;
+
+use crate::content::model::OrcusSpec;
+use crate::engine::components::{
+    BattleMap, Dice, Grid, OrcusKit, Outbox, Pending, Roster, SeedSecret,
+};
+use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::thirteenth_age::field::Field;
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemParam;
+use fray_protocol::ids::CombatantId;
+use fray_protocol::state::AttackSummary;
+
+/// Ruleset id.
+pub const ID: &str = "orcus";
+/// Ruleset version: bump when a rule change alters outcomes.
+pub const VERSION: u32 = 1;
+
+/// What decide reads beyond the shared battlefield: the grid part of each combatant, its
+/// powers, and the map.
+#[derive(SystemParam)]
+pub struct Board<'w, 's> {
+    /// The map.
+    pub map: Res<'w, BattleMap>,
+    roster: Res<'w, Roster>,
+    q: Query<'w, 's, (&'static Grid, &'static OrcusKit)>,
+}
+
+impl Board<'_, '_> {
+    /// A combatant's grid state and kit.
+    pub fn get(&self, id: &CombatantId) -> Option<(&Grid, &OrcusKit)> {
+        let e = self.roster.0.get(id)?;
+        self.q.get(*e).ok()
+    }
+}
+
+fn command_pending(p: Res<Pending>) -> bool {
+    p.0.is_some()
+}
+
+fn decide_command(
+    field: Field,
+    board: Board,
+    pending: Res<Pending>,
+    mut dice: ResMut<Dice>,
+    mut out: ResMut<Outbox>,
+) {
+    let Some(cmd) = &pending.0 else { return };
+    // A refused command leaves the RNG where it was (engine tick, step 3).
+    let before = dice.0.clone();
+    let decided = {
+        let mut d = Decider::new(&field, &mut dice.0);
+        commands::decide(&mut d, &board, cmd).map(|()| d.into_events())
+    };
+    match decided {
+        Ok(events) => out.events = events,
+        Err(r) => {
+            dice.0 = before;
+            out.rejection = Some(r);
+        }
+    }
+}
+
+fn advance_turns(
+    field: Field,
+    board: Board,
+    secret: Res<SeedSecret>,
+    mut dice: ResMut<Dice>,
+    mut out: ResMut<Outbox>,
+) {
+    let mut d = Decider::new(&field, &mut dice.0);
+    turns::advance(&mut d, &board, &secret);
+    out.events = d.into_events();
+}
+
+/// Adds the ruleset's decide systems.
+pub fn add_systems(schedule: &mut Schedule) {
+    schedule.add_systems(
+        (
+            decide_command.run_if(command_pending),
+            advance_turns.run_if(not(command_pending)),
+        )
+            .chain(),
+    );
+}
+
+/// What a client needs to offer an Orcus combatant's powers.
+pub fn summaries(kit: &OrcusSpec) -> Vec<AttackSummary> {
+    kit.powers
+        .iter()
+        .map(|p| AttackSummary {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            range: p.origin.describe(),
+            vs: p.vs,
+            max_targets: p.max_targets,
+            basic: p.basic,
+            spell: false,
+            maneuvers: Vec::new(),
+            usage: p.frequency.describe(),
+            action: match p.action {
+                crate::content::model::ActionCost::Standard => "standard",
+                crate::content::model::ActionCost::Move => "move",
+                crate::content::model::ActionCost::Swift => "swift",
+            }
+            .into(),
+        })
+        .collect()
+}
