@@ -19,6 +19,8 @@ mod tests;
 #[cfg(test)]
 mod tests_attacks;
 #[cfg(test)]
+mod tests_battles;
+#[cfg(test)]
 mod tests_damage;
 #[cfg(test)]
 mod tests_position;
