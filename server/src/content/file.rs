@@ -146,9 +146,92 @@ pub struct HeroFile {
     /// Healing potions carried (each heals as a recovery; 0..=10).
     #[serde(default)]
     pub potions: u32,
+    /// Magic items (13th Age § Stacking Rules: of each kind of bonus only the best counts).
+    #[serde(default)]
+    pub items: Vec<ItemFile>,
     /// Attacks.
     #[serde(default)]
     pub attacks: Vec<AttackFile>,
+}
+
+/// `[[hero.items]]`: a magic item and the bonuses it gives (each 0..=5; at least one).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemFile {
+    /// Name (1-60 characters).
+    pub name: String,
+    /// Bonus to weapon attack rolls (attacks that are not spells; § Attack Bonuses: "+ magic
+    /// item attack bonus").
+    #[serde(default)]
+    pub attack: i32,
+    /// Bonus to spell attack rolls (a magical implement; § Spell Attacks).
+    #[serde(default)]
+    pub spell: i32,
+    /// Bonus to Armor Class.
+    #[serde(default)]
+    pub ac: i32,
+    /// Bonus to Physical Defense.
+    #[serde(default)]
+    pub pd: i32,
+    /// Bonus to Mental Defense.
+    #[serde(default)]
+    pub md: i32,
+}
+
+/// The best bonus of each kind among a hero's magic items (§ Stacking Rules: magic item
+/// bonuses don't stack; only the best one counts).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ItemBonuses {
+    /// Weapon attacks.
+    pub attack: i32,
+    /// Spell attacks.
+    pub spell: i32,
+    /// AC.
+    pub ac: i32,
+    /// PD.
+    pub pd: i32,
+    /// MD.
+    pub md: i32,
+}
+
+/// Validates a hero's items and keeps the best bonus of each kind.
+fn resolve_items(ctx: &Ctx, owner: &str, items: &[ItemFile]) -> Result<ItemBonuses, ContentError> {
+    if items.len() > 20 {
+        return Err(ctx.err(
+            format!("{owner}.items"),
+            format!("{} items is more than 20", items.len()),
+        ));
+    }
+    let mut best = ItemBonuses::default();
+    for (i, it) in items.iter().enumerate() {
+        let f = |name: &str| format!("{owner}.items[{i}].{name}");
+        if it.name.trim().is_empty() || it.name.chars().count() > 60 {
+            return Err(ctx.err(f("name"), "an item name is 1-60 characters"));
+        }
+        let kinds = [
+            ("attack", it.attack, &mut best.attack),
+            ("spell", it.spell, &mut best.spell),
+            ("ac", it.ac, &mut best.ac),
+            ("pd", it.pd, &mut best.pd),
+            ("md", it.md, &mut best.md),
+        ];
+        let mut any = false;
+        for (name, v, slot) in kinds {
+            check_range(ctx, &f(name), v, 0, 5)?;
+            any |= v > 0;
+            *slot = (*slot).max(v);
+        }
+        if !any {
+            return Err(ctx.err(
+                f("name"),
+                format!(
+                    "item '{}' gives no bonus (attack, spell, ac, pd or md)",
+                    it.name
+                ),
+            ));
+        }
+    }
+    Ok(best)
 }
 
 fn eight() -> i32 {
@@ -819,7 +902,18 @@ impl HeroFile {
                 middle(mods.int, mods.wis, mods.cha),
             )?,
         };
+        let items = resolve_items(ctx, &w, &self.items)?;
         let mut attacks = resolve_attacks(ctx, &w, &self.attacks, Some((&mods, self.level)))?;
+        // § Attack Bonuses / § Spell Attacks: the best magic weapon bonus on weapon attacks, the
+        // best implement bonus on spells (§ Stacking Rules: only the best one counts).
+        for a in &mut attacks {
+            a.bonus += if a.spell { items.spell } else { items.attack };
+        }
+        let defenses = Defenses {
+            ac: defenses.ac + items.ac,
+            pd: defenses.pd + items.pd,
+            md: defenses.md + items.md,
+        };
         if !attacks.iter().any(|a| a.id == "unarmed") {
             attacks.push(unarmed(&mods, self.level));
         }

@@ -390,3 +390,27 @@ usage = "daily"
     run(&mut e, &attack("kai", "ranged", "brute-1"));
     assert_eq!(cs(&e, "kai").expended, ["doom", "smite"]);
 }
+
+/// 13th-age-combat.txt § Attack Bonuses ("+ magic item attack bonus") and § Stacking Rules (only
+/// the best magic item bonus counts): the roll's bonus and the defense carry the best item.
+#[test]
+fn magic_item_bonuses_reach_the_attack_roll_and_the_defenses() {
+    let items = "items = [{ name = \"Sling +1\", attack = 1 }, { name = \"Sling +2\", attack = 2 }, { name = \"Leathers +1\", ac = 1 }]";
+    let enc =
+        load(&text("", "").replace("recoveries = 8\n", &format!("recoveries = 8\n{items}\n")));
+    let mut e = engine(&enc, 2);
+    run(&mut e, &Command::StartBattle);
+    to_turn_of(&mut e, "kai");
+    let ev = run(&mut e, &attack("kai", "ranged", "brute-1"));
+    let bonus = ev
+        .iter()
+        .find_map(|x| match x {
+            GameEvent::AttackRolled { bonus, .. } => Some(*bonus),
+            _ => None,
+        })
+        .unwrap();
+    // Dex 30 (+10) + level 1 + the best sling (+2).
+    assert_eq!(bonus, 13);
+    assert_eq!(cs(&e, "kai").defenses.ac, 41);
+    assert_eq!(cs(&e, "lia").defenses.ac, 40);
+}
