@@ -155,6 +155,27 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             roster.attack(attacker, attack),
             roll_text(roll)
         ),
+        GameEvent::AlliesCounted {
+            attacker,
+            allies,
+            bonus,
+        } => {
+            if allies.is_empty() {
+                format!("{} counts no ally nearby: +0 damage", n(attacker))
+            } else {
+                format!(
+                    "{} counts {} nearby ({}): {} damage",
+                    n(attacker),
+                    if allies.len() == 1 {
+                        "an ally".to_owned()
+                    } else {
+                        format!("{} allies", allies.len())
+                    },
+                    roster.names_of(allies),
+                    signed(*bonus)
+                )
+            }
+        }
         GameEvent::Damaged {
             target,
             cause,

@@ -397,6 +397,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::ManeuverTriggered { .. }
         | GameEvent::CheckRolled { .. } => {}
         GameEvent::AttackRolled { .. }
+        | GameEvent::AlliesCounted { .. }
         | GameEvent::DamageRolled { .. }
         | GameEvent::SaveRolled { .. } => {}
     }

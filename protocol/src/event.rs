@@ -447,6 +447,16 @@ pub enum GameEvent {
         /// The roll.
         roll: Roll,
     },
+    /// A power counting allies (13th Age § Allies: the other PCs and companions, conscious and
+    /// nearby; NPCs don't count) adds damage per ally to its hit damage.
+    AlliesCounted {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The allies counted, by id.
+        allies: Vec<CombatantId>,
+        /// The damage added to the hit damage roll.
+        bonus: i32,
+    },
     /// Damage taken.
     Damaged {
         /// Who takes it.

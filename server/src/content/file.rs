@@ -3,8 +3,8 @@
 
 use super::ContentError;
 use super::model::{
-    Ability, AbilityMods, AttackSpec, CombatantSpec, EffectSpec, HeroSpec, ManeuverSpec, Reach,
-    Targeting, Trigger, Triggered, Usage,
+    Ability, AbilityMods, AttackSpec, CombatantSpec, EffectSpec, HeroKind, HeroSpec, ManeuverSpec,
+    Reach, Targeting, Trigger, Triggered, Usage,
 };
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::ids::{CombatantId, Side};
@@ -146,6 +146,9 @@ pub struct HeroFile {
     /// Healing potions carried (each heals as a recovery; 0..=10).
     #[serde(default)]
     pub potions: u32,
+    /// `pc` (default), `companion` (e.g. an animal companion) or `npc` (an NPC fighting with the
+    /// party). 13th Age § Allies: powers counting allies count PCs and companions, not NPCs.
+    pub kind: Option<String>,
     /// Magic items (13th Age § Stacking Rules: of each kind of bonus only the best counts).
     #[serde(default)]
     pub items: Vec<ItemFile>,
@@ -319,6 +322,13 @@ pub struct AttackFile {
     /// `1d3` (a rolled number of the named targets, e.g. "1d3 nearby enemies") or
     /// `all-engaged` (every enemy engaged with the attacker). Default: the named targets.
     pub target_rule: Option<String>,
+    /// How many times the power doubles its crit damage (13th Age § Crit Effects: doubling a
+    /// crit's double damage triples it, doubling that quadruples it); 0..=4.
+    #[serde(default)]
+    pub extra_crit_doublings: u8,
+    /// Heroes' attacks: extra damage on a hit for each ally counted (13th Age § Allies: the
+    /// other PCs and companions, conscious and nearby; NPCs don't count); 1..=20.
+    pub damage_per_ally: Option<i32>,
 }
 
 fn parse_usage(ctx: &Ctx, field: &str, s: Option<&str>) -> Result<Usage, ContentError> {
@@ -535,6 +545,8 @@ fn unarmed(mods: &AbilityMods, level: i32) -> AttackSpec {
         interrupt: false,
         max_target_hp: None,
         targeting: Targeting::Named,
+        extra_crit_doublings: 0,
+        damage_per_ally: 0,
     }
 }
 
@@ -725,6 +737,21 @@ fn resolve_attacks(
                 ctx.err(f("miss_damage"), format!("bad dice expression '{m}': {e}"))
             })?;
         }
+        if a.extra_crit_doublings > 4 {
+            return Err(ctx.err(
+                f("extra_crit_doublings"),
+                format!("{} is outside 0..=4", a.extra_crit_doublings),
+            ));
+        }
+        if let Some(n) = a.damage_per_ally {
+            if hero.is_none() {
+                return Err(ctx.err(
+                    f("damage_per_ally"),
+                    "only heroes' powers count allies (a monster's allies are NPCs, which don't count)",
+                ));
+            }
+            check_range(ctx, &f("damage_per_ally"), n, 1, 20)?;
+        }
         let max_targets = a.targets.unwrap_or(1);
         if !(1..=8).contains(&max_targets) {
             return Err(ctx.err(f("targets"), format!("{max_targets} is outside 1..=8")));
@@ -811,6 +838,8 @@ fn resolve_attacks(
                     Targeting::Rolled(expr.to_owned())
                 }
             },
+            extra_crit_doublings: a.extra_crit_doublings,
+            damage_per_ally: a.damage_per_ally.unwrap_or(0),
             quick: a.action.as_deref() == Some("quick"),
             interrupt: match a.action.as_deref() {
                 None | Some("standard") | Some("quick") => false,
@@ -935,6 +964,17 @@ impl HeroFile {
                 weapon_die: self.weapon_die,
                 two_weapon: self.two_weapon,
                 potions: self.potions.min(10),
+                kind: match self.kind.as_deref() {
+                    None | Some("pc") => HeroKind::Pc,
+                    Some("companion") => HeroKind::Companion,
+                    Some("npc") => HeroKind::Npc,
+                    Some(other) => {
+                        return Err(ctx.err(
+                            format!("{w}.kind"),
+                            format!("'{other}' is not a kind (pc, companion or npc)"),
+                        ));
+                    }
+                },
             }),
             resist,
             vulnerable,

@@ -243,6 +243,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::ManeuverTriggered { .. }
         | GameEvent::CheckRolled { .. } => {}
         GameEvent::DamageRolled { .. }
+        | GameEvent::AlliesCounted { .. }
         | GameEvent::SaveRolled { .. }
         | GameEvent::Staggered { .. } => {}
         GameEvent::Damaged {

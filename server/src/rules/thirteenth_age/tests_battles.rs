@@ -414,3 +414,181 @@ fn magic_item_bonuses_reach_the_attack_roll_and_the_defenses() {
     assert_eq!(cs(&e, "kai").defenses.ac, 41);
     assert_eq!(cs(&e, "lia").defenses.ac, 40);
 }
+
+/// 13th-age-combat.txt § Crit Effects: "If you manage to double your crit damage …, triple it
+/// instead. If you manage to double your triple damage, bump it up to quadruple, and so on."
+#[test]
+fn crit_multiplier_adds_one_multiple_per_doubling() {
+    use super::rules::crit_multiplier;
+    assert_eq!(
+        [0, 1, 2, 3].map(crit_multiplier),
+        [2, 3, 4, 5],
+        "a crit doubles; doubling a double triples; doubling a triple quadruples"
+    );
+}
+
+/// 13th-age-combat.txt § Crit Effects: a power that doubles crit damage deals triple damage on a
+/// crit (quadruple with two doublings); a plain attack's crit is double (§ Crits) and its hit
+/// single.
+#[test]
+fn a_power_doubling_crit_damage_triples_it() {
+    let extra = r#"
+[[hero.attacks]]
+id = "keen"
+name = "Keen Shot"
+range = "ranged"
+ability = "dex"
+vs = "ac"
+damage = "1d6+10"
+extra_crit_doublings = 1
+
+[[hero.attacks]]
+id = "keener"
+name = "Keener Shot"
+range = "ranged"
+ability = "dex"
+vs = "ac"
+damage = "1d6+10"
+extra_crit_doublings = 2
+
+[[hero.attacks]]
+id = "plain"
+name = "Plain Shot"
+range = "ranged"
+ability = "dex"
+vs = "ac"
+damage = "1d6+10"
+"#;
+    let enc = load(&text(extra, ""));
+    for (atk, mult) in [("keen", 3), ("keener", 4), ("plain", 2)] {
+        let mut seen = [false, false];
+        for seed in 0..400 {
+            let mut e = engine(&enc, seed);
+            run(&mut e, &Command::StartBattle);
+            to_turn_of(&mut e, "kai");
+            let ev = run(&mut e, &attack("kai", atk, "brute-1"));
+            let outcome = ev.iter().find_map(|x| match x {
+                GameEvent::AttackRolled { outcome, .. } => Some(*outcome),
+                _ => None,
+            });
+            let rolled = ev.iter().find_map(|x| match x {
+                GameEvent::DamageRolled { roll, .. } => Some(roll.total),
+                _ => None,
+            });
+            let dealt = ev.iter().find_map(|x| match x {
+                GameEvent::Damaged { amount, .. } => Some(*amount),
+                _ => None,
+            });
+            match outcome {
+                Some(fray_protocol::event::AttackOutcome::Crit) => {
+                    assert_eq!(dealt, rolled.map(|r| r * mult), "{atk}");
+                    seen[0] = true;
+                }
+                Some(fray_protocol::event::AttackOutcome::Hit) => {
+                    assert_eq!(dealt, rolled, "{atk}: a hit is not multiplied");
+                    seen[1] = true;
+                }
+                _ => {}
+            }
+            if seen == [true, true] {
+                break;
+            }
+        }
+        assert_eq!(seen, [true, true], "{atk}: a crit and a hit");
+    }
+}
+
+/// 13th-age-combat.txt § Allies: "a character's allies are the other PCs in the party with a
+/// possible addition for an animal companion. NPCs don't count as allies for abilities that are
+/// counting the number of allies". A power adding damage per ally counts the other conscious,
+/// nearby PCs and the companion — not the NPC fighting with the party, nor the attacker.
+#[test]
+fn powers_counting_allies_count_pcs_and_companions_not_npcs() {
+    let extra = r#"
+[[hero.attacks]]
+id = "rally-cry"
+name = "Rallying Strike"
+range = "ranged"
+ability = "dex"
+vs = "ac"
+damage = "1"
+damage_per_ally = 3
+"#;
+    let more = |id: &str, kind: &str| {
+        format!(
+            "\n[[hero]]\nid = \"{id}\"\nname = \"{id}\"\nkind = \"{kind}\"\nlevel = 1\nabilities = {{ str = 10, con = 10, dex = 10, int = 10, wis = 10, cha = 10 }}\nhp = 40\nac = 40\npd = 40\nmd = 40\nrecovery_die = 8\n[[hero.attacks]]\nid = \"melee\"\nname = \"Bite\"\nrange = \"melee\"\nability = \"str\"\nvs = \"ac\"\ndamage = \"1\"\n"
+        )
+    };
+    let enc = load(
+        &text(extra, &(more("wolf", "companion") + &more("guide", "npc"))).replace(
+            "heroes = [\"kai\", \"lia\"]",
+            "heroes = [\"kai\", \"lia\", \"wolf\", \"guide\"]",
+        ),
+    );
+    let hit = |e: &mut Engine| {
+        let ev = run(e, &attack("kai", "rally-cry", "brute-1"));
+        let hit = ev.iter().any(|x| {
+            matches!(x, GameEvent::AttackRolled { outcome, .. } if *outcome == fray_protocol::event::AttackOutcome::Hit)
+        });
+        hit.then_some(ev)
+    };
+    let ev = find_seed("a plain hit", |seed| {
+        let mut e = engine(&enc, seed);
+        run(&mut e, &Command::StartBattle);
+        to_turn_of(&mut e, "kai");
+        hit(&mut e)
+    });
+    assert!(ev.contains(&GameEvent::AlliesCounted {
+        attacker: cid("kai"),
+        allies: vec![cid("lia"), cid("wolf")],
+        bonus: 6
+    }));
+    let dealt = ev.iter().find_map(|x| match x {
+        GameEvent::Damaged { amount, .. } => Some(*amount),
+        _ => None,
+    });
+    assert_eq!(dealt, Some(1 + 6));
+    // An unconscious PC and a companion far away don't count either.
+    let ev = find_seed("a plain hit with fewer allies", |seed| {
+        let mut e = engine(&enc, seed);
+        run(&mut e, &Command::StartBattle);
+        to_turn_of(&mut e, "kai");
+        let mut e = edited(&e, &enc, seed, |s| {
+            let l = hero(s, "lia");
+            l.status = LifeStatus::Unconscious;
+            l.hp = Some(0);
+            hero(s, "wolf").far_away = true;
+        });
+        hit(&mut e)
+    });
+    assert!(ev.contains(&GameEvent::AlliesCounted {
+        attacker: cid("kai"),
+        allies: vec![],
+        bonus: 0
+    }));
+}
+
+/// Content checks of the clauses above: errors name the file, the field and the reason.
+#[test]
+fn crit_doubling_ally_and_kind_fields_are_validated() {
+    let bad = |t: String, want: &str| {
+        let err = load_encounter("battles.toml", &t).unwrap_err().to_string();
+        assert_eq!(err, want);
+    };
+    bad(
+        text("extra_crit_doublings = 5", ""),
+        "battles.toml: hero 'kai'.attacks[0].extra_crit_doublings: 5 is outside 0..=4",
+    );
+    bad(
+        text("damage_per_ally = 0", ""),
+        "battles.toml: hero 'kai'.attacks[0].damage_per_ally: 0 is outside 1..=20",
+    );
+    bad(
+        text("", "damage_per_ally = 2"),
+        "battles.toml: monster 'brute'.attacks[0].damage_per_ally: only heroes' powers count allies (a monster's allies are NPCs, which don't count)",
+    );
+    bad(
+        text("", "").replace("name = \"Lia\"", "name = \"Lia\"\nkind = \"pet\""),
+        "battles.toml: hero 'lia'.kind: 'pet' is not a kind (pc, companion or npc)",
+    );
+}
