@@ -254,6 +254,25 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             (None, false) => format!("{} moves", n(combatant)),
         },
         GameEvent::Disengaged { combatant } => format!("{} disengages", n(combatant)),
+        GameEvent::LetGo { grabber, grabbed } => {
+            format!("{} lets go of {}", n(grabber), n(grabbed))
+        }
+        GameEvent::Teleported {
+            combatant,
+            engaged,
+            far_away,
+        } => match (engaged, far_away) {
+            (Some(t), _) => format!(
+                "{} teleports next to {} (no opportunity attacks)",
+                n(combatant),
+                n(t)
+            ),
+            (None, true) => format!("{} teleports far away", n(combatant)),
+            (None, false) => format!(
+                "{} teleports away from the melee (no opportunity attacks)",
+                n(combatant)
+            ),
+        },
         GameEvent::EscalationHeld { held } => {
             if *held {
                 "The GM holds the escalation die: it will not advance.".to_owned()

@@ -580,6 +580,23 @@ pub enum GameEvent {
         /// Whether it is now far away.
         far_away: bool,
     },
+    /// A grabber let go of a creature (a free action; the grab's `effect_ended` follows).
+    LetGo {
+        /// The grabber.
+        grabber: CombatantId,
+        /// The creature let go.
+        grabbed: CombatantId,
+    },
+    /// A teleport (13th Age § Teleportation): the combatant leaves every engagement without
+    /// drawing opportunity attacks, then engages `engaged` if any.
+    Teleported {
+        /// Who teleported.
+        combatant: CombatantId,
+        /// The enemy it arrived next to.
+        engaged: Option<CombatantId>,
+        /// Whether it is now far away.
+        far_away: bool,
+    },
     /// Two combatants became engaged without a move (e.g. a grab engages the grabbed creature
     /// with its grabber).
     Engaged {

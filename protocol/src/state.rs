@@ -243,6 +243,9 @@ pub struct SessionState {
     /// The current combatant disengaged this turn: its disengage was its move action, so its
     /// next move this turn costs nothing ("popped free at the start of your move").
     pub popped_free: Option<CombatantId>,
+    /// Grabs let go this turn, as (grabber, grabbed): a grabber that let go and moves away draws
+    /// no opportunity attack from the creature it let go (13th Age § Grabbed).
+    pub released: Vec<(CombatantId, CombatantId)>,
     /// Combatants sorted by id.
     pub combatants: Vec<CombatantState>,
 }
@@ -274,6 +277,7 @@ impl SessionState {
             last_mover: None,
             hit_this_turn: Vec::new(),
             popped_free: None,
+            released: Vec::new(),
             combatants,
         }
     }

@@ -205,6 +205,7 @@ pub fn read_state(world: &World) -> SessionState {
         last_mover: battle.last_mover.clone(),
         hit_this_turn: battle.hit_this_turn.clone(),
         popped_free: battle.popped_free.clone(),
+        released: battle.released.clone(),
         combatants,
     }
 }
@@ -240,6 +241,7 @@ fn battle_from(state: &SessionState) -> Battle {
         last_mover: state.last_mover.clone(),
         hit_this_turn: state.hit_this_turn.clone(),
         popped_free: state.popped_free.clone(),
+        released: state.released.clone(),
     }
 }
 

@@ -152,6 +152,12 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         } => position::move_cmd(d, actor, engage.as_ref(), *far_away),
         Command::Disengage { actor } => position::disengage(d, actor),
         Command::Intercept { actor, mover } => position::intercept(d, actor, mover),
+        Command::LetGo { actor, target } => position::let_go_cmd(d, actor, target),
+        Command::Teleport {
+            target,
+            engage,
+            far_away,
+        } => position::teleport(d, target, engage.as_ref(), *far_away),
         Command::Stabilize { actor, target } => stabilize(d, actor, target),
         Command::Rally { actor } => rally(d, actor),
         Command::FightInSpirit { actor, ally, stat } => fight_in_spirit(d, actor, ally, *stat),
@@ -318,6 +324,7 @@ fn take_readied_action(d: &mut Decider, cmd: &Command) {
         Command::EndTurn { .. }
             | Command::Undelay { .. }
             | Command::Intercept { .. }
+            | Command::LetGo { .. }
             | Command::FightInSpirit { .. }
             | Command::Attack {
                 mode: AttackMode::Opportunity,
