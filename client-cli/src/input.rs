@@ -262,6 +262,8 @@ Commands (case-insensitive):
   stabilize ALLY            DC 10 Wisdom check to stabilize an unconscious ally
   oa ATTACKER TARGET        opportunity attack (out of turn, basic melee) against a provoker
   intercept WHO MOVER       stop an enemy that just moved and engage it
+  letgo GRABBER TARGET      the grabber lets go of a creature it grabs (a free action)
+  teleport WHO [ENEMY|far]  GM: a teleport moves WHO (no opportunity attacks; out of grabs)
   rally | r                 rally (standard action, spends a recovery)
   end | e                   end the turn
   start                     GM: roll initiative and start the battle
@@ -490,6 +492,27 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 mover: CombatantId::new(mover.to_lowercase()),
             })),
             _ => Err("`intercept INTERCEPTOR MOVER`".to_owned()),
+        },
+        "letgo" | "let-go" => match args {
+            [grabber, target] => Ok(Input::Game(Command::LetGo {
+                actor: CombatantId::new(grabber.to_lowercase()),
+                target: CombatantId::new(target.to_lowercase()),
+            })),
+            _ => Err("`letgo GRABBER TARGET`: let go of a grabbed creature".to_owned()),
+        },
+        "teleport" => match args {
+            [who] => Ok(Input::Game(Command::Teleport {
+                target: CombatantId::new(who.to_lowercase()),
+                engage: None,
+                far_away: false,
+            })),
+            [who, w] => Ok(Input::Game(Command::Teleport {
+                target: CombatantId::new(who.to_lowercase()),
+                engage: (!w.eq_ignore_ascii_case("far"))
+                    .then(|| CombatantId::new(w.to_lowercase())),
+                far_away: w.eq_ignore_ascii_case("far"),
+            })),
+            _ => Err("`teleport WHO [ENEMY|far]` (GM)".to_owned()),
         },
         "rally" | "r" => {
             let actor = need_menu()?.actor.clone();

@@ -155,6 +155,27 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             roster.attack(attacker, attack),
             roll_text(roll)
         ),
+        GameEvent::AlliesCounted {
+            attacker,
+            allies,
+            bonus,
+        } => {
+            if allies.is_empty() {
+                format!("{} counts no ally nearby: +0 damage", n(attacker))
+            } else {
+                format!(
+                    "{} counts {} nearby ({}): {} damage",
+                    n(attacker),
+                    if allies.len() == 1 {
+                        "an ally".to_owned()
+                    } else {
+                        format!("{} allies", allies.len())
+                    },
+                    roster.names_of(allies),
+                    signed(*bonus)
+                )
+            }
+        }
         GameEvent::Damaged {
             target,
             cause,
@@ -259,6 +280,25 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "The GM sets the order: {}",
             order.iter().map(&n).collect::<Vec<_>>().join(", ")
         ),
+        GameEvent::LetGo { grabber, grabbed } => {
+            format!("{} lets go of {}", n(grabber), n(grabbed))
+        }
+        GameEvent::Teleported {
+            combatant,
+            engaged,
+            far_away,
+        } => match (engaged, far_away) {
+            (Some(t), _) => format!(
+                "{} teleports next to {} (no opportunity attacks)",
+                n(combatant),
+                n(t)
+            ),
+            (None, true) => format!("{} teleports far away", n(combatant)),
+            (None, false) => format!(
+                "{} teleports away from the melee (no opportunity attacks)",
+                n(combatant)
+            ),
+        },
         GameEvent::EscalationHeld { held } => {
             if *held {
                 "The GM holds the escalation die: it will not advance.".to_owned()

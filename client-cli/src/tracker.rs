@@ -306,6 +306,25 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             }
         }
         GameEvent::Disengaged { combatant } => unlink(state, combatant),
+        GameEvent::LetGo { grabber, grabbed } => {
+            let pair = (grabber.clone(), grabbed.clone());
+            if !state.released.contains(&pair) {
+                state.released.push(pair);
+            }
+        }
+        GameEvent::Teleported {
+            combatant,
+            engaged,
+            far_away,
+        } => {
+            unlink(state, combatant);
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].far_away = *far_away;
+            }
+            if let Some(t) = engaged {
+                link(state, combatant, t);
+            }
+        }
         GameEvent::Engaged { combatant, with } => link(state, combatant, with),
         GameEvent::Intercepted { interceptor, mover } => {
             unlink(state, mover);
@@ -426,6 +445,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::ManeuverTriggered { .. }
         | GameEvent::CheckRolled { .. } => {}
         GameEvent::AttackRolled { .. }
+        | GameEvent::AlliesCounted { .. }
         | GameEvent::DamageRolled { .. }
         | GameEvent::SaveRolled { .. } => {}
     }

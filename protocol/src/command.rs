@@ -67,6 +67,15 @@ pub enum Command {
         /// The unconscious ally.
         target: CombatantId,
     },
+    /// 13th Age § Grabbed / § Free Actions: the grabber lets go of a creature it grabs, as a free
+    /// action (on its turn or, as the GM allows, out of turn). If it then moves away this turn it
+    /// draws no opportunity attack from the creature it let go.
+    LetGo {
+        /// The grabber.
+        actor: CombatantId,
+        /// The creature it lets go.
+        target: CombatantId,
+    },
     /// 13th Age rally: a standard action spending a recovery (a later rally needs an 11+ save).
     Rally {
         /// Who rallies.
@@ -213,6 +222,20 @@ pub enum Command {
         #[serde(default)]
         targets: Vec<CombatantId>,
     },
+    /// GM: a teleport effect (13th Age § Teleportation) moves `target` at once: it leaves every
+    /// engagement and draws no opportunity attacks, escapes grabs and lets go of those it grabs
+    /// (stuck does not stop it), and engages `engage` or goes far away. The power that causes it
+    /// (and any opportunity attacks its casting draws) is the table's.
+    Teleport {
+        /// Who teleports.
+        target: CombatantId,
+        /// The enemy it arrives next to, if any.
+        #[serde(default)]
+        engage: Option<CombatantId>,
+        /// Arrive far away from the fight.
+        #[serde(default)]
+        far_away: bool,
+    },
     /// GM: grant temporary hit points (13th Age § Temporary Hit Points: they don't stack; the
     /// higher amount stays).
     GrantTempHp {
@@ -233,6 +256,7 @@ impl Command {
             | Command::Intercept { actor, .. }
             | Command::Stabilize { actor, .. }
             | Command::Rally { actor }
+            | Command::LetGo { actor, .. }
             | Command::Delay { actor }
             | Command::Ready { actor, .. }
             | Command::FightInSpirit { actor, .. }
@@ -251,6 +275,7 @@ impl Command {
             | Command::Escalation { .. }
             | Command::Flee
             | Command::GrantTempHp { .. }
+            | Command::Teleport { .. }
             | Command::SituationalModifier { .. }
             | Command::FullHealUp
             | Command::StartSurprise { .. }
@@ -270,6 +295,8 @@ impl Command {
             Command::Intercept { .. } => "intercept",
             Command::Stabilize { .. } => "stabilize",
             Command::Rally { .. } => "rally",
+            Command::LetGo { .. } => "let_go",
+            Command::Teleport { .. } => "teleport",
             Command::Delay { .. } => "delay",
             Command::Ready { .. } => "ready",
             Command::FightInSpirit { .. } => "fight_in_spirit",

@@ -511,6 +511,16 @@ pub enum GameEvent {
         /// The roll.
         roll: Roll,
     },
+    /// A power counting allies (13th Age § Allies: the other PCs and companions, conscious and
+    /// nearby; NPCs don't count) adds damage per ally to its hit damage.
+    AlliesCounted {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The allies counted, by id.
+        allies: Vec<CombatantId>,
+        /// The damage added to the hit damage roll.
+        bonus: i32,
+    },
     /// Damage taken.
     Damaged {
         /// Who takes it.
@@ -630,6 +640,23 @@ pub enum GameEvent {
         /// Who moved.
         combatant: CombatantId,
         /// The enemy it engaged.
+        engaged: Option<CombatantId>,
+        /// Whether it is now far away.
+        far_away: bool,
+    },
+    /// A grabber let go of a creature (a free action; the grab's `effect_ended` follows).
+    LetGo {
+        /// The grabber.
+        grabber: CombatantId,
+        /// The creature let go.
+        grabbed: CombatantId,
+    },
+    /// A teleport (13th Age § Teleportation): the combatant leaves every engagement without
+    /// drawing opportunity attacks, then engages `engaged` if any.
+    Teleported {
+        /// Who teleported.
+        combatant: CombatantId,
+        /// The enemy it arrived next to.
         engaged: Option<CombatantId>,
         /// Whether it is now far away.
         far_away: bool,

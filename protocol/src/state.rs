@@ -247,6 +247,9 @@ pub struct SessionState {
     pub popped_free: Option<CombatantId>,
     /// Grid rulesets (Orcus): the battle map.
     pub map: Option<Box<crate::grid::MapState>>,
+    /// Grabs let go this turn, as (grabber, grabbed): a grabber that let go and moves away draws
+    /// no opportunity attack from the creature it let go (13th Age § Grabbed).
+    pub released: Vec<(CombatantId, CombatantId)>,
     /// Combatants sorted by id.
     pub combatants: Vec<CombatantState>,
 }
@@ -279,6 +282,7 @@ impl SessionState {
             hit_this_turn: Vec::new(),
             popped_free: None,
             map: None,
+            released: Vec::new(),
             combatants,
         }
     }

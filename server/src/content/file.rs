@@ -3,8 +3,8 @@
 
 use super::ContentError;
 use super::model::{
-    Ability, AbilityMods, AttackSpec, CombatantSpec, EffectSpec, HeroSpec, ManeuverSpec, Reach,
-    Targeting, Trigger, Triggered, Usage,
+    Ability, AbilityMods, AttackSpec, CombatantSpec, EffectSpec, HeroKind, HeroSpec, ManeuverSpec,
+    Reach, Targeting, Trigger, Triggered, Usage,
 };
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::ids::{CombatantId, Side};
@@ -146,9 +146,95 @@ pub struct HeroFile {
     /// Healing potions carried (each heals as a recovery; 0..=10).
     #[serde(default)]
     pub potions: u32,
+    /// `pc` (default), `companion` (e.g. an animal companion) or `npc` (an NPC fighting with the
+    /// party). 13th Age § Allies: powers counting allies count PCs and companions, not NPCs.
+    pub kind: Option<String>,
+    /// Magic items (13th Age § Stacking Rules: of each kind of bonus only the best counts).
+    #[serde(default)]
+    pub items: Vec<ItemFile>,
     /// Attacks.
     #[serde(default)]
     pub attacks: Vec<AttackFile>,
+}
+
+/// `[[hero.items]]`: a magic item and the bonuses it gives (each 0..=5; at least one).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemFile {
+    /// Name (1-60 characters).
+    pub name: String,
+    /// Bonus to weapon attack rolls (attacks that are not spells; § Attack Bonuses: "+ magic
+    /// item attack bonus").
+    #[serde(default)]
+    pub attack: i32,
+    /// Bonus to spell attack rolls (a magical implement; § Spell Attacks).
+    #[serde(default)]
+    pub spell: i32,
+    /// Bonus to Armor Class.
+    #[serde(default)]
+    pub ac: i32,
+    /// Bonus to Physical Defense.
+    #[serde(default)]
+    pub pd: i32,
+    /// Bonus to Mental Defense.
+    #[serde(default)]
+    pub md: i32,
+}
+
+/// The best bonus of each kind among a hero's magic items (§ Stacking Rules: magic item
+/// bonuses don't stack; only the best one counts).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ItemBonuses {
+    /// Weapon attacks.
+    pub attack: i32,
+    /// Spell attacks.
+    pub spell: i32,
+    /// AC.
+    pub ac: i32,
+    /// PD.
+    pub pd: i32,
+    /// MD.
+    pub md: i32,
+}
+
+/// Validates a hero's items and keeps the best bonus of each kind.
+fn resolve_items(ctx: &Ctx, owner: &str, items: &[ItemFile]) -> Result<ItemBonuses, ContentError> {
+    if items.len() > 20 {
+        return Err(ctx.err(
+            format!("{owner}.items"),
+            format!("{} items is more than 20", items.len()),
+        ));
+    }
+    let mut best = ItemBonuses::default();
+    for (i, it) in items.iter().enumerate() {
+        let f = |name: &str| format!("{owner}.items[{i}].{name}");
+        if it.name.trim().is_empty() || it.name.chars().count() > 60 {
+            return Err(ctx.err(f("name"), "an item name is 1-60 characters"));
+        }
+        let kinds = [
+            ("attack", it.attack, &mut best.attack),
+            ("spell", it.spell, &mut best.spell),
+            ("ac", it.ac, &mut best.ac),
+            ("pd", it.pd, &mut best.pd),
+            ("md", it.md, &mut best.md),
+        ];
+        let mut any = false;
+        for (name, v, slot) in kinds {
+            check_range(ctx, &f(name), v, 0, 5)?;
+            any |= v > 0;
+            *slot = (*slot).max(v);
+        }
+        if !any {
+            return Err(ctx.err(
+                f("name"),
+                format!(
+                    "item '{}' gives no bonus (attack, spell, ac, pd or md)",
+                    it.name
+                ),
+            ));
+        }
+    }
+    Ok(best)
 }
 
 fn eight() -> i32 {
@@ -236,6 +322,13 @@ pub struct AttackFile {
     /// `1d3` (a rolled number of the named targets, e.g. "1d3 nearby enemies") or
     /// `all-engaged` (every enemy engaged with the attacker). Default: the named targets.
     pub target_rule: Option<String>,
+    /// How many times the power doubles its crit damage (13th Age § Crit Effects: doubling a
+    /// crit's double damage triples it, doubling that quadruples it); 0..=4.
+    #[serde(default)]
+    pub extra_crit_doublings: u8,
+    /// Heroes' attacks: extra damage on a hit for each ally counted (13th Age § Allies: the
+    /// other PCs and companions, conscious and nearby; NPCs don't count); 1..=20.
+    pub damage_per_ally: Option<i32>,
 }
 
 fn parse_usage(ctx: &Ctx, field: &str, s: Option<&str>) -> Result<Usage, ContentError> {
@@ -452,6 +545,8 @@ fn unarmed(mods: &AbilityMods, level: i32) -> AttackSpec {
         interrupt: false,
         max_target_hp: None,
         targeting: Targeting::Named,
+        extra_crit_doublings: 0,
+        damage_per_ally: 0,
     }
 }
 
@@ -642,6 +737,21 @@ fn resolve_attacks(
                 ctx.err(f("miss_damage"), format!("bad dice expression '{m}': {e}"))
             })?;
         }
+        if a.extra_crit_doublings > 4 {
+            return Err(ctx.err(
+                f("extra_crit_doublings"),
+                format!("{} is outside 0..=4", a.extra_crit_doublings),
+            ));
+        }
+        if let Some(n) = a.damage_per_ally {
+            if hero.is_none() {
+                return Err(ctx.err(
+                    f("damage_per_ally"),
+                    "only heroes' powers count allies (a monster's allies are NPCs, which don't count)",
+                ));
+            }
+            check_range(ctx, &f("damage_per_ally"), n, 1, 20)?;
+        }
         let max_targets = a.targets.unwrap_or(1);
         if !(1..=8).contains(&max_targets) {
             return Err(ctx.err(f("targets"), format!("{max_targets} is outside 1..=8")));
@@ -728,6 +838,8 @@ fn resolve_attacks(
                     Targeting::Rolled(expr.to_owned())
                 }
             },
+            extra_crit_doublings: a.extra_crit_doublings,
+            damage_per_ally: a.damage_per_ally.unwrap_or(0),
             quick: a.action.as_deref() == Some("quick"),
             interrupt: match a.action.as_deref() {
                 None | Some("standard") | Some("quick") => false,
@@ -819,7 +931,18 @@ impl HeroFile {
                 middle(mods.int, mods.wis, mods.cha),
             )?,
         };
+        let items = resolve_items(ctx, &w, &self.items)?;
         let mut attacks = resolve_attacks(ctx, &w, &self.attacks, Some((&mods, self.level)))?;
+        // § Attack Bonuses / § Spell Attacks: the best magic weapon bonus on weapon attacks, the
+        // best implement bonus on spells (§ Stacking Rules: only the best one counts).
+        for a in &mut attacks {
+            a.bonus += if a.spell { items.spell } else { items.attack };
+        }
+        let defenses = Defenses {
+            ac: defenses.ac + items.ac,
+            pd: defenses.pd + items.pd,
+            md: defenses.md + items.md,
+        };
         if !attacks.iter().any(|a| a.id == "unarmed") {
             attacks.push(unarmed(&mods, self.level));
         }
@@ -841,6 +964,17 @@ impl HeroFile {
                 weapon_die: self.weapon_die,
                 two_weapon: self.two_weapon,
                 potions: self.potions.min(10),
+                kind: match self.kind.as_deref() {
+                    None | Some("pc") => HeroKind::Pc,
+                    Some("companion") => HeroKind::Companion,
+                    Some("npc") => HeroKind::Npc,
+                    Some(other) => {
+                        return Err(ctx.err(
+                            format!("{w}.kind"),
+                            format!("'{other}' is not a kind (pc, companion or npc)"),
+                        ));
+                    }
+                },
             }),
             resist,
             vulnerable,

@@ -361,6 +361,60 @@ mod tests {
         );
     }
 
+    /// 13th-age-combat.txt § Stacking Rules ("Magic item bonuses don't stack. Only the best one
+    /// counts."), § Attack Bonuses (+ magic item attack bonus) and § Spell Attacks (+ magical
+    /// implement bonus): weapon attacks get the best weapon bonus, spells the best implement
+    /// bonus, each defense the best item bonus to it; unarmed attacks get none.
+    #[test]
+    fn magic_item_bonuses_do_not_stack_only_the_best_counts() {
+        let hero = |items: &str| {
+            format!(
+                "ruleset = \"13th-age\"\nheroes = [\"zed\"]\n[[monsters]]\ntemplate = \"goblin-scrapper\"\n[[hero]]\nid = \"zed\"\nname = \"Zed\"\nlevel = 2\nabilities = {{ str = 16, con = 10, dex = 10, int = 16, wis = 10, cha = 10 }}\nhp = 20\nac = 15\npd = 12\nmd = 11\nrecovery_die = 8\n{items}\n[[hero.attacks]]\nid = \"melee\"\nname = \"Sword\"\nrange = \"melee\"\nability = \"str\"\nvs = \"ac\"\ndamage = \"1d8\"\n[[hero.attacks]]\nid = \"bolt\"\nname = \"Bolt\"\nrange = \"ranged\"\nability = \"int\"\nvs = \"pd\"\ndamage = \"1d6\"\nspell = true\n"
+            )
+        };
+        let zed = |items: &str| {
+            let e = load_encounter("zed.toml", &hero(items)).unwrap_or_else(|e| panic!("{e}"));
+            e.combatants.into_iter().find(|c| c.id.0 == "zed").unwrap()
+        };
+        let bonus = |z: &model::CombatantSpec, id: &str| {
+            z.attacks.iter().find(|a| a.id == id).unwrap().bonus
+        };
+        let plain = zed("");
+        // Str +3 and Int +3, level 2.
+        assert_eq!((bonus(&plain, "melee"), bonus(&plain, "bolt")), (5, 5));
+        let z = zed(
+            "items = [\n  { name = \"Sword +1\", attack = 1 },\n  { name = \"Axe +2\", attack = 2 },\n  { name = \"Wand +1\", spell = 1 },\n  { name = \"Chain +2\", ac = 2 },\n  { name = \"Ring +1\", ac = 1, pd = 1, md = 1 },\n  { name = \"Cloak +2\", md = 2 },\n]",
+        );
+        assert_eq!(bonus(&z, "melee"), 5 + 2, "the +2 axe, not +1 +2");
+        assert_eq!(bonus(&z, "bolt"), 5 + 1, "the implement, not the weapons");
+        assert_eq!(bonus(&z, "unarmed"), bonus(&plain, "unarmed"));
+        assert_eq!(
+            (z.defenses.ac, z.defenses.pd, z.defenses.md),
+            (15 + 2, 12 + 1, 11 + 2),
+            "best of armor +2 and ring +1; ring +1; best of ring +1 and cloak +2"
+        );
+        // `[[hero.items]]` tables work as well; bad items are named with their field.
+        let z = zed("[[hero.items]]\nname = \"Staff +3\"\nspell = 3\n");
+        assert_eq!(bonus(&z, "bolt"), 8);
+        for (items, want) in [
+            (
+                "items = [{ name = \"Odd\", attack = 6 }]",
+                "zed.toml: hero 'zed'.items[0].attack: 6 is outside 0..=5",
+            ),
+            (
+                "items = [{ name = \"Dud\" }]",
+                "zed.toml: hero 'zed'.items[0].name: item 'Dud' gives no bonus (attack, spell, ac, pd or md)",
+            ),
+            (
+                "items = [{ name = \"\", ac = 1 }]",
+                "zed.toml: hero 'zed'.items[0].name: an item name is 1-60 characters",
+            ),
+        ] {
+            let err = load_encounter("zed.toml", &hero(items)).unwrap_err();
+            assert_eq!(err.to_string(), want);
+        }
+    }
+
     #[test]
     fn ability_modifier_rounds_down() {
         // 13th-age-combat.txt § Damage: subtract 10, halve, round down.

@@ -146,6 +146,11 @@ pub struct AttackSpec {
     /// Flexible maneuvers (13th Age § Flexible Attacks): when non-empty the attack is flexible
     /// and the first maneuver whose trigger matches the natural roll applies.
     pub maneuvers: Vec<ManeuverSpec>,
+    /// How many times the power doubles its crit damage beyond the crit's own doubling
+    /// (13th Age § Crit Effects: a doubled double is triple damage, and so on).
+    pub extra_crit_doublings: u8,
+    /// Extra damage on a hit per ally counted (13th Age § Allies); 0 = none.
+    pub damage_per_ally: i32,
 }
 
 /// Which natural rolls trigger a maneuver.
@@ -248,6 +253,29 @@ pub struct HeroSpec {
     pub two_weapon: bool,
     /// Healing potions carried.
     pub potions: u32,
+    /// A PC, a companion or an NPC fighting with the party (13th Age § Allies).
+    pub kind: HeroKind,
+}
+
+/// What a hero-side combatant is, for powers that count allies (13th Age § Allies: "a
+/// character's allies are the other PCs in the party with a possible addition for an animal
+/// companion"; NPCs don't count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HeroKind {
+    /// A player character.
+    Pc,
+    /// A companion (e.g. an animal companion): counts as an ally.
+    Companion,
+    /// An NPC on the party's side: not an ally for powers that count allies.
+    Npc,
+}
+
+impl HeroKind {
+    /// Counts as an ally for powers that count allies.
+    pub fn counts_as_ally(self) -> bool {
+        matches!(self, HeroKind::Pc | HeroKind::Companion)
+    }
 }
 
 /// A combatant ready to spawn.

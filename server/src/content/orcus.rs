@@ -620,6 +620,7 @@ impl HeroFile {
                 weapon_die: None,
                 two_weapon: false,
                 potions: 0,
+                kind: super::model::HeroKind::Pc,
             }),
             resist: Vec::new(),
             vulnerable: Vec::new(),

@@ -168,6 +168,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 b.hit_this_turn.clear();
                 b.last_mover = None;
                 b.popped_free = None;
+                b.released.clear();
                 // Coming to one's turn ends a delay (§ Delay) and a readied action (§ Readying).
                 b.delayed.retain(|c| c != combatant);
                 b.readied.retain(|(c, _)| c != combatant);
@@ -229,6 +230,25 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
         }
         GameEvent::Engaged { combatant, with } => engage(world, combatant, with),
+        GameEvent::LetGo { grabber, grabbed } => {
+            let pair = (grabber.clone(), grabbed.clone());
+            let mut b = world.resource_mut::<Battle>();
+            if !b.released.contains(&pair) {
+                b.released.push(pair);
+            }
+        }
+        GameEvent::Teleported {
+            combatant,
+            engaged,
+            far_away,
+        } => {
+            // § Teleportation: no move — nothing to intercept, no popped-free move spent.
+            disengage_all(world, combatant);
+            with::<Position>(world, combatant, |p| p.far_away = *far_away);
+            if let Some(t) = engaged {
+                engage(world, combatant, t);
+            }
+        }
         GameEvent::Intercepted { interceptor, mover } => {
             disengage_all(world, mover);
             engage(world, mover, interceptor);
@@ -274,6 +294,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::ManeuverTriggered { .. }
         | GameEvent::CheckRolled { .. } => {}
         GameEvent::DamageRolled { .. }
+        | GameEvent::AlliesCounted { .. }
         | GameEvent::SaveRolled { .. }
         | GameEvent::Staggered { .. } => {}
         GameEvent::Damaged {
@@ -375,6 +396,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                     .retain(|(_, provoker)| provoker != combatant);
                 b.last_mover = None;
                 b.popped_free = None;
+                b.released.clear();
             }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
         }
@@ -388,7 +410,11 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             // Effects end with the battle; temporary hit points reset to 0 after a battle.
             for_all::<Effects>(world, |fx| fx.0.clear());
             for_all::<Position>(world, |p| p.engaged.clear());
-            world.resource_mut::<Battle>().opportunities.clear();
+            {
+                let mut b = world.resource_mut::<Battle>();
+                b.opportunities.clear();
+                b.released.clear();
+            }
             for_all::<HitPoints>(world, |hp| hp.temp = 0);
             for_all::<ActionBudget>(world, |a| a.0 = ActionsLeft::NONE);
         }

@@ -199,6 +199,8 @@ pub struct Battle {
     pub hit_this_turn: Vec<CombatantId>,
     /// Disengaged this turn: its next move is free.
     pub popped_free: Option<CombatantId>,
+    /// Grabs let go this turn (grabber, grabbed).
+    pub released: Vec<(CombatantId, CombatantId)>,
 }
 
 impl Battle {

@@ -214,6 +214,7 @@ pub fn read_state(world: &World) -> SessionState {
             .get_resource::<BattleMap>()
             .and_then(|m| m.0.clone())
             .map(Box::new),
+        released: battle.released.clone(),
         combatants,
     }
 }
@@ -275,6 +276,7 @@ fn battle_from(state: &SessionState) -> Battle {
         last_mover: state.last_mover.clone(),
         hit_this_turn: state.hit_this_turn.clone(),
         popped_free: state.popped_free.clone(),
+        released: state.released.clone(),
     }
 }
 

@@ -152,6 +152,12 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         } => position::move_cmd(d, actor, engage.as_ref(), *far_away),
         Command::Disengage { actor } => position::disengage(d, actor),
         Command::Intercept { actor, mover } => position::intercept(d, actor, mover),
+        Command::LetGo { actor, target } => position::let_go_cmd(d, actor, target),
+        Command::Teleport {
+            target,
+            engage,
+            far_away,
+        } => position::teleport(d, target, engage.as_ref(), *far_away),
         Command::Stabilize { actor, target } => stabilize(d, actor, target),
         Command::Rally { actor } => rally(d, actor),
         Command::FightInSpirit { actor, ally, stat } => fight_in_spirit(d, actor, ally, *stat),
@@ -328,6 +334,7 @@ fn take_readied_action(d: &mut Decider, cmd: &Command) {
         Command::EndTurn { .. }
             | Command::Undelay { .. }
             | Command::Intercept { .. }
+            | Command::LetGo { .. }
             | Command::FightInSpirit { .. }
             | Command::Attack {
                 mode: AttackMode::Opportunity,
@@ -1279,12 +1286,23 @@ fn resolve(
     };
     let hit_damage = if results.iter().any(|(_, o, _, _)| o.is_hit()) {
         let roll = d.roll(&spec.damage, &s.ph)?;
-        let total = roll.total;
+        let mut total = roll.total;
         d.emit(GameEvent::DamageRolled {
             attacker: actor.clone(),
             attack: spec.id.clone(),
             roll,
         });
+        // § Allies: a power counting allies counts the other PCs and companions (not NPCs).
+        if spec.damage_per_ally > 0 {
+            let allies = allies_counted(d, actor);
+            let bonus = spec.damage_per_ally * i32::try_from(allies.len()).unwrap_or(0);
+            total += bonus;
+            d.emit(GameEvent::AlliesCounted {
+                attacker: actor.clone(),
+                allies,
+                bonus,
+            });
+        }
         Some(total)
     } else {
         None
@@ -1320,9 +1338,10 @@ fn resolve(
         match outcome {
             AttackOutcome::Hit | AttackOutcome::Crit => {
                 let base = hit_damage.unwrap_or(0) + extra;
-                // § Crits: double damage.
+                // § Crits: double damage; § Crit Effects: a power doubling crit damage makes it
+                // triple, and so on.
                 let amount = if outcome == AttackOutcome::Crit {
-                    base * 2
+                    base * rules::crit_multiplier(spec.extra_crit_doublings)
                 } else {
                     base
                 };
@@ -1345,6 +1364,32 @@ fn resolve(
         }
     }
     Ok(())
+}
+
+/// § Allies: the allies a power of `actor` counts — the other PCs and companions of its side
+/// (NPCs fighting with the party don't count), conscious, and nearby (neither of the two far
+/// away), in id order.
+fn allies_counted(d: &mut Decider, actor: &CombatantId) -> Vec<CombatantId> {
+    let Some(a) = d.field.get(actor) else {
+        return Vec::new();
+    };
+    let (side, far) = (a.c.side, a.pos.far_away);
+    let candidates: Vec<CombatantId> = d
+        .field
+        .all()
+        .filter(|f| {
+            f.c.id != *actor
+                && f.c.side == side
+                && f.hero.is_some_and(|h| h.spec.kind.counts_as_ally())
+                && !far
+                && !f.pos.far_away
+        })
+        .map(|f| f.c.id.clone())
+        .collect();
+    candidates
+        .into_iter()
+        .filter(|id| d.status(id) == Some(LifeStatus::Conscious))
+        .collect()
 }
 
 /// § Resistance: the damage a typed attack deals to `target` given the natural roll; emits

@@ -19,6 +19,8 @@ pub(crate) mod tests;
 #[cfg(test)]
 mod tests_attacks;
 #[cfg(test)]
+mod tests_battles;
+#[cfg(test)]
 mod tests_damage;
 #[cfg(test)]
 mod tests_position;
@@ -33,7 +35,7 @@ use field::Field;
 pub const ID: &str = "13th-age";
 /// Ruleset version: bump when a rule change alters outcomes (old replays then fail verify
 /// deliberately and visibly).
-pub const VERSION: u32 = 19;
+pub const VERSION: u32 = 21;
 
 fn command_pending(p: Res<Pending>) -> bool {
     p.0.is_some()

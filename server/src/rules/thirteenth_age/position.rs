@@ -97,11 +97,14 @@ pub fn move_cmd(
             );
         }
     }
+    // § Grabbed: a grabber that let go of a creature this turn leaves it behind without an
+    // opportunity attack.
+    let released = &d.field.battle.released;
     let left_behind: Vec<CombatantId> = a
         .pos
         .engaged
         .iter()
-        .filter(|e| Some(*e) != engage)
+        .filter(|e| Some(*e) != engage && !released.contains(&(actor.clone(), (*e).clone())))
         .cloned()
         .collect();
     if let Some(spent) = payer {
@@ -117,6 +120,119 @@ pub fn move_cmd(
     let_go(d, actor);
     d.emit(GameEvent::Moved {
         combatant: actor.clone(),
+        engaged: engage.cloned(),
+        far_away,
+    });
+    Ok(())
+}
+
+/// `LetGo`: § Grabbed — "A creature can let go of a creature it is grabbing as a free action"
+/// (§ Free Actions: on its turn, or out of turn as the GM allows). It spends no action; the two
+/// stay engaged.
+pub fn let_go_cmd(
+    d: &mut Decider,
+    actor: &CombatantId,
+    target: &CombatantId,
+) -> Result<(), Rejection> {
+    running(d)?;
+    let a = fighter(d, actor)?;
+    let t = fighter(d, target)?;
+    if a.vit.0 != LifeStatus::Conscious
+        || has_condition(a.fx, Condition::Stunned)
+        || has_condition(a.fx, Condition::Helpless)
+    {
+        return reject(ErrorCode::CannotAct, format!("{} cannot act", a.c.name));
+    }
+    let grabs: Vec<u32> =
+        t.fx.0
+            .iter()
+            .filter(|e| {
+                e.source == *actor && matches!(e.kind, EffectKind::Condition(Condition::Grabbed))
+            })
+            .map(|e| e.id)
+            .collect();
+    if grabs.is_empty() {
+        return reject(
+            ErrorCode::InvalidTarget,
+            format!("{} is not grabbing {}", a.c.name, t.c.name),
+        );
+    }
+    d.emit(GameEvent::LetGo {
+        grabber: actor.clone(),
+        grabbed: target.clone(),
+    });
+    for effect in grabs {
+        d.emit(GameEvent::EffectEnded {
+            target: target.clone(),
+            effect,
+            reason: EffectEndReason::Expired,
+        });
+    }
+    Ok(())
+}
+
+/// `Teleport` (GM): § Teleportation — the creature moves instantly: it leaves every engagement
+/// without drawing opportunity attacks ("Teleporting doesn't draw opportunity attacks"), gets
+/// out of grabs (§ Grabbed: you can't move away "unless you teleport") and lets go of the
+/// creatures it grabs; being stuck does not stop it (§ Stuck: no one moves you "without
+/// teleporting"). It spends no action: the power that teleports is the table's.
+pub fn teleport(
+    d: &mut Decider,
+    target: &CombatantId,
+    engage: Option<&CombatantId>,
+    far_away: bool,
+) -> Result<(), Rejection> {
+    running(d)?;
+    let t = fighter(d, target)?;
+    if matches!(t.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+        return reject(
+            ErrorCode::InvalidTarget,
+            format!("{} is out of the fight", t.c.name),
+        );
+    }
+    if far_away && engage.is_some() {
+        return reject(
+            ErrorCode::InvalidArgument,
+            "a teleport either arrives next to an enemy or far away, not both",
+        );
+    }
+    if let Some(e) = engage {
+        let ef = fighter(d, e)?;
+        if ef.c.side == t.c.side {
+            return reject(
+                ErrorCode::InvalidTarget,
+                format!("{} is an ally of {}", ef.c.name, t.c.name),
+            );
+        }
+        if matches!(ef.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+            return reject(
+                ErrorCode::InvalidTarget,
+                format!("{} is out of the fight", ef.c.name),
+            );
+        }
+        if ef.pos.far_away {
+            return reject(
+                ErrorCode::OutOfReach,
+                format!("{} is far away from the fight", ef.c.name),
+            );
+        }
+    }
+    let held: Vec<u32> =
+        t.fx.0
+            .iter()
+            .filter(|e| matches!(e.kind, EffectKind::Condition(Condition::Grabbed)))
+            .map(|e| e.id)
+            .collect();
+    for effect in held {
+        d.emit(GameEvent::EffectEnded {
+            target: target.clone(),
+            effect,
+            reason: EffectEndReason::Expired,
+        });
+    }
+    let_go(d, target);
+    d.emit(GameEvent::Teleported {
+        combatant: target.clone(),
         engaged: engage.cloned(),
         far_away,
     });

@@ -103,6 +103,13 @@ pub fn resisted(amount: i32, natural: u32, resistance: u32, magical: bool) -> Op
     }
 }
 
+/// § Crits / § Crit Effects: a crit deals double damage; each further doubling of crit damage
+/// adds one more multiple ("If you manage to double your crit damage, triple it instead. If you
+/// manage to double your triple damage, bump it up to quadruple, and so on").
+pub fn crit_multiplier(extra_doublings: u8) -> i32 {
+    2 + i32::from(extra_doublings)
+}
+
 /// § Death and Dying: a PC dies at negative hit points equal to half its maximum.
 pub fn is_dead_at(current: i32, max: i32) -> bool {
     current < 0 && -current * 2 >= max

@@ -1620,3 +1620,142 @@ fn a_grabber_that_moves_away_lets_go_and_draws_no_opportunity_attack() {
         ErrorCode::NoOpportunity
     );
 }
+
+fn let_go(actor: &str, target: &str) -> Command {
+    Command::LetGo {
+        actor: cid(actor),
+        target: cid(target),
+    }
+}
+
+fn teleport(target: &str, engage: Option<&str>, far_away: bool) -> Command {
+    Command::Teleport {
+        target: cid(target),
+        engage: engage.map(cid),
+        far_away,
+    }
+}
+
+/// 13th-age-combat.txt § Grabbed ("A creature can let go of a creature it is grabbing as a free
+/// action"; a grabber that "decides to let go and move away from you … doesn't have to disengage
+/// or take an opportunity attack from you") and § Free Actions: letting go spends no action and
+/// leaves the two engaged; moving away that turn draws no opportunity attack from the creature
+/// let go, while on a later turn it would.
+#[test]
+fn a_grabber_lets_go_as_a_free_action_and_moves_away_without_an_opportunity_attack() {
+    let fresh = || find_seed("a grab", |seed| ann_lassoed(1, 100, seed)).0;
+    let mut e = fresh();
+    let grab = grab_on(&e, "ann");
+    let before = cs(&e, "brute-1").actions;
+    assert_eq!(
+        refuse(&mut e, &let_go("brute-1", "bo")),
+        ErrorCode::InvalidTarget,
+        "bo is not grabbed"
+    );
+    assert_eq!(
+        refuse(&mut e, &let_go("ann", "brute-1")),
+        ErrorCode::InvalidTarget,
+        "ann grabs no one"
+    );
+    let ev = run(&mut e, &let_go("brute-1", "ann"));
+    assert_eq!(
+        ev,
+        [
+            GameEvent::LetGo {
+                grabber: cid("brute-1"),
+                grabbed: cid("ann"),
+            },
+            GameEvent::EffectEnded {
+                target: cid("ann"),
+                effect: grab,
+                reason: EffectEndReason::Expired,
+            }
+        ]
+    );
+    assert_eq!(cs(&e, "brute-1").actions, before, "a free action");
+    assert!(conditions(&cs(&e, "ann")).is_empty());
+    assert_eq!(engaged(&e, "ann"), ["brute-1"], "still engaged");
+    let ev = run(&mut e, &mv("brute-1"));
+    assert!(opened(&ev).is_empty(), "{ev:?}");
+    assert!(engaged(&e, "ann").is_empty());
+
+    // Control: let go on one turn, move away on the next — ann, no longer grabbed, may attack.
+    let mut e = fresh();
+    run(&mut e, &let_go("brute-1", "ann"));
+    next_turn_of(&mut e, "brute-1");
+    let ev = run(&mut e, &mv("brute-1"));
+    assert_eq!(
+        opened(&ev),
+        opened_one("brute-1", &["ann"], Provocation::MovingAway)
+    );
+
+    // Out of turn, as the GM allows: on ann's turn the brute lets go, and ann moves freely.
+    let mut e = fresh();
+    until_turn_of(&mut e, "ann");
+    assert_eq!(refuse(&mut e, &mv("ann")), ErrorCode::Grabbed);
+    run(&mut e, &let_go("brute-1", "ann"));
+    let ev = run(&mut e, &mv("ann"));
+    assert_eq!(
+        opened(&ev),
+        opened_one("ann", &["brute-1"], Provocation::MovingAway)
+    );
+}
+
+/// 13th-age-combat.txt § Teleportation ("Teleporting doesn't draw opportunity attacks"), § Grabbed
+/// (a grabbed creature can't move away "unless you teleport") and § Stuck (no one moves you
+/// "without teleporting"): a teleport leaves every engagement without opening opportunity
+/// attacks, ends the grab, works while stuck, spends no action, and may arrive next to an enemy.
+#[test]
+fn a_teleport_leaves_engagements_without_opportunity_attacks_even_when_grabbed_or_stuck() {
+    // brute-1 grabs ann, then brute-2 snares her (stuck).
+    let mut e = find_seed("a grab and a snare", |seed| {
+        let (mut e, _) = ann_lassoed(2, 100, seed)?;
+        until_turn_of(&mut e, "brute-2");
+        hits(&mut e, "brute-2", "snare", "ann")?;
+        Some(e)
+    });
+    let grab = grab_on(&e, "ann");
+    assert!(conditions(&cs(&e, "ann")).contains(&Condition::Stuck));
+    until_turn_of(&mut e, "ann");
+    assert_eq!(refuse(&mut e, &mv("ann")), ErrorCode::Stuck);
+    let before = cs(&e, "ann").actions;
+    assert_eq!(
+        refuse(&mut e, &teleport("ann", Some("bo"), false)),
+        ErrorCode::InvalidTarget
+    );
+    assert_eq!(
+        refuse(&mut e, &teleport("ann", Some("brute-2"), true)),
+        ErrorCode::InvalidArgument
+    );
+    let ev = run(&mut e, &teleport("ann", None, false));
+    assert!(opened(&ev).is_empty(), "{ev:?}");
+    assert!(has(
+        &ev,
+        &GameEvent::EffectEnded {
+            target: cid("ann"),
+            effect: grab,
+            reason: EffectEndReason::Expired,
+        }
+    ));
+    assert!(has(
+        &ev,
+        &GameEvent::Teleported {
+            combatant: cid("ann"),
+            engaged: None,
+            far_away: false,
+        }
+    ));
+    assert!(engaged(&e, "ann").is_empty() && engaged(&e, "brute-1").is_empty());
+    assert!(!conditions(&cs(&e, "ann")).contains(&Condition::Grabbed));
+    assert_eq!(cs(&e, "ann").actions, before, "no action spent");
+    // Nobody can intercept a teleport (it is not a move).
+    assert_eq!(
+        refuse(&mut e, &intercept("bo", "ann")),
+        ErrorCode::InvalidArgument
+    );
+    run(&mut e, &teleport("ann", Some("brute-2"), false));
+    assert_eq!(engaged(&e, "ann"), ["brute-2"]);
+    let ev = run(&mut e, &teleport("ann", None, true));
+    assert!(opened(&ev).is_empty());
+    assert!(cs(&e, "ann").far_away && engaged(&e, "ann").is_empty());
+}
