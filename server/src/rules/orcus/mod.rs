@@ -11,6 +11,7 @@
 
 mod commands;
 pub mod geometry;
+pub mod grid;
 pub mod rules;
 pub mod tables;
 mod turns;
