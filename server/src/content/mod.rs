@@ -85,6 +85,11 @@ pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static st
 pub const RULESETS: &[&str] = &["13th-age", "orcus"];
 
 fn parse_file(name: &str, text: &str) -> Result<ContentFile, ContentError> {
+    parse_toml(name, text)
+}
+
+/// Parses a content file of any shape; syntax errors name the file, line and column.
+fn parse_toml<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Result<T, ContentError> {
     toml::from_str(text).map_err(|e| ContentError::Syntax {
         file: name.to_owned(),
         reason: e.to_string().trim_end().replace('\n', " "),

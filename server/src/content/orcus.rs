@@ -755,10 +755,7 @@ impl MonsterFile {
 }
 
 fn parse(name: &str, text: &str) -> Result<OrcusFile, ContentError> {
-    toml::from_str(text).map_err(|e| ContentError::Syntax {
-        file: name.to_owned(),
-        reason: e.to_string().trim_end().replace('\n', " "),
-    })
+    super::parse_toml(name, text)
 }
 
 fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {

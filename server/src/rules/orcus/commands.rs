@@ -27,8 +27,8 @@ fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
 /// Decides one command.
 pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
     match cmd {
-        Command::StartBattle => start(d, b, &[]),
-        Command::StartSurprise { surprised } => start(d, b, surprised),
+        Command::StartBattle => start(d, &[]),
+        Command::StartSurprise { surprised } => start(d, surprised),
         Command::ReorderInitiative { order } => reorder(d, order),
         Command::MoveTo { actor, path, mode } => move_to(d, b, actor, path, *mode),
         Command::StandUp { actor } => stand_up(d, actor),
@@ -225,7 +225,7 @@ fn defense_bonus(d: &mut Decider, actor: &CombatantId) {
 
 /// § Initiative: every participant rolls; one roll for each group of identical creatures
 /// (monsters of one template). § Surprise round: the surprised don't act in it.
-fn start(d: &mut Decider, b: &Board, surprised: &[CombatantId]) -> R {
+fn start(d: &mut Decider, surprised: &[CombatantId]) -> R {
     if d.field.battle.phase != Phase::Setup {
         return Err(no(
             ErrorCode::BattleAlreadyStarted,
@@ -293,7 +293,6 @@ fn start(d: &mut Decider, b: &Board, surprised: &[CombatantId]) -> R {
             advance_escalation: false,
         });
     }
-    let _ = b;
     Ok(())
 }
 
@@ -505,17 +504,9 @@ fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mod
         // enemy's reach (stepping does not provoke).
         if mode != MoveMode::Step {
             let next = Space { at: *step, size };
-            let provoked: Vec<CombatantId> = d
-                .field
-                .all()
-                .filter(|f| f.c.side != fighter_side(d, actor))
-                .map(|f| f.c.id.clone())
-                .collect::<Vec<_>>()
+            let provoked: Vec<CombatantId> = adjacent_enemies(d, b, actor, at)
                 .into_iter()
-                .filter(|e| {
-                    space(b, e)
-                        .is_ok_and(|es| geometry::adjacent(es, at) && !geometry::adjacent(es, next))
-                })
+                .filter(|e| space(b, e).is_ok_and(|es| !geometry::adjacent(es, next)))
                 .collect();
             for enemy in provoked {
                 if !walked.is_empty() {
@@ -1078,21 +1069,22 @@ fn alive(d: &Decider, t: &CombatantId) -> R {
     Ok(())
 }
 
+/// The enemies of `actor` adjacent to the space `at`, in id order.
+fn adjacent_enemies(d: &Decider, b: &Board, actor: &CombatantId, at: Space) -> Vec<CombatantId> {
+    let side = fighter_side(d, actor);
+    d.field
+        .all()
+        .filter(|f| f.c.side != side)
+        .filter(|f| space(b, &f.c.id).is_ok_and(|s| geometry::adjacent(s, at)))
+        .map(|f| f.c.id.clone())
+        .collect()
+}
+
 /// Opportunity attacks provoked by a ranged or far power (§ Opportunity attacks), resolved
 /// before it; returns whether the attacker is still up.
 fn provoke_ranged(d: &mut Decider, b: &Board, actor: &CombatantId) -> R<bool> {
     let at = space(b, actor)?;
-    let side = fighter_side(d, actor);
-    let adjacent: Vec<CombatantId> = d
-        .field
-        .all()
-        .filter(|f| f.c.side != side)
-        .map(|f| f.c.id.clone())
-        .collect::<Vec<_>>()
-        .into_iter()
-        .filter(|e| space(b, e).is_ok_and(|s| geometry::adjacent(s, at)))
-        .collect();
-    for e in adjacent {
+    for e in adjacent_enemies(d, b, actor, at) {
         opportunity_attack(d, b, &e, actor, at)?;
         if d.status(actor) != Some(LifeStatus::Conscious) {
             return Ok(false);
@@ -1279,10 +1271,6 @@ fn area_attack(
     let squares = match (p.origin, origin) {
         (Origin::NearBurst { size }, _) => geometry::near_burst(me, size),
         (Origin::NearBlast { size }, Some(o)) => {
-            let block = Space {
-                at: o,
-                size: fray_protocol::grid::Size::Medium,
-            };
             let area = geometry::blast(o, size);
             let touches = area
                 .iter()
@@ -1293,7 +1281,6 @@ fn area_attack(
                     "a near blast must be adjacent to the user's space and not include it",
                 ));
             }
-            let _ = block;
             area
         }
         (Origin::FarBurst { size, range }, Some(o)) => {
@@ -1355,7 +1342,6 @@ fn area_attack(
         ));
     }
     // Creatures in the area (each once, § Areas of effect), with line of effect from the origin.
-    let side = fighter_side(d, actor);
     let mut inside: Vec<(CombatantId, i32)> = Vec::new();
     for f in d.field.all() {
         if &f.c.id == actor || matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
@@ -1365,7 +1351,6 @@ fn area_attack(
         if s.squares().any(|q| squares.contains(&q)) && geometry::line_of_effect(&map, centre, s) {
             inside.push((f.c.id.clone(), geometry::distance(me, s)));
         }
-        let _ = side;
     }
     let targets: Vec<CombatantId> = match p.targets {
         TargetRule::AllCreatures => inside.iter().map(|(c, _)| c.clone()).collect(),
@@ -1432,6 +1417,20 @@ pub fn spend_recovery(d: &mut Decider, b: &Board, who: &CombatantId, can_act: bo
         return Ok(false);
     }
     let target_hp = if have { v.current.max(0) + value } else { 1 };
+    restore_hp(d, who, &mut v, target_hp, have, can_act);
+    Ok(true)
+}
+
+/// Sets hit points to `target_hp` (at most the maximum; § Healing: healing on negative hit
+/// points starts from 0) and wakes a dying creature (§ 0 hit points or below).
+pub fn restore_hp(
+    d: &mut Decider,
+    who: &CombatantId,
+    v: &mut crate::rules::thirteenth_age::field::Vitals,
+    target_hp: i32,
+    recovery_used: bool,
+    can_act: bool,
+) {
     let after = target_hp.min(v.max);
     let amount = after - v.current.max(0);
     v.current = after;
@@ -1439,7 +1438,7 @@ pub fn spend_recovery(d: &mut Decider, b: &Board, who: &CombatantId, can_act: bo
         target: who.clone(),
         roll: None,
         amount,
-        recovery_used: have,
+        recovery_used,
         hp_after: Some(after),
     });
     if v.status == LifeStatus::Unconscious {
@@ -1449,8 +1448,7 @@ pub fn spend_recovery(d: &mut Decider, b: &Board, who: &CombatantId, can_act: bo
             can_act,
         });
     }
-    d.overlay.set(who, v);
-    Ok(true)
+    d.overlay.set(who, *v);
 }
 
 /// § Rally (encounter): spend a recovery and heal its value; +2 to defenses until the start of

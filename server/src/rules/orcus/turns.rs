@@ -9,7 +9,7 @@
 //! - the battle ends when a side is out; then the seed is revealed.
 
 use super::Board;
-use super::commands::{self, deal, initiative_order, spend_recovery};
+use super::commands::{self, deal, initiative_order, restore_hp, spend_recovery};
 use super::rules;
 use crate::content::model::Frequency;
 use crate::dice;
@@ -36,7 +36,7 @@ pub fn advance(d: &mut Decider, b: &Board, secret: &SeedSecret) {
             }
         }
         Stage::Acting | Stage::BetweenTurns => {
-            if let Some(winner) = battle_over(d) {
+            if let Some(winner) = crate::rules::thirteenth_age::turns::battle_over(d) {
                 d.emit(GameEvent::BattleEnded { winner });
                 return;
             }
@@ -48,25 +48,6 @@ pub fn advance(d: &mut Decider, b: &Board, secret: &SeedSecret) {
                 end_turn(d, b, &current);
             }
         }
-    }
-}
-
-/// A side is out when none of its members is conscious (heroes) or unslain (monsters).
-fn battle_over(d: &Decider) -> Option<Option<Side>> {
-    let mut heroes_up = false;
-    let mut monsters_up = false;
-    for f in d.field.all() {
-        match (f.c.side, f.vit.0) {
-            (Side::Heroes, LifeStatus::Conscious) => heroes_up = true,
-            (Side::Monsters, s) if s != LifeStatus::Slain => monsters_up = true,
-            _ => {}
-        }
-    }
-    match (heroes_up, monsters_up) {
-        (true, true) => None,
-        (true, false) => Some(Some(Side::Heroes)),
-        (false, true) => Some(Some(Side::Monsters)),
-        (false, false) => Some(None),
     }
 }
 
@@ -190,24 +171,8 @@ fn start_of_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
         && v.current < v.max
     {
         let mut v = v;
-        let after = (v.current.max(0) + kit.0.regeneration).min(v.max);
-        let amount = after - v.current.max(0);
-        v.current = after;
-        d.emit(GameEvent::Healed {
-            target: id.clone(),
-            roll: None,
-            amount,
-            recovery_used: false,
-            hp_after: Some(after),
-        });
-        if v.status == LifeStatus::Unconscious {
-            v.status = LifeStatus::Conscious;
-            d.emit(GameEvent::Revived {
-                combatant: id.clone(),
-                can_act: true,
-            });
-        }
-        d.overlay.set(id, v);
+        let target_hp = v.current.max(0) + kit.0.regeneration;
+        restore_hp(d, id, &mut v, target_hp, false, true);
     }
     // § Recharge X–Y: a d6 for each expended recharge power at the start of a monster's turn.
     if let Some((_, kit)) = b.get(id) {

@@ -12,7 +12,7 @@ pub(crate) mod decider;
 pub mod field;
 mod position;
 pub mod rules;
-mod turns;
+pub(crate) mod turns;
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -66,7 +66,7 @@ pub fn end_battle(d: &mut Decider, winner: Option<Side>) {
 
 /// `Some(winner)` when one side is out: every monster slain, or every hero unconscious or dead.
 /// `Some(None)` if both are out at once.
-fn battle_over(d: &Decider) -> Option<Option<Side>> {
+pub(crate) fn battle_over(d: &Decider) -> Option<Option<Side>> {
     let mut heroes_up = false;
     let mut monsters_up = false;
     for f in d.field.all() {
