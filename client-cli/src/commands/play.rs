@@ -248,7 +248,8 @@ impl Game {
         match msg {
             ServerMessage::Event { seq, event, .. } => {
                 let turn_started = matches!(event, GameEvent::TurnStarted { .. });
-                let battle_ended = matches!(event, GameEvent::BattleEnded { .. });
+                let battle_ended = matches!(event, GameEvent::BattleEnded { .. })
+                    || matches!(event, GameEvent::NewBattle { .. });
                 print_outputs(&self.tracker.on_event(seq, event), false);
                 if (turn_started || battle_ended)
                     && seq > self.joined_at
