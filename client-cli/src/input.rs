@@ -275,6 +275,7 @@ Commands (case-insensitive):
     rest HERO N               after the battle (rests option): quick rest spending N recoveries
   healup                    GM: full heal-up (rests option)
   end-session               GM: end the session and reveal the seed (rests option)
+  next-battle               GM: bring in the session's next battle (rests option)
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
     temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
@@ -313,6 +314,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "flee" => no_args(Input::Game(Command::Flee)),
         "healup" | "heal-up" => no_args(Input::Game(Command::FullHealUp)),
         "end-session" | "endsession" => no_args(Input::Game(Command::EndSession)),
+        "next-battle" | "nextbattle" => no_args(Input::Game(Command::NextBattle)),
         "rest" => match args {
             [who, n] => Ok(Input::Game(Command::QuickRest {
                 actor: CombatantId::new(who.to_lowercase()),

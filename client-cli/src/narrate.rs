@@ -371,6 +371,14 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "Full heal-up: the heroes' hit points, recoveries and powers are restored.".to_owned()
         }
         GameEvent::SessionEnded => "The GM ends the session.".to_owned(),
+        GameEvent::NewBattle {
+            battle,
+            title,
+            monsters,
+        } => format!(
+            "=== Battle {battle}: {title} === The heroes face {}",
+            roster.names_of(monsters)
+        ),
         GameEvent::PartyFled => "The party flees, carrying its fallen: a campaign loss.".to_owned(),
         GameEvent::TempHpGained {
             target,

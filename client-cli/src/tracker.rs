@@ -374,6 +374,30 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             }
         }
         GameEvent::SessionEnded => state.session_over = true,
+        GameEvent::NewBattle { battle, .. } => {
+            // The new monsters arrive with the next snapshot (clients ask for one).
+            state
+                .combatants
+                .retain(|c| c.side != fray_protocol::Side::Monsters);
+            state.battle = *battle;
+            state.phase = Phase::Setup;
+            state.round = 0;
+            state.escalation = 0;
+            state.order.clear();
+            state.current = None;
+            state.turn_index = None;
+            state.winner = None;
+            state.opportunities.clear();
+            for c in &mut state.combatants {
+                c.initiative = None;
+                c.death_save_failures = 0;
+                c.rallies = 0;
+                c.rested = false;
+                c.dropped = false;
+                c.engaged_with.clear();
+                c.far_away = false;
+            }
+        }
         // A full heal-up changes much; the next snapshot brings it.
         GameEvent::FullHealUp => {}
         GameEvent::InterruptUsed { combatant } => {

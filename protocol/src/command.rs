@@ -142,6 +142,11 @@ pub enum Command {
     FullHealUp,
     /// GM: end the session (with the `rests` option; the seed is revealed).
     EndSession,
+    /// GM: after a battle of a session with later battles (`rests` option), the next battle's
+    /// monsters come in: the last battle's monsters leave, the heroes keep their hit points,
+    /// recoveries, expended powers and lasting wounds, and regain once-per-battle powers. The GM
+    /// then starts it (`start_battle` or `start_ambush`).
+    NextBattle,
     /// GM: the escalation die (13th Age § Escalation Die): hold it when the heroes avoid the
     /// fight, resume it, or reset it to 0 when combat virtually ceases.
     Escalation {
@@ -280,6 +285,7 @@ impl Command {
             | Command::FullHealUp
             | Command::StartSurprise { .. }
             | Command::ReorderInitiative { .. }
+            | Command::NextBattle
             | Command::EndSession => None,
         }
     }
@@ -307,6 +313,7 @@ impl Command {
             Command::QuickRest { .. } => "quick_rest",
             Command::FullHealUp => "full_heal_up",
             Command::EndSession => "end_session",
+            Command::NextBattle => "next_battle",
             Command::Escalation { .. } => "escalation",
             Command::Flee => "flee",
             Command::GrantTempHp { .. } => "grant_temp_hp",

@@ -431,6 +431,17 @@ pub enum GameEvent {
     FullHealUp,
     /// The GM ended the session (the seed is revealed next).
     SessionEnded,
+    /// The next battle of the session is set up: the last battle's monsters leave, these
+    /// monsters (stat blocks from the session's encounter) come in, the heroes stay; the battle
+    /// waits for the GM to start it.
+    NewBattle {
+        /// Which battle, from 1.
+        battle: u32,
+        /// Its title.
+        title: String,
+        /// The monsters coming in, by id.
+        monsters: Vec<CombatantId>,
+    },
     /// A combatant delayed: its turn passes without end-of-turn effects; it may act later.
     Delayed {
         /// Who.

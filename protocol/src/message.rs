@@ -96,7 +96,7 @@ pub enum ServerMessage {
         /// Last event folded into this state.
         seq: u64,
         /// The state.
-        state: SessionState,
+        state: Box<SessionState>,
     },
     /// A protocol error not tied to a command.
     Error {

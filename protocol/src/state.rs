@@ -200,6 +200,10 @@ pub struct SessionState {
     pub ruleset: String,
     /// Battle phase.
     pub phase: Phase,
+    /// Which battle of the session this is, from 1 (sessions with later battles).
+    pub battle: u32,
+    /// How many battles the session has.
+    pub battles: u32,
     /// Current round (0 before the battle).
     pub round: u32,
     /// Escalation die.
@@ -260,6 +264,8 @@ impl SessionState {
         SessionState {
             ruleset: ruleset.into(),
             phase: Phase::Setup,
+            battle: 1,
+            battles: 1,
             round: 0,
             escalation: 0,
             escalation_held: false,

@@ -56,7 +56,7 @@ async fn state(c: &mut Client) -> fray_protocol::SessionState {
     c.send(&ClientMessage::GetSnapshot).await.expect("send");
     loop {
         if let ServerMessage::Snapshot { state, .. } = recv(c).await {
-            return state;
+            return *state;
         }
     }
 }

@@ -38,13 +38,13 @@ async fn join(url: &str, token: &str, enc: Encoding) -> Result<(Client, Role, Se
     let ServerMessage::Snapshot { state, .. } = recv(&mut c).await? else {
         bail!("expected snapshot")
     };
-    Ok((c, role, state))
+    Ok((c, role, *state))
 }
 
 async fn snapshot(c: &mut Client) -> Result<SessionState> {
     c.send(&ClientMessage::GetSnapshot).await?;
     match until(c, |m| matches!(m, ServerMessage::Snapshot { .. })).await? {
-        ServerMessage::Snapshot { state, .. } => Ok(state),
+        ServerMessage::Snapshot { state, .. } => Ok(*state),
         _ => unreachable!(),
     }
 }

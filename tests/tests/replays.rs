@@ -107,6 +107,8 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
                 GameEvent::EscalationDie { .. } => "escalation die",
                 GameEvent::Resisted { .. } => "resistance",
                 GameEvent::PowerExpended { .. } => "limited power",
+                GameEvent::QuickRested { .. } => "quick rest",
+                GameEvent::NewBattle { .. } => "next battle",
                 _ => continue,
             };
             seen.insert(tag);
@@ -145,6 +147,8 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
         "escalation die",
         "resistance",
         "limited power",
+        "quick rest",
+        "next battle",
     ]
     .into_iter()
     .collect();

@@ -248,7 +248,8 @@ impl Game {
         match msg {
             ServerMessage::Event { seq, event, .. } => {
                 let turn_started = matches!(event, GameEvent::TurnStarted { .. });
-                let battle_ended = matches!(event, GameEvent::BattleEnded { .. });
+                let battle_ended = matches!(event, GameEvent::BattleEnded { .. })
+                    || matches!(event, GameEvent::NewBattle { .. });
                 print_outputs(&self.tracker.on_event(seq, event), false);
                 if (turn_started || battle_ended)
                     && seq > self.joined_at
@@ -262,7 +263,7 @@ impl Game {
                 self.maybe_prompt();
             }
             ServerMessage::Snapshot { seq, state } => {
-                print_outputs(&self.tracker.on_snapshot(seq, state), false);
+                print_outputs(&self.tracker.on_snapshot(seq, *state), false);
                 self.awaiting_snapshots = self.awaiting_snapshots.saturating_sub(1);
                 if self.awaiting_snapshots == 0 && self.table_next {
                     self.table_next = false;

@@ -215,7 +215,11 @@ async fn follow(conn: &mut Connection, welcome: &Welcome, tracker: &mut Tracker)
         match message {
             ServerMessage::Event { seq, event, .. } => {
                 let live = seq > welcome.seq;
-                let turn_started = matches!(event, GameEvent::TurnStarted { .. });
+                // A new battle brings monsters the local state has not seen: ask as at a turn.
+                let turn_started = matches!(
+                    event,
+                    GameEvent::TurnStarted { .. } | GameEvent::NewBattle { .. }
+                );
                 let round_started = matches!(event, GameEvent::RoundStarted { .. });
                 let battle_ended = matches!(event, GameEvent::BattleEnded { .. });
                 let revealed = matches!(event, GameEvent::SeedRevealed { .. });
@@ -236,7 +240,7 @@ async fn follow(conn: &mut Connection, welcome: &Welcome, tracker: &mut Tracker)
             }
             ServerMessage::Snapshot { seq, state } => {
                 let already_over = state.phase == Phase::Ended;
-                print_outputs(&tracker.on_snapshot(seq, state), true);
+                print_outputs(&tracker.on_snapshot(seq, *state), true);
                 if already_over && tracker.last_seq() >= Some(seq) {
                     println!("This battle is over.");
                     print_final(tracker);

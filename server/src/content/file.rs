@@ -37,6 +37,20 @@ pub struct ContentFile {
     /// Monster stat blocks.
     #[serde(default)]
     pub monster: Vec<MonsterFile>,
+    /// Later battles of the session (with `[options] rests = true`), in order.
+    #[serde(default)]
+    pub battles: Vec<BattleFile>,
+}
+
+/// `[[battles]]`: a later battle of the session — new monsters against the same heroes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleFile {
+    /// Title.
+    pub title: Option<String>,
+    /// Monster groups coming in.
+    #[serde(default)]
+    pub monsters: Vec<MonsterGroup>,
 }
 
 /// `[options]`: optional rules of the ruleset.

@@ -76,6 +76,10 @@ pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static st
                 "mire-of-whispers",
                 include_str!("../../content/13th-age/encounters/mire-of-whispers.toml"),
             ),
+            (
+                "goblin-gauntlet",
+                include_str!("../../content/13th-age/encounters/goblin-gauntlet.toml"),
+            ),
         ],
         _ => &[],
     }
@@ -167,31 +171,61 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     if enc.monsters.is_empty() {
         return Err(ctx.err("monsters", "an encounter needs at least one monster group"));
     }
-    for (i, group) in enc.monsters.iter().enumerate() {
-        let (file, monster) = catalog.monsters.get(&group.template).ok_or_else(|| {
-            ctx.err(
-                format!("monsters[{i}].template"),
-                format!("no monster template '{}'", group.template),
-            )
-        })?;
-        if !(1..=20).contains(&group.count) {
+    let mut numbered: BTreeMap<String, usize> = BTreeMap::new();
+    combatants.extend(monsters(
+        &ctx,
+        &catalog,
+        &enc.monsters,
+        "monsters",
+        &mut numbered,
+    )?);
+    // Later battles: their monsters' ids continue each template's numbering, so that every id
+    // is unique in the session.
+    if !enc.battles.is_empty() && !enc.options.rests {
+        return Err(ctx.err(
+            "battles",
+            "later battles come after rests: set [options] rests = true",
+        ));
+    }
+    if enc.battles.len() > 8 {
+        return Err(ctx.err(
+            "battles",
+            format!("{} later battles is more than 8", enc.battles.len()),
+        ));
+    }
+    let mut battles = Vec::new();
+    for (b, battle) in enc.battles.iter().enumerate() {
+        if battle.monsters.is_empty() {
             return Err(ctx.err(
-                format!("monsters[{i}].count"),
-                format!("{} is outside 1..=20", group.count),
+                format!("battles[{b}].monsters"),
+                "a battle needs at least one monster group",
             ));
         }
-        let already = combatants
-            .iter()
-            .filter(|c: &&model::CombatantSpec| c.template == group.template)
-            .count();
-        for n in 0..group.count as usize {
-            let k = already + n + 1;
-            let id = CombatantId::new(format!("{}-{k}", group.template));
-            let display = format!("{} {k}", monster.name);
-            combatants.push(monster.resolve(&Ctx { file }, id, display)?);
-        }
+        let mut ms = monsters(
+            &ctx,
+            &catalog,
+            &battle.monsters,
+            &format!("battles[{b}].monsters"),
+            &mut numbered,
+        )?;
+        ms.sort_by(|a, b| a.id.cmp(&b.id));
+        battles.push(model::BattleSpec {
+            title: battle
+                .title
+                .clone()
+                .unwrap_or_else(|| format!("Battle {}", b + 2)),
+            monsters: ms,
+        });
     }
     combatants.sort_by(|a, b| a.id.cmp(&b.id));
+    for later in battles.iter().flat_map(|b| &b.monsters) {
+        if combatants.iter().any(|c| c.id == later.id) {
+            return Err(ctx.err(
+                "battles",
+                format!("combatant id '{}' appears twice", later.id),
+            ));
+        }
+    }
     for w in combatants.windows(2) {
         if w[0].id == w[1].id {
             return Err(ctx.err(
@@ -216,6 +250,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             rests: enc.options.rests,
         },
         map: None,
+        battles,
     })
 }
 
@@ -259,6 +294,41 @@ fn resolve_seats(
             name: s.name.clone(),
             controls,
         });
+    }
+    Ok(out)
+}
+
+/// Resolves monster groups; `numbered` counts each template's monsters so far (ids go on from
+/// there: `goblin-scrapper-4` after three).
+fn monsters(
+    ctx: &Ctx,
+    catalog: &Catalog,
+    groups: &[file::MonsterGroup],
+    field: &str,
+    numbered: &mut BTreeMap<String, usize>,
+) -> Result<Vec<model::CombatantSpec>, ContentError> {
+    let mut out = Vec::new();
+    for (i, group) in groups.iter().enumerate() {
+        let (file, monster) = catalog.monsters.get(&group.template).ok_or_else(|| {
+            ctx.err(
+                format!("{field}[{i}].template"),
+                format!("no monster template '{}'", group.template),
+            )
+        })?;
+        if !(1..=20).contains(&group.count) {
+            return Err(ctx.err(
+                format!("{field}[{i}].count"),
+                format!("{} is outside 1..=20", group.count),
+            ));
+        }
+        let already = numbered.entry(group.template.clone()).or_insert(0);
+        for _ in 0..group.count {
+            *already += 1;
+            let k = *already;
+            let id = CombatantId::new(format!("{}-{k}", group.template));
+            let display = format!("{} {k}", monster.name);
+            out.push(monster.resolve(&Ctx { file }, id, display)?);
+        }
     }
     Ok(out)
 }

@@ -335,6 +335,18 @@ pub struct Encounter {
     pub options: SessionOptions,
     /// The battle map (grid rulesets).
     pub map: Option<fray_protocol::grid::MapState>,
+    /// The session's later battles, in order (sessions with the `rests` option): the GM brings
+    /// each one in with `next_battle` after the previous battle ended.
+    pub battles: Vec<BattleSpec>,
+}
+
+/// A later battle of the session: the monsters that come in (the heroes stay).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleSpec {
+    /// Title.
+    pub title: String,
+    /// Its monsters, sorted by id (ids unique in the whole session).
+    pub monsters: Vec<CombatantSpec>,
 }
 
 /// Optional rules (13th Age § Optional Lasting-Wound Rule, …), off by default.

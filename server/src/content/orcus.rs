@@ -923,5 +923,6 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         seats,
         options: SessionOptions::default(),
         map: Some(map),
+        battles: Vec::new(),
     })
 }

@@ -25,7 +25,7 @@ pub async fn play(url: String, token: String, pace: Duration) -> Result<(), Clie
         match c.recv().await? {
             ServerMessage::Welcome { role: r, .. } => role = r,
             ServerMessage::Snapshot { state: s, .. } => {
-                state = Some(s);
+                state = Some(*s);
                 waiting = false;
             }
             ServerMessage::Event { event, .. } => match event {
@@ -87,6 +87,28 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
     match s.phase {
         Phase::Setup if matches!(role, Role::Gm) => return Some(Command::StartBattle),
         Phase::Running => {}
+        // A session with rests waits after its battle: the GM has every hero take a quick rest
+        // (healing when staggered), then brings in the next battle or ends the session.
+        Phase::Ended if matches!(role, Role::Gm) && !s.seed_revealed && !s.session_over => {
+            let resting = s
+                .combatants
+                .iter()
+                .find(|c| c.side == Side::Heroes && !c.rested && c.status != LifeStatus::Dead);
+            return Some(match resting {
+                Some(h) => Command::QuickRest {
+                    actor: h.id.clone(),
+                    recoveries: u32::from(h.staggered && h.recoveries > 0),
+                },
+                None if s.battle < s.battles
+                    && s.combatants
+                        .iter()
+                        .any(|c| c.side == Side::Heroes && c.status == LifeStatus::Conscious) =>
+                {
+                    Command::NextBattle
+                }
+                None => Command::EndSession,
+            });
+        }
         _ => return None,
     }
     for (attacker, provoker) in &s.opportunities {

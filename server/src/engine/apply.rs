@@ -100,6 +100,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::PartyFled => world.resource_mut::<Battle>().fled = true,
         GameEvent::QuickRested { combatant } => with::<Hero>(world, combatant, |h| h.rested = true),
         GameEvent::SessionEnded => world.resource_mut::<Battle>().session_over = true,
+        GameEvent::NewBattle { battle, .. } => enter_battle(world, *battle),
         GameEvent::FullHealUp => {
             let mut q = world.query::<(&mut Hero, &mut HitPoints, &mut Expended, &Vitality)>();
             for (mut h, mut hp, mut used, vit) in q.iter_mut(world) {
@@ -420,6 +421,72 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         }
         GameEvent::SeedRevealed { .. } => world.resource_mut::<Battle>().seed_revealed = true,
     }
+}
+
+/// Sets up battle `number` (from 1) of the session: the monsters on the field leave, that
+/// battle's monsters (from the `LaterBattles` resource) come in, and everything that lasts one
+/// battle starts afresh — the round, the escalation die, the order of battle, initiative,
+/// heroes' death saves, rallies, drops and quick rests. Heroes keep hit points, recoveries,
+/// expended powers, lasting wounds and comas. (Also used to restore a snapshot of a later
+/// battle.)
+pub fn enter_battle(world: &mut World, number: u32) {
+    let monsters: Vec<CombatantId> = {
+        let mut q = world.query::<&Combatant>();
+        q.iter(world)
+            .filter(|c| c.side == Side::Monsters)
+            .map(|c| c.id.clone())
+            .collect()
+    };
+    for id in monsters {
+        if let Some(e) = world.resource_mut::<Roster>().0.remove(&id) {
+            world.despawn(e);
+        }
+    }
+    let specs = usize::try_from(number)
+        .ok()
+        .and_then(|n| n.checked_sub(2))
+        .and_then(|i| world.resource::<LaterBattles>().0.get(i).cloned());
+    for spec in specs.map(|b| b.monsters).unwrap_or_default() {
+        let e = super::world::spawn(world, &spec);
+        world.resource_mut::<Roster>().0.insert(spec.id.clone(), e);
+    }
+    {
+        let mut b = world.resource_mut::<Battle>();
+        b.battle = number;
+        b.phase = Phase::Setup;
+        b.stage = Stage::Setup;
+        b.round = 0;
+        b.escalation = 0;
+        b.escalation_held = false;
+        b.fled = false;
+        b.surprise = None;
+        b.spirit_used = false;
+        b.spirit_rounds.clear();
+        b.readied.clear();
+        b.delayed.clear();
+        b.undelay = None;
+        b.order.clear();
+        b.turn_index = None;
+        b.winner = None;
+        b.opportunities.clear();
+        b.last_mover = None;
+        b.hit_this_turn.clear();
+        b.popped_free = None;
+        b.released.clear();
+    }
+    for_all::<Initiative>(world, |i| i.result = None);
+    for_all::<InterruptUsed>(world, |i| i.0 = false);
+    for_all::<Position>(world, |p| {
+        p.engaged.clear();
+        p.far_away = false;
+    });
+    for_all::<Hero>(world, |h| {
+        h.death_save_failures = 0;
+        h.rallies = 0;
+        h.rally_barred_round = None;
+        h.dropped = false;
+        h.rested = false;
+    });
 }
 
 fn is_side(world: &World, id: &CombatantId, side: Side) -> bool {

@@ -157,6 +157,8 @@ pub struct Battle {
     pub ruleset: String,
     /// Phase.
     pub phase: Phase,
+    /// Which battle of the session, from 1.
+    pub battle: u32,
     /// Turn machinery stage.
     pub stage: Stage,
     /// Round (0 before round 1).
@@ -212,6 +214,10 @@ impl Battle {
         }
     }
 }
+
+/// The session's later battles (from its encounter), in order.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct LaterBattles(pub Vec<crate::content::model::BattleSpec>);
 
 /// Stable id → entity, sorted by id.
 #[derive(Resource, Debug, Clone, Default)]

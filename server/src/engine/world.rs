@@ -10,7 +10,7 @@ use fray_protocol::state::{
 };
 
 /// Spawns one combatant.
-fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
+pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
     let mut e = world.spawn((
         Combatant {
             villain: spec.villain,
@@ -99,6 +99,7 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
     world.insert_resource(Outbox::default());
     world.insert_resource(Dice(rng));
     world.insert_resource(Options(encounter.options));
+    world.insert_resource(LaterBattles(encounter.battles.clone()));
     world.insert_resource(secret);
     world.insert_resource(BattleMap(encounter.map.clone()));
     world
@@ -186,9 +187,14 @@ pub fn read_state(world: &World) -> SessionState {
             rested: hero.is_some_and(|h| h.rested),
         });
     }
+    let battles = world
+        .get_resource::<LaterBattles>()
+        .map_or(0, |l| l.0.len());
     SessionState {
         ruleset: battle.ruleset.clone(),
         phase: battle.phase,
+        battle: battle.battle,
+        battles: u32::try_from(battles + 1).unwrap_or(u32::MAX),
         round: battle.round,
         escalation: battle.escalation,
         escalation_held: battle.escalation_held,
@@ -250,6 +256,7 @@ fn battle_from(state: &SessionState) -> Battle {
     Battle {
         ruleset: state.ruleset.clone(),
         phase: state.phase,
+        battle: state.battle,
         stage: match (state.phase, &state.current) {
             (Phase::Setup, _) => Stage::Setup,
             (Phase::Ended, _) => Stage::Ended,
@@ -293,7 +300,11 @@ pub fn restore_world(
     secret: SeedSecret,
 ) -> Option<World> {
     let mut world = build_world(encounter, rng, secret);
-    if state.combatants.len() != encounter.combatants.len() {
+    // A later battle: its monsters replace the first battle's.
+    if state.battle > 1 {
+        super::apply::enter_battle(&mut world, state.battle);
+    }
+    if state.combatants.len() != world.resource::<Roster>().0.len() {
         return None;
     }
     let roster = world.resource::<Roster>().0.clone();

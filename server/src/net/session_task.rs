@@ -429,7 +429,7 @@ impl Task {
                     };
                     let msg = ServerMessage::Snapshot {
                         seq: self.session.last_seq(),
-                        state,
+                        state: Box::new(state),
                     };
                     self.send_to(conn, &msg);
                 }
@@ -476,7 +476,10 @@ impl Task {
                     self.session.state().redacted()
                 };
                 first.extend(message(
-                    &ServerMessage::Snapshot { seq: last, state },
+                    &ServerMessage::Snapshot {
+                        seq: last,
+                        state: Box::new(state),
+                    },
                     s.encoding,
                 ));
             }

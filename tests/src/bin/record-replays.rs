@@ -18,12 +18,14 @@ use std::path::Path;
 /// (directory name, built-in encounter, seed).
 /// Between them these exercise every 13th Age condition, ongoing damage and saves, flexible
 /// maneuvers, opportunity attacks, disengaging, rallies, death saves, stabilizing and coups de
-/// grace (checked by `tests/tests/replays.rs`).
+/// grace, and a session of two battles with quick rests between them (checked by
+/// `tests/tests/replays.rs`).
 const FIGHTS: &[(&str, &str, u64)] = &[
     ("goblin-ambush-seed-111", "goblin-ambush", 111),
     ("crypt-of-ash-seed-0", "crypt-of-ash", 0),
     ("crypt-of-ash-seed-4", "crypt-of-ash", 4),
     ("mire-of-whispers-seed-0", "mire-of-whispers", 0),
+    ("goblin-gauntlet-seed-0", "goblin-gauntlet", 0),
 ];
 
 /// What a fight exercised: mechanics and conditions, by name.
@@ -56,6 +58,8 @@ fn coverage(session: &Session) -> Result<BTreeSet<String>> {
             GameEvent::Stabilized { .. } => "stabilize".into(),
             GameEvent::Resisted { .. } => "resisted".into(),
             GameEvent::PowerExpended { .. } => "expended".into(),
+            GameEvent::QuickRested { .. } => "quick-rest".into(),
+            GameEvent::NewBattle { .. } => "next-battle".into(),
             _ => continue,
         };
         seen.insert(tag);

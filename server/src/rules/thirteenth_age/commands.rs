@@ -38,6 +38,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             d.emit(GameEvent::SessionEnded);
             Ok(())
         }
+        Command::NextBattle => next_battle(d),
         Command::StartAmbush {
             ambusher,
             advance_escalation,
@@ -1640,6 +1641,62 @@ fn after_battle(d: &Decider) -> Result<(), Rejection> {
     if d.field.battle.session_over {
         return reject(ErrorCode::BattleOver, "the session is over");
     }
+    Ok(())
+}
+
+/// Several battles in one session (§ Rest and Recharge: "After each battle, you can use a quick
+/// rest to get ready for the next battle"): the next battle of the encounter comes in. Heroes
+/// keep what lasts between battles — hit points, recoveries, expended daily and recharge powers,
+/// lasting wounds; once-per-battle powers are theirs again (they are used once *per battle*),
+/// and the per-battle counts (death saves, rallies) start afresh.
+fn next_battle(d: &mut Decider) -> Result<(), Rejection> {
+    after_battle(d)?;
+    let number = d.field.battle.battle + 1;
+    let Some(spec) = usize::try_from(number)
+        .ok()
+        .and_then(|n| n.checked_sub(2))
+        .and_then(|i| d.field.later.0.get(i))
+    else {
+        return reject(
+            ErrorCode::InvalidArgument,
+            "this session's encounter has no more battles; end the session",
+        );
+    };
+    if !d
+        .field
+        .all()
+        .any(|f| f.c.side == Side::Heroes && f.vit.0 == LifeStatus::Conscious)
+    {
+        return reject(
+            ErrorCode::InvalidArgument,
+            "no hero is conscious: a quick rest (a recovery) gets a hero back on its feet first",
+        );
+    }
+    let title = spec.title.clone();
+    let monsters: Vec<CombatantId> = spec.monsters.iter().map(|m| m.id.clone()).collect();
+    let mut regained = Vec::new();
+    for f in d.field.all() {
+        if f.hero.is_none() {
+            continue;
+        }
+        for a in &f.arsenal.0 {
+            if a.usage == Usage::OncePerBattle && f.used.0.contains(&a.id) {
+                regained.push((f.c.id.clone(), a.id.clone()));
+            }
+        }
+    }
+    for (combatant, power) in regained {
+        d.emit(GameEvent::PowerRegained {
+            combatant,
+            power,
+            roll: None,
+        });
+    }
+    d.emit(GameEvent::NewBattle {
+        battle: number,
+        title,
+        monsters,
+    });
     Ok(())
 }
 

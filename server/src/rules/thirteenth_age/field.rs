@@ -49,6 +49,8 @@ pub struct Field<'w, 's> {
     pub battle: Res<'w, Battle>,
     /// Optional rules.
     pub options: Res<'w, Options>,
+    /// The session's later battles.
+    pub later: Res<'w, LaterBattles>,
     roster: Res<'w, Roster>,
     q: Query<'w, 's, Fighter>,
 }

@@ -592,3 +592,225 @@ fn crit_doubling_ally_and_kind_fields_are_validated() {
         "battles.toml: hero 'lia'.kind: 'pet' is not a kind (pc, companion or npc)",
     );
 }
+
+/// Several battles in one session (13th-age-combat.txt § Rest and Recharge: "After each battle,
+/// you can use a quick rest to get ready for the next battle"): `next_battle` replaces the last
+/// battle's monsters with the next battle's; heroes keep hit points, recoveries, expended daily
+/// and unrecharged recharge powers (§ Quick Rests) and lasting wounds (§ Optional Lasting-Wound
+/// Rule), regain once-per-battle powers, and start the battle's counts afresh (§ Death saves: "in
+/// a single battle"; § Rally: once a battle). The seed waits for `end_session`. Folding the
+/// events and restoring a snapshot of the later battle give the same state.
+#[test]
+fn a_session_goes_on_to_its_next_battle() {
+    let extra = r#"
+[[hero.attacks]]
+id = "smite"
+name = "Smite"
+range = "ranged"
+ability = "dex"
+vs = "ac"
+damage = "1"
+usage = "once-per-battle"
+
+[[hero.attacks]]
+id = "doom"
+name = "Doom"
+range = "ranged"
+ability = "dex"
+vs = "ac"
+damage = "1"
+usage = "daily"
+"#;
+    let tail = "\n[options]\nrests = true\nlasting_wounds = true\n\n[[battles]]\ntitle = \"Second wave\"\nmonsters = [{ template = \"brute\", count = 2 }]\n";
+    let enc = load(&text(extra, tail));
+    assert_eq!(enc.battles.len(), 1);
+    let ids: Vec<&str> = enc.battles[0]
+        .monsters
+        .iter()
+        .map(|m| m.id.0.as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        ["brute-2", "brute-3"],
+        "ids go on from the first battle"
+    );
+
+    let seed = 4;
+    let mut e = engine(&enc, seed);
+    assert_eq!((e.state().battle, e.state().battles), (1, 2));
+    run(&mut e, &Command::StartBattle);
+    assert_eq!(
+        refuse(&mut e, &Command::NextBattle),
+        ErrorCode::BattleNotStarted
+    );
+    to_turn_of(&mut e, "kai");
+    run(&mut e, &attack("kai", "smite", "brute-1"));
+    let ev = run(&mut e, &Command::EndBattle);
+    assert!(
+        !ev.iter()
+            .any(|x| matches!(x, GameEvent::SeedRevealed { .. }))
+    );
+    // What the first battle left behind (as if it had come about in play).
+    let mut e = edited(&e, &enc, seed, |s| {
+        let k = hero(s, "kai");
+        k.hp = Some(25);
+        k.max_hp = Some(37);
+        k.lasting_wounds = 1;
+        k.recoveries = 5;
+        k.expended = vec!["doom".into(), "smite".into()];
+        k.death_save_failures = 2;
+        k.rallies = 1;
+        k.dropped = true;
+    });
+    run(&mut e, &rest("lia", 0));
+    let at_edit = e.state();
+    let draws = e.rng().draws();
+    let ev = run(&mut e, &Command::NextBattle);
+    assert_eq!(
+        ev,
+        [
+            GameEvent::PowerRegained {
+                combatant: cid("kai"),
+                power: "smite".into(),
+                roll: None
+            },
+            GameEvent::NewBattle {
+                battle: 2,
+                title: "Second wave".into(),
+                monsters: vec![cid("brute-2"), cid("brute-3")]
+            }
+        ]
+    );
+    assert_eq!(e.rng().draws(), draws, "nothing rolled");
+    let s = e.state();
+    assert_eq!(
+        (s.battle, s.phase, s.round, s.winner),
+        (2, Phase::Setup, 0, None)
+    );
+    let ids: Vec<&str> = s.combatants.iter().map(|c| c.id.0.as_str()).collect();
+    assert_eq!(ids, ["brute-2", "brute-3", "kai", "lia"]);
+    let k = cs(&e, "kai");
+    assert_eq!(
+        (k.hp, k.max_hp, k.lasting_wounds, k.recoveries),
+        (Some(25), Some(37), 1, 5)
+    );
+    assert_eq!(k.expended, ["doom"], "the daily power stays expended");
+    assert_eq!((k.death_save_failures, k.rallies, k.dropped), (0, 0, false));
+    assert!(
+        !cs(&e, "lia").rested,
+        "a quick rest again after this battle"
+    );
+    assert_eq!(
+        refuse(&mut e, &Command::NextBattle),
+        ErrorCode::BattleNotStarted
+    );
+    assert_eq!(refuse(&mut e, &rest("kai", 0)), ErrorCode::BattleNotStarted);
+
+    let ev = run(&mut e, &Command::StartBattle);
+    let order = ev
+        .iter()
+        .find_map(|x| match x {
+            GameEvent::TurnOrder { order } => Some(order.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(order.len(), 4);
+    assert!(order.contains(&cid("brute-2")) && !order.contains(&cid("brute-1")));
+    to_turn_of(&mut e, "kai");
+    assert_eq!(
+        refuse(&mut e, &attack("kai", "smite", "brute-1")),
+        ErrorCode::UnknownCombatant
+    );
+    run(&mut e, &attack("kai", "smite", "brute-2"));
+
+    // A snapshot of the later battle restores to the same state, and play goes on alike.
+    let snap = e.state();
+    let mut restored = edited(&e, &enc, seed, |_| {});
+    assert_eq!(restored.state(), snap);
+    assert_eq!(
+        run(&mut restored, &Command::EndTurn { actor: cid("kai") }),
+        run(&mut e, &Command::EndTurn { actor: cid("kai") })
+    );
+
+    let ev = run(&mut e, &Command::EndBattle);
+    assert!(
+        !ev.iter()
+            .any(|x| matches!(x, GameEvent::SeedRevealed { .. }))
+    );
+    let r = refusal(&mut e, &Command::NextBattle);
+    assert_eq!(r.code, ErrorCode::InvalidArgument);
+    assert!(r.message.contains("no more battles"), "{}", r.message);
+    let ev = run(&mut e, &Command::EndSession);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::SeedRevealed { .. }))
+    );
+
+    // Folding every event since the edit onto that state rebuilds the final state.
+    let mut all = Vec::new();
+    let mut replay = {
+        let (s0, st) = SessionRng::from_seed(seed).initial_parts();
+        Engine::restore(
+            &enc,
+            &at_edit,
+            SessionRng::resume(s0, st, draws),
+            secret(seed),
+        )
+        .unwrap()
+    };
+    let mut live = {
+        let (s0, st) = SessionRng::from_seed(seed).initial_parts();
+        Engine::restore(
+            &enc,
+            &at_edit,
+            SessionRng::resume(s0, st, draws),
+            secret(seed),
+        )
+        .unwrap()
+    };
+    for cmd in [
+        Command::NextBattle,
+        Command::StartBattle,
+        Command::EndBattle,
+        Command::EndSession,
+    ] {
+        all.extend(run(&mut live, &cmd));
+    }
+    for ev in &all {
+        replay.apply(ev);
+    }
+    assert_eq!(replay.state(), live.state());
+    assert_eq!(replay.state_hash(), live.state_hash());
+}
+
+/// Later battles need rests between them; their content is validated like the first battle's.
+#[test]
+fn later_battles_are_validated_on_load() {
+    let bad = |tail: &str, want: &str| {
+        let err = load_encounter("battles.toml", &text("", tail))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err, want);
+    };
+    bad(
+        "\n[[battles]]\nmonsters = [{ template = \"brute\" }]\n",
+        "battles.toml: battles: later battles come after rests: set [options] rests = true",
+    );
+    bad(
+        "\n[options]\nrests = true\n[[battles]]\nmonsters = [{ template = \"dragon\" }]\n",
+        "battles.toml: battles[0].monsters[0].template: no monster template 'dragon'",
+    );
+    bad(
+        "\n[options]\nrests = true\n[[battles]]\ntitle = \"Empty\"\n",
+        "battles.toml: battles[0].monsters: a battle needs at least one monster group",
+    );
+    // Without later battles, next_battle is refused.
+    let enc = load(&text("", RESTS));
+    let mut e = engine(&enc, 1);
+    run(&mut e, &Command::StartBattle);
+    run(&mut e, &Command::EndBattle);
+    assert_eq!(
+        refuse(&mut e, &Command::NextBattle),
+        ErrorCode::InvalidArgument
+    );
+}
