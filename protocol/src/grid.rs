@@ -67,6 +67,20 @@ pub struct MapState {
     pub blocking: Vec<Square>,
     /// Difficult terrain: entering costs 1 extra square of movement.
     pub difficult: Vec<Square>,
+    /// Solid but transparent obstacles (glass, ice): impassable, block line of effect but not
+    /// line of sight.
+    #[serde(default)]
+    pub transparent: Vec<Square>,
+    /// Lightly obscured squares (dim light, light fog, foliage): concealment.
+    #[serde(default)]
+    pub lightly_obscured: Vec<Square>,
+    /// Heavily obscured squares (heavy fog, smoke): concealment against adjacent attackers,
+    /// total concealment otherwise.
+    #[serde(default)]
+    pub heavily_obscured: Vec<Square>,
+    /// Totally obscured squares (darkness): total concealment.
+    #[serde(default)]
+    pub totally_obscured: Vec<Square>,
 }
 
 /// The grid part of a combatant's state (Orcus).

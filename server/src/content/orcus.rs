@@ -61,7 +61,8 @@ fn one() -> u32 {
     1
 }
 
-/// `[map]`: rows of characters — `.` floor, `#` wall, `~` difficult terrain.
+/// `[map]`: rows of characters — `.` floor, `#` wall, `~` difficult terrain, `=` transparent
+/// wall (glass, ice), `:` lightly, `%` heavily, `@` totally obscured.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapFile {
@@ -769,6 +770,10 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
         height: i32::try_from(height).unwrap_or(0),
         blocking: Vec::new(),
         difficult: Vec::new(),
+        transparent: Vec::new(),
+        lightly_obscured: Vec::new(),
+        heavily_obscured: Vec::new(),
+        totally_obscured: Vec::new(),
     };
     if !(1..=64).contains(&width) {
         return Err(ctx.err("map.rows", "a map has 1 to 64 columns"));
@@ -786,11 +791,16 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
                 '.' => {}
                 '#' => state.blocking.push(s),
                 '~' => state.difficult.push(s),
+                '=' => state.transparent.push(s),
+                ':' => state.lightly_obscured.push(s),
+                '%' => state.heavily_obscured.push(s),
+                '@' => state.totally_obscured.push(s),
                 o => {
                     return Err(ctx.err(
                         format!("map.rows[{y}]"),
                         format!(
-                            "unknown square '{o}' at column {x} (. floor, # wall, ~ difficult)"
+                            "unknown square '{o}' at column {x} (. floor, # wall, ~ difficult, \
+                             = transparent wall, : lightly, % heavily, @ totally obscured)"
                         ),
                     ));
                 }
@@ -896,7 +906,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             if !crate::rules::orcus::geometry::on_map(&map, s) {
                 return Err(ctx.err(field, format!("{s} is off the map")));
             }
-            if map.blocking.contains(&s) {
+            if crate::rules::orcus::geometry::solid(&map, s) {
                 return Err(ctx.err(field, format!("{s} is a wall")));
             }
             if let Some(other) = taken.insert(s, c.id.clone()) {

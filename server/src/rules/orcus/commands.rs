@@ -2,7 +2,7 @@
 //! die is drawn; a refusal changes nothing.
 
 use super::Board;
-use super::geometry::{self, Space};
+use super::geometry::{self, AreaError, AttackKind, Geo, Space};
 use super::rules;
 use crate::content::model::{ActionCost, EffectSpec, Frequency, Origin, PowerSpec, TargetRule};
 use crate::dice::{DiceExpr, Placeholders};
@@ -402,7 +402,7 @@ fn path_cost(d: &Decider, b: &Board, actor: &CombatantId, path: &[Square]) -> R<
                     format!("path[{i}]: {s} is off the map"),
                 ));
             }
-            if geometry::blocking(map, s) {
+            if geometry::solid(map, s) {
                 return Err(no(
                     ErrorCode::IllegalPath,
                     format!("path[{i}]: {s} is a wall"),
@@ -783,16 +783,58 @@ pub enum Way {
     CoupDeGrace,
 }
 
-/// One attack roll's circumstance modifiers (§ Circumstance Attack Roll Modifier).
+/// The kind of attack a power makes (§ Origin of effect).
+fn attack_kind(o: Origin) -> AttackKind {
+    match o {
+        Origin::Melee { .. } => AttackKind::Melee,
+        Origin::NearBurst { .. } | Origin::NearBlast { .. } => AttackKind::Near,
+        Origin::FarBurst { .. } | Origin::FarBlast { .. } => AttackKind::Far,
+        _ => AttackKind::Ranged,
+    }
+}
+
+/// The battle map as geometry, if the session has one.
+fn geo(b: &Board) -> Option<Geo> {
+    b.map.0.as_ref().and_then(Geo::new)
+}
+
+/// § Cover: −2 or −5 for `target` against an effect from `from`; the target's allies in the way
+/// count as obstacles.
+fn cover(d: &Decider, b: &Board, g: &Geo, from: Space, target: &CombatantId) -> i32 {
+    let Ok(ts) = space(b, target) else { return 0 };
+    let side = fighter_side(d, target);
+    let allies: Vec<Space> = d
+        .field
+        .all()
+        .filter(|f| &f.c.id != target && f.c.side == side)
+        .filter(|f| !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain))
+        .filter_map(|f| space(b, &f.c.id).ok())
+        .collect();
+    g.cover(from, ts, &allies)
+}
+
+/// One attack roll's circumstance modifiers (§ Circumstance Attack Roll Modifier); `from` is
+/// where the effect originates (an area's origin square; the attacker's space otherwise).
 fn circumstances(
     d: &Decider,
     b: &Board,
+    g: Option<&Geo>,
+    from: Space,
     attacker: &CombatantId,
     target: &CombatantId,
     p: &PowerSpec,
 ) -> i32 {
     let mut m = 0;
     let melee = matches!(p.origin, Origin::Melee { .. });
+    let kind = attack_kind(p.origin);
+    // § Concealment (melee and ranged only): obscured squares, or a blinded attacker (total
+    // concealment, interpretation); the worse one counts.
+    let mut concealment = 0;
+    if let (Some(g), Ok(a_sp), Ok(t_sp)) = (g, space(b, attacker), space(b, target)) {
+        concealment = g.concealment(a_sp, t_sp, kind);
+        // § Cover.
+        m += cover(d, b, g, from, target);
+    }
     if let Some(a) = d.field.get(attacker) {
         if has_condition(a.fx, Condition::Prone) {
             m += rules::ATTACKER_PRONE;
@@ -808,12 +850,15 @@ fn circumstances(
         }
         m += bonus_sum(&a.fx.0, BonusStat::Attack);
         if has_condition(a.fx, Condition::Blinded)
-            && matches!(p.origin, Origin::Melee { .. } | Origin::Ranged { .. })
+            && matches!(kind, AttackKind::Melee | AttackKind::Ranged)
         {
-            m += rules::TOTAL_CONCEALMENT;
+            concealment = concealment.min(rules::TOTAL_CONCEALMENT);
         }
     }
-    if off_guard(d, b, attacker, target, melee) {
+    m += concealment;
+    // § Off-guard: only attackers that can see the target get the bonus (total concealment
+    // means it cannot be seen).
+    if concealment > rules::TOTAL_CONCEALMENT && off_guard(d, b, attacker, target, melee) {
         m += rules::OFF_GUARD;
     }
     if let (Origin::Ranged { short, .. }, Ok(a), Ok(t)) =
@@ -895,8 +940,14 @@ fn resolve(
     p: &PowerSpec,
     targets: &[CombatantId],
     way: Way,
+    from: Option<Space>,
 ) -> R {
     let ph = Placeholders::default();
+    let g = geo(b);
+    let from = match from {
+        Some(s) => s,
+        None => space(b, attacker)?,
+    };
     let max = match &p.hit {
         Some(e) => DiceExpr::parse(e)
             .ok()
@@ -909,7 +960,7 @@ fn resolve(
         if d.status(attacker) != Some(LifeStatus::Conscious) {
             break;
         }
-        let bonus = p.bonus + circumstances(d, b, attacker, t, p);
+        let bonus = p.bonus + circumstances(d, b, g.as_ref(), from, attacker, t, p);
         let defense_v = defense_value(d, b, t, p.vs);
         let outcome;
         if way == Way::CoupDeGrace {
@@ -1150,6 +1201,7 @@ fn opportunity_attack(
         &p,
         std::slice::from_ref(provoker),
         Way::Opportunity,
+        None,
     )
 }
 
@@ -1185,6 +1237,7 @@ fn attack_cmd(
     }
     let mut seen = BTreeSet::new();
     let a_sp = space(b, actor)?;
+    let g = geo(b);
     for t in targets {
         alive(d, t)?;
         if !seen.insert(t.clone()) {
@@ -1209,8 +1262,8 @@ fn attack_cmd(
                 format!("{t} is {dist} squares away; {} reaches {limit}", p.name),
             ));
         }
-        if let Some(map) = &b.map.0
-            && !geometry::line_of_effect(map, a_sp, t_sp)
+        if let Some(g) = &g
+            && !g.line_of_effect(a_sp, t_sp)
         {
             return Err(no(
                 ErrorCode::NoLineOfEffect,
@@ -1247,7 +1300,7 @@ fn attack_cmd(
     if matches!(p.origin, Origin::Ranged { .. }) && !provoke_ranged(d, b, actor)? {
         return Ok(());
     }
-    resolve(d, b, actor, &p, targets, way)
+    resolve(d, b, actor, &p, targets, way, None)
 }
 
 /// § Areas of effect: near/far bursts and blasts; each creature once.
@@ -1263,47 +1316,28 @@ fn area_attack(
     on_turn(d, actor)?;
     check_frequency(d, actor, &p)?;
     let me = space(b, actor)?;
-    let map = b
-        .map
-        .0
-        .clone()
-        .ok_or_else(|| no(ErrorCode::InvalidArgument, "this session has no map"))?;
-    let squares = match (p.origin, origin) {
-        (Origin::NearBurst { size }, _) => geometry::near_burst(me, size),
-        (Origin::NearBlast { size }, Some(o)) => {
-            let area = geometry::blast(o, size);
-            let touches = area
-                .iter()
-                .any(|s| geometry::distance_to_square(me, *s) == 1);
-            if area.iter().any(|s| me.covers(*s)) || !touches {
-                return Err(no(
-                    ErrorCode::OutOfRange,
-                    "a near blast must be adjacent to the user's space and not include it",
-                ));
-            }
-            area
+    let g = geo(b).ok_or_else(|| no(ErrorCode::InvalidArgument, "this session has no map"))?;
+    let area_err = |e: AreaError| match e {
+        AreaError::NoLineOfEffect => no(
+            ErrorCode::NoLineOfEffect,
+            format!("{}: no line of effect to the origin square", p.name),
+        ),
+        AreaError::OriginOffMap(_) | AreaError::EmptyBlast | AreaError::UserOffMap(_) => {
+            no(ErrorCode::InvalidArgument, format!("{}: {e}", p.name))
         }
-        (Origin::FarBurst { size, range }, Some(o)) => {
-            if geometry::distance_to_square(me, o) > range {
-                return Err(no(
-                    ErrorCode::OutOfRange,
-                    format!("{o} is beyond {}'s range of {range}", p.name),
-                ));
-            }
-            geometry::far_burst(o, size)
-        }
+        _ => no(ErrorCode::OutOfRange, format!("{}: {e}", p.name)),
+    };
+    // The area and the square it originates from (§ Areas of effect; cover is judged from it).
+    let (squares, from) = match (p.origin, origin) {
+        (Origin::NearBurst { size }, _) => (g.near_burst(me, size).map_err(area_err)?, me),
+        (Origin::NearBlast { size }, Some(o)) => (g.near_blast(me, o, size).map_err(area_err)?, me),
+        (Origin::FarBurst { size, range }, Some(o)) => (
+            g.far_burst(me, o, size, range).map_err(area_err)?,
+            Space::single(o),
+        ),
         (Origin::FarBlast { size, range }, Some(o)) => {
-            let area = geometry::blast(o, size);
-            if area
-                .iter()
-                .all(|s| geometry::distance_to_square(me, *s) > range)
-            {
-                return Err(no(
-                    ErrorCode::OutOfRange,
-                    format!("the blast is beyond {}'s range of {range}", p.name),
-                ));
-            }
-            area
+            let (o, area) = g.far_blast(me, o, size, range).map_err(area_err)?;
+            (area, Space::single(o))
         }
         (Origin::NearBlast { .. } | Origin::FarBurst { .. } | Origin::FarBlast { .. }, None) => {
             return Err(no(
@@ -1318,37 +1352,15 @@ fn area_attack(
             ));
         }
     };
-    let centre = match (p.origin, origin) {
-        (Origin::FarBurst { .. } | Origin::FarBlast { .. }, Some(o)) => Space {
-            at: o,
-            size: fray_protocol::grid::Size::Medium,
-        },
-        _ => me,
-    };
-    if let Some(o) = origin
-        && matches!(p.origin, Origin::FarBurst { .. } | Origin::FarBlast { .. })
-        && !geometry::line_of_effect(
-            &map,
-            me,
-            Space {
-                at: o,
-                size: fray_protocol::grid::Size::Medium,
-            },
-        )
-    {
-        return Err(no(
-            ErrorCode::NoLineOfEffect,
-            format!("a wall blocks the line of effect to {o}"),
-        ));
-    }
-    // Creatures in the area (each once, § Areas of effect), with line of effect from the origin.
+    // Creatures in the area, each once however many of its squares are inside (§ Areas of
+    // effect); the area's squares all have line of effect from its origin.
     let mut inside: Vec<(CombatantId, i32)> = Vec::new();
     for f in d.field.all() {
         if &f.c.id == actor || matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
             continue;
         }
         let Ok(s) = space(b, &f.c.id) else { continue };
-        if s.squares().any(|q| squares.contains(&q)) && geometry::line_of_effect(&map, centre, s) {
+        if s.squares().any(|q| squares.contains(&q)) {
             inside.push((f.c.id.clone(), geometry::distance(me, s)));
         }
     }
@@ -1398,7 +1410,7 @@ fn area_attack(
     {
         return Ok(());
     }
-    resolve(d, b, actor, &p, &targets, Way::Turn)
+    resolve(d, b, actor, &p, &targets, Way::Turn, Some(from))
 }
 
 // --- universal actions ---------------------------------------------------------------------

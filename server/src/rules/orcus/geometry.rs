@@ -1,7 +1,9 @@
-//! Grid geometry for Orcus decide code: spaces, range, paths, line of effect, areas, flanking.
-//! Distances count squares with diagonals adjacent (§ Range: "count the squares between …
-//! plus a square to reach the target").
+//! The Orcus decide code's view of the grid: the wire's squares, sizes and map (`fray_protocol::
+//! grid`) on one side, the grid library (`grid.rs`: exact lines, cover, concealment, areas,
+//! flanking, forced movement) on the other. Every geometric question the rules ask goes through
+//! here, so there is one answer to each.
 
+use super::grid;
 use fray_protocol::grid::{MapState, Size, Square};
 use std::collections::BTreeSet;
 
@@ -15,48 +17,65 @@ pub struct Space {
 }
 
 impl Space {
+    /// A one-square space (an area's origin square).
+    pub fn single(at: Square) -> Self {
+        Space {
+            at,
+            size: Size::Medium,
+        }
+    }
+
     /// The squares it covers.
     pub fn squares(self) -> impl Iterator<Item = Square> {
-        let n = self.size.side();
-        (0..n).flat_map(move |dy| (0..n).map(move |dx| Square::new(self.at.x + dx, self.at.y + dy)))
+        self.g().squares().map(from_g)
     }
 
     /// Whether it covers `s`.
     pub fn covers(self, s: Square) -> bool {
-        let n = self.size.side();
-        (self.at.x..self.at.x + n).contains(&s.x) && (self.at.y..self.at.y + n).contains(&s.y)
+        self.g().contains(to_g(s))
+    }
+
+    fn g(self) -> grid::Space {
+        grid::Space::new(to_g(self.at), size_g(self.size))
     }
 }
 
-/// Range between two spaces: 0 when they overlap, 1 when adjacent (diagonals included).
+fn to_g(s: Square) -> grid::Square {
+    grid::Square::new(s.x, s.y)
+}
+
+fn from_g(s: grid::Square) -> Square {
+    Square::new(s.x, s.y)
+}
+
+fn size_g(s: Size) -> grid::Size {
+    match s {
+        Size::Tiny => grid::Size::Tiny,
+        Size::Small => grid::Size::Small,
+        Size::Medium => grid::Size::Medium,
+        Size::Large => grid::Size::Large,
+        Size::Huge => grid::Size::Huge,
+        Size::Gargantuan => grid::Size::Gargantuan,
+    }
+}
+
+fn to_i32(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+/// Range between two spaces (§ Range): 0 when they overlap, 1 when adjacent (diagonals too).
 pub fn distance(a: Space, b: Space) -> i32 {
-    let (an, bn) = (a.size.side(), b.size.side());
-    let gap = |a0: i32, an: i32, b0: i32, bn: i32| {
-        if b0 >= a0 + an {
-            b0 - (a0 + an - 1)
-        } else if a0 >= b0 + bn {
-            a0 - (b0 + bn - 1)
-        } else {
-            0
-        }
-    };
-    gap(a.at.x, an, b.at.x, bn).max(gap(a.at.y, an, b.at.y, bn))
+    to_i32(grid::distance(&a.g(), &b.g()))
 }
 
 /// Range from a space to a square.
 pub fn distance_to_square(a: Space, s: Square) -> i32 {
-    distance(
-        a,
-        Space {
-            at: s,
-            size: Size::Medium,
-        },
-    )
+    to_i32(a.g().distance_to_square(to_g(s)))
 }
 
 /// Whether two spaces are adjacent.
 pub fn adjacent(a: Space, b: Space) -> bool {
-    distance(a, b) == 1
+    a.g().is_adjacent_to(&b.g())
 }
 
 /// Whether a square is on the map.
@@ -64,9 +83,9 @@ pub fn on_map(map: &MapState, s: Square) -> bool {
     (0..map.width).contains(&s.x) && (0..map.height).contains(&s.y)
 }
 
-/// Whether a square is a wall.
-pub fn blocking(map: &MapState, s: Square) -> bool {
-    map.blocking.contains(&s)
+/// Whether a square is solid (a wall, or a transparent obstacle): no creature can enter it.
+pub fn solid(map: &MapState, s: Square) -> bool {
+    map.blocking.contains(&s) || map.transparent.contains(&s)
 }
 
 /// Whether a square is difficult terrain.
@@ -74,132 +93,159 @@ pub fn difficult(map: &MapState, s: Square) -> bool {
     map.difficult.contains(&s)
 }
 
-/// Whether a segment between two points (in half-square units: points are doubled so that
-/// square centres are integers) is blocked: some point of it lies only in blocking squares (a
-/// point on an edge or corner lies in every square it touches, so a line grazing a wall is not
-/// blocked, while one running between two wall squares is).
-fn segment_blocked(a: (i32, i32), b: (i32, i32), blocked: &dyn Fn(Square) -> bool) -> bool {
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let steps = (dx.abs().max(dy.abs()) * 8).max(1);
-    let unit = 2 * steps; // one square, in sample units
-    for i in 1..steps {
-        let nx = a.0 * steps + dx * i;
-        let ny = a.1 * steps + dy * i;
-        let xs: Vec<i32> = if nx.rem_euclid(unit) == 0 {
-            vec![nx.div_euclid(unit) - 1, nx.div_euclid(unit)]
-        } else {
-            vec![nx.div_euclid(unit)]
-        };
-        let ys: Vec<i32> = if ny.rem_euclid(unit) == 0 {
-            vec![ny.div_euclid(unit) - 1, ny.div_euclid(unit)]
-        } else {
-            vec![ny.div_euclid(unit)]
-        };
-        if xs
-            .iter()
-            .all(|x| ys.iter().all(|y| blocked(Square::new(*x, *y))))
-        {
-            return true;
-        }
-    }
-    false
+/// § Flanking, geometry only: `a` and `b` adjacent to `target` on opposite sides or corners.
+pub fn flanking(target: Space, a: Space, b: Space) -> bool {
+    grid::flanks(&target.g(), &a.g(), &b.g())
 }
 
-/// § Line of effect: some line from a corner of the user's space to some point of the target's
-/// space passes through no wall. Fray checks lines from each corner of the user's space to each
-/// corner and the centre of each target square.
-pub fn line_of_effect(map: &MapState, from: Space, to: Space) -> bool {
-    if distance(from, to) <= 1 {
-        return true;
-    }
-    let n = from.size.side();
-    let corners: Vec<(i32, i32)> = [(0, 0), (n, 0), (0, n), (n, n)]
-        .iter()
-        .map(|(cx, cy)| (2 * (from.at.x + cx), 2 * (from.at.y + cy)))
-        .collect();
-    for t in to.squares() {
-        let points = [
-            (2 * t.x + 1, 2 * t.y + 1),
-            (2 * t.x, 2 * t.y),
-            (2 * t.x + 2, 2 * t.y),
-            (2 * t.x, 2 * t.y + 2),
-            (2 * t.x + 2, 2 * t.y + 2),
-        ];
-        for c in &corners {
-            for p in &points {
-                let wall = |s: Square| blocking(map, s) && !to.covers(s) && !from.covers(s);
-                if !segment_blocked(*c, *p, &wall) {
-                    return true;
+/// What kind of attack (§ Origin of effect): concealment only counts against melee and ranged.
+pub use grid::AttackKind;
+
+/// Why an area cannot be placed.
+pub use grid::AreaError;
+
+/// The battle map as the grid library sees it; built once per command from the state's map.
+pub struct Geo(grid::Map);
+
+impl Geo {
+    /// The map, or `None` when its size is not a valid grid (content validation keeps maps to
+    /// 1–64 squares a side, so this only happens with a corrupt state).
+    pub fn new(m: &MapState) -> Option<Geo> {
+        let w = u32::try_from(m.width).ok()?;
+        let h = u32::try_from(m.height).ok()?;
+        let mut map = grid::Map::new(w, h).ok()?;
+        let mut set = |squares: &[Square], f: &dyn Fn(&mut grid::Terrain)| {
+            for s in squares {
+                if let Some(mut t) = map.terrain(to_g(*s)) {
+                    f(&mut t);
+                    // Squares off the map are left out (content validation refuses them).
+                    let _ = map.set_terrain(to_g(*s), t);
                 }
             }
-        }
+        };
+        set(&m.blocking, &|t| t.obstacle = grid::Obstacle::Blocking);
+        set(&m.transparent, &|t| {
+            t.obstacle = grid::Obstacle::Transparent
+        });
+        set(&m.difficult, &|t| t.difficult = true);
+        set(&m.lightly_obscured, &|t| {
+            t.obscured = t.obscured.max(grid::Obscurement::Light)
+        });
+        set(&m.heavily_obscured, &|t| {
+            t.obscured = t.obscured.max(grid::Obscurement::Heavy)
+        });
+        set(&m.totally_obscured, &|t| {
+            t.obscured = t.obscured.max(grid::Obscurement::Total)
+        });
+        Some(Geo(map))
     }
-    false
-}
 
-/// A near burst N: every square within N of the user's space, except the user's own.
-pub fn near_burst(user: Space, n: i32) -> BTreeSet<Square> {
-    let side = user.size.side();
-    let mut out = BTreeSet::new();
-    for y in user.at.y - n..user.at.y + side + n {
-        for x in user.at.x - n..user.at.x + side + n {
-            let s = Square::new(x, y);
-            if !user.covers(s) {
-                out.insert(s);
+    /// § Line of effect: some line from a corner of `from` to some point of `to` passes through
+    /// no solid obstacle (a space off the map has none).
+    pub fn line_of_effect(&self, from: Space, to: Space) -> bool {
+        grid::line_of_effect(&self.0, &from.g(), &to.g()).unwrap_or(false)
+    }
+
+    /// § Line of sight: as line of effect, but only opaque obstacles block it.
+    pub fn line_of_sight(&self, from: Space, to: Space) -> bool {
+        grid::line_of_sight(&self.0, &from.g(), &to.g()).unwrap_or(false)
+    }
+
+    /// § Cover: the attack-roll modifier (0, −2 or −5) for `target` against an effect from
+    /// `origin`; `obstacles` are the spaces of the target's allies (they count as obstacles).
+    pub fn cover(&self, origin: Space, target: Space, obstacles: &[Space]) -> i32 {
+        let extra: BTreeSet<grid::Square> = obstacles
+            .iter()
+            .flat_map(|s| s.g().squares())
+            .filter(|q| !origin.g().contains(*q) && !target.g().contains(*q))
+            .collect();
+        grid::cover(&self.0, &origin.g(), &target.g(), &extra)
+            .map_or(0, grid::Cover::attack_modifier)
+    }
+
+    /// § Concealment from obscured squares: the attack-roll modifier (0, −2 or −5).
+    pub fn concealment(&self, attacker: Space, target: Space, kind: AttackKind) -> i32 {
+        grid::concealment(&self.0, &attacker.g(), &target.g(), kind)
+            .map_or(0, grid::Concealment::attack_modifier)
+    }
+
+    /// A near burst `n` around the user (not its own squares), squares with line of effect.
+    pub fn near_burst(&self, user: Space, n: i32) -> Result<BTreeSet<Square>, AreaError> {
+        let n = u32::try_from(n).unwrap_or(0);
+        Ok(set(grid::near_burst(&self.0, &user.g(), n, false)?))
+    }
+
+    /// A near blast `n` whose north-west square is `corner`, touching the user's space.
+    pub fn near_blast(
+        &self,
+        user: Space,
+        corner: Square,
+        n: i32,
+    ) -> Result<BTreeSet<Square>, AreaError> {
+        let blast = grid::Blast {
+            top_left: to_g(corner),
+            size: u32::try_from(n).unwrap_or(0),
+        };
+        Ok(set(grid::near_blast(&self.0, &user.g(), blast)?))
+    }
+
+    /// A far burst `n` centred on `centre`, within `range` of the user.
+    pub fn far_burst(
+        &self,
+        user: Space,
+        centre: Square,
+        n: i32,
+        range: i32,
+    ) -> Result<BTreeSet<Square>, AreaError> {
+        let n = u32::try_from(n).unwrap_or(0);
+        let range = u32::try_from(range).unwrap_or(0);
+        Ok(set(grid::far_burst(
+            &self.0,
+            &user.g(),
+            to_g(centre),
+            n,
+            range,
+        )?))
+    }
+
+    /// A far blast `n` whose north-west square is `corner`: its origin square is the blast's
+    /// square nearest the user (then the first in row order) that is within `range` and in the
+    /// user's line of effect. Also returns that origin.
+    // Interpretation: the command names the blast's corner; the text wants an origin square
+    // within range, which the user would pick as favourably as it can.
+    pub fn far_blast(
+        &self,
+        user: Space,
+        corner: Square,
+        n: i32,
+        range: i32,
+    ) -> Result<(Square, BTreeSet<Square>), AreaError> {
+        let size = u32::try_from(n).unwrap_or(0);
+        let range = u32::try_from(range).unwrap_or(0);
+        let blast = grid::Blast {
+            top_left: to_g(corner),
+            size,
+        };
+        let side = i32::try_from(size).unwrap_or(0);
+        let mut candidates: Vec<grid::Square> = (0..side)
+            .flat_map(|dy| (0..side).map(move |dx| (dx, dy)))
+            .map(|(dx, dy)| grid::Square::new(corner.x + dx, corner.y + dy))
+            .collect();
+        candidates.sort_by_key(|s| (user.g().distance_to_square(*s), s.y, s.x));
+        let mut first_err = AreaError::EmptyBlast;
+        for (i, o) in candidates.iter().enumerate() {
+            match grid::far_blast(&self.0, &user.g(), blast, *o, range) {
+                Ok(area) => return Ok((from_g(*o), set(area))),
+                Err(e) if i == 0 => first_err = e,
+                Err(_) => {}
             }
         }
+        Err(first_err)
     }
-    out
 }
 
-/// A far burst N centred on `centre`: every square within N of it.
-pub fn far_burst(centre: Square, n: i32) -> BTreeSet<Square> {
-    let mut out = BTreeSet::new();
-    for y in centre.y - n..=centre.y + n {
-        for x in centre.x - n..=centre.x + n {
-            out.insert(Square::new(x, y));
-        }
-    }
-    out
-}
-
-/// A blast N: the N×N block whose north-west square is `corner`.
-pub fn blast(corner: Square, n: i32) -> BTreeSet<Square> {
-    let mut out = BTreeSet::new();
-    for y in corner.y..corner.y + n {
-        for x in corner.x..corner.x + n {
-            out.insert(Square::new(x, y));
-        }
-    }
-    out
-}
-
-/// § Flanking: two allies adjacent to an enemy on opposite sides or corners of its space.
-/// For a space of side n at (x, y), `a` and `b` flank when one lies wholly west and the other
-/// wholly east of it (or north/south), or on opposite diagonals.
-pub fn flanking(target: Space, a: Space, b: Space) -> bool {
-    if !adjacent(target, a) || !adjacent(target, b) {
-        return false;
-    }
-    let n = target.size.side();
-    let side = |s: Space| {
-        let sn = s.size.side();
-        let west = s.at.x + sn <= target.at.x;
-        let east = s.at.x >= target.at.x + n;
-        let north = s.at.y + sn <= target.at.y;
-        let south = s.at.y >= target.at.y + n;
-        (west, east, north, south)
-    };
-    let (aw, ae, an, as_) = side(a);
-    let (bw, be, bn, bs) = side(b);
-    let opposite_x = (aw && be) || (ae && bw);
-    let opposite_y = (an && bs) || (as_ && bn);
-    let a_corner = (aw || ae) && (an || as_);
-    let b_corner = (bw || be) && (bn || bs);
-    if a_corner && b_corner {
-        return opposite_x && opposite_y;
-    }
-    (opposite_x && !(an || as_ || bn || bs)) || (opposite_y && !(aw || ae || bw || be))
+fn set(s: BTreeSet<grid::Square>) -> BTreeSet<Square> {
+    s.into_iter().map(from_g).collect()
 }
 
 #[cfg(test)]
@@ -207,9 +253,19 @@ mod tests {
     use super::*;
 
     fn sp(x: i32, y: i32) -> Space {
-        Space {
-            at: Square::new(x, y),
-            size: Size::Medium,
+        Space::single(Square::new(x, y))
+    }
+
+    fn map(blocking: Vec<Square>) -> MapState {
+        MapState {
+            width: 10,
+            height: 10,
+            blocking,
+            difficult: vec![],
+            transparent: vec![],
+            lightly_obscured: vec![],
+            heavily_obscured: vec![],
+            totally_obscured: vec![],
         }
     }
 
@@ -228,21 +284,59 @@ mod tests {
     }
 
     #[test]
-    fn walls_block_line_of_effect_line_of_effect() {
-        // orcus-basic-rules.txt § Targeting, Line of effect.
-        let map = MapState {
-            width: 10,
-            height: 10,
-            blocking: (0..10).map(|y| Square::new(5, y)).collect(),
-            difficult: vec![],
+    fn walls_block_line_of_effect_and_glass_only_line_of_effect() {
+        // orcus-basic-rules.txt § Targeting, Line of sight / Line of effect.
+        let wall = map((0..10).map(|y| Square::new(5, y)).collect());
+        let g = Geo::new(&wall).unwrap();
+        assert!(!g.line_of_effect(sp(2, 2), sp(8, 2)));
+        assert!(!g.line_of_sight(sp(2, 2), sp(8, 2)));
+        assert!(g.line_of_effect(sp(1, 2), sp(4, 6)));
+        let glass = MapState {
+            blocking: vec![],
+            transparent: (0..10).map(|y| Square::new(5, y)).collect(),
+            ..wall
         };
-        assert!(!line_of_effect(&map, sp(2, 2), sp(8, 2)));
-        assert!(line_of_effect(&map, sp(1, 2), sp(4, 6)));
-        let open = MapState {
-            blocking: vec![Square::new(5, 5)],
-            ..map
-        };
-        assert!(line_of_effect(&open, sp(2, 2), sp(8, 2)));
+        let g = Geo::new(&glass).unwrap();
+        assert!(!g.line_of_effect(sp(2, 2), sp(8, 2)));
+        assert!(g.line_of_sight(sp(2, 2), sp(8, 2)));
+        assert!(solid(&glass, Square::new(5, 3)));
+    }
+
+    #[test]
+    fn a_wall_corner_gives_cover_and_allies_count_as_obstacles_cover() {
+        // orcus-basic-rules.txt § Combat statuses, Cover.
+        let g = Geo::new(&map(vec![])).unwrap();
+        assert_eq!(g.cover(sp(0, 0), sp(5, 0), &[]), 0);
+        // A target's ally squarely in the way gives cover.
+        assert_eq!(g.cover(sp(0, 0), sp(5, 0), &[sp(4, 0)]), -2);
+        // A wall ending level with the target's lower edge: from the attacker's best corner
+        // (1, 2) the lines to the target square's lower corners run along the wall's clear
+        // side, the two to its upper corners cross the wall: 2 of 4 blocked, cover (−2).
+        let g = Geo::new(&map(vec![Square::new(4, 0), Square::new(4, 1)])).unwrap();
+        assert_eq!(g.cover(sp(0, 1), sp(5, 1), &[]), -2);
+        assert!(g.line_of_effect(sp(0, 1), sp(5, 1)));
+        assert_eq!(g.cover(sp(3, 4), sp(5, 1), &[]), -2);
+        // A pillar close to the attacker's line past its corner: 3 of the 4 lines from the
+        // best corner cross it (three-quarters cover, −5) while a line of effect remains.
+        let g = Geo::new(&map(vec![Square::new(2, 2)])).unwrap();
+        assert_eq!(g.cover(sp(0, 3), sp(4, 1), &[]), -5);
+        assert!(g.line_of_effect(sp(0, 3), sp(4, 1)));
+    }
+
+    #[test]
+    fn obscured_squares_conceal_against_melee_and_ranged_only_concealment() {
+        // orcus-basic-rules.txt § Combat statuses, Concealment.
+        let mut m = map(vec![]);
+        m.lightly_obscured = vec![Square::new(5, 5)];
+        m.heavily_obscured = vec![Square::new(7, 7)];
+        m.totally_obscured = vec![Square::new(2, 8)];
+        let g = Geo::new(&m).unwrap();
+        assert_eq!(g.concealment(sp(0, 0), sp(5, 5), AttackKind::Ranged), -2);
+        assert_eq!(g.concealment(sp(0, 0), sp(5, 5), AttackKind::Far), 0);
+        assert_eq!(g.concealment(sp(0, 0), sp(7, 7), AttackKind::Ranged), -5);
+        assert_eq!(g.concealment(sp(6, 6), sp(7, 7), AttackKind::Melee), -2);
+        assert_eq!(g.concealment(sp(2, 7), sp(2, 8), AttackKind::Melee), -5);
+        assert_eq!(g.concealment(sp(0, 0), sp(1, 1), AttackKind::Melee), 0);
     }
 
     #[test]
@@ -260,8 +354,29 @@ mod tests {
     #[test]
     fn bursts_and_blasts_areas_of_effect() {
         // orcus-basic-rules.txt § Areas of effect (burst/blast per Fourth Edition; text gap).
-        assert_eq!(near_burst(sp(5, 5), 1).len(), 8);
-        assert_eq!(far_burst(Square::new(5, 5), 1).len(), 9);
-        assert_eq!(blast(Square::new(0, 0), 3).len(), 9);
+        let g = Geo::new(&map(vec![])).unwrap();
+        assert_eq!(g.near_burst(sp(5, 5), 1).unwrap().len(), 8);
+        assert_eq!(
+            g.far_burst(sp(0, 0), Square::new(5, 5), 1, 10)
+                .unwrap()
+                .len(),
+            9
+        );
+        assert_eq!(
+            g.near_blast(sp(0, 0), Square::new(1, 0), 3).unwrap().len(),
+            9
+        );
+        assert!(g.near_blast(sp(0, 0), Square::new(3, 0), 3).is_err());
+        // A far blast 3 whose corner is 6 away: its nearest square (range 6) is in range 6.
+        let (o, area) = g.far_blast(sp(0, 0), Square::new(6, 0), 3, 6).unwrap();
+        assert_eq!((o, area.len()), (Square::new(6, 0), 9));
+        assert!(g.far_blast(sp(0, 0), Square::new(7, 0), 3, 6).is_err());
+        // A wall between the user and the burst's centre: no line of effect.
+        let wall = map((0..10).map(|y| Square::new(3, y)).collect());
+        let g = Geo::new(&wall).unwrap();
+        assert_eq!(
+            g.far_burst(sp(0, 5), Square::new(6, 5), 1, 10),
+            Err(AreaError::NoLineOfEffect)
+        );
     }
 }

@@ -12,6 +12,33 @@ use fray_protocol::{Command, ErrorCode};
 /// A small arena: `#` walls, `~` difficult terrain. Heroes and monsters are defined inline so
 /// that numbers are known.
 fn arena(extra_monster_powers: &str, hero_bonus: i32, positions: &str) -> Encounter {
+    arena_on(
+        &[
+            "..........",
+            "..........",
+            "....#.....",
+            "....#.....",
+            "..~~......",
+            "..........",
+        ],
+        extra_monster_powers,
+        hero_bonus,
+        positions,
+    )
+}
+
+/// The arena on another map (rows as in content files).
+fn arena_on(
+    rows: &[&str],
+    extra_monster_powers: &str,
+    hero_bonus: i32,
+    positions: &str,
+) -> Encounter {
+    let rows = rows
+        .iter()
+        .map(|r| format!("  \"{r}\","))
+        .collect::<Vec<_>>()
+        .join("\n");
     let text = format!(
         r#"
 ruleset = "orcus"
@@ -21,12 +48,7 @@ template = "brute"
 count = 2
 [map]
 rows = [
-  "..........",
-  "..........",
-  "....#.....",
-  "....#.....",
-  "..~~......",
-  "..........",
+{rows}
 ]
 [positions]
 {positions}
@@ -727,4 +749,75 @@ fn the_builtin_encounter_loads_with_builder_numbers_creating_new_monsters() {
         .find(|c| c.id.as_str() == "gutter-rat-1")
         .unwrap();
     assert_eq!(rat.max_hp, 1, "mooks have 1 hp");
+}
+
+/// The bonus of the first attack roll among `ev`.
+fn first_bonus(ev: &[GameEvent]) -> i32 {
+    ev.iter()
+        .find_map(|x| match x {
+            GameEvent::AttackRolled { bonus, .. } => Some(*bonus),
+            _ => None,
+        })
+        .expect("an attack roll")
+}
+
+#[test]
+fn a_targets_ally_in_the_way_gives_cover_cover() {
+    // orcus-basic-rules.txt § Combat statuses, Cover: lines through one of the target's allies;
+    // 2 of 4 lines blocked is cover, −2 to the attack roll.
+    let open = ["..........", "..........", "..........", ".........."];
+    let enc = arena_on(
+        &open,
+        "",
+        5,
+        "kael = [0, 2]\nlira = [0, 0]\nbrute-1 = [3, 2]\nbrute-2 = [5, 2]",
+    );
+    let mut e = started(&enc, 3);
+    let ev = run(&mut e, &atk("kael", "bow", &["brute-2"]));
+    assert_eq!(first_bonus(&ev), 5 - 2);
+    // With nobody in the way, no cover.
+    let enc = arena_on(
+        &open,
+        "",
+        5,
+        "kael = [0, 2]\nlira = [0, 0]\nbrute-1 = [3, 0]\nbrute-2 = [5, 2]",
+    );
+    let mut e = started(&enc, 3);
+    let ev = run(&mut e, &atk("kael", "bow", &["brute-2"]));
+    assert_eq!(first_bonus(&ev), 5);
+}
+
+#[test]
+fn obscured_squares_conceal_from_melee_and_ranged_but_not_areas_concealment() {
+    // orcus-basic-rules.txt § Combat statuses, Concealment: −2 (concealment) or −5 (total)
+    // against melee and ranged attacks only; obscured squares per the Fourth Edition list
+    // (interpretation, text gap): lightly → concealment, heavily → total beyond adjacency.
+    let rows = ["..........", ".....:....", "..........", ".....%...."];
+    let pos = "kael = [0, 1]\nlira = [0, 3]\nbrute-1 = [5, 1]\nbrute-2 = [5, 3]";
+    let enc = arena_on(&rows, "", 5, pos);
+    let mut e = started(&enc, 4);
+    let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
+    assert_eq!(first_bonus(&ev), 5 - 2, "lightly obscured: concealment");
+    let enc = arena_on(&rows, "", 5, pos);
+    let mut e = started(&enc, 4);
+    let ev = run(&mut e, &atk("kael", "bow", &["brute-2"]));
+    assert_eq!(
+        first_bonus(&ev),
+        5 - 5,
+        "heavily obscured at range: total concealment"
+    );
+    // A near burst ignores concealment.
+    let pos = "kael = [4, 1]\nlira = [0, 3]\nbrute-1 = [5, 1]\nbrute-2 = [9, 3]";
+    let enc = arena_on(&rows, "", 5, pos);
+    let mut e = started(&enc, 4);
+    let ev = run(
+        &mut e,
+        &Command::AreaAttack {
+            actor: cid("kael"),
+            attack: "burst".into(),
+            origin: None,
+            targets: vec![],
+        },
+    );
+    assert_eq!(first_bonus(&ev), 5);
 }
