@@ -276,6 +276,21 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(combatant),
             action_name(*action)
         ),
+        GameEvent::RiderAttached { target, rider } => {
+            let mut parts = Vec::new();
+            if let Some(a) = &rider.aftereffect {
+                parts.push(format!("aftereffect: {}", effect_kind_text(&a.kind)));
+            }
+            if let Some(f) = &rider.first_failed_save {
+                parts.push(format!("first failed save: {}", effect_kind_text(&f.kind)));
+            }
+            format!(
+                "{}'s effect #{} carries riders ({})",
+                n(target),
+                rider.effect,
+                parts.join("; ")
+            )
+        }
         GameEvent::InitiativeReordered { order, .. } => format!(
             "The GM sets the order: {}",
             order.iter().map(&n).collect::<Vec<_>>().join(", ")
@@ -595,6 +610,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 EffectEndReason::Saved => "saved",
                 EffectEndReason::Expired => "expired",
                 EffectEndReason::Cleared => "cleared",
+                EffectEndReason::Replaced => "replaced after a first failed save",
             };
             format!("{} is free of {what} ({why}) [effect #{effect}]", n(target))
         }

@@ -251,6 +251,16 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         GameEvent::EffectEnded { target, effect, .. } => {
             if let Some(i) = find(state, target) {
                 state.combatants[i].effects.retain(|e| e.id != *effect);
+                if let Some(g) = &mut state.combatants[i].grid {
+                    g.riders.retain(|r| r.effect != *effect);
+                }
+            }
+        }
+        GameEvent::RiderAttached { target, rider } => {
+            if let Some(i) = find(state, target)
+                && let Some(g) = &mut state.combatants[i].grid
+            {
+                g.riders.push(rider.clone());
             }
         }
         GameEvent::TurnEnded { combatant } => {

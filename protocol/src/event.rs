@@ -284,6 +284,9 @@ pub enum EffectEndReason {
     Saved,
     /// Its duration ran out.
     Expired,
+    /// Orcus: a first failed save turned it into another effect (§ Special saving throw
+    /// riders).
+    Replaced,
     /// The bearer died or was slain, or the battle ended.
     Cleared,
 }
@@ -814,6 +817,14 @@ pub enum GameEvent {
         seed: u64,
         /// The salt, 32 hex digits.
         salt: String,
+    },
+    /// Orcus: saving-throw riders were attached to an effect just applied (§ Special saving
+    /// throw riders): an aftereffect and/or what the effect becomes on the first failed save.
+    RiderAttached {
+        /// Who bears the effect.
+        target: CombatantId,
+        /// The riders.
+        rider: crate::grid::Rider,
     },
 }
 

@@ -1,6 +1,7 @@
 //! The battle map of grid rulesets (Orcus): squares, creature sizes, the map's terrain, and the
 //! grid part of a combatant's state.
 
+use crate::event::{EffectDuration, EffectKind};
 use serde::{Deserialize, Serialize};
 
 /// A square of the map; `x` grows to the east, `y` to the south; (0, 0) is the north-west corner.
@@ -112,6 +113,29 @@ pub struct GridState {
     pub recovery_value: i32,
     /// It has used its Rally this encounter.
     pub rallied: bool,
+    /// Saving-throw riders on effects it bears (§ Special saving throw riders).
+    #[serde(default)]
+    pub riders: Vec<Rider>,
+}
+
+/// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rider {
+    /// The effect (by id) the riders belong to.
+    pub effect: u32,
+    /// Applied when the effect ends by a save or by running out (an aftereffect).
+    pub aftereffect: Option<RiderEffect>,
+    /// Replaces the effect the first time its bearer fails a save against it.
+    pub first_failed_save: Option<RiderEffect>,
+}
+
+/// What a rider applies: an effect kind and its duration (same source as the effect it rides).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RiderEffect {
+    /// What it does.
+    pub kind: EffectKind,
+    /// When it ends.
+    pub duration: EffectDuration,
 }
 
 /// How a combatant moves on the grid (Orcus § Move actions, § Unwilling movement).

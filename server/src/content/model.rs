@@ -101,6 +101,16 @@ pub enum EffectSpec {
     },
 }
 
+impl EffectSpec {
+    /// When the effect ends.
+    pub fn duration(&self) -> EffectDuration {
+        match self {
+            EffectSpec::Condition { duration, .. } => duration.clone(),
+            EffectSpec::Ongoing { save, .. } => EffectDuration::SaveEnds(*save),
+        }
+    }
+}
+
 /// A resolved attack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttackSpec {
@@ -388,6 +398,9 @@ pub struct OrcusSpec {
     pub recovery_value: i32,
     /// Regeneration at the start of its turns (§ Regeneration), 0 for none.
     pub regeneration: i32,
+    /// § Incorporeal: takes half damage from all attacks.
+    #[serde(default)]
+    pub incorporeal: bool,
     /// Resist N per damage type (§ Immunities, resistances and weaknesses).
     pub resist: Vec<(DamageType, i32)>,
     /// Weak N per damage type.
@@ -396,6 +409,17 @@ pub struct OrcusSpec {
     pub immune: Vec<DamageType>,
     /// Powers (including the universal Basic Attack when the stat block gives a weapon).
     pub powers: Vec<PowerSpec>,
+}
+
+/// An Orcus effect clause with its saving-throw riders (§ Special saving throw riders).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrcusEffect {
+    /// The effect.
+    pub effect: EffectSpec,
+    /// Applied when it ends by a save or by running out.
+    pub aftereffect: Option<EffectSpec>,
+    /// What it turns into the first time its bearer fails a save against it.
+    pub first_failed_save: Option<EffectSpec>,
 }
 
 /// Where an Orcus power reaches (§ Origin of effect, § Areas of effect, § Range).
@@ -546,9 +570,9 @@ pub struct PowerSpec {
     /// Damage on a miss, if any (rolled once like hit damage).
     pub miss: Option<String>,
     /// Effects on a hit.
-    pub on_hit: Vec<EffectSpec>,
+    pub on_hit: Vec<OrcusEffect>,
     /// Effects on a miss.
-    pub on_miss: Vec<EffectSpec>,
+    pub on_miss: Vec<OrcusEffect>,
 }
 
 /// The action an Orcus power costs.

@@ -4,8 +4,8 @@
 
 use super::file::{Ctx, SeatFile};
 use super::model::{
-    AbilityMods, ActionCost, CombatantSpec, EffectSpec, Encounter, Frequency, HeroSpec, OrcusSpec,
-    Origin, PowerSpec, SessionOptions, TargetRule,
+    AbilityMods, ActionCost, CombatantSpec, EffectSpec, Encounter, Frequency, HeroSpec,
+    OrcusEffect, OrcusSpec, Origin, PowerSpec, SessionOptions, TargetRule,
 };
 use super::{ContentError, resolve_seats};
 use crate::rules::orcus::{rules, tables};
@@ -151,6 +151,9 @@ pub struct MonsterFile {
     /// Regeneration.
     #[serde(default)]
     pub regeneration: i32,
+    /// § Incorporeal: half damage from all attacks.
+    #[serde(default)]
+    pub incorporeal: bool,
     /// `{ fire = 5 }`.
     #[serde(default)]
     pub resist: BTreeMap<String, i32>,
@@ -231,6 +234,12 @@ pub struct EffectFile {
     pub persistent: Option<i32>,
     /// Its type.
     pub damage_type: Option<String>,
+    /// § Special saving throw riders: an effect applied when this one ends by a save or by
+    /// running out.
+    pub aftereffect: Option<Box<EffectFile>>,
+    /// § Special saving throw riders: what this effect becomes the first time its bearer fails
+    /// a save against it.
+    pub first_failed_save: Option<Box<EffectFile>>,
 }
 
 fn parse_size(ctx: &Ctx, field: &str, s: &Option<String>) -> Result<Size, ContentError> {
@@ -287,6 +296,31 @@ const CONDITIONS: &[(&str, Condition)] = &[
     ("off-guard", Condition::OffGuard),
     ("grappled", Condition::Grappled),
 ];
+
+/// An effect clause with its riders; a rider's own effect carries no riders.
+fn orcus_effect(ctx: &Ctx, field: &str, e: &EffectFile) -> Result<OrcusEffect, ContentError> {
+    let rider = |name: &str, r: &Option<Box<EffectFile>>| -> Result<_, ContentError> {
+        let Some(r) = r else { return Ok(None) };
+        let f = format!("{field}.{name}");
+        if r.aftereffect.is_some() || r.first_failed_save.is_some() {
+            return Err(ctx.err(f, "a rider's effect cannot carry riders of its own"));
+        }
+        effect(ctx, &f, r).map(Some)
+    };
+    let first_failed_save = rider("first_failed_save", &e.first_failed_save)?;
+    let main = effect(ctx, field, e)?;
+    if first_failed_save.is_some() && !matches!(main.duration(), EffectDuration::SaveEnds(_)) {
+        return Err(ctx.err(
+            format!("{field}.first_failed_save"),
+            "only a save-ends effect has a first failed save",
+        ));
+    }
+    Ok(OrcusEffect {
+        effect: main,
+        aftereffect: rider("aftereffect", &e.aftereffect)?,
+        first_failed_save,
+    })
+}
 
 fn effect(ctx: &Ctx, field: &str, e: &EffectFile) -> Result<EffectSpec, ContentError> {
     let duration = match e.duration.as_deref().unwrap_or("save ends") {
@@ -531,11 +565,11 @@ fn power(
     }
     let mut on_hit = Vec::new();
     for (i, e) in p.on_hit.iter().enumerate() {
-        on_hit.push(effect(ctx, &format!("{field}.on_hit[{i}]"), e)?);
+        on_hit.push(orcus_effect(ctx, &format!("{field}.on_hit[{i}]"), e)?);
     }
     let mut on_miss = Vec::new();
     for (i, e) in p.on_miss.iter().enumerate() {
-        on_miss.push(effect(ctx, &format!("{field}.on_miss[{i}]"), e)?);
+        on_miss.push(orcus_effect(ctx, &format!("{field}.on_miss[{i}]"), e)?);
     }
     Ok(PowerSpec {
         id: p.id.clone(),
@@ -639,6 +673,7 @@ impl HeroFile {
                 recoveries: self.recoveries.max(0),
                 recovery_value,
                 regeneration: 0,
+                incorporeal: false,
                 resist: Vec::new(),
                 weak: Vec::new(),
                 immune: Vec::new(),
@@ -746,6 +781,7 @@ impl MonsterFile {
                 recoveries: 0,
                 recovery_value: 0,
                 regeneration: self.regeneration.max(0),
+                incorporeal: self.incorporeal,
                 resist,
                 weak,
                 immune,

@@ -58,6 +58,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 ActionKind::Quick => a.0.quick = true,
             });
         }
+        GameEvent::RiderAttached { target, rider } => {
+            with::<Grid>(world, target, |g| g.0.riders.push(rider.clone()));
+        }
         GameEvent::InitiativeReordered { order, turn_index } => {
             let mut b = world.resource_mut::<Battle>();
             b.order = order.clone();
@@ -385,7 +388,10 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
         }),
         GameEvent::EffectEnded { target, effect, .. } => {
-            with::<Effects>(world, target, |fx| fx.0.retain(|e| e.id != *effect))
+            with::<Effects>(world, target, |fx| fx.0.retain(|e| e.id != *effect));
+            with::<Grid>(world, target, |g| {
+                g.0.riders.retain(|r| r.effect != *effect)
+            });
         }
         GameEvent::TurnEnded { combatant } => {
             // § Interrupt Actions: another one only after the end of your next turn.
@@ -410,6 +416,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
             // Effects end with the battle; temporary hit points reset to 0 after a battle.
             for_all::<Effects>(world, |fx| fx.0.clear());
+            for_all::<Grid>(world, |g| g.0.riders.clear());
             for_all::<Position>(world, |p| p.engaged.clear());
             {
                 let mut b = world.resource_mut::<Battle>();
@@ -528,5 +535,6 @@ fn out_of_fight(world: &mut World, id: &CombatantId, status: LifeStatus) {
         .retain(|(a, t)| a != id && t != id);
     with::<Vitality>(world, id, |v| v.0 = status);
     with::<Effects>(world, id, |fx| fx.0.clear());
+    with::<Grid>(world, id, |g| g.0.riders.clear());
     with::<ActionBudget>(world, id, |a| a.0 = ActionsLeft::NONE);
 }

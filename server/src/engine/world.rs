@@ -58,6 +58,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 immediate_used: false,
                 recovery_value: o.recovery_value,
                 rallied: false,
+                riders: Vec::new(),
             }),
             OrcusKit(o.clone()),
         ));

@@ -3,8 +3,9 @@
 
 use super::Board;
 use super::geometry::{self, AreaError, AttackKind, Geo, Space};
+use super::riders::{self, emit_effect};
 use super::rules;
-use crate::content::model::{ActionCost, EffectSpec, Frequency, Origin, PowerSpec, TargetRule};
+use crate::content::model::{ActionCost, Frequency, Origin, PowerSpec, TargetRule};
 use crate::dice::{DiceExpr, Placeholders};
 use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::{FighterItem, has_condition};
@@ -185,26 +186,6 @@ fn cost_kind(c: ActionCost) -> ActionKind {
         ActionCost::Move => ActionKind::Move,
         ActionCost::Swift => ActionKind::Quick,
     }
-}
-
-fn emit_effect(
-    d: &mut Decider,
-    target: &CombatantId,
-    source: &CombatantId,
-    kind: EffectKind,
-    duration: EffectDuration,
-) {
-    let id = d.effect_id();
-    d.emit(GameEvent::EffectApplied {
-        effect: Effect {
-            id,
-            target: target.clone(),
-            source: source.clone(),
-            kind,
-            duration,
-            armed: false,
-        },
-    });
 }
 
 /// § Full Defense / § Rally: +2 to every defense until the start of the actor's next turn.
@@ -877,6 +858,23 @@ fn circumstances(
     m
 }
 
+/// An attack's damage after halving: a weakened attacker deals half (interpretation, text gap:
+/// Fourth Edition's weakened), an incorporeal target takes half (§ Incorporeal); rounded down,
+/// each halving once.
+fn halved(d: &Decider, b: &Board, attacker: &CombatantId, target: &CombatantId, a: i32) -> i32 {
+    let mut a = a.max(0);
+    if d.field
+        .get(attacker)
+        .is_some_and(|f| has_condition(f.fx, Condition::Weakened))
+    {
+        a /= 2;
+    }
+    if b.get(target).is_some_and(|(_, kit)| kit.0.incorporeal) {
+        a /= 2;
+    }
+    a
+}
+
 /// Damage after immunity, resistance and weakness (§ Immunities, resistances and weaknesses).
 fn adjusted(b: &Board, target: &CombatantId, amount: i32, ty: Option<DamageType>) -> i32 {
     let Some(ty) = ty else { return amount.max(0) };
@@ -1038,6 +1036,7 @@ fn resolve(
             _ => (rolled_miss, &p.on_miss),
         };
         if let Some(a) = amount {
+            let a = halved(d, b, attacker, &t, a);
             let before = d.overlay.vitals(d.field, &t);
             deal(d, b, &t, a, cause, p.damage_type);
             // § Coup De Grace: damage of at least the staggered value kills.
@@ -1069,39 +1068,10 @@ fn resolve(
             continue;
         }
         for e in effects.clone() {
-            apply_effect(d, attacker, &t, &e);
+            riders::apply(d, attacker, &t, &e);
         }
     }
     Ok(())
-}
-
-fn apply_effect(d: &mut Decider, source: &CombatantId, target: &CombatantId, e: &EffectSpec) {
-    match e {
-        EffectSpec::Condition {
-            condition,
-            duration,
-        } => emit_effect(
-            d,
-            target,
-            source,
-            EffectKind::Condition(*condition),
-            duration.clone(),
-        ),
-        EffectSpec::Ongoing {
-            amount,
-            damage_type,
-            save,
-        } => emit_effect(
-            d,
-            target,
-            source,
-            EffectKind::OngoingDamage {
-                amount: *amount,
-                damage_type: *damage_type,
-            },
-            EffectDuration::SaveEnds(*save),
-        ),
-    }
 }
 
 /// An enemy of `attacker` (for "one enemy" targets).

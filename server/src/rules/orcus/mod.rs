@@ -12,6 +12,7 @@
 mod commands;
 pub mod geometry;
 pub mod grid;
+pub mod riders;
 pub mod rules;
 pub mod tables;
 mod turns;

@@ -34,12 +34,26 @@ fn arena_on(
     hero_bonus: i32,
     positions: &str,
 ) -> Encounter {
+    load_encounter(
+        "arena.toml",
+        &arena_src(rows, extra_monster_powers, hero_bonus, positions),
+    )
+    .unwrap()
+}
+
+/// The arena's content file.
+fn arena_src(
+    rows: &[&str],
+    extra_monster_powers: &str,
+    hero_bonus: i32,
+    positions: &str,
+) -> String {
     let rows = rows
         .iter()
         .map(|r| format!("  \"{r}\","))
         .collect::<Vec<_>>()
         .join("\n");
-    let text = format!(
+    format!(
         r#"
 ruleset = "orcus"
 heroes = ["kael", "lira"]
@@ -128,8 +142,7 @@ hit = "1d10+3"
 basic = true
 {extra_monster_powers}
 "#
-    );
-    load_encounter("arena.toml", &text).unwrap()
+    )
 }
 
 const SPREAD: &str = r#"kael = [0, 0]
@@ -820,4 +833,192 @@ fn obscured_squares_conceal_from_melee_and_ranged_but_not_areas_concealment() {
         },
     );
     assert_eq!(first_bonus(&ev), 5);
+}
+
+#[test]
+fn an_aftereffect_follows_a_save_and_a_first_failed_save_replaces_the_effect_saving_throw_riders() {
+    // orcus-basic-rules.txt § Special saving throw riders: "weakened (save ends); Aftereffect:
+    // dazed (save ends); First Failed Save: stunned (save ends) instead".
+    let extra = r#"[[monster.powers]]
+id = "glare"
+name = "Withering Glare"
+origin = "ranged"
+range = [10, 10]
+vs = "will"
+bonus = 40
+hit = "1"
+on_hit = [{ condition = "weakened", aftereffect = { condition = "dazed" }, first_failed_save = { condition = "stunned" } }]
+"#;
+    let enc = arena(extra, 5, SPREAD);
+    let (mut saved, mut failed) = (false, false);
+    for seed in 0..80 {
+        let mut e = started(&enc, seed);
+        until(&mut e, "brute-1");
+        let ev = run(&mut e, &atk("brute-1", "glare", &["kael"]));
+        let Some(weak) = ev.iter().find_map(|x| match x {
+            GameEvent::EffectApplied { effect } => Some(effect.id),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let riders = cs(&e, "kael").grid.expect("grid").riders;
+        assert_eq!(riders.len(), 1);
+        assert_eq!(riders[0].effect, weak);
+        until(&mut e, "kael");
+        let ev = run(&mut e, &end("kael"));
+        let success = ev
+            .iter()
+            .find_map(|x| match x {
+                GameEvent::SaveRolled {
+                    purpose: fray_protocol::event::SavePurpose::Effect(id),
+                    success,
+                    ..
+                } if *id == weak => Some(*success),
+                _ => None,
+            })
+            .expect("a save against weakened");
+        let conditions: Vec<Condition> = cs(&e, "kael")
+            .effects
+            .iter()
+            .filter_map(|x| match x.kind {
+                EffectKind::Condition(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let riders = cs(&e, "kael").grid.expect("grid").riders;
+        if success {
+            // The weakness ends; the aftereffect (dazed, save ends) begins; no riders remain.
+            assert_eq!(conditions, vec![Condition::Dazed]);
+            assert!(riders.is_empty());
+            saved = true;
+        } else {
+            // Weakened becomes stunned, which keeps the aftereffect but no second
+            // first-failed-save.
+            assert_eq!(conditions, vec![Condition::Stunned]);
+            assert_eq!(riders.len(), 1);
+            assert!(riders[0].first_failed_save.is_none());
+            assert!(riders[0].aftereffect.is_some());
+            assert!(ev.iter().any(|x| matches!(
+                x,
+                GameEvent::EffectEnded {
+                    reason: fray_protocol::event::EffectEndReason::Replaced,
+                    ..
+                }
+            )));
+            failed = true;
+        }
+        if saved && failed {
+            return;
+        }
+    }
+    panic!("both outcomes should occur within 80 seeds (saved {saved}, failed {failed})");
+}
+
+#[test]
+fn a_rider_on_a_rider_is_refused_on_load_saving_throw_riders() {
+    // orcus-basic-rules.txt § Special saving throw riders; content errors name the field.
+    let bad = r#"[[monster.powers]]
+id = "glare"
+name = "Glare"
+origin = "ranged"
+range = [10, 10]
+vs = "will"
+hit = "1"
+on_hit = [{ condition = "weakened", aftereffect = { condition = "dazed", aftereffect = { condition = "prone" } } }]
+"#;
+    let err = load_encounter(
+        "arena.toml",
+        &arena_src(&["..........", ".........."], bad, 5, SPREAD),
+    )
+    .expect_err("nested riders are refused");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("on_hit[0].aftereffect") && msg.contains("cannot carry riders"),
+        "{msg}"
+    );
+}
+
+/// `(rolled, dealt)` for the first hit (not a critical hit) among `ev`.
+fn rolled_and_dealt(ev: &[GameEvent]) -> Option<(i32, i32)> {
+    let hit = ev.iter().any(|x| {
+        matches!(
+            x,
+            GameEvent::AttackRolled {
+                outcome: AttackOutcome::Hit,
+                ..
+            }
+        )
+    });
+    let rolled = ev.iter().find_map(|x| match x {
+        GameEvent::DamageRolled { roll, .. } => Some(roll.total),
+        _ => None,
+    })?;
+    let dealt = ev.iter().find_map(|x| match x {
+        GameEvent::Damaged { amount, .. } => Some(*amount),
+        _ => None,
+    })?;
+    hit.then_some((rolled, dealt))
+}
+
+#[test]
+fn a_weakened_attacker_deals_half_and_an_incorporeal_target_takes_half_weakened_incorporeal() {
+    // orcus-basic-rules.txt § Conditions, Weakened (no definition: Fourth Edition's half
+    // damage, an interpretation) and § Combat statuses, Incorporeal (half damage from all
+    // attacks); rounded down.
+    let sap = r#"[[monster.powers]]
+id = "sap"
+name = "Sapping Touch"
+origin = "ranged"
+range = [10, 10]
+vs = "fortitude"
+bonus = 40
+hit = "1"
+on_hit = [{ condition = "weakened", duration = "end of your next turn" }]
+"#;
+    let enc = arena(sap, 40, SPREAD);
+    let mut checked = 0;
+    for seed in 0..60 {
+        let mut e = started(&enc, seed);
+        // Unweakened: full damage.
+        let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
+        if let Some((rolled, dealt)) = rolled_and_dealt(&ev) {
+            assert_eq!(dealt, rolled);
+        }
+        until(&mut e, "brute-1");
+        let ev = run(&mut e, &atk("brute-1", "sap", &["kael"]));
+        if !ev
+            .iter()
+            .any(|x| matches!(x, GameEvent::EffectApplied { .. }))
+        {
+            continue;
+        }
+        until(&mut e, "kael");
+        let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
+        if let Some((rolled, dealt)) = rolled_and_dealt(&ev) {
+            assert_eq!(dealt, rolled / 2, "weakened: half damage, rounded down");
+            checked += 1;
+            break;
+        }
+    }
+    assert_eq!(checked, 1, "some seed shows a weakened hit");
+    let src = arena_src(
+        &["..........", "..........", ".........."],
+        "",
+        40,
+        "kael = [0, 0]\nlira = [0, 2]\nbrute-1 = [8, 0]\nbrute-2 = [8, 2]",
+    )
+    .replace(
+        "role = \"wrecker\"",
+        "role = \"wrecker\"\nincorporeal = true",
+    );
+    let enc = load_encounter("ghosts.toml", &src).unwrap();
+    for seed in 0..60 {
+        let mut e = started(&enc, seed);
+        let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
+        if let Some((rolled, dealt)) = rolled_and_dealt(&ev) {
+            assert_eq!(dealt, rolled / 2, "incorporeal: half damage, rounded down");
+            return;
+        }
+    }
+    panic!("no seed hit the incorporeal brute");
 }

@@ -10,7 +10,7 @@
 
 use super::Board;
 use super::commands::{self, deal, initiative_order, restore_hp, spend_recovery};
-use super::rules;
+use super::{riders, rules};
 use crate::content::model::Frequency;
 use crate::dice;
 use crate::engine::components::{SeedSecret, Stage};
@@ -138,7 +138,9 @@ fn start_of_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
                 continue;
             }
             match e.duration {
-                EffectDuration::UntilStartOfSourcesNextTurn => ending.push((f.c.id.clone(), e.id)),
+                EffectDuration::UntilStartOfSourcesNextTurn => {
+                    ending.push((f.c.id.clone(), e.clone()))
+                }
                 EffectDuration::UntilEndOfSourcesNextTurn if !e.armed => {
                     arming.push((f.c.id.clone(), e.id))
                 }
@@ -147,11 +149,7 @@ fn start_of_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
         }
     }
     for (target, effect) in ending {
-        d.emit(GameEvent::EffectEnded {
-            target,
-            effect,
-            reason: EffectEndReason::Expired,
-        });
+        riders::end(d, b, &target, &effect, EffectEndReason::Expired);
     }
     for (target, effect) in arming {
         d.emit(GameEvent::EffectArmed { target, effect });
@@ -255,11 +253,9 @@ pub fn end_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
             _ => d.save(id, SavePurpose::Effect(e.id), difficulty.target()).0,
         };
         if ok {
-            d.emit(GameEvent::EffectEnded {
-                target: id.clone(),
-                effect: e.id,
-                reason: EffectEndReason::Saved,
-            });
+            riders::end(d, b, id, e, EffectEndReason::Saved);
+        } else {
+            riders::failed_save(d, b, id, e);
         }
     }
     let mut expiring = Vec::new();
@@ -267,17 +263,13 @@ pub fn end_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
         for e in &f.fx.0 {
             if &e.source == id && e.duration == EffectDuration::UntilEndOfSourcesNextTurn && e.armed
             {
-                expiring.push((f.c.id.clone(), e.id));
+                expiring.push((f.c.id.clone(), e.clone()));
             }
         }
     }
     for (target, effect) in expiring {
         if !out(d, &target) {
-            d.emit(GameEvent::EffectEnded {
-                target,
-                effect,
-                reason: EffectEndReason::Expired,
-            });
+            riders::end(d, b, &target, &effect, EffectEndReason::Expired);
         }
     }
     death_save(d, b, id);
