@@ -401,6 +401,10 @@ pub struct OrcusSpec {
     /// § Incorporeal: takes half damage from all attacks.
     #[serde(default)]
     pub incorporeal: bool,
+    /// Skill modifiers by lowercase skill name (every skill of § The skills).
+    pub skills: std::collections::BTreeMap<String, i32>,
+    /// Attack bonus of Strength attacks (Bull Rush vs Fortitude, Grapple vs Reflex).
+    pub str_attack: i32,
     /// Resist N per damage type (§ Immunities, resistances and weaknesses).
     pub resist: Vec<(DamageType, i32)>,
     /// Weak N per damage type.

@@ -102,9 +102,28 @@ pub struct HeroFile {
     pub recoveries: i32,
     /// Hit points per recovery (default: a quarter of the maximum).
     pub recovery_value: Option<i32>,
-    /// Wisdom modifier (Heal checks).
+    /// Ability modifiers (untrained skill checks add them to half the level).
+    #[serde(default)]
+    pub str: i32,
+    /// Constitution modifier.
+    #[serde(default)]
+    pub con: i32,
+    /// Dexterity modifier.
+    #[serde(default)]
+    pub dex: i32,
+    /// Intelligence modifier.
+    #[serde(default)]
+    pub int: i32,
+    /// Wisdom modifier.
     #[serde(default)]
     pub wis: i32,
+    /// Charisma modifier.
+    #[serde(default)]
+    pub cha: i32,
+    /// Skill modifiers as on the character sheet (`{ athletics = 7 }`); a skill not listed
+    /// uses half the level plus its ability modifier.
+    #[serde(default)]
+    pub skills: BTreeMap<String, i32>,
     /// Powers.
     #[serde(default)]
     pub powers: Vec<PowerFile>,
@@ -138,6 +157,24 @@ pub struct MonsterFile {
     /// Dexterity modifier before half level (initiative = half level + this).
     #[serde(default)]
     pub dex: i32,
+    /// Strength modifier before half level.
+    #[serde(default)]
+    pub str: i32,
+    /// Constitution modifier before half level.
+    #[serde(default)]
+    pub con: i32,
+    /// Intelligence modifier before half level.
+    #[serde(default)]
+    pub int: i32,
+    /// Wisdom modifier before half level.
+    #[serde(default)]
+    pub wis: i32,
+    /// Charisma modifier before half level.
+    #[serde(default)]
+    pub cha: i32,
+    /// Skills it is trained in (5 + half level + the ability modifier).
+    #[serde(default)]
+    pub trained: Vec<String>,
     /// Overrides of the builder's numbers.
     pub ac: Option<i32>,
     /// Override.
@@ -608,7 +645,65 @@ fn check_powers(ctx: &Ctx, field: &str, powers: &[PowerSpec]) -> Result<(), Cont
     Ok(())
 }
 
+/// The ability modifier a skill adds.
+fn ability_mod(m: &AbilityMods, a: tables::Ability) -> i32 {
+    match a {
+        tables::Ability::Strength => m.str,
+        tables::Ability::Constitution => m.con,
+        tables::Ability::Dexterity => m.dex,
+        tables::Ability::Intelligence => m.int,
+        tables::Ability::Wisdom => m.wis,
+        tables::Ability::Charisma => m.cha,
+    }
+}
+
+/// The skill named `name` (as printed, any case).
+fn skill(ctx: &Ctx, field: &str, name: &str) -> Result<tables::Skill, ContentError> {
+    tables::SKILLS
+        .iter()
+        .copied()
+        .find(|s| s.name().eq_ignore_ascii_case(name))
+        .ok_or_else(|| {
+            let names: Vec<String> = tables::SKILLS
+                .iter()
+                .map(|s| s.name().to_ascii_lowercase())
+                .collect();
+            ctx.err(
+                field,
+                format!("unknown skill '{name}' ({})", names.join(", ")),
+            )
+        })
+}
+
+/// Every skill's modifier, keyed by its lowercase name: `given` where listed, otherwise
+/// `untrained(skill)`.
+fn skill_table(
+    given: &BTreeMap<tables::Skill, i32>,
+    untrained: impl Fn(tables::Skill) -> i32,
+) -> BTreeMap<String, i32> {
+    tables::SKILLS
+        .iter()
+        .map(|s| {
+            (
+                s.name().to_ascii_lowercase(),
+                given.get(s).copied().unwrap_or_else(|| untrained(*s)),
+            )
+        })
+        .collect()
+}
+
 impl HeroFile {
+    fn mods(&self) -> AbilityMods {
+        AbilityMods {
+            str: self.str,
+            con: self.con,
+            dex: self.dex,
+            int: self.int,
+            wis: self.wis,
+            cha: self.cha,
+        }
+    }
+
     fn resolve(&self, ctx: &Ctx, at: Square) -> Result<CombatantSpec, ContentError> {
         let f = |n: &str| format!("hero.{}.{n}", self.id);
         if !(1..=30).contains(&self.level) {
@@ -628,6 +723,23 @@ impl HeroFile {
         let recovery_value = self
             .recovery_value
             .unwrap_or_else(|| rules::default_recovery_value(self.hp));
+        let mods = self.mods();
+        let mut given = BTreeMap::new();
+        for (name, v) in &self.skills {
+            let s = skill(ctx, &f(&format!("skills.{name}")), name)?;
+            if !(-10..=60).contains(v) {
+                return Err(ctx.err(
+                    f(&format!("skills.{name}")),
+                    format!("{v} is outside -10..=60"),
+                ));
+            }
+            given.insert(s, *v);
+        }
+        let skills = skill_table(&given, |s| {
+            rules::untrained_check(self.level, ability_mod(&mods, s.ability()))
+        });
+        // Interpretation: a Strength attack (Bull Rush, Grapple) is half level + Strength.
+        let str_attack = self.level / 2 + self.str;
         Ok(CombatantSpec {
             id: CombatantId::new(self.id.clone()),
             name: self.name.clone(),
@@ -642,14 +754,7 @@ impl HeroFile {
             },
             initiative: self.initiative,
             hero: Some(HeroSpec {
-                mods: AbilityMods {
-                    str: 0,
-                    con: 0,
-                    dex: 0,
-                    int: 0,
-                    wis: self.wis,
-                    cha: 0,
-                },
+                mods: self.mods(),
                 recoveries: self.recoveries.max(0),
                 recovery_die: 0,
                 weapon_die: None,
@@ -674,6 +779,8 @@ impl HeroFile {
                 recovery_value,
                 regeneration: 0,
                 incorporeal: false,
+                skills,
+                str_attack,
                 resist: Vec::new(),
                 weak: Vec::new(),
                 immune: Vec::new(),
@@ -749,6 +856,26 @@ impl MonsterFile {
         let hp = self.hp.unwrap_or(n.hp);
         let initiative = tables::monster_initiative(self.level, self.dex)
             .map_err(|e| ctx.err(f("level"), e.to_string()))?;
+        // § Creating new monsters: trained skills are 5 + half level + the ability modifier,
+        // others half level + the ability modifier.
+        let mods = AbilityMods {
+            str: self.str,
+            con: self.con,
+            dex: self.dex,
+            int: self.int,
+            wis: self.wis,
+            cha: self.cha,
+        };
+        let mut given = BTreeMap::new();
+        for (i, name) in self.trained.iter().enumerate() {
+            let s = skill(ctx, &f(&format!("trained[{i}]")), name)?;
+            let v = tables::monster_trained_skill(self.level, ability_mod(&mods, s.ability()))
+                .map_err(|e| ctx.err(f("level"), e.to_string()))?;
+            given.insert(s, v);
+        }
+        let skills = skill_table(&given, |s| {
+            rules::untrained_check(self.level, ability_mod(&mods, s.ability()))
+        });
         let fortitude = self.fortitude.unwrap_or(n.fortitude);
         let will = self.will.unwrap_or(n.will);
         Ok(CombatantSpec {
@@ -782,6 +909,8 @@ impl MonsterFile {
                 recovery_value: 0,
                 regeneration: self.regeneration.max(0),
                 incorporeal: self.incorporeal,
+                skills,
+                str_attack: n.attack_vs_other,
                 resist,
                 weak,
                 immune,

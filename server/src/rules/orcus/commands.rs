@@ -79,12 +79,19 @@ fn fighter<'a, 'w, 's>(d: &'a Decider<'_, 'w, 's>, id: &CombatantId) -> R<Fighte
 }
 
 /// The space a combatant occupies.
-pub fn space(b: &Board, id: &CombatantId) -> R<Space> {
+pub fn space(d: &Decider, b: &Board, id: &CombatantId) -> R<Space> {
     let (g, _) = b
         .get(id)
         .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))?;
+    // A move earlier in this same decision (a charge's walk, a push) counts.
+    let moved = d.events().iter().rev().find_map(|e| match e {
+        GameEvent::GridMoved {
+            combatant, path, ..
+        } if combatant == id => path.last().copied(),
+        _ => None,
+    });
     Ok(Space {
-        at: g.0.square,
+        at: moved.unwrap_or(g.0.square),
         size: g.0.size,
     })
 }
@@ -335,7 +342,9 @@ fn occupant_at(d: &Decider, b: &Board, mover: &CombatantId, s: Square) -> Option
         if &f.c.id == mover || matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
             continue;
         }
-        let Ok(sp) = space(b, &f.c.id) else { continue };
+        let Ok(sp) = space(d, b, &f.c.id) else {
+            continue;
+        };
         if sp.covers(s) {
             let helpless = f.vit.0 == LifeStatus::Unconscious
                 || has_condition(f.fx, Condition::Helpless)
@@ -355,7 +364,7 @@ fn path_cost(d: &Decider, b: &Board, actor: &CombatantId, path: &[Square]) -> R<
         .0
         .as_ref()
         .ok_or_else(|| no(ErrorCode::InvalidArgument, "this session has no map"))?;
-    let start = space(b, actor)?;
+    let start = space(d, b, actor)?;
     if path.is_empty() {
         return Err(no(ErrorCode::IllegalPath, "the path is empty"));
     }
@@ -477,8 +486,8 @@ fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mod
     pay(d, actor, ActionKind::Move)?;
     let mut walked = Vec::new();
     let mut cost_so_far = 0;
-    let size = space(b, actor)?.size;
-    let mut at = space(b, actor)?;
+    let size = space(d, b, actor)?.size;
+    let mut at = space(d, b, actor)?;
     let map = b.map.0.clone();
     for step in path {
         // § Opportunity attacks: right before a walking or running creature leaves an adjacent
@@ -487,7 +496,7 @@ fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mod
             let next = Space { at: *step, size };
             let provoked: Vec<CombatantId> = adjacent_enemies(d, b, actor, at)
                 .into_iter()
-                .filter(|e| space(b, e).is_ok_and(|es| !geometry::adjacent(es, next)))
+                .filter(|e| space(d, b, e).is_ok_and(|es| !geometry::adjacent(es, next)))
                 .collect();
             for enemy in provoked {
                 if !walked.is_empty() {
@@ -695,7 +704,7 @@ fn off_guard(
         return true;
     }
     // § Flanking: an ally of the attacker on the opposite side, able to attack.
-    let (Ok(ts), Ok(a_sp)) = (space(b, target), space(b, attacker)) else {
+    let (Ok(ts), Ok(a_sp)) = (space(d, b, target), space(d, b, attacker)) else {
         return false;
     };
     if !melee || !geometry::adjacent(ts, a_sp) {
@@ -706,7 +715,7 @@ fn off_guard(
         &f.c.id != attacker
             && f.c.side == side
             && can_threaten(d, &f.c.id)
-            && space(b, &f.c.id).is_ok_and(|s| geometry::flanking(ts, a_sp, s))
+            && space(d, b, &f.c.id).is_ok_and(|s| geometry::flanking(ts, a_sp, s))
     })
 }
 
@@ -782,14 +791,16 @@ fn geo(b: &Board) -> Option<Geo> {
 /// § Cover: −2 or −5 for `target` against an effect from `from`; the target's allies in the way
 /// count as obstacles.
 fn cover(d: &Decider, b: &Board, g: &Geo, from: Space, target: &CombatantId) -> i32 {
-    let Ok(ts) = space(b, target) else { return 0 };
+    let Ok(ts) = space(d, b, target) else {
+        return 0;
+    };
     let side = fighter_side(d, target);
     let allies: Vec<Space> = d
         .field
         .all()
         .filter(|f| &f.c.id != target && f.c.side == side)
         .filter(|f| !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain))
-        .filter_map(|f| space(b, &f.c.id).ok())
+        .filter_map(|f| space(d, b, &f.c.id).ok())
         .collect();
     g.cover(from, ts, &allies)
 }
@@ -811,7 +822,7 @@ fn circumstances(
     // § Concealment (melee and ranged only): obscured squares, or a blinded attacker (total
     // concealment, interpretation); the worse one counts.
     let mut concealment = 0;
-    if let (Some(g), Ok(a_sp), Ok(t_sp)) = (g, space(b, attacker), space(b, target)) {
+    if let (Some(g), Ok(a_sp), Ok(t_sp)) = (g, space(d, b, attacker), space(d, b, target)) {
         concealment = g.concealment(a_sp, t_sp, kind);
         // § Cover.
         m += cover(d, b, g, from, target);
@@ -843,7 +854,7 @@ fn circumstances(
         m += rules::OFF_GUARD;
     }
     if let (Origin::Ranged { short, .. }, Ok(a), Ok(t)) =
-        (p.origin, space(b, attacker), space(b, target))
+        (p.origin, space(d, b, attacker), space(d, b, target))
         && geometry::distance(a, t) > short
     {
         m += rules::LONG_RANGE;
@@ -944,7 +955,7 @@ fn resolve(
     let g = geo(b);
     let from = match from {
         Some(s) => s,
-        None => space(b, attacker)?,
+        None => space(d, b, attacker)?,
     };
     let max = match &p.hit {
         Some(e) => DiceExpr::parse(e)
@@ -1096,7 +1107,7 @@ fn adjacent_enemies(d: &Decider, b: &Board, actor: &CombatantId, at: Space) -> V
     d.field
         .all()
         .filter(|f| f.c.side != side)
-        .filter(|f| space(b, &f.c.id).is_ok_and(|s| geometry::adjacent(s, at)))
+        .filter(|f| space(d, b, &f.c.id).is_ok_and(|s| geometry::adjacent(s, at)))
         .map(|f| f.c.id.clone())
         .collect()
 }
@@ -1104,7 +1115,7 @@ fn adjacent_enemies(d: &Decider, b: &Board, actor: &CombatantId, at: Space) -> V
 /// Opportunity attacks provoked by a ranged or far power (§ Opportunity attacks), resolved
 /// before it; returns whether the attacker is still up.
 fn provoke_ranged(d: &mut Decider, b: &Board, actor: &CombatantId) -> R<bool> {
-    let at = space(b, actor)?;
+    let at = space(d, b, actor)?;
     for e in adjacent_enemies(d, b, actor, at) {
         opportunity_attack(d, b, &e, actor, at)?;
         if d.status(actor) != Some(LifeStatus::Conscious) {
@@ -1154,7 +1165,7 @@ fn opportunity_attack(
     let Origin::Melee { reach } = p.origin else {
         return Ok(());
     };
-    let Ok(a_sp) = space(b, attacker) else {
+    let Ok(a_sp) = space(d, b, attacker) else {
         return Ok(());
     };
     if geometry::distance(a_sp, at) > reach {
@@ -1206,7 +1217,7 @@ fn attack_cmd(
         ));
     }
     let mut seen = BTreeSet::new();
-    let a_sp = space(b, actor)?;
+    let a_sp = space(d, b, actor)?;
     let g = geo(b);
     for t in targets {
         alive(d, t)?;
@@ -1219,7 +1230,7 @@ fn attack_cmd(
                 format!("{} targets enemies only", p.name),
             ));
         }
-        let t_sp = space(b, t)?;
+        let t_sp = space(d, b, t)?;
         let dist = geometry::distance(a_sp, t_sp);
         let limit = match p.origin {
             Origin::Melee { reach } => reach,
@@ -1254,7 +1265,7 @@ fn attack_cmd(
                 format!("{} is not helpless", tf.c.name),
             ));
         }
-        if !geometry::adjacent(a_sp, space(b, t)?) {
+        if !geometry::adjacent(a_sp, space(d, b, t)?) {
             return Err(no(
                 ErrorCode::OutOfRange,
                 "a coup de grace needs an adjacent enemy",
@@ -1285,7 +1296,7 @@ fn area_attack(
     let p = power(b, actor, attack)?.clone();
     on_turn(d, actor)?;
     check_frequency(d, actor, &p)?;
-    let me = space(b, actor)?;
+    let me = space(d, b, actor)?;
     let g = geo(b).ok_or_else(|| no(ErrorCode::InvalidArgument, "this session has no map"))?;
     let area_err = |e: AreaError| match e {
         AreaError::NoLineOfEffect => no(
@@ -1329,7 +1340,9 @@ fn area_attack(
         if &f.c.id == actor || matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
             continue;
         }
-        let Ok(s) = space(b, &f.c.id) else { continue };
+        let Ok(s) = space(d, b, &f.c.id) else {
+            continue;
+        };
         if s.squares().any(|q| squares.contains(&q)) {
             inside.push((f.c.id.clone(), geometry::distance(me, s)));
         }
@@ -1477,14 +1490,13 @@ fn stabilize(d: &mut Decider, b: &Board, actor: &CombatantId, target: &Combatant
             format!("{} is already stabilized", t.c.name),
         ));
     }
-    if !geometry::adjacent(space(b, actor)?, space(b, target)?) {
+    if !geometry::adjacent(space(d, b, actor)?, space(d, b, target)?) {
         return Err(no(
             ErrorCode::OutOfRange,
             format!("{} is not adjacent", t.c.name),
         ));
     }
-    let a = fighter(d, actor)?;
-    let bonus = rules::untrained_check(a.c.level, a.hero.map_or(0, |h| h.spec.mods.wis));
+    let bonus = skill_mod(b, actor, "heal");
     pay(d, actor, ActionKind::Standard)?;
     let roll = d.d20();
     let total = roll.total + bonus;
@@ -1505,6 +1517,13 @@ fn stabilize(d: &mut Decider, b: &Board, actor: &CombatantId, target: &Combatant
         });
     }
     Ok(())
+}
+
+/// A combatant's skill modifier (§ The skills), by lowercase name.
+pub fn skill_mod(b: &Board, id: &CombatantId, skill: &str) -> i32 {
+    b.get(id)
+        .and_then(|(_, kit)| kit.0.skills.get(skill).copied())
+        .unwrap_or(0)
 }
 
 /// Whether a turn can go on: conscious, able to act, and with an action left.

@@ -248,7 +248,7 @@ pub fn ability_modifier(score: i32) -> Result<i32, TableError> {
 // Text gap: Nature and Thievery are used elsewhere in the rules (lore skills,
 // skill actions) but are absent from the skills table and from the ability
 // descriptions, so they have no ability here and are not listed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Skill {
     /// Acrobatics.
     Acrobatics,
