@@ -283,6 +283,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::LetGo { grabber, grabbed } => {
             format!("{} lets go of {}", n(grabber), n(grabbed))
         }
+        GameEvent::Carried { grabber, grabbed } => format!(
+            "{} carries {} along, still grabbed (no opportunity attacks)",
+            n(grabber),
+            n(grabbed)
+        ),
         GameEvent::Teleported {
             combatant,
             engaged,
@@ -808,6 +813,7 @@ mod tests {
             side,
             template: id.into(),
             level: 1,
+            size: fray_protocol::grid::Size::Medium,
             hp: max_hp,
             max_hp,
             temp_hp: 0,

@@ -326,6 +326,13 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             }
         }
         GameEvent::Engaged { combatant, with } => link(state, combatant, with),
+        GameEvent::Carried { grabber, grabbed } => {
+            unlink(state, grabbed);
+            if let Some(i) = find(state, grabbed) {
+                state.combatants[i].far_away = false;
+            }
+            link(state, grabbed, grabber);
+        }
         GameEvent::Intercepted { interceptor, mover } => {
             unlink(state, mover);
             link(state, mover, interceptor);
@@ -522,6 +529,7 @@ mod tests {
             ..SessionState::new(
                 "13th-age",
                 vec![CombatantState {
+                    size: fray_protocol::grid::Size::Medium,
                     engaged_with: Vec::new(),
                     far_away: false,
                     stabilized: false,

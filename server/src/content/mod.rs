@@ -490,6 +490,48 @@ mod tests {
         }
     }
 
+    /// 13th-age-combat.txt § Grabbed (a grabber carries a smaller creature along): heroes and
+    /// monsters have an optional size, medium (13th Age's normal) by default; a bad size is named
+    /// with its file and field.
+    #[test]
+    fn sizes_default_to_medium_and_are_validated() {
+        use fray_protocol::grid::Size;
+        let text = |hero_size: &str, monster_size: &str| {
+            format!(
+                "ruleset = \"13th-age\"\nheroes = [\"zed\"]\n[[monsters]]\ntemplate = \"ogre\"\n[[hero]]\nid = \"zed\"\nname = \"Zed\"\nlevel = 2\nabilities = {{ str = 16, con = 10, dex = 10, int = 16, wis = 10, cha = 10 }}\nhp = 20\nac = 15\npd = 12\nmd = 11\nrecovery_die = 8\n{hero_size}\n[[hero.attacks]]\nid = \"melee\"\nname = \"Sword\"\nrange = \"melee\"\nability = \"str\"\nvs = \"ac\"\ndamage = \"1d8\"\n[[monster]]\ntemplate = \"ogre\"\nname = \"Ogre\"\nlevel = 3\nhp = 50\nac = 17\npd = 16\nmd = 12\ninitiative = 4\n{monster_size}\n[[monster.attacks]]\nid = \"melee\"\nname = \"Club\"\nrange = \"melee\"\nbonus = 8\nvs = \"ac\"\ndamage = \"2d8\"\n"
+            )
+        };
+        let sizes = |h: &str, m: &str| {
+            let e = load_encounter("sizes.toml", &text(h, m)).unwrap_or_else(|e| panic!("{e}"));
+            let size = |id: &str| e.combatants.iter().find(|c| c.id.0 == id).unwrap().size;
+            (size("zed"), size("ogre-1"))
+        };
+        assert_eq!(sizes("", ""), (Size::Medium, Size::Medium));
+        assert_eq!(
+            sizes("size = \"small\"", "size = \"large\""),
+            (Size::Small, Size::Large)
+        );
+        assert_eq!(
+            sizes("size = \"normal\"", "size = \"huge\""),
+            (Size::Medium, Size::Huge)
+        );
+        for (h, m, want) in [
+            (
+                "size = \"big\"",
+                "",
+                "sizes.toml: hero 'zed'.size: unknown size 'big' (tiny, small, medium or normal, large, huge, gargantuan)",
+            ),
+            (
+                "",
+                "size = \"Large\"",
+                "sizes.toml: monster 'ogre'.size: unknown size 'Large' (tiny, small, medium or normal, large, huge, gargantuan)",
+            ),
+        ] {
+            let err = load_encounter("sizes.toml", &text(h, m)).unwrap_err();
+            assert_eq!(err.to_string(), want);
+        }
+    }
+
     #[test]
     fn ability_modifier_rounds_down() {
         // 13th-age-combat.txt § Damage: subtract 10, halve, round down.

@@ -291,6 +291,9 @@ pub struct CombatantSpec {
     pub template: String,
     /// Level.
     pub level: i32,
+    /// Size (13th Age § Grabbed: a larger grabber carries the creature it grabs; Orcus: the
+    /// size of its space, as in `orcus.size`).
+    pub size: fray_protocol::grid::Size,
     /// Maximum hit points.
     pub max_hp: i32,
     /// Defenses.

@@ -2,7 +2,7 @@
 //! (see `docs/content.md`). Monsters are built from level, role and rank by the monster builder
 //! (`orcus-basic-rules.txt` § Creating new monsters); any number can be overridden.
 
-use super::file::{Ctx, SeatFile};
+use super::file::{Ctx, SeatFile, parse_size};
 use super::model::{
     AbilityMods, ActionCost, CombatantSpec, EffectSpec, Encounter, Frequency, HeroSpec, OrcusSpec,
     Origin, PowerSpec, SessionOptions, TargetRule,
@@ -10,7 +10,7 @@ use super::model::{
 use super::{ContentError, resolve_seats};
 use crate::rules::orcus::{rules, tables};
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
-use fray_protocol::grid::{MapState, Size, Square};
+use fray_protocol::grid::{MapState, Square};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::Defenses;
 use serde::Deserialize;
@@ -230,23 +230,6 @@ pub struct EffectFile {
     pub persistent: Option<i32>,
     /// Its type.
     pub damage_type: Option<String>,
-}
-
-fn parse_size(ctx: &Ctx, field: &str, s: &Option<String>) -> Result<Size, ContentError> {
-    Ok(match s.as_deref().unwrap_or("medium") {
-        "tiny" => Size::Tiny,
-        "small" => Size::Small,
-        "medium" => Size::Medium,
-        "large" => Size::Large,
-        "huge" => Size::Huge,
-        "gargantuan" => Size::Gargantuan,
-        o => {
-            return Err(ctx.err(
-                field,
-                format!("unknown size '{o}' (tiny, small, medium, large, huge, gargantuan)"),
-            ));
-        }
-    })
 }
 
 fn damage_type(ctx: &Ctx, field: &str, s: &str) -> Result<DamageType, ContentError> {
@@ -593,12 +576,14 @@ impl HeroFile {
         let recovery_value = self
             .recovery_value
             .unwrap_or_else(|| rules::default_recovery_value(self.hp));
+        let size = parse_size(ctx, &f("size"), self.size.as_deref())?;
         Ok(CombatantSpec {
             id: CombatantId::new(self.id.clone()),
             name: self.name.clone(),
             side: Side::Heroes,
             template: self.id.clone(),
             level: self.level,
+            size,
             max_hp: self.hp,
             defenses: Defenses {
                 ac: self.ac,
@@ -628,7 +613,7 @@ impl HeroFile {
             attacks: Vec::new(),
             orcus: Some(OrcusSpec {
                 square: at,
-                size: parse_size(ctx, &f("size"), &self.size)?,
+                size,
                 speed: self.speed,
                 fortitude: self.fortitude,
                 reflex: self.reflex,
@@ -715,12 +700,14 @@ impl MonsterFile {
             .map_err(|e| ctx.err(f("level"), e.to_string()))?;
         let fortitude = self.fortitude.unwrap_or(n.fortitude);
         let will = self.will.unwrap_or(n.will);
+        let size = parse_size(ctx, &f("size"), self.size.as_deref())?;
         Ok(CombatantSpec {
             id,
             name,
             side: Side::Monsters,
             template: self.template.clone(),
             level: self.level,
+            size,
             max_hp: hp,
             defenses: Defenses {
                 ac: self.ac.unwrap_or(n.ac),
@@ -735,7 +722,7 @@ impl MonsterFile {
             attacks: Vec::new(),
             orcus: Some(OrcusSpec {
                 square: at,
-                size: parse_size(ctx, &f("size"), &self.size)?,
+                size,
                 speed: self.speed,
                 fortitude,
                 reflex: self.reflex.unwrap_or(n.reflex),
