@@ -1005,6 +1005,23 @@ mod tests {
             narrate(&save, &r),
             "Goblin Scrapper 2 saves against dazed [effect #2]: d20=14 (needs 11+) — success"
         );
+        // A magic item's bonus to saves is the roll's modifier (13th Age § Saves).
+        let warded = GameEvent::SaveRolled {
+            combatant: id("goblin-2"),
+            purpose: SavePurpose::Effect(2),
+            roll: Roll {
+                expr: "d20+2".into(),
+                modifier: 2,
+                total: 11,
+                ..d20(9)
+            },
+            target: 11,
+            success: true,
+        };
+        assert_eq!(
+            narrate(&warded, &r),
+            "Goblin Scrapper 2 saves against dazed [effect #2]: d20=9 +2 = 11 (needs 11+) — success"
+        );
         let ended = GameEvent::EffectEnded {
             target: id("goblin-2"),
             effect: 2,

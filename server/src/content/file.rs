@@ -197,6 +197,10 @@ pub struct ItemFile {
     /// Bonus to Mental Defense.
     #[serde(default)]
     pub md: i32,
+    /// Bonus to saves against effects and to death saves (§ Saves: "magic items that provide
+    /// small bonuses to saves").
+    #[serde(default)]
+    pub save: i32,
 }
 
 /// The best bonus of each kind among a hero's magic items (§ Stacking Rules: magic item
@@ -213,6 +217,8 @@ pub struct ItemBonuses {
     pub pd: i32,
     /// MD.
     pub md: i32,
+    /// Saves.
+    pub save: i32,
 }
 
 /// Validates a hero's items and keeps the best bonus of each kind.
@@ -235,6 +241,7 @@ fn resolve_items(ctx: &Ctx, owner: &str, items: &[ItemFile]) -> Result<ItemBonus
             ("ac", it.ac, &mut best.ac),
             ("pd", it.pd, &mut best.pd),
             ("md", it.md, &mut best.md),
+            ("save", it.save, &mut best.save),
         ];
         let mut any = false;
         for (name, v, slot) in kinds {
@@ -246,7 +253,7 @@ fn resolve_items(ctx: &Ctx, owner: &str, items: &[ItemFile]) -> Result<ItemBonus
             return Err(ctx.err(
                 f("name"),
                 format!(
-                    "item '{}' gives no bonus (attack, spell, ac, pd or md)",
+                    "item '{}' gives no bonus (attack, spell, ac, pd, md or save)",
                     it.name
                 ),
             ));
@@ -1017,6 +1024,7 @@ impl HeroFile {
                         ));
                     }
                 },
+                save_bonus: items.save,
             }),
             resist,
             vulnerable,

@@ -255,6 +255,9 @@ pub struct HeroSpec {
     pub potions: u32,
     /// A PC, a companion or an NPC fighting with the party (13th Age § Allies).
     pub kind: HeroKind,
+    /// Bonus to saves against effects and to death saves: the best magic item bonus to saves
+    /// (13th Age § Saves, § Stacking Rules).
+    pub save_bonus: i32,
 }
 
 /// What a hero-side combatant is, for powers that count allies (13th Age § Allies: "a

@@ -606,6 +606,7 @@ impl HeroFile {
                 two_weapon: false,
                 potions: 0,
                 kind: super::model::HeroKind::Pc,
+                save_bonus: 0,
             }),
             resist: Vec::new(),
             vulnerable: Vec::new(),
