@@ -586,6 +586,49 @@ mod tests {
             .collect()
     }
 
+    /// 13th Age § Grabbed: a carried creature ends up engaged with its grabber only.
+    #[test]
+    fn a_carried_creature_is_engaged_with_its_grabber_only() {
+        let mut s = state();
+        let hero = s.combatants[0].clone();
+        let id = CombatantId::new;
+        for (name, side) in [("goblin", Side::Monsters), ("ogre", Side::Monsters)] {
+            s.combatants.push(CombatantState {
+                id: id(name),
+                side,
+                ..hero.clone()
+            });
+        }
+        s.combatants[0].engaged_with = vec![id("goblin"), id("ogre")];
+        s.combatants[1].engaged_with = vec![id("brakka")];
+        s.combatants[2].engaged_with = vec![id("brakka")];
+        apply(
+            &mut s,
+            &GameEvent::Moved {
+                combatant: id("ogre"),
+                engaged: None,
+                far_away: false,
+            },
+        );
+        apply(
+            &mut s,
+            &GameEvent::Carried {
+                grabber: id("ogre"),
+                grabbed: id("brakka"),
+            },
+        );
+        let engaged: Vec<Vec<CombatantId>> = s
+            .combatants
+            .iter()
+            .map(|c| c.engaged_with.clone())
+            .collect();
+        assert_eq!(
+            engaged,
+            [vec![id("ogre")], vec![], vec![id("brakka")]],
+            "brakka, goblin, ogre"
+        );
+    }
+
     #[test]
     fn gaps_and_duplicates_are_reported() {
         let mut t = Tracker::new();

@@ -6,7 +6,7 @@ use super::commands::{
     able_to_act, fighter, not_your_turn_msg, provoke, ready_to_act, reject, running,
 };
 use super::decider::Decider;
-use super::field::{grabbed_by, has_condition};
+use super::field::{grabbed_by, has_condition, is_grabbed_by};
 use fray_protocol::event::{
     ActionKind, Condition, EffectEndReason, EffectKind, GameEvent, Provocation, SavePurpose,
 };
@@ -41,15 +41,9 @@ fn let_go(d: &mut Decider, grabber: &CombatantId, keep: &[CombatantId]) {
 fn held_by(d: &Decider, grabber: &CombatantId) -> Vec<CombatantId> {
     d.field
         .all()
-        .filter(|f| grabbed_by_any(f.fx, grabber))
+        .filter(|f| is_grabbed_by(f.fx, grabber))
         .map(|f| f.c.id.clone())
         .collect()
-}
-
-fn grabbed_by_any(fx: &crate::engine::components::Effects, grabber: &CombatantId) -> bool {
-    fx.0.iter().any(|e| {
-        e.source == *grabber && matches!(e.kind, EffectKind::Condition(Condition::Grabbed))
-    })
 }
 
 /// The creatures a moving grabber carries along (§ Grabbed: "If you are smaller than the creature
@@ -69,7 +63,7 @@ fn carried_by(d: &Decider, grabber: &CombatantId, far_away: bool) -> Vec<Combata
     d.field
         .all()
         .filter(|f| {
-            grabbed_by_any(f.fx, grabber)
+            is_grabbed_by(f.fx, grabber)
                 && f.c.size < g.c.size
                 && !has_condition(f.fx, Condition::Stuck)
         })
