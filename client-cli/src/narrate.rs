@@ -298,6 +298,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::LetGo { grabber, grabbed } => {
             format!("{} lets go of {}", n(grabber), n(grabbed))
         }
+        GameEvent::Carried { grabber, grabbed } => format!(
+            "{} carries {} along, still grabbed (no opportunity attacks)",
+            n(grabber),
+            n(grabbed)
+        ),
         GameEvent::Teleported {
             combatant,
             engaged,
@@ -824,6 +829,7 @@ mod tests {
             side,
             template: id.into(),
             level: 1,
+            size: fray_protocol::grid::Size::Medium,
             hp: max_hp,
             max_hp,
             temp_hp: 0,
@@ -1014,6 +1020,23 @@ mod tests {
         assert_eq!(
             narrate(&save, &r),
             "Goblin Scrapper 2 saves against dazed [effect #2]: d20=14 (needs 11+) — success"
+        );
+        // A magic item's bonus to saves is the roll's modifier (13th Age § Saves).
+        let warded = GameEvent::SaveRolled {
+            combatant: id("goblin-2"),
+            purpose: SavePurpose::Effect(2),
+            roll: Roll {
+                expr: "d20+2".into(),
+                modifier: 2,
+                total: 11,
+                ..d20(9)
+            },
+            target: 11,
+            success: true,
+        };
+        assert_eq!(
+            narrate(&warded, &r),
+            "Goblin Scrapper 2 saves against dazed [effect #2]: d20=9 +2 = 11 (needs 11+) — success"
         );
         let ended = GameEvent::EffectEnded {
             target: id("goblin-2"),

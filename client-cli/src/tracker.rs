@@ -336,6 +336,13 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             }
         }
         GameEvent::Engaged { combatant, with } => link(state, combatant, with),
+        GameEvent::Carried { grabber, grabbed } => {
+            unlink(state, grabbed);
+            if let Some(i) = find(state, grabbed) {
+                state.combatants[i].far_away = false;
+            }
+            link(state, grabbed, grabber);
+        }
         GameEvent::Intercepted { interceptor, mover } => {
             unlink(state, mover);
             link(state, mover, interceptor);
@@ -532,6 +539,7 @@ mod tests {
             ..SessionState::new(
                 "13th-age",
                 vec![CombatantState {
+                    size: fray_protocol::grid::Size::Medium,
                     engaged_with: Vec::new(),
                     far_away: false,
                     stabilized: false,
@@ -586,6 +594,49 @@ mod tests {
                 Output::Warning(w) => w.as_str(),
             })
             .collect()
+    }
+
+    /// 13th Age § Grabbed: a carried creature ends up engaged with its grabber only.
+    #[test]
+    fn a_carried_creature_is_engaged_with_its_grabber_only() {
+        let mut s = state();
+        let hero = s.combatants[0].clone();
+        let id = CombatantId::new;
+        for (name, side) in [("goblin", Side::Monsters), ("ogre", Side::Monsters)] {
+            s.combatants.push(CombatantState {
+                id: id(name),
+                side,
+                ..hero.clone()
+            });
+        }
+        s.combatants[0].engaged_with = vec![id("goblin"), id("ogre")];
+        s.combatants[1].engaged_with = vec![id("brakka")];
+        s.combatants[2].engaged_with = vec![id("brakka")];
+        apply(
+            &mut s,
+            &GameEvent::Moved {
+                combatant: id("ogre"),
+                engaged: None,
+                far_away: false,
+            },
+        );
+        apply(
+            &mut s,
+            &GameEvent::Carried {
+                grabber: id("ogre"),
+                grabbed: id("brakka"),
+            },
+        );
+        let engaged: Vec<Vec<CombatantId>> = s
+            .combatants
+            .iter()
+            .map(|c| c.engaged_with.clone())
+            .collect();
+        assert_eq!(
+            engaged,
+            [vec![id("ogre")], vec![], vec![id("brakka")]],
+            "brakka, goblin, ogre"
+        );
     }
 
     #[test]

@@ -665,6 +665,16 @@ pub enum GameEvent {
         /// The creature let go.
         grabbed: CombatantId,
     },
+    /// A grabber larger than the creature it grabs carried it along (13th Age § Grabbed), right
+    /// after the grabber's `moved` (or `intercepted`): the grabbed creature leaves its other
+    /// engagements without drawing opportunity attacks and is engaged with the grabber only,
+    /// still grabbed.
+    Carried {
+        /// The grabber.
+        grabber: CombatantId,
+        /// The creature carried along.
+        grabbed: CombatantId,
+    },
     /// A teleport (13th Age § Teleportation): the combatant leaves every engagement without
     /// drawing opportunity attacks, then engages `engaged` if any.
     Teleported {

@@ -26,7 +26,8 @@ impl std::fmt::Display for Square {
     }
 }
 
-/// A creature's size (Orcus § Size). A creature's space is a square block of `side()` squares
+/// A creature's size, smallest first (Orcus § Size; 13th Age § Grabbed, where `medium` is a
+/// normal-sized creature). On a grid a creature's space is a square block of `side()` squares
 /// whose north-west corner is its `square`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

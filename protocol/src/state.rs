@@ -139,6 +139,9 @@ pub struct CombatantState {
     pub template: String,
     /// Level.
     pub level: i32,
+    /// Size (13th Age § Grabbed: a grabber carries a smaller creature it grabs when it moves;
+    /// grid rulesets: the same as `grid.size`). `medium` is 13th Age's normal size.
+    pub size: crate::grid::Size,
     /// Current hit points (hidden from players for monsters).
     pub hp: Option<i32>,
     /// Maximum hit points (hidden from players for monsters).

@@ -82,6 +82,8 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
                     EffectKind::Bonus { .. } => continue,
                 },
                 GameEvent::FellUnconscious { .. } => "unconscious",
+                // 13th Age § Saves: a magic item's bonus to saves (Sela's amulet).
+                GameEvent::SaveRolled { ref roll, .. } if roll.modifier != 0 => "save bonus",
                 GameEvent::SaveRolled {
                     purpose: SavePurpose::Death,
                     ..
@@ -136,6 +138,7 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
         "ongoing damage",
         "unconscious",
         "death save",
+        "save bonus",
         "save ends",
         "disengage check",
         "rally",

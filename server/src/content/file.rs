@@ -7,6 +7,7 @@ use super::model::{
     Reach, Targeting, Trigger, Triggered, Usage,
 };
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
+use fray_protocol::grid::Size;
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::Defenses;
 use serde::Deserialize;
@@ -163,6 +164,9 @@ pub struct HeroFile {
     /// `pc` (default), `companion` (e.g. an animal companion) or `npc` (an NPC fighting with the
     /// party). 13th Age § Allies: powers counting allies count PCs and companions, not NPCs.
     pub kind: Option<String>,
+    /// Size: tiny, small, medium (default; 13th Age's normal), large, huge or gargantuan
+    /// (13th Age § Grabbed: a grabber carries a smaller creature it grabs).
+    pub size: Option<String>,
     /// Magic items (13th Age § Stacking Rules: of each kind of bonus only the best counts).
     #[serde(default)]
     pub items: Vec<ItemFile>,
@@ -193,6 +197,10 @@ pub struct ItemFile {
     /// Bonus to Mental Defense.
     #[serde(default)]
     pub md: i32,
+    /// Bonus to saves against effects and to death saves (§ Saves: "magic items that provide
+    /// small bonuses to saves").
+    #[serde(default)]
+    pub save: i32,
 }
 
 /// The best bonus of each kind among a hero's magic items (§ Stacking Rules: magic item
@@ -209,6 +217,8 @@ pub struct ItemBonuses {
     pub pd: i32,
     /// MD.
     pub md: i32,
+    /// Saves.
+    pub save: i32,
 }
 
 /// Validates a hero's items and keeps the best bonus of each kind.
@@ -231,6 +241,7 @@ fn resolve_items(ctx: &Ctx, owner: &str, items: &[ItemFile]) -> Result<ItemBonus
             ("ac", it.ac, &mut best.ac),
             ("pd", it.pd, &mut best.pd),
             ("md", it.md, &mut best.md),
+            ("save", it.save, &mut best.save),
         ];
         let mut any = false;
         for (name, v, slot) in kinds {
@@ -242,7 +253,7 @@ fn resolve_items(ctx: &Ctx, owner: &str, items: &[ItemFile]) -> Result<ItemBonus
             return Err(ctx.err(
                 f("name"),
                 format!(
-                    "item '{}' gives no bonus (attack, spell, ac, pd or md)",
+                    "item '{}' gives no bonus (attack, spell, ac, pd, md or save)",
                     it.name
                 ),
             ));
@@ -278,6 +289,9 @@ pub struct MonsterFile {
     /// A named villain.
     #[serde(default)]
     pub villain: bool,
+    /// Size: tiny, small, medium (default; 13th Age's normal), large, huge or gargantuan
+    /// (13th Age § Grabbed: a grabber carries a smaller creature it grabs).
+    pub size: Option<String>,
     /// Resistances: `{ fire = 16 }`.
     #[serde(default)]
     pub resist: std::collections::BTreeMap<String, u32>,
@@ -684,6 +698,26 @@ fn parse_duration(ctx: &Ctx, field: &str, s: Option<&str>) -> Result<EffectDurat
     }
 }
 
+/// A creature's size (`size = "large"`); default `medium`, which 13th Age calls `normal`.
+pub(super) fn parse_size(ctx: &Ctx, field: &str, s: Option<&str>) -> Result<Size, ContentError> {
+    Ok(match s.unwrap_or("medium") {
+        "tiny" => Size::Tiny,
+        "small" => Size::Small,
+        "medium" | "normal" => Size::Medium,
+        "large" => Size::Large,
+        "huge" => Size::Huge,
+        "gargantuan" => Size::Gargantuan,
+        o => {
+            return Err(ctx.err(
+                field,
+                format!(
+                    "unknown size '{o}' (tiny, small, medium or normal, large, huge, gargantuan)"
+                ),
+            ));
+        }
+    })
+}
+
 fn check_range(ctx: &Ctx, field: &str, v: i32, lo: i32, hi: i32) -> Result<(), ContentError> {
     if (lo..=hi).contains(&v) {
         Ok(())
@@ -967,6 +1001,7 @@ impl HeroFile {
             side: Side::Heroes,
             template: self.id.clone(),
             level: self.level,
+            size: parse_size(ctx, &format!("{w}.size"), self.size.as_deref())?,
             max_hp: self.hp,
             defenses,
             // 13th Age § Initiative Bonus: Dexterity modifier + level.
@@ -989,6 +1024,7 @@ impl HeroFile {
                         ));
                     }
                 },
+                save_bonus: items.save,
             }),
             resist,
             vulnerable,
@@ -1022,6 +1058,7 @@ impl MonsterFile {
             side: Side::Monsters,
             template: self.template.clone(),
             level: self.level,
+            size: parse_size(ctx, &format!("{w}.size"), self.size.as_deref())?,
             max_hp: self.hp,
             defenses: Defenses {
                 ac: self.ac,

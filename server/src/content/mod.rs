@@ -437,9 +437,10 @@ mod tests {
     }
 
     /// 13th-age-combat.txt § Stacking Rules ("Magic item bonuses don't stack. Only the best one
-    /// counts."), § Attack Bonuses (+ magic item attack bonus) and § Spell Attacks (+ magical
-    /// implement bonus): weapon attacks get the best weapon bonus, spells the best implement
-    /// bonus, each defense the best item bonus to it; unarmed attacks get none.
+    /// counts."), § Attack Bonuses (+ magic item attack bonus), § Spell Attacks (+ magical
+    /// implement bonus) and § Saves (magic items "that provide small bonuses to saves"): weapon
+    /// attacks get the best weapon bonus, spells the best implement bonus, each defense and saves
+    /// the best item bonus to them; unarmed attacks get none.
     #[test]
     fn magic_item_bonuses_do_not_stack_only_the_best_counts() {
         let hero = |items: &str| {
@@ -458,7 +459,7 @@ mod tests {
         // Str +3 and Int +3, level 2.
         assert_eq!((bonus(&plain, "melee"), bonus(&plain, "bolt")), (5, 5));
         let z = zed(
-            "items = [\n  { name = \"Sword +1\", attack = 1 },\n  { name = \"Axe +2\", attack = 2 },\n  { name = \"Wand +1\", spell = 1 },\n  { name = \"Chain +2\", ac = 2 },\n  { name = \"Ring +1\", ac = 1, pd = 1, md = 1 },\n  { name = \"Cloak +2\", md = 2 },\n]",
+            "items = [\n  { name = \"Sword +1\", attack = 1 },\n  { name = \"Axe +2\", attack = 2 },\n  { name = \"Wand +1\", spell = 1 },\n  { name = \"Chain +2\", ac = 2 },\n  { name = \"Ring +1\", ac = 1, pd = 1, md = 1 },\n  { name = \"Cloak +2\", md = 2, save = 2 },\n  { name = \"Amulet +1\", save = 1 },\n]",
         );
         assert_eq!(bonus(&z, "melee"), 5 + 2, "the +2 axe, not +1 +2");
         assert_eq!(bonus(&z, "bolt"), 5 + 1, "the implement, not the weapons");
@@ -468,6 +469,9 @@ mod tests {
             (15 + 2, 12 + 1, 11 + 2),
             "best of armor +2 and ring +1; ring +1; best of ring +1 and cloak +2"
         );
+        // § Saves: magic items may give small bonuses to saves; the best counts.
+        let save_bonus = |z: &model::CombatantSpec| z.hero.as_ref().unwrap().save_bonus;
+        assert_eq!((save_bonus(&plain), save_bonus(&z)), (0, 2));
         // `[[hero.items]]` tables work as well; bad items are named with their field.
         let z = zed("[[hero.items]]\nname = \"Staff +3\"\nspell = 3\n");
         assert_eq!(bonus(&z, "bolt"), 8);
@@ -477,8 +481,12 @@ mod tests {
                 "zed.toml: hero 'zed'.items[0].attack: 6 is outside 0..=5",
             ),
             (
+                "items = [{ name = \"Ward\", save = 6 }]",
+                "zed.toml: hero 'zed'.items[0].save: 6 is outside 0..=5",
+            ),
+            (
                 "items = [{ name = \"Dud\" }]",
-                "zed.toml: hero 'zed'.items[0].name: item 'Dud' gives no bonus (attack, spell, ac, pd or md)",
+                "zed.toml: hero 'zed'.items[0].name: item 'Dud' gives no bonus (attack, spell, ac, pd, md or save)",
             ),
             (
                 "items = [{ name = \"\", ac = 1 }]",
@@ -486,6 +494,48 @@ mod tests {
             ),
         ] {
             let err = load_encounter("zed.toml", &hero(items)).unwrap_err();
+            assert_eq!(err.to_string(), want);
+        }
+    }
+
+    /// 13th-age-combat.txt § Grabbed (a grabber carries a smaller creature along): heroes and
+    /// monsters have an optional size, medium (13th Age's normal) by default; a bad size is named
+    /// with its file and field.
+    #[test]
+    fn sizes_default_to_medium_and_are_validated() {
+        use fray_protocol::grid::Size;
+        let text = |hero_size: &str, monster_size: &str| {
+            format!(
+                "ruleset = \"13th-age\"\nheroes = [\"zed\"]\n[[monsters]]\ntemplate = \"ogre\"\n[[hero]]\nid = \"zed\"\nname = \"Zed\"\nlevel = 2\nabilities = {{ str = 16, con = 10, dex = 10, int = 16, wis = 10, cha = 10 }}\nhp = 20\nac = 15\npd = 12\nmd = 11\nrecovery_die = 8\n{hero_size}\n[[hero.attacks]]\nid = \"melee\"\nname = \"Sword\"\nrange = \"melee\"\nability = \"str\"\nvs = \"ac\"\ndamage = \"1d8\"\n[[monster]]\ntemplate = \"ogre\"\nname = \"Ogre\"\nlevel = 3\nhp = 50\nac = 17\npd = 16\nmd = 12\ninitiative = 4\n{monster_size}\n[[monster.attacks]]\nid = \"melee\"\nname = \"Club\"\nrange = \"melee\"\nbonus = 8\nvs = \"ac\"\ndamage = \"2d8\"\n"
+            )
+        };
+        let sizes = |h: &str, m: &str| {
+            let e = load_encounter("sizes.toml", &text(h, m)).unwrap_or_else(|e| panic!("{e}"));
+            let size = |id: &str| e.combatants.iter().find(|c| c.id.0 == id).unwrap().size;
+            (size("zed"), size("ogre-1"))
+        };
+        assert_eq!(sizes("", ""), (Size::Medium, Size::Medium));
+        assert_eq!(
+            sizes("size = \"small\"", "size = \"large\""),
+            (Size::Small, Size::Large)
+        );
+        assert_eq!(
+            sizes("size = \"normal\"", "size = \"huge\""),
+            (Size::Medium, Size::Huge)
+        );
+        for (h, m, want) in [
+            (
+                "size = \"big\"",
+                "",
+                "sizes.toml: hero 'zed'.size: unknown size 'big' (tiny, small, medium or normal, large, huge, gargantuan)",
+            ),
+            (
+                "",
+                "size = \"Large\"",
+                "sizes.toml: monster 'ogre'.size: unknown size 'Large' (tiny, small, medium or normal, large, huge, gargantuan)",
+            ),
+        ] {
+            let err = load_encounter("sizes.toml", &text(h, m)).unwrap_err();
             assert_eq!(err.to_string(), want);
         }
     }

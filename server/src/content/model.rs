@@ -265,6 +265,9 @@ pub struct HeroSpec {
     pub potions: u32,
     /// A PC, a companion or an NPC fighting with the party (13th Age § Allies).
     pub kind: HeroKind,
+    /// Bonus to saves against effects and to death saves: the best magic item bonus to saves
+    /// (13th Age § Saves, § Stacking Rules).
+    pub save_bonus: i32,
 }
 
 /// What a hero-side combatant is, for powers that count allies (13th Age § Allies: "a
@@ -301,6 +304,9 @@ pub struct CombatantSpec {
     pub template: String,
     /// Level.
     pub level: i32,
+    /// Size (13th Age § Grabbed: a larger grabber carries the creature it grabs; Orcus: the
+    /// size of its space, as in `orcus.size`).
+    pub size: fray_protocol::grid::Size,
     /// Maximum hit points.
     pub max_hp: i32,
     /// Defenses.

@@ -2,7 +2,7 @@
 //! (see `docs/content.md`). Monsters are built from level, role and rank by the monster builder
 //! (`orcus-basic-rules.txt` § Creating new monsters); any number can be overridden.
 
-use super::file::{Ctx, SeatFile};
+use super::file::{Ctx, SeatFile, parse_size};
 use super::model::{
     AbilityMods, ActionCost, CombatantSpec, EffectSpec, Encounter, Frequency, HeroSpec,
     OrcusEffect, OrcusSpec, Origin, PowerSpec, SessionOptions, TargetRule,
@@ -10,7 +10,7 @@ use super::model::{
 use super::{ContentError, resolve_seats};
 use crate::rules::orcus::{rules, tables};
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
-use fray_protocol::grid::{MapState, Size, Square};
+use fray_protocol::grid::{MapState, Square};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::Defenses;
 use serde::Deserialize;
@@ -277,23 +277,6 @@ pub struct EffectFile {
     /// § Special saving throw riders: what this effect becomes the first time its bearer fails
     /// a save against it.
     pub first_failed_save: Option<Box<EffectFile>>,
-}
-
-fn parse_size(ctx: &Ctx, field: &str, s: &Option<String>) -> Result<Size, ContentError> {
-    Ok(match s.as_deref().unwrap_or("medium") {
-        "tiny" => Size::Tiny,
-        "small" => Size::Small,
-        "medium" => Size::Medium,
-        "large" => Size::Large,
-        "huge" => Size::Huge,
-        "gargantuan" => Size::Gargantuan,
-        o => {
-            return Err(ctx.err(
-                field,
-                format!("unknown size '{o}' (tiny, small, medium, large, huge, gargantuan)"),
-            ));
-        }
-    })
 }
 
 fn damage_type(ctx: &Ctx, field: &str, s: &str) -> Result<DamageType, ContentError> {
@@ -740,12 +723,14 @@ impl HeroFile {
         });
         // Interpretation: a Strength attack (Bull Rush, Grapple) is half level + Strength.
         let str_attack = self.level / 2 + self.str;
+        let size = parse_size(ctx, &f("size"), self.size.as_deref())?;
         Ok(CombatantSpec {
             id: CombatantId::new(self.id.clone()),
             name: self.name.clone(),
             side: Side::Heroes,
             template: self.id.clone(),
             level: self.level,
+            size,
             max_hp: self.hp,
             defenses: Defenses {
                 ac: self.ac,
@@ -761,6 +746,7 @@ impl HeroFile {
                 two_weapon: false,
                 potions: 0,
                 kind: super::model::HeroKind::Pc,
+                save_bonus: 0,
             }),
             resist: Vec::new(),
             vulnerable: Vec::new(),
@@ -768,7 +754,7 @@ impl HeroFile {
             attacks: Vec::new(),
             orcus: Some(OrcusSpec {
                 square: at,
-                size: parse_size(ctx, &f("size"), &self.size)?,
+                size,
                 speed: self.speed,
                 fortitude: self.fortitude,
                 reflex: self.reflex,
@@ -878,12 +864,14 @@ impl MonsterFile {
         });
         let fortitude = self.fortitude.unwrap_or(n.fortitude);
         let will = self.will.unwrap_or(n.will);
+        let size = parse_size(ctx, &f("size"), self.size.as_deref())?;
         Ok(CombatantSpec {
             id,
             name,
             side: Side::Monsters,
             template: self.template.clone(),
             level: self.level,
+            size,
             max_hp: hp,
             defenses: Defenses {
                 ac: self.ac.unwrap_or(n.ac),
@@ -898,7 +886,7 @@ impl MonsterFile {
             attacks: Vec::new(),
             orcus: Some(OrcusSpec {
                 square: at,
-                size: parse_size(ctx, &f("size"), &self.size)?,
+                size,
                 speed: self.speed,
                 fortitude,
                 reflex: self.reflex.unwrap_or(n.reflex),

@@ -241,6 +241,12 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 b.released.push(pair);
             }
         }
+        GameEvent::Carried { grabber, grabbed } => {
+            // 13th Age § Grabbed: the carried creature is where its grabber went — engaged with
+            // it only (the grabber never carries anyone far away).
+            disengage_all(world, grabbed);
+            engage(world, grabbed, grabber);
+        }
         GameEvent::Teleported {
             combatant,
             engaged,

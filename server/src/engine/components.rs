@@ -26,6 +26,8 @@ pub struct Combatant {
     pub template: String,
     /// Level.
     pub level: i32,
+    /// Size (13th Age § Grabbed: a larger grabber carries the creature it grabs along).
+    pub size: fray_protocol::grid::Size,
 }
 
 /// Hit points, with temporary hit points tracked separately (13th Age § Temporary Hit Points).

@@ -19,6 +19,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
             side: spec.side,
             template: spec.template.clone(),
             level: spec.level,
+            size: spec.size,
         },
         HitPoints {
             current: spec.max_hp,
@@ -157,6 +158,7 @@ pub fn read_state(world: &World) -> SessionState {
             side: c.side,
             template: c.template.clone(),
             level: c.level,
+            size: c.size,
             hp: Some(hp.current),
             max_hp: Some(hp.max),
             temp_hp: hp.temp,

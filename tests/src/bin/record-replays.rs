@@ -18,7 +18,8 @@ use std::path::Path;
 /// (directory name, built-in encounter, seed).
 /// Between them these exercise every 13th Age condition, ongoing damage and saves, flexible
 /// maneuvers, opportunity attacks, disengaging, rallies, death saves, stabilizing and coups de
-/// grace, and a session of two battles with quick rests between them (checked by
+/// grace, a magic item's save bonus, and a session of two battles with quick rests between
+/// them (checked by
 /// `tests/tests/replays.rs`).
 const FIGHTS: &[(&str, &str, u64)] = &[
     ("goblin-ambush-seed-111", "goblin-ambush", 111),
@@ -39,6 +40,7 @@ fn coverage(session: &Session) -> Result<BTreeSet<String>> {
                 EffectKind::Bonus { .. } => "bonus".into(),
             },
             GameEvent::ManeuverTriggered { .. } => "flexible".into(),
+            GameEvent::SaveRolled { ref roll, .. } if roll.modifier != 0 => "save-bonus".into(),
             GameEvent::SaveRolled {
                 purpose: SavePurpose::Effect(_),
                 success: true,

@@ -86,9 +86,27 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
 
     /// A save (§ Saves: a plain d20, no standard modifiers).
     pub fn save(&mut self, who: &CombatantId, purpose: SavePurpose, target: u32) -> (bool, u32) {
-        let roll = self.d20();
+        self.save_with_bonus(who, purpose, target, 0)
+    }
+
+    /// A save with a bonus (§ Saves: "occasional talents, feats, and magic items that provide
+    /// small bonuses to saves"): d20 + `bonus` against the target, the bonus shown as the roll's
+    /// modifier (`d20+1`). Returns the success and the natural roll.
+    pub fn save_with_bonus(
+        &mut self,
+        who: &CombatantId,
+        purpose: SavePurpose,
+        target: u32,
+        bonus: i32,
+    ) -> (bool, u32) {
+        let mut roll = self.d20();
+        if bonus != 0 {
+            roll.expr = format!("{}{bonus:+}", roll.expr);
+            roll.modifier = bonus;
+            roll.total += bonus;
+        }
         let natural = roll.natural().unwrap_or(0);
-        let success = natural >= target;
+        let success = i64::from(roll.total) >= i64::from(target);
         self.emit(GameEvent::SaveRolled {
             combatant: who.clone(),
             purpose,

@@ -82,6 +82,13 @@ pub fn grabbed_by(fx: &Effects) -> Option<&CombatantId> {
     })
 }
 
+/// Whether an effect list holds a grab by `grabber`.
+pub fn is_grabbed_by(fx: &Effects, grabber: &CombatantId) -> bool {
+    fx.0.iter().any(|e| {
+        e.source == *grabber && matches!(e.kind, EffectKind::Condition(Condition::Grabbed))
+    })
+}
+
 /// Hit points and status as they will be after the events emitted so far this pass.
 #[derive(Debug, Clone, Copy)]
 pub struct Vitals {

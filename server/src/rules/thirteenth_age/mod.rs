@@ -35,7 +35,7 @@ use field::Field;
 pub const ID: &str = "13th-age";
 /// Ruleset version: bump when a rule change alters outcomes (old replays then fail verify
 /// deliberately and visibly).
-pub const VERSION: u32 = 22;
+pub const VERSION: u32 = 24;
 
 fn command_pending(p: Res<Pending>) -> bool {
     p.0.is_some()

@@ -6,7 +6,7 @@ use super::commands::{
     able_to_act, fighter, not_your_turn_msg, provoke, ready_to_act, reject, running,
 };
 use super::decider::Decider;
-use super::field::{grabbed_by, has_condition};
+use super::field::{grabbed_by, has_condition, is_grabbed_by};
 use fray_protocol::event::{
     ActionKind, Condition, EffectEndReason, EffectKind, GameEvent, Provocation, SavePurpose,
 };
@@ -14,11 +14,14 @@ use fray_protocol::ids::CombatantId;
 use fray_protocol::state::LifeStatus;
 use fray_protocol::{ErrorCode, Rejection};
 
-/// A grabber that moves lets go of the creatures it grabs (sizes are not modelled, so it
-/// never carries them; § Grabbed).
-fn let_go(d: &mut Decider, grabber: &CombatantId) {
+/// `grabber` lets go of every creature it grabs except those in `keep` (§ Grabbed: a grabber
+/// that moves — unless it carries the creature along —, disengages or teleports lets go).
+fn let_go(d: &mut Decider, grabber: &CombatantId, keep: &[CombatantId]) {
     let mut ended = Vec::new();
     for f in d.field.all() {
+        if keep.contains(&f.c.id) {
+            continue;
+        }
         for e in &f.fx.0 {
             if e.source == *grabber && matches!(e.kind, EffectKind::Condition(Condition::Grabbed)) {
                 ended.push((f.c.id.clone(), e.id));
@@ -32,6 +35,67 @@ fn let_go(d: &mut Decider, grabber: &CombatantId) {
             reason: EffectEndReason::Expired,
         });
     }
+}
+
+/// The creatures `grabber` grabs, in id order.
+fn held_by(d: &Decider, grabber: &CombatantId) -> Vec<CombatantId> {
+    d.field
+        .all()
+        .filter(|f| is_grabbed_by(f.fx, grabber))
+        .map(|f| f.c.id.clone())
+        .collect()
+}
+
+/// The creatures a moving grabber carries along (§ Grabbed: "If you are smaller than the creature
+/// that is grabbing you, it can move and carry you along with no problem. If you are the same
+/// size or larger, it has to let go of you if it wants to move."): those it grabs that are
+/// smaller than it and not stuck (§ Stuck: no one moves you "without teleporting"). A grabber
+/// going far away carries no one: far away is two moves from the enemies, and a carried enemy
+/// would be right next to it. A grabber that would rather leave a smaller creature behind lets
+/// go of it first (`LetGo`, a free action).
+fn carried_by(d: &Decider, grabber: &CombatantId, far_away: bool) -> Vec<CombatantId> {
+    let Some(g) = d.field.get(grabber) else {
+        return Vec::new();
+    };
+    if far_away {
+        return Vec::new();
+    }
+    d.field
+        .all()
+        .filter(|f| {
+            is_grabbed_by(f.fx, grabber)
+                && f.c.size < g.c.size
+                && !has_condition(f.fx, Condition::Stuck)
+        })
+        .map(|f| f.c.id.clone())
+        .collect()
+}
+
+/// A carried creature is taken out of the rest of the melee: any grab on it by another creature
+/// ends (it is no longer engaged with that grabber) and it lets go of the creatures it grabs.
+fn leave_for_carry(d: &mut Decider, grabber: &CombatantId, carried: &CombatantId) {
+    let others: Vec<u32> = d
+        .field
+        .get(carried)
+        .map(|f| {
+            f.fx.0
+                .iter()
+                .filter(|e| {
+                    e.source != *grabber
+                        && matches!(e.kind, EffectKind::Condition(Condition::Grabbed))
+                })
+                .map(|e| e.id)
+                .collect()
+        })
+        .unwrap_or_default();
+    for effect in others {
+        d.emit(GameEvent::EffectEnded {
+            target: carried.clone(),
+            effect,
+            reason: EffectEndReason::Expired,
+        });
+    }
+    let_go(d, carried, &[]);
 }
 
 /// `Move`: a move action (a standard action can pay for it). Engages `engage` if given; moving
@@ -97,6 +161,8 @@ pub fn move_cmd(
             );
         }
     }
+    // § Grabbed: a larger grabber carries the creatures it grabs along; they are not left behind.
+    let carried = carried_by(d, actor, far_away);
     // § Grabbed: a grabber that let go of a creature this turn leaves it behind without an
     // opportunity attack.
     let released = &d.field.battle.released;
@@ -104,7 +170,11 @@ pub fn move_cmd(
         .pos
         .engaged
         .iter()
-        .filter(|e| Some(*e) != engage && !released.contains(&(actor.clone(), (*e).clone())))
+        .filter(|e| {
+            Some(*e) != engage
+                && !carried.contains(e)
+                && !released.contains(&(actor.clone(), (*e).clone()))
+        })
         .cloned()
         .collect();
     if let Some(spent) = payer {
@@ -117,12 +187,21 @@ pub fn move_cmd(
     // § Disengaging: moving away from the foes that engage you draws an opportunity attack from
     // each of them.
     provoke(d, actor, left_behind, Provocation::MovingAway);
-    let_go(d, actor);
+    let_go(d, actor, &carried);
+    for c in &carried {
+        leave_for_carry(d, actor, c);
+    }
     d.emit(GameEvent::Moved {
         combatant: actor.clone(),
         engaged: engage.cloned(),
         far_away,
     });
+    for c in carried {
+        d.emit(GameEvent::Carried {
+            grabber: actor.clone(),
+            grabbed: c,
+        });
+    }
     Ok(())
 }
 
@@ -230,7 +309,7 @@ pub fn teleport(
             reason: EffectEndReason::Expired,
         });
     }
-    let_go(d, target);
+    let_go(d, target, &[]);
     d.emit(GameEvent::Teleported {
         combatant: target.clone(),
         engaged: engage.cloned(),
@@ -285,7 +364,7 @@ pub fn disengage(d: &mut Decider, actor: &CombatantId) -> Result<(), Rejection> 
                 reason: EffectEndReason::Expired,
             });
         }
-        let_go(d, actor);
+        let_go(d, actor, &[]);
         d.emit(GameEvent::Disengaged {
             combatant: actor.clone(),
         });
@@ -345,5 +424,12 @@ pub fn intercept(
         interceptor: actor.clone(),
         mover: mover.clone(),
     });
+    // § Grabbed: the creatures the mover carried stop with it, still grabbed and engaged with it.
+    for c in held_by(d, mover) {
+        d.emit(GameEvent::Carried {
+            grabber: mover.clone(),
+            grabbed: c,
+        });
+    }
     Ok(())
 }

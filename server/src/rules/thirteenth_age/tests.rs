@@ -2508,3 +2508,158 @@ fn folding_the_events_rebuilds_the_state() {
         assert_eq!(folded.state_hash(), live.state_hash());
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// Save bonuses
+// ------------------------------------------------------------------------------------------
+
+/// `ann` with two magic items giving bonuses to saves, +1 and +2: only the best counts
+/// (13th-age-combat.txt § Stacking Rules).
+fn warded_ann() -> Hero {
+    Hero {
+        extra: "\n[[hero.items]]\nname = \"Charm +1\"\nsave = 1\n\
+                [[hero.items]]\nname = \"Cloak of Warding +2\"\nsave = 2\n"
+            .into(),
+        ..ann()
+    }
+}
+
+/// [`hexer_opens`] against [`warded_ann`] and `bo`.
+fn hexer_opens_warded(seed: u64, atk: &str) -> Option<(Engine, Vec<GameEvent>)> {
+    let (mut e, _) = start(&encounter(&[warded_ann(), bo()], &[(hexer(), 1)]), seed);
+    let ev = run(&mut e, &attack("hexer-1", atk, &["ann"]));
+    (the_atk(&ev).outcome == AttackOutcome::Hit).then_some((e, ev))
+}
+
+/// `(purpose, roll, target, success)` of each `SaveRolled` by `who`.
+fn save_rolls(ev: &[GameEvent], who: &str) -> Vec<(SavePurpose, Roll, u32, bool)> {
+    ev.iter()
+        .filter_map(|x| match x {
+            GameEvent::SaveRolled {
+                combatant,
+                purpose,
+                roll,
+                target,
+                success,
+            } if combatant.as_str() == who => {
+                Some((purpose.clone(), roll.clone(), *target, *success))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The roll of a save with a +2 bonus.
+fn assert_plus_two(roll: &Roll) {
+    let natural = roll.natural().unwrap();
+    assert_eq!(
+        (roll.expr.as_str(), roll.modifier, roll.total),
+        ("d20+2", 2, natural as i32 + 2),
+        "{roll:?}"
+    );
+}
+
+/// 13th-age-combat.txt § Saves ("there are occasional talents, feats, and magic items that provide
+/// small bonuses to saves") and § Stacking Rules (only the best magic item bonus counts): the
+/// best item's +2 is added to the save against a save-ends effect and to the save against ongoing
+/// damage (§ Ongoing Damage); the event's roll shows it as its modifier, and the total decides
+/// (a natural 9 or 10 saves against 11+).
+#[test]
+fn a_magic_item_save_bonus_is_added_to_saves_against_effects() {
+    let mut saved_by_the_bonus = false;
+    for seed in 0..300 {
+        let Some((mut e, _)) = hexer_opens_warded(seed, "daze-save") else {
+            continue;
+        };
+        until_turn_of(&mut e, "ann");
+        let ev = run(&mut e, &end_turn("ann"));
+        let s = save_rolls(&ev, "ann");
+        assert_eq!(s.len(), 1);
+        let (_, roll, target, success) = &s[0];
+        assert_eq!(*target, 11);
+        assert_plus_two(roll);
+        assert_eq!(*success, roll.total >= 11);
+        assert_eq!(conditions(&cs(&e, "ann")).is_empty(), *success);
+        if matches!(roll.natural(), Some(9 | 10)) {
+            assert!(success, "saved thanks to the +2");
+            saved_by_the_bonus = true;
+            break;
+        }
+    }
+    assert!(saved_by_the_bonus, "a natural 9 or 10 came up");
+
+    // Ongoing damage and its save, then the save-ends daze: both with +2.
+    let (mut e, _) = find_seed("a burn", |seed| hexer_opens_warded(seed, "burn"));
+    until_turn_of(&mut e, "ann");
+    let s = save_rolls(&run(&mut e, &end_turn("ann")), "ann");
+    assert_eq!(s.len(), 2);
+    for (_, roll, _, success) in &s {
+        assert_plus_two(roll);
+        assert_eq!(*success, roll.total >= 11);
+    }
+}
+
+/// 13th-age-combat.txt § Saves ("The save mechanic … handles everything from power recharge to
+/// saves against power effects to death saves"; magic items give "small bonuses to saves") and
+/// § Death saves ("If you roll 16+ … If you roll a natural 20, you get to take actions"): the item
+/// bonus is added to death saves, so a natural 14 or 15 revives; only a natural 20 acts.
+#[test]
+fn a_magic_item_save_bonus_is_added_to_death_saves_but_only_a_natural_20_acts() {
+    let (mut low, mut high) = (false, false);
+    for seed in 0..600 {
+        let Some((mut e, _)) = hexer_opens_warded(seed, "d35") else {
+            continue;
+        };
+        let ev = until_turn_of(&mut e, "ann");
+        let s = save_rolls(&ev, "ann");
+        assert_eq!(s.len(), 1);
+        let (purpose, roll, target, success) = &s[0];
+        assert_eq!((purpose, *target), (&SavePurpose::Death, 16));
+        assert_plus_two(roll);
+        assert_eq!(*success, roll.total >= 16);
+        let natural = roll.natural().unwrap();
+        if *success {
+            assert!(has(
+                &ev,
+                &GameEvent::Revived {
+                    combatant: cid("ann"),
+                    can_act: natural == 20,
+                }
+            ));
+        }
+        low |= matches!(natural, 14 | 15);
+        high |= matches!(natural, 18 | 19);
+        if low && high {
+            return;
+        }
+    }
+    panic!("natural 14-15 and 18-19 death saves came up: {low} {high}");
+}
+
+/// 13th-age-combat.txt § Disengaging ("roll a normal save (11+)") and § Rally ("make a normal save
+/// (11+)"): Fray adds the item bonus to saves against effects and death saves only; the
+/// disengage check and the save to rally again are rolled without it (docs/rules/13th-age.md,
+/// interpretations).
+#[test]
+fn a_magic_item_save_bonus_does_not_apply_to_disengage_checks_or_rally_saves() {
+    let (mut e, _) = start(&encounter(&[warded_ann(), bo()], &[(hexer(), 1)]), 3);
+    until_turn_of(&mut e, "ann");
+    run(
+        &mut e,
+        &Command::Move {
+            actor: cid("ann"),
+            engage: Some(cid("hexer-1")),
+            far_away: false,
+        },
+    );
+    run(&mut e, &rally("ann"));
+    next_turn_of(&mut e, "ann");
+    let mut ev = run(&mut e, &Command::Disengage { actor: cid("ann") });
+    ev.extend(run(&mut e, &rally("ann")));
+    let s = save_rolls(&ev, "ann");
+    let purposes: Vec<SavePurpose> = s.iter().map(|x| x.0.clone()).collect();
+    assert_eq!(purposes, [SavePurpose::Disengage, SavePurpose::Rally]);
+    for (_, roll, _, _) in &s {
+        assert_eq!((roll.expr.as_str(), roll.modifier), ("d20", 0), "{roll:?}");
+    }
+}

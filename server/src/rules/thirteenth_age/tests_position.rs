@@ -19,14 +19,15 @@
 
 use super::tests::{
     Hero, Monster, ann, applied, atks, bo, cid, conditions, cs, current, damage_rolls, damaged,
-    encounter, end_turn, find_seed, has, mv, next_turn_of, refusal, refuse, run, saves, start,
-    the_atk, until_turn_of,
+    encounter, end_turn, find_seed, has, mv, new_engine, next_turn_of, refusal, refuse, run, saves,
+    start, the_atk, until_turn_of,
 };
 use crate::engine::Engine;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{
     ActionKind, AttackOutcome, Condition, EffectEndReason, EffectKind, Provocation, SavePurpose,
 };
+use fray_protocol::grid::Size;
 use fray_protocol::state::LifeStatus;
 use fray_protocol::{Command, ErrorCode, GameEvent};
 
@@ -1758,4 +1759,191 @@ fn a_teleport_leaves_engagements_without_opportunity_attacks_even_when_grabbed_o
     let ev = run(&mut e, &teleport("ann", None, true));
     assert!(opened(&ev).is_empty());
     assert!(cs(&e, "ann").far_away && engaged(&e, "ann").is_empty());
+}
+
+// ------------------------------------------------------------------------------------------
+// Sizes: carrying a grabbed creature along
+// ------------------------------------------------------------------------------------------
+
+/// A monster of another size (`size` goes in the `[[monster]]` table, before its attacks).
+fn sized(m: Monster, size: &str) -> Monster {
+    Monster {
+        attacks: format!("size = \"{size}\"\n{}", m.attacks),
+        ..m
+    }
+}
+
+/// `ann` and `bo` (medium) against `n` brutes of `size` (100 hp, AC 2: the heroes' attacks miss
+/// only on a natural 1).
+fn sized_fight(size: &str, n: u32) -> crate::content::model::Encounter {
+    encounter(&[ann_pc(), bo_pc()], &[(sized(brute(100, 2), size), n)])
+}
+
+/// [`sized_fight`], started, with brute-1 lassoing ann on its first turn; every event so far.
+fn lassoed_by(size: &str, n: u32, seed: u64) -> Option<(Engine, Vec<GameEvent>)> {
+    let (mut e, mut all) = start(&sized_fight(size, n), seed);
+    all.extend(hits(&mut e, "brute-1", "lasso", "ann")?);
+    Some((e, all))
+}
+
+fn carried(grabber: &str, grabbed: &str) -> GameEvent {
+    GameEvent::Carried {
+        grabber: cid(grabber),
+        grabbed: cid(grabbed),
+    }
+}
+
+/// 13th-age-combat.txt § Grabbed ("If you are smaller than the creature that is grabbing you, it
+/// can move and carry you along with no problem"): a large grabber that moves keeps its grab and
+/// carries the medium creature along. The carried creature stays engaged with the grabber only:
+/// it leaves its other engagements without drawing opportunity attacks (it does not move away
+/// itself) and lets go of the creature it was grabbing; it is still grabbed, so it still cannot
+/// move away. Folding the events rebuilds the state.
+#[test]
+fn a_larger_grabber_carries_the_creature_it_grabs_along() {
+    let (mut e, mut all, seed) = find_seed("a grab, then ann grabs brute-2", |seed| {
+        let (mut e, mut all) = lassoed_by("large", 2, seed)?;
+        all.extend(run(&mut e, &end_turn("brute-1")));
+        assert_eq!(current(&e), "brute-2");
+        all.extend(run(&mut e, &engage("brute-2", "ann")));
+        all.extend(until_turn_of(&mut e, "ann"));
+        all.extend(hits(&mut e, "ann", "wrestle", "brute-2")?);
+        Some((e, all, seed))
+    });
+    let grab = grab_on(&e, "ann");
+    let anns_grab = grab_on(&e, "brute-2");
+    assert_eq!(engaged(&e, "ann"), ["brute-1", "brute-2"]);
+    assert_eq!(cs(&e, "brute-1").size, Size::Large);
+    assert_eq!(cs(&e, "ann").size, Size::Medium);
+    all.extend(next_turn_of(&mut e, "brute-1"));
+
+    let ev = run(&mut e, &engage("brute-1", "bo"));
+    all.extend(ev.clone());
+    assert!(opened(&ev).is_empty(), "no opportunity attacks: {ev:?}");
+    let moved = index(&ev, |x| matches!(x, GameEvent::Moved { .. }));
+    let carry = index(&ev, |x| *x == carried("brute-1", "ann"));
+    assert!(moved < carry, "carried right after the move: {ev:?}");
+    assert!(has(
+        &ev,
+        &GameEvent::EffectEnded {
+            target: cid("brute-2"),
+            effect: anns_grab,
+            reason: EffectEndReason::Expired,
+        }
+    ));
+    assert!(
+        !any(
+            &ev,
+            |x| matches!(x, GameEvent::EffectEnded { effect, .. } if *effect == grab)
+        ),
+        "the grab holds: {ev:?}"
+    );
+    assert_eq!(grab_on(&e, "ann"), grab);
+    assert_eq!(engaged(&e, "ann"), ["brute-1"]);
+    assert_eq!(engaged(&e, "brute-1"), ["ann", "bo"]);
+    assert_eq!(engaged(&e, "bo"), ["brute-1"]);
+    assert!(engaged(&e, "brute-2").is_empty());
+    assert!(conditions(&cs(&e, "brute-2")).is_empty());
+    assert!(!cs(&e, "ann").far_away);
+
+    let mut folded = new_engine(&sized_fight("large", 2), seed);
+    for x in &all {
+        folded.apply(x);
+    }
+    assert_eq!(folded.state(), e.state());
+    assert_eq!(folded.state_hash(), e.state_hash());
+
+    // Still grabbed: moving away is refused and changes nothing; the grabber's +4 still applies.
+    all.extend(next_turn_of(&mut e, "ann"));
+    assert_eq!(refuse(&mut e, &mv("ann")), ErrorCode::Grabbed);
+    next_turn_of(&mut e, "brute-1");
+    let rolls = atks(&run(&mut e, &attack("brute-1", "rake", &["ann", "bo"])));
+    let bonuses: Vec<(String, i32)> = rolls.into_iter().map(|a| (a.target, a.bonus)).collect();
+    assert_eq!(bonuses, [("ann".to_owned(), 44), ("bo".to_owned(), 40)]);
+}
+
+/// 13th-age-combat.txt § Grabbed ("If you are the same size or larger, it has to let go of you if
+/// it wants to move"; "A creature can let go of a creature it is grabbing as a free action"),
+/// § Stuck (no one moves you "without teleporting") and § Far Away (two moves from the enemies):
+/// a grabber lets go when it moves unless the creature is smaller, not stuck, and the move stays
+/// nearby; a larger grabber may also let go first and leave the creature behind.
+#[test]
+fn a_grabber_carries_only_smaller_unstuck_creatures_and_not_far_away() {
+    let grab_ended = |ev: &[GameEvent], grab: u32| {
+        any(
+            ev,
+            |x| matches!(x, GameEvent::EffectEnded { target, effect, .. } if target.as_str() == "ann" && *effect == grab),
+        )
+    };
+    // (grabber size, move, carried?)
+    for (size, cmd, carries) in [
+        ("medium", engage("brute-1", "bo"), false),
+        ("large", engage("brute-1", "bo"), true),
+        ("huge", mv("brute-1"), true),
+        ("large", far("brute-1"), false),
+    ] {
+        let (mut e, _) = find_seed("a grab", |seed| lassoed_by(size, 1, seed));
+        let grab = grab_on(&e, "ann");
+        let ev = run(&mut e, &cmd);
+        assert!(opened(&ev).is_empty(), "{size} {cmd:?}: {ev:?}");
+        assert_eq!(
+            has(&ev, &carried("brute-1", "ann")),
+            carries,
+            "{size} {cmd:?}"
+        );
+        assert_eq!(grab_ended(&ev, grab), !carries, "{size} {cmd:?}");
+        assert_eq!(
+            conditions(&cs(&e, "ann")).contains(&Condition::Grabbed),
+            carries
+        );
+        let with_brute: &[&str] = if carries { &["brute-1"] } else { &[] };
+        assert_eq!(engaged(&e, "ann"), with_brute, "{size} {cmd:?}");
+    }
+
+    // A stuck creature cannot be carried: the large grabber lets go.
+    let mut e = find_seed("a grab and a snare", |seed| {
+        let (mut e, _) = lassoed_by("large", 2, seed)?;
+        until_turn_of(&mut e, "brute-2");
+        hits(&mut e, "brute-2", "snare", "ann")?;
+        Some(e)
+    });
+    let grab = grab_on(&e, "ann");
+    next_turn_of(&mut e, "brute-1");
+    let ev = run(&mut e, &engage("brute-1", "bo"));
+    assert!(!has(&ev, &carried("brute-1", "ann")));
+    assert!(grab_ended(&ev, grab));
+    assert!(engaged(&e, "ann").is_empty());
+
+    // Letting go first leaves the smaller creature behind, without an opportunity attack.
+    let (mut e, _) = find_seed("a grab", |seed| lassoed_by("large", 1, seed));
+    run(&mut e, &let_go("brute-1", "ann"));
+    let ev = run(&mut e, &mv("brute-1"));
+    assert!(opened(&ev).is_empty() && !has(&ev, &carried("brute-1", "ann")));
+    assert!(engaged(&e, "ann").is_empty());
+}
+
+/// 13th-age-combat.txt § Grabbed and § Intercepting ("they have the option to engage you and make
+/// you stop where they are"): a grabber intercepted while carrying a creature stops with it —
+/// the creature stays grabbed and engaged with the grabber, the interceptor engages the grabber.
+#[test]
+fn an_intercepted_grabber_keeps_the_creature_it_carries() {
+    let (mut e, mut all) = find_seed("a grab", |seed| lassoed_by("large", 1, seed));
+    let grab = grab_on(&e, "ann");
+    all.extend(run(&mut e, &mv("brute-1")));
+    assert_eq!(engaged(&e, "ann"), ["brute-1"]);
+    let ev = run(&mut e, &intercept("bo", "brute-1"));
+    assert_eq!(
+        ev,
+        [
+            GameEvent::Intercepted {
+                interceptor: cid("bo"),
+                mover: cid("brute-1"),
+            },
+            carried("brute-1", "ann"),
+        ]
+    );
+    assert_eq!(engaged(&e, "brute-1"), ["ann", "bo"]);
+    assert_eq!(engaged(&e, "ann"), ["brute-1"]);
+    assert_eq!(engaged(&e, "bo"), ["brute-1"]);
+    assert_eq!(grab_on(&e, "ann"), grab);
 }

@@ -155,6 +155,16 @@ pub fn end_turn(d: &mut Decider, id: &CombatantId) {
     });
 }
 
+/// A combatant's bonus to saves against effects and to death saves (§ Saves: "magic items that
+/// provide small bonuses to saves"; the best item counts, § Stacking Rules). Disengage checks and
+/// rally saves don't get it (see docs/rules/13th-age.md, interpretations).
+fn save_bonus(d: &Decider, id: &CombatantId) -> i32 {
+    d.field
+        .get(id)
+        .and_then(|f| f.hero.map(|h| h.spec.save_bonus))
+        .unwrap_or(0)
+}
+
 fn save_against(d: &mut Decider, id: &CombatantId, e: &fray_protocol::event::Effect) {
     let EffectDuration::SaveEnds(difficulty) = e.duration else {
         return;
@@ -165,7 +175,8 @@ fn save_against(d: &mut Decider, id: &CombatantId, e: &fray_protocol::event::Eff
     ) {
         return;
     }
-    let (ok, _) = d.save(id, SavePurpose::Effect(e.id), difficulty.target());
+    let bonus = save_bonus(d, id);
+    let (ok, _) = d.save_with_bonus(id, SavePurpose::Effect(e.id), difficulty.target(), bonus);
     if ok {
         d.emit(GameEvent::EffectEnded {
             target: id.clone(),
@@ -333,7 +344,8 @@ fn death_save(d: &mut Decider, id: &CombatantId) {
     if coma {
         return;
     }
-    let (ok, natural) = d.save(id, SavePurpose::Death, rules::DEATH_SAVE_TARGET);
+    let bonus = save_bonus(d, id);
+    let (ok, natural) = d.save_with_bonus(id, SavePurpose::Death, rules::DEATH_SAVE_TARGET, bonus);
     if ok {
         // Content is validated on load; a recovery roll cannot fail for a loaded hero.
         let _ = d.spend_recovery(id, natural == 20);
