@@ -276,6 +276,9 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(combatant),
             action_name(*action)
         ),
+        GameEvent::Maintained { combatant, effect } => {
+            format!("{} maintains effect #{effect}", n(combatant))
+        }
         GameEvent::RiderAttached { target, rider } => {
             let mut parts = Vec::new();
             if let Some(a) = &rider.aftereffect {
@@ -616,6 +619,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 EffectEndReason::Expired => "expired",
                 EffectEndReason::Cleared => "cleared",
                 EffectEndReason::Replaced => "replaced after a first failed save",
+                EffectEndReason::Released => "released",
             };
             format!("{} is free of {what} ({why}) [effect #{effect}]", n(target))
         }

@@ -256,6 +256,13 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
+        GameEvent::Maintained { combatant, effect } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = &mut state.combatants[i].grid
+            {
+                g.maintained.push(*effect);
+            }
+        }
         GameEvent::RiderAttached { target, rider } => {
             if let Some(i) = find(state, target)
                 && let Some(g) = &mut state.combatants[i].grid
@@ -266,6 +273,11 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         GameEvent::TurnEnded { combatant } => {
             if state.current.as_ref() == Some(combatant) {
                 state.current = None;
+            }
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = &mut state.combatants[i].grid
+            {
+                g.maintained.clear();
             }
         }
         GameEvent::BattleEnded { winner } => {

@@ -249,6 +249,71 @@ pub enum Command {
         /// How many.
         amount: i32,
     },
+    /// Orcus § Charge: walk up to speed straight toward `target` (every square of `path` brings
+    /// the charger closer), then a basic melee attack (+1 after at least 2 squares); the turn's
+    /// other actions are lost.
+    Charge {
+        /// Who charges.
+        actor: CombatantId,
+        /// The enemy.
+        target: CombatantId,
+        /// The squares walked (may be empty when already in reach).
+        #[serde(default)]
+        path: Vec<crate::grid::Square>,
+    },
+    /// Orcus § Bull Rush: Strength vs Fortitude against an adjacent enemy; on a hit it is pushed
+    /// 1 square to `push_to` (its new north-west square, farther from the attacker), and the
+    /// attacker may step into the space it left (`follow`).
+    BullRush {
+        /// Who shoves.
+        actor: CombatantId,
+        /// The enemy.
+        target: CombatantId,
+        /// Where the target is pushed.
+        push_to: crate::grid::Square,
+        /// Step into the vacated square afterwards.
+        #[serde(default)]
+        follow: bool,
+    },
+    /// Orcus § Grapple: Strength vs Reflex against an adjacent enemy; on a hit it is grappled
+    /// (immobilized) until it escapes, the grappler moves away or lets go (`let_go`), or the
+    /// grappler fails to maintain it (a swift action each later turn, `maintain`).
+    Grapple {
+        /// Who grapples.
+        actor: CombatantId,
+        /// The enemy.
+        target: CombatantId,
+    },
+    /// Orcus § Escape a Grapple: a move action; Acrobatics vs the grappler's Reflex or
+    /// Athletics vs its Fortitude; on a success the grapple ends and the escaper may step 1
+    /// square (`step_to`).
+    Escape {
+        /// Who escapes.
+        actor: CombatantId,
+        /// `acrobatics` or `athletics`.
+        skill: EscapeSkill,
+        /// Where to step after escaping.
+        #[serde(default)]
+        step_to: Option<crate::grid::Square>,
+    },
+    /// Orcus § Maintain: spend the action the effect asks for (a swift action for a grapple) to
+    /// keep it until the end of the actor's next turn.
+    Maintain {
+        /// Who maintains.
+        actor: CombatantId,
+        /// The effect, by id.
+        effect: u32,
+    },
+}
+
+/// The skill used to escape a grapple (Orcus § Escape a Grapple).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EscapeSkill {
+    /// Acrobatics vs the grappler's Reflex.
+    Acrobatics,
+    /// Athletics vs the grappler's Fortitude.
+    Athletics,
 }
 
 impl Command {
@@ -273,6 +338,11 @@ impl Command {
             | Command::FullDefense { actor }
             | Command::SpendActionPoint { actor, .. }
             | Command::AreaAttack { actor, .. }
+            | Command::Charge { actor, .. }
+            | Command::BullRush { actor, .. }
+            | Command::Grapple { actor, .. }
+            | Command::Escape { actor, .. }
+            | Command::Maintain { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -325,6 +395,11 @@ impl Command {
             Command::FullDefense { .. } => "full_defense",
             Command::SpendActionPoint { .. } => "spend_action_point",
             Command::AreaAttack { .. } => "area_attack",
+            Command::Charge { .. } => "charge",
+            Command::BullRush { .. } => "bull_rush",
+            Command::Grapple { .. } => "grapple",
+            Command::Escape { .. } => "escape",
+            Command::Maintain { .. } => "maintain",
         }
     }
 }

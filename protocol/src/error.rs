@@ -108,6 +108,8 @@ pub enum ErrorCode {
     NoActionPoint,
     /// In the surprise round (or while dazed) a combatant takes a single action.
     SurpriseRound,
+    /// Orcus: escaping, letting go or maintaining needs a grapple that is not there.
+    NotGrappled,
 }
 
 impl fmt::Display for ErrorCode {

@@ -287,6 +287,9 @@ pub enum EffectEndReason {
     /// Orcus: a first failed save turned it into another effect (§ Special saving throw
     /// riders).
     Replaced,
+    /// Orcus: a grapple ended because the grappled creature escaped, the grappler moved away,
+    /// let go, stopped maintaining it or can no longer make opportunity attacks.
+    Released,
     /// The bearer died or was slain, or the battle ended.
     Cleared,
 }
@@ -835,6 +838,14 @@ pub enum GameEvent {
         target: CombatantId,
         /// The riders.
         rider: crate::grid::Rider,
+    },
+    /// Orcus § Maintain: an effect was kept going this turn (a grapple is maintained in the turn
+    /// it begins, and by a swift action in each later turn of the grappler).
+    Maintained {
+        /// Who maintains it.
+        combatant: CombatantId,
+        /// The effect, by id.
+        effect: u32,
     },
 }
 

@@ -117,6 +117,9 @@ pub struct GridState {
     /// Saving-throw riders on effects it bears (§ Special saving throw riders).
     #[serde(default)]
     pub riders: Vec<Rider>,
+    /// Effects (ids) it has maintained this turn (§ Maintain); cleared when its turn ends.
+    #[serde(default)]
+    pub maintained: Vec<u32>,
 }
 
 /// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).

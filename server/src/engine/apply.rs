@@ -58,6 +58,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 ActionKind::Quick => a.0.quick = true,
             });
         }
+        GameEvent::Maintained { combatant, effect } => {
+            with::<Grid>(world, combatant, |g| g.0.maintained.push(*effect));
+        }
         GameEvent::RiderAttached { target, rider } => {
             with::<Grid>(world, target, |g| g.0.riders.push(rider.clone()));
         }
@@ -402,6 +405,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::TurnEnded { combatant } => {
             // § Interrupt Actions: another one only after the end of your next turn.
             with::<InterruptUsed>(world, combatant, |i| i.0 = false);
+            // Orcus § Maintain: what was maintained lasts until the end of its next turn.
+            with::<Grid>(world, combatant, |g| g.0.maintained.clear());
             {
                 let mut b = world.resource_mut::<Battle>();
                 b.stage = Stage::BetweenTurns;

@@ -60,6 +60,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 recovery_value: o.recovery_value,
                 rallied: false,
                 riders: Vec::new(),
+                maintained: Vec::new(),
             }),
             OrcusKit(o.clone()),
         ));

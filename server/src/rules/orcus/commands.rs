@@ -19,9 +19,9 @@ use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
 use std::collections::BTreeSet;
 
-type R<T = ()> = Result<T, Rejection>;
+pub(super) type R<T = ()> = Result<T, Rejection>;
 
-fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
+pub(super) fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
     Rejection::new(code, msg)
 }
 
@@ -58,6 +58,25 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             super::turns::end_turn(d, b, actor);
             Ok(())
         }
+        Command::Charge {
+            actor,
+            target,
+            path,
+        } => super::maneuvers::charge(d, b, actor, target, path),
+        Command::BullRush {
+            actor,
+            target,
+            push_to,
+            follow,
+        } => super::maneuvers::bull_rush(d, b, actor, target, *push_to, *follow),
+        Command::Grapple { actor, target } => super::maneuvers::grapple(d, b, actor, target),
+        Command::Escape {
+            actor,
+            skill,
+            step_to,
+        } => super::maneuvers::escape(d, b, actor, *skill, *step_to),
+        Command::Maintain { actor, effect } => super::maneuvers::maintain(d, b, actor, *effect),
+        Command::LetGo { actor, target } => super::maneuvers::let_go(d, actor, target),
         Command::EndBattle => {
             running(d)?;
             d.emit(GameEvent::BattleEnded { winner: None });
@@ -72,7 +91,10 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
 
 // --- shared checks -------------------------------------------------------------------------
 
-fn fighter<'a, 'w, 's>(d: &'a Decider<'_, 'w, 's>, id: &CombatantId) -> R<FighterItem<'a, 's>> {
+pub(super) fn fighter<'a, 'w, 's>(
+    d: &'a Decider<'_, 'w, 's>,
+    id: &CombatantId,
+) -> R<FighterItem<'a, 's>> {
     d.field
         .get(id)
         .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
@@ -108,7 +130,7 @@ fn running(d: &Decider) -> R {
 }
 
 /// The actor's turn is under way.
-fn on_turn(d: &Decider, actor: &CombatantId) -> R {
+pub(super) fn on_turn(d: &Decider, actor: &CombatantId) -> R {
     running(d)?;
     let f = fighter(d, actor)?;
     if d.field.battle.current() != Some(actor) {
@@ -336,7 +358,12 @@ fn reorder(d: &mut Decider, order: &[CombatantId]) -> R {
 
 /// Whether a combatant blocks movement through its space for `mover` (§ Occupied spaces: allies
 /// and helpless enemies can be passed through; nobody can be ended on unless prone).
-fn occupant_at(d: &Decider, b: &Board, mover: &CombatantId, s: Square) -> Option<(bool, bool)> {
+pub(super) fn occupant_at(
+    d: &Decider,
+    b: &Board,
+    mover: &CombatantId,
+    s: Square,
+) -> Option<(bool, bool)> {
     let side = d.field.get(mover)?.c.side;
     for f in d.field.all() {
         if &f.c.id == mover || matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
@@ -358,7 +385,7 @@ fn occupant_at(d: &Decider, b: &Board, mover: &CombatantId, s: Square) -> Option
 }
 
 /// Validates a path; returns the movement it costs (§ Difficult terrain: +1 per square).
-fn path_cost(d: &Decider, b: &Board, actor: &CombatantId, path: &[Square]) -> R<i32> {
+pub(super) fn path_cost(d: &Decider, b: &Board, actor: &CombatantId, path: &[Square]) -> R<i32> {
     let map = b
         .map
         .0
@@ -423,7 +450,7 @@ fn path_cost(d: &Decider, b: &Board, actor: &CombatantId, path: &[Square]) -> R<
 }
 
 /// The speed a combatant moves at (slowed: 2).
-fn speed(d: &Decider, b: &Board, id: &CombatantId) -> i32 {
+pub(super) fn speed(d: &Decider, b: &Board, id: &CombatantId) -> i32 {
     let base = b.get(id).map_or(0, |(g, _)| g.0.speed);
     if d.field
         .get(id)
@@ -435,7 +462,7 @@ fn speed(d: &Decider, b: &Board, id: &CombatantId) -> i32 {
     }
 }
 
-fn cannot_leave_space(d: &Decider, id: &CombatantId) -> R {
+pub(super) fn cannot_leave_space(d: &Decider, id: &CombatantId) -> R {
     let f = fighter(d, id)?;
     for c in [
         Condition::Immobilized,
@@ -484,6 +511,42 @@ fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mod
         ));
     }
     pay(d, actor, ActionKind::Move)?;
+    if !walk(d, b, actor, path, mode)? {
+        return Ok(());
+    }
+    if mode == MoveMode::Run {
+        // § Run: −5 to attacks and off-guard until the start of the next turn.
+        emit_effect(
+            d,
+            actor,
+            actor,
+            EffectKind::Bonus {
+                stat: BonusStat::Attack,
+                amount: rules::RUN_PENALTY,
+            },
+            EffectDuration::UntilStartOfSourcesNextTurn,
+        );
+        emit_effect(
+            d,
+            actor,
+            actor,
+            EffectKind::Condition(Condition::OffGuard),
+            EffectDuration::UntilStartOfSourcesNextTurn,
+        );
+    }
+    Ok(())
+}
+
+/// Walks a validated path square by square: § Opportunity attacks right before the mover
+/// leaves an adjacent enemy (not on a step), the move split around them. Returns whether the
+/// mover is still up at the end.
+pub(super) fn walk(
+    d: &mut Decider,
+    b: &Board,
+    actor: &CombatantId,
+    path: &[Square],
+    mode: MoveMode,
+) -> R<bool> {
     let mut walked = Vec::new();
     let mut cost_so_far = 0;
     let size = space(d, b, actor)?.size;
@@ -510,7 +573,7 @@ fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mod
                 }
                 opportunity_attack(d, b, &enemy, actor, at)?;
                 if d.status(actor) != Some(LifeStatus::Conscious) {
-                    return Ok(());
+                    return Ok(false);
                 }
             }
         }
@@ -530,30 +593,10 @@ fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mod
             mode,
         });
     }
-    if mode == MoveMode::Run {
-        // § Run: −5 to attacks and off-guard until the start of the next turn.
-        emit_effect(
-            d,
-            actor,
-            actor,
-            EffectKind::Bonus {
-                stat: BonusStat::Attack,
-                amount: rules::RUN_PENALTY,
-            },
-            EffectDuration::UntilStartOfSourcesNextTurn,
-        );
-        emit_effect(
-            d,
-            actor,
-            actor,
-            EffectKind::Condition(Condition::OffGuard),
-            EffectDuration::UntilStartOfSourcesNextTurn,
-        );
-    }
-    Ok(())
+    Ok(true)
 }
 
-fn fighter_side(d: &Decider, id: &CombatantId) -> Side {
+pub(super) fn fighter_side(d: &Decider, id: &CombatantId) -> Side {
     d.field.get(id).map_or(Side::Heroes, |f| f.c.side)
 }
 
@@ -720,7 +763,7 @@ fn off_guard(
 }
 
 /// Able to make opportunity attacks (and so to flank): conscious, not helpless, stunned, dazed.
-fn can_threaten(d: &Decider, id: &CombatantId) -> bool {
+pub(super) fn can_threaten(d: &Decider, id: &CombatantId) -> bool {
     d.field.get(id).is_some_and(|f| {
         f.vit.0 == LifeStatus::Conscious
             && ![
@@ -749,7 +792,7 @@ fn bonus_sum(fx: &[Effect], stat: BonusStat) -> i32 {
         + vals.iter().copied().filter(|v| *v < 0).min().unwrap_or(0)
 }
 
-fn defense_value(d: &Decider, b: &Board, target: &CombatantId, vs: Defense) -> i32 {
+pub(super) fn defense_value(d: &Decider, b: &Board, target: &CombatantId, vs: Defense) -> i32 {
     let Some(f) = d.field.get(target) else {
         return 0;
     };
@@ -771,6 +814,8 @@ pub enum Way {
     Opportunity,
     /// § Coup De Grace: automatic critical hit.
     CoupDeGrace,
+    /// § Charge after moving at least 2 squares: +1 to the attack roll.
+    Charge,
 }
 
 /// The kind of attack a power makes (§ Origin of effect).
@@ -942,7 +987,7 @@ pub fn deal(
 /// Resolves a power against its targets: one attack roll per target, damage rolled once
 /// (§ Attacks with multiple targets); a natural 20 hits for maximum damage, a natural 1 misses
 /// (§ Critical hits and fumbles).
-fn resolve(
+pub(super) fn resolve(
     d: &mut Decider,
     b: &Board,
     attacker: &CombatantId,
@@ -969,7 +1014,8 @@ fn resolve(
         if d.status(attacker) != Some(LifeStatus::Conscious) {
             break;
         }
-        let bonus = p.bonus + circumstances(d, b, g.as_ref(), from, attacker, t, p);
+        let charge = if way == Way::Charge { rules::CHARGE } else { 0 };
+        let bonus = p.bonus + charge + circumstances(d, b, g.as_ref(), from, attacker, t, p);
         let defense_v = defense_value(d, b, t, p.vs);
         let outcome;
         if way == Way::CoupDeGrace {
@@ -1086,11 +1132,11 @@ fn resolve(
 }
 
 /// An enemy of `attacker` (for "one enemy" targets).
-fn is_enemy(d: &Decider, attacker: &CombatantId, t: &CombatantId) -> bool {
+pub(super) fn is_enemy(d: &Decider, attacker: &CombatantId, t: &CombatantId) -> bool {
     fighter_side(d, attacker) != fighter_side(d, t)
 }
 
-fn alive(d: &Decider, t: &CombatantId) -> R {
+pub(super) fn alive(d: &Decider, t: &CombatantId) -> R {
     let f = fighter(d, t)?;
     if matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
         return Err(no(

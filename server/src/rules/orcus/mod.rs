@@ -12,6 +12,7 @@
 mod commands;
 pub mod geometry;
 pub mod grid;
+pub mod maneuvers;
 pub mod riders;
 pub mod rules;
 pub mod tables;
@@ -19,6 +20,8 @@ mod turns;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_maneuvers;
 
 use crate::content::model::OrcusSpec;
 use crate::engine::components::{
@@ -34,7 +37,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "orcus";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// What decide reads beyond the shared battlefield: the grid part of each combatant, its
 /// powers, and the map.
@@ -70,7 +73,10 @@ fn decide_command(
     let before = dice.0.clone();
     let decided = {
         let mut d = Decider::new(&field, &mut dice.0);
-        commands::decide(&mut d, &board, cmd).map(|()| d.into_events())
+        commands::decide(&mut d, &board, cmd).map(|()| {
+            maneuvers::sweep(&mut d, &board);
+            d.into_events()
+        })
     };
     match decided {
         Ok(events) => out.events = events,

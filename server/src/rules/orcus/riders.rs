@@ -107,7 +107,7 @@ pub fn end(
         EffectEndReason::Saved | EffectEndReason::Expired => {
             rider(d, b, target, effect.id).and_then(|r| r.aftereffect)
         }
-        EffectEndReason::Cleared | EffectEndReason::Replaced => None,
+        EffectEndReason::Cleared | EffectEndReason::Replaced | EffectEndReason::Released => None,
     };
     d.emit(GameEvent::EffectEnded {
         target: target.clone(),

@@ -11,7 +11,7 @@ use fray_protocol::{Command, ErrorCode};
 
 /// A small arena: `#` walls, `~` difficult terrain. Heroes and monsters are defined inline so
 /// that numbers are known.
-fn arena(extra_monster_powers: &str, hero_bonus: i32, positions: &str) -> Encounter {
+pub(super) fn arena(extra_monster_powers: &str, hero_bonus: i32, positions: &str) -> Encounter {
     arena_on(
         &[
             "..........",
@@ -28,7 +28,7 @@ fn arena(extra_monster_powers: &str, hero_bonus: i32, positions: &str) -> Encoun
 }
 
 /// The arena on another map (rows as in content files).
-fn arena_on(
+pub(super) fn arena_on(
     rows: &[&str],
     extra_monster_powers: &str,
     hero_bonus: i32,
@@ -42,7 +42,7 @@ fn arena_on(
 }
 
 /// The arena's content file.
-fn arena_src(
+pub(super) fn arena_src(
     rows: &[&str],
     extra_monster_powers: &str,
     hero_bonus: i32,
@@ -145,12 +145,12 @@ basic = true
     )
 }
 
-const SPREAD: &str = r#"kael = [0, 0]
+pub(super) const SPREAD: &str = r#"kael = [0, 0]
 lira = [0, 5]
 brute-1 = [8, 0]
 brute-2 = [8, 5]"#;
 
-fn mv(actor: &str, path: &[(i32, i32)], mode: MoveMode) -> Command {
+pub(super) fn mv(actor: &str, path: &[(i32, i32)], mode: MoveMode) -> Command {
     Command::MoveTo {
         actor: cid(actor),
         path: path.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
@@ -158,7 +158,7 @@ fn mv(actor: &str, path: &[(i32, i32)], mode: MoveMode) -> Command {
     }
 }
 
-fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
+pub(super) fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
     Command::Attack {
         actor: cid(actor),
         attack: attack.into(),
@@ -167,19 +167,19 @@ fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
     }
 }
 
-fn end(actor: &str) -> Command {
+pub(super) fn end(actor: &str) -> Command {
     Command::EndTurn { actor: cid(actor) }
 }
 
 /// A started battle whose first turn is Kael's (initiative 20 + d20 beats the rest).
-fn started(enc: &Encounter, seed: u64) -> Engine {
+pub(super) fn started(enc: &Encounter, seed: u64) -> Engine {
     let mut e = new_engine(enc, seed);
     run(&mut e, &Command::StartBattle);
     assert_eq!(current(&e), "kael");
     e
 }
 
-fn square(e: &Engine, id: &str) -> Square {
+pub(super) fn square(e: &Engine, id: &str) -> Square {
     cs(e, id).grid.expect("grid").square
 }
 
@@ -578,7 +578,7 @@ brute-1 = [1, 5]
 brute-2 = [9, 0]"#;
 
 /// Ends turns until it is `who`'s.
-fn until(e: &mut Engine, who: &str) -> Vec<GameEvent> {
+pub(super) fn until(e: &mut Engine, who: &str) -> Vec<GameEvent> {
     let mut all = Vec::new();
     while current(e) != who {
         let c = current(e);
@@ -765,7 +765,7 @@ fn the_builtin_encounter_loads_with_builder_numbers_creating_new_monsters() {
 }
 
 /// The bonus of the first attack roll among `ev`.
-fn first_bonus(ev: &[GameEvent]) -> i32 {
+pub(super) fn first_bonus(ev: &[GameEvent]) -> i32 {
     ev.iter()
         .find_map(|x| match x {
             GameEvent::AttackRolled { bonus, .. } => Some(*bonus),

@@ -272,6 +272,7 @@ pub fn end_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
             riders::end(d, b, &target, &effect, EffectEndReason::Expired);
         }
     }
+    super::maneuvers::lapse(d, b, id);
     death_save(d, b, id);
     d.emit(GameEvent::TurnEnded {
         combatant: id.clone(),

@@ -241,7 +241,12 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::StandUp { .. }
         | Command::FullDefense { .. }
         | Command::SpendActionPoint { .. }
-        | Command::AreaAttack { .. } => reject(
+        | Command::AreaAttack { .. }
+        | Command::Charge { .. }
+        | Command::BullRush { .. }
+        | Command::Grapple { .. }
+        | Command::Escape { .. }
+        | Command::Maintain { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),

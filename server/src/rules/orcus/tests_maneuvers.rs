@@ -1,0 +1,281 @@
+//! Orcus universal maneuvers (orcus-basic-rules.txt § Universal actions): Charge, Bull Rush,
+//! Grapple, Escape a Grapple, maintaining and ending a grapple.
+
+use super::tests::{end, mv, square, started, until};
+use crate::content::model::Encounter;
+use crate::engine::Engine;
+use crate::rules::thirteenth_age::tests::{cid, cs, current, refuse, run};
+use fray_protocol::command::EscapeSkill;
+use fray_protocol::event::{
+    ActionKind, AttackOutcome, Condition, EffectEndReason, EffectKind, GameEvent,
+};
+use fray_protocol::grid::{MoveMode, Square};
+use fray_protocol::{Command, ErrorCode};
+
+const OPEN: [&str; 6] = [
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+];
+
+/// The arena on an open map, Kael strong (Strength +20: his Strength attacks miss only on a
+/// natural 1) and trained in Athletics for the brutes.
+fn ring(positions: &str) -> Encounter {
+    let src = super::tests::arena_src(&OPEN, "", 5, positions)
+        .replace("wis = 2", "wis = 2\nstr = 20")
+        .replace("dex = 0", "dex = 0\nstr = 30\ntrained = [\"athletics\"]");
+    crate::content::load_encounter("ring.toml", &src).unwrap()
+}
+
+fn rolled(ev: &[GameEvent]) -> Option<(i32, AttackOutcome)> {
+    ev.iter().find_map(|x| match x {
+        GameEvent::AttackRolled { bonus, outcome, .. } => Some((*bonus, *outcome)),
+        _ => None,
+    })
+}
+
+fn grappled(e: &Engine, who: &str) -> Option<u32> {
+    cs(e, who).effects.iter().find_map(|x| match x.kind {
+        EffectKind::Condition(Condition::Grappled) => Some(x.id),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_charge_walks_straight_in_attacks_at_plus_1_and_ends_the_turns_actions_charge() {
+    // orcus-basic-rules.txt § Charge.
+    let enc = ring("kael = [0, 0]\nlira = [0, 5]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]");
+    let mut e = started(&enc, 1);
+    let charge = |path: &[(i32, i32)]| Command::Charge {
+        actor: cid("kael"),
+        target: cid("brute-1"),
+        path: path.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
+    };
+    // Sideways squares do not bring the charge closer; stopping short is out of reach.
+    assert_eq!(
+        refuse(&mut e, &charge(&[(1, 1), (1, 0), (2, 0), (3, 0)])),
+        ErrorCode::IllegalPath
+    );
+    assert_eq!(
+        refuse(&mut e, &charge(&[(1, 0), (2, 0)])),
+        ErrorCode::OutOfRange
+    );
+    let ev = run(&mut e, &charge(&[(1, 0), (2, 0), (3, 0)]));
+    assert_eq!(square(&e, "kael"), Square::new(3, 0));
+    let (bonus, _) = rolled(&ev).expect("an attack roll");
+    assert_eq!(bonus, 5 + 1, "the sword's +5 and the charge's +1");
+    // Every action of the turn is gone, so the turn is over.
+    for kind in [ActionKind::Move, ActionKind::Quick] {
+        assert!(ev.iter().any(|x| matches!(
+            x,
+            GameEvent::ActionUsed { combatant, action, .. } if combatant.as_str() == "kael" && *action == kind
+        )));
+    }
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::TurnEnded { combatant } if combatant.as_str() == "kael"
+    )));
+    assert_ne!(current(&e), "kael");
+}
+
+#[test]
+fn a_one_square_charge_gets_no_bonus_charge() {
+    // orcus-basic-rules.txt § Charge: "If you move at least 2 squares, you get a +1 bonus".
+    let enc = ring("kael = [2, 0]\nlira = [0, 5]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]");
+    let mut e = started(&enc, 2);
+    let ev = run(
+        &mut e,
+        &Command::Charge {
+            actor: cid("kael"),
+            target: cid("brute-1"),
+            path: vec![Square::new(3, 0)],
+        },
+    );
+    assert_eq!(rolled(&ev).expect("an attack roll").0, 5);
+}
+
+#[test]
+fn a_bull_rush_pushes_the_target_a_square_away_and_the_attacker_may_follow_bull_rush() {
+    // orcus-basic-rules.txt § Bull Rush: Strength vs Fortitude; push 1 square; step in.
+    let enc = ring("kael = [3, 0]\nlira = [0, 5]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]");
+    let rush = |to: (i32, i32)| Command::BullRush {
+        actor: cid("kael"),
+        target: cid("brute-1"),
+        push_to: Square::new(to.0, to.1),
+        follow: true,
+    };
+    let mut e = started(&enc, 3);
+    // (4, 1) is no farther from Kael; (6, 0) is 2 squares away.
+    assert_eq!(refuse(&mut e, &rush((4, 1))), ErrorCode::IllegalPath);
+    assert_eq!(refuse(&mut e, &rush((6, 0))), ErrorCode::IllegalPath);
+    for seed in 3..30 {
+        let mut e = started(&enc, seed);
+        let ev = run(&mut e, &rush((5, 0)));
+        let (_, outcome) = rolled(&ev).expect("a Strength attack");
+        assert!(ev.iter().any(|x| matches!(
+            x,
+            GameEvent::AttackRolled {
+                defense: fray_protocol::event::Defense::Fortitude,
+                ..
+            }
+        )));
+        if outcome.is_hit() {
+            assert_eq!(square(&e, "brute-1"), Square::new(5, 0));
+            assert_eq!(square(&e, "kael"), Square::new(4, 0), "Kael follows");
+            // Unwilling movement and the step provoke nothing.
+            assert!(
+                !ev.iter()
+                    .any(|x| matches!(x, GameEvent::OpportunityTaken { .. }))
+            );
+            return;
+        }
+        assert_eq!(square(&e, "brute-1"), Square::new(4, 0));
+    }
+    panic!("no bull rush hit");
+}
+
+/// A started ring where Kael, next to brute-1, has grappled it.
+fn grappling(seed_from: u64) -> (Engine, u32) {
+    let enc = ring("kael = [3, 0]\nlira = [0, 5]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]");
+    for seed in seed_from..seed_from + 40 {
+        let mut e = started(&enc, seed);
+        run(
+            &mut e,
+            &Command::Grapple {
+                actor: cid("kael"),
+                target: cid("brute-1"),
+            },
+        );
+        if let Some(id) = grappled(&e, "brute-1") {
+            return (e, id);
+        }
+    }
+    panic!("no grapple hit");
+}
+
+#[test]
+fn a_grappled_creature_cannot_move_and_the_grapple_lapses_unless_maintained_grapple() {
+    // orcus-basic-rules.txt § Grapple: immobilized; Maintain Swift after the first turn.
+    let (mut e, id) = grappling(0);
+    assert_eq!(cs(&e, "kael").grid.unwrap().maintained, vec![id]);
+    until(&mut e, "brute-1");
+    assert_eq!(
+        refuse(&mut e, &mv("brute-1", &[(5, 0)], MoveMode::Walk)),
+        ErrorCode::Immobilized
+    );
+    until(&mut e, "kael");
+    // Maintained this turn (a swift action): it holds past the end of the turn.
+    run(
+        &mut e,
+        &Command::Maintain {
+            actor: cid("kael"),
+            effect: id,
+        },
+    );
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::Maintain {
+                actor: cid("kael"),
+                effect: id,
+            }
+        ),
+        ErrorCode::ActionAlreadyUsed
+    );
+    run(&mut e, &end("kael"));
+    assert_eq!(grappled(&e, "brute-1"), Some(id));
+    // Not maintained: it ends with Kael's turn.
+    until(&mut e, "kael");
+    let ev = run(&mut e, &end("kael"));
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::EffectEnded {
+            reason: EffectEndReason::Released,
+            ..
+        }
+    )));
+    assert_eq!(grappled(&e, "brute-1"), None);
+}
+
+#[test]
+fn a_grapple_ends_when_the_grappler_moves_away_or_lets_go_grapple() {
+    // orcus-basic-rules.txt § Grapple: "you move away from it … or you choose to end the
+    // grapple" (a free action).
+    let (mut e, _) = grappling(0);
+    run(&mut e, &mv("kael", &[(2, 0)], MoveMode::Step));
+    assert_eq!(grappled(&e, "brute-1"), None, "moving away frees it");
+    let (mut e, _) = grappling(0);
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::LetGo {
+                actor: cid("kael"),
+                target: cid("lira"),
+            }
+        ),
+        ErrorCode::NotGrappled
+    );
+    run(
+        &mut e,
+        &Command::LetGo {
+            actor: cid("kael"),
+            target: cid("brute-1"),
+        },
+    );
+    assert_eq!(grappled(&e, "brute-1"), None);
+}
+
+#[test]
+fn escaping_a_grapple_is_athletics_vs_fortitude_and_may_step_escape_a_grapple() {
+    // orcus-basic-rules.txt § Escape a Grapple: a move action; Acrobatics vs Reflex or
+    // Athletics vs Fortitude; success: escape and step 1 square.
+    let (mut e, _) = grappling(0);
+    until(&mut e, "brute-1");
+    let ev = run(
+        &mut e,
+        &Command::Escape {
+            actor: cid("brute-1"),
+            skill: EscapeSkill::Athletics,
+            step_to: Some(Square::new(5, 1)),
+        },
+    );
+    let (bonus, dc, success) = ev
+        .iter()
+        .find_map(|x| match x {
+            GameEvent::CheckRolled {
+                bonus, dc, success, ..
+            } => Some((*bonus, *dc, *success)),
+            _ => None,
+        })
+        .expect("an escape check");
+    // Trained: 5 + half level (0) + Strength 30.
+    assert_eq!(bonus, 35);
+    assert_eq!(dc, 14, "Kael's Fortitude");
+    assert!(success);
+    assert_eq!(grappled(&e, "brute-1"), None);
+    assert_eq!(square(&e, "brute-1"), Square::new(5, 1));
+    // It was a move action.
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::ActionUsed {
+            action: ActionKind::Move,
+            ..
+        }
+    )));
+    // Not grappled any more: nothing to escape.
+    until(&mut e, "kael");
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::Escape {
+                actor: cid("kael"),
+                skill: EscapeSkill::Acrobatics,
+                step_to: None,
+            }
+        ),
+        ErrorCode::NotGrappled
+    );
+}
