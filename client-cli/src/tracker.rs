@@ -432,6 +432,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         GameEvent::InterruptUsed { combatant } => {
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].interrupt_used = true;
+                if let Some(g) = &mut state.combatants[i].grid {
+                    g.immediate_used = true;
+                }
             }
         }
         GameEvent::FellIntoComa { combatant } => {

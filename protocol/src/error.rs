@@ -110,6 +110,8 @@ pub enum ErrorCode {
     SurpriseRound,
     /// Orcus: escaping, letting go or maintaining needs a grapple that is not there.
     NotGrappled,
+    /// Orcus: a second immediate action before the actor's next turn.
+    ImmediateUsed,
 }
 
 impl fmt::Display for ErrorCode {

@@ -555,6 +555,9 @@ impl Frequency {
 pub struct PowerSpec {
     /// Id used in commands.
     pub id: String,
+    /// The trigger of an immediate action (§ Action required), as the table reads it.
+    #[serde(default)]
+    pub trigger: Option<String>,
     /// Display name.
     pub name: String,
     /// Standard, move or swift (`quick`).
@@ -595,4 +598,8 @@ pub enum ActionCost {
     Move,
     /// Swift action (the `quick` slot of the turn).
     Swift,
+    /// § Immediate actions: a counter (resolves before its trigger), out of turn.
+    ImmediateCounter,
+    /// § Immediate actions: a reaction (resolves after its trigger), out of turn.
+    ImmediateReaction,
 }

@@ -217,9 +217,11 @@ pub struct PowerFile {
     pub id: String,
     /// Name.
     pub name: String,
-    /// `standard`, `move` or `swift`.
+    /// `standard`, `move`, `swift`, `immediate counter` or `immediate reaction`.
     #[serde(default = "standard")]
     pub action: String,
+    /// The trigger of an immediate action.
+    pub trigger: Option<String>,
     /// `at-will`, `encounter`, `daily`, `recharge 5-6`.
     #[serde(default)]
     pub frequency: Option<String>,
@@ -423,13 +425,39 @@ fn power(
         "standard" => ActionCost::Standard,
         "move" => ActionCost::Move,
         "swift" => ActionCost::Swift,
+        "immediate counter" => ActionCost::ImmediateCounter,
+        "immediate reaction" => ActionCost::ImmediateReaction,
         o => {
             return Err(ctx.err(
                 format!("{field}.action"),
-                format!("unknown action '{o}' (standard, move, swift)"),
+                format!(
+                    "unknown action '{o}' (standard, move, swift, immediate counter, immediate reaction)"
+                ),
             ));
         }
     };
+    let immediate = matches!(
+        action,
+        ActionCost::ImmediateCounter | ActionCost::ImmediateReaction
+    );
+    match (&p.trigger, immediate) {
+        (None, true) => {
+            return Err(ctx.err(
+                format!("{field}.trigger"),
+                "an immediate action names its trigger",
+            ));
+        }
+        (Some(_), false) => {
+            return Err(ctx.err(
+                format!("{field}.trigger"),
+                "only immediate actions have a trigger",
+            ));
+        }
+        (Some(t), true) if t.trim().is_empty() || t.chars().count() > 200 => {
+            return Err(ctx.err(format!("{field}.trigger"), "a trigger is 1-200 characters"));
+        }
+        _ => {}
+    }
     let frequency = match p.frequency.as_deref().unwrap_or("at-will") {
         "at-will" => Frequency::AtWill,
         "encounter" => Frequency::Encounter,
@@ -593,6 +621,7 @@ fn power(
     }
     Ok(PowerSpec {
         id: p.id.clone(),
+        trigger: p.trigger.clone(),
         name: p.name.clone(),
         action,
         frequency,

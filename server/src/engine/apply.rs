@@ -346,7 +346,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
         }
         GameEvent::InterruptUsed { combatant } => {
-            with::<InterruptUsed>(world, combatant, |i| i.0 = true)
+            with::<InterruptUsed>(world, combatant, |i| i.0 = true);
+            // Orcus § Immediate actions: one between each of its turns.
+            with::<Grid>(world, combatant, |g| g.0.immediate_used = true);
         }
         GameEvent::FellIntoComa { combatant } => with::<Hero>(world, combatant, |h| h.coma = true),
         GameEvent::LastingWound {

@@ -209,11 +209,82 @@ fn condition_name(c: Condition) -> String {
         .unwrap_or_else(|| format!("{c:?}"))
 }
 
-fn cost_kind(c: ActionCost) -> ActionKind {
+/// The turn action a power costs; `None` for immediate actions (out of turn).
+fn cost_kind(c: ActionCost) -> Option<ActionKind> {
     match c {
-        ActionCost::Standard => ActionKind::Standard,
-        ActionCost::Move => ActionKind::Move,
-        ActionCost::Swift => ActionKind::Quick,
+        ActionCost::Standard => Some(ActionKind::Standard),
+        ActionCost::Move => Some(ActionKind::Move),
+        ActionCost::Swift => Some(ActionKind::Quick),
+        ActionCost::ImmediateCounter | ActionCost::ImmediateReaction => None,
+    }
+}
+
+/// When a power may be used: turn actions on the actor's turn; § Immediate actions on someone
+/// else's turn, one between each of the actor's turns, by a creature able to act (not dazed,
+/// stunned, surprised, helpless or down — dazed per Fourth Edition, an interpretation).
+/// Whether the trigger happened is the table's call, as with 13th Age interrupts.
+fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R {
+    if cost_kind(p.action).is_some() {
+        return on_turn(d, actor);
+    }
+    running(d)?;
+    let f = fighter(d, actor)?;
+    if d.field.battle.current() == Some(actor) {
+        return Err(no(
+            ErrorCode::NotYourTurn,
+            format!(
+                "{} is an immediate action: it is used on another creature's turn",
+                p.name
+            ),
+        ));
+    }
+    if f.vit.0 != LifeStatus::Conscious {
+        return Err(no(ErrorCode::CannotAct, format!("{} is down", f.c.name)));
+    }
+    for c in [
+        Condition::Dazed,
+        Condition::Stunned,
+        Condition::Surprised,
+        Condition::Helpless,
+        Condition::Unconscious,
+    ] {
+        if has_condition(f.fx, c) {
+            return Err(no(
+                ErrorCode::CannotAct,
+                format!(
+                    "{} is {} and takes no immediate actions",
+                    f.c.name,
+                    condition_name(c)
+                ),
+            ));
+        }
+    }
+    let used = b.get(actor).is_some_and(|(g, _)| g.0.immediate_used)
+        || d.events()
+            .iter()
+            .any(|e| matches!(e, GameEvent::InterruptUsed { combatant } if combatant == actor));
+    if used {
+        return Err(no(
+            ErrorCode::ImmediateUsed,
+            format!(
+                "{} already took an immediate action; another comes after its next turn",
+                f.c.name
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Spends what a power costs: its turn action, or the immediate action.
+fn spend_for(d: &mut Decider, actor: &CombatantId, p: &PowerSpec) -> R {
+    match cost_kind(p.action) {
+        Some(k) => pay(d, actor, k),
+        None => {
+            d.emit(GameEvent::InterruptUsed {
+                combatant: actor.clone(),
+            });
+            Ok(())
+        }
     }
 }
 
@@ -1254,7 +1325,7 @@ fn attack_cmd(
             "Orcus opportunity attacks are taken automatically when provoked",
         ));
     }
-    on_turn(d, actor)?;
+    check_timing(d, b, actor, &p)?;
     check_frequency(d, actor, &p)?;
     if targets.is_empty() || targets.len() > usize::from(p.max_targets.max(1)) {
         return Err(no(
@@ -1320,7 +1391,7 @@ fn attack_cmd(
         pay(d, actor, ActionKind::Standard)?;
         Way::CoupDeGrace
     } else {
-        pay(d, actor, cost_kind(p.action))?;
+        spend_for(d, actor, &p)?;
         Way::Turn
     };
     expend(d, actor, &p);
@@ -1340,7 +1411,7 @@ fn area_attack(
     chosen: &[CombatantId],
 ) -> R {
     let p = power(b, actor, attack)?.clone();
-    on_turn(d, actor)?;
+    check_timing(d, b, actor, &p)?;
     check_frequency(d, actor, &p)?;
     let me = space(d, b, actor)?;
     let g = geo(b).ok_or_else(|| no(ErrorCode::InvalidArgument, "this session has no map"))?;
@@ -1432,7 +1503,7 @@ fn area_attack(
             vec![c.clone()]
         }
     };
-    pay(d, actor, cost_kind(p.action))?;
+    spend_for(d, actor, &p)?;
     expend(d, actor, &p);
     if matches!(p.origin, Origin::FarBurst { .. } | Origin::FarBlast { .. })
         && !provoke_ranged(d, b, actor)?

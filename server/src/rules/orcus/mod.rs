@@ -128,6 +128,8 @@ pub fn summaries(kit: &OrcusSpec) -> Vec<AttackSummary> {
                 crate::content::model::ActionCost::Standard => "standard",
                 crate::content::model::ActionCost::Move => "move",
                 crate::content::model::ActionCost::Swift => "swift",
+                crate::content::model::ActionCost::ImmediateCounter => "immediate counter",
+                crate::content::model::ActionCost::ImmediateReaction => "immediate reaction",
             }
             .into(),
         })

@@ -279,3 +279,75 @@ fn escaping_a_grapple_is_athletics_vs_fortitude_and_may_step_escape_a_grapple() 
         ErrorCode::NotGrappled
     );
 }
+
+#[test]
+fn one_immediate_action_between_turns_and_never_on_ones_own_turn_immediate_actions() {
+    // orcus-basic-rules.txt § Immediate actions: "It must occur on someone else's turn, and you
+    // can only take one immediate action between each of your turns."
+    let lash = r#"[[monster.powers]]
+id = "lash"
+name = "Spiteful Lash"
+action = "immediate reaction"
+trigger = "an adjacent enemy hits the brute"
+origin = "melee"
+vs = "ac"
+bonus = 4
+hit = "1d6"
+"#;
+    let src = super::tests::arena_src(
+        &OPEN,
+        lash,
+        5,
+        "kael = [3, 0]\nlira = [0, 5]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]",
+    );
+    let enc = crate::content::load_encounter("lash.toml", &src).unwrap();
+    let mut e = started(&enc, 5);
+    let lash = |actor: &str| Command::Attack {
+        actor: cid(actor),
+        attack: "lash".into(),
+        targets: vec![cid("kael")],
+        mode: fray_protocol::command::AttackMode::Standard,
+    };
+    let ev = run(&mut e, &lash("brute-1"));
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::InterruptUsed { combatant } if combatant.as_str() == "brute-1"
+    )));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::AttackRolled { .. }))
+    );
+    assert!(cs(&e, "brute-1").grid.unwrap().immediate_used);
+    // A second one before its next turn: refused with its own reason.
+    assert_eq!(refuse(&mut e, &lash("brute-1")), ErrorCode::ImmediateUsed);
+    // Not on its own turn.
+    until(&mut e, "brute-1");
+    assert!(
+        !cs(&e, "brute-1").grid.unwrap().immediate_used,
+        "its turn resets it"
+    );
+    assert_eq!(refuse(&mut e, &lash("brute-1")), ErrorCode::NotYourTurn);
+    // After its turn, usable again.
+    until(&mut e, "kael");
+    run(&mut e, &lash("brute-1"));
+}
+
+#[test]
+fn an_immediate_power_names_its_trigger_action_required() {
+    // orcus-basic-rules.txt § Action required: actions with a trigger; content errors name the
+    // field.
+    let bad = r#"[[monster.powers]]
+id = "lash"
+name = "Spiteful Lash"
+action = "immediate reaction"
+origin = "melee"
+vs = "ac"
+hit = "1d6"
+"#;
+    let err = crate::content::load_encounter(
+        "lash.toml",
+        &super::tests::arena_src(&OPEN, bad, 5, super::tests::SPREAD),
+    )
+    .expect_err("an immediate action without a trigger");
+    assert!(err.to_string().contains("powers[1].trigger"), "{err}");
+}
