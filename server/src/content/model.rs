@@ -490,6 +490,34 @@ impl Origin {
         }
     }
 
+    /// Reads back what [`Origin::describe`] writes (clients see powers this way).
+    pub fn parse(s: &str) -> Option<Origin> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let n = |w: &str| w.parse::<i32>().ok();
+        match words.as_slice() {
+            ["melee", r] => Some(Origin::Melee { reach: n(r)? }),
+            ["ranged", r] => {
+                let (a, b) = r.split_once('/')?;
+                Some(Origin::Ranged {
+                    short: n(a)?,
+                    long: n(b)?,
+                })
+            }
+            ["near", "burst", k] => Some(Origin::NearBurst { size: n(k)? }),
+            ["near", "blast", k] => Some(Origin::NearBlast { size: n(k)? }),
+            ["far", "burst", k, "within", r] => Some(Origin::FarBurst {
+                size: n(k)?,
+                range: n(r)?,
+            }),
+            ["far", "blast", k, "within", r] => Some(Origin::FarBlast {
+                size: n(k)?,
+                range: n(r)?,
+            }),
+            ["self"] => Some(Origin::Personal),
+            _ => None,
+        }
+    }
+
     /// A near or far area.
     pub fn is_area(self) -> bool {
         matches!(

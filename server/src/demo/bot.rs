@@ -84,6 +84,9 @@ fn basic_melee(c: &CombatantState) -> Option<&AttackSummary> {
 /// on its own turn, start the battle (GM), rally when staggered, stabilize a dying ally, finish a
 /// helpless enemy, engage and fight in melee, shoot, or disengage; then end the turn.
 pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
+    if s.ruleset == crate::rules::orcus::ID {
+        return super::orcus_bot::choose(role, s, salt);
+    }
     match s.phase {
         Phase::Setup if matches!(role, Role::Gm) => return Some(Command::StartBattle),
         Phase::Running => {}

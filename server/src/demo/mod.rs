@@ -3,6 +3,7 @@
 
 pub mod bot;
 pub mod client;
+pub mod orcus_bot;
 
 use crate::content::{builtin_encounters, load_encounter};
 use crate::net::Registry;

@@ -1,0 +1,407 @@
+//! The demo bots' policy for Orcus: simple, deterministic and legal by construction (it asks
+//! the same grid geometry the rules use, so the commands it sends are accepted). On its turn a
+//! combatant stands up, rallies when staggered, stabilizes a dying ally, finishes a helpless
+//! enemy, uses an area power on two or more enemies, attacks in reach or range, spends a hero's
+//! action point for a second attack, walks toward the nearest enemy, and ends the turn.
+
+use crate::content::model::Origin;
+use crate::rules::orcus::geometry::{self, Geo, Space};
+use fray_protocol::command::AttackMode;
+use fray_protocol::event::{ActionKind, Condition, EffectKind};
+use fray_protocol::grid::{MapState, MoveMode, Square};
+use fray_protocol::ids::{CombatantId, Role, Side};
+use fray_protocol::state::{AttackSummary, CombatantState, LifeStatus, Phase};
+use fray_protocol::{Command, SessionState};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn controls(role: &Role, s: &SessionState, id: &CombatantId) -> bool {
+    match role {
+        Role::Gm => s.combatant(id).is_some_and(|c| c.side == Side::Monsters),
+        Role::Player { controls, .. } => controls.contains(id),
+        Role::Spectator => false,
+    }
+}
+
+fn space(c: &CombatantState) -> Option<Space> {
+    c.grid.as_ref().map(|g| Space {
+        at: g.square,
+        size: g.size,
+    })
+}
+
+fn has(c: &CombatantState, cond: Condition) -> bool {
+    c.effects
+        .iter()
+        .any(|e| matches!(e.kind, EffectKind::Condition(x) if x == cond))
+}
+
+fn in_fight(c: &CombatantState) -> bool {
+    !matches!(c.status, LifeStatus::Dead | LifeStatus::Slain)
+}
+
+/// Usable powers of `me` this turn (turn actions only, not expended).
+fn powers(me: &CombatantState) -> Vec<(&AttackSummary, Origin)> {
+    me.attacks
+        .iter()
+        .filter(|a| !a.action.starts_with("immediate") && !me.expended.contains(&a.id))
+        .filter(|a| a.action != "move" && a.action != "swift")
+        .filter_map(|a| Origin::parse(&a.range).map(|o| (a, o)))
+        .collect()
+}
+
+/// The next command for `role`, if it has one.
+pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
+    match s.phase {
+        Phase::Setup if matches!(role, Role::Gm) => return Some(Command::StartBattle),
+        Phase::Running => {}
+        _ => return None,
+    }
+    let id = s.current.as_ref()?;
+    if !controls(role, s, id) {
+        return None;
+    }
+    let me = s.combatant(id)?;
+    let end = Some(Command::EndTurn { actor: id.clone() });
+    let (Some(g), Some(map)) = (me.grid.as_ref(), s.map.as_deref()) else {
+        return end;
+    };
+    if me.status != LifeStatus::Conscious || has(me, Condition::Stunned) {
+        return end;
+    }
+    let a = me.actions;
+    let fresh = a.standard && a.move_action && a.quick;
+    if !fresh && (s.surprise.is_some() || has(me, Condition::Dazed)) {
+        return end;
+    }
+    let geo = Geo::new(map)?;
+    let my_sp = space(me)?;
+    let enemies: Vec<&CombatantState> = s
+        .combatants
+        .iter()
+        .filter(|c| c.side != me.side && in_fight(c))
+        .collect();
+    if enemies.is_empty() {
+        return end;
+    }
+    if has(me, Condition::Prone) && a.move_action {
+        return Some(Command::StandUp { actor: id.clone() });
+    }
+    if a.standard {
+        if let Some(cmd) = standard_action(s, me, &geo, my_sp, &enemies, salt) {
+            return Some(cmd);
+        }
+    } else if me.side == Side::Heroes
+        && g.action_points > 0
+        && g.action_point_round.is_none()
+        && s.surprise.is_none()
+        && salt.is_multiple_of(3)
+        && in_reach_or_range(me, &geo, my_sp, &enemies)
+    {
+        // § Action points: one more standard action, once per encounter.
+        return Some(Command::SpendActionPoint {
+            actor: id.clone(),
+            action: ActionKind::Standard,
+        });
+    }
+    let stuck = [
+        Condition::Immobilized,
+        Condition::Restrained,
+        Condition::Grappled,
+        Condition::Prone,
+    ]
+    .iter()
+    .any(|c| has(me, *c));
+    if (a.move_action || a.standard) && !stuck && !in_reach_or_range(me, &geo, my_sp, &enemies) {
+        let speed = if has(me, Condition::Slowed) {
+            g.speed.min(2)
+        } else {
+            g.speed
+        };
+        if let Some(path) = path_toward(s, me, map, my_sp, speed, &enemies)
+            && !path.is_empty()
+        {
+            return Some(Command::MoveTo {
+                actor: id.clone(),
+                path,
+                mode: MoveMode::Walk,
+            });
+        }
+    }
+    end
+}
+
+/// Whether some power reaches an enemy from where `me` stands.
+fn in_reach_or_range(
+    me: &CombatantState,
+    geo: &Geo,
+    my_sp: Space,
+    enemies: &[&CombatantState],
+) -> bool {
+    powers(me).iter().any(|(_, o)| {
+        enemies.iter().filter_map(|e| space(e)).any(|t| match o {
+            Origin::Melee { reach } => geometry::distance(my_sp, t) <= *reach,
+            Origin::Ranged { long, .. } => {
+                geometry::distance(my_sp, t) <= *long && geo.line_of_effect(my_sp, t)
+            }
+            _ => false,
+        })
+    })
+}
+
+fn attack(actor: &CombatantId, power: &str, target: &CombatantId, mode: AttackMode) -> Command {
+    Command::Attack {
+        actor: actor.clone(),
+        attack: power.into(),
+        targets: vec![target.clone()],
+        mode,
+    }
+}
+
+fn standard_action(
+    s: &SessionState,
+    me: &CombatantState,
+    geo: &Geo,
+    my_sp: Space,
+    enemies: &[&CombatantState],
+    salt: u64,
+) -> Option<Command> {
+    let id = &me.id;
+    let g = me.grid.as_ref()?;
+    // § Rally once when staggered.
+    if me.side == Side::Heroes && me.staggered && !g.rallied && me.recoveries > 0 {
+        return Some(Command::Rally { actor: id.clone() });
+    }
+    // § Stabilize an adjacent dying ally, now and then.
+    if me.side == Side::Heroes && salt.is_multiple_of(2) {
+        let dying = s.combatants.iter().find(|c| {
+            c.side == me.side
+                && c.id != me.id
+                && c.status == LifeStatus::Unconscious
+                && !c.stabilized
+                && space(c).is_some_and(|sp| geometry::adjacent(sp, my_sp))
+        });
+        if let Some(d) = dying {
+            return Some(Command::Stabilize {
+                actor: id.clone(),
+                target: d.id.clone(),
+            });
+        }
+    }
+    let usable = powers(me);
+    let basic_melee = usable
+        .iter()
+        .find(|(a, o)| a.basic && matches!(o, Origin::Melee { .. }));
+    // § Coup de grace on an adjacent helpless enemy, now and then.
+    if let Some((p, _)) = basic_melee
+        && salt.is_multiple_of(3)
+        && let Some(h) = enemies.iter().find(|e| {
+            e.status == LifeStatus::Unconscious
+                && space(e).is_some_and(|sp| geometry::adjacent(sp, my_sp))
+        })
+    {
+        return Some(attack(id, &p.id, &h.id, AttackMode::CoupDeGrace));
+    }
+    // Conscious enemies first, then by id.
+    let mut targets: Vec<&CombatantState> = enemies.to_vec();
+    targets.sort_by_key(|c| (c.status != LifeStatus::Conscious, c.id.clone()));
+    let live: Vec<(&CombatantState, Space)> = targets
+        .iter()
+        .filter_map(|c| space(c).map(|sp| (*c, sp)))
+        .collect();
+    // An area power catching two or more enemies (and no ally of ours, for "all creatures").
+    for (p, o) in usable.iter().filter(|(_, o)| o.is_area()) {
+        if let Some(cmd) = area(s, me, geo, my_sp, &live, p, *o) {
+            return Some(cmd);
+        }
+    }
+    // A melee power on an enemy in reach; otherwise a ranged one on an enemy in range.
+    let mut choices: Vec<Command> = Vec::new();
+    for (p, o) in &usable {
+        for (t, sp) in &live {
+            let d = geometry::distance(my_sp, *sp);
+            let ok = match o {
+                Origin::Melee { reach } => d <= *reach,
+                Origin::Ranged { long, .. } => d <= *long && geo.line_of_effect(my_sp, *sp),
+                _ => false,
+            };
+            if ok {
+                choices.push(attack(id, &p.id, &t.id, AttackMode::Standard));
+            }
+        }
+    }
+    if choices.is_empty() {
+        return None;
+    }
+    let n = choices.len();
+    choices.into_iter().nth((salt as usize) % n)
+}
+
+/// An area attack worth making: the squares the power would cover (as the rules compute them)
+/// hold at least two enemies.
+fn area(
+    s: &SessionState,
+    me: &CombatantState,
+    geo: &Geo,
+    my_sp: Space,
+    live: &[(&CombatantState, Space)],
+    p: &AttackSummary,
+    o: Origin,
+) -> Option<Command> {
+    let origins: Vec<Option<Square>> = match o {
+        Origin::NearBurst { .. } => vec![None],
+        Origin::FarBurst { .. } => live.iter().map(|(_, sp)| Some(sp.at)).collect(),
+        Origin::NearBlast { size } => {
+            // Blasts whose corner puts them beside the user, on each side.
+            let n = my_sp.size.side();
+            let (x, y) = (my_sp.at.x, my_sp.at.y);
+            vec![
+                Some(Square::new(x + n, y)),
+                Some(Square::new(x - size, y)),
+                Some(Square::new(x, y + n)),
+                Some(Square::new(x, y - size)),
+            ]
+        }
+        Origin::FarBlast { .. } => live.iter().map(|(_, sp)| Some(sp.at)).collect(),
+        _ => return None,
+    };
+    for origin in origins {
+        let squares = match (o, origin) {
+            (Origin::NearBurst { size }, _) => geo.near_burst(my_sp, size).ok(),
+            (Origin::NearBlast { size }, Some(c)) => geo.near_blast(my_sp, c, size).ok(),
+            (Origin::FarBurst { size, range }, Some(c)) => {
+                geo.far_burst(my_sp, c, size, range).ok()
+            }
+            (Origin::FarBlast { size, range }, Some(c)) => {
+                geo.far_blast(my_sp, c, size, range).ok().map(|(_, a)| a)
+            }
+            _ => None,
+        };
+        let Some(squares) = squares else { continue };
+        let caught = |c: &CombatantState| {
+            space(c).is_some_and(|sp| sp.squares().any(|q| squares.contains(&q)))
+        };
+        let hit: Vec<&(&CombatantState, Space)> = live.iter().filter(|(c, _)| caught(c)).collect();
+        let allies = s
+            .combatants
+            .iter()
+            .any(|c| c.side == me.side && c.id != me.id && in_fight(c) && caught(c));
+        if hit.len() >= 2 && !allies {
+            // Name the nearest enemy caught, for powers that pick one (ignored by the others).
+            let nearest = hit
+                .iter()
+                .min_by_key(|(c, sp)| (geometry::distance(my_sp, *sp), c.id.clone()))?;
+            return Some(Command::AreaAttack {
+                actor: me.id.clone(),
+                attack: p.id.clone(),
+                origin,
+                targets: vec![nearest.0.id.clone()],
+            });
+        }
+    }
+    None
+}
+
+/// A walk of at most `speed` squares of movement toward the nearest enemy: to a square next to
+/// it when one is in reach of the walk, otherwise as close as the walk gets (never farther).
+fn path_toward(
+    s: &SessionState,
+    me: &CombatantState,
+    map: &MapState,
+    start: Space,
+    speed: i32,
+    enemies: &[&CombatantState],
+) -> Option<Vec<Square>> {
+    let targets: Vec<Space> = enemies.iter().filter_map(|e| space(e)).collect();
+    let closest = |sp: Space| {
+        targets
+            .iter()
+            .map(|t| geometry::distance(sp, *t))
+            .min()
+            .unwrap_or(i32::MAX)
+    };
+    // Squares others stand on: enemies block (unless down), anyone's square ends no walk.
+    let mut blocked = BTreeSet::new();
+    let mut taken = BTreeSet::new();
+    for c in s.combatants.iter().filter(|c| c.id != me.id && in_fight(c)) {
+        let Some(sp) = space(c) else { continue };
+        for q in sp.squares() {
+            taken.insert(q);
+            if c.side != me.side && c.status == LifeStatus::Conscious && !has(c, Condition::Helpless)
+            {
+                blocked.insert(q);
+            }
+        }
+    }
+    let enterable = |sp: Space| {
+        sp.squares().all(|q| {
+            geometry::on_map(map, q) && !geometry::solid(map, q) && !blocked.contains(&q)
+        })
+    };
+    let step_cost = |sp: Space| 1 + i32::from(sp.squares().any(|q| geometry::difficult(map, q)));
+    // Dijkstra over north-west squares, ties broken by square order (deterministic).
+    let mut best: BTreeMap<Square, (i32, Option<Square>)> = BTreeMap::new();
+    best.insert(start.at, (0, None));
+    let mut frontier: BTreeSet<(i32, Square)> = BTreeSet::new();
+    frontier.insert((0, start.at));
+    while let Some((cost, at)) = frontier.pop_first() {
+        if best.get(&at).is_some_and(|(c, _)| *c < cost) {
+            continue;
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if dx == 0 && dy == 0 {
+                    continue;
+                }
+                let next = Square::new(at.x + dx, at.y + dy);
+                let sp = Space {
+                    at: next,
+                    size: start.size,
+                };
+                if !enterable(sp) {
+                    continue;
+                }
+                let c = cost + step_cost(sp);
+                if c > speed {
+                    continue;
+                }
+                if best.get(&next).is_none_or(|(old, _)| c < *old) {
+                    best.insert(next, (c, Some(at)));
+                    frontier.insert((c, next));
+                }
+            }
+        }
+    }
+    // The best place to end: free, then nearest an enemy, then cheapest, then square order.
+    let here = closest(start);
+    let goal = best
+        .iter()
+        .filter(|(sq, _)| {
+            **sq != start.at
+                && Space {
+                    at: **sq,
+                    size: start.size,
+                }
+                .squares()
+                .all(|q| !taken.contains(&q))
+        })
+        .map(|(sq, (c, _))| {
+            let d = closest(Space {
+                at: *sq,
+                size: start.size,
+            });
+            (d, *c, *sq)
+        })
+        .filter(|(d, _, _)| *d < here)
+        .min()?;
+    let mut path = vec![goal.2];
+    let mut at = goal.2;
+    while let Some((_, Some(prev))) = best.get(&at) {
+        if *prev == start.at {
+            break;
+        }
+        path.push(*prev);
+        at = *prev;
+    }
+    path.reverse();
+    Some(path)
+}
