@@ -826,6 +826,12 @@ pub enum GameEvent {
         /// The riders.
         rider: crate::grid::Rider,
     },
+    /// Orcus: a stabilized dying hero took damage and makes death saving throws again
+    /// (§ Stabilize: "until it is next damaged").
+    StabilizationEnded {
+        /// The hero.
+        combatant: CombatantId,
+    },
 }
 
 impl GameEvent {

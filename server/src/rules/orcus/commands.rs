@@ -903,8 +903,9 @@ fn adjusted(b: &Board, target: &CombatantId, amount: i32, ty: Option<DamageType>
     (amount - resist + weak).max(0)
 }
 
-/// Deals damage with Orcus's death rule (§ Negative HP) on top of the shared one. Returns the
-/// damage taken (after immunities, resistances and weaknesses).
+/// Deals damage with Orcus's death rule (§ Negative HP) on top of the shared one; a stabilized
+/// hero who takes damage is stabilized no more (§ Stabilize). Returns the damage taken (after
+/// immunities, resistances and weaknesses).
 pub fn deal(
     d: &mut Decider,
     b: &Board,
@@ -918,14 +919,26 @@ pub fn deal(
     if let Some(v) = d.overlay.vitals(d.field, target)
         && v.side == Side::Heroes
         && v.status == LifeStatus::Unconscious
-        && rules::is_dead_at(v.current, v.max)
     {
-        let mut v = v;
-        v.status = LifeStatus::Dead;
-        d.overlay.set(target, v);
-        d.emit(GameEvent::Died {
-            combatant: target.clone(),
-        });
+        if rules::is_dead_at(v.current, v.max) {
+            let mut v = v;
+            v.status = LifeStatus::Dead;
+            d.overlay.set(target, v);
+            d.emit(GameEvent::Died {
+                combatant: target.clone(),
+            });
+        } else if amount > 0
+            && d.field
+                .get(target)
+                .is_some_and(|f| f.hero.is_some_and(|h| h.stabilized))
+            && !d.events().iter().any(
+                |e| matches!(e, GameEvent::StabilizationEnded { combatant } if combatant == target),
+            )
+        {
+            d.emit(GameEvent::StabilizationEnded {
+                combatant: target.clone(),
+            });
+        }
     }
     amount
 }
