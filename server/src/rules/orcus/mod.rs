@@ -19,6 +19,8 @@ mod turns;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_universal;
 
 use crate::content::model::OrcusSpec;
 use crate::engine::components::{

@@ -42,7 +42,7 @@ fn arena_on(
 }
 
 /// The arena's content file.
-fn arena_src(
+pub(super) fn arena_src(
     rows: &[&str],
     extra_monster_powers: &str,
     hero_bonus: i32,
@@ -145,7 +145,7 @@ basic = true
     )
 }
 
-const SPREAD: &str = r#"kael = [0, 0]
+pub(super) const SPREAD: &str = r#"kael = [0, 0]
 lira = [0, 5]
 brute-1 = [8, 0]
 brute-2 = [8, 5]"#;
@@ -158,7 +158,7 @@ fn mv(actor: &str, path: &[(i32, i32)], mode: MoveMode) -> Command {
     }
 }
 
-fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
+pub(super) fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
     Command::Attack {
         actor: cid(actor),
         attack: attack.into(),
@@ -167,12 +167,12 @@ fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
     }
 }
 
-fn end(actor: &str) -> Command {
+pub(super) fn end(actor: &str) -> Command {
     Command::EndTurn { actor: cid(actor) }
 }
 
 /// A started battle whose first turn is Kael's (initiative 20 + d20 beats the rest).
-fn started(enc: &Encounter, seed: u64) -> Engine {
+pub(super) fn started(enc: &Encounter, seed: u64) -> Engine {
     let mut e = new_engine(enc, seed);
     run(&mut e, &Command::StartBattle);
     assert_eq!(current(&e), "kael");
@@ -559,7 +559,7 @@ brute-2 = [9, 5]"#,
     panic!("no seed hit");
 }
 
-fn smash(hit: i32) -> String {
+pub(super) fn smash(hit: i32) -> String {
     format!(
         r#"[[monster.powers]]
 id = "smash"
@@ -572,13 +572,13 @@ hit = "{hit}"
     )
 }
 
-const NEXT_TO_LIRA: &str = r#"kael = [0, 0]
+pub(super) const NEXT_TO_LIRA: &str = r#"kael = [0, 0]
 lira = [0, 5]
 brute-1 = [1, 5]
 brute-2 = [9, 0]"#;
 
 /// Ends turns until it is `who`'s.
-fn until(e: &mut Engine, who: &str) -> Vec<GameEvent> {
+pub(super) fn until(e: &mut Engine, who: &str) -> Vec<GameEvent> {
     let mut all = Vec::new();
     while current(e) != who {
         let c = current(e);
