@@ -535,6 +535,10 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 n(combatant)
             )
         }
+        GameEvent::StabilizationEnded { combatant } => format!(
+            "{} is hurt again: no longer stabilized, death saves resume",
+            n(combatant)
+        ),
         GameEvent::Died { combatant } => format!("{} dies.", n(combatant)),
         GameEvent::Slain { combatant } => format!("{} is slain!", n(combatant)),
         GameEvent::SaveRolled {

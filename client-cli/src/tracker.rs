@@ -379,6 +379,11 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].stabilized = true;
             }
         }
+        GameEvent::StabilizationEnded { combatant } => {
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].stabilized = false;
+            }
+        }
         GameEvent::PowerExpended { combatant, power } => {
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].expended.push(power.clone());

@@ -847,6 +847,12 @@ pub enum GameEvent {
         /// The effect, by id.
         effect: u32,
     },
+    /// Orcus: a stabilized dying hero took damage and makes death saving throws again
+    /// (§ Stabilize: "until it is next damaged").
+    StabilizationEnded {
+        /// The hero.
+        combatant: CombatantId,
+    },
 }
 
 impl GameEvent {

@@ -326,16 +326,17 @@ fn path_toward(
         let Some(sp) = space(c) else { continue };
         for q in sp.squares() {
             taken.insert(q);
-            if c.side != me.side && c.status == LifeStatus::Conscious && !has(c, Condition::Helpless)
+            if c.side != me.side
+                && c.status == LifeStatus::Conscious
+                && !has(c, Condition::Helpless)
             {
                 blocked.insert(q);
             }
         }
     }
     let enterable = |sp: Space| {
-        sp.squares().all(|q| {
-            geometry::on_map(map, q) && !geometry::solid(map, q) && !blocked.contains(&q)
-        })
+        sp.squares()
+            .all(|q| geometry::on_map(map, q) && !geometry::solid(map, q) && !blocked.contains(&q))
     };
     let step_cost = |sp: Space| 1 + i32::from(sp.squares().any(|q| geometry::difficult(map, q)));
     // Dijkstra over north-west squares, ties broken by square order (deterministic).

@@ -290,6 +290,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::Stabilized { combatant, .. } => {
             with::<Hero>(world, combatant, |h| h.stabilized = true)
         }
+        GameEvent::StabilizationEnded { combatant } => {
+            with::<Hero>(world, combatant, |h| h.stabilized = false)
+        }
         GameEvent::PowerExpended { combatant, power } => with::<Expended>(world, combatant, |u| {
             u.0.insert(power.clone());
         }),

@@ -1030,7 +1030,9 @@ fn adjusted(b: &Board, target: &CombatantId, amount: i32, ty: Option<DamageType>
     (amount - resist + weak).max(0)
 }
 
-/// Deals damage with Orcus's death rule (§ Negative HP) on top of the shared one.
+/// Deals damage with Orcus's death rule (§ Negative HP) on top of the shared one; a stabilized
+/// hero who takes damage is stabilized no more (§ Stabilize). Returns the damage taken (after
+/// immunities, resistances and weaknesses).
 pub fn deal(
     d: &mut Decider,
     b: &Board,
@@ -1038,21 +1040,34 @@ pub fn deal(
     amount: i32,
     cause: DamageCause,
     ty: Option<DamageType>,
-) {
+) -> i32 {
     let amount = adjusted(b, target, amount, ty);
     d.damage(target, amount, cause, ty);
     if let Some(v) = d.overlay.vitals(d.field, target)
         && v.side == Side::Heroes
         && v.status == LifeStatus::Unconscious
-        && rules::is_dead_at(v.current, v.max)
     {
-        let mut v = v;
-        v.status = LifeStatus::Dead;
-        d.overlay.set(target, v);
-        d.emit(GameEvent::Died {
-            combatant: target.clone(),
-        });
+        if rules::is_dead_at(v.current, v.max) {
+            let mut v = v;
+            v.status = LifeStatus::Dead;
+            d.overlay.set(target, v);
+            d.emit(GameEvent::Died {
+                combatant: target.clone(),
+            });
+        } else if amount > 0
+            && d.field
+                .get(target)
+                .is_some_and(|f| f.hero.is_some_and(|h| h.stabilized))
+            && !d.events().iter().any(
+                |e| matches!(e, GameEvent::StabilizationEnded { combatant } if combatant == target),
+            )
+        {
+            d.emit(GameEvent::StabilizationEnded {
+                combatant: target.clone(),
+            });
+        }
     }
+    amount
 }
 
 /// Resolves a power against its targets: one attack roll per target, damage rolled once
@@ -1165,13 +1180,11 @@ pub(super) fn resolve(
         };
         if let Some(a) = amount {
             let a = halved(d, b, attacker, &t, a);
-            let before = d.overlay.vitals(d.field, &t);
-            deal(d, b, &t, a, cause, p.damage_type);
-            // § Coup De Grace: damage of at least the staggered value kills.
+            let taken = deal(d, b, &t, a, cause, p.damage_type);
+            // § Coup De Grace: taking damage of at least the staggered value kills.
             if way == Way::CoupDeGrace
-                && let Some(v) = before
-                && a >= rules::staggered_value(v.max)
                 && let Some(now) = d.overlay.vitals(d.field, &t)
+                && taken >= rules::staggered_value(now.max)
                 && !matches!(now.status, LifeStatus::Dead | LifeStatus::Slain)
             {
                 let mut now = now;
@@ -1373,6 +1386,12 @@ fn attack_cmd(
         // § Coup De Grace: adjacent helpless enemy; a standard action.
         let t = &targets[0];
         let tf = fighter(d, t)?;
+        if !is_enemy(d, actor, t) {
+            return Err(no(
+                ErrorCode::InvalidTarget,
+                format!("a coup de grace needs an enemy; {} is an ally", tf.c.name),
+            ));
+        }
         let helpless = tf.vit.0 == LifeStatus::Unconscious
             || has_condition(tf.fx, Condition::Helpless)
             || has_condition(tf.fx, Condition::Unconscious);

@@ -22,6 +22,8 @@ mod turns;
 mod tests;
 #[cfg(test)]
 mod tests_maneuvers;
+#[cfg(test)]
+mod tests_universal;
 
 use crate::content::model::OrcusSpec;
 use crate::engine::components::{
@@ -37,7 +39,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "orcus";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// What decide reads beyond the shared battlefield: the grid part of each combatant, its
 /// powers, and the map.

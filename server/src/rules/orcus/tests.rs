@@ -559,7 +559,7 @@ brute-2 = [9, 5]"#,
     panic!("no seed hit");
 }
 
-fn smash(hit: i32) -> String {
+pub(super) fn smash(hit: i32) -> String {
     format!(
         r#"[[monster.powers]]
 id = "smash"
@@ -572,7 +572,7 @@ hit = "{hit}"
     )
 }
 
-const NEXT_TO_LIRA: &str = r#"kael = [0, 0]
+pub(super) const NEXT_TO_LIRA: &str = r#"kael = [0, 0]
 lira = [0, 5]
 brute-1 = [1, 5]
 brute-2 = [9, 0]"#;
