@@ -108,6 +108,9 @@ pub enum ErrorCode {
     NoActionPoint,
     /// In the surprise round (or while dazed) a combatant takes a single action.
     SurpriseRound,
+    /// 13th Age: a knock-out blow (`knock_out`) while the GM refuses knock-outs, or by a
+    /// monster (only the characters' intent keeps a monster alive, § Unconscious).
+    KnockOutRefused,
 }
 
 impl fmt::Display for ErrorCode {
