@@ -217,6 +217,7 @@ impl Menu {
             attack: attack.id.clone(),
             targets,
             mode: AttackMode::Standard,
+            knock_out: false,
         })
     }
 
@@ -258,6 +259,8 @@ Commands (case-insensitive):
   act WHO                   a delaying combatant acts right after the current turn
   disengage | d             disengage check (11+, -1 per extra foe; a move action)
   coup ATTACK TARGET        coup de grace on a helpless enemy you are engaged with
+  ko ATTACK TARGET...       a knock-out blow: a monster it drops to 0 hp is knocked out
+                            instead of slain (heroes; the GM may refuse knock-outs)
     potion [ALLY]             drink a healing potion, or feed one to an ally (standard action)
   stabilize ALLY            DC 10 Wisdom check to stabilize an unconscious ally
   oa ATTACKER TARGET        opportunity attack (out of turn, basic melee) against a provoker
@@ -278,6 +281,7 @@ Commands (case-insensitive):
   next-battle               GM: bring in the session's next battle (rests option)
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
+  knockouts allow|refuse    GM: allow or refuse the heroes' knock-out blows
     temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
   modifier WHO STAT +2|-2   GM: the universal modifier to attack, ac, pd or md until the end
                             of WHO's next turn
@@ -477,12 +481,29 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
             Ok(Input::Game(cmd))
         }
+        "ko" | "knockout" => {
+            let mut cmd = need_menu()?.parse_attack(args)?;
+            if let Command::Attack { knock_out, .. } = &mut cmd {
+                *knock_out = true;
+            }
+            Ok(Input::Game(cmd))
+        }
+        "knockouts" | "knock-outs" => match args {
+            [w] if w.eq_ignore_ascii_case("allow") => {
+                Ok(Input::Game(Command::KnockOuts { allowed: true }))
+            }
+            [w] if w.eq_ignore_ascii_case("refuse") => {
+                Ok(Input::Game(Command::KnockOuts { allowed: false }))
+            }
+            _ => Err("`knockouts allow|refuse` (GM)".to_owned()),
+        },
         "oa" | "opportunity" => match args {
             [attacker, target] | [attacker, target, _] => Ok(Input::Game(Command::Attack {
                 actor: CombatantId::new(attacker.to_lowercase()),
                 attack: args.get(2).map_or("melee".to_owned(), |a| a.to_lowercase()),
                 targets: vec![CombatantId::new(target.to_lowercase())],
                 mode: AttackMode::Opportunity,
+                knock_out: false,
             })),
             _ => {
                 Err("`oa ATTACKER TARGET [ATTACK]`: an opportunity attack (basic melee)".to_owned())
@@ -602,6 +623,7 @@ mod tests {
             attack: attack.into(),
             targets: targets.iter().map(|t| CombatantId::new(*t)).collect(),
             mode: AttackMode::Standard,
+            knock_out: false,
         }
     }
 
@@ -631,6 +653,27 @@ mod tests {
             game("a 3 1 3"),
             Ok(attack_cmd("cleave", &["goblin-1", "ogre"]))
         );
+    }
+
+    /// 13th Age § Unconscious: `ko` declares a knock-out blow; the GM allows or refuses them.
+    #[test]
+    fn knock_out_blows_and_the_gm_ruling() {
+        let mut ko = attack_cmd("melee", &["goblin-1"]);
+        if let Command::Attack { knock_out, .. } = &mut ko {
+            *knock_out = true;
+        }
+        assert_eq!(game("ko melee goblin-1"), Ok(ko.clone()));
+        assert_eq!(game("knockout 1 1"), Ok(ko));
+        assert_eq!(
+            game("knockouts refuse"),
+            Ok(Command::KnockOuts { allowed: false })
+        );
+        assert_eq!(
+            game("knockouts ALLOW"),
+            Ok(Command::KnockOuts { allowed: true })
+        );
+        let e = game("knockouts maybe").expect_err("allow or refuse");
+        assert!(e.contains("allow|refuse"), "{e}");
     }
 
     #[test]

@@ -541,6 +541,18 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         ),
         GameEvent::Died { combatant } => format!("{} dies.", n(combatant)),
         GameEvent::Slain { combatant } => format!("{} is slain!", n(combatant)),
+        GameEvent::KnockedOut { combatant } => format!(
+            "{} is knocked out — alive, unconscious and out of the fight.",
+            n(combatant)
+        ),
+        GameEvent::KnockOutsRuled { allowed } => {
+            if *allowed {
+                "The GM allows knock-out blows: a monster dropped by one is knocked out, not slain."
+                    .to_owned()
+            } else {
+                "The GM refuses knock-out blows: monsters at 0 hp are slain.".to_owned()
+            }
+        }
         GameEvent::SaveRolled {
             combatant,
             purpose,
@@ -1065,6 +1077,25 @@ mod tests {
         assert_eq!(narrate(&e, &Roster::default()), "owlbear is slain!");
     }
 
+    /// 13th Age § Unconscious: a monster knocked out instead of slain, and the GM's ruling.
+    #[test]
+    fn knock_outs_are_narrated() {
+        let r = roster();
+        assert_eq!(
+            narrate(
+                &GameEvent::KnockedOut {
+                    combatant: id("goblin-2"),
+                },
+                &r
+            ),
+            "Goblin Scrapper 2 is knocked out — alive, unconscious and out of the fight."
+        );
+        assert_eq!(
+            narrate(&GameEvent::KnockOutsRuled { allowed: false }, &r),
+            "The GM refuses knock-out blows: monsters at 0 hp are slain."
+        );
+    }
+
     #[test]
     fn every_variant_narrates() {
         let effect = Effect {
@@ -1153,6 +1184,10 @@ mod tests {
                 seed: 42,
                 salt: "00ff".into(),
             },
+            GameEvent::KnockedOut {
+                combatant: id("goblin-2"),
+            },
+            GameEvent::KnockOutsRuled { allowed: false },
         ];
         let r = roster();
         for e in &events {

@@ -52,6 +52,7 @@ pub fn status_cell(c: &CombatantState) -> String {
         LifeStatus::Unconscious => "unconscious".to_owned(),
         LifeStatus::Dead => "dead".to_owned(),
         LifeStatus::Slain => "slain".to_owned(),
+        LifeStatus::KnockedOut => "knocked out".to_owned(),
     };
     if c.staggered && c.status.is_up() {
         s.push_str(", staggered");

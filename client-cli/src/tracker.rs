@@ -213,6 +213,19 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         GameEvent::Revived { combatant, .. } => set_status(state, combatant, LifeStatus::Conscious),
         GameEvent::Died { combatant } => set_status(state, combatant, LifeStatus::Dead),
         GameEvent::Slain { combatant } => set_status(state, combatant, LifeStatus::Slain),
+        // Out of the fight like a slain monster (engine/apply.rs::out_of_fight): engagements,
+        // opportunities and effects end with it.
+        GameEvent::KnockedOut { combatant } => {
+            set_status(state, combatant, LifeStatus::KnockedOut);
+            unlink(state, combatant);
+            state
+                .opportunities
+                .retain(|(a, t)| a != combatant && t != combatant);
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].effects.clear();
+            }
+        }
+        GameEvent::KnockOutsRuled { allowed } => state.knock_outs_allowed = *allowed,
         GameEvent::DeathSaveFailed {
             combatant,
             failures,
@@ -731,5 +744,41 @@ mod tests {
         );
         assert_eq!(s.combatants[0].hp, Some(-10));
         assert_eq!(s.combatants[0].status, LifeStatus::Unconscious);
+    }
+
+    /// 13th Age § Unconscious (`13th-age-combat.txt`): a knocked-out monster leaves the fight —
+    /// the tracker folds `knocked_out` as the engine does (status, engagements, effects), and
+    /// `knock_outs_ruled` into the state.
+    #[test]
+    fn a_knocked_out_monster_leaves_the_fight() {
+        let mut s = state();
+        let brakka = s.combatants[0].id.clone();
+        let goblin = CombatantId::new("goblin");
+        let hero = s.combatants[0].clone();
+        s.combatants.push(CombatantState {
+            id: goblin.clone(),
+            side: Side::Monsters,
+            ..hero
+        });
+        apply(
+            &mut s,
+            &GameEvent::Engaged {
+                combatant: brakka.clone(),
+                with: goblin.clone(),
+            },
+        );
+        assert_eq!(s.combatants[0].engaged_with, vec![goblin.clone()]);
+        apply(
+            &mut s,
+            &GameEvent::KnockedOut {
+                combatant: goblin.clone(),
+            },
+        );
+        assert_eq!(s.combatants[1].status, LifeStatus::KnockedOut);
+        assert!(s.combatants[0].engaged_with.is_empty());
+        assert!(s.combatants[1].engaged_with.is_empty());
+        assert!(s.knock_outs_allowed);
+        apply(&mut s, &GameEvent::KnockOutsRuled { allowed: false });
+        assert!(!s.knock_outs_allowed);
     }
 }

@@ -169,6 +169,7 @@ mod tests {
                 attack: "melee".into(),
                 targets: vec![CombatantId::new("goblin-1")],
                 mode: crate::command::AttackMode::Standard,
+                knock_out: false,
             },
         }
     }
@@ -180,7 +181,7 @@ mod tests {
         };
         assert_eq!(
             text,
-            r#"{"command":{"id":7,"command":{"attack":{"actor":"brakka","attack":"melee","targets":["goblin-1"],"mode":"standard"}}}}"#
+            r#"{"command":{"id":7,"command":{"attack":{"actor":"brakka","attack":"melee","targets":["goblin-1"],"mode":"standard","knock_out":false}}}}"#
         );
         let back: ClientMessage = decode_client(text.as_bytes(), Encoding::Json).unwrap();
         assert_eq!(back, sample());

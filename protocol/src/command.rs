@@ -32,6 +32,11 @@ pub enum Command {
         /// How the attack is made; `standard` when absent (JSON).
         #[serde(default)]
         mode: AttackMode,
+        /// 13th Age § Unconscious: the attacking hero means to keep its targets alive, so a
+        /// monster this attack drops to 0 hp is knocked out instead of slain (refused with
+        /// `knock_out_refused` while the GM refuses knock-outs); `false` when absent (JSON).
+        #[serde(default)]
+        knock_out: bool,
     },
     /// Spend the move action to move: engage an enemy, or move (while engaged: away, drawing
     /// opportunity attacks), optionally far away from the fight.
@@ -304,6 +309,13 @@ pub enum Command {
         /// The effect, by id.
         effect: u32,
     },
+    /// GM (13th Age § Unconscious): allow or refuse the heroes' knock-out blows (`attack` with
+    /// `knock_out`) — whether "the attack seems like a potentially humane blow" is the GM's
+    /// judgement. Allowed at the start of a session.
+    KnockOuts {
+        /// Whether knock-out blows are allowed from now on.
+        allowed: bool,
+    },
 }
 
 /// The skill used to escape a grapple (Orcus § Escape a Grapple).
@@ -350,6 +362,7 @@ impl Command {
             | Command::Escalation { .. }
             | Command::Flee
             | Command::GrantTempHp { .. }
+            | Command::KnockOuts { .. }
             | Command::Teleport { .. }
             | Command::SituationalModifier { .. }
             | Command::FullHealUp
@@ -400,6 +413,7 @@ impl Command {
             Command::Grapple { .. } => "grapple",
             Command::Escape { .. } => "escape",
             Command::Maintain { .. } => "maintain",
+            Command::KnockOuts { .. } => "knock_outs",
         }
     }
 }

@@ -112,6 +112,9 @@ pub enum ErrorCode {
     NotGrappled,
     /// Orcus: a second immediate action before the actor's next turn.
     ImmediateUsed,
+    /// 13th Age: a knock-out blow (`knock_out`) while the GM refuses knock-outs, or by a
+    /// monster (only the characters' intent keeps a monster alive, § Unconscious).
+    KnockOutRefused,
 }
 
 impl fmt::Display for ErrorCode {

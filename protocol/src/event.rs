@@ -853,6 +853,17 @@ pub enum GameEvent {
         /// The hero.
         combatant: CombatantId,
     },
+    /// 13th Age § Unconscious: a monster dropped to 0 hp by a hero's blow meant to keep it alive
+    /// is knocked out instead of slain: unconscious, out of the fight, defeated.
+    KnockedOut {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// The GM allowed or refused the heroes' knock-out blows (13th Age § Unconscious).
+    KnockOutsRuled {
+        /// Whether they are allowed from now on.
+        allowed: bool,
+    },
 }
 
 impl GameEvent {

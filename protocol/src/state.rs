@@ -29,12 +29,24 @@ pub enum LifeStatus {
     Dead,
     /// A monster at 0 hp.
     Slain,
+    /// 13th Age: a monster dropped to 0 hp by a blow meant to keep it alive (§ Unconscious):
+    /// unconscious, out of the fight for the rest of the battle, defeated.
+    KnockedOut,
 }
 
 impl LifeStatus {
     /// Still able to take part (conscious).
     pub fn is_up(self) -> bool {
         matches!(self, LifeStatus::Conscious)
+    }
+
+    /// Out of the battle for good: dead, slain or knocked out (an unconscious PC is still in
+    /// it: it makes death saves and can be healed).
+    pub fn is_out(self) -> bool {
+        matches!(
+            self,
+            LifeStatus::Dead | LifeStatus::Slain | LifeStatus::KnockedOut
+        )
     }
 }
 
@@ -213,6 +225,9 @@ pub struct SessionState {
     pub escalation: u8,
     /// The GM holds the escalation die (it does not advance).
     pub escalation_held: bool,
+    /// 13th Age § Unconscious: whether the GM lets the heroes' blows meant to keep a monster
+    /// alive knock it out instead of slaying it (`knock_outs`; allowed until the GM refuses).
+    pub knock_outs_allowed: bool,
     /// The party fled the battle (a campaign loss).
     pub fled: bool,
     /// During an ambush round: `Some(advance the escalation die after it)`.
@@ -272,6 +287,7 @@ impl SessionState {
             round: 0,
             escalation: 0,
             escalation_held: false,
+            knock_outs_allowed: true,
             fled: false,
             session_over: false,
             readied: Vec::new(),

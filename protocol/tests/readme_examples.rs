@@ -56,7 +56,7 @@ fn table_examples(section: &str) -> Vec<String> {
 #[test]
 fn command_table_examples_decode() {
     let examples = table_examples("### Commands");
-    assert_eq!(examples.len(), 28);
+    assert_eq!(examples.len(), 30);
     for json in examples {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

@@ -337,6 +337,7 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
             attack: "melee".into(),
             targets: vec![enemy_of(fray_protocol::Side::Heroes)],
             mode: AttackMode::Standard,
+            knock_out: false,
         },
     )
     .await?;
@@ -408,6 +409,7 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
         attack: melee,
         targets: vec![target.clone()],
         mode: AttackMode::Standard,
+        knock_out: false,
     };
     let r = command(&mut gm, 7, attack.clone()).await?;
     assert_eq!(r.unwrap_err().0, ErrorCode::NotEngaged);

@@ -71,7 +71,34 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
         .into_iter()
         .filter(|p| p.to_string_lossy().contains("13th-age"))
     {
+        // Vulnerable conditions in force, by (target, effect id): a crit below the range that
+        // vulnerability alone explains (18+ when vulnerable, 20 otherwise) comes from a power's
+        // expanded crit range (13th Age § Crit Range; Vex's Hamstring Cut has `expand_crit = 1`).
+        let mut vulnerable: BTreeSet<(String, u32)> = BTreeSet::new();
         for e in replay::fold(&replay::read_log(&path)?)?.events {
+            match &e.event {
+                GameEvent::EffectApplied { effect }
+                    if effect.kind == EffectKind::Condition(Condition::Vulnerable) =>
+                {
+                    vulnerable.insert((effect.target.0.clone(), effect.id));
+                }
+                GameEvent::EffectEnded { target, effect, .. } => {
+                    vulnerable.remove(&(target.0.clone(), *effect));
+                }
+                GameEvent::AttackRolled {
+                    target,
+                    roll,
+                    outcome: AttackOutcome::Crit,
+                    ..
+                } => {
+                    let natural = roll.natural().unwrap_or(20);
+                    let exposed = vulnerable.iter().any(|(t, _)| *t == target.0);
+                    if natural < if exposed { 18 } else { 20 } {
+                        seen.insert("expanded crit range");
+                    }
+                }
+                _ => {}
+            }
             let tag = match e.event {
                 GameEvent::EffectApplied { effect } => match effect.kind {
                     EffectKind::Condition(c) => {
@@ -111,6 +138,8 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
                 GameEvent::PowerExpended { .. } => "limited power",
                 GameEvent::QuickRested { .. } => "quick rest",
                 GameEvent::NewBattle { .. } => "next battle",
+                // 13th Age § Unconscious: a hero's knock-out blow (the bots declare some).
+                GameEvent::KnockedOut { .. } => "knocked out",
                 _ => continue,
             };
             seen.insert(tag);
@@ -152,6 +181,8 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
         "limited power",
         "quick rest",
         "next battle",
+        "expanded crit range",
+        "knocked out",
     ]
     .into_iter()
     .collect();

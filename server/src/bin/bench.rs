@@ -443,6 +443,7 @@ impl Bot {
             attack: me.attack.clone(),
             targets: vec![target_id],
             mode: AttackMode::Standard,
+            knock_out: false,
         })
     }
 

@@ -354,6 +354,12 @@ pub struct AttackFile {
     /// crit's double damage triples it, doubling that quadruples it); 0..=4.
     #[serde(default)]
     pub extra_crit_doublings: u8,
+    /// How many points the power expands its crit range (13th Age § Crit Range: "Each point of
+    /// improvement drops the number needed to score a critical hit by 1": 1 = 19+, 2 = 18+);
+    /// 0..=5. Adds to a vulnerable target's expansion of 2. A crit in the expanded range needs a
+    /// hit; a natural 20 always crits.
+    #[serde(default)]
+    pub expand_crit: i32,
     /// Heroes' attacks: extra damage on a hit for each ally counted (13th Age § Allies: the
     /// other PCs and companions, conscious and nearby; NPCs don't count); 1..=20.
     pub damage_per_ally: Option<i32>,
@@ -574,6 +580,7 @@ fn unarmed(mods: &AbilityMods, level: i32) -> AttackSpec {
         max_target_hp: None,
         targeting: Targeting::Named,
         extra_crit_doublings: 0,
+        expand_crit: 0,
         damage_per_ally: 0,
     }
 }
@@ -791,6 +798,7 @@ fn resolve_attacks(
                 format!("{} is outside 0..=4", a.extra_crit_doublings),
             ));
         }
+        check_range(ctx, &f("expand_crit"), a.expand_crit, 0, 5)?;
         if let Some(n) = a.damage_per_ally {
             if hero.is_none() {
                 return Err(ctx.err(
@@ -887,6 +895,7 @@ fn resolve_attacks(
                 }
             },
             extra_crit_doublings: a.extra_crit_doublings,
+            expand_crit: u8::try_from(a.expand_crit).unwrap_or(0),
             damage_per_ally: a.damage_per_ally.unwrap_or(0),
             quick: a.action.as_deref() == Some("quick"),
             interrupt: match a.action.as_deref() {

@@ -159,6 +159,9 @@ pub struct AttackSpec {
     /// How many times the power doubles its crit damage beyond the crit's own doubling
     /// (13th Age § Crit Effects: a doubled double is triple damage, and so on).
     pub extra_crit_doublings: u8,
+    /// How many points the power expands its crit range by (13th Age § Crit Range: each point
+    /// drops the natural roll needed to crit by 1; 1 = 19+); 0..=5.
+    pub expand_crit: u8,
     /// Extra damage on a hit per ally counted (13th Age § Allies); 0 = none.
     pub damage_per_ally: i32,
 }

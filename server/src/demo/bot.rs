@@ -136,6 +136,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
                 attack: atk.id.clone(),
                 targets: vec![provoker.clone()],
                 mode: AttackMode::Opportunity,
+                knock_out: false,
             });
         }
     }
@@ -163,7 +164,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             target: ally.id.clone(),
         });
     }
-    let out = |c: &CombatantState| c.status == LifeStatus::Dead || c.status == LifeStatus::Slain;
+    let out = |c: &CombatantState| c.status.is_out();
     // A helpless engaged enemy and every action unused: coup de grace.
     if me.actions.move_action && me.actions.quick {
         let helpless = me
@@ -181,6 +182,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
                 attack: atk.id.clone(),
                 targets: vec![h.id.clone()],
                 mode: AttackMode::CoupDeGrace,
+                knock_out: false,
             });
         }
     }
@@ -255,11 +257,22 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             return Some(end);
         };
         let targets = pick_targets(&attack, &engaged, &enemies, salt);
+        // Now and then a hero means to keep a staggered monster alive: a knock-out blow with a
+        // melee attack (13th Age § Unconscious), when the GM allows them.
+        let knock_out = me.side == Side::Heroes
+            && s.knock_outs_allowed
+            && attack.range == "melee"
+            && salt % 4 == 1
+            && targets
+                .first()
+                .and_then(|t| s.combatant(t))
+                .is_some_and(|c| c.staggered);
         return Some(Command::Attack {
             actor: id.clone(),
             attack: attack.id,
             targets,
             mode: AttackMode::Standard,
+            knock_out,
         });
     }
     let nearby: Vec<&CombatantState> = enemies.iter().copied().filter(|c| !c.far_away).collect();
@@ -273,6 +286,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             attack: attack.id,
             targets,
             mode: AttackMode::Standard,
+            knock_out: false,
         });
     }
     if can_move

@@ -154,6 +154,7 @@ fn attack(actor: &CombatantId, power: &str, target: &CombatantId, mode: AttackMo
         attack: power.into(),
         targets: vec![target.clone()],
         mode,
+        knock_out: false,
     }
 }
 

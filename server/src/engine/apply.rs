@@ -378,6 +378,12 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         }
         GameEvent::Died { combatant } => out_of_fight(world, combatant, LifeStatus::Dead),
         GameEvent::Slain { combatant } => out_of_fight(world, combatant, LifeStatus::Slain),
+        GameEvent::KnockedOut { combatant } => {
+            out_of_fight(world, combatant, LifeStatus::KnockedOut)
+        }
+        GameEvent::KnockOutsRuled { allowed } => {
+            world.resource_mut::<Battle>().knock_outs_allowed = *allowed
+        }
         GameEvent::DeathSaveFailed {
             combatant,
             failures,

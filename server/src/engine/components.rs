@@ -169,6 +169,8 @@ pub struct Battle {
     pub escalation: u8,
     /// Held by the GM.
     pub escalation_held: bool,
+    /// 13th Age § Unconscious: the GM lets heroes' blows knock monsters out (session-wide).
+    pub knock_outs_allowed: bool,
     /// The party fled.
     pub fled: bool,
     /// During an ambush round: whether the escalation die advances after it.

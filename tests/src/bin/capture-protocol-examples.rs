@@ -126,6 +126,7 @@ async fn main() -> Result<()> {
         attack: melee,
         targets: vec![foe.clone()],
         mode: AttackMode::Standard,
+        knock_out: false,
     };
     let script = [
         (2, attack.clone()),

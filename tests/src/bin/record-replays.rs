@@ -62,6 +62,12 @@ fn coverage(session: &Session) -> Result<BTreeSet<String>> {
             GameEvent::PowerExpended { .. } => "expended".into(),
             GameEvent::QuickRested { .. } => "quick-rest".into(),
             GameEvent::NewBattle { .. } => "next-battle".into(),
+            GameEvent::KnockedOut { .. } => "knocked-out".into(),
+            GameEvent::AttackRolled {
+                outcome: fray_protocol::event::AttackOutcome::Crit,
+                ref roll,
+                ..
+            } if roll.natural().is_some_and(|n| n < 20) => "crit-below-20".into(),
             _ => continue,
         };
         seen.insert(tag);

@@ -40,10 +40,17 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         }
         Command::SpendActionPoint { actor, action } => action_point(d, b, actor, *action),
         Command::Attack {
+            knock_out: true, ..
+        } => Err(no(
+            ErrorCode::InvalidArgument,
+            "knock_out is a 13th Age attack option (§ Unconscious); Orcus has none",
+        )),
+        Command::Attack {
             actor,
             attack,
             targets,
             mode,
+            knock_out: false,
         } => attack_cmd(d, b, actor, attack, targets, *mode),
         Command::AreaAttack {
             actor,

@@ -164,6 +164,7 @@ pub(super) fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
         attack: attack.into(),
         targets: targets.iter().map(|t| cid(t)).collect(),
         mode: AttackMode::Standard,
+        knock_out: false,
     }
 }
 
@@ -228,6 +229,23 @@ fn the_gm_reorders_the_initiative_initiative() {
     );
     assert_eq!(e.state().order, order);
     assert_eq!(current(&e), "kael", "the current turn goes on");
+}
+
+/// `knock_out` and `knock_outs` are 13th Age options (13th-age-combat.txt § Unconscious); Orcus
+/// refuses them with `invalid_argument`, changing nothing.
+#[test]
+fn knock_out_blows_are_refused_as_a_13th_age_option_ruleset_commands() {
+    let enc = arena("", 5, SPREAD);
+    let mut e = started(&enc, 2);
+    let mut ko = atk("kael", "bow", &["brute-2"]);
+    if let Command::Attack { knock_out, .. } = &mut ko {
+        *knock_out = true;
+    }
+    assert_eq!(refuse(&mut e, &ko), ErrorCode::InvalidArgument);
+    assert_eq!(
+        refuse(&mut e, &Command::KnockOuts { allowed: false }),
+        ErrorCode::InvalidArgument
+    );
 }
 
 #[test]

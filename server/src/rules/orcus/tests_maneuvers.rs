@@ -307,6 +307,7 @@ hit = "1d6"
         attack: "lash".into(),
         targets: vec![cid("kael")],
         mode: fray_protocol::command::AttackMode::Standard,
+        knock_out: false,
     };
     let ev = run(&mut e, &lash("brute-1"));
     assert!(ev.iter().any(|x| matches!(

@@ -172,6 +172,7 @@ fn coup_de_grace(actor: &str, power: &str, target: &str) -> Command {
         attack: power.into(),
         targets: vec![cid(target)],
         mode: AttackMode::CoupDeGrace,
+        knock_out: false,
     }
 }
 

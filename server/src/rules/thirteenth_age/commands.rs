@@ -82,7 +82,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
                     format!("the universal modifier is +2 or -2, not {amount}"),
                 );
             }
-            if matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+            if f.vit.0.is_out() {
                 return reject(
                     ErrorCode::InvalidTarget,
                     format!("{} is out of the fight", f.c.name),
@@ -115,7 +115,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
                     format!("{amount} temporary hit points is outside 1..=1000"),
                 );
             }
-            if matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+            if f.vit.0.is_out() {
                 return reject(
                     ErrorCode::InvalidTarget,
                     format!("{} is out of the fight", f.c.name),
@@ -141,11 +141,34 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             attack,
             targets,
             mode,
-        } => match mode {
-            AttackMode::Standard => attack_cmd(d, actor, attack, targets),
-            AttackMode::Opportunity => opportunity_attack(d, actor, attack, targets),
-            AttackMode::CoupDeGrace => coup_de_grace(d, actor, attack, targets),
-        },
+            knock_out,
+        } => {
+            if *knock_out {
+                check_knock_out(d, actor)?;
+            }
+            let ko = *knock_out;
+            match mode {
+                AttackMode::Standard => attack_cmd(d, actor, attack, targets, ko),
+                AttackMode::Opportunity => opportunity_attack(d, actor, attack, targets, ko),
+                AttackMode::CoupDeGrace => coup_de_grace(d, actor, attack, targets, ko),
+            }
+        }
+        Command::KnockOuts { allowed } => {
+            if d.field.battle.seed_revealed {
+                return reject(ErrorCode::BattleOver, "the session is over");
+            }
+            if d.field.battle.knock_outs_allowed == *allowed {
+                return reject(
+                    ErrorCode::InvalidArgument,
+                    format!(
+                        "knock-out blows are already {}",
+                        if *allowed { "allowed" } else { "refused" }
+                    ),
+                );
+            }
+            d.emit(GameEvent::KnockOutsRuled { allowed: *allowed });
+            Ok(())
+        }
         Command::Move {
             actor,
             engage,
@@ -572,6 +595,9 @@ struct Strike {
     ph: Placeholders,
     auto_crit: bool,
     flexible: bool,
+    /// § Unconscious: the hero means to keep its targets alive (a monster dropped to 0 hp is
+    /// knocked out instead of slain).
+    knock_out: bool,
 }
 
 impl Strike {
@@ -583,12 +609,14 @@ impl Strike {
         spec: AttackSpec,
         auto_crit: bool,
         flexible_allowed: bool,
+        knock_out: bool,
     ) -> Strike {
         Strike {
             bonus: attack_bonus(d, a, &spec),
             ph: placeholders(a),
             flexible: flexible_allowed && !spec.maneuvers.is_empty(),
             auto_crit,
+            knock_out,
             spec,
         }
     }
@@ -649,7 +677,7 @@ fn check_attack(
                 format!("{} is an ally of {}", tf.c.name, a.c.name),
             );
         }
-        if matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+        if tf.vit.0.is_out() {
             return reject(
                 ErrorCode::InvalidTarget,
                 format!("{} is out of the fight", tf.c.name),
@@ -745,10 +773,11 @@ fn attack_cmd(
     actor: &CombatantId,
     attack: &str,
     targets: &[CombatantId],
+    knock_out: bool,
 ) -> Result<(), Rejection> {
     running(d)?;
     if fighter(d, actor).and_then(|a| find_attack(&a, attack).map(|s| s.interrupt))? {
-        return interrupt_attack(d, actor, attack, targets);
+        return interrupt_attack(d, actor, attack, targets, knock_out);
     }
     let needed = {
         let a = fighter(d, actor)?;
@@ -768,11 +797,7 @@ fn attack_cmd(
             .pos
             .engaged
             .iter()
-            .filter(|e| {
-                d.field
-                    .get(e)
-                    .is_some_and(|f| !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain))
-            })
+            .filter(|e| d.field.get(e).is_some_and(|f| !f.vit.0.is_out()))
             .take(spec.max_targets as usize)
             .cloned()
             .collect();
@@ -803,11 +828,9 @@ fn attack_cmd(
             .skip(start)
             .take(order.len())
             .filter(|id| {
-                d.field.get(id).is_some_and(|f| {
-                    f.c.side != a.c.side
-                        && !f.pos.far_away
-                        && !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain)
-                })
+                d.field
+                    .get(id)
+                    .is_some_and(|f| f.c.side != a.c.side && !f.pos.far_away && !f.vit.0.is_out())
             })
             .take(spec.max_targets as usize)
             .cloned()
@@ -825,7 +848,7 @@ fn attack_cmd(
     check_attack(d, &a, &spec, targets)?;
     check_usage(&a, &spec)?;
     // Legal: from here on, roll.
-    let strike = Strike::new(d, &a, spec.clone(), false, true);
+    let strike = Strike::new(d, &a, spec.clone(), false, true, knock_out);
     let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
     let confused = has_condition(a.fx, Condition::Confused);
     let side = a.c.side;
@@ -857,10 +880,7 @@ fn attack_cmd(
             .field
             .all()
             .filter(|f| {
-                f.c.side == side
-                    && f.c.id != *actor
-                    && !f.pos.far_away
-                    && !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain)
+                f.c.side == side && f.c.id != *actor && !f.pos.far_away && !f.vit.0.is_out()
             })
             .map(|f| f.c.id.clone())
             .collect();
@@ -891,6 +911,7 @@ fn interrupt_attack(
     actor: &CombatantId,
     attack: &str,
     targets: &[CombatantId],
+    knock_out: bool,
 ) -> Result<(), Rejection> {
     let a = fighter(d, actor)?;
     if d.field.battle.current() == Some(actor) {
@@ -920,7 +941,7 @@ fn interrupt_attack(
     let spec = find_attack(&a, attack)?.clone();
     check_attack(d, &a, &spec, targets)?;
     check_usage(&a, &spec)?;
-    let strike = Strike::new(d, &a, spec.clone(), false, true);
+    let strike = Strike::new(d, &a, spec.clone(), false, true, knock_out);
     let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
     d.emit(GameEvent::InterruptUsed {
         combatant: actor.clone(),
@@ -928,6 +949,30 @@ fn interrupt_attack(
     expend(d, actor, &spec);
     provoke_attack(d, actor, &spec, engaged, targets);
     resolve(d, actor, targets, strike)
+}
+
+/// § Unconscious: a blow meant to keep a monster alive — "unless the characters' intent is to
+/// keep the monster alive and the attack seems like a potentially humane blow". The intent is
+/// the heroes' (a monster's attack cannot declare it); whether the blow could be humane is the
+/// GM's judgement, given for the session with the `knock_outs` command (allowed by default).
+fn check_knock_out(d: &Decider, actor: &CombatantId) -> Result<(), Rejection> {
+    let a = fighter(d, actor)?;
+    if a.c.side != Side::Heroes {
+        return reject(
+            ErrorCode::KnockOutRefused,
+            format!(
+                "{} is a monster: only the characters' intent keeps a monster alive",
+                a.c.name
+            ),
+        );
+    }
+    if !d.field.battle.knock_outs_allowed {
+        return reject(
+            ErrorCode::KnockOutRefused,
+            "the GM refuses knock-out blows: attack without knock_out to slay",
+        );
+    }
+    Ok(())
 }
 
 /// Limited powers: refused once expended (until regained by a rest or a recharge roll).
@@ -994,6 +1039,7 @@ fn opportunity_attack(
     actor: &CombatantId,
     attack: &str,
     targets: &[CombatantId],
+    knock_out: bool,
 ) -> Result<(), Rejection> {
     running(d)?;
     let a = fighter(d, actor)?;
@@ -1072,13 +1118,13 @@ fn opportunity_attack(
         );
     }
     let tf = fighter(d, target)?;
-    if matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+    if tf.vit.0.is_out() {
         return reject(
             ErrorCode::InvalidTarget,
             format!("{} is out of the fight", tf.c.name),
         );
     }
-    let strike = Strike::new(d, &a, spec.clone(), false, false);
+    let strike = Strike::new(d, &a, spec.clone(), false, false, knock_out);
     d.emit(GameEvent::OpportunityTaken {
         attacker: actor.clone(),
         target: target.clone(),
@@ -1093,6 +1139,7 @@ fn coup_de_grace(
     actor: &CombatantId,
     attack: &str,
     targets: &[CombatantId],
+    knock_out: bool,
 ) -> Result<(), Rejection> {
     ready_to_act(d, actor, ActionKind::Standard)?;
     let a = fighter(d, actor)?;
@@ -1120,7 +1167,7 @@ fn coup_de_grace(
         );
     }
     let helpless = tf.vit.0 == LifeStatus::Unconscious || has_condition(tf.fx, Condition::Helpless);
-    if !helpless || matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+    if !helpless || tf.vit.0.is_out() {
         return reject(
             ErrorCode::NotHelpless,
             format!("{} is not helpless", tf.c.name),
@@ -1135,7 +1182,7 @@ fn coup_de_grace(
     // The rest is as for any attack (hampered, grabbed, target hit points, …).
     check_attack(d, &a, &spec, targets)?;
     check_usage(&a, &spec)?;
-    let strike = Strike::new(d, &a, spec.clone(), true, false);
+    let strike = Strike::new(d, &a, spec.clone(), true, false, knock_out);
     let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
     expend(d, actor, &spec);
     for k in [ActionKind::Standard, ActionKind::Move, ActionKind::Quick] {
@@ -1161,7 +1208,7 @@ fn roll_attack(
     let spec = &s.spec;
     let tf = fighter(d, t)?;
     let defense = defense_value(&tf, spec.vs);
-    let crit_from = rules::crit_threshold(tf.fx, tf.res, spec.damage_type);
+    let crit_from = rules::crit_threshold(tf.fx, tf.res, spec.damage_type, spec.expand_crit);
     // § Grabbed: the grabber gets +4 to attacks against the creature it grabs.
     let grab_bonus = if grabbed_by(tf.fx) == Some(actor) {
         4
@@ -1352,7 +1399,7 @@ fn resolve(
                     base
                 };
                 if let Some(amount) = resist(d, &t, amount, natural, spec.damage_type, spec.magic) {
-                    d.damage(&t, amount, cause.clone(), spec.damage_type);
+                    d.damage_with_intent(&t, amount, cause.clone(), spec.damage_type, s.knock_out);
                 }
                 apply_effects(d, actor, &t, &spec.on_hit, natural, spec.magic);
             }
@@ -1360,7 +1407,7 @@ fn resolve(
                 if let Some(m) = miss_damage
                     && let Some(m) = resist(d, &t, m, natural, spec.damage_type, spec.magic)
                 {
-                    d.damage(&t, m, cause.clone(), spec.damage_type);
+                    d.damage_with_intent(&t, m, cause.clone(), spec.damage_type, s.knock_out);
                 }
             }
             AttackOutcome::Fumble => {}
@@ -1439,10 +1486,7 @@ fn apply_effects(
     natural: u32,
     magical: bool,
 ) {
-    if matches!(
-        d.status(target),
-        Some(LifeStatus::Dead | LifeStatus::Slain) | None
-    ) {
+    if d.status(target).is_none_or(LifeStatus::is_out) {
         return;
     }
     // Triggers on the natural roll ("natural even hit: …"); a coup de grace has no roll and

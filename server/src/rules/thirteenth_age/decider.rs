@@ -125,10 +125,24 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
         cause: DamageCause,
         damage_type: Option<DamageType>,
     ) {
+        self.damage_with_intent(target, amount, cause, damage_type, false);
+    }
+
+    /// Deals damage like [`Decider::damage`]; with `knock_out` (a hero's blow meant to keep
+    /// the monster alive, allowed by the GM) a monster dropped to 0 hp is knocked out instead
+    /// of slain (§ Unconscious).
+    pub fn damage_with_intent(
+        &mut self,
+        target: &CombatantId,
+        amount: i32,
+        cause: DamageCause,
+        damage_type: Option<DamageType>,
+        knock_out: bool,
+    ) {
         let Some(mut v) = self.overlay.vitals(self.field, target) else {
             return;
         };
-        if matches!(v.status, LifeStatus::Dead | LifeStatus::Slain) {
+        if v.status.is_out() {
             return;
         }
         let amount = amount.max(0);
@@ -156,7 +170,15 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
             });
         }
         match v.side {
-            // § Unconscious: monsters are slain at 0 hp.
+            // § Unconscious: "When monsters drop to 0 hp, it means they've been slain, unless the
+            // characters' intent is to keep the monster alive and the attack seems like a
+            // potentially humane blow that could knock the monster unconscious instead."
+            Side::Monsters if v.current <= 0 && knock_out => {
+                v.status = LifeStatus::KnockedOut;
+                self.emit(GameEvent::KnockedOut {
+                    combatant: target.clone(),
+                });
+            }
             Side::Monsters if v.current <= 0 => {
                 v.status = LifeStatus::Slain;
                 self.emit(GameEvent::Slain {

@@ -21,6 +21,8 @@ mod tests_attacks;
 #[cfg(test)]
 mod tests_battles;
 #[cfg(test)]
+mod tests_crits_and_knock_outs;
+#[cfg(test)]
 mod tests_damage;
 #[cfg(test)]
 mod tests_position;
@@ -35,7 +37,7 @@ use field::Field;
 pub const ID: &str = "13th-age";
 /// Ruleset version: bump when a rule change alters outcomes (old replays then fail verify
 /// deliberately and visibly).
-pub const VERSION: u32 = 24;
+pub const VERSION: u32 = 25;
 
 fn command_pending(p: Res<Pending>) -> bool {
     p.0.is_some()

@@ -144,7 +144,7 @@ pub fn move_cmd(
                 format!("{} is an ally of {}", tf.c.name, a.c.name),
             );
         }
-        if matches!(tf.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+        if tf.vit.0.is_out() {
             return reject(
                 ErrorCode::InvalidTarget,
                 format!("{} is out of the fight", tf.c.name),
@@ -263,7 +263,7 @@ pub fn teleport(
 ) -> Result<(), Rejection> {
     running(d)?;
     let t = fighter(d, target)?;
-    if matches!(t.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+    if t.vit.0.is_out() {
         return reject(
             ErrorCode::InvalidTarget,
             format!("{} is out of the fight", t.c.name),
@@ -283,7 +283,7 @@ pub fn teleport(
                 format!("{} is an ally of {}", ef.c.name, t.c.name),
             );
         }
-        if matches!(ef.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+        if ef.vit.0.is_out() {
             return reject(
                 ErrorCode::InvalidTarget,
                 format!("{} is out of the fight", ef.c.name),

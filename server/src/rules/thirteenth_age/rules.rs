@@ -75,19 +75,27 @@ pub fn defense_penalty(fx: &Effects, status: LifeStatus) -> i32 {
     }
 }
 
-/// § Crit Range / § Vulnerable: the natural roll needed to crit (20, 18 against a vulnerable
-/// target or one vulnerable to the attack's damage type; the two don't stack).
+/// § Crit Range / § Vulnerable: the natural roll needed to crit. The standard range is a
+/// natural 20; "each point of improvement drops the number needed to score a critical hit by
+/// 1". A power's own expansion (`expand_crit`) and the target's vulnerability (+2: the
+/// condition, or vulnerability to the attack's damage type — one vulnerability, they don't
+/// stack with each other) are different game elements, so they add up (§ Stacking Rules).
+/// Never below 2: a natural 1 is always a fumble.
 pub fn crit_threshold(
     target_fx: &Effects,
     target_res: &Resistances,
     damage_type: Option<fray_protocol::event::DamageType>,
+    expand_crit: u8,
 ) -> u32 {
     let typed = damage_type.is_some_and(|t| target_res.vulnerable.contains(&t));
-    if has_condition(target_fx, Condition::Vulnerable) || typed {
-        18
+    let vulnerable = if has_condition(target_fx, Condition::Vulnerable) || typed {
+        2
     } else {
-        20
-    }
+        0
+    };
+    20u32
+        .saturating_sub(vulnerable + u32::from(expand_crit))
+        .max(2)
 }
 
 /// § Resistance: the damage dealt by a typed attack with a natural roll against a resistance:

@@ -326,6 +326,7 @@ pub(super) fn attack(actor: &str, attack: &str, targets: &[&str]) -> Command {
         attack: attack.into(),
         targets: targets.iter().map(|t| cid(t)).collect(),
         mode: fray_protocol::command::AttackMode::Standard,
+        knock_out: false,
     }
 }
 
@@ -615,11 +616,11 @@ fn condition_numbers() {
     };
     use Condition::*;
     assert_eq!(
-        rules::crit_threshold(&fx(&[]), &Default::default(), None),
+        rules::crit_threshold(&fx(&[]), &Default::default(), None, 0),
         20
     );
     assert_eq!(
-        rules::crit_threshold(&fx(&[Vulnerable]), &Default::default(), None),
+        rules::crit_threshold(&fx(&[Vulnerable]), &Default::default(), None, 0),
         18
     );
     assert_eq!(rules::attack_penalty(&fx(&[])), 0);

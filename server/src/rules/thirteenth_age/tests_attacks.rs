@@ -151,6 +151,7 @@ fn attack(actor: &str, attack: &str, target: &str) -> Command {
         attack: attack.into(),
         targets: vec![cid(target)],
         mode: AttackMode::Standard,
+        knock_out: false,
     }
 }
 
@@ -500,6 +501,7 @@ fn a_rolled_number_of_targets_attacks_the_first_named_ones() {
                 attack: "volley".into(),
                 targets: vec![cid("ogre-1"), cid("ogre-2"), cid("ogre-3")],
                 mode: AttackMode::Standard,
+                knock_out: false,
             })
             .unwrap();
         let count = ev
@@ -1129,6 +1131,7 @@ fn a_group_attack_cannot_skip_enemies() {
             attack: "chain".into(),
             targets: vec![ogres[0].clone(), ogres[2].clone()],
             mode: AttackMode::Standard,
+            knock_out: false,
         })
         .unwrap();
     let hit: Vec<CombatantId> = rolls(&ev).into_iter().map(|r| r.0).collect();

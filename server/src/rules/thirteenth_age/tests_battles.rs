@@ -140,6 +140,7 @@ fn attack(actor: &str, attack: &str, target: &str) -> Command {
         attack: attack.into(),
         targets: vec![cid(target)],
         mode: fray_protocol::command::AttackMode::Standard,
+        knock_out: false,
     }
 }
 

@@ -108,6 +108,7 @@ fn attack(e: &mut Engine, attack: &str) -> Vec<GameEvent> {
         attack: attack.into(),
         targets: vec![CombatantId::new("salamander-1")],
         mode: AttackMode::Standard,
+        knock_out: false,
     })
     .unwrap()
 }

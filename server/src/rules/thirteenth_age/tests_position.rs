@@ -239,6 +239,7 @@ fn attack_as(mode: AttackMode, actor: &str, attack: &str, targets: &[&str]) -> C
         attack: attack.into(),
         targets: targets.iter().map(|t| cid(t)).collect(),
         mode,
+        knock_out: false,
     }
 }
 

@@ -64,7 +64,8 @@ pub fn end_battle(d: &mut Decider, winner: Option<Side>) {
     d.emit(GameEvent::BattleEnded { winner });
 }
 
-/// `Some(winner)` when one side is out: every monster slain, or every hero unconscious or dead.
+/// `Some(winner)` when one side is out: every monster slain or knocked out (§ Unconscious), or
+/// every hero unconscious or dead.
 /// `Some(None)` if both are out at once.
 pub(crate) fn battle_over(d: &Decider) -> Option<Option<Side>> {
     let mut heroes_up = false;
@@ -72,7 +73,7 @@ pub(crate) fn battle_over(d: &Decider) -> Option<Option<Side>> {
     for f in d.field.all() {
         match (f.c.side, f.vit.0) {
             (Side::Heroes, LifeStatus::Conscious) => heroes_up = true,
-            (Side::Monsters, s) if s != LifeStatus::Slain => monsters_up = true,
+            (Side::Monsters, s) if !s.is_out() => monsters_up = true,
             _ => {}
         }
     }
@@ -103,10 +104,7 @@ pub fn end_turn(d: &mut Decider, id: &CombatantId) {
         .iter()
         .filter(|e| matches!(e.kind, EffectKind::OngoingDamage { .. }))
     {
-        if matches!(
-            d.status(id),
-            Some(LifeStatus::Dead | LifeStatus::Slain) | None
-        ) {
+        if d.status(id).is_none_or(LifeStatus::is_out) {
             break;
         }
         if let EffectKind::OngoingDamage {
@@ -139,10 +137,7 @@ pub fn end_turn(d: &mut Decider, id: &CombatantId) {
         }
     }
     for (target, effect) in expiring {
-        if !matches!(
-            d.status(&target),
-            Some(LifeStatus::Dead | LifeStatus::Slain) | None
-        ) {
+        if !d.status(&target).is_none_or(LifeStatus::is_out) {
             d.emit(GameEvent::EffectEnded {
                 target,
                 effect,
@@ -169,10 +164,7 @@ fn save_against(d: &mut Decider, id: &CombatantId, e: &fray_protocol::event::Eff
     let EffectDuration::SaveEnds(difficulty) = e.duration else {
         return;
     };
-    if matches!(
-        d.status(id),
-        Some(LifeStatus::Dead | LifeStatus::Slain) | None
-    ) {
+    if d.status(id).is_none_or(LifeStatus::is_out) {
         return;
     }
     let bonus = save_bonus(d, id);
@@ -225,7 +217,7 @@ fn begin_next_turn(d: &mut Decider) {
     // the battle (its initiative becomes this count).
     if let (Some(actor), Some(last)) = (d.field.battle.undelay.clone(), d.field.battle.turn_index)
         && let Some(last_id) = order.get(last).cloned()
-        && matches!(d.status(&actor), Some(s) if s != LifeStatus::Dead && s != LifeStatus::Slain)
+        && d.status(&actor).is_some_and(|s| !s.is_out())
     {
         let mut new_order: Vec<CombatantId> =
             order.iter().filter(|c| **c != actor).cloned().collect();
@@ -274,7 +266,7 @@ fn begin_next_turn(d: &mut Decider) {
         index = Some(next);
         let id = order[next].clone();
         match d.status(&id) {
-            Some(LifeStatus::Dead | LifeStatus::Slain) | None => {
+            Some(LifeStatus::Dead | LifeStatus::Slain | LifeStatus::KnockedOut) | None => {
                 source_turn_effects(d, &id, true);
                 continue;
             }
