@@ -189,3 +189,66 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
     assert_eq!(seen, expected);
     Ok(())
 }
+
+#[test]
+fn the_orcus_replays_exercise_the_grid_and_the_turn_machinery() -> Result<()> {
+    use fray_protocol::event::{EffectEndReason, SavePurpose};
+    let mut seen = BTreeSet::new();
+    let mut orcus = 0;
+    for path in fights()?
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("orcus"))
+    {
+        orcus += 1;
+        for e in replay::fold(&replay::read_log(&path)?)?.events {
+            let tag = match e.event {
+                GameEvent::GridMoved { .. } => "grid move",
+                GameEvent::OpportunityTaken { .. } => "opportunity attack",
+                GameEvent::EffectApplied { effect } => match effect.kind {
+                    EffectKind::OngoingDamage { .. } => "persistent damage",
+                    _ => continue,
+                },
+                GameEvent::RiderAttached { .. } => "saving-throw rider",
+                GameEvent::EffectEnded {
+                    reason: EffectEndReason::Replaced,
+                    ..
+                } => "first failed save",
+                GameEvent::SaveRolled {
+                    purpose: SavePurpose::Effect(_),
+                    success: true,
+                    ..
+                } => "save ends",
+                GameEvent::SaveRolled {
+                    purpose: SavePurpose::Death,
+                    ..
+                } => "death save",
+                GameEvent::ActionPointSpent { .. } => "action point",
+                GameEvent::Rallied { .. } => "rally",
+                GameEvent::CoupDeGrace { .. } => "coup de grace",
+                GameEvent::Stabilized { .. } => "stabilized",
+                GameEvent::PowerExpended { .. } => "limited power",
+                _ => continue,
+            };
+            seen.insert(tag);
+        }
+    }
+    assert!(orcus >= 2, "expected recorded Orcus fights");
+    let expected: BTreeSet<&str> = [
+        "grid move",
+        "opportunity attack",
+        "persistent damage",
+        "saving-throw rider",
+        "first failed save",
+        "save ends",
+        "death save",
+        "action point",
+        "rally",
+        "coup de grace",
+        "stabilized",
+        "limited power",
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(seen, expected);
+    Ok(())
+}

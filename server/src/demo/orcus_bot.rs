@@ -120,6 +120,16 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
         if let Some(path) = path_toward(s, me, map, my_sp, speed, &enemies)
             && !path.is_empty()
         {
+            if a.standard
+                && salt.is_multiple_of(2)
+                && let Some(target) = charge_target(me, my_sp, &path, &enemies)
+            {
+                return Some(Command::Charge {
+                    actor: id.clone(),
+                    target,
+                    path,
+                });
+            }
             return Some(Command::MoveTo {
                 actor: id.clone(),
                 path,
@@ -406,4 +416,36 @@ fn path_toward(
     }
     path.reverse();
     Some(path)
+}
+
+/// § Charge: the enemy a walk along `path` charges, if every square brings `me` closer to it
+/// and the walk ends within its basic melee attack's reach.
+fn charge_target(
+    me: &CombatantState,
+    start: Space,
+    path: &[Square],
+    enemies: &[&CombatantState],
+) -> Option<CombatantId> {
+    let reach = powers(me).iter().find_map(|(p, o)| match o {
+        Origin::Melee { reach } if p.basic => Some(*reach),
+        _ => None,
+    })?;
+    let at = |sq: Square| Space {
+        at: sq,
+        size: start.size,
+    };
+    let end = at(*path.last()?);
+    enemies.iter().find_map(|e| {
+        let t = space(e)?;
+        let mut prev = start;
+        for sq in path {
+            let next = at(*sq);
+            if geometry::distance(next, t) >= geometry::distance(prev, t) {
+                return None;
+            }
+            prev = next;
+        }
+        (e.status == LifeStatus::Conscious && geometry::distance(end, t) <= reach)
+            .then(|| e.id.clone())
+    })
 }

@@ -1,8 +1,9 @@
-//! Records the golden fights in `replays/13th-age/` (run from the repository root:
+//! Records the golden fights in `replays/<ruleset>/` (run from the repository root:
 //! `cargo run -p fray-tests --bin record-replays`). Each fight is played in process by the demo
 //! bots' policy with fixed secrets, so re-recording without a rule change reproduces the same
 //! bytes. Re-record only deliberately: the replays test verifies them byte for byte.
-//! `--search ENCOUNTER N` prints what each of the first N seeds exercises (to pick seeds).
+//! `--search RULESET ENCOUNTER N` prints what each of the first N seeds exercises (to pick
+//! seeds).
 
 use anyhow::{Context, Result};
 use fray_protocol::GameEvent;
@@ -15,18 +16,23 @@ use fray_tests::play_in_process;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// (directory name, built-in encounter, seed).
+/// (ruleset, directory name, built-in encounter, seed).
 /// Between them these exercise every 13th Age condition, ongoing damage and saves, flexible
 /// maneuvers, opportunity attacks, disengaging, rallies, death saves, stabilizing and coups de
 /// grace, a magic item's save bonus, and a session of two battles with quick rests between
 /// them (checked by
 /// `tests/tests/replays.rs`).
-const FIGHTS: &[(&str, &str, u64)] = &[
-    ("goblin-ambush-seed-111", "goblin-ambush", 111),
-    ("crypt-of-ash-seed-0", "crypt-of-ash", 0),
-    ("crypt-of-ash-seed-4", "crypt-of-ash", 4),
-    ("mire-of-whispers-seed-0", "mire-of-whispers", 0),
-    ("goblin-gauntlet-seed-0", "goblin-gauntlet", 0),
+/// The Orcus fights exercise the grid: walking into opportunity attacks, flanking, area powers,
+/// persistent damage, saves with aftereffects, action points and death saves.
+const FIGHTS: &[(&str, &str, &str, u64)] = &[
+    ("13th-age", "goblin-ambush-seed-111", "goblin-ambush", 111),
+    ("13th-age", "crypt-of-ash-seed-0", "crypt-of-ash", 0),
+    ("13th-age", "crypt-of-ash-seed-4", "crypt-of-ash", 4),
+    ("13th-age", "mire-of-whispers-seed-0", "mire-of-whispers", 0),
+    ("13th-age", "goblin-gauntlet-seed-0", "goblin-gauntlet", 0),
+    ("orcus", "bridge-of-bones-seed-1", "bridge-of-bones", 1),
+    ("orcus", "bridge-of-bones-seed-3", "bridge-of-bones", 3),
+    ("orcus", "bridge-of-bones-seed-10", "bridge-of-bones", 10),
 ];
 
 /// What a fight exercised: mechanics and conditions, by name.
@@ -62,6 +68,27 @@ fn coverage(session: &Session) -> Result<BTreeSet<String>> {
             GameEvent::PowerExpended { .. } => "expended".into(),
             GameEvent::QuickRested { .. } => "quick-rest".into(),
             GameEvent::NewBattle { .. } => "next-battle".into(),
+            GameEvent::GridMoved { .. } => "grid-move".into(),
+            GameEvent::ActionPointSpent { .. } => "action-point".into(),
+            GameEvent::RiderAttached { .. } => "rider".into(),
+            GameEvent::EffectEnded {
+                reason: fray_protocol::event::EffectEndReason::Replaced,
+                ..
+            } => "first-failed-save".into(),
+            GameEvent::AttackRolled { ref attack, .. }
+                if [
+                    "sweeping-cut",
+                    "frost-bloom",
+                    "rebuke",
+                    "smoke-puff",
+                    "trample",
+                    "dirge",
+                ]
+                .contains(&attack.as_str()) =>
+            {
+                "area".into()
+            }
+            GameEvent::Died { .. } => "died".into(),
             GameEvent::KnockedOut { .. } => "knocked-out".into(),
             GameEvent::AttackRolled {
                 outcome: fray_protocol::event::AttackOutcome::Crit,
@@ -76,12 +103,13 @@ fn coverage(session: &Session) -> Result<BTreeSet<String>> {
 }
 
 fn play(
+    ruleset: &str,
     encounter: &str,
     seed: u64,
     storage: impl fray_server::log::Storage + 'static,
     id: &str,
 ) -> Result<Session> {
-    let (name, text) = builtin_encounters("13th-age")
+    let (name, text) = builtin_encounters(ruleset)
         .iter()
         .find(|(n, _)| *n == encounter)
         .context("unknown encounter")?;
@@ -108,12 +136,13 @@ fn play(
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    // `--search ENCOUNTER N`: print what the first N seeds of an encounter exercise.
-    if let [_, flag, encounter, n] = &args[..]
+    // `--search RULESET ENCOUNTER N`: print what the first N seeds of an encounter exercise.
+    if let [_, flag, ruleset, encounter, n] = &args[..]
         && flag == "--search"
     {
         for seed in 0..n.parse::<u64>()? {
             match play(
+                ruleset,
                 encounter,
                 seed,
                 fray_server::log::MemStorage::new(),
@@ -125,13 +154,16 @@ fn main() -> Result<()> {
         }
         return Ok(());
     }
-    let root = Path::new("replays/13th-age");
-    if root.exists() {
-        std::fs::remove_dir_all(root)?;
+    for (ruleset, _, _, _) in FIGHTS {
+        let root = Path::new("replays").join(ruleset);
+        if root.exists() {
+            std::fs::remove_dir_all(root)?;
+        }
     }
-    for (dir, encounter, seed) in FIGHTS {
-        let path = root.join(dir);
+    for (ruleset, dir, encounter, seed) in FIGHTS {
+        let path = Path::new("replays").join(ruleset).join(dir);
         let session = play(
+            ruleset,
             encounter,
             *seed,
             FsStorage::open(&path)?,
