@@ -3,9 +3,9 @@
 //! recording replays, and helpers to tamper with logs.
 
 use anyhow::{Result, anyhow};
-use fray_protocol::Command;
 use fray_protocol::ids::Role;
 use fray_protocol::state::Phase;
+use fray_protocol::{Command, GameEvent};
 use fray_server::demo::bot::next_for_table;
 use fray_server::net::{self, Registry};
 use fray_server::session::{Session, SessionConfig};
@@ -70,8 +70,9 @@ pub async fn create_session(
     encounter: &str,
     seed: u64,
 ) -> Result<serde_json::Value> {
-    let text = fray_server::content::builtin_encounters("13th-age")
+    let text = fray_server::content::RULESETS
         .iter()
+        .flat_map(|r| fray_server::content::builtin_encounters(r).iter())
         .find(|(n, _)| *n == encounter)
         .map(|(_, t)| *t)
         .ok_or_else(|| anyhow!("no built-in encounter {encounter}"))?;
@@ -122,4 +123,155 @@ pub fn copy_dir(from: &Path, to: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// What an Orcus fight exercised, by name, from its events and its starting positions:
+/// `opportunity`, `flanking` (a melee attack roll against an enemy flanked by the attacker and a
+/// conscious ally on the opposite side), `area` (one attack command rolling against two or more
+/// targets), `persistent`, `aftereffect` (an effect applied when a ridden effect ended),
+/// `first-failed-save`, `save-ends`, `action-point`, `death-save`, `coup-de-grace`, `rally`,
+/// `stabilize`.
+pub fn orcus_coverage(
+    start: &[(
+        fray_protocol::ids::CombatantId,
+        fray_server::rules::orcus::geometry::Space,
+        fray_protocol::ids::Side,
+    )],
+    events: &[GameEvent],
+) -> std::collections::BTreeSet<&'static str> {
+    use fray_protocol::event::{EffectEndReason, EffectKind, SavePurpose};
+    use fray_server::rules::orcus::geometry;
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut at: BTreeMap<_, _> = start
+        .iter()
+        .map(|(id, sp, side)| (id.clone(), (*sp, *side)))
+        .collect();
+    let mut down: BTreeSet<fray_protocol::ids::CombatantId> = BTreeSet::new();
+    let mut riders: BTreeMap<u32, bool> = BTreeMap::new();
+    let mut after_pending = false;
+    let mut seen = BTreeSet::new();
+    let mut last_attack: Option<(fray_protocol::ids::CombatantId, String, usize)> = None;
+    for e in events {
+        let mut tag: Option<&'static str> = None;
+        match e {
+            GameEvent::GridMoved {
+                combatant, path, ..
+            } => {
+                if let (Some(last), Some(entry)) = (path.last(), at.get_mut(combatant)) {
+                    entry.0.at = *last;
+                }
+            }
+            GameEvent::FellUnconscious { combatant }
+            | GameEvent::Died { combatant }
+            | GameEvent::Slain { combatant } => {
+                down.insert(combatant.clone());
+            }
+            GameEvent::Healed {
+                target: combatant, ..
+            } => {
+                down.remove(combatant);
+            }
+            GameEvent::OpportunityTaken { .. } => tag = Some("opportunity"),
+            GameEvent::AttackRolled {
+                attacker,
+                target,
+                attack,
+                ..
+            } => {
+                let n = match &last_attack {
+                    Some((a, p, n)) if a == attacker && p == attack => n + 1,
+                    _ => 1,
+                };
+                if n >= 2 {
+                    tag = Some("area");
+                }
+                last_attack = Some((attacker.clone(), attack.clone(), n));
+                if let (Some((a_sp, side)), Some((t_sp, _))) = (at.get(attacker), at.get(target))
+                    && geometry::adjacent(*a_sp, *t_sp)
+                    && at.iter().any(|(id, (sp, s))| {
+                        id != attacker
+                            && s == side
+                            && !down.contains(id)
+                            && geometry::flanking(*t_sp, *a_sp, *sp)
+                    })
+                {
+                    seen.insert("flanking");
+                }
+            }
+            GameEvent::RiderAttached { rider, .. } => {
+                riders.insert(rider.effect, rider.aftereffect.is_some());
+            }
+            GameEvent::EffectEnded { effect, reason, .. } => {
+                if *reason == EffectEndReason::Replaced {
+                    tag = Some("first-failed-save");
+                }
+                if matches!(reason, EffectEndReason::Saved | EffectEndReason::Expired)
+                    && riders.get(effect) == Some(&true)
+                {
+                    after_pending = true;
+                }
+            }
+            GameEvent::EffectApplied { effect } => {
+                if after_pending {
+                    tag = Some("aftereffect");
+                    after_pending = false;
+                } else if matches!(effect.kind, EffectKind::OngoingDamage { .. }) {
+                    tag = Some("persistent");
+                }
+            }
+            GameEvent::SaveRolled {
+                purpose: SavePurpose::Effect(_),
+                success: true,
+                ..
+            } => tag = Some("save-ends"),
+            GameEvent::SaveRolled {
+                purpose: SavePurpose::Death,
+                ..
+            } => tag = Some("death-save"),
+            GameEvent::ActionPointSpent { .. } => tag = Some("action-point"),
+            GameEvent::CoupDeGrace { .. } => tag = Some("coup-de-grace"),
+            GameEvent::Rallied { .. } => tag = Some("rally"),
+            GameEvent::Stabilized { .. } => tag = Some("stabilize"),
+            _ => {}
+        }
+        if !matches!(e, GameEvent::EffectEnded { .. })
+            && !matches!(e, GameEvent::EffectApplied { .. })
+        {
+            after_pending = false;
+        }
+        // An area's attack rolls come one after another, before its damage.
+        if !matches!(e, GameEvent::AttackRolled { .. }) {
+            last_attack = None;
+        }
+        if let Some(t) = tag {
+            seen.insert(t);
+        }
+    }
+    seen
+}
+
+/// The starting spaces and sides of an Orcus encounter's combatants.
+pub fn orcus_start(
+    encounter: &fray_server::content::model::Encounter,
+) -> Vec<(
+    fray_protocol::ids::CombatantId,
+    fray_server::rules::orcus::geometry::Space,
+    fray_protocol::ids::Side,
+)> {
+    encounter
+        .combatants
+        .iter()
+        .filter_map(|c| {
+            c.orcus.as_ref().map(|o| {
+                (
+                    c.id.clone(),
+                    fray_server::rules::orcus::geometry::Space {
+                        at: o.square,
+                        size: o.size,
+                    },
+                    c.side,
+                )
+            })
+        })
+        .collect()
 }

@@ -236,6 +236,44 @@ async fn a_13th_age_fight_with_the_whole_chapter_over_real_sockets() -> Result<(
     Ok(())
 }
 
+/// orcus-basic-rules.txt on a grid over real sockets: the bots of each seat walk into
+/// opportunity attacks, flank, use an area power, deal persistent damage, shake off a save-ends
+/// effect, suffer an aftereffect, spend an action point and make a death save.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_orcus_fight_on_the_grid_over_real_sockets() -> Result<()> {
+    let server = TestServer::start().await?;
+    let (seen, seen_bin, created) = play_over_sockets(&server, "bridge-of-bones", 5).await?;
+    assert_eq!(created["ruleset"], "orcus");
+    assert_eq!(seen, seen_bin, "both encodings see the same fight");
+    let (name, text) = fray_server::content::builtin_encounters("orcus")
+        .iter()
+        .find(|(n, _)| *n == "bridge-of-bones")
+        .ok_or_else(|| anyhow!("no bridge-of-bones"))?;
+    let enc = fray_server::content::load_encounter(name, text)?;
+    let events: Vec<GameEvent> = seen.into_iter().map(|(_, e)| e).collect();
+    let tags = fray_tests::orcus_coverage(&fray_tests::orcus_start(&enc), &events);
+    for need in [
+        "opportunity",
+        "flanking",
+        "area",
+        "persistent",
+        "save-ends",
+        "aftereffect",
+        "action-point",
+        "death-save",
+    ] {
+        assert!(tags.contains(need), "{need} missing from {tags:?}");
+    }
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, GameEvent::BattleEnded { .. })),
+        "the fight ends"
+    );
+    server.stop().await;
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_fight_over_real_sockets_in_both_encodings() -> Result<()> {
     let server = TestServer::start().await?;

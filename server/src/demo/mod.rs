@@ -17,7 +17,11 @@ const KEEP_FINISHED: usize = 3;
 /// Runs demo fights forever (until the task is dropped).
 pub async fn run(registry: Arc<Registry>, addr: SocketAddr, pace: Duration) {
     let url = format!("ws://{addr}/ws");
-    let encounters = builtin_encounters("13th-age");
+    // Every ruleset's built-in encounters in turn (13th Age, then Orcus on its grid).
+    let encounters: Vec<(&str, &str)> = crate::content::RULESETS
+        .iter()
+        .flat_map(|r| builtin_encounters(r).iter().copied())
+        .collect();
     let mut n = 0usize;
     // Finished demo fights stay listed for a while (to be replayed or verified), then leave the
     // registry; their logs stay on disk.

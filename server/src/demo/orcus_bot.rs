@@ -383,7 +383,20 @@ fn path_toward(
             }
         }
     }
-    // The best place to end: free, then nearest an enemy, then cheapest, then square order.
+    // Allies standing next to an enemy, for flanking (§ Flanking).
+    let allies: Vec<Space> = s
+        .combatants
+        .iter()
+        .filter(|c| c.side == me.side && c.id != me.id && c.status == LifeStatus::Conscious)
+        .filter_map(space)
+        .collect();
+    let flanks = |sp: Space| {
+        targets.iter().any(|t| {
+            geometry::adjacent(sp, *t) && allies.iter().any(|a| geometry::flanking(*t, sp, *a))
+        })
+    };
+    // The best place to end: free, then nearest an enemy, then flanking one, then cheapest,
+    // then square order.
     let here = closest(start);
     let goal = best
         .iter()
@@ -397,16 +410,16 @@ fn path_toward(
                 .all(|q| !taken.contains(&q))
         })
         .map(|(sq, (c, _))| {
-            let d = closest(Space {
+            let sp = Space {
                 at: *sq,
                 size: start.size,
-            });
-            (d, *c, *sq)
+            };
+            (closest(sp), !flanks(sp), *c, *sq)
         })
-        .filter(|(d, _, _)| *d < here)
+        .filter(|(d, _, _, _)| *d < here)
         .min()?;
-    let mut path = vec![goal.2];
-    let mut at = goal.2;
+    let mut path = vec![goal.3];
+    let mut at = goal.3;
     while let Some((_, Some(prev))) = best.get(&at) {
         if *prev == start.at {
             break;

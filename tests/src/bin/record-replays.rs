@@ -30,9 +30,9 @@ const FIGHTS: &[(&str, &str, &str, u64)] = &[
     ("13th-age", "crypt-of-ash-seed-4", "crypt-of-ash", 4),
     ("13th-age", "mire-of-whispers-seed-0", "mire-of-whispers", 0),
     ("13th-age", "goblin-gauntlet-seed-0", "goblin-gauntlet", 0),
-    ("orcus", "bridge-of-bones-seed-1", "bridge-of-bones", 1),
-    ("orcus", "bridge-of-bones-seed-3", "bridge-of-bones", 3),
-    ("orcus", "bridge-of-bones-seed-10", "bridge-of-bones", 10),
+    ("orcus", "bridge-of-bones-seed-5", "bridge-of-bones", 5),
+    ("orcus", "bridge-of-bones-seed-7", "bridge-of-bones", 7),
+    ("orcus", "bridge-of-bones-seed-13", "bridge-of-bones", 13),
 ];
 
 /// What a fight exercised: mechanics and conditions, by name.
@@ -102,6 +102,25 @@ fn coverage(session: &Session) -> Result<BTreeSet<String>> {
     Ok(seen)
 }
 
+/// [`coverage`] plus, for Orcus, the grid tags of [`fray_tests::orcus_coverage`].
+fn all_coverage(session: &Session) -> Result<BTreeSet<String>> {
+    let mut seen = coverage(session)?;
+    let enc = &session.genesis().encounter;
+    if enc.ruleset == "orcus" {
+        let events: Vec<GameEvent> = session
+            .events_after(0)?
+            .into_iter()
+            .map(|e| e.event)
+            .collect();
+        seen.extend(
+            fray_tests::orcus_coverage(&fray_tests::orcus_start(enc), &events)
+                .into_iter()
+                .map(|t| format!("grid:{t}")),
+        );
+    }
+    Ok(seen)
+}
+
 fn play(
     ruleset: &str,
     encounter: &str,
@@ -148,7 +167,7 @@ fn main() -> Result<()> {
                 fray_server::log::MemStorage::new(),
                 "search",
             ) {
-                Ok(s) => println!("{encounter} seed {seed}: {:?}", coverage(&s)?),
+                Ok(s) => println!("{encounter} seed {seed}: {:?}", all_coverage(&s)?),
                 Err(e) => println!("{encounter} seed {seed}: {e}"),
             }
         }
@@ -172,7 +191,7 @@ fn main() -> Result<()> {
         eprintln!(
             "{dir}: {} events; {:?}",
             session.last_seq(),
-            coverage(&session)?
+            all_coverage(&session)?
         );
     }
     Ok(())
