@@ -546,9 +546,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             Some(m) if m.attacks.iter().any(|a| a.id.eq_ignore_ascii_case(&verb)) => {
                 Ok(Input::Game(m.parse_attack(&words)?))
             }
-            _ => Err(format!(
-                "unknown command `{verb}`; type `help` for the list"
-            )),
+            _ => crate::grid_input::parse(&verb, args, menu).unwrap_or_else(|| {
+                Err(format!(
+                    "unknown command `{verb}`; type `help` for the list"
+                ))
+            }),
         },
     }
 }

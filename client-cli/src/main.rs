@@ -6,6 +6,7 @@
 
 mod commands;
 mod connection;
+mod grid_input;
 mod http;
 mod input;
 mod narrate;

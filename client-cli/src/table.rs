@@ -155,5 +155,79 @@ pub fn render(state: &SessionState) -> String {
         out.push_str(&line(row));
         out.push('\n');
     }
+    out.push_str(&grid_map(state));
+    out
+}
+
+/// The battle map of a grid ruleset, with combatants as letters (heroes upper case, monsters
+/// lower case) and a legend; empty without a map.
+pub fn grid_map(state: &SessionState) -> String {
+    let Some(map) = &state.map else {
+        return String::new();
+    };
+    let (w, h) = (map.width.clamp(0, 64), map.height.clamp(0, 64));
+    let mut cells = vec![vec!['.'; w as usize]; h as usize];
+    let mut put = |sq: &fray_protocol::grid::Square, c: char| {
+        if let Some(cell) = usize::try_from(sq.y)
+            .ok()
+            .and_then(|y| cells.get_mut(y))
+            .and_then(|row| usize::try_from(sq.x).ok().and_then(|x| row.get_mut(x)))
+        {
+            *cell = c;
+        }
+    };
+    for (list, c) in [
+        (&map.difficult, '~'),
+        (&map.lightly_obscured, ':'),
+        (&map.heavily_obscured, '%'),
+        (&map.totally_obscured, '@'),
+        (&map.transparent, '='),
+        (&map.blocking, '#'),
+    ] {
+        for sq in list {
+            put(sq, c);
+        }
+    }
+    let mut legend = Vec::new();
+    let (mut upper, mut lower) = (b'A', b'a');
+    for c in &state.combatants {
+        let Some(g) = &c.grid else { continue };
+        if matches!(c.status, LifeStatus::Dead | LifeStatus::Slain) {
+            continue;
+        }
+        let letter = match c.side {
+            Side::Heroes => &mut upper,
+            Side::Monsters => &mut lower,
+        };
+        let ch = char::from(*letter);
+        *letter = letter.saturating_add(1);
+        let side = g.size.side();
+        for dy in 0..side {
+            for dx in 0..side {
+                put(
+                    &fray_protocol::grid::Square::new(g.square.x + dx, g.square.y + dy),
+                    ch,
+                );
+            }
+        }
+        legend.push(format!(
+            "{ch} {} ({},{}){}",
+            c.id,
+            g.square.x,
+            g.square.y,
+            if g.action_points > 0 && c.side == Side::Heroes {
+                format!(", {} AP", g.action_points)
+            } else {
+                String::new()
+            }
+        ));
+    }
+    let mut out = String::from("\n");
+    for row in cells {
+        out.extend(row);
+        out.push('\n');
+    }
+    out.push_str(&legend.join(" · "));
+    out.push('\n');
     out
 }

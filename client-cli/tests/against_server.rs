@@ -187,6 +187,35 @@ async fn play_piped_as_gm_starts_and_refuses_illegal_moves() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_on_the_orcus_grid_shows_the_map_and_takes_grid_verbs() {
+    let server = start(false).await;
+    let addr = server.addr.to_string();
+    let (_, text_toml) = fray_server::content::builtin_encounters("orcus")[0];
+    let created = fray_server::demo::client::create_session(server.addr, "o", text_toml, Some(3))
+        .await
+        .expect("create");
+    let gm = created["tokens"]["gm"].as_str().expect("gm").to_string();
+    // The GM starts, looks at the map, and tries to walk a monster through the gorge wall.
+    let out = fray(
+        vec![
+            "play".into(),
+            "--token".into(),
+            gm,
+            "--server".into(),
+            addr,
+        ],
+        Some("start\nstate\nhelp\nwalk 0,0\n".into()),
+    )
+    .await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    // The map: the gorge's walls, and Brenna (the first hero, A) at 3,5.
+    assert!(stdout.contains("############"), "{stdout}");
+    assert!(stdout.contains("A brenna (3,5)"), "{stdout}");
+    assert!(stdout.contains("Grid commands (Orcus"), "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn replay_verify_and_export_work_on_recorded_fights() {
     let fight = repo("replays/13th-age/crypt-of-ash-seed-0");
     let out = fray(vec!["verify".into(), fight.clone()], None).await;

@@ -340,6 +340,9 @@ impl Game {
             Ok(Input::Empty) => LineOutcome::Nothing,
             Ok(Input::Help) => {
                 println!("{}", input::HELP);
+                if state.map.is_some() {
+                    println!("{}", crate::grid_input::HELP);
+                }
                 LineOutcome::Nothing
             }
             Ok(Input::Quit) => LineOutcome::Quit,

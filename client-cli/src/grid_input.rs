@@ -1,0 +1,291 @@
+//! `fray play` verbs for grid rulesets (Orcus): moving along squares, area attacks, action
+//! points and the universal maneuvers. Squares are written `X,Y` (column, row from the
+//! north-west corner, as in the state's `grid.square`).
+
+use crate::input::{Input, Menu};
+use fray_protocol::command::EscapeSkill;
+use fray_protocol::event::ActionKind;
+use fray_protocol::grid::{MoveMode, Square};
+use fray_protocol::{CombatantId, Command};
+
+/// The help for these verbs.
+pub const HELP: &str = "\
+Grid commands (Orcus; squares are X,Y):
+  walk X,Y X,Y...           walk along adjacent squares (a move action, up to speed)
+  run X,Y...                run: speed + 2, then -5 to attacks and off-guard
+  step X,Y                  step one square (provokes no opportunity attack)
+  stand                     stand up from prone (a move action)
+  defend                    full defense: +2 to all defenses (a standard action)
+  ap standard|move|swift    spend an action point for one more action
+  area ATTACK [X,Y] [TARGET]  a near or far area power; X,Y is the far burst's centre or the
+                            blast's north-west square; TARGET when the power picks one
+  charge TARGET X,Y...      walk straight at TARGET and make a basic melee attack (+1 after 2
+                            squares); the turn's other actions are lost
+  bullrush TARGET X,Y [follow]  push an adjacent enemy to X,Y; follow steps into its square
+  grapple TARGET            grapple an adjacent enemy
+  escape acrobatics|athletics [X,Y]  escape a grapple, then maybe step to X,Y
+  maintain EFFECT           maintain a grapple (a swift action, by effect number)
+  letgo GRAPPLER TARGET     end a grapple (a free action)
+  surprise WHO...           GM: start with a surprise round; WHO are the surprised
+  reorder WHO...            GM: set the initiative order (every combatant once)";
+
+/// A square written `X,Y`.
+fn square(word: &str) -> Result<Square, String> {
+    let (x, y) = word
+        .split_once(',')
+        .ok_or_else(|| format!("`{word}` is not a square; write X,Y (e.g. 4,2)"))?;
+    let n = |s: &str| {
+        s.trim()
+            .parse::<i32>()
+            .map_err(|_| format!("`{word}` is not a square; write X,Y (e.g. 4,2)"))
+    };
+    Ok(Square::new(n(x)?, n(y)?))
+}
+
+fn squares(words: &[&str]) -> Result<Vec<Square>, String> {
+    words.iter().map(|w| square(w)).collect()
+}
+
+fn ids(words: &[&str]) -> Vec<CombatantId> {
+    words
+        .iter()
+        .map(|w| CombatantId::new(w.to_lowercase()))
+        .collect()
+}
+
+/// Parses a grid verb; `None` when `verb` is not one of them.
+pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<Input, String>> {
+    let need = || {
+        menu.ok_or_else(|| {
+            format!("none of your combatants can act now, so `{verb}` has no one to act for")
+        })
+    };
+    let game = |c: Command| Ok(Input::Game(c));
+    let result = match verb {
+        "walk" | "run" | "step" => (|| {
+            let m = need()?;
+            if args.is_empty() {
+                return Err(format!("`{verb} X,Y...`: the squares to enter, in order"));
+            }
+            let mode = match verb {
+                "walk" => MoveMode::Walk,
+                "run" => MoveMode::Run,
+                _ => MoveMode::Step,
+            };
+            game(Command::MoveTo {
+                actor: m.actor.clone(),
+                path: squares(args)?,
+                mode,
+            })
+        })(),
+        "stand" | "stand-up" => need().and_then(|m| {
+            game(Command::StandUp {
+                actor: m.actor.clone(),
+            })
+        }),
+        "defend" | "full-defense" => need().and_then(|m| {
+            game(Command::FullDefense {
+                actor: m.actor.clone(),
+            })
+        }),
+        "ap" => (|| {
+            let m = need()?;
+            let action = match args {
+                [w] if w.eq_ignore_ascii_case("standard") => ActionKind::Standard,
+                [w] if w.eq_ignore_ascii_case("move") => ActionKind::Move,
+                [w] if w.eq_ignore_ascii_case("swift") || w.eq_ignore_ascii_case("quick") => {
+                    ActionKind::Quick
+                }
+                _ => return Err("`ap standard|move|swift`".to_owned()),
+            };
+            game(Command::SpendActionPoint {
+                actor: m.actor.clone(),
+                action,
+            })
+        })(),
+        "area" => (|| {
+            let m = need()?;
+            let Some((attack, rest)) = args.split_first() else {
+                return Err("`area ATTACK [X,Y] [TARGET]`".to_owned());
+            };
+            let mut origin = None;
+            let mut targets = Vec::new();
+            for w in rest {
+                if w.contains(',') {
+                    origin = Some(square(w)?);
+                } else {
+                    targets.push(CombatantId::new(w.to_lowercase()));
+                }
+            }
+            game(Command::AreaAttack {
+                actor: m.actor.clone(),
+                attack: attack.to_lowercase(),
+                origin,
+                targets,
+            })
+        })(),
+        "charge" => (|| {
+            let m = need()?;
+            let Some((target, path)) = args.split_first() else {
+                return Err("`charge TARGET X,Y...`".to_owned());
+            };
+            game(Command::Charge {
+                actor: m.actor.clone(),
+                target: CombatantId::new(target.to_lowercase()),
+                path: squares(path)?,
+            })
+        })(),
+        "bullrush" | "bull-rush" => (|| {
+            let m = need()?;
+            let (target, to, follow) = match args {
+                [t, sq] => (t, sq, false),
+                [t, sq, f] if f.eq_ignore_ascii_case("follow") => (t, sq, true),
+                _ => return Err("`bullrush TARGET X,Y [follow]`".to_owned()),
+            };
+            game(Command::BullRush {
+                actor: m.actor.clone(),
+                target: CombatantId::new(target.to_lowercase()),
+                push_to: square(to)?,
+                follow,
+            })
+        })(),
+        "grapple" => (|| {
+            let m = need()?;
+            let [target] = args else {
+                return Err("`grapple TARGET`".to_owned());
+            };
+            game(Command::Grapple {
+                actor: m.actor.clone(),
+                target: CombatantId::new(target.to_lowercase()),
+            })
+        })(),
+        "escape" => (|| {
+            let m = need()?;
+            let (skill, step) = match args {
+                [s] => (s, None),
+                [s, sq] => (s, Some(square(sq)?)),
+                _ => return Err("`escape acrobatics|athletics [X,Y]`".to_owned()),
+            };
+            let skill = match skill.to_lowercase().as_str() {
+                "acrobatics" => EscapeSkill::Acrobatics,
+                "athletics" => EscapeSkill::Athletics,
+                other => return Err(format!("`{other}`: acrobatics or athletics")),
+            };
+            game(Command::Escape {
+                actor: m.actor.clone(),
+                skill,
+                step_to: step,
+            })
+        })(),
+        "maintain" => (|| {
+            let m = need()?;
+            let [n] = args else {
+                return Err("`maintain EFFECT` (the effect's number)".to_owned());
+            };
+            let effect = n
+                .trim_start_matches('#')
+                .parse::<u32>()
+                .map_err(|_| format!("`{n}` is not an effect number"))?;
+            game(Command::Maintain {
+                actor: m.actor.clone(),
+                effect,
+            })
+        })(),
+        "surprise" => game(Command::StartSurprise {
+            surprised: ids(args),
+        }),
+        "reorder" => {
+            if args.is_empty() {
+                Err("`reorder WHO...` (GM): every combatant once, in order".to_owned())
+            } else {
+                game(Command::ReorderInitiative { order: ids(args) })
+            }
+        }
+        _ => return None,
+    };
+    Some(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn menu() -> Menu {
+        Menu {
+            actor: CombatantId::new("brenna"),
+            attacks: vec![],
+            targets: vec![],
+            everyone: vec![],
+        }
+    }
+
+    fn game(line: &str) -> Command {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match parse(words[0], &words[1..], Some(&menu())) {
+            Some(Ok(Input::Game(c))) => c,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn grid_verbs_become_orcus_commands() {
+        assert_eq!(
+            game("walk 4,4 5,3"),
+            Command::MoveTo {
+                actor: CombatantId::new("brenna"),
+                path: vec![Square::new(4, 4), Square::new(5, 3)],
+                mode: MoveMode::Walk,
+            }
+        );
+        assert_eq!(
+            game("area frost-bloom 6,2"),
+            Command::AreaAttack {
+                actor: CombatantId::new("brenna"),
+                attack: "frost-bloom".into(),
+                origin: Some(Square::new(6, 2)),
+                targets: vec![],
+            }
+        );
+        assert_eq!(
+            game("bullrush gutter-rat-1 1,2 follow"),
+            Command::BullRush {
+                actor: CombatantId::new("brenna"),
+                target: CombatantId::new("gutter-rat-1"),
+                push_to: Square::new(1, 2),
+                follow: true,
+            }
+        );
+        assert_eq!(
+            game("escape athletics 1,1"),
+            Command::Escape {
+                actor: CombatantId::new("brenna"),
+                skill: EscapeSkill::Athletics,
+                step_to: Some(Square::new(1, 1)),
+            }
+        );
+        assert_eq!(
+            game("ap swift"),
+            Command::SpendActionPoint {
+                actor: CombatantId::new("brenna"),
+                action: ActionKind::Quick,
+            }
+        );
+    }
+
+    #[test]
+    fn bad_grid_input_says_what_is_accepted() {
+        let err = |line: &str| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match parse(words[0], &words[1..], Some(&menu())) {
+                Some(Err(e)) => e,
+                other => panic!("{line}: {other:?}"),
+            }
+        };
+        assert!(err("walk 4-4").contains("X,Y"));
+        assert!(err("escape swimming").contains("acrobatics or athletics"));
+        assert!(err("ap twice").contains("standard|move|swift"));
+        assert!(parse("dance", &[], Some(&menu())).is_none());
+        // Without a combatant to act for.
+        assert!(matches!(parse("stand", &[], None), Some(Err(_))));
+    }
+}
