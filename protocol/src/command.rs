@@ -249,6 +249,103 @@ pub enum Command {
         /// How many.
         amount: i32,
     },
+    /// GM (Five Torches Deep § Saves & Checks): a check — d20 + ability modifier (+ proficiency
+    /// when proficient) against a DC, with advantage or disadvantage. With `damage`, a failure
+    /// deals that damage to the combatant (doubled for a PC on a natural 1).
+    Check {
+        /// Who checks.
+        combatant: CombatantId,
+        /// The ability whose modifier is added.
+        ability: crate::ftd::Ability,
+        /// Difficulty.
+        dc: i32,
+        /// Adds the proficiency bonus.
+        #[serde(default)]
+        proficient: bool,
+        /// Circumstances (combined with the GM's grant and injuries; both cancel).
+        #[serde(default)]
+        advantage: crate::ftd::Advantage,
+        /// Damage on a failure (a dice expression), if the check guards against harm.
+        #[serde(default)]
+        damage: Option<String>,
+        /// What for (shown in the event), e.g. `trap`.
+        #[serde(default)]
+        purpose: Option<String>,
+    },
+    /// GM (Five Torches Deep § Tactical Superiority): advantage or disadvantage on the
+    /// combatant's next d20 roll (attack or check), e.g. for flanking; `none` withdraws it.
+    GrantAdvantage {
+        /// Who.
+        combatant: CombatantId,
+        /// What is granted.
+        advantage: crate::ftd::Advantage,
+    },
+    /// GM (Five Torches Deep § Morale Checks): a DC 11 morale check — 1d20 + WIS modifier
+    /// (+ proficiency if fitting) + the monster morale bonus. Each listed combatant rolls
+    /// individually, or with `group` the monsters roll once with the first one's modifier.
+    /// Failure: they flee or surrender (`on_failure`) and leave the battle.
+    MoraleCheck {
+        /// Who checks.
+        combatants: Vec<CombatantId>,
+        /// One roll for the whole group (monsters only: PCs always roll individually).
+        #[serde(default)]
+        group: bool,
+        /// Circumstances (e.g. outnumbered).
+        #[serde(default)]
+        advantage: crate::ftd::Advantage,
+        /// What failure does.
+        #[serde(default)]
+        on_failure: crate::ftd::MoraleOutcome,
+    },
+    /// Five Torches Deep § Retreat: the whole turn (no action taken yet); the GM then rules
+    /// with `resolve_retreat`.
+    Retreat {
+        /// Who retreats.
+        actor: CombatantId,
+    },
+    /// GM (Five Torches Deep § Retreat): the pending retreat's check, if any, then attacks by
+    /// the listed enemies (each with its first attack); a failed check or any hit stops it,
+    /// otherwise the PC escapes the battle.
+    ResolveRetreat {
+        /// A check to avoid danger, if the GM calls for one.
+        #[serde(default)]
+        check: Option<RetreatCheck>,
+        /// Enemies allowed to attack the fleeing PC, in order.
+        #[serde(default)]
+        attackers: Vec<CombatantId>,
+    },
+    /// Five Torches Deep § initiative: at the start of its turn, the actor delays to a slower
+    /// place — right after `after` — for the rest of the battle.
+    DelayTo {
+        /// Who delays.
+        actor: CombatantId,
+        /// The combatant it will act after (later in the order this round).
+        after: CombatantId,
+    },
+    /// GM (Five Torches Deep § Healing From Magic & Medicine): magic or medicine heals `dice`
+    /// hit points (never above the maximum); an incapacitated PC is stabilized by it (injury
+    /// roll) and, if it lives, heals the roll instead of returning at 1 hp.
+    Heal {
+        /// Who is healed.
+        target: CombatantId,
+        /// The healing roll, e.g. `2d4+2`.
+        dice: String,
+        /// Who healed (the caster or medic), if anyone.
+        #[serde(default)]
+        by: Option<CombatantId>,
+    },
+}
+
+/// The check the GM calls for against a retreat (Five Torches Deep § Retreat).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetreatCheck {
+    /// The ability (e.g. `dex` to break through an encirclement).
+    pub ability: crate::ftd::Ability,
+    /// Difficulty.
+    pub dc: i32,
+    /// Adds the proficiency bonus.
+    #[serde(default)]
+    pub proficient: bool,
 }
 
 impl Command {
@@ -273,6 +370,8 @@ impl Command {
             | Command::FullDefense { actor }
             | Command::SpendActionPoint { actor, .. }
             | Command::AreaAttack { actor, .. }
+            | Command::Retreat { actor }
+            | Command::DelayTo { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -286,6 +385,11 @@ impl Command {
             | Command::StartSurprise { .. }
             | Command::ReorderInitiative { .. }
             | Command::NextBattle
+            | Command::Check { .. }
+            | Command::GrantAdvantage { .. }
+            | Command::MoraleCheck { .. }
+            | Command::ResolveRetreat { .. }
+            | Command::Heal { .. }
             | Command::EndSession => None,
         }
     }
@@ -325,6 +429,13 @@ impl Command {
             Command::FullDefense { .. } => "full_defense",
             Command::SpendActionPoint { .. } => "spend_action_point",
             Command::AreaAttack { .. } => "area_attack",
+            Command::Check { .. } => "check",
+            Command::GrantAdvantage { .. } => "grant_advantage",
+            Command::MoraleCheck { .. } => "morale_check",
+            Command::Retreat { .. } => "retreat",
+            Command::ResolveRetreat { .. } => "resolve_retreat",
+            Command::DelayTo { .. } => "delay_to",
+            Command::Heal { .. } => "heal",
         }
     }
 }

@@ -995,6 +995,7 @@ impl HeroFile {
             villain: false,
             attacks,
             orcus: None,
+            ftd: None,
         })
     }
 }
@@ -1035,6 +1036,7 @@ impl MonsterFile {
             villain: self.villain,
             attacks,
             orcus: None,
+            ftd: None,
         })
     }
 }

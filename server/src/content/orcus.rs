@@ -626,6 +626,7 @@ impl HeroFile {
             vulnerable: Vec::new(),
             villain: false,
             attacks: Vec::new(),
+            ftd: None,
             orcus: Some(OrcusSpec {
                 square: at,
                 size: parse_size(ctx, &f("size"), &self.size)?,
@@ -733,6 +734,7 @@ impl MonsterFile {
             vulnerable: Vec::new(),
             villain: false,
             attacks: Vec::new(),
+            ftd: None,
             orcus: Some(OrcusSpec {
                 square: at,
                 size: parse_size(ctx, &f("size"), &self.size)?,

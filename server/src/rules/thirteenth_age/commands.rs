@@ -241,7 +241,14 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::StandUp { .. }
         | Command::FullDefense { .. }
         | Command::SpendActionPoint { .. }
-        | Command::AreaAttack { .. } => reject(
+        | Command::AreaAttack { .. }
+        | Command::Check { .. }
+        | Command::GrantAdvantage { .. }
+        | Command::MoraleCheck { .. }
+        | Command::Retreat { .. }
+        | Command::ResolveRetreat { .. }
+        | Command::DelayTo { .. }
+        | Command::Heal { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
