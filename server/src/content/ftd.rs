@@ -7,7 +7,7 @@ use super::model::{AbilityMods, CombatantSpec, Encounter, FtdAttackSpec, FtdSpec
 use super::{ContentError, resolve_seats};
 use crate::dice::DiceExpr;
 use crate::rules::five_torches::rules::{self, AttackKind};
-use fray_protocol::ftd::{Ability, AbilityScores};
+use fray_protocol::ftd::AbilityScores;
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::Defenses;
 use serde::Deserialize;
@@ -436,7 +436,7 @@ impl MonsterFile {
             hero: None,
             resist: Vec::new(),
             vulnerable: Vec::new(),
-            villain: self.leader,
+            villain: false,
             attacks: Vec::new(),
             orcus: None,
             ftd: Some(FtdSpec {
@@ -573,18 +573,6 @@ pub fn check_builtin() -> Result<(usize, usize), ContentError> {
     Ok((h, m))
 }
 
-/// The ability a check names, parsed from its wire name (for error messages of tools).
-pub fn ability_name(a: Ability) -> &'static str {
-    match a {
-        Ability::Str => "STR",
-        Ability::Dex => "DEX",
-        Ability::Con => "CON",
-        Ability::Int => "INT",
-        Ability::Wis => "WIS",
-        Ability::Cha => "CHA",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -614,7 +602,10 @@ mod tests {
             )
         };
         let e = err(&hero("", "kind = \"melee\"\ndamage = \"1d8\""));
-        assert!(e.contains("no monster template 'cave-rat'") || !e.is_empty());
+        assert!(
+            e.contains("t.toml: monsters[0].template: no monster template 'cave-rat'"),
+            "{e}"
+        );
         let e = err(&hero("", "kind = \"stab\"\ndamage = \"1d8\""));
         assert!(
             e.contains("t.toml: hero.zed.attacks[0].kind: 'stab' is not melee"),
