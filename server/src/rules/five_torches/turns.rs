@@ -39,26 +39,12 @@ pub fn advance(d: &mut Decider, s: &Sheets, secret: &SeedSecret) {
     }
 }
 
-/// `Some(winner)` when a side has no one up and present (Fray's end of the fight, like 13th
-/// Age's `battle_over` but counting those who fled, surrendered or escaped as gone).
-fn battle_over(d: &mut Decider, s: &Sheets) -> Option<Option<Side>> {
-    let ids: Vec<(CombatantId, Side)> = d.field.all().map(|f| (f.c.id.clone(), f.c.side)).collect();
-    let mut heroes = false;
-    let mut monsters = false;
-    for (id, side) in ids {
-        if up(d, s, &id) {
-            match side {
-                Side::Heroes => heroes = true,
-                Side::Monsters => monsters = true,
-            }
-        }
-    }
-    match (heroes, monsters) {
-        (true, true) => None,
-        (true, false) => Some(Some(Side::Heroes)),
-        (false, true) => Some(Some(Side::Monsters)),
-        (false, false) => Some(None),
-    }
+/// `Some(winner)` when a side has no one up and present: 13th Age's `battle_over` (heroes up
+/// when conscious, monsters until slain), not counting those who fled, surrendered or escaped.
+fn battle_over(d: &Decider, s: &Sheets) -> Option<Option<Side>> {
+    crate::rules::thirteenth_age::turns::battle_over_without(d, |id| {
+        s.get(id).is_some_and(|(sh, _)| sh.departed.is_some())
+    })
 }
 
 fn can_go_on(d: &mut Decider, s: &Sheets, id: &CombatantId) -> bool {
