@@ -35,6 +35,8 @@ pub enum Command {
     },
     /// Spend the move action to move: engage an enemy, or move (while engaged: away, drawing
     /// opportunity attacks), optionally far away from the fight.
+    /// Five Torches Deep: the movement action — close to `engage`, far away, or (neither) at
+    /// ranged distance; no opportunity attacks.
     Move {
         /// Who moves.
         actor: CombatantId,
@@ -61,6 +63,8 @@ pub enum Command {
     },
     /// 13th Age stabilize: a DC 10 Wisdom check (d20 + Wis + level) to stop an unconscious ally
     /// dying; a standard action, or a quick action on 25+.
+    /// Five Torches Deep: an ally's WIS check (DC 11, proficiency with `medicine`) to stabilize
+    /// an incapacitated PC, then its injury roll; an active action during the battle.
     Stabilize {
         /// Who helps.
         actor: CombatantId,
@@ -170,6 +174,7 @@ pub enum Command {
     /// GM (Orcus § Surprise round): start with a surprise round in which only combatants not
     /// listed act, each with a single action (a standard action, or a move or swift action in
     /// its place); then normal rounds follow.
+    /// Five Torches Deep (an ambush): the unsurprised act in a surprise round with full turns.
     StartSurprise {
         /// The surprised combatants.
         surprised: Vec<CombatantId>,
