@@ -285,6 +285,14 @@ Commands (case-insensitive):
     temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
   modifier WHO STAT +2|-2   GM: the universal modifier to attack, ac, pd or md until the end
                             of WHO's next turn
+Five Torches Deep:
+  retreat                   retreat (your whole turn; the GM rules with `resolve`)
+  delay-to WHO              delay to right after WHO (before acting), for the rest of the battle
+  grant WHO adv|dis|none    GM: advantage or disadvantage on WHO's next roll
+  check WHO ABILITY DC [prof] [adv|dis] [DAMAGE]   GM: a check; DAMAGE on a failure
+  morale [group] WHO...     GM: morale checks (DC 11); those who fail flee
+  heal WHO DICE             GM: magic or medicine (stabilizes an incapacitated PC)
+  resolve [ABILITY DC] [ATTACKER...]   GM: rule on the pending retreat
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -542,6 +550,97 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             no_args(Input::Game(Command::Rally { actor }))
         }
         "attack" | "a" | "att" => Ok(Input::Game(need_menu()?.parse_attack(args)?)),
+        "retreat" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::Retreat { actor }))
+        }
+        "delay-to" | "delayto" => {
+            let m = need_menu()?;
+            match args {
+                [w] => Ok(Input::Game(Command::DelayTo {
+                    actor: m.actor.clone(),
+                    after: m.anyone(w)?,
+                })),
+                _ => Err("`delay-to WHO`: act right after WHO from now on".to_owned()),
+            }
+        }
+        "grant" => match args {
+            [who, adv] => Ok(Input::Game(Command::GrantAdvantage {
+                combatant: CombatantId::new(who.to_lowercase()),
+                advantage: advantage(adv)?,
+            })),
+            _ => Err("`grant WHO adv|dis|none` (GM)".to_owned()),
+        },
+        "check" => match args {
+            [who, ability, dc, rest @ ..] => {
+                let mut proficient = false;
+                let mut adv = fray_protocol::ftd::Advantage::None;
+                let mut damage = None;
+                for w in rest {
+                    match w.to_lowercase().as_str() {
+                        "prof" | "proficient" => proficient = true,
+                        "adv" | "dis" | "none" => adv = advantage(w)?,
+                        d => damage = Some(d.to_owned()),
+                    }
+                }
+                Ok(Input::Game(Command::Check {
+                    combatant: CombatantId::new(who.to_lowercase()),
+                    ability: ability_word(ability)?,
+                    dc: dc.parse().map_err(|_| format!("`{dc}` is not a number"))?,
+                    proficient,
+                    advantage: adv,
+                    damage,
+                    purpose: None,
+                }))
+            }
+            _ => Err("`check WHO ABILITY DC [prof] [adv|dis] [DAMAGE]` (GM)".to_owned()),
+        },
+        "morale" => {
+            let (group, who) = match args.split_first() {
+                Some((g, rest)) if g.eq_ignore_ascii_case("group") => (true, rest),
+                _ => (false, args),
+            };
+            if who.is_empty() {
+                return Err("`morale [group] WHO...` (GM)".to_owned());
+            }
+            Ok(Input::Game(Command::MoraleCheck {
+                combatants: who
+                    .iter()
+                    .map(|w| CombatantId::new(w.to_lowercase()))
+                    .collect(),
+                group,
+                advantage: fray_protocol::ftd::Advantage::None,
+                on_failure: fray_protocol::ftd::MoraleOutcome::Flee,
+            }))
+        }
+        "heal" => match args {
+            [who, dice] => Ok(Input::Game(Command::Heal {
+                target: CombatantId::new(who.to_lowercase()),
+                dice: dice.to_lowercase(),
+                by: None,
+            })),
+            _ => Err("`heal WHO DICE` (GM: magic or medicine)".to_owned()),
+        },
+        "resolve" => {
+            let (check, attackers) = match args {
+                [ability, dc, rest @ ..] if ability_word(ability).is_ok() => (
+                    Some(fray_protocol::command::RetreatCheck {
+                        ability: ability_word(ability)?,
+                        dc: dc.parse().map_err(|_| format!("`{dc}` is not a number"))?,
+                        proficient: false,
+                    }),
+                    rest,
+                ),
+                rest => (None, rest),
+            };
+            Ok(Input::Game(Command::ResolveRetreat {
+                check,
+                attackers: attackers
+                    .iter()
+                    .map(|w| CombatantId::new(w.to_lowercase()))
+                    .collect(),
+            }))
+        }
         _ => match menu {
             Some(m) if m.attacks.iter().any(|a| a.id.eq_ignore_ascii_case(&verb)) => {
                 Ok(Input::Game(m.parse_attack(&words)?))
@@ -552,6 +651,29 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 ))
             }),
         },
+    }
+}
+
+fn advantage(w: &str) -> Result<fray_protocol::ftd::Advantage, String> {
+    use fray_protocol::ftd::Advantage;
+    match w.to_lowercase().as_str() {
+        "adv" | "advantage" => Ok(Advantage::Advantage),
+        "dis" | "disadvantage" => Ok(Advantage::Disadvantage),
+        "none" => Ok(Advantage::None),
+        other => Err(format!("`{other}` is not adv, dis or none")),
+    }
+}
+
+fn ability_word(w: &str) -> Result<fray_protocol::ftd::Ability, String> {
+    use fray_protocol::ftd::Ability;
+    match w.to_lowercase().as_str() {
+        "str" => Ok(Ability::Str),
+        "dex" => Ok(Ability::Dex),
+        "con" => Ok(Ability::Con),
+        "int" => Ok(Ability::Int),
+        "wis" => Ok(Ability::Wis),
+        "cha" => Ok(Ability::Cha),
+        other => Err(format!("`{other}` is not str, dex, con, int, wis or cha")),
     }
 }
 
@@ -676,6 +798,49 @@ mod tests {
         );
         let e = game("knockouts maybe").expect_err("allow or refuse");
         assert!(e.contains("allow|refuse"), "{e}");
+    }
+
+    #[test]
+    fn five_torches_deep_commands() {
+        use fray_protocol::ftd::{Ability, Advantage};
+        assert_eq!(
+            game("retreat"),
+            Ok(Command::Retreat {
+                actor: CombatantId::new("brakka")
+            })
+        );
+        assert_eq!(
+            game("grant ogre dis"),
+            Ok(Command::GrantAdvantage {
+                combatant: CombatantId::new("ogre"),
+                advantage: Advantage::Disadvantage
+            })
+        );
+        assert_eq!(
+            game("check brakka dex 13 prof 2d6"),
+            Ok(Command::Check {
+                combatant: CombatantId::new("brakka"),
+                ability: Ability::Dex,
+                dc: 13,
+                proficient: true,
+                advantage: Advantage::None,
+                damage: Some("2d6".into()),
+                purpose: None
+            })
+        );
+        assert!(matches!(
+            game("morale group goblin-1 goblin-2"),
+            Ok(Command::MoraleCheck { group: true, ref combatants, .. }) if combatants.len() == 2
+        ));
+        assert!(matches!(
+            game("resolve dex 12 ogre"),
+            Ok(Command::ResolveRetreat { check: Some(_), ref attackers }) if attackers.len() == 1
+        ));
+        assert!(matches!(
+            game("resolve"),
+            Ok(Command::ResolveRetreat { check: None, .. })
+        ));
+        assert!(game("grant ogre maybe").is_err());
     }
 
     #[test]

@@ -10,6 +10,7 @@ use fray_protocol::event::{
     ActionKind, AttackOutcome, Condition, DamageCause, DamageType, Defense, Effect, EffectDuration,
     EffectEndReason, EffectKind, SaveDifficulty, SavePurpose,
 };
+use fray_protocol::ftd::{Ability, Advantage, Departure, Injury, MoraleTrigger};
 use fray_protocol::roll::Roll;
 use fray_protocol::{CombatantId, GameEvent, SessionState, Side};
 use std::collections::BTreeMap;
@@ -84,6 +85,17 @@ impl Roster {
             Some(max) => format!("{hp}/{max} hp"),
             None => format!("{hp} hp"),
         }
+    }
+}
+
+fn ability_text(a: Ability) -> &'static str {
+    match a {
+        Ability::Str => "STR",
+        Ability::Dex => "DEX",
+        Ability::Con => "CON",
+        Ability::Int => "INT",
+        Ability::Wis => "WIS",
+        Ability::Cha => "CHA",
     }
 }
 
@@ -198,6 +210,15 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                         n(target)
                     )
                 }
+                DamageCause::Hazard { purpose, doubled } => format!(
+                    "{} takes {amount} {kind}damage from the failed {purpose}{}",
+                    n(target),
+                    if *doubled {
+                        " (doubled: natural 1)"
+                    } else {
+                        ""
+                    }
+                ),
             };
             if *temp_absorbed > 0 {
                 line.push_str(&format!(
@@ -540,6 +561,90 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(combatant)
         ),
         GameEvent::Died { combatant } => format!("{} dies.", n(combatant)),
+        GameEvent::InitiativeScores { scores } => {
+            let parts: Vec<String> = scores
+                .iter()
+                .map(|(id, dex)| format!("{} (DEX {dex})", n(id)))
+                .collect();
+            format!("Initiative by DEX score: {}", parts.join(", "))
+        }
+        GameEvent::AdvantageGranted {
+            combatant,
+            advantage,
+        } => match advantage {
+            Advantage::None => format!("The GM withdraws {}'s advantage", n(combatant)),
+            Advantage::Advantage => {
+                format!("The GM grants {} advantage on its next roll", n(combatant))
+            }
+            Advantage::Disadvantage => {
+                format!(
+                    "The GM imposes disadvantage on {}'s next roll",
+                    n(combatant)
+                )
+            }
+        },
+        GameEvent::InjuryRolled {
+            combatant,
+            roll,
+            injury,
+            ..
+        } => {
+            let what = match injury {
+                Injury::Dead => "a false hope — dead".to_owned(),
+                Injury::AbilityLoss { ability, amount } => {
+                    format!("loses {amount} {}", ability_text(*ability))
+                }
+                Injury::BodyPart => "loses a body part (the GM's choice)".to_owned(),
+                Injury::DisadvantageUntilRest => "disadvantage on all checks until rest".to_owned(),
+                Injury::Standing { healed } => format!("standing — heals {healed} hp"),
+            };
+            format!(
+                "{}'s injury roll: d20={} — {what}",
+                n(combatant),
+                roll.natural().unwrap_or(0)
+            )
+        }
+        GameEvent::MoraleProposed {
+            trigger,
+            combatants,
+        } => format!(
+            "Morale check proposed ({}): {}",
+            match trigger {
+                MoraleTrigger::BattleStart => "the battle begins",
+                MoraleTrigger::FirstKill => "first kill",
+                MoraleTrigger::LeaderKilled => "the leader is killed",
+            },
+            roster.names_of(combatants)
+        ),
+        GameEvent::MoraleChecked {
+            combatants,
+            roll,
+            bonus,
+            total,
+            dc,
+            success,
+        } => format!(
+            "Morale for {}: {} {} = {total} vs DC {dc} — {}",
+            roster.names_of(combatants),
+            d20_text(roll),
+            signed(*bonus),
+            if *success { "they stand" } else { "they break" }
+        ),
+        GameEvent::LeftBattle { combatant, how } => format!(
+            "{} {}",
+            n(combatant),
+            match how {
+                Departure::Fled => "flees the battle",
+                Departure::Surrendered => "surrenders",
+                Departure::Escaped => "escapes the battle",
+            }
+        ),
+        GameEvent::RetreatStarted { combatant } => {
+            format!("{} tries to retreat (the GM rules)", n(combatant))
+        }
+        GameEvent::RetreatFailed { combatant } => {
+            format!("{}'s retreat fails: it stops moving", n(combatant))
+        }
         GameEvent::Slain { combatant } => format!("{} is slain!", n(combatant)),
         GameEvent::KnockedOut { combatant } => format!(
             "{} is knocked out — alive, unconscious and out of the fight.",
@@ -879,6 +984,7 @@ mod tests {
             coma: false,
             rested: false,
             grid: None,
+            ftd: None,
             attacks: vec![AttackSummary {
                 basic: true,
                 spell: false,

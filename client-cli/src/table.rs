@@ -24,10 +24,15 @@ pub fn header(state: &SessionState) -> String {
                     format!(" · {name}'s turn")
                 })
                 .unwrap_or_default();
-            format!(
-                "Round {} · escalation {}{turn}",
-                state.round, state.escalation
-            )
+            if state.ftd.is_some() {
+                // Five Torches Deep has no escalation die.
+                format!("Round {}{turn}", state.round)
+            } else {
+                format!(
+                    "Round {} · escalation {}{turn}",
+                    state.round, state.escalation
+                )
+            }
         }
     }
 }
@@ -47,14 +52,23 @@ fn hp_cell(c: &CombatantState) -> String {
 
 /// `up`, `up, staggered`, `unconscious (2 failed saves)`, `dead`, `slain`.
 pub fn status_cell(c: &CombatantState) -> String {
+    if let Some(how) = c.ftd.as_ref().and_then(|f| f.departed) {
+        return match how {
+            fray_protocol::ftd::Departure::Fled => "fled",
+            fray_protocol::ftd::Departure::Surrendered => "surrendered",
+            fray_protocol::ftd::Departure::Escaped => "escaped",
+        }
+        .to_owned();
+    }
     let mut s = match c.status {
         LifeStatus::Conscious => "up".to_owned(),
+        LifeStatus::Unconscious if c.ftd.is_some() => "incapacitated".to_owned(),
         LifeStatus::Unconscious => "unconscious".to_owned(),
         LifeStatus::Dead => "dead".to_owned(),
         LifeStatus::Slain => "slain".to_owned(),
         LifeStatus::KnockedOut => "knocked out".to_owned(),
     };
-    if c.staggered && c.status.is_up() {
+    if c.staggered && c.status.is_up() && c.ftd.is_none() {
         s.push_str(", staggered");
     }
     if c.death_save_failures > 0 && c.status == LifeStatus::Unconscious {

@@ -212,6 +212,75 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         }
         GameEvent::Revived { combatant, .. } => set_status(state, combatant, LifeStatus::Conscious),
         GameEvent::Died { combatant } => set_status(state, combatant, LifeStatus::Dead),
+        GameEvent::InitiativeScores { scores } => {
+            for (id, dex) in scores {
+                if let Some(i) = find(state, id) {
+                    state.combatants[i].initiative = Some(*dex);
+                }
+            }
+        }
+        GameEvent::AdvantageGranted {
+            combatant,
+            advantage,
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(f) = &mut state.combatants[i].ftd
+            {
+                f.granted = *advantage;
+            }
+        }
+        GameEvent::InjuryRolled {
+            combatant, injury, ..
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(f) = &mut state.combatants[i].ftd
+            {
+                match injury {
+                    fray_protocol::ftd::Injury::AbilityLoss { ability, amount } => {
+                        let score = f.abilities.get_mut(*ability);
+                        *score = (*score - amount).max(0);
+                    }
+                    fray_protocol::ftd::Injury::DisadvantageUntilRest => {
+                        f.disadvantage_until_rest = true
+                    }
+                    _ => {}
+                }
+                f.injuries.push(injury.clone());
+            }
+        }
+        GameEvent::MoraleProposed { trigger, .. } => {
+            if *trigger == fray_protocol::ftd::MoraleTrigger::FirstKill
+                && let Some(f) = &mut state.ftd
+            {
+                f.kill_proposed = true;
+            }
+        }
+        GameEvent::MoraleChecked { .. } => {}
+        GameEvent::LeftBattle { combatant, how } => {
+            unlink(state, combatant);
+            if let Some(i) = find(state, combatant) {
+                let c = &mut state.combatants[i];
+                c.actions = ActionsLeft::NONE;
+                if let Some(f) = &mut c.ftd {
+                    f.departed = Some(*how);
+                }
+            }
+            if let Some(f) = &mut state.ftd
+                && f.retreat.as_ref() == Some(combatant)
+            {
+                f.retreat = None;
+            }
+        }
+        GameEvent::RetreatStarted { combatant } => {
+            if let Some(f) = &mut state.ftd {
+                f.retreat = Some(combatant.clone());
+            }
+        }
+        GameEvent::RetreatFailed { .. } => {
+            if let Some(f) = &mut state.ftd {
+                f.retreat = None;
+            }
+        }
         GameEvent::Slain { combatant } => set_status(state, combatant, LifeStatus::Slain),
         // Out of the fight like a slain monster (engine/apply.rs::out_of_fight): engagements,
         // opportunities and effects end with it.
@@ -584,6 +653,7 @@ mod tests {
                     coma: false,
                     rested: false,
                     grid: None,
+                    ftd: None,
                     id: CombatantId::new("brakka"),
                     name: "Brakka".into(),
                     side: Side::Heroes,

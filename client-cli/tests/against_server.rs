@@ -197,13 +197,7 @@ async fn play_on_the_orcus_grid_shows_the_map_and_takes_grid_verbs() {
     let gm = created["tokens"]["gm"].as_str().expect("gm").to_string();
     // The GM starts, looks at the map, and tries to walk a monster through the gorge wall.
     let out = fray(
-        vec![
-            "play".into(),
-            "--token".into(),
-            gm,
-            "--server".into(),
-            addr,
-        ],
+        vec!["play".into(), "--token".into(), gm, "--server".into(), addr],
         Some("start\nstate\nhelp\nwalk 0,0\n".into()),
     )
     .await;

@@ -40,6 +40,8 @@ pub enum Command {
     },
     /// Spend the move action to move: engage an enemy, or move (while engaged: away, drawing
     /// opportunity attacks), optionally far away from the fight.
+    /// Five Torches Deep: the movement action — close to `engage`, far away, or (neither) at
+    /// ranged distance; no opportunity attacks.
     Move {
         /// Who moves.
         actor: CombatantId,
@@ -66,6 +68,8 @@ pub enum Command {
     },
     /// 13th Age stabilize: a DC 10 Wisdom check (d20 + Wis + level) to stop an unconscious ally
     /// dying; a standard action, or a quick action on 25+.
+    /// Five Torches Deep: an ally's WIS check (DC 11, proficiency with `medicine`) to stabilize
+    /// an incapacitated PC, then its injury roll; an active action during the battle.
     Stabilize {
         /// Who helps.
         actor: CombatantId,
@@ -175,6 +179,7 @@ pub enum Command {
     /// GM (Orcus § Surprise round): start with a surprise round in which only combatants not
     /// listed act, each with a single action (a standard action, or a move or swift action in
     /// its place); then normal rounds follow.
+    /// Five Torches Deep (an ambush): the unsurprised act in a surprise round with full turns.
     StartSurprise {
         /// The surprised combatants.
         surprised: Vec<CombatantId>,
@@ -316,6 +321,91 @@ pub enum Command {
         /// Whether knock-out blows are allowed from now on.
         allowed: bool,
     },
+    /// GM (Five Torches Deep § Saves & Checks): a check — d20 + ability modifier (+ proficiency
+    /// when proficient) against a DC, with advantage or disadvantage. With `damage`, a failure
+    /// deals that damage to the combatant (doubled for a PC on a natural 1).
+    Check {
+        /// Who checks.
+        combatant: CombatantId,
+        /// The ability whose modifier is added.
+        ability: crate::ftd::Ability,
+        /// Difficulty.
+        dc: i32,
+        /// Adds the proficiency bonus.
+        #[serde(default)]
+        proficient: bool,
+        /// Circumstances (combined with the GM's grant and injuries; both cancel).
+        #[serde(default)]
+        advantage: crate::ftd::Advantage,
+        /// Damage on a failure (a dice expression), if the check guards against harm.
+        #[serde(default)]
+        damage: Option<String>,
+        /// What for (shown in the event), e.g. `trap`.
+        #[serde(default)]
+        purpose: Option<String>,
+    },
+    /// GM (Five Torches Deep § Tactical Superiority): advantage or disadvantage on the
+    /// combatant's next d20 roll (attack or check), e.g. for flanking; `none` withdraws it.
+    GrantAdvantage {
+        /// Who.
+        combatant: CombatantId,
+        /// What is granted.
+        advantage: crate::ftd::Advantage,
+    },
+    /// GM (Five Torches Deep § Morale Checks): a DC 11 morale check — 1d20 + WIS modifier
+    /// (+ proficiency if fitting) + the monster morale bonus. Each listed combatant rolls
+    /// individually, or with `group` the monsters roll once with the first one's modifier.
+    /// Failure: they flee or surrender (`on_failure`) and leave the battle.
+    MoraleCheck {
+        /// Who checks.
+        combatants: Vec<CombatantId>,
+        /// One roll for the whole group (monsters only: PCs always roll individually).
+        #[serde(default)]
+        group: bool,
+        /// Circumstances (e.g. outnumbered).
+        #[serde(default)]
+        advantage: crate::ftd::Advantage,
+        /// What failure does.
+        #[serde(default)]
+        on_failure: crate::ftd::MoraleOutcome,
+    },
+    /// Five Torches Deep § Retreat: the whole turn (no action taken yet); the GM then rules
+    /// with `resolve_retreat`.
+    Retreat {
+        /// Who retreats.
+        actor: CombatantId,
+    },
+    /// GM (Five Torches Deep § Retreat): the pending retreat's check, if any, then attacks by
+    /// the listed enemies (each with its first attack); a failed check or any hit stops it,
+    /// otherwise the PC escapes the battle.
+    ResolveRetreat {
+        /// A check to avoid danger, if the GM calls for one.
+        #[serde(default)]
+        check: Option<RetreatCheck>,
+        /// Enemies allowed to attack the fleeing PC, in order.
+        #[serde(default)]
+        attackers: Vec<CombatantId>,
+    },
+    /// Five Torches Deep § initiative: at the start of its turn, the actor delays to a slower
+    /// place — right after `after` — for the rest of the battle.
+    DelayTo {
+        /// Who delays.
+        actor: CombatantId,
+        /// The combatant it will act after (later in the order this round).
+        after: CombatantId,
+    },
+    /// GM (Five Torches Deep § Healing From Magic & Medicine): magic or medicine heals `dice`
+    /// hit points (never above the maximum); an incapacitated PC is stabilized by it (injury
+    /// roll) and, if it lives, heals the roll instead of returning at 1 hp.
+    Heal {
+        /// Who is healed.
+        target: CombatantId,
+        /// The healing roll, e.g. `2d4+2`.
+        dice: String,
+        /// Who healed (the caster or medic), if anyone.
+        #[serde(default)]
+        by: Option<CombatantId>,
+    },
 }
 
 /// The skill used to escape a grapple (Orcus § Escape a Grapple).
@@ -326,6 +416,18 @@ pub enum EscapeSkill {
     Acrobatics,
     /// Athletics vs the grappler's Fortitude.
     Athletics,
+}
+
+/// The check the GM calls for against a retreat (Five Torches Deep § Retreat).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetreatCheck {
+    /// The ability (e.g. `dex` to break through an encirclement).
+    pub ability: crate::ftd::Ability,
+    /// Difficulty.
+    pub dc: i32,
+    /// Adds the proficiency bonus.
+    #[serde(default)]
+    pub proficient: bool,
 }
 
 impl Command {
@@ -355,6 +457,8 @@ impl Command {
             | Command::Grapple { actor, .. }
             | Command::Escape { actor, .. }
             | Command::Maintain { actor, .. }
+            | Command::Retreat { actor }
+            | Command::DelayTo { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -369,6 +473,11 @@ impl Command {
             | Command::StartSurprise { .. }
             | Command::ReorderInitiative { .. }
             | Command::NextBattle
+            | Command::Check { .. }
+            | Command::GrantAdvantage { .. }
+            | Command::MoraleCheck { .. }
+            | Command::ResolveRetreat { .. }
+            | Command::Heal { .. }
             | Command::EndSession => None,
         }
     }
@@ -414,6 +523,13 @@ impl Command {
             Command::Escape { .. } => "escape",
             Command::Maintain { .. } => "maintain",
             Command::KnockOuts { .. } => "knock_outs",
+            Command::Check { .. } => "check",
+            Command::GrantAdvantage { .. } => "grant_advantage",
+            Command::MoraleCheck { .. } => "morale_check",
+            Command::Retreat { .. } => "retreat",
+            Command::ResolveRetreat { .. } => "resolve_retreat",
+            Command::DelayTo { .. } => "delay_to",
+            Command::Heal { .. } => "heal",
         }
     }
 }

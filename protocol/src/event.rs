@@ -274,6 +274,14 @@ pub enum DamageCause {
         /// The effect's id.
         effect: u32,
     },
+    /// Five Torches Deep: a failed check against harm (a trap, a fall…); `doubled` when the
+    /// PC rolled a natural 1 (§ Critical Failure).
+    Hazard {
+        /// The check's purpose.
+        purpose: String,
+        /// The damage was doubled by a natural 1.
+        doubled: bool,
+    },
 }
 
 /// Why an effect ended.
@@ -863,6 +871,74 @@ pub enum GameEvent {
     KnockOutsRuled {
         /// Whether they are allowed from now on.
         allowed: bool,
+    },
+    /// Five Torches Deep § initiative: each combatant's place is its DEX score (not modifier),
+    /// fixed for the battle; a `turn_order` follows.
+    InitiativeScores {
+        /// (combatant, DEX score), in the order of battle.
+        scores: Vec<(CombatantId, i32)>,
+    },
+    /// Five Torches Deep: the GM granted advantage or disadvantage to the combatant's next d20
+    /// roll (`none` withdraws it); the next attack or check by it uses it up.
+    AdvantageGranted {
+        /// Who.
+        combatant: CombatantId,
+        /// What.
+        advantage: crate::ftd::Advantage,
+    },
+    /// Five Torches Deep § Stabilizing & Injuries: the stabilized PC's roll on the injury table
+    /// (`effect_roll` is the 1d6 of an ability loss or the 1d8 of standing).
+    InjuryRolled {
+        /// Who.
+        combatant: CombatantId,
+        /// The d20.
+        roll: Roll,
+        /// The result.
+        injury: crate::ftd::Injury,
+        /// The 1d6 or 1d8 the result rolled, if any.
+        effect_roll: Option<Roll>,
+    },
+    /// Five Torches Deep § When To Check Morale: the server proposes a morale check to the GM
+    /// (the battle begins, the first kill, a leader killed); nothing is rolled.
+    MoraleProposed {
+        /// Why.
+        trigger: crate::ftd::MoraleTrigger,
+        /// Who might check (those still in the fight on the side concerned).
+        combatants: Vec<CombatantId>,
+    },
+    /// Five Torches Deep § Morale Checks: one morale roll (DC 11) for the listed combatants.
+    MoraleChecked {
+        /// Who this roll is for.
+        combatants: Vec<CombatantId>,
+        /// The d20 (two with advantage or disadvantage).
+        roll: Roll,
+        /// WIS modifier + proficiency if fitting + morale bonus.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// Difficulty (11).
+        dc: i32,
+        /// They stand and fight.
+        success: bool,
+    },
+    /// Five Torches Deep: a combatant left the battle — fled or surrendered (failed morale) or
+    /// escaped (a successful retreat). It no longer acts or counts for the end of the battle.
+    LeftBattle {
+        /// Who.
+        combatant: CombatantId,
+        /// How.
+        how: crate::ftd::Departure,
+    },
+    /// Five Torches Deep § Retreat: a PC spends its whole turn retreating; the GM rules next.
+    RetreatStarted {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// Five Torches Deep § Retreat: the retreat failed (a failed check or a hit): the PC stops
+    /// moving and stays in the battle.
+    RetreatFailed {
+        /// Who.
+        combatant: CombatantId,
     },
 }
 

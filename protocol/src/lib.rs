@@ -7,6 +7,7 @@ pub mod codec;
 pub mod command;
 pub mod error;
 pub mod event;
+pub mod ftd;
 pub mod grid;
 pub mod ids;
 pub mod message;

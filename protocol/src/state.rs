@@ -206,6 +206,8 @@ pub struct CombatantState {
     pub rested: bool,
     /// Grid rulesets (Orcus): place, size, speed, the other defenses, action points.
     pub grid: Option<crate::grid::GridState>,
+    /// Five Torches Deep: ability scores, proficiency, HD, morale, grants, injuries, departure.
+    pub ftd: Option<crate::ftd::FtdCombatant>,
 }
 
 /// The whole session state.
@@ -272,6 +274,8 @@ pub struct SessionState {
     /// Grabs let go this turn, as (grabber, grabbed): a grabber that let go and moves away draws
     /// no opportunity attack from the creature it let go (13th Age § Grabbed).
     pub released: Vec<(CombatantId, CombatantId)>,
+    /// Five Torches Deep: a pending retreat and the morale checks proposed.
+    pub ftd: Option<crate::ftd::FtdBattle>,
     /// Combatants sorted by id.
     pub combatants: Vec<CombatantState>,
 }
@@ -308,6 +312,7 @@ impl SessionState {
             popped_free: None,
             map: None,
             released: Vec::new(),
+            ftd: None,
             combatants,
         }
     }

@@ -3,9 +3,9 @@
 //! recording replays, and helpers to tamper with logs.
 
 use anyhow::{Result, anyhow};
-use fray_protocol::ids::Role;
+use fray_protocol::ids::{CombatantId, Role, Side};
 use fray_protocol::state::Phase;
-use fray_protocol::{Command, GameEvent};
+use fray_protocol::{Command, GameEvent, SessionState};
 use fray_server::demo::bot::next_for_table;
 use fray_server::net::{self, Registry};
 use fray_server::session::{Session, SessionConfig};
@@ -274,4 +274,197 @@ pub fn orcus_start(
             })
         })
         .collect()
+}
+
+/// Plays a Five Torches Deep session in process as its GM: every combatant moves close to an
+/// enemy and attacks it; heroes stabilize incapacitated allies, retreat when nearly dead (the GM
+/// calls a DEX check), and get advantage when an ally is already close to their foe; the GM
+/// calls morale checks when the server proposes them after a kill. After the battle the
+/// dying are stabilized if someone can, then the session ends. Returns the commands sent.
+pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<Command>> {
+    use fray_protocol::command::RetreatCheck;
+    use fray_protocol::ftd::{Ability, Advantage, MoraleOutcome, MoraleTrigger};
+    use fray_protocol::state::{ActionsLeft, LifeStatus};
+    let mut sent = Vec::new();
+    let mut tick = 0;
+    let mut send = |session: &mut Session, cmd: Command, sent: &mut Vec<Command>| {
+        tick += 1;
+        let events: Vec<GameEvent> = session
+            .stage("gm", tick, &cmd)
+            .map_err(|r| anyhow!("rejected at tick {tick}: {cmd:?}: {r}"))?
+            .events
+            .into_iter()
+            .map(|e| e.event)
+            .collect();
+        sent.push(cmd);
+        session.commit()?;
+        Ok::<_, anyhow::Error>(events)
+    };
+    let up = |s: &SessionState, id: &CombatantId| {
+        s.combatant(id).is_some_and(|c| {
+            c.status == LifeStatus::Conscious
+                && c.ftd.as_ref().is_some_and(|f| f.departed.is_none())
+        })
+    };
+    let mut proposals: Vec<(MoraleTrigger, Vec<CombatantId>)> = Vec::new();
+    let mut events = send(session, Command::StartBattle, &mut sent)?;
+    for _ in 0..max_ticks {
+        for e in &events {
+            if let GameEvent::MoraleProposed {
+                trigger,
+                combatants,
+            } = e
+                && *trigger != MoraleTrigger::BattleStart
+            {
+                proposals.push((*trigger, combatants.clone()));
+            }
+        }
+        let state = session.state();
+        if state.phase == Phase::Ended {
+            if state.seed_revealed {
+                return Ok(sent);
+            }
+            let dying = state
+                .combatants
+                .iter()
+                .find(|c| c.status == LifeStatus::Unconscious)
+                .map(|c| c.id.clone());
+            let helper = state
+                .combatants
+                .iter()
+                .find(|c| c.side == Side::Heroes && up(&state, &c.id))
+                .map(|c| c.id.clone());
+            let cmd = match (dying, helper, sent.len() % 3) {
+                (Some(target), Some(actor), 0 | 1) => Command::Stabilize { actor, target },
+                _ => Command::EndSession,
+            };
+            events = send(session, cmd, &mut sent)?;
+            continue;
+        }
+        if let Some((trigger, who)) = proposals.pop() {
+            let who: Vec<CombatantId> = who.into_iter().filter(|c| up(&state, c)).collect();
+            if !who.is_empty() {
+                let monsters = who
+                    .iter()
+                    .all(|c| state.combatant(c).is_some_and(|c| c.side == Side::Monsters));
+                events = send(
+                    session,
+                    Command::MoraleCheck {
+                        combatants: who,
+                        group: monsters && trigger == MoraleTrigger::LeaderKilled,
+                        advantage: Advantage::None,
+                        on_failure: MoraleOutcome::Flee,
+                    },
+                    &mut sent,
+                )?;
+                continue;
+            }
+        }
+        if let Some(who) = state.ftd.as_ref().and_then(|f| f.retreat.clone()) {
+            let me = state.combatant(&who).cloned();
+            let attackers = me
+                .map(|m| m.engaged_with.into_iter().take(1).collect())
+                .unwrap_or_default();
+            events = send(
+                session,
+                Command::ResolveRetreat {
+                    check: Some(RetreatCheck {
+                        ability: Ability::Dex,
+                        dc: 12,
+                        proficient: false,
+                    }),
+                    attackers,
+                },
+                &mut sent,
+            )?;
+            continue;
+        }
+        let Some(cur) = state.current.clone() else {
+            return Err(anyhow!("no current combatant while running"));
+        };
+        let Some(me) = state.combatant(&cur).cloned() else {
+            return Err(anyhow!("unknown current combatant"));
+        };
+        let fresh = me.actions == ActionsLeft::FULL;
+        if me.side == Side::Heroes && me.actions.standard {
+            if let Some(d) = state
+                .combatants
+                .iter()
+                .find(|c| c.side == Side::Heroes && c.status == LifeStatus::Unconscious)
+            {
+                events = send(
+                    session,
+                    Command::Stabilize {
+                        actor: cur.clone(),
+                        target: d.id.clone(),
+                    },
+                    &mut sent,
+                )?;
+                continue;
+            }
+            if fresh && me.hp.is_some_and(|h| h <= 2) && !me.engaged_with.is_empty() {
+                events = send(session, Command::Retreat { actor: cur }, &mut sent)?;
+                continue;
+            }
+        }
+        let foe = state
+            .combatants
+            .iter()
+            .filter(|c| c.side != me.side && up(&state, &c.id))
+            .min_by_key(|c| (!me.engaged_with.contains(&c.id), c.id.clone()))
+            .map(|c| c.id.clone());
+        let (Some(foe), Some(attack)) = (foe, me.attacks.first().cloned()) else {
+            events = send(session, Command::EndTurn { actor: cur }, &mut sent)?;
+            continue;
+        };
+        if me.actions.move_action && attack.range == "close" && !me.engaged_with.contains(&foe) {
+            events = send(
+                session,
+                Command::Move {
+                    actor: cur,
+                    engage: Some(foe),
+                    far_away: false,
+                },
+                &mut sent,
+            )?;
+            continue;
+        }
+        if me.actions.standard {
+            let flanked = state
+                .combatants
+                .iter()
+                .any(|c| c.id != cur && c.side == me.side && c.engaged_with.contains(&foe));
+            if me.side == Side::Heroes
+                && flanked
+                && me
+                    .ftd
+                    .as_ref()
+                    .is_some_and(|f| f.granted == Advantage::None)
+            {
+                events = send(
+                    session,
+                    Command::GrantAdvantage {
+                        combatant: cur,
+                        advantage: Advantage::Advantage,
+                    },
+                    &mut sent,
+                )?;
+                continue;
+            }
+            events = send(
+                session,
+                Command::Attack {
+                    actor: cur,
+                    attack: attack.id,
+                    targets: vec![foe],
+                    mode: Default::default(),
+                    knock_out: false,
+                },
+                &mut sent,
+            )?;
+            continue;
+        }
+        events = send(session, Command::EndTurn { actor: cur }, &mut sent)?;
+    }
+    Err(anyhow!("fight did not end in {max_ticks} ticks"))
 }

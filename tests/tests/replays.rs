@@ -63,6 +63,55 @@ fn every_replay_folds_and_verifies() -> Result<()> {
 }
 
 #[test]
+fn the_five_torches_deep_replays_exercise_its_combat() -> Result<()> {
+    use fray_protocol::event::AttackOutcome;
+    let mut seen = BTreeSet::new();
+    for path in fights()?
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("five-torches-deep"))
+    {
+        for e in replay::fold(&replay::read_log(&path)?)?.events {
+            let tag = match e.event {
+                GameEvent::InitiativeScores { .. } => "initiative by dex",
+                GameEvent::AttackRolled {
+                    outcome: AttackOutcome::Crit,
+                    ..
+                } => "crit",
+                GameEvent::AdvantageGranted { .. } => "advantage",
+                GameEvent::FellUnconscious { .. } => "incapacitated",
+                GameEvent::InjuryRolled { .. } => "injury",
+                GameEvent::Died { .. } => "died",
+                GameEvent::MoraleChecked { success: true, .. } => "morale held",
+                GameEvent::MoraleChecked { success: false, .. } => "morale broken",
+                GameEvent::RetreatStarted { .. } => "retreat",
+                GameEvent::LeftBattle { .. } => "left the battle",
+                _ => continue,
+            };
+            seen.insert(tag);
+        }
+    }
+    let expected: BTreeSet<&str> = [
+        "initiative by dex",
+        "crit",
+        "advantage",
+        "incapacitated",
+        "injury",
+        "died",
+        "morale held",
+        "morale broken",
+        "retreat",
+        "left the battle",
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(
+        seen, expected,
+        "mechanics exercised by the Five Torches Deep replays"
+    );
+    Ok(())
+}
+
+#[test]
 fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Result<()> {
     use fray_protocol::event::{AttackOutcome, SavePurpose};
     let mut conditions = BTreeSet::new();

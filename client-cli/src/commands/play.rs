@@ -418,12 +418,21 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
     } else {
         left.join(", ")
     };
-    out.push_str(&format!(
-        "{}: {hp}{temp} · {} · recoveries {} · actions left: {left}\n",
-        me.name,
-        table::status_cell(me),
-        me.recoveries
-    ));
+    if me.ftd.is_some() {
+        // Five Torches Deep: active / movement / quick, no recoveries.
+        out.push_str(&format!(
+            "{}: {hp}{temp} · {} · actions left: {left} (standard = the active action)\n",
+            me.name,
+            table::status_cell(me)
+        ));
+    } else {
+        out.push_str(&format!(
+            "{}: {hp}{temp} · {} · recoveries {} · actions left: {left}\n",
+            me.name,
+            table::status_cell(me),
+            me.recoveries
+        ));
+    }
     let Some(menu) = Menu::for_actor(state, &me.id) else {
         return out;
     };
@@ -521,7 +530,15 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
             also.push("disengage");
         }
     }
-    if standard && me.side == fray_protocol::Side::Heroes {
+    if me.ftd.is_some() {
+        if me.actions == fray_protocol::state::ActionsLeft::FULL {
+            also.push("retreat");
+            also.push("delay-to WHO");
+        }
+        if standard {
+            also.push("stabilize ALLY");
+        }
+    } else if standard && me.side == fray_protocol::Side::Heroes {
         also.push("rally");
     }
     also.push("end");

@@ -1040,6 +1040,7 @@ impl HeroFile {
             villain: false,
             attacks,
             orcus: None,
+            ftd: None,
         })
     }
 }
@@ -1081,6 +1082,7 @@ impl MonsterFile {
             villain: self.villain,
             attacks,
             orcus: None,
+            ftd: None,
         })
     }
 }

@@ -6,6 +6,7 @@
 //! blocks, which take precedence over built-in ones with the same id.
 
 pub mod file;
+pub mod ftd;
 pub mod model;
 pub mod orcus;
 
@@ -42,6 +43,7 @@ pub enum ContentError {
 pub fn builtin_files(ruleset: &str) -> &'static [(&'static str, &'static str)] {
     match ruleset {
         "orcus" => orcus::BUILTIN,
+        "five-torches-deep" => ftd::BUILTIN,
         "13th-age" => &[
             (
                 "builtin:13th-age/party.toml",
@@ -59,6 +61,10 @@ pub fn builtin_files(ruleset: &str) -> &'static [(&'static str, &'static str)] {
 /// Built-in encounters of a ruleset: (name, TOML text).
 pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static str)] {
     match ruleset {
+        "five-torches-deep" => &[(
+            "flooded-chapel",
+            include_str!("../../content/five-torches-deep/encounters/flooded-chapel.toml"),
+        )],
         "orcus" => &[(
             "bridge-of-bones",
             include_str!("../../content/orcus/encounters/bridge-of-bones.toml"),
@@ -86,7 +92,7 @@ pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static st
 }
 
 /// The rulesets this server runs.
-pub const RULESETS: &[&str] = &["13th-age", "orcus"];
+pub const RULESETS: &[&str] = &["13th-age", "orcus", "five-torches-deep"];
 
 fn parse_file(name: &str, text: &str) -> Result<ContentFile, ContentError> {
     parse_toml(name, text)
@@ -130,6 +136,13 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         && r == crate::rules::orcus::ID
     {
         return orcus::load_encounter(name, text);
+    }
+    if let Ok(Head {
+        ruleset: Some(r), ..
+    }) = toml::from_str::<Head>(text)
+        && r == crate::rules::five_torches::ID
+    {
+        return ftd::load_encounter(name, text);
     }
     let enc = parse_file(name, text)?;
     let ctx = Ctx { file: name };

@@ -328,6 +328,8 @@ pub struct CombatantSpec {
     pub attacks: Vec<AttackSpec>,
     /// Orcus numbers and powers; `None` in other rulesets.
     pub orcus: Option<OrcusSpec>,
+    /// Five Torches Deep numbers and attacks; `None` in other rulesets.
+    pub ftd: Option<FtdSpec>,
 }
 
 /// A player's seat: a name and the combatants it controls.
@@ -633,4 +635,50 @@ pub enum ActionCost {
     ImmediateCounter,
     /// § Immediate actions: a reaction (resolves after its trigger), out of turn.
     ImmediateReaction,
+}
+
+/// A Five Torches Deep combatant's numbers beyond the shared ones
+/// (`five-torches-deep-combat.txt`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FtdSpec {
+    /// Ability scores (initiative is the DEX score).
+    pub abilities: fray_protocol::ftd::AbilityScores,
+    /// Proficiency bonus.
+    pub proficiency: i32,
+    /// What it is proficient in (heroes: `medicine` helps stabilizing, `morale` morale checks).
+    pub proficiencies: Vec<String>,
+    /// Class (heroes).
+    pub class: Option<String>,
+    /// Hit dice (monsters).
+    pub hd: Option<i32>,
+    /// Morale bonus (monsters: by HD unless the stat block sets it).
+    pub morale_bonus: i32,
+    /// Adds proficiency to morale checks.
+    pub morale_proficient: bool,
+    /// A leader or expert (its death proposes a morale check).
+    pub leader: bool,
+    /// Attacks.
+    pub attacks: Vec<FtdAttackSpec>,
+}
+
+/// A Five Torches Deep attack: a weapon or spell (heroes) or a monster's attack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FtdAttackSpec {
+    /// Id used in commands.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Melee, ranged, arcane or divine.
+    pub kind: crate::rules::five_torches::rules::AttackKind,
+    /// A ranged attack (disadvantage in close range); melee attacks need close range.
+    pub ranged: bool,
+    /// The ability whose (current) modifier is added to the attack and damage (heroes); `None`
+    /// for monsters, whose `bonus` is all.
+    pub ability: Option<fray_protocol::ftd::Ability>,
+    /// Adds the proficiency bonus (heroes proficient with it).
+    pub proficient: bool,
+    /// Fixed attack bonus (monsters; 0 for heroes).
+    pub bonus: i32,
+    /// Damage dice (heroes: the ability modifier is added at roll time).
+    pub damage: String,
 }

@@ -781,6 +781,7 @@ impl HeroFile {
             vulnerable: Vec::new(),
             villain: false,
             attacks: Vec::new(),
+            ftd: None,
             orcus: Some(OrcusSpec {
                 square: at,
                 size,
@@ -913,6 +914,7 @@ impl MonsterFile {
             vulnerable: Vec::new(),
             villain: false,
             attacks: Vec::new(),
+            ftd: None,
             orcus: Some(OrcusSpec {
                 square: at,
                 size,

@@ -7,6 +7,7 @@
 use super::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::event::{ActionKind, GameEvent};
+use fray_protocol::ftd::{Advantage, Injury, MoraleTrigger};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
 
@@ -205,6 +206,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             outcome,
             ..
         } => {
+            // Five Torches Deep: the GM's grant is used up by the next d20 roll.
+            with::<FtdSheet>(world, attacker, |s| s.0.granted = Advantage::None);
             let mut b = world.resource_mut::<Battle>();
             if outcome.is_hit()
                 && b.current() == Some(attacker)
@@ -307,8 +310,10 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::TargetsRolled { .. } => {}
         GameEvent::Resisted { .. }
         | GameEvent::CoupDeGrace { .. }
-        | GameEvent::ManeuverTriggered { .. }
-        | GameEvent::CheckRolled { .. } => {}
+        | GameEvent::ManeuverTriggered { .. } => {}
+        GameEvent::CheckRolled { combatant, .. } => {
+            with::<FtdSheet>(world, combatant, |s| s.0.granted = Advantage::None)
+        }
         GameEvent::DamageRolled { .. }
         | GameEvent::AlliesCounted { .. }
         | GameEvent::SaveRolled { .. }
@@ -319,11 +324,12 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             temp_absorbed,
             ..
         } => {
-            let is_monster = is_side(world, target, Side::Monsters);
+            // Five Torches Deep § Healing & HP: never below zero, for anyone.
+            let floor = is_side(world, target, Side::Monsters) || has::<FtdSheet>(world, target);
             with::<HitPoints>(world, target, |hp| {
                 hp.temp = (hp.temp - temp_absorbed).max(0);
                 hp.current -= amount - temp_absorbed;
-                if is_monster {
+                if floor {
                     hp.current = hp.current.max(0);
                 }
             });
@@ -365,11 +371,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             });
         }
         GameEvent::FellUnconscious { combatant } => {
+            let round = world.resource::<Battle>().round;
+            with::<FtdSheet>(world, combatant, |s| s.0.fell_round = Some(round));
             with::<Hero>(world, combatant, |h| h.dropped = true);
             with::<Vitality>(world, combatant, |v| v.0 = LifeStatus::Unconscious);
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
         }
         GameEvent::Revived { combatant, can_act } => {
+            with::<FtdSheet>(world, combatant, |s| s.0.fell_round = None);
             with::<Vitality>(world, combatant, |v| v.0 = LifeStatus::Conscious);
             with::<Hero>(world, combatant, |h| h.stabilized = false);
             if !can_act {
@@ -449,6 +458,63 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             for_all::<ActionBudget>(world, |a| a.0 = ActionsLeft::NONE);
         }
         GameEvent::SeedRevealed { .. } => world.resource_mut::<Battle>().seed_revealed = true,
+        GameEvent::InitiativeScores { scores } => {
+            for (id, dex) in scores {
+                with::<Initiative>(world, id, |i| i.result = Some(*dex));
+            }
+        }
+        GameEvent::AdvantageGranted {
+            combatant,
+            advantage,
+        } => with::<FtdSheet>(world, combatant, |s| s.0.granted = *advantage),
+        GameEvent::InjuryRolled {
+            combatant, injury, ..
+        } => with::<FtdSheet>(world, combatant, |s| {
+            match injury {
+                Injury::AbilityLoss { ability, amount } => {
+                    let score = s.0.abilities.get_mut(*ability);
+                    *score = (*score - amount).max(0);
+                }
+                Injury::DisadvantageUntilRest => s.0.disadvantage_until_rest = true,
+                Injury::Dead | Injury::BodyPart | Injury::Standing { .. } => {}
+            }
+            s.0.injuries.push(injury.clone());
+        }),
+        GameEvent::MoraleProposed { trigger, .. } => {
+            if *trigger == MoraleTrigger::FirstKill
+                && let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
+            {
+                f.kill_proposed = true;
+            }
+        }
+        GameEvent::MoraleChecked { combatants, .. } => {
+            for c in combatants {
+                with::<FtdSheet>(world, c, |s| s.0.granted = Advantage::None);
+            }
+        }
+        GameEvent::LeftBattle { combatant, how } => {
+            disengage_all(world, combatant);
+            with::<FtdSheet>(world, combatant, |s| s.0.departed = Some(*how));
+            with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
+            with::<Effects>(world, combatant, |fx| fx.0.clear());
+            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
+                && f.retreat.as_ref() == Some(combatant)
+            {
+                f.retreat = None;
+            }
+        }
+        GameEvent::RetreatStarted { combatant } => {
+            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+                f.retreat = Some(combatant.clone());
+            }
+        }
+        GameEvent::RetreatFailed { combatant } => {
+            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
+                && f.retreat.as_ref() == Some(combatant)
+            {
+                f.retreat = None;
+            }
+        }
     }
 }
 
@@ -516,6 +582,10 @@ pub fn enter_battle(world: &mut World, number: u32) {
         h.dropped = false;
         h.rested = false;
     });
+}
+
+fn has<C: Component>(world: &World, id: &CombatantId) -> bool {
+    entity(world, id).is_some_and(|e| world.get::<C>(e).is_some())
 }
 
 fn is_side(world: &World, id: &CombatantId, side: Side) -> bool {

@@ -265,3 +265,15 @@ pub struct OrcusKit(pub crate::content::model::OrcusSpec);
 /// The battle map of grid rulesets; `None` in the others.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct BattleMap(pub Option<fray_protocol::grid::MapState>);
+
+/// Five Torches Deep: a combatant's live numbers (ability scores, grants, injuries, departure).
+#[derive(Component, Debug, Clone)]
+pub struct FtdSheet(pub fray_protocol::ftd::FtdCombatant);
+
+/// Five Torches Deep: a combatant's fixed stat block (attacks, proficiencies).
+#[derive(Component, Debug, Clone)]
+pub struct FtdKit(pub crate::content::model::FtdSpec);
+
+/// Five Torches Deep battle state; `None` in the other rulesets.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct FtdField(pub Option<fray_protocol::ftd::FtdBattle>);

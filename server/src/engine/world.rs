@@ -65,6 +65,25 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
             OrcusKit(o.clone()),
         ));
     }
+    if let Some(k) = &spec.ftd {
+        e.insert((
+            FtdSheet(fray_protocol::ftd::FtdCombatant {
+                abilities: k.abilities,
+                proficiency: k.proficiency,
+                class: k.class.clone(),
+                hd: k.hd,
+                morale_bonus: k.morale_bonus,
+                morale_proficient: k.morale_proficient,
+                leader: k.leader,
+                granted: fray_protocol::ftd::Advantage::None,
+                disadvantage_until_rest: false,
+                injuries: Vec::new(),
+                fell_round: None,
+                departed: None,
+            }),
+            FtdKit(k.clone()),
+        ));
+    }
     if let Some(h) = &spec.hero {
         e.insert(Hero {
             spec: h.clone(),
@@ -105,6 +124,10 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
     world.insert_resource(LaterBattles(encounter.battles.clone()));
     world.insert_resource(secret);
     world.insert_resource(BattleMap(encounter.map.clone()));
+    world.insert_resource(FtdField(
+        (encounter.ruleset == crate::rules::five_torches::ID)
+            .then(fray_protocol::ftd::FtdBattle::default),
+    ));
     world
 }
 
@@ -153,6 +176,7 @@ pub fn read_state(world: &World) -> SessionState {
         let hero = er.get::<Hero>();
         let grid = er.get::<Grid>();
         let kit = er.get::<OrcusKit>();
+        let ftd_kit = er.get::<FtdKit>();
         combatants.push(CombatantState {
             id: c.id.clone(),
             name: c.name.clone(),
@@ -174,10 +198,12 @@ pub fn read_state(world: &World) -> SessionState {
             death_save_failures: hero.map_or(0, |h| h.death_save_failures),
             rallies: hero.map_or(0, |h| h.rallies),
             rally_barred_round: hero.and_then(|h| h.rally_barred_round),
-            attacks: match kit {
-                Some(k) => crate::rules::orcus::summaries(&k.0),
-                None => summaries(&ars.0),
+            attacks: match (kit, ftd_kit) {
+                (Some(k), _) => crate::rules::orcus::summaries(&k.0),
+                (None, Some(k)) => crate::rules::five_torches::summaries(&k.0),
+                (None, None) => summaries(&ars.0),
             },
+            ftd: er.get::<FtdSheet>().map(|s| s.0.clone()),
             grid: grid.map(|g| g.0.clone()),
             engaged_with: pos.engaged.iter().cloned().collect(),
             far_away: pos.far_away,
@@ -226,6 +252,7 @@ pub fn read_state(world: &World) -> SessionState {
             .and_then(|m| m.0.clone())
             .map(Box::new),
         released: battle.released.clone(),
+        ftd: world.get_resource::<FtdField>().and_then(|f| f.0.clone()),
         combatants,
     }
 }
@@ -345,6 +372,9 @@ pub fn restore_world(
         if let Some(g) = &cs.grid {
             em.get_mut::<Grid>()?.0 = g.clone();
         }
+        if let Some(f) = &cs.ftd {
+            em.get_mut::<FtdSheet>()?.0 = f.clone();
+        }
         {
             let mut pos = em.get_mut::<Position>()?;
             pos.engaged = cs.engaged_with.iter().cloned().collect();
@@ -352,5 +382,8 @@ pub fn restore_world(
         }
     }
     *world.resource_mut::<Battle>() = battle_from(state);
+    if state.ftd.is_some() {
+        world.resource_mut::<FtdField>().0 = state.ftd.clone();
+    }
     Some(world)
 }

@@ -1,6 +1,7 @@
 //! Rulesets. Each is a self-contained module that adds its decide systems to a session's
 //! schedule; shared machinery (components, apply, dice, the tick) lives in `engine` and `dice`.
 
+pub mod five_torches;
 pub mod orcus;
 pub mod thirteenth_age;
 
@@ -10,6 +11,7 @@ use bevy_ecs::schedule::Schedule;
 pub const RULESETS: &[(&str, u32)] = &[
     (thirteenth_age::ID, thirteenth_age::VERSION),
     (orcus::ID, orcus::VERSION),
+    (five_torches::ID, five_torches::VERSION),
 ];
 
 /// The version of a ruleset.
@@ -29,6 +31,10 @@ pub fn add_decide_systems(ruleset: &str, schedule: &mut Schedule) -> Option<()> 
         }
         orcus::ID => {
             orcus::add_systems(schedule);
+            Some(())
+        }
+        five_torches::ID => {
+            five_torches::add_systems(schedule);
             Some(())
         }
         _ => None,

@@ -575,6 +575,83 @@ mod tests {
         assert_eq!(reopened.state_hash(), acknowledged);
     }
 
+    /// A Five Torches Deep session goes through the log like the others: its genesis (with the
+    /// `ftd` stat blocks) and events reopen to the same state, and the RNG resumes.
+    #[test]
+    fn a_five_torches_deep_session_reopens_from_its_log() {
+        let (name, text) = builtin_encounters("five-torches-deep")[0];
+        let enc = load_encounter(name, text).unwrap();
+        let make = |storage: MemStorage| {
+            Session::create_with(
+                storage,
+                SessionId("ftd".into()),
+                enc.clone(),
+                Secrets {
+                    seed: 5,
+                    salt: [2; 16],
+                    gm: "g".into(),
+                    spectator: "s".into(),
+                    players: vec!["a".into(), "b".into()],
+                },
+                false,
+                SessionConfig::default(),
+            )
+            .unwrap()
+        };
+        let storage = MemStorage::new();
+        let mut a = make(storage.clone());
+        let mut id = 0;
+        let mut send = |s: &mut Session, c: Command| {
+            id += 1;
+            let _ = s.stage("gm", id, &c);
+            s.commit().unwrap();
+        };
+        send(&mut a, Command::StartBattle);
+        for _ in 0..12 {
+            let state = a.state();
+            let Some(cur) = state.current.clone() else {
+                break;
+            };
+            let me = state.combatant(&cur).unwrap().clone();
+            if let Some(foe) = state
+                .combatants
+                .iter()
+                .find(|c| c.side != me.side && c.status.is_up())
+            {
+                send(
+                    &mut a,
+                    Command::Move {
+                        actor: cur.clone(),
+                        engage: Some(foe.id.clone()),
+                        far_away: false,
+                    },
+                );
+                send(
+                    &mut a,
+                    Command::Attack {
+                        actor: cur.clone(),
+                        attack: me.attacks[0].id.clone(),
+                        targets: vec![foe.id.clone()],
+                        mode: Default::default(),
+                        knock_out: false,
+                    },
+                );
+            }
+            if a.state().current.as_ref() == Some(&cur) {
+                send(&mut a, Command::EndTurn { actor: cur });
+            }
+        }
+        let hash = a.state_hash();
+        let draws = a.engine().rng().draws();
+        assert!(draws > 0);
+        drop(a);
+        let (reopened, _) = Session::open(storage, SessionConfig::default()).unwrap();
+        assert_eq!(reopened.state_hash(), hash);
+        assert_eq!(reopened.engine().rng().draws(), draws);
+        assert_eq!(reopened.state().ruleset, "five-torches-deep");
+        assert!(reopened.state().combatants.iter().all(|c| c.ftd.is_some()));
+    }
+
     #[test]
     fn reopening_resumes_the_rng_where_it_stopped() {
         let storage = MemStorage::new();

@@ -153,8 +153,91 @@ fn play(
     Ok(session)
 }
 
+/// Five Torches Deep fights: (directory name, built-in encounter, seed), played by
+/// `play_ftd_in_process` (checked by `tests/tests/replays.rs`).
+/// Between them: critical hits, advantage, incapacitation, injuries (one fatal), morale held and
+/// broken, a successful retreat.
+const FTD_FIGHTS: &[(&str, &str, u64)] = &[
+    ("flooded-chapel-seed-3", "flooded-chapel", 3),
+    ("flooded-chapel-seed-15", "flooded-chapel", 15),
+];
+
+fn play_ftd(
+    encounter: &str,
+    seed: u64,
+    storage: impl fray_server::log::Storage + 'static,
+    id: &str,
+) -> Result<Session> {
+    let (name, text) = builtin_encounters("five-torches-deep")
+        .iter()
+        .find(|(n, _)| *n == encounter)
+        .context("unknown encounter")?;
+    let mut session = Session::create_with(
+        storage,
+        SessionId(id.to_owned()),
+        load_encounter(name, text)?,
+        Secrets {
+            seed,
+            salt: seed.to_le_bytes().repeat(2).try_into().unwrap_or([0; 16]),
+            gm: "replay-gm".into(),
+            spectator: "replay-spectator".into(),
+            players: vec!["replay-alice".into(), "replay-bob".into()],
+        },
+        false,
+        SessionConfig {
+            snapshot_every: u64::MAX,
+            ..SessionConfig::default()
+        },
+    )?;
+    fray_tests::play_ftd_in_process(&mut session, 5_000)?;
+    Ok(session)
+}
+
+/// What a Five Torches Deep fight exercised.
+fn ftd_coverage(session: &Session) -> Result<BTreeSet<String>> {
+    use fray_protocol::event::AttackOutcome;
+    let mut seen = BTreeSet::new();
+    for e in session.events_after(0)? {
+        let tag = match e.event {
+            GameEvent::AttackRolled {
+                outcome: AttackOutcome::Crit,
+                ..
+            } => "crit".to_owned(),
+            GameEvent::FellUnconscious { .. } => "incapacitated".into(),
+            GameEvent::InjuryRolled { injury, .. } => format!("injury {injury:?}"),
+            GameEvent::MoraleChecked { success, .. } => format!("morale {success}"),
+            GameEvent::LeftBattle { how, .. } => format!("left {how:?}"),
+            GameEvent::RetreatStarted { .. } => "retreat".into(),
+            GameEvent::RetreatFailed { .. } => "retreat failed".into(),
+            GameEvent::AdvantageGranted { .. } => "advantage".into(),
+            GameEvent::Died { .. } => "died".into(),
+            GameEvent::SessionEnded => "end session".into(),
+            _ => continue,
+        };
+        seen.insert(tag);
+    }
+    Ok(seen)
+}
+
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
+    // `--search-ftd ENCOUNTER N`: the same for a Five Torches Deep encounter.
+    if let [_, flag, encounter, n] = &args[..]
+        && flag == "--search-ftd"
+    {
+        for seed in 0..n.parse::<u64>()? {
+            match play_ftd(
+                encounter,
+                seed,
+                fray_server::log::MemStorage::new(),
+                "search",
+            ) {
+                Ok(s) => println!("{encounter} seed {seed}: {:?}", ftd_coverage(&s)?),
+                Err(e) => println!("{encounter} seed {seed}: {e}"),
+            }
+        }
+        return Ok(());
+    }
     // `--search RULESET ENCOUNTER N`: print what the first N seeds of an encounter exercise.
     if let [_, flag, ruleset, encounter, n] = &args[..]
         && flag == "--search"
@@ -192,6 +275,24 @@ fn main() -> Result<()> {
             "{dir}: {} events; {:?}",
             session.last_seq(),
             all_coverage(&session)?
+        );
+    }
+    let root = Path::new("replays/five-torches-deep");
+    if root.exists() {
+        std::fs::remove_dir_all(root)?;
+    }
+    for (dir, encounter, seed) in FTD_FIGHTS {
+        let path = root.join(dir);
+        let session = play_ftd(
+            encounter,
+            *seed,
+            FsStorage::open(&path)?,
+            &format!("replay-{dir}"),
+        )?;
+        eprintln!(
+            "{dir}: {} events; {:?}",
+            session.last_seq(),
+            ftd_coverage(&session)?
         );
     }
     Ok(())

@@ -269,7 +269,14 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::BullRush { .. }
         | Command::Grapple { .. }
         | Command::Escape { .. }
-        | Command::Maintain { .. } => reject(
+        | Command::Maintain { .. }
+        | Command::Check { .. }
+        | Command::GrantAdvantage { .. }
+        | Command::MoraleCheck { .. }
+        | Command::Retreat { .. }
+        | Command::ResolveRetreat { .. }
+        | Command::DelayTo { .. }
+        | Command::Heal { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),

@@ -230,6 +230,7 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
                     .find(|e| e.id == *effect)
                     .map(|e| e.source.clone())
             }),
+            DamageCause::Hazard { .. } => None,
         };
         source.is_some_and(|s| self.field.get(&s).is_some_and(|f| f.c.villain))
     }

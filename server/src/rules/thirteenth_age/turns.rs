@@ -68,9 +68,18 @@ pub fn end_battle(d: &mut Decider, winner: Option<Side>) {
 /// every hero unconscious or dead.
 /// `Some(None)` if both are out at once.
 pub(crate) fn battle_over(d: &Decider) -> Option<Option<Side>> {
+    battle_over_without(d, |_| false)
+}
+
+/// [`battle_over`], not counting the combatants `gone` says have left the battle (Five Torches
+/// Deep: fled, surrendered or escaped).
+pub(crate) fn battle_over_without(
+    d: &Decider,
+    gone: impl Fn(&CombatantId) -> bool,
+) -> Option<Option<Side>> {
     let mut heroes_up = false;
     let mut monsters_up = false;
-    for f in d.field.all() {
+    for f in d.field.all().filter(|f| !gone(&f.c.id)) {
         match (f.c.side, f.vit.0) {
             (Side::Heroes, LifeStatus::Conscious) => heroes_up = true,
             (Side::Monsters, s) if !s.is_out() => monsters_up = true,

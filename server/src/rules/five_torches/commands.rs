@@ -1,0 +1,1220 @@
+//! Legality and outcome of each Five Torches Deep command. A refusal changes nothing and draws
+//! no dice (the decide system restores the RNG on any refusal, even one found after rolling).
+
+use super::Sheets;
+use super::rules::{self, AttackResult, Band};
+use crate::content::model::FtdAttackSpec;
+use crate::dice::{DiceExpr, Placeholders};
+use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::thirteenth_age::field::FighterItem;
+use fray_protocol::command::{AttackMode, RetreatCheck};
+use fray_protocol::event::{ActionKind, AttackOutcome, DamageCause, Defense, GameEvent};
+use fray_protocol::ftd::{
+    Ability, Advantage, Departure, FtdCombatant, MoraleOutcome, MoraleTrigger,
+};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::roll::Roll;
+use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
+use fray_protocol::{Command, ErrorCode, Rejection};
+use std::collections::BTreeSet;
+
+type R<T = ()> = Result<T, Rejection>;
+
+fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
+    Rejection::new(code, msg)
+}
+
+/// Decides one command.
+pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
+    match cmd {
+        Command::StartBattle => start(d, s, &[]),
+        Command::StartSurprise { surprised } => start(d, s, surprised),
+        Command::ReorderInitiative { order } => reorder(d, order),
+        Command::DelayTo { actor, after } => delay_to(d, s, actor, after),
+        Command::Attack {
+            knock_out: true, ..
+        } => Err(Rejection::new(
+            ErrorCode::InvalidArgument,
+            "knock_out is a 13th Age attack option (§ Unconscious); in Five Torches Deep monsters at 0 HP are slain",
+        )),
+        Command::Attack {
+            actor,
+            attack,
+            targets,
+            mode,
+            knock_out: false,
+        } => attack_cmd(d, s, actor, attack, targets, *mode),
+        Command::Move {
+            actor,
+            engage,
+            far_away,
+        } => move_cmd(d, s, actor, engage.as_ref(), *far_away),
+        Command::Stabilize { actor, target } => stabilize_cmd(d, s, actor, target),
+        Command::Heal { target, dice, by } => heal_cmd(d, s, target, dice, by.as_ref()),
+        Command::Check {
+            combatant,
+            ability,
+            dc,
+            proficient,
+            advantage,
+            damage,
+            purpose,
+        } => check_cmd(
+            d,
+            s,
+            combatant,
+            *ability,
+            *dc,
+            *proficient,
+            *advantage,
+            damage.as_deref(),
+            purpose.as_deref(),
+        ),
+        Command::GrantAdvantage {
+            combatant,
+            advantage,
+        } => grant(d, s, combatant, *advantage),
+        Command::MoraleCheck {
+            combatants,
+            group,
+            advantage,
+            on_failure,
+        } => morale(d, s, combatants, *group, *advantage, *on_failure),
+        Command::Retreat { actor } => retreat(d, s, actor),
+        Command::ResolveRetreat { check, attackers } => {
+            resolve_retreat(d, s, check.as_ref(), attackers)
+        }
+        Command::EndTurn { actor } => {
+            on_turn(d, actor)?;
+            if s.battle().retreat.as_ref() == Some(actor) {
+                return Err(no(
+                    ErrorCode::InvalidArgument,
+                    "the GM rules on the retreat first (resolve_retreat)",
+                ));
+            }
+            d.emit(GameEvent::TurnEnded {
+                combatant: actor.clone(),
+            });
+            Ok(())
+        }
+        Command::EndBattle => {
+            running(d)?;
+            d.emit(GameEvent::BattleEnded { winner: None });
+            Ok(())
+        }
+        Command::EndSession => end_session(d),
+        other => Err(no(
+            ErrorCode::InvalidArgument,
+            format!("'{}' is not a Five Torches Deep command", other.kind()),
+        )),
+    }
+}
+
+// --- shared checks -------------------------------------------------------------------------
+
+fn fighter<'a, 'w, 's>(d: &'a Decider<'_, 'w, 's>, id: &CombatantId) -> R<FighterItem<'a, 's>> {
+    d.field
+        .get(id)
+        .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
+}
+
+fn sheet<'a>(s: &'a Sheets, id: &CombatantId) -> R<&'a FtdCombatant> {
+    s.get(id)
+        .map(|(sh, _)| sh)
+        .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
+}
+
+fn name(d: &Decider, id: &CombatantId) -> String {
+    d.field
+        .get(id)
+        .map_or_else(|| id.to_string(), |f| f.c.name.clone())
+}
+
+fn running(d: &Decider) -> R {
+    match d.field.battle.phase {
+        Phase::Setup => Err(no(
+            ErrorCode::BattleNotStarted,
+            "the battle has not started",
+        )),
+        Phase::Ended => Err(no(ErrorCode::BattleOver, "the battle is over")),
+        Phase::Running => Ok(()),
+    }
+}
+
+fn on_turn(d: &Decider, actor: &CombatantId) -> R {
+    running(d)?;
+    let f = fighter(d, actor)?;
+    if d.field.battle.current() != Some(actor) {
+        return Err(no(
+            ErrorCode::NotYourTurn,
+            format!("it is not {}'s turn", f.c.name),
+        ));
+    }
+    Ok(())
+}
+
+fn departed(s: &Sheets, id: &CombatantId) -> bool {
+    s.get(id).is_some_and(|(sh, _)| sh.departed.is_some())
+}
+
+/// In the battle: not dead, not slain, not gone (status after this pass's events).
+pub fn in_fight(d: &mut Decider, s: &Sheets, id: &CombatantId) -> bool {
+    !departed(s, id)
+        && !matches!(
+            d.status(id),
+            Some(LifeStatus::Dead | LifeStatus::Slain) | None
+        )
+}
+
+/// Able to act: conscious (not incapacitated at 0 hp) and still in the battle.
+pub fn up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> bool {
+    !departed(s, id) && d.status(id) == Some(LifeStatus::Conscious)
+}
+
+fn require_up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> R {
+    if departed(s, id) {
+        return Err(no(
+            ErrorCode::CannotAct,
+            format!("{} has left the battle", name(d, id)),
+        ));
+    }
+    if !up(d, s, id) {
+        return Err(no(
+            ErrorCode::CannotAct,
+            format!("{} is incapacitated and cannot act", name(d, id)),
+        ));
+    }
+    Ok(())
+}
+
+/// § Types of Actions: spends the action `needed` (active = `standard`, movement = `move`,
+/// quick = `quick`), trading a bigger one down when the exact one is spent (§ Active Actions,
+/// § Movement Actions: active → movement or quick, movement → quick).
+fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId, needed: ActionKind) -> R {
+    on_turn(d, actor)?;
+    require_up(d, s, actor)?;
+    if s.battle().retreat.as_ref() == Some(actor) {
+        return Err(no(
+            ErrorCode::ActionAlreadyUsed,
+            "retreating takes the whole turn",
+        ));
+    }
+    let f = fighter(d, actor)?;
+    let Some(spent) = f.budget.0.payer(needed) else {
+        return Err(no(
+            ErrorCode::ActionAlreadyUsed,
+            format!(
+                "{} has no {} action left",
+                f.c.name,
+                match needed {
+                    ActionKind::Standard => "active",
+                    ActionKind::Move => "movement",
+                    ActionKind::Quick => "quick",
+                }
+            ),
+        ));
+    };
+    d.emit(GameEvent::ActionUsed {
+        combatant: actor.clone(),
+        action: needed,
+        spent,
+    });
+    Ok(())
+}
+
+/// Advantage from the GM's grant and lasting disadvantage (injury), with the circumstances.
+fn advantage(sh: &FtdCombatant, circumstances: &[Advantage]) -> Advantage {
+    let mut all = vec![sh.granted];
+    if sh.disadvantage_until_rest {
+        all.push(Advantage::Disadvantage);
+    }
+    all.extend_from_slice(circumstances);
+    rules::combine(&all)
+}
+
+fn d20(d: &mut Decider, adv: Advantage) -> R<(Roll, u32)> {
+    let roll = d.roll(rules::d20_expr(adv), &Placeholders::default())?;
+    let natural = roll.natural().unwrap_or(1);
+    Ok((roll, natural))
+}
+
+fn as_i32(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+/// A check (§ Saves & Checks): d20 + ability modifier (+ proficiency). Emits `check_rolled`.
+#[allow(clippy::too_many_arguments)]
+fn roll_check(
+    d: &mut Decider,
+    sh: &FtdCombatant,
+    who: &CombatantId,
+    ability: Ability,
+    dc: i32,
+    proficient: bool,
+    circumstances: Advantage,
+    purpose: &str,
+) -> R<(bool, u32)> {
+    let adv = advantage(sh, &[circumstances]);
+    let (roll, natural) = d20(d, adv)?;
+    let bonus =
+        rules::ability_mod(sh.abilities.get(ability)) + if proficient { sh.proficiency } else { 0 };
+    let total = as_i32(natural) + bonus;
+    let success = rules::check_succeeds(total, dc);
+    d.emit(GameEvent::CheckRolled {
+        combatant: who.clone(),
+        purpose: purpose.to_owned(),
+        roll,
+        bonus,
+        total,
+        dc,
+        success,
+    });
+    Ok((success, natural))
+}
+
+/// Deals damage (§ Healing & HP: never below 0). At 0 hp a PC is incapacitated
+/// (§ Death & Injury); a monster is slain (Fray: no one on the monsters' side stabilizes in
+/// this increment). A kill proposes morale checks (§ When To Check Morale).
+pub fn deal(d: &mut Decider, s: &Sheets, target: &CombatantId, amount: i32, cause: DamageCause) {
+    let Some(mut v) = d.overlay.vitals(d.field, target) else {
+        return;
+    };
+    if v.status != LifeStatus::Conscious {
+        return;
+    }
+    let amount = amount.max(0);
+    let after = rules::clamp_hp(v.current - amount, v.max);
+    d.emit(GameEvent::Damaged {
+        target: target.clone(),
+        cause,
+        amount,
+        damage_type: None,
+        temp_absorbed: 0,
+        hp_after: Some(after),
+    });
+    v.current = after;
+    if after == 0 {
+        if v.side == Side::Heroes {
+            v.status = LifeStatus::Unconscious;
+            d.overlay.set(target, v);
+            d.emit(GameEvent::FellUnconscious {
+                combatant: target.clone(),
+            });
+        } else {
+            v.status = LifeStatus::Slain;
+            d.overlay.set(target, v);
+            d.emit(GameEvent::Slain {
+                combatant: target.clone(),
+            });
+            killed(d, s, target);
+        }
+    }
+    d.overlay.set(target, v);
+}
+
+/// § When To Check Morale: the first combatant killed, and a leader or expert killed, propose a
+/// morale check to the GM for the rest of its side.
+fn killed(d: &mut Decider, s: &Sheets, dead: &CombatantId) {
+    let Some(side) = d.field.get(dead).map(|f| f.c.side) else {
+        return;
+    };
+    let ids: Vec<CombatantId> = d
+        .field
+        .all()
+        .filter(|f| f.c.side == side)
+        .map(|f| f.c.id.clone())
+        .collect();
+    let rest: Vec<CombatantId> = ids
+        .into_iter()
+        .filter(|id| id != dead)
+        .filter(|id| up(d, s, id))
+        .collect();
+    if rest.is_empty() {
+        return;
+    }
+    let first = !s.battle().kill_proposed
+        && !d.events().iter().any(|e| {
+            matches!(
+                e,
+                GameEvent::MoraleProposed {
+                    trigger: MoraleTrigger::FirstKill,
+                    ..
+                }
+            )
+        });
+    if first {
+        d.emit(GameEvent::MoraleProposed {
+            trigger: MoraleTrigger::FirstKill,
+            combatants: rest.clone(),
+        });
+    }
+    if s.get(dead).is_some_and(|(sh, _)| sh.leader) {
+        d.emit(GameEvent::MoraleProposed {
+            trigger: MoraleTrigger::LeaderKilled,
+            combatants: rest,
+        });
+    }
+}
+
+// --- initiative ----------------------------------------------------------------------------
+
+/// § initiative: higher DEX score first. Ties (the text has none): PCs before monsters, then by
+/// id — a fixed, documented rule the GM can change with `reorder_initiative`.
+pub fn order_by_dex(mut placed: Vec<(CombatantId, i32, Side)>) -> Vec<(CombatantId, i32)> {
+    placed.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then((a.2 == Side::Monsters).cmp(&(b.2 == Side::Monsters)))
+            .then(a.0.cmp(&b.0))
+    });
+    placed.into_iter().map(|(id, dex, _)| (id, dex)).collect()
+}
+
+fn start(d: &mut Decider, s: &Sheets, surprised: &[CombatantId]) -> R {
+    match d.field.battle.phase {
+        Phase::Setup => {}
+        Phase::Running => {
+            return Err(no(
+                ErrorCode::BattleAlreadyStarted,
+                "the battle has already started",
+            ));
+        }
+        Phase::Ended => return Err(no(ErrorCode::BattleOver, "the battle is over")),
+    }
+    let mut seen = BTreeSet::new();
+    for id in surprised {
+        fighter(d, id)?;
+        if !seen.insert(id.clone()) {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("{id} is listed twice"),
+            ));
+        }
+    }
+    let mut placed = Vec::new();
+    for f in d.field.all() {
+        let dex = s
+            .get(&f.c.id)
+            .map_or(f.init.bonus, |(sh, _)| sh.abilities.dex);
+        placed.push((f.c.id.clone(), dex, f.c.side));
+    }
+    let scores = order_by_dex(placed);
+    let order: Vec<CombatantId> = scores.iter().map(|(id, _)| id.clone()).collect();
+    let acting: Vec<CombatantId> = order
+        .iter()
+        .filter(|id| !surprised.contains(id))
+        .cloned()
+        .collect();
+    if acting.is_empty() {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "someone must be unsurprised to ambush",
+        ));
+    }
+    d.emit(GameEvent::BattleStarted);
+    d.emit(GameEvent::InitiativeScores { scores });
+    if surprised.is_empty() {
+        d.emit(GameEvent::TurnOrder { order });
+    } else {
+        // Fray's reading of "unless there's an ambush": the ambushers act in a surprise round
+        // (round 0) in DEX order; then every round follows the full order.
+        d.emit(GameEvent::SurpriseRound {
+            acting,
+            advance_escalation: false,
+        });
+    }
+    let monsters: Vec<CombatantId> = d
+        .field
+        .all()
+        .filter(|f| f.c.side == Side::Monsters)
+        .map(|f| f.c.id.clone())
+        .collect();
+    d.emit(GameEvent::MoraleProposed {
+        trigger: MoraleTrigger::BattleStart,
+        combatants: monsters,
+    });
+    Ok(())
+}
+
+fn reorder(d: &mut Decider, order: &[CombatantId]) -> R {
+    running(d)?;
+    if d.field.battle.surprise.is_some() {
+        return Err(no(
+            ErrorCode::SurpriseRound,
+            "reorder after the surprise round",
+        ));
+    }
+    let old = &d.field.battle.order;
+    let want: BTreeSet<&CombatantId> = old.iter().collect();
+    let got: BTreeSet<&CombatantId> = order.iter().collect();
+    if order.len() != old.len() || want != got {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "the order must list every combatant of the battle once",
+        ));
+    }
+    let turn_index = d
+        .field
+        .battle
+        .turn_index
+        .and_then(|i| old.get(i))
+        .and_then(|cur| order.iter().position(|c| c == cur))
+        .and_then(|i| u32::try_from(i).ok());
+    d.emit(GameEvent::InitiativeReordered {
+        order: order.to_vec(),
+        turn_index,
+    });
+    Ok(())
+}
+
+/// § initiative: "Combatants can choose to delay to a slower initiative." At the start of its
+/// turn (no action taken) the actor moves to right after `after`, a combatant still to act this
+/// round; its new place stays for the rest of the battle.
+fn delay_to(d: &mut Decider, s: &Sheets, actor: &CombatantId, after: &CombatantId) -> R {
+    on_turn(d, actor)?;
+    require_up(d, s, actor)?;
+    if d.field.battle.surprise.is_some() {
+        return Err(no(
+            ErrorCode::SurpriseRound,
+            "no delaying in the surprise round",
+        ));
+    }
+    let f = fighter(d, actor)?;
+    if f.budget.0 != ActionsLeft::FULL || s.battle().retreat.as_ref() == Some(actor) {
+        return Err(no(
+            ErrorCode::ActionAlreadyUsed,
+            "delay at the start of the turn, before any action",
+        ));
+    }
+    fighter(d, after)?;
+    let order = d.field.battle.order.clone();
+    let (Some(me), Some(them)) = (
+        order.iter().position(|c| c == actor),
+        order.iter().position(|c| c == after),
+    ) else {
+        return Err(no(ErrorCode::InvalidTarget, "not in the order of battle"));
+    };
+    if them <= me || !in_fight(d, s, after) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!(
+                "{} does not act later this round: delay to a slower place",
+                name(d, after)
+            ),
+        ));
+    }
+    let mut new = order;
+    new.remove(me);
+    // `them` shifted down by one when `me` (before it) was removed.
+    new.insert(them, actor.clone());
+    d.emit(GameEvent::Delayed {
+        combatant: actor.clone(),
+    });
+    d.emit(GameEvent::InitiativeReordered {
+        order: new,
+        turn_index: me.checked_sub(1).and_then(|i| u32::try_from(i).ok()),
+    });
+    Ok(())
+}
+
+// --- movement and attacks ------------------------------------------------------------------
+
+/// § Movement Actions / § Range: a movement action brings the actor close to one combatant
+/// (melee range), to ranged distance (no one close), or far away.
+fn move_cmd(
+    d: &mut Decider,
+    s: &Sheets,
+    actor: &CombatantId,
+    engage: Option<&CombatantId>,
+    far_away: bool,
+) -> R {
+    pay(d, s, actor, ActionKind::Move)?;
+    if engage.is_some() && far_away {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "close to someone or far away, not both",
+        ));
+    }
+    if let Some(t) = engage {
+        fighter(d, t)?;
+        if t == actor || !in_fight(d, s, t) {
+            return Err(no(
+                ErrorCode::InvalidTarget,
+                format!("{} is not someone to move close to", name(d, t)),
+            ));
+        }
+    }
+    d.emit(GameEvent::Moved {
+        combatant: actor.clone(),
+        engaged: engage.cloned(),
+        far_away,
+    });
+    Ok(())
+}
+
+/// The range band between two combatants (§ Range): close when engaged, far when either is far
+/// away, ranged otherwise.
+fn band(d: &Decider, a: &CombatantId, t: &CombatantId) -> Band {
+    let (Some(fa), Some(ft)) = (d.field.get(a), d.field.get(t)) else {
+        return Band::Far;
+    };
+    if fa.pos.far_away || ft.pos.far_away {
+        Band::Far
+    } else if fa.pos.engaged.contains(t) {
+        Band::Close
+    } else {
+        Band::Ranged
+    }
+}
+
+/// Whether the actor is in melee: close to an enemy still up.
+fn in_melee(d: &mut Decider, s: &Sheets, a: &CombatantId) -> bool {
+    let Some(f) = d.field.get(a) else {
+        return false;
+    };
+    let side = f.c.side;
+    let close: Vec<CombatantId> = f.pos.engaged.iter().cloned().collect();
+    close.iter().any(|o| {
+        d.field.get(o).is_some_and(|g| g.c.side != side) && {
+            let o = o.clone();
+            up(d, s, &o)
+        }
+    })
+}
+
+fn attack_cmd(
+    d: &mut Decider,
+    s: &Sheets,
+    actor: &CombatantId,
+    attack: &str,
+    targets: &[CombatantId],
+    mode: AttackMode,
+) -> R {
+    pay(d, s, actor, ActionKind::Standard)?;
+    if mode != AttackMode::Standard {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "Five Torches Deep attacks have no modes",
+        ));
+    }
+    let [target] = targets else {
+        return Err(no(ErrorCode::WrongTargetCount, "an attack has one target"));
+    };
+    let a = attack_spec(s, actor, attack)?;
+    check_target(d, s, actor, target)?;
+    let extra = range_advantage(d, s, actor, target, &a)?;
+    resolve_attack(d, s, actor, &a, target, extra)?;
+    Ok(())
+}
+
+fn attack_spec(s: &Sheets, actor: &CombatantId, attack: &str) -> R<FtdAttackSpec> {
+    let (_, kit) = s.get(actor).ok_or_else(|| {
+        no(
+            ErrorCode::UnknownCombatant,
+            format!("no combatant '{actor}'"),
+        )
+    })?;
+    kit.attacks
+        .iter()
+        .find(|a| a.id == attack)
+        .cloned()
+        .ok_or_else(|| no(ErrorCode::UnknownAttack, format!("no attack '{attack}'")))
+}
+
+fn check_target(d: &mut Decider, s: &Sheets, actor: &CombatantId, target: &CombatantId) -> R {
+    let side = fighter(d, actor)?.c.side;
+    let t_side = fighter(d, target)?.c.side;
+    if t_side == side {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} is an ally", name(d, target)),
+        ));
+    }
+    if !up(d, s, target) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} is out of the fight", name(d, target)),
+        ));
+    }
+    Ok(())
+}
+
+/// § Range & Attacks: melee only in close range; a ranged attack in close range, or made while
+/// in melee, at disadvantage; nothing reaches far.
+fn range_advantage(
+    d: &mut Decider,
+    s: &Sheets,
+    actor: &CombatantId,
+    target: &CombatantId,
+    a: &FtdAttackSpec,
+) -> R<Advantage> {
+    let b = band(d, actor, target);
+    let Some(adv) = rules::reach(a.ranged, b) else {
+        return Err(match (a.ranged, b) {
+            (false, Band::Ranged) => no(
+                ErrorCode::NotEngaged,
+                format!(
+                    "{} is not in close range: a melee attack must be within 5-10'",
+                    name(d, target)
+                ),
+            ),
+            _ => no(
+                ErrorCode::OutOfRange,
+                format!("{} is far: beyond weapons and spells", name(d, target)),
+            ),
+        });
+    };
+    if a.ranged && in_melee(d, s, actor) {
+        return Ok(Advantage::Disadvantage);
+    }
+    Ok(adv)
+}
+
+/// An attack roll against AC and its damage (§ PC Attacks, § NPC Attacks, § Dealing Damage,
+/// § Critical Hits). Returns whether it hit.
+fn resolve_attack(
+    d: &mut Decider,
+    s: &Sheets,
+    attacker: &CombatantId,
+    a: &FtdAttackSpec,
+    target: &CombatantId,
+    circumstances: Advantage,
+) -> R<bool> {
+    let sh = sheet(s, attacker)?.clone();
+    let ac = fighter(d, target)?.def.0.ac;
+    let adv = advantage(&sh, &[circumstances]);
+    let (roll, natural) = d20(d, adv)?;
+    let modifier = a
+        .ability
+        .map_or(0, |ab| rules::ability_mod(sh.abilities.get(ab)));
+    let bonus = a.bonus + modifier + if a.proficient { sh.proficiency } else { 0 };
+    let total = as_i32(natural) + bonus;
+    let result = rules::attack_result(natural, total, ac);
+    d.emit(GameEvent::AttackRolled {
+        attacker: attacker.clone(),
+        target: target.clone(),
+        attack: a.id.clone(),
+        roll,
+        bonus,
+        total,
+        defense: Defense::Ac,
+        defense_value: ac,
+        outcome: match result {
+            AttackResult::Hit => AttackOutcome::Hit,
+            AttackResult::Crit => AttackOutcome::Crit,
+            AttackResult::Miss => AttackOutcome::Miss,
+        },
+    });
+    if result == AttackResult::Miss {
+        return Ok(false);
+    }
+    let expr = if a.ability.is_some() && modifier != 0 {
+        format!("{}{modifier:+}", a.damage)
+    } else {
+        a.damage.clone()
+    };
+    let dmg = d.roll(&expr, &Placeholders::default())?;
+    d.emit(GameEvent::DamageRolled {
+        attacker: attacker.clone(),
+        attack: a.id.clone(),
+        roll: dmg.clone(),
+    });
+    let amount = rules::final_damage(dmg.total, result == AttackResult::Crit);
+    deal(
+        d,
+        s,
+        target,
+        amount,
+        DamageCause::Attack {
+            attacker: attacker.clone(),
+            attack: a.id.clone(),
+        },
+    );
+    Ok(true)
+}
+
+// --- checks, grants, healing ---------------------------------------------------------------
+
+#[allow(clippy::too_many_arguments)]
+fn check_cmd(
+    d: &mut Decider,
+    s: &Sheets,
+    who: &CombatantId,
+    ability: Ability,
+    dc: i32,
+    proficient: bool,
+    circumstances: Advantage,
+    damage: Option<&str>,
+    purpose: Option<&str>,
+) -> R {
+    running(d)?;
+    fighter(d, who)?;
+    require_up(d, s, who)?;
+    if !(1..=40).contains(&dc) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("DC {dc} is outside 1..=40"),
+        ));
+    }
+    let purpose = purpose.unwrap_or("check");
+    if purpose.is_empty() || purpose.len() > 40 {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "a purpose is 1-40 characters",
+        ));
+    }
+    if let Some(expr) = damage {
+        dice_ok(expr)?;
+    }
+    let sh = sheet(s, who)?.clone();
+    let (success, natural) =
+        roll_check(d, &sh, who, ability, dc, proficient, circumstances, purpose)?;
+    if let (false, Some(expr)) = (success, damage) {
+        let roll = d.roll(expr, &Placeholders::default())?;
+        let is_pc = fighter(d, who)?.c.side == Side::Heroes;
+        let doubled = rules::fumble_doubles(natural, is_pc);
+        let amount = rules::final_damage(roll.total, doubled);
+        d.emit(GameEvent::DamageRolled {
+            attacker: who.clone(),
+            attack: purpose.to_owned(),
+            roll,
+        });
+        deal(
+            d,
+            s,
+            who,
+            amount,
+            DamageCause::Hazard {
+                purpose: purpose.to_owned(),
+                doubled,
+            },
+        );
+    }
+    Ok(())
+}
+
+fn dice_ok(expr: &str) -> R {
+    let parsed = DiceExpr::parse(expr).map_err(|e| {
+        no(
+            ErrorCode::InvalidArgument,
+            format!("dice expression '{expr}': {e}"),
+        )
+    })?;
+    let (lo, _) = parsed.bounds(&Placeholders::default()).map_err(|e| {
+        no(
+            ErrorCode::InvalidArgument,
+            format!("dice expression '{expr}': {e}"),
+        )
+    })?;
+    if lo.is_some_and(|l| l < 0) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("dice expression '{expr}' can be negative"),
+        ));
+    }
+    Ok(())
+}
+
+/// § Tactical Superiority / § PC Attacks ("advantage or disadvantage per GM discretion").
+fn grant(d: &mut Decider, s: &Sheets, who: &CombatantId, adv: Advantage) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the battle is over"));
+    }
+    fighter(d, who)?;
+    if !in_fight(d, s, who) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} is out of the battle", name(d, who)),
+        ));
+    }
+    d.emit(GameEvent::AdvantageGranted {
+        combatant: who.clone(),
+        advantage: adv,
+    });
+    Ok(())
+}
+
+/// After the battle, dice may still be rolled for the dying until the seed is revealed.
+fn aftermath_open(d: &Decider) -> R {
+    if d.field.battle.seed_revealed || d.field.battle.session_over {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    Ok(())
+}
+
+/// § Stabilizing & Injuries: an ally's check (Fray: WIS, DC 11, proficiency with `medicine`),
+/// an active action during the battle; after it, while the minute lasts, no action is needed.
+fn stabilize_cmd(d: &mut Decider, s: &Sheets, actor: &CombatantId, target: &CombatantId) -> R {
+    match d.field.battle.phase {
+        Phase::Setup => {
+            return Err(no(
+                ErrorCode::BattleNotStarted,
+                "the battle has not started",
+            ));
+        }
+        Phase::Running => pay(d, s, actor, ActionKind::Standard)?,
+        Phase::Ended => {
+            aftermath_open(d)?;
+            fighter(d, actor)?;
+            require_up(d, s, actor)?;
+        }
+    }
+    dying_ally(d, actor, target)?;
+    let sh = sheet(s, actor)?.clone();
+    let proficient = s
+        .get(actor)
+        .is_some_and(|(_, k)| k.proficiencies.iter().any(|p| p == "medicine"));
+    let (success, _) = roll_check(
+        d,
+        &sh,
+        actor,
+        Ability::Wis,
+        rules::STABILIZE_DC,
+        proficient,
+        Advantage::None,
+        "stabilize",
+    )?;
+    if success {
+        stabilize(d, s, target, actor, None)?;
+    }
+    Ok(())
+}
+
+fn dying_ally(d: &mut Decider, actor: &CombatantId, target: &CombatantId) -> R {
+    let side = fighter(d, actor)?.c.side;
+    let t = fighter(d, target)?;
+    let t_side = t.c.side;
+    let t_hero = t.hero.is_some();
+    if t_side != side
+        || target == actor
+        || !t_hero
+        || d.status(target) != Some(LifeStatus::Unconscious)
+    {
+        return Err(no(
+            ErrorCode::NotDying,
+            format!("{} is not an incapacitated ally", name(d, target)),
+        ));
+    }
+    Ok(())
+}
+
+/// Stabilized: the injury table (1d20), then dead on a 1, otherwise back to 1 hp — or the
+/// healing rolled when healing stabilized it — and the injury's effect.
+fn stabilize(
+    d: &mut Decider,
+    s: &Sheets,
+    target: &CombatantId,
+    by: &CombatantId,
+    healing: Option<Roll>,
+) -> R {
+    d.emit(GameEvent::Stabilized {
+        combatant: target.clone(),
+        by: by.clone(),
+    });
+    let roll = d.d20();
+    let face = roll.natural().unwrap_or(1);
+    let row = rules::injury_row(face);
+    let effect_roll = match row {
+        rules::InjuryRow::Lose(_) => Some(d.roll("1d6", &Placeholders::default())?),
+        rules::InjuryRow::Standing => Some(d.roll("1d8", &Placeholders::default())?),
+        _ => None,
+    };
+    let second = effect_roll.as_ref().map_or(0, |r| r.total);
+    let injury = rules::injury(row, second);
+    d.emit(GameEvent::InjuryRolled {
+        combatant: target.clone(),
+        roll,
+        injury,
+        effect_roll: effect_roll.clone(),
+    });
+    let Some(mut v) = d.overlay.vitals(d.field, target) else {
+        return Ok(());
+    };
+    if row == rules::InjuryRow::Dead {
+        v.status = LifeStatus::Dead;
+        d.overlay.set(target, v);
+        d.emit(GameEvent::Died {
+            combatant: target.clone(),
+        });
+        if d.field.battle.phase == Phase::Running {
+            killed(d, s, target);
+        }
+        return Ok(());
+    }
+    let back = healing.as_ref().map_or(1, |r| r.total.max(1));
+    v.current = rules::clamp_hp(back, v.max);
+    d.emit(GameEvent::Healed {
+        target: target.clone(),
+        roll: healing,
+        amount: back,
+        recovery_used: false,
+        hp_after: Some(v.current),
+    });
+    if row == rules::InjuryRow::Standing {
+        v.current = rules::clamp_hp(v.current + second, v.max);
+        d.emit(GameEvent::Healed {
+            target: target.clone(),
+            roll: effect_roll,
+            amount: second,
+            recovery_used: false,
+            hp_after: Some(v.current),
+        });
+    }
+    v.status = LifeStatus::Conscious;
+    d.overlay.set(target, v);
+    d.emit(GameEvent::Revived {
+        combatant: target.clone(),
+        can_act: false,
+    });
+    Ok(())
+}
+
+/// § Healing From Magic & Medicine: the healing rolled, never above the maximum; an
+/// incapacitated PC is stabilized by it and, if the injury roll spares it, heals the roll.
+fn heal_cmd(
+    d: &mut Decider,
+    s: &Sheets,
+    target: &CombatantId,
+    dice: &str,
+    by: Option<&CombatantId>,
+) -> R {
+    if d.field.battle.phase == Phase::Setup {
+        return Err(no(
+            ErrorCode::BattleNotStarted,
+            "the battle has not started",
+        ));
+    }
+    aftermath_open(d)?;
+    if let Some(b) = by {
+        fighter(d, b)?;
+    }
+    let t_hero = fighter(d, target)?.hero.is_some();
+    if !in_fight(d, s, target) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} is beyond healing or gone", name(d, target)),
+        ));
+    }
+    dice_ok(dice)?;
+    let status = d.status(target);
+    if d.field.battle.phase == Phase::Ended && status == Some(LifeStatus::Conscious) {
+        return Err(no(ErrorCode::BattleOver, "the battle is over"));
+    }
+    let roll = d.roll(dice, &Placeholders::default())?;
+    if status == Some(LifeStatus::Unconscious) && t_hero {
+        return stabilize(d, s, target, by.unwrap_or(target), Some(roll));
+    }
+    let Some(mut v) = d.overlay.vitals(d.field, target) else {
+        return Ok(());
+    };
+    let amount = roll.total.max(0);
+    v.current = rules::clamp_hp(v.current + amount, v.max);
+    d.overlay.set(target, v);
+    d.emit(GameEvent::Healed {
+        target: target.clone(),
+        roll: Some(roll),
+        amount,
+        recovery_used: false,
+        hp_after: Some(v.current),
+    });
+    Ok(())
+}
+
+// --- morale and retreat ----------------------------------------------------------------------
+
+/// § Morale Checks: DC 11; 1d20 + WIS mod + proficiency (if fitting) + monster morale bonus.
+/// § Side, Group, or Individual: PCs always individually; monsters as the GM decides.
+fn morale(
+    d: &mut Decider,
+    s: &Sheets,
+    combatants: &[CombatantId],
+    group: bool,
+    circumstances: Advantage,
+    on_failure: MoraleOutcome,
+) -> R {
+    running(d)?;
+    if combatants.is_empty() || combatants.len() > 40 {
+        return Err(no(
+            ErrorCode::WrongTargetCount,
+            "a morale check names 1-40 combatants",
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    for id in combatants {
+        let f = fighter(d, id)?;
+        if group && f.c.side == Side::Heroes {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                "PCs always roll morale individually",
+            ));
+        }
+        if !seen.insert(id.clone()) {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("{id} is listed twice"),
+            ));
+        }
+        require_up(d, s, id)?;
+    }
+    let units: Vec<Vec<CombatantId>> = if group {
+        vec![combatants.to_vec()]
+    } else {
+        combatants.iter().map(|c| vec![c.clone()]).collect()
+    };
+    for unit in units {
+        let Some(lead) = unit.first() else { continue };
+        let sh = sheet(s, lead)?.clone();
+        let adv = advantage(&sh, &[circumstances]);
+        let (roll, natural) = d20(d, adv)?;
+        let bonus = rules::ability_mod(sh.abilities.wis)
+            + if sh.morale_proficient {
+                sh.proficiency
+            } else {
+                0
+            }
+            + sh.morale_bonus;
+        let total = as_i32(natural) + bonus;
+        let success = rules::check_succeeds(total, rules::MORALE_DC);
+        d.emit(GameEvent::MoraleChecked {
+            combatants: unit.clone(),
+            roll,
+            bonus,
+            total,
+            dc: rules::MORALE_DC,
+            success,
+        });
+        if !success {
+            for c in unit {
+                d.emit(GameEvent::LeftBattle {
+                    combatant: c,
+                    how: match on_failure {
+                        MoraleOutcome::Flee => Departure::Fled,
+                        MoraleOutcome::Surrender => Departure::Surrendered,
+                    },
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// § Retreat: "a special action and takes up the PC's entire turn; it can't be done as part of
+/// another action."
+fn retreat(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
+    on_turn(d, actor)?;
+    require_up(d, s, actor)?;
+    if s.battle().retreat.is_some() {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "a retreat is already pending",
+        ));
+    }
+    let f = fighter(d, actor)?;
+    if f.budget.0 != ActionsLeft::FULL {
+        return Err(no(
+            ErrorCode::ActionAlreadyUsed,
+            "retreating takes the whole turn: no other action may be taken in it",
+        ));
+    }
+    for k in [ActionKind::Standard, ActionKind::Move, ActionKind::Quick] {
+        d.emit(GameEvent::ActionUsed {
+            combatant: actor.clone(),
+            action: k,
+            spent: k,
+        });
+    }
+    d.emit(GameEvent::RetreatStarted {
+        combatant: actor.clone(),
+    });
+    Ok(())
+}
+
+/// § Retreat: the GM's check, then the attacks it allows; a failed check or any hit stops the
+/// retreat ("they stop moving"); otherwise the PC escapes and leaves the initiative.
+fn resolve_retreat(
+    d: &mut Decider,
+    s: &Sheets,
+    check: Option<&RetreatCheck>,
+    attackers: &[CombatantId],
+) -> R {
+    running(d)?;
+    let Some(who) = s.battle().retreat else {
+        return Err(no(ErrorCode::InvalidArgument, "no retreat to rule on"));
+    };
+    let mut seen = BTreeSet::new();
+    let mut attacks = Vec::new();
+    for a in attackers {
+        if !seen.insert(a.clone()) {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("{a} is listed twice"),
+            ));
+        }
+        fighter(d, a)?;
+        require_up(d, s, a)?;
+        check_target(d, s, a, &who)?;
+        let spec = s
+            .get(a)
+            .and_then(|(_, k)| k.attacks.first().cloned())
+            .ok_or_else(|| no(ErrorCode::UnknownAttack, format!("{a} has no attack")))?;
+        attacks.push((a.clone(), spec));
+    }
+    if let Some(c) = check {
+        if !(1..=40).contains(&c.dc) {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("DC {} is outside 1..=40", c.dc),
+            ));
+        }
+        let sh = sheet(s, &who)?.clone();
+        let (ok, _) = roll_check(
+            d,
+            &sh,
+            &who,
+            c.ability,
+            c.dc,
+            c.proficient,
+            Advantage::None,
+            "retreat",
+        )?;
+        if !ok {
+            d.emit(GameEvent::RetreatFailed { combatant: who });
+            return Ok(());
+        }
+    }
+    for (a, spec) in attacks {
+        let extra = if spec.ranged && band(d, &a, &who) == Band::Close {
+            Advantage::Disadvantage
+        } else {
+            Advantage::None
+        };
+        if resolve_attack(d, s, &a, &spec, &who, extra)? {
+            d.emit(GameEvent::RetreatFailed { combatant: who });
+            return Ok(());
+        }
+    }
+    d.emit(GameEvent::LeftBattle {
+        combatant: who,
+        how: Departure::Escaped,
+    });
+    Ok(())
+}
+
+/// After the battle: the GM ends the session; PCs still incapacitated and unstabilized die
+/// (their minute is over) and the seed is revealed.
+fn end_session(d: &mut Decider) -> R {
+    match d.field.battle.phase {
+        Phase::Setup => Err(no(
+            ErrorCode::BattleNotStarted,
+            "the battle has not started",
+        )),
+        Phase::Running => Err(no(
+            ErrorCode::InvalidArgument,
+            "end the battle first (end_battle)",
+        )),
+        Phase::Ended => {
+            aftermath_open(d)?;
+            d.emit(GameEvent::SessionEnded);
+            Ok(())
+        }
+    }
+}

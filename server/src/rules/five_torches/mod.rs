@@ -1,0 +1,135 @@
+//! Five Torches Deep (`five-torches-deep-combat.txt`), first increment: fixed initiative by DEX
+//! score with a surprise round for ambushes, delaying and the GM's reordering; active, movement
+//! and quick actions (traded down); checks with advantage and disadvantage and proficiency;
+//! attacks against AC by ability and kind, in three range bands; critical hits and critical
+//! failures doubling damage; 0 hp incapacitation, stabilizing (an ally's check, or healing)
+//! with the injury table, and death when a minute and the fight are over; morale; retreat.
+//! Light, exhaustion, load, torches and the dungeon clock come later. The matrix of rule → code
+//! → test is `docs/rules/five-torches-deep.md`.
+//!
+//! Decide systems (in order, one schedule), as in the other rulesets:
+//! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
+//! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
+//!
+//! Shared machinery: the 13th Age `Field` (read-only battlefield) and `Decider` (session RNG,
+//! overlay of hit points and status, events); the engine's `apply` folds the events.
+
+mod commands;
+pub mod rules;
+mod turns;
+
+#[cfg(test)]
+mod tests;
+
+use crate::content::model::FtdSpec;
+use crate::engine::components::{
+    Dice, FtdField, FtdKit, FtdSheet, Outbox, Pending, Roster, SeedSecret,
+};
+use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::thirteenth_age::field::Field;
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemParam;
+use fray_protocol::event::Defense;
+use fray_protocol::ftd::{FtdBattle, FtdCombatant};
+use fray_protocol::ids::CombatantId;
+use fray_protocol::state::AttackSummary;
+
+/// Ruleset id.
+pub const ID: &str = "five-torches-deep";
+/// Ruleset version: bump when a rule change alters outcomes.
+pub const VERSION: u32 = 1;
+
+/// What decide reads beyond the shared battlefield: each combatant's sheet and stat block, and
+/// the battle's Five Torches Deep state.
+#[derive(SystemParam)]
+pub struct Sheets<'w, 's> {
+    field: Res<'w, FtdField>,
+    roster: Res<'w, Roster>,
+    q: Query<'w, 's, (&'static FtdSheet, &'static FtdKit)>,
+}
+
+impl Sheets<'_, '_> {
+    /// A combatant's sheet and stat block.
+    pub fn get(&self, id: &CombatantId) -> Option<(&FtdCombatant, &FtdSpec)> {
+        let e = self.roster.0.get(id)?;
+        self.q.get(*e).ok().map(|(s, k)| (&s.0, &k.0))
+    }
+
+    /// The battle state (always present in this ruleset's worlds).
+    pub fn battle(&self) -> FtdBattle {
+        self.field.0.clone().unwrap_or_default()
+    }
+}
+
+fn command_pending(p: Res<Pending>) -> bool {
+    p.0.is_some()
+}
+
+fn decide_command(
+    field: Field,
+    sheets: Sheets,
+    pending: Res<Pending>,
+    mut dice: ResMut<Dice>,
+    mut out: ResMut<Outbox>,
+) {
+    let Some(cmd) = &pending.0 else { return };
+    // A refused command leaves the RNG where it was (engine tick, step 3), even when the refusal
+    // is found after rolling began.
+    let before = dice.0.clone();
+    let decided = {
+        let mut d = Decider::new(&field, &mut dice.0);
+        commands::decide(&mut d, &sheets, cmd).map(|()| d.into_events())
+    };
+    match decided {
+        Ok(events) => out.events = events,
+        Err(r) => {
+            dice.0 = before;
+            out.rejection = Some(r);
+        }
+    }
+}
+
+fn advance_turns(
+    field: Field,
+    sheets: Sheets,
+    secret: Res<SeedSecret>,
+    mut dice: ResMut<Dice>,
+    mut out: ResMut<Outbox>,
+) {
+    let mut d = Decider::new(&field, &mut dice.0);
+    turns::advance(&mut d, &sheets, &secret);
+    out.events = d.into_events();
+}
+
+/// Adds the ruleset's decide systems.
+pub fn add_systems(schedule: &mut Schedule) {
+    schedule.add_systems(
+        (
+            decide_command.run_if(command_pending),
+            advance_turns.run_if(not(command_pending)),
+        )
+            .chain(),
+    );
+}
+
+/// What a client needs to offer a Five Torches Deep combatant's attacks.
+pub fn summaries(kit: &FtdSpec) -> Vec<AttackSummary> {
+    kit.attacks
+        .iter()
+        .map(|a| AttackSummary {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            range: if a.ranged { "ranged" } else { "close" }.into(),
+            vs: Defense::Ac,
+            max_targets: 1,
+            basic: false,
+            spell: matches!(
+                a.kind,
+                rules::AttackKind::Arcane | rules::AttackKind::Divine
+            ),
+            maneuvers: Vec::new(),
+            usage: "at-will".into(),
+            action: "active".into(),
+        })
+        .collect()
+}
