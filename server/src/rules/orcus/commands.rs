@@ -40,18 +40,12 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         }
         Command::SpendActionPoint { actor, action } => action_point(d, b, actor, *action),
         Command::Attack {
-            knock_out: true, ..
-        } => Err(no(
-            ErrorCode::InvalidArgument,
-            "knock_out is a 13th Age attack option (§ Unconscious); Orcus has none",
-        )),
-        Command::Attack {
             actor,
             attack,
             targets,
             mode,
-            knock_out: false,
-        } => attack_cmd(d, b, actor, attack, targets, *mode),
+            knock_out,
+        } => attack_cmd(d, b, actor, attack, targets, *mode, *knock_out),
         Command::AreaAttack {
             actor,
             attack,
@@ -64,6 +58,10 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             on_turn(d, actor)?;
             super::turns::end_turn(d, b, actor);
             Ok(())
+        }
+        Command::GrantTempHp { target, amount } => {
+            // § Temporary hit points: as in 13th Age (the higher stays; no waking at 0 hp).
+            crate::rules::thirteenth_age::commands::grant_temp_hp(d, target, *amount)
         }
         Command::Charge {
             actor,
@@ -883,6 +881,16 @@ pub(super) fn defense_value(d: &Decider, b: &Board, target: &CombatantId, vs: De
     base + bonus_sum(&f.fx.0, BonusStat::Defenses)
 }
 
+/// How an attack is delivered beyond its power: where an area originates (the attacker's space
+/// otherwise) and whether the blow is meant to knock out (§ Knocking a creature out).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Delivery {
+    /// An area's origin square.
+    pub from: Option<Space>,
+    /// The attacker's choice to knock out rather than kill.
+    pub knock_out: bool,
+}
+
 /// How an attack is being made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Way {
@@ -1047,9 +1055,15 @@ pub fn deal(
     amount: i32,
     cause: DamageCause,
     ty: Option<DamageType>,
+    knock_out: bool,
 ) -> i32 {
     let amount = adjusted(b, target, amount, ty);
-    d.damage(target, amount, cause, ty);
+    if knock_out {
+        // § Knocking a creature out: the attacker's choice the instant the damage is dealt.
+        d.damage_knocking_out(target, amount, cause, ty);
+    } else {
+        d.damage(target, amount, cause, ty);
+    }
     if let Some(v) = d.overlay.vitals(d.field, target)
         && v.side == Side::Heroes
         && v.status == LifeStatus::Unconscious
@@ -1087,8 +1101,9 @@ pub(super) fn resolve(
     p: &PowerSpec,
     targets: &[CombatantId],
     way: Way,
-    from: Option<Space>,
+    delivery: Delivery,
 ) -> R {
+    let Delivery { from, knock_out } = delivery;
     let ph = Placeholders::default();
     let g = geo(b);
     let from = match from {
@@ -1187,7 +1202,7 @@ pub(super) fn resolve(
         };
         if let Some(a) = amount {
             let a = halved(d, b, attacker, &t, a);
-            let taken = deal(d, b, &t, a, cause, p.damage_type);
+            let taken = deal(d, b, &t, a, cause, p.damage_type, knock_out);
             // § Coup De Grace: taking damage of at least the staggered value kills.
             if way == Way::CoupDeGrace
                 && let Some(now) = d.overlay.vitals(d.field, &t)
@@ -1319,7 +1334,7 @@ fn opportunity_attack(
         &p,
         std::slice::from_ref(provoker),
         Way::Opportunity,
-        None,
+        Delivery::default(),
     )
 }
 
@@ -1330,6 +1345,7 @@ fn attack_cmd(
     attack: &str,
     targets: &[CombatantId],
     mode: fray_protocol::command::AttackMode,
+    knock_out: bool,
 ) -> R {
     use fray_protocol::command::AttackMode;
     let p = power(b, actor, attack)?.clone();
@@ -1424,7 +1440,18 @@ fn attack_cmd(
     if matches!(p.origin, Origin::Ranged { .. }) && !provoke_ranged(d, b, actor)? {
         return Ok(());
     }
-    resolve(d, b, actor, &p, targets, way, None)
+    resolve(
+        d,
+        b,
+        actor,
+        &p,
+        targets,
+        way,
+        Delivery {
+            from: None,
+            knock_out,
+        },
+    )
 }
 
 /// § Areas of effect: near/far bursts and blasts; each creature once.
@@ -1536,7 +1563,18 @@ fn area_attack(
     {
         return Ok(());
     }
-    resolve(d, b, actor, &p, &targets, Way::Turn, Some(from))
+    resolve(
+        d,
+        b,
+        actor,
+        &p,
+        &targets,
+        Way::Turn,
+        Delivery {
+            from: Some(from),
+            knock_out: false,
+        },
+    )
 }
 
 // --- universal actions ---------------------------------------------------------------------

@@ -8,8 +8,8 @@
 
 use super::Board;
 use super::commands::{
-    R, Way, alive, can_threaten, cannot_leave_space, fighter, is_enemy, no, occupant_at, on_turn,
-    path_cost, pay, resolve, skill_mod, space, speed, walk,
+    Delivery, R, Way, alive, can_threaten, cannot_leave_space, fighter, is_enemy, no, occupant_at,
+    on_turn, path_cost, pay, resolve, skill_mod, space, speed, walk,
 };
 use super::geometry::{self, Space};
 use super::riders::emit_effect;
@@ -188,7 +188,15 @@ pub fn charge(
     } else {
         Way::Turn
     };
-    resolve(d, b, actor, &p, std::slice::from_ref(target), way, None)?;
+    resolve(
+        d,
+        b,
+        actor,
+        &p,
+        std::slice::from_ref(target),
+        way,
+        Delivery::default(),
+    )?;
     // § Charge: "you lose all remaining actions in your turn".
     for (left, kind) in [
         (budget.move_action, ActionKind::Move),
@@ -260,7 +268,7 @@ pub fn bull_rush(
         &p,
         std::slice::from_ref(target),
         Way::Turn,
-        None,
+        Delivery::default(),
     )?;
     let in_fight = matches!(
         d.status(target),
@@ -308,7 +316,7 @@ pub fn grapple(d: &mut Decider, b: &Board, actor: &CombatantId, target: &Combata
         &p,
         std::slice::from_ref(target),
         Way::Turn,
-        None,
+        Delivery::default(),
     )?;
     if !hit(d, target) || d.status(target) != Some(LifeStatus::Conscious) {
         return Ok(());

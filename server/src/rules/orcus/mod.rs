@@ -39,7 +39,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "orcus";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// What decide reads beyond the shared battlefield: the grid part of each combatant, its
 /// powers, and the map.

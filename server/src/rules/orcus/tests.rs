@@ -231,21 +231,66 @@ fn the_gm_reorders_the_initiative_initiative() {
     assert_eq!(current(&e), "kael", "the current turn goes on");
 }
 
-/// `knock_out` and `knock_outs` are 13th Age options (13th-age-combat.txt § Unconscious); Orcus
-/// refuses them with `invalid_argument`, changing nothing.
 #[test]
-fn knock_out_blows_are_refused_as_a_13th_age_option_ruleset_commands() {
-    let enc = arena("", 5, SPREAD);
+fn an_attacker_may_knock_out_instead_of_killing_knocking_a_creature_out() {
+    // orcus-basic-rules.txt § Knocking a creature out: the attacker's choice when it drops a
+    // creature to 0 hp or below: it falls unconscious (knocked out), neither slain nor dying.
+    // The GM's `knock_outs` ruling is 13th Age's (§ Unconscious): refused here.
+    let enc = arena(&smash(40), 40, SPREAD);
     let mut e = started(&enc, 2);
-    let mut ko = atk("kael", "bow", &["brute-2"]);
-    if let Command::Attack { knock_out, .. } = &mut ko {
-        *knock_out = true;
-    }
-    assert_eq!(refuse(&mut e, &ko), ErrorCode::InvalidArgument);
     assert_eq!(
         refuse(&mut e, &Command::KnockOuts { allowed: false }),
         ErrorCode::InvalidArgument
     );
+    let mut ko = atk("kael", "bow", &["brute-1"]);
+    if let Command::Attack { knock_out, .. } = &mut ko {
+        *knock_out = true;
+    }
+    // Wear brute-1 down with knock-out shots until one drops it.
+    for _ in 0..30 {
+        if cs(&e, "brute-1").status != LifeStatus::Conscious {
+            break;
+        }
+        if current(&e) != "kael" {
+            until(&mut e, "kael");
+        }
+        run(&mut e, &ko);
+        if current(&e) == "kael" {
+            run(&mut e, &end("kael"));
+        }
+    }
+    assert_eq!(cs(&e, "brute-1").status, LifeStatus::KnockedOut);
+    // A hero knocked out makes no death saves: Lira, smashed by brute-1 for 40 with intent.
+    let enc = arena(&smash(40), 5, NEXT_TO_LIRA);
+    let mut e = started(&enc, 4);
+    until(&mut e, "brute-1");
+    let ev = run(
+        &mut e,
+        &Command::Attack {
+            actor: cid("brute-1"),
+            attack: "smash".into(),
+            targets: vec![cid("lira")],
+            mode: AttackMode::Standard,
+            knock_out: true,
+        },
+    );
+    if ev.iter().any(|x| matches!(x, GameEvent::KnockedOut { .. })) {
+        assert_eq!(cs(&e, "lira").status, LifeStatus::KnockedOut);
+        let ev = until(&mut e, "brute-1");
+        assert!(
+            !ev.iter().any(|x| matches!(x, GameEvent::SaveRolled { combatant, .. } if combatant.as_str() == "lira")),
+            "no death saves while knocked out"
+        );
+    } else {
+        // A natural 1 missed: the blow never landed.
+        assert!(ev.iter().any(|x| matches!(
+            x,
+            GameEvent::AttackRolled {
+                outcome: AttackOutcome::Fumble,
+                ..
+            }
+        )));
+    }
 }
 
 #[test]
@@ -1039,4 +1084,33 @@ on_hit = [{ condition = "weakened", duration = "end of your next turn" }]
         }
     }
     panic!("no seed hit the incorporeal brute");
+}
+
+#[test]
+fn temporary_hit_points_do_not_stack_absorb_first_and_do_not_revive_temporary_hit_points() {
+    // orcus-basic-rules.txt § Temporary hit points.
+    let enc = arena(&smash(30), 5, NEXT_TO_LIRA);
+    let mut e = started(&enc, 4);
+    let grant = |who: &str, amount: i32| Command::GrantTempHp {
+        target: cid(who),
+        amount,
+    };
+    run(&mut e, &grant("kael", 10));
+    run(&mut e, &grant("kael", 6));
+    assert_eq!(cs(&e, "kael").temp_hp, 10, "the higher amount stays");
+    assert_eq!(cs(&e, "kael").hp, Some(30), "they may exceed the maximum");
+    // Lira, smashed to 0 or below, is dying; temporary hit points do not wake her.
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &atk("brute-1", "smash", &["lira"]));
+    if !ev
+        .iter()
+        .any(|x| matches!(x, GameEvent::FellUnconscious { .. }))
+    {
+        return; // a natural 1
+    }
+    // 24 - 30 = -6: dying, not dead (the staggered value is 12).
+    assert_eq!(cs(&e, "lira").status, LifeStatus::Unconscious);
+    run(&mut e, &grant("lira", 8));
+    assert_eq!(cs(&e, "lira").status, LifeStatus::Unconscious);
+    assert_eq!(cs(&e, "lira").temp_hp, 8);
 }

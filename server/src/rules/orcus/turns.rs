@@ -159,7 +159,7 @@ fn start_of_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
         if out(d, id) {
             return;
         }
-        deal(d, b, id, amount, DamageCause::Ongoing { effect }, ty);
+        deal(d, b, id, amount, DamageCause::Ongoing { effect }, ty, false);
     }
     // § Regeneration: the highest source (Fray: the stat block's value).
     if let Some((_, kit)) = b.get(id)

@@ -22,6 +22,39 @@ pub(super) fn reject<T>(code: ErrorCode, msg: impl Into<String>) -> Result<T, Re
     Err(Rejection::new(code, msg))
 }
 
+/// GM: temporary hit points (13th Age § Temporary Hit Points; Orcus § Temporary hit points):
+/// they don't stack, the higher amount stays; they can exceed the maximum; they don't wake or
+/// stabilize a creature at 0 hp.
+pub(crate) fn grant_temp_hp(
+    d: &mut Decider,
+    target: &CombatantId,
+    amount: i32,
+) -> Result<(), Rejection> {
+    if d.field.battle.phase == Phase::Ended {
+        return reject(ErrorCode::BattleOver, "the battle is over");
+    }
+    let f = fighter(d, target)?;
+    if !(1..=1000).contains(&amount) {
+        return reject(
+            ErrorCode::InvalidArgument,
+            format!("{amount} temporary hit points is outside 1..=1000"),
+        );
+    }
+    if f.vit.0.is_out() {
+        return reject(
+            ErrorCode::InvalidTarget,
+            format!("{} is out of the fight", f.c.name),
+        );
+    }
+    let temp_after = f.hp.temp.max(amount);
+    d.emit(GameEvent::TempHpGained {
+        target: target.clone(),
+        amount,
+        temp_after,
+    });
+    Ok(())
+}
+
 /// Decides a command.
 pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
     take_readied_action(d, cmd);
@@ -104,31 +137,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             });
             Ok(())
         }
-        Command::GrantTempHp { target, amount } => {
-            if d.field.battle.phase == Phase::Ended {
-                return reject(ErrorCode::BattleOver, "the battle is over");
-            }
-            let f = fighter(d, target)?;
-            if !(1..=1000).contains(amount) {
-                return reject(
-                    ErrorCode::InvalidArgument,
-                    format!("{amount} temporary hit points is outside 1..=1000"),
-                );
-            }
-            if f.vit.0.is_out() {
-                return reject(
-                    ErrorCode::InvalidTarget,
-                    format!("{} is out of the fight", f.c.name),
-                );
-            }
-            let temp_after = f.hp.temp.max(*amount);
-            d.emit(GameEvent::TempHpGained {
-                target: target.clone(),
-                amount: *amount,
-                temp_after,
-            });
-            Ok(())
-        }
+        Command::GrantTempHp { target, amount } => grant_temp_hp(d, target, *amount),
         Command::EndBattle => {
             if d.field.battle.phase == Phase::Ended {
                 return reject(ErrorCode::BattleOver, "the battle is already over");

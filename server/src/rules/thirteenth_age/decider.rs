@@ -139,6 +139,35 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
         damage_type: Option<DamageType>,
         knock_out: bool,
     ) {
+        let ko = if knock_out {
+            KnockOut::Monsters
+        } else {
+            KnockOut::No
+        };
+        self.damage_full(target, amount, cause, damage_type, ko);
+    }
+
+    /// Deals damage; a blow meant to knock out (Orcus § Knocking a creature out: any creature
+    /// it drops to 0 hp or below, hero or monster) leaves it knocked out instead of dying or
+    /// slain.
+    pub fn damage_knocking_out(
+        &mut self,
+        target: &CombatantId,
+        amount: i32,
+        cause: DamageCause,
+        damage_type: Option<DamageType>,
+    ) {
+        self.damage_full(target, amount, cause, damage_type, KnockOut::Anyone);
+    }
+
+    fn damage_full(
+        &mut self,
+        target: &CombatantId,
+        amount: i32,
+        cause: DamageCause,
+        damage_type: Option<DamageType>,
+        ko: KnockOut,
+    ) {
         let Some(mut v) = self.overlay.vitals(self.field, target) else {
             return;
         };
@@ -173,7 +202,10 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
             // § Unconscious: "When monsters drop to 0 hp, it means they've been slain, unless the
             // characters' intent is to keep the monster alive and the attack seems like a
             // potentially humane blow that could knock the monster unconscious instead."
-            Side::Monsters if v.current <= 0 && knock_out => {
+            _ if v.current <= 0
+                && (ko == KnockOut::Anyone
+                    || (ko == KnockOut::Monsters && v.side == Side::Monsters)) =>
+            {
                 v.status = LifeStatus::KnockedOut;
                 self.emit(GameEvent::KnockedOut {
                     combatant: target.clone(),
@@ -312,4 +344,15 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
         self.overlay.set(who, v);
         Ok(())
     }
+}
+
+/// Who a blow may knock out instead of killing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KnockOut {
+    /// Nobody: the blow kills as usual.
+    No,
+    /// Monsters (13th Age § Unconscious).
+    Monsters,
+    /// Any creature (Orcus § Knocking a creature out).
+    Anyone,
 }
