@@ -16,6 +16,15 @@ use fray_protocol::state::Defenses;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
+/// `[options]` of an Orcus encounter.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrcusOptionsFile {
+    /// Rests after the battle (§ Resting); the GM ends the session.
+    #[serde(default)]
+    pub rests: bool,
+}
+
 /// An Orcus content file.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -35,6 +44,9 @@ pub struct OrcusFile {
     pub seats: Vec<SeatFile>,
     /// The map.
     pub map: Option<MapFile>,
+    /// Session options.
+    #[serde(default)]
+    pub options: OrcusOptionsFile,
     /// Starting squares by combatant id (north-west square of its space).
     #[serde(default)]
     pub positions: BTreeMap<String, [i32; 2]>,
@@ -1115,7 +1127,10 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             .unwrap_or_else(|| "Untitled encounter".into()),
         combatants,
         seats,
-        options: SessionOptions::default(),
+        options: SessionOptions {
+            rests: enc.options.rests,
+            ..SessionOptions::default()
+        },
         map: Some(map),
         battles: Vec::new(),
     })

@@ -105,7 +105,16 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             world.resource_mut::<Battle>().escalation_held = *held
         }
         GameEvent::PartyFled => world.resource_mut::<Battle>().fled = true,
-        GameEvent::QuickRested { combatant } => with::<Hero>(world, combatant, |h| h.rested = true),
+        GameEvent::QuickRested { combatant } => {
+            // Orcus § Death saving throws: the failure count resets on a short rest.
+            let grid = entity(world, combatant).is_some_and(|e| world.get::<Grid>(e).is_some());
+            with::<Hero>(world, combatant, |h| {
+                h.rested = true;
+                if grid {
+                    h.death_save_failures = 0;
+                }
+            });
+        }
         GameEvent::SessionEnded => world.resource_mut::<Battle>().session_over = true,
         GameEvent::NewBattle { battle, .. } => enter_battle(world, *battle),
         GameEvent::FullHealUp => {
@@ -122,6 +131,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 h.death_save_failures = 0;
                 h.rested = false;
                 used.0.clear();
+            }
+            // Orcus § Long rest: action points reset to 1, and every living hero is up.
+            let mut q = world.query::<(&Hero, &mut Grid, &mut Vitality)>();
+            for (_, mut g, mut vit) in q.iter_mut(world) {
+                if vit.0 != LifeStatus::Dead {
+                    g.0.action_points = 1;
+                    vit.0 = LifeStatus::Conscious;
+                }
             }
         }
         GameEvent::PotionUsed { by, .. } => {

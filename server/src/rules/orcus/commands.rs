@@ -59,6 +59,11 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             super::turns::end_turn(d, b, actor);
             Ok(())
         }
+        Command::QuickRest { actor, recoveries } => {
+            super::rests::short_rest(d, b, actor, *recoveries)
+        }
+        Command::FullHealUp => super::rests::long_rest(d),
+        Command::EndSession => super::rests::end_session(d),
         Command::GrantTempHp { target, amount } => {
             // § Temporary hit points: as in 13th Age (the higher stays; no waking at 0 hp).
             crate::rules::thirteenth_age::commands::grant_temp_hp(d, target, *amount)
@@ -1617,7 +1622,7 @@ pub fn restore_hp(
         recovery_used,
         hp_after: Some(after),
     });
-    if v.status == LifeStatus::Unconscious {
+    if matches!(v.status, LifeStatus::Unconscious | LifeStatus::KnockedOut) {
         v.status = LifeStatus::Conscious;
         d.emit(GameEvent::Revived {
             combatant: who.clone(),

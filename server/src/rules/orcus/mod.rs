@@ -13,6 +13,7 @@ mod commands;
 pub mod geometry;
 pub mod grid;
 pub mod maneuvers;
+pub mod rests;
 pub mod riders;
 pub mod rules;
 pub mod tables;
@@ -39,7 +40,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "orcus";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 /// What decide reads beyond the shared battlefield: the grid part of each combatant, its
 /// powers, and the map.

@@ -965,3 +965,90 @@ fn a_death_save_of_20_spends_a_recovery_and_wakes_the_hero_prone_death_saving_th
     let l = cs(&e, "lira");
     assert_eq!((l.status, l.hp), (LifeStatus::Conscious, Some(1)));
 }
+
+#[test]
+fn short_and_long_rests_after_the_battle_then_the_session_ends_resting() {
+    // orcus-basic-rules.txt § Resting (short rest: recoveries, encounter powers; long rest:
+    // everything, action points to 1), § Death saving throws (failures reset on a rest).
+    let src = arena_src(
+        &[
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+        ],
+        &smash(30),
+        5,
+        NEXT_TO_LIRA,
+    )
+    .replace("[map]", "[options]\nrests = true\n[map]");
+    let enc = load_encounter("rest.toml", &src).unwrap();
+    let mut e = started(&enc, 4);
+    // Rests come after the battle.
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::QuickRest {
+                actor: cid("kael"),
+                recoveries: 1
+            }
+        ),
+        ErrorCode::BattleNotStarted
+    );
+    run(
+        &mut e,
+        &Command::SpendActionPoint {
+            actor: cid("kael"),
+            action: fray_protocol::event::ActionKind::Standard,
+        },
+    );
+    until(&mut e, "brute-1");
+    run(&mut e, &atk("brute-1", "smash", &["lira"]));
+    run(&mut e, &Command::EndBattle);
+    let s = e.state();
+    assert!(
+        !s.seed_revealed,
+        "with rests the session goes on after the battle"
+    );
+    // A short rest: Lira (dying or not) spends a recovery.
+    let before = cs(&e, "lira");
+    run(
+        &mut e,
+        &Command::QuickRest {
+            actor: cid("lira"),
+            recoveries: 1,
+        },
+    );
+    let lira = cs(&e, "lira");
+    assert_eq!(lira.recoveries, before.recoveries - 1);
+    assert_eq!(lira.death_save_failures, 0);
+    assert_eq!(lira.status, LifeStatus::Conscious);
+    assert!(lira.hp.unwrap() >= 1);
+    // A long rest: everything back, action points to 1.
+    assert_eq!(cs(&e, "kael").grid.unwrap().action_points, 0);
+    run(&mut e, &Command::FullHealUp);
+    for hero in ["kael", "lira"] {
+        let h = cs(&e, hero);
+        assert_eq!(h.hp, h.max_hp, "{hero} at full hit points");
+        assert_eq!(h.grid.unwrap().action_points, 1);
+        assert_eq!(h.status, LifeStatus::Conscious);
+    }
+    run(&mut e, &Command::EndSession);
+    assert!(e.state().seed_revealed);
+    assert_eq!(refuse(&mut e, &Command::FullHealUp), ErrorCode::BattleOver);
+}
+
+#[test]
+fn without_the_rests_option_the_session_ends_with_the_battle_resting() {
+    // orcus-basic-rules.txt § Resting: a one-battle session has no rests.
+    let enc = super::tests::arena("", 5, SPREAD);
+    let mut e = started(&enc, 1);
+    run(&mut e, &Command::EndBattle);
+    assert!(e.state().seed_revealed);
+    assert_eq!(
+        refuse(&mut e, &Command::FullHealUp),
+        ErrorCode::InvalidArgument
+    );
+}

@@ -28,7 +28,9 @@ pub fn advance(d: &mut Decider, b: &Board, secret: &SeedSecret) {
     match d.field.battle.stage {
         Stage::Setup => {}
         Stage::Ended => {
-            if !d.field.battle.seed_revealed {
+            // With rests the session goes on after the battle until the GM ends it.
+            let waiting = d.field.options.0.rests && !d.field.battle.session_over;
+            if !d.field.battle.seed_revealed && !waiting {
                 d.emit(GameEvent::SeedRevealed {
                     seed: secret.seed,
                     salt: secret.salt.clone(),

@@ -1,0 +1,110 @@
+//! Orcus rests (orcus-basic-rules.txt § Resting), for sessions whose encounter sets
+//! `[options] rests = true`: after the battle the GM has heroes take short rests
+//! (`quick_rest`: spend recoveries, recharge encounter powers, reset death saves, a knocked-out
+//! hero comes to with 1 hp) and the party a long rest (`full_heal_up`: every hit point, recovery
+//! and power, action points back to 1); `end_session` then reveals the seed.
+
+use super::Board;
+use super::commands::{R, fighter, no, restore_hp, spend_recovery};
+use crate::content::model::Frequency;
+use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::ErrorCode;
+use fray_protocol::event::GameEvent;
+use fray_protocol::ids::CombatantId;
+use fray_protocol::state::{LifeStatus, Phase};
+
+/// Rests come after the battle, in sessions with the `rests` option, until the session ends.
+fn after_battle(d: &Decider) -> R {
+    if !d.field.options.0.rests {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "this session ends with its battle; rests need the encounter option `rests = true`",
+        ));
+    }
+    if d.field.battle.phase != Phase::Ended {
+        return Err(no(
+            ErrorCode::BattleNotStarted,
+            "rests come after the battle is over",
+        ));
+    }
+    if d.field.battle.session_over {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    Ok(())
+}
+
+/// § Short rest: spend `recoveries` (healing the recovery value each), recharge expended
+/// encounter and recharge powers (§ Unusual recharge conditions), reset failed death saves
+/// (§ Death saving throws); a knocked-out hero heals 1 hp (§ Knocking a creature out).
+pub fn short_rest(d: &mut Decider, b: &Board, actor: &CombatantId, recoveries: u32) -> R {
+    after_battle(d)?;
+    let f = fighter(d, actor)?;
+    let Some(h) = f.hero else {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} is not a hero", f.c.name),
+        ));
+    };
+    if f.vit.0 == LifeStatus::Dead {
+        return Err(no(ErrorCode::CannotAct, format!("{} is dead", f.c.name)));
+    }
+    let available = u32::try_from(h.recoveries.max(0)).unwrap_or(0);
+    if recoveries > available {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} has {available} recoveries, not {recoveries}", f.c.name),
+        ));
+    }
+    let expended: Vec<String> = b
+        .get(actor)
+        .map(|(_, kit)| {
+            kit.0
+                .powers
+                .iter()
+                .filter(|p| f.used.0.contains(&p.id))
+                .filter(|p| {
+                    matches!(
+                        p.frequency,
+                        Frequency::Encounter | Frequency::Recharge { .. }
+                    )
+                })
+                .map(|p| p.id.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    let knocked_out = f.vit.0 == LifeStatus::KnockedOut;
+    d.emit(GameEvent::QuickRested {
+        combatant: actor.clone(),
+    });
+    if knocked_out && let Some(mut v) = d.overlay.vitals(d.field, actor) {
+        let to = v.current.max(1);
+        restore_hp(d, actor, &mut v, to, false, true);
+    }
+    for _ in 0..recoveries {
+        spend_recovery(d, b, actor, true)?;
+    }
+    for power in expended {
+        d.emit(GameEvent::PowerRegained {
+            combatant: actor.clone(),
+            power,
+            roll: None,
+        });
+    }
+    Ok(())
+}
+
+/// § Long rest: every hero not dead regains all hit points, recoveries, encounter and daily
+/// powers, and its action points reset to 1. The text's "once per 24 hours" is the GM's to
+/// keep: Fray has no game clock (documented gap).
+pub fn long_rest(d: &mut Decider) -> R {
+    after_battle(d)?;
+    d.emit(GameEvent::FullHealUp);
+    Ok(())
+}
+
+/// The GM ends the session: the seed is revealed.
+pub fn end_session(d: &mut Decider) -> R {
+    after_battle(d)?;
+    d.emit(GameEvent::SessionEnded);
+    Ok(())
+}
