@@ -426,6 +426,27 @@ pub struct OrcusSpec {
     pub powers: Vec<PowerSpec>,
 }
 
+/// Unwilling movement a power causes on a hit (Orcus § Unwilling movement).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForcedSpec {
+    /// Push, pull or shunt.
+    pub kind: ForcedKindSpec,
+    /// How many squares.
+    pub squares: u32,
+}
+
+/// The kinds of unwilling movement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ForcedKindSpec {
+    /// Each square farther from the source.
+    Push,
+    /// Each square closer to the source.
+    Pull,
+    /// Any direction.
+    Shunt,
+}
+
 /// An Orcus effect clause with its saving-throw riders (§ Special saving throw riders).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OrcusEffect {
@@ -588,6 +609,9 @@ impl Frequency {
 pub struct PowerSpec {
     /// Id used in commands.
     pub id: String,
+    /// § Unwilling movement on a hit: push, pull or shunt so many squares.
+    #[serde(default)]
+    pub forced: Option<ForcedSpec>,
     /// The trigger of an immediate action (§ Action required), as the table reads it.
     #[serde(default)]
     pub trigger: Option<String>,

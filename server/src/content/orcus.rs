@@ -234,6 +234,12 @@ pub struct PowerFile {
     pub action: String,
     /// The trigger of an immediate action.
     pub trigger: Option<String>,
+    /// On a hit, push the target this many squares (§ Unwilling movement).
+    pub push: Option<u32>,
+    /// On a hit, pull the target this many squares.
+    pub pull: Option<u32>,
+    /// On a hit, shunt the target this many squares.
+    pub shunt: Option<u32>,
     /// `at-will`, `encounter`, `daily`, `recharge 5-6`.
     #[serde(default)]
     pub frequency: Option<String>,
@@ -330,6 +336,42 @@ const CONDITIONS: &[(&str, Condition)] = &[
     ("off-guard", Condition::OffGuard),
     ("grappled", Condition::Grappled),
 ];
+
+/// `push`, `pull` or `shunt` (at most one, 1–10 squares).
+fn forced(
+    ctx: &Ctx,
+    field: &str,
+    p: &PowerFile,
+) -> Result<Option<super::model::ForcedSpec>, ContentError> {
+    use super::model::{ForcedKindSpec, ForcedSpec};
+    let given: Vec<(ForcedKindSpec, &str, u32)> = [
+        (ForcedKindSpec::Push, "push", p.push),
+        (ForcedKindSpec::Pull, "pull", p.pull),
+        (ForcedKindSpec::Shunt, "shunt", p.shunt),
+    ]
+    .into_iter()
+    .filter_map(|(k, n, v)| v.map(|v| (k, n, v)))
+    .collect();
+    match given.as_slice() {
+        [] => Ok(None),
+        [(kind, name, squares)] => {
+            if !(1..=10).contains(squares) {
+                return Err(ctx.err(
+                    format!("{field}.{name}"),
+                    format!("{squares} squares is outside 1..=10"),
+                ));
+            }
+            Ok(Some(ForcedSpec {
+                kind: *kind,
+                squares: *squares,
+            }))
+        }
+        _ => Err(ctx.err(
+            field,
+            "a power pushes, pulls or shunts, not more than one of them",
+        )),
+    }
+}
 
 /// An effect clause with its riders; a rider's own effect carries no riders.
 fn orcus_effect(ctx: &Ctx, field: &str, e: &EffectFile) -> Result<OrcusEffect, ContentError> {
@@ -633,6 +675,7 @@ fn power(
     }
     Ok(PowerSpec {
         id: p.id.clone(),
+        forced: forced(ctx, field, p)?,
         trigger: p.trigger.clone(),
         name: p.name.clone(),
         action,

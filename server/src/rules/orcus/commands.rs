@@ -1238,8 +1238,49 @@ pub(super) fn resolve(
         for e in effects.clone() {
             riders::apply(d, attacker, &t, &e);
         }
+        if outcome.is_hit()
+            && let Some(f) = p.forced
+        {
+            forced_movement(d, b, g.as_ref(), from, &t, f);
+        }
     }
     Ok(())
+}
+
+/// § Unwilling movement from a hit: the target is pushed, pulled or shunted from `source`
+/// along the straightest free path (it provokes no opportunity attacks).
+fn forced_movement(
+    d: &mut Decider,
+    b: &Board,
+    g: Option<&Geo>,
+    source: Space,
+    target: &CombatantId,
+    f: crate::content::model::ForcedSpec,
+) {
+    use crate::content::model::ForcedKindSpec;
+    let (Some(g), Ok(t_sp)) = (g, space(d, b, target)) else {
+        return;
+    };
+    let occupants: Vec<Space> = d
+        .field
+        .all()
+        .filter(|c| &c.c.id != target && !matches!(c.vit.0, LifeStatus::Dead | LifeStatus::Slain))
+        .filter_map(|c| space(d, b, &c.c.id).ok())
+        .collect();
+    let kind = match f.kind {
+        ForcedKindSpec::Push => geometry::ForcedKind::Push,
+        ForcedKindSpec::Pull => geometry::ForcedKind::Pull,
+        ForcedKindSpec::Shunt => geometry::ForcedKind::Shunt,
+    };
+    let path = g.forced_path(kind, source, t_sp, f.squares, &occupants);
+    if !path.is_empty() {
+        d.emit(GameEvent::GridMoved {
+            combatant: target.clone(),
+            path,
+            cost: 0,
+            mode: MoveMode::Unwilling,
+        });
+    }
 }
 
 /// An enemy of `attacker` (for "one enemy" targets).

@@ -244,6 +244,59 @@ impl Geo {
     }
 }
 
+/// Unwilling movement (§ Unwilling movement): push (each square farther from the source), pull
+/// (each closer), shunt (any direction).
+pub use grid::ForcedKind;
+
+impl Geo {
+    /// The squares a creature in `target` is moved through by `squares` of unwilling movement
+    /// from `source`, chosen square by square: farthest from (push) or nearest to (pull) the
+    /// source, then the straightest line; it stops early where no square is free (walls, the
+    /// map's edge, other creatures in `occupants`).
+    // Interpretation: the text lets the mover choose the path; Fray picks the straightest one,
+    // and a shunt moves like a push (away from its source).
+    pub fn forced_path(
+        &self,
+        kind: ForcedKind,
+        source: Space,
+        target: Space,
+        squares: u32,
+        occupants: &[Space],
+    ) -> Vec<Square> {
+        let occ: Vec<grid::Space> = occupants.iter().map(|s| s.g()).collect();
+        let kind = match kind {
+            ForcedKind::Shunt => ForcedKind::Push,
+            k => k,
+        };
+        let (sx, sy) = (source.at.x, source.at.y);
+        let mut at = target;
+        let mut path = Vec::new();
+        for _ in 0..squares {
+            let options = grid::forced_step_options(&self.0, &at.g(), kind, &source.g(), &occ);
+            let (dx0, dy0) = (i64::from(at.at.x - sx), i64::from(at.at.y - sy));
+            let best = options.into_iter().map(from_g).max_by_key(|s| {
+                let next = Space {
+                    at: *s,
+                    size: at.size,
+                };
+                let d = i64::from(distance(source, next));
+                let (dx, dy) = (i64::from(s.x - at.at.x), i64::from(s.y - at.at.y));
+                // Straightness: how little the step turns from the source→target line.
+                let off = (dx0 * dy - dy0 * dx).abs();
+                let toward = if kind == ForcedKind::Pull { -d } else { d };
+                (toward, -off, std::cmp::Reverse(*s))
+            });
+            let Some(next) = best else { break };
+            path.push(next);
+            at = Space {
+                at: next,
+                size: at.size,
+            };
+        }
+        path
+    }
+}
+
 fn set(s: BTreeSet<grid::Square>) -> BTreeSet<Square> {
     s.into_iter().map(from_g).collect()
 }

@@ -352,3 +352,108 @@ hit = "1d6"
     .expect_err("an immediate action without a trigger");
     assert!(err.to_string().contains("powers[1].trigger"), "{err}");
 }
+
+#[test]
+fn a_push_moves_the_target_straight_away_and_a_pull_straight_in_unwilling_movement() {
+    // orcus-basic-rules.txt § Unwilling movement (push: each square farther; pull: closer;
+    // interpretation: the straightest free path; no opportunity attacks).
+    let powers = r#"[[monster.powers]]
+id = "shove"
+name = "Shove"
+origin = "melee"
+vs = "fortitude"
+bonus = 40
+hit = "1"
+push = 2
+[[monster.powers]]
+id = "hook"
+name = "Chain Hook"
+origin = "ranged"
+range = [10, 10]
+vs = "reflex"
+bonus = 40
+hit = "1"
+pull = 2
+"#;
+    let rows = [
+        "..........",
+        "..........",
+        "..........",
+        "#.........",
+        "..........",
+        "..........",
+    ];
+    let src = super::tests::arena_src(
+        &rows,
+        powers,
+        5,
+        "kael = [2, 0]\nlira = [0, 4]\nbrute-1 = [3, 0]\nbrute-2 = [8, 4]",
+    );
+    let enc = crate::content::load_encounter("shove.toml", &src).unwrap();
+    for seed in 0..20 {
+        let mut e = started(&enc, seed);
+        until(&mut e, "brute-1");
+        let ev = run(
+            &mut e,
+            &Command::Attack {
+                actor: cid("brute-1"),
+                attack: "shove".into(),
+                targets: vec![cid("kael")],
+                mode: fray_protocol::command::AttackMode::Standard,
+                knock_out: false,
+            },
+        );
+        if !rolled(&ev).is_some_and(|(_, o)| o.is_hit()) {
+            continue;
+        }
+        assert_eq!(
+            square(&e, "kael"),
+            Square::new(0, 0),
+            "pushed 2 squares west"
+        );
+        assert!(ev.iter().any(|x| matches!(
+            x,
+            GameEvent::GridMoved {
+                mode: MoveMode::Unwilling,
+                ..
+            }
+        )));
+        // Lira is pulled 2 squares toward brute-2 (east): (2, 4).
+        until(&mut e, "brute-2");
+        let ev = run(
+            &mut e,
+            &Command::Attack {
+                actor: cid("brute-2"),
+                attack: "hook".into(),
+                targets: vec![cid("lira")],
+                mode: fray_protocol::command::AttackMode::Standard,
+                knock_out: false,
+            },
+        );
+        if rolled(&ev).is_some_and(|(_, o)| o.is_hit()) {
+            assert_eq!(square(&e, "lira"), Square::new(2, 4));
+        }
+        return;
+    }
+    panic!("no shove hit");
+}
+
+#[test]
+fn a_power_moves_its_target_one_way_only_unwilling_movement() {
+    // Content errors name the field: push and pull together are refused.
+    let bad = r#"[[monster.powers]]
+id = "shove"
+name = "Shove"
+origin = "melee"
+vs = "fortitude"
+hit = "1"
+push = 2
+pull = 1
+"#;
+    let err = crate::content::load_encounter(
+        "shove.toml",
+        &super::tests::arena_src(&OPEN, bad, 5, super::tests::SPREAD),
+    )
+    .expect_err("push and pull");
+    assert!(err.to_string().contains("not more than one"), "{err}");
+}
