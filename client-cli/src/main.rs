@@ -73,6 +73,21 @@ enum Cmd {
         /// A session log (directory or segment file).
         file: PathBuf,
     },
+    /// Orcus monster builder: a stat block's numbers from level, role and rank.
+    Monster {
+        /// Level, 1 to 35.
+        #[arg(long)]
+        level: i32,
+        /// archer, blocker, skulker, spoiler, striker or wrecker.
+        #[arg(long)]
+        role: String,
+        /// mook, standard, elite or boss.
+        #[arg(long, default_value = "standard")]
+        rank: String,
+        /// The Leader rider (no numeric effect in the rules; noted on the block).
+        #[arg(long)]
+        leader: bool,
+    },
     /// Export a recorded fight in its public (redacted) form.
     Export {
         /// A session log (directory or segment file).
@@ -148,6 +163,21 @@ fn main() -> ExitCode {
             network(|| commands::play::run(&net.server.server, net.encoding.into(), &token))
         }
         Cmd::Replay { file } => commands::offline::replay(&file),
+        Cmd::Monster {
+            level,
+            role,
+            rank,
+            leader,
+        } => match commands::monster::render(level, &role, &rank, leader) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
         Cmd::Verify { file } => commands::offline::verify(&file),
         Cmd::Export { file, json, output } => {
             commands::offline::export(&file, json, output.as_deref())

@@ -1,6 +1,7 @@
 //! The subcommands: `new` (create a session over HTTP), `play` and `spectate` (WebSocket),
 //! and the offline ones on recorded logs, `replay`, `verify` and `export`.
 
+pub mod monster;
 pub mod new;
 pub mod offline;
 pub mod play;

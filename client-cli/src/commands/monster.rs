@@ -1,0 +1,107 @@
+//! `fray monster`: the Orcus monster builder (orcus-basic-rules.txt § Creating new monsters) —
+//! a full stat block's numbers from level, role and rank, ready to paste into a bestiary file.
+
+use anyhow::{Result, bail};
+use fray_server::rules::orcus::tables::{self, DamageKind, Rank, Role};
+
+/// The role named `s`.
+pub fn role(s: &str) -> Result<Role> {
+    Ok(match s.to_lowercase().as_str() {
+        "archer" => Role::Archer,
+        "blocker" => Role::Blocker,
+        "skulker" => Role::Skulker,
+        "spoiler" => Role::Spoiler,
+        "striker" => Role::Striker,
+        "wrecker" => Role::Wrecker,
+        o => bail!("unknown role `{o}` (archer, blocker, skulker, spoiler, striker, wrecker)"),
+    })
+}
+
+/// The rank named `s`.
+pub fn rank(s: &str) -> Result<Rank> {
+    Ok(match s.to_lowercase().as_str() {
+        "mook" => Rank::Mook,
+        "standard" => Rank::Standard,
+        "elite" => Rank::Elite,
+        "boss" => Rank::Boss,
+        o => bail!("unknown rank `{o}` (mook, standard, elite, boss)"),
+    })
+}
+
+/// The stat block as text.
+pub fn render(level: i32, role_name: &str, rank_name: &str, leader: bool) -> Result<String> {
+    let (ro, ra) = (role(role_name)?, rank(rank_name)?);
+    let n = tables::build_monster(level, ro, ra, leader).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let dmg = |k: DamageKind| -> Result<String> {
+        Ok(tables::power_damage(level, k, ro, ra)
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            .to_string())
+    };
+    let mut out = format!(
+        "Level {level} {} {}{}\n",
+        rank_name.to_lowercase(),
+        role_name.to_lowercase(),
+        if leader { " (leader)" } else { "" }
+    );
+    out.push_str(&format!("HP {}\n", n.hp));
+    out.push_str(&format!(
+        "AC {}, Fortitude {}, Reflex {}, Will {}\n",
+        n.ac, n.fortitude, n.reflex, n.will
+    ));
+    out.push_str(&format!(
+        "Attack +{} vs AC, +{} vs other defenses\n",
+        n.attack_vs_ac, n.attack_vs_other
+    ));
+    if ra == Rank::Mook {
+        out.push_str(&format!(
+            "Damage {} (mook, static)\n",
+            dmg(DamageKind::Mook)?
+        ));
+    } else {
+        out.push_str(&format!(
+            "Damage: at-will {} (multi-target {}), surge {} (multi-target {})\n",
+            dmg(DamageKind::AtWillSingle)?,
+            dmg(DamageKind::AtWillMulti)?,
+            dmg(DamageKind::SurgeSingle)?,
+            dmg(DamageKind::SurgeMulti)?
+        ));
+    }
+    out.push_str(&format!(
+        "Action points {} (at most {} per round)\n",
+        n.action_points, n.max_action_points_per_round
+    ));
+    out.push_str(&match n.xp {
+        Some(xp) => format!("XP {xp}\n"),
+        None => "XP — (the XP table stops at level 30)\n".to_owned(),
+    });
+    out.push_str(&format!(
+        "Ability modifiers, initiative and skills: half level (+{}) plus the base modifier; \
+         trained skills +5 more\n",
+        tables::half_level(level)
+    ));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_5_elite_striker_has_the_builders_numbers() {
+        // orcus-basic-rules.txt § Creating new monsters: elite hit points are doubled.
+        let text = render(5, "striker", "elite", false).unwrap();
+        let standard = tables::build_monster(5, Role::Striker, Rank::Standard, false).unwrap();
+        assert!(
+            text.contains(&format!("HP {}\n", standard.hp * 2)),
+            "{text}"
+        );
+        assert!(text.contains("Level 5 elite striker"), "{text}");
+        assert!(render(5, "dancer", "elite", false).is_err());
+        assert!(render(0, "striker", "elite", false).is_err());
+        assert!(
+            render(3, "wrecker", "mook", false)
+                .unwrap()
+                .contains("mook, static")
+        );
+    }
+}
