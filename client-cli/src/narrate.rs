@@ -887,6 +887,7 @@ pub fn condition_name(c: Condition) -> &'static str {
         Condition::Unconscious => "unconscious",
         Condition::OffGuard => "off-guard",
         Condition::Grappled => "grappled",
+        Condition::Feinted => "off-guard to its source (feinted)",
     }
 }
 

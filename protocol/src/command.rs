@@ -406,6 +406,34 @@ pub enum Command {
         #[serde(default)]
         by: Option<CombatantId>,
     },
+    /// Orcus skill actions (§ Skill actions): `feint` (encounter; Bluff vs the adjacent enemy's
+    /// passive Insight: it is off-guard to the actor until the end of the actor's next turn),
+    /// `grant_save` (Heal DC 15 on an adjacent ally: it saves at once against `effect`, or its
+    /// oldest save-ends effect), `rally_ally` (Heal DC 10 on an adjacent ally: it rallies without
+    /// using an action). Each a standard action.
+    SkillAction {
+        /// Who acts.
+        actor: CombatantId,
+        /// Which skill action.
+        action: SkillActionKind,
+        /// The enemy or ally it is aimed at.
+        target: CombatantId,
+        /// For `grant_save`: the effect to save against.
+        #[serde(default)]
+        effect: Option<u32>,
+    },
+}
+
+/// Orcus skill actions (§ Skill actions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkillActionKind {
+    /// § Feint.
+    Feint,
+    /// § Grant Save.
+    GrantSave,
+    /// § Rally Ally.
+    RallyAlly,
 }
 
 /// The skill used to escape a grapple (Orcus § Escape a Grapple).
@@ -457,6 +485,7 @@ impl Command {
             | Command::Grapple { actor, .. }
             | Command::Escape { actor, .. }
             | Command::Maintain { actor, .. }
+            | Command::SkillAction { actor, .. }
             | Command::Retreat { actor }
             | Command::DelayTo { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
@@ -522,6 +551,7 @@ impl Command {
             Command::Grapple { .. } => "grapple",
             Command::Escape { .. } => "escape",
             Command::Maintain { .. } => "maintain",
+            Command::SkillAction { .. } => "skill_action",
             Command::KnockOuts { .. } => "knock_outs",
             Command::Check { .. } => "check",
             Command::GrantAdvantage { .. } => "grant_advantage",

@@ -134,6 +134,8 @@ pub enum Condition {
     OffGuard,
     /// Orcus: grappled by the effect's source: immobilized until it escapes or the grapple ends.
     Grappled,
+    /// Orcus § Feint: off-guard to the effect's source only.
+    Feinted,
 }
 
 /// How hard a save is (13th Age § Saves): easy 6+, normal 11+, hard 16+.

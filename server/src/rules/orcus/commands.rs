@@ -59,6 +59,12 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             super::turns::end_turn(d, b, actor);
             Ok(())
         }
+        Command::SkillAction {
+            actor,
+            action,
+            target,
+            effect,
+        } => super::skills::skill_action(d, b, actor, *action, target, *effect),
         Command::QuickRest { actor, recoveries } => {
             super::rests::short_rest(d, b, actor, *recoveries)
         }
@@ -299,7 +305,7 @@ fn spend_for(d: &mut Decider, actor: &CombatantId, p: &PowerSpec) -> R {
 }
 
 /// § Full Defense / § Rally: +2 to every defense until the start of the actor's next turn.
-fn defense_bonus(d: &mut Decider, actor: &CombatantId) {
+pub(super) fn defense_bonus(d: &mut Decider, actor: &CombatantId) {
     emit_effect(
         d,
         actor,
@@ -825,6 +831,12 @@ fn off_guard(
         return true;
     }
     if melee && has_condition(fx, Condition::Prone) {
+        return true;
+    }
+    // § Feint: off-guard to the feinter only.
+    if fx.0.iter().any(|e| {
+        matches!(e.kind, EffectKind::Condition(Condition::Feinted)) && &e.source == attacker
+    }) {
         return true;
     }
     // § Flanking: an ally of the attacker on the opposite side, able to attack.

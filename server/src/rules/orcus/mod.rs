@@ -16,6 +16,7 @@ pub mod maneuvers;
 pub mod rests;
 pub mod riders;
 pub mod rules;
+pub mod skills;
 pub mod tables;
 mod turns;
 
@@ -40,7 +41,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "orcus";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// What decide reads beyond the shared battlefield: the grid part of each combatant, its
 /// powers, and the map.

@@ -69,6 +69,10 @@ pub fn short_rest(d: &mut Decider, b: &Board, actor: &CombatantId, recoveries: u
                     )
                 })
                 .map(|p| p.id.clone())
+                .chain(
+                    // § Feint is once per encounter too.
+                    f.used.0.contains("feint").then(|| "feint".to_owned()),
+                )
                 .collect()
         })
         .unwrap_or_default();

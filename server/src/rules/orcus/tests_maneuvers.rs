@@ -457,3 +457,139 @@ pull = 1
     .expect_err("push and pull");
     assert!(err.to_string().contains("not more than one"), "{err}");
 }
+
+fn skill(actor: &str, action: fray_protocol::command::SkillActionKind, target: &str) -> Command {
+    Command::SkillAction {
+        actor: cid(actor),
+        action,
+        target: cid(target),
+        effect: None,
+    }
+}
+
+#[test]
+fn a_feint_leaves_the_enemy_off_guard_to_the_feinter_only_feint() {
+    // orcus-basic-rules.txt § Feint (encounter): Bluff vs passive Insight; off-guard to you
+    // until the end of your next turn.
+    use fray_protocol::command::SkillActionKind;
+    let src = super::tests::arena_src(
+        &OPEN,
+        "",
+        5,
+        "kael = [3, 0]\nlira = [5, 1]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]",
+    )
+    .replace("wis = 2", "wis = 2\nskills = { bluff = 40 }");
+    let enc = crate::content::load_encounter("feint.toml", &src).unwrap();
+    let mut e = started(&enc, 6);
+    let ev = run(&mut e, &skill("kael", SkillActionKind::Feint, "brute-1"));
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::CheckRolled { purpose, success: true, .. } if purpose == "feint"
+    )));
+    assert!(
+        cs(&e, "brute-1")
+            .effects
+            .iter()
+            .any(|x| matches!(x.kind, EffectKind::Condition(Condition::Feinted)))
+    );
+    // Kael's attack gets the off-guard +2 (the feint cost his standard action, so he spends
+    // his action point for another).
+    run(
+        &mut e,
+        &Command::SpendActionPoint {
+            actor: cid("kael"),
+            action: ActionKind::Standard,
+        },
+    );
+    let ev = run(&mut e, &super::tests::atk("kael", "sword", &["brute-1"]));
+    assert_eq!(rolled(&ev).unwrap().0, 5 + 2);
+    run(&mut e, &end("kael"));
+    // Lira is not the feinter: no bonus for her (she is not flanking either).
+    until(&mut e, "lira");
+    let ev = run(&mut e, &super::tests::atk("lira", "dagger", &["brute-1"]));
+    assert_eq!(rolled(&ev).unwrap().0, 5);
+    // Once per encounter.
+    until(&mut e, "kael");
+    assert_eq!(
+        refuse(&mut e, &skill("kael", SkillActionKind::Feint, "brute-1")),
+        ErrorCode::PowerExpended
+    );
+}
+
+#[test]
+fn grant_save_and_rally_ally_help_an_adjacent_ally_grant_save_rally_ally() {
+    // orcus-basic-rules.txt § Grant Save (Heal vs 15: a save at once), § Rally Ally (Heal vs
+    // 10: the ally rallies without an action).
+    use fray_protocol::command::SkillActionKind;
+    let glare = r#"[[monster.powers]]
+id = "glare"
+name = "Glare"
+origin = "ranged"
+range = [10, 10]
+vs = "will"
+bonus = 40
+hit = "1"
+on_hit = [{ condition = "weakened" }]
+"#;
+    let src = super::tests::arena_src(
+        &OPEN,
+        glare,
+        5,
+        "kael = [0, 0]\nlira = [1, 0]\nbrute-1 = [8, 0]\nbrute-2 = [9, 5]",
+    )
+    .replace(
+        "speed = 6\nrecoveries = 1",
+        "speed = 6\nrecoveries = 1\nskills = { heal = 40 }",
+    );
+    let enc = crate::content::load_encounter("help.toml", &src).unwrap();
+    // Nothing to save against yet: refused, nothing changes.
+    let mut e = started(&enc, 7);
+    until(&mut e, "lira");
+    assert_eq!(
+        refuse(&mut e, &skill("lira", SkillActionKind::GrantSave, "kael")),
+        ErrorCode::InvalidTarget
+    );
+    assert_eq!(
+        refuse(&mut e, &skill("lira", SkillActionKind::GrantSave, "lira")),
+        ErrorCode::InvalidTarget,
+        "you are not your own ally"
+    );
+    for seed in 7..40 {
+        let mut e = started(&enc, seed);
+        until(&mut e, "brute-1");
+        run(
+            &mut e,
+            &Command::Attack {
+                actor: cid("brute-1"),
+                attack: "glare".into(),
+                targets: vec![cid("kael")],
+                mode: fray_protocol::command::AttackMode::Standard,
+                knock_out: false,
+            },
+        );
+        if !cs(&e, "kael")
+            .effects
+            .iter()
+            .any(|x| matches!(x.kind, EffectKind::Condition(Condition::Weakened)))
+        {
+            continue;
+        }
+        until(&mut e, "lira");
+        let ev = run(&mut e, &skill("lira", SkillActionKind::GrantSave, "kael"));
+        assert!(ev.iter().any(|x| matches!(
+            x,
+            GameEvent::SaveRolled { combatant, .. } if combatant.as_str() == "kael"
+        )));
+        run(&mut e, &end("lira"));
+        // Rally Ally next turn: Kael rallies without acting.
+        until(&mut e, "lira");
+        let ev = run(&mut e, &skill("lira", SkillActionKind::RallyAlly, "kael"));
+        assert!(ev.iter().any(|x| matches!(
+            x,
+            GameEvent::Rallied { combatant } if combatant.as_str() == "kael"
+        )));
+        assert!(cs(&e, "kael").grid.unwrap().rallied);
+        return;
+    }
+    panic!("no glare hit");
+}

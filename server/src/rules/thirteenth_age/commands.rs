@@ -279,6 +279,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::Grapple { .. }
         | Command::Escape { .. }
         | Command::Maintain { .. }
+        | Command::SkillAction { .. }
         | Command::Check { .. }
         | Command::GrantAdvantage { .. }
         | Command::MoraleCheck { .. }
