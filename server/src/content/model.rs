@@ -639,6 +639,9 @@ pub struct PowerSpec {
     pub damage_type: Option<DamageType>,
     /// Damage on a miss, if any (rolled once like hit damage).
     pub miss: Option<String>,
+    /// Extra dice rolled on a critical hit (§ Weapon properties: Improved Critical).
+    #[serde(default)]
+    pub crit_extra: Option<String>,
     /// Effects on a hit.
     pub on_hit: Vec<OrcusEffect>,
     /// Effects on a miss.

@@ -136,6 +136,8 @@ pub struct HeroFile {
     /// uses half the level plus its ability modifier.
     #[serde(default)]
     pub skills: BTreeMap<String, i32>,
+    /// The weapon of its `dW` powers, by its name in § Weapons (e.g. `longsword`).
+    pub weapon: Option<String>,
     /// Powers.
     #[serde(default)]
     pub powers: Vec<PowerFile>,
@@ -466,11 +468,67 @@ struct Builder {
     vs_other: i32,
 }
 
+/// A hero's weapon (§ Weapons) and level, for `dW` damage and Improved Critical.
+#[derive(Clone, Copy)]
+struct Gear {
+    weapon: Option<&'static tables::Weapon>,
+    level: i32,
+}
+
+/// Replaces every `NdW` (N weapon dice; `dW` is one) with the weapon's dice times N (§ Weapon
+/// dice: a 2d6 weapon's 3dW is 6d6). Returns the expression and whether it used `dW`.
+fn expand_dw(
+    ctx: &Ctx,
+    field: &str,
+    expr: &str,
+    gear: Option<Gear>,
+) -> Result<(String, bool), ContentError> {
+    if !expr.contains("dW") {
+        return Ok((expr.to_owned(), false));
+    }
+    let Some(w) = gear.and_then(|g| g.weapon) else {
+        return Err(ctx.err(
+            field,
+            "`dW` needs a weapon: give the hero `weapon = \"...\"` (monsters use dice or table:)",
+        ));
+    };
+    let mut out = String::new();
+    let mut rest = expr;
+    while let Some(i) = rest.find("dW") {
+        let (before, after) = rest.split_at(i);
+        let digits: String = before
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let head = &before[..before.len() - digits.len()];
+        let n: i32 = if digits.is_empty() {
+            1
+        } else {
+            digits
+                .parse()
+                .map_err(|_| ctx.err(field, format!("`{digits}dW` is not a number of dice")))?
+        };
+        if !(1..=10).contains(&n) {
+            return Err(ctx.err(field, format!("{n}dW is outside 1..=10 weapon dice")));
+        }
+        out.push_str(head);
+        out.push_str(&format!("{}d{}", n * w.damage.count, w.damage.sides));
+        rest = &after[2..];
+    }
+    out.push_str(rest);
+    Ok((out, true))
+}
+
 fn power(
     ctx: &Ctx,
     field: &str,
     p: &PowerFile,
     monster: Option<&Builder>,
+    gear: Option<Gear>,
 ) -> Result<PowerSpec, ContentError> {
     if p.id.is_empty() || p.id.len() > 40 {
         return Err(ctx.err(format!("{field}.id"), "an id is 1-40 characters"));
@@ -635,6 +693,7 @@ fn power(
             return Err(ctx.err(format!("{field}.bonus"), "a hero's power gives its bonus"));
         }
     };
+    let mut uses_dw = false;
     let hit = match (&p.hit, monster) {
         (Some(h), Some(m)) if h.starts_with("table:") => {
             let kind = match &h["table:".len()..] {
@@ -657,14 +716,40 @@ fn power(
             Some(d.to_string())
         }
         (Some(h), _) => {
-            check_dice(ctx, &format!("{field}.hit"), h)?;
-            Some(h.clone())
+            let (h, dw) = expand_dw(ctx, &format!("{field}.hit"), h, gear)?;
+            uses_dw |= dw;
+            check_dice(ctx, &format!("{field}.hit"), &h)?;
+            Some(h)
         }
         (None, _) => None,
     };
-    if let Some(m) = &p.miss {
-        check_dice(ctx, &format!("{field}.miss"), m)?;
-    }
+    let miss = match &p.miss {
+        Some(m) => {
+            let (m, dw) = expand_dw(ctx, &format!("{field}.miss"), m, gear)?;
+            uses_dw |= dw;
+            check_dice(ctx, &format!("{field}.miss"), &m)?;
+            Some(m)
+        }
+        None => None,
+    };
+    // § Weapon properties, Improved Critical: +1dW on a critical hit (2dW from level 11, 3dW
+    // from 21), for powers that use the weapon's dice.
+    let crit_extra = match gear {
+        Some(Gear {
+            weapon: Some(w),
+            level,
+        }) if uses_dw && w.has_property(tables::WeaponProperty::ImprovedCritical) => {
+            let n = if level >= 21 {
+                3
+            } else if level >= 11 {
+                2
+            } else {
+                1
+            };
+            Some(format!("{}d{}", n * w.damage.count, w.damage.sides))
+        }
+        _ => None,
+    };
     let mut on_hit = Vec::new();
     for (i, e) in p.on_hit.iter().enumerate() {
         on_hit.push(orcus_effect(ctx, &format!("{field}.on_hit[{i}]"), e)?);
@@ -691,7 +776,8 @@ fn power(
             Some(t) => Some(damage_type(ctx, &format!("{field}.damage_type"), t)?),
             None => None,
         },
-        miss: p.miss.clone(),
+        miss,
+        crit_extra,
         on_hit,
         on_miss,
     })
@@ -782,9 +868,29 @@ impl HeroFile {
         if !(0..=20).contains(&self.speed) {
             return Err(ctx.err(f("speed"), format!("{} is outside 0..=20", self.speed)));
         }
+        let weapon = match &self.weapon {
+            Some(name) => Some(tables::weapon(name).ok_or_else(|| {
+                ctx.err(
+                    f("weapon"),
+                    format!(
+                        "unknown weapon '{name}' (a name from the weapon tables, e.g. longsword)"
+                    ),
+                )
+            })?),
+            None => None,
+        };
         let mut powers = Vec::new();
         for (i, p) in self.powers.iter().enumerate() {
-            powers.push(power(ctx, &f(&format!("powers[{i}]")), p, None)?);
+            powers.push(power(
+                ctx,
+                &f(&format!("powers[{i}]")),
+                p,
+                None,
+                Some(Gear {
+                    weapon,
+                    level: self.level,
+                }),
+            )?);
         }
         check_powers(ctx, &f("powers"), &powers)?;
         let recovery_value = self
@@ -909,7 +1015,7 @@ impl MonsterFile {
         };
         let mut powers = Vec::new();
         for (i, p) in self.powers.iter().enumerate() {
-            powers.push(power(ctx, &f(&format!("powers[{i}]")), p, Some(&b))?);
+            powers.push(power(ctx, &f(&format!("powers[{i}]")), p, Some(&b), None)?);
         }
         check_powers(ctx, &f("powers"), &powers)?;
         let mut resist = Vec::new();

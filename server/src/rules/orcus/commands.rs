@@ -1212,8 +1212,23 @@ pub(super) fn resolve(
             attacker: attacker.clone(),
             attack: p.id.clone(),
         };
+        // § Weapon properties, Improved Critical: extra weapon dice on a critical hit, rolled
+        // for each target (§ Areas of effect: damage that depends on the attack roll).
+        let crit_bonus = match (&outcome, &p.crit_extra, &p.hit) {
+            (AttackOutcome::Crit, Some(extra), Some(_)) => {
+                let roll = d.roll(extra, &ph)?;
+                let total = roll.total;
+                d.emit(GameEvent::DamageRolled {
+                    attacker: attacker.clone(),
+                    attack: p.id.clone(),
+                    roll,
+                });
+                total
+            }
+            _ => 0,
+        };
         let (amount, effects) = match outcome {
-            AttackOutcome::Crit => (p.hit.as_ref().map(|_| max), &p.on_hit),
+            AttackOutcome::Crit => (p.hit.as_ref().map(|_| max + crit_bonus), &p.on_hit),
             AttackOutcome::Hit => (rolled_hit, &p.on_hit),
             _ => (rolled_miss, &p.on_miss),
         };

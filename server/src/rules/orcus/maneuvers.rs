@@ -61,6 +61,7 @@ fn strength_attack(b: &Board, actor: &CombatantId, id: &str, name: &str, vs: Def
         hit: None,
         damage_type: None,
         miss: None,
+        crit_extra: None,
         on_hit: Vec::new(),
         on_miss: Vec::new(),
     }

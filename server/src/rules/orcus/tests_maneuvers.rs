@@ -593,3 +593,95 @@ on_hit = [{ condition = "weakened" }]
     }
     panic!("no glare hit");
 }
+
+#[test]
+fn weapon_dice_multiply_and_improved_critical_adds_a_weapon_die_weapon_dice() {
+    // orcus-basic-rules.txt § Weapon dice ("dW": a 2d8 weapon's 3dW is 6d8) and § Weapon
+    // properties, Improved Critical (+1dW on a critical hit at level 1).
+    let src = |weapon: &str| {
+        super::tests::arena_src(&OPEN, "", 5, super::tests::SPREAD)
+            .replace("wis = 2", &format!("wis = 2\nweapon = \"{weapon}\""))
+            .replace("hit = \"1d8+2\"", "hit = \"3dW+2\"")
+    };
+    let enc = crate::content::load_encounter("w.toml", &src("Dwarven spear-axe")).unwrap();
+    let kit = enc
+        .combatants
+        .iter()
+        .find(|c| c.id.as_str() == "kael")
+        .unwrap();
+    let sword = kit
+        .orcus
+        .as_ref()
+        .unwrap()
+        .powers
+        .iter()
+        .find(|p| p.id == "sword")
+        .unwrap();
+    assert_eq!(sword.hit.as_deref(), Some("6d8+2"));
+    assert_eq!(sword.crit_extra, None, "no Improved Critical");
+    let enc = crate::content::load_encounter("w.toml", &src("warhammer")).unwrap();
+    let kit = enc
+        .combatants
+        .iter()
+        .find(|c| c.id.as_str() == "kael")
+        .unwrap();
+    let sword = kit
+        .orcus
+        .as_ref()
+        .unwrap()
+        .powers
+        .iter()
+        .find(|p| p.id == "sword")
+        .unwrap();
+    assert_eq!(sword.hit.as_deref(), Some("3d8+2"));
+    assert_eq!(sword.crit_extra.as_deref(), Some("1d8"));
+    // Without a weapon, dW is refused, naming the field.
+    let no_weapon = super::tests::arena_src(&OPEN, "", 5, super::tests::SPREAD)
+        .replace("hit = \"1d8+2\"", "hit = \"3dW+2\"");
+    let err =
+        crate::content::load_encounter("w.toml", &no_weapon).expect_err("dW without a weapon");
+    assert!(err.to_string().contains("powers[0].hit"), "{err}");
+    // A critical hit with the warhammer: maximum damage (3×8+2 = 26) plus a rolled 1d8.
+    let enc = crate::content::load_encounter("w.toml", &src("warhammer")).unwrap();
+    for seed in 0..200 {
+        let mut e = started(&enc, seed);
+        run(
+            &mut e,
+            &mv(
+                "kael",
+                &[(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)],
+                MoveMode::Walk,
+            ),
+        );
+        run(&mut e, &mv("kael", &[(6, 0), (7, 0)], MoveMode::Walk));
+        if current(&e) != "kael" {
+            continue;
+        }
+        run(&mut e, &end("kael"));
+        until(&mut e, "kael");
+        if current(&e) != "kael" || !cs(&e, "kael").actions.standard {
+            continue;
+        }
+        let ev = run(&mut e, &super::tests::atk("kael", "sword", &["brute-1"]));
+        if rolled(&ev).is_some_and(|(_, o)| o == AttackOutcome::Crit) {
+            let extra = ev
+                .iter()
+                .find_map(|x| match x {
+                    GameEvent::DamageRolled { roll, .. } => Some(roll.total),
+                    _ => None,
+                })
+                .expect("the Improved Critical die");
+            let dealt = ev
+                .iter()
+                .find_map(|x| match x {
+                    GameEvent::Damaged { amount, .. } => Some(*amount),
+                    _ => None,
+                })
+                .expect("damage");
+            assert!((1..=8).contains(&extra));
+            assert_eq!(dealt, 26 + extra);
+            return;
+        }
+    }
+    panic!("no critical hit in 200 seeds");
+}
