@@ -5,7 +5,12 @@ pub mod five_torches;
 pub mod orcus;
 pub mod thirteenth_age;
 
+use crate::engine::components::{Dice, Outbox, Pending};
+use bevy_ecs::prelude::Res;
 use bevy_ecs::schedule::Schedule;
+use fray_protocol::Rejection;
+use thirteenth_age::decider::Decider;
+use thirteenth_age::field::Field;
 
 /// Ruleset ids with their versions (recorded in log headers).
 pub const RULESETS: &[(&str, u32)] = &[
@@ -39,4 +44,46 @@ pub fn add_decide_systems(ruleset: &str, schedule: &mut Schedule) -> Option<()> 
         }
         _ => None,
     }
+}
+
+/// Run condition of every ruleset's `decide_command` system: a command is pending.
+pub(crate) fn command_pending(p: Res<Pending>) -> bool {
+    p.0.is_some()
+}
+
+/// Decides the pending command with a ruleset's `decide`. A refused command leaves the RNG where
+/// it was (engine tick, step 3), even when the refusal is found after rolling began, and emits
+/// nothing.
+pub(crate) fn decide_pending(
+    field: &Field,
+    pending: &Pending,
+    dice: &mut Dice,
+    out: &mut Outbox,
+    decide: impl FnOnce(&mut Decider, &fray_protocol::Command) -> Result<(), Rejection>,
+) {
+    let Some(cmd) = &pending.0 else { return };
+    let before = dice.0.clone();
+    let decided = {
+        let mut d = Decider::new(field, &mut dice.0);
+        decide(&mut d, cmd).map(|()| d.into_events())
+    };
+    match decided {
+        Ok(events) => out.events = events,
+        Err(r) => {
+            dice.0 = before;
+            out.rejection = Some(r);
+        }
+    }
+}
+
+/// One pass of a ruleset's turn machinery (`advance`), its events into the outbox.
+pub(crate) fn advance_pass(
+    field: &Field,
+    dice: &mut Dice,
+    out: &mut Outbox,
+    advance: impl FnOnce(&mut Decider),
+) {
+    let mut d = Decider::new(field, &mut dice.0);
+    advance(&mut d);
+    out.events = d.into_events();
 }

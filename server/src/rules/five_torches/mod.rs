@@ -25,7 +25,6 @@ use crate::content::model::FtdSpec;
 use crate::engine::components::{
     Dice, FtdField, FtdKit, FtdSheet, Outbox, Pending, Roster, SeedSecret,
 };
-use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::Field;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
@@ -61,10 +60,6 @@ impl Sheets<'_, '_> {
     }
 }
 
-fn command_pending(p: Res<Pending>) -> bool {
-    p.0.is_some()
-}
-
 fn decide_command(
     field: Field,
     sheets: Sheets,
@@ -72,21 +67,9 @@ fn decide_command(
     mut dice: ResMut<Dice>,
     mut out: ResMut<Outbox>,
 ) {
-    let Some(cmd) = &pending.0 else { return };
-    // A refused command leaves the RNG where it was (engine tick, step 3), even when the refusal
-    // is found after rolling began.
-    let before = dice.0.clone();
-    let decided = {
-        let mut d = Decider::new(&field, &mut dice.0);
-        commands::decide(&mut d, &sheets, cmd).map(|()| d.into_events())
-    };
-    match decided {
-        Ok(events) => out.events = events,
-        Err(r) => {
-            dice.0 = before;
-            out.rejection = Some(r);
-        }
-    }
+    super::decide_pending(&field, &pending, &mut dice, &mut out, |d, cmd| {
+        commands::decide(d, &sheets, cmd)
+    });
 }
 
 fn advance_turns(
@@ -96,17 +79,17 @@ fn advance_turns(
     mut dice: ResMut<Dice>,
     mut out: ResMut<Outbox>,
 ) {
-    let mut d = Decider::new(&field, &mut dice.0);
-    turns::advance(&mut d, &sheets, &secret);
-    out.events = d.into_events();
+    super::advance_pass(&field, &mut dice, &mut out, |d| {
+        turns::advance(d, &sheets, &secret)
+    });
 }
 
 /// Adds the ruleset's decide systems.
 pub fn add_systems(schedule: &mut Schedule) {
     schedule.add_systems(
         (
-            decide_command.run_if(command_pending),
-            advance_turns.run_if(not(command_pending)),
+            decide_command.run_if(super::command_pending),
+            advance_turns.run_if(not(super::command_pending)),
         )
             .chain(),
     );

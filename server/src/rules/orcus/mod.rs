@@ -31,7 +31,6 @@ use crate::content::model::OrcusSpec;
 use crate::engine::components::{
     BattleMap, Dice, Grid, OrcusKit, Outbox, Pending, Roster, SeedSecret,
 };
-use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::Field;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
@@ -61,10 +60,6 @@ impl Board<'_, '_> {
     }
 }
 
-fn command_pending(p: Res<Pending>) -> bool {
-    p.0.is_some()
-}
-
 fn decide_command(
     field: Field,
     board: Board,
@@ -72,23 +67,11 @@ fn decide_command(
     mut dice: ResMut<Dice>,
     mut out: ResMut<Outbox>,
 ) {
-    let Some(cmd) = &pending.0 else { return };
-    // A refused command leaves the RNG where it was (engine tick, step 3).
-    let before = dice.0.clone();
-    let decided = {
-        let mut d = Decider::new(&field, &mut dice.0);
-        commands::decide(&mut d, &board, cmd).map(|()| {
-            maneuvers::sweep(&mut d, &board);
-            d.into_events()
-        })
-    };
-    match decided {
-        Ok(events) => out.events = events,
-        Err(r) => {
-            dice.0 = before;
-            out.rejection = Some(r);
-        }
-    }
+    super::decide_pending(&field, &pending, &mut dice, &mut out, |d, cmd| {
+        commands::decide(d, &board, cmd)?;
+        maneuvers::sweep(d, &board);
+        Ok(())
+    });
 }
 
 fn advance_turns(
@@ -98,17 +81,17 @@ fn advance_turns(
     mut dice: ResMut<Dice>,
     mut out: ResMut<Outbox>,
 ) {
-    let mut d = Decider::new(&field, &mut dice.0);
-    turns::advance(&mut d, &board, &secret);
-    out.events = d.into_events();
+    super::advance_pass(&field, &mut dice, &mut out, |d| {
+        turns::advance(d, &board, &secret)
+    });
 }
 
 /// Adds the ruleset's decide systems.
 pub fn add_systems(schedule: &mut Schedule) {
     schedule.add_systems(
         (
-            decide_command.run_if(command_pending),
-            advance_turns.run_if(not(command_pending)),
+            decide_command.run_if(super::command_pending),
+            advance_turns.run_if(not(super::command_pending)),
         )
             .chain(),
     );

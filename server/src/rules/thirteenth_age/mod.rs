@@ -30,7 +30,6 @@ mod tests_position;
 use crate::engine::components::{Dice, Outbox, Pending, SeedSecret};
 use bevy_ecs::prelude::*;
 pub use commands::usage_name;
-use decider::Decider;
 use field::Field;
 
 /// Ruleset id.
@@ -39,32 +38,15 @@ pub const ID: &str = "13th-age";
 /// deliberately and visibly).
 pub const VERSION: u32 = 25;
 
-fn command_pending(p: Res<Pending>) -> bool {
-    p.0.is_some()
-}
-
 fn decide_command(
     field: Field,
     pending: Res<Pending>,
     mut dice: ResMut<Dice>,
     mut out: ResMut<Outbox>,
 ) {
-    let Some(cmd) = &pending.0 else { return };
-    // A refused command leaves the RNG where it was (engine tick, step 3), even when the refusal
-    // is found after rolling began (e.g. a damage expression naming a placeholder the attacker
-    // lacks, which content loading does not catch).
-    let before = dice.0.clone();
-    let decided = {
-        let mut d = Decider::new(&field, &mut dice.0);
-        commands::decide(&mut d, cmd).map(|()| d.into_events())
-    };
-    match decided {
-        Ok(events) => out.events = events,
-        Err(r) => {
-            dice.0 = before;
-            out.rejection = Some(r);
-        }
-    }
+    super::decide_pending(&field, &pending, &mut dice, &mut out, |d, cmd| {
+        commands::decide(d, cmd)
+    });
 }
 
 fn advance_turns(
@@ -73,17 +55,15 @@ fn advance_turns(
     mut dice: ResMut<Dice>,
     mut out: ResMut<Outbox>,
 ) {
-    let mut d = Decider::new(&field, &mut dice.0);
-    turns::advance(&mut d, &secret);
-    out.events = d.into_events();
+    super::advance_pass(&field, &mut dice, &mut out, |d| turns::advance(d, &secret));
 }
 
 /// Adds the ruleset's decide systems.
 pub fn add_systems(schedule: &mut Schedule) {
     schedule.add_systems(
         (
-            decide_command.run_if(command_pending),
-            advance_turns.run_if(not(command_pending)),
+            decide_command.run_if(super::command_pending),
+            advance_turns.run_if(not(super::command_pending)),
         )
             .chain(),
     );
