@@ -101,6 +101,14 @@ pub enum EffectSpec {
     },
 }
 
+/// A damage type's name as written in content files.
+pub fn damage_type_name(t: DamageType) -> String {
+    serde_json::to_value(t)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| format!("{t:?}").to_lowercase())
+}
+
 impl EffectSpec {
     /// When the effect ends.
     pub fn duration(&self) -> EffectDuration {
@@ -589,6 +597,19 @@ pub enum Frequency {
         /// Highest.
         to: u32,
     },
+    /// § Unusual recharge conditions, "Recharge if …": regained each time the condition occurs
+    /// (and on a short or long rest).
+    RechargeIf(RechargeCondition),
+}
+
+/// The conditions Fray can check for "recharge if" (Orcus § Unusual recharge conditions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RechargeCondition {
+    /// "the creature takes X damage": damage of this type gets through.
+    TakesDamage(DamageType),
+    /// "the creature is staggered": it becomes staggered.
+    Staggered,
 }
 
 impl Frequency {
@@ -600,6 +621,10 @@ impl Frequency {
             Frequency::Daily => "daily".into(),
             Frequency::Recharge { from, to } if from == to => format!("recharge {from}"),
             Frequency::Recharge { from, to } => format!("recharge {from}-{to}"),
+            Frequency::RechargeIf(RechargeCondition::Staggered) => "recharge if staggered".into(),
+            Frequency::RechargeIf(RechargeCondition::TakesDamage(t)) => {
+                format!("recharge if it takes {} damage", damage_type_name(t))
+            }
         }
     }
 }

@@ -5,7 +5,7 @@
 use super::file::{Ctx, SeatFile, parse_size};
 use super::model::{
     AbilityMods, ActionCost, CombatantSpec, EffectSpec, Encounter, Frequency, HeroSpec,
-    OrcusEffect, OrcusSpec, Origin, PowerSpec, SessionOptions, TargetRule,
+    OrcusEffect, OrcusSpec, Origin, PowerSpec, RechargeCondition, SessionOptions, TargetRule,
 };
 use super::{ContentError, resolve_seats};
 use crate::rules::orcus::{rules, tables};
@@ -574,6 +574,15 @@ fn power(
         "at-will" => Frequency::AtWill,
         "encounter" => Frequency::Encounter,
         "daily" => Frequency::Daily,
+        "recharge if staggered" => Frequency::RechargeIf(RechargeCondition::Staggered),
+        r if r.starts_with("recharge if it takes ") && r.ends_with(" damage") => {
+            let ty = &r["recharge if it takes ".len()..r.len() - " damage".len()];
+            Frequency::RechargeIf(RechargeCondition::TakesDamage(damage_type(
+                ctx,
+                &format!("{field}.frequency"),
+                ty,
+            )?))
+        }
         r if r.starts_with("recharge ") => {
             let spec = &r["recharge ".len()..];
             let (a, b) = spec.split_once('-').unwrap_or((spec, spec));
@@ -592,7 +601,9 @@ fn power(
         o => {
             return Err(ctx.err(
                 format!("{field}.frequency"),
-                format!("unknown frequency '{o}' (at-will, encounter, daily, recharge X-Y)"),
+                format!(
+                    "unknown frequency '{o}' (at-will, encounter, daily, recharge X-Y, recharge if staggered, recharge if it takes TYPE damage)"
+                ),
             ));
         }
     };

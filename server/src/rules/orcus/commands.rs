@@ -1075,6 +1075,10 @@ pub fn deal(
     knock_out: bool,
 ) -> i32 {
     let amount = adjusted(b, target, amount, ty);
+    let staggered_before = d
+        .overlay
+        .vitals(d.field, target)
+        .is_some_and(|v| v.current * 2 <= v.max);
     if knock_out {
         // § Knocking a creature out: the attacker's choice the instant the damage is dealt.
         d.damage_knocking_out(target, amount, cause, ty);
@@ -1105,7 +1109,67 @@ pub fn deal(
             });
         }
     }
+    recharge_if(d, b, target, amount, ty, staggered_before);
     amount
+}
+
+/// § Unusual recharge conditions, "Recharge if …": an expended power whose condition the damage
+/// just met (damage of its type got through; the creature became staggered) is regained.
+fn recharge_if(
+    d: &mut Decider,
+    b: &Board,
+    target: &CombatantId,
+    taken: i32,
+    ty: Option<DamageType>,
+    staggered_before: bool,
+) {
+    use crate::content::model::RechargeCondition;
+    let Some((_, kit)) = b.get(target) else {
+        return;
+    };
+    let Some(v) = d.overlay.vitals(d.field, target) else {
+        return;
+    };
+    if matches!(v.status, LifeStatus::Dead | LifeStatus::Slain) {
+        return;
+    }
+    let became_staggered = !staggered_before && v.current * 2 <= v.max;
+    let expended = |d: &Decider, id: &str| {
+        let mut used = d.field.get(target).is_some_and(|f| f.used.0.contains(id));
+        for e in d.events() {
+            match e {
+                GameEvent::PowerExpended { combatant, power }
+                    if combatant == target && power == id =>
+                {
+                    used = true
+                }
+                GameEvent::PowerRegained {
+                    combatant, power, ..
+                } if combatant == target && power == id => used = false,
+                _ => {}
+            }
+        }
+        used
+    };
+    let regained: Vec<String> = kit
+        .0
+        .powers
+        .iter()
+        .filter(|p| match p.frequency {
+            Frequency::RechargeIf(RechargeCondition::TakesDamage(t)) => taken > 0 && ty == Some(t),
+            Frequency::RechargeIf(RechargeCondition::Staggered) => became_staggered,
+            _ => false,
+        })
+        .filter(|p| expended(d, &p.id))
+        .map(|p| p.id.clone())
+        .collect();
+    for power in regained {
+        d.emit(GameEvent::PowerRegained {
+            combatant: target.clone(),
+            power,
+            roll: None,
+        });
+    }
 }
 
 /// Resolves a power against its targets: one attack roll per target, damage rolled once

@@ -65,7 +65,9 @@ pub fn short_rest(d: &mut Decider, b: &Board, actor: &CombatantId, recoveries: u
                 .filter(|p| {
                     matches!(
                         p.frequency,
-                        Frequency::Encounter | Frequency::Recharge { .. }
+                        Frequency::Encounter
+                            | Frequency::Recharge { .. }
+                            | Frequency::RechargeIf(_)
                     )
                 })
                 .map(|p| p.id.clone())

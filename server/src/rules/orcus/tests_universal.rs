@@ -1052,3 +1052,139 @@ fn without_the_rests_option_the_session_ends_with_the_battle_resting() {
         ErrorCode::InvalidArgument
     );
 }
+
+#[test]
+fn a_recharge_if_power_returns_when_its_condition_occurs_unusual_recharge_conditions() {
+    // orcus-basic-rules.txt § Unusual recharge conditions: "Recharge if the creature takes
+    // lightning damage" — here fire, and "recharge if staggered".
+    let powers = r#"[[monster.powers]]
+id = "spark"
+name = "Spark"
+frequency = "recharge if it takes fire damage"
+origin = "ranged"
+range = [10, 10]
+vs = "reflex"
+bonus = 40
+hit = "1"
+[[monster.powers]]
+id = "flame"
+name = "Flame"
+origin = "ranged"
+range = [10, 10]
+targets = "one creature"
+vs = "reflex"
+bonus = 40
+hit = "2"
+damage_type = "fire"
+"#;
+    let src = arena_src(
+        &[
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+        ],
+        powers,
+        5,
+        SPREAD,
+    );
+    let enc = load_encounter("recharge.toml", &src).unwrap();
+    let spark = |who: &str| Command::Attack {
+        actor: cid(who),
+        attack: "spark".into(),
+        targets: vec![cid("kael")],
+        mode: AttackMode::Standard,
+        knock_out: false,
+    };
+    let mut e = started(&enc, 3);
+    until(&mut e, "brute-1");
+    run(&mut e, &spark("brute-1"));
+    assert!(cs(&e, "brute-1").expended.contains(&"spark".to_owned()));
+    // brute-2 burns brute-1 (an ally: the power targets one creature): spark comes back.
+    until(&mut e, "brute-2");
+    let ev = run(
+        &mut e,
+        &Command::Attack {
+            actor: cid("brute-2"),
+            attack: "flame".into(),
+            targets: vec![cid("brute-1")],
+            mode: AttackMode::Standard,
+            knock_out: false,
+        },
+    );
+    assert!(ev.iter().any(
+        |x| matches!(x, GameEvent::Damaged { target, amount, .. } if target.as_str() == "brute-1" && *amount > 0)
+    ));
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::PowerRegained { combatant, power, .. } if combatant.as_str() == "brute-1" && power == "spark"
+    )));
+    assert!(!cs(&e, "brute-1").expended.contains(&"spark".to_owned()));
+    // The frequency shows in the power list.
+    assert!(
+        cs(&e, "brute-1")
+            .attacks
+            .iter()
+            .any(|a| a.usage == "recharge if it takes fire damage")
+    );
+}
+
+#[test]
+fn a_recharge_if_staggered_power_returns_when_the_monster_is_staggered_unusual_recharge_conditions()
+{
+    // orcus-basic-rules.txt § Unusual recharge conditions ("recharge if staggered").
+    let rage = r#"[[monster.powers]]
+id = "rage"
+name = "Bloody Rage"
+frequency = "recharge if staggered"
+origin = "ranged"
+range = [10, 10]
+vs = "reflex"
+bonus = 40
+hit = "1"
+"#;
+    let src = arena_src(
+        &[
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+        ],
+        rage,
+        40,
+        SPREAD,
+    );
+    let enc = load_encounter("rage.toml", &src).unwrap();
+    let mut e = started(&enc, 5);
+    until(&mut e, "brute-1");
+    run(
+        &mut e,
+        &Command::Attack {
+            actor: cid("brute-1"),
+            attack: "rage".into(),
+            targets: vec![cid("kael")],
+            mode: AttackMode::Standard,
+            knock_out: false,
+        },
+    );
+    assert!(cs(&e, "brute-1").expended.contains(&"rage".to_owned()));
+    let mut regained = false;
+    for _ in 0..20 {
+        until(&mut e, "kael");
+        let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
+        regained |= ev.iter().any(|x| matches!(
+            x,
+            GameEvent::PowerRegained { combatant, power, .. } if combatant.as_str() == "brute-1" && power == "rage"
+        ));
+        if cs(&e, "brute-1").staggered || cs(&e, "brute-1").status != LifeStatus::Conscious {
+            break;
+        }
+        run(&mut e, &end("kael"));
+    }
+    assert!(cs(&e, "brute-1").staggered);
+    assert!(regained, "staggering it recharged the power");
+}
