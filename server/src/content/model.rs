@@ -434,6 +434,27 @@ pub struct OrcusSpec {
     pub powers: Vec<PowerSpec>,
 }
 
+/// A secondary attack (Orcus § Secondary attacks).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecondaryAttack {
+    /// When it takes place.
+    pub on: SecondaryOn,
+    /// The attack (the primary's origin, targeting and action; its own roll and damage).
+    pub power: PowerSpec,
+}
+
+/// When a secondary attack takes place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SecondaryOn {
+    /// Listed under Hit: only on a hit.
+    Hit,
+    /// Listed under Miss: only on a miss.
+    Miss,
+    /// Listed under Effect: either way.
+    Effect,
+}
+
 /// Unwilling movement a power causes on a hit (Orcus § Unwilling movement).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ForcedSpec {
@@ -634,6 +655,9 @@ impl Frequency {
 pub struct PowerSpec {
     /// Id used in commands.
     pub id: String,
+    /// § Secondary attacks: an attack against the same target, contingent on this one.
+    #[serde(default)]
+    pub secondary: Option<Box<SecondaryAttack>>,
     /// § Unwilling movement on a hit: push, pull or shunt so many squares.
     #[serde(default)]
     pub forced: Option<ForcedSpec>,

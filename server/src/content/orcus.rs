@@ -5,7 +5,8 @@
 use super::file::{Ctx, SeatFile, parse_size};
 use super::model::{
     AbilityMods, ActionCost, CombatantSpec, EffectSpec, Encounter, Frequency, HeroSpec,
-    OrcusEffect, OrcusSpec, Origin, PowerSpec, RechargeCondition, SessionOptions, TargetRule,
+    OrcusEffect, OrcusSpec, Origin, PowerSpec, RechargeCondition, SecondaryAttack, SecondaryOn,
+    SessionOptions, TargetRule,
 };
 use super::{ContentError, resolve_seats};
 use crate::rules::orcus::{rules, tables};
@@ -269,9 +270,39 @@ pub struct PowerFile {
     pub damage_type: Option<String>,
     /// Miss damage.
     pub miss: Option<String>,
+    /// Hit damage from level 21 (a power's "Level 21:" line), for heroes of level 21 or more.
+    pub level21_hit: Option<String>,
     /// A basic attack.
     #[serde(default)]
     pub basic: bool,
+    /// Effects on a hit.
+    #[serde(default)]
+    pub on_hit: Vec<EffectFile>,
+    /// Effects on a miss.
+    #[serde(default)]
+    pub on_miss: Vec<EffectFile>,
+    /// § Secondary attacks: an attack against the same target when this one hits (or misses,
+    /// or always, per `on`).
+    pub secondary: Option<Box<SecondaryFile>>,
+}
+
+/// `[…powers.secondary]`: what differs from the primary attack (§ Secondary attacks: "the same
+/// tags, attack, defense and range as the original attack, unless otherwise specified").
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecondaryFile {
+    /// `hit` (default), `miss` or `effect` (either way): when it takes place.
+    pub on: Option<String>,
+    /// Defense (default: the primary's).
+    pub vs: Option<String>,
+    /// Attack bonus (default: the primary's).
+    pub bonus: Option<i32>,
+    /// Hit damage.
+    pub hit: Option<String>,
+    /// Damage type (default: the primary's).
+    pub damage_type: Option<String>,
+    /// Miss damage.
+    pub miss: Option<String>,
     /// Effects on a hit.
     #[serde(default)]
     pub on_hit: Vec<EffectFile>,
@@ -705,7 +736,24 @@ fn power(
         }
     };
     let mut uses_dw = false;
-    let hit = match (&p.hit, monster) {
+    // The "Level 21:" upgrade replaces the hit damage of heroes of level 21 and above.
+    let hit_text = match (&p.level21_hit, gear) {
+        (Some(h), Some(g)) if g.level >= 21 => Some(h.clone()),
+        (Some(_), None) => {
+            return Err(ctx.err(
+                format!("{field}.level21_hit"),
+                "level-21 upgrades are for heroes' powers",
+            ));
+        }
+        (Some(h), Some(_)) => {
+            // Checked even below level 21, so that a bad upgrade is found at once.
+            let (h, _) = expand_dw(ctx, &format!("{field}.level21_hit"), h, gear)?;
+            check_dice(ctx, &format!("{field}.level21_hit"), &h)?;
+            p.hit.clone()
+        }
+        _ => p.hit.clone(),
+    };
+    let hit = match (&hit_text, monster) {
         (Some(h), Some(m)) if h.starts_with("table:") => {
             let kind = match &h["table:".len()..] {
                 "mook" => tables::DamageKind::Mook,
@@ -769,8 +817,53 @@ fn power(
     for (i, e) in p.on_miss.iter().enumerate() {
         on_miss.push(orcus_effect(ctx, &format!("{field}.on_miss[{i}]"), e)?);
     }
+    let secondary = match &p.secondary {
+        Some(sec) => {
+            let on = match sec.on.as_deref().unwrap_or("hit") {
+                "hit" => SecondaryOn::Hit,
+                "miss" => SecondaryOn::Miss,
+                "effect" => SecondaryOn::Effect,
+                o => {
+                    return Err(ctx.err(
+                        format!("{field}.secondary.on"),
+                        format!("unknown '{o}' (hit, miss, effect)"),
+                    ));
+                }
+            };
+            let merged = PowerFile {
+                id: format!("{}-secondary", p.id),
+                name: format!("{} (secondary)", p.name),
+                action: p.action.clone(),
+                trigger: p.trigger.clone(),
+                push: None,
+                pull: None,
+                shunt: None,
+                frequency: None,
+                origin: p.origin.clone(),
+                reach: p.reach,
+                range: p.range.clone(),
+                area: p.area,
+                targets: p.targets.clone(),
+                max_targets: p.max_targets,
+                vs: sec.vs.clone().unwrap_or_else(|| p.vs.clone()),
+                bonus: sec.bonus.or(p.bonus),
+                hit: sec.hit.clone(),
+                damage_type: sec.damage_type.clone().or_else(|| p.damage_type.clone()),
+                miss: sec.miss.clone(),
+                level21_hit: None,
+                basic: false,
+                on_hit: sec.on_hit.clone(),
+                on_miss: sec.on_miss.clone(),
+                secondary: None,
+            };
+            let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
+            Some(Box::new(SecondaryAttack { on, power: spec }))
+        }
+        None => None,
+    };
     Ok(PowerSpec {
         id: p.id.clone(),
+        secondary,
         forced: forced(ctx, field, p)?,
         trigger: p.trigger.clone(),
         name: p.name.clone(),

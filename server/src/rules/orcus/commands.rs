@@ -1271,6 +1271,7 @@ pub(super) fn resolve(
     } else {
         None
     };
+    let mut secondaries: Vec<CombatantId> = Vec::new();
     for (t, outcome) in results {
         let cause = DamageCause::Attack {
             attacker: attacker.clone(),
@@ -1333,6 +1334,43 @@ pub(super) fn resolve(
             && let Some(f) = p.forced
         {
             forced_movement(d, b, g.as_ref(), from, &t, f);
+        }
+        if let Some(sec) = &p.secondary {
+            use crate::content::model::SecondaryOn;
+            let takes_place = match sec.on {
+                SecondaryOn::Hit => outcome.is_hit(),
+                SecondaryOn::Miss => !outcome.is_hit(),
+                SecondaryOn::Effect => true,
+            };
+            if takes_place {
+                secondaries.push(t.clone());
+            }
+        }
+    }
+    // § Secondary attacks: after the primary attack, against the same targets; they use the
+    // attacker's position and the primary's origin.
+    if let Some(sec) = &p.secondary {
+        for t in secondaries {
+            if d.status(attacker) != Some(LifeStatus::Conscious)
+                || matches!(
+                    d.status(&t),
+                    Some(LifeStatus::Dead | LifeStatus::Slain) | None
+                )
+            {
+                continue;
+            }
+            resolve(
+                d,
+                b,
+                attacker,
+                &sec.power,
+                std::slice::from_ref(&t),
+                Way::Turn,
+                Delivery {
+                    from: Some(from),
+                    knock_out,
+                },
+            )?;
         }
     }
     Ok(())

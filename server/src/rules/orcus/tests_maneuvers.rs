@@ -685,3 +685,89 @@ fn weapon_dice_multiply_and_improved_critical_adds_a_weapon_die_weapon_dice() {
     }
     panic!("no critical hit in 200 seeds");
 }
+
+#[test]
+fn a_level_21_hero_uses_the_powers_level_21_damage_action_descriptions() {
+    // orcus-basic-rules.txt § Universal actions (Basic Attack: "Level 21: 3dW + level damage").
+    let src = |level: i32| {
+        super::tests::arena_src(&OPEN, "", 5, super::tests::SPREAD)
+            .replace("level = 1\nhp = 30", &format!("level = {level}\nhp = 30"))
+            .replace("wis = 2", "wis = 2\nweapon = \"longsword\"")
+            .replace(
+                "hit = \"1d8+2\"",
+                "hit = \"2dW+1\"\nlevel21_hit = \"3dW+21\"",
+            )
+    };
+    let sword = |level: i32| {
+        let enc = crate::content::load_encounter("l21.toml", &src(level)).unwrap();
+        enc.combatants
+            .iter()
+            .find(|c| c.id.as_str() == "kael")
+            .and_then(|c| c.orcus.as_ref())
+            .and_then(|o| o.powers.iter().find(|p| p.id == "sword"))
+            .and_then(|p| p.hit.clone())
+            .unwrap()
+    };
+    assert_eq!(sword(20), "2d8+1", "a longsword is 1d8");
+    assert_eq!(sword(21), "3d8+21");
+}
+
+#[test]
+fn a_secondary_attack_follows_a_hit_against_the_same_target_secondary_attacks() {
+    // orcus-basic-rules.txt § Secondary attacks: listed under Hit, it takes place only on a
+    // hit, with the same range and (unless specified) defense; its own roll and damage.
+    let power = r#"[[monster.powers]]
+id = "lunge"
+name = "Lunge and Rake"
+origin = "melee"
+vs = "ac"
+bonus = 40
+hit = "1"
+[monster.powers.secondary]
+vs = "reflex"
+hit = "2"
+on_hit = [{ condition = "slowed", duration = "end of your next turn" }]
+"#;
+    let src = super::tests::arena_src(
+        &OPEN,
+        power,
+        5,
+        "kael = [3, 0]\nlira = [0, 5]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]",
+    );
+    let enc = crate::content::load_encounter("lunge.toml", &src).unwrap();
+    for seed in 0..20 {
+        let mut e = started(&enc, seed);
+        until(&mut e, "brute-1");
+        let ev = run(
+            &mut e,
+            &Command::Attack {
+                actor: cid("brute-1"),
+                attack: "lunge".into(),
+                targets: vec![cid("kael")],
+                mode: fray_protocol::command::AttackMode::Standard,
+                knock_out: false,
+            },
+        );
+        let rolls: Vec<(&str, fray_protocol::event::Defense, AttackOutcome)> = ev
+            .iter()
+            .filter_map(|x| match x {
+                GameEvent::AttackRolled {
+                    attack,
+                    defense,
+                    outcome,
+                    ..
+                } => Some((attack.as_str(), *defense, *outcome)),
+                _ => None,
+            })
+            .collect();
+        if !rolls[0].2.is_hit() {
+            assert_eq!(rolls.len(), 1, "no secondary attack after a miss");
+            continue;
+        }
+        assert_eq!(rolls.len(), 2);
+        assert_eq!(rolls[1].0, "lunge-secondary");
+        assert_eq!(rolls[1].1, fray_protocol::event::Defense::Reflex);
+        return;
+    }
+    panic!("no primary hit");
+}
