@@ -599,6 +599,25 @@ pub enum TargetRule {
     AllEnemies,
     /// The nearest enemy in the area (ties: the user's choice).
     NearestEnemy,
+    /// Only the allies in the area (never the user: "you are not your own ally").
+    AllAllies,
+    /// One ally of the user's choice.
+    OneAlly,
+    /// The nearest ally in the area.
+    NearestAlly,
+    /// One or more creatures of the user's choice in the area.
+    Any,
+}
+
+impl TargetRule {
+    /// Whether the rule picks among allies (true), enemies (false) or anyone (`None`).
+    pub fn allies(self) -> Option<bool> {
+        match self {
+            TargetRule::OneEnemy | TargetRule::AllEnemies | TargetRule::NearestEnemy => Some(false),
+            TargetRule::AllAllies | TargetRule::OneAlly | TargetRule::NearestAlly => Some(true),
+            TargetRule::OneCreature | TargetRule::AllCreatures | TargetRule::Any => None,
+        }
+    }
 }
 
 /// How often an Orcus power can be used (§ Action recharge, § Unusual recharge conditions).

@@ -706,11 +706,15 @@ fn power(
         Some("all creatures") => TargetRule::AllCreatures,
         Some("all enemies") => TargetRule::AllEnemies,
         Some("nearest enemy") => TargetRule::NearestEnemy,
+        Some("all allies") => TargetRule::AllAllies,
+        Some("one ally") => TargetRule::OneAlly,
+        Some("nearest ally") => TargetRule::NearestAlly,
+        Some("any") => TargetRule::Any,
         Some(o) => {
             return Err(ctx.err(
                 format!("{field}.targets"),
                 format!(
-                    "unknown targets '{o}' (one enemy, one creature, all creatures, all enemies, nearest enemy)"
+                    "unknown targets '{o}' (one enemy, one creature, all creatures, all enemies, nearest enemy, all allies, one ally, nearest ally, any)"
                 ),
             ));
         }

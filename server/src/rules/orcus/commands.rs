@@ -1552,11 +1552,20 @@ fn attack_cmd(
         if !seen.insert(t.clone()) {
             return Err(no(ErrorCode::InvalidTarget, format!("{t} is named twice")));
         }
-        if p.targets == TargetRule::OneEnemy && !is_enemy(d, actor, t) {
-            return Err(no(
-                ErrorCode::InvalidTarget,
-                format!("{} targets enemies only", p.name),
-            ));
+        match p.targets.allies() {
+            Some(false) if !is_enemy(d, actor, t) => {
+                return Err(no(
+                    ErrorCode::InvalidTarget,
+                    format!("{} targets enemies only", p.name),
+                ));
+            }
+            Some(true) if is_enemy(d, actor, t) || t == actor => {
+                return Err(no(
+                    ErrorCode::InvalidTarget,
+                    format!("{} targets allies only (not its user)", p.name),
+                ));
+            }
+            _ => {}
         }
         let t_sp = space(d, b, t)?;
         let dist = geometry::distance(a_sp, t_sp);
@@ -1692,14 +1701,48 @@ fn area_attack(
             inside.push((f.c.id.clone(), geometry::distance(me, s)));
         }
     }
+    // § Targets: who in the area the power affects; allies are the actor's side, never itself.
+    let fits = |c: &CombatantId| match p.targets.allies() {
+        Some(true) => !is_enemy(d, actor, c),
+        Some(false) => is_enemy(d, actor, c),
+        None => true,
+    };
     let targets: Vec<CombatantId> = match p.targets {
-        TargetRule::AllCreatures => inside.iter().map(|(c, _)| c.clone()).collect(),
-        TargetRule::AllEnemies => inside
+        TargetRule::AllCreatures | TargetRule::AllEnemies | TargetRule::AllAllies => inside
             .iter()
-            .filter(|(c, _)| is_enemy(d, actor, c))
+            .filter(|(c, _)| fits(c))
             .map(|(c, _)| c.clone())
             .collect(),
-        TargetRule::OneEnemy | TargetRule::OneCreature | TargetRule::NearestEnemy => {
+        TargetRule::Any => {
+            if chosen.is_empty() {
+                return Err(no(
+                    ErrorCode::WrongTargetCount,
+                    format!(
+                        "{} targets creatures of your choice in the area: name them",
+                        p.name
+                    ),
+                ));
+            }
+            let mut picked: Vec<CombatantId> = Vec::new();
+            for c in chosen {
+                if !inside.iter().any(|(i, _)| i == c) {
+                    return Err(no(
+                        ErrorCode::InvalidTarget,
+                        format!("{c} is not in the area"),
+                    ));
+                }
+                if picked.contains(c) {
+                    return Err(no(ErrorCode::InvalidTarget, format!("{c} is named twice")));
+                }
+                picked.push(c.clone());
+            }
+            picked
+        }
+        TargetRule::OneEnemy
+        | TargetRule::OneCreature
+        | TargetRule::NearestEnemy
+        | TargetRule::OneAlly
+        | TargetRule::NearestAlly => {
             if chosen.len() != 1 {
                 return Err(no(
                     ErrorCode::WrongTargetCount,
@@ -1712,20 +1755,25 @@ fn area_attack(
                     format!("{} is not in the area", chosen[0]),
                 ));
             };
-            if p.targets != TargetRule::OneCreature && !is_enemy(d, actor, c) {
+            if !fits(c) {
+                let who = if p.targets.allies() == Some(true) {
+                    "allies"
+                } else {
+                    "enemies"
+                };
                 return Err(no(
                     ErrorCode::InvalidTarget,
-                    format!("{} targets enemies only", p.name),
+                    format!("{} targets {who} only", p.name),
                 ));
             }
-            if p.targets == TargetRule::NearestEnemy
-                && inside
-                    .iter()
-                    .any(|(o, od)| is_enemy(d, actor, o) && od < dist)
+            if matches!(
+                p.targets,
+                TargetRule::NearestEnemy | TargetRule::NearestAlly
+            ) && inside.iter().any(|(o, od)| fits(o) && od < dist)
             {
                 return Err(no(
                     ErrorCode::InvalidTarget,
-                    format!("{c} is not the nearest enemy in the area"),
+                    format!("{c} is not the nearest such creature in the area"),
                 ));
             }
             vec![c.clone()]

@@ -771,3 +771,67 @@ on_hit = [{ condition = "slowed", duration = "end of your next turn" }]
     }
     panic!("no primary hit");
 }
+
+#[test]
+fn ally_target_rules_pick_allies_and_never_the_user_targets() {
+    // orcus-basic-rules.txt § Targets: all allies, one ally; "A power that targets an ally or
+    // allies does not target you; you are not your own ally."
+    let powers = r#"[[monster.powers]]
+id = "rally-cry"
+name = "Rally Cry"
+origin = "near burst"
+area = 2
+targets = "all allies"
+vs = "will"
+bonus = 40
+hit = "0"
+[[monster.powers]]
+id = "mend"
+name = "Mend"
+origin = "ranged"
+range = [5, 5]
+targets = "one ally"
+vs = "will"
+bonus = 40
+hit = "0"
+"#;
+    let src = super::tests::arena_src(
+        &OPEN,
+        powers,
+        5,
+        "kael = [3, 1]\nlira = [0, 5]\nbrute-1 = [4, 1]\nbrute-2 = [5, 2]",
+    );
+    let enc = crate::content::load_encounter("allies.toml", &src).unwrap();
+    let mut e = started(&enc, 2);
+    until(&mut e, "brute-1");
+    let ev = run(
+        &mut e,
+        &Command::AreaAttack {
+            actor: cid("brute-1"),
+            attack: "rally-cry".into(),
+            origin: None,
+            targets: vec![],
+        },
+    );
+    let targets: Vec<&str> = ev
+        .iter()
+        .filter_map(|x| match x {
+            GameEvent::AttackRolled { target, .. } => Some(target.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        targets,
+        vec!["brute-2"],
+        "Kael is an enemy; brute-1 is the user"
+    );
+    let mend = |target: &str| Command::Attack {
+        actor: cid("brute-1"),
+        attack: "mend".into(),
+        targets: vec![cid(target)],
+        mode: fray_protocol::command::AttackMode::Standard,
+        knock_out: false,
+    };
+    assert_eq!(refuse(&mut e, &mend("kael")), ErrorCode::InvalidTarget);
+    assert_eq!(refuse(&mut e, &mend("brute-1")), ErrorCode::InvalidTarget);
+}
