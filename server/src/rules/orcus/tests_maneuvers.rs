@@ -835,3 +835,34 @@ hit = "0"
     assert_eq!(refuse(&mut e, &mend("kael")), ErrorCode::InvalidTarget);
     assert_eq!(refuse(&mut e, &mend("brute-1")), ErrorCode::InvalidTarget);
 }
+
+#[test]
+fn a_large_creature_in_an_area_is_attacked_once_areas_of_effect() {
+    // orcus-basic-rules.txt § Areas of effect: "If a creature that is Large or larger is
+    // affected by an area of effect power it is only affected once, even if more than one of
+    // its squares is within the area of effect."
+    let src = super::tests::arena_src(
+        &OPEN,
+        "",
+        5,
+        "kael = [3, 1]\nlira = [0, 5]\nbrute-1 = [4, 1]\nbrute-2 = [8, 4]",
+    )
+    .replace("role = \"wrecker\"", "role = \"wrecker\"\nsize = \"large\"");
+    let enc = crate::content::load_encounter("large.toml", &src).unwrap();
+    let mut e = started(&enc, 3);
+    // Kael's near burst 1 covers two of brute-1's four squares.
+    let ev = run(
+        &mut e,
+        &Command::AreaAttack {
+            actor: cid("kael"),
+            attack: "burst".into(),
+            origin: None,
+            targets: vec![],
+        },
+    );
+    let rolls = ev
+        .iter()
+        .filter(|x| matches!(x, GameEvent::AttackRolled { target, .. } if target.as_str() == "brute-1"))
+        .count();
+    assert_eq!(rolls, 1);
+}
