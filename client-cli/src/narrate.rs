@@ -297,6 +297,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(combatant),
             action_name(*action)
         ),
+        GameEvent::AmmunitionUsed { combatant, count } => format!(
+            "{} uses {count} piece{} of ammunition",
+            n(combatant),
+            if *count == 1 { "" } else { "s" }
+        ),
         GameEvent::Maintained { combatant, effect } => {
             format!("{} maintains effect #{effect}", n(combatant))
         }

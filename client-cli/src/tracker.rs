@@ -338,6 +338,14 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
+        GameEvent::AmmunitionUsed { combatant, count } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = &mut state.combatants[i].grid
+                && let Some(a) = &mut g.ammunition
+            {
+                *a -= count;
+            }
+        }
         GameEvent::Maintained { combatant, effect } => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = &mut state.combatants[i].grid

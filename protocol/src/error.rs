@@ -112,6 +112,8 @@ pub enum ErrorCode {
     NotGrappled,
     /// Orcus: a second immediate action before the actor's next turn.
     ImmediateUsed,
+    /// Orcus: not enough ammunition for every target of the attack.
+    NoAmmunition,
     /// 13th Age: a knock-out blow (`knock_out`) while the GM refuses knock-outs, or by a
     /// monster (only the characters' intent keeps a monster alive, § Unconscious).
     KnockOutRefused,

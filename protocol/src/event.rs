@@ -942,6 +942,13 @@ pub enum GameEvent {
         /// Who.
         combatant: CombatantId,
     },
+    /// Orcus § Attacks with ammunition: pieces used by an attack (one per target).
+    AmmunitionUsed {
+        /// Who shot.
+        combatant: CombatantId,
+        /// How many pieces.
+        count: i32,
+    },
 }
 
 impl GameEvent {

@@ -120,6 +120,9 @@ pub struct GridState {
     /// Effects (ids) it has maintained this turn (§ Maintain); cleared when its turn ends.
     #[serde(default)]
     pub maintained: Vec<u32>,
+    /// Pieces of ammunition left (§ Attacks with ammunition); `None` when not tracked.
+    #[serde(default)]
+    pub ammunition: Option<i32>,
 }
 
 /// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).

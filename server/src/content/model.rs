@@ -420,6 +420,9 @@ pub struct OrcusSpec {
     /// § Incorporeal: takes half damage from all attacks.
     #[serde(default)]
     pub incorporeal: bool,
+    /// Pieces of ammunition carried (§ Attacks with ammunition); `None` when not tracked.
+    #[serde(default)]
+    pub ammunition: Option<i32>,
     /// Skill modifiers by lowercase skill name (every skill of § The skills).
     pub skills: std::collections::BTreeMap<String, i32>,
     /// Attack bonus of Strength attacks (Bull Rush vs Fortitude, Grapple vs Reflex).
@@ -674,6 +677,9 @@ impl Frequency {
 pub struct PowerSpec {
     /// Id used in commands.
     pub id: String,
+    /// § Attacks with ammunition: the power uses one piece per target.
+    #[serde(default)]
+    pub uses_ammunition: bool,
     /// § Secondary attacks: an attack against the same target, contingent on this one.
     #[serde(default)]
     pub secondary: Option<Box<SecondaryAttack>>,

@@ -139,6 +139,8 @@ pub struct HeroFile {
     pub skills: BTreeMap<String, i32>,
     /// The weapon of its `dW` powers, by its name in § Weapons (e.g. `longsword`).
     pub weapon: Option<String>,
+    /// Pieces of ammunition carried (arrows, bolts, bullets), for powers with `ammunition`.
+    pub ammunition: Option<i32>,
     /// Powers.
     #[serde(default)]
     pub powers: Vec<PowerFile>,
@@ -284,6 +286,9 @@ pub struct PowerFile {
     /// § Secondary attacks: an attack against the same target when this one hits (or misses,
     /// or always, per `on`).
     pub secondary: Option<Box<SecondaryFile>>,
+    /// § Attacks with ammunition: each target uses one piece of the hero's ammunition.
+    #[serde(default)]
+    pub ammunition: bool,
 }
 
 /// `[…powers.secondary]`: what differs from the primary attack (§ Secondary attacks: "the same
@@ -859,14 +864,22 @@ fn power(
                 on_hit: sec.on_hit.clone(),
                 on_miss: sec.on_miss.clone(),
                 secondary: None,
+                ammunition: false,
             };
             let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
             Some(Box::new(SecondaryAttack { on, power: spec }))
         }
         None => None,
     };
+    if p.ammunition && monster.is_some() {
+        return Err(ctx.err(
+            format!("{field}.ammunition"),
+            "ammunition is counted for heroes only",
+        ));
+    }
     Ok(PowerSpec {
         id: p.id.clone(),
+        uses_ammunition: p.ammunition,
         secondary,
         forced: forced(ctx, field, p)?,
         trigger: p.trigger.clone(),
@@ -1062,6 +1075,12 @@ impl HeroFile {
                 action_points: 1,
                 recoveries: self.recoveries.max(0),
                 recovery_value,
+                ammunition: match self.ammunition {
+                    Some(n) if !(0..=999).contains(&n) => {
+                        return Err(ctx.err(f("ammunition"), format!("{n} is outside 0..=999")));
+                    }
+                    n => n,
+                },
                 regeneration: 0,
                 incorporeal: false,
                 skills,
@@ -1195,6 +1214,7 @@ impl MonsterFile {
                 action_points: n.action_points,
                 recoveries: 0,
                 recovery_value: 0,
+                ammunition: None,
                 regeneration: self.regeneration.max(0),
                 incorporeal: self.incorporeal,
                 skills,

@@ -59,6 +59,13 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 ActionKind::Quick => a.0.quick = true,
             });
         }
+        GameEvent::AmmunitionUsed { combatant, count } => {
+            with::<Grid>(world, combatant, |g| {
+                if let Some(a) = &mut g.0.ammunition {
+                    *a -= count;
+                }
+            });
+        }
         GameEvent::Maintained { combatant, effect } => {
             with::<Grid>(world, combatant, |g| g.0.maintained.push(*effect));
         }

@@ -61,6 +61,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 rallied: false,
                 riders: Vec::new(),
                 maintained: Vec::new(),
+                ammunition: o.ammunition,
             }),
             OrcusKit(o.clone()),
         ));

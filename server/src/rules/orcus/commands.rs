@@ -291,6 +291,41 @@ fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R
     Ok(())
 }
 
+/// § Attacks with ammunition: one piece per target (an area attack with a ranged weapon too);
+/// `Some(n)` when the hero's ammunition is counted.
+fn ammunition_needed(
+    b: &Board,
+    actor: &CombatantId,
+    p: &PowerSpec,
+    targets: usize,
+) -> R<Option<i32>> {
+    if !p.uses_ammunition {
+        return Ok(None);
+    }
+    let Some(left) = b.get(actor).and_then(|(g, _)| g.0.ammunition) else {
+        return Ok(None);
+    };
+    let need = i32::try_from(targets).unwrap_or(i32::MAX);
+    if left < need {
+        return Err(no(
+            ErrorCode::NoAmmunition,
+            format!("{} needs {need} pieces of ammunition; {left} left", p.name),
+        ));
+    }
+    Ok(Some(need))
+}
+
+fn use_ammunition(d: &mut Decider, actor: &CombatantId, count: Option<i32>) {
+    if let Some(count) = count
+        && count > 0
+    {
+        d.emit(GameEvent::AmmunitionUsed {
+            combatant: actor.clone(),
+            count,
+        });
+    }
+}
+
 /// Spends what a power costs: its turn action, or the immediate action.
 fn spend_for(d: &mut Decider, actor: &CombatantId, p: &PowerSpec) -> R {
     match cost_kind(p.action) {
@@ -1617,7 +1652,9 @@ fn attack_cmd(
         pay(d, actor, ActionKind::Standard)?;
         Way::CoupDeGrace
     } else {
+        let ammo = ammunition_needed(b, actor, &p, targets.len())?;
         spend_for(d, actor, &p)?;
+        use_ammunition(d, actor, ammo);
         Way::Turn
     };
     expend(d, actor, &p);
@@ -1779,7 +1816,9 @@ fn area_attack(
             vec![c.clone()]
         }
     };
+    let ammo = ammunition_needed(b, actor, &p, targets.len())?;
     spend_for(d, actor, &p)?;
+    use_ammunition(d, actor, ammo);
     expend(d, actor, &p);
     if matches!(p.origin, Origin::FarBurst { .. } | Origin::FarBlast { .. })
         && !provoke_ranged(d, b, actor)?

@@ -47,6 +47,7 @@ fn adjacent_enemy(d: &Decider, b: &Board, actor: &CombatantId, target: &Combatan
 fn strength_attack(b: &Board, actor: &CombatantId, id: &str, name: &str, vs: Defense) -> PowerSpec {
     PowerSpec {
         id: id.into(),
+        uses_ammunition: false,
         secondary: None,
         forced: None,
         trigger: None,

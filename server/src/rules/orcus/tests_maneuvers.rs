@@ -862,7 +862,35 @@ fn a_large_creature_in_an_area_is_attacked_once_areas_of_effect() {
     );
     let rolls = ev
         .iter()
-        .filter(|x| matches!(x, GameEvent::AttackRolled { target, .. } if target.as_str() == "brute-1"))
+        .filter(
+            |x| matches!(x, GameEvent::AttackRolled { target, .. } if target.as_str() == "brute-1"),
+        )
         .count();
     assert_eq!(rolls, 1);
+}
+
+#[test]
+fn each_target_uses_a_piece_of_ammunition_attacks_with_ammunition() {
+    // orcus-basic-rules.txt § Attacks with ammunition: one piece per attack.
+    let src = super::tests::arena_src(&OPEN, "", 40, super::tests::SPREAD)
+        .replace("wis = 2", "wis = 2\nammunition = 1")
+        .replace(
+            "hit = \"1d8\"\n[[hero.powers]]\nid = \"burst\"",
+            "hit = \"1d8\"\nammunition = true\n[[hero.powers]]\nid = \"burst\"",
+        );
+    let enc = crate::content::load_encounter("ammo.toml", &src).unwrap();
+    let mut e = started(&enc, 3);
+    assert_eq!(cs(&e, "kael").grid.unwrap().ammunition, Some(1));
+    let ev = run(&mut e, &super::tests::atk("kael", "bow", &["brute-1"]));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::AmmunitionUsed { count: 1, .. }))
+    );
+    assert_eq!(cs(&e, "kael").grid.unwrap().ammunition, Some(0));
+    run(&mut e, &end("kael"));
+    until(&mut e, "kael");
+    assert_eq!(
+        refuse(&mut e, &super::tests::atk("kael", "bow", &["brute-1"])),
+        ErrorCode::NoAmmunition
+    );
 }
