@@ -119,6 +119,17 @@ pub struct HeroFile {
     /// What the hero is proficient in, from class and archetype (`medicine`, `morale`, …).
     #[serde(default)]
     pub proficiencies: Vec<String>,
+    /// Load carried besides coins (0..=60; each load above STR costs 5′ of speed).
+    #[serde(default)]
+    pub load: i32,
+    /// Coins carried (500 are a load).
+    #[serde(default)]
+    pub coins: i32,
+    /// Speed in feet (default 30).
+    pub speed: Option<i32>,
+    /// Sees in darkness (§ Darksight).
+    #[serde(default)]
+    pub darksight: bool,
     /// Weapons and attack spells.
     #[serde(default)]
     pub attacks: Vec<AttackFile>,
@@ -149,6 +160,17 @@ pub struct MonsterFile {
     /// A leader or expert: its death proposes a morale check to its side.
     #[serde(default)]
     pub leader: bool,
+    /// Load carried besides coins (0..=60; each load above STR costs 5′ of speed).
+    #[serde(default)]
+    pub load: i32,
+    /// Coins carried (500 are a load).
+    #[serde(default)]
+    pub coins: i32,
+    /// Speed in feet (default 30).
+    pub speed: Option<i32>,
+    /// Sees in darkness (§ Darksight).
+    #[serde(default)]
+    pub darksight: bool,
     /// Attacks.
     #[serde(default)]
     pub attacks: Vec<AttackFile>,
@@ -342,6 +364,27 @@ fn attacks(
     Ok(out)
 }
 
+/// Load, coins and speed as written, validated (§ Movement Actions: 30′ base speed).
+fn carrying(
+    ctx: &Ctx,
+    field: &str,
+    load: i32,
+    coins: i32,
+    speed: Option<i32>,
+) -> Result<(i32, i32, i32), ContentError> {
+    in_range(ctx, format!("{field}.load"), load, 0, 60)?;
+    in_range(ctx, format!("{field}.coins"), coins, 0, 100_000)?;
+    let speed = speed.unwrap_or(30);
+    in_range(ctx, format!("{field}.speed"), speed, 0, 120)?;
+    if speed % 5 != 0 {
+        return Err(ctx.err(
+            format!("{field}.speed"),
+            format!("{speed} is not a multiple of 5′"),
+        ));
+    }
+    Ok((load, coins, speed))
+}
+
 impl HeroFile {
     fn resolve(&self, ctx: &Ctx) -> Result<CombatantSpec, ContentError> {
         let field = format!("hero.{}", self.id);
@@ -362,6 +405,7 @@ impl HeroFile {
             id_ok(ctx, format!("{field}.proficiencies[{i}]"), p)?;
         }
         let attacks = attacks(ctx, &field, &self.attacks, true)?;
+        let (load, coins, speed) = carrying(ctx, &field, self.load, self.coins, self.speed)?;
         Ok(CombatantSpec {
             id: CombatantId::new(self.id.clone()),
             name: self.name.clone(),
@@ -401,6 +445,10 @@ impl HeroFile {
                 morale_proficient: self.proficiencies.iter().any(|p| p == "morale"),
                 leader: false,
                 attacks,
+                load,
+                coins,
+                speed,
+                darksight: self.darksight,
             }),
         })
     }
@@ -422,6 +470,7 @@ impl MonsterFile {
         let morale_bonus = self.morale.unwrap_or_else(|| rules::morale_bonus(self.hd));
         in_range(ctx, f("morale"), morale_bonus, -10, 20)?;
         let attacks = attacks(ctx, &field, &self.attacks, false)?;
+        let (load, coins, speed) = carrying(ctx, &field, self.load, self.coins, self.speed)?;
         Ok(CombatantSpec {
             id,
             name,
@@ -452,6 +501,10 @@ impl MonsterFile {
                 morale_proficient: self.morale_proficient,
                 leader: self.leader,
                 attacks,
+                load,
+                coins,
+                speed,
+                darksight: self.darksight,
             }),
         })
     }

@@ -659,6 +659,14 @@ pub struct FtdSpec {
     pub leader: bool,
     /// Attacks.
     pub attacks: Vec<FtdAttackSpec>,
+    /// Load carried besides coins.
+    pub load: i32,
+    /// Coins carried.
+    pub coins: i32,
+    /// Speed in feet (30 unless given).
+    pub speed: i32,
+    /// Sees in darkness.
+    pub darksight: bool,
 }
 
 /// A Five Torches Deep attack: a weapon or spell (heroes) or a monster's attack.
