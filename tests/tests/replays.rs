@@ -85,6 +85,14 @@ fn the_five_torches_deep_replays_exercise_its_combat() -> Result<()> {
                 GameEvent::MoraleChecked { success: false, .. } => "morale broken",
                 GameEvent::RetreatStarted { .. } => "retreat",
                 GameEvent::LeftBattle { .. } => "left the battle",
+                GameEvent::LightSet { .. } => "light",
+                GameEvent::TravelTurnRolled { .. } => "travel turn",
+                GameEvent::LightWentOut { .. } => "torch out",
+                GameEvent::TimePassed { seconds: 6 } => "round time",
+                GameEvent::LoadSet { .. } => "load",
+                GameEvent::StealthChanged { hidden: true, .. } => "hidden",
+                GameEvent::StealthChanged { hidden: false, .. } => "stealth ended",
+                GameEvent::Rested { .. } => "rest",
                 _ => continue,
             };
             seen.insert(tag);
@@ -101,6 +109,14 @@ fn the_five_torches_deep_replays_exercise_its_combat() -> Result<()> {
         "morale broken",
         "retreat",
         "left the battle",
+        "light",
+        "travel turn",
+        "torch out",
+        "round time",
+        "load",
+        "hidden",
+        "stealth ended",
+        "rest",
     ]
     .into_iter()
     .collect();
