@@ -294,6 +294,8 @@ Five Torches Deep:
   morale [group] WHO...     GM: morale checks (DC 11); those who fail flee
   heal WHO DICE             GM: magic or medicine (stabilizes an incapacitated PC)
   resolve [ABILITY DC] [ATTACKER...]   GM: rule on the pending retreat
+  ready-for active|move TRIGGER...   ready an action (your quick action): take it out of turn
+                            when TRIGGER happens, before your next turn
   hide                      stealth: a DEX check (active action); hidden, you cannot be targeted
   torch|lantern|douse [WHO] light a fresh torch (1 h) or lantern (3 h), or put it out
   light [WHO] dark|dim|lit|brilliant   GM: the scene's light, or WHO's (`light WHO scene`)
@@ -454,6 +456,26 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 _ => return Err("`ready [standard|move]`".to_owned()),
             };
             Ok(Input::Game(Command::Ready { actor, action }))
+        }
+        "ready-for" => {
+            let actor = need_menu()?.actor.clone();
+            let (action, trigger) = match args.split_first() {
+                Some((w, rest)) if w.eq_ignore_ascii_case("move") => {
+                    (fray_protocol::event::ActionKind::Move, rest)
+                }
+                Some((w, rest)) if w.eq_ignore_ascii_case("active") => {
+                    (fray_protocol::event::ActionKind::Standard, rest)
+                }
+                _ => return Err("`ready-for active|move TRIGGER...`".to_owned()),
+            };
+            if trigger.is_empty() {
+                return Err("`ready-for active|move TRIGGER...`: declare the trigger".to_owned());
+            }
+            Ok(Input::Game(Command::ReadyAction {
+                actor,
+                action,
+                trigger: trigger.join(" "),
+            }))
         }
         "delay" => {
             let actor = need_menu()?.actor.clone();
@@ -1080,6 +1102,14 @@ mod tests {
             game("hide"),
             Ok(Command::Hide {
                 actor: id("brakka")
+            })
+        );
+        assert_eq!(
+            game("ready-for active the door opens"),
+            Ok(Command::ReadyAction {
+                actor: id("brakka"),
+                action: fray_protocol::event::ActionKind::Standard,
+                trigger: "the door opens".into()
             })
         );
         assert_eq!(

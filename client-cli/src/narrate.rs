@@ -386,6 +386,19 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 format!("{action:?}").to_lowercase()
             )
         }
+        GameEvent::ReadyDeclared {
+            combatant,
+            action,
+            trigger,
+        } => format!(
+            "{} readies {} action for: {trigger}",
+            n(combatant),
+            if *action == fray_protocol::event::ActionKind::Move {
+                "a movement"
+            } else {
+                "an active"
+            }
+        ),
         GameEvent::ReadiedActionTaken { combatant } => {
             format!("{} takes its readied action now", n(combatant))
         }

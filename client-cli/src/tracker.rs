@@ -663,9 +663,10 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.current = None;
             }
         }
-        GameEvent::Readied { combatant, action } => {
-            state.readied.push((combatant.clone(), *action))
-        }
+        GameEvent::Readied { combatant, action }
+        | GameEvent::ReadyDeclared {
+            combatant, action, ..
+        } => state.readied.push((combatant.clone(), *action)),
         GameEvent::ReadiedActionTaken { combatant } => {
             state.readied.retain(|(c, _)| c != combatant)
         }

@@ -485,6 +485,18 @@ pub enum Command {
         /// Who.
         combatant: CombatantId,
     },
+    /// Five Torches Deep § Quick Actions ("a readied action, such as when waiting to spring an
+    /// ambush"): on its turn the actor spends its quick action and the held action (`standard`
+    /// = active, or `move`) and declares a trigger; before its next turn it may take the held
+    /// action once, out of turn, when the trigger happens.
+    ReadyAction {
+        /// Who readies.
+        actor: CombatantId,
+        /// The action held: `standard` (active) or `move`.
+        action: crate::event::ActionKind,
+        /// The declared trigger, e.g. `the first goon through the door`.
+        trigger: String,
+    },
 }
 
 fn one_night() -> u32 {
@@ -544,6 +556,7 @@ impl Command {
             | Command::DelayTo { actor, .. }
             | Command::CarryLight { actor, .. }
             | Command::Hide { actor }
+            | Command::ReadyAction { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -633,6 +646,7 @@ impl Command {
             Command::SetStealthDc { .. } => "set_stealth_dc",
             Command::Reveal { .. } => "reveal",
             Command::Exhaust { .. } => "exhaust",
+            Command::ReadyAction { .. } => "ready_action",
         }
     }
 }

@@ -1017,6 +1017,16 @@ pub enum GameEvent {
         /// The DC.
         dc: Option<i32>,
     },
+    /// Five Torches Deep § Quick Actions: a readied action with its declared trigger (held
+    /// until the combatant takes it, out of turn, or its next turn begins).
+    ReadyDeclared {
+        /// Who.
+        combatant: CombatantId,
+        /// The action held.
+        action: ActionKind,
+        /// The declared trigger.
+        trigger: String,
+    },
 }
 
 impl GameEvent {

@@ -576,6 +576,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::StealthChanged { combatant, hidden } => {
             with::<FtdSheet>(world, combatant, |s| s.0.hidden = *hidden)
         }
+        GameEvent::ReadyDeclared {
+            combatant, action, ..
+        } => {
+            world
+                .resource_mut::<Battle>()
+                .readied
+                .push((combatant.clone(), *action));
+        }
         GameEvent::StealthDcSet { dc } => {
             if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
                 f.stealth_dc = *dc;

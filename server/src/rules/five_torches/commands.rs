@@ -120,6 +120,15 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         Command::SetStealthDc { dc } => set_stealth_dc(d, *dc),
         Command::Reveal { combatant } => reveal(d, s, combatant),
         Command::Exhaust { combatant } => exhaust(d, s, combatant),
+        Command::ReadyAction {
+            actor,
+            action,
+            trigger,
+        } => ready_action(d, s, actor, *action, trigger),
+        Command::Ready { .. } => Err(no(
+            ErrorCode::InvalidArgument,
+            "Five Torches Deep readies with ready_action (a quick action with a trigger)",
+        )),
         other => Err(no(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a Five Torches Deep command", other.kind()),
@@ -208,6 +217,22 @@ fn require_up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> R {
 /// quick = `quick`), trading a bigger one down when the exact one is spent (§ Active Actions,
 /// § Movement Actions: active → movement or quick, movement → quick).
 fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId, needed: ActionKind) -> R {
+    // § Quick Actions: a readied action is taken out of turn, once, paid for when readied.
+    if d.field.battle.phase == Phase::Running
+        && d.field.battle.current().is_some_and(|c| c != actor)
+        && d.field
+            .battle
+            .readied
+            .iter()
+            .any(|(c, k)| c == actor && *k == needed)
+    {
+        fighter(d, actor)?;
+        require_up(d, s, actor)?;
+        d.emit(GameEvent::ReadiedActionTaken {
+            combatant: actor.clone(),
+        });
+        return Ok(());
+    }
     on_turn(d, actor)?;
     require_up(d, s, actor)?;
     if s.battle().retreat.as_ref() == Some(actor) {
@@ -1355,6 +1380,18 @@ pub fn pass_time(d: &mut Decider, s: &Sheets, seconds: u32) {
     }
 }
 
+fn anyone_dying(d: &mut Decider) -> bool {
+    let heroes: Vec<CombatantId> = d
+        .field
+        .all()
+        .filter(|f| f.c.side == Side::Heroes)
+        .map(|f| f.c.id.clone())
+        .collect();
+    heroes
+        .iter()
+        .any(|h| d.status(h) == Some(LifeStatus::Unconscious))
+}
+
 /// GM (§ Light: "The GM must describe the current level of light").
 fn set_light(d: &mut Decider, who: Option<&CombatantId>, light: Option<LightLevel>) -> R {
     session_open(d)?;
@@ -1432,6 +1469,12 @@ fn travel_turn(d: &mut Decider, s: &Sheets, adv: Advantage) -> R {
         ));
     }
     dice_open(d)?;
+    if d.field.battle.phase == Phase::Ended && anyone_dying(d) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "an incapacitated PC is stabilized or dies first",
+        ));
+    }
     let (roll, natural) = d20(d, adv)?;
     d.emit(GameEvent::TravelTurnRolled {
         number: s.battle().travel_turns.saturating_add(1),
@@ -1526,10 +1569,7 @@ fn rest(d: &mut Decider, s: &Sheets, safe: bool, nights: u32) -> R {
         .filter(|f| f.c.side == Side::Heroes)
         .map(|f| f.c.id.clone())
         .collect();
-    if heroes
-        .iter()
-        .any(|h| d.status(h) == Some(LifeStatus::Unconscious))
-    {
+    if anyone_dying(d) {
         return Err(no(
             ErrorCode::InvalidArgument,
             "an incapacitated PC is stabilized or dies first",
@@ -1626,6 +1666,73 @@ fn reveal(d: &mut Decider, s: &Sheets, who: &CombatantId) -> R {
     d.emit(GameEvent::StealthChanged {
         combatant: who.clone(),
         hidden: false,
+    });
+    Ok(())
+}
+
+/// § Quick Actions: "The most common form of quick action is a readied action, such as when
+/// waiting to spring an ambush." Fray's reading: readying spends the quick action and the held
+/// action (active or movement) now; the held action is taken once, out of turn, when the
+/// declared trigger happens (the controller sends it; the trigger is in the log for the GM to
+/// judge), and lapses when the actor's next turn begins.
+fn ready_action(
+    d: &mut Decider,
+    s: &Sheets,
+    actor: &CombatantId,
+    action: ActionKind,
+    trigger: &str,
+) -> R {
+    on_turn(d, actor)?;
+    require_up(d, s, actor)?;
+    if action == ActionKind::Quick {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "ready an active (standard) or a movement action",
+        ));
+    }
+    if trigger.trim().is_empty() || trigger.len() > 80 {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "declare a trigger of 1-80 characters",
+        ));
+    }
+    if action == ActionKind::Move {
+        no_speed(d, s, actor)?;
+    }
+    if s.battle().retreat.as_ref() == Some(actor) {
+        return Err(no(
+            ErrorCode::ActionAlreadyUsed,
+            "retreating takes the whole turn",
+        ));
+    }
+    if d.field.battle.readied.iter().any(|(c, _)| c == actor) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} already holds a readied action", name(d, actor)),
+        ));
+    }
+    let b = fighter(d, actor)?.budget.0;
+    let held = match action {
+        ActionKind::Standard => b.standard,
+        _ => b.move_action,
+    };
+    if !b.quick || !held {
+        return Err(no(
+            ErrorCode::ActionAlreadyUsed,
+            "readying needs the quick action and the action held, both unspent",
+        ));
+    }
+    for k in [ActionKind::Quick, action] {
+        d.emit(GameEvent::ActionUsed {
+            combatant: actor.clone(),
+            action: k,
+            spent: k,
+        });
+    }
+    d.emit(GameEvent::ReadyDeclared {
+        combatant: actor.clone(),
+        action,
+        trigger: trigger.trim().to_owned(),
     });
     Ok(())
 }

@@ -623,3 +623,80 @@ fn the_dungeon_clock_folds_back_to_the_same_state() {
     }
     assert_eq!(folded.state(), live.state());
 }
+
+// five-torches-deep-combat.txt § Quick Actions ("The most common form of quick action is a
+// readied action, such as when waiting to spring an ambush") and § Types of Actions ("Quick:
+// … actions triggered off others")
+#[test]
+fn a_readied_action_fires_out_of_turn_on_its_trigger() {
+    use fray_protocol::event::ActionKind;
+    let enc = arena(14, 1, "1d6");
+    let mut e = started(&enc, 6);
+    turn_of(&mut e, "ada");
+    let ready = |action, trigger: &str| Command::ReadyAction {
+        actor: cid("ada"),
+        action,
+        trigger: trigger.into(),
+    };
+    assert_eq!(
+        refuse(&mut e, &ready(ActionKind::Quick, "a goon comes")),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        refuse(&mut e, &ready(ActionKind::Standard, " ")),
+        ErrorCode::InvalidArgument
+    );
+    let ev = run(&mut e, &ready(ActionKind::Standard, "a goon comes close"));
+    assert!(ev.contains(&GameEvent::ReadyDeclared {
+        combatant: cid("ada"),
+        action: ActionKind::Standard,
+        trigger: "a goon comes close".into()
+    }));
+    let a = cs(&e, "ada").actions;
+    assert!(!a.quick && !a.standard && a.move_action);
+    assert_eq!(
+        refuse(&mut e, &ready(ActionKind::Move, "again")),
+        ErrorCode::InvalidArgument
+    );
+    // Not yet fired on its own turn: the attack needs an active action it spent.
+    assert_eq!(
+        refuse(&mut e, &attack("ada", "sword", "goon-1")),
+        ErrorCode::ActionAlreadyUsed
+    );
+    run(&mut e, &end("ada"));
+    turn_of(&mut e, "goon-1");
+    run(&mut e, &close_to("goon-1", "ada"));
+    // The trigger: Ada strikes out of turn, once.
+    let ev = run(&mut e, &attack("ada", "sword", "goon-1"));
+    assert_eq!(
+        ev.first(),
+        Some(&GameEvent::ReadiedActionTaken {
+            combatant: cid("ada")
+        })
+    );
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::AttackRolled { .. }))
+    );
+    assert!(e.state().readied.is_empty());
+    assert_ne!(current(&e), "ada");
+    assert_eq!(
+        refuse(&mut e, &attack("ada", "sword", "goon-2")),
+        ErrorCode::NotYourTurn
+    );
+    // An untaken readied action lapses at the readier's next turn.
+    turn_of(&mut e, "bram");
+    run(
+        &mut e,
+        &Command::ReadyAction {
+            actor: cid("bram"),
+            action: ActionKind::Move,
+            trigger: "the boss moves".into(),
+        },
+    );
+    assert_eq!(e.state().readied.len(), 1);
+    run(&mut e, &end("bram"));
+    assert_eq!(e.state().readied.len(), 1);
+    turn_of(&mut e, "bram");
+    assert!(e.state().readied.is_empty());
+}

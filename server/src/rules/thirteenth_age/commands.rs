@@ -286,7 +286,8 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::Hide { .. }
         | Command::SetStealthDc { .. }
         | Command::Reveal { .. }
-        | Command::Exhaust { .. } => reject(
+        | Command::Exhaust { .. }
+        | Command::ReadyAction { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
