@@ -280,7 +280,8 @@ pub fn orcus_start(
 /// enemy and attacks it; heroes stabilize incapacitated allies, retreat when nearly dead (the GM
 /// calls a DEX check), and get advantage when an ally is already close to their foe; the GM
 /// calls morale checks when the server proposes them after a kill; a hero whose first attack is
-/// ranged tries stealth once. Before the battle the GM runs the dungeon clock: darkness, the
+/// ranged tries stealth once; once a fight a hero with a close attack readies it and strikes
+/// the first enemy that comes close, out of turn. Before the battle the GM runs the dungeon clock: darkness, the
 /// first hero's torch burns out in a travel turn and another is lit, the second hero carries a
 /// load over its STR. After the battle the dying are stabilized if someone can, then the
 /// session ends (or, when it ended by itself, the party rests a night). Returns the commands
@@ -363,6 +364,7 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         )?;
     }
     let mut tried_hiding: Vec<CombatantId> = Vec::new();
+    let mut readied_once = false;
     let mut events = send(session, Command::StartBattle, &mut sent)?;
     for _ in 0..max_ticks {
         for e in &events {
@@ -376,6 +378,40 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
             }
         }
         let state = session.state();
+        // A readied hero strikes, out of turn, the first enemy that comes close to it.
+        let trigger = events.iter().find_map(|e| match e {
+            GameEvent::Moved {
+                combatant,
+                engaged: Some(target),
+                ..
+            } if state.readied.iter().any(|(c, _)| c == target)
+                && up(&state, target)
+                && up(&state, combatant)
+                && state.combatant(combatant).map(|c| c.side) == Some(Side::Monsters) =>
+            {
+                Some((target.clone(), combatant.clone()))
+            }
+            _ => None,
+        });
+        if state.phase == Phase::Running
+            && let Some((readier, mover)) = trigger
+            && let Some(a) = state
+                .combatant(&readier)
+                .and_then(|c| c.attacks.first().cloned())
+        {
+            events = send(
+                session,
+                Command::Attack {
+                    actor: readier,
+                    attack: a.id,
+                    targets: vec![mover],
+                    mode: Default::default(),
+                    knock_out: false,
+                },
+                &mut sent,
+            )?;
+            continue;
+        }
         if state.phase == Phase::Ended {
             if state.seed_revealed {
                 // A night's unsafe rest after the fight, unless the GM ended the session.
@@ -473,6 +509,26 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
             }
             if fresh && me.hp.is_some_and(|h| h <= 2) && !me.engaged_with.is_empty() {
                 events = send(session, Command::Retreat { actor: cur }, &mut sent)?;
+                continue;
+            }
+            // Once a fight, a fresh hero with a close first attack and no one close waits for
+            // the enemy: it readies its active action (and ends its turn).
+            if fresh
+                && !readied_once
+                && me.engaged_with.is_empty()
+                && me.attacks.first().is_some_and(|a| a.range == "close")
+            {
+                readied_once = true;
+                send(
+                    session,
+                    Command::ReadyAction {
+                        actor: cur.clone(),
+                        action: fray_protocol::event::ActionKind::Standard,
+                        trigger: "an enemy comes close".into(),
+                    },
+                    &mut sent,
+                )?;
+                events = send(session, Command::EndTurn { actor: cur }, &mut sent)?;
                 continue;
             }
             // A hero with a ranged first attack, not in melee, tries stealth once.

@@ -93,6 +93,8 @@ fn the_five_torches_deep_replays_exercise_its_combat() -> Result<()> {
                 GameEvent::StealthChanged { hidden: true, .. } => "hidden",
                 GameEvent::StealthChanged { hidden: false, .. } => "stealth ended",
                 GameEvent::Rested { .. } => "rest",
+                GameEvent::ReadyDeclared { .. } => "ready",
+                GameEvent::ReadiedActionTaken { .. } => "readied action taken",
                 _ => continue,
             };
             seen.insert(tag);
@@ -117,6 +119,8 @@ fn the_five_torches_deep_replays_exercise_its_combat() -> Result<()> {
         "hidden",
         "stealth ended",
         "rest",
+        "ready",
+        "readied action taken",
     ]
     .into_iter()
     .collect();

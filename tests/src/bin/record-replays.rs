@@ -157,10 +157,11 @@ fn play(
 /// `play_ftd_in_process` (checked by `tests/tests/replays.rs`).
 /// Between them: critical hits, advantage, incapacitation, injuries (one fatal), morale held and
 /// broken, a retreat (failed), the dungeon clock before the fight (darkness, a torch burning
-/// out in a travel turn, a load over STR), stealth won and lost, a night's rest after it.
+/// out in a travel turn, a load over STR), stealth won and lost, a readied attack taken out of
+/// turn, a night's rest after it.
 const FTD_FIGHTS: &[(&str, &str, u64)] = &[
-    ("flooded-chapel-seed-13", "flooded-chapel", 13),
-    ("flooded-chapel-seed-16", "flooded-chapel", 16),
+    ("flooded-chapel-seed-5", "flooded-chapel", 5),
+    ("flooded-chapel-seed-6", "flooded-chapel", 6),
 ];
 
 fn play_ftd(
@@ -216,6 +217,7 @@ fn ftd_coverage(session: &Session) -> Result<BTreeSet<String>> {
             GameEvent::LightWentOut { .. } => "torch out".into(),
             GameEvent::StealthChanged { hidden, .. } => format!("stealth {hidden}"),
             GameEvent::Rested { .. } => "rest".into(),
+            GameEvent::ReadiedActionTaken { .. } => "readied taken".into(),
             _ => continue,
         };
         seen.insert(tag);
