@@ -645,6 +645,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 MoraleTrigger::BattleStart => "the battle begins",
                 MoraleTrigger::FirstKill => "first kill",
                 MoraleTrigger::LeaderKilled => "the leader is killed",
+                MoraleTrigger::PcRetreated => "the PC they follow retreats: at disadvantage",
             },
             roster.names_of(combatants)
         ),

@@ -137,6 +137,9 @@ pub enum MoraleTrigger {
     FirstKill,
     /// A leader (or expert) was killed.
     LeaderKilled,
+    /// The PC they follow retreats (§ Retreat: "Any retainers or NPCs following a PC who
+    /// retreats must immediately make a morale check at disadvantage").
+    PcRetreated,
 }
 
 /// A Five Torches Deep combatant's own state (`ftd` on a combatant).

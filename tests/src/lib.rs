@@ -456,7 +456,11 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     Command::MoraleCheck {
                         combatants: who,
                         group: monsters && trigger == MoraleTrigger::LeaderKilled,
-                        advantage: Advantage::None,
+                        advantage: if trigger == MoraleTrigger::PcRetreated {
+                            Advantage::Disadvantage
+                        } else {
+                            Advantage::None
+                        },
                         on_failure: MoraleOutcome::Flee,
                     },
                     &mut sent,

@@ -130,6 +130,9 @@ pub struct HeroFile {
     /// Sees in darkness (§ Darksight).
     #[serde(default)]
     pub darksight: bool,
+    /// A retainer or NPC on the party's side following this PC (by id): when the PC retreats
+    /// it must check morale at disadvantage.
+    pub follows: Option<String>,
     /// Weapons and attack spells.
     #[serde(default)]
     pub attacks: Vec<AttackFile>,
@@ -428,7 +431,11 @@ impl HeroFile {
                 two_weapon: false,
                 potions: 0,
                 save_bonus: 0,
-                kind: super::model::HeroKind::Pc,
+                kind: if self.follows.is_some() {
+                    super::model::HeroKind::Npc
+                } else {
+                    super::model::HeroKind::Pc
+                },
             }),
             resist: Vec::new(),
             vulnerable: Vec::new(),
@@ -449,6 +456,7 @@ impl HeroFile {
                 coins,
                 speed,
                 darksight: self.darksight,
+                follows: self.follows.clone().map(CombatantId::new),
             }),
         })
     }
@@ -505,6 +513,7 @@ impl MonsterFile {
                 coins,
                 speed,
                 darksight: self.darksight,
+                follows: None,
             }),
         })
     }
@@ -579,6 +588,22 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
                 CombatantId::new(format!("{}-{k}", g.template)),
                 format!("{} {k}", m.name),
             )?);
+        }
+    }
+    for (i, c) in combatants.iter().enumerate() {
+        if let Some(f) = c.ftd.as_ref().and_then(|k| k.follows.as_ref())
+            && (f == &c.id
+                || !combatants
+                    .iter()
+                    .any(|o| &o.id == f && o.side == Side::Heroes))
+        {
+            return Err(ctx.err(
+                format!("heroes[{i}]"),
+                format!(
+                    "'{}' follows '{f}', who is not another hero of the encounter",
+                    c.id
+                ),
+            ));
         }
     }
     combatants.sort_by(|a, b| a.id.cmp(&b.id));

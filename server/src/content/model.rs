@@ -667,6 +667,8 @@ pub struct FtdSpec {
     pub speed: i32,
     /// Sees in darkness.
     pub darksight: bool,
+    /// A retainer or NPC following this PC (its retreat calls for a morale check).
+    pub follows: Option<fray_protocol::ids::CombatantId>,
 }
 
 /// A Five Torches Deep attack: a weapon or spell (heroes) or a monster's attack.

@@ -1197,6 +1197,27 @@ fn retreat(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
     d.emit(GameEvent::RetreatStarted {
         combatant: actor.clone(),
     });
+    // § Retreat: "Any retainers or NPCs following a PC who retreats must immediately make a
+    // morale check at disadvantage" — proposed to the GM, who rolls it (`morale_check` with
+    // `disadvantage`).
+    let followers: Vec<CombatantId> = d
+        .field
+        .all()
+        .map(|f| f.c.id.clone())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .filter(|id| {
+            s.get(id)
+                .is_some_and(|(_, k)| k.follows.as_ref() == Some(actor))
+        })
+        .filter(|id| up(d, s, id))
+        .collect();
+    if !followers.is_empty() {
+        d.emit(GameEvent::MoraleProposed {
+            trigger: MoraleTrigger::PcRetreated,
+            combatants: followers,
+        });
+    }
     Ok(())
 }
 

@@ -700,3 +700,78 @@ fn a_readied_action_fires_out_of_turn_on_its_trigger() {
     turn_of(&mut e, "bram");
     assert!(e.state().readied.is_empty());
 }
+
+// five-torches-deep-combat.txt § Retreat ("Any retainers or NPCs following a PC who retreats
+// must immediately make a morale check at disadvantage. If they fail, they rout and try to
+// flee")
+#[test]
+fn followers_of_a_retreating_pc_check_morale_at_disadvantage() {
+    use fray_protocol::ftd::MoraleTrigger;
+    let mut enc = arena(14, 12, "1d6");
+    for c in &mut enc.combatants {
+        if c.id.as_str() == "cleo"
+            && let Some(f) = &mut c.ftd
+        {
+            f.follows = Some(cid("bram"));
+        }
+    }
+    let mut e = started(&enc, 7);
+    turn_of(&mut e, "bram");
+    let ev = run(&mut e, &Command::Retreat { actor: cid("bram") });
+    assert!(ev.contains(&GameEvent::MoraleProposed {
+        trigger: MoraleTrigger::PcRetreated,
+        combatants: vec![cid("cleo")]
+    }));
+    let ev = run(
+        &mut e,
+        &Command::MoraleCheck {
+            combatants: vec![cid("cleo")],
+            group: false,
+            advantage: Advantage::Disadvantage,
+            on_failure: Default::default(),
+        },
+    );
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::MoraleChecked { roll, .. } if roll.dice.len() == 2))
+    );
+    // No followers, no proposal.
+    let mut e = started(&enc, 7);
+    turn_of(&mut e, "ada");
+    let ev = run(&mut e, &Command::Retreat { actor: cid("ada") });
+    assert!(
+        !ev.iter()
+            .any(|x| matches!(x, GameEvent::MoraleProposed { .. }))
+    );
+    // Content: a follower names another hero of the encounter.
+    let text = r#"
+ruleset = "five-torches-deep"
+heroes = ["hesk", "zed"]
+[[monsters]]
+template = "bilge-rat"
+[[hero]]
+id = "zed"
+name = "Zed the torchbearer"
+class = "retainer"
+level = 1
+abilities = { str = 10, dex = 10, con = 10, int = 10, wis = 10, cha = 10 }
+ac = 11
+hp = 4
+follows = "nobody"
+[[hero.attacks]]
+id = "club"
+name = "Club"
+kind = "melee"
+damage = "1d4"
+"#;
+    let err = crate::content::load_encounter("t.toml", text)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("'zed' follows 'nobody'"), "{err}");
+    let ok = crate::content::load_encounter("t.toml", &text.replace("nobody", "hesk")).unwrap();
+    assert!(ok.combatants.iter().any(|c| {
+        c.ftd
+            .as_ref()
+            .is_some_and(|f| f.follows == Some(cid("hesk")))
+    }));
+}
