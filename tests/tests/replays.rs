@@ -95,6 +95,10 @@ fn the_five_torches_deep_replays_exercise_its_combat() -> Result<()> {
                 GameEvent::Rested { .. } => "rest",
                 GameEvent::ReadyDeclared { .. } => "ready",
                 GameEvent::ReadiedActionTaken { .. } => "readied action taken",
+                GameEvent::MoraleProposed {
+                    trigger: fray_protocol::ftd::MoraleTrigger::PcRetreated,
+                    ..
+                } => "followers' morale",
                 _ => continue,
             };
             seen.insert(tag);
@@ -121,6 +125,7 @@ fn the_five_torches_deep_replays_exercise_its_combat() -> Result<()> {
         "rest",
         "ready",
         "readied action taken",
+        "followers' morale",
     ]
     .into_iter()
     .collect();

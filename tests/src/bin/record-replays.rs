@@ -158,10 +158,10 @@ fn play(
 /// Between them: critical hits, advantage, incapacitation, injuries (one fatal), morale held and
 /// broken, a retreat (failed), the dungeon clock before the fight (darkness, a torch burning
 /// out in a travel turn, a load over STR), stealth won and lost, a readied attack taken out of
-/// turn, a night's rest after it.
+/// turn, a retreat whose follower checks morale, a night's rest after it.
 const FTD_FIGHTS: &[(&str, &str, u64)] = &[
-    ("flooded-chapel-seed-5", "flooded-chapel", 5),
-    ("flooded-chapel-seed-6", "flooded-chapel", 6),
+    ("flooded-chapel-seed-11", "flooded-chapel", 11),
+    ("flooded-chapel-seed-77", "flooded-chapel", 77),
 ];
 
 fn play_ftd(
@@ -217,6 +217,10 @@ fn ftd_coverage(session: &Session) -> Result<BTreeSet<String>> {
             GameEvent::LightWentOut { .. } => "torch out".into(),
             GameEvent::StealthChanged { hidden, .. } => format!("stealth {hidden}"),
             GameEvent::Rested { .. } => "rest".into(),
+            GameEvent::MoraleProposed {
+                trigger: fray_protocol::ftd::MoraleTrigger::PcRetreated,
+                ..
+            } => "followers".into(),
             GameEvent::ReadiedActionTaken { .. } => "readied taken".into(),
             _ => continue,
         };
