@@ -289,10 +289,23 @@ Five Torches Deep:
   retreat                   retreat (your whole turn; the GM rules with `resolve`)
   delay-to WHO              delay to right after WHO (before acting), for the rest of the battle
   grant WHO adv|dis|none    GM: advantage or disadvantage on WHO's next roll
-  check WHO ABILITY DC [prof] [adv|dis] [DAMAGE]   GM: a check; DAMAGE on a failure
+  check WHO ABILITY DC [prof] [adv|dis] [TASK] [DAMAGE]   GM: a check; TASK for the light
+                            rules (stealth, sight, …); DAMAGE on a failure
   morale [group] WHO...     GM: morale checks (DC 11); those who fail flee
   heal WHO DICE             GM: magic or medicine (stabilizes an incapacitated PC)
   resolve [ABILITY DC] [ATTACKER...]   GM: rule on the pending retreat
+  ready-for active|move TRIGGER...   ready an action (your quick action): take it out of turn
+                            when TRIGGER happens, before your next turn
+  hide                      stealth: a DEX check (active action); hidden, you cannot be targeted
+  torch|lantern|douse [WHO] light a fresh torch (1 h) or lantern (3 h), or put it out
+  light [WHO] dark|dim|lit|brilliant   GM: the scene's light, or WHO's (`light WHO scene`)
+  load WHO LOAD [COINS]     GM: what WHO carries (each load above STR: -5' speed, disadvantage)
+  travel [adv|dis]          GM: a travel turn (an hour; the d20 threat table)
+  resilience WHO            GM: a resilience check (DC 10 + hours beyond CON)
+  exhaust WHO               GM: WHO is exhausted (disadvantage, 0' speed)
+  camp safe|unsafe [NIGHTS] GM: the party rests (heals; safe rest cures exhaustion)
+  stealth-dc N|default      GM: the stealth DC (11 by default)
+  reveal WHO                GM: WHO's stealth ends
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -444,6 +457,26 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             };
             Ok(Input::Game(Command::Ready { actor, action }))
         }
+        "ready-for" => {
+            let actor = need_menu()?.actor.clone();
+            let (action, trigger) = match args.split_first() {
+                Some((w, rest)) if w.eq_ignore_ascii_case("move") => {
+                    (fray_protocol::event::ActionKind::Move, rest)
+                }
+                Some((w, rest)) if w.eq_ignore_ascii_case("active") => {
+                    (fray_protocol::event::ActionKind::Standard, rest)
+                }
+                _ => return Err("`ready-for active|move TRIGGER...`".to_owned()),
+            };
+            if trigger.is_empty() {
+                return Err("`ready-for active|move TRIGGER...`: declare the trigger".to_owned());
+            }
+            Ok(Input::Game(Command::ReadyAction {
+                actor,
+                action,
+                trigger: trigger.join(" "),
+            }))
+        }
         "delay" => {
             let actor = need_menu()?.actor.clone();
             no_args(Input::Game(Command::Delay { actor }))
@@ -576,11 +609,15 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 let mut proficient = false;
                 let mut adv = fray_protocol::ftd::Advantage::None;
                 let mut damage = None;
+                let mut task = None;
                 for w in rest {
                     match w.to_lowercase().as_str() {
                         "prof" | "proficient" => proficient = true,
                         "adv" | "dis" | "none" => adv = advantage(w)?,
-                        d => damage = Some(d.to_owned()),
+                        t => match light_task(t) {
+                            Some(k) => task = Some(k),
+                            None => damage = Some(t.to_owned()),
+                        },
                     }
                 }
                 Ok(Input::Game(Command::Check {
@@ -591,9 +628,13 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     advantage: adv,
                     damage,
                     purpose: None,
+                    task,
                 }))
             }
-            _ => Err("`check WHO ABILITY DC [prof] [adv|dis] [DAMAGE]` (GM)".to_owned()),
+            _ => Err(
+                "`check WHO ABILITY DC [prof] [adv|dis] [TASK] [DAMAGE]` (GM; TASK: stealth, listening, sight, defense, danger, finesse, tracking, movement)"
+                    .to_owned(),
+            ),
         },
         "morale" => {
             let (group, who) = match args.split_first() {
@@ -641,6 +682,100 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     .collect(),
             }))
         }
+        "light" => {
+            let (who, level) = match args {
+                [level] => (None, *level),
+                [who, level] => (Some(CombatantId::new(who.to_lowercase())), *level),
+                _ => return Err(LIGHT_HELP.to_owned()),
+            };
+            let light = match level.to_lowercase().as_str() {
+                "scene" if who.is_some() => None,
+                w => Some(light_level(w).ok_or_else(|| LIGHT_HELP.to_owned())?),
+            };
+            Ok(Input::Game(Command::SetLight {
+                combatant: who,
+                light,
+            }))
+        }
+        "torch" | "lantern" | "douse" => {
+            use fray_protocol::ftd::LightSource;
+            let actor = match args {
+                [w] => CombatantId::new(w.to_lowercase()),
+                [] => need_menu()?.actor.clone(),
+                _ => return Err("`torch|lantern|douse [WHO]`: light a fresh one, or put it out".to_owned()),
+            };
+            Ok(Input::Game(Command::CarryLight {
+                actor,
+                source: match verb.as_str() {
+                    "torch" => Some(LightSource::Torch),
+                    "lantern" => Some(LightSource::Lantern),
+                    _ => None,
+                },
+            }))
+        }
+        "load" => match args {
+            [who, load, rest @ ..] if rest.len() <= 1 => Ok(Input::Game(Command::SetLoad {
+                combatant: CombatantId::new(who.to_lowercase()),
+                load: load.parse().map_err(|_| format!("`{load}` is not a number"))?,
+                coins: match rest.first() {
+                    Some(c) => c.parse().map_err(|_| format!("`{c}` is not a number"))?,
+                    None => 0,
+                },
+            })),
+            _ => Err("`load WHO LOAD [COINS]` (GM)".to_owned()),
+        },
+        "travel" => match args {
+            [] => Ok(Input::Game(Command::TravelTurn {
+                advantage: fray_protocol::ftd::Advantage::None,
+            })),
+            [adv] => Ok(Input::Game(Command::TravelTurn {
+                advantage: advantage(adv)?,
+            })),
+            _ => Err("`travel [adv|dis]` (GM: a travel turn)".to_owned()),
+        },
+        "resilience" => match args {
+            [who] => Ok(Input::Game(Command::ResilienceCheck {
+                combatant: CombatantId::new(who.to_lowercase()),
+            })),
+            _ => Err("`resilience WHO` (GM)".to_owned()),
+        },
+        "exhaust" => match args {
+            [who] => Ok(Input::Game(Command::Exhaust {
+                combatant: CombatantId::new(who.to_lowercase()),
+            })),
+            _ => Err("`exhaust WHO` (GM)".to_owned()),
+        },
+        "camp" => {
+            let safe = match args.first().map(|w| w.to_lowercase()) {
+                Some(w) if w == "safe" => true,
+                Some(w) if w == "unsafe" => false,
+                _ => return Err("`camp safe|unsafe [NIGHTS]` (GM: the party rests)".to_owned()),
+            };
+            let nights = match args.get(1) {
+                Some(n) => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+                None => 1,
+            };
+            Ok(Input::Game(Command::Rest { safe, nights }))
+        }
+        "hide" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::Hide { actor }))
+        }
+        "reveal" => match args {
+            [who] => Ok(Input::Game(Command::Reveal {
+                combatant: CombatantId::new(who.to_lowercase()),
+            })),
+            _ => Err("`reveal WHO` (GM)".to_owned()),
+        },
+        "stealth-dc" => match args {
+            [w] if w.eq_ignore_ascii_case("default") => {
+                Ok(Input::Game(Command::SetStealthDc { dc: None }))
+            }
+            [w] => Ok(Input::Game(Command::SetStealthDc {
+                dc: Some(w.parse().map_err(|_| format!("`{w}` is not a number"))?),
+            })),
+            _ => Err("`stealth-dc N|default` (GM)".to_owned()),
+        },
         _ => match menu {
             Some(m) if m.attacks.iter().any(|a| a.id.eq_ignore_ascii_case(&verb)) => {
                 Ok(Input::Game(m.parse_attack(&words)?))
@@ -651,6 +786,35 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 ))
             }),
         },
+    }
+}
+
+const LIGHT_HELP: &str =
+    "`light [WHO] dark|dim|lit|brilliant` (GM; `light WHO scene`: back to the scene's light)";
+
+fn light_level(w: &str) -> Option<fray_protocol::ftd::LightLevel> {
+    use fray_protocol::ftd::LightLevel;
+    match w {
+        "dark" | "darkness" => Some(LightLevel::Darkness),
+        "dim" => Some(LightLevel::Dim),
+        "lit" | "well-lit" | "well_lit" => Some(LightLevel::WellLit),
+        "brilliant" | "bright" => Some(LightLevel::Brilliant),
+        _ => None,
+    }
+}
+
+fn light_task(w: &str) -> Option<fray_protocol::ftd::LightTask> {
+    use fray_protocol::ftd::LightTask;
+    match w {
+        "stealth" => Some(LightTask::Stealth),
+        "listening" | "listen" => Some(LightTask::Listening),
+        "sight" => Some(LightTask::Sight),
+        "defense" => Some(LightTask::Defense),
+        "danger" => Some(LightTask::Danger),
+        "finesse" => Some(LightTask::Finesse),
+        "tracking" => Some(LightTask::Tracking),
+        "movement" => Some(LightTask::Movement),
+        _ => None,
     }
 }
 
@@ -825,7 +989,8 @@ mod tests {
                 proficient: true,
                 advantage: Advantage::None,
                 damage: Some("2d6".into()),
-                purpose: None
+                purpose: None,
+                task: None
             })
         );
         assert!(matches!(
@@ -872,6 +1037,106 @@ mod tests {
         assert!(e.contains("attack with what"), "{e}");
         let e = game("a fireball 1").expect_err("unknown attack");
         assert!(e.contains("unknown attack `fireball`"), "{e}");
+    }
+
+    #[test]
+    fn five_torches_deep_clock_light_load_and_stealth_verbs() {
+        use fray_protocol::ftd::{Advantage, LightLevel, LightSource, LightTask};
+        let id = |s: &str| CombatantId::new(s);
+        assert_eq!(
+            game("light dark"),
+            Ok(Command::SetLight {
+                combatant: None,
+                light: Some(LightLevel::Darkness)
+            })
+        );
+        assert_eq!(
+            game("light hesk scene"),
+            Ok(Command::SetLight {
+                combatant: Some(id("hesk")),
+                light: None
+            })
+        );
+        assert_eq!(
+            game("torch hesk"),
+            Ok(Command::CarryLight {
+                actor: id("hesk"),
+                source: Some(LightSource::Torch)
+            })
+        );
+        assert_eq!(
+            game("douse"),
+            Ok(Command::CarryLight {
+                actor: id("brakka"),
+                source: None
+            })
+        );
+        assert_eq!(
+            game("load hesk 17 600"),
+            Ok(Command::SetLoad {
+                combatant: id("hesk"),
+                load: 17,
+                coins: 600
+            })
+        );
+        assert_eq!(
+            game("travel adv"),
+            Ok(Command::TravelTurn {
+                advantage: Advantage::Advantage
+            })
+        );
+        assert_eq!(
+            game("resilience hesk"),
+            Ok(Command::ResilienceCheck {
+                combatant: id("hesk")
+            })
+        );
+        assert_eq!(
+            game("camp safe 2"),
+            Ok(Command::Rest {
+                safe: true,
+                nights: 2
+            })
+        );
+        assert_eq!(
+            game("hide"),
+            Ok(Command::Hide {
+                actor: id("brakka")
+            })
+        );
+        assert_eq!(
+            game("ready-for active the door opens"),
+            Ok(Command::ReadyAction {
+                actor: id("brakka"),
+                action: fray_protocol::event::ActionKind::Standard,
+                trigger: "the door opens".into()
+            })
+        );
+        assert_eq!(
+            game("stealth-dc 14"),
+            Ok(Command::SetStealthDc { dc: Some(14) })
+        );
+        assert_eq!(
+            game("reveal hesk"),
+            Ok(Command::Reveal {
+                combatant: id("hesk")
+            })
+        );
+        assert_eq!(
+            game("exhaust hesk"),
+            Ok(Command::Exhaust {
+                combatant: id("hesk")
+            })
+        );
+        assert!(matches!(
+            game("check hesk wis 12 sight"),
+            Ok(Command::Check {
+                task: Some(LightTask::Sight),
+                damage: None,
+                ..
+            })
+        ));
+        assert!(game("light murky").is_err());
     }
 
     #[test]

@@ -10,7 +10,9 @@ use fray_protocol::event::{
     ActionKind, AttackOutcome, Condition, DamageCause, DamageType, Defense, Effect, EffectDuration,
     EffectEndReason, EffectKind, SaveDifficulty, SavePurpose,
 };
-use fray_protocol::ftd::{Ability, Advantage, Departure, Injury, MoraleTrigger};
+use fray_protocol::ftd::{
+    Ability, Advantage, Departure, Injury, LightLevel, LightSource, MoraleTrigger, Threat,
+};
 use fray_protocol::roll::Roll;
 use fray_protocol::{CombatantId, GameEvent, SessionState, Side};
 use std::collections::BTreeMap;
@@ -96,6 +98,23 @@ fn ability_text(a: Ability) -> &'static str {
         Ability::Int => "INT",
         Ability::Wis => "WIS",
         Ability::Cha => "CHA",
+    }
+}
+
+/// `darkness`, `dim light`, `well lit`, `brilliant light`.
+pub fn light_text(l: LightLevel) -> &'static str {
+    match l {
+        LightLevel::Darkness => "darkness",
+        LightLevel::Dim => "dim light",
+        LightLevel::WellLit => "well lit",
+        LightLevel::Brilliant => "brilliant light",
+    }
+}
+
+fn source_text(s: LightSource) -> &'static str {
+    match s {
+        LightSource::Torch => "torch",
+        LightSource::Lantern => "lantern",
     }
 }
 
@@ -372,6 +391,19 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 format!("{action:?}").to_lowercase()
             )
         }
+        GameEvent::ReadyDeclared {
+            combatant,
+            action,
+            trigger,
+        } => format!(
+            "{} readies {} action for: {trigger}",
+            n(combatant),
+            if *action == fray_protocol::event::ActionKind::Move {
+                "a movement"
+            } else {
+                "an active"
+            }
+        ),
         GameEvent::ReadiedActionTaken { combatant } => {
             format!("{} takes its readied action now", n(combatant))
         }
@@ -618,6 +650,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 MoraleTrigger::BattleStart => "the battle begins",
                 MoraleTrigger::FirstKill => "first kill",
                 MoraleTrigger::LeaderKilled => "the leader is killed",
+                MoraleTrigger::PcRetreated => "the PC they follow retreats: at disadvantage",
             },
             roster.names_of(combatants)
         ),
@@ -650,6 +683,81 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::RetreatFailed { combatant } => {
             format!("{}'s retreat fails: it stops moving", n(combatant))
         }
+        GameEvent::LightSet { combatant, light } => match (combatant, light) {
+            (None, Some(l)) => format!("The GM sets the scene's light: {}", light_text(*l)),
+            (Some(c), Some(l)) => format!("The light where {} is: {}", n(c), light_text(*l)),
+            (Some(c), None) => format!("{} is in the scene's light again", n(c)),
+            (None, None) => "The light is unchanged".to_owned(),
+        },
+        GameEvent::LightCarried {
+            combatant,
+            source,
+            seconds,
+        } => match source {
+            Some(src) => format!(
+                "{} lights a {} ({} min)",
+                n(combatant),
+                source_text(*src),
+                seconds / 60
+            ),
+            None => format!("{} puts out its light", n(combatant)),
+        },
+        GameEvent::LightWentOut { combatant, source } => {
+            format!("{}'s {} burns out!", n(combatant), source_text(*source))
+        }
+        GameEvent::TimePassed { seconds } => match *seconds {
+            s if s >= 3600 => format!("Time passes: {} h {} min", s / 3600, s % 3600 / 60),
+            s if s >= 60 => format!("Time passes: {} min", s / 60),
+            s => format!("Time passes: {s} s"),
+        },
+        GameEvent::TravelTurnRolled {
+            number,
+            roll,
+            threat,
+        } => format!(
+            "Travel turn {number}: {} — {}",
+            d20_text(roll),
+            match threat {
+                Threat::Terrible => "a terrible, immediate threat",
+                Threat::Soon => "something bad happens soon",
+                Threat::Worsens => "a threat worsens or draws near",
+                Threat::Nothing => "nothing bad, maybe even good",
+            }
+        ),
+        GameEvent::LoadSet {
+            combatant,
+            load,
+            coins,
+        } => format!("{} carries {load} load and {coins} coins", n(combatant)),
+        GameEvent::ExhaustionChanged {
+            combatant,
+            exhausted,
+        } => {
+            if *exhausted {
+                format!(
+                    "{} is exhausted: disadvantage on all checks, 0' speed",
+                    n(combatant)
+                )
+            } else {
+                format!("{} is no longer exhausted", n(combatant))
+            }
+        }
+        GameEvent::Rested { safe, nights } => format!(
+            "The party rests {nights} night{} ({})",
+            if *nights == 1 { "" } else { "s" },
+            if *safe { "safe" } else { "unsafe" }
+        ),
+        GameEvent::StealthChanged { combatant, hidden } => {
+            if *hidden {
+                format!("{} slips into stealth", n(combatant))
+            } else {
+                format!("{} is no longer hidden", n(combatant))
+            }
+        }
+        GameEvent::StealthDcSet { dc } => match dc {
+            Some(dc) => format!("Stealth DC is now {dc}"),
+            None => "Stealth DC is back to 11".to_owned(),
+        },
         GameEvent::Slain { combatant } => format!("{} is slain!", n(combatant)),
         GameEvent::KnockedOut { combatant } => format!(
             "{} is knocked out — alive, unconscious and out of the fight.",

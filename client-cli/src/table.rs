@@ -8,6 +8,21 @@ use fray_protocol::{SessionState, Side};
 
 /// The header line: `Round 2 · escalation 1 · Brakka's turn`.
 pub fn header(state: &SessionState) -> String {
+    let main = header_main(state);
+    match &state.ftd {
+        // Five Torches Deep: the dungeon clock and the scene's light.
+        Some(f) => format!(
+            "{main} · {} · clock {}:{:02} · travel turns {}",
+            crate::narrate::light_text(f.light),
+            f.clock / 3600,
+            f.clock % 3600 / 60,
+            f.travel_turns
+        ),
+        None => main,
+    }
+}
+
+fn header_main(state: &SessionState) -> String {
     match state.phase {
         Phase::Setup => "Setup: waiting for the GM to start the battle".to_owned(),
         Phase::Ended => match state.winner {
@@ -79,6 +94,33 @@ pub fn status_cell(c: &CombatantState) -> String {
     }
     if c.coma {
         s.push_str(", in a coma");
+    }
+    if let Some(f) = &c.ftd {
+        if f.speed != 30 || f.over_load > 0 {
+            s.push_str(&format!(", speed {}'", f.speed));
+        }
+        if f.over_load > 0 {
+            s.push_str(&format!(", encumbered (+{} load)", f.over_load));
+        }
+        if f.exhausted {
+            s.push_str(", exhausted");
+        }
+        if f.hidden {
+            s.push_str(", hidden");
+        }
+        if let Some(l) = f.carried {
+            s.push_str(&format!(
+                ", {} {} min",
+                match l.source {
+                    fray_protocol::ftd::LightSource::Torch => "torch",
+                    fray_protocol::ftd::LightSource::Lantern => "lantern",
+                },
+                l.seconds_left / 60
+            ));
+        }
+        if let Some(l) = f.light {
+            s.push_str(&format!(", in {}", crate::narrate::light_text(l)));
+        }
     }
     if c.far_away {
         s.push_str(", far away");

@@ -239,6 +239,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                     fray_protocol::ftd::Injury::AbilityLoss { ability, amount } => {
                         let score = f.abilities.get_mut(*ability);
                         *score = (*score - amount).max(0);
+                        f.refresh_encumbrance();
                     }
                     fray_protocol::ftd::Injury::DisadvantageUntilRest => {
                         f.disadvantage_until_rest = true
@@ -279,6 +280,103 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         GameEvent::RetreatFailed { .. } => {
             if let Some(f) = &mut state.ftd {
                 f.retreat = None;
+            }
+        }
+        GameEvent::LightSet { combatant, light } => match combatant {
+            Some(c) => {
+                if let Some(i) = find(state, c)
+                    && let Some(f) = &mut state.combatants[i].ftd
+                {
+                    f.light = *light;
+                }
+            }
+            None => {
+                if let (Some(f), Some(l)) = (&mut state.ftd, light) {
+                    f.light = *l;
+                }
+            }
+        },
+        GameEvent::LightCarried {
+            combatant,
+            source,
+            seconds,
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(f) = &mut state.combatants[i].ftd
+            {
+                f.carried = source.map(|source| fray_protocol::ftd::CarriedLight {
+                    source,
+                    seconds_left: *seconds,
+                });
+            }
+        }
+        GameEvent::LightWentOut { combatant, .. } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(f) = &mut state.combatants[i].ftd
+            {
+                f.carried = None;
+            }
+        }
+        GameEvent::TimePassed { seconds } => {
+            if let Some(f) = &mut state.ftd {
+                f.clock = f.clock.saturating_add(*seconds);
+            }
+            for c in &mut state.combatants {
+                if let Some(f) = &mut c.ftd {
+                    if let Some(l) = &mut f.carried {
+                        l.seconds_left = l.seconds_left.saturating_sub(*seconds);
+                    }
+                    f.adventured = f.adventured.saturating_add(*seconds);
+                }
+            }
+        }
+        GameEvent::TravelTurnRolled { number, .. } => {
+            if let Some(f) = &mut state.ftd {
+                f.travel_turns = *number;
+            }
+        }
+        GameEvent::LoadSet {
+            combatant,
+            load,
+            coins,
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(f) = &mut state.combatants[i].ftd
+            {
+                f.load = *load;
+                f.coins = *coins;
+                f.refresh_encumbrance();
+            }
+        }
+        GameEvent::ExhaustionChanged {
+            combatant,
+            exhausted,
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(f) = &mut state.combatants[i].ftd
+            {
+                f.exhausted = *exhausted;
+                f.refresh_encumbrance();
+            }
+        }
+        GameEvent::Rested { .. } => {
+            for c in &mut state.combatants {
+                if let Some(f) = &mut c.ftd {
+                    f.disadvantage_until_rest = false;
+                    f.adventured = 0;
+                }
+            }
+        }
+        GameEvent::StealthChanged { combatant, hidden } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(f) = &mut state.combatants[i].ftd
+            {
+                f.hidden = *hidden;
+            }
+        }
+        GameEvent::StealthDcSet { dc } => {
+            if let Some(f) = &mut state.ftd {
+                f.stealth_dc = *dc;
             }
         }
         GameEvent::Slain { combatant } => set_status(state, combatant, LifeStatus::Slain),
@@ -573,9 +671,10 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.current = None;
             }
         }
-        GameEvent::Readied { combatant, action } => {
-            state.readied.push((combatant.clone(), *action))
-        }
+        GameEvent::Readied { combatant, action }
+        | GameEvent::ReadyDeclared {
+            combatant, action, ..
+        } => state.readied.push((combatant.clone(), *action)),
         GameEvent::ReadiedActionTaken { combatant } => {
             state.readied.retain(|(c, _)| c != combatant)
         }

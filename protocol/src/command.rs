@@ -343,6 +343,9 @@ pub enum Command {
         /// What for (shown in the event), e.g. `trap`.
         #[serde(default)]
         purpose: Option<String>,
+        /// What the check is about, for the light rules (§ Light), e.g. `stealth`, `sight`.
+        #[serde(default)]
+        task: Option<crate::ftd::LightTask>,
     },
     /// GM (Five Torches Deep § Tactical Superiority): advantage or disadvantage on the
     /// combatant's next d20 roll (attack or check), e.g. for flanking; `none` withdraws it.
@@ -422,6 +425,94 @@ pub enum Command {
         #[serde(default)]
         effect: Option<u32>,
     },
+    /// GM (Five Torches Deep § Light): sets the scene's light (`combatant` null; `light`
+    /// required) or the light where one combatant is (`light` null: back to the scene's).
+    SetLight {
+        /// Whose light, or null for the scene.
+        #[serde(default)]
+        combatant: Option<CombatantId>,
+        /// The level of light.
+        #[serde(default)]
+        light: Option<crate::ftd::LightLevel>,
+    },
+    /// Five Torches Deep § Light: the actor lights a fresh torch or lantern (`source`) or puts
+    /// its light out (null). In battle it is a quick action on the actor's turn.
+    CarryLight {
+        /// Who.
+        actor: CombatantId,
+        /// `torch`, `lantern` or null.
+        #[serde(default)]
+        source: Option<crate::ftd::LightSource>,
+    },
+    /// GM (Five Torches Deep § Movement Actions): the load and coins a combatant carries.
+    SetLoad {
+        /// Who.
+        combatant: CombatantId,
+        /// Load besides coins.
+        load: i32,
+        /// Coins (500 are a load).
+        #[serde(default)]
+        coins: i32,
+    },
+    /// GM (Five Torches Deep § Travel Turns): an hour passes outside battle; the d20 threat
+    /// table is rolled (with advantage if the party is cautious, disadvantage if not).
+    TravelTurn {
+        /// The GM's ruling on the party's caution.
+        #[serde(default)]
+        advantage: crate::ftd::Advantage,
+    },
+    /// GM (Five Torches Deep § Resilience & Exhaustion): a resilience check (1d20 + CON mod,
+    /// DC 10 + hours beyond resilience) for a PC who adventured longer than its CON in hours.
+    ResilienceCheck {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// GM (Five Torches Deep § Healing From Rest): the party rests `nights` nights (8 hours
+    /// each), safely (1 HP per level per night; cures exhaustion) or not (1 HP per night).
+    Rest {
+        /// Safe rest (not in a dungeon or hostile wilderness).
+        #[serde(default)]
+        safe: bool,
+        /// Nights (1 unless given).
+        #[serde(default = "one_night")]
+        nights: u32,
+    },
+    /// Five Torches Deep § Stealth: an active action — a DEX check (proficiency with
+    /// `stealth`) against the GM's stealth DC; success hides the actor.
+    Hide {
+        /// Who hides.
+        actor: CombatantId,
+    },
+    /// GM (Five Torches Deep § Stealth: "Stealth DCs can vary by circumstances"): the DC of
+    /// hiding from now on (null: back to 11).
+    SetStealthDc {
+        /// The DC.
+        #[serde(default)]
+        dc: Option<i32>,
+    },
+    /// GM: a hidden combatant is found (its stealth ends).
+    Reveal {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// GM (Five Torches Deep § Resilience & Exhaustion: "other maladies at the GM's
+    /// discretion"): the combatant becomes exhausted.
+    Exhaust {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// Five Torches Deep § Quick Actions ("a readied action, such as when waiting to spring an
+    /// ambush"): on its turn the actor spends its quick action and the held action (`standard`
+    /// = active, or `move`) and declares a trigger; before its next turn it may take the held
+    /// action once, out of turn, when the trigger happens.
+    ReadyAction {
+        /// Who readies.
+        actor: CombatantId,
+        /// The action held: `standard` (active) or `move`.
+        action: crate::event::ActionKind,
+        /// The declared trigger, e.g. `the first goon through the door`.
+        trigger: String,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -434,6 +525,10 @@ pub enum SkillActionKind {
     GrantSave,
     /// § Rally Ally.
     RallyAlly,
+}
+
+fn one_night() -> u32 {
+    1
 }
 
 /// The skill used to escape a grapple (Orcus § Escape a Grapple).
@@ -488,6 +583,9 @@ impl Command {
             | Command::SkillAction { actor, .. }
             | Command::Retreat { actor }
             | Command::DelayTo { actor, .. }
+            | Command::CarryLight { actor, .. }
+            | Command::Hide { actor }
+            | Command::ReadyAction { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -507,6 +605,14 @@ impl Command {
             | Command::MoraleCheck { .. }
             | Command::ResolveRetreat { .. }
             | Command::Heal { .. }
+            | Command::SetLight { .. }
+            | Command::SetLoad { .. }
+            | Command::TravelTurn { .. }
+            | Command::ResilienceCheck { .. }
+            | Command::Rest { .. }
+            | Command::SetStealthDc { .. }
+            | Command::Reveal { .. }
+            | Command::Exhaust { .. }
             | Command::EndSession => None,
         }
     }
@@ -560,6 +666,17 @@ impl Command {
             Command::ResolveRetreat { .. } => "resolve_retreat",
             Command::DelayTo { .. } => "delay_to",
             Command::Heal { .. } => "heal",
+            Command::SetLight { .. } => "set_light",
+            Command::CarryLight { .. } => "carry_light",
+            Command::SetLoad { .. } => "set_load",
+            Command::TravelTurn { .. } => "travel_turn",
+            Command::ResilienceCheck { .. } => "resilience_check",
+            Command::Rest { .. } => "rest",
+            Command::Hide { .. } => "hide",
+            Command::SetStealthDc { .. } => "set_stealth_dc",
+            Command::Reveal { .. } => "reveal",
+            Command::Exhaust { .. } => "exhaust",
+            Command::ReadyAction { .. } => "ready_action",
         }
     }
 }

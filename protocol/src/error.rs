@@ -117,6 +117,10 @@ pub enum ErrorCode {
     /// 13th Age: a knock-out blow (`knock_out`) while the GM refuses knock-outs, or by a
     /// monster (only the characters' intent keeps a monster alive, § Unconscious).
     KnockOutRefused,
+    /// Five Torches Deep: moving at 0′ speed (completely encumbered, or exhausted).
+    NoSpeed,
+    /// Five Torches Deep § Stealth: the target is in stealth and cannot be targeted directly.
+    TargetHidden,
 }
 
 impl fmt::Display for ErrorCode {

@@ -949,6 +949,93 @@ pub enum GameEvent {
         /// How many pieces.
         count: i32,
     },
+    /// Five Torches Deep § Light: the GM set the scene's light (`combatant` null) or the light
+    /// where one combatant is (`light` null: the scene's again).
+    LightSet {
+        /// Whose light, or null for the scene.
+        combatant: Option<CombatantId>,
+        /// The level.
+        light: Option<crate::ftd::LightLevel>,
+    },
+    /// Five Torches Deep § Light: a combatant lit a fresh torch or lantern burning `seconds`
+    /// of game time (`source` null: it put its light out).
+    LightCarried {
+        /// Who.
+        combatant: CombatantId,
+        /// Torch, lantern, or null.
+        source: Option<crate::ftd::LightSource>,
+        /// How long it burns.
+        seconds: u32,
+    },
+    /// Five Torches Deep § Light: a carried torch or lantern burned out.
+    LightWentOut {
+        /// Who carried it.
+        combatant: CombatantId,
+        /// What burned out.
+        source: crate::ftd::LightSource,
+    },
+    /// Five Torches Deep: game time passed (a round: 6 seconds; a travel turn: an hour; a
+    /// night's rest: 8 hours). Carried lights burn down and PCs adventure on.
+    TimePassed {
+        /// How long.
+        seconds: u32,
+    },
+    /// Five Torches Deep § Travel Turns: the GM's d20 on the travel turn table.
+    TravelTurnRolled {
+        /// Which travel turn (from 1).
+        number: u32,
+        /// The d20 (two with advantage or disadvantage).
+        roll: Roll,
+        /// What the table says.
+        threat: crate::ftd::Threat,
+    },
+    /// Five Torches Deep § Movement Actions: what a combatant carries changed.
+    LoadSet {
+        /// Who.
+        combatant: CombatantId,
+        /// Load besides coins.
+        load: i32,
+        /// Coins.
+        coins: i32,
+    },
+    /// Five Torches Deep § Resilience & Exhaustion: a combatant became exhausted (or a safe
+    /// rest cured it).
+    ExhaustionChanged {
+        /// Who.
+        combatant: CombatantId,
+        /// Exhausted now.
+        exhausted: bool,
+    },
+    /// Five Torches Deep § Healing From Rest: the party rested (injuries lasting "until rest"
+    /// end; the hours adventured start again).
+    Rested {
+        /// A safe rest.
+        safe: bool,
+        /// Nights.
+        nights: u32,
+    },
+    /// Five Torches Deep § Stealth: a combatant hid (or its stealth ended).
+    StealthChanged {
+        /// Who.
+        combatant: CombatantId,
+        /// In stealth now.
+        hidden: bool,
+    },
+    /// Five Torches Deep § Stealth: the GM set the stealth DC (null: 11).
+    StealthDcSet {
+        /// The DC.
+        dc: Option<i32>,
+    },
+    /// Five Torches Deep § Quick Actions: a readied action with its declared trigger (held
+    /// until the combatant takes it, out of turn, or its next turn begins).
+    ReadyDeclared {
+        /// Who.
+        combatant: CombatantId,
+        /// The action held.
+        action: ActionKind,
+        /// The declared trigger.
+        trigger: String,
+    },
 }
 
 impl GameEvent {

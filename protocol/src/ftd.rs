@@ -137,6 +137,9 @@ pub enum MoraleTrigger {
     FirstKill,
     /// A leader (or expert) was killed.
     LeaderKilled,
+    /// The PC they follow retreats (§ Retreat: "Any retainers or NPCs following a PC who
+    /// retreats must immediately make a morale check at disadvantage").
+    PcRetreated,
 }
 
 /// A Five Torches Deep combatant's own state (`ftd` on a combatant).
@@ -166,6 +169,56 @@ pub struct FtdCombatant {
     pub fell_round: Option<u32>,
     /// Left the battle: fled, surrendered or escaped.
     pub departed: Option<Departure>,
+    /// Load carried besides coins (§ Movement Actions).
+    pub load: i32,
+    /// Coins carried (500 coins are a load).
+    pub coins: i32,
+    /// Speed in feet before load and exhaustion (usually 30).
+    pub base_speed: i32,
+    /// Current speed in feet: 5′ less per load above STR; 0′ when exhausted.
+    pub speed: i32,
+    /// Loads above the STR score (disadvantage on all checks while above 0).
+    pub over_load: i32,
+    /// Sees in darkness (§ Darksight): darkness's disadvantages are its advantages.
+    pub darksight: bool,
+    /// The light the GM set where this combatant is, overriding the scene's.
+    pub light: Option<LightLevel>,
+    /// The lit torch or lantern it carries.
+    pub carried: Option<CarriedLight>,
+    /// In stealth: cannot be targeted directly; ends when it attacks.
+    pub hidden: bool,
+    /// Exhausted: disadvantage on all checks and 0′ speed, until a safe rest.
+    pub exhausted: bool,
+    /// Game seconds adventured since the last rest (resilience is the CON score in hours).
+    pub adventured: u32,
+}
+
+/// Coins per load (§ Treasure: "500 coins per load"); fewer than 500 coins weigh nothing
+/// (Fray's reading: only whole loads count).
+pub const COINS_PER_LOAD: i32 = 500;
+
+impl FtdCombatant {
+    /// Total load: items plus a load per 500 coins.
+    pub fn total_load(&self) -> i32 {
+        self.load.max(0) + self.coins.max(0) / COINS_PER_LOAD
+    }
+
+    /// Recomputes `over_load` and `speed` (§ Movement Actions: "Each load you carry above your
+    /// STR score reduces your speed by 5′ and forces disadvantage on all checks"; § Exhaustion:
+    /// "their movement speed becomes 0′"). Called whenever STR, load, coins or exhaustion change.
+    pub fn refresh_encumbrance(&mut self) {
+        self.over_load = (self.total_load() - self.abilities.str).max(0);
+        self.speed = if self.exhausted {
+            0
+        } else {
+            (self.base_speed - 5 * self.over_load).max(0)
+        };
+    }
+
+    /// Disadvantage on all checks from load above STR, exhaustion or an injury until rest.
+    pub fn hindered(&self) -> bool {
+        self.over_load > 0 || self.exhausted || self.disadvantage_until_rest
+    }
 }
 
 /// Five Torches Deep battle state (`ftd` on the session).
@@ -175,4 +228,83 @@ pub struct FtdBattle {
     pub retreat: Option<CombatantId>,
     /// The first kill's morale check was proposed.
     pub kill_proposed: bool,
+    /// The scene's light (the GM's `set_light`; well lit unless set).
+    pub light: LightLevel,
+    /// Game time since the session began, in seconds (a round is 6, a travel turn 3600).
+    pub clock: u32,
+    /// Travel turns rolled so far.
+    pub travel_turns: u32,
+    /// The stealth DC the GM set (11 unless set).
+    pub stealth_dc: Option<i32>,
+}
+
+/// § Light: the four levels of light.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LightLevel {
+    /// Black as pitch: no creature sees without darksight.
+    Darkness,
+    /// 30′ around a torch or a lantern; moonlight.
+    Dim,
+    /// Typical daylight; the default.
+    #[default]
+    WellLit,
+    /// Blindingly bright.
+    Brilliant,
+}
+
+/// A carried light source (§ Light: torches last 1 hour, lanterns 3; both cast 30′ of dim light).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LightSource {
+    /// Burns 1 hour.
+    Torch,
+    /// Burns 3 hours.
+    Lantern,
+}
+
+/// A lit light source a combatant carries, and how long it still burns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CarriedLight {
+    /// Torch or lantern.
+    pub source: LightSource,
+    /// Game seconds it still burns.
+    pub seconds_left: u32,
+}
+
+/// What a check is about, for the light rules (§ Light: the lists of what each level of light
+/// favours or hinders).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LightTask {
+    /// Stealth, hiding.
+    Stealth,
+    /// Listening checks.
+    Listening,
+    /// Sight checks (impossible in darkness: rolled at disadvantage).
+    Sight,
+    /// A defense check.
+    Defense,
+    /// Predicting danger.
+    Danger,
+    /// Finesse, precision.
+    Finesse,
+    /// Tracking, trails.
+    Tracking,
+    /// Seeing movement.
+    Movement,
+}
+
+/// § Travel Turn Table: the threat a travel turn's d20 gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Threat {
+    /// 1: a terrible, immediate threat.
+    Terrible,
+    /// 2–10: something bad happens soon.
+    Soon,
+    /// 11–19: a threat worsens or draws near.
+    Worsens,
+    /// 20: nothing bad, maybe even good.
+    Nothing,
 }

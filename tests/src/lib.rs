@@ -279,11 +279,18 @@ pub fn orcus_start(
 /// Plays a Five Torches Deep session in process as its GM: every combatant moves close to an
 /// enemy and attacks it; heroes stabilize incapacitated allies, retreat when nearly dead (the GM
 /// calls a DEX check), and get advantage when an ally is already close to their foe; the GM
-/// calls morale checks when the server proposes them after a kill. After the battle the
-/// dying are stabilized if someone can, then the session ends. Returns the commands sent.
+/// calls morale checks when the server proposes them after a kill; a hero whose first attack is
+/// ranged tries stealth once; once a fight a hero with a close attack readies it and strikes
+/// the first enemy that comes close, out of turn. Before the battle the GM runs the dungeon clock: darkness, the
+/// first hero's torch burns out in a travel turn and another is lit, the second hero carries a
+/// load over its STR. After the battle the dying are stabilized if someone can, then the
+/// session ends (or, when it ended by itself, the party rests a night). Returns the commands
+/// sent.
 pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<Command>> {
     use fray_protocol::command::RetreatCheck;
-    use fray_protocol::ftd::{Ability, Advantage, MoraleOutcome, MoraleTrigger};
+    use fray_protocol::ftd::{
+        Ability, Advantage, LightLevel, LightSource, MoraleOutcome, MoraleTrigger,
+    };
     use fray_protocol::state::{ActionsLeft, LifeStatus};
     let mut sent = Vec::new();
     let mut tick = 0;
@@ -307,6 +314,57 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         })
     };
     let mut proposals: Vec<(MoraleTrigger, Vec<CombatantId>)> = Vec::new();
+    // The dungeon clock before the fight: darkness, the first hero's torch burns out in a
+    // travel turn and a fresh one is lit; the second hero carries coins over its STR.
+    let heroes: Vec<CombatantId> = session
+        .state()
+        .combatants
+        .iter()
+        .filter(|c| c.side == Side::Heroes)
+        .map(|c| c.id.clone())
+        .collect();
+    send(
+        session,
+        Command::SetLight {
+            combatant: None,
+            light: Some(LightLevel::Darkness),
+        },
+        &mut sent,
+    )?;
+    if let Some(torchbearer) = heroes.first() {
+        let torch = Command::CarryLight {
+            actor: torchbearer.clone(),
+            source: Some(LightSource::Torch),
+        };
+        send(session, torch.clone(), &mut sent)?;
+        send(
+            session,
+            Command::TravelTurn {
+                advantage: Advantage::Advantage,
+            },
+            &mut sent,
+        )?;
+        send(session, torch, &mut sent)?;
+    }
+    if let Some(porter) = heroes.get(1)
+        && let Some(str_score) = session
+            .state()
+            .combatant(porter)
+            .and_then(|c| c.ftd.as_ref())
+            .map(|f| f.abilities.str)
+    {
+        send(
+            session,
+            Command::SetLoad {
+                combatant: porter.clone(),
+                load: str_score,
+                coins: 500,
+            },
+            &mut sent,
+        )?;
+    }
+    let mut tried_hiding: Vec<CombatantId> = Vec::new();
+    let mut readied_once = false;
     let mut events = send(session, Command::StartBattle, &mut sent)?;
     for _ in 0..max_ticks {
         for e in &events {
@@ -320,8 +378,54 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
             }
         }
         let state = session.state();
+        // A readied hero strikes, out of turn, the first enemy that comes close to it.
+        let trigger = events.iter().find_map(|e| match e {
+            GameEvent::Moved {
+                combatant,
+                engaged: Some(target),
+                ..
+            } if state.readied.iter().any(|(c, _)| c == target)
+                && up(&state, target)
+                && up(&state, combatant)
+                && state.combatant(combatant).map(|c| c.side) == Some(Side::Monsters) =>
+            {
+                Some((target.clone(), combatant.clone()))
+            }
+            _ => None,
+        });
+        if state.phase == Phase::Running
+            && let Some((readier, mover)) = trigger
+            && let Some(a) = state
+                .combatant(&readier)
+                .and_then(|c| c.attacks.first().cloned())
+        {
+            events = send(
+                session,
+                Command::Attack {
+                    actor: readier,
+                    attack: a.id,
+                    targets: vec![mover],
+                    mode: Default::default(),
+                    knock_out: false,
+                },
+                &mut sent,
+            )?;
+            continue;
+        }
         if state.phase == Phase::Ended {
             if state.seed_revealed {
+                // A night's unsafe rest after the fight, unless the GM ended the session.
+                let rested = sent.iter().any(|c| matches!(c, Command::Rest { .. }));
+                if !rested && !state.session_over {
+                    send(
+                        session,
+                        Command::Rest {
+                            safe: false,
+                            nights: 1,
+                        },
+                        &mut sent,
+                    )?;
+                }
                 return Ok(sent);
             }
             let dying = state
@@ -352,7 +456,11 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     Command::MoraleCheck {
                         combatants: who,
                         group: monsters && trigger == MoraleTrigger::LeaderKilled,
-                        advantage: Advantage::None,
+                        advantage: if trigger == MoraleTrigger::PcRetreated {
+                            Advantage::Disadvantage
+                        } else {
+                            Advantage::None
+                        },
                         on_failure: MoraleOutcome::Flee,
                     },
                     &mut sent,
@@ -363,6 +471,7 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         if let Some(who) = state.ftd.as_ref().and_then(|f| f.retreat.clone()) {
             let me = state.combatant(&who).cloned();
             let attackers = me
+                .filter(|m| !m.ftd.as_ref().is_some_and(|f| f.hidden))
                 .map(|m| m.engaged_with.into_iter().take(1).collect())
                 .unwrap_or_default();
             events = send(
@@ -406,11 +515,41 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                 events = send(session, Command::Retreat { actor: cur }, &mut sent)?;
                 continue;
             }
+            // Once a fight, a fresh hero with a close first attack and no one close waits for
+            // the enemy: it readies its active action (and ends its turn).
+            if fresh
+                && !readied_once
+                && me.engaged_with.is_empty()
+                && me.attacks.first().is_some_and(|a| a.range == "close")
+            {
+                readied_once = true;
+                send(
+                    session,
+                    Command::ReadyAction {
+                        actor: cur.clone(),
+                        action: fray_protocol::event::ActionKind::Standard,
+                        trigger: "an enemy comes close".into(),
+                    },
+                    &mut sent,
+                )?;
+                events = send(session, Command::EndTurn { actor: cur }, &mut sent)?;
+                continue;
+            }
+            // A hero with a ranged first attack, not in melee, tries stealth once.
+            if me.engaged_with.is_empty()
+                && me.attacks.first().is_some_and(|a| a.range == "ranged")
+                && !tried_hiding.contains(&cur)
+            {
+                tried_hiding.push(cur.clone());
+                events = send(session, Command::Hide { actor: cur }, &mut sent)?;
+                continue;
+            }
         }
         let foe = state
             .combatants
             .iter()
             .filter(|c| c.side != me.side && up(&state, &c.id))
+            .filter(|c| !c.ftd.as_ref().is_some_and(|f| f.hidden))
             .min_by_key(|c| (!me.engaged_with.contains(&c.id), c.id.clone()))
             .map(|c| c.id.clone());
         let (Some(foe), Some(attack)) = (foe, me.attacks.first().cloned()) else {

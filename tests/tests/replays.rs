@@ -85,6 +85,20 @@ fn the_five_torches_deep_replays_exercise_its_combat() -> Result<()> {
                 GameEvent::MoraleChecked { success: false, .. } => "morale broken",
                 GameEvent::RetreatStarted { .. } => "retreat",
                 GameEvent::LeftBattle { .. } => "left the battle",
+                GameEvent::LightSet { .. } => "light",
+                GameEvent::TravelTurnRolled { .. } => "travel turn",
+                GameEvent::LightWentOut { .. } => "torch out",
+                GameEvent::TimePassed { seconds: 6 } => "round time",
+                GameEvent::LoadSet { .. } => "load",
+                GameEvent::StealthChanged { hidden: true, .. } => "hidden",
+                GameEvent::StealthChanged { hidden: false, .. } => "stealth ended",
+                GameEvent::Rested { .. } => "rest",
+                GameEvent::ReadyDeclared { .. } => "ready",
+                GameEvent::ReadiedActionTaken { .. } => "readied action taken",
+                GameEvent::MoraleProposed {
+                    trigger: fray_protocol::ftd::MoraleTrigger::PcRetreated,
+                    ..
+                } => "followers' morale",
                 _ => continue,
             };
             seen.insert(tag);
@@ -101,6 +115,17 @@ fn the_five_torches_deep_replays_exercise_its_combat() -> Result<()> {
         "morale broken",
         "retreat",
         "left the battle",
+        "light",
+        "travel turn",
+        "torch out",
+        "round time",
+        "load",
+        "hidden",
+        "stealth ended",
+        "rest",
+        "ready",
+        "readied action taken",
+        "followers' morale",
     ]
     .into_iter()
     .collect();

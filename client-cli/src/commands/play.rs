@@ -203,6 +203,12 @@ impl Game {
         {
             return Some(current.clone());
         }
+        // Out of turn: a controlled combatant holding a readied action acts with it.
+        if state.phase == Phase::Running
+            && let Some((ready, _)) = state.readied.iter().find(|(c, _)| self.controls(c))
+        {
+            return Some(ready.clone());
+        }
         match &self.role {
             Role::Player { controls, .. } if controls.len() == 1 => controls.first().cloned(),
             _ => None,

@@ -119,6 +119,20 @@ pub struct HeroFile {
     /// What the hero is proficient in, from class and archetype (`medicine`, `morale`, …).
     #[serde(default)]
     pub proficiencies: Vec<String>,
+    /// Load carried besides coins (0..=60; each load above STR costs 5′ of speed).
+    #[serde(default)]
+    pub load: i32,
+    /// Coins carried (500 are a load).
+    #[serde(default)]
+    pub coins: i32,
+    /// Speed in feet (default 30).
+    pub speed: Option<i32>,
+    /// Sees in darkness (§ Darksight).
+    #[serde(default)]
+    pub darksight: bool,
+    /// A retainer or NPC on the party's side following this PC (by id): when the PC retreats
+    /// it must check morale at disadvantage.
+    pub follows: Option<String>,
     /// Weapons and attack spells.
     #[serde(default)]
     pub attacks: Vec<AttackFile>,
@@ -149,6 +163,17 @@ pub struct MonsterFile {
     /// A leader or expert: its death proposes a morale check to its side.
     #[serde(default)]
     pub leader: bool,
+    /// Load carried besides coins (0..=60; each load above STR costs 5′ of speed).
+    #[serde(default)]
+    pub load: i32,
+    /// Coins carried (500 are a load).
+    #[serde(default)]
+    pub coins: i32,
+    /// Speed in feet (default 30).
+    pub speed: Option<i32>,
+    /// Sees in darkness (§ Darksight).
+    #[serde(default)]
+    pub darksight: bool,
     /// Attacks.
     #[serde(default)]
     pub attacks: Vec<AttackFile>,
@@ -342,6 +367,27 @@ fn attacks(
     Ok(out)
 }
 
+/// Load, coins and speed as written, validated (§ Movement Actions: 30′ base speed).
+fn carrying(
+    ctx: &Ctx,
+    field: &str,
+    load: i32,
+    coins: i32,
+    speed: Option<i32>,
+) -> Result<(i32, i32, i32), ContentError> {
+    in_range(ctx, format!("{field}.load"), load, 0, 60)?;
+    in_range(ctx, format!("{field}.coins"), coins, 0, 100_000)?;
+    let speed = speed.unwrap_or(30);
+    in_range(ctx, format!("{field}.speed"), speed, 0, 120)?;
+    if speed % 5 != 0 {
+        return Err(ctx.err(
+            format!("{field}.speed"),
+            format!("{speed} is not a multiple of 5′"),
+        ));
+    }
+    Ok((load, coins, speed))
+}
+
 impl HeroFile {
     fn resolve(&self, ctx: &Ctx) -> Result<CombatantSpec, ContentError> {
         let field = format!("hero.{}", self.id);
@@ -362,6 +408,7 @@ impl HeroFile {
             id_ok(ctx, format!("{field}.proficiencies[{i}]"), p)?;
         }
         let attacks = attacks(ctx, &field, &self.attacks, true)?;
+        let (load, coins, speed) = carrying(ctx, &field, self.load, self.coins, self.speed)?;
         Ok(CombatantSpec {
             id: CombatantId::new(self.id.clone()),
             name: self.name.clone(),
@@ -384,7 +431,11 @@ impl HeroFile {
                 two_weapon: false,
                 potions: 0,
                 save_bonus: 0,
-                kind: super::model::HeroKind::Pc,
+                kind: if self.follows.is_some() {
+                    super::model::HeroKind::Npc
+                } else {
+                    super::model::HeroKind::Pc
+                },
             }),
             resist: Vec::new(),
             vulnerable: Vec::new(),
@@ -401,6 +452,11 @@ impl HeroFile {
                 morale_proficient: self.proficiencies.iter().any(|p| p == "morale"),
                 leader: false,
                 attacks,
+                load,
+                coins,
+                speed,
+                darksight: self.darksight,
+                follows: self.follows.clone().map(CombatantId::new),
             }),
         })
     }
@@ -422,6 +478,7 @@ impl MonsterFile {
         let morale_bonus = self.morale.unwrap_or_else(|| rules::morale_bonus(self.hd));
         in_range(ctx, f("morale"), morale_bonus, -10, 20)?;
         let attacks = attacks(ctx, &field, &self.attacks, false)?;
+        let (load, coins, speed) = carrying(ctx, &field, self.load, self.coins, self.speed)?;
         Ok(CombatantSpec {
             id,
             name,
@@ -452,6 +509,11 @@ impl MonsterFile {
                 morale_proficient: self.morale_proficient,
                 leader: self.leader,
                 attacks,
+                load,
+                coins,
+                speed,
+                darksight: self.darksight,
+                follows: None,
             }),
         })
     }
@@ -526,6 +588,22 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
                 CombatantId::new(format!("{}-{k}", g.template)),
                 format!("{} {k}", m.name),
             )?);
+        }
+    }
+    for (i, c) in combatants.iter().enumerate() {
+        if let Some(f) = c.ftd.as_ref().and_then(|k| k.follows.as_ref())
+            && (f == &c.id
+                || !combatants
+                    .iter()
+                    .any(|o| &o.id == f && o.side == Side::Heroes))
+        {
+            return Err(ctx.err(
+                format!("heroes[{i}]"),
+                format!(
+                    "'{}' follows '{f}', who is not another hero of the encounter",
+                    c.id
+                ),
+            ));
         }
     }
     combatants.sort_by(|a, b| a.id.cmp(&b.id));

@@ -760,6 +760,16 @@ pub struct FtdSpec {
     pub leader: bool,
     /// Attacks.
     pub attacks: Vec<FtdAttackSpec>,
+    /// Load carried besides coins.
+    pub load: i32,
+    /// Coins carried.
+    pub coins: i32,
+    /// Speed in feet (30 unless given).
+    pub speed: i32,
+    /// Sees in darkness.
+    pub darksight: bool,
+    /// A retainer or NPC following this PC (its retreat calls for a morale check).
+    pub follows: Option<fray_protocol::ids::CombatantId>,
 }
 
 /// A Five Torches Deep attack: a weapon or spell (heroes) or a monster's attack.

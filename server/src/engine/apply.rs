@@ -7,7 +7,7 @@
 use super::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::event::{ActionKind, GameEvent};
-use fray_protocol::ftd::{Advantage, Injury, MoraleTrigger};
+use fray_protocol::ftd::{Advantage, CarriedLight, Injury, MoraleTrigger};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
 
@@ -498,6 +498,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 Injury::AbilityLoss { ability, amount } => {
                     let score = s.0.abilities.get_mut(*ability);
                     *score = (*score - amount).max(0);
+                    s.0.refresh_encumbrance();
                 }
                 Injury::DisadvantageUntilRest => s.0.disadvantage_until_rest = true,
                 Injury::Dead | Injury::BodyPart | Injury::Standing { .. } => {}
@@ -537,6 +538,79 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 && f.retreat.as_ref() == Some(combatant)
             {
                 f.retreat = None;
+            }
+        }
+        GameEvent::LightSet { combatant, light } => match combatant {
+            Some(c) => with::<FtdSheet>(world, c, |s| s.0.light = *light),
+            None => {
+                if let (Some(f), Some(l)) = (world.resource_mut::<FtdField>().0.as_mut(), light) {
+                    f.light = *l;
+                }
+            }
+        },
+        GameEvent::LightCarried {
+            combatant,
+            source,
+            seconds,
+        } => with::<FtdSheet>(world, combatant, |s| {
+            s.0.carried = source.map(|source| CarriedLight {
+                source,
+                seconds_left: *seconds,
+            })
+        }),
+        GameEvent::LightWentOut { combatant, .. } => {
+            with::<FtdSheet>(world, combatant, |s| s.0.carried = None)
+        }
+        GameEvent::TimePassed { seconds } => {
+            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+                f.clock = f.clock.saturating_add(*seconds);
+            }
+            for_all::<FtdSheet>(world, |s| {
+                if let Some(l) = &mut s.0.carried {
+                    l.seconds_left = l.seconds_left.saturating_sub(*seconds);
+                }
+                s.0.adventured = s.0.adventured.saturating_add(*seconds);
+            });
+        }
+        GameEvent::TravelTurnRolled { number, .. } => {
+            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+                f.travel_turns = *number;
+            }
+        }
+        GameEvent::LoadSet {
+            combatant,
+            load,
+            coins,
+        } => with::<FtdSheet>(world, combatant, |s| {
+            s.0.load = *load;
+            s.0.coins = *coins;
+            s.0.refresh_encumbrance();
+        }),
+        GameEvent::ExhaustionChanged {
+            combatant,
+            exhausted,
+        } => with::<FtdSheet>(world, combatant, |s| {
+            s.0.exhausted = *exhausted;
+            s.0.refresh_encumbrance();
+        }),
+        GameEvent::Rested { .. } => for_all::<FtdSheet>(world, |s| {
+            s.0.disadvantage_until_rest = false;
+            s.0.adventured = 0;
+        }),
+        GameEvent::StealthChanged { combatant, hidden } => {
+            with::<FtdSheet>(world, combatant, |s| s.0.hidden = *hidden)
+        }
+        GameEvent::ReadyDeclared {
+            combatant, action, ..
+        } => {
+            world
+                .resource_mut::<Battle>()
+                .readied
+                .push((combatant.clone(), *action));
+        }
+        GameEvent::StealthDcSet { dc } => {
+            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+                f.stealth_dc = *dc;
             }
         }
     }

@@ -67,23 +67,33 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
         ));
     }
     if let Some(k) = &spec.ftd {
-        e.insert((
-            FtdSheet(fray_protocol::ftd::FtdCombatant {
-                abilities: k.abilities,
-                proficiency: k.proficiency,
-                class: k.class.clone(),
-                hd: k.hd,
-                morale_bonus: k.morale_bonus,
-                morale_proficient: k.morale_proficient,
-                leader: k.leader,
-                granted: fray_protocol::ftd::Advantage::None,
-                disadvantage_until_rest: false,
-                injuries: Vec::new(),
-                fell_round: None,
-                departed: None,
-            }),
-            FtdKit(k.clone()),
-        ));
+        let mut sheet = fray_protocol::ftd::FtdCombatant {
+            abilities: k.abilities,
+            proficiency: k.proficiency,
+            class: k.class.clone(),
+            hd: k.hd,
+            morale_bonus: k.morale_bonus,
+            morale_proficient: k.morale_proficient,
+            leader: k.leader,
+            granted: fray_protocol::ftd::Advantage::None,
+            disadvantage_until_rest: false,
+            injuries: Vec::new(),
+            fell_round: None,
+            departed: None,
+            load: k.load,
+            coins: k.coins,
+            base_speed: k.speed,
+            speed: k.speed,
+            over_load: 0,
+            darksight: k.darksight,
+            light: None,
+            carried: None,
+            hidden: false,
+            exhausted: false,
+            adventured: 0,
+        };
+        sheet.refresh_encumbrance();
+        e.insert((FtdSheet(sheet), FtdKit(k.clone())));
     }
     if let Some(h) = &spec.hero {
         e.insert(Hero {

@@ -156,10 +156,12 @@ fn play(
 /// Five Torches Deep fights: (directory name, built-in encounter, seed), played by
 /// `play_ftd_in_process` (checked by `tests/tests/replays.rs`).
 /// Between them: critical hits, advantage, incapacitation, injuries (one fatal), morale held and
-/// broken, a successful retreat.
+/// broken, a retreat (failed), the dungeon clock before the fight (darkness, a torch burning
+/// out in a travel turn, a load over STR), stealth won and lost, a readied attack taken out of
+/// turn, a retreat whose follower checks morale, a night's rest after it.
 const FTD_FIGHTS: &[(&str, &str, u64)] = &[
-    ("flooded-chapel-seed-3", "flooded-chapel", 3),
-    ("flooded-chapel-seed-15", "flooded-chapel", 15),
+    ("flooded-chapel-seed-11", "flooded-chapel", 11),
+    ("flooded-chapel-seed-77", "flooded-chapel", 77),
 ];
 
 fn play_ftd(
@@ -212,6 +214,14 @@ fn ftd_coverage(session: &Session) -> Result<BTreeSet<String>> {
             GameEvent::AdvantageGranted { .. } => "advantage".into(),
             GameEvent::Died { .. } => "died".into(),
             GameEvent::SessionEnded => "end session".into(),
+            GameEvent::LightWentOut { .. } => "torch out".into(),
+            GameEvent::StealthChanged { hidden, .. } => format!("stealth {hidden}"),
+            GameEvent::Rested { .. } => "rest".into(),
+            GameEvent::MoraleProposed {
+                trigger: fray_protocol::ftd::MoraleTrigger::PcRetreated,
+                ..
+            } => "followers".into(),
+            GameEvent::ReadiedActionTaken { .. } => "readied taken".into(),
             _ => continue,
         };
         seen.insert(tag);

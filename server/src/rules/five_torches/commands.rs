@@ -2,7 +2,7 @@
 //! no dice (the decide system restores the RNG on any refusal, even one found after rolling).
 
 use super::Sheets;
-use super::rules::{self, AttackResult, Band};
+use super::rules::{self, AttackResult, Band, Lit};
 use crate::content::model::FtdAttackSpec;
 use crate::dice::{DiceExpr, Placeholders};
 use crate::rules::thirteenth_age::decider::Decider;
@@ -10,7 +10,8 @@ use crate::rules::thirteenth_age::field::FighterItem;
 use fray_protocol::command::{AttackMode, RetreatCheck};
 use fray_protocol::event::{ActionKind, AttackOutcome, DamageCause, Defense, GameEvent};
 use fray_protocol::ftd::{
-    Ability, Advantage, Departure, FtdCombatant, MoraleOutcome, MoraleTrigger,
+    Ability, Advantage, Departure, FtdCombatant, LightLevel, LightSource, LightTask, MoraleOutcome,
+    MoraleTrigger,
 };
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::roll::Roll;
@@ -59,6 +60,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             advantage,
             damage,
             purpose,
+            task,
         } => check_cmd(
             d,
             s,
@@ -69,6 +71,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             *advantage,
             damage.as_deref(),
             purpose.as_deref(),
+            *task,
         ),
         Command::GrantAdvantage {
             combatant,
@@ -103,6 +106,29 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             Ok(())
         }
         Command::EndSession => end_session(d),
+        Command::SetLight { combatant, light } => set_light(d, combatant.as_ref(), *light),
+        Command::CarryLight { actor, source } => carry_light(d, s, actor, *source),
+        Command::SetLoad {
+            combatant,
+            load,
+            coins,
+        } => set_load(d, s, combatant, *load, *coins),
+        Command::TravelTurn { advantage } => travel_turn(d, s, *advantage),
+        Command::ResilienceCheck { combatant } => resilience_check(d, s, combatant),
+        Command::Rest { safe, nights } => rest(d, s, *safe, *nights),
+        Command::Hide { actor } => hide(d, s, actor),
+        Command::SetStealthDc { dc } => set_stealth_dc(d, *dc),
+        Command::Reveal { combatant } => reveal(d, s, combatant),
+        Command::Exhaust { combatant } => exhaust(d, s, combatant),
+        Command::ReadyAction {
+            actor,
+            action,
+            trigger,
+        } => ready_action(d, s, actor, *action, trigger),
+        Command::Ready { .. } => Err(no(
+            ErrorCode::InvalidArgument,
+            "Five Torches Deep readies with ready_action (a quick action with a trigger)",
+        )),
         other => Err(no(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a Five Torches Deep command", other.kind()),
@@ -191,6 +217,22 @@ fn require_up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> R {
 /// quick = `quick`), trading a bigger one down when the exact one is spent (§ Active Actions,
 /// § Movement Actions: active → movement or quick, movement → quick).
 fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId, needed: ActionKind) -> R {
+    // § Quick Actions: a readied action is taken out of turn, once, paid for when readied.
+    if d.field.battle.phase == Phase::Running
+        && d.field.battle.current().is_some_and(|c| c != actor)
+        && d.field
+            .battle
+            .readied
+            .iter()
+            .any(|(c, k)| c == actor && *k == needed)
+    {
+        fighter(d, actor)?;
+        require_up(d, s, actor)?;
+        d.emit(GameEvent::ReadiedActionTaken {
+            combatant: actor.clone(),
+        });
+        return Ok(());
+    }
     on_turn(d, actor)?;
     require_up(d, s, actor)?;
     if s.battle().retreat.as_ref() == Some(actor) {
@@ -225,7 +267,9 @@ fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId, needed: ActionKind) -> 
 /// Advantage from the GM's grant and lasting disadvantage (injury), with the circumstances.
 fn advantage(sh: &FtdCombatant, circumstances: &[Advantage]) -> Advantage {
     let mut all = vec![sh.granted];
-    if sh.disadvantage_until_rest {
+    // § Movement Actions (load above STR), § Exhaustion, § Injury Table (until rest): "all
+    // checks" — attacks and morale are checks too.
+    if sh.hindered() {
         all.push(Advantage::Disadvantage);
     }
     all.extend_from_slice(circumstances);
@@ -527,6 +571,7 @@ fn move_cmd(
     engage: Option<&CombatantId>,
     far_away: bool,
 ) -> R {
+    no_speed(d, s, actor)?;
     pay(d, s, actor, ActionKind::Move)?;
     if engage.is_some() && far_away {
         return Err(no(
@@ -635,6 +680,15 @@ fn check_target(d: &mut Decider, s: &Sheets, actor: &CombatantId, target: &Comba
             format!("{} is out of the fight", name(d, target)),
         ));
     }
+    if s.get(target).is_some_and(|(sh, _)| sh.hidden) {
+        return Err(no(
+            ErrorCode::TargetHidden,
+            format!(
+                "{} is in stealth and cannot be targeted directly",
+                name(d, target)
+            ),
+        ));
+    }
     Ok(())
 }
 
@@ -681,7 +735,20 @@ fn resolve_attack(
 ) -> R<bool> {
     let sh = sheet(s, attacker)?.clone();
     let ac = fighter(d, target)?.def.0.ac;
-    let adv = advantage(&sh, &[circumstances]);
+    // § Stealth: "Once they attack their stealth ends."
+    if sh.hidden {
+        d.emit(GameEvent::StealthChanged {
+            combatant: attacker.clone(),
+            hidden: false,
+        });
+    }
+    // § Light: the light where the target is (the attacker must see it).
+    let lit = rules::light_advantage(
+        light_at(d, s, target),
+        sh.darksight,
+        Lit::Attack { ranged: a.ranged },
+    );
+    let adv = advantage(&sh, &[circumstances, lit]);
     let (roll, natural) = d20(d, adv)?;
     let modifier = a
         .ability
@@ -745,6 +812,7 @@ fn check_cmd(
     circumstances: Advantage,
     damage: Option<&str>,
     purpose: Option<&str>,
+    task: Option<LightTask>,
 ) -> R {
     running(d)?;
     fighter(d, who)?;
@@ -766,6 +834,8 @@ fn check_cmd(
         dice_ok(expr)?;
     }
     let sh = sheet(s, who)?.clone();
+    let lit = rules::light_advantage(light_at(d, s, who), sh.darksight, Lit::Check(task));
+    let circumstances = rules::combine(&[circumstances, lit]);
     let (success, natural) =
         roll_check(d, &sh, who, ability, dc, proficient, circumstances, purpose)?;
     if let (false, Some(expr)) = (success, damage) {
@@ -1063,7 +1133,8 @@ fn morale(
     for unit in units {
         let Some(lead) = unit.first() else { continue };
         let sh = sheet(s, lead)?.clone();
-        let adv = advantage(&sh, &[circumstances]);
+        let lit = rules::light_advantage(light_at(d, s, lead), sh.darksight, Lit::Morale);
+        let adv = advantage(&sh, &[circumstances, lit]);
         let (roll, natural) = d20(d, adv)?;
         let bonus = rules::ability_mod(sh.abilities.wis)
             + if sh.morale_proficient {
@@ -1102,6 +1173,7 @@ fn morale(
 fn retreat(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
     on_turn(d, actor)?;
     require_up(d, s, actor)?;
+    no_speed(d, s, actor)?;
     if s.battle().retreat.is_some() {
         return Err(no(
             ErrorCode::InvalidArgument,
@@ -1125,6 +1197,27 @@ fn retreat(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
     d.emit(GameEvent::RetreatStarted {
         combatant: actor.clone(),
     });
+    // § Retreat: "Any retainers or NPCs following a PC who retreats must immediately make a
+    // morale check at disadvantage" — proposed to the GM, who rolls it (`morale_check` with
+    // `disadvantage`).
+    let followers: Vec<CombatantId> = d
+        .field
+        .all()
+        .map(|f| f.c.id.clone())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .filter(|id| {
+            s.get(id)
+                .is_some_and(|(_, k)| k.follows.as_ref() == Some(actor))
+        })
+        .filter(|id| up(d, s, id))
+        .collect();
+    if !followers.is_empty() {
+        d.emit(GameEvent::MoraleProposed {
+            trigger: MoraleTrigger::PcRetreated,
+            combatants: followers,
+        });
+    }
     Ok(())
 }
 
@@ -1217,4 +1310,450 @@ fn end_session(d: &mut Decider) -> R {
             Ok(())
         }
     }
+}
+
+// --- load, light, the dungeon clock, rest, stealth (second increment) ------------------------
+
+/// Nothing may change once the GM ended the session.
+fn session_open(d: &Decider) -> R {
+    if d.field.battle.session_over {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    Ok(())
+}
+
+/// Dice may be rolled outside battle before it (setup) and after it while the seed is secret.
+fn dice_open(d: &Decider) -> R {
+    match d.field.battle.phase {
+        Phase::Setup | Phase::Running => session_open(d),
+        Phase::Ended => aftermath_open(d),
+    }
+}
+
+/// § Movement Actions: "A PC at 0′ speed is completely encumbered and can't move at all";
+/// § Exhaustion: "their movement speed becomes 0′".
+fn no_speed(d: &Decider, s: &Sheets, actor: &CombatantId) -> R {
+    if let Some((sh, _)) = s.get(actor)
+        && sh.speed <= 0
+    {
+        return Err(no(
+            ErrorCode::NoSpeed,
+            format!(
+                "{} has 0' speed ({}) and cannot move",
+                name(d, actor),
+                if sh.exhausted {
+                    "exhausted"
+                } else {
+                    "completely encumbered"
+                }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The light where a combatant is (§ Light): the GM's setting for it, else the scene's; a lit
+/// torch or lantern carried by it or by someone close to it (engaged) turns the scene's
+/// darkness into dim light ("They cast 30′ of dim light"). A GM's setting for the combatant is
+/// final.
+pub fn light_at(d: &Decider, s: &Sheets, id: &CombatantId) -> LightLevel {
+    let scene = s.battle().light;
+    let Some((sh, _)) = s.get(id) else {
+        return scene;
+    };
+    if let Some(own) = sh.light {
+        return own;
+    }
+    if scene != LightLevel::Darkness {
+        return scene;
+    }
+    let near_lit = d.field.get(id).is_some_and(|f| {
+        f.pos
+            .engaged
+            .iter()
+            .any(|o| s.get(o).is_some_and(|(o, _)| o.carried.is_some()))
+    });
+    if sh.carried.is_some() || near_lit {
+        LightLevel::Dim
+    } else {
+        scene
+    }
+}
+
+/// Game time passes: `time_passed`, then every carried light that burns out in it goes out
+/// (in id order).
+pub fn pass_time(d: &mut Decider, s: &Sheets, seconds: u32) {
+    if seconds == 0 {
+        return;
+    }
+    d.emit(GameEvent::TimePassed { seconds });
+    let ids: Vec<CombatantId> = d.field.all().map(|f| f.c.id.clone()).collect();
+    for id in ids {
+        if let Some((sh, _)) = s.get(&id)
+            && let Some(l) = sh.carried
+            && l.seconds_left <= seconds
+        {
+            d.emit(GameEvent::LightWentOut {
+                combatant: id,
+                source: l.source,
+            });
+        }
+    }
+}
+
+fn anyone_dying(d: &mut Decider) -> bool {
+    let heroes: Vec<CombatantId> = d
+        .field
+        .all()
+        .filter(|f| f.c.side == Side::Heroes)
+        .map(|f| f.c.id.clone())
+        .collect();
+    heroes
+        .iter()
+        .any(|h| d.status(h) == Some(LifeStatus::Unconscious))
+}
+
+/// GM (§ Light: "The GM must describe the current level of light").
+fn set_light(d: &mut Decider, who: Option<&CombatantId>, light: Option<LightLevel>) -> R {
+    session_open(d)?;
+    match who {
+        Some(c) => {
+            fighter(d, c)?;
+        }
+        None if light.is_none() => {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                "the scene's light needs a level",
+            ));
+        }
+        None => {}
+    }
+    d.emit(GameEvent::LightSet {
+        combatant: who.cloned(),
+        light,
+    });
+    Ok(())
+}
+
+/// § Light: a fresh torch (1 hour) or lantern (3 hours), or putting it out. In battle it is a
+/// quick action on the actor's turn ("Drawing items … are quick actions"); outside it, free.
+fn carry_light(d: &mut Decider, s: &Sheets, actor: &CombatantId, source: Option<LightSource>) -> R {
+    session_open(d)?;
+    fighter(d, actor)?;
+    if d.field.battle.phase == Phase::Running {
+        pay(d, s, actor, ActionKind::Quick)?;
+    } else {
+        require_up(d, s, actor)?;
+    }
+    let carried = sheet(s, actor)?.carried;
+    if source.is_none() && carried.is_none() {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} carries no lit light", name(d, actor)),
+        ));
+    }
+    d.emit(GameEvent::LightCarried {
+        combatant: actor.clone(),
+        source,
+        seconds: source.map_or(0, rules::burn_seconds),
+    });
+    Ok(())
+}
+
+/// GM (§ Movement Actions; § Rolling To Return: "lose 1 load of equipment"): what a combatant
+/// carries.
+fn set_load(d: &mut Decider, s: &Sheets, who: &CombatantId, load: i32, coins: i32) -> R {
+    session_open(d)?;
+    fighter(d, who)?;
+    sheet(s, who)?;
+    if !(0..=60).contains(&load) || !(0..=100_000).contains(&coins) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "load is 0..=60 and coins 0..=100000",
+        ));
+    }
+    d.emit(GameEvent::LoadSet {
+        combatant: who.clone(),
+        load,
+        coins,
+    });
+    Ok(())
+}
+
+/// § Travel Turns: an hour outside battle; the d20 threat table, with advantage if the party is
+/// cautious (the GM's ruling); torches and lanterns burn down.
+fn travel_turn(d: &mut Decider, s: &Sheets, adv: Advantage) -> R {
+    if d.field.battle.phase == Phase::Running {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "in battle time passes by rounds, not travel turns",
+        ));
+    }
+    dice_open(d)?;
+    if d.field.battle.phase == Phase::Ended && anyone_dying(d) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "an incapacitated PC is stabilized or dies first",
+        ));
+    }
+    let (roll, natural) = d20(d, adv)?;
+    d.emit(GameEvent::TravelTurnRolled {
+        number: s.battle().travel_turns.saturating_add(1),
+        roll,
+        threat: rules::threat(natural),
+    });
+    pass_time(d, s, rules::TRAVEL_TURN_SECONDS);
+    Ok(())
+}
+
+/// § Resilience & Exhaustion: "The GM can call for a resilience check (1d20 + CON mod) once the
+/// PC has adventured for more hours than their resilience"; DC 10 + hours beyond; failure:
+/// exhausted.
+fn resilience_check(d: &mut Decider, s: &Sheets, who: &CombatantId) -> R {
+    dice_open(d)?;
+    let f = fighter(d, who)?;
+    if f.hero.is_none() {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            "resilience checks are for PCs",
+        ));
+    }
+    require_up(d, s, who)?;
+    let sh = sheet(s, who)?.clone();
+    if sh.exhausted {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} is already exhausted", name(d, who)),
+        ));
+    }
+    let Some(dc) = rules::resilience_dc(sh.adventured, sh.abilities.con) else {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{} has adventured {} hours, within its resilience of {}",
+                name(d, who),
+                sh.adventured / 3600,
+                sh.abilities.con
+            ),
+        ));
+    };
+    let (ok, _) = roll_check(
+        d,
+        &sh,
+        who,
+        Ability::Con,
+        dc,
+        false,
+        Advantage::None,
+        "resilience",
+    )?;
+    if !ok {
+        d.emit(GameEvent::ExhaustionChanged {
+            combatant: who.clone(),
+            exhausted: true,
+        });
+    }
+    Ok(())
+}
+
+/// GM: exhaustion from other maladies ("at the GM's discretion").
+fn exhaust(d: &mut Decider, s: &Sheets, who: &CombatantId) -> R {
+    session_open(d)?;
+    fighter(d, who)?;
+    if sheet(s, who)?.exhausted || !in_fight(d, s, who) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} is already exhausted or gone", name(d, who)),
+        ));
+    }
+    d.emit(GameEvent::ExhaustionChanged {
+        combatant: who.clone(),
+        exhausted: true,
+    });
+    Ok(())
+}
+
+/// § Healing From Rest: nights of safe rest heal 1 HP per level each, unsafe ones 1 HP; only
+/// safe rest cures exhaustion (§ Exhaustion); "disadvantage until rest" ends; the hours
+/// adventured start again. Outside battle, with no PC dying.
+fn rest(d: &mut Decider, s: &Sheets, safe: bool, nights: u32) -> R {
+    session_open(d)?;
+    if d.field.battle.phase == Phase::Running {
+        return Err(no(ErrorCode::InvalidArgument, "no resting in battle"));
+    }
+    if !(1..=30).contains(&nights) {
+        return Err(no(ErrorCode::InvalidArgument, "rest 1-30 nights"));
+    }
+    let heroes: Vec<CombatantId> = d
+        .field
+        .all()
+        .filter(|f| f.c.side == Side::Heroes)
+        .map(|f| f.c.id.clone())
+        .collect();
+    if anyone_dying(d) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "an incapacitated PC is stabilized or dies first",
+        ));
+    }
+    pass_time(d, s, rules::NIGHT_SECONDS.saturating_mul(nights));
+    d.emit(GameEvent::Rested { safe, nights });
+    for h in heroes {
+        if d.status(&h) != Some(LifeStatus::Conscious) {
+            continue;
+        }
+        let level = fighter(d, &h)?.c.level;
+        if let Some(mut v) = d.overlay.vitals(d.field, &h)
+            && v.current < v.max
+        {
+            let amount = rules::rest_healing(level, nights, safe);
+            v.current = rules::clamp_hp(v.current.saturating_add(amount), v.max);
+            d.overlay.set(&h, v);
+            d.emit(GameEvent::Healed {
+                target: h.clone(),
+                roll: None,
+                amount,
+                recovery_used: false,
+                hp_after: Some(v.current),
+            });
+        }
+        if safe && s.get(&h).is_some_and(|(sh, _)| sh.exhausted) {
+            d.emit(GameEvent::ExhaustionChanged {
+                combatant: h,
+                exhausted: false,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// § Stealth / § Active Actions ("stealth" is an active action that requires a check): a DEX
+/// check (proficiency with `stealth`) against the GM's stealth DC (11 unless set), with the
+/// light's advantage or disadvantage for stealth.
+fn hide(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
+    pay(d, s, actor, ActionKind::Standard)?;
+    let sh = sheet(s, actor)?.clone();
+    if sh.hidden {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} is already in stealth", name(d, actor)),
+        ));
+    }
+    let proficient = s
+        .get(actor)
+        .is_some_and(|(_, k)| k.proficiencies.iter().any(|p| p == "stealth"));
+    let dc = s.battle().stealth_dc.unwrap_or(rules::STEALTH_DC);
+    let lit = rules::light_advantage(
+        light_at(d, s, actor),
+        sh.darksight,
+        Lit::Check(Some(LightTask::Stealth)),
+    );
+    let (ok, _) = roll_check(d, &sh, actor, Ability::Dex, dc, proficient, lit, "stealth")?;
+    if ok {
+        d.emit(GameEvent::StealthChanged {
+            combatant: actor.clone(),
+            hidden: true,
+        });
+    }
+    Ok(())
+}
+
+/// GM (§ Stealth: "Stealth DCs can vary by circumstances, or can even be impossible" — a DC
+/// above any total, e.g. 40).
+fn set_stealth_dc(d: &mut Decider, dc: Option<i32>) -> R {
+    session_open(d)?;
+    if let Some(v) = dc
+        && !(1..=40).contains(&v)
+    {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("DC {v} is outside 1..=40"),
+        ));
+    }
+    d.emit(GameEvent::StealthDcSet { dc });
+    Ok(())
+}
+
+/// GM: a hidden combatant is found.
+fn reveal(d: &mut Decider, s: &Sheets, who: &CombatantId) -> R {
+    session_open(d)?;
+    fighter(d, who)?;
+    if !sheet(s, who)?.hidden {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} is not in stealth", name(d, who)),
+        ));
+    }
+    d.emit(GameEvent::StealthChanged {
+        combatant: who.clone(),
+        hidden: false,
+    });
+    Ok(())
+}
+
+/// § Quick Actions: "The most common form of quick action is a readied action, such as when
+/// waiting to spring an ambush." Fray's reading: readying spends the quick action and the held
+/// action (active or movement) now; the held action is taken once, out of turn, when the
+/// declared trigger happens (the controller sends it; the trigger is in the log for the GM to
+/// judge), and lapses when the actor's next turn begins.
+fn ready_action(
+    d: &mut Decider,
+    s: &Sheets,
+    actor: &CombatantId,
+    action: ActionKind,
+    trigger: &str,
+) -> R {
+    on_turn(d, actor)?;
+    require_up(d, s, actor)?;
+    if action == ActionKind::Quick {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "ready an active (standard) or a movement action",
+        ));
+    }
+    if trigger.trim().is_empty() || trigger.len() > 80 {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "declare a trigger of 1-80 characters",
+        ));
+    }
+    if action == ActionKind::Move {
+        no_speed(d, s, actor)?;
+    }
+    if s.battle().retreat.as_ref() == Some(actor) {
+        return Err(no(
+            ErrorCode::ActionAlreadyUsed,
+            "retreating takes the whole turn",
+        ));
+    }
+    if d.field.battle.readied.iter().any(|(c, _)| c == actor) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} already holds a readied action", name(d, actor)),
+        ));
+    }
+    let b = fighter(d, actor)?.budget.0;
+    let held = match action {
+        ActionKind::Standard => b.standard,
+        _ => b.move_action,
+    };
+    if !b.quick || !held {
+        return Err(no(
+            ErrorCode::ActionAlreadyUsed,
+            "readying needs the quick action and the action held, both unspent",
+        ));
+    }
+    for k in [ActionKind::Quick, action] {
+        d.emit(GameEvent::ActionUsed {
+            combatant: actor.clone(),
+            action: k,
+            spent: k,
+        });
+    }
+    d.emit(GameEvent::ReadyDeclared {
+        combatant: actor.clone(),
+        action,
+        trigger: trigger.trim().to_owned(),
+    });
+    Ok(())
 }

@@ -20,6 +20,8 @@ mod turns;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_clock;
 
 use crate::content::model::FtdSpec;
 use crate::engine::components::{
@@ -36,7 +38,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "five-torches-deep";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// What decide reads beyond the shared battlefield: each combatant's sheet and stat block, and
 /// the battle's Five Torches Deep state.

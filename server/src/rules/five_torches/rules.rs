@@ -2,7 +2,7 @@
 //! `five-torches-deep-combat.txt`. Pure functions: no world, no dice (the caller draws them from
 //! the session RNG and passes the faces in).
 
-use fray_protocol::ftd::{Ability, Advantage, Injury};
+use fray_protocol::ftd::{Ability, Advantage, Injury, LightLevel, LightSource, LightTask, Threat};
 
 /// Ability modifier from a score. The excerpt gives no table; its one worked example
 /// (§ Corruptions: "CON of 10 (+0) is now 6 (-2)") matches the 5e rule it derives from,
@@ -214,6 +214,105 @@ pub fn reach(ranged_attack: bool, band: Band) -> Option<Advantage> {
     }
 }
 
+// --- the dungeon clock, light, load, resilience, rest --------------------------------------
+
+/// Game seconds in a round: the minute of the death clock is 10 rounds (see
+/// `ROUNDS_PER_MINUTE`), so a round is 6 seconds.
+pub const ROUND_SECONDS: u32 = 6;
+/// § Travel Turns: "A travel turn occurs every hour of in-fiction time."
+pub const TRAVEL_TURN_SECONDS: u32 = 3600;
+/// A night's rest (§ Healing From Rest: "per night"); the excerpt gives no length, Fray counts 8
+/// hours.
+pub const NIGHT_SECONDS: u32 = 8 * 3600;
+/// § Stealth: "Stealth DCs can vary by circumstances"; the text's usual DC 11 unless the GM
+/// sets another.
+pub const STEALTH_DC: i32 = 11;
+
+/// § Light / § Travel Turns: "Torches last 1 hour, lanterns last 3."
+pub fn burn_seconds(source: LightSource) -> u32 {
+    match source {
+        LightSource::Torch => 3600,
+        LightSource::Lantern => 3 * 3600,
+    }
+}
+
+/// § Travel Turn Table, read exactly: 1 terrible; 2–10 something bad soon; 11–19 a threat
+/// worsens; 20 nothing bad.
+pub fn threat(d20: u32) -> Threat {
+    match d20 {
+        0 | 1 => Threat::Terrible,
+        2..=10 => Threat::Soon,
+        11..=19 => Threat::Worsens,
+        _ => Threat::Nothing,
+    }
+}
+
+/// § Resilience & Exhaustion: resilience is the CON score in hours; a resilience check is
+/// called for only beyond it, at DC 10 + the hours beyond. `None` while within resilience.
+pub fn resilience_dc(adventured_seconds: u32, con: i32) -> Option<i32> {
+    let hours = i32::try_from(adventured_seconds / 3600).unwrap_or(i32::MAX);
+    let beyond = hours - con;
+    (beyond > 0).then(|| 10 + beyond)
+}
+
+/// § Healing From Rest: "1 HP per level per night of safe rest … 1 HP per night of unsafe rest".
+pub fn rest_healing(level: i32, nights: u32, safe: bool) -> i32 {
+    let nights = i32::try_from(nights).unwrap_or(i32::MAX);
+    let per_night = if safe { level.max(1) } else { 1 };
+    per_night.saturating_mul(nights)
+}
+
+/// What a d20 roll is, for the light rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lit {
+    /// An attack (ranged or not).
+    Attack {
+        /// A ranged attack.
+        ranged: bool,
+    },
+    /// A check about something the light lists, or about nothing it lists.
+    Check(Option<LightTask>),
+    /// A morale check ("Morale for surfacers": those without darksight).
+    Morale,
+}
+
+/// § Light: what a level of light does to a roll; § Darksight: "The disadvantages a human
+/// suffers in darkness are advantages to these creatures" (only darkness's are reversed; the
+/// other levels are the same for them). Well lit: nothing (the GM rules).
+/// Brilliant light's "long-range attacks" are the GM's to grant: range bands have no long range.
+pub fn light_advantage(level: LightLevel, darksight: bool, what: Lit) -> Advantage {
+    use LightTask as T;
+    let (adv, dis) = match level {
+        LightLevel::Darkness => (
+            matches!(what, Lit::Check(Some(T::Stealth | T::Listening))),
+            matches!(
+                what,
+                Lit::Attack { .. }
+                    | Lit::Morale
+                    | Lit::Check(Some(T::Defense | T::Sight | T::Danger | T::Finesse))
+            ),
+        ),
+        LightLevel::Dim => (
+            matches!(what, Lit::Check(Some(T::Stealth | T::Listening))),
+            matches!(
+                what,
+                Lit::Attack { ranged: true } | Lit::Check(Some(T::Defense | T::Sight))
+            ),
+        ),
+        LightLevel::WellLit => (false, false),
+        LightLevel::Brilliant => (
+            matches!(what, Lit::Check(Some(T::Tracking | T::Movement))),
+            matches!(what, Lit::Check(Some(T::Stealth))),
+        ),
+    };
+    match (adv, dis) {
+        (_, true) if darksight && level == LightLevel::Darkness => Advantage::Advantage,
+        (true, false) => Advantage::Advantage,
+        (false, true) => Advantage::Disadvantage,
+        _ => Advantage::None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -351,5 +450,164 @@ mod tests {
         assert_eq!(reach(true, Band::Ranged), Some(Advantage::None));
         assert_eq!(reach(true, Band::Far), None);
         assert_eq!(reach(false, Band::Far), None);
+    }
+
+    // five-torches-deep-combat.txt § Light (the lists of each level) and § Darksight
+    #[test]
+    fn light_levels_and_darksight_read_exactly() {
+        use Advantage as A;
+        use LightLevel as L;
+        use LightTask as T;
+        let ranged = Lit::Attack { ranged: true };
+        let melee = Lit::Attack { ranged: false };
+        assert_eq!(light_advantage(L::Darkness, false, melee), A::Disadvantage);
+        assert_eq!(light_advantage(L::Darkness, false, ranged), A::Disadvantage);
+        assert_eq!(light_advantage(L::Darkness, true, melee), A::Advantage);
+        assert_eq!(
+            light_advantage(L::Darkness, false, Lit::Morale),
+            A::Disadvantage
+        );
+        assert_eq!(
+            light_advantage(L::Darkness, true, Lit::Morale),
+            A::Advantage
+        );
+        for t in [T::Defense, T::Sight, T::Danger, T::Finesse] {
+            assert_eq!(
+                light_advantage(L::Darkness, false, Lit::Check(Some(t))),
+                A::Disadvantage
+            );
+            assert_eq!(
+                light_advantage(L::Darkness, true, Lit::Check(Some(t))),
+                A::Advantage
+            );
+        }
+        for t in [T::Stealth, T::Listening] {
+            assert_eq!(
+                light_advantage(L::Darkness, false, Lit::Check(Some(t))),
+                A::Advantage
+            );
+            assert_eq!(
+                light_advantage(L::Dim, false, Lit::Check(Some(t))),
+                A::Advantage
+            );
+        }
+        assert_eq!(
+            light_advantage(L::Darkness, false, Lit::Check(None)),
+            A::None
+        );
+        assert_eq!(light_advantage(L::Dim, false, ranged), A::Disadvantage);
+        assert_eq!(light_advantage(L::Dim, false, melee), A::None);
+        assert_eq!(light_advantage(L::Dim, true, ranged), A::Disadvantage);
+        assert_eq!(
+            light_advantage(L::Dim, false, Lit::Check(Some(T::Sight))),
+            A::Disadvantage
+        );
+        assert_eq!(light_advantage(L::Dim, false, Lit::Morale), A::None);
+        for what in [melee, ranged, Lit::Morale, Lit::Check(Some(T::Stealth))] {
+            assert_eq!(light_advantage(L::WellLit, false, what), A::None);
+        }
+        assert_eq!(
+            light_advantage(L::Brilliant, false, Lit::Check(Some(T::Tracking))),
+            A::Advantage
+        );
+        assert_eq!(
+            light_advantage(L::Brilliant, false, Lit::Check(Some(T::Movement))),
+            A::Advantage
+        );
+        assert_eq!(
+            light_advantage(L::Brilliant, false, Lit::Check(Some(T::Stealth))),
+            A::Disadvantage
+        );
+        assert_eq!(light_advantage(L::Brilliant, false, ranged), A::None);
+    }
+
+    // five-torches-deep-combat.txt § Light ("Torches last 1 hour, lanterns last 3") and
+    // § Travel Turn Table
+    #[test]
+    fn torches_lanterns_and_the_travel_turn_table() {
+        assert_eq!(burn_seconds(LightSource::Torch), TRAVEL_TURN_SECONDS);
+        assert_eq!(burn_seconds(LightSource::Lantern), 3 * TRAVEL_TURN_SECONDS);
+        assert_eq!(TRAVEL_TURN_SECONDS / ROUND_SECONDS, 600);
+        assert_eq!(threat(1), Threat::Terrible);
+        assert_eq!(threat(2), Threat::Soon);
+        assert_eq!(threat(10), Threat::Soon);
+        assert_eq!(threat(11), Threat::Worsens);
+        assert_eq!(threat(19), Threat::Worsens);
+        assert_eq!(threat(20), Threat::Nothing);
+    }
+
+    // five-torches-deep-combat.txt § Resilience & Exhaustion ("a PC with 10 CON can trek ten
+    // hours"; DC 10 + hours beyond)
+    #[test]
+    fn resilience_is_con_hours_and_the_dc_grows() {
+        assert_eq!(resilience_dc(10 * 3600, 10), None);
+        assert_eq!(resilience_dc(11 * 3600 - 1, 10), None);
+        assert_eq!(resilience_dc(11 * 3600, 10), Some(11));
+        assert_eq!(resilience_dc(14 * 3600, 10), Some(14));
+    }
+
+    // five-torches-deep-combat.txt § Healing From Rest ("A level 4 PC would heal 4 HP in a night
+    // of safe rest, or 1 HP in a dungeon")
+    #[test]
+    fn rest_heals_by_level_when_safe() {
+        assert_eq!(rest_healing(4, 1, true), 4);
+        assert_eq!(rest_healing(4, 1, false), 1);
+        assert_eq!(rest_healing(2, 3, true), 6);
+        assert_eq!(rest_healing(2, 3, false), 3);
+    }
+
+    // five-torches-deep-combat.txt § Movement Actions ("A 10 STR, 30′ speed PC carrying 11 load
+    // would move at 25′ speed"; "A PC at 0′ speed is completely encumbered") and § Treasure
+    // ("500 coins per load")
+    #[test]
+    fn load_above_str_costs_speed_and_coins_weigh() {
+        let mut c = fray_protocol::ftd::FtdCombatant {
+            abilities: fray_protocol::ftd::AbilityScores {
+                str: 10,
+                dex: 10,
+                con: 10,
+                int: 10,
+                wis: 10,
+                cha: 10,
+            },
+            proficiency: 2,
+            class: None,
+            hd: None,
+            morale_bonus: 0,
+            morale_proficient: false,
+            leader: false,
+            granted: Advantage::None,
+            disadvantage_until_rest: false,
+            injuries: Vec::new(),
+            fell_round: None,
+            departed: None,
+            load: 11,
+            coins: 0,
+            base_speed: 30,
+            speed: 30,
+            over_load: 0,
+            darksight: false,
+            light: None,
+            carried: None,
+            hidden: false,
+            exhausted: false,
+            adventured: 0,
+        };
+        c.refresh_encumbrance();
+        assert_eq!((c.speed, c.over_load, c.hindered()), (25, 1, true));
+        c.load = 10;
+        c.coins = 499;
+        c.refresh_encumbrance();
+        assert_eq!((c.speed, c.over_load, c.hindered()), (30, 0, false));
+        c.coins = 1000;
+        c.refresh_encumbrance();
+        assert_eq!((c.speed, c.over_load), (20, 2));
+        c.load = 20;
+        c.refresh_encumbrance();
+        assert_eq!(c.speed, 0);
+        c.load = 0;
+        c.exhausted = true;
+        c.refresh_encumbrance();
+        assert_eq!((c.speed, c.hindered()), (0, true));
     }
 }

@@ -13,7 +13,7 @@ use fray_protocol::{Command, ErrorCode};
 
 /// Three heroes and three monsters with known numbers. `hero_ac` and `monster_ac` force hits or
 /// misses; `club` is the goons' damage.
-fn arena(hero_ac: i32, monster_ac: i32, club: &str) -> Encounter {
+pub(super) fn arena(hero_ac: i32, monster_ac: i32, club: &str) -> Encounter {
     let text = format!(
         r#"
 ruleset = "five-torches-deep"
@@ -110,13 +110,13 @@ damage = "1d4"
     load_encounter("arena.toml", &text).unwrap()
 }
 
-fn started(enc: &Encounter, seed: u64) -> Engine {
+pub(super) fn started(enc: &Encounter, seed: u64) -> Engine {
     let mut e = new_engine(enc, seed);
     run(&mut e, &Command::StartBattle);
     e
 }
 
-fn attack(actor: &str, attack: &str, target: &str) -> Command {
+pub(super) fn attack(actor: &str, attack: &str, target: &str) -> Command {
     Command::Attack {
         actor: cid(actor),
         attack: attack.into(),
@@ -126,7 +126,7 @@ fn attack(actor: &str, attack: &str, target: &str) -> Command {
     }
 }
 
-fn close_to(actor: &str, target: &str) -> Command {
+pub(super) fn close_to(actor: &str, target: &str) -> Command {
     Command::Move {
         actor: cid(actor),
         engage: Some(cid(target)),
@@ -134,12 +134,12 @@ fn close_to(actor: &str, target: &str) -> Command {
     }
 }
 
-fn end(actor: &str) -> Command {
+pub(super) fn end(actor: &str) -> Command {
     Command::EndTurn { actor: cid(actor) }
 }
 
 /// Ends turns until it is `who`'s turn.
-fn turn_of(e: &mut Engine, who: &str) {
+pub(super) fn turn_of(e: &mut Engine, who: &str) {
     for _ in 0..50 {
         if current(e) == who {
             return;
@@ -171,7 +171,7 @@ fn attack_rolled(ev: &[GameEvent]) -> (u32, usize, i32, AttackOutcome) {
         .expect("an attack roll")
 }
 
-fn damaged(ev: &[GameEvent]) -> Vec<(String, i32, Option<i32>)> {
+pub(super) fn damaged(ev: &[GameEvent]) -> Vec<(String, i32, Option<i32>)> {
     ev.iter()
         .filter_map(|x| match x {
             GameEvent::Damaged {
@@ -507,6 +507,7 @@ fn checks_and_a_natural_1_doubling_harm_to_a_pc() {
         advantage: Advantage::None,
         damage: Some("2d4".into()),
         purpose: Some("trap".into()),
+        task: None,
     };
     let mut e = started(&enc, 1);
     let ev = run(&mut e, &check("ada", 2));
@@ -735,6 +736,7 @@ fn an_injury_disadvantage_applies_to_every_check() {
                 advantage: Advantage::None,
                 damage: None,
                 purpose: None,
+                task: None,
             },
         );
         let dice = ev
@@ -1153,6 +1155,7 @@ fn refusals_change_nothing() {
                 advantage: Advantage::None,
                 damage: Some("1d6+STR".into()),
                 purpose: None,
+                task: None,
             }
         ),
         ErrorCode::InvalidArgument

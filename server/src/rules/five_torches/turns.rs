@@ -10,7 +10,7 @@
 //!   then the seed is revealed.
 
 use super::Sheets;
-use super::commands::{order_by_dex, up};
+use super::commands::{order_by_dex, pass_time, up};
 use super::rules;
 use crate::engine::components::{SeedSecret, Stage};
 use crate::rules::thirteenth_age::decider::Decider;
@@ -85,10 +85,14 @@ fn begin_next_turn(d: &mut Decider, s: &Sheets) {
     }
     let mut index = d.field.battle.turn_index;
     let mut round = d.field.battle.round;
+    // The dungeon clock: each round that starts is 6 seconds of game time (carried lights burn
+    // down, PCs adventure on).
+    let mut rounds_started = 0;
     if round == 0 {
         round = 1;
         index = None;
         d.emit(GameEvent::RoundStarted { round });
+        rounds_started += 1;
     }
     for _ in 0..=order.len() {
         let next = match index {
@@ -96,6 +100,7 @@ fn begin_next_turn(d: &mut Decider, s: &Sheets) {
             Some(_) => {
                 round += 1;
                 d.emit(GameEvent::RoundStarted { round });
+                rounds_started += 1;
                 0
             }
             None => 0,
@@ -105,6 +110,7 @@ fn begin_next_turn(d: &mut Decider, s: &Sheets) {
         if !up(d, s, &id) {
             continue;
         }
+        pass_time(d, s, rules::ROUND_SECONDS * rounds_started);
         d.emit(GameEvent::TurnStarted {
             combatant: id,
             round,

@@ -286,7 +286,18 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::Retreat { .. }
         | Command::ResolveRetreat { .. }
         | Command::DelayTo { .. }
-        | Command::Heal { .. } => reject(
+        | Command::Heal { .. }
+        | Command::SetLight { .. }
+        | Command::CarryLight { .. }
+        | Command::SetLoad { .. }
+        | Command::TravelTurn { .. }
+        | Command::ResilienceCheck { .. }
+        | Command::Rest { .. }
+        | Command::Hide { .. }
+        | Command::SetStealthDc { .. }
+        | Command::Reveal { .. }
+        | Command::Exhaust { .. }
+        | Command::ReadyAction { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
