@@ -3,6 +3,7 @@
 
 pub mod five_torches;
 pub mod orcus;
+pub mod ose;
 pub mod thirteenth_age;
 
 use bevy_ecs::schedule::Schedule;
