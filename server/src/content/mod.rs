@@ -9,6 +9,7 @@ pub mod file;
 pub mod ftd;
 pub mod model;
 pub mod orcus;
+pub mod ose;
 
 use file::{ContentFile, Ctx, HeroFile, MonsterFile};
 use fray_protocol::ids::CombatantId;
