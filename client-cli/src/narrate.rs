@@ -613,6 +613,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 MoraleTrigger::BattleStart => "the battle begins",
                 MoraleTrigger::FirstKill => "first kill",
                 MoraleTrigger::LeaderKilled => "the leader is killed",
+                MoraleTrigger::HalfIncapacitated => "half the side is down",
             },
             roster.names_of(combatants)
         ),
@@ -644,6 +645,112 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         }
         GameEvent::RetreatFailed { combatant } => {
             format!("{}'s retreat fails: it stops moving", n(combatant))
+        }
+        GameEvent::SurpriseRolled {
+            side,
+            roll,
+            surprised,
+        } => format!(
+            "Surprise for the {}: d6={} — {}",
+            side_text(*side),
+            roll.natural().unwrap_or(0),
+            if *surprised {
+                "surprised!"
+            } else {
+                "not surprised"
+            }
+        ),
+        GameEvent::ReactionRolled {
+            speaker,
+            roll,
+            modifier,
+            total,
+            reaction,
+        } => format!(
+            "Reaction roll{}: {} {} = {total} — {}",
+            speaker
+                .as_ref()
+                .map(|s| format!(" ({} speaks)", n(s)))
+                .unwrap_or_default(),
+            roll_text(roll),
+            signed(*modifier),
+            match reaction {
+                fray_protocol::ose::Reaction::Hostile => "hostile, attacks",
+                fray_protocol::ose::Reaction::Unfriendly => "unfriendly, may attack",
+                fray_protocol::ose::Reaction::Neutral => "neutral, uncertain",
+                fray_protocol::ose::Reaction::Indifferent => "indifferent, uninterested",
+                fray_protocol::ose::Reaction::Friendly => "friendly, helpful",
+            }
+        ),
+        GameEvent::SideInitiative {
+            rolls,
+            order,
+            simultaneous,
+        } => {
+            let rolled: Vec<String> = rolls
+                .iter()
+                .map(|(s, r)| format!("{} d6={}", side_text(*s), r.natural().unwrap_or(0)))
+                .collect();
+            let first = order.first().map_or("nobody", |s| side_text(*s));
+            if *simultaneous {
+                format!(
+                    "Side initiative: {} — a tie, both sides act simultaneously",
+                    rolled.join(", ")
+                )
+            } else if rolled.is_empty() {
+                format!("Only the {first} act this round (surprise)")
+            } else {
+                format!(
+                    "Side initiative: {} — the {first} act first",
+                    rolled.join(", ")
+                )
+            }
+        }
+        GameEvent::Declared {
+            combatant,
+            declaration,
+        } => match declaration {
+            Some(fray_protocol::ose::Declaration::Spell { spell }) => {
+                format!("{} will cast {spell} next round", n(combatant))
+            }
+            Some(fray_protocol::ose::Declaration::Withdraw) => {
+                format!(
+                    "{} will make a fighting withdrawal next round",
+                    n(combatant)
+                )
+            }
+            Some(fray_protocol::ose::Declaration::Retreat) => {
+                format!("{} will retreat next round", n(combatant))
+            }
+            None => format!("{} withdraws its declaration", n(combatant)),
+        },
+        GameEvent::SpellDisrupted { combatant } => {
+            format!("{}'s spell is disrupted and lost!", n(combatant))
+        }
+        GameEvent::SpellCast { combatant, spell } => {
+            format!("{} casts {spell}", n(combatant))
+        }
+        GameEvent::MoraleRolled {
+            roll,
+            adjustment,
+            results,
+        } => {
+            let each: Vec<String> = results
+                .iter()
+                .map(|(c, rating, holds)| {
+                    format!(
+                        "{} (morale {rating}) {}",
+                        n(c),
+                        if *holds { "stands" } else { "breaks" }
+                    )
+                })
+                .collect();
+            format!(
+                "Morale: {} {} — {}",
+                roll_text(roll),
+                signed(*adjustment),
+                each.join(", ")
+            )
         }
         GameEvent::Slain { combatant } => format!("{} is slain!", n(combatant)),
         GameEvent::KnockedOut { combatant } => format!(
@@ -802,6 +909,13 @@ fn d20_total_text(roll: &Roll) -> String {
 }
 
 /// A whole roll: `2d8+4: [3, 6] +4 = 13`.
+fn side_text(side: fray_protocol::ids::Side) -> &'static str {
+    match side {
+        fray_protocol::ids::Side::Heroes => "party",
+        fray_protocol::ids::Side::Monsters => "monsters",
+    }
+}
+
 fn roll_text(roll: &Roll) -> String {
     let mut s = format!("{}: [{}]", roll.expr, faces(roll));
     if roll.modifier != 0 {
@@ -985,6 +1099,7 @@ mod tests {
             rested: false,
             grid: None,
             ftd: None,
+            ose: None,
             attacks: vec![AttackSummary {
                 basic: true,
                 spell: false,

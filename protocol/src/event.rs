@@ -940,6 +940,71 @@ pub enum GameEvent {
         /// Who.
         combatant: CombatantId,
     },
+    /// Old-School Essentials § Surprise Checks: a side's d6; 1–2 means it is surprised.
+    SurpriseRolled {
+        /// The side.
+        side: Side,
+        /// The d6.
+        roll: Roll,
+        /// Surprised.
+        surprised: bool,
+    },
+    /// Old-School Essentials § Monster Reaction Roll.
+    ReactionRolled {
+        /// The character who spoke, if any.
+        speaker: Option<CombatantId>,
+        /// The 2d6.
+        roll: Roll,
+        /// The speaker's CHA modifier.
+        modifier: i32,
+        /// 2d6 + modifier.
+        total: i32,
+        /// The result.
+        reaction: crate::ose::Reaction,
+    },
+    /// Old-School Essentials § Combat, Initiative: each acting side's d6 this round (rerolled on
+    /// a tie under the `reroll` option, so a side may appear more than once) and the order of
+    /// the sides; `simultaneous` when a tie is resolved simultaneously. A `turn_order` follows.
+    SideInitiative {
+        /// (side, d6), in the order rolled.
+        rolls: Vec<(Side, Roll)>,
+        /// The sides in acting order.
+        order: Vec<Side>,
+        /// The round is resolved simultaneously (slain combatants act, then fall at its end).
+        simultaneous: bool,
+    },
+    /// Old-School Essentials § Declare Spells and Melee Movement: a declaration for the next
+    /// round (`null`: withdrawn).
+    Declared {
+        /// Who.
+        combatant: CombatantId,
+        /// What.
+        declaration: Option<crate::ose::Declaration>,
+    },
+    /// Old-School Essentials § Disrupting Spells: the caster lost initiative and was hit (or
+    /// failed a save) before its turn; the spell fails and is lost.
+    SpellDisrupted {
+        /// The caster.
+        combatant: CombatantId,
+    },
+    /// Old-School Essentials § Spell Casting: the declared spell is cast (its effects are the
+    /// GM's to apply in this increment).
+    SpellCast {
+        /// The caster.
+        combatant: CombatantId,
+        /// The spell.
+        spell: String,
+    },
+    /// Old-School Essentials § Morale Checks: one 2d6 for the listed monsters, each against its
+    /// own rating; those whose check fails flee (`left_battle` follows).
+    MoraleRolled {
+        /// The 2d6.
+        roll: Roll,
+        /// The situational adjustment asked for.
+        adjustment: i32,
+        /// (combatant, its rating, it holds).
+        results: Vec<(CombatantId, i32, bool)>,
+    },
 }
 
 impl GameEvent {

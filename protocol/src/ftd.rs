@@ -137,6 +137,9 @@ pub enum MoraleTrigger {
     FirstKill,
     /// A leader (or expert) was killed.
     LeaderKilled,
+    /// Old-School Essentials § When to Check Morale: half the side killed or incapacitated
+    /// (the first death of a side is `first_kill`).
+    HalfIncapacitated,
 }
 
 /// A Five Torches Deep combatant's own state (`ftd` on a combatant).

@@ -2,7 +2,7 @@
 //! ruleset uses — saving-throw categories and tables, reactions, missile ranges, the session
 //! options, declarations, and the optional `ose` blocks of the state (null elsewhere).
 
-use crate::ids::{CombatantId, Side};
+use crate::ids::Side;
 use serde::{Deserialize, Serialize};
 
 /// § Saving Throws, Categories: the five categories.
@@ -145,6 +145,8 @@ pub struct OseCombatant {
     pub fled: bool,
     /// This round's declaration.
     pub declared: Option<Declaration>,
+    /// The declaration for the next round (it becomes `declared` when the round starts).
+    pub next: Option<Declaration>,
     /// Has taken its turn this round.
     pub acted: bool,
     /// Its declared spell was disrupted this round.
@@ -156,6 +158,8 @@ pub struct OseCombatant {
 pub struct OseBattle {
     /// The session options.
     pub options: OseOptions,
+    /// Sides that rolled for surprise.
+    pub surprise_rolled: Vec<Side>,
     /// Sides found surprised (they cannot act in the first round).
     pub surprised: Vec<Side>,
     /// The monsters' reaction, once rolled.
@@ -164,8 +168,6 @@ pub struct OseBattle {
     pub initiative: Vec<(Side, u32)>,
     /// This round's sides are resolved simultaneously (a tie under the simultaneous option).
     pub simultaneous: bool,
-    /// Combatants slain this simultaneous round (they act before leaving).
-    pub dying: Vec<CombatantId>,
     /// Sides whose first-death morale check was proposed.
     pub first_death: Vec<Side>,
     /// Sides whose half-incapacitated morale check was proposed.

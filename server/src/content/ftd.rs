@@ -391,6 +391,7 @@ impl HeroFile {
             villain: false,
             attacks: Vec::new(),
             orcus: None,
+            ose: None,
             ftd: Some(FtdSpec {
                 abilities,
                 proficiency,
@@ -442,6 +443,7 @@ impl MonsterFile {
             villain: false,
             attacks: Vec::new(),
             orcus: None,
+            ose: None,
             ftd: Some(FtdSpec {
                 abilities,
                 proficiency: rules::proficiency_bonus(self.hd),

@@ -781,6 +781,7 @@ impl HeroFile {
             vulnerable: Vec::new(),
             villain: false,
             attacks: Vec::new(),
+            ose: None,
             ftd: None,
             orcus: Some(OrcusSpec {
                 square: at,
@@ -914,6 +915,7 @@ impl MonsterFile {
             vulnerable: Vec::new(),
             villain: false,
             attacks: Vec::new(),
+            ose: None,
             ftd: None,
             orcus: Some(OrcusSpec {
                 square: at,

@@ -1,21 +1,20 @@
 //! Old-School Essentials content (the shared B/X core): character and monster stat blocks and
 //! encounters, as TOML (see `docs/content.md`, section "Old-School Essentials"). Validated on
 //! load; errors name the file, the field and the reason.
-//!
-//! First increment: the content loads and resolves into [`OseEncounter`]; sessions of the `ose`
-//! ruleset (spawning these stat blocks into a world) are the next increment.
 
-use super::ContentError;
 use super::file::{Ctx, SeatFile};
+use super::model::{CombatantSpec, Encounter, HeroSpec, OseAttackSpec, OseSpec, SessionOptions};
+use super::{ContentError, resolve_seats};
 use crate::dice::DiceExpr;
 use crate::rules::ose::tables::{self, HitDice};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::ose::{OseOptions, SaveTable};
+use fray_protocol::state::Defenses;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// Ruleset id of these files.
-pub const RULESET: &str = "ose";
+pub const RULESET: &str = crate::rules::ose::ID;
 
 /// The built-in party and bestiary.
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -192,73 +191,6 @@ pub struct WeaponFile {
     pub slow: bool,
 }
 
-/// A resolved attack.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OseAttackSpec {
-    /// Id.
-    pub id: String,
-    /// Name.
-    pub name: String,
-    /// Damage dice.
-    pub damage: String,
-    /// Missile ranges (short, medium, long) in feet; `None` for melee.
-    pub ranges: Option<[i32; 3]>,
-    /// Acts last in the round.
-    pub slow: bool,
-}
-
-/// A resolved combatant.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OseCombatantSpec {
-    /// Id (monsters: template-N).
-    pub id: CombatantId,
-    /// Name.
-    pub name: String,
-    /// Side.
-    pub side: Side,
-    /// Class (characters).
-    pub class: Option<String>,
-    /// Level (characters) or whole hit dice (monsters).
-    pub level: i32,
-    /// Hit dice as written (monsters).
-    pub hd: Option<String>,
-    /// Hit points.
-    pub hp: i32,
-    /// THAC0 (characters: from the class; monsters: by HD, § Attack Matrix).
-    pub thac0: i32,
-    /// Armour class.
-    pub ac: i32,
-    /// Shield part of the AC.
-    pub shield: i32,
-    /// Saves: death, wands, paralysis, breath, spells.
-    pub saves: [i32; 5],
-    /// Morale (monsters).
-    pub morale: Option<i32>,
-    /// Base movement rate.
-    pub movement: i32,
-    /// STR modifier to melee attack and damage (characters).
-    pub str_mod: i32,
-    /// DEX modifier to missile attacks (characters).
-    pub dex_mod: i32,
-    /// NPC reactions modifier from CHA (characters).
-    pub cha_mod: i32,
-    /// Attacks.
-    pub attacks: Vec<OseAttackSpec>,
-}
-
-/// A resolved Old-School Essentials encounter.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OseEncounter {
-    /// Title.
-    pub title: String,
-    /// Combatants, sorted by id.
-    pub combatants: Vec<OseCombatantSpec>,
-    /// Seats: (player name, controlled characters).
-    pub seats: Vec<(String, Vec<CombatantId>)>,
-    /// Session options.
-    pub options: OseOptions,
-}
-
 fn in_range(ctx: &Ctx, field: String, v: i32, lo: i32, hi: i32) -> Result<(), ContentError> {
     if (lo..=hi).contains(&v) {
         Ok(())
@@ -343,7 +275,7 @@ fn weapons(
     Ok(out)
 }
 
-fn character(ctx: &Ctx, c: &CharacterFile) -> Result<OseCombatantSpec, ContentError> {
+fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError> {
     let field = format!("character '{}'", c.id);
     let f = |n: &str| format!("{field}.{n}");
     id_ok(ctx, f("id"), &c.id)?;
@@ -374,25 +306,82 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<OseCombatantSpec, ContentEr
         in_range(ctx, f(&format!("saves.{n}")), v, 2, 20)?;
     }
     movement_ok(ctx, f("movement"), c.movement)?;
-    Ok(OseCombatantSpec {
-        id: CombatantId(c.id.clone()),
-        name: c.name.clone(),
-        side: Side::Heroes,
-        class: Some(c.class.clone()),
-        level: c.level,
-        hd: None,
-        hp: c.hp,
-        thac0: c.thac0,
-        ac: c.ac,
-        shield: c.shield,
-        saves,
-        morale: None,
-        movement: c.movement,
-        str_mod: tables::ability_mod(a.str),
-        dex_mod: tables::ability_mod(a.dex),
-        cha_mod: tables::cha_reaction_mod(a.cha),
-        attacks: weapons(ctx, &f("weapons"), &c.weapons)?,
-    })
+    let mods = super::model::AbilityMods {
+        str: tables::ability_mod(a.str),
+        con: tables::ability_mod(a.con),
+        dex: tables::ability_mod(a.dex),
+        int: tables::ability_mod(a.int),
+        wis: tables::ability_mod(a.wis),
+        cha: tables::ability_mod(a.cha),
+    };
+    Ok(combatant(
+        CombatantId::new(c.id.clone()),
+        c.name.clone(),
+        Side::Heroes,
+        c.id.clone(),
+        c.level,
+        c.hp,
+        Some(HeroSpec {
+            mods,
+            recoveries: 0,
+            recovery_die: 0,
+            weapon_die: None,
+            two_weapon: false,
+            potions: 0,
+            save_bonus: 0,
+            kind: super::model::HeroKind::Pc,
+        }),
+        OseSpec {
+            class: Some(c.class.clone()),
+            hd: None,
+            thac0: c.thac0,
+            ac: c.ac,
+            shield: c.shield,
+            saves,
+            morale: None,
+            movement: c.movement,
+            str_mod: tables::ability_mod(a.str),
+            dex_mod: tables::ability_mod(a.dex),
+            cha_mod: tables::cha_reaction_mod(a.cha),
+            attacks: weapons(ctx, &f("weapons"), &c.weapons)?,
+        },
+    ))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn combatant(
+    id: CombatantId,
+    name: String,
+    side: Side,
+    template: String,
+    level: i32,
+    hp: i32,
+    hero: Option<HeroSpec>,
+    ose: OseSpec,
+) -> CombatantSpec {
+    CombatantSpec {
+        id,
+        name,
+        side,
+        template,
+        level,
+        max_hp: hp,
+        defenses: Defenses {
+            ac: ose.ac,
+            pd: 0,
+            md: 0,
+        },
+        initiative: 0,
+        size: fray_protocol::grid::Size::Medium,
+        hero,
+        resist: Vec::new(),
+        vulnerable: Vec::new(),
+        villain: false,
+        attacks: Vec::new(),
+        orcus: None,
+        ftd: None,
+        ose: Some(ose),
+    }
 }
 
 fn save_table(
@@ -413,12 +402,7 @@ fn save_table(
     }
 }
 
-fn monster(
-    ctx: &Ctx,
-    m: &MonsterFile,
-    n: u32,
-    count: u32,
-) -> Result<OseCombatantSpec, ContentError> {
+fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSpec, ContentError> {
     let field = format!("monster '{}'", m.template);
     let f = |x: &str| format!("{field}.{x}");
     id_ok(ctx, f("template"), &m.template)?;
@@ -442,30 +426,34 @@ fn monster(
     } else {
         (format!("{}-{n}", m.template), format!("{} {n}", m.name))
     };
-    Ok(OseCombatantSpec {
-        id: CombatantId(id),
+    Ok(combatant(
+        CombatantId::new(id),
         name,
-        side: Side::Monsters,
-        class: None,
-        level: i32::try_from(hd.dice).unwrap_or(40),
-        hd: Some(m.hd.trim().to_owned()),
-        hp: m.hp,
-        thac0: tables::monster_thac0(hd),
-        ac: m.ac,
-        shield: 0,
-        saves: tables::monster_saves(table),
-        morale: Some(m.morale),
-        movement: m.movement,
-        str_mod: 0,
-        dex_mod: 0,
-        cha_mod: 0,
-        attacks: weapons(ctx, &f("attacks"), &m.attacks)?,
-    })
+        Side::Monsters,
+        m.template.clone(),
+        i32::try_from(hd.dice).unwrap_or(40),
+        m.hp,
+        None,
+        OseSpec {
+            class: None,
+            hd: Some(m.hd.trim().to_owned()),
+            thac0: tables::monster_thac0(hd),
+            ac: m.ac,
+            shield: 0,
+            saves: tables::monster_saves(table),
+            morale: Some(m.morale),
+            movement: m.movement,
+            str_mod: 0,
+            dex_mod: 0,
+            cha_mod: 0,
+            attacks: weapons(ctx, &f("attacks"), &m.attacks)?,
+        },
+    ))
 }
 
 /// Loads an encounter: its file (which may hold stat blocks too) over the built-in party and
 /// bestiary. `name` names the file in error messages.
-pub fn load_encounter(name: &str, text: &str) -> Result<OseEncounter, ContentError> {
+pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError> {
     let enc: OseFile = super::parse_toml(name, text)?;
     let ctx = Ctx { file: name };
     if enc.ruleset.as_deref() != Some(RULESET) {
@@ -534,34 +522,18 @@ pub fn load_encounter(name: &str, text: &str) -> Result<OseEncounter, ContentErr
             ));
         }
     }
-    let mut seats: Vec<(String, Vec<CombatantId>)> = Vec::new();
-    for (i, s) in enc.seats.iter().enumerate() {
-        if s.name.trim().is_empty() || s.name.len() > 40 {
-            return Err(ctx.err(format!("seats[{i}].name"), "a seat name is 1-40 characters"));
-        }
-        if seats.iter().any(|(n, _)| n == &s.name) {
-            return Err(ctx.err(
-                format!("seats[{i}].name"),
-                format!("'{}' appears twice", s.name),
-            ));
-        }
-        let mut controls = Vec::new();
-        for (j, c) in s.controls.iter().enumerate() {
-            if !enc.characters.contains(c) {
-                return Err(ctx.err(
-                    format!("seats[{i}].controls[{j}]"),
-                    format!("'{c}' is not a character of this encounter"),
-                ));
-            }
-            controls.push(CombatantId(c.clone()));
-        }
-        seats.push((s.name.clone(), controls));
-    }
-    Ok(OseEncounter {
+    let seats = resolve_seats(&ctx, &enc.seats, &combatants)?;
+    Ok(Encounter {
+        ruleset: RULESET.to_owned(),
         title: enc.title.unwrap_or_else(|| "Untitled encounter".into()),
         combatants,
         seats,
-        options: enc.options,
+        options: SessionOptions {
+            ose: enc.options,
+            ..SessionOptions::default()
+        },
+        map: None,
+        battles: Vec::new(),
     })
 }
 
@@ -581,8 +553,8 @@ mod tests {
     fn the_builtin_encounter_loads_with_the_texts_defaults() {
         let (name, text) = ENCOUNTERS[0];
         let e = load_encounter(name, text).unwrap();
-        assert_eq!(e.options.ties, TieRule::Reroll);
-        assert_eq!(e.options.attack, AttackProcedure::Matrix);
+        assert_eq!(e.options.ose.ties, TieRule::Reroll);
+        assert_eq!(e.options.ose.attack, AttackProcedure::Matrix);
         assert!(e.combatants.iter().any(|c| c.side == Side::Heroes));
         assert!(
             e.combatants
@@ -616,14 +588,18 @@ mod tests {
             .find(|c| c.id.0 == "grave-rat-2")
             .unwrap();
         assert_eq!(rat.name, "Grave rat 2");
-        assert_eq!(rat.thac0, 17);
-        assert_eq!(rat.saves, [12, 13, 14, 15, 16]);
+        let k = rat.ose.as_ref().unwrap();
+        assert_eq!(k.thac0, 17);
+        assert_eq!(k.saves, [12, 13, 14, 15, 16]);
         let nh = text.replace("morale = 8", "morale = 8\nsave_as = \"nh\"");
         let e = load_encounter("test.toml", &nh).unwrap();
         assert_eq!(
             e.combatants
                 .iter()
                 .find(|c| c.id.0 == "grave-rat-1")
+                .unwrap()
+                .ose
+                .as_ref()
                 .unwrap()
                 .saves,
             [14, 15, 16, 17, 18]

@@ -553,6 +553,6 @@ NH 14 15 16 17 18
     #[test]
     fn side_initiative_order() {
         assert_eq!(side_order(&[(0u8, 2), (1, 5)]), (vec![1, 0], false));
-        assert_eq!(side_order(&[(0u8, 4), (1, 4)]).1, true);
+        assert!(side_order(&[(0u8, 4), (1, 4)]).1);
     }
 }

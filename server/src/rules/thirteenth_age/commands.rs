@@ -276,6 +276,13 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::Retreat { .. }
         | Command::ResolveRetreat { .. }
         | Command::DelayTo { .. }
+        | Command::RollSurprise { .. }
+        | Command::RollReaction { .. }
+        | Command::Declare { .. }
+        | Command::OseAttack { .. }
+        | Command::CastSpell { .. }
+        | Command::OseMorale { .. }
+        | Command::SavingThrow { .. }
         | Command::Heal { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
