@@ -169,7 +169,7 @@ pub struct MonsterFile {
     /// Base movement rate in feet per turn (default 120).
     #[serde(default = "base_move")]
     pub movement: i32,
-    /// Attacks (each one per round).
+    /// Attacks (the combatant makes one per turn in this increment).
     #[serde(default)]
     pub attacks: Vec<WeaponFile>,
 }
