@@ -103,7 +103,10 @@ fn started(enc: &Encounter, seed: u64) -> (Engine, Vec<GameEvent>) {
     (e, ev)
 }
 
-fn side_initiative(ev: &[GameEvent]) -> Option<(Vec<(Side, u32)>, Vec<Side>, bool)> {
+/// A round's side initiative: the d6s, the order of the sides, simultaneous.
+type SideRolls = (Vec<(Side, u32)>, Vec<Side>, bool);
+
+fn side_initiative(ev: &[GameEvent]) -> Option<SideRolls> {
     ev.iter().find_map(|x| match x {
         GameEvent::SideInitiative {
             rolls,
