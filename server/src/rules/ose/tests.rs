@@ -740,3 +740,50 @@ fn the_builtin_encounter_runs() {
     assert_eq!(e.state().phase, Phase::Ended);
     assert!(e.state().seed_revealed);
 }
+
+// ose-adventuring.txt § Attack Rolls Using THAC0 and § Ascending Armor Class (optional rules):
+// the session option decides how the engine compares the roll.
+#[test]
+fn the_attack_procedure_option_is_used_by_the_engine() {
+    for (option, procedure) in [
+        ("thac0_direct", AttackProcedure::Thac0Direct),
+        ("ascending", AttackProcedure::Ascending),
+    ] {
+        let (name, text) = builtin_encounters("ose")[0];
+        let text = text.replace("attack = \"matrix\"", &format!("attack = \"{option}\""));
+        let enc = load_encounter(name, &text).unwrap();
+        assert_eq!(enc.options.ose.attack, procedure);
+        let (mut e, _) = started(&enc, 4);
+        assert_eq!(e.state().ose.unwrap().options.attack, procedure);
+        let mut checked = 0;
+        for _ in 0..60 {
+            if e.state().phase != Phase::Running {
+                break;
+            }
+            let me = current(&e);
+            let thac0 = cs(&e, &me).ose.unwrap().thac0;
+            let ev = swing(&mut e);
+            if let Some(GameEvent::AttackRolled {
+                roll,
+                total,
+                defense_value,
+                outcome,
+                ..
+            }) = ev
+                .iter()
+                .find(|x| matches!(x, GameEvent::AttackRolled { .. }))
+            {
+                let hit = tables::attack_hits(
+                    procedure,
+                    roll.natural().unwrap(),
+                    *total,
+                    thac0,
+                    *defense_value,
+                );
+                assert_eq!(*outcome == AttackOutcome::Hit, hit);
+                checked += 1;
+            }
+        }
+        assert!(checked > 5);
+    }
+}
