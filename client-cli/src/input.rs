@@ -301,6 +301,7 @@ Old-School Essentials:
   cast                      cast the declared spell (the round's sole action)
   bx-morale [ADJ] WHO...    GM: 2d6 morale vs each one's rating; those who break flee
   save WHO CATEGORY [MOD]   GM: saving throw (death, wands, paralysis, breath, spells)
+  secret search|traps|listen|wandering [WHO] [CHANCE]   GM: a secret d6 only the GM sees
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -713,6 +714,32 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 adjustment,
             }))
         }
+        "secret" => {
+            use fray_protocol::ose::SecretCheck;
+            let Some((what, rest)) = args.split_first() else {
+                return Err("`secret search|traps|listen|wandering [WHO] [CHANCE]` (GM)".to_owned());
+            };
+            let check = match what.to_lowercase().as_str() {
+                "search" | "door" | "doors" => SecretCheck::SecretDoor,
+                "traps" | "trap" => SecretCheck::RoomTrap,
+                "listen" => SecretCheck::Listen,
+                "wandering" | "wander" => SecretCheck::WanderingMonster,
+                other => return Err(format!("`{other}`: search, traps, listen or wandering")),
+            };
+            let mut combatant = None;
+            let mut chance = 1;
+            for w in rest {
+                match w.parse::<u32>() {
+                    Ok(n) => chance = n,
+                    Err(_) => combatant = Some(CombatantId::new(w.to_lowercase())),
+                }
+            }
+            Ok(Input::Game(Command::SecretRoll {
+                check,
+                combatant,
+                chance,
+            }))
+        }
         "save" => {
             use fray_protocol::ose::SaveCategory;
             match args {
@@ -979,6 +1006,14 @@ mod tests {
             })
         );
         assert!(game("shoot bow ogre far").is_err());
+        assert_eq!(
+            game("secret listen brakka 2"),
+            Ok(Command::SecretRoll {
+                check: fray_protocol::ose::SecretCheck::Listen,
+                combatant: Some(CombatantId::new("brakka")),
+                chance: 2
+            })
+        );
     }
 
     #[test]

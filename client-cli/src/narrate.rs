@@ -730,6 +730,32 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::SpellCast { combatant, spell } => {
             format!("{} casts {spell}", n(combatant))
         }
+        GameEvent::SecretRolled {
+            check,
+            combatant,
+            chance,
+            roll,
+            success,
+        } => {
+            let what = match check {
+                fray_protocol::ose::SecretCheck::SecretDoor => "search for secret doors",
+                fray_protocol::ose::SecretCheck::RoomTrap => "search for traps",
+                fray_protocol::ose::SecretCheck::Listen => "listen at the door",
+                fray_protocol::ose::SecretCheck::WanderingMonster => "wandering-monster check",
+            };
+            let who = combatant
+                .as_ref()
+                .map(|c| format!(" ({})", n(c)))
+                .unwrap_or_default();
+            match (roll, success) {
+                (Some(r), Some(ok)) => format!(
+                    "The GM rolls a secret {what}{who}: d6={} vs {chance}-in-6 — {}",
+                    r.natural().unwrap_or(0),
+                    if *ok { "yes" } else { "no" }
+                ),
+                _ => format!("The GM rolls a secret {what}{who}."),
+            }
+        }
         GameEvent::MoraleRolled {
             roll,
             adjustment,

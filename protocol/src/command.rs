@@ -471,6 +471,23 @@ pub enum Command {
         #[serde(default)]
         modifier: i32,
     },
+    /// GM (Old-School Essentials § Searching, § Listening at Doors, § Wandering Monsters): a
+    /// secret d6 — success on `chance` or less (1–6, default 1: "1-in-6"). Players and
+    /// spectators see that the roll was made, never its roll or result.
+    SecretRoll {
+        /// What for.
+        check: crate::ose::SecretCheck,
+        /// The character searching or listening, if any.
+        #[serde(default)]
+        combatant: Option<CombatantId>,
+        /// The chance in six.
+        #[serde(default = "one_in_six")]
+        chance: u32,
+    },
+}
+
+fn one_in_six() -> u32 {
+    1
 }
 
 /// The skill used to escape a grapple (Orcus § Escape a Grapple).
@@ -550,6 +567,7 @@ impl Command {
             | Command::RollReaction { .. }
             | Command::OseMorale { .. }
             | Command::SavingThrow { .. }
+            | Command::SecretRoll { .. }
             | Command::EndSession => None,
         }
     }
@@ -565,6 +583,7 @@ impl Command {
             Command::CastSpell { .. } => "cast_spell",
             Command::OseMorale { .. } => "ose_morale",
             Command::SavingThrow { .. } => "saving_throw",
+            Command::SecretRoll { .. } => "secret_roll",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -1005,6 +1005,21 @@ pub enum GameEvent {
         /// (combatant, its rating, it holds).
         results: Vec<(CombatantId, i32, bool)>,
     },
+    /// Old-School Essentials: a GM-only secret roll (search, listen, wandering monsters).
+    /// Players and spectators (and the public export) get it with `roll` and `success` null:
+    /// they see that the roll was made, never its result.
+    SecretRolled {
+        /// What for.
+        check: crate::ose::SecretCheck,
+        /// The character searching or listening, if any.
+        combatant: Option<CombatantId>,
+        /// The chance in six.
+        chance: u32,
+        /// The d6 (GM only).
+        roll: Option<Roll>,
+        /// Found, heard, or a monster comes (GM only).
+        success: Option<bool>,
+    },
 }
 
 impl GameEvent {
@@ -1040,6 +1055,18 @@ impl GameEvent {
                 recovery_used: *recovery_used,
                 hp_after: None,
             },
+            GameEvent::SecretRolled {
+                check,
+                combatant,
+                chance,
+                ..
+            } => GameEvent::SecretRolled {
+                check: *check,
+                combatant: combatant.clone(),
+                chance: *chance,
+                roll: None,
+                success: None,
+            },
             other => other.clone(),
         }
     }
@@ -1057,6 +1084,7 @@ impl GameEvent {
                 hp_after: Some(_),
                 ..
             } => is_monster(target),
+            GameEvent::SecretRolled { roll, success, .. } => roll.is_some() || success.is_some(),
             _ => false,
         }
     }

@@ -173,3 +173,18 @@ pub struct OseBattle {
     /// Sides whose half-incapacitated morale check was proposed.
     pub half_down: Vec<Side>,
 }
+
+/// What a GM-only secret roll is for (§ Searching, § Listening at Doors, § Wandering Monsters:
+/// "The referee should always roll … so that the player does not know if the roll failed").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SecretCheck {
+    /// Searching a 10′ × 10′ area for secret doors (1-in-6).
+    SecretDoor,
+    /// Searching a 10′ × 10′ area for room traps (1-in-6).
+    RoomTrap,
+    /// Listening at a door (1-in-6).
+    Listen,
+    /// The wandering-monster check (usually 1-in-6).
+    WanderingMonster,
+}

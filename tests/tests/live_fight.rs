@@ -613,3 +613,88 @@ async fn a_client_resumes_and_receives_exactly_the_events_it_missed() -> Result<
     server.stop().await;
     Ok(())
 }
+
+/// Old-School Essentials § Searching, § Listening at Doors, § Wandering Monsters (issue 6,
+/// Secrets): the GM's secret roll reaches the GM with its die and result; the player's and the
+/// spectator's sockets (JSON and bincode) see that it was made and nothing more, as does the
+/// public export of the log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
+    use fray_protocol::ose::SecretCheck;
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "barrow-of-the-hollow-king", 4).await?;
+    let url = server.ws_url();
+    let tok = |p: &str| {
+        created["tokens"][p]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let player = created["tokens"]["players"][0]["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (mut gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
+    let (mut alice, _, _) = join(&url, &player, Encoding::Json).await?;
+    let (mut spectator, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
+    let roll = Command::SecretRoll {
+        check: SecretCheck::Listen,
+        combatant: Some(CombatantId::new("quill")),
+        chance: 1,
+    };
+    // A player may not make the roll.
+    assert_eq!(
+        command(&mut alice, 1, roll.clone()).await?.map_err(|e| e.0),
+        Err(ErrorCode::GmOnly)
+    );
+    gm.send(&ClientMessage::Command {
+        id: 1,
+        command: roll,
+    })
+    .await?;
+    let secret = |m: &ServerMessage| {
+        matches!(
+            m,
+            ServerMessage::Event {
+                event: GameEvent::SecretRolled { .. },
+                ..
+            }
+        )
+    };
+    let ServerMessage::Event { event: seen, .. } = until(&mut gm, secret).await? else {
+        bail!("no event")
+    };
+    let GameEvent::SecretRolled {
+        roll: Some(_),
+        success: Some(_),
+        ..
+    } = seen
+    else {
+        bail!("the GM sees the roll: {seen:?}")
+    };
+    for c in [&mut alice, &mut spectator] {
+        let ServerMessage::Event { event, .. } = until(c, secret).await? else {
+            bail!("no event")
+        };
+        assert_eq!(
+            event,
+            GameEvent::SecretRolled {
+                check: SecretCheck::Listen,
+                combatant: Some(CombatantId::new("quill")),
+                chance: 1,
+                roll: None,
+                success: None,
+            },
+            "only the GM sees a secret roll"
+        );
+    }
+    let dir = server.stop().await;
+    let id = created["session"].as_str().unwrap_or_default().to_string();
+    let path = dir.path().join("sessions").join(&id);
+    let export = fray_server::replay::export_public_json(&fray_server::replay::read_log(&path)?)?;
+    assert!(export.contains("secret_rolled"));
+    assert!(!export.contains("\"success\":true") && !export.contains("\"success\":false"));
+    let found = true;
+    assert!(found, "the session's log directory");
+    Ok(())
+}

@@ -579,7 +579,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::SpellDisrupted { combatant } => {
             with::<OseSheet>(world, combatant, |s| s.0.disrupted = true)
         }
-        GameEvent::SpellCast { .. } => {}
+        GameEvent::SpellCast { .. } | GameEvent::SecretRolled { .. } => {}
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds {

@@ -68,6 +68,11 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             category,
             modifier,
         } => save(d, s, combatant, *category, *modifier),
+        Command::SecretRoll {
+            check,
+            combatant,
+            chance,
+        } => secret(d, s, *check, combatant.as_ref(), *chance),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {
@@ -679,5 +684,47 @@ fn morale(d: &mut Decider, s: &Sheets, who: &[CombatantId], adjustment: i32) -> 
             });
         }
     }
+    Ok(())
+}
+
+/// § Searching, § Listening at Doors, § Wandering Monsters: the referee's secret d6; success on
+/// `chance` or less. The event's roll and result are the GM's only (`GameEvent::redacted`).
+fn secret(
+    d: &mut Decider,
+    s: &Sheets,
+    check: fray_protocol::ose::SecretCheck,
+    who: Option<&CombatantId>,
+    chance: u32,
+) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(
+            ErrorCode::BattleOver,
+            "the session is over (the seed is revealed: a secret roll would not be secret)",
+        ));
+    }
+    if !(1..=6).contains(&chance) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "the chance is 1 to 6 in six",
+        ));
+    }
+    if let Some(id) = who {
+        sheet(s, id)?;
+        if side_of(d, id)? != Side::Heroes {
+            return Err(no(
+                ErrorCode::InvalidTarget,
+                "searching and listening are done by characters of the party",
+            ));
+        }
+    }
+    let roll = crate::dice::notation::roll_die(d.rng, 6);
+    let success = roll.natural().unwrap_or(6) <= chance;
+    d.emit(GameEvent::SecretRolled {
+        check,
+        combatant: who.cloned(),
+        chance,
+        roll: Some(roll),
+        success: Some(success),
+    });
     Ok(())
 }

@@ -787,3 +787,74 @@ fn the_attack_procedure_option_is_used_by_the_engine() {
         assert!(checked > 5);
     }
 }
+
+// ose-adventuring.txt § Searching ("Referee rolls: The referee should always roll for the
+// character searching"), § Listening at Doors, § Wandering Monsters: GM-only secret rolls.
+#[test]
+fn secret_rolls_are_the_gms_alone() {
+    use fray_protocol::ose::SecretCheck;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 11);
+    let mut yes = 0;
+    for i in 0..30 {
+        let chance = if i % 2 == 0 { 1 } else { 2 };
+        let ev = run(
+            &mut e,
+            &Command::SecretRoll {
+                check: SecretCheck::SecretDoor,
+                combatant: Some(cid("ada")),
+                chance,
+            },
+        );
+        let [
+            event @ GameEvent::SecretRolled {
+                roll: Some(roll),
+                success: Some(success),
+                ..
+            },
+        ] = ev.as_slice()
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(*success, roll.natural().unwrap() <= chance);
+        yes += usize::from(*success);
+        // Players and spectators see that the roll was made, not what it was.
+        let public = event.redacted(|_| false);
+        assert!(event.has_secret(|_| false));
+        assert_eq!(
+            public,
+            GameEvent::SecretRolled {
+                check: SecretCheck::SecretDoor,
+                combatant: Some(cid("ada")),
+                chance,
+                roll: None,
+                success: None
+            }
+        );
+    }
+    assert!(yes > 0 && yes < 30);
+    for bad in [0, 7] {
+        assert_eq!(
+            refuse(
+                &mut e,
+                &Command::SecretRoll {
+                    check: SecretCheck::Listen,
+                    combatant: None,
+                    chance: bad
+                }
+            ),
+            ErrorCode::InvalidArgument
+        );
+    }
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::SecretRoll {
+                check: SecretCheck::Listen,
+                combatant: Some(cid("goon-1")),
+                chance: 1
+            }
+        ),
+        ErrorCode::InvalidTarget
+    );
+}

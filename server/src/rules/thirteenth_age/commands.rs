@@ -283,6 +283,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::CastSpell { .. }
         | Command::OseMorale { .. }
         | Command::SavingThrow { .. }
+        | Command::SecretRoll { .. }
         | Command::Heal { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
