@@ -306,6 +306,15 @@ Five Torches Deep:
   camp safe|unsafe [NIGHTS] GM: the party rests (heals; safe rest cures exhaustion)
   stealth-dc N|default      GM: the stealth DC (11 by default)
   reveal WHO                GM: WHO's stealth ends
+Old-School Essentials:
+  surprise party|monsters|both   GM: d6 surprise rolls (before the battle)
+  reaction [SPEAKER]        GM: the 2d6 monster reaction roll (+ SPEAKER's CHA)
+  declare spell NAME | withdraw | retreat | none   declare for the next round
+  shoot WEAPON TARGET short|medium|long [MOD]      a missile attack at a range band
+  cast                      cast the declared spell (the round's sole action)
+  bx-morale [ADJ] WHO...    GM: 2d6 morale vs each one's rating; those who break flee
+  save WHO CATEGORY [MOD]   GM: saving throw (death, wands, paralysis, breath, spells)
+  secret search|traps|listen|wandering [WHO] [CHANCE]   GM: a secret d6 only the GM sees
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -654,6 +663,155 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 on_failure: fray_protocol::ftd::MoraleOutcome::Flee,
             }))
         }
+        "surprise" => {
+            let sides = match args {
+                [w] if w.eq_ignore_ascii_case("both") => {
+                    vec![fray_protocol::Side::Heroes, fray_protocol::Side::Monsters]
+                }
+                [w] if w.eq_ignore_ascii_case("heroes") || w.eq_ignore_ascii_case("party") => {
+                    vec![fray_protocol::Side::Heroes]
+                }
+                [w] if w.eq_ignore_ascii_case("monsters") => vec![fray_protocol::Side::Monsters],
+                _ => {
+                    return Err("`surprise party|monsters|both` (GM, before the battle)".to_owned());
+                }
+            };
+            Ok(Input::Game(Command::RollSurprise { sides }))
+        }
+        "reaction" => match args {
+            [] => Ok(Input::Game(Command::RollReaction { speaker: None })),
+            [who] => Ok(Input::Game(Command::RollReaction {
+                speaker: Some(CombatantId::new(who.to_lowercase())),
+            })),
+            _ => Err("`reaction [SPEAKER]` (GM)".to_owned()),
+        },
+        "declare" => {
+            use fray_protocol::ose::Declaration;
+            let actor = need_menu()?.actor.clone();
+            let declaration = match args {
+                [w, spell @ ..] if w.eq_ignore_ascii_case("spell") && !spell.is_empty() => {
+                    Some(Declaration::Spell {
+                        spell: spell.join(" "),
+                    })
+                }
+                [w] if w.eq_ignore_ascii_case("withdraw") => Some(Declaration::Withdraw),
+                [w] if w.eq_ignore_ascii_case("retreat") => Some(Declaration::Retreat),
+                [w] if w.eq_ignore_ascii_case("none") => None,
+                _ => {
+                    return Err(
+                        "`declare spell NAME | withdraw | retreat | none` (for the next round)"
+                            .to_owned(),
+                    );
+                }
+            };
+            Ok(Input::Game(Command::Declare { actor, declaration }))
+        }
+        "shoot" => {
+            use fray_protocol::ose::MissileRange;
+            let m = need_menu()?;
+            match args {
+                [weapon, target, band, rest @ ..] if rest.len() <= 1 => {
+                    let range = match band.to_lowercase().as_str() {
+                        "short" => MissileRange::Short,
+                        "medium" => MissileRange::Medium,
+                        "long" => MissileRange::Long,
+                        "beyond" => MissileRange::Beyond,
+                        other => return Err(format!("`{other}`: short, medium, long or beyond")),
+                    };
+                    let modifier = match rest {
+                        [n] => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+                        _ => 0,
+                    };
+                    Ok(Input::Game(Command::OseAttack {
+                        actor: m.actor.clone(),
+                        attack: weapon.to_lowercase(),
+                        target: m.anyone(target)?,
+                        range: Some(range),
+                        modifier,
+                    }))
+                }
+                _ => Err("`shoot WEAPON TARGET short|medium|long [MODIFIER]`".to_owned()),
+            }
+        }
+        "cast" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::CastSpell { actor }))
+        }
+        "bx-morale" => {
+            let (adjustment, who) = match args.split_first() {
+                Some((n, rest)) if n.parse::<i32>().is_ok() => (n.parse().unwrap_or(0), rest),
+                _ => (0, args),
+            };
+            if who.is_empty() {
+                return Err(
+                    "`bx-morale [ADJUSTMENT] WHO...` (GM: 2d6 vs each one's rating)".to_owned(),
+                );
+            }
+            Ok(Input::Game(Command::OseMorale {
+                combatants: who
+                    .iter()
+                    .map(|w| CombatantId::new(w.to_lowercase()))
+                    .collect(),
+                adjustment,
+            }))
+        }
+        "secret" => {
+            use fray_protocol::ose::SecretCheck;
+            let Some((what, rest)) = args.split_first() else {
+                return Err("`secret search|traps|listen|wandering [WHO] [CHANCE]` (GM)".to_owned());
+            };
+            let check = match what.to_lowercase().as_str() {
+                "search" | "door" | "doors" => SecretCheck::SecretDoor,
+                "traps" | "trap" => SecretCheck::RoomTrap,
+                "listen" => SecretCheck::Listen,
+                "wandering" | "wander" => SecretCheck::WanderingMonster,
+                other => return Err(format!("`{other}`: search, traps, listen or wandering")),
+            };
+            let mut combatant = None;
+            let mut chance = 1;
+            for w in rest {
+                match w.parse::<u32>() {
+                    Ok(n) => chance = n,
+                    Err(_) => combatant = Some(CombatantId::new(w.to_lowercase())),
+                }
+            }
+            Ok(Input::Game(Command::SecretRoll {
+                check,
+                combatant,
+                chance,
+            }))
+        }
+        "save" => {
+            use fray_protocol::ose::SaveCategory;
+            match args {
+                [who, cat, rest @ ..] if rest.len() <= 1 => {
+                    let category = match cat.to_lowercase().as_str() {
+                        "death" | "poison" | "d" => SaveCategory::Death,
+                        "wands" | "wand" | "w" => SaveCategory::Wands,
+                        "paralysis" | "petrification" | "p" => SaveCategory::Paralysis,
+                        "breath" | "b" => SaveCategory::Breath,
+                        "spells" | "spell" | "s" => SaveCategory::Spells,
+                        other => {
+                            return Err(format!(
+                                "`{other}`: death, wands, paralysis, breath or spells"
+                            ));
+                        }
+                    };
+                    let modifier = match rest {
+                        [n] => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+                        _ => 0,
+                    };
+                    Ok(Input::Game(Command::SavingThrow {
+                        combatant: CombatantId::new(who.to_lowercase()),
+                        category,
+                        modifier,
+                    }))
+                }
+                _ => {
+                    Err("`save WHO death|wands|paralysis|breath|spells [MODIFIER]` (GM)".to_owned())
+                }
+            }
+        }
         "heal" => match args {
             [who, dice] => Ok(Input::Game(Command::Heal {
                 target: CombatantId::new(who.to_lowercase()),
@@ -962,6 +1120,64 @@ mod tests {
         );
         let e = game("knockouts maybe").expect_err("allow or refuse");
         assert!(e.contains("allow|refuse"), "{e}");
+    }
+
+    #[test]
+    fn old_school_essentials_commands() {
+        use fray_protocol::ose::{Declaration, MissileRange, SaveCategory};
+        assert_eq!(
+            game("declare spell Magic Missile"),
+            Ok(Command::Declare {
+                actor: CombatantId::new("brakka"),
+                declaration: Some(Declaration::Spell {
+                    spell: "Magic Missile".into()
+                })
+            })
+        );
+        assert_eq!(
+            game("cast"),
+            Ok(Command::CastSpell {
+                actor: CombatantId::new("brakka")
+            })
+        );
+        assert!(matches!(
+            game("shoot bow ogre short -1"),
+            Ok(Command::OseAttack {
+                range: Some(MissileRange::Short),
+                modifier: -1,
+                ..
+            })
+        ));
+        assert_eq!(
+            game("save ogre breath 2"),
+            Ok(Command::SavingThrow {
+                combatant: CombatantId::new("ogre"),
+                category: SaveCategory::Breath,
+                modifier: 2
+            })
+        );
+        assert_eq!(
+            game("bx-morale -1 ogre"),
+            Ok(Command::OseMorale {
+                combatants: vec![CombatantId::new("ogre")],
+                adjustment: -1
+            })
+        );
+        assert_eq!(
+            game("surprise both"),
+            Ok(Command::RollSurprise {
+                sides: vec![fray_protocol::Side::Heroes, fray_protocol::Side::Monsters]
+            })
+        );
+        assert!(game("shoot bow ogre far").is_err());
+        assert_eq!(
+            game("secret listen brakka 2"),
+            Ok(Command::SecretRoll {
+                check: fray_protocol::ose::SecretCheck::Listen,
+                combatant: Some(CombatantId::new("brakka")),
+                chance: 2
+            })
+        );
     }
 
     #[test]

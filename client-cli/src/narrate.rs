@@ -651,6 +651,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 MoraleTrigger::FirstKill => "first kill",
                 MoraleTrigger::LeaderKilled => "the leader is killed",
                 MoraleTrigger::PcRetreated => "the PC they follow retreats: at disadvantage",
+                MoraleTrigger::HalfIncapacitated => "half the side is down",
             },
             roster.names_of(combatants)
         ),
@@ -758,6 +759,138 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             Some(dc) => format!("Stealth DC is now {dc}"),
             None => "Stealth DC is back to 11".to_owned(),
         },
+        GameEvent::SurpriseRolled {
+            side,
+            roll,
+            surprised,
+        } => format!(
+            "Surprise for the {}: d6={} — {}",
+            side_text(*side),
+            roll.natural().unwrap_or(0),
+            if *surprised {
+                "surprised!"
+            } else {
+                "not surprised"
+            }
+        ),
+        GameEvent::ReactionRolled {
+            speaker,
+            roll,
+            modifier,
+            total,
+            reaction,
+        } => format!(
+            "Reaction roll{}: {} {} = {total} — {}",
+            speaker
+                .as_ref()
+                .map(|s| format!(" ({} speaks)", n(s)))
+                .unwrap_or_default(),
+            roll_text(roll),
+            signed(*modifier),
+            match reaction {
+                fray_protocol::ose::Reaction::Hostile => "hostile, attacks",
+                fray_protocol::ose::Reaction::Unfriendly => "unfriendly, may attack",
+                fray_protocol::ose::Reaction::Neutral => "neutral, uncertain",
+                fray_protocol::ose::Reaction::Indifferent => "indifferent, uninterested",
+                fray_protocol::ose::Reaction::Friendly => "friendly, helpful",
+            }
+        ),
+        GameEvent::SideInitiative {
+            rolls,
+            order,
+            simultaneous,
+        } => {
+            let rolled: Vec<String> = rolls
+                .iter()
+                .map(|(s, r)| format!("{} d6={}", side_text(*s), r.natural().unwrap_or(0)))
+                .collect();
+            let first = order.first().map_or("nobody", |s| side_text(*s));
+            if *simultaneous {
+                format!(
+                    "Side initiative: {} — a tie, both sides act simultaneously",
+                    rolled.join(", ")
+                )
+            } else if rolled.is_empty() {
+                format!("Only the {first} act this round (surprise)")
+            } else {
+                format!(
+                    "Side initiative: {} — the {first} act first",
+                    rolled.join(", ")
+                )
+            }
+        }
+        GameEvent::Declared {
+            combatant,
+            declaration,
+        } => match declaration {
+            Some(fray_protocol::ose::Declaration::Spell { spell }) => {
+                format!("{} will cast {spell} next round", n(combatant))
+            }
+            Some(fray_protocol::ose::Declaration::Withdraw) => {
+                format!(
+                    "{} will make a fighting withdrawal next round",
+                    n(combatant)
+                )
+            }
+            Some(fray_protocol::ose::Declaration::Retreat) => {
+                format!("{} will retreat next round", n(combatant))
+            }
+            None => format!("{} withdraws its declaration", n(combatant)),
+        },
+        GameEvent::SpellDisrupted { combatant } => {
+            format!("{}'s spell is disrupted and lost!", n(combatant))
+        }
+        GameEvent::SpellCast { combatant, spell } => {
+            format!("{} casts {spell}", n(combatant))
+        }
+        GameEvent::SecretRolled {
+            check,
+            combatant,
+            chance,
+            roll,
+            success,
+        } => {
+            let what = match check {
+                fray_protocol::ose::SecretCheck::SecretDoor => "search for secret doors",
+                fray_protocol::ose::SecretCheck::RoomTrap => "search for traps",
+                fray_protocol::ose::SecretCheck::Listen => "listen at the door",
+                fray_protocol::ose::SecretCheck::WanderingMonster => "wandering-monster check",
+            };
+            let who = combatant
+                .as_ref()
+                .map(|c| format!(" ({})", n(c)))
+                .unwrap_or_default();
+            match (roll, success) {
+                (Some(r), Some(ok)) => format!(
+                    "The GM rolls a secret {what}{who}: d6={} vs {chance}-in-6 — {}",
+                    r.natural().unwrap_or(0),
+                    if *ok { "yes" } else { "no" }
+                ),
+                _ => format!("The GM rolls a secret {what}{who}."),
+            }
+        }
+        GameEvent::MoraleRolled {
+            roll,
+            adjustment,
+            results,
+        } => {
+            let each: Vec<String> = results
+                .iter()
+                .map(|(c, rating, holds)| {
+                    format!(
+                        "{} (morale {rating}) {}",
+                        n(c),
+                        if *holds { "stands" } else { "breaks" }
+                    )
+                })
+                .collect();
+            format!(
+                "Morale: {} {} — {}",
+                roll_text(roll),
+                signed(*adjustment),
+                each.join(", ")
+            )
+        }
         GameEvent::Slain { combatant } => format!("{} is slain!", n(combatant)),
         GameEvent::KnockedOut { combatant } => format!(
             "{} is knocked out — alive, unconscious and out of the fight.",
@@ -915,6 +1048,13 @@ fn d20_total_text(roll: &Roll) -> String {
 }
 
 /// A whole roll: `2d8+4: [3, 6] +4 = 13`.
+fn side_text(side: fray_protocol::ids::Side) -> &'static str {
+    match side {
+        fray_protocol::ids::Side::Heroes => "party",
+        fray_protocol::ids::Side::Monsters => "monsters",
+    }
+}
+
 fn roll_text(roll: &Roll) -> String {
     let mut s = format!("{}: [{}]", roll.expr, faces(roll));
     if roll.modifier != 0 {
@@ -1099,6 +1239,7 @@ mod tests {
             rested: false,
             grid: None,
             ftd: None,
+            ose: None,
             attacks: vec![AttackSummary {
                 basic: true,
                 spell: false,

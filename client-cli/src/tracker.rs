@@ -154,9 +154,23 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             }
         }
         GameEvent::TurnOrder { order } => state.order = order.clone(),
-        GameEvent::RoundStarted { round } => state.round = *round,
+        GameEvent::RoundStarted { round } => {
+            state.round = *round;
+            for c in &mut state.combatants {
+                if let Some(o) = &mut c.ose {
+                    o.declared = o.next.take();
+                    o.acted = false;
+                    o.disrupted = false;
+                }
+            }
+        }
         GameEvent::EscalationDie { value } => state.escalation = *value,
         GameEvent::TurnStarted { combatant, round } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(o) = &mut state.combatants[i].ose
+            {
+                o.acted = true;
+            }
             state.current = Some(combatant.clone());
             state.round = *round;
             state.turn_index = state
@@ -249,11 +263,27 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 f.injuries.push(injury.clone());
             }
         }
-        GameEvent::MoraleProposed { trigger, .. } => {
+        GameEvent::MoraleProposed {
+            trigger,
+            combatants,
+        } => {
             if *trigger == fray_protocol::ftd::MoraleTrigger::FirstKill
                 && let Some(f) = &mut state.ftd
             {
                 f.kill_proposed = true;
+            }
+            let side = combatants
+                .first()
+                .and_then(|c| find(state, c))
+                .map(|i| state.combatants[i].side);
+            if let Some(side) = side
+                && let Some(f) = &mut state.ose
+            {
+                match trigger {
+                    fray_protocol::ftd::MoraleTrigger::FirstKill => f.first_death.push(side),
+                    fray_protocol::ftd::MoraleTrigger::HalfIncapacitated => f.half_down.push(side),
+                    _ => {}
+                }
             }
         }
         GameEvent::MoraleChecked { .. } => {}
@@ -264,6 +294,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 c.actions = ActionsLeft::NONE;
                 if let Some(f) = &mut c.ftd {
                     f.departed = Some(*how);
+                }
+                if let Some(o) = &mut c.ose {
+                    o.fled = true;
                 }
             }
             if let Some(f) = &mut state.ftd
@@ -377,6 +410,62 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         GameEvent::StealthDcSet { dc } => {
             if let Some(f) = &mut state.ftd {
                 f.stealth_dc = *dc;
+            }
+        }
+        GameEvent::SurpriseRolled {
+            side, surprised, ..
+        } => {
+            if let Some(f) = &mut state.ose {
+                f.surprise_rolled.push(*side);
+                if *surprised {
+                    f.surprised.push(*side);
+                }
+            }
+        }
+        GameEvent::ReactionRolled { reaction, .. } => {
+            if let Some(f) = &mut state.ose {
+                f.reaction = Some(*reaction);
+            }
+        }
+        GameEvent::SideInitiative {
+            rolls,
+            simultaneous,
+            ..
+        } => {
+            if let Some(f) = &mut state.ose {
+                f.initiative = rolls
+                    .iter()
+                    .map(|(s, r)| (*s, r.natural().unwrap_or(0)))
+                    .collect();
+                f.simultaneous = *simultaneous;
+            }
+        }
+        GameEvent::Declared {
+            combatant,
+            declaration,
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(o) = &mut state.combatants[i].ose
+            {
+                o.next = declaration.clone();
+            }
+        }
+        GameEvent::SpellDisrupted { combatant } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(o) = &mut state.combatants[i].ose
+            {
+                o.disrupted = true;
+            }
+        }
+        GameEvent::SpellCast { .. } | GameEvent::SecretRolled { .. } => {}
+        GameEvent::MoraleRolled { results, .. } => {
+            for (c, _, holds) in results {
+                if *holds
+                    && let Some(i) = find(state, c)
+                    && let Some(o) = &mut state.combatants[i].ose
+                {
+                    o.morale_successes = o.morale_successes.saturating_add(1);
+                }
             }
         }
         GameEvent::Slain { combatant } => set_status(state, combatant, LifeStatus::Slain),
@@ -761,6 +850,7 @@ mod tests {
                     rested: false,
                     grid: None,
                     ftd: None,
+                    ose: None,
                     id: CombatantId::new("brakka"),
                     name: "Brakka".into(),
                     side: Side::Heroes,

@@ -513,6 +513,84 @@ pub enum Command {
         /// The declared trigger, e.g. `the first goon through the door`.
         trigger: String,
     },
+    /// GM (Old-School Essentials § Encounters, Surprise): a d6 for each side not expecting the
+    /// encounter; 1–2 means it is surprised and cannot act in the first round. Before the battle.
+    RollSurprise {
+        /// The sides that roll (each at most once).
+        sides: Vec<crate::ids::Side>,
+    },
+    /// GM (Old-School Essentials § Monster Reaction Roll): 2d6, with the CHA modifier of the
+    /// character who speaks to the monsters, if one does.
+    RollReaction {
+        /// The character speaking for the party.
+        #[serde(default)]
+        speaker: Option<CombatantId>,
+    },
+    /// Old-School Essentials § Declare Spells and Melee Movement: what the actor will do in the
+    /// next round (before its initiative is rolled); `null` withdraws it.
+    Declare {
+        /// Who declares.
+        actor: CombatantId,
+        /// The declaration.
+        declaration: Option<crate::ose::Declaration>,
+    },
+    /// Old-School Essentials § Attacking: one attack with a weapon, on the actor's turn. Missile
+    /// weapons take a range band (default `medium`); `modifier` is the GM's situational
+    /// modifier (e.g. cover −1 to −4).
+    OseAttack {
+        /// Who attacks.
+        actor: CombatantId,
+        /// Weapon or attack id.
+        attack: String,
+        /// The target.
+        target: CombatantId,
+        /// Missile range band.
+        #[serde(default)]
+        range: Option<crate::ose::MissileRange>,
+        /// Situational modifier (−10..=10).
+        #[serde(default)]
+        modifier: i32,
+    },
+    /// Old-School Essentials § Spell Casting: the actor casts the spell it declared (its sole
+    /// action this round).
+    CastSpell {
+        /// The caster.
+        actor: CombatantId,
+    },
+    /// GM (Old-School Essentials § Morale): one 2d6 morale roll for the listed monsters, each
+    /// against its own rating with the situational adjustment (−2..=2; never for 2 or 12).
+    /// Those who break flee.
+    OseMorale {
+        /// Who checks.
+        combatants: Vec<CombatantId>,
+        /// Situational adjustment.
+        #[serde(default)]
+        adjustment: i32,
+    },
+    /// GM (Old-School Essentials § Saving Throws): d20 + modifier against the combatant's value
+    /// in the category; success at or above.
+    SavingThrow {
+        /// Who saves.
+        combatant: CombatantId,
+        /// The category.
+        category: crate::ose::SaveCategory,
+        /// Modifier to the roll.
+        #[serde(default)]
+        modifier: i32,
+    },
+    /// GM (Old-School Essentials § Searching, § Listening at Doors, § Wandering Monsters): a
+    /// secret d6 — success on `chance` or less (1–6, default 1: "1-in-6"). Players and
+    /// spectators see that the roll was made, never its roll or result.
+    SecretRoll {
+        /// What for.
+        check: crate::ose::SecretCheck,
+        /// The character searching or listening, if any.
+        #[serde(default)]
+        combatant: Option<CombatantId>,
+        /// The chance in six.
+        #[serde(default = "one_in_six")]
+        chance: u32,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -528,6 +606,10 @@ pub enum SkillActionKind {
 }
 
 fn one_night() -> u32 {
+    1
+}
+
+fn one_in_six() -> u32 {
     1
 }
 
@@ -586,6 +668,9 @@ impl Command {
             | Command::CarryLight { actor, .. }
             | Command::Hide { actor }
             | Command::ReadyAction { actor, .. }
+            | Command::Declare { actor, .. }
+            | Command::OseAttack { actor, .. }
+            | Command::CastSpell { actor }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -613,6 +698,11 @@ impl Command {
             | Command::SetStealthDc { .. }
             | Command::Reveal { .. }
             | Command::Exhaust { .. }
+            | Command::RollSurprise { .. }
+            | Command::RollReaction { .. }
+            | Command::OseMorale { .. }
+            | Command::SavingThrow { .. }
+            | Command::SecretRoll { .. }
             | Command::EndSession => None,
         }
     }
@@ -621,6 +711,14 @@ impl Command {
     pub fn kind(&self) -> &'static str {
         match self {
             Command::StartBattle => "start_battle",
+            Command::RollSurprise { .. } => "roll_surprise",
+            Command::RollReaction { .. } => "roll_reaction",
+            Command::Declare { .. } => "declare",
+            Command::OseAttack { .. } => "ose_attack",
+            Command::CastSpell { .. } => "cast_spell",
+            Command::OseMorale { .. } => "ose_morale",
+            Command::SavingThrow { .. } => "saving_throw",
+            Command::SecretRoll { .. } => "secret_roll",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

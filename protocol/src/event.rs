@@ -1036,6 +1036,86 @@ pub enum GameEvent {
         /// The declared trigger.
         trigger: String,
     },
+    /// Old-School Essentials § Surprise Checks: a side's d6; 1–2 means it is surprised.
+    SurpriseRolled {
+        /// The side.
+        side: Side,
+        /// The d6.
+        roll: Roll,
+        /// Surprised.
+        surprised: bool,
+    },
+    /// Old-School Essentials § Monster Reaction Roll.
+    ReactionRolled {
+        /// The character who spoke, if any.
+        speaker: Option<CombatantId>,
+        /// The 2d6.
+        roll: Roll,
+        /// The speaker's CHA modifier.
+        modifier: i32,
+        /// 2d6 + modifier.
+        total: i32,
+        /// The result.
+        reaction: crate::ose::Reaction,
+    },
+    /// Old-School Essentials § Combat, Initiative: each acting side's d6 this round (rerolled on
+    /// a tie under the `reroll` option, so a side may appear more than once) and the order of
+    /// the sides; `simultaneous` when a tie is resolved simultaneously. A `turn_order` follows.
+    SideInitiative {
+        /// (side, d6), in the order rolled.
+        rolls: Vec<(Side, Roll)>,
+        /// The sides in acting order.
+        order: Vec<Side>,
+        /// The round is resolved simultaneously (slain combatants act, then fall at its end).
+        simultaneous: bool,
+    },
+    /// Old-School Essentials § Declare Spells and Melee Movement: a declaration for the next
+    /// round (`null`: withdrawn).
+    Declared {
+        /// Who.
+        combatant: CombatantId,
+        /// What.
+        declaration: Option<crate::ose::Declaration>,
+    },
+    /// Old-School Essentials § Disrupting Spells: the caster lost initiative and was hit (or
+    /// failed a save) before its turn; the spell fails and is lost.
+    SpellDisrupted {
+        /// The caster.
+        combatant: CombatantId,
+    },
+    /// Old-School Essentials § Spell Casting: the declared spell is cast (its effects are the
+    /// GM's to apply in this increment).
+    SpellCast {
+        /// The caster.
+        combatant: CombatantId,
+        /// The spell.
+        spell: String,
+    },
+    /// Old-School Essentials § Morale Checks: one 2d6 for the listed monsters, each against its
+    /// own rating; those whose check fails flee (`left_battle` follows).
+    MoraleRolled {
+        /// The 2d6.
+        roll: Roll,
+        /// The situational adjustment asked for.
+        adjustment: i32,
+        /// (combatant, its rating, it holds).
+        results: Vec<(CombatantId, i32, bool)>,
+    },
+    /// Old-School Essentials: a GM-only secret roll (search, listen, wandering monsters).
+    /// Players and spectators (and the public export) get it with `roll` and `success` null:
+    /// they see that the roll was made, never its result.
+    SecretRolled {
+        /// What for.
+        check: crate::ose::SecretCheck,
+        /// The character searching or listening, if any.
+        combatant: Option<CombatantId>,
+        /// The chance in six.
+        chance: u32,
+        /// The d6 (GM only).
+        roll: Option<Roll>,
+        /// Found, heard, or a monster comes (GM only).
+        success: Option<bool>,
+    },
 }
 
 impl GameEvent {
@@ -1071,6 +1151,18 @@ impl GameEvent {
                 recovery_used: *recovery_used,
                 hp_after: None,
             },
+            GameEvent::SecretRolled {
+                check,
+                combatant,
+                chance,
+                ..
+            } => GameEvent::SecretRolled {
+                check: *check,
+                combatant: combatant.clone(),
+                chance: *chance,
+                roll: None,
+                success: None,
+            },
             other => other.clone(),
         }
     }
@@ -1088,6 +1180,7 @@ impl GameEvent {
                 hp_after: Some(_),
                 ..
             } => is_monster(target),
+            GameEvent::SecretRolled { roll, success, .. } => roll.is_some() || success.is_some(),
             _ => false,
         }
     }

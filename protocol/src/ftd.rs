@@ -140,6 +140,9 @@ pub enum MoraleTrigger {
     /// The PC they follow retreats (§ Retreat: "Any retainers or NPCs following a PC who
     /// retreats must immediately make a morale check at disadvantage").
     PcRetreated,
+    /// Old-School Essentials § When to Check Morale: half the side killed or incapacitated
+    /// (the first death of a side is `first_kill`).
+    HalfIncapacitated,
 }
 
 /// A Five Torches Deep combatant's own state (`ftd` on a combatant).

@@ -11,6 +11,7 @@ pub mod ftd;
 pub mod grid;
 pub mod ids;
 pub mod message;
+pub mod ose;
 pub mod roll;
 pub mod state;
 

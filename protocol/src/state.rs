@@ -208,6 +208,8 @@ pub struct CombatantState {
     pub grid: Option<crate::grid::GridState>,
     /// Five Torches Deep: ability scores, proficiency, HD, morale, grants, injuries, departure.
     pub ftd: Option<crate::ftd::FtdCombatant>,
+    /// Old-School Essentials: THAC0, AC, saves, morale, declaration, flight.
+    pub ose: Option<crate::ose::OseCombatant>,
 }
 
 /// The whole session state.
@@ -276,6 +278,8 @@ pub struct SessionState {
     pub released: Vec<(CombatantId, CombatantId)>,
     /// Five Torches Deep: a pending retreat and the morale checks proposed.
     pub ftd: Option<crate::ftd::FtdBattle>,
+    /// Old-School Essentials: options, surprise, reaction, side initiative, morale proposals.
+    pub ose: Option<crate::ose::OseBattle>,
     /// Combatants sorted by id.
     pub combatants: Vec<CombatantState>,
 }
@@ -313,6 +317,7 @@ impl SessionState {
             map: None,
             released: Vec::new(),
             ftd: None,
+            ose: None,
             combatants,
         }
     }

@@ -607,3 +607,184 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
     }
     Err(anyhow!("fight did not end in {max_ticks} ticks"))
 }
+
+/// Plays an Old-School Essentials session in process with a scripted GM (legal by
+/// construction): surprise for the monsters, a reaction roll with the cleric speaking, the
+/// magic-user declaring *Sleep* for every round (so that a lost initiative and a hit disrupt
+/// it), a saving throw by the first monster in the fight after each cast spell, missile
+/// weapons shot at short range, melee otherwise, and a morale check whenever the server
+/// proposes one. Returns the commands sent.
+pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<Command>> {
+    use fray_protocol::ose::{Declaration, MissileRange, SaveCategory};
+    use fray_protocol::state::LifeStatus;
+    let mut sent = Vec::new();
+    let mut tick = 0;
+    let mut send = |session: &mut Session, cmd: Command, sent: &mut Vec<Command>| {
+        tick += 1;
+        let events: Vec<GameEvent> = session
+            .stage("gm", tick, &cmd)
+            .map_err(|r| anyhow!("rejected at tick {tick}: {cmd:?}: {r}"))?
+            .events
+            .into_iter()
+            .map(|e| e.event)
+            .collect();
+        sent.push(cmd);
+        session.commit()?;
+        Ok::<_, anyhow::Error>(events)
+    };
+    let up = |s: &SessionState, id: &CombatantId| {
+        s.combatant(id).is_some_and(|c| {
+            c.status == LifeStatus::Conscious && c.ose.as_ref().is_some_and(|o| !o.fled)
+        })
+    };
+    let caster = CombatantId::new("pell");
+    let sleep = || {
+        Some(Declaration::Spell {
+            spell: "Sleep".into(),
+        })
+    };
+    send(
+        session,
+        Command::RollSurprise {
+            sides: vec![Side::Monsters],
+        },
+        &mut sent,
+    )?;
+    send(
+        session,
+        Command::RollReaction {
+            speaker: Some(CombatantId::new("wenna")),
+        },
+        &mut sent,
+    )?;
+    send(
+        session,
+        Command::Declare {
+            actor: caster.clone(),
+            declaration: sleep(),
+        },
+        &mut sent,
+    )?;
+    let mut proposals: Vec<Vec<CombatantId>> = Vec::new();
+    let mut events = send(session, Command::StartBattle, &mut sent)?;
+    for _ in 0..max_ticks {
+        let mut cast = false;
+        for e in &events {
+            match e {
+                GameEvent::MoraleProposed { combatants, .. } => proposals.push(combatants.clone()),
+                GameEvent::SpellCast { .. } => cast = true,
+                _ => {}
+            }
+        }
+        let state = session.state();
+        if state.phase == Phase::Ended {
+            if state.seed_revealed {
+                return Ok(sent);
+            }
+            return Err(anyhow!("the battle ended without revealing the seed"));
+        }
+        if cast
+            && let Some(m) = state
+                .combatants
+                .iter()
+                .find(|c| c.side == Side::Monsters && up(&state, &c.id))
+        {
+            events = send(
+                session,
+                Command::SavingThrow {
+                    combatant: m.id.clone(),
+                    category: SaveCategory::Spells,
+                    modifier: 0,
+                },
+                &mut sent,
+            )?;
+            continue;
+        }
+        if let Some(who) = proposals.pop() {
+            let who: Vec<CombatantId> = who
+                .into_iter()
+                .filter(|c| {
+                    up(&state, c)
+                        && state
+                            .combatant(c)
+                            .and_then(|c| c.ose.as_ref())
+                            .is_some_and(|o| o.morale_successes < 2)
+                })
+                .collect();
+            if !who.is_empty() {
+                events = send(
+                    session,
+                    Command::OseMorale {
+                        combatants: who,
+                        adjustment: 0,
+                    },
+                    &mut sent,
+                )?;
+                continue;
+            }
+        }
+        if up(&state, &caster)
+            && state
+                .combatant(&caster)
+                .and_then(|c| c.ose.as_ref())
+                .is_some_and(|o| o.next.is_none())
+        {
+            events = send(
+                session,
+                Command::Declare {
+                    actor: caster.clone(),
+                    declaration: sleep(),
+                },
+                &mut sent,
+            )?;
+            continue;
+        }
+        let Some(cur) = state.current.clone() else {
+            return Err(anyhow!("no current combatant while running"));
+        };
+        let Some(me) = state.combatant(&cur).cloned() else {
+            return Err(anyhow!("unknown current combatant"));
+        };
+        let Some(o) = me.ose.clone() else {
+            return Err(anyhow!("{cur} has no Old-School Essentials sheet"));
+        };
+        if matches!(o.declared, Some(Declaration::Spell { .. })) {
+            let cmd = if o.disrupted {
+                Command::EndTurn { actor: cur }
+            } else {
+                Command::CastSpell { actor: cur }
+            };
+            events = send(session, cmd, &mut sent)?;
+            continue;
+        }
+        let foe = state
+            .combatants
+            .iter()
+            .find(|c| c.side != me.side && up(&state, &c.id))
+            .map(|c| c.id.clone());
+        let Some(foe) = foe else {
+            events = send(session, Command::EndTurn { actor: cur }, &mut sent)?;
+            continue;
+        };
+        let missile = me.attacks.iter().find(|a| a.range == "missile").cloned();
+        let cmd = match (me.side, missile, me.attacks.first().cloned()) {
+            (Side::Heroes, Some(m), _) if me.id.as_str() == "quill" => Command::OseAttack {
+                actor: cur,
+                attack: m.id,
+                target: foe,
+                range: Some(MissileRange::Short),
+                modifier: 0,
+            },
+            (_, _, Some(a)) => Command::OseAttack {
+                actor: cur,
+                attack: a.id,
+                target: foe,
+                range: None,
+                modifier: 0,
+            },
+            _ => Command::EndTurn { actor: cur },
+        };
+        events = send(session, cmd, &mut sent)?;
+    }
+    Err(anyhow!("fight did not end in {max_ticks} ticks"))
+}

@@ -613,3 +613,263 @@ async fn a_client_resumes_and_receives_exactly_the_events_it_missed() -> Result<
     server.stop().await;
     Ok(())
 }
+
+/// Old-School Essentials § Searching, § Listening at Doors, § Wandering Monsters (issue 6,
+/// Secrets): the GM's secret roll reaches the GM with its die and result; the player's and the
+/// spectator's sockets (JSON and bincode) see that it was made and nothing more, as does the
+/// public export of the log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
+    use fray_protocol::ose::SecretCheck;
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "barrow-of-the-hollow-king", 4).await?;
+    let url = server.ws_url();
+    let tok = |p: &str| {
+        created["tokens"][p]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let player = created["tokens"]["players"][0]["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (mut gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
+    let (mut alice, _, _) = join(&url, &player, Encoding::Json).await?;
+    let (mut spectator, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
+    let roll = Command::SecretRoll {
+        check: SecretCheck::Listen,
+        combatant: Some(CombatantId::new("quill")),
+        chance: 1,
+    };
+    // A player may not make the roll.
+    assert_eq!(
+        command(&mut alice, 1, roll.clone()).await?.map_err(|e| e.0),
+        Err(ErrorCode::GmOnly)
+    );
+    gm.send(&ClientMessage::Command {
+        id: 1,
+        command: roll,
+    })
+    .await?;
+    let secret = |m: &ServerMessage| {
+        matches!(
+            m,
+            ServerMessage::Event {
+                event: GameEvent::SecretRolled { .. },
+                ..
+            }
+        )
+    };
+    let ServerMessage::Event { event: seen, .. } = until(&mut gm, secret).await? else {
+        bail!("no event")
+    };
+    let GameEvent::SecretRolled {
+        roll: Some(_),
+        success: Some(_),
+        ..
+    } = seen
+    else {
+        bail!("the GM sees the roll: {seen:?}")
+    };
+    for c in [&mut alice, &mut spectator] {
+        let ServerMessage::Event { event, .. } = until(c, secret).await? else {
+            bail!("no event")
+        };
+        assert_eq!(
+            event,
+            GameEvent::SecretRolled {
+                check: SecretCheck::Listen,
+                combatant: Some(CombatantId::new("quill")),
+                chance: 1,
+                roll: None,
+                success: None,
+            },
+            "only the GM sees a secret roll"
+        );
+    }
+    let dir = server.stop().await;
+    let id = created["session"].as_str().unwrap_or_default().to_string();
+    let path = dir.path().join("sessions").join(&id);
+    let export = fray_server::replay::export_public_json(&fray_server::replay::read_log(&path)?)?;
+    assert!(export.contains("secret_rolled"));
+    assert!(!export.contains("\"success\":true") && !export.contains("\"success\":false"));
+    let found = true;
+    assert!(found, "the session's log directory");
+    Ok(())
+}
+
+/// Old-School Essentials end to end over real sockets (issue 6): the GM rolls surprise and the
+/// reaction, the magic-user's player declares a spell, and the table plays side-initiative
+/// rounds of missiles and melee until the barrow's monsters are slain or flee; the GM checks
+/// morale whenever the server proposes it. The players send their own characters' commands
+/// (alice: Odo and Wenna; bob: Pell and Quill), the GM the monsters'; a spectator (bincode)
+/// sees the whole encounter, monsters' hit points hidden.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
+    use fray_protocol::ids::Side;
+    use fray_protocol::ose::{Declaration, MissileRange};
+    use fray_protocol::state::{LifeStatus, Phase};
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "barrow-of-the-hollow-king", 2).await?;
+    let url = server.ws_url();
+    let tok = |p: &str| {
+        created["tokens"][p]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let player = |i: usize| {
+        created["tokens"]["players"][i]["token"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let (mut gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
+    let (alice, _, _) = join(&url, &player(0), Encoding::Json).await?;
+    let (bob, _, _) = join(&url, &player(1), Encoding::Bincode).await?;
+    let (spectator, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
+    let watch = tokio::spawn(collect(spectator));
+    let mut clients = [alice, bob];
+    let seat = |id: &CombatantId| match id.as_str() {
+        "odo" | "wenna" => Some(0),
+        "pell" | "quill" => Some(1),
+        _ => None,
+    };
+    let mut next = 0u64;
+    let mut id = || {
+        next += 1;
+        next
+    };
+    for cmd in [
+        Command::RollSurprise {
+            sides: vec![Side::Monsters],
+        },
+        Command::RollReaction {
+            speaker: Some(CombatantId::new("wenna")),
+        },
+    ] {
+        assert_eq!(command(&mut gm, id(), cmd).await?, Ok(()));
+    }
+    let declare = Command::Declare {
+        actor: CombatantId::new("pell"),
+        declaration: Some(Declaration::Spell {
+            spell: "Sleep".into(),
+        }),
+    };
+    assert_eq!(command(&mut clients[1], id(), declare).await?, Ok(()));
+    // A player cannot roll the GM's dice, nor act for another seat's character.
+    assert_eq!(
+        command(
+            &mut clients[0],
+            id(),
+            Command::RollReaction { speaker: None }
+        )
+        .await?
+        .map_err(|e| e.0),
+        Err(ErrorCode::GmOnly)
+    );
+    assert_eq!(command(&mut gm, id(), Command::StartBattle).await?, Ok(()));
+    let mut proposed = 0;
+    for _ in 0..2_000 {
+        let state = snapshot(&mut gm).await?;
+        if state.phase == Phase::Ended {
+            break;
+        }
+        let up = |c: &fray_protocol::state::CombatantState| {
+            c.status == LifeStatus::Conscious && c.ose.as_ref().is_some_and(|o| !o.fled)
+        };
+        // § When to Check Morale: the server's proposals are recorded in the state.
+        let ose = state.ose.clone().unwrap_or_default();
+        if ose.first_death.len() + ose.half_down.len() > proposed {
+            proposed = ose.first_death.len() + ose.half_down.len();
+            let who: Vec<CombatantId> = state
+                .combatants
+                .iter()
+                .filter(|c| {
+                    c.side == Side::Monsters
+                        && up(c)
+                        && c.ose.as_ref().is_some_and(|o| {
+                            o.morale_successes < 2 && o.morale.is_some_and(|m| m < 12)
+                        })
+                })
+                .map(|c| c.id.clone())
+                .collect();
+            if !who.is_empty() {
+                let cmd = Command::OseMorale {
+                    combatants: who,
+                    adjustment: 0,
+                };
+                assert_eq!(command(&mut gm, id(), cmd).await?, Ok(()));
+                continue;
+            }
+        }
+        let Some(cur) = state.current.clone() else {
+            bail!("no current combatant while running")
+        };
+        let Some(me) = state.combatant(&cur).cloned() else {
+            bail!("unknown current combatant")
+        };
+        let o = me.ose.clone().ok_or_else(|| anyhow!("no ose sheet"))?;
+        let foe = state
+            .combatants
+            .iter()
+            .find(|c| c.side != me.side && up(c))
+            .map(|c| c.id.clone());
+        let cmd = match (&o.declared, foe) {
+            (Some(Declaration::Spell { .. }), _) if o.disrupted => Command::EndTurn { actor: cur },
+            (Some(Declaration::Spell { .. }), _) => Command::CastSpell { actor: cur },
+            (_, None) => Command::EndTurn { actor: cur },
+            (_, Some(foe)) if cur.as_str() == "quill" => Command::OseAttack {
+                actor: cur,
+                attack: "sling".into(),
+                target: foe,
+                range: Some(MissileRange::Short),
+                modifier: 0,
+            },
+            (_, Some(foe)) => Command::OseAttack {
+                actor: cur,
+                attack: me.attacks[0].id.clone(),
+                target: foe,
+                range: None,
+                modifier: 0,
+            },
+        };
+        let client = match seat(&me.id) {
+            Some(i) => &mut clients[i],
+            None => &mut gm,
+        };
+        if let Err((code, msg)) = command(client, id(), cmd.clone()).await? {
+            bail!("legal move refused: {cmd:?}: {code}: {msg}");
+        }
+    }
+    let seen = tokio::time::timeout(Duration::from_secs(60), watch).await???;
+    let has = |f: &dyn Fn(&GameEvent) -> bool| seen.iter().any(|(_, e)| f(e));
+    assert!(has(&|e| matches!(e, GameEvent::SurpriseRolled { .. })));
+    assert!(has(&|e| matches!(e, GameEvent::ReactionRolled { .. })));
+    assert!(has(&|e| matches!(e, GameEvent::SideInitiative { .. })));
+    assert!(has(&|e| matches!(
+        e,
+        GameEvent::SpellCast { .. } | GameEvent::SpellDisrupted { .. }
+    )));
+    assert!(has(
+        &|e| matches!(e, GameEvent::AttackRolled { attack, .. } if attack == "sling")
+    ));
+    assert!(has(&|e| matches!(e, GameEvent::Slain { .. })));
+    assert!(has(&|e| matches!(e, GameEvent::MoraleRolled { .. })));
+    assert!(has(&|e| matches!(
+        e,
+        GameEvent::BattleEnded { winner: Some(_) }
+    )));
+    for (_, e) in &seen {
+        if let GameEvent::Damaged {
+            target, hp_after, ..
+        } = e
+            && !["odo", "wenna", "pell", "quill"].contains(&target.as_str())
+        {
+            assert_eq!(*hp_after, None, "monster hp leaked to a spectator");
+        }
+    }
+    server.stop().await;
+    Ok(())
+}

@@ -63,6 +63,59 @@ fn every_replay_folds_and_verifies() -> Result<()> {
 }
 
 #[test]
+fn the_old_school_essentials_replay_exercises_its_combat() -> Result<()> {
+    use fray_protocol::event::AttackOutcome;
+    let mut seen = BTreeSet::new();
+    for path in fights()?
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("replays/ose/"))
+    {
+        for e in replay::fold(&replay::read_log(&path)?)?.events {
+            let tag = match e.event {
+                GameEvent::SurpriseRolled {
+                    surprised: true, ..
+                } => "surprise",
+                GameEvent::ReactionRolled { .. } => "reaction",
+                GameEvent::SideInitiative { rolls, .. } if rolls.len() > 2 => "tie rerolled",
+                GameEvent::AttackRolled {
+                    outcome: AttackOutcome::Hit,
+                    ..
+                } => "hit",
+                GameEvent::AttackRolled {
+                    outcome: AttackOutcome::Miss,
+                    ..
+                } => "miss",
+                GameEvent::SpellCast { .. } => "spell cast",
+                GameEvent::SpellDisrupted { .. } => "spell disrupted",
+                GameEvent::CheckRolled { .. } => "saving throw",
+                GameEvent::Slain { .. } => "slain",
+                GameEvent::MoraleRolled { .. } => "morale",
+                GameEvent::LeftBattle { .. } => "fled",
+                _ => continue,
+            };
+            seen.insert(tag);
+        }
+    }
+    let expected: BTreeSet<&str> = [
+        "surprise",
+        "reaction",
+        "tie rerolled",
+        "hit",
+        "miss",
+        "spell cast",
+        "spell disrupted",
+        "saving throw",
+        "slain",
+        "morale",
+        "fled",
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(seen, expected, "mechanics exercised by the OSE replay");
+    Ok(())
+}
+
+#[test]
 fn the_five_torches_deep_replays_exercise_its_combat() -> Result<()> {
     use fray_protocol::event::AttackOutcome;
     let mut seen = BTreeSet::new();

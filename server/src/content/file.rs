@@ -1040,6 +1040,7 @@ impl HeroFile {
             villain: false,
             attacks,
             orcus: None,
+            ose: None,
             ftd: None,
         })
     }
@@ -1082,6 +1083,7 @@ impl MonsterFile {
             villain: self.villain,
             attacks,
             orcus: None,
+            ose: None,
             ftd: None,
         })
     }

@@ -442,6 +442,7 @@ impl HeroFile {
             villain: false,
             attacks: Vec::new(),
             orcus: None,
+            ose: None,
             ftd: Some(FtdSpec {
                 abilities,
                 proficiency,
@@ -499,6 +500,7 @@ impl MonsterFile {
             villain: false,
             attacks: Vec::new(),
             orcus: None,
+            ose: None,
             ftd: Some(FtdSpec {
                 abilities,
                 proficiency: rules::proficiency_bonus(self.hd),

@@ -9,6 +9,7 @@ pub mod file;
 pub mod ftd;
 pub mod model;
 pub mod orcus;
+pub mod ose;
 
 use file::{ContentFile, Ctx, HeroFile, MonsterFile};
 use fray_protocol::ids::CombatantId;
@@ -44,6 +45,7 @@ pub fn builtin_files(ruleset: &str) -> &'static [(&'static str, &'static str)] {
     match ruleset {
         "orcus" => orcus::BUILTIN,
         "five-torches-deep" => ftd::BUILTIN,
+        "ose" => ose::BUILTIN,
         "13th-age" => &[
             (
                 "builtin:13th-age/party.toml",
@@ -61,6 +63,7 @@ pub fn builtin_files(ruleset: &str) -> &'static [(&'static str, &'static str)] {
 /// Built-in encounters of a ruleset: (name, TOML text).
 pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static str)] {
     match ruleset {
+        "ose" => ose::ENCOUNTERS,
         "five-torches-deep" => &[(
             "flooded-chapel",
             include_str!("../../content/five-torches-deep/encounters/flooded-chapel.toml"),
@@ -92,7 +95,7 @@ pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static st
 }
 
 /// The rulesets this server runs.
-pub const RULESETS: &[&str] = &["13th-age", "orcus", "five-torches-deep"];
+pub const RULESETS: &[&str] = &["13th-age", "orcus", "five-torches-deep", "ose"];
 
 fn parse_file(name: &str, text: &str) -> Result<ContentFile, ContentError> {
     parse_toml(name, text)
@@ -143,6 +146,13 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         && r == crate::rules::five_torches::ID
     {
         return ftd::load_encounter(name, text);
+    }
+    if let Ok(Head {
+        ruleset: Some(r), ..
+    }) = toml::from_str::<Head>(text)
+        && r == crate::rules::ose::ID
+    {
+        return ose::load_encounter(name, text);
     }
     let enc = parse_file(name, text)?;
     let ctx = Ctx { file: name };
@@ -261,6 +271,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             lasting_wounds: enc.options.lasting_wounds,
             meaningful_death: enc.options.meaningful_death,
             rests: enc.options.rests,
+            ose: Default::default(),
         },
         map: None,
         battles,

@@ -338,6 +338,8 @@ pub struct CombatantSpec {
     pub orcus: Option<OrcusSpec>,
     /// Five Torches Deep numbers and attacks; `None` in other rulesets.
     pub ftd: Option<FtdSpec>,
+    /// Old-School Essentials numbers and attacks; `None` in other rulesets.
+    pub ose: Option<OseSpec>,
 }
 
 /// A player's seat: a name and the combatants it controls.
@@ -390,6 +392,9 @@ pub struct SessionOptions {
     /// The session goes on after the battle for rests (quick rest, full heal-up); the seed is
     /// revealed when the GM ends the session.
     pub rests: bool,
+    /// Old-School Essentials options (ties, attack procedure), the text's defaults elsewhere.
+    #[serde(default)]
+    pub ose: fray_protocol::ose::OseOptions,
 }
 
 /// An Orcus combatant's numbers beyond the shared ones (Orcus rules text, `orcus-basic-rules.txt`).
@@ -792,4 +797,48 @@ pub struct FtdAttackSpec {
     pub bonus: i32,
     /// Damage dice (heroes: the ability modifier is added at roll time).
     pub damage: String,
+}
+
+/// An Old-School Essentials combatant's numbers (`ose-adventuring.txt`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OseSpec {
+    /// Class (characters).
+    pub class: Option<String>,
+    /// Hit dice as written (monsters).
+    pub hd: Option<String>,
+    /// THAC0 (characters: the class's; monsters: by HD).
+    pub thac0: i32,
+    /// Armour class (descending), shield included.
+    pub ac: i32,
+    /// The shield's part of the AC.
+    pub shield: i32,
+    /// Saves: death, wands, paralysis, breath, spells.
+    pub saves: [i32; 5],
+    /// Morale rating (monsters).
+    pub morale: Option<i32>,
+    /// Base movement rate (feet per turn).
+    pub movement: i32,
+    /// STR modifier to melee attack and damage.
+    pub str_mod: i32,
+    /// DEX modifier to missile attacks.
+    pub dex_mod: i32,
+    /// NPC reactions modifier (CHA).
+    pub cha_mod: i32,
+    /// Weapons and attacks.
+    pub attacks: Vec<OseAttackSpec>,
+}
+
+/// An Old-School Essentials weapon or monster attack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OseAttackSpec {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Damage dice.
+    pub damage: String,
+    /// Missile ranges (short, medium, long) in feet; `None` for melee.
+    pub ranges: Option<[i32; 3]>,
+    /// A slow weapon (acts last).
+    pub slow: bool,
 }

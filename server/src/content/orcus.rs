@@ -1063,6 +1063,7 @@ impl HeroFile {
             vulnerable: Vec::new(),
             villain: false,
             attacks: Vec::new(),
+            ose: None,
             ftd: None,
             orcus: Some(OrcusSpec {
                 square: at,
@@ -1202,6 +1203,7 @@ impl MonsterFile {
             vulnerable: Vec::new(),
             villain: false,
             attacks: Vec::new(),
+            ose: None,
             ftd: None,
             orcus: Some(OrcusSpec {
                 square: at,

@@ -106,7 +106,15 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             b.turn_index = None;
             b.surprise = Some(*advance_escalation);
         }
-        GameEvent::RoundStarted { round } => world.resource_mut::<Battle>().round = *round,
+        GameEvent::RoundStarted { round } => {
+            world.resource_mut::<Battle>().round = *round;
+            // Old-School Essentials § Declare Spells and Melee Movement: the round's declarations.
+            for_all::<OseSheet>(world, |s| {
+                s.0.declared = s.0.next.take();
+                s.0.acted = false;
+                s.0.disrupted = false;
+            });
+        }
         GameEvent::EscalationDie { value } => world.resource_mut::<Battle>().escalation = *value,
         GameEvent::EscalationHeld { held } => {
             world.resource_mut::<Battle>().escalation_held = *held
@@ -193,6 +201,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             target, temp_after, ..
         } => with::<HitPoints>(world, target, |hp| hp.temp = *temp_after),
         GameEvent::TurnStarted { combatant, .. } => {
+            with::<OseSheet>(world, combatant, |s| s.0.acted = true);
             {
                 let mut b = world.resource_mut::<Battle>();
                 b.turn_index = b.order.iter().position(|c| c == combatant);
@@ -349,7 +358,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             ..
         } => {
             // Five Torches Deep § Healing & HP: never below zero, for anyone.
-            let floor = is_side(world, target, Side::Monsters) || has::<FtdSheet>(world, target);
+            let floor = is_side(world, target, Side::Monsters)
+                || has::<FtdSheet>(world, target)
+                || has::<OseSheet>(world, target);
             with::<HitPoints>(world, target, |hp| {
                 hp.temp = (hp.temp - temp_absorbed).max(0);
                 hp.current -= amount - temp_absorbed;
@@ -505,11 +516,28 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
             s.0.injuries.push(injury.clone());
         }),
-        GameEvent::MoraleProposed { trigger, .. } => {
+        GameEvent::MoraleProposed {
+            trigger,
+            combatants,
+        } => {
             if *trigger == MoraleTrigger::FirstKill
                 && let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
             {
                 f.kill_proposed = true;
+            }
+            let side = combatants.first().and_then(|c| {
+                entity(world, c)
+                    .and_then(|e| world.get::<Combatant>(e))
+                    .map(|c| c.side)
+            });
+            if let Some(side) = side
+                && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
+            {
+                match trigger {
+                    MoraleTrigger::FirstKill => f.first_death.push(side),
+                    MoraleTrigger::HalfIncapacitated => f.half_down.push(side),
+                    _ => {}
+                }
             }
         }
         GameEvent::MoraleChecked { combatants, .. } => {
@@ -520,6 +548,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::LeftBattle { combatant, how } => {
             disengage_all(world, combatant);
             with::<FtdSheet>(world, combatant, |s| s.0.departed = Some(*how));
+            with::<OseSheet>(world, combatant, |s| s.0.fled = true);
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
             with::<Effects>(world, combatant, |fx| fx.0.clear());
             if let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
@@ -611,6 +640,51 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::StealthDcSet { dc } => {
             if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
                 f.stealth_dc = *dc;
+            }
+        }
+        GameEvent::SurpriseRolled {
+            side, surprised, ..
+        } => {
+            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+                f.surprise_rolled.push(*side);
+                if *surprised {
+                    f.surprised.push(*side);
+                }
+            }
+        }
+        GameEvent::ReactionRolled { reaction, .. } => {
+            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+                f.reaction = Some(*reaction);
+            }
+        }
+        GameEvent::SideInitiative {
+            rolls,
+            simultaneous,
+            ..
+        } => {
+            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+                f.initiative = rolls
+                    .iter()
+                    .map(|(side, r)| (*side, r.natural().unwrap_or(0)))
+                    .collect();
+                f.simultaneous = *simultaneous;
+            }
+        }
+        GameEvent::Declared {
+            combatant,
+            declaration,
+        } => with::<OseSheet>(world, combatant, |s| s.0.next = declaration.clone()),
+        GameEvent::SpellDisrupted { combatant } => {
+            with::<OseSheet>(world, combatant, |s| s.0.disrupted = true)
+        }
+        GameEvent::SpellCast { .. } | GameEvent::SecretRolled { .. } => {}
+        GameEvent::MoraleRolled { results, .. } => {
+            for (c, _, holds) in results {
+                if *holds {
+                    with::<OseSheet>(world, c, |s| {
+                        s.0.morale_successes = s.0.morale_successes.saturating_add(1)
+                    });
+                }
             }
         }
     }

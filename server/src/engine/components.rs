@@ -277,3 +277,15 @@ pub struct FtdKit(pub crate::content::model::FtdSpec);
 /// Five Torches Deep battle state; `None` in the other rulesets.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct FtdField(pub Option<fray_protocol::ftd::FtdBattle>);
+
+/// Old-School Essentials: a combatant's live numbers (morale successes, declarations, flight).
+#[derive(Component, Debug, Clone)]
+pub struct OseSheet(pub fray_protocol::ose::OseCombatant);
+
+/// Old-School Essentials: a combatant's fixed stat block (THAC0, saves, weapons).
+#[derive(Component, Debug, Clone)]
+pub struct OseKit(pub crate::content::model::OseSpec);
+
+/// Old-School Essentials battle state; `None` in the other rulesets.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct OseField(pub Option<fray_protocol::ose::OseBattle>);

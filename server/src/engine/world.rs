@@ -95,6 +95,26 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
         sheet.refresh_encumbrance();
         e.insert((FtdSheet(sheet), FtdKit(k.clone())));
     }
+    if let Some(k) = &spec.ose {
+        e.insert((
+            OseSheet(fray_protocol::ose::OseCombatant {
+                class: k.class.clone(),
+                hd: k.hd.clone(),
+                thac0: k.thac0,
+                ac: k.ac,
+                shield: k.shield,
+                saves: k.saves,
+                morale: k.morale,
+                morale_successes: 0,
+                fled: false,
+                declared: None,
+                next: None,
+                acted: false,
+                disrupted: false,
+            }),
+            OseKit(k.clone()),
+        ));
+    }
     if let Some(h) = &spec.hero {
         e.insert(Hero {
             spec: h.clone(),
@@ -139,6 +159,12 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
         (encounter.ruleset == crate::rules::five_torches::ID)
             .then(fray_protocol::ftd::FtdBattle::default),
     ));
+    world.insert_resource(OseField((encounter.ruleset == crate::rules::ose::ID).then(
+        || fray_protocol::ose::OseBattle {
+            options: encounter.options.ose,
+            ..Default::default()
+        },
+    )));
     world
 }
 
@@ -188,6 +214,7 @@ pub fn read_state(world: &World) -> SessionState {
         let grid = er.get::<Grid>();
         let kit = er.get::<OrcusKit>();
         let ftd_kit = er.get::<FtdKit>();
+        let ose_kit = er.get::<OseKit>();
         combatants.push(CombatantState {
             id: c.id.clone(),
             name: c.name.clone(),
@@ -209,11 +236,13 @@ pub fn read_state(world: &World) -> SessionState {
             death_save_failures: hero.map_or(0, |h| h.death_save_failures),
             rallies: hero.map_or(0, |h| h.rallies),
             rally_barred_round: hero.and_then(|h| h.rally_barred_round),
-            attacks: match (kit, ftd_kit) {
-                (Some(k), _) => crate::rules::orcus::summaries(&k.0),
-                (None, Some(k)) => crate::rules::five_torches::summaries(&k.0),
-                (None, None) => summaries(&ars.0),
+            attacks: match (kit, ftd_kit, ose_kit) {
+                (Some(k), _, _) => crate::rules::orcus::summaries(&k.0),
+                (None, Some(k), _) => crate::rules::five_torches::summaries(&k.0),
+                (None, None, Some(k)) => crate::rules::ose::summaries(&k.0),
+                (None, None, None) => summaries(&ars.0),
             },
+            ose: er.get::<OseSheet>().map(|s| s.0.clone()),
             ftd: er.get::<FtdSheet>().map(|s| s.0.clone()),
             grid: grid.map(|g| g.0.clone()),
             engaged_with: pos.engaged.iter().cloned().collect(),
@@ -264,6 +293,7 @@ pub fn read_state(world: &World) -> SessionState {
             .map(Box::new),
         released: battle.released.clone(),
         ftd: world.get_resource::<FtdField>().and_then(|f| f.0.clone()),
+        ose: world.get_resource::<OseField>().and_then(|f| f.0.clone()),
         combatants,
     }
 }
@@ -386,6 +416,9 @@ pub fn restore_world(
         if let Some(f) = &cs.ftd {
             em.get_mut::<FtdSheet>()?.0 = f.clone();
         }
+        if let Some(f) = &cs.ose {
+            em.get_mut::<OseSheet>()?.0 = f.clone();
+        }
         {
             let mut pos = em.get_mut::<Position>()?;
             pos.engaged = cs.engaged_with.iter().cloned().collect();
@@ -395,6 +428,9 @@ pub fn restore_world(
     *world.resource_mut::<Battle>() = battle_from(state);
     if state.ftd.is_some() {
         world.resource_mut::<FtdField>().0 = state.ftd.clone();
+    }
+    if state.ose.is_some() {
+        world.resource_mut::<OseField>().0 = state.ose.clone();
     }
     Some(world)
 }

@@ -3,6 +3,7 @@
 
 pub mod five_torches;
 pub mod orcus;
+pub mod ose;
 pub mod thirteenth_age;
 
 use crate::engine::components::{Dice, Outbox, Pending};
@@ -17,6 +18,7 @@ pub const RULESETS: &[(&str, u32)] = &[
     (thirteenth_age::ID, thirteenth_age::VERSION),
     (orcus::ID, orcus::VERSION),
     (five_torches::ID, five_torches::VERSION),
+    (ose::ID, ose::VERSION),
 ];
 
 /// The version of a ruleset.
@@ -40,6 +42,10 @@ pub fn add_decide_systems(ruleset: &str, schedule: &mut Schedule) -> Option<()> 
         }
         five_torches::ID => {
             five_torches::add_systems(schedule);
+            Some(())
+        }
+        ose::ID => {
+            ose::add_systems(schedule);
             Some(())
         }
         _ => None,

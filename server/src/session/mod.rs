@@ -652,6 +652,91 @@ mod tests {
         assert!(reopened.state().combatants.iter().all(|c| c.ftd.is_some()));
     }
 
+    /// An Old-School Essentials session reopens from its log: the `ose` blocks (surprise,
+    /// reaction, declarations, side initiative, morale) fold back to the same state.
+    #[test]
+    fn an_old_school_essentials_session_reopens_from_its_log() {
+        let (name, text) = builtin_encounters("ose")[0];
+        let enc = load_encounter(name, text).unwrap();
+        let storage = MemStorage::new();
+        let mut a = Session::create_with(
+            storage.clone(),
+            SessionId("ose".into()),
+            enc,
+            Secrets {
+                seed: 7,
+                salt: [3; 16],
+                gm: "g".into(),
+                spectator: "s".into(),
+                players: vec!["a".into(), "b".into()],
+            },
+            false,
+            SessionConfig::default(),
+        )
+        .unwrap();
+        let mut id = 0;
+        let mut send = |s: &mut Session, c: Command| {
+            id += 1;
+            let _ = s.stage("gm", id, &c);
+            s.commit().unwrap();
+        };
+        send(
+            &mut a,
+            Command::RollSurprise {
+                sides: vec![fray_protocol::Side::Monsters],
+            },
+        );
+        send(&mut a, Command::RollReaction { speaker: None });
+        send(
+            &mut a,
+            Command::Declare {
+                actor: "pell".into(),
+                declaration: Some(fray_protocol::ose::Declaration::Spell {
+                    spell: "Sleep".into(),
+                }),
+            },
+        );
+        send(&mut a, Command::StartBattle);
+        for _ in 0..30 {
+            let state = a.state();
+            let Some(cur) = state.current.clone() else {
+                break;
+            };
+            let me = state.combatant(&cur).unwrap().clone();
+            if let Some(foe) = state
+                .combatants
+                .iter()
+                .find(|c| c.side != me.side && c.status.is_up())
+            {
+                send(
+                    &mut a,
+                    Command::OseAttack {
+                        actor: cur.clone(),
+                        attack: me.attacks[0].id.clone(),
+                        target: foe.id.clone(),
+                        range: None,
+                        modifier: 0,
+                    },
+                );
+            }
+            if a.state().current.as_ref() == Some(&cur) {
+                send(&mut a, Command::EndTurn { actor: cur });
+            }
+        }
+        let hash = a.state_hash();
+        let draws = a.engine().rng().draws();
+        assert!(draws > 0);
+        let before = a.state();
+        drop(a);
+        let (reopened, _) = Session::open(storage, SessionConfig::default()).unwrap();
+        assert_eq!(reopened.state_hash(), hash);
+        assert_eq!(reopened.engine().rng().draws(), draws);
+        assert_eq!(reopened.state(), before);
+        assert_eq!(reopened.state().ruleset, "ose");
+        assert!(reopened.state().ose.is_some());
+        assert!(reopened.state().combatants.iter().all(|c| c.ose.is_some()));
+    }
+
     #[test]
     fn reopening_resumes_the_rng_where_it_stopped() {
         let storage = MemStorage::new();

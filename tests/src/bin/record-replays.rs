@@ -229,8 +229,99 @@ fn ftd_coverage(session: &Session) -> Result<BTreeSet<String>> {
     Ok(seen)
 }
 
+/// Old-School Essentials fights: (directory name, built-in encounter, seed), played by
+/// `play_ose_in_process` (checked by `tests/tests/replays.rs`). Between them: surprise, the
+/// reaction roll, side initiative (a tie rerolled), hits and misses, a cast and a disrupted
+/// spell, a saving throw, deaths, morale held and broken.
+const OSE_FIGHTS: &[(&str, &str, u64)] = &[(
+    "barrow-of-the-hollow-king-seed-2",
+    "barrow-of-the-hollow-king",
+    2,
+)];
+
+fn play_ose(
+    encounter: &str,
+    seed: u64,
+    storage: impl fray_server::log::Storage + 'static,
+    id: &str,
+) -> Result<Session> {
+    let (name, text) = builtin_encounters("ose")
+        .iter()
+        .find(|(n, _)| *n == encounter)
+        .context("unknown encounter")?;
+    let mut session = Session::create_with(
+        storage,
+        SessionId(id.to_owned()),
+        load_encounter(name, text)?,
+        Secrets {
+            seed,
+            salt: seed.to_le_bytes().repeat(2).try_into().unwrap_or([0; 16]),
+            gm: "replay-gm".into(),
+            spectator: "replay-spectator".into(),
+            players: vec!["replay-alice".into(), "replay-bob".into()],
+        },
+        false,
+        SessionConfig {
+            snapshot_every: u64::MAX,
+            ..SessionConfig::default()
+        },
+    )?;
+    fray_tests::play_ose_in_process(&mut session, 5_000)?;
+    Ok(session)
+}
+
+/// What an Old-School Essentials fight exercised.
+fn ose_coverage(session: &Session) -> Result<BTreeSet<String>> {
+    use fray_protocol::event::AttackOutcome;
+    let mut seen = BTreeSet::new();
+    for e in session.events_after(0)? {
+        let tag = match e.event {
+            GameEvent::SurpriseRolled { surprised, .. } => format!("surprised {surprised}"),
+            GameEvent::ReactionRolled { reaction, .. } => format!("reaction {reaction:?}"),
+            GameEvent::SideInitiative { rolls, .. } if rolls.len() > 2 => "tie rerolled".into(),
+            GameEvent::AttackRolled { outcome, .. } => if outcome == AttackOutcome::Hit {
+                "hit"
+            } else {
+                "miss"
+            }
+            .into(),
+            GameEvent::SpellCast { .. } => "spell cast".into(),
+            GameEvent::SpellDisrupted { .. } => "spell disrupted".into(),
+            GameEvent::CheckRolled { success, .. } => format!("save {success}"),
+            GameEvent::Slain { .. } => "slain".into(),
+            GameEvent::MoraleRolled { results, .. } => {
+                for (_, _, holds) in &results {
+                    seen.insert(format!("morale {holds}"));
+                }
+                continue;
+            }
+            GameEvent::LeftBattle { .. } => "fled".into(),
+            _ => continue,
+        };
+        seen.insert(tag);
+    }
+    Ok(seen)
+}
+
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
+    // `--search-ose ENCOUNTER N`: the same for an Old-School Essentials encounter.
+    if let [_, flag, encounter, n] = &args[..]
+        && flag == "--search-ose"
+    {
+        for seed in 0..n.parse::<u64>()? {
+            match play_ose(
+                encounter,
+                seed,
+                fray_server::log::MemStorage::new(),
+                "search",
+            ) {
+                Ok(s) => println!("{encounter} seed {seed}: {:?}", ose_coverage(&s)?),
+                Err(e) => println!("{encounter} seed {seed}: {e}"),
+            }
+        }
+        return Ok(());
+    }
     // `--search-ftd ENCOUNTER N`: the same for a Five Torches Deep encounter.
     if let [_, flag, encounter, n] = &args[..]
         && flag == "--search-ftd"
@@ -303,6 +394,24 @@ fn main() -> Result<()> {
             "{dir}: {} events; {:?}",
             session.last_seq(),
             ftd_coverage(&session)?
+        );
+    }
+    let root = Path::new("replays/ose");
+    if root.exists() {
+        std::fs::remove_dir_all(root)?;
+    }
+    for (dir, encounter, seed) in OSE_FIGHTS {
+        let path = root.join(dir);
+        let session = play_ose(
+            encounter,
+            *seed,
+            FsStorage::open(&path)?,
+            &format!("replay-{dir}"),
+        )?;
+        eprintln!(
+            "{dir}: {} events; {:?}",
+            session.last_seq(),
+            ose_coverage(&session)?
         );
     }
     Ok(())

@@ -297,7 +297,15 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::SetStealthDc { .. }
         | Command::Reveal { .. }
         | Command::Exhaust { .. }
-        | Command::ReadyAction { .. } => reject(
+        | Command::ReadyAction { .. }
+        | Command::RollSurprise { .. }
+        | Command::RollReaction { .. }
+        | Command::Declare { .. }
+        | Command::OseAttack { .. }
+        | Command::CastSpell { .. }
+        | Command::OseMorale { .. }
+        | Command::SavingThrow { .. }
+        | Command::SecretRoll { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),

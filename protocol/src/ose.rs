@@ -1,0 +1,190 @@
+//! Old-School Essentials (`ose-adventuring.txt`, the shared B/X core): the wire types only that
+//! ruleset uses — saving-throw categories and tables, reactions, missile ranges, the session
+//! options, declarations, and the optional `ose` blocks of the state (null elsewhere).
+
+use crate::ids::Side;
+use serde::{Deserialize, Serialize};
+
+/// § Saving Throws, Categories: the five categories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaveCategory {
+    /// Death or poison (D).
+    Death,
+    /// Wands (W).
+    Wands,
+    /// Paralysis or petrification (P).
+    Paralysis,
+    /// Breath attacks (B).
+    Breath,
+    /// Spells, rods or staves (S).
+    Spells,
+}
+
+/// § Monster Saving Throws: the row a monster saves on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaveTable {
+    /// The normal-human row (NH).
+    NormalHuman,
+    /// The row of these hit dice.
+    Hd(u32),
+}
+
+/// § Monster Reaction Roll: the results of 2d6 (+ the speaker's CHA modifier).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reaction {
+    /// 2 or less: hostile, attacks.
+    Hostile,
+    /// 3–5: unfriendly, may attack.
+    Unfriendly,
+    /// 6–8: neutral, uncertain.
+    Neutral,
+    /// 9–11: indifferent, uninterested.
+    Indifferent,
+    /// 12 or more: friendly, helpful.
+    Friendly,
+}
+
+/// § Missile Attacks, Range Modifiers: the range band of a missile attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissileRange {
+    /// Short range: +1.
+    Short,
+    /// Medium range: ±0.
+    Medium,
+    /// Long range: −1.
+    Long,
+    /// Beyond long range: not possible.
+    Beyond,
+}
+
+/// § Combat, Initiative, Ties: what a tied side-initiative roll does (a session option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TieRule {
+    /// Both sides roll again (the text's first choice; Fray's default).
+    #[default]
+    Reroll,
+    /// Actions on both sides are resolved simultaneously: combatants slain in the round still
+    /// act in it, and leave when it ends.
+    Simultaneous,
+}
+
+/// § Attack Rolls: how the attack roll is compared (a session option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackProcedure {
+    /// The attack matrix (the text's default).
+    #[default]
+    Matrix,
+    /// § Attack Rolls Using THAC0 (optional rule): THAC0 − AC.
+    Thac0Direct,
+    /// § Ascending Armor Class (optional rule): total + attack bonus ≥ AAC.
+    Ascending,
+}
+
+/// The session options of the B/X core, with the text's defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct OseOptions {
+    /// Tied initiative.
+    #[serde(default)]
+    pub ties: TieRule,
+    /// Attack procedure.
+    #[serde(default)]
+    pub attack: AttackProcedure,
+}
+
+/// § Combat, Declare Spells and Melee Movement: what a combatant declared for the round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Declaration {
+    /// To cast a spell (§ Spell Casting: its sole action; no movement).
+    Spell {
+        /// The spell's name.
+        spell: String,
+    },
+    /// A fighting withdrawal (§ In Melee).
+    Withdraw,
+    /// A retreat (§ In Melee: no attack; attackers +2 and ignore its shield).
+    Retreat,
+}
+
+/// Why the server proposes a morale check (§ When to Check Morale).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OseMoraleTrigger {
+    /// The first time one of the side is killed.
+    FirstDeath,
+    /// Half the side killed or otherwise incapacitated.
+    HalfIncapacitated,
+}
+
+/// An Old-School Essentials combatant's own state (`ose` on a combatant).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OseCombatant {
+    /// Class (characters) or `None` (monsters).
+    pub class: Option<String>,
+    /// Hit dice as written (monsters), e.g. `2+1`.
+    pub hd: Option<String>,
+    /// The attack matrix row.
+    pub thac0: i32,
+    /// Armour class (descending).
+    pub ac: i32,
+    /// AC bonus of its shield (ignored when attacked from behind or retreating).
+    pub shield: i32,
+    /// Saving throws: death, wands, paralysis, breath, spells.
+    pub saves: [i32; 5],
+    /// Morale rating 2–12 (monsters; `None`: no morale checks, e.g. PCs and retainers).
+    pub morale: Option<i32>,
+    /// Successful morale checks this encounter (two: it fights to the death).
+    pub morale_successes: u8,
+    /// Broke on morale and fled (it no longer acts or counts for the end of the battle).
+    pub fled: bool,
+    /// This round's declaration.
+    pub declared: Option<Declaration>,
+    /// The declaration for the next round (it becomes `declared` when the round starts).
+    pub next: Option<Declaration>,
+    /// Has taken its turn this round.
+    pub acted: bool,
+    /// Its declared spell was disrupted this round.
+    pub disrupted: bool,
+}
+
+/// Old-School Essentials battle state (`ose` on the session).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OseBattle {
+    /// The session options.
+    pub options: OseOptions,
+    /// Sides that rolled for surprise.
+    pub surprise_rolled: Vec<Side>,
+    /// Sides found surprised (they cannot act in the first round).
+    pub surprised: Vec<Side>,
+    /// The monsters' reaction, once rolled.
+    pub reaction: Option<Reaction>,
+    /// This round's side-initiative rolls, in side order.
+    pub initiative: Vec<(Side, u32)>,
+    /// This round's sides are resolved simultaneously (a tie under the simultaneous option).
+    pub simultaneous: bool,
+    /// Sides whose first-death morale check was proposed.
+    pub first_death: Vec<Side>,
+    /// Sides whose half-incapacitated morale check was proposed.
+    pub half_down: Vec<Side>,
+}
+
+/// What a GM-only secret roll is for (§ Searching, § Listening at Doors, § Wandering Monsters:
+/// "The referee should always roll … so that the player does not know if the roll failed").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SecretCheck {
+    /// Searching a 10′ × 10′ area for secret doors (1-in-6).
+    SecretDoor,
+    /// Searching a 10′ × 10′ area for room traps (1-in-6).
+    RoomTrap,
+    /// Listening at a door (1-in-6).
+    Listen,
+    /// The wandering-monster check (usually 1-in-6).
+    WanderingMonster,
+}

@@ -1,0 +1,641 @@
+//! Old-School Essentials content (the shared B/X core): character and monster stat blocks and
+//! encounters, as TOML (see `docs/content.md`, section "Old-School Essentials"). Validated on
+//! load; errors name the file, the field and the reason.
+
+use super::file::{Ctx, SeatFile};
+use super::model::{CombatantSpec, Encounter, HeroSpec, OseAttackSpec, OseSpec, SessionOptions};
+use super::{ContentError, resolve_seats};
+use crate::dice::DiceExpr;
+use crate::rules::ose::tables::{self, HitDice};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::ose::{OseOptions, SaveTable};
+use fray_protocol::state::Defenses;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Ruleset id of these files.
+pub const RULESET: &str = crate::rules::ose::ID;
+
+/// The built-in party and bestiary.
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "builtin:ose/party.toml",
+        include_str!("../../content/ose/party.toml"),
+    ),
+    (
+        "builtin:ose/bestiary.toml",
+        include_str!("../../content/ose/bestiary.toml"),
+    ),
+];
+
+/// Built-in encounters: (name, TOML text).
+pub const ENCOUNTERS: &[(&str, &str)] = &[(
+    "barrow-of-the-hollow-king",
+    include_str!("../../content/ose/encounters/barrow-of-the-hollow-king.toml"),
+)];
+
+/// An Old-School Essentials content file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OseFile {
+    /// Ruleset id (`ose`; required in encounter files).
+    pub ruleset: Option<String>,
+    /// Encounter title.
+    pub title: Option<String>,
+    /// Characters joining the encounter, by id.
+    #[serde(default)]
+    pub characters: Vec<String>,
+    /// Monster groups.
+    #[serde(default)]
+    pub monsters: Vec<GroupFile>,
+    /// Player seats.
+    #[serde(default)]
+    pub seats: Vec<SeatFile>,
+    /// Session options (`ties`, `attack`), the text's defaults when absent.
+    #[serde(default)]
+    pub options: OseOptions,
+    /// Character stat blocks.
+    #[serde(default)]
+    pub character: Vec<CharacterFile>,
+    /// Monster stat blocks.
+    #[serde(default)]
+    pub monster: Vec<MonsterFile>,
+}
+
+/// `[[monsters]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupFile {
+    /// Template id.
+    pub template: String,
+    /// How many (1..=20).
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Ability scores as written (3..=18).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoresFile {
+    /// Strength.
+    pub str: i32,
+    /// Dexterity.
+    pub dex: i32,
+    /// Constitution.
+    pub con: i32,
+    /// Intelligence.
+    pub int: i32,
+    /// Wisdom.
+    pub wis: i32,
+    /// Charisma.
+    pub cha: i32,
+}
+
+/// Saving throws as written.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavesFile {
+    /// Death or poison.
+    pub death: i32,
+    /// Wands.
+    pub wands: i32,
+    /// Paralysis or petrification.
+    pub paralysis: i32,
+    /// Breath attacks.
+    pub breath: i32,
+    /// Spells, rods or staves.
+    pub spells: i32,
+}
+
+/// `[[character]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterFile {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Class (e.g. `fighter`, `magic-user`).
+    pub class: String,
+    /// Level (1..=14).
+    pub level: i32,
+    /// Ability scores.
+    pub abilities: ScoresFile,
+    /// THAC0 (from the class table; 5..=20).
+    pub thac0: i32,
+    /// Armour class, descending (−10..=9), shield included.
+    pub ac: i32,
+    /// The part of the AC from a shield (0..=3; § Attacking from Behind, § Retreat).
+    #[serde(default)]
+    pub shield: i32,
+    /// Hit points (1..=999).
+    pub hp: i32,
+    /// Saving throws from the class table (2..=20).
+    pub saves: SavesFile,
+    /// Base movement rate in feet per turn (default 120; multiple of 3, 3..=240).
+    #[serde(default = "base_move")]
+    pub movement: i32,
+    /// Weapons.
+    #[serde(default)]
+    pub weapons: Vec<WeaponFile>,
+}
+
+fn base_move() -> i32 {
+    120
+}
+
+/// `[[monster]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonsterFile {
+    /// Template id.
+    pub template: String,
+    /// Name.
+    pub name: String,
+    /// Hit dice as written: `2`, `2+1`, `1-1`, `1/2`.
+    pub hd: String,
+    /// Armour class, descending (−10..=9).
+    pub ac: i32,
+    /// Hit points (1..=999; fixed, so that fights replay from the content).
+    pub hp: i32,
+    /// Morale rating (2..=12).
+    pub morale: i32,
+    /// The saving-throw row: `nh` or `hd N` (default: its hit dice' row).
+    pub save_as: Option<String>,
+    /// Base movement rate in feet per turn (default 120).
+    #[serde(default = "base_move")]
+    pub movement: i32,
+    /// Attacks (the combatant makes one per turn in this increment).
+    #[serde(default)]
+    pub attacks: Vec<WeaponFile>,
+}
+
+/// `[[character.weapons]]` / `[[monster.attacks]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponFile {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Damage dice, e.g. `1d8` (characters: STR is added in melee when rolled).
+    pub damage: String,
+    /// A missile weapon: its short, medium and long ranges in feet, increasing.
+    pub ranges: Option<[i32; 3]>,
+    /// A slow weapon (two-handed; § Slow Weapons: acts last in the round).
+    #[serde(default)]
+    pub slow: bool,
+}
+
+fn in_range(ctx: &Ctx, field: String, v: i32, lo: i32, hi: i32) -> Result<(), ContentError> {
+    if (lo..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(ctx.err(field, format!("{v} is outside {lo}..={hi}")))
+    }
+}
+
+fn id_ok(ctx: &Ctx, field: String, id: &str) -> Result<(), ContentError> {
+    if id.is_empty()
+        || id.len() > 40
+        || !id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return Err(ctx.err(
+            field,
+            format!("'{id}' must be 1-40 characters of a-z, 0-9 and '-'"),
+        ));
+    }
+    Ok(())
+}
+
+fn name_ok(ctx: &Ctx, field: String, name: &str) -> Result<(), ContentError> {
+    if name.trim().is_empty() || name.len() > 60 {
+        return Err(ctx.err(field, "a name is 1-60 characters"));
+    }
+    Ok(())
+}
+
+fn movement_ok(ctx: &Ctx, field: String, m: i32) -> Result<(), ContentError> {
+    in_range(ctx, field.clone(), m, 3, 240)?;
+    if m % 3 != 0 {
+        return Err(ctx.err(
+            field,
+            format!("{m} is not a multiple of 3 (the encounter rate is a third of it)"),
+        ));
+    }
+    Ok(())
+}
+
+fn weapons(
+    ctx: &Ctx,
+    field: &str,
+    list: &[WeaponFile],
+) -> Result<Vec<OseAttackSpec>, ContentError> {
+    if list.is_empty() {
+        return Err(ctx.err(field.to_owned(), "at least one attack"));
+    }
+    let mut out: Vec<OseAttackSpec> = Vec::new();
+    for (i, w) in list.iter().enumerate() {
+        let f = |n: &str| format!("{field}[{i}].{n}");
+        id_ok(ctx, f("id"), &w.id)?;
+        if out.iter().any(|o| o.id == w.id) {
+            return Err(ctx.err(f("id"), format!("'{}' appears twice", w.id)));
+        }
+        name_ok(ctx, f("name"), &w.name)?;
+        let expr = DiceExpr::parse(&w.damage)
+            .map_err(|e| ctx.err(f("damage"), format!("'{}': {e}", w.damage)))?;
+        let (lo, _) = expr
+            .bounds(&crate::dice::Placeholders::default())
+            .map_err(|e| ctx.err(f("damage"), format!("'{}': {e}", w.damage)))?;
+        if lo.is_some_and(|l| l < 0) {
+            return Err(ctx.err(f("damage"), "damage cannot be negative"));
+        }
+        if let Some([s, m, l]) = w.ranges
+            && !(0 < s && s < m && m < l && l <= 1000)
+        {
+            return Err(ctx.err(
+                f("ranges"),
+                format!("[{s}, {m}, {l}] must increase, within 1..=1000 feet"),
+            ));
+        }
+        out.push(OseAttackSpec {
+            id: w.id.clone(),
+            name: w.name.clone(),
+            damage: w.damage.clone(),
+            ranges: w.ranges,
+            slow: w.slow,
+        });
+    }
+    Ok(out)
+}
+
+fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError> {
+    let field = format!("character '{}'", c.id);
+    let f = |n: &str| format!("{field}.{n}");
+    id_ok(ctx, f("id"), &c.id)?;
+    name_ok(ctx, f("name"), &c.name)?;
+    id_ok(ctx, f("class"), &c.class)?;
+    in_range(ctx, f("level"), c.level, 1, 14)?;
+    let a = c.abilities;
+    for (n, v) in [
+        ("str", a.str),
+        ("dex", a.dex),
+        ("con", a.con),
+        ("int", a.int),
+        ("wis", a.wis),
+        ("cha", a.cha),
+    ] {
+        in_range(ctx, f(&format!("abilities.{n}")), v, 3, 18)?;
+    }
+    in_range(ctx, f("thac0"), c.thac0, 5, 20)?;
+    in_range(ctx, f("ac"), c.ac, -10, 9)?;
+    in_range(ctx, f("shield"), c.shield, 0, 3)?;
+    in_range(ctx, f("hp"), c.hp, 1, 999)?;
+    let s = c.saves;
+    let saves = [s.death, s.wands, s.paralysis, s.breath, s.spells];
+    for (n, v) in ["death", "wands", "paralysis", "breath", "spells"]
+        .iter()
+        .zip(saves)
+    {
+        in_range(ctx, f(&format!("saves.{n}")), v, 2, 20)?;
+    }
+    movement_ok(ctx, f("movement"), c.movement)?;
+    let mods = super::model::AbilityMods {
+        str: tables::ability_mod(a.str),
+        con: tables::ability_mod(a.con),
+        dex: tables::ability_mod(a.dex),
+        int: tables::ability_mod(a.int),
+        wis: tables::ability_mod(a.wis),
+        cha: tables::ability_mod(a.cha),
+    };
+    Ok(combatant(
+        CombatantId::new(c.id.clone()),
+        c.name.clone(),
+        Side::Heroes,
+        c.id.clone(),
+        c.level,
+        c.hp,
+        Some(HeroSpec {
+            mods,
+            recoveries: 0,
+            recovery_die: 0,
+            weapon_die: None,
+            two_weapon: false,
+            potions: 0,
+            save_bonus: 0,
+            kind: super::model::HeroKind::Pc,
+        }),
+        OseSpec {
+            class: Some(c.class.clone()),
+            hd: None,
+            thac0: c.thac0,
+            ac: c.ac,
+            shield: c.shield,
+            saves,
+            morale: None,
+            movement: c.movement,
+            str_mod: tables::ability_mod(a.str),
+            dex_mod: tables::ability_mod(a.dex),
+            cha_mod: tables::cha_reaction_mod(a.cha),
+            attacks: weapons(ctx, &f("weapons"), &c.weapons)?,
+        },
+    ))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn combatant(
+    id: CombatantId,
+    name: String,
+    side: Side,
+    template: String,
+    level: i32,
+    hp: i32,
+    hero: Option<HeroSpec>,
+    ose: OseSpec,
+) -> CombatantSpec {
+    CombatantSpec {
+        id,
+        name,
+        side,
+        template,
+        level,
+        max_hp: hp,
+        defenses: Defenses {
+            ac: ose.ac,
+            pd: 0,
+            md: 0,
+        },
+        initiative: 0,
+        size: fray_protocol::grid::Size::Medium,
+        hero,
+        resist: Vec::new(),
+        vulnerable: Vec::new(),
+        villain: false,
+        attacks: Vec::new(),
+        orcus: None,
+        ftd: None,
+        ose: Some(ose),
+    }
+}
+
+fn save_table(
+    ctx: &Ctx,
+    field: String,
+    s: Option<&str>,
+    hd: HitDice,
+) -> Result<SaveTable, ContentError> {
+    match s.map(str::trim) {
+        None => Ok(SaveTable::Hd(hd.dice)),
+        Some("nh") => Ok(SaveTable::NormalHuman),
+        Some(other) => other
+            .strip_prefix("hd ")
+            .and_then(|n| n.trim().parse::<u32>().ok())
+            .filter(|n| (1..=40).contains(n))
+            .map(SaveTable::Hd)
+            .ok_or_else(|| ctx.err(field, format!("'{other}' is not 'nh' or 'hd N' (1..=40)"))),
+    }
+}
+
+fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSpec, ContentError> {
+    let field = format!("monster '{}'", m.template);
+    let f = |x: &str| format!("{field}.{x}");
+    id_ok(ctx, f("template"), &m.template)?;
+    name_ok(ctx, f("name"), &m.name)?;
+    let hd = HitDice::parse(&m.hd).ok_or_else(|| {
+        ctx.err(
+            f("hd"),
+            format!("'{}' is not hit dice (N, N+B, N-B or 1/2)", m.hd),
+        )
+    })?;
+    if hd.dice > 40 {
+        return Err(ctx.err(f("hd"), "at most 40 hit dice"));
+    }
+    in_range(ctx, f("ac"), m.ac, -10, 9)?;
+    in_range(ctx, f("hp"), m.hp, 1, 999)?;
+    in_range(ctx, f("morale"), m.morale, 2, 12)?;
+    movement_ok(ctx, f("movement"), m.movement)?;
+    let table = save_table(ctx, f("save_as"), m.save_as.as_deref(), hd)?;
+    let (id, name) = if count == 1 {
+        (m.template.clone(), m.name.clone())
+    } else {
+        (format!("{}-{n}", m.template), format!("{} {n}", m.name))
+    };
+    Ok(combatant(
+        CombatantId::new(id),
+        name,
+        Side::Monsters,
+        m.template.clone(),
+        i32::try_from(hd.dice).unwrap_or(40),
+        m.hp,
+        None,
+        OseSpec {
+            class: None,
+            hd: Some(m.hd.trim().to_owned()),
+            thac0: tables::monster_thac0(hd),
+            ac: m.ac,
+            shield: 0,
+            saves: tables::monster_saves(table),
+            morale: Some(m.morale),
+            movement: m.movement,
+            str_mod: 0,
+            dex_mod: 0,
+            cha_mod: 0,
+            attacks: weapons(ctx, &f("attacks"), &m.attacks)?,
+        },
+    ))
+}
+
+/// Loads an encounter: its file (which may hold stat blocks too) over the built-in party and
+/// bestiary. `name` names the file in error messages.
+pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError> {
+    let enc: OseFile = super::parse_toml(name, text)?;
+    let ctx = Ctx { file: name };
+    if enc.ruleset.as_deref() != Some(RULESET) {
+        return Err(ctx.err(
+            "ruleset",
+            "an Old-School Essentials encounter says ruleset = \"ose\"",
+        ));
+    }
+    let mut chars: BTreeMap<String, (String, CharacterFile)> = BTreeMap::new();
+    let mut mons: BTreeMap<String, (String, MonsterFile)> = BTreeMap::new();
+    let mut files = Vec::new();
+    for (file, text) in BUILTIN {
+        files.push((file.to_string(), super::parse_toml::<OseFile>(file, text)?));
+    }
+    for (file, f) in &files {
+        for c in &f.character {
+            chars.insert(c.id.clone(), (file.clone(), c.clone()));
+        }
+        for m in &f.monster {
+            mons.insert(m.template.clone(), (file.clone(), m.clone()));
+        }
+    }
+    for c in &enc.character {
+        chars.insert(c.id.clone(), (name.to_owned(), c.clone()));
+    }
+    for m in &enc.monster {
+        mons.insert(m.template.clone(), (name.to_owned(), m.clone()));
+    }
+    if enc.characters.is_empty() {
+        return Err(ctx.err("characters", "an encounter needs at least one character"));
+    }
+    if enc.monsters.is_empty() {
+        return Err(ctx.err("monsters", "an encounter needs at least one monster group"));
+    }
+    let mut combatants = Vec::new();
+    for (i, id) in enc.characters.iter().enumerate() {
+        let (file, c) = chars
+            .get(id)
+            .ok_or_else(|| ctx.err(format!("characters[{i}]"), format!("no character '{id}'")))?;
+        combatants.push(character(&Ctx { file }, c)?);
+    }
+    for (i, g) in enc.monsters.iter().enumerate() {
+        in_range(
+            &ctx,
+            format!("monsters[{i}].count"),
+            i32::try_from(g.count).unwrap_or(i32::MAX),
+            1,
+            20,
+        )?;
+        let (file, m) = mons.get(&g.template).ok_or_else(|| {
+            ctx.err(
+                format!("monsters[{i}].template"),
+                format!("no monster '{}'", g.template),
+            )
+        })?;
+        for n in 1..=g.count {
+            combatants.push(monster(&Ctx { file }, m, n, g.count)?);
+        }
+    }
+    combatants.sort_by(|a, b| a.id.cmp(&b.id));
+    for w in combatants.windows(2) {
+        if w[0].id == w[1].id {
+            return Err(ctx.err(
+                "characters",
+                format!("combatant id '{}' appears twice", w[0].id),
+            ));
+        }
+    }
+    let seats = resolve_seats(&ctx, &enc.seats, &combatants)?;
+    Ok(Encounter {
+        ruleset: RULESET.to_owned(),
+        title: enc.title.unwrap_or_else(|| "Untitled encounter".into()),
+        combatants,
+        seats,
+        options: SessionOptions {
+            ose: enc.options,
+            ..SessionOptions::default()
+        },
+        map: None,
+        battles: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fray_protocol::ose::{AttackProcedure, TieRule};
+
+    fn err(text: &str) -> String {
+        load_encounter("test.toml", text).unwrap_err().to_string()
+    }
+
+    const HEAD: &str =
+        "ruleset = \"ose\"\ncharacters = [\"odo\"]\n[[monsters]]\ntemplate = \"grave-rat\"\n";
+
+    #[test]
+    fn the_builtin_encounter_loads_with_the_texts_defaults() {
+        let (name, text) = ENCOUNTERS[0];
+        let e = load_encounter(name, text).unwrap();
+        assert_eq!(e.options.ose.ties, TieRule::Reroll);
+        assert_eq!(e.options.ose.attack, AttackProcedure::Matrix);
+        assert!(e.combatants.iter().any(|c| c.side == Side::Heroes));
+        assert!(
+            e.combatants
+                .iter()
+                .filter(|c| c.side == Side::Monsters)
+                .count()
+                >= 3
+        );
+        // The whole bestiary (≥ 8 monsters) validates.
+        let bestiary: OseFile = super::super::parse_toml(BUILTIN[1].0, BUILTIN[1].1).unwrap();
+        assert!(bestiary.monster.len() >= 8);
+        for m in &bestiary.monster {
+            monster(&Ctx { file: BUILTIN[1].0 }, m, 1, 1).unwrap();
+        }
+        let party: OseFile = super::super::parse_toml(BUILTIN[0].0, BUILTIN[0].1).unwrap();
+        for c in &party.character {
+            character(&Ctx { file: BUILTIN[0].0 }, c).unwrap();
+        }
+    }
+
+    // ose-adventuring.txt § Attack Matrix (monsters by HD) and § Monster Saving Throws.
+    #[test]
+    fn monsters_get_their_thac0_and_saves_from_hit_dice() {
+        let text = format!(
+            "{HEAD}count = 2\n[[monster]]\ntemplate = \"grave-rat\"\nname = \"Grave rat\"\nhd = \"2+1\"\nac = 7\nhp = 9\nmorale = 8\n[[monster.attacks]]\nid = \"bite\"\nname = \"Bite\"\ndamage = \"1d4\"\n"
+        );
+        let e = load_encounter("test.toml", &text).unwrap();
+        let rat = e
+            .combatants
+            .iter()
+            .find(|c| c.id.0 == "grave-rat-2")
+            .unwrap();
+        assert_eq!(rat.name, "Grave rat 2");
+        let k = rat.ose.as_ref().unwrap();
+        assert_eq!(k.thac0, 17);
+        assert_eq!(k.saves, [12, 13, 14, 15, 16]);
+        let nh = text.replace("morale = 8", "morale = 8\nsave_as = \"nh\"");
+        let e = load_encounter("test.toml", &nh).unwrap();
+        assert_eq!(
+            e.combatants
+                .iter()
+                .find(|c| c.id.0 == "grave-rat-1")
+                .unwrap()
+                .ose
+                .as_ref()
+                .unwrap()
+                .saves,
+            [14, 15, 16, 17, 18]
+        );
+    }
+
+    #[test]
+    fn errors_name_file_field_and_reason() {
+        let bad = format!(
+            "{HEAD}[[monster]]\ntemplate = \"grave-rat\"\nname = \"Grave rat\"\nhd = \"two\"\nac = 7\nhp = 9\nmorale = 8\n[[monster.attacks]]\nid = \"bite\"\nname = \"Bite\"\ndamage = \"1d4\"\n"
+        );
+        assert_eq!(
+            err(&bad),
+            "test.toml: monster 'grave-rat'.hd: 'two' is not hit dice (N, N+B, N-B or 1/2)"
+        );
+        let morale = bad
+            .replace("\"two\"", "\"1\"")
+            .replace("morale = 8", "morale = 13");
+        assert_eq!(
+            err(&morale),
+            "test.toml: monster 'grave-rat'.morale: 13 is outside 2..=12"
+        );
+        let dmg = bad.replace("\"two\"", "\"1\"").replace("1d4", "1q4");
+        assert!(err(&dmg).starts_with("test.toml: monster 'grave-rat'.attacks[0].damage: '1q4'"));
+        let ranges = bad.replace("\"two\"", "\"1\"").replace(
+            "damage = \"1d4\"",
+            "damage = \"1d4\"\nranges = [50, 40, 150]",
+        );
+        assert_eq!(
+            err(&ranges),
+            "test.toml: monster 'grave-rat'.attacks[0].ranges: [50, 40, 150] must increase, within 1..=1000 feet"
+        );
+        assert_eq!(
+            err("ruleset = \"ose\"\ncharacters = [\"nobody\"]\n[[monsters]]\ntemplate = \"x\"\n"),
+            "test.toml: characters[0]: no character 'nobody'"
+        );
+        assert!(err("ruleset = \"ose\"\n[options]\nties = \"coin\"\n").starts_with("test.toml:"));
+    }
+}

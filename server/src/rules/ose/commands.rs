@@ -1,0 +1,730 @@
+//! Legality and outcome of each Old-School Essentials command (`ose-adventuring.txt`). A refusal
+//! changes nothing and draws no dice (the decide system restores the RNG on any refusal).
+
+use super::Sheets;
+use super::tables;
+use crate::content::model::{OseAttackSpec, OseSpec};
+use crate::dice::Placeholders;
+use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::event::{ActionKind, AttackOutcome, DamageCause, Defense, GameEvent};
+use fray_protocol::ftd::{Departure, MoraleTrigger};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::ose::{Declaration, MissileRange, OseCombatant, SaveCategory};
+use fray_protocol::roll::Roll;
+use fray_protocol::state::{LifeStatus, Phase};
+use fray_protocol::{Command, ErrorCode, Rejection};
+use std::collections::BTreeSet;
+
+type R<T = ()> = Result<T, Rejection>;
+
+fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
+    Rejection::new(code, msg)
+}
+
+/// Decides one command.
+pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
+    match cmd {
+        Command::RollSurprise { sides } => surprise(d, s, sides),
+        Command::RollReaction { speaker } => reaction(d, s, speaker.as_ref()),
+        Command::StartBattle => {
+            setup(d)?;
+            d.emit(GameEvent::BattleStarted);
+            super::turns::new_round(d, s, 1);
+            Ok(())
+        }
+        Command::Declare { actor, declaration } => declare(d, s, actor, declaration.as_ref()),
+        Command::OseAttack {
+            actor,
+            attack,
+            target,
+            range,
+            modifier,
+        } => attack_cmd(d, s, actor, attack, target, *range, *modifier),
+        Command::Attack {
+            actor,
+            attack,
+            targets,
+            knock_out: false,
+            mode: fray_protocol::command::AttackMode::Standard,
+        } => match targets.as_slice() {
+            [target] => attack_cmd(d, s, actor, attack, target, None, 0),
+            _ => Err(no(
+                ErrorCode::WrongTargetCount,
+                "an Old-School Essentials attack has one target",
+            )),
+        },
+        Command::Attack { .. } => Err(no(
+            ErrorCode::InvalidArgument,
+            "knock-out blows, opportunity attacks and coups de grace are not Old-School Essentials \
+             attacks (use ose_attack)",
+        )),
+        Command::CastSpell { actor } => cast(d, s, actor),
+        Command::OseMorale {
+            combatants,
+            adjustment,
+        } => morale(d, s, combatants, *adjustment),
+        Command::SavingThrow {
+            combatant,
+            category,
+            modifier,
+        } => save(d, s, combatant, *category, *modifier),
+        Command::SecretRoll {
+            check,
+            combatant,
+            chance,
+        } => secret(d, s, *check, combatant.as_ref(), *chance),
+        Command::EndTurn { actor } => {
+            on_turn(d, actor)?;
+            d.emit(GameEvent::TurnEnded {
+                combatant: actor.clone(),
+            });
+            Ok(())
+        }
+        Command::EndBattle => {
+            running(d)?;
+            d.emit(GameEvent::BattleEnded { winner: None });
+            Ok(())
+        }
+        other => Err(no(
+            ErrorCode::InvalidArgument,
+            format!("'{}' is not an Old-School Essentials command", other.kind()),
+        )),
+    }
+}
+
+// --- shared checks -------------------------------------------------------------------------
+
+fn sheet<'a>(s: &'a Sheets, id: &CombatantId) -> R<(&'a OseCombatant, &'a OseSpec)> {
+    s.get(id)
+        .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
+}
+
+fn name(d: &Decider, id: &CombatantId) -> String {
+    d.field
+        .get(id)
+        .map_or_else(|| id.to_string(), |f| f.c.name.clone())
+}
+
+fn side_of(d: &Decider, id: &CombatantId) -> R<Side> {
+    d.field
+        .get(id)
+        .map(|f| f.c.side)
+        .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
+}
+
+fn setup(d: &Decider) -> R {
+    match d.field.battle.phase {
+        Phase::Setup => Ok(()),
+        Phase::Running => Err(no(
+            ErrorCode::BattleAlreadyStarted,
+            "the battle has already started",
+        )),
+        Phase::Ended => Err(no(ErrorCode::BattleOver, "the battle is over")),
+    }
+}
+
+fn running(d: &Decider) -> R {
+    match d.field.battle.phase {
+        Phase::Setup => Err(no(
+            ErrorCode::BattleNotStarted,
+            "the battle has not started",
+        )),
+        Phase::Ended => Err(no(ErrorCode::BattleOver, "the battle is over")),
+        Phase::Running => Ok(()),
+    }
+}
+
+fn on_turn(d: &Decider, actor: &CombatantId) -> R {
+    running(d)?;
+    side_of(d, actor)?;
+    if d.field.battle.current() != Some(actor) {
+        return Err(no(
+            ErrorCode::NotYourTurn,
+            format!("it is not {}'s turn", name(d, actor)),
+        ));
+    }
+    Ok(())
+}
+
+/// In the fight and able to act: alive (0 hp counts while a simultaneous round lasts) and not
+/// fled.
+pub fn up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> bool {
+    !s.get(id).is_some_and(|(sh, _)| sh.fled) && d.status(id) == Some(LifeStatus::Conscious)
+}
+
+fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
+    on_turn(d, actor)?;
+    if !up(d, s, actor) {
+        return Err(no(
+            ErrorCode::CannotAct,
+            format!("{} cannot act", name(d, actor)),
+        ));
+    }
+    let budget = d.field.get(actor).map(|f| f.budget.0);
+    let Some(spent) = budget.and_then(|b| b.payer(ActionKind::Standard)) else {
+        return Err(no(
+            ErrorCode::ActionAlreadyUsed,
+            format!(
+                "{} has already attacked or cast this round (§ Attacks Per Round)",
+                name(d, actor)
+            ),
+        ));
+    };
+    d.emit(GameEvent::ActionUsed {
+        combatant: actor.clone(),
+        action: ActionKind::Standard,
+        spent,
+    });
+    Ok(())
+}
+
+fn as_i32(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+// --- encounters ----------------------------------------------------------------------------
+
+/// § Encounters, Surprise Checks: a d6 per side not expecting the encounter; 1–2 surprised.
+fn surprise(d: &mut Decider, s: &Sheets, sides: &[Side]) -> R {
+    setup(d)?;
+    if sides.is_empty() {
+        return Err(no(ErrorCode::InvalidArgument, "name the sides that roll"));
+    }
+    let b = s.battle();
+    let mut seen = BTreeSet::new();
+    for side in sides {
+        if !seen.insert(*side) {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("{side:?} is listed twice"),
+            ));
+        }
+        if b.surprise_rolled.contains(side) {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("{side:?} has already rolled for surprise"),
+            ));
+        }
+    }
+    for side in sides {
+        let roll = crate::dice::notation::roll_die(d.rng, 6);
+        let surprised = tables::surprised(roll.natural().unwrap_or(6));
+        d.emit(GameEvent::SurpriseRolled {
+            side: *side,
+            roll,
+            surprised,
+        });
+    }
+    Ok(())
+}
+
+/// § Monster Reaction Roll: 2d6 + the speaker's CHA modifier (§ Monster Actions, Charisma).
+fn reaction(d: &mut Decider, s: &Sheets, speaker: Option<&CombatantId>) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the battle is over"));
+    }
+    let modifier = match speaker {
+        Some(id) => {
+            if side_of(d, id)? != Side::Heroes {
+                return Err(no(
+                    ErrorCode::InvalidTarget,
+                    "the speaker is a character of the party",
+                ));
+            }
+            sheet(s, id)?.1.cha_mod
+        }
+        None => 0,
+    };
+    let roll = d.roll("2d6", &Placeholders::default())?;
+    let total = roll.total + modifier;
+    d.emit(GameEvent::ReactionRolled {
+        speaker: speaker.cloned(),
+        roll,
+        modifier,
+        total,
+        reaction: tables::reaction(total),
+    });
+    Ok(())
+}
+
+/// § Declare Spells and Melee Movement: for the next round, before initiative.
+fn declare(d: &mut Decider, s: &Sheets, actor: &CombatantId, what: Option<&Declaration>) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the battle is over"));
+    }
+    let _ = sheet(s, actor)?;
+    if d.field.battle.phase == Phase::Running && !up(d, s, actor) {
+        return Err(no(
+            ErrorCode::CannotAct,
+            format!("{} cannot act", name(d, actor)),
+        ));
+    }
+    if let Some(Declaration::Spell { spell }) = what
+        && (spell.trim().is_empty() || spell.len() > 60)
+    {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "a spell's name is 1-60 characters",
+        ));
+    }
+    d.emit(GameEvent::Declared {
+        combatant: actor.clone(),
+        declaration: what.cloned(),
+    });
+    Ok(())
+}
+
+// --- attacks -------------------------------------------------------------------------------
+
+/// Whether a combatant's side lost initiative this round (it does not act first).
+fn lost_initiative(d: &Decider, s: &Sheets, id: &CombatantId) -> bool {
+    let b = s.battle();
+    let Some(side) = d.field.get(id).map(|f| f.c.side) else {
+        return false;
+    };
+    if b.simultaneous {
+        return false;
+    }
+    let first = d
+        .field
+        .battle
+        .order
+        .first()
+        .and_then(|c| d.field.get(c))
+        .map(|f| f.c.side);
+    first.is_some_and(|f| f != side)
+}
+
+/// § Disrupting Spells: a caster that lost initiative and is hit or fails a save before its
+/// turn loses its spell.
+fn disrupt(d: &mut Decider, s: &Sheets, id: &CombatantId) {
+    let Some((sh, _)) = s.get(id) else { return };
+    let casting = matches!(sh.declared, Some(Declaration::Spell { .. }));
+    let already = d
+        .events()
+        .iter()
+        .any(|e| matches!(e, GameEvent::SpellDisrupted { combatant } if combatant == id));
+    if casting && !sh.acted && !sh.disrupted && !already && lost_initiative(d, s, id) {
+        d.emit(GameEvent::SpellDisrupted {
+            combatant: id.clone(),
+        });
+    }
+}
+
+fn weapon<'a>(kit: &'a OseSpec, attack: &str) -> R<&'a OseAttackSpec> {
+    kit.attacks.iter().find(|a| a.id == attack).ok_or_else(|| {
+        no(
+            ErrorCode::UnknownAttack,
+            format!("no attack '{attack}' (has: {})", ids(kit)),
+        )
+    })
+}
+
+fn ids(kit: &OseSpec) -> String {
+    kit.attacks
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// § Attacking and § Attack Rolls: d20 + STR (melee) or DEX and range (missiles) + the GM's
+/// modifier, compared by the session's procedure; natural 20 hits, natural 1 misses; damage
+/// (+ STR in melee) at least 1; § In Melee, Retreat: +2 against a retreating target, which
+/// loses its shield.
+fn attack_cmd(
+    d: &mut Decider,
+    s: &Sheets,
+    actor: &CombatantId,
+    attack: &str,
+    target: &CombatantId,
+    range: Option<MissileRange>,
+    modifier: i32,
+) -> R {
+    on_turn(d, actor)?;
+    let (sh, kit) = sheet(s, actor)?;
+    let w = weapon(kit, attack)?.clone();
+    let (tsh, _) = sheet(s, target)?;
+    let tsh = tsh.clone();
+    match &sh.declared {
+        Some(Declaration::Spell { spell }) => {
+            return Err(no(
+                ErrorCode::CannotAct,
+                format!(
+                    "{} declared the spell {spell}: casting is the sole action this round \
+                     (§ Spell Casting)",
+                    name(d, actor)
+                ),
+            ));
+        }
+        Some(Declaration::Retreat) => {
+            return Err(no(
+                ErrorCode::CannotAct,
+                "a retreating combatant may not attack this round (§ In Melee, Retreat)",
+            ));
+        }
+        _ => {}
+    }
+    if side_of(d, target)? == side_of(d, actor)? {
+        return Err(no(ErrorCode::InvalidTarget, "attack an enemy"));
+    }
+    if !up(d, s, target) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} is out of the fight", name(d, target)),
+        ));
+    }
+    if !(-10..=10).contains(&modifier) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "the situational modifier is within -10..=10",
+        ));
+    }
+    let range_mod = match (w.ranges, range) {
+        (None, Some(_)) => {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("{} is a melee attack: no range band", w.name),
+            ));
+        }
+        (None, None) => 0,
+        (Some(_), r) => {
+            tables::range_modifier(r.unwrap_or(MissileRange::Medium)).ok_or_else(|| {
+                no(
+                    ErrorCode::InvalidTarget,
+                    "beyond long range: the attack is not possible (§ Range Modifiers)",
+                )
+            })?
+        }
+    };
+    pay(d, s, actor)?;
+    let missile = w.ranges.is_some();
+    let ability = if missile { kit.dex_mod } else { kit.str_mod };
+    let retreating = matches!(tsh.declared, Some(Declaration::Retreat));
+    let bonus = ability + range_mod + modifier + if retreating { 2 } else { 0 };
+    let ac = tsh.ac + if retreating { tsh.shield } else { 0 };
+    let roll = crate::dice::notation::roll_die(d.rng, 20);
+    let natural = roll.natural().unwrap_or(1);
+    let total = as_i32(natural) + bonus;
+    let hit = tables::attack_hits(s.battle().options.attack, natural, total, sh.thac0, ac);
+    d.emit(GameEvent::AttackRolled {
+        attacker: actor.clone(),
+        target: target.clone(),
+        attack: w.id.clone(),
+        roll,
+        bonus,
+        total,
+        defense: Defense::Ac,
+        defense_value: ac,
+        outcome: if hit {
+            AttackOutcome::Hit
+        } else {
+            AttackOutcome::Miss
+        },
+    });
+    if !hit {
+        return Ok(());
+    }
+    let dmg: Roll = d.roll(&w.damage, &Placeholders::default())?;
+    let str_dmg = if missile { 0 } else { kit.str_mod };
+    let amount = (dmg.total + str_dmg).max(1);
+    d.emit(GameEvent::DamageRolled {
+        attacker: actor.clone(),
+        attack: w.id.clone(),
+        roll: dmg,
+    });
+    deal(
+        d,
+        s,
+        target,
+        amount,
+        DamageCause::Attack {
+            attacker: actor.clone(),
+            attack: w.id.clone(),
+        },
+    );
+    disrupt(d, s, target);
+    Ok(())
+}
+
+/// § Rolling for Damage, Death: at 0 hit points or less a combatant is killed — at once, or at
+/// the end of a simultaneous round (§ Initiative, Ties: both sides may inflict deadly blows).
+pub fn deal(d: &mut Decider, s: &Sheets, target: &CombatantId, amount: i32, cause: DamageCause) {
+    let Some(mut v) = d.overlay.vitals(d.field, target) else {
+        return;
+    };
+    if v.status != LifeStatus::Conscious {
+        return;
+    }
+    let after = (v.current - amount.max(0)).max(0);
+    d.emit(GameEvent::Damaged {
+        target: target.clone(),
+        cause,
+        amount: amount.max(0),
+        damage_type: None,
+        temp_absorbed: 0,
+        hp_after: Some(after),
+    });
+    v.current = after;
+    d.overlay.set(target, v);
+    if after == 0 && !s.battle().simultaneous {
+        slay(d, s, target);
+    }
+}
+
+/// Kills a combatant and proposes the morale checks of § When to Check Morale.
+pub fn slay(d: &mut Decider, s: &Sheets, target: &CombatantId) {
+    let Some(mut v) = d.overlay.vitals(d.field, target) else {
+        return;
+    };
+    if v.status != LifeStatus::Conscious {
+        return;
+    }
+    v.status = LifeStatus::Slain;
+    d.overlay.set(target, v);
+    d.emit(GameEvent::Slain {
+        combatant: target.clone(),
+    });
+    propose_morale(d, s, v.side);
+}
+
+/// § When to Check Morale: the first death on a side, and half of it killed or incapacitated;
+/// only for sides with morale ratings (monsters; retainers make loyalty checks instead).
+fn propose_morale(d: &mut Decider, s: &Sheets, side: Side) {
+    let members: Vec<CombatantId> = d
+        .field
+        .all()
+        .filter(|f| f.c.side == side)
+        .map(|f| f.c.id.clone())
+        .collect();
+    let mut rest = Vec::new();
+    let mut down = 0;
+    for id in &members {
+        if up(d, s, id) && d.overlay.vitals(d.field, id).is_some_and(|v| v.current > 0) {
+            if s.get(id)
+                .is_some_and(|(sh, _)| sh.morale.is_some_and(|m| m < 12) && sh.morale_successes < 2)
+            {
+                rest.push(id.clone());
+            }
+        } else {
+            down += 1;
+        }
+    }
+    if rest.is_empty() {
+        return;
+    }
+    let b = s.battle();
+    let proposed = |d: &Decider, t: MoraleTrigger| {
+        d.events().iter().any(|e| {
+            matches!(e, GameEvent::MoraleProposed { trigger, combatants }
+                if *trigger == t && combatants.first().and_then(|c| d.field.get(c)).is_some_and(|f| f.c.side == side))
+        })
+    };
+    if !b.first_death.contains(&side) && !proposed(d, MoraleTrigger::FirstKill) {
+        d.emit(GameEvent::MoraleProposed {
+            trigger: MoraleTrigger::FirstKill,
+            combatants: rest.clone(),
+        });
+    }
+    if down * 2 >= members.len()
+        && !b.half_down.contains(&side)
+        && !proposed(d, MoraleTrigger::HalfIncapacitated)
+    {
+        d.emit(GameEvent::MoraleProposed {
+            trigger: MoraleTrigger::HalfIncapacitated,
+            combatants: rest,
+        });
+    }
+}
+
+// --- spells, saves, morale -----------------------------------------------------------------
+
+/// § Spell Casting: the declared spell, the sole action of the round; a disrupted spell fails.
+fn cast(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
+    on_turn(d, actor)?;
+    let (sh, _) = sheet(s, actor)?;
+    let Some(Declaration::Spell { spell }) = sh.declared.clone() else {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "a spell is declared before the round's initiative (§ Declare Spells and Melee \
+             Movement)",
+        ));
+    };
+    if sh.disrupted {
+        return Err(no(
+            ErrorCode::CannotAct,
+            format!(
+                "{}'s spell was disrupted and is lost (§ Disrupting Spells)",
+                name(d, actor)
+            ),
+        ));
+    }
+    pay(d, s, actor)?;
+    d.emit(GameEvent::SpellCast {
+        combatant: actor.clone(),
+        spell,
+    });
+    Ok(())
+}
+
+/// § Saving Throws: d20 + modifier ≥ the value of the category succeeds; a failed save before
+/// its turn disrupts a caster that lost initiative.
+fn save(d: &mut Decider, s: &Sheets, who: &CombatantId, cat: SaveCategory, modifier: i32) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the battle is over"));
+    }
+    let (sh, _) = sheet(s, who)?;
+    let value = sh.saves[tables::save_index(cat)];
+    if !(-10..=10).contains(&modifier) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "the modifier is within -10..=10",
+        ));
+    }
+    if !up(d, s, who) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} is out of the fight", name(d, who)),
+        ));
+    }
+    let roll = crate::dice::notation::roll_die(d.rng, 20);
+    let total = as_i32(roll.natural().unwrap_or(1)) + modifier;
+    let success = tables::save_succeeds(total, value);
+    d.emit(GameEvent::CheckRolled {
+        combatant: who.clone(),
+        purpose: format!(
+            "save vs {}",
+            match cat {
+                SaveCategory::Death => "death",
+                SaveCategory::Wands => "wands",
+                SaveCategory::Paralysis => "paralysis",
+                SaveCategory::Breath => "breath",
+                SaveCategory::Spells => "spells",
+            }
+        ),
+        roll,
+        bonus: modifier,
+        total,
+        dc: value,
+        success,
+    });
+    if !success && d.field.battle.phase == Phase::Running {
+        disrupt(d, s, who);
+    }
+    Ok(())
+}
+
+/// § Morale Checks: one 2d6 for the group, each against its own rating (adjusted ±2, never 2
+/// or 12); higher breaks (it flees), two successes mean no further checks.
+fn morale(d: &mut Decider, s: &Sheets, who: &[CombatantId], adjustment: i32) -> R {
+    running(d)?;
+    if who.is_empty() {
+        return Err(no(ErrorCode::InvalidArgument, "list who checks morale"));
+    }
+    if !(-2..=2).contains(&adjustment) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "situational adjustments are -2..=2 (§ Situational Adjustments)",
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    let mut ratings = Vec::new();
+    for id in who {
+        if !seen.insert(id.clone()) {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("{id} is listed twice"),
+            ));
+        }
+        let (sh, _) = sheet(s, id)?;
+        let Some(rating) = sh.morale else {
+            return Err(no(
+                ErrorCode::InvalidTarget,
+                format!(
+                    "{} has no morale rating (PCs decide; retainers make loyalty checks)",
+                    name(d, id)
+                ),
+            ));
+        };
+        if sh.morale_successes >= 2 {
+            return Err(no(
+                ErrorCode::InvalidTarget,
+                format!(
+                    "{} made two morale checks and fights to the death (§ Two successes)",
+                    name(d, id)
+                ),
+            ));
+        }
+        if !up(d, s, id) {
+            return Err(no(
+                ErrorCode::InvalidTarget,
+                format!("{} is out of the fight", name(d, id)),
+            ));
+        }
+        ratings.push((id.clone(), rating));
+    }
+    let roll = d.roll("2d6", &Placeholders::default())?;
+    let results: Vec<(CombatantId, i32, bool)> = ratings
+        .into_iter()
+        .map(|(id, rating)| {
+            let holds = tables::morale_holds(roll.total, rating, adjustment);
+            (id, rating, holds)
+        })
+        .collect();
+    d.emit(GameEvent::MoraleRolled {
+        roll,
+        adjustment,
+        results: results.clone(),
+    });
+    for (id, _, holds) in results {
+        if !holds {
+            d.emit(GameEvent::LeftBattle {
+                combatant: id,
+                how: Departure::Fled,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// § Searching, § Listening at Doors, § Wandering Monsters: the referee's secret d6; success on
+/// `chance` or less. The event's roll and result are the GM's only (`GameEvent::redacted`).
+fn secret(
+    d: &mut Decider,
+    s: &Sheets,
+    check: fray_protocol::ose::SecretCheck,
+    who: Option<&CombatantId>,
+    chance: u32,
+) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(
+            ErrorCode::BattleOver,
+            "the session is over (the seed is revealed: a secret roll would not be secret)",
+        ));
+    }
+    if !(1..=6).contains(&chance) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "the chance is 1 to 6 in six",
+        ));
+    }
+    if let Some(id) = who {
+        sheet(s, id)?;
+        if side_of(d, id)? != Side::Heroes {
+            return Err(no(
+                ErrorCode::InvalidTarget,
+                "searching and listening are done by characters of the party",
+            ));
+        }
+    }
+    let roll = crate::dice::notation::roll_die(d.rng, 6);
+    let success = roll.natural().unwrap_or(6) <= chance;
+    d.emit(GameEvent::SecretRolled {
+        check,
+        combatant: who.cloned(),
+        chance,
+        roll: Some(roll),
+        success: Some(success),
+    });
+    Ok(())
+}

@@ -1,0 +1,139 @@
+//! Old-School Essentials (`ose-adventuring.txt`), the shared B/X core — first increment: surprise
+//! (a d6 per unaware side), the monster reaction roll with the speaker's CHA, side initiative
+//! (a d6 per side each round; ties rerolled or simultaneous, a session option), declarations of
+//! spells and retreats, attacks by the attack matrix (or the THAC0-direct and ascending-AC
+//! options) with STR and DEX, missile ranges and the GM's situational modifier, natural 20s
+//! and 1s, minimum 1 damage and death at 0, spell casting and its disruption, saving throws in
+//! the five categories, morale (proposed at the first death and at half incapacitated; 2d6 over
+//! the rating breaks and the monster flees; two successes: fights to the death). The matrix of
+//! rule → code → test is `docs/rules/ose.md`; the exploration turn, light and Basic Fantasy
+//! come later.
+//!
+//! Decide systems (in order, one schedule), as in the other rulesets:
+//! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
+//! - `advance_turns` — runs on the passes after it: rounds, side initiative, turns, the end.
+//!
+//! Shared machinery: the 13th Age `Field` (read-only battlefield) and `Decider` (session RNG,
+//! overlay of hit points and status, events); the engine's `apply` folds the events.
+
+mod commands;
+pub mod tables;
+mod turns;
+
+#[cfg(test)]
+mod tests;
+
+use crate::content::model::OseSpec;
+use crate::engine::components::{
+    Dice, OseField, OseKit, OseSheet, Outbox, Pending, Roster, SeedSecret,
+};
+use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::thirteenth_age::field::Field;
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemParam;
+use fray_protocol::event::Defense;
+use fray_protocol::ids::CombatantId;
+use fray_protocol::ose::{OseBattle, OseCombatant};
+use fray_protocol::state::AttackSummary;
+
+/// Ruleset id.
+pub const ID: &str = "ose";
+/// Ruleset version: bump when a rule change alters outcomes.
+pub const VERSION: u32 = 1;
+
+/// What decide reads beyond the shared battlefield: each combatant's sheet and stat block, and
+/// the battle's Old-School Essentials state.
+#[derive(SystemParam)]
+pub struct Sheets<'w, 's> {
+    field: Res<'w, OseField>,
+    roster: Res<'w, Roster>,
+    q: Query<'w, 's, (&'static OseSheet, &'static OseKit)>,
+}
+
+impl Sheets<'_, '_> {
+    /// A combatant's sheet and stat block.
+    pub fn get(&self, id: &CombatantId) -> Option<(&OseCombatant, &OseSpec)> {
+        let e = self.roster.0.get(id)?;
+        self.q.get(*e).ok().map(|(s, k)| (&s.0, &k.0))
+    }
+
+    /// The battle state (always present in this ruleset's worlds).
+    pub fn battle(&self) -> OseBattle {
+        self.field.0.clone().unwrap_or_default()
+    }
+}
+
+fn command_pending(p: Res<Pending>) -> bool {
+    p.0.is_some()
+}
+
+fn decide_command(
+    field: Field,
+    sheets: Sheets,
+    pending: Res<Pending>,
+    mut dice: ResMut<Dice>,
+    mut out: ResMut<Outbox>,
+) {
+    let Some(cmd) = &pending.0 else { return };
+    // A refused command leaves the RNG where it was, even when the refusal is found after
+    // rolling began.
+    let before = dice.0.clone();
+    let decided = {
+        let mut d = Decider::new(&field, &mut dice.0);
+        commands::decide(&mut d, &sheets, cmd).map(|()| d.into_events())
+    };
+    match decided {
+        Ok(events) => out.events = events,
+        Err(r) => {
+            dice.0 = before;
+            out.rejection = Some(r);
+        }
+    }
+}
+
+fn advance_turns(
+    field: Field,
+    sheets: Sheets,
+    secret: Res<SeedSecret>,
+    mut dice: ResMut<Dice>,
+    mut out: ResMut<Outbox>,
+) {
+    let mut d = Decider::new(&field, &mut dice.0);
+    turns::advance(&mut d, &sheets, &secret);
+    out.events = d.into_events();
+}
+
+/// Adds the ruleset's decide systems.
+pub fn add_systems(schedule: &mut Schedule) {
+    schedule.add_systems(
+        (
+            decide_command.run_if(command_pending),
+            advance_turns.run_if(not(command_pending)),
+        )
+            .chain(),
+    );
+}
+
+/// What a client needs to offer an Old-School Essentials combatant's attacks.
+pub fn summaries(kit: &OseSpec) -> Vec<AttackSummary> {
+    kit.attacks
+        .iter()
+        .map(|a| AttackSummary {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            range: if a.ranges.is_some() {
+                "missile"
+            } else {
+                "melee"
+            }
+            .into(),
+            vs: Defense::Ac,
+            max_targets: 1,
+            basic: false,
+            spell: false,
+            maneuvers: Vec::new(),
+            usage: "at-will".into(),
+            action: "attack".into(),
+        })
+        .collect()
+}

@@ -1,0 +1,860 @@
+//! Old-School Essentials rules through the real engine, each test naming the section of
+//! `ose-adventuring.txt` it checks.
+
+use super::tables;
+use crate::content::{builtin_encounters, load_encounter, model::Encounter};
+use crate::engine::Engine;
+use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
+use fray_protocol::event::{AttackOutcome, GameEvent};
+use fray_protocol::ftd::{Departure, MoraleTrigger};
+use fray_protocol::ids::Side;
+use fray_protocol::ose::{AttackProcedure, Declaration, MissileRange, SaveCategory};
+use fray_protocol::state::{LifeStatus, Phase};
+use fray_protocol::{Command, ErrorCode};
+
+/// Two characters and three monsters with known numbers.
+fn arena(ties: &str, monster_hp: i32, monster_ac: i32) -> Encounter {
+    let text = format!(
+        r#"
+ruleset = "ose"
+characters = ["ada", "bram"]
+[options]
+ties = "{ties}"
+[[monsters]]
+template = "boss"
+[[monsters]]
+template = "goon"
+count = 2
+[[character]]
+id = "ada"
+name = "Ada"
+class = "fighter"
+level = 3
+abilities = {{ str = 16, dex = 13, con = 12, int = 10, wis = 10, cha = 16 }}
+thac0 = 19
+ac = 4
+shield = 1
+hp = 20
+saves = {{ death = 12, wands = 13, paralysis = 14, breath = 15, spells = 16 }}
+[[character.weapons]]
+id = "sword"
+name = "Sword"
+damage = "1d8"
+[[character.weapons]]
+id = "bow"
+name = "Bow"
+damage = "1d6"
+ranges = [50, 100, 150]
+[[character]]
+id = "bram"
+name = "Bram"
+class = "magic-user"
+level = 1
+abilities = {{ str = 5, dex = 10, con = 10, int = 17, wis = 10, cha = 10 }}
+thac0 = 19
+ac = 9
+hp = 30
+saves = {{ death = 13, wands = 14, paralysis = 13, breath = 16, spells = 15 }}
+[[character.weapons]]
+id = "staff"
+name = "Staff"
+damage = "1d2"
+[[monster]]
+template = "boss"
+name = "Boss"
+hd = "2+1"
+ac = {monster_ac}
+hp = {monster_hp}
+morale = 8
+[[monster.attacks]]
+id = "maul"
+name = "Maul"
+damage = "1d8"
+slow = true
+[[monster]]
+template = "goon"
+name = "Goon"
+hd = "1"
+ac = {monster_ac}
+hp = {monster_hp}
+morale = 7
+[[monster.attacks]]
+id = "club"
+name = "Club"
+damage = "1d4"
+"#
+    );
+    load_encounter("arena.toml", &text).unwrap()
+}
+
+fn attack(actor: &str, attack: &str, target: &str) -> Command {
+    Command::OseAttack {
+        actor: cid(actor),
+        attack: attack.into(),
+        target: cid(target),
+        range: None,
+        modifier: 0,
+    }
+}
+
+fn started(enc: &Encounter, seed: u64) -> (Engine, Vec<GameEvent>) {
+    let mut e = new_engine(enc, seed);
+    let ev = run(&mut e, &Command::StartBattle);
+    (e, ev)
+}
+
+/// A round's side initiative: the d6s, the order of the sides, simultaneous.
+type SideRolls = (Vec<(Side, u32)>, Vec<Side>, bool);
+
+fn side_initiative(ev: &[GameEvent]) -> Option<SideRolls> {
+    ev.iter().find_map(|x| match x {
+        GameEvent::SideInitiative {
+            rolls,
+            order,
+            simultaneous,
+        } => Some((
+            rolls
+                .iter()
+                .map(|(s, r)| (*s, r.natural().unwrap()))
+                .collect(),
+            order.clone(),
+            *simultaneous,
+        )),
+        _ => None,
+    })
+}
+
+fn turn_order(ev: &[GameEvent]) -> Option<Vec<String>> {
+    ev.iter().find_map(|x| match x {
+        GameEvent::TurnOrder { order } => Some(order.iter().map(|c| c.0.clone()).collect()),
+        _ => None,
+    })
+}
+
+fn side(e: &Engine, id: &str) -> Side {
+    cs(e, id).side
+}
+
+/// The current combatant attacks the first enemy in the fight with its first weapon.
+fn swing(e: &mut Engine) -> Vec<GameEvent> {
+    let me = current(e);
+    let my_side = side(e, &me);
+    let target = e
+        .state()
+        .combatants
+        .iter()
+        .find(|c| {
+            c.side != my_side
+                && c.status == LifeStatus::Conscious
+                && !c.ose.as_ref().is_some_and(|o| o.fled)
+        })
+        .map(|c| c.id.0.clone())
+        .unwrap();
+    let weapon = cs(e, &me).attacks[0].id.clone();
+    run(e, &attack(&me, &weapon, &target))
+}
+
+// ose-adventuring.txt § Combat, Initiative ("Roll 1d6 for each side at the start of each
+// round … The side with the highest roll acts first"), § Slow Weapons, ties rerolled (the
+// session's default option).
+#[test]
+fn each_round_the_sides_roll_a_d6_and_the_winner_acts_first() {
+    let enc = arena("reroll", 30, 9);
+    assert_eq!(enc.options.ose.attack, AttackProcedure::Matrix);
+    let (mut e, ev) = started(&enc, 3);
+    let mut rounds = 0;
+    let mut ev = ev;
+    for _ in 0..40 {
+        if let Some((rolls, order, simultaneous)) = side_initiative(&ev) {
+            rounds += 1;
+            assert!(!simultaneous);
+            // The last pair decides; earlier pairs were ties, rerolled.
+            let n = rolls.len();
+            assert!(n >= 2 && n % 2 == 0);
+            for pair in rolls[..n - 2].chunks(2) {
+                assert_eq!(pair[0].1, pair[1].1, "only ties are rerolled");
+            }
+            let (a, b) = (rolls[n - 2], rolls[n - 1]);
+            assert_ne!(a.1, b.1);
+            let winner = if a.1 > b.1 { a.0 } else { b.0 };
+            assert_eq!(order[0], winner);
+            let to = turn_order(&ev).unwrap();
+            // The winning side's combatants first, then the other's, slow weapons last.
+            assert_eq!(to.last().unwrap(), "boss", "the boss's maul is slow");
+            assert_eq!(side(&e, &to[0]), winner);
+        }
+        if e.state().phase != Phase::Running {
+            break;
+        }
+        ev = swing(&mut e);
+        if e.state().current.is_none() {
+            continue;
+        }
+    }
+    assert!(rounds >= 2, "several rounds were played");
+}
+
+// ose-adventuring.txt § Combat, Initiative, Ties ("actions on both sides may be resolved
+// simultaneously … both sides may inflict deadly blows on each other!").
+#[test]
+fn tied_initiative_under_the_simultaneous_option() {
+    let enc = arena("simultaneous", 1, 9);
+    for seed in 0..200 {
+        let (mut e, ev) = started(&enc, seed);
+        let (rolls, _, simultaneous) = side_initiative(&ev).unwrap();
+        assert_eq!(rolls.len(), 2, "no reroll under this option");
+        assert_eq!(simultaneous, rolls[0].1 == rolls[1].1);
+        if !simultaneous {
+            continue;
+        }
+        assert!(e.state().ose.unwrap().simultaneous);
+        // A monster at 0 hp still acts this round; it dies when the round ends.
+        for _ in 0..10 {
+            let ev = swing(&mut e);
+            if let Some(GameEvent::Damaged {
+                target,
+                hp_after: Some(0),
+                ..
+            }) = ev.iter().find(|x| matches!(x, GameEvent::Damaged { .. }))
+            {
+                assert!(!ev.iter().any(|x| matches!(x, GameEvent::Slain { .. })));
+                assert_eq!(cs(&e, &target.0).status, LifeStatus::Conscious);
+                return;
+            }
+        }
+    }
+    panic!("no seed tied and hit");
+}
+
+// ose-adventuring.txt § Encounters, Surprise Checks ("A result of 1 or 2 means the side is
+// surprised") and § Effects of Surprise ("The surprised side cannot act that round").
+#[test]
+fn a_surprised_side_does_not_act_in_the_first_round() {
+    let enc = arena("reroll", 30, 9);
+    let mut found = false;
+    for seed in 0..100 {
+        let mut e = new_engine(&enc, seed);
+        let ev = run(
+            &mut e,
+            &Command::RollSurprise {
+                sides: vec![Side::Heroes, Side::Monsters],
+            },
+        );
+        let rolled: Vec<(Side, u32, bool)> = ev
+            .iter()
+            .filter_map(|x| match x {
+                GameEvent::SurpriseRolled {
+                    side,
+                    roll,
+                    surprised,
+                } => Some((*side, roll.natural().unwrap(), *surprised)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(rolled.len(), 2);
+        for (_, n, s) in &rolled {
+            assert_eq!(*s, *n <= 2);
+        }
+        let surprised: Vec<Side> = rolled.iter().filter(|r| r.2).map(|r| r.0).collect();
+        assert_eq!(e.state().ose.unwrap().surprised, surprised);
+        // Once per side.
+        assert_eq!(
+            refuse(
+                &mut e,
+                &Command::RollSurprise {
+                    sides: vec![Side::Heroes]
+                }
+            ),
+            ErrorCode::InvalidArgument
+        );
+        let ev = run(&mut e, &Command::StartBattle);
+        let order = turn_order(&ev).unwrap();
+        if surprised.is_empty() {
+            assert_eq!(side_initiative(&ev).unwrap().0.len() % 2, 0);
+        } else if surprised.len() == 1 {
+            found = true;
+            assert!(side_initiative(&ev).unwrap().0.is_empty(), "no roll needed");
+            assert!(order.iter().all(|c| side(&e, c) != surprised[0]));
+        } else {
+            assert_eq!(order.len(), 5, "both surprised: neither has the advantage");
+        }
+    }
+    assert!(found);
+}
+
+// ose-adventuring.txt § Monster Reaction Roll and § Monster Actions, Charisma.
+#[test]
+fn the_reaction_roll_adds_the_speakers_charisma() {
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 5);
+    let ev = run(
+        &mut e,
+        &Command::RollReaction {
+            speaker: Some(cid("ada")),
+        },
+    );
+    let Some(GameEvent::ReactionRolled {
+        roll,
+        modifier,
+        total,
+        reaction,
+        ..
+    }) = ev.first()
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(*modifier, 1, "CHA 16");
+    assert_eq!(roll.dice.len(), 2);
+    assert_eq!(*total, roll.total + 1);
+    assert_eq!(*reaction, tables::reaction(*total));
+    assert_eq!(e.state().ose.unwrap().reaction, Some(*reaction));
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::RollReaction {
+                speaker: Some(cid("goon-1"))
+            }
+        ),
+        ErrorCode::InvalidTarget
+    );
+}
+
+// ose-adventuring.txt § Attack Rolls (the matrix row of the THAC0, STR to melee), § 1s and 20s,
+// § Rolling for Damage (STR to melee damage, minimum 1), § Range Modifiers, § Missile Attacks.
+#[test]
+fn attacks_use_the_matrix_with_str_dex_range_and_minimum_damage() {
+    let enc = arena("reroll", 30, 5);
+    let mut checked = (0, 0, 0);
+    for seed in 0..40 {
+        let (mut e, _) = started(&enc, seed);
+        for _ in 0..12 {
+            if e.state().phase != Phase::Running {
+                break;
+            }
+            let me = current(&e);
+            let (ev, ability, attacker_thac0) = if me == "ada" {
+                let short = Command::OseAttack {
+                    actor: cid("ada"),
+                    attack: "bow".into(),
+                    target: cid("goon-1"),
+                    range: Some(MissileRange::Short),
+                    modifier: -2,
+                };
+                (run(&mut e, &short), 1 + 1 - 2, 19)
+            } else if me == "bram" {
+                (run(&mut e, &attack("bram", "staff", "goon-2")), -2, 19)
+            } else {
+                let t = if me == "boss" { 17 } else { 19 };
+                (swing(&mut e), 0, t)
+            };
+            let Some(GameEvent::AttackRolled {
+                roll,
+                bonus,
+                total,
+                defense_value,
+                outcome,
+                ..
+            }) = ev
+                .iter()
+                .find(|x| matches!(x, GameEvent::AttackRolled { .. }))
+            else {
+                continue;
+            };
+            let n = roll.natural().unwrap();
+            assert_eq!(*bonus, ability);
+            assert_eq!(*total, n as i32 + ability);
+            let hit = tables::attack_hits(
+                AttackProcedure::Matrix,
+                n,
+                *total,
+                attacker_thac0,
+                *defense_value,
+            );
+            assert_eq!(*outcome == AttackOutcome::Hit, hit);
+            if n == 20 || n == 1 {
+                assert_eq!(hit, n == 20);
+            }
+            if hit {
+                let amount = ev
+                    .iter()
+                    .find_map(|x| match x {
+                        GameEvent::Damaged { amount, .. } => Some(*amount),
+                        _ => None,
+                    })
+                    .unwrap();
+                let dmg = ev
+                    .iter()
+                    .find_map(|x| match x {
+                        GameEvent::DamageRolled { roll, .. } => Some(roll.total),
+                        _ => None,
+                    })
+                    .unwrap();
+                if me == "bram" {
+                    // 1d2 − 2 (STR 5): always the minimum of 1.
+                    assert_eq!(amount, 1);
+                    checked.0 += 1;
+                } else if me == "ada" {
+                    assert_eq!(amount, dmg.max(1), "no STR on missiles");
+                    checked.1 += 1;
+                } else {
+                    assert_eq!(amount, dmg);
+                    checked.2 += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        checked.0 > 0 && checked.1 > 0 && checked.2 > 0,
+        "{checked:?}"
+    );
+}
+
+// ose-adventuring.txt § Range Modifiers ("Beyond long range: Attack not possible"), § Attacks
+// Per Round; refusals change nothing and draw no dice.
+#[test]
+fn refusals_name_the_rule_and_change_nothing() {
+    let enc = arena("reroll", 30, 9);
+    let (mut e, _) = started(&enc, 2);
+    let me = current(&e);
+    let other = if me == "ada" { "bram" } else { "ada" };
+    assert_eq!(
+        refuse(&mut e, &attack(other, "sword", "goon-1")),
+        ErrorCode::NotYourTurn
+    );
+    if me == "ada" {
+        let beyond = Command::OseAttack {
+            actor: cid("ada"),
+            attack: "bow".into(),
+            target: cid("goon-1"),
+            range: Some(MissileRange::Beyond),
+            modifier: 0,
+        };
+        assert_eq!(refuse(&mut e, &beyond), ErrorCode::InvalidTarget);
+        let ranged_sword = Command::OseAttack {
+            actor: cid("ada"),
+            attack: "sword".into(),
+            target: cid("goon-1"),
+            range: Some(MissileRange::Short),
+            modifier: 0,
+        };
+        assert_eq!(refuse(&mut e, &ranged_sword), ErrorCode::InvalidArgument);
+        assert_eq!(
+            refuse(&mut e, &attack("ada", "axe", "goon-1")),
+            ErrorCode::UnknownAttack
+        );
+        assert_eq!(
+            refuse(&mut e, &attack("ada", "sword", "bram")),
+            ErrorCode::InvalidTarget
+        );
+        assert_eq!(
+            refuse(&mut e, &Command::CastSpell { actor: cid("ada") }),
+            ErrorCode::InvalidArgument
+        );
+    }
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::OseMorale {
+                combatants: vec![cid("goon-1")],
+                adjustment: 3
+            }
+        ),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::OseMorale {
+                combatants: vec![cid("ada")],
+                adjustment: 0
+            }
+        ),
+        ErrorCode::InvalidTarget
+    );
+    assert_eq!(
+        refuse(&mut e, &Command::StartBattle),
+        ErrorCode::BattleAlreadyStarted
+    );
+    assert_eq!(
+        refuse(&mut e, &Command::Flee),
+        ErrorCode::InvalidArgument,
+        "a 13th Age command"
+    );
+}
+
+// ose-adventuring.txt § Death ("reduced to 0 hit points or less is killed"), § When to Check
+// Morale (first death on side; side half incapacitated), § Morale Checks, § Two successes.
+#[test]
+fn deaths_propose_morale_and_failed_checks_flee() {
+    let enc = arena("reroll", 1, 9);
+    let mut saw = (false, false, false, false);
+    for seed in 0..60 {
+        let (mut e, _) = started(&enc, seed);
+        for _ in 0..30 {
+            if e.state().phase != Phase::Running {
+                break;
+            }
+            let me = current(&e);
+            let ev = if side(&e, &me) == Side::Heroes {
+                swing(&mut e)
+            } else {
+                run(&mut e, &Command::EndTurn { actor: cid(&me) })
+            };
+            for x in &ev {
+                if let GameEvent::MoraleProposed {
+                    trigger,
+                    combatants,
+                } = x
+                {
+                    assert!(combatants.iter().all(|c| side(&e, &c.0) == Side::Monsters));
+                    match trigger {
+                        MoraleTrigger::FirstKill => saw.0 = true,
+                        MoraleTrigger::HalfIncapacitated => saw.1 = true,
+                        _ => panic!("{trigger:?}"),
+                    }
+                    let ev = run(
+                        &mut e,
+                        &Command::OseMorale {
+                            combatants: combatants.clone(),
+                            adjustment: 0,
+                        },
+                    );
+                    let Some(GameEvent::MoraleRolled { roll, results, .. }) = ev.first() else {
+                        panic!()
+                    };
+                    for (c, rating, holds) in results {
+                        assert_eq!(*holds, roll.total <= *rating);
+                        let fled = ev.iter().any(|x| {
+                            matches!(x, GameEvent::LeftBattle { combatant, how: Departure::Fled } if combatant == c)
+                        });
+                        assert_eq!(fled, !holds);
+                        if fled {
+                            saw.2 = true;
+                            assert!(cs(&e, &c.0).ose.unwrap().fled);
+                        }
+                        if cs(&e, &c.0).ose.unwrap().morale_successes >= 2 {
+                            saw.3 = true;
+                            assert_eq!(
+                                refuse(
+                                    &mut e,
+                                    &Command::OseMorale {
+                                        combatants: vec![c.clone()],
+                                        adjustment: 0
+                                    }
+                                ),
+                                ErrorCode::InvalidTarget
+                            );
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        if e.state().phase == Phase::Ended {
+            assert!(e.state().seed_revealed);
+        }
+    }
+    assert!(saw.0 && saw.1 && saw.2, "{saw:?}");
+}
+
+// ose-adventuring.txt § Disrupting Spells ("If a spell caster loses initiative and is
+// successfully attacked … before their turn, the spell being cast is disrupted"), § Spell
+// Casting (sole action), § Declare Spells and Melee Movement.
+#[test]
+fn a_caster_that_loses_initiative_and_is_hit_loses_the_spell() {
+    let enc = arena("reroll", 30, 9);
+    let (mut cast, mut disrupted_once) = (false, false);
+    for seed in 0..200 {
+        if cast && disrupted_once {
+            return;
+        }
+        let mut e = new_engine(&enc, seed);
+        run(
+            &mut e,
+            &Command::Declare {
+                actor: cid("bram"),
+                declaration: Some(Declaration::Spell {
+                    spell: "Sleep".into(),
+                }),
+            },
+        );
+        let ev = run(&mut e, &Command::StartBattle);
+        let (_, order, _) = side_initiative(&ev).unwrap();
+        assert!(matches!(
+            cs(&e, "bram").ose.unwrap().declared,
+            Some(Declaration::Spell { .. })
+        ));
+        for _ in 0..6 {
+            let me = current(&e);
+            if me == "bram" {
+                let disrupted = cs(&e, "bram").ose.unwrap().disrupted;
+                if disrupted {
+                    assert_eq!(order[0], Side::Monsters);
+                    assert_eq!(
+                        refuse(&mut e, &Command::CastSpell { actor: cid("bram") }),
+                        ErrorCode::CannotAct
+                    );
+                    disrupted_once = true;
+                    break;
+                }
+                assert_eq!(
+                    refuse(&mut e, &attack("bram", "staff", "goon-1")),
+                    ErrorCode::CannotAct,
+                    "casting is the sole action"
+                );
+                let ev = run(&mut e, &Command::CastSpell { actor: cid("bram") });
+                assert!(
+                    ev.iter().any(
+                        |x| matches!(x, GameEvent::SpellCast { spell, .. } if spell == "Sleep")
+                    )
+                );
+                cast = true;
+                break;
+            }
+            if side(&e, &me) == Side::Monsters {
+                run(
+                    &mut e,
+                    &attack(&me, if me == "boss" { "maul" } else { "club" }, "bram"),
+                );
+            } else {
+                run(&mut e, &Command::EndTurn { actor: cid(&me) });
+            }
+        }
+    }
+    panic!("cast {cast}, disrupted {disrupted_once}");
+}
+
+// ose-adventuring.txt § Saving Throws ("greater than or equal to the saving throw value is a
+// success"), the five categories.
+#[test]
+fn saving_throws_use_the_category_value() {
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 9);
+    for (cat, value) in [
+        (SaveCategory::Death, 12),
+        (SaveCategory::Wands, 13),
+        (SaveCategory::Paralysis, 14),
+        (SaveCategory::Breath, 15),
+        (SaveCategory::Spells, 16),
+    ] {
+        let ev = run(
+            &mut e,
+            &Command::SavingThrow {
+                combatant: cid("ada"),
+                category: cat,
+                modifier: 1,
+            },
+        );
+        let Some(GameEvent::CheckRolled {
+            roll,
+            total,
+            dc,
+            success,
+            ..
+        }) = ev.first()
+        else {
+            panic!()
+        };
+        assert_eq!(*dc, value);
+        assert_eq!(*total, roll.natural().unwrap() as i32 + 1);
+        assert_eq!(*success, *total >= value);
+    }
+    // Monsters save by HD: a 2+1 HD boss on the 1–3 row.
+    let ev = run(
+        &mut e,
+        &Command::SavingThrow {
+            combatant: cid("boss"),
+            category: SaveCategory::Breath,
+            modifier: 0,
+        },
+    );
+    assert!(matches!(
+        ev.first(),
+        Some(GameEvent::CheckRolled { dc: 15, .. })
+    ));
+}
+
+// ose-adventuring.txt § In Melee, Retreat ("may not attack; the opponent gains a +2 bonus …
+// and ignores any AC bonus due to the retreating combatant's shield").
+#[test]
+fn a_retreating_combatant_cannot_attack_and_is_easier_to_hit() {
+    let enc = arena("reroll", 30, 9);
+    for seed in 0..100 {
+        let mut e = new_engine(&enc, seed);
+        run(
+            &mut e,
+            &Command::Declare {
+                actor: cid("ada"),
+                declaration: Some(Declaration::Retreat),
+            },
+        );
+        run(&mut e, &Command::StartBattle);
+        for _ in 0..6 {
+            let me = current(&e);
+            if me == "ada" {
+                assert_eq!(
+                    refuse(&mut e, &attack("ada", "sword", "goon-1")),
+                    ErrorCode::CannotAct
+                );
+                run(&mut e, &Command::EndTurn { actor: cid("ada") });
+                continue;
+            }
+            if side(&e, &me) == Side::Monsters {
+                let weapon = if me == "boss" { "maul" } else { "club" };
+                let ev = run(&mut e, &attack(&me, weapon, "ada"));
+                let Some(GameEvent::AttackRolled {
+                    bonus,
+                    defense_value,
+                    ..
+                }) = ev
+                    .first()
+                    .filter(|x| matches!(x, GameEvent::AttackRolled { .. }))
+                    .or_else(|| {
+                        ev.iter()
+                            .find(|x| matches!(x, GameEvent::AttackRolled { .. }))
+                    })
+                else {
+                    panic!()
+                };
+                assert_eq!(*bonus, 2);
+                assert_eq!(*defense_value, 5, "AC 4 without its shield");
+                return;
+            }
+            run(&mut e, &Command::EndTurn { actor: cid(&me) });
+        }
+    }
+    panic!("no monster attacked");
+}
+
+#[test]
+fn the_builtin_encounter_runs() {
+    let (name, text) = builtin_encounters("ose")[0];
+    let enc = load_encounter(name, text).unwrap();
+    let (mut e, _) = started(&enc, 1);
+    for _ in 0..400 {
+        if e.state().phase != Phase::Running {
+            break;
+        }
+        swing(&mut e);
+    }
+    assert_eq!(e.state().phase, Phase::Ended);
+    assert!(e.state().seed_revealed);
+}
+
+// ose-adventuring.txt § Attack Rolls Using THAC0 and § Ascending Armor Class (optional rules):
+// the session option decides how the engine compares the roll.
+#[test]
+fn the_attack_procedure_option_is_used_by_the_engine() {
+    for (option, procedure) in [
+        ("thac0_direct", AttackProcedure::Thac0Direct),
+        ("ascending", AttackProcedure::Ascending),
+    ] {
+        let (name, text) = builtin_encounters("ose")[0];
+        let text = text.replace("attack = \"matrix\"", &format!("attack = \"{option}\""));
+        let enc = load_encounter(name, &text).unwrap();
+        assert_eq!(enc.options.ose.attack, procedure);
+        let (mut e, _) = started(&enc, 4);
+        assert_eq!(e.state().ose.unwrap().options.attack, procedure);
+        let mut checked = 0;
+        for _ in 0..60 {
+            if e.state().phase != Phase::Running {
+                break;
+            }
+            let me = current(&e);
+            let thac0 = cs(&e, &me).ose.unwrap().thac0;
+            let ev = swing(&mut e);
+            if let Some(GameEvent::AttackRolled {
+                roll,
+                total,
+                defense_value,
+                outcome,
+                ..
+            }) = ev
+                .iter()
+                .find(|x| matches!(x, GameEvent::AttackRolled { .. }))
+            {
+                let hit = tables::attack_hits(
+                    procedure,
+                    roll.natural().unwrap(),
+                    *total,
+                    thac0,
+                    *defense_value,
+                );
+                assert_eq!(*outcome == AttackOutcome::Hit, hit);
+                checked += 1;
+            }
+        }
+        assert!(checked > 5);
+    }
+}
+
+// ose-adventuring.txt § Searching ("Referee rolls: The referee should always roll for the
+// character searching"), § Listening at Doors, § Wandering Monsters: GM-only secret rolls.
+#[test]
+fn secret_rolls_are_the_gms_alone() {
+    use fray_protocol::ose::SecretCheck;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 11);
+    let mut yes = 0;
+    for i in 0..30 {
+        let chance = if i % 2 == 0 { 1 } else { 2 };
+        let ev = run(
+            &mut e,
+            &Command::SecretRoll {
+                check: SecretCheck::SecretDoor,
+                combatant: Some(cid("ada")),
+                chance,
+            },
+        );
+        let [
+            event @ GameEvent::SecretRolled {
+                roll: Some(roll),
+                success: Some(success),
+                ..
+            },
+        ] = ev.as_slice()
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(*success, roll.natural().unwrap() <= chance);
+        yes += usize::from(*success);
+        // Players and spectators see that the roll was made, not what it was.
+        let public = event.redacted(|_| false);
+        assert!(event.has_secret(|_| false));
+        assert_eq!(
+            public,
+            GameEvent::SecretRolled {
+                check: SecretCheck::SecretDoor,
+                combatant: Some(cid("ada")),
+                chance,
+                roll: None,
+                success: None
+            }
+        );
+    }
+    assert!(yes > 0 && yes < 30);
+    for bad in [0, 7] {
+        assert_eq!(
+            refuse(
+                &mut e,
+                &Command::SecretRoll {
+                    check: SecretCheck::Listen,
+                    combatant: None,
+                    chance: bad
+                }
+            ),
+            ErrorCode::InvalidArgument
+        );
+    }
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::SecretRoll {
+                check: SecretCheck::Listen,
+                combatant: Some(cid("goon-1")),
+                chance: 1
+            }
+        ),
+        ErrorCode::InvalidTarget
+    );
+}
