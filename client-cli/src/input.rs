@@ -269,7 +269,7 @@ Commands (case-insensitive):
   teleport WHO [ENEMY|far]  GM: a teleport moves WHO (no opportunity attacks; out of grabs)
   rally | r                 rally (standard action, spends a recovery)
   end | e                   end the turn
-  start                     GM: roll initiative and start the battle
+  start                     GM: start the battle (initiative as the ruleset says)
     end battle                GM: end the battle now (the seed is revealed)
     ambush WHO [escalate]     GM: start with an ambush round led by WHO (escalate: the
                             escalation die goes to 1 after it)

@@ -122,7 +122,7 @@ fn source_text(s: LightSource) -> &'static str {
 pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
     let n = |id: &CombatantId| roster.name(id).to_owned();
     match event {
-        GameEvent::BattleStarted => "The battle begins! Roll initiative.".to_owned(),
+        GameEvent::BattleStarted => "The battle begins!".to_owned(),
         GameEvent::InitiativeRolled {
             combatants,
             roll,

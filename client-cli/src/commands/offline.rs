@@ -192,7 +192,7 @@ mod tests {
         let text = narrative(events.iter().map(|(s, e)| (*s, e)), Roster::default());
         assert_eq!(
             text,
-            " 9  The battle begins! Roll initiative.\n\n10  === Round 1 ===\n11  ogre is slain!\n"
+            " 9  The battle begins!\n\n10  === Round 1 ===\n11  ogre is slain!\n"
         );
     }
 
