@@ -305,6 +305,14 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 fray_protocol::grid::MoveMode::Run => "runs",
                 fray_protocol::grid::MoveMode::Step => "steps",
                 fray_protocol::grid::MoveMode::Unwilling => "is moved",
+                fray_protocol::grid::MoveMode::Fly => "flies",
+                fray_protocol::grid::MoveMode::Climb => "climbs",
+                fray_protocol::grid::MoveMode::Swim => "swims",
+                fray_protocol::grid::MoveMode::Burrow => "burrows",
+                fray_protocol::grid::MoveMode::RunFly => "flies at a run",
+                fray_protocol::grid::MoveMode::RunClimb => "climbs at a run",
+                fray_protocol::grid::MoveMode::RunSwim => "swims at a run",
+                fray_protocol::grid::MoveMode::RunBurrow => "burrows at a run",
             };
             match path.last() {
                 Some(to) => format!("{} {verb} to {to} ({cost} squares)", n(combatant)),

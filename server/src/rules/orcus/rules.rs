@@ -87,3 +87,10 @@ mod tests {
         assert_eq!(DEATH_SAVE, 10);
     }
 }
+
+/// § Underwater combat: weapon attacks (not spears, lances, crossbows).
+pub const UNDERWATER_WEAPON: i32 = -2;
+/// § Underwater combat: powers with the Fire tag.
+pub const UNDERWATER_FIRE: i32 = -2;
+/// § Underwater combat: an Aquatic creature against one without the tag.
+pub const AQUATIC: i32 = 2;
