@@ -249,6 +249,22 @@ mod tests {
             }
         );
         assert_eq!(
+            game("run-swim 4,4"),
+            Command::MoveTo {
+                actor: CombatantId::new("brenna"),
+                path: vec![Square::new(4, 4)],
+                mode: MoveMode::RunSwim,
+            }
+        );
+        assert_eq!(
+            game("fly 4,4"),
+            Command::MoveTo {
+                actor: CombatantId::new("brenna"),
+                path: vec![Square::new(4, 4)],
+                mode: MoveMode::Fly,
+            }
+        );
+        assert_eq!(
             game("area frost-bloom 6,2"),
             Command::AreaAttack {
                 actor: CombatantId::new("brenna"),

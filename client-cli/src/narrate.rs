@@ -1577,4 +1577,22 @@ mod tests {
             "Brakka suffers ongoing 5 poison damage (until the end of Goblin Scrapper 2's next turn, from Goblin Scrapper 2) [effect #1]"
         );
     }
+
+    #[test]
+    fn special_movement_modes_read_as_verbs() {
+        let moved = |mode| GameEvent::GridMoved {
+            combatant: id("brakka"),
+            path: vec![fray_protocol::grid::Square::new(4, 4)],
+            cost: 1,
+            mode,
+        };
+        assert_eq!(
+            narrate(&moved(fray_protocol::grid::MoveMode::Fly), &roster()),
+            "Brakka flies to (4, 4) (1 squares)"
+        );
+        assert_eq!(
+            narrate(&moved(fray_protocol::grid::MoveMode::RunSwim), &roster()),
+            "Brakka swims at a run to (4, 4) (1 squares)"
+        );
+    }
 }
