@@ -259,3 +259,20 @@ fn fire_powers_take_minus_2_and_aquatic_creatures_get_plus_2_underwater_combat()
         Some(4)
     );
 }
+
+#[test]
+fn a_mode_speed_out_of_range_is_refused_on_load_special_movement_modes() {
+    // orcus-basic-rules.txt § Special movement modes: speeds in squares, like `speed` (0..=20).
+    let src = arena_src(&POOL, "", 5, FAR).replace("wis = 2", "wis = 2\nfly = 30");
+    let err = crate::content::load_encounter("pool.toml", &src)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(err.contains("hero.kael.fly"), "{err}");
+    let src = arena_src(&POOL, "", 5, FAR).replace("dex = 0", "dex = 0\nswim = -1");
+    let err = crate::content::load_encounter("pool.toml", &src)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(err.contains("monster.brute.swim"), "{err}");
+}
