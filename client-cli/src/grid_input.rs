@@ -14,6 +14,8 @@ Grid commands (Orcus; squares are X,Y):
   walk X,Y X,Y...           walk along adjacent squares (a move action, up to speed)
   run X,Y...                run: speed + 2, then -5 to attacks and off-guard
   step X,Y                  step one square (provokes no opportunity attack)
+  fly|climb|swim|burrow X,Y...  move with that speed (swim: through water only)
+  run-fly|run-climb|run-swim|run-burrow X,Y...  run in that mode (its speed + 2)
   stand                     stand up from prone (a move action)
   defend                    full defense: +2 to all defenses (a standard action)
   ap standard|move|swift    spend an action point for one more action
@@ -62,7 +64,8 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
     };
     let game = |c: Command| Ok(Input::Game(c));
     let result = match verb {
-        "walk" | "run" | "step" => (|| {
+        "walk" | "run" | "step" | "fly" | "climb" | "swim" | "burrow" | "run-fly" | "run-climb"
+        | "run-swim" | "run-burrow" => (|| {
             let m = need()?;
             if args.is_empty() {
                 return Err(format!("`{verb} X,Y...`: the squares to enter, in order"));
@@ -70,6 +73,14 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
             let mode = match verb {
                 "walk" => MoveMode::Walk,
                 "run" => MoveMode::Run,
+                "fly" => MoveMode::Fly,
+                "climb" => MoveMode::Climb,
+                "swim" => MoveMode::Swim,
+                "burrow" => MoveMode::Burrow,
+                "run-fly" => MoveMode::RunFly,
+                "run-climb" => MoveMode::RunClimb,
+                "run-swim" => MoveMode::RunSwim,
+                "run-burrow" => MoveMode::RunBurrow,
                 _ => MoveMode::Step,
             };
             game(Command::MoveTo {
@@ -235,6 +246,22 @@ mod tests {
                 actor: CombatantId::new("brenna"),
                 path: vec![Square::new(4, 4), Square::new(5, 3)],
                 mode: MoveMode::Walk,
+            }
+        );
+        assert_eq!(
+            game("run-swim 4,4"),
+            Command::MoveTo {
+                actor: CombatantId::new("brenna"),
+                path: vec![Square::new(4, 4)],
+                mode: MoveMode::RunSwim,
+            }
+        );
+        assert_eq!(
+            game("fly 4,4"),
+            Command::MoveTo {
+                actor: CombatantId::new("brenna"),
+                path: vec![Square::new(4, 4)],
+                mode: MoveMode::Fly,
             }
         );
         assert_eq!(

@@ -305,6 +305,14 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 fray_protocol::grid::MoveMode::Run => "runs",
                 fray_protocol::grid::MoveMode::Step => "steps",
                 fray_protocol::grid::MoveMode::Unwilling => "is moved",
+                fray_protocol::grid::MoveMode::Fly => "flies",
+                fray_protocol::grid::MoveMode::Climb => "climbs",
+                fray_protocol::grid::MoveMode::Swim => "swims",
+                fray_protocol::grid::MoveMode::Burrow => "burrows",
+                fray_protocol::grid::MoveMode::RunFly => "flies at a run",
+                fray_protocol::grid::MoveMode::RunClimb => "climbs at a run",
+                fray_protocol::grid::MoveMode::RunSwim => "swims at a run",
+                fray_protocol::grid::MoveMode::RunBurrow => "burrows at a run",
             };
             match path.last() {
                 Some(to) => format!("{} {verb} to {to} ({cost} squares)", n(combatant)),
@@ -1567,6 +1575,24 @@ mod tests {
         assert_eq!(
             narrate(&events[16], &r),
             "Brakka suffers ongoing 5 poison damage (until the end of Goblin Scrapper 2's next turn, from Goblin Scrapper 2) [effect #1]"
+        );
+    }
+
+    #[test]
+    fn special_movement_modes_read_as_verbs() {
+        let moved = |mode| GameEvent::GridMoved {
+            combatant: id("brakka"),
+            path: vec![fray_protocol::grid::Square::new(4, 4)],
+            cost: 1,
+            mode,
+        };
+        assert_eq!(
+            narrate(&moved(fray_protocol::grid::MoveMode::Fly), &roster()),
+            "Brakka flies to (4, 4) (1 squares)"
+        );
+        assert_eq!(
+            narrate(&moved(fray_protocol::grid::MoveMode::RunSwim), &roster()),
+            "Brakka swims at a run to (4, 4) (1 squares)"
         );
     }
 }

@@ -83,6 +83,10 @@ pub struct MapState {
     /// Totally obscured squares (darkness): total concealment.
     #[serde(default)]
     pub totally_obscured: Vec<Square>,
+    /// Deep water (§ Special movement modes, § Underwater combat): swimming without a swim
+    /// speed costs 1 extra square; creatures in it fight underwater.
+    #[serde(default)]
+    pub water: Vec<Square>,
 }
 
 /// The grid part of a combatant's state (Orcus).
@@ -158,4 +162,59 @@ pub enum MoveMode {
     Step,
     /// Pushed, pulled or shunted by someone else; provokes nothing.
     Unwilling,
+    /// Fly (§ Special movement modes): up to its fly speed; ignores difficult terrain and water.
+    Fly,
+    /// Climb: up to its climb speed.
+    Climb,
+    /// Swim: up to its swim speed, through water squares only, at no extra cost.
+    Swim,
+    /// Burrow: up to its burrow speed.
+    Burrow,
+    /// Run while flying (§ Run: the mode's speed + 2, then −5 to attacks and off-guard).
+    RunFly,
+    /// Run while climbing.
+    RunClimb,
+    /// Run while swimming.
+    RunSwim,
+    /// Run while burrowing.
+    RunBurrow,
+}
+
+impl MoveMode {
+    /// A run (§ Run: +2 squares, then −5 to attacks and off-guard), in any movement mode.
+    pub fn is_run(self) -> bool {
+        matches!(
+            self,
+            MoveMode::Run
+                | MoveMode::RunFly
+                | MoveMode::RunClimb
+                | MoveMode::RunSwim
+                | MoveMode::RunBurrow
+        )
+    }
+
+    /// The special movement mode it uses (§ Special movement modes), `None` on foot.
+    pub fn special(self) -> Option<SpecialMode> {
+        match self {
+            MoveMode::Fly | MoveMode::RunFly => Some(SpecialMode::Fly),
+            MoveMode::Climb | MoveMode::RunClimb => Some(SpecialMode::Climb),
+            MoveMode::Swim | MoveMode::RunSwim => Some(SpecialMode::Swim),
+            MoveMode::Burrow | MoveMode::RunBurrow => Some(SpecialMode::Burrow),
+            MoveMode::Walk | MoveMode::Run | MoveMode::Step | MoveMode::Unwilling => None,
+        }
+    }
+}
+
+/// A special movement mode with its own speed (Orcus § Special movement modes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpecialMode {
+    /// Fly.
+    Fly,
+    /// Climb.
+    Climb,
+    /// Swim.
+    Swim,
+    /// Burrow.
+    Burrow,
 }

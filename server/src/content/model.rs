@@ -397,6 +397,32 @@ pub struct SessionOptions {
     pub ose: fray_protocol::ose::OseOptions,
 }
 
+/// Special movement speeds (Orcus § Special movement modes); 0 for a mode it lacks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrcusModes {
+    /// Climb speed.
+    pub climb: i32,
+    /// Fly speed.
+    pub fly: i32,
+    /// Swim speed.
+    pub swim: i32,
+    /// Burrow speed.
+    pub burrow: i32,
+}
+
+impl OrcusModes {
+    /// The speed of `mode` (0: it lacks the mode).
+    pub fn speed(self, mode: fray_protocol::grid::SpecialMode) -> i32 {
+        use fray_protocol::grid::SpecialMode;
+        match mode {
+            SpecialMode::Climb => self.climb,
+            SpecialMode::Fly => self.fly,
+            SpecialMode::Swim => self.swim,
+            SpecialMode::Burrow => self.burrow,
+        }
+    }
+}
+
 /// An Orcus combatant's numbers beyond the shared ones (Orcus rules text, `orcus-basic-rules.txt`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OrcusSpec {
@@ -425,6 +451,12 @@ pub struct OrcusSpec {
     /// § Incorporeal: takes half damage from all attacks.
     #[serde(default)]
     pub incorporeal: bool,
+    /// § Special movement modes: its climb, fly, swim and burrow speeds.
+    #[serde(default)]
+    pub modes: OrcusModes,
+    /// The Aquatic tag (§ Underwater combat).
+    #[serde(default)]
+    pub aquatic: bool,
     /// Pieces of ammunition carried (§ Attacks with ammunition); `None` when not tracked.
     #[serde(default)]
     pub ammunition: Option<i32>,
@@ -685,6 +717,10 @@ pub struct PowerSpec {
     /// § Attacks with ammunition: the power uses one piece per target.
     #[serde(default)]
     pub uses_ammunition: bool,
+    /// § Underwater combat: a weapon attack with a weapon outside the Spears & Lances and
+    /// Crossbows groups (−2 underwater).
+    #[serde(default)]
+    pub underwater_penalty: bool,
     /// § Secondary attacks: an attack against the same target, contingent on this one.
     #[serde(default)]
     pub secondary: Option<Box<SecondaryAttack>>,

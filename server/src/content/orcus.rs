@@ -141,9 +141,44 @@ pub struct HeroFile {
     pub weapon: Option<String>,
     /// Pieces of ammunition carried (arrows, bolts, bullets), for powers with `ammunition`.
     pub ammunition: Option<i32>,
+    /// § Special movement modes: climb, fly, swim and burrow speeds (0: none).
+    #[serde(default)]
+    pub climb: i32,
+    /// Fly speed.
+    #[serde(default)]
+    pub fly: i32,
+    /// Swim speed.
+    #[serde(default)]
+    pub swim: i32,
+    /// Burrow speed.
+    #[serde(default)]
+    pub burrow: i32,
+    /// The Aquatic tag (§ Underwater combat: +2 to attacks against creatures without it).
+    #[serde(default)]
+    pub aquatic: bool,
     /// Powers.
     #[serde(default)]
     pub powers: Vec<PowerFile>,
+}
+
+/// § Special movement modes: the climb, fly, swim and burrow speeds, each 0..=20 (0: none).
+fn modes(
+    ctx: &Ctx,
+    f: &dyn Fn(&str) -> String,
+    speeds: [i32; 4],
+) -> Result<crate::content::model::OrcusModes, ContentError> {
+    for (name, n) in ["climb", "fly", "swim", "burrow"].iter().zip(speeds) {
+        if !(0..=20).contains(&n) {
+            return Err(ctx.err(f(name), format!("{n} is outside 0..=20")));
+        }
+    }
+    let [climb, fly, swim, burrow] = speeds;
+    Ok(crate::content::model::OrcusModes {
+        climb,
+        fly,
+        swim,
+        burrow,
+    })
 }
 
 fn six() -> i32 {
@@ -208,6 +243,21 @@ pub struct MonsterFile {
     /// § Incorporeal: half damage from all attacks.
     #[serde(default)]
     pub incorporeal: bool,
+    /// § Special movement modes: climb, fly, swim and burrow speeds (0: none).
+    #[serde(default)]
+    pub climb: i32,
+    /// Fly speed.
+    #[serde(default)]
+    pub fly: i32,
+    /// Swim speed.
+    #[serde(default)]
+    pub swim: i32,
+    /// Burrow speed.
+    #[serde(default)]
+    pub burrow: i32,
+    /// The Aquatic tag (§ Underwater combat: +2 to attacks against creatures without it).
+    #[serde(default)]
+    pub aquatic: bool,
     /// `{ fire = 5 }`.
     #[serde(default)]
     pub resist: BTreeMap<String, i32>,
@@ -880,6 +930,13 @@ fn power(
     Ok(PowerSpec {
         id: p.id.clone(),
         uses_ammunition: p.ammunition,
+        // § Underwater combat: weapon attacks (powers using the weapon's dice) take −2 unless
+        // the weapon is a spear, lance or crossbow.
+        underwater_penalty: uses_dw
+            && gear.and_then(|g| g.weapon).is_some_and(|w| {
+                !w.in_group(tables::WeaponGroup::SpearsAndLances)
+                    && !w.in_group(tables::WeaponGroup::Crossbows)
+            }),
         secondary,
         forced: forced(ctx, field, p)?,
         trigger: p.trigger.clone(),
@@ -1084,6 +1141,8 @@ impl HeroFile {
                 },
                 regeneration: 0,
                 incorporeal: false,
+                modes: modes(ctx, &f, [self.climb, self.fly, self.swim, self.burrow])?,
+                aquatic: self.aquatic,
                 skills,
                 str_attack,
                 resist: Vec::new(),
@@ -1219,6 +1278,8 @@ impl MonsterFile {
                 ammunition: None,
                 regeneration: self.regeneration.max(0),
                 incorporeal: self.incorporeal,
+                modes: modes(ctx, &f, [self.climb, self.fly, self.swim, self.burrow])?,
+                aquatic: self.aquatic,
                 skills,
                 str_attack: n.attack_vs_other,
                 resist,
@@ -1249,6 +1310,7 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
         lightly_obscured: Vec::new(),
         heavily_obscured: Vec::new(),
         totally_obscured: Vec::new(),
+        water: Vec::new(),
     };
     if !(1..=64).contains(&width) {
         return Err(ctx.err("map.rows", "a map has 1 to 64 columns"));
@@ -1270,12 +1332,13 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
                 ':' => state.lightly_obscured.push(s),
                 '%' => state.heavily_obscured.push(s),
                 '@' => state.totally_obscured.push(s),
+                'w' => state.water.push(s),
                 o => {
                     return Err(ctx.err(
                         format!("map.rows[{y}]"),
                         format!(
                             "unknown square '{o}' at column {x} (. floor, # wall, ~ difficult, \
-                             = transparent wall, : lightly, % heavily, @ totally obscured)"
+                             = transparent wall, : lightly, % heavily, @ totally obscured, w water)"
                         ),
                     ));
                 }

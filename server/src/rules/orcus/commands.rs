@@ -13,7 +13,7 @@ use fray_protocol::event::{
     ActionKind, AttackOutcome, BonusStat, Condition, DamageCause, DamageType, Defense, Effect,
     EffectDuration, EffectKind, GameEvent,
 };
-use fray_protocol::grid::{MoveMode, Square};
+use fray_protocol::grid::{MapState, MoveMode, SpecialMode, Square};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
@@ -506,8 +506,33 @@ pub(super) fn occupant_at(
     None
 }
 
-/// Validates a path; returns the movement it costs (§ Difficult terrain: +1 per square).
-pub(super) fn path_cost(d: &Decider, b: &Board, actor: &CombatantId, path: &[Square]) -> R<i32> {
+/// The extra movement a square of `sp` costs in `mode`: § Difficult terrain +1; water +1 unless
+/// swimming with a swim speed (§ Swim) or flying; flying ignores difficult terrain
+/// (interpretation, the text is silent: Fourth Edition's fliers ignore the ground's terrain).
+pub(super) fn extra_cost(map: &MapState, sp: Space, mode: MoveMode) -> i32 {
+    let fly = mode.special() == Some(SpecialMode::Fly);
+    let swim = mode.special() == Some(SpecialMode::Swim);
+    let mut extra = 0;
+    for s in sp.squares() {
+        if geometry::difficult(map, s) && !fly {
+            extra = 1;
+        }
+        if geometry::water(map, s) && !fly && !swim {
+            extra = 1;
+        }
+    }
+    extra
+}
+
+/// Validates a path; returns the movement it costs (§ Difficult terrain: +1 per square; water:
+/// +1 per square unless swimming or flying). A swim stays in water squares (§ Swim).
+pub(super) fn path_cost(
+    d: &Decider,
+    b: &Board,
+    actor: &CombatantId,
+    path: &[Square],
+    mode: MoveMode,
+) -> R<i32> {
     let map = b
         .map
         .0
@@ -533,7 +558,7 @@ pub(super) fn path_cost(d: &Decider, b: &Board, actor: &CombatantId, path: &[Squ
             at: *step,
             size: start.size,
         };
-        let mut extra = 0;
+        let extra = extra_cost(map, sp, mode);
         for s in sp.squares() {
             if !geometry::on_map(map, s) {
                 return Err(no(
@@ -547,8 +572,11 @@ pub(super) fn path_cost(d: &Decider, b: &Board, actor: &CombatantId, path: &[Squ
                     format!("path[{i}]: {s} is a wall"),
                 ));
             }
-            if geometry::difficult(map, s) {
-                extra = 1;
+            if mode.special() == Some(SpecialMode::Swim) && !geometry::water(map, s) {
+                return Err(no(
+                    ErrorCode::IllegalPath,
+                    format!("path[{i}]: {s} is not water (a swim stays in water)"),
+                ));
             }
             if let Some((blocks, prone)) = occupant_at(d, b, actor, s) {
                 if blocks {
@@ -584,6 +612,29 @@ pub(super) fn speed(d: &Decider, b: &Board, id: &CombatantId) -> i32 {
     }
 }
 
+/// The speed of a special movement mode (0 without it; slowed: at most 2, as every speed).
+pub(super) fn mode_speed(d: &Decider, b: &Board, id: &CombatantId, mode: SpecialMode) -> i32 {
+    let base = b.get(id).map_or(0, |(_, kit)| kit.0.modes.speed(mode));
+    if base > 0
+        && d.field
+            .get(id)
+            .is_some_and(|f| has_condition(f.fx, Condition::Slowed))
+    {
+        base.min(rules::SLOWED_SPEED)
+    } else {
+        base
+    }
+}
+
+fn special_name(mode: SpecialMode) -> &'static str {
+    match mode {
+        SpecialMode::Fly => "fly",
+        SpecialMode::Climb => "climb",
+        SpecialMode::Swim => "swim",
+        SpecialMode::Burrow => "burrow",
+    }
+}
+
 pub(super) fn cannot_leave_space(d: &Decider, id: &CombatantId) -> R {
     let f = fighter(d, id)?;
     for c in [
@@ -611,17 +662,33 @@ pub(super) fn cannot_leave_space(d: &Decider, id: &CombatantId) -> R {
 fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mode: MoveMode) -> R {
     on_turn(d, actor)?;
     cannot_leave_space(d, actor)?;
-    let cost = path_cost(d, b, actor, path)?;
-    let allowed = match mode {
-        MoveMode::Walk => speed(d, b, actor),
-        MoveMode::Run => speed(d, b, actor) + rules::RUN_BONUS_SQUARES,
-        MoveMode::Step => 1,
-        MoveMode::Unwilling => {
+    let cost = path_cost(d, b, actor, path, mode)?;
+    let base = match (mode, mode.special()) {
+        (MoveMode::Step, _) => 1,
+        (MoveMode::Unwilling, _) => {
             return Err(no(
                 ErrorCode::InvalidArgument,
                 "unwilling movement comes from powers, not a command",
             ));
         }
+        // § Special movement modes: the mode's own speed, only with that speed.
+        (_, Some(special)) => {
+            let n = mode_speed(d, b, actor, special);
+            if n <= 0 {
+                return Err(no(
+                    ErrorCode::InvalidArgument,
+                    format!("{actor} has no {} speed", special_name(special)),
+                ));
+            }
+            n
+        }
+        (_, None) => speed(d, b, actor),
+    };
+    // § Run: the speed (or the mode's speed) + 2.
+    let allowed = if mode.is_run() {
+        base + rules::RUN_BONUS_SQUARES
+    } else {
+        base
     };
     if mode == MoveMode::Step && path.len() != 1 {
         return Err(no(ErrorCode::TooFar, "a step is one square"));
@@ -636,7 +703,7 @@ fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mod
     if !walk(d, b, actor, path, mode)? {
         return Ok(());
     }
-    if mode == MoveMode::Run {
+    if mode.is_run() {
         // § Run: −5 to attacks and off-guard until the start of the next turn.
         emit_effect(
             d,
@@ -699,11 +766,9 @@ pub(super) fn walk(
                 }
             }
         }
-        cost_so_far += 1 + i32::from(map.as_ref().is_some_and(|m| {
-            Space { at: *step, size }
-                .squares()
-                .any(|s| geometry::difficult(m, s))
-        }));
+        cost_so_far += 1 + map
+            .as_ref()
+            .map_or(0, |m| extra_cost(m, Space { at: *step, size }, mode));
         walked.push(*step);
         at = Space { at: *step, size };
     }
@@ -990,6 +1055,37 @@ fn cover(d: &Decider, b: &Board, g: &Geo, from: Space, target: &CombatantId) -> 
 
 /// One attack roll's circumstance modifiers (§ Circumstance Attack Roll Modifier); `from` is
 /// where the effect originates (an area's origin square; the attacker's space otherwise).
+/// § Underwater combat, for an attacker in water (interpretation: water squares are deep, so a
+/// creature with any square of its space in water fights underwater): −2 to weapon attacks
+/// unless the weapon is a spear, lance or crossbow; −2 to powers with the Fire tag (Fray: fire
+/// damage); +2 for an Aquatic attacker against a target without the tag.
+fn underwater(
+    b: &Board,
+    attacker: &CombatantId,
+    target: &CombatantId,
+    p: &PowerSpec,
+    at: Option<Space>,
+) -> i32 {
+    let (Some(map), Some(at)) = (b.map.0.as_ref(), at) else {
+        return 0;
+    };
+    if !at.squares().any(|s| geometry::water(map, s)) {
+        return 0;
+    }
+    let mut m = 0;
+    if p.underwater_penalty {
+        m += rules::UNDERWATER_WEAPON;
+    }
+    if p.damage_type == Some(DamageType::Fire) {
+        m += rules::UNDERWATER_FIRE;
+    }
+    let aquatic = |id: &CombatantId| b.get(id).is_some_and(|(_, kit)| kit.0.aquatic);
+    if aquatic(attacker) && !aquatic(target) {
+        m += rules::AQUATIC;
+    }
+    m
+}
+
 fn circumstances(
     d: &Decider,
     b: &Board,
@@ -1036,6 +1132,7 @@ fn circumstances(
     if concealment > rules::TOTAL_CONCEALMENT && off_guard(d, b, attacker, target, melee) {
         m += rules::OFF_GUARD;
     }
+    m += underwater(b, attacker, target, p, space(d, b, attacker).ok());
     if let (Origin::Ranged { short, .. }, Ok(a), Ok(t)) =
         (p.origin, space(d, b, attacker), space(d, b, target))
         && geometry::distance(a, t) > short

@@ -93,6 +93,11 @@ pub fn difficult(map: &MapState, s: Square) -> bool {
     map.difficult.contains(&s)
 }
 
+/// Whether `s` is deep water (§ Special movement modes, Swim; § Underwater combat).
+pub fn water(map: &MapState, s: Square) -> bool {
+    map.water.contains(&s)
+}
+
 /// § Flanking, geometry only: `a` and `b` adjacent to `target` on opposite sides or corners.
 pub fn flanking(target: Space, a: Space, b: Space) -> bool {
     grid::flanks(&target.g(), &a.g(), &b.g())
@@ -319,6 +324,7 @@ mod tests {
             lightly_obscured: vec![],
             heavily_obscured: vec![],
             totally_obscured: vec![],
+            water: vec![],
         }
     }
 

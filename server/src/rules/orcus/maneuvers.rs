@@ -48,6 +48,7 @@ fn strength_attack(b: &Board, actor: &CombatantId, id: &str, name: &str, vs: Def
     PowerSpec {
         id: id.into(),
         uses_ammunition: false,
+        underwater_penalty: false,
         secondary: None,
         forced: None,
         trigger: None,
@@ -148,7 +149,7 @@ pub fn charge(
     let t_sp = space(d, b, target)?;
     if !path.is_empty() {
         cannot_leave_space(d, actor)?;
-        let cost = path_cost(d, b, actor, path)?;
+        let cost = path_cost(d, b, actor, path, MoveMode::Walk)?;
         let allowed = speed(d, b, actor);
         if cost > allowed {
             return Err(no(

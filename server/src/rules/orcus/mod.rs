@@ -25,6 +25,8 @@ mod tests;
 #[cfg(test)]
 mod tests_maneuvers;
 #[cfg(test)]
+mod tests_movement;
+#[cfg(test)]
 mod tests_universal;
 
 use crate::content::model::OrcusSpec;
@@ -40,7 +42,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "orcus";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 13;
+pub const VERSION: u32 = 14;
 
 /// What decide reads beyond the shared battlefield: the grid part of each combatant, its
 /// powers, and the map.

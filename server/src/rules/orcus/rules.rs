@@ -68,6 +68,13 @@ pub fn untrained_check(level: i32, ability_mod: i32) -> i32 {
     level / 2 + ability_mod
 }
 
+/// § Underwater combat: weapon attacks (not spears, lances, crossbows).
+pub const UNDERWATER_WEAPON: i32 = -2;
+/// § Underwater combat: powers with the Fire tag.
+pub const UNDERWATER_FIRE: i32 = -2;
+/// § Underwater combat: an Aquatic creature against one without the tag.
+pub const AQUATIC: i32 = 2;
+
 #[cfg(test)]
 mod tests {
     use super::*;

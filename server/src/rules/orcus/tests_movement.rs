@@ -1,0 +1,278 @@
+//! Orcus special movement modes and underwater combat (orcus-basic-rules.txt § Special movement
+//! modes, § Walk, § Run, § Underwater combat).
+
+use super::tests::{arena_src, mv, square, started, until};
+use crate::content::model::Encounter;
+use crate::engine::Engine;
+use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
+use fray_protocol::command::AttackMode;
+use fray_protocol::event::{BonusStat, EffectKind, GameEvent};
+use fray_protocol::grid::{MoveMode, Square};
+use fray_protocol::{Command, ErrorCode};
+
+/// Difficult squares at (2..=3, 1); a pool of deep water at (2..=5, 2..=3); a wall at (7, 0..=5).
+const POOL: [&str; 6] = [
+    ".......#..",
+    "..~~...#..",
+    "..wwww.#..",
+    "..wwww.#..",
+    ".......#..",
+    ".......#..",
+];
+
+/// The arena around the pool; `kael_extra` and `brute_extra` are stat-block lines.
+fn pool(positions: &str, kael_extra: &str, brute_extra: &str, powers: &str) -> Encounter {
+    let src = arena_src(&POOL, powers, 5, positions)
+        .replace("wis = 2", &format!("wis = 2\n{kael_extra}"))
+        .replace("dex = 0", &format!("dex = 0\n{brute_extra}"));
+    crate::content::load_encounter("pool.toml", &src).unwrap()
+}
+
+const FAR: &str = "kael = [1, 2]\nlira = [0, 5]\nbrute-1 = [9, 0]\nbrute-2 = [9, 5]";
+
+fn cost(ev: &[GameEvent]) -> Vec<(i32, MoveMode)> {
+    ev.iter()
+        .filter_map(|x| match x {
+            GameEvent::GridMoved { cost, mode, .. } => Some((*cost, *mode)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn bonus(ev: &[GameEvent]) -> Option<i32> {
+    ev.iter().find_map(|x| match x {
+        GameEvent::AttackRolled { bonus, .. } => Some(*bonus),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_mode_needs_its_speed_and_is_limited_by_it_special_movement_modes() {
+    // orcus-basic-rules.txt § Special movement modes; § Walk: "you can move the number of
+    // squares specified for that mode instead".
+    let enc = pool(FAR, "fly = 3\nswim = 4", "", "");
+    let mut e = started(&enc, 1);
+    let before = cs(&e, "kael");
+    // No climb or burrow speed.
+    assert_eq!(
+        refuse(&mut e, &mv("kael", &[(1, 3)], MoveMode::Climb)),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        refuse(&mut e, &mv("kael", &[(1, 3)], MoveMode::Burrow)),
+        ErrorCode::InvalidArgument
+    );
+    // Fly 3: four squares are too far, even though Kael walks 5.
+    assert_eq!(
+        refuse(
+            &mut e,
+            &mv("kael", &[(1, 1), (2, 0), (3, 0), (4, 0)], MoveMode::Fly)
+        ),
+        ErrorCode::TooFar
+    );
+    // A swim stays in the water.
+    assert_eq!(
+        refuse(&mut e, &mv("kael", &[(2, 2), (1, 1)], MoveMode::Swim)),
+        ErrorCode::IllegalPath
+    );
+    // Lira has no modes at all.
+    until(&mut e, "lira");
+    assert_eq!(
+        refuse(&mut e, &mv("lira", &[(0, 4)], MoveMode::Fly)),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(cs(&e, "kael").grid, before.grid, "refusals change nothing");
+}
+
+#[test]
+fn swimming_costs_nothing_extra_with_a_swim_speed_and_one_extra_without_special_movement_modes() {
+    // orcus-basic-rules.txt § Swim: no extra movement with a swimming speed; § Athletics:
+    // swimming without one costs 1 extra square per square (the Athletics check is the GM's).
+    let enc = pool(FAR, "swim = 4", "", "");
+    let mut e = started(&enc, 2);
+    let ev = run(
+        &mut e,
+        &mv("kael", &[(2, 2), (3, 2), (4, 2), (5, 2)], MoveMode::Swim),
+    );
+    assert_eq!(cost(&ev), vec![(4, MoveMode::Swim)]);
+    assert_eq!(square(&e, "kael"), Square::new(5, 2));
+    // Walking (wading) through the pool: 2 per water square.
+    let mut e = started(&enc, 2);
+    assert_eq!(
+        refuse(
+            &mut e,
+            &mv("kael", &[(2, 2), (3, 2), (4, 2)], MoveMode::Walk)
+        ),
+        ErrorCode::TooFar
+    );
+    let ev = run(&mut e, &mv("kael", &[(2, 2), (3, 2)], MoveMode::Walk));
+    assert_eq!(cost(&ev), vec![(4, MoveMode::Walk)]);
+}
+
+#[test]
+fn flying_ignores_difficult_terrain_and_water_but_not_walls_special_movement_modes() {
+    // orcus-basic-rules.txt § Fly (interpretation: Fourth Edition's fliers ignore the ground's
+    // difficult terrain; the text is silent).
+    let enc = pool(
+        "kael = [1, 1]\nlira = [0, 5]\nbrute-1 = [9, 0]\nbrute-2 = [9, 5]",
+        "fly = 4",
+        "",
+        "",
+    );
+    let mut e = started(&enc, 3);
+    assert_eq!(
+        refuse(
+            &mut e,
+            &mv(
+                "kael",
+                &[(2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1)],
+                MoveMode::RunFly
+            )
+        ),
+        ErrorCode::IllegalPath,
+        "walls stop fliers"
+    );
+    let ev = run(
+        &mut e,
+        &mv("kael", &[(2, 1), (3, 1), (4, 2), (5, 3)], MoveMode::Fly),
+    );
+    assert_eq!(cost(&ev), vec![(4, MoveMode::Fly)]);
+}
+
+#[test]
+fn running_in_a_mode_adds_two_squares_and_the_run_penalties_run() {
+    // orcus-basic-rules.txt § Run: "the number of squares specified for that mode +2", then −5
+    // to attacks and off-guard.
+    let enc = pool(FAR, "burrow = 2", "", "");
+    let mut e = started(&enc, 4);
+    let path = [(1, 3), (1, 4), (2, 4), (3, 4), (4, 4)];
+    assert_eq!(
+        refuse(&mut e, &mv("kael", &path, MoveMode::RunBurrow)),
+        ErrorCode::TooFar
+    );
+    assert_eq!(
+        refuse(&mut e, &mv("kael", &path[..3], MoveMode::Burrow)),
+        ErrorCode::TooFar
+    );
+    let ev = run(&mut e, &mv("kael", &path[..4], MoveMode::RunBurrow));
+    assert_eq!(cost(&ev), vec![(4, MoveMode::RunBurrow)]);
+    assert!(cs(&e, "kael").effects.iter().any(|x| matches!(
+        x.kind,
+        EffectKind::Bonus {
+            stat: BonusStat::Attack,
+            amount: -5
+        }
+    )));
+}
+
+#[test]
+fn burrowing_does_not_pass_solid_rock_special_movement_modes() {
+    // orcus-basic-rules.txt § Burrow: "can't burrow through solid rock" (walls, `#`).
+    let enc = pool(
+        "kael = [6, 0]\nlira = [0, 5]\nbrute-1 = [9, 0]\nbrute-2 = [9, 5]",
+        "burrow = 6",
+        "",
+        "",
+    );
+    let mut e = started(&enc, 5);
+    assert_eq!(
+        refuse(&mut e, &mv("kael", &[(7, 0), (8, 0)], MoveMode::Burrow)),
+        ErrorCode::IllegalPath
+    );
+    run(&mut e, &mv("kael", &[(6, 1)], MoveMode::Burrow));
+    assert_eq!(square(&e, "kael"), Square::new(6, 1));
+}
+
+fn attack(actor: &str, power: &str, target: &str) -> Command {
+    Command::Attack {
+        actor: cid(actor),
+        attack: power.into(),
+        targets: vec![cid(target)],
+        mode: AttackMode::Standard,
+        knock_out: false,
+    }
+}
+
+fn kael_swings(e: &mut Engine) -> Option<i32> {
+    bonus(&run(e, &attack("kael", "sword", "brute-1")))
+}
+
+#[test]
+fn weapon_attacks_take_minus_2_underwater_except_spears_and_crossbows_underwater_combat() {
+    // orcus-basic-rules.txt § Underwater combat: −2 to weapon attacks unless the weapon is in
+    // the Spears & Lances or Crossbows groups.
+    let wet = "kael = [2, 2]\nlira = [0, 5]\nbrute-1 = [3, 2]\nbrute-2 = [9, 5]";
+    let dry = "kael = [1, 4]\nlira = [0, 5]\nbrute-1 = [2, 4]\nbrute-2 = [9, 5]";
+    let sword = |at: &str, weapon: &str| {
+        let src = arena_src(&POOL, "", 5, at)
+            .replace("wis = 2", &format!("wis = 2\nweapon = \"{weapon}\""))
+            .replace("hit = \"1d8+2\"", "hit = \"1dW+2\"");
+        crate::content::load_encounter("pool.toml", &src).unwrap()
+    };
+    assert_eq!(
+        kael_swings(&mut started(&sword(dry, "longsword"), 6)),
+        Some(5)
+    );
+    assert_eq!(
+        kael_swings(&mut started(&sword(wet, "longsword"), 6)),
+        Some(3)
+    );
+    assert_eq!(
+        kael_swings(&mut started(&sword(wet, "shortspear"), 6)),
+        Some(5)
+    );
+    // A power without the weapon's dice is not a weapon attack.
+    assert_eq!(
+        kael_swings(&mut started(&pool(wet, "", "", ""), 6)),
+        Some(5)
+    );
+}
+
+#[test]
+fn fire_powers_take_minus_2_and_aquatic_creatures_get_plus_2_underwater_combat() {
+    // orcus-basic-rules.txt § Underwater combat: −2 to powers with the Fire tag (Fray: fire
+    // damage); +2 for an Aquatic creature against one without the tag.
+    let wet = "kael = [2, 2]\nlira = [0, 5]\nbrute-1 = [3, 2]\nbrute-2 = [9, 5]";
+    let dry = "kael = [1, 4]\nlira = [0, 5]\nbrute-1 = [2, 4]\nbrute-2 = [9, 5]";
+    let flame = "[[monster.powers]]\nid = \"flame\"\nname = \"Flame\"\norigin = \"melee\"\nvs = \"ac\"\nbonus = 4\nhit = \"1d6\"\ndamage_type = \"fire\"";
+    let brute = |enc: &Encounter, power: &str| {
+        let mut e = started(enc, 7);
+        until(&mut e, "brute-1");
+        bonus(&run(&mut e, &attack("brute-1", power, "kael")))
+    };
+    let plain = pool(wet, "", "", flame);
+    assert_eq!(brute(&plain, "club"), Some(4));
+    assert_eq!(brute(&plain, "flame"), Some(2));
+    let aquatic = pool(wet, "", "aquatic = true", flame);
+    assert_eq!(brute(&aquatic, "club"), Some(6));
+    assert_eq!(brute(&aquatic, "flame"), Some(4));
+    // Out of the water nothing applies; nor against an Aquatic target.
+    assert_eq!(
+        brute(&pool(dry, "", "aquatic = true", flame), "flame"),
+        Some(4)
+    );
+    assert_eq!(
+        brute(
+            &pool(wet, "aquatic = true", "aquatic = true", flame),
+            "club"
+        ),
+        Some(4)
+    );
+}
+
+#[test]
+fn a_mode_speed_out_of_range_is_refused_on_load_special_movement_modes() {
+    // orcus-basic-rules.txt § Special movement modes: speeds in squares, like `speed` (0..=20).
+    let src = arena_src(&POOL, "", 5, FAR).replace("wis = 2", "wis = 2\nfly = 30");
+    let err = crate::content::load_encounter("pool.toml", &src)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(err.contains("hero.kael.fly"), "{err}");
+    let src = arena_src(&POOL, "", 5, FAR).replace("dex = 0", "dex = 0\nswim = -1");
+    let err = crate::content::load_encounter("pool.toml", &src)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(err.contains("monster.brute.swim"), "{err}");
+}
