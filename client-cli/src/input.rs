@@ -758,14 +758,24 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "secret" => {
             use fray_protocol::ose::SecretCheck;
             let Some((what, rest)) = args.split_first() else {
-                return Err("`secret search|traps|listen|wandering [WHO] [CHANCE]` (GM)".to_owned());
+                return Err(
+                    "`secret search|traps|listen|wandering|stuck|locked|bars [WHO] [CHANCE]` (GM)"
+                        .to_owned(),
+                );
             };
             let check = match what.to_lowercase().as_str() {
                 "search" | "door" | "doors" => SecretCheck::SecretDoor,
                 "traps" | "trap" => SecretCheck::RoomTrap,
                 "listen" => SecretCheck::Listen,
                 "wandering" | "wander" => SecretCheck::WanderingMonster,
-                other => return Err(format!("`{other}`: search, traps, listen or wandering")),
+                "stuck" => SecretCheck::StuckDoor,
+                "locked" => SecretCheck::LockedDoor,
+                "bars" | "bar" => SecretCheck::Bars,
+                other => {
+                    return Err(format!(
+                        "`{other}`: search, traps, listen, wandering, stuck, locked or bars"
+                    ));
+                }
             };
             let mut combatant = None;
             let mut chance = 1;
@@ -780,6 +790,36 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 combatant,
                 chance,
             }))
+        }
+        "bx-turn" | "xturn" => {
+            let mut wandering = None;
+            let mut rest = false;
+            for w in args {
+                match w.parse::<u32>() {
+                    Ok(n) => wandering = Some(n),
+                    Err(_) if w.eq_ignore_ascii_case("rest") => rest = true,
+                    Err(_) => {
+                        return Err(
+                            "`bx-turn [CHANCE] [rest]`: an exploration turn passes (GM)".to_owned()
+                        );
+                    }
+                }
+            }
+            Ok(Input::Game(Command::ExplorationTurn { wandering, rest }))
+        }
+        "bx-light" => {
+            use fray_protocol::ose::LightSource;
+            match args {
+                [who, src] => Ok(Input::Game(Command::LightSource {
+                    carrier: CombatantId::new(who.to_lowercase()),
+                    source: match src.to_lowercase().as_str() {
+                        "torch" => LightSource::Torch,
+                        "lantern" | "oil" => LightSource::Lantern,
+                        other => return Err(format!("`{other}`: torch or lantern")),
+                    },
+                })),
+                _ => Err("`bx-light WHO torch|lantern` (GM)".to_owned()),
+            }
         }
         "save" => {
             use fray_protocol::ose::SaveCategory;
@@ -1178,6 +1218,36 @@ mod tests {
                 chance: 2
             })
         );
+        assert_eq!(
+            game("secret stuck brakka"),
+            Ok(Command::SecretRoll {
+                check: fray_protocol::ose::SecretCheck::StuckDoor,
+                combatant: Some(CombatantId::new("brakka")),
+                chance: 1
+            })
+        );
+        assert_eq!(
+            game("bx-turn 1 rest"),
+            Ok(Command::ExplorationTurn {
+                wandering: Some(1),
+                rest: true
+            })
+        );
+        assert_eq!(
+            game("bx-turn"),
+            Ok(Command::ExplorationTurn {
+                wandering: None,
+                rest: false
+            })
+        );
+        assert_eq!(
+            game("bx-light brakka lantern"),
+            Ok(Command::LightSource {
+                carrier: CombatantId::new("brakka"),
+                source: fray_protocol::ose::LightSource::Lantern
+            })
+        );
+        assert!(game("bx-light brakka candle").is_err());
     }
 
     #[test]

@@ -591,6 +591,27 @@ pub enum Command {
         #[serde(default = "one_in_six")]
         chance: u32,
     },
+    /// GM (Old-School Essentials § Dungeon Adventuring, Sequence of Play Per Turn): one
+    /// exploration turn (10 minutes, 60 rounds) passes — the wandering-monster check (a secret
+    /// d6, when `wandering` gives its chance in six), then the end-of-turn bookkeeping: light
+    /// burns down and the turns since the party's last rest count up (`rest`: this turn is the
+    /// party's rest).
+    ExplorationTurn {
+        /// The wandering-monster chance in six this turn (`None`: no check this turn).
+        #[serde(default)]
+        wandering: Option<u32>,
+        /// The party rests this turn (§ Resting).
+        #[serde(default)]
+        rest: bool,
+    },
+    /// GM (§ Light; Basic Fantasy § Light): a character lights a torch or a lantern's flask of
+    /// oil; it burns for the duration of the session's light rule.
+    LightSource {
+        /// Who carries it.
+        carrier: CombatantId,
+        /// Torch or lantern.
+        source: crate::ose::LightSource,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -703,6 +724,8 @@ impl Command {
             | Command::OseMorale { .. }
             | Command::SavingThrow { .. }
             | Command::SecretRoll { .. }
+            | Command::ExplorationTurn { .. }
+            | Command::LightSource { .. }
             | Command::EndSession => None,
         }
     }
@@ -719,6 +742,8 @@ impl Command {
             Command::OseMorale { .. } => "ose_morale",
             Command::SavingThrow { .. } => "saving_throw",
             Command::SecretRoll { .. } => "secret_roll",
+            Command::ExplorationTurn { .. } => "exploration_turn",
+            Command::LightSource { .. } => "light_source",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -1116,6 +1116,34 @@ pub enum GameEvent {
         /// Found, heard, or a monster comes (GM only).
         success: Option<bool>,
     },
+    /// Old-School Essentials (§ Sequence of Play Per Turn): an exploration turn passed.
+    ExplorationTurnPassed {
+        /// The exploration turn just ended (1, 2, …).
+        turn: u32,
+        /// The party rested this turn.
+        rested: bool,
+        /// Turns since the last rest, this one included (6 or more: −1 to attack and damage,
+        /// § Resting).
+        since_rest: u32,
+    },
+    /// Old-School Essentials (§ Light; Basic Fantasy § Light): a light source was lit.
+    LightLit {
+        /// Who carries it.
+        carrier: CombatantId,
+        /// Torch or lantern.
+        source: crate::ose::LightSource,
+        /// The roll of its duration (Basic Fantasy), if any.
+        roll: Option<Roll>,
+        /// How many exploration turns it burns.
+        turns: u32,
+    },
+    /// Old-School Essentials: a light source burned out at the end of an exploration turn.
+    LightBurnedOut {
+        /// Who carried it.
+        carrier: CombatantId,
+        /// Torch or lantern.
+        source: crate::ose::LightSource,
+    },
 }
 
 impl GameEvent {

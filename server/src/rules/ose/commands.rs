@@ -73,6 +73,8 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             combatant,
             chance,
         } => secret(d, s, *check, combatant.as_ref(), *chance),
+        Command::ExplorationTurn { wandering, rest } => exploration_turn(d, s, *wandering, *rest),
+        Command::LightSource { carrier, source } => light(d, s, carrier, *source),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {
@@ -401,7 +403,8 @@ fn attack_cmd(
     let missile = w.ranges.is_some();
     let ability = if missile { kit.dex_mod } else { kit.str_mod };
     let retreating = matches!(tsh.declared, Some(Declaration::Retreat));
-    let bonus = ability + range_mod + modifier + if retreating { 2 } else { 0 };
+    let tired = tired(d, s, actor);
+    let bonus = ability + range_mod + modifier + if retreating { 2 } else { 0 } - tired;
     let ac = tsh.ac + if retreating { tsh.shield } else { 0 };
     let roll = crate::dice::notation::roll_die(d.rng, 20);
     let natural = roll.natural().unwrap_or(1);
@@ -427,7 +430,7 @@ fn attack_cmd(
     }
     let dmg: Roll = d.roll(&w.damage, &Placeholders::default())?;
     let str_dmg = if missile { 0 } else { kit.str_mod };
-    let amount = (dmg.total + str_dmg).max(1);
+    let amount = (dmg.total + str_dmg - tired).max(1);
     d.emit(GameEvent::DamageRolled {
         attacker: actor.clone(),
         attack: w.id.clone(),
@@ -702,29 +705,149 @@ fn secret(
             "the session is over (the seed is revealed: a secret roll would not be secret)",
         ));
     }
-    if !(1..=6).contains(&chance) {
+    let die = check.die();
+    if !(1..=die).contains(&chance) {
         return Err(no(
             ErrorCode::InvalidArgument,
-            "the chance is 1 to 6 in six",
+            format!("the chance is 1 to {die} in {die}"),
         ));
     }
+    let mut chance = chance;
     if let Some(id) = who {
-        sheet(s, id)?;
+        let (_, kit) = sheet(s, id)?;
         if side_of(d, id)? != Side::Heroes {
             return Err(no(
                 ErrorCode::InvalidTarget,
                 "searching and listening are done by characters of the party",
             ));
         }
+        if check.adds_strength() {
+            // Basic Fantasy § Doors: "add the character's Strength bonus to the range".
+            let range = i64::from(chance) + i64::from(kit.str_mod);
+            chance = u32::try_from(range.clamp(0, i64::from(die))).unwrap_or(0);
+        }
+    } else if check.adds_strength() {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "forcing a door or bending bars is done by a character of the party",
+        ));
     }
-    let roll = crate::dice::notation::roll_die(d.rng, 6);
-    let success = roll.natural().unwrap_or(6) <= chance;
+    let roll = crate::dice::notation::roll_die(d.rng, die);
+    let success = roll.natural().unwrap_or(die) <= chance;
     d.emit(GameEvent::SecretRolled {
         check,
         combatant: who.cloned(),
         chance,
         roll: Some(roll),
         success: Some(success),
+    });
+    Ok(())
+}
+
+/// § Resting: "If characters press on without resting, they suffer a penalty of -1 to attack
+/// and damage rolls until they have rested for one turn" — the party (heroes) after six or more
+/// exploration turns without a rest.
+fn tired(d: &Decider, s: &Sheets, actor: &CombatantId) -> i32 {
+    let heroes = d.field.get(actor).is_some_and(|f| f.c.side == Side::Heroes);
+    i32::from(heroes && s.battle().exploration.since_rest >= 6)
+}
+
+/// § Dungeon Adventuring, Sequence of Play Per Turn: 1. the wandering-monster check (the
+/// referee's secret d6, `wandering` in six; § Wandering Monsters "usually 1-in-6"), 2.–3. the
+/// party's actions and the description happen at the table, 4. end of turn: light burns down
+/// (one turn off every burning light; those at none burn out), the turns since the last rest
+/// count up (§ Resting: one turn every hour).
+fn exploration_turn(d: &mut Decider, s: &Sheets, wandering: Option<u32>, rest: bool) -> R {
+    match d.field.battle.phase {
+        Phase::Setup => {}
+        Phase::Running => {
+            return Err(no(
+                ErrorCode::BattleAlreadyStarted,
+                "an encounter is being fought: exploration turns pass outside it",
+            ));
+        }
+        Phase::Ended => {
+            return Err(no(ErrorCode::BattleOver, "the session is over"));
+        }
+    }
+    if let Some(chance) = wandering {
+        secret(
+            d,
+            s,
+            fray_protocol::ose::SecretCheck::WanderingMonster,
+            None,
+            chance,
+        )?;
+    }
+    let ex = s.battle().exploration;
+    let since_rest = if rest {
+        0
+    } else {
+        ex.since_rest.saturating_add(1)
+    };
+    d.emit(GameEvent::ExplorationTurnPassed {
+        turn: ex.turn.saturating_add(1),
+        rested: rest,
+        since_rest,
+    });
+    for l in ex.lights.iter().filter(|l| l.turns_left <= 1) {
+        d.emit(GameEvent::LightBurnedOut {
+            carrier: l.carrier.clone(),
+            source: l.source,
+        });
+    }
+    Ok(())
+}
+
+/// § Light (Old-School Essentials: a torch 6 turns, a flask of oil 24 — its equipment list) or
+/// Basic Fantasy § Light ("Normal torches burn for 1d4+4 turns, while a flask of oil in a
+/// lantern will burn for 18+1d6 turns"), by the session's light rule.
+fn light(
+    d: &mut Decider,
+    s: &Sheets,
+    carrier: &CombatantId,
+    source: fray_protocol::ose::LightSource,
+) -> R {
+    use fray_protocol::ose::{LightRule, LightSource};
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    sheet(s, carrier)?;
+    if !up(d, s, carrier) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} cannot light anything", name(d, carrier)),
+        ));
+    }
+    if s.battle()
+        .exploration
+        .lights
+        .iter()
+        .any(|l| &l.carrier == carrier && l.source == source)
+    {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} already carries a burning {source:?}", name(d, carrier)).to_lowercase(),
+        ));
+    }
+    let (roll, turns) = match (s.battle().options.light, source) {
+        (LightRule::Ose, LightSource::Torch) => (None, 6),
+        (LightRule::Ose, LightSource::Lantern) => (None, 24),
+        (LightRule::BasicFantasy, src) => {
+            let (die, base) = match src {
+                LightSource::Torch => (4, 4),
+                LightSource::Lantern => (6, 18),
+            };
+            let roll = crate::dice::notation::roll_die(d.rng, die);
+            let turns = roll.natural().unwrap_or(1) + base;
+            (Some(roll), turns)
+        }
+    };
+    d.emit(GameEvent::LightLit {
+        carrier: carrier.clone(),
+        source,
+        roll,
+        turns,
     });
     Ok(())
 }

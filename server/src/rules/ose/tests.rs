@@ -11,15 +11,21 @@ use fray_protocol::ids::Side;
 use fray_protocol::ose::{AttackProcedure, Declaration, MissileRange, SaveCategory};
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode};
+use std::collections::BTreeSet;
 
 /// Two characters and three monsters with known numbers.
 fn arena(ties: &str, monster_hp: i32, monster_ac: i32) -> Encounter {
+    arena_with(&format!("ties = \"{ties}\""), monster_hp, monster_ac)
+}
+
+/// [`arena`] with the given `[options]` lines.
+fn arena_with(options: &str, monster_hp: i32, monster_ac: i32) -> Encounter {
     let text = format!(
         r#"
 ruleset = "ose"
 characters = ["ada", "bram"]
 [options]
-ties = "{ties}"
+{options}
 [[monsters]]
 template = "boss"
 [[monsters]]
@@ -857,4 +863,381 @@ fn secret_rolls_are_the_gms_alone() {
         ),
         ErrorCode::InvalidTarget
     );
+}
+
+fn xturn(wandering: Option<u32>, rest: bool) -> Command {
+    Command::ExplorationTurn { wandering, rest }
+}
+
+// ose-adventuring.txt § Dungeon Adventuring, Sequence of Play Per Turn (1. wandering monsters,
+// 4. end of turn: time records), § Wandering Monsters ("Chance: The typical chance of
+// encountering a wandering monster is 1-in-6"), § Time ("Turns: 10 minutes"): the check is the
+// referee's secret roll; players and spectators see that it was made.
+#[test]
+fn an_exploration_turn_checks_for_wandering_monsters_in_secret() {
+    use fray_protocol::ose::SecretCheck;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 5);
+    let mut came = 0;
+    for turn in 1..=24u32 {
+        let ev = run(&mut e, &xturn(Some(1), false));
+        let [
+            check @ GameEvent::SecretRolled {
+                check: SecretCheck::WanderingMonster,
+                combatant: None,
+                chance: 1,
+                roll: Some(roll),
+                success: Some(success),
+            },
+            GameEvent::ExplorationTurnPassed {
+                turn: t,
+                rested: false,
+                since_rest,
+            },
+        ] = ev.as_slice()
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(*t, turn);
+        assert_eq!(*since_rest, turn);
+        assert_eq!(*success, roll.natural().unwrap() == 1);
+        came += usize::from(*success);
+        assert_eq!(
+            check.redacted(|_| false),
+            GameEvent::SecretRolled {
+                check: SecretCheck::WanderingMonster,
+                combatant: None,
+                chance: 1,
+                roll: None,
+                success: None
+            }
+        );
+    }
+    assert!(came > 0 && came < 24);
+    assert_eq!(e.state().ose.unwrap().exploration.turn, 24);
+    // No check this turn: only the time passes.
+    let ev = run(&mut e, &xturn(None, false));
+    assert!(matches!(
+        ev.as_slice(),
+        [GameEvent::ExplorationTurnPassed { turn: 25, .. }]
+    ));
+    // Refusals change nothing: a chance outside 1–6, a turn during an encounter, after the end.
+    for bad in [0, 7] {
+        assert_eq!(
+            refuse(&mut e, &xturn(Some(bad), false)),
+            ErrorCode::InvalidArgument
+        );
+    }
+    run(&mut e, &Command::StartBattle);
+    assert_eq!(
+        refuse(&mut e, &xturn(Some(1), false)),
+        ErrorCode::BattleAlreadyStarted
+    );
+    run(&mut e, &Command::EndBattle);
+    assert_eq!(refuse(&mut e, &xturn(None, false)), ErrorCode::BattleOver);
+}
+
+// ose-adventuring.txt § Resting ("Frequency of rest: Characters must rest for one turn every
+// hour in the dungeon. Penalty for not resting: … -1 to attack and damage rolls until they have
+// rested for one turn").
+#[test]
+fn pressing_on_without_rest_costs_one_to_attack_and_damage() {
+    let enc = arena("reroll", 200, 9);
+    for (turns, rest_last, penalty) in [(5, false, 0), (6, false, 1), (7, true, 0)] {
+        let mut checked = 0;
+        for seed in 0..30 {
+            let mut e = new_engine(&enc, seed);
+            for i in 1..=turns {
+                let ev = run(&mut e, &xturn(None, rest_last && i == turns));
+                let Some(GameEvent::ExplorationTurnPassed { since_rest, .. }) = ev.last() else {
+                    panic!("{ev:?}")
+                };
+                assert_eq!(*since_rest, if rest_last && i == turns { 0 } else { i });
+            }
+            run(&mut e, &Command::StartBattle);
+            for _ in 0..8 {
+                if e.state().phase != Phase::Running {
+                    break;
+                }
+                let me = current(&e);
+                let ev = if me == "ada" {
+                    run(&mut e, &attack("ada", "sword", "goon-1"))
+                } else {
+                    swing(&mut e)
+                };
+                for x in &ev {
+                    if let GameEvent::AttackRolled {
+                        attacker, bonus, ..
+                    } = x
+                    {
+                        let expect = match attacker.as_str() {
+                            "ada" => 2 - penalty,
+                            "bram" => -2 - penalty,
+                            _ => 0, // monsters do not tire
+                        };
+                        assert_eq!(*bonus, expect, "{attacker}");
+                        checked += 1;
+                    }
+                    if let GameEvent::Damaged {
+                        target, amount, ..
+                    } = x
+                        && target.as_str() == "goon-1"
+                        && let Some(GameEvent::DamageRolled { roll, .. }) = ev
+                            .iter()
+                            .find(|y| matches!(y, GameEvent::DamageRolled { attacker, .. } if attacker.as_str() == "ada"))
+                    {
+                        assert_eq!(*amount, (roll.total + 2 - penalty).max(1));
+                    }
+                }
+            }
+        }
+        assert!(checked > 10);
+    }
+}
+
+// ose-adventuring.txt § Dungeon Adventuring, Sequence of Play Per Turn ("4. End of turn: The
+// referee updates time records, with special attention to light sources"); Old-School
+// Essentials' equipment list: a torch burns 1 hour (6 turns), a flask of oil 4 hours (24).
+#[test]
+fn torches_and_lanterns_burn_down_turn_by_turn() {
+    use fray_protocol::ose::LightSource;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 1);
+    let lit = run(
+        &mut e,
+        &Command::LightSource {
+            carrier: cid("ada"),
+            source: LightSource::Torch,
+        },
+    );
+    assert!(matches!(
+        lit.as_slice(),
+        [GameEvent::LightLit {
+            roll: None,
+            turns: 6,
+            ..
+        }]
+    ));
+    let lit = run(
+        &mut e,
+        &Command::LightSource {
+            carrier: cid("bram"),
+            source: LightSource::Lantern,
+        },
+    );
+    assert!(matches!(
+        lit.as_slice(),
+        [GameEvent::LightLit { turns: 24, .. }]
+    ));
+    // The same source twice, a monster-less id, and after the end: refused.
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::LightSource {
+                carrier: cid("ada"),
+                source: LightSource::Torch
+            }
+        ),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::LightSource {
+                carrier: cid("nobody"),
+                source: LightSource::Torch
+            }
+        ),
+        ErrorCode::UnknownCombatant
+    );
+    let mut out = Vec::new();
+    for turn in 1..=24u32 {
+        for x in run(&mut e, &xturn(None, false)) {
+            if let GameEvent::LightBurnedOut { carrier, source } = x {
+                out.push((turn, carrier.0, source));
+            }
+        }
+        let lights = e.state().ose.unwrap().exploration.lights;
+        assert_eq!(
+            lights.len(),
+            if turn < 6 {
+                2
+            } else if turn < 24 {
+                1
+            } else {
+                0
+            }
+        );
+    }
+    assert_eq!(
+        out,
+        vec![
+            (6, "ada".to_owned(), LightSource::Torch),
+            (24, "bram".to_owned(), LightSource::Lantern)
+        ]
+    );
+}
+
+// basic-fantasy-adventures.txt § Light ("Normal torches burn for 1d4+4 turns, while a flask of
+// oil in a lantern will burn for 18+1d6 turns") — the `light = "basic_fantasy"` session option.
+#[test]
+fn basic_fantasy_torches_burn_1d4_plus_4_and_oil_18_plus_1d6_turns() {
+    use fray_protocol::ose::{LightRule, LightSource};
+    let enc = arena_with("light = \"basic_fantasy\"", 30, 9);
+    assert_eq!(enc.options.ose.light, LightRule::BasicFantasy);
+    let mut torches = BTreeSet::new();
+    let mut flasks = BTreeSet::new();
+    for seed in 0..60 {
+        let mut e = new_engine(&enc, seed);
+        for (who, source) in [("ada", LightSource::Torch), ("bram", LightSource::Lantern)] {
+            let ev = run(
+                &mut e,
+                &Command::LightSource {
+                    carrier: cid(who),
+                    source,
+                },
+            );
+            let [
+                GameEvent::LightLit {
+                    roll: Some(roll),
+                    turns,
+                    ..
+                },
+            ] = ev.as_slice()
+            else {
+                panic!("{ev:?}")
+            };
+            let n = roll.natural().unwrap();
+            match source {
+                LightSource::Torch => {
+                    assert_eq!(*turns, n + 4);
+                    torches.insert(*turns);
+                }
+                LightSource::Lantern => {
+                    assert_eq!(*turns, n + 18);
+                    flasks.insert(*turns);
+                }
+            }
+        }
+        // The torch burns out at the end of exactly its last turn.
+        let burn = e.state().ose.unwrap().exploration.lights[0].turns_left;
+        for turn in 1..=burn {
+            let ev = run(&mut e, &xturn(None, false));
+            let out = ev.iter().any(|x| {
+                matches!(x, GameEvent::LightBurnedOut { carrier, .. } if carrier.as_str() == "ada")
+            });
+            assert_eq!(out, turn == burn);
+        }
+    }
+    assert_eq!(torches, (5..=8).collect());
+    assert_eq!(flasks, (19..=24).collect());
+}
+
+// basic-fantasy-adventures.txt § Doors ("A stuck door can be opened on a roll of 1 on 1d6; add
+// the character's Strength bonus to the range … Locked doors can be forced by rolling the same
+// range, but on 1d10. Metal bars can sometimes be bent on a roll of this range on 1d20"), rolled
+// by the GM in secret like the other searches.
+#[test]
+fn basic_fantasy_doors_add_strength_to_the_range() {
+    use fray_protocol::ose::SecretCheck;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 9);
+    for (check, die) in [
+        (SecretCheck::StuckDoor, 6),
+        (SecretCheck::LockedDoor, 10),
+        (SecretCheck::Bars, 20),
+    ] {
+        let mut faces = BTreeSet::new();
+        for _ in 0..200 {
+            // Ada: STR 16 (+2): 1–3. Bram: STR 5 (−2): no chance.
+            for (who, range) in [("ada", 3), ("bram", 0)] {
+                let ev = run(
+                    &mut e,
+                    &Command::SecretRoll {
+                        check,
+                        combatant: Some(cid(who)),
+                        chance: 1,
+                    },
+                );
+                let [
+                    x @ GameEvent::SecretRolled {
+                        chance,
+                        roll: Some(roll),
+                        success: Some(success),
+                        ..
+                    },
+                ] = ev.as_slice()
+                else {
+                    panic!("{ev:?}")
+                };
+                assert_eq!(*chance, range);
+                let n = roll.natural().unwrap();
+                faces.insert(n);
+                assert_eq!(*success, n <= range);
+                assert!(x.has_secret(|_| false));
+                assert!(matches!(
+                    x.redacted(|_| false),
+                    GameEvent::SecretRolled {
+                        roll: None,
+                        success: None,
+                        ..
+                    }
+                ));
+            }
+        }
+        assert_eq!(faces, (1..=die).collect::<BTreeSet<u32>>());
+        // Without a character, or beyond the die: refused.
+        assert_eq!(
+            refuse(
+                &mut e,
+                &Command::SecretRoll {
+                    check,
+                    combatant: None,
+                    chance: 1
+                }
+            ),
+            ErrorCode::InvalidArgument
+        );
+        assert_eq!(
+            refuse(
+                &mut e,
+                &Command::SecretRoll {
+                    check,
+                    combatant: Some(cid("ada")),
+                    chance: die + 1
+                }
+            ),
+            ErrorCode::InvalidArgument
+        );
+    }
+}
+
+// basic-fantasy-adventures.txt § Secret Doors ("A secret door is found on a roll of 1 on 1d6;
+// characters with 15 or higher Intelligence succeed on a roll of 1-2 … an Elf discovers secret
+// doors on a 1-2 on 1d6, or 1-3"), § Traps (1 on 1d6), § Doors (listening: "the GM rolls 1d6,
+// with 1 indicating success"): the GM gives the chance; STR does not add.
+#[test]
+fn basic_fantasy_searches_take_the_gms_chance() {
+    use fray_protocol::ose::SecretCheck;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 2);
+    for (check, chance) in [
+        (SecretCheck::SecretDoor, 3),
+        (SecretCheck::SecretDoor, 2),
+        (SecretCheck::RoomTrap, 1),
+        (SecretCheck::Listen, 1),
+    ] {
+        let ev = run(
+            &mut e,
+            &Command::SecretRoll {
+                check,
+                combatant: Some(cid("ada")),
+                chance,
+            },
+        );
+        assert!(matches!(
+            ev.as_slice(),
+            [GameEvent::SecretRolled { chance: c, .. }] if *c == chance
+        ));
+    }
 }
