@@ -41,6 +41,11 @@ pub const ID: &str = "ose";
 /// Ruleset version: bump when a rule change alters outcomes.
 pub const VERSION: u32 = 1;
 
+/// The rulesets played on this B/X core: `ose` and `basic-fantasy`.
+pub fn is_bx(ruleset: &str) -> bool {
+    ruleset == ID || ruleset == crate::rules::basic_fantasy::ID
+}
+
 /// What decide reads beyond the shared battlefield: each combatant's sheet and stat block, and
 /// the battle's Old-School Essentials state.
 #[derive(SystemParam)]

@@ -1241,3 +1241,67 @@ fn basic_fantasy_searches_take_the_gms_chance() {
         ));
     }
 }
+
+// basic-fantasy-adventures.txt (the `basic-fantasy` ruleset on the shared core): § Light (a
+// torch burns 1d4+4 turns), § Doors (a stuck door, 1 on 1d6 plus STR), § Secret Doors and
+// § Doors (listening), rolled by the GM in secret, the wandering-monster check each turn, then
+// the encounter on the B/X core.
+#[test]
+fn a_basic_fantasy_exploration_session_runs_on_the_shared_core() {
+    use fray_protocol::ose::{LightRule, LightSource, SecretCheck};
+    let (name, text) = builtin_encounters(crate::rules::basic_fantasy::ID)[0];
+    let enc = load_encounter(name, text).unwrap();
+    assert_eq!(enc.ruleset, "basic-fantasy");
+    assert_eq!(enc.options.ose.light, LightRule::BasicFantasy);
+    let mut e = new_engine(&enc, 4);
+    assert_eq!(e.state().ruleset, "basic-fantasy");
+    let lit = run(
+        &mut e,
+        &Command::LightSource {
+            carrier: cid("odo"),
+            source: LightSource::Torch,
+        },
+    );
+    let [GameEvent::LightLit { turns, .. }] = lit.as_slice() else {
+        panic!("{lit:?}")
+    };
+    assert!((5..=8).contains(turns));
+    // Odo (STR 16, +2) at a stuck door: 1–3 on a d6.
+    let door = run(
+        &mut e,
+        &Command::SecretRoll {
+            check: SecretCheck::StuckDoor,
+            combatant: Some(cid("odo")),
+            chance: 1,
+        },
+    );
+    assert!(matches!(
+        door.as_slice(),
+        [GameEvent::SecretRolled { chance: 3, .. }]
+    ));
+    // Pell (INT 17) searches for a secret door: 1–2.
+    run(
+        &mut e,
+        &Command::SecretRoll {
+            check: SecretCheck::SecretDoor,
+            combatant: Some(cid("pell")),
+            chance: 2,
+        },
+    );
+    let mut out = false;
+    for turn in 1..=9 {
+        let ev = run(&mut e, &xturn(Some(1), turn == 6));
+        out |= ev
+            .iter()
+            .any(|x| matches!(x, GameEvent::LightBurnedOut { .. }));
+    }
+    assert!(out, "the torch burned out");
+    let ex = e.state().ose.unwrap().exploration;
+    assert_eq!((ex.turn, ex.since_rest), (9, 3));
+    // Then the encounter, on the B/X core.
+    let ev = run(&mut e, &Command::StartBattle);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::SideInitiative { .. }))
+    );
+}
