@@ -759,7 +759,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             use fray_protocol::ose::SecretCheck;
             let Some((what, rest)) = args.split_first() else {
                 return Err(
-                    "`secret search|traps|listen|wandering|stuck|locked|bars [WHO] [CHANCE]` (GM)"
+                    "`secret search|traps|listen|wandering|stuck|locked|bars [WHO] [CHANCE] [@AREA]` (GM)"
                         .to_owned(),
                 );
             };
@@ -779,7 +779,12 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             };
             let mut combatant = None;
             let mut chance = 1;
+            let mut area = None;
             for w in rest {
+                if let Some(a) = w.strip_prefix('@') {
+                    area = Some(a.to_lowercase());
+                    continue;
+                }
                 match w.parse::<u32>() {
                     Ok(n) => chance = n,
                     Err(_) => combatant = Some(CombatantId::new(w.to_lowercase())),
@@ -789,6 +794,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 check,
                 combatant,
                 chance,
+                area,
             }))
         }
         "bx-turn" | "xturn" => {
@@ -1215,7 +1221,8 @@ mod tests {
             Ok(Command::SecretRoll {
                 check: fray_protocol::ose::SecretCheck::Listen,
                 combatant: Some(CombatantId::new("brakka")),
-                chance: 2
+                chance: 2,
+                area: None
             })
         );
         assert_eq!(
@@ -1223,7 +1230,17 @@ mod tests {
             Ok(Command::SecretRoll {
                 check: fray_protocol::ose::SecretCheck::StuckDoor,
                 combatant: Some(CombatantId::new("brakka")),
-                chance: 1
+                chance: 1,
+                area: None
+            })
+        );
+        assert_eq!(
+            game("secret traps brakka @crypt-hall"),
+            Ok(Command::SecretRoll {
+                check: fray_protocol::ose::SecretCheck::RoomTrap,
+                combatant: Some(CombatantId::new("brakka")),
+                chance: 1,
+                area: Some("crypt-hall".into())
             })
         );
         assert_eq!(

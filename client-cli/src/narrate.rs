@@ -849,6 +849,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             chance,
             roll,
             success,
+            area,
         } => {
             let what = match check {
                 fray_protocol::ose::SecretCheck::SecretDoor => "search for secret doors",
@@ -860,10 +861,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 fray_protocol::ose::SecretCheck::Bars => "try at bending bars",
             };
             let die = check.die();
-            let who = combatant
+            let mut who = combatant
                 .as_ref()
                 .map(|c| format!(" ({})", n(c)))
                 .unwrap_or_default();
+            if let Some(a) = area {
+                who.push_str(&format!(" in {a}"));
+            }
             match (roll, success) {
                 (Some(r), Some(ok)) => format!(
                     "The GM rolls a secret {what}{who}: d{die}={} vs {chance}-in-{die} — {}",

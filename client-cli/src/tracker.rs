@@ -457,7 +457,19 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 o.disrupted = true;
             }
         }
-        GameEvent::SpellCast { .. } | GameEvent::SecretRolled { .. } => {}
+        GameEvent::SpellCast { .. } => {}
+        GameEvent::SecretRolled {
+            check,
+            combatant,
+            area,
+            ..
+        } => {
+            if let (Some(c), Some(a)) = (combatant, area)
+                && let Some(b) = &mut state.ose
+            {
+                b.exploration.searched.push((*check, c.clone(), a.clone()));
+            }
+        }
         GameEvent::ExplorationTurnPassed {
             turn, since_rest, ..
         } => {

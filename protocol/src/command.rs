@@ -590,6 +590,10 @@ pub enum Command {
         /// The chance in six.
         #[serde(default = "one_in_six")]
         chance: u32,
+        /// The area or item searched (§ Searching, "One chance": each character searches it
+        /// for secret doors or traps once), if the GM names it.
+        #[serde(default)]
+        area: Option<String>,
     },
     /// GM (Old-School Essentials § Dungeon Adventuring, Sequence of Play Per Turn): one
     /// exploration turn (10 minutes, 60 rounds) passes — the wandering-monster check (a secret

@@ -1115,6 +1115,8 @@ pub enum GameEvent {
         roll: Option<Roll>,
         /// Found, heard, or a monster comes (GM only).
         success: Option<bool>,
+        /// The area or item searched, if named.
+        area: Option<String>,
     },
     /// Old-School Essentials (§ Sequence of Play Per Turn): an exploration turn passed.
     ExplorationTurnPassed {
@@ -1183,6 +1185,7 @@ impl GameEvent {
                 check,
                 combatant,
                 chance,
+                area,
                 ..
             } => GameEvent::SecretRolled {
                 check: *check,
@@ -1190,6 +1193,7 @@ impl GameEvent {
                 chance: *chance,
                 roll: None,
                 success: None,
+                area: area.clone(),
             },
             other => other.clone(),
         }

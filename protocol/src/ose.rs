@@ -143,6 +143,9 @@ pub struct OseExploration {
     pub since_rest: u32,
     /// Burning lights.
     pub lights: Vec<BurningLight>,
+    /// Secret rolls made for a character in a named area, as (check, character, area)
+    /// (§ Searching, "One chance": searches for secret doors and traps are not repeated).
+    pub searched: Vec<(SecretCheck, crate::ids::CombatantId, String)>,
 }
 
 /// § Combat, Declare Spells and Melee Movement: what a combatant declared for the round.

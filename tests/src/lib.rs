@@ -663,6 +663,7 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     check,
                     combatant: Some(CombatantId::new(who)),
                     chance,
+                    area: None,
                 },
                 &mut sent,
             )?;

@@ -641,6 +641,7 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
         check: SecretCheck::Listen,
         combatant: Some(CombatantId::new("quill")),
         chance: 1,
+        area: None,
     };
     // A player may not make the roll.
     assert_eq!(
@@ -684,6 +685,7 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
                 chance: 1,
                 roll: None,
                 success: None,
+                area: None
             },
             "only the GM sees a secret roll"
         );
@@ -924,11 +926,13 @@ async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
             check: SecretCheck::StuckDoor,
             combatant: Some(CombatantId::new("odo")),
             chance: 1,
+            area: None,
         },
         Command::SecretRoll {
             check: SecretCheck::SecretDoor,
             combatant: Some(CombatantId::new("pell")),
             chance: 2,
+            area: None,
         },
     ];
     for _ in 0..9 {

@@ -677,7 +677,19 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::SpellDisrupted { combatant } => {
             with::<OseSheet>(world, combatant, |s| s.0.disrupted = true)
         }
-        GameEvent::SpellCast { .. } | GameEvent::SecretRolled { .. } => {}
+        GameEvent::SpellCast { .. } => {}
+        GameEvent::SecretRolled {
+            check,
+            combatant,
+            area,
+            ..
+        } => {
+            if let (Some(c), Some(a)) = (combatant, area)
+                && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
+            {
+                f.exploration.searched.push((*check, c.clone(), a.clone()));
+            }
+        }
         GameEvent::ExplorationTurnPassed {
             turn, since_rest, ..
         } => {

@@ -9,7 +9,7 @@ use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::event::{ActionKind, AttackOutcome, DamageCause, Defense, GameEvent};
 use fray_protocol::ftd::{Departure, MoraleTrigger};
 use fray_protocol::ids::{CombatantId, Side};
-use fray_protocol::ose::{Declaration, MissileRange, OseCombatant, SaveCategory};
+use fray_protocol::ose::{Declaration, MissileRange, OseCombatant, SaveCategory, SecretCheck};
 use fray_protocol::roll::Roll;
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
@@ -72,7 +72,8 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             check,
             combatant,
             chance,
-        } => secret(d, s, *check, combatant.as_ref(), *chance),
+            area,
+        } => secret(d, s, *check, combatant.as_ref(), *chance, area.as_deref()),
         Command::ExplorationTurn { wandering, rest } => exploration_turn(d, s, *wandering, *rest),
         Command::LightSource { carrier, source } => light(d, s, carrier, *source),
         Command::EndTurn { actor } => {
@@ -698,6 +699,7 @@ fn secret(
     check: fray_protocol::ose::SecretCheck,
     who: Option<&CombatantId>,
     chance: u32,
+    area: Option<&str>,
 ) -> R {
     if d.field.battle.phase == Phase::Ended {
         return Err(no(
@@ -732,6 +734,25 @@ fn secret(
             "forcing a door or bending bars is done by a character of the party",
         ));
     }
+    // § Searching, "One chance: Each character can only make one attempt to search a specific
+    // area or item" (Basic Fantasy § Traps: "A single character may only effectively search a
+    // given area for traps once").
+    if let (Some(id), Some(area)) = (who, area)
+        && matches!(check, SecretCheck::SecretDoor | SecretCheck::RoomTrap)
+        && s.battle()
+            .exploration
+            .searched
+            .iter()
+            .any(|(c, w, a)| *c == check && w == id && a == area)
+    {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{} has already searched {area} (one chance per character and area)",
+                name(d, id)
+            ),
+        ));
+    }
     let roll = crate::dice::notation::roll_die(d.rng, die);
     let success = roll.natural().unwrap_or(die) <= chance;
     d.emit(GameEvent::SecretRolled {
@@ -740,6 +761,7 @@ fn secret(
         chance,
         roll: Some(roll),
         success: Some(success),
+        area: area.map(str::to_owned),
     });
     Ok(())
 }
@@ -777,6 +799,7 @@ fn exploration_turn(d: &mut Decider, s: &Sheets, wandering: Option<u32>, rest: b
             fray_protocol::ose::SecretCheck::WanderingMonster,
             None,
             chance,
+            None,
         )?;
     }
     let ex = s.battle().exploration;

@@ -810,6 +810,7 @@ fn secret_rolls_are_the_gms_alone() {
                 check: SecretCheck::SecretDoor,
                 combatant: Some(cid("ada")),
                 chance,
+                area: None,
             },
         );
         let [
@@ -834,7 +835,8 @@ fn secret_rolls_are_the_gms_alone() {
                 combatant: Some(cid("ada")),
                 chance,
                 roll: None,
-                success: None
+                success: None,
+                area: None
             }
         );
     }
@@ -846,7 +848,8 @@ fn secret_rolls_are_the_gms_alone() {
                 &Command::SecretRoll {
                     check: SecretCheck::Listen,
                     combatant: None,
-                    chance: bad
+                    chance: bad,
+                    area: None
                 }
             ),
             ErrorCode::InvalidArgument
@@ -858,7 +861,8 @@ fn secret_rolls_are_the_gms_alone() {
             &Command::SecretRoll {
                 check: SecretCheck::Listen,
                 combatant: Some(cid("goon-1")),
-                chance: 1
+                chance: 1,
+                area: None
             }
         ),
         ErrorCode::InvalidTarget
@@ -888,6 +892,7 @@ fn an_exploration_turn_checks_for_wandering_monsters_in_secret() {
                 chance: 1,
                 roll: Some(roll),
                 success: Some(success),
+                area: None,
             },
             GameEvent::ExplorationTurnPassed {
                 turn: t,
@@ -909,7 +914,8 @@ fn an_exploration_turn_checks_for_wandering_monsters_in_secret() {
                 combatant: None,
                 chance: 1,
                 roll: None,
-                success: None
+                success: None,
+                area: None
             }
         );
     }
@@ -1157,6 +1163,7 @@ fn basic_fantasy_doors_add_strength_to_the_range() {
                         check,
                         combatant: Some(cid(who)),
                         chance: 1,
+                        area: None,
                     },
                 );
                 let [
@@ -1193,7 +1200,8 @@ fn basic_fantasy_doors_add_strength_to_the_range() {
                 &Command::SecretRoll {
                     check,
                     combatant: None,
-                    chance: 1
+                    chance: 1,
+                    area: None
                 }
             ),
             ErrorCode::InvalidArgument
@@ -1204,7 +1212,8 @@ fn basic_fantasy_doors_add_strength_to_the_range() {
                 &Command::SecretRoll {
                     check,
                     combatant: Some(cid("ada")),
-                    chance: die + 1
+                    chance: die + 1,
+                    area: None
                 }
             ),
             ErrorCode::InvalidArgument
@@ -1233,6 +1242,7 @@ fn basic_fantasy_searches_take_the_gms_chance() {
                 check,
                 combatant: Some(cid("ada")),
                 chance,
+                area: None,
             },
         );
         assert!(matches!(
@@ -1273,6 +1283,7 @@ fn a_basic_fantasy_exploration_session_runs_on_the_shared_core() {
             check: SecretCheck::StuckDoor,
             combatant: Some(cid("odo")),
             chance: 1,
+            area: None,
         },
     );
     assert!(matches!(
@@ -1286,6 +1297,7 @@ fn a_basic_fantasy_exploration_session_runs_on_the_shared_core() {
             check: SecretCheck::SecretDoor,
             combatant: Some(cid("pell")),
             chance: 2,
+            area: None,
         },
     );
     let mut out = false;
@@ -1304,4 +1316,52 @@ fn a_basic_fantasy_exploration_session_runs_on_the_shared_core() {
         ev.iter()
             .any(|x| matches!(x, GameEvent::SideInitiative { .. }))
     );
+}
+
+// ose-adventuring.txt § Searching ("One chance: Each character can only make one attempt to
+// search a specific area or item"); basic-fantasy-adventures.txt § Traps ("A single character
+// may only effectively search a given area for traps once"): a second search by the same
+// character of the same named area is refused (and changes nothing); another character, another
+// area or another kind of search may still be rolled.
+#[test]
+fn each_character_searches_an_area_once() {
+    use fray_protocol::ose::SecretCheck;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 6);
+    let search = |check, who: &str, area: &str| Command::SecretRoll {
+        check,
+        combatant: Some(cid(who)),
+        chance: 1,
+        area: Some(area.into()),
+    };
+    let ev = run(&mut e, &search(SecretCheck::RoomTrap, "ada", "hall"));
+    assert!(matches!(
+        ev.as_slice(),
+        [GameEvent::SecretRolled { area: Some(a), .. }] if a == "hall"
+    ));
+    // The area is public: players see where the search was made.
+    assert!(matches!(
+        ev[0].redacted(|_| false),
+        GameEvent::SecretRolled {
+            area: Some(_),
+            roll: None,
+            success: None,
+            ..
+        }
+    ));
+    assert_eq!(
+        refuse(&mut e, &search(SecretCheck::RoomTrap, "ada", "hall")),
+        ErrorCode::InvalidArgument
+    );
+    run(&mut e, &search(SecretCheck::RoomTrap, "bram", "hall"));
+    run(&mut e, &search(SecretCheck::RoomTrap, "ada", "crypt"));
+    run(&mut e, &search(SecretCheck::SecretDoor, "ada", "hall"));
+    assert_eq!(
+        refuse(&mut e, &search(SecretCheck::SecretDoor, "ada", "hall")),
+        ErrorCode::InvalidArgument
+    );
+    // Listening and doors may be tried again.
+    run(&mut e, &search(SecretCheck::Listen, "ada", "hall"));
+    run(&mut e, &search(SecretCheck::Listen, "ada", "hall"));
+    assert_eq!(e.state().ose.unwrap().exploration.searched.len(), 6);
 }
