@@ -314,7 +314,10 @@ Old-School Essentials:
   cast                      cast the declared spell (the round's sole action)
   bx-morale [ADJ] WHO...    GM: 2d6 morale vs each one's rating; those who break flee
   save WHO CATEGORY [MOD]   GM: saving throw (death, wands, paralysis, breath, spells)
-  secret search|traps|listen|wandering [WHO] [CHANCE]   GM: a secret d6 only the GM sees
+  secret search|traps|listen|wandering|stuck|locked|bars [WHO] [CHANCE] [@AREA]
+                            GM: a secret roll only the GM sees (doors: d6/d10/d20 + STR)
+  bx-turn [CHANCE] [rest]   GM: an exploration turn (wandering check; light; rest)
+  bx-light WHO torch|lantern   GM: light a torch or a lantern
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
