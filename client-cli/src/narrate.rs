@@ -850,6 +850,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             roll,
             success,
             area,
+            distance,
         } => {
             let what = match check {
                 fray_protocol::ose::SecretCheck::SecretDoor => "search for secret doors",
@@ -870,9 +871,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             }
             match (roll, success) {
                 (Some(r), Some(ok)) => format!(
-                    "The GM rolls a secret {what}{who}: d{die}={} vs {chance}-in-{die} — {}",
+                    "The GM rolls a secret {what}{who}: d{die}={} vs {chance}-in-{die} — {}{}",
                     r.natural().unwrap_or(0),
-                    if *ok { "yes" } else { "no" }
+                    if *ok { "yes" } else { "no" },
+                    distance
+                        .as_ref()
+                        .map(|d| format!(", {}′ away", d.total * 10))
+                        .unwrap_or_default()
                 ),
                 _ => format!("The GM rolls a secret {what}{who}."),
             }

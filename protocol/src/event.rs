@@ -1117,6 +1117,9 @@ pub enum GameEvent {
         success: Option<bool>,
         /// The area or item searched, if named.
         area: Option<String>,
+        /// A wandering monster comes: its distance, 2d6 × 10′ (§ Wandering Monsters, Distance;
+        /// GM only).
+        distance: Option<Roll>,
     },
     /// Old-School Essentials (§ Sequence of Play Per Turn): an exploration turn passed.
     ExplorationTurnPassed {
@@ -1194,6 +1197,7 @@ impl GameEvent {
                 roll: None,
                 success: None,
                 area: area.clone(),
+                distance: None,
             },
             other => other.clone(),
         }
@@ -1212,7 +1216,12 @@ impl GameEvent {
                 hp_after: Some(_),
                 ..
             } => is_monster(target),
-            GameEvent::SecretRolled { roll, success, .. } => roll.is_some() || success.is_some(),
+            GameEvent::SecretRolled {
+                roll,
+                success,
+                distance,
+                ..
+            } => roll.is_some() || success.is_some() || distance.is_some(),
             _ => false,
         }
     }

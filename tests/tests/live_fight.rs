@@ -685,7 +685,8 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
                 chance: 1,
                 roll: None,
                 success: None,
-                area: None
+                area: None,
+                distance: None
             },
             "only the GM sees a secret roll"
         );

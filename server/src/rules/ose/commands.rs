@@ -755,6 +755,13 @@ fn secret(
     }
     let roll = crate::dice::notation::roll_die(d.rng, die);
     let success = roll.natural().unwrap_or(die) <= chance;
+    // § Dungeon Adventuring, Wandering Monsters: "Distance: Wandering monsters are encountered
+    // 2d6 × 10 feet away, moving in the direction of the party."
+    let distance = if success && check == SecretCheck::WanderingMonster {
+        Some(d.roll("2d6", &Placeholders::default())?)
+    } else {
+        None
+    };
     d.emit(GameEvent::SecretRolled {
         check,
         combatant: who.cloned(),
@@ -762,6 +769,7 @@ fn secret(
         roll: Some(roll),
         success: Some(success),
         area: area.map(str::to_owned),
+        distance,
     });
     Ok(())
 }

@@ -836,7 +836,8 @@ fn secret_rolls_are_the_gms_alone() {
                 chance,
                 roll: None,
                 success: None,
-                area: None
+                area: None,
+                distance: None
             }
         );
     }
@@ -893,6 +894,7 @@ fn an_exploration_turn_checks_for_wandering_monsters_in_secret() {
                 roll: Some(roll),
                 success: Some(success),
                 area: None,
+                distance,
             },
             GameEvent::ExplorationTurnPassed {
                 turn: t,
@@ -907,6 +909,12 @@ fn an_exploration_turn_checks_for_wandering_monsters_in_secret() {
         assert_eq!(*since_rest, turn);
         assert_eq!(*success, roll.natural().unwrap() == 1);
         came += usize::from(*success);
+        // § Wandering Monsters, Distance: 2d6 × 10′, rolled only when one comes (GM only).
+        assert_eq!(distance.is_some(), *success);
+        if let Some(dist) = distance {
+            assert_eq!(dist.dice.len(), 2);
+            assert!((2..=12).contains(&dist.total));
+        }
         assert_eq!(
             check.redacted(|_| false),
             GameEvent::SecretRolled {
@@ -915,7 +923,8 @@ fn an_exploration_turn_checks_for_wandering_monsters_in_secret() {
                 chance: 1,
                 roll: None,
                 success: None,
-                area: None
+                area: None,
+                distance: None
             }
         );
     }
