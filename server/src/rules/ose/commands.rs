@@ -209,9 +209,21 @@ fn surprise(d: &mut Decider, s: &Sheets, sides: &[Side]) -> R {
             ));
         }
     }
+    // § Light and Surprise: "Characters or monsters that carry a light in a dark environment are
+    // usually unable to surprise opponents" — a side is not surprised while one of its
+    // opponents in the fight carries a burning light.
+    let mut lit: Vec<Side> = Vec::new();
+    for l in &b.exploration.lights {
+        if up(d, s, &l.carrier)
+            && let Some(f) = d.field.get(&l.carrier)
+        {
+            lit.push(f.c.side);
+        }
+    }
     for side in sides {
         let roll = crate::dice::notation::roll_die(d.rng, 6);
-        let surprised = tables::surprised(roll.natural().unwrap_or(6));
+        let lit_foe = lit.iter().any(|l| l != side);
+        let surprised = tables::surprised(roll.natural().unwrap_or(6)) && !lit_foe;
         d.emit(GameEvent::SurpriseRolled {
             side: *side,
             roll,

@@ -1374,3 +1374,57 @@ fn each_character_searches_an_area_once() {
     run(&mut e, &search(SecretCheck::Listen, "ada", "hall"));
     assert_eq!(e.state().ose.unwrap().exploration.searched.len(), 6);
 }
+
+// ose-adventuring.txt § Light and Surprise ("Characters or monsters that carry a light in a dark
+// environment are usually unable to surprise opponents (see Encounters), because the light gives
+// their presence away"): with a torch burning in the party, the monsters are never surprised;
+// the party still may be.
+#[test]
+fn a_party_carrying_light_cannot_surprise() {
+    use fray_protocol::ose::LightSource;
+    let enc = arena("reroll", 30, 9);
+    let mut dark = 0;
+    let mut lit_party_surprised = 0;
+    for seed in 0..60 {
+        for torch in [false, true] {
+            let mut e = new_engine(&enc, seed);
+            if torch {
+                run(
+                    &mut e,
+                    &Command::LightSource {
+                        carrier: cid("ada"),
+                        source: LightSource::Torch,
+                    },
+                );
+            }
+            let ev = run(
+                &mut e,
+                &Command::RollSurprise {
+                    sides: vec![Side::Heroes, Side::Monsters],
+                },
+            );
+            for x in &ev {
+                if let GameEvent::SurpriseRolled {
+                    side,
+                    roll,
+                    surprised,
+                } = x
+                {
+                    let low = roll.natural().unwrap() <= 2;
+                    match (side, torch) {
+                        (Side::Monsters, true) => assert!(!surprised),
+                        (Side::Heroes, true) => {
+                            assert_eq!(*surprised, low);
+                            lit_party_surprised += usize::from(*surprised);
+                        }
+                        (_, false) => {
+                            assert_eq!(*surprised, low);
+                            dark += usize::from(*surprised && *side == Side::Monsters);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(dark > 0 && lit_party_surprised > 0);
+}
