@@ -226,6 +226,9 @@ pub struct OseBattle {
     /// The exploration turn's bookkeeping.
     #[serde(default)]
     pub exploration: OseExploration,
+    /// The session plays Basic Fantasy on this core (its secret-door chances by INT).
+    #[serde(default)]
+    pub basic_fantasy: bool,
 }
 
 /// What a GM-only secret roll is for (§ Searching, § Listening at Doors, § Wandering Monsters:

@@ -350,6 +350,7 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
             dex_mod: tables::ability_mod(a.dex),
             cha_mod: tables::cha_reaction_mod(a.cha),
             attacks: weapons(ctx, &f("weapons"), &c.weapons)?,
+            int: Some(a.int),
         },
     ))
 }
@@ -453,6 +454,7 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
             dex_mod: 0,
             cha_mod: 0,
             attacks: weapons(ctx, &f("attacks"), &m.attacks)?,
+            int: None,
         },
     ))
 }

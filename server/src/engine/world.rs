@@ -162,6 +162,7 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
     world.insert_resource(OseField(crate::rules::ose::is_bx(&encounter.ruleset).then(
         || fray_protocol::ose::OseBattle {
             options: encounter.options.ose,
+            basic_fantasy: encounter.ruleset == crate::rules::basic_fantasy::ID,
             ..Default::default()
         },
     )));

@@ -735,6 +735,19 @@ fn secret(
                 "searching and listening are done by characters of the party",
             ));
         }
+        if check == SecretCheck::SecretDoor {
+            // Basic Fantasy § Secret Doors: "characters with 15 or higher Intelligence succeed
+            // on a roll of 1-2 … Elves add 1 to the range automatically"; ose § Searching for
+            // Secret Doors: "Some types of adventurers may have an increased chance" (the elf
+            // class: 2-in-6). The GM's chance is raised to the character's, never lowered.
+            let elf = kit
+                .class
+                .as_deref()
+                .is_some_and(|c| c.eq_ignore_ascii_case("elf"));
+            let clever = s.battle().basic_fantasy && kit.int.is_some_and(|i| i >= 15);
+            let own = 1 + u32::from(clever) + u32::from(elf);
+            chance = chance.max(own);
+        }
         if check.adds_strength() {
             // Basic Fantasy § Doors: "add the character's Strength bonus to the range".
             let range = i64::from(chance) + i64::from(kit.str_mod);

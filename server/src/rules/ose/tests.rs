@@ -1428,3 +1428,61 @@ fn a_party_carrying_light_cannot_surprise() {
     }
     assert!(dark > 0 && lit_party_surprised > 0);
 }
+
+// basic-fantasy-adventures.txt § Secret Doors ("characters with 15 or higher Intelligence
+// succeed on a roll of 1-2 … Elves add 1 to the range automatically, such that an Elf discovers
+// secret doors on a 1-2 on 1d6, or 1-3 if the Elf has an Intelligence of 15 or higher");
+// ose-adventuring.txt § Searching for Secret Doors ("Some types of adventurers may have an
+// increased chance"): the chance is raised to the character's own, never lowered; INT counts
+// only in Basic Fantasy.
+#[test]
+fn secret_door_chances_by_intelligence_and_elves() {
+    use fray_protocol::ose::SecretCheck;
+    let search = |who: &str, chance| Command::SecretRoll {
+        check: SecretCheck::SecretDoor,
+        combatant: Some(cid(who)),
+        chance,
+        area: None,
+    };
+    let chance_of = |ev: &[GameEvent]| match ev {
+        [GameEvent::SecretRolled { chance, .. }] => *chance,
+        _ => panic!("{ev:?}"),
+    };
+    // Basic Fantasy: Pell (INT 17) 1–2, Odo (INT 9) 1; the GM's higher chance stands.
+    let (name, text) = builtin_encounters(crate::rules::basic_fantasy::ID)[0];
+    let mut e = new_engine(&load_encounter(name, text).unwrap(), 1);
+    assert_eq!(chance_of(&run(&mut e, &search("pell", 1))), 2);
+    assert_eq!(chance_of(&run(&mut e, &search("odo", 1))), 1);
+    assert_eq!(chance_of(&run(&mut e, &search("odo", 3))), 3);
+    // An elf with INT 15+: 1–3 in Basic Fantasy, 1–2 (the elf's own) in ose.
+    for (ruleset, expect) in [("basic-fantasy", 3), ("ose", 2)] {
+        let text = format!(
+            r#"
+ruleset = "{ruleset}"
+characters = ["ilse"]
+[[monsters]]
+template = "grave-rat"
+[[character]]
+id = "ilse"
+name = "Ilse"
+class = "elf"
+level = 1
+abilities = {{ str = 10, dex = 12, con = 10, int = 16, wis = 10, cha = 10 }}
+thac0 = 19
+ac = 7
+hp = 6
+saves = {{ death = 12, wands = 13, paralysis = 13, breath = 15, spells = 15 }}
+[[character.weapons]]
+id = "sword"
+name = "Sword"
+damage = "1d8"
+"#
+        );
+        let mut e = new_engine(&load_encounter("elf.toml", &text).unwrap(), 1);
+        assert_eq!(
+            chance_of(&run(&mut e, &search("ilse", 1))),
+            expect,
+            "{ruleset}"
+        );
+    }
+}
