@@ -851,6 +851,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             success,
             area,
             distance,
+            turns,
         } => {
             let what = match check {
                 fray_protocol::ose::SecretCheck::SecretDoor => "search for secret doors",
@@ -868,6 +869,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 .unwrap_or_default();
             if let Some(a) = area {
                 who.push_str(&format!(" in {a}"));
+            }
+            match turns {
+                0 => {}
+                1 => who.push_str(" (1 turn)"),
+                t => who.push_str(&format!(" ({t} turns)")),
             }
             match (roll, success) {
                 (Some(r), Some(ok)) => format!(

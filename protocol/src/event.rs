@@ -1120,6 +1120,10 @@ pub enum GameEvent {
         /// A wandering monster comes: its distance, 2d6 × 10′ (§ Wandering Monsters, Distance;
         /// GM only).
         distance: Option<Roll>,
+        /// Exploration turns the search takes (§ Searching, "Time: Searching takes one turn";
+        /// Basic Fantasy § Secret Doors: the third searcher of an area two, later ones an hour);
+        /// 0 for listening, doors and the wandering check. Public.
+        turns: u32,
     },
     /// Old-School Essentials (§ Sequence of Play Per Turn): an exploration turn passed.
     ExplorationTurnPassed {
@@ -1189,6 +1193,7 @@ impl GameEvent {
                 combatant,
                 chance,
                 area,
+                turns,
                 ..
             } => GameEvent::SecretRolled {
                 check: *check,
@@ -1198,6 +1203,7 @@ impl GameEvent {
                 success: None,
                 area: area.clone(),
                 distance: None,
+                turns: *turns,
             },
             other => other.clone(),
         }

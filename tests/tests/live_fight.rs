@@ -686,7 +686,8 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
                 roll: None,
                 success: None,
                 area: None,
-                distance: None
+                distance: None,
+                turns: 0
             },
             "only the GM sees a secret roll"
         );

@@ -795,6 +795,7 @@ fn secret(
         success: Some(success),
         area: area.map(str::to_owned),
         distance,
+        turns: search_turns(s, check, area),
     });
     Ok(())
 }
@@ -906,4 +907,31 @@ fn light(
         turns,
     });
     Ok(())
+}
+
+/// How many exploration turns a search takes: ose § Searching ("Time: Searching takes one
+/// turn"); Basic Fantasy § Secret Doors ("if the first and second searchers fail, the next
+/// searcher must take two turns to search, and all subsequent searches of the area require an
+/// hour"), counted over the named area's earlier secret-door searches. Listening, doors and the
+/// wandering check: 0 (the texts give them no time in turns).
+fn search_turns(s: &Sheets, check: SecretCheck, area: Option<&str>) -> u32 {
+    let b = s.battle();
+    match check {
+        SecretCheck::RoomTrap => 1,
+        SecretCheck::SecretDoor => {
+            let before = area.map_or(0, |a| {
+                b.exploration
+                    .searched
+                    .iter()
+                    .filter(|(c, _, x)| *c == SecretCheck::SecretDoor && x == a)
+                    .count()
+            });
+            match (b.basic_fantasy, before) {
+                (false, _) | (true, 0 | 1) => 1,
+                (true, 2) => 2,
+                (true, _) => 6,
+            }
+        }
+        _ => 0,
+    }
 }

@@ -837,7 +837,8 @@ fn secret_rolls_are_the_gms_alone() {
                 roll: None,
                 success: None,
                 area: None,
-                distance: None
+                distance: None,
+                turns: 1
             }
         );
     }
@@ -895,6 +896,7 @@ fn an_exploration_turn_checks_for_wandering_monsters_in_secret() {
                 success: Some(success),
                 area: None,
                 distance,
+                turns: 0,
             },
             GameEvent::ExplorationTurnPassed {
                 turn: t,
@@ -924,7 +926,8 @@ fn an_exploration_turn_checks_for_wandering_monsters_in_secret() {
                 roll: None,
                 success: None,
                 area: None,
-                distance: None
+                distance: None,
+                turns: 0
             }
         );
     }
@@ -1483,6 +1486,58 @@ damage = "1d8"
             chance_of(&run(&mut e, &search("ilse", 1))),
             expect,
             "{ruleset}"
+        );
+    }
+}
+
+// ose-adventuring.txt § Searching ("Time: Searching takes one turn"); basic-fantasy-adventures.txt
+// § Secret Doors ("if the first and second searchers fail, the next searcher must take two turns
+// to search, and all subsequent searches of the area require an hour"), § Traps ("a search for
+// traps takes at least a turn"): the event says how long the search takes (public); the GM
+// passes the turns.
+#[test]
+fn searches_take_the_texts_time() {
+    use fray_protocol::ose::SecretCheck;
+    let search = |check, who: &str| Command::SecretRoll {
+        check,
+        combatant: Some(cid(who)),
+        chance: 1,
+        area: Some("north-wall".into()),
+    };
+    let turns_of = |ev: &[GameEvent]| match ev {
+        [x @ GameEvent::SecretRolled { turns, .. }] => {
+            assert!(
+                matches!(x.redacted(|_| false), GameEvent::SecretRolled { turns: t, .. } if t == *turns)
+            );
+            *turns
+        }
+        _ => panic!("{ev:?}"),
+    };
+    let (name, text) = builtin_encounters(crate::rules::basic_fantasy::ID)[0];
+    let mut e = new_engine(&load_encounter(name, text).unwrap(), 1);
+    let mut times = Vec::new();
+    for who in ["odo", "wenna", "pell", "quill"] {
+        times.push(turns_of(&run(
+            &mut e,
+            &search(SecretCheck::SecretDoor, who),
+        )));
+    }
+    assert_eq!(times, [1, 1, 2, 6]);
+    assert_eq!(
+        turns_of(&run(&mut e, &search(SecretCheck::RoomTrap, "odo"))),
+        1
+    );
+    assert_eq!(
+        turns_of(&run(&mut e, &search(SecretCheck::Listen, "odo"))),
+        0
+    );
+    // ose: every search one turn.
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 1);
+    for who in ["ada", "bram"] {
+        assert_eq!(
+            turns_of(&run(&mut e, &search(SecretCheck::SecretDoor, who))),
+            1
         );
     }
 }
