@@ -300,6 +300,47 @@ pub fn bf_turn_move(per_round: i32) -> i32 {
     per_round * 3
 }
 
+/// basic-fantasy-adventures.txt § Retainers: the result of the hiring reaction roll (2d6 + the
+/// employer's CHA bonus + the GM's adjustments).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BfHiring {
+    /// 2 or less: refusal, −1 on further rolls (in that town or region).
+    RefusalWithPenalty,
+    /// 3–5: refusal.
+    Refusal,
+    /// 6–8: try again (with a better offer; otherwise a refusal).
+    TryAgain,
+    /// 9–11: acceptance.
+    Acceptance,
+    /// 12 or more: acceptance, +1 to loyalty.
+    AcceptanceLoyal,
+}
+
+/// basic-fantasy-adventures.txt § Retainers: the hiring table by adjusted roll.
+pub fn bf_hiring(total: i32) -> BfHiring {
+    match total {
+        i32::MIN..=2 => BfHiring::RefusalWithPenalty,
+        3..=5 => BfHiring::Refusal,
+        6..=8 => BfHiring::TryAgain,
+        9..=11 => BfHiring::Acceptance,
+        _ => BfHiring::AcceptanceLoyal,
+    }
+}
+
+/// basic-fantasy-adventures.txt § Retainers: "Loyalty score, which is generally 7 plus the
+/// employer's Charisma bonus (or penalty)" and "at most 4 retainers, adjusted by the character's
+/// Charisma bonus or penalty": (loyalty, maximum retainers) by the employer's CHA score.
+pub fn bf_retainers(charisma: i32) -> (i32, i32) {
+    let bonus = ability_mod(charisma);
+    (7 + bonus, (4 + bonus).max(0))
+}
+
+/// basic-fantasy-adventures.txt § Retainers, Level of Retainers: "one-half the level of the
+/// employer (or less)" — a first-level character cannot hire retainers.
+pub fn bf_max_retainer_level(employer_level: i32) -> i32 {
+    employer_level / 2
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -615,5 +656,30 @@ NH 14 15 16 17 18
     fn basic_fantasy_moves_three_times_its_round_rate_per_turn() {
         assert_eq!(bf_turn_move(40), 120);
         assert_eq!(bf_turn_move(30), 90);
+    }
+
+    // basic-fantasy-adventures.txt § Retainers: the hiring table row by row, loyalty 7 + CHA
+    // bonus, at most 4 ± CHA bonus retainers, retainers of half the employer's level.
+    #[test]
+    fn basic_fantasy_retainers() {
+        use BfHiring::*;
+        for (lo, hi, r) in [
+            (-3, 2, RefusalWithPenalty),
+            (3, 5, Refusal),
+            (6, 8, TryAgain),
+            (9, 11, Acceptance),
+            (12, 16, AcceptanceLoyal),
+        ] {
+            for t in lo..=hi {
+                assert_eq!(bf_hiring(t), r, "{t}");
+            }
+        }
+        assert_eq!(bf_retainers(10), (7, 4));
+        assert_eq!(bf_retainers(18), (10, 7));
+        assert_eq!(bf_retainers(3), (4, 1));
+        assert_eq!(bf_retainers(16), (9, 6));
+        assert_eq!(bf_max_retainer_level(1), 0);
+        assert_eq!(bf_max_retainer_level(2), 1);
+        assert_eq!(bf_max_retainer_level(5), 2);
     }
 }
