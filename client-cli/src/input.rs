@@ -318,6 +318,7 @@ Old-School Essentials:
                             GM: a secret roll only the GM sees (doors: d6/d10/d20 + STR)
   bx-turn [CHANCE] [rest]   GM: an exploration turn (wandering check; light; rest)
   bx-light WHO torch|lantern   GM: light a torch or a lantern
+  bx-douse WHO torch|lantern   GM: put it out
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -816,18 +817,23 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
             Ok(Input::Game(Command::ExplorationTurn { wandering, rest }))
         }
-        "bx-light" => {
+        "bx-light" | "bx-douse" => {
             use fray_protocol::ose::LightSource;
             match args {
-                [who, src] => Ok(Input::Game(Command::LightSource {
-                    carrier: CombatantId::new(who.to_lowercase()),
-                    source: match src.to_lowercase().as_str() {
+                [who, src] => {
+                    let carrier = CombatantId::new(who.to_lowercase());
+                    let source = match src.to_lowercase().as_str() {
                         "torch" => LightSource::Torch,
                         "lantern" | "oil" => LightSource::Lantern,
                         other => return Err(format!("`{other}`: torch or lantern")),
-                    },
-                })),
-                _ => Err("`bx-light WHO torch|lantern` (GM)".to_owned()),
+                    };
+                    Ok(Input::Game(if verb == "bx-light" {
+                        Command::LightSource { carrier, source }
+                    } else {
+                        Command::DouseLight { carrier, source }
+                    }))
+                }
+                _ => Err(format!("`{verb} WHO torch|lantern` (GM)")),
             }
         }
         "save" => {
@@ -1268,6 +1274,13 @@ mod tests {
             })
         );
         assert!(game("bx-light brakka candle").is_err());
+        assert_eq!(
+            game("bx-douse brakka torch"),
+            Ok(Command::DouseLight {
+                carrier: CombatantId::new("brakka"),
+                source: fray_protocol::ose::LightSource::Torch
+            })
+        );
     }
 
     #[test]

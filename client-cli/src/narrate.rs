@@ -930,6 +930,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             };
             format!("{}'s {what} burns out!", n(carrier))
         }
+        GameEvent::LightDoused { carrier, source } => {
+            let what = match source {
+                fray_protocol::ose::LightSource::Torch => "torch",
+                fray_protocol::ose::LightSource::Lantern => "lantern",
+            };
+            format!("{} puts out the {what}", n(carrier))
+        }
         GameEvent::MoraleRolled {
             roll,
             adjustment,

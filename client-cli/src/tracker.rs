@@ -495,7 +495,8 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 });
             }
         }
-        GameEvent::LightBurnedOut { carrier, source } => {
+        GameEvent::LightBurnedOut { carrier, source }
+        | GameEvent::LightDoused { carrier, source } => {
             if let Some(b) = &mut state.ose {
                 b.exploration
                     .lights

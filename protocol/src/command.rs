@@ -616,6 +616,14 @@ pub enum Command {
         /// Torch or lantern.
         source: crate::ose::LightSource,
     },
+    /// GM: a character puts out a burning torch or lantern (§ Light and Surprise: to approach
+    /// unseen; it no longer burns down).
+    DouseLight {
+        /// Who carries it.
+        carrier: CombatantId,
+        /// Torch or lantern.
+        source: crate::ose::LightSource,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -730,6 +738,7 @@ impl Command {
             | Command::SecretRoll { .. }
             | Command::ExplorationTurn { .. }
             | Command::LightSource { .. }
+            | Command::DouseLight { .. }
             | Command::EndSession => None,
         }
     }
@@ -748,6 +757,7 @@ impl Command {
             Command::SecretRoll { .. } => "secret_roll",
             Command::ExplorationTurn { .. } => "exploration_turn",
             Command::LightSource { .. } => "light_source",
+            Command::DouseLight { .. } => "douse_light",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

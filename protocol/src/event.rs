@@ -1153,6 +1153,13 @@ pub enum GameEvent {
         /// Torch or lantern.
         source: crate::ose::LightSource,
     },
+    /// Old-School Essentials: a light source was put out before it burned down.
+    LightDoused {
+        /// Who carried it.
+        carrier: CombatantId,
+        /// Torch or lantern.
+        source: crate::ose::LightSource,
+    },
 }
 
 impl GameEvent {

@@ -716,7 +716,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 });
             }
         }
-        GameEvent::LightBurnedOut { carrier, source } => {
+        GameEvent::LightBurnedOut { carrier, source }
+        | GameEvent::LightDoused { carrier, source } => {
             if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
                 f.exploration
                     .lights

@@ -76,6 +76,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         } => secret(d, s, *check, combatant.as_ref(), *chance, area.as_deref()),
         Command::ExplorationTurn { wandering, rest } => exploration_turn(d, s, *wandering, *rest),
         Command::LightSource { carrier, source } => light(d, s, carrier, *source),
+        Command::DouseLight { carrier, source } => douse(d, s, carrier, *source),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {
@@ -934,4 +935,35 @@ fn search_turns(s: &Sheets, check: SecretCheck, area: Option<&str>) -> u32 {
         }
         _ => 0,
     }
+}
+
+/// Putting a light out (§ Light and Surprise: a side without light may surprise): refused when
+/// the character carries no such burning light.
+fn douse(
+    d: &mut Decider,
+    s: &Sheets,
+    carrier: &CombatantId,
+    source: fray_protocol::ose::LightSource,
+) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    sheet(s, carrier)?;
+    if !s
+        .battle()
+        .exploration
+        .lights
+        .iter()
+        .any(|l| &l.carrier == carrier && l.source == source)
+    {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} carries no burning {source:?}", name(d, carrier)).to_lowercase(),
+        ));
+    }
+    d.emit(GameEvent::LightDoused {
+        carrier: carrier.clone(),
+        source,
+    });
+    Ok(())
 }

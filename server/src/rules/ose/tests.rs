@@ -1541,3 +1541,54 @@ fn searches_take_the_texts_time() {
         );
     }
 }
+
+// ose-adventuring.txt § Light and Surprise: a party that puts its light out may surprise again;
+// a doused light no longer burns down; dousing a light one does not carry is refused.
+#[test]
+fn a_doused_light_stops_burning_and_no_longer_gives_the_party_away() {
+    use fray_protocol::ose::LightSource;
+    let enc = arena("reroll", 30, 9);
+    let douse = Command::DouseLight {
+        carrier: cid("ada"),
+        source: LightSource::Torch,
+    };
+    let mut surprised = 0;
+    for seed in 0..40 {
+        let mut e = new_engine(&enc, seed);
+        assert_eq!(refuse(&mut e, &douse), ErrorCode::InvalidArgument);
+        run(
+            &mut e,
+            &Command::LightSource {
+                carrier: cid("ada"),
+                source: LightSource::Torch,
+            },
+        );
+        let ev = run(&mut e, &douse);
+        assert!(matches!(ev.as_slice(), [GameEvent::LightDoused { .. }]));
+        assert!(e.state().ose.unwrap().exploration.lights.is_empty());
+        let ev = run(&mut e, &xturn(None, false));
+        assert!(
+            !ev.iter()
+                .any(|x| matches!(x, GameEvent::LightBurnedOut { .. }))
+        );
+        let ev = run(
+            &mut e,
+            &Command::RollSurprise {
+                sides: vec![Side::Monsters],
+            },
+        );
+        surprised += ev
+            .iter()
+            .filter(|x| {
+                matches!(
+                    x,
+                    GameEvent::SurpriseRolled {
+                        surprised: true,
+                        ..
+                    }
+                )
+            })
+            .count();
+    }
+    assert!(surprised > 0);
+}

@@ -307,7 +307,8 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::SavingThrow { .. }
         | Command::SecretRoll { .. }
         | Command::ExplorationTurn { .. }
-        | Command::LightSource { .. } => reject(
+        | Command::LightSource { .. }
+        | Command::DouseLight { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
