@@ -314,7 +314,11 @@ Old-School Essentials:
   cast                      cast the declared spell (the round's sole action)
   bx-morale [ADJ] WHO...    GM: 2d6 morale vs each one's rating; those who break flee
   save WHO CATEGORY [MOD]   GM: saving throw (death, wands, paralysis, breath, spells)
-  secret search|traps|listen|wandering [WHO] [CHANCE]   GM: a secret d6 only the GM sees
+  secret search|traps|listen|wandering|stuck|locked|bars [WHO] [CHANCE] [@AREA]
+                            GM: a secret roll only the GM sees (doors: d6/d10/d20 + STR)
+  bx-turn [CHANCE] [rest]   GM: an exploration turn (wandering check; light; rest)
+  bx-light WHO torch|lantern   GM: light a torch or a lantern
+  bx-douse WHO torch|lantern   GM: put it out
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -758,18 +762,33 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "secret" => {
             use fray_protocol::ose::SecretCheck;
             let Some((what, rest)) = args.split_first() else {
-                return Err("`secret search|traps|listen|wandering [WHO] [CHANCE]` (GM)".to_owned());
+                return Err(
+                    "`secret search|traps|listen|wandering|stuck|locked|bars [WHO] [CHANCE] [@AREA]` (GM)"
+                        .to_owned(),
+                );
             };
             let check = match what.to_lowercase().as_str() {
                 "search" | "door" | "doors" => SecretCheck::SecretDoor,
                 "traps" | "trap" => SecretCheck::RoomTrap,
                 "listen" => SecretCheck::Listen,
                 "wandering" | "wander" => SecretCheck::WanderingMonster,
-                other => return Err(format!("`{other}`: search, traps, listen or wandering")),
+                "stuck" => SecretCheck::StuckDoor,
+                "locked" => SecretCheck::LockedDoor,
+                "bars" | "bar" => SecretCheck::Bars,
+                other => {
+                    return Err(format!(
+                        "`{other}`: search, traps, listen, wandering, stuck, locked or bars"
+                    ));
+                }
             };
             let mut combatant = None;
             let mut chance = 1;
+            let mut area = None;
             for w in rest {
+                if let Some(a) = w.strip_prefix('@') {
+                    area = Some(a.to_lowercase());
+                    continue;
+                }
                 match w.parse::<u32>() {
                     Ok(n) => chance = n,
                     Err(_) => combatant = Some(CombatantId::new(w.to_lowercase())),
@@ -779,7 +798,43 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 check,
                 combatant,
                 chance,
+                area,
             }))
+        }
+        "bx-turn" | "xturn" => {
+            let mut wandering = None;
+            let mut rest = false;
+            for w in args {
+                match w.parse::<u32>() {
+                    Ok(n) => wandering = Some(n),
+                    Err(_) if w.eq_ignore_ascii_case("rest") => rest = true,
+                    Err(_) => {
+                        return Err(
+                            "`bx-turn [CHANCE] [rest]`: an exploration turn passes (GM)".to_owned()
+                        );
+                    }
+                }
+            }
+            Ok(Input::Game(Command::ExplorationTurn { wandering, rest }))
+        }
+        "bx-light" | "bx-douse" => {
+            use fray_protocol::ose::LightSource;
+            match args {
+                [who, src] => {
+                    let carrier = CombatantId::new(who.to_lowercase());
+                    let source = match src.to_lowercase().as_str() {
+                        "torch" => LightSource::Torch,
+                        "lantern" | "oil" => LightSource::Lantern,
+                        other => return Err(format!("`{other}`: torch or lantern")),
+                    };
+                    Ok(Input::Game(if verb == "bx-light" {
+                        Command::LightSource { carrier, source }
+                    } else {
+                        Command::DouseLight { carrier, source }
+                    }))
+                }
+                _ => Err(format!("`{verb} WHO torch|lantern` (GM)")),
+            }
         }
         "save" => {
             use fray_protocol::ose::SaveCategory;
@@ -1175,7 +1230,55 @@ mod tests {
             Ok(Command::SecretRoll {
                 check: fray_protocol::ose::SecretCheck::Listen,
                 combatant: Some(CombatantId::new("brakka")),
-                chance: 2
+                chance: 2,
+                area: None
+            })
+        );
+        assert_eq!(
+            game("secret stuck brakka"),
+            Ok(Command::SecretRoll {
+                check: fray_protocol::ose::SecretCheck::StuckDoor,
+                combatant: Some(CombatantId::new("brakka")),
+                chance: 1,
+                area: None
+            })
+        );
+        assert_eq!(
+            game("secret traps brakka @crypt-hall"),
+            Ok(Command::SecretRoll {
+                check: fray_protocol::ose::SecretCheck::RoomTrap,
+                combatant: Some(CombatantId::new("brakka")),
+                chance: 1,
+                area: Some("crypt-hall".into())
+            })
+        );
+        assert_eq!(
+            game("bx-turn 1 rest"),
+            Ok(Command::ExplorationTurn {
+                wandering: Some(1),
+                rest: true
+            })
+        );
+        assert_eq!(
+            game("bx-turn"),
+            Ok(Command::ExplorationTurn {
+                wandering: None,
+                rest: false
+            })
+        );
+        assert_eq!(
+            game("bx-light brakka lantern"),
+            Ok(Command::LightSource {
+                carrier: CombatantId::new("brakka"),
+                source: fray_protocol::ose::LightSource::Lantern
+            })
+        );
+        assert!(game("bx-light brakka candle").is_err());
+        assert_eq!(
+            game("bx-douse brakka torch"),
+            Ok(Command::DouseLight {
+                carrier: CombatantId::new("brakka"),
+                source: fray_protocol::ose::LightSource::Torch
             })
         );
     }

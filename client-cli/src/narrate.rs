@@ -857,25 +857,93 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             chance,
             roll,
             success,
+            area,
+            distance,
+            turns,
         } => {
             let what = match check {
                 fray_protocol::ose::SecretCheck::SecretDoor => "search for secret doors",
                 fray_protocol::ose::SecretCheck::RoomTrap => "search for traps",
                 fray_protocol::ose::SecretCheck::Listen => "listen at the door",
                 fray_protocol::ose::SecretCheck::WanderingMonster => "wandering-monster check",
+                fray_protocol::ose::SecretCheck::StuckDoor => "try at a stuck door",
+                fray_protocol::ose::SecretCheck::LockedDoor => "try at a locked door",
+                fray_protocol::ose::SecretCheck::Bars => "try at bending bars",
             };
-            let who = combatant
+            let die = check.die();
+            let mut who = combatant
                 .as_ref()
                 .map(|c| format!(" ({})", n(c)))
                 .unwrap_or_default();
+            if let Some(a) = area {
+                who.push_str(&format!(" in {a}"));
+            }
+            match turns {
+                0 => {}
+                1 => who.push_str(" (1 turn)"),
+                t => who.push_str(&format!(" ({t} turns)")),
+            }
             match (roll, success) {
                 (Some(r), Some(ok)) => format!(
-                    "The GM rolls a secret {what}{who}: d6={} vs {chance}-in-6 — {}",
+                    "The GM rolls a secret {what}{who}: d{die}={} vs {chance}-in-{die} — {}{}",
                     r.natural().unwrap_or(0),
-                    if *ok { "yes" } else { "no" }
+                    if *ok { "yes" } else { "no" },
+                    distance
+                        .as_ref()
+                        .map(|d| format!(", {}′ away", d.total * 10))
+                        .unwrap_or_default()
                 ),
                 _ => format!("The GM rolls a secret {what}{who}."),
             }
+        }
+        GameEvent::ExplorationTurnPassed {
+            turn,
+            rested,
+            since_rest,
+        } => {
+            let mut line = format!("Exploration turn {turn} passes (10 minutes)");
+            if *rested {
+                line.push_str(": the party rests");
+            } else if *since_rest >= 6 {
+                line.push_str(&format!(
+                    " — {since_rest} turns without rest: -1 to attack and damage"
+                ));
+            }
+            line
+        }
+        GameEvent::LightLit {
+            carrier,
+            source,
+            roll,
+            turns,
+        } => {
+            let what = match source {
+                fray_protocol::ose::LightSource::Torch => "a torch",
+                fray_protocol::ose::LightSource::Lantern => "a lantern",
+            };
+            match roll {
+                Some(r) => format!(
+                    "{} lights {what}: it burns {turns} turns ({}={})",
+                    n(carrier),
+                    r.expr,
+                    r.natural().unwrap_or(0)
+                ),
+                None => format!("{} lights {what}: it burns {turns} turns", n(carrier)),
+            }
+        }
+        GameEvent::LightBurnedOut { carrier, source } => {
+            let what = match source {
+                fray_protocol::ose::LightSource::Torch => "torch",
+                fray_protocol::ose::LightSource::Lantern => "lantern",
+            };
+            format!("{}'s {what} burns out!", n(carrier))
+        }
+        GameEvent::LightDoused { carrier, source } => {
+            let what = match source {
+                fray_protocol::ose::LightSource::Torch => "torch",
+                fray_protocol::ose::LightSource::Lantern => "lantern",
+            };
+            format!("{} puts out the {what}", n(carrier))
         }
         GameEvent::MoraleRolled {
             roll,

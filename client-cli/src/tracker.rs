@@ -457,7 +457,52 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 o.disrupted = true;
             }
         }
-        GameEvent::SpellCast { .. } | GameEvent::SecretRolled { .. } => {}
+        GameEvent::SpellCast { .. } => {}
+        GameEvent::SecretRolled {
+            check,
+            combatant,
+            area,
+            ..
+        } => {
+            if let (Some(c), Some(a)) = (combatant, area)
+                && let Some(b) = &mut state.ose
+            {
+                b.exploration.searched.push((*check, c.clone(), a.clone()));
+            }
+        }
+        GameEvent::ExplorationTurnPassed {
+            turn, since_rest, ..
+        } => {
+            if let Some(b) = &mut state.ose {
+                b.exploration.turn = *turn;
+                b.exploration.since_rest = *since_rest;
+                for l in &mut b.exploration.lights {
+                    l.turns_left = l.turns_left.saturating_sub(1);
+                }
+            }
+        }
+        GameEvent::LightLit {
+            carrier,
+            source,
+            turns,
+            ..
+        } => {
+            if let Some(b) = &mut state.ose {
+                b.exploration.lights.push(fray_protocol::ose::BurningLight {
+                    carrier: carrier.clone(),
+                    source: *source,
+                    turns_left: *turns,
+                });
+            }
+        }
+        GameEvent::LightBurnedOut { carrier, source }
+        | GameEvent::LightDoused { carrier, source } => {
+            if let Some(b) = &mut state.ose {
+                b.exploration
+                    .lights
+                    .retain(|l| !(&l.carrier == carrier && l.source == *source));
+            }
+        }
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds

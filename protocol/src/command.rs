@@ -590,6 +590,39 @@ pub enum Command {
         /// The chance in six.
         #[serde(default = "one_in_six")]
         chance: u32,
+        /// The area or item searched (§ Searching, "One chance": each character searches it
+        /// for secret doors or traps once), if the GM names it.
+        #[serde(default)]
+        area: Option<String>,
+    },
+    /// GM (Old-School Essentials § Dungeon Adventuring, Sequence of Play Per Turn): one
+    /// exploration turn (10 minutes, 60 rounds) passes — the wandering-monster check (a secret
+    /// d6, when `wandering` gives its chance in six), then the end-of-turn bookkeeping: light
+    /// burns down and the turns since the party's last rest count up (`rest`: this turn is the
+    /// party's rest).
+    ExplorationTurn {
+        /// The wandering-monster chance in six this turn (`None`: no check this turn).
+        #[serde(default)]
+        wandering: Option<u32>,
+        /// The party rests this turn (§ Resting).
+        #[serde(default)]
+        rest: bool,
+    },
+    /// GM (§ Light; Basic Fantasy § Light): a character lights a torch or a lantern's flask of
+    /// oil; it burns for the duration of the session's light rule.
+    LightSource {
+        /// Who carries it.
+        carrier: CombatantId,
+        /// Torch or lantern.
+        source: crate::ose::LightSource,
+    },
+    /// GM: a character puts out a burning torch or lantern (§ Light and Surprise: to approach
+    /// unseen; it no longer burns down).
+    DouseLight {
+        /// Who carries it.
+        carrier: CombatantId,
+        /// Torch or lantern.
+        source: crate::ose::LightSource,
     },
 }
 
@@ -703,6 +736,9 @@ impl Command {
             | Command::OseMorale { .. }
             | Command::SavingThrow { .. }
             | Command::SecretRoll { .. }
+            | Command::ExplorationTurn { .. }
+            | Command::LightSource { .. }
+            | Command::DouseLight { .. }
             | Command::EndSession => None,
         }
     }
@@ -719,6 +755,9 @@ impl Command {
             Command::OseMorale { .. } => "ose_morale",
             Command::SavingThrow { .. } => "saving_throw",
             Command::SecretRoll { .. } => "secret_roll",
+            Command::ExplorationTurn { .. } => "exploration_turn",
+            Command::LightSource { .. } => "light_source",
+            Command::DouseLight { .. } => "douse_light",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -1115,6 +1115,50 @@ pub enum GameEvent {
         roll: Option<Roll>,
         /// Found, heard, or a monster comes (GM only).
         success: Option<bool>,
+        /// The area or item searched, if named.
+        area: Option<String>,
+        /// A wandering monster comes: its distance, 2d6 × 10′ (§ Wandering Monsters, Distance;
+        /// GM only).
+        distance: Option<Roll>,
+        /// Exploration turns the search takes (§ Searching, "Time: Searching takes one turn";
+        /// Basic Fantasy § Secret Doors: the third searcher of an area two, later ones an hour);
+        /// 0 for listening, doors and the wandering check. Public.
+        turns: u32,
+    },
+    /// Old-School Essentials (§ Sequence of Play Per Turn): an exploration turn passed.
+    ExplorationTurnPassed {
+        /// The exploration turn just ended (1, 2, …).
+        turn: u32,
+        /// The party rested this turn.
+        rested: bool,
+        /// Turns since the last rest, this one included (6 or more: −1 to attack and damage,
+        /// § Resting).
+        since_rest: u32,
+    },
+    /// Old-School Essentials (§ Light; Basic Fantasy § Light): a light source was lit.
+    LightLit {
+        /// Who carries it.
+        carrier: CombatantId,
+        /// Torch or lantern.
+        source: crate::ose::LightSource,
+        /// The roll of its duration (Basic Fantasy), if any.
+        roll: Option<Roll>,
+        /// How many exploration turns it burns.
+        turns: u32,
+    },
+    /// Old-School Essentials: a light source burned out at the end of an exploration turn.
+    LightBurnedOut {
+        /// Who carried it.
+        carrier: CombatantId,
+        /// Torch or lantern.
+        source: crate::ose::LightSource,
+    },
+    /// Old-School Essentials: a light source was put out before it burned down.
+    LightDoused {
+        /// Who carried it.
+        carrier: CombatantId,
+        /// Torch or lantern.
+        source: crate::ose::LightSource,
     },
 }
 
@@ -1155,6 +1199,8 @@ impl GameEvent {
                 check,
                 combatant,
                 chance,
+                area,
+                turns,
                 ..
             } => GameEvent::SecretRolled {
                 check: *check,
@@ -1162,6 +1208,9 @@ impl GameEvent {
                 chance: *chance,
                 roll: None,
                 success: None,
+                area: area.clone(),
+                distance: None,
+                turns: *turns,
             },
             other => other.clone(),
         }
@@ -1180,7 +1229,12 @@ impl GameEvent {
                 hp_after: Some(_),
                 ..
             } => is_monster(target),
-            GameEvent::SecretRolled { roll, success, .. } => roll.is_some() || success.is_some(),
+            GameEvent::SecretRolled {
+                roll,
+                success,
+                distance,
+                ..
+            } => roll.is_some() || success.is_some() || distance.is_some(),
             _ => false,
         }
     }

@@ -95,6 +95,57 @@ pub struct OseOptions {
     /// Attack procedure.
     #[serde(default)]
     pub attack: AttackProcedure,
+    /// How long light burns.
+    #[serde(default)]
+    pub light: LightRule,
+}
+
+/// How long light sources burn (a session option; the ruleset's text by default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LightRule {
+    /// Old-School Essentials (its equipment list; the adventuring text only says to keep track
+    /// of "fuel for light sources"): a torch burns 6 turns (1 hour), a flask of lantern oil 24
+    /// turns (4 hours).
+    #[default]
+    Ose,
+    /// Basic Fantasy § Light: torches 1d4+4 turns, a flask of lantern oil 18+1d6 turns.
+    BasicFantasy,
+}
+
+/// A light source (§ Light).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LightSource {
+    /// A torch.
+    Torch,
+    /// A lantern burning a flask of oil.
+    Lantern,
+}
+
+/// A burning light source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BurningLight {
+    /// Who carries it.
+    pub carrier: crate::ids::CombatantId,
+    /// Torch or lantern.
+    pub source: LightSource,
+    /// Exploration turns left.
+    pub turns_left: u32,
+}
+
+/// The exploration turn's bookkeeping (§ Dungeon Adventuring, Sequence of Play Per Turn).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OseExploration {
+    /// Exploration turns passed.
+    pub turn: u32,
+    /// Turns since the party last rested (6 or more: −1 to attack and damage, § Resting).
+    pub since_rest: u32,
+    /// Burning lights.
+    pub lights: Vec<BurningLight>,
+    /// Secret rolls made for a character in a named area, as (check, character, area)
+    /// (§ Searching, "One chance": searches for secret doors and traps are not repeated).
+    pub searched: Vec<(SecretCheck, crate::ids::CombatantId, String)>,
 }
 
 /// § Combat, Declare Spells and Melee Movement: what a combatant declared for the round.
@@ -172,6 +223,12 @@ pub struct OseBattle {
     pub first_death: Vec<Side>,
     /// Sides whose half-incapacitated morale check was proposed.
     pub half_down: Vec<Side>,
+    /// The exploration turn's bookkeeping.
+    #[serde(default)]
+    pub exploration: OseExploration,
+    /// The session plays Basic Fantasy on this core (its secret-door chances by INT).
+    #[serde(default)]
+    pub basic_fantasy: bool,
 }
 
 /// What a GM-only secret roll is for (§ Searching, § Listening at Doors, § Wandering Monsters:
@@ -187,4 +244,29 @@ pub enum SecretCheck {
     Listen,
     /// The wandering-monster check (usually 1-in-6).
     WanderingMonster,
+    /// Basic Fantasy § Doors: forcing a stuck door — 1 on 1d6, plus the STR bonus to the range.
+    StuckDoor,
+    /// Basic Fantasy § Doors: forcing a locked door — the same range on 1d10.
+    LockedDoor,
+    /// Basic Fantasy § Doors: bending metal bars — the same range on 1d20.
+    Bars,
+}
+
+impl SecretCheck {
+    /// The die rolled: a d6, or Basic Fantasy's d10 (locked doors) and d20 (bars).
+    pub fn die(self) -> u32 {
+        match self {
+            SecretCheck::LockedDoor => 10,
+            SecretCheck::Bars => 20,
+            _ => 6,
+        }
+    }
+
+    /// Basic Fantasy § Doors: the character's STR bonus adds to the range.
+    pub fn adds_strength(self) -> bool {
+        matches!(
+            self,
+            SecretCheck::StuckDoor | SecretCheck::LockedDoor | SecretCheck::Bars
+        )
+    }
 }

@@ -637,6 +637,54 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
             c.status == LifeStatus::Conscious && c.ose.as_ref().is_some_and(|o| !o.fled)
         })
     };
+    if session.state().ruleset == "basic-fantasy" {
+        // basic-fantasy-adventures.txt: the exploration before the encounter — a torch, a
+        // listen, a stuck door, searches for a secret door and a trap (the GM's secret rolls),
+        // exploration turns with the wandering-monster check until the torch burns out, a rest
+        // in the sixth turn.
+        use fray_protocol::ose::{LightSource, SecretCheck};
+        send(
+            session,
+            Command::LightSource {
+                carrier: CombatantId::new("odo"),
+                source: LightSource::Torch,
+            },
+            &mut sent,
+        )?;
+        for (check, who, chance) in [
+            (SecretCheck::Listen, "quill", 1),
+            (SecretCheck::StuckDoor, "odo", 1),
+            (SecretCheck::SecretDoor, "pell", 2),
+            (SecretCheck::RoomTrap, "quill", 1),
+        ] {
+            send(
+                session,
+                Command::SecretRoll {
+                    check,
+                    combatant: Some(CombatantId::new(who)),
+                    chance,
+                    area: None,
+                },
+                &mut sent,
+            )?;
+        }
+        for turn in 1..=12 {
+            let events = send(
+                session,
+                Command::ExplorationTurn {
+                    wandering: Some(1),
+                    rest: turn == 6,
+                },
+                &mut sent,
+            )?;
+            if events
+                .iter()
+                .any(|e| matches!(e, GameEvent::LightBurnedOut { .. }))
+            {
+                break;
+            }
+        }
+    }
     let caster = CombatantId::new("pell");
     let sleep = || {
         Some(Declaration::Spell {

@@ -641,6 +641,7 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
         check: SecretCheck::Listen,
         combatant: Some(CombatantId::new("quill")),
         chance: 1,
+        area: None,
     };
     // A player may not make the roll.
     assert_eq!(
@@ -684,6 +685,9 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
                 chance: 1,
                 roll: None,
                 success: None,
+                area: None,
+                distance: None,
+                turns: 0
             },
             "only the GM sees a secret roll"
         );
@@ -870,6 +874,125 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
             assert_eq!(*hp_after, None, "monster hp leaked to a spectator");
         }
     }
+    server.stop().await;
+    Ok(())
+}
+
+/// basic-fantasy-adventures.txt (issue 6: "a Basic Fantasy exploration session of several turns
+/// with a stuck door, a secret search seen only by the GM, a wandering-monster check, and a
+/// torch burning out"), over real sockets: § Light (a torch, 1d4+4 turns), § Doors (a stuck
+/// door, 1d6 plus STR), § Secret Doors; ose-adventuring.txt § Sequence of Play Per Turn and
+/// § Wandering Monsters. The GM's socket sees every roll; the player's (JSON) and the
+/// spectator's (bincode) see that the secret rolls were made, the turns pass and the torch burn
+/// out — never a secret roll or result. Players may not pass turns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
+    use fray_protocol::ose::{LightSource, SecretCheck};
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "the-sunken-door", 3).await?;
+    let url = server.ws_url();
+    let tok = |p: &str| {
+        created["tokens"][p]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let player = created["tokens"]["players"][0]["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (mut gm, _, state) = join(&url, &tok("gm"), Encoding::Json).await?;
+    assert_eq!(state.ruleset, "basic-fantasy");
+    let (mut alice, _, _) = join(&url, &player, Encoding::Json).await?;
+    let (mut spectator, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
+    assert_eq!(
+        command(
+            &mut alice,
+            1,
+            Command::ExplorationTurn {
+                wandering: Some(1),
+                rest: false
+            }
+        )
+        .await?
+        .map_err(|e| e.0),
+        Err(ErrorCode::GmOnly)
+    );
+    let mut id = 0;
+    let mut cmds = vec![
+        Command::LightSource {
+            carrier: CombatantId::new("odo"),
+            source: LightSource::Torch,
+        },
+        Command::SecretRoll {
+            check: SecretCheck::StuckDoor,
+            combatant: Some(CombatantId::new("odo")),
+            chance: 1,
+            area: None,
+        },
+        Command::SecretRoll {
+            check: SecretCheck::SecretDoor,
+            combatant: Some(CombatantId::new("pell")),
+            chance: 2,
+            area: None,
+        },
+    ];
+    for _ in 0..9 {
+        cmds.push(Command::ExplorationTurn {
+            wandering: Some(1),
+            rest: false,
+        });
+    }
+    for cmd in cmds {
+        id += 1;
+        gm.send(&ClientMessage::Command { id, command: cmd })
+            .await?;
+    }
+    let burned = |m: &ServerMessage| {
+        matches!(
+            m,
+            ServerMessage::Event {
+                event: GameEvent::LightBurnedOut { .. },
+                ..
+            }
+        )
+    };
+    // Everyone reads the session up to the torch burning out (a torch lasts 8 turns at most).
+    for (who, c) in [
+        ("gm", &mut gm),
+        ("player", &mut alice),
+        ("spectator", &mut spectator),
+    ] {
+        let mut secrets = 0;
+        let mut turns = 0;
+        loop {
+            let m = recv(c).await?;
+            assert!(!matches!(m, ServerMessage::Rejected { .. }), "{who}: {m:?}");
+            if let ServerMessage::Event { event, .. } = &m {
+                match event {
+                    GameEvent::SecretRolled { roll, success, .. } => {
+                        secrets += 1;
+                        assert_eq!(
+                            roll.is_some() && success.is_some(),
+                            who == "gm",
+                            "{who}: {event:?}"
+                        );
+                        assert_eq!(roll.is_none() && success.is_none(), who != "gm");
+                    }
+                    GameEvent::ExplorationTurnPassed { .. } => turns += 1,
+                    _ => {}
+                }
+            }
+            if burned(&m) {
+                break;
+            }
+        }
+        // The stuck door, the secret-door search and one wandering check per turn so far.
+        assert!(turns >= 5, "{who}: {turns}");
+        assert_eq!(secrets, 2 + turns, "{who}");
+    }
+    let state = snapshot(&mut alice).await?;
+    assert!(state.ose.is_some_and(|o| o.exploration.turn == 9));
     server.stop().await;
     Ok(())
 }

@@ -45,7 +45,7 @@ pub fn builtin_files(ruleset: &str) -> &'static [(&'static str, &'static str)] {
     match ruleset {
         "orcus" => orcus::BUILTIN,
         "five-torches-deep" => ftd::BUILTIN,
-        "ose" => ose::BUILTIN,
+        "ose" | "basic-fantasy" => ose::BUILTIN,
         "13th-age" => &[
             (
                 "builtin:13th-age/party.toml",
@@ -64,6 +64,7 @@ pub fn builtin_files(ruleset: &str) -> &'static [(&'static str, &'static str)] {
 pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static str)] {
     match ruleset {
         "ose" => ose::ENCOUNTERS,
+        "basic-fantasy" => ose::BASIC_FANTASY_ENCOUNTERS,
         "five-torches-deep" => &[(
             "flooded-chapel",
             include_str!("../../content/five-torches-deep/encounters/flooded-chapel.toml"),
@@ -95,7 +96,13 @@ pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static st
 }
 
 /// The rulesets this server runs.
-pub const RULESETS: &[&str] = &["13th-age", "orcus", "five-torches-deep", "ose"];
+pub const RULESETS: &[&str] = &[
+    "13th-age",
+    "orcus",
+    "five-torches-deep",
+    "ose",
+    "basic-fantasy",
+];
 
 fn parse_file(name: &str, text: &str) -> Result<ContentFile, ContentError> {
     parse_toml(name, text)
@@ -150,7 +157,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     if let Ok(Head {
         ruleset: Some(r), ..
     }) = toml::from_str::<Head>(text)
-        && r == crate::rules::ose::ID
+        && crate::rules::ose::is_bx(&r)
     {
         return ose::load_encounter(name, text);
     }

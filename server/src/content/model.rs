@@ -862,6 +862,8 @@ pub struct OseSpec {
     pub cha_mod: i32,
     /// Weapons and attacks.
     pub attacks: Vec<OseAttackSpec>,
+    /// INT score (characters; Basic Fantasy § Secret Doors: 15 or higher finds them on 1–2).
+    pub int: Option<i32>,
 }
 
 /// An Old-School Essentials weapon or monster attack.

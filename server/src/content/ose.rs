@@ -34,6 +34,12 @@ pub const ENCOUNTERS: &[(&str, &str)] = &[(
     include_str!("../../content/ose/encounters/barrow-of-the-hollow-king.toml"),
 )];
 
+/// Built-in Basic Fantasy encounters (on the shared B/X party and bestiary).
+pub const BASIC_FANTASY_ENCOUNTERS: &[(&str, &str)] = &[(
+    "the-sunken-door",
+    include_str!("../../content/basic-fantasy/encounters/the-sunken-door.toml"),
+)];
+
 /// An Old-School Essentials content file.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -344,6 +350,7 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
             dex_mod: tables::ability_mod(a.dex),
             cha_mod: tables::cha_reaction_mod(a.cha),
             attacks: weapons(ctx, &f("weapons"), &c.weapons)?,
+            int: Some(a.int),
         },
     ))
 }
@@ -447,6 +454,7 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
             dex_mod: 0,
             cha_mod: 0,
             attacks: weapons(ctx, &f("attacks"), &m.attacks)?,
+            int: None,
         },
     ))
 }
@@ -456,11 +464,19 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
 pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError> {
     let enc: OseFile = super::parse_toml(name, text)?;
     let ctx = Ctx { file: name };
-    if enc.ruleset.as_deref() != Some(RULESET) {
-        return Err(ctx.err(
-            "ruleset",
-            "an Old-School Essentials encounter says ruleset = \"ose\"",
-        ));
+    let ruleset = match enc.ruleset.as_deref() {
+        Some(r) if crate::rules::ose::is_bx(r) => r.to_owned(),
+        _ => {
+            return Err(ctx.err(
+                "ruleset",
+                "an Old-School Essentials encounter says ruleset = \"ose\" (or \"basic-fantasy\")",
+            ));
+        }
+    };
+    let mut options = enc.options;
+    if ruleset == crate::rules::basic_fantasy::ID {
+        // basic-fantasy-adventures.txt § Light: its own durations.
+        options.light = fray_protocol::ose::LightRule::BasicFantasy;
     }
     let mut chars: BTreeMap<String, (String, CharacterFile)> = BTreeMap::new();
     let mut mons: BTreeMap<String, (String, MonsterFile)> = BTreeMap::new();
@@ -524,12 +540,12 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     }
     let seats = resolve_seats(&ctx, &enc.seats, &combatants)?;
     Ok(Encounter {
-        ruleset: RULESET.to_owned(),
+        ruleset,
         title: enc.title.unwrap_or_else(|| "Untitled encounter".into()),
         combatants,
         seats,
         options: SessionOptions {
-            ose: enc.options,
+            ose: options,
             ..SessionOptions::default()
         },
         map: None,

@@ -677,7 +677,53 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::SpellDisrupted { combatant } => {
             with::<OseSheet>(world, combatant, |s| s.0.disrupted = true)
         }
-        GameEvent::SpellCast { .. } | GameEvent::SecretRolled { .. } => {}
+        GameEvent::SpellCast { .. } => {}
+        GameEvent::SecretRolled {
+            check,
+            combatant,
+            area,
+            ..
+        } => {
+            if let (Some(c), Some(a)) = (combatant, area)
+                && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
+            {
+                f.exploration.searched.push((*check, c.clone(), a.clone()));
+            }
+        }
+        GameEvent::ExplorationTurnPassed {
+            turn, since_rest, ..
+        } => {
+            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+                let ex = &mut f.exploration;
+                ex.turn = *turn;
+                ex.since_rest = *since_rest;
+                for l in &mut ex.lights {
+                    l.turns_left = l.turns_left.saturating_sub(1);
+                }
+            }
+        }
+        GameEvent::LightLit {
+            carrier,
+            source,
+            turns,
+            ..
+        } => {
+            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+                f.exploration.lights.push(fray_protocol::ose::BurningLight {
+                    carrier: carrier.clone(),
+                    source: *source,
+                    turns_left: *turns,
+                });
+            }
+        }
+        GameEvent::LightBurnedOut { carrier, source }
+        | GameEvent::LightDoused { carrier, source } => {
+            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+                f.exploration
+                    .lights
+                    .retain(|l| !(&l.carrier == carrier && l.source == *source));
+            }
+        }
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds {

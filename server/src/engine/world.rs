@@ -159,9 +159,10 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
         (encounter.ruleset == crate::rules::five_torches::ID)
             .then(fray_protocol::ftd::FtdBattle::default),
     ));
-    world.insert_resource(OseField((encounter.ruleset == crate::rules::ose::ID).then(
+    world.insert_resource(OseField(crate::rules::ose::is_bx(&encounter.ruleset).then(
         || fray_protocol::ose::OseBattle {
             options: encounter.options.ose,
+            basic_fantasy: encounter.ruleset == crate::rules::basic_fantasy::ID,
             ..Default::default()
         },
     )));

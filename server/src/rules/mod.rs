@@ -1,6 +1,7 @@
 //! Rulesets. Each is a self-contained module that adds its decide systems to a session's
 //! schedule; shared machinery (components, apply, dice, the tick) lives in `engine` and `dice`.
 
+pub mod basic_fantasy;
 pub mod five_torches;
 pub mod orcus;
 pub mod ose;
@@ -19,6 +20,7 @@ pub const RULESETS: &[(&str, u32)] = &[
     (orcus::ID, orcus::VERSION),
     (five_torches::ID, five_torches::VERSION),
     (ose::ID, ose::VERSION),
+    (basic_fantasy::ID, basic_fantasy::VERSION),
 ];
 
 /// The version of a ruleset.
@@ -46,6 +48,10 @@ pub fn add_decide_systems(ruleset: &str, schedule: &mut Schedule) -> Option<()> 
         }
         ose::ID => {
             ose::add_systems(schedule);
+            Some(())
+        }
+        basic_fantasy::ID => {
+            basic_fantasy::add_systems(schedule);
             Some(())
         }
         _ => None,

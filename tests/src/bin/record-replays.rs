@@ -239,6 +239,12 @@ const OSE_FIGHTS: &[(&str, &str, u64)] = &[(
     2,
 )];
 
+/// Basic Fantasy sessions (`replays/basic-fantasy/`): the exploration turns (a torch burning
+/// out, a stuck door, secret searches, wandering-monster checks, a rest) and then the encounter,
+/// played by `play_ose_in_process`.
+const BASIC_FANTASY_SESSIONS: &[(&str, &str, u64)] =
+    &[("the-sunken-door-seed-1", "the-sunken-door", 1)];
+
 fn play_ose(
     encounter: &str,
     seed: u64,
@@ -247,6 +253,7 @@ fn play_ose(
 ) -> Result<Session> {
     let (name, text) = builtin_encounters("ose")
         .iter()
+        .chain(builtin_encounters("basic-fantasy"))
         .find(|(n, _)| *n == encounter)
         .context("unknown encounter")?;
     let mut session = Session::create_with(
@@ -296,6 +303,9 @@ fn ose_coverage(session: &Session) -> Result<BTreeSet<String>> {
                 continue;
             }
             GameEvent::LeftBattle { .. } => "fled".into(),
+            GameEvent::SecretRolled { check, .. } => format!("secret {check:?}"),
+            GameEvent::LightBurnedOut { .. } => "light burned out".into(),
+            GameEvent::ExplorationTurnPassed { rested: true, .. } => "rested".into(),
             _ => continue,
         };
         seen.insert(tag);
@@ -401,6 +411,24 @@ fn main() -> Result<()> {
         std::fs::remove_dir_all(root)?;
     }
     for (dir, encounter, seed) in OSE_FIGHTS {
+        let path = root.join(dir);
+        let session = play_ose(
+            encounter,
+            *seed,
+            FsStorage::open(&path)?,
+            &format!("replay-{dir}"),
+        )?;
+        eprintln!(
+            "{dir}: {} events; {:?}",
+            session.last_seq(),
+            ose_coverage(&session)?
+        );
+    }
+    let root = Path::new("replays/basic-fantasy");
+    if root.exists() {
+        std::fs::remove_dir_all(root)?;
+    }
+    for (dir, encounter, seed) in BASIC_FANTASY_SESSIONS {
         let path = root.join(dir);
         let session = play_ose(
             encounter,

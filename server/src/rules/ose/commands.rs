@@ -9,7 +9,7 @@ use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::event::{ActionKind, AttackOutcome, DamageCause, Defense, GameEvent};
 use fray_protocol::ftd::{Departure, MoraleTrigger};
 use fray_protocol::ids::{CombatantId, Side};
-use fray_protocol::ose::{Declaration, MissileRange, OseCombatant, SaveCategory};
+use fray_protocol::ose::{Declaration, MissileRange, OseCombatant, SaveCategory, SecretCheck};
 use fray_protocol::roll::Roll;
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
@@ -72,7 +72,11 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             check,
             combatant,
             chance,
-        } => secret(d, s, *check, combatant.as_ref(), *chance),
+            area,
+        } => secret(d, s, *check, combatant.as_ref(), *chance, area.as_deref()),
+        Command::ExplorationTurn { wandering, rest } => exploration_turn(d, s, *wandering, *rest),
+        Command::LightSource { carrier, source } => light(d, s, carrier, *source),
+        Command::DouseLight { carrier, source } => douse(d, s, carrier, *source),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {
@@ -206,9 +210,21 @@ fn surprise(d: &mut Decider, s: &Sheets, sides: &[Side]) -> R {
             ));
         }
     }
+    // § Light and Surprise: "Characters or monsters that carry a light in a dark environment are
+    // usually unable to surprise opponents" — a side is not surprised while one of its
+    // opponents in the fight carries a burning light.
+    let mut lit: Vec<Side> = Vec::new();
+    for l in &b.exploration.lights {
+        if up(d, s, &l.carrier)
+            && let Some(f) = d.field.get(&l.carrier)
+        {
+            lit.push(f.c.side);
+        }
+    }
     for side in sides {
         let roll = crate::dice::notation::roll_die(d.rng, 6);
-        let surprised = tables::surprised(roll.natural().unwrap_or(6));
+        let lit_foe = lit.iter().any(|l| l != side);
+        let surprised = tables::surprised(roll.natural().unwrap_or(6)) && !lit_foe;
         d.emit(GameEvent::SurpriseRolled {
             side: *side,
             roll,
@@ -401,7 +417,8 @@ fn attack_cmd(
     let missile = w.ranges.is_some();
     let ability = if missile { kit.dex_mod } else { kit.str_mod };
     let retreating = matches!(tsh.declared, Some(Declaration::Retreat));
-    let bonus = ability + range_mod + modifier + if retreating { 2 } else { 0 };
+    let tired = tired(d, s, actor);
+    let bonus = ability + range_mod + modifier + if retreating { 2 } else { 0 } - tired;
     let ac = tsh.ac + if retreating { tsh.shield } else { 0 };
     let roll = crate::dice::notation::roll_die(d.rng, 20);
     let natural = roll.natural().unwrap_or(1);
@@ -427,7 +444,7 @@ fn attack_cmd(
     }
     let dmg: Roll = d.roll(&w.damage, &Placeholders::default())?;
     let str_dmg = if missile { 0 } else { kit.str_mod };
-    let amount = (dmg.total + str_dmg).max(1);
+    let amount = (dmg.total + str_dmg - tired).max(1);
     d.emit(GameEvent::DamageRolled {
         attacker: actor.clone(),
         attack: w.id.clone(),
@@ -695,6 +712,7 @@ fn secret(
     check: fray_protocol::ose::SecretCheck,
     who: Option<&CombatantId>,
     chance: u32,
+    area: Option<&str>,
 ) -> R {
     if d.field.battle.phase == Phase::Ended {
         return Err(no(
@@ -702,29 +720,250 @@ fn secret(
             "the session is over (the seed is revealed: a secret roll would not be secret)",
         ));
     }
-    if !(1..=6).contains(&chance) {
+    let die = check.die();
+    if !(1..=die).contains(&chance) {
         return Err(no(
             ErrorCode::InvalidArgument,
-            "the chance is 1 to 6 in six",
+            format!("the chance is 1 to {die} in {die}"),
         ));
     }
+    let mut chance = chance;
     if let Some(id) = who {
-        sheet(s, id)?;
+        let (_, kit) = sheet(s, id)?;
         if side_of(d, id)? != Side::Heroes {
             return Err(no(
                 ErrorCode::InvalidTarget,
                 "searching and listening are done by characters of the party",
             ));
         }
+        if check == SecretCheck::SecretDoor {
+            // Basic Fantasy § Secret Doors: "characters with 15 or higher Intelligence succeed
+            // on a roll of 1-2 … Elves add 1 to the range automatically"; ose § Searching for
+            // Secret Doors: "Some types of adventurers may have an increased chance" (the elf
+            // class: 2-in-6). The GM's chance is raised to the character's, never lowered.
+            let elf = kit
+                .class
+                .as_deref()
+                .is_some_and(|c| c.eq_ignore_ascii_case("elf"));
+            let clever = s.battle().basic_fantasy && kit.int.is_some_and(|i| i >= 15);
+            let own = 1 + u32::from(clever) + u32::from(elf);
+            chance = chance.max(own);
+        }
+        if check.adds_strength() {
+            // Basic Fantasy § Doors: "add the character's Strength bonus to the range".
+            let range = i64::from(chance) + i64::from(kit.str_mod);
+            chance = u32::try_from(range.clamp(0, i64::from(die))).unwrap_or(0);
+        }
+    } else if check.adds_strength() {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "forcing a door or bending bars is done by a character of the party",
+        ));
     }
-    let roll = crate::dice::notation::roll_die(d.rng, 6);
-    let success = roll.natural().unwrap_or(6) <= chance;
+    // § Searching, "One chance: Each character can only make one attempt to search a specific
+    // area or item" (Basic Fantasy § Traps: "A single character may only effectively search a
+    // given area for traps once").
+    if let (Some(id), Some(area)) = (who, area)
+        && matches!(check, SecretCheck::SecretDoor | SecretCheck::RoomTrap)
+        && s.battle()
+            .exploration
+            .searched
+            .iter()
+            .any(|(c, w, a)| *c == check && w == id && a == area)
+    {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{} has already searched {area} (one chance per character and area)",
+                name(d, id)
+            ),
+        ));
+    }
+    let roll = crate::dice::notation::roll_die(d.rng, die);
+    let success = roll.natural().unwrap_or(die) <= chance;
+    // § Dungeon Adventuring, Wandering Monsters: "Distance: Wandering monsters are encountered
+    // 2d6 × 10 feet away, moving in the direction of the party."
+    let distance = if success && check == SecretCheck::WanderingMonster {
+        Some(d.roll("2d6", &Placeholders::default())?)
+    } else {
+        None
+    };
     d.emit(GameEvent::SecretRolled {
         check,
         combatant: who.cloned(),
         chance,
         roll: Some(roll),
         success: Some(success),
+        area: area.map(str::to_owned),
+        distance,
+        turns: search_turns(s, check, area),
+    });
+    Ok(())
+}
+
+/// § Resting: "If characters press on without resting, they suffer a penalty of -1 to attack
+/// and damage rolls until they have rested for one turn" — the party (heroes) after six or more
+/// exploration turns without a rest.
+fn tired(d: &Decider, s: &Sheets, actor: &CombatantId) -> i32 {
+    let heroes = d.field.get(actor).is_some_and(|f| f.c.side == Side::Heroes);
+    i32::from(heroes && s.battle().exploration.since_rest >= 6)
+}
+
+/// § Dungeon Adventuring, Sequence of Play Per Turn: 1. the wandering-monster check (the
+/// referee's secret d6, `wandering` in six; § Wandering Monsters "usually 1-in-6"), 2.–3. the
+/// party's actions and the description happen at the table, 4. end of turn: light burns down
+/// (one turn off every burning light; those at none burn out), the turns since the last rest
+/// count up (§ Resting: one turn every hour).
+fn exploration_turn(d: &mut Decider, s: &Sheets, wandering: Option<u32>, rest: bool) -> R {
+    match d.field.battle.phase {
+        Phase::Setup => {}
+        Phase::Running => {
+            return Err(no(
+                ErrorCode::BattleAlreadyStarted,
+                "an encounter is being fought: exploration turns pass outside it",
+            ));
+        }
+        Phase::Ended => {
+            return Err(no(ErrorCode::BattleOver, "the session is over"));
+        }
+    }
+    if let Some(chance) = wandering {
+        secret(
+            d,
+            s,
+            fray_protocol::ose::SecretCheck::WanderingMonster,
+            None,
+            chance,
+            None,
+        )?;
+    }
+    let ex = s.battle().exploration;
+    let since_rest = if rest {
+        0
+    } else {
+        ex.since_rest.saturating_add(1)
+    };
+    d.emit(GameEvent::ExplorationTurnPassed {
+        turn: ex.turn.saturating_add(1),
+        rested: rest,
+        since_rest,
+    });
+    for l in ex.lights.iter().filter(|l| l.turns_left <= 1) {
+        d.emit(GameEvent::LightBurnedOut {
+            carrier: l.carrier.clone(),
+            source: l.source,
+        });
+    }
+    Ok(())
+}
+
+/// § Light (Old-School Essentials: a torch 6 turns, a flask of oil 24 — its equipment list) or
+/// Basic Fantasy § Light ("Normal torches burn for 1d4+4 turns, while a flask of oil in a
+/// lantern will burn for 18+1d6 turns"), by the session's light rule.
+fn light(
+    d: &mut Decider,
+    s: &Sheets,
+    carrier: &CombatantId,
+    source: fray_protocol::ose::LightSource,
+) -> R {
+    use fray_protocol::ose::{LightRule, LightSource};
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    sheet(s, carrier)?;
+    if !up(d, s, carrier) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} cannot light anything", name(d, carrier)),
+        ));
+    }
+    if s.battle()
+        .exploration
+        .lights
+        .iter()
+        .any(|l| &l.carrier == carrier && l.source == source)
+    {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} already carries a burning {source:?}", name(d, carrier)).to_lowercase(),
+        ));
+    }
+    let (roll, turns) = match (s.battle().options.light, source) {
+        (LightRule::Ose, LightSource::Torch) => (None, 6),
+        (LightRule::Ose, LightSource::Lantern) => (None, 24),
+        (LightRule::BasicFantasy, src) => {
+            let (die, base) = match src {
+                LightSource::Torch => (4, 4),
+                LightSource::Lantern => (6, 18),
+            };
+            let roll = crate::dice::notation::roll_die(d.rng, die);
+            let turns = roll.natural().unwrap_or(1) + base;
+            (Some(roll), turns)
+        }
+    };
+    d.emit(GameEvent::LightLit {
+        carrier: carrier.clone(),
+        source,
+        roll,
+        turns,
+    });
+    Ok(())
+}
+
+/// How many exploration turns a search takes: ose § Searching ("Time: Searching takes one
+/// turn"); Basic Fantasy § Secret Doors ("if the first and second searchers fail, the next
+/// searcher must take two turns to search, and all subsequent searches of the area require an
+/// hour"), counted over the named area's earlier secret-door searches. Listening, doors and the
+/// wandering check: 0 (the texts give them no time in turns).
+fn search_turns(s: &Sheets, check: SecretCheck, area: Option<&str>) -> u32 {
+    let b = s.battle();
+    match check {
+        SecretCheck::RoomTrap => 1,
+        SecretCheck::SecretDoor => {
+            let before = area.map_or(0, |a| {
+                b.exploration
+                    .searched
+                    .iter()
+                    .filter(|(c, _, x)| *c == SecretCheck::SecretDoor && x == a)
+                    .count()
+            });
+            match (b.basic_fantasy, before) {
+                (false, _) | (true, 0 | 1) => 1,
+                (true, 2) => 2,
+                (true, _) => 6,
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// Putting a light out (§ Light and Surprise: a side without light may surprise): refused when
+/// the character carries no such burning light.
+fn douse(
+    d: &mut Decider,
+    s: &Sheets,
+    carrier: &CombatantId,
+    source: fray_protocol::ose::LightSource,
+) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    sheet(s, carrier)?;
+    if !s
+        .battle()
+        .exploration
+        .lights
+        .iter()
+        .any(|l| &l.carrier == carrier && l.source == source)
+    {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} carries no burning {source:?}", name(d, carrier)).to_lowercase(),
+        ));
+    }
+    d.emit(GameEvent::LightDoused {
+        carrier: carrier.clone(),
+        source,
     });
     Ok(())
 }

@@ -6,8 +6,12 @@
 //! and 1s, minimum 1 damage and death at 0, spell casting and its disruption, saving throws in
 //! the five categories, morale (proposed at the first death and at half incapacitated; 2d6 over
 //! the rating breaks and the monster flees; two successes: fights to the death). The matrix of
-//! rule → code → test is `docs/rules/ose.md`; the exploration turn, light and Basic Fantasy
-//! come later.
+//! rule → code → test is `docs/rules/ose.md`. The exploration turn (second increment): the
+//! GM passes 10-minute turns with the secret wandering-monster check (and its distance), light
+//! burning down (OSE or Basic Fantasy durations), rest every sixth turn or −1 to attack and
+//! damage, light preventing surprise; searches with their time and one chance per area; Basic
+//! Fantasy's doors (d6/d10/d20 + STR) and secret-door chances. The `basic-fantasy` ruleset runs
+//! these same systems (`rules::basic_fantasy`).
 //!
 //! Decide systems (in order, one schedule), as in the other rulesets:
 //! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
@@ -40,6 +44,11 @@ use fray_protocol::state::AttackSummary;
 pub const ID: &str = "ose";
 /// Ruleset version: bump when a rule change alters outcomes.
 pub const VERSION: u32 = 1;
+
+/// The rulesets played on this B/X core: `ose` and `basic-fantasy`.
+pub fn is_bx(ruleset: &str) -> bool {
+    ruleset == ID || ruleset == crate::rules::basic_fantasy::ID
+}
 
 /// What decide reads beyond the shared battlefield: each combatant's sheet and stat block, and
 /// the battle's Old-School Essentials state.

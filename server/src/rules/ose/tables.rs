@@ -277,6 +277,70 @@ pub fn side_order<S: Copy + Ord>(rolls: &[(S, u32)]) -> (Vec<S>, bool) {
     (v.into_iter().map(|(s, _)| s).collect(), tie)
 }
 
+/// basic-fantasy-adventures.txt § Carrying Capacity: (light load, heavy load) in pounds — 60 /
+/// 150 for humans, elves and dwarves, 50 / 100 for halflings; "each +1 of Strength bonus adds
+/// 10% to the capacity of the character, while each -1 deducts 20%", "rounded to the nearest 5
+/// pounds". The Strength bonus is the B/X one (`ability_mod`).
+pub fn bf_carrying_capacity(strength: i32, halfling: bool) -> (i32, i32) {
+    let (light, heavy) = if halfling { (50, 100) } else { (60, 150) };
+    let bonus = ability_mod(strength);
+    // Percent of the base capacity.
+    let pct = if bonus >= 0 {
+        100 + 10 * bonus
+    } else {
+        100 + 20 * bonus
+    };
+    let round5 = |base: i32| (base * pct + 250) / 500 * 5;
+    (round5(light), round5(heavy))
+}
+
+/// basic-fantasy-adventures.txt § Movement and Encumbrance: "normal movement per turn is 3 times
+/// the movement rate per round" (40′ per round for the normal races).
+pub fn bf_turn_move(per_round: i32) -> i32 {
+    per_round * 3
+}
+
+/// basic-fantasy-adventures.txt § Retainers: the result of the hiring reaction roll (2d6 + the
+/// employer's CHA bonus + the GM's adjustments).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BfHiring {
+    /// 2 or less: refusal, −1 on further rolls (in that town or region).
+    RefusalWithPenalty,
+    /// 3–5: refusal.
+    Refusal,
+    /// 6–8: try again (with a better offer; otherwise a refusal).
+    TryAgain,
+    /// 9–11: acceptance.
+    Acceptance,
+    /// 12 or more: acceptance, +1 to loyalty.
+    AcceptanceLoyal,
+}
+
+/// basic-fantasy-adventures.txt § Retainers: the hiring table by adjusted roll.
+pub fn bf_hiring(total: i32) -> BfHiring {
+    match total {
+        i32::MIN..=2 => BfHiring::RefusalWithPenalty,
+        3..=5 => BfHiring::Refusal,
+        6..=8 => BfHiring::TryAgain,
+        9..=11 => BfHiring::Acceptance,
+        _ => BfHiring::AcceptanceLoyal,
+    }
+}
+
+/// basic-fantasy-adventures.txt § Retainers: "Loyalty score, which is generally 7 plus the
+/// employer's Charisma bonus (or penalty)" and "at most 4 retainers, adjusted by the character's
+/// Charisma bonus or penalty": (loyalty, maximum retainers) by the employer's CHA score.
+pub fn bf_retainers(charisma: i32) -> (i32, i32) {
+    let bonus = ability_mod(charisma);
+    (7 + bonus, (4 + bonus).max(0))
+}
+
+/// basic-fantasy-adventures.txt § Retainers, Level of Retainers: "one-half the level of the
+/// employer (or less)" — a first-level character cannot hire retainers.
+pub fn bf_max_retainer_level(employer_level: i32) -> i32 {
+    employer_level / 2
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -554,5 +618,68 @@ NH 14 15 16 17 18
     fn side_initiative_order() {
         assert_eq!(side_order(&[(0u8, 2), (1, 5)]), (vec![1, 0], false));
         assert!(side_order(&[(0u8, 4), (1, 4)]).1);
+    }
+
+    // basic-fantasy-adventures.txt § Carrying Capacity: the text's table, cell by cell.
+    #[test]
+    fn basic_fantasy_carrying_capacity_matches_the_text() {
+        let table = "3 25 60 20 40
+4-5 35 90 30 60
+6-8 50 120 40 80
+9-12 60 150 50 100
+13-15 65 165 55 110
+16-17 70 180 60 120
+18 80 195 65 130";
+        for line in table.lines() {
+            let cells: Vec<&str> = line.split_whitespace().collect();
+            let (lo, hi) = match cells[0].split_once('-') {
+                Some((a, b)) => (a.parse::<i32>().unwrap(), b.parse::<i32>().unwrap()),
+                None => {
+                    let v = cells[0].parse::<i32>().unwrap();
+                    (v, v)
+                }
+            };
+            let n: Vec<i32> = cells[1..].iter().map(|c| c.parse().unwrap()).collect();
+            for strength in lo..=hi {
+                assert_eq!(
+                    bf_carrying_capacity(strength, false),
+                    (n[0], n[1]),
+                    "{line}"
+                );
+                assert_eq!(bf_carrying_capacity(strength, true), (n[2], n[3]), "{line}");
+            }
+        }
+    }
+
+    // basic-fantasy-adventures.txt § Movement and Encumbrance: 40′ per round, 120′ per turn.
+    #[test]
+    fn basic_fantasy_moves_three_times_its_round_rate_per_turn() {
+        assert_eq!(bf_turn_move(40), 120);
+        assert_eq!(bf_turn_move(30), 90);
+    }
+
+    // basic-fantasy-adventures.txt § Retainers: the hiring table row by row, loyalty 7 + CHA
+    // bonus, at most 4 ± CHA bonus retainers, retainers of half the employer's level.
+    #[test]
+    fn basic_fantasy_retainers() {
+        use BfHiring::*;
+        for (lo, hi, r) in [
+            (-3, 2, RefusalWithPenalty),
+            (3, 5, Refusal),
+            (6, 8, TryAgain),
+            (9, 11, Acceptance),
+            (12, 16, AcceptanceLoyal),
+        ] {
+            for t in lo..=hi {
+                assert_eq!(bf_hiring(t), r, "{t}");
+            }
+        }
+        assert_eq!(bf_retainers(10), (7, 4));
+        assert_eq!(bf_retainers(18), (10, 7));
+        assert_eq!(bf_retainers(3), (4, 1));
+        assert_eq!(bf_retainers(16), (9, 6));
+        assert_eq!(bf_max_retainer_level(1), 0);
+        assert_eq!(bf_max_retainer_level(2), 1);
+        assert_eq!(bf_max_retainer_level(5), 2);
     }
 }

@@ -11,15 +11,21 @@ use fray_protocol::ids::Side;
 use fray_protocol::ose::{AttackProcedure, Declaration, MissileRange, SaveCategory};
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode};
+use std::collections::BTreeSet;
 
 /// Two characters and three monsters with known numbers.
 fn arena(ties: &str, monster_hp: i32, monster_ac: i32) -> Encounter {
+    arena_with(&format!("ties = \"{ties}\""), monster_hp, monster_ac)
+}
+
+/// [`arena`] with the given `[options]` lines.
+fn arena_with(options: &str, monster_hp: i32, monster_ac: i32) -> Encounter {
     let text = format!(
         r#"
 ruleset = "ose"
 characters = ["ada", "bram"]
 [options]
-ties = "{ties}"
+{options}
 [[monsters]]
 template = "boss"
 [[monsters]]
@@ -804,6 +810,7 @@ fn secret_rolls_are_the_gms_alone() {
                 check: SecretCheck::SecretDoor,
                 combatant: Some(cid("ada")),
                 chance,
+                area: None,
             },
         );
         let [
@@ -828,7 +835,10 @@ fn secret_rolls_are_the_gms_alone() {
                 combatant: Some(cid("ada")),
                 chance,
                 roll: None,
-                success: None
+                success: None,
+                area: None,
+                distance: None,
+                turns: 1
             }
         );
     }
@@ -840,7 +850,8 @@ fn secret_rolls_are_the_gms_alone() {
                 &Command::SecretRoll {
                     check: SecretCheck::Listen,
                     combatant: None,
-                    chance: bad
+                    chance: bad,
+                    area: None
                 }
             ),
             ErrorCode::InvalidArgument
@@ -852,9 +863,732 @@ fn secret_rolls_are_the_gms_alone() {
             &Command::SecretRoll {
                 check: SecretCheck::Listen,
                 combatant: Some(cid("goon-1")),
-                chance: 1
+                chance: 1,
+                area: None
             }
         ),
         ErrorCode::InvalidTarget
     );
+}
+
+fn xturn(wandering: Option<u32>, rest: bool) -> Command {
+    Command::ExplorationTurn { wandering, rest }
+}
+
+// ose-adventuring.txt § Dungeon Adventuring, Sequence of Play Per Turn (1. wandering monsters,
+// 4. end of turn: time records), § Wandering Monsters ("Chance: The typical chance of
+// encountering a wandering monster is 1-in-6"), § Time ("Turns: 10 minutes"): the check is the
+// referee's secret roll; players and spectators see that it was made.
+#[test]
+fn an_exploration_turn_checks_for_wandering_monsters_in_secret() {
+    use fray_protocol::ose::SecretCheck;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 5);
+    let mut came = 0;
+    for turn in 1..=24u32 {
+        let ev = run(&mut e, &xturn(Some(1), false));
+        let [
+            check @ GameEvent::SecretRolled {
+                check: SecretCheck::WanderingMonster,
+                combatant: None,
+                chance: 1,
+                roll: Some(roll),
+                success: Some(success),
+                area: None,
+                distance,
+                turns: 0,
+            },
+            GameEvent::ExplorationTurnPassed {
+                turn: t,
+                rested: false,
+                since_rest,
+            },
+        ] = ev.as_slice()
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(*t, turn);
+        assert_eq!(*since_rest, turn);
+        assert_eq!(*success, roll.natural().unwrap() == 1);
+        came += usize::from(*success);
+        // § Wandering Monsters, Distance: 2d6 × 10′, rolled only when one comes (GM only).
+        assert_eq!(distance.is_some(), *success);
+        if let Some(dist) = distance {
+            assert_eq!(dist.dice.len(), 2);
+            assert!((2..=12).contains(&dist.total));
+        }
+        assert_eq!(
+            check.redacted(|_| false),
+            GameEvent::SecretRolled {
+                check: SecretCheck::WanderingMonster,
+                combatant: None,
+                chance: 1,
+                roll: None,
+                success: None,
+                area: None,
+                distance: None,
+                turns: 0
+            }
+        );
+    }
+    assert!(came > 0 && came < 24);
+    assert_eq!(e.state().ose.unwrap().exploration.turn, 24);
+    // No check this turn: only the time passes.
+    let ev = run(&mut e, &xturn(None, false));
+    assert!(matches!(
+        ev.as_slice(),
+        [GameEvent::ExplorationTurnPassed { turn: 25, .. }]
+    ));
+    // Refusals change nothing: a chance outside 1–6, a turn during an encounter, after the end.
+    for bad in [0, 7] {
+        assert_eq!(
+            refuse(&mut e, &xturn(Some(bad), false)),
+            ErrorCode::InvalidArgument
+        );
+    }
+    run(&mut e, &Command::StartBattle);
+    assert_eq!(
+        refuse(&mut e, &xturn(Some(1), false)),
+        ErrorCode::BattleAlreadyStarted
+    );
+    run(&mut e, &Command::EndBattle);
+    assert_eq!(refuse(&mut e, &xturn(None, false)), ErrorCode::BattleOver);
+}
+
+// ose-adventuring.txt § Resting ("Frequency of rest: Characters must rest for one turn every
+// hour in the dungeon. Penalty for not resting: … -1 to attack and damage rolls until they have
+// rested for one turn").
+#[test]
+fn pressing_on_without_rest_costs_one_to_attack_and_damage() {
+    let enc = arena("reroll", 200, 9);
+    for (turns, rest_last, penalty) in [(5, false, 0), (6, false, 1), (7, true, 0)] {
+        let mut checked = 0;
+        for seed in 0..30 {
+            let mut e = new_engine(&enc, seed);
+            for i in 1..=turns {
+                let ev = run(&mut e, &xturn(None, rest_last && i == turns));
+                let Some(GameEvent::ExplorationTurnPassed { since_rest, .. }) = ev.last() else {
+                    panic!("{ev:?}")
+                };
+                assert_eq!(*since_rest, if rest_last && i == turns { 0 } else { i });
+            }
+            run(&mut e, &Command::StartBattle);
+            for _ in 0..8 {
+                if e.state().phase != Phase::Running {
+                    break;
+                }
+                let me = current(&e);
+                let ev = if me == "ada" {
+                    run(&mut e, &attack("ada", "sword", "goon-1"))
+                } else {
+                    swing(&mut e)
+                };
+                for x in &ev {
+                    if let GameEvent::AttackRolled {
+                        attacker, bonus, ..
+                    } = x
+                    {
+                        let expect = match attacker.as_str() {
+                            "ada" => 2 - penalty,
+                            "bram" => -2 - penalty,
+                            _ => 0, // monsters do not tire
+                        };
+                        assert_eq!(*bonus, expect, "{attacker}");
+                        checked += 1;
+                    }
+                    if let GameEvent::Damaged {
+                        target, amount, ..
+                    } = x
+                        && target.as_str() == "goon-1"
+                        && let Some(GameEvent::DamageRolled { roll, .. }) = ev
+                            .iter()
+                            .find(|y| matches!(y, GameEvent::DamageRolled { attacker, .. } if attacker.as_str() == "ada"))
+                    {
+                        assert_eq!(*amount, (roll.total + 2 - penalty).max(1));
+                    }
+                }
+            }
+        }
+        assert!(checked > 10);
+    }
+}
+
+// ose-adventuring.txt § Dungeon Adventuring, Sequence of Play Per Turn ("4. End of turn: The
+// referee updates time records, with special attention to light sources"); Old-School
+// Essentials' equipment list: a torch burns 1 hour (6 turns), a flask of oil 4 hours (24).
+#[test]
+fn torches_and_lanterns_burn_down_turn_by_turn() {
+    use fray_protocol::ose::LightSource;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 1);
+    let lit = run(
+        &mut e,
+        &Command::LightSource {
+            carrier: cid("ada"),
+            source: LightSource::Torch,
+        },
+    );
+    assert!(matches!(
+        lit.as_slice(),
+        [GameEvent::LightLit {
+            roll: None,
+            turns: 6,
+            ..
+        }]
+    ));
+    let lit = run(
+        &mut e,
+        &Command::LightSource {
+            carrier: cid("bram"),
+            source: LightSource::Lantern,
+        },
+    );
+    assert!(matches!(
+        lit.as_slice(),
+        [GameEvent::LightLit { turns: 24, .. }]
+    ));
+    // The same source twice, a monster-less id, and after the end: refused.
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::LightSource {
+                carrier: cid("ada"),
+                source: LightSource::Torch
+            }
+        ),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::LightSource {
+                carrier: cid("nobody"),
+                source: LightSource::Torch
+            }
+        ),
+        ErrorCode::UnknownCombatant
+    );
+    let mut out = Vec::new();
+    for turn in 1..=24u32 {
+        for x in run(&mut e, &xturn(None, false)) {
+            if let GameEvent::LightBurnedOut { carrier, source } = x {
+                out.push((turn, carrier.0, source));
+            }
+        }
+        let lights = e.state().ose.unwrap().exploration.lights;
+        assert_eq!(
+            lights.len(),
+            if turn < 6 {
+                2
+            } else if turn < 24 {
+                1
+            } else {
+                0
+            }
+        );
+    }
+    assert_eq!(
+        out,
+        vec![
+            (6, "ada".to_owned(), LightSource::Torch),
+            (24, "bram".to_owned(), LightSource::Lantern)
+        ]
+    );
+}
+
+// basic-fantasy-adventures.txt § Light ("Normal torches burn for 1d4+4 turns, while a flask of
+// oil in a lantern will burn for 18+1d6 turns") — the `light = "basic_fantasy"` session option.
+#[test]
+fn basic_fantasy_torches_burn_1d4_plus_4_and_oil_18_plus_1d6_turns() {
+    use fray_protocol::ose::{LightRule, LightSource};
+    let enc = arena_with("light = \"basic_fantasy\"", 30, 9);
+    assert_eq!(enc.options.ose.light, LightRule::BasicFantasy);
+    let mut torches = BTreeSet::new();
+    let mut flasks = BTreeSet::new();
+    for seed in 0..60 {
+        let mut e = new_engine(&enc, seed);
+        for (who, source) in [("ada", LightSource::Torch), ("bram", LightSource::Lantern)] {
+            let ev = run(
+                &mut e,
+                &Command::LightSource {
+                    carrier: cid(who),
+                    source,
+                },
+            );
+            let [
+                GameEvent::LightLit {
+                    roll: Some(roll),
+                    turns,
+                    ..
+                },
+            ] = ev.as_slice()
+            else {
+                panic!("{ev:?}")
+            };
+            let n = roll.natural().unwrap();
+            match source {
+                LightSource::Torch => {
+                    assert_eq!(*turns, n + 4);
+                    torches.insert(*turns);
+                }
+                LightSource::Lantern => {
+                    assert_eq!(*turns, n + 18);
+                    flasks.insert(*turns);
+                }
+            }
+        }
+        // The torch burns out at the end of exactly its last turn.
+        let burn = e.state().ose.unwrap().exploration.lights[0].turns_left;
+        for turn in 1..=burn {
+            let ev = run(&mut e, &xturn(None, false));
+            let out = ev.iter().any(|x| {
+                matches!(x, GameEvent::LightBurnedOut { carrier, .. } if carrier.as_str() == "ada")
+            });
+            assert_eq!(out, turn == burn);
+        }
+    }
+    assert_eq!(torches, (5..=8).collect());
+    assert_eq!(flasks, (19..=24).collect());
+}
+
+// basic-fantasy-adventures.txt § Doors ("A stuck door can be opened on a roll of 1 on 1d6; add
+// the character's Strength bonus to the range … Locked doors can be forced by rolling the same
+// range, but on 1d10. Metal bars can sometimes be bent on a roll of this range on 1d20"), rolled
+// by the GM in secret like the other searches.
+#[test]
+fn basic_fantasy_doors_add_strength_to_the_range() {
+    use fray_protocol::ose::SecretCheck;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 9);
+    for (check, die) in [
+        (SecretCheck::StuckDoor, 6),
+        (SecretCheck::LockedDoor, 10),
+        (SecretCheck::Bars, 20),
+    ] {
+        let mut faces = BTreeSet::new();
+        for _ in 0..200 {
+            // Ada: STR 16 (+2): 1–3. Bram: STR 5 (−2): no chance.
+            for (who, range) in [("ada", 3), ("bram", 0)] {
+                let ev = run(
+                    &mut e,
+                    &Command::SecretRoll {
+                        check,
+                        combatant: Some(cid(who)),
+                        chance: 1,
+                        area: None,
+                    },
+                );
+                let [
+                    x @ GameEvent::SecretRolled {
+                        chance,
+                        roll: Some(roll),
+                        success: Some(success),
+                        ..
+                    },
+                ] = ev.as_slice()
+                else {
+                    panic!("{ev:?}")
+                };
+                assert_eq!(*chance, range);
+                let n = roll.natural().unwrap();
+                faces.insert(n);
+                assert_eq!(*success, n <= range);
+                assert!(x.has_secret(|_| false));
+                assert!(matches!(
+                    x.redacted(|_| false),
+                    GameEvent::SecretRolled {
+                        roll: None,
+                        success: None,
+                        ..
+                    }
+                ));
+            }
+        }
+        assert_eq!(faces, (1..=die).collect::<BTreeSet<u32>>());
+        // Without a character, or beyond the die: refused.
+        assert_eq!(
+            refuse(
+                &mut e,
+                &Command::SecretRoll {
+                    check,
+                    combatant: None,
+                    chance: 1,
+                    area: None
+                }
+            ),
+            ErrorCode::InvalidArgument
+        );
+        assert_eq!(
+            refuse(
+                &mut e,
+                &Command::SecretRoll {
+                    check,
+                    combatant: Some(cid("ada")),
+                    chance: die + 1,
+                    area: None
+                }
+            ),
+            ErrorCode::InvalidArgument
+        );
+    }
+}
+
+// basic-fantasy-adventures.txt § Secret Doors ("A secret door is found on a roll of 1 on 1d6;
+// characters with 15 or higher Intelligence succeed on a roll of 1-2 … an Elf discovers secret
+// doors on a 1-2 on 1d6, or 1-3"), § Traps (1 on 1d6), § Doors (listening: "the GM rolls 1d6,
+// with 1 indicating success"): the GM gives the chance; STR does not add.
+#[test]
+fn basic_fantasy_searches_take_the_gms_chance() {
+    use fray_protocol::ose::SecretCheck;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 2);
+    for (check, chance) in [
+        (SecretCheck::SecretDoor, 3),
+        (SecretCheck::SecretDoor, 2),
+        (SecretCheck::RoomTrap, 1),
+        (SecretCheck::Listen, 1),
+    ] {
+        let ev = run(
+            &mut e,
+            &Command::SecretRoll {
+                check,
+                combatant: Some(cid("ada")),
+                chance,
+                area: None,
+            },
+        );
+        assert!(matches!(
+            ev.as_slice(),
+            [GameEvent::SecretRolled { chance: c, .. }] if *c == chance
+        ));
+    }
+}
+
+// basic-fantasy-adventures.txt (the `basic-fantasy` ruleset on the shared core): § Light (a
+// torch burns 1d4+4 turns), § Doors (a stuck door, 1 on 1d6 plus STR), § Secret Doors and
+// § Doors (listening), rolled by the GM in secret, the wandering-monster check each turn, then
+// the encounter on the B/X core.
+#[test]
+fn a_basic_fantasy_exploration_session_runs_on_the_shared_core() {
+    use fray_protocol::ose::{LightRule, LightSource, SecretCheck};
+    let (name, text) = builtin_encounters(crate::rules::basic_fantasy::ID)[0];
+    let enc = load_encounter(name, text).unwrap();
+    assert_eq!(enc.ruleset, "basic-fantasy");
+    assert_eq!(enc.options.ose.light, LightRule::BasicFantasy);
+    let mut e = new_engine(&enc, 4);
+    assert_eq!(e.state().ruleset, "basic-fantasy");
+    let lit = run(
+        &mut e,
+        &Command::LightSource {
+            carrier: cid("odo"),
+            source: LightSource::Torch,
+        },
+    );
+    let [GameEvent::LightLit { turns, .. }] = lit.as_slice() else {
+        panic!("{lit:?}")
+    };
+    assert!((5..=8).contains(turns));
+    // Odo (STR 16, +2) at a stuck door: 1–3 on a d6.
+    let door = run(
+        &mut e,
+        &Command::SecretRoll {
+            check: SecretCheck::StuckDoor,
+            combatant: Some(cid("odo")),
+            chance: 1,
+            area: None,
+        },
+    );
+    assert!(matches!(
+        door.as_slice(),
+        [GameEvent::SecretRolled { chance: 3, .. }]
+    ));
+    // Pell (INT 17) searches for a secret door: 1–2.
+    run(
+        &mut e,
+        &Command::SecretRoll {
+            check: SecretCheck::SecretDoor,
+            combatant: Some(cid("pell")),
+            chance: 2,
+            area: None,
+        },
+    );
+    let mut out = false;
+    for turn in 1..=9 {
+        let ev = run(&mut e, &xturn(Some(1), turn == 6));
+        out |= ev
+            .iter()
+            .any(|x| matches!(x, GameEvent::LightBurnedOut { .. }));
+    }
+    assert!(out, "the torch burned out");
+    let ex = e.state().ose.unwrap().exploration;
+    assert_eq!((ex.turn, ex.since_rest), (9, 3));
+    // Then the encounter, on the B/X core.
+    let ev = run(&mut e, &Command::StartBattle);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::SideInitiative { .. }))
+    );
+}
+
+// ose-adventuring.txt § Searching ("One chance: Each character can only make one attempt to
+// search a specific area or item"); basic-fantasy-adventures.txt § Traps ("A single character
+// may only effectively search a given area for traps once"): a second search by the same
+// character of the same named area is refused (and changes nothing); another character, another
+// area or another kind of search may still be rolled.
+#[test]
+fn each_character_searches_an_area_once() {
+    use fray_protocol::ose::SecretCheck;
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 6);
+    let search = |check, who: &str, area: &str| Command::SecretRoll {
+        check,
+        combatant: Some(cid(who)),
+        chance: 1,
+        area: Some(area.into()),
+    };
+    let ev = run(&mut e, &search(SecretCheck::RoomTrap, "ada", "hall"));
+    assert!(matches!(
+        ev.as_slice(),
+        [GameEvent::SecretRolled { area: Some(a), .. }] if a == "hall"
+    ));
+    // The area is public: players see where the search was made.
+    assert!(matches!(
+        ev[0].redacted(|_| false),
+        GameEvent::SecretRolled {
+            area: Some(_),
+            roll: None,
+            success: None,
+            ..
+        }
+    ));
+    assert_eq!(
+        refuse(&mut e, &search(SecretCheck::RoomTrap, "ada", "hall")),
+        ErrorCode::InvalidArgument
+    );
+    run(&mut e, &search(SecretCheck::RoomTrap, "bram", "hall"));
+    run(&mut e, &search(SecretCheck::RoomTrap, "ada", "crypt"));
+    run(&mut e, &search(SecretCheck::SecretDoor, "ada", "hall"));
+    assert_eq!(
+        refuse(&mut e, &search(SecretCheck::SecretDoor, "ada", "hall")),
+        ErrorCode::InvalidArgument
+    );
+    // Listening and doors may be tried again.
+    run(&mut e, &search(SecretCheck::Listen, "ada", "hall"));
+    run(&mut e, &search(SecretCheck::Listen, "ada", "hall"));
+    assert_eq!(e.state().ose.unwrap().exploration.searched.len(), 6);
+}
+
+// ose-adventuring.txt § Light and Surprise ("Characters or monsters that carry a light in a dark
+// environment are usually unable to surprise opponents (see Encounters), because the light gives
+// their presence away"): with a torch burning in the party, the monsters are never surprised;
+// the party still may be.
+#[test]
+fn a_party_carrying_light_cannot_surprise() {
+    use fray_protocol::ose::LightSource;
+    let enc = arena("reroll", 30, 9);
+    let mut dark = 0;
+    let mut lit_party_surprised = 0;
+    for seed in 0..60 {
+        for torch in [false, true] {
+            let mut e = new_engine(&enc, seed);
+            if torch {
+                run(
+                    &mut e,
+                    &Command::LightSource {
+                        carrier: cid("ada"),
+                        source: LightSource::Torch,
+                    },
+                );
+            }
+            let ev = run(
+                &mut e,
+                &Command::RollSurprise {
+                    sides: vec![Side::Heroes, Side::Monsters],
+                },
+            );
+            for x in &ev {
+                if let GameEvent::SurpriseRolled {
+                    side,
+                    roll,
+                    surprised,
+                } = x
+                {
+                    let low = roll.natural().unwrap() <= 2;
+                    match (side, torch) {
+                        (Side::Monsters, true) => assert!(!surprised),
+                        (Side::Heroes, true) => {
+                            assert_eq!(*surprised, low);
+                            lit_party_surprised += usize::from(*surprised);
+                        }
+                        (_, false) => {
+                            assert_eq!(*surprised, low);
+                            dark += usize::from(*surprised && *side == Side::Monsters);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(dark > 0 && lit_party_surprised > 0);
+}
+
+// basic-fantasy-adventures.txt § Secret Doors ("characters with 15 or higher Intelligence
+// succeed on a roll of 1-2 … Elves add 1 to the range automatically, such that an Elf discovers
+// secret doors on a 1-2 on 1d6, or 1-3 if the Elf has an Intelligence of 15 or higher");
+// ose-adventuring.txt § Searching for Secret Doors ("Some types of adventurers may have an
+// increased chance"): the chance is raised to the character's own, never lowered; INT counts
+// only in Basic Fantasy.
+#[test]
+fn secret_door_chances_by_intelligence_and_elves() {
+    use fray_protocol::ose::SecretCheck;
+    let search = |who: &str, chance| Command::SecretRoll {
+        check: SecretCheck::SecretDoor,
+        combatant: Some(cid(who)),
+        chance,
+        area: None,
+    };
+    let chance_of = |ev: &[GameEvent]| match ev {
+        [GameEvent::SecretRolled { chance, .. }] => *chance,
+        _ => panic!("{ev:?}"),
+    };
+    // Basic Fantasy: Pell (INT 17) 1–2, Odo (INT 9) 1; the GM's higher chance stands.
+    let (name, text) = builtin_encounters(crate::rules::basic_fantasy::ID)[0];
+    let mut e = new_engine(&load_encounter(name, text).unwrap(), 1);
+    assert_eq!(chance_of(&run(&mut e, &search("pell", 1))), 2);
+    assert_eq!(chance_of(&run(&mut e, &search("odo", 1))), 1);
+    assert_eq!(chance_of(&run(&mut e, &search("odo", 3))), 3);
+    // An elf with INT 15+: 1–3 in Basic Fantasy, 1–2 (the elf's own) in ose.
+    for (ruleset, expect) in [("basic-fantasy", 3), ("ose", 2)] {
+        let text = format!(
+            r#"
+ruleset = "{ruleset}"
+characters = ["ilse"]
+[[monsters]]
+template = "grave-rat"
+[[character]]
+id = "ilse"
+name = "Ilse"
+class = "elf"
+level = 1
+abilities = {{ str = 10, dex = 12, con = 10, int = 16, wis = 10, cha = 10 }}
+thac0 = 19
+ac = 7
+hp = 6
+saves = {{ death = 12, wands = 13, paralysis = 13, breath = 15, spells = 15 }}
+[[character.weapons]]
+id = "sword"
+name = "Sword"
+damage = "1d8"
+"#
+        );
+        let mut e = new_engine(&load_encounter("elf.toml", &text).unwrap(), 1);
+        assert_eq!(
+            chance_of(&run(&mut e, &search("ilse", 1))),
+            expect,
+            "{ruleset}"
+        );
+    }
+}
+
+// ose-adventuring.txt § Searching ("Time: Searching takes one turn"); basic-fantasy-adventures.txt
+// § Secret Doors ("if the first and second searchers fail, the next searcher must take two turns
+// to search, and all subsequent searches of the area require an hour"), § Traps ("a search for
+// traps takes at least a turn"): the event says how long the search takes (public); the GM
+// passes the turns.
+#[test]
+fn searches_take_the_texts_time() {
+    use fray_protocol::ose::SecretCheck;
+    let search = |check, who: &str| Command::SecretRoll {
+        check,
+        combatant: Some(cid(who)),
+        chance: 1,
+        area: Some("north-wall".into()),
+    };
+    let turns_of = |ev: &[GameEvent]| match ev {
+        [x @ GameEvent::SecretRolled { turns, .. }] => {
+            assert!(
+                matches!(x.redacted(|_| false), GameEvent::SecretRolled { turns: t, .. } if t == *turns)
+            );
+            *turns
+        }
+        _ => panic!("{ev:?}"),
+    };
+    let (name, text) = builtin_encounters(crate::rules::basic_fantasy::ID)[0];
+    let mut e = new_engine(&load_encounter(name, text).unwrap(), 1);
+    let mut times = Vec::new();
+    for who in ["odo", "wenna", "pell", "quill"] {
+        times.push(turns_of(&run(
+            &mut e,
+            &search(SecretCheck::SecretDoor, who),
+        )));
+    }
+    assert_eq!(times, [1, 1, 2, 6]);
+    assert_eq!(
+        turns_of(&run(&mut e, &search(SecretCheck::RoomTrap, "odo"))),
+        1
+    );
+    assert_eq!(
+        turns_of(&run(&mut e, &search(SecretCheck::Listen, "odo"))),
+        0
+    );
+    // ose: every search one turn.
+    let enc = arena("reroll", 30, 9);
+    let mut e = new_engine(&enc, 1);
+    for who in ["ada", "bram"] {
+        assert_eq!(
+            turns_of(&run(&mut e, &search(SecretCheck::SecretDoor, who))),
+            1
+        );
+    }
+}
+
+// ose-adventuring.txt § Light and Surprise: a party that puts its light out may surprise again;
+// a doused light no longer burns down; dousing a light one does not carry is refused.
+#[test]
+fn a_doused_light_stops_burning_and_no_longer_gives_the_party_away() {
+    use fray_protocol::ose::LightSource;
+    let enc = arena("reroll", 30, 9);
+    let douse = Command::DouseLight {
+        carrier: cid("ada"),
+        source: LightSource::Torch,
+    };
+    let mut surprised = 0;
+    for seed in 0..40 {
+        let mut e = new_engine(&enc, seed);
+        assert_eq!(refuse(&mut e, &douse), ErrorCode::InvalidArgument);
+        run(
+            &mut e,
+            &Command::LightSource {
+                carrier: cid("ada"),
+                source: LightSource::Torch,
+            },
+        );
+        let ev = run(&mut e, &douse);
+        assert!(matches!(ev.as_slice(), [GameEvent::LightDoused { .. }]));
+        assert!(e.state().ose.unwrap().exploration.lights.is_empty());
+        let ev = run(&mut e, &xturn(None, false));
+        assert!(
+            !ev.iter()
+                .any(|x| matches!(x, GameEvent::LightBurnedOut { .. }))
+        );
+        let ev = run(
+            &mut e,
+            &Command::RollSurprise {
+                sides: vec![Side::Monsters],
+            },
+        );
+        surprised += ev
+            .iter()
+            .filter(|x| {
+                matches!(
+                    x,
+                    GameEvent::SurpriseRolled {
+                        surprised: true,
+                        ..
+                    }
+                )
+            })
+            .count();
+    }
+    assert!(surprised > 0);
 }

@@ -305,7 +305,10 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::CastSpell { .. }
         | Command::OseMorale { .. }
         | Command::SavingThrow { .. }
-        | Command::SecretRoll { .. } => reject(
+        | Command::SecretRoll { .. }
+        | Command::ExplorationTurn { .. }
+        | Command::LightSource { .. }
+        | Command::DouseLight { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
