@@ -66,7 +66,8 @@ pub async fn play(url: String, token: String, pace: Duration) -> Result<(), Clie
     }
 }
 
-fn controls(role: &Role, s: &SessionState, id: &CombatantId) -> bool {
+/// Whether `role` plays `id`: the GM the monsters, a player its seat's heroes.
+pub(super) fn controls(role: &Role, s: &SessionState, id: &CombatantId) -> bool {
     match role {
         Role::Gm => s.combatant(id).is_some_and(|c| c.side == Side::Monsters),
         Role::Player { controls, .. } => controls.contains(id),

@@ -4,6 +4,7 @@
 //! enemy, uses an area power on two or more enemies, attacks in reach or range, spends a hero's
 //! action point for a second attack, walks toward the nearest enemy, and ends the turn.
 
+use super::bot::controls;
 use crate::content::model::Origin;
 use crate::rules::orcus::geometry::{self, Geo, Space};
 use fray_protocol::command::AttackMode;
@@ -13,14 +14,6 @@ use fray_protocol::ids::{CombatantId, Role, Side};
 use fray_protocol::state::{AttackSummary, CombatantState, LifeStatus, Phase};
 use fray_protocol::{Command, SessionState};
 use std::collections::{BTreeMap, BTreeSet};
-
-fn controls(role: &Role, s: &SessionState, id: &CombatantId) -> bool {
-    match role {
-        Role::Gm => s.combatant(id).is_some_and(|c| c.side == Side::Monsters),
-        Role::Player { controls, .. } => controls.contains(id),
-        Role::Spectator => false,
-    }
-}
 
 fn space(c: &CombatantState) -> Option<Space> {
     c.grid.as_ref().map(|g| Space {

@@ -2036,27 +2036,40 @@ fn stabilize(d: &mut Decider, b: &Board, actor: &CombatantId, target: &Combatant
             format!("{} is not adjacent", t.c.name),
         ));
     }
-    let bonus = skill_mod(b, actor, "heal");
     pay(d, actor, ActionKind::Standard)?;
-    let roll = d.d20();
-    let total = roll.total + bonus;
-    let success = total >= rules::STABILIZE_DC;
-    d.emit(GameEvent::CheckRolled {
-        combatant: actor.clone(),
-        purpose: "stabilize".into(),
-        roll,
-        bonus,
-        total,
-        dc: rules::STABILIZE_DC,
-        success,
-    });
-    if success {
+    if skill_check(d, b, actor, "heal", rules::STABILIZE_DC, "stabilize") {
         d.emit(GameEvent::Stabilized {
             combatant: target.clone(),
             by: actor.clone(),
         });
     }
     Ok(())
+}
+
+/// A skill check (§ Ability and skill checks): d20 + the skill modifier against `dc`, emitted
+/// as `check_rolled` with `purpose`; returns success.
+pub(super) fn skill_check(
+    d: &mut Decider,
+    b: &Board,
+    actor: &CombatantId,
+    skill: &str,
+    dc: i32,
+    purpose: &str,
+) -> bool {
+    let bonus = skill_mod(b, actor, skill);
+    let roll = d.d20();
+    let total = roll.total + bonus;
+    let success = total >= dc;
+    d.emit(GameEvent::CheckRolled {
+        combatant: actor.clone(),
+        purpose: purpose.into(),
+        roll,
+        bonus,
+        total,
+        dc,
+        success,
+    });
+    success
 }
 
 /// A combatant's skill modifier (§ The skills), by lowercase name.

@@ -9,7 +9,7 @@
 use super::Board;
 use super::commands::{
     Delivery, R, Way, alive, can_threaten, cannot_leave_space, fighter, is_enemy, no, occupant_at,
-    on_turn, path_cost, pay, resolve, skill_mod, space, speed, walk,
+    on_turn, path_cost, pay, resolve, skill_check, space, speed, walk,
 };
 use super::geometry::{self, Space};
 use super::riders::emit_effect;
@@ -431,20 +431,7 @@ pub fn escape(
         .max()
         .unwrap_or(0);
     pay(d, actor, ActionKind::Move)?;
-    let bonus = skill_mod(b, actor, name);
-    let roll = d.d20();
-    let total = roll.total + bonus;
-    let success = total >= dc;
-    d.emit(GameEvent::CheckRolled {
-        combatant: actor.clone(),
-        purpose: format!("escape ({name})"),
-        roll,
-        bonus,
-        total,
-        dc,
-        success,
-    });
-    if success {
+    if skill_check(d, b, actor, name, dc, &format!("escape ({name})")) {
         for e in &held {
             release(d, actor, e.id);
         }

@@ -5,8 +5,8 @@
 
 use super::Board;
 use super::commands::{
-    R, alive, defense_bonus, fighter, fighter_side, is_enemy, no, on_turn, pay, skill_mod, space,
-    spend_recovery,
+    R, alive, defense_bonus, fighter, fighter_side, is_enemy, no, on_turn, pay, skill_check,
+    skill_mod, space, spend_recovery,
 };
 use super::geometry;
 use super::riders::{self, emit_effect};
@@ -25,31 +25,6 @@ const FEINT: &str = "feint";
 const GRANT_SAVE_DC: i32 = 15;
 /// § Rally Ally: Heal vs 10.
 const RALLY_ALLY_DC: i32 = 10;
-
-/// A skill check: d20 + the skill modifier against `dc`; returns success.
-fn check(
-    d: &mut Decider,
-    b: &Board,
-    actor: &CombatantId,
-    skill: &str,
-    dc: i32,
-    purpose: &str,
-) -> bool {
-    let bonus = skill_mod(b, actor, skill);
-    let roll = d.d20();
-    let total = roll.total + bonus;
-    let success = total >= dc;
-    d.emit(GameEvent::CheckRolled {
-        combatant: actor.clone(),
-        purpose: purpose.into(),
-        roll,
-        bonus,
-        total,
-        dc,
-        success,
-    });
-    success
-}
 
 /// An adjacent ally (not the actor: "you are not your own ally", § Targets).
 fn adjacent_ally(d: &Decider, b: &Board, actor: &CombatantId, target: &CombatantId) -> R {
@@ -111,7 +86,7 @@ fn feint(d: &mut Decider, b: &Board, actor: &CombatantId, target: &CombatantId) 
         power: FEINT.into(),
     });
     let dc = 10 + skill_mod(b, target, "insight");
-    if check(d, b, actor, "bluff", dc, "feint") {
+    if skill_check(d, b, actor, "bluff", dc, "feint") {
         emit_effect(
             d,
             target,
@@ -154,7 +129,7 @@ fn grant_save(
         return Ok(());
     };
     pay(d, actor, ActionKind::Standard)?;
-    if check(d, b, actor, "heal", GRANT_SAVE_DC, "grant save") {
+    if skill_check(d, b, actor, "heal", GRANT_SAVE_DC, "grant save") {
         let (ok, _) = d.save(target, SavePurpose::Effect(chosen.id), difficulty.target());
         if ok {
             riders::end(d, b, target, &chosen, EffectEndReason::Saved);
@@ -181,7 +156,7 @@ fn rally_ally(d: &mut Decider, b: &Board, actor: &CombatantId, target: &Combatan
         ));
     }
     pay(d, actor, ActionKind::Standard)?;
-    if check(d, b, actor, "heal", RALLY_ALLY_DC, "rally ally") {
+    if skill_check(d, b, actor, "heal", RALLY_ALLY_DC, "rally ally") {
         d.emit(GameEvent::Rallied {
             combatant: target.clone(),
         });
