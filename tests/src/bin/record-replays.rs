@@ -121,18 +121,21 @@ fn all_coverage(session: &Session) -> Result<BTreeSet<String>> {
     Ok(seen)
 }
 
-fn play(
-    ruleset: &str,
+/// A new session of a built-in encounter of one of `rulesets`, with the recordings' fixed
+/// secrets (so that re-recording reproduces the same bytes).
+fn replay_session(
+    rulesets: &[&str],
     encounter: &str,
     seed: u64,
     storage: impl fray_server::log::Storage + 'static,
     id: &str,
 ) -> Result<Session> {
-    let (name, text) = builtin_encounters(ruleset)
+    let (name, text) = rulesets
         .iter()
+        .flat_map(|r| builtin_encounters(r).iter())
         .find(|(n, _)| *n == encounter)
         .context("unknown encounter")?;
-    let mut session = Session::create_with(
+    Ok(Session::create_with(
         storage,
         SessionId(id.to_owned()),
         load_encounter(name, text)?,
@@ -148,7 +151,17 @@ fn play(
             snapshot_every: u64::MAX,
             ..SessionConfig::default()
         },
-    )?;
+    )?)
+}
+
+fn play(
+    ruleset: &str,
+    encounter: &str,
+    seed: u64,
+    storage: impl fray_server::log::Storage + 'static,
+    id: &str,
+) -> Result<Session> {
+    let mut session = replay_session(&[ruleset], encounter, seed, storage, id)?;
     play_in_process(&mut session, 10_000)?;
     Ok(session)
 }
@@ -170,27 +183,7 @@ fn play_ftd(
     storage: impl fray_server::log::Storage + 'static,
     id: &str,
 ) -> Result<Session> {
-    let (name, text) = builtin_encounters("five-torches-deep")
-        .iter()
-        .find(|(n, _)| *n == encounter)
-        .context("unknown encounter")?;
-    let mut session = Session::create_with(
-        storage,
-        SessionId(id.to_owned()),
-        load_encounter(name, text)?,
-        Secrets {
-            seed,
-            salt: seed.to_le_bytes().repeat(2).try_into().unwrap_or([0; 16]),
-            gm: "replay-gm".into(),
-            spectator: "replay-spectator".into(),
-            players: vec!["replay-alice".into(), "replay-bob".into()],
-        },
-        false,
-        SessionConfig {
-            snapshot_every: u64::MAX,
-            ..SessionConfig::default()
-        },
-    )?;
+    let mut session = replay_session(&["five-torches-deep"], encounter, seed, storage, id)?;
     fray_tests::play_ftd_in_process(&mut session, 5_000)?;
     Ok(session)
 }
@@ -251,28 +244,7 @@ fn play_ose(
     storage: impl fray_server::log::Storage + 'static,
     id: &str,
 ) -> Result<Session> {
-    let (name, text) = builtin_encounters("ose")
-        .iter()
-        .chain(builtin_encounters("basic-fantasy"))
-        .find(|(n, _)| *n == encounter)
-        .context("unknown encounter")?;
-    let mut session = Session::create_with(
-        storage,
-        SessionId(id.to_owned()),
-        load_encounter(name, text)?,
-        Secrets {
-            seed,
-            salt: seed.to_le_bytes().repeat(2).try_into().unwrap_or([0; 16]),
-            gm: "replay-gm".into(),
-            spectator: "replay-spectator".into(),
-            players: vec!["replay-alice".into(), "replay-bob".into()],
-        },
-        false,
-        SessionConfig {
-            snapshot_every: u64::MAX,
-            ..SessionConfig::default()
-        },
-    )?;
+    let mut session = replay_session(&["ose", "basic-fantasy"], encounter, seed, storage, id)?;
     fray_tests::play_ose_in_process(&mut session, 5_000)?;
     Ok(session)
 }
