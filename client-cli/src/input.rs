@@ -303,6 +303,7 @@ Five Torches Deep:
   travel [adv|dis]          GM: a travel turn (an hour; the d20 threat table)
   resilience WHO            GM: a resilience check (DC 10 + hours beyond CON)
   exhaust WHO               GM: WHO is exhausted (disadvantage, 0' speed)
+  return dangerous|arduous [WHO..]  GM: roll to return (DC 10 + 1 per travel turn)
   camp safe|unsafe [NIGHTS] GM: the party rests (heals; safe rest cures exhaustion)
   stealth-dc N|default      GM: the stealth DC (11 by default)
   reveal WHO                GM: WHO's stealth ends
@@ -952,6 +953,25 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             })),
             _ => Err("`resilience WHO` (GM)".to_owned()),
         },
+        "return" => {
+            let path = match args.first().map(|w| w.to_lowercase()) {
+                Some(w) if w == "dangerous" => fray_protocol::ftd::ReturnPath::Dangerous,
+                Some(w) if w == "arduous" => fray_protocol::ftd::ReturnPath::Arduous,
+                _ => {
+                    return Err(
+                        "`return dangerous|arduous [WHO..]` (GM: roll to return)".to_owned()
+                    );
+                }
+            };
+            Ok(Input::Game(Command::RollToReturn {
+                path,
+                combatants: args
+                    .iter()
+                    .skip(1)
+                    .map(|w| CombatantId::new(w.to_lowercase()))
+                    .collect(),
+            }))
+        }
         "exhaust" => match args {
             [who] => Ok(Input::Game(Command::Exhaust {
                 combatant: CombatantId::new(who.to_lowercase()),
@@ -1402,6 +1422,13 @@ mod tests {
             game("travel adv"),
             Ok(Command::TravelTurn {
                 advantage: Advantage::Advantage
+            })
+        );
+        assert_eq!(
+            game("return arduous hesk"),
+            Ok(Command::RollToReturn {
+                path: fray_protocol::ftd::ReturnPath::Arduous,
+                combatants: vec![id("hesk")]
             })
         );
         assert_eq!(

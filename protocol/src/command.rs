@@ -624,6 +624,17 @@ pub enum Command {
         /// Torch or lantern.
         source: crate::ose::LightSource,
     },
+    /// GM (Five Torches Deep § Rolling To Return): outside battle, each listed PC (none listed:
+    /// every PC still up) rolls a check with its best ability modifier plus proficiency against
+    /// DC 10 + 1 per travel turn (max 20). Failing, a `dangerous` path deals 1d6 per point under
+    /// the DC, an `arduous` one drops 1 load per point under it.
+    RollToReturn {
+        /// The GM's ruling on the path to safety.
+        path: crate::ftd::ReturnPath,
+        /// Who rolls (empty: every PC still up).
+        #[serde(default)]
+        combatants: Vec<CombatantId>,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -739,6 +750,7 @@ impl Command {
             | Command::ExplorationTurn { .. }
             | Command::LightSource { .. }
             | Command::DouseLight { .. }
+            | Command::RollToReturn { .. }
             | Command::EndSession => None,
         }
     }
@@ -758,6 +770,7 @@ impl Command {
             Command::ExplorationTurn { .. } => "exploration_turn",
             Command::LightSource { .. } => "light_source",
             Command::DouseLight { .. } => "douse_light",
+            Command::RollToReturn { .. } => "roll_to_return",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -311,3 +311,13 @@ pub enum Threat {
     /// 20: nothing bad, maybe even good.
     Nothing,
 }
+
+/// § Rolling To Return: the GM's ruling on the path back to safety.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReturnPath {
+    /// 1d6 damage per point under the DC.
+    Dangerous,
+    /// 1 load of equipment lost per point under the DC.
+    Arduous,
+}

@@ -1,14 +1,23 @@
 //! Five Torches Deep over real sockets: the dungeon clock (darkness, a torch lit and burning out
 //! in a travel turn, a lantern outlasting it), a load that stops movement, and stealth — with
-//! the refusals' own reason codes (`gm_only`, `no_speed`, `target_hidden`).
+//! the refusals' own reason codes (`gm_only`, `no_speed`, `target_hidden`); travel turns until a
+//! lantern burns out and the party rolls to return; and a whole fight (issue 5's Done-when:
+//! advantage, a crit, an incapacitated PC stabilized with its injury roll, a retreat, a morale
+//! failure ending the fight) played by the GM and the players over their own connections.
 
 use anyhow::{Result, bail};
 use fray_protocol::codec::Encoding;
+use fray_protocol::event::AttackOutcome;
+use fray_protocol::ftd::ReturnPath;
 use fray_protocol::ftd::{Advantage, LightLevel, LightSource};
+use fray_protocol::ids::SessionId;
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::{ClientMessage, Command, ErrorCode, GameEvent, ServerMessage, SessionState};
 use fray_server::demo::client::Client;
+use fray_server::log::MemStorage;
+use fray_server::session::{Session, SessionConfig};
 use fray_tests::{TestServer, create_session};
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 const T: Duration = Duration::from_secs(10);
@@ -251,4 +260,241 @@ async fn a_dungeon_session_over_real_sockets_burns_a_torch_and_refuses_what_it_m
             .ok();
     }
     bail!("no monster's turn came")
+}
+
+// five-torches-deep-combat.txt § Travel Turns, § Light, § Rolling To Return
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn travel_turns_burn_a_lantern_out_and_the_party_rolls_to_return_rolling_to_return()
+-> Result<()> {
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "flooded-chapel", 5).await?;
+    let gm_tok = created["tokens"]["gm"].as_str().unwrap_or_default();
+    let (mut gm, _) = join(&server.ws_url(), gm_tok).await?;
+    let mut n = 0;
+    let mut next = || {
+        n += 1;
+        n
+    };
+    let lantern = Command::CarryLight {
+        actor: id("ilsabet"),
+        source: Some(LightSource::Lantern),
+    };
+    assert!(command(&mut gm, next(), lantern).await?.is_ok());
+    // Travel turns until the lantern (3 hours) burns out.
+    let mut turns = 0;
+    loop {
+        let Ok(events) = command(
+            &mut gm,
+            next(),
+            Command::TravelTurn {
+                advantage: Advantage::None,
+            },
+        )
+        .await?
+        else {
+            bail!("travel turn refused")
+        };
+        turns += 1;
+        if events.iter().any(|e| {
+            matches!(e, GameEvent::LightWentOut { combatant, .. } if *combatant == id("ilsabet"))
+        }) {
+            break;
+        }
+        if turns > 5 {
+            bail!("the lantern never burnt out")
+        }
+    }
+    assert_eq!(turns, 3);
+    // A monster does not roll to return.
+    let back = |who: Vec<CombatantId>| Command::RollToReturn {
+        path: ReturnPath::Arduous,
+        combatants: who,
+    };
+    assert_eq!(
+        command(&mut gm, next(), back(vec![id("bilge-rat-1")])).await?,
+        Err(ErrorCode::InvalidTarget)
+    );
+    let Ok(events) = command(&mut gm, next(), back(Vec::new())).await? else {
+        bail!("roll to return refused")
+    };
+    let s = snapshot(&mut gm).await?;
+    let heroes = s
+        .combatants
+        .iter()
+        .filter(|c| c.side == Side::Heroes)
+        .count();
+    let rolled: Vec<i32> = events
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::CheckRolled { purpose, dc, .. } if purpose == "return" => Some(*dc),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolled, vec![13; heroes]);
+    server.stop().await;
+    Ok(())
+}
+
+/// The seed of the fight over sockets: the scripted GM's fight with every feature below (the
+/// only one in 0..400 of `flooded-chapel` that shows them all).
+const FIGHT_SEED: u64 = 300;
+
+/// What issue 5 asks a fight to show, read from the events grouped by tick.
+fn fight_features(events: &[(u64, GameEvent)]) -> BTreeSet<&'static str> {
+    let mut seen = BTreeSet::new();
+    for (tick, e) in events {
+        match e {
+            GameEvent::AttackRolled { roll, outcome, .. } => {
+                if roll.dice.len() == 2 {
+                    seen.insert("advantage or disadvantage");
+                }
+                if *outcome == AttackOutcome::Crit {
+                    seen.insert("crit");
+                }
+            }
+            GameEvent::FellUnconscious { .. } => {
+                seen.insert("incapacitated");
+            }
+            GameEvent::InjuryRolled { .. } => {
+                seen.insert("stabilized, injury rolled");
+            }
+            GameEvent::RetreatStarted { .. } => {
+                seen.insert("retreat");
+            }
+            GameEvent::MoraleChecked { success: false, .. }
+                if events
+                    .iter()
+                    .any(|(t, e)| t == tick && matches!(e, GameEvent::BattleEnded { .. })) =>
+            {
+                seen.insert("morale failure ends the fight");
+            }
+            _ => {}
+        }
+    }
+    seen
+}
+
+// five-torches-deep-combat.txt § Saves & Checks (advantage), § Critical Hits, § Death & Injury,
+// § Stabilizing & Injuries, § Injury Table, § Retreat, § Morale
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_fight_over_real_sockets_shows_every_combat_rule_morale() -> Result<()> {
+    // The scripted GM's commands, found in process with the same seed.
+    let (name, text) = fray_server::content::builtin_encounters("five-torches-deep")
+        .iter()
+        .find(|(n, _)| *n == "flooded-chapel")
+        .ok_or_else(|| anyhow::anyhow!("no flooded-chapel"))?;
+    let encounter = fray_server::content::load_encounter(name, text)?;
+    let mut local = Session::create(
+        MemStorage::new(),
+        SessionId("local".into()),
+        encounter,
+        Some(FIGHT_SEED),
+        false,
+        SessionConfig::default(),
+    )?;
+    let commands = fray_tests::play_ftd_in_process(&mut local, 5_000)?;
+    let expected: Vec<(u64, GameEvent)> = local
+        .events_after(0)?
+        .into_iter()
+        .filter(|e| e.tick > 0)
+        .map(|e| (e.tick, e.event))
+        .collect();
+    let wanted = [
+        "advantage or disadvantage",
+        "crit",
+        "incapacitated",
+        "stabilized, injury rolled",
+        "retreat",
+        "morale failure ends the fight",
+    ];
+    assert_eq!(
+        fight_features(&expected),
+        wanted.into_iter().collect::<BTreeSet<_>>(),
+        "seed {FIGHT_SEED} no longer plays every feature in process"
+    );
+    // The same fight over sockets: each command goes from the seat that controls its actor
+    // (the GM for the rest); a spectator watches every event (monsters' hit points redacted).
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "flooded-chapel", FIGHT_SEED).await?;
+    let url = server.ws_url();
+    let (mut gm, _) = join(&url, created["tokens"]["gm"].as_str().unwrap_or_default()).await?;
+    let (mut watcher, _) = join(
+        &url,
+        created["tokens"]["spectator"].as_str().unwrap_or_default(),
+    )
+    .await?;
+    let monsters: Vec<CombatantId> = local
+        .state()
+        .combatants
+        .iter()
+        .filter(|c| c.side == Side::Monsters)
+        .map(|c| c.id.clone())
+        .collect();
+    let expected: Vec<(u64, GameEvent)> = expected
+        .into_iter()
+        .map(|(t, e)| (t, e.redacted(|c| monsters.contains(c))))
+        .collect();
+    let mut seats = Vec::new();
+    for p in created["tokens"]["players"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let (c, _) = join(&url, p["token"].as_str().unwrap_or_default()).await?;
+        let controls: Vec<CombatantId> = p["controls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.as_str().map(CombatantId::new))
+            .collect();
+        seats.push((c, controls));
+    }
+    assert!(!seats.is_empty());
+    let mut from_players = 0;
+    let mut received = Vec::new();
+    for (i, cmd) in commands.iter().enumerate() {
+        let n = u64::try_from(i)? + 1;
+        let seat = cmd
+            .actor()
+            .and_then(|a| seats.iter().position(|(_, ctl)| ctl.contains(a)));
+        let client = match seat {
+            Some(k) => {
+                from_players += 1;
+                &mut seats[k].0
+            }
+            None => &mut gm,
+        };
+        if let Err(code) = command(client, n, cmd.clone()).await? {
+            bail!("{cmd:?} refused over sockets: {code}");
+        }
+    }
+    assert!(from_players > 0, "the players sent none of the commands");
+    // Everything the spectator saw, up to the last event of the fight.
+    while received.len() < expected.len() {
+        if let ServerMessage::Event { tick, event, .. } = recv(&mut watcher).await? {
+            received.push((tick, event));
+        }
+    }
+    // The same events, but for the session's salt (random for each session).
+    let unsalted = |events: Vec<(u64, GameEvent)>| -> Vec<(u64, GameEvent)> {
+        events
+            .into_iter()
+            .map(|(t, e)| match e {
+                GameEvent::SeedRevealed { seed, .. } => (
+                    t,
+                    GameEvent::SeedRevealed {
+                        seed,
+                        salt: String::new(),
+                    },
+                ),
+                e => (t, e),
+            })
+            .collect()
+    };
+    let (received, expected) = (unsalted(received), unsalted(expected));
+    let differ = received.iter().zip(&expected).position(|(a, b)| a != b);
+    assert_eq!(differ, None, "the socket fight differs from the local one");
+    assert_eq!(fight_features(&received).len(), wanted.len());
+    server.stop().await;
+    Ok(())
 }

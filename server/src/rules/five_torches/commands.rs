@@ -19,9 +19,9 @@ use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
 use std::collections::BTreeSet;
 
-type R<T = ()> = Result<T, Rejection>;
+pub(super) type R<T = ()> = Result<T, Rejection>;
 
-fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
+pub(super) fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
     Rejection::new(code, msg)
 }
 
@@ -120,6 +120,9 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         Command::SetStealthDc { dc } => set_stealth_dc(d, *dc),
         Command::Reveal { combatant } => reveal(d, s, combatant),
         Command::Exhaust { combatant } => exhaust(d, s, combatant),
+        Command::RollToReturn { path, combatants } => {
+            super::travel::roll_to_return(d, s, *path, combatants)
+        }
         Command::ReadyAction {
             actor,
             action,
@@ -138,19 +141,22 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
 
 // --- shared checks -------------------------------------------------------------------------
 
-fn fighter<'a, 'w, 's>(d: &'a Decider<'_, 'w, 's>, id: &CombatantId) -> R<FighterItem<'a, 's>> {
+pub(super) fn fighter<'a, 'w, 's>(
+    d: &'a Decider<'_, 'w, 's>,
+    id: &CombatantId,
+) -> R<FighterItem<'a, 's>> {
     d.field
         .get(id)
         .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
 }
 
-fn sheet<'a>(s: &'a Sheets, id: &CombatantId) -> R<&'a FtdCombatant> {
+pub(super) fn sheet<'a>(s: &'a Sheets, id: &CombatantId) -> R<&'a FtdCombatant> {
     s.get(id)
         .map(|(sh, _)| sh)
         .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
 }
 
-fn name(d: &Decider, id: &CombatantId) -> String {
+pub(super) fn name(d: &Decider, id: &CombatantId) -> String {
     d.field
         .get(id)
         .map_or_else(|| id.to_string(), |f| f.c.name.clone())
@@ -197,7 +203,7 @@ pub fn up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> bool {
     !departed(s, id) && d.status(id) == Some(LifeStatus::Conscious)
 }
 
-fn require_up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> R {
+pub(super) fn require_up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> R {
     if departed(s, id) {
         return Err(no(
             ErrorCode::CannotAct,
@@ -282,7 +288,7 @@ fn d20(d: &mut Decider, adv: Advantage) -> R<(Roll, u32)> {
     Ok((roll, natural))
 }
 
-fn as_i32(n: u32) -> i32 {
+pub(super) fn as_i32(n: u32) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
@@ -298,10 +304,24 @@ fn roll_check(
     circumstances: Advantage,
     purpose: &str,
 ) -> R<(bool, u32)> {
-    let adv = advantage(sh, &[circumstances]);
-    let (roll, natural) = d20(d, adv)?;
     let bonus =
         rules::ability_mod(sh.abilities.get(ability)) + if proficient { sh.proficiency } else { 0 };
+    let (success, natural, _) = roll_check_with(d, sh, who, bonus, dc, circumstances, purpose)?;
+    Ok((success, natural))
+}
+
+/// A check with its whole bonus given (§ Rolling To Return: the best modifier).
+pub(super) fn roll_check_with(
+    d: &mut Decider,
+    sh: &FtdCombatant,
+    who: &CombatantId,
+    bonus: i32,
+    dc: i32,
+    circumstances: Advantage,
+    purpose: &str,
+) -> R<(bool, u32, i32)> {
+    let adv = advantage(sh, &[circumstances]);
+    let (roll, natural) = d20(d, adv)?;
     let total = as_i32(natural) + bonus;
     let success = rules::check_succeeds(total, dc);
     d.emit(GameEvent::CheckRolled {
@@ -313,7 +333,7 @@ fn roll_check(
         dc,
         success,
     });
-    Ok((success, natural))
+    Ok((success, natural, total))
 }
 
 /// Deals damage (§ Healing & HP: never below 0). At 0 hp a PC is incapacitated
@@ -1323,7 +1343,7 @@ fn session_open(d: &Decider) -> R {
 }
 
 /// Dice may be rolled outside battle before it (setup) and after it while the seed is secret.
-fn dice_open(d: &Decider) -> R {
+pub(super) fn dice_open(d: &Decider) -> R {
     match d.field.battle.phase {
         Phase::Setup | Phase::Running => session_open(d),
         Phase::Ended => aftermath_open(d),
@@ -1401,7 +1421,7 @@ pub fn pass_time(d: &mut Decider, s: &Sheets, seconds: u32) {
     }
 }
 
-fn anyone_dying(d: &mut Decider) -> bool {
+pub(super) fn anyone_dying(d: &mut Decider) -> bool {
     let heroes: Vec<CombatantId> = d
         .field
         .all()

@@ -16,12 +16,15 @@
 
 mod commands;
 pub mod rules;
+mod travel;
 mod turns;
 
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_clock;
+#[cfg(test)]
+mod tests_travel;
 
 use crate::content::model::FtdSpec;
 use crate::engine::components::{
@@ -38,7 +41,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "five-torches-deep";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// What decide reads beyond the shared battlefield: each combatant's sheet and stat block, and
 /// the battle's Five Torches Deep state.

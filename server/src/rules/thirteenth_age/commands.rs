@@ -308,7 +308,8 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::SecretRoll { .. }
         | Command::ExplorationTurn { .. }
         | Command::LightSource { .. }
-        | Command::DouseLight { .. } => reject(
+        | Command::DouseLight { .. }
+        | Command::RollToReturn { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
