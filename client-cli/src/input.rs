@@ -304,6 +304,8 @@ Five Torches Deep:
   resilience WHO            GM: a resilience check (DC 10 + hours beyond CON)
   exhaust WHO               GM: WHO is exhausted (disadvantage, 0' speed)
   return dangerous|arduous [WHO..]  GM: roll to return (DC 10 + 1 per travel turn)
+  chase open|uneven|overland SPEED WHO.. [group] [adv|dis] [dc=N]
+                            GM: a chase check (DC 11 +-1 per 5' from 30')
   camp safe|unsafe [NIGHTS] GM: the party rests (heals; safe rest cures exhaustion)
   stealth-dc N|default      GM: the stealth DC (11 by default)
   reveal WHO                GM: WHO's stealth ends
@@ -972,6 +974,44 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     .collect(),
             }))
         }
+        "chase" => {
+            let usage = "`chase open|uneven|overland SPEED WHO.. [group] [adv|dis] [dc=N]` (GM)";
+            let (Some(terrain), Some(speed)) = (args.first(), args.get(1)) else {
+                return Err(usage.to_owned());
+            };
+            let terrain = match terrain.to_lowercase().as_str() {
+                "open" => fray_protocol::ftd::ChaseTerrain::Open,
+                "uneven" => fray_protocol::ftd::ChaseTerrain::Uneven,
+                "overland" => fray_protocol::ftd::ChaseTerrain::Overland,
+                _ => return Err(usage.to_owned()),
+            };
+            let speed = speed
+                .parse()
+                .map_err(|_| format!("`{speed}` is not a speed in feet"))?;
+            let (mut group, mut adv, mut dc_modifier) =
+                (false, fray_protocol::ftd::Advantage::None, 0);
+            let mut pursuers = Vec::new();
+            for w in args.iter().skip(2) {
+                let lw = w.to_lowercase();
+                if lw == "group" {
+                    group = true;
+                } else if lw == "adv" || lw == "dis" {
+                    adv = advantage(&lw)?;
+                } else if let Some(n) = lw.strip_prefix("dc=") {
+                    dc_modifier = n.parse().map_err(|_| format!("`{n}` is not a number"))?;
+                } else {
+                    pursuers.push(CombatantId::new(lw));
+                }
+            }
+            Ok(Input::Game(Command::Chase {
+                pursuers,
+                speed,
+                terrain,
+                group,
+                advantage: adv,
+                dc_modifier,
+            }))
+        }
         "exhaust" => match args {
             [who] => Ok(Input::Game(Command::Exhaust {
                 combatant: CombatantId::new(who.to_lowercase()),
@@ -1422,6 +1462,17 @@ mod tests {
             game("travel adv"),
             Ok(Command::TravelTurn {
                 advantage: Advantage::Advantage
+            })
+        );
+        assert_eq!(
+            game("chase uneven 40 hesk mirelle group dis dc=-1"),
+            Ok(Command::Chase {
+                pursuers: vec![id("hesk"), id("mirelle")],
+                speed: 40,
+                terrain: fray_protocol::ftd::ChaseTerrain::Uneven,
+                group: true,
+                advantage: Advantage::Disadvantage,
+                dc_modifier: -1
             })
         );
         assert_eq!(

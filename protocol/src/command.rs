@@ -635,6 +635,27 @@ pub enum Command {
         #[serde(default)]
         combatants: Vec<CombatantId>,
     },
+    /// GM (Five Torches Deep § Chases): the listed PCs chase a quarry (or flee a pursuer) whose
+    /// speed is `speed` feet: a check by terrain (`open`: STR, `uneven`: DEX, `overland`: CON)
+    /// against DC 11 ± 1 per 5′ from 30′ (+ `dc_modifier`), each PC on its own or, with
+    /// `group`, once by the one with the worst modifier.
+    Chase {
+        /// The PCs who roll.
+        pursuers: Vec<CombatantId>,
+        /// The other side's speed in feet (30 for most creatures).
+        speed: i32,
+        /// What the chase tests.
+        terrain: crate::ftd::ChaseTerrain,
+        /// One roll for the party, by the PC with the worst modifier.
+        #[serde(default)]
+        group: bool,
+        /// Line of sight easily broken (disadvantage) or a better position (advantage).
+        #[serde(default)]
+        advantage: crate::ftd::Advantage,
+        /// The GM's change to the DC (bow range, caltrops, false trails), −10..=10.
+        #[serde(default)]
+        dc_modifier: i32,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -751,6 +772,7 @@ impl Command {
             | Command::LightSource { .. }
             | Command::DouseLight { .. }
             | Command::RollToReturn { .. }
+            | Command::Chase { .. }
             | Command::EndSession => None,
         }
     }
@@ -771,6 +793,7 @@ impl Command {
             Command::LightSource { .. } => "light_source",
             Command::DouseLight { .. } => "douse_light",
             Command::RollToReturn { .. } => "roll_to_return",
+            Command::Chase { .. } => "chase",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -321,3 +321,15 @@ pub enum ReturnPath {
     /// 1 load of equipment lost per point under the DC.
     Arduous,
 }
+
+/// § Chases: what the chase tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChaseTerrain {
+    /// Flat and open terrain: STR.
+    Open,
+    /// Uneven terrain: DEX.
+    Uneven,
+    /// Overland, over hours or days, where endurance matters: CON.
+    Overland,
+}

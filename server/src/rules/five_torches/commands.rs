@@ -123,6 +123,23 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         Command::RollToReturn { path, combatants } => {
             super::travel::roll_to_return(d, s, *path, combatants)
         }
+        Command::Chase {
+            pursuers,
+            speed,
+            terrain,
+            group,
+            advantage,
+            dc_modifier,
+        } => super::chase::chase(
+            d,
+            s,
+            pursuers,
+            *speed,
+            *terrain,
+            *group,
+            *advantage,
+            *dc_modifier,
+        ),
         Command::ReadyAction {
             actor,
             action,

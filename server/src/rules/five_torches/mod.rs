@@ -14,6 +14,7 @@
 //! Shared machinery: the 13th Age `Field` (read-only battlefield) and `Decider` (session RNG,
 //! overlay of hit points and status, events); the engine's `apply` folds the events.
 
+mod chase;
 mod commands;
 pub mod rules;
 mod travel;
@@ -21,6 +22,8 @@ mod turns;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_chase;
 #[cfg(test)]
 mod tests_clock;
 #[cfg(test)]
