@@ -306,6 +306,8 @@ Five Torches Deep:
   return dangerous|arduous [WHO..]  GM: roll to return (DC 10 + 1 per travel turn)
   chase open|uneven|overland SPEED WHO.. [group] [adv|dis] [dc=N]
                             GM: a chase check (DC 11 +-1 per 5' from 30')
+  corrupt WHO [NAME [DC]]   GM: a corruption check (a new NAME, DC 11) or a stage's end
+  cure WHO                  GM: WHO's corruption ends
   camp safe|unsafe [NIGHTS] GM: the party rests (heals; safe rest cures exhaustion)
   stealth-dc N|default      GM: the stealth DC (11 by default)
   reveal WHO                GM: WHO's stealth ends
@@ -1012,6 +1014,25 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 dc_modifier,
             }))
         }
+        "corrupt" => match args {
+            [who, rest @ ..] if rest.len() <= 2 => Ok(Input::Game(Command::CorruptionCheck {
+                combatant: CombatantId::new(who.to_lowercase()),
+                name: rest.first().map(|w| w.replace('_', " ")),
+                dc: match rest.get(1) {
+                    Some(dc) => Some(dc.parse().map_err(|_| format!("`{dc}` is not a DC"))?),
+                    None => None,
+                },
+                check: None,
+                damages: None,
+            })),
+            _ => Err("`corrupt WHO [NAME [DC]]` (GM; NAME with _ for spaces)".to_owned()),
+        },
+        "cure" => match args {
+            [who] => Ok(Input::Game(Command::EndCorruption {
+                combatant: CombatantId::new(who.to_lowercase()),
+            })),
+            _ => Err("`cure WHO` (GM: the corruption ends)".to_owned()),
+        },
         "exhaust" => match args {
             [who] => Ok(Input::Game(Command::Exhaust {
                 combatant: CombatantId::new(who.to_lowercase()),
@@ -1473,6 +1494,22 @@ mod tests {
                 group: true,
                 advantage: Advantage::Disadvantage,
                 dc_modifier: -1
+            })
+        );
+        assert_eq!(
+            game("corrupt hesk marsh_fever 13"),
+            Ok(Command::CorruptionCheck {
+                combatant: id("hesk"),
+                name: Some("marsh fever".into()),
+                dc: Some(13),
+                check: None,
+                damages: None
+            })
+        );
+        assert_eq!(
+            game("cure hesk"),
+            Ok(Command::EndCorruption {
+                combatant: id("hesk")
             })
         );
         assert_eq!(

@@ -945,6 +945,34 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             };
             format!("{} puts out the {what}", n(carrier))
         }
+        GameEvent::CorruptionChanged {
+            combatant,
+            corruption,
+        } => match corruption {
+            Some(c) if c.stage == 0 => format!(
+                "{} is infected by {} ({} checks, DC {}; each stage 1d6 {})",
+                n(combatant),
+                c.name,
+                ability_text(c.check),
+                c.dc,
+                ability_text(c.damages)
+            ),
+            Some(c) => format!("{}'s {}: stage {} ends", n(combatant), c.name, c.stage),
+            None => format!("{} is no longer infected", n(combatant)),
+        },
+        GameEvent::AbilityDamaged {
+            combatant,
+            ability,
+            roll,
+            score_after,
+        } => format!(
+            "{} takes {} {} damage ({}): {} {score_after}",
+            n(combatant),
+            roll.total,
+            ability_text(*ability),
+            roll_text(roll),
+            ability_text(*ability)
+        ),
         GameEvent::MoraleRolled {
             roll,
             adjustment,

@@ -381,6 +381,29 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 f.refresh_encumbrance();
             }
         }
+        GameEvent::CorruptionChanged {
+            combatant,
+            corruption,
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(f) = &mut state.combatants[i].ftd
+            {
+                f.corruption = corruption.clone();
+            }
+        }
+        GameEvent::AbilityDamaged {
+            combatant,
+            ability,
+            score_after,
+            ..
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(f) = &mut state.combatants[i].ftd
+            {
+                *f.abilities.get_mut(*ability) = (*score_after).max(0);
+                f.refresh_encumbrance();
+            }
+        }
         GameEvent::ExhaustionChanged {
             combatant,
             exhausted,

@@ -656,6 +656,30 @@ pub enum Command {
         #[serde(default)]
         dc_modifier: i32,
     },
+    /// GM (Five Torches Deep § Corruptions): a PC not infected checks against a disease,
+    /// poison or venom (`name` needed; failing, it is infected); an infected PC's stage ends
+    /// (the check again; failing, 1d6 damage to the `damages` score; at 0 it dies).
+    CorruptionCheck {
+        /// Who.
+        combatant: CombatantId,
+        /// The corruption's name (only for a new infection).
+        #[serde(default)]
+        name: Option<String>,
+        /// DC (11 unless given; only for a new infection).
+        #[serde(default)]
+        dc: Option<i32>,
+        /// The check's ability (CON unless given; only for a new infection).
+        #[serde(default)]
+        check: Option<crate::ftd::Ability>,
+        /// The score damaged (CON unless given; only for a new infection).
+        #[serde(default)]
+        damages: Option<crate::ftd::Ability>,
+    },
+    /// GM (Five Torches Deep § Corruptions): the infection ends (cured, or run its course).
+    EndCorruption {
+        /// Who.
+        combatant: CombatantId,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -773,6 +797,8 @@ impl Command {
             | Command::DouseLight { .. }
             | Command::RollToReturn { .. }
             | Command::Chase { .. }
+            | Command::CorruptionCheck { .. }
+            | Command::EndCorruption { .. }
             | Command::EndSession => None,
         }
     }
@@ -794,6 +820,8 @@ impl Command {
             Command::DouseLight { .. } => "douse_light",
             Command::RollToReturn { .. } => "roll_to_return",
             Command::Chase { .. } => "chase",
+            Command::CorruptionCheck { .. } => "corruption_check",
+            Command::EndCorruption { .. } => "end_corruption",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

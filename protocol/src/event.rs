@@ -1160,6 +1160,25 @@ pub enum GameEvent {
         /// Torch or lantern.
         source: crate::ose::LightSource,
     },
+    /// Five Torches Deep § Corruptions: a PC became infected by a disease, poison or venom, its
+    /// infection reached a new stage, or it ended (`corruption` null).
+    CorruptionChanged {
+        /// Who.
+        combatant: CombatantId,
+        /// The infection now.
+        corruption: Option<crate::ftd::Corruption>,
+    },
+    /// Five Torches Deep § Corruptions: ability score damage (at 0 the PC dies).
+    AbilityDamaged {
+        /// Who.
+        combatant: CombatantId,
+        /// Which score.
+        ability: crate::ftd::Ability,
+        /// The damage roll (1d6 per stage).
+        roll: Roll,
+        /// The score after it (never below 0).
+        score_after: i32,
+    },
 }
 
 impl GameEvent {

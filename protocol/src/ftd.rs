@@ -194,6 +194,9 @@ pub struct FtdCombatant {
     pub exhausted: bool,
     /// Game seconds adventured since the last rest (resilience is the CON score in hours).
     pub adventured: u32,
+    /// The disease, poison or venom it is infected by (§ Corruptions).
+    #[serde(default)]
+    pub corruption: Option<Corruption>,
 }
 
 /// Coins per load (§ Treasure: "500 coins per load"); fewer than 500 coins weigh nothing
@@ -332,4 +335,19 @@ pub enum ChaseTerrain {
     Uneven,
     /// Overland, over hours or days, where endurance matters: CON.
     Overland,
+}
+
+/// § Corruptions: an infection by a disease, poison or venom.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Corruption {
+    /// What it is (the GM's name, e.g. `marsh fever`).
+    pub name: String,
+    /// The ability of its checks (usually CON).
+    pub check: Ability,
+    /// Their DC (usually 11).
+    pub dc: i32,
+    /// The ability score it damages by 1d6 a failed stage.
+    pub damages: Ability,
+    /// Stages ended so far.
+    pub stage: u32,
 }

@@ -516,6 +516,19 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
             s.0.injuries.push(injury.clone());
         }),
+        GameEvent::CorruptionChanged {
+            combatant,
+            corruption,
+        } => with::<FtdSheet>(world, combatant, |s| s.0.corruption = corruption.clone()),
+        GameEvent::AbilityDamaged {
+            combatant,
+            ability,
+            score_after,
+            ..
+        } => with::<FtdSheet>(world, combatant, |s| {
+            *s.0.abilities.get_mut(*ability) = (*score_after).max(0);
+            s.0.refresh_encumbrance();
+        }),
         GameEvent::MoraleProposed {
             trigger,
             combatants,

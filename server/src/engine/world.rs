@@ -91,6 +91,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
             hidden: false,
             exhausted: false,
             adventured: 0,
+            corruption: None,
         };
         sheet.refresh_encumbrance();
         e.insert((FtdSheet(sheet), FtdKit(k.clone())));

@@ -140,6 +140,14 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             *advantage,
             *dc_modifier,
         ),
+        Command::CorruptionCheck {
+            combatant,
+            name,
+            dc,
+            check,
+            damages,
+        } => super::corruption::check(d, s, combatant, name.as_deref(), *dc, *check, *damages),
+        Command::EndCorruption { combatant } => super::corruption::end(d, s, combatant),
         Command::ReadyAction {
             actor,
             action,

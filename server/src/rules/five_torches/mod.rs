@@ -16,6 +16,7 @@
 
 mod chase;
 mod commands;
+mod corruption;
 pub mod rules;
 mod travel;
 mod turns;
@@ -26,6 +27,8 @@ mod tests;
 mod tests_chase;
 #[cfg(test)]
 mod tests_clock;
+#[cfg(test)]
+mod tests_corruption;
 #[cfg(test)]
 mod tests_travel;
 

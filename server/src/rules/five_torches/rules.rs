@@ -592,6 +592,7 @@ mod tests {
             hidden: false,
             exhausted: false,
             adventured: 0,
+            corruption: None,
         };
         c.refresh_encumbrance();
         assert_eq!((c.speed, c.over_load, c.hindered()), (25, 1, true));

@@ -310,7 +310,9 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::LightSource { .. }
         | Command::DouseLight { .. }
         | Command::RollToReturn { .. }
-        | Command::Chase { .. } => reject(
+        | Command::Chase { .. }
+        | Command::CorruptionCheck { .. }
+        | Command::EndCorruption { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
