@@ -859,7 +859,11 @@ fn check_cmd(
     purpose: Option<&str>,
     task: Option<LightTask>,
 ) -> R {
-    running(d)?;
+    // In battle, or outside it whenever dice may be rolled (before the battle; after it while
+    // the seed is secret: the dying's minute, or a session with rests).
+    if d.field.battle.phase != Phase::Running {
+        dice_open(d)?;
+    }
     fighter(d, who)?;
     require_up(d, s, who)?;
     if !(1..=40).contains(&dc) {

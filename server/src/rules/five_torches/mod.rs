@@ -30,6 +30,8 @@ mod tests_clock;
 #[cfg(test)]
 mod tests_corruption;
 #[cfg(test)]
+mod tests_session;
+#[cfg(test)]
 mod tests_travel;
 
 use crate::content::model::FtdSpec;

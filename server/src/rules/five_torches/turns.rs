@@ -146,7 +146,9 @@ fn after_battle(d: &mut Decider, s: &Sheets, secret: &SeedSecret) {
             waiting = true;
         }
     }
-    if !waiting {
+    // With `[options] rests = true` the session goes on after the battle (rests, travel, checks)
+    // until the GM's `end_session` reveals the seed.
+    if !waiting && (over || !d.field.options.0.rests) {
         d.emit(GameEvent::SeedRevealed {
             seed: secret.seed,
             salt: secret.salt.clone(),

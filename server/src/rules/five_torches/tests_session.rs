@@ -1,0 +1,79 @@
+//! Five Torches Deep sessions beyond one battle (`[options] rests = true`) and the GM's checks
+//! outside battle, through the real engine.
+
+use super::tests::arena;
+use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
+use fray_protocol::event::GameEvent;
+use fray_protocol::ftd::{Ability, Advantage};
+use fray_protocol::{Command, ErrorCode};
+
+fn check(who: &str) -> Command {
+    Command::Check {
+        combatant: cid(who),
+        ability: Ability::Dex,
+        dc: 12,
+        proficient: false,
+        advantage: Advantage::None,
+        damage: Some("1d4".into()),
+        purpose: Some("trap".into()),
+        task: None,
+    }
+}
+
+fn revealed(ev: &[GameEvent]) -> bool {
+    ev.iter()
+        .any(|x| matches!(x, GameEvent::SeedRevealed { .. }))
+}
+
+/// five-torches-deep-combat.txt § Saves & Checks ("traps, spell effects, environmental
+/// threats"), § Traps ("treated like any other dangerous check"), § Healing From Rest, § Travel
+/// Turns: with `[options] rests = true` the session goes on after the battle — the GM's checks,
+/// rests and travel turns — until `end_session` reveals the seed; a check is the GM's before the
+/// battle too.
+#[test]
+fn a_session_goes_on_after_the_battle_with_rests_saves_checks() {
+    let mut enc = arena(14, 12, "1d6");
+    enc.options.rests = true;
+    let mut e = new_engine(&enc, 6);
+    let ev = run(&mut e, &check("ada"));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::CheckRolled { purpose, .. } if purpose == "trap"))
+    );
+    run(&mut e, &Command::StartBattle);
+    let ev = run(&mut e, &Command::EndBattle);
+    assert!(!revealed(&ev), "with rests the seed stays secret");
+    run(&mut e, &check("bram"));
+    run(
+        &mut e,
+        &Command::TravelTurn {
+            advantage: Advantage::None,
+        },
+    );
+    let ev = run(
+        &mut e,
+        &Command::Rest {
+            safe: true,
+            nights: 1,
+        },
+    );
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::Rested { safe: true, .. }))
+    );
+    let ev = run(&mut e, &Command::EndSession);
+    assert!(revealed(&ev));
+    assert_eq!(refuse(&mut e, &check("ada")), ErrorCode::BattleOver);
+}
+
+/// Without the option the seed is revealed when the battle ends (nobody dying) and no dice are
+/// rolled after it (five-torches-deep-combat.txt § Saves & Checks).
+#[test]
+fn without_rests_the_battle_ends_the_dice_saves_checks() {
+    let enc = arena(14, 12, "1d6");
+    let mut e = new_engine(&enc, 6);
+    run(&mut e, &Command::StartBattle);
+    let ev = run(&mut e, &Command::EndBattle);
+    assert!(revealed(&ev));
+    assert_eq!(refuse(&mut e, &check("ada")), ErrorCode::BattleOver);
+}
