@@ -945,6 +945,17 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             };
             format!("{} puts out the {what}", n(carrier))
         }
+        GameEvent::ClockAdvanced { minutes, clock } => format!(
+            "{minutes} minutes pass (the session clock stands at {}h{:02})",
+            clock / 60,
+            clock % 60
+        ),
+        GameEvent::ActionPointGained { combatant } => {
+            format!(
+                "{} gains an action point (a second encounter)",
+                n(combatant)
+            )
+        }
         GameEvent::MoraleRolled {
             roll,
             adjustment,

@@ -624,6 +624,12 @@ pub enum Command {
         /// Torch or lantern.
         source: crate::ose::LightSource,
     },
+    /// GM (Orcus § Resting): time passes outside the battle — the session clock advances by
+    /// `minutes` (1..=10080). Short and long rests advance it on their own.
+    PassTime {
+        /// Minutes that pass.
+        minutes: u32,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -739,6 +745,7 @@ impl Command {
             | Command::ExplorationTurn { .. }
             | Command::LightSource { .. }
             | Command::DouseLight { .. }
+            | Command::PassTime { .. }
             | Command::EndSession => None,
         }
     }
@@ -758,6 +765,7 @@ impl Command {
             Command::ExplorationTurn { .. } => "exploration_turn",
             Command::LightSource { .. } => "light_source",
             Command::DouseLight { .. } => "douse_light",
+            Command::PassTime { .. } => "pass_time",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

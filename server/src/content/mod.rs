@@ -245,6 +245,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
                 .clone()
                 .unwrap_or_else(|| format!("Battle {}", b + 2)),
             monsters: ms,
+            placements: Vec::new(),
         });
     }
     combatants.sort_by(|a, b| a.id.cmp(&b.id));

@@ -308,7 +308,8 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::SecretRoll { .. }
         | Command::ExplorationTurn { .. }
         | Command::LightSource { .. }
-        | Command::DouseLight { .. } => reject(
+        | Command::DouseLight { .. }
+        | Command::PassTime { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
@@ -1737,7 +1738,7 @@ fn after_battle(d: &Decider) -> Result<(), Rejection> {
 /// keep what lasts between battles — hit points, recoveries, expended daily and recharge powers,
 /// lasting wounds; once-per-battle powers are theirs again (they are used once *per battle*),
 /// and the per-battle counts (death saves, rallies) start afresh.
-fn next_battle(d: &mut Decider) -> Result<(), Rejection> {
+pub(crate) fn next_battle(d: &mut Decider) -> Result<(), Rejection> {
     after_battle(d)?;
     let number = d.field.battle.battle + 1;
     let Some(spec) = usize::try_from(number)
