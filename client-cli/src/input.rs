@@ -279,6 +279,7 @@ Commands (case-insensitive):
   healup                    GM: full heal-up (rests option)
   end-session               GM: end the session and reveal the seed (rests option)
   next-battle               GM: bring in the session's next battle (rests option)
+  pass-time MINUTES         GM (Orcus): time passes outside the battle (the session clock)
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
   knockouts allow|refuse    GM: allow or refuse the heroes' knock-out blows
@@ -358,6 +359,12 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "healup" | "heal-up" => no_args(Input::Game(Command::FullHealUp)),
         "end-session" | "endsession" => no_args(Input::Game(Command::EndSession)),
         "next-battle" | "nextbattle" => no_args(Input::Game(Command::NextBattle)),
+        "pass-time" | "passtime" => match args {
+            [m] => Ok(Input::Game(Command::PassTime {
+                minutes: m.parse().map_err(|_| format!("`{m}` is not a number"))?,
+            })),
+            _ => Err("usage: pass-time MINUTES".into()),
+        },
         "rest" => match args {
             [who, n] => Ok(Input::Game(Command::QuickRest {
                 actor: CombatantId::new(who.to_lowercase()),
@@ -1355,6 +1362,8 @@ mod tests {
             })
         );
         assert!(game("bx-light brakka candle").is_err());
+        assert_eq!(game("pass-time 90"), Ok(Command::PassTime { minutes: 90 }));
+        assert!(game("pass-time soon").is_err());
         assert_eq!(
             game("bx-douse brakka torch"),
             Ok(Command::DouseLight {

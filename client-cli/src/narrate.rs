@@ -973,6 +973,17 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             roll_text(roll),
             ability_text(*ability)
         ),
+        GameEvent::ClockAdvanced { minutes, clock } => format!(
+            "{minutes} minutes pass (the session clock stands at {}h{:02})",
+            clock / 60,
+            clock % 60
+        ),
+        GameEvent::ActionPointGained { combatant } => {
+            format!(
+                "{} gains an action point (a second encounter)",
+                n(combatant)
+            )
+        }
         GameEvent::MoraleRolled {
             roll,
             adjustment,

@@ -526,6 +526,14 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                     .retain(|l| !(&l.carrier == carrier && l.source == *source));
             }
         }
+        GameEvent::ClockAdvanced { clock, .. } => state.clock = *clock,
+        GameEvent::ActionPointGained { combatant } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.action_points += 1;
+            }
+        }
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds

@@ -680,6 +680,12 @@ pub enum Command {
         /// Who.
         combatant: CombatantId,
     },
+    /// GM (Orcus § Resting): time passes outside the battle — the session clock advances by
+    /// `minutes` (1..=10080). Short and long rests advance it on their own.
+    PassTime {
+        /// Minutes that pass.
+        minutes: u32,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -799,6 +805,7 @@ impl Command {
             | Command::Chase { .. }
             | Command::CorruptionCheck { .. }
             | Command::EndCorruption { .. }
+            | Command::PassTime { .. }
             | Command::EndSession => None,
         }
     }
@@ -822,6 +829,7 @@ impl Command {
             Command::Chase { .. } => "chase",
             Command::CorruptionCheck { .. } => "corruption_check",
             Command::EndCorruption { .. } => "end_corruption",
+            Command::PassTime { .. } => "pass_time",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

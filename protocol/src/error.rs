@@ -121,6 +121,8 @@ pub enum ErrorCode {
     NoSpeed,
     /// Five Torches Deep § Stealth: the target is in stealth and cannot be targeted directly.
     TargetHidden,
+    /// Orcus § Resting: a second long rest within 24 hours of the last one.
+    LongRestTooSoon,
 }
 
 impl fmt::Display for ErrorCode {

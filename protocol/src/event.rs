@@ -1179,6 +1179,20 @@ pub enum GameEvent {
         /// The score after it (never below 0).
         score_after: i32,
     },
+    /// Orcus (§ Resting): the session clock advanced — a short rest (5 minutes), a long rest
+    /// (6 hours) or the GM's `pass_time`.
+    ClockAdvanced {
+        /// Minutes that passed.
+        minutes: u32,
+        /// The session clock now, in minutes since the session began.
+        clock: u32,
+    },
+    /// Orcus (§ Action points): a hero gained an action point — after every second encounter
+    /// between long rests.
+    ActionPointGained {
+        /// The hero.
+        combatant: CombatantId,
+    },
 }
 
 impl GameEvent {

@@ -282,6 +282,15 @@ pub struct SessionState {
     pub ose: Option<crate::ose::OseBattle>,
     /// Combatants sorted by id.
     pub combatants: Vec<CombatantState>,
+    /// Orcus § Resting: the session clock, in minutes since the session began.
+    #[serde(default)]
+    pub clock: u32,
+    /// Orcus § Resting: the clock when the last long rest ended (one long rest per 24 hours).
+    #[serde(default)]
+    pub last_long_rest: Option<u32>,
+    /// Orcus § Action points: encounters (battles ended) since the last long rest.
+    #[serde(default)]
+    pub encounters_since_long_rest: u32,
 }
 
 impl SessionState {
@@ -319,6 +328,9 @@ impl SessionState {
             ftd: None,
             ose: None,
             combatants,
+            clock: 0,
+            last_long_rest: None,
+            encounters_since_long_rest: 0,
         }
     }
 

@@ -354,6 +354,10 @@ fn the_orcus_replays_exercise_the_grid_and_the_turn_machinery() -> Result<()> {
                 GameEvent::CoupDeGrace { .. } => "coup de grace",
                 GameEvent::Stabilized { .. } => "stabilized",
                 GameEvent::PowerExpended { .. } => "limited power",
+                GameEvent::NewBattle { .. } => "next battle",
+                GameEvent::QuickRested { .. } => "short rest",
+                GameEvent::ClockAdvanced { .. } => "clock",
+                GameEvent::ActionPointGained { .. } => "action point gained",
                 _ => continue,
             };
             seen.insert(tag);
@@ -373,6 +377,10 @@ fn the_orcus_replays_exercise_the_grid_and_the_turn_machinery() -> Result<()> {
         "coup de grace",
         "stabilized",
         "limited power",
+        "next battle",
+        "short rest",
+        "clock",
+        "action point gained",
     ]
     .into_iter()
     .collect();

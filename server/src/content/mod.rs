@@ -69,10 +69,16 @@ pub fn builtin_encounters(ruleset: &str) -> &'static [(&'static str, &'static st
             "flooded-chapel",
             include_str!("../../content/five-torches-deep/encounters/flooded-chapel.toml"),
         )],
-        "orcus" => &[(
-            "bridge-of-bones",
-            include_str!("../../content/orcus/encounters/bridge-of-bones.toml"),
-        )],
+        "orcus" => &[
+            (
+                "bridge-of-bones",
+                include_str!("../../content/orcus/encounters/bridge-of-bones.toml"),
+            ),
+            (
+                "two-crossings",
+                include_str!("../../content/orcus/encounters/two-crossings.toml"),
+            ),
+        ],
         "13th-age" => &[
             (
                 "goblin-ambush",
@@ -245,6 +251,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
                 .clone()
                 .unwrap_or_else(|| format!("Battle {}", b + 2)),
             monsters: ms,
+            placements: Vec::new(),
         });
     }
     combatants.sort_by(|a, b| a.id.cmp(&b.id));

@@ -378,6 +378,9 @@ pub struct BattleSpec {
     pub title: String,
     /// Its monsters, sorted by id (ids unique in the whole session).
     pub monsters: Vec<CombatantSpec>,
+    /// Grid rulesets (Orcus): where each hero stands when this battle begins.
+    #[serde(default)]
+    pub placements: Vec<(CombatantId, fray_protocol::grid::Square)>,
 }
 
 /// Optional rules (13th Age § Optional Lasting-Wound Rule, …), off by default.

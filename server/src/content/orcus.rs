@@ -57,6 +57,24 @@ pub struct OrcusFile {
     /// Monster stat blocks.
     #[serde(default)]
     pub monster: Vec<MonsterFile>,
+    /// Later battles of the session (with `[options] rests = true`), in order; the GM brings
+    /// each in with `next_battle`.
+    #[serde(default)]
+    pub battles: Vec<OrcusBattleFile>,
+}
+
+/// `[[battles]]` of an Orcus encounter: a later battle — new monsters against the same heroes.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrcusBattleFile {
+    /// Title (default "Battle N").
+    pub title: Option<String>,
+    /// Monster groups coming in; ids continue each template's numbering.
+    #[serde(default)]
+    pub monsters: Vec<GroupFile>,
+    /// Starting squares of this battle's monsters and of every hero.
+    #[serde(default)]
+    pub positions: BTreeMap<String, [i32; 2]>,
 }
 
 /// `[[monsters]]`.
@@ -1385,10 +1403,13 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         return Err(ctx.err("map", "an Orcus encounter has a [map]"));
     };
     let map = map(&ctx, map_file)?;
-    let place = |id: &str| -> Result<Square, ContentError> {
-        let [x, y] = enc.positions.get(id).copied().ok_or_else(|| {
+    let place_in = |positions: &BTreeMap<String, [i32; 2]>,
+                    field: &str,
+                    id: &str|
+     -> Result<Square, ContentError> {
+        let [x, y] = positions.get(id).copied().ok_or_else(|| {
             ctx.err(
-                format!("positions.{id}"),
+                format!("{field}.{id}"),
                 "every combatant needs a starting square",
             )
         })?;
@@ -1402,55 +1423,97 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         let (file, h) = heroes
             .get(id)
             .ok_or_else(|| ctx.err(format!("heroes[{i}]"), format!("no hero with id '{id}'")))?;
-        combatants.push(h.resolve(&Ctx { file }, place(id)?)?);
+        combatants.push(h.resolve(&Ctx { file }, place_in(&enc.positions, "positions", id)?)?);
     }
     if enc.monsters.is_empty() {
         return Err(ctx.err("monsters", "an encounter needs at least one monster group"));
     }
-    for (i, g) in enc.monsters.iter().enumerate() {
-        let (file, m) = monsters.get(&g.template).ok_or_else(|| {
-            ctx.err(
-                format!("monsters[{i}].template"),
-                format!("no monster template '{}'", g.template),
-            )
-        })?;
-        if !(1..=20).contains(&g.count) {
-            return Err(ctx.err(
-                format!("monsters[{i}].count"),
-                format!("{} is outside 1..=20", g.count),
-            ));
+    // Monster ids number on per template through the session's battles, so every id is
+    // unique in the session.
+    let mut numbered: BTreeMap<String, u32> = BTreeMap::new();
+    let mut groups = |groups: &[GroupFile],
+                      field: &str,
+                      positions: &BTreeMap<String, [i32; 2]>,
+                      pos_field: &str|
+     -> Result<Vec<CombatantSpec>, ContentError> {
+        let mut out = Vec::new();
+        for (i, g) in groups.iter().enumerate() {
+            let (file, m) = monsters.get(&g.template).ok_or_else(|| {
+                ctx.err(
+                    format!("{field}[{i}].template"),
+                    format!("no monster template '{}'", g.template),
+                )
+            })?;
+            if !(1..=20).contains(&g.count) {
+                return Err(ctx.err(
+                    format!("{field}[{i}].count"),
+                    format!("{} is outside 1..=20", g.count),
+                ));
+            }
+            let first = numbered.get(&g.template).copied().unwrap_or(0);
+            for k in first + 1..=first + g.count {
+                let id = format!("{}-{k}", g.template);
+                out.push(m.resolve(
+                    &Ctx { file },
+                    CombatantId::new(id.clone()),
+                    format!("{} {k}", m.name),
+                    place_in(positions, pos_field, &id)?,
+                )?);
+            }
+            numbered.insert(g.template.clone(), first + g.count);
         }
-        for k in 1..=g.count {
-            let id = format!("{}-{k}", g.template);
-            combatants.push(m.resolve(
-                &Ctx { file },
-                CombatantId::new(id.clone()),
-                format!("{} {k}", m.name),
-                place(&id)?,
-            )?);
-        }
-    }
+        Ok(out)
+    };
+    combatants.extend(groups(
+        &enc.monsters,
+        "monsters",
+        &enc.positions,
+        "positions",
+    )?);
     combatants.sort_by(|a, b| a.id.cmp(&b.id));
-    // Spaces on the map, not on walls, not overlapping.
-    let mut taken: BTreeMap<Square, CombatantId> = BTreeMap::new();
-    for c in &combatants {
-        let Some(o) = &c.orcus else { continue };
-        let sp = crate::rules::orcus::geometry::Space {
-            at: o.square,
-            size: o.size,
-        };
-        for s in sp.squares() {
-            let field = format!("positions.{}", c.id);
-            if !crate::rules::orcus::geometry::on_map(&map, s) {
-                return Err(ctx.err(field, format!("{s} is off the map")));
-            }
-            if crate::rules::orcus::geometry::solid(&map, s) {
-                return Err(ctx.err(field, format!("{s} is a wall")));
-            }
-            if let Some(other) = taken.insert(s, c.id.clone()) {
-                return Err(ctx.err(field, format!("{s} is already taken by {other}")));
-            }
+    check_spaces(&ctx, &map, &combatants, "positions")?;
+    if !enc.battles.is_empty() && !enc.options.rests {
+        return Err(ctx.err(
+            "battles",
+            "later battles come after rests: set [options] rests = true",
+        ));
+    }
+    if enc.battles.len() > 8 {
+        return Err(ctx.err(
+            "battles",
+            format!("{} later battles is more than 8", enc.battles.len()),
+        ));
+    }
+    let mut battles = Vec::new();
+    for (b, battle) in enc.battles.iter().enumerate() {
+        let field = format!("battles[{b}].monsters");
+        let pos_field = format!("battles[{b}].positions");
+        if battle.monsters.is_empty() {
+            return Err(ctx.err(field, "a battle needs at least one monster group"));
         }
+        let mut ms = groups(&battle.monsters, &field, &battle.positions, &pos_field)?;
+        ms.sort_by(|a, b| a.id.cmp(&b.id));
+        // The heroes stand where the battle places them.
+        let mut placements = Vec::new();
+        let mut present = ms.clone();
+        for c in combatants.iter().filter(|c| c.side == Side::Heroes) {
+            let square = place_in(&battle.positions, &pos_field, c.id.as_str())?;
+            placements.push((c.id.clone(), square));
+            let mut placed = c.clone();
+            if let Some(o) = &mut placed.orcus {
+                o.square = square;
+            }
+            present.push(placed);
+        }
+        check_spaces(&ctx, &map, &present, &pos_field)?;
+        battles.push(crate::content::model::BattleSpec {
+            title: battle
+                .title
+                .clone()
+                .unwrap_or_else(|| format!("Battle {}", b + 2)),
+            monsters: ms,
+            placements,
+        });
     }
     for w in combatants.windows(2) {
         if w[0].id == w[1].id {
@@ -1474,6 +1537,36 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             ..SessionOptions::default()
         },
         map: Some(map),
-        battles: Vec::new(),
+        battles,
     })
+}
+
+/// Spaces on the map, not on walls, not overlapping.
+fn check_spaces(
+    ctx: &Ctx,
+    map: &fray_protocol::grid::MapState,
+    combatants: &[CombatantSpec],
+    field: &str,
+) -> Result<(), ContentError> {
+    let mut taken: BTreeMap<Square, CombatantId> = BTreeMap::new();
+    for c in combatants {
+        let Some(o) = &c.orcus else { continue };
+        let sp = crate::rules::orcus::geometry::Space {
+            at: o.square,
+            size: o.size,
+        };
+        for s in sp.squares() {
+            let field = format!("{field}.{}", c.id);
+            if !crate::rules::orcus::geometry::on_map(map, s) {
+                return Err(ctx.err(field, format!("{s} is off the map")));
+            }
+            if crate::rules::orcus::geometry::solid(map, s) {
+                return Err(ctx.err(field, format!("{s} is a wall")));
+            }
+            if let Some(other) = taken.insert(s, c.id.clone()) {
+                return Err(ctx.err(field, format!("{s} is already taken by {other}")));
+            }
+        }
+    }
+    Ok(())
 }

@@ -91,27 +91,9 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
     match s.phase {
         Phase::Setup if matches!(role, Role::Gm) => return Some(Command::StartBattle),
         Phase::Running => {}
-        // A session with rests waits after its battle: the GM has every hero take a quick rest
-        // (healing when staggered), then brings in the next battle or ends the session.
+        // A session with rests waits after its battle: the GM rests and goes on.
         Phase::Ended if matches!(role, Role::Gm) && !s.seed_revealed && !s.session_over => {
-            let resting = s
-                .combatants
-                .iter()
-                .find(|c| c.side == Side::Heroes && !c.rested && c.status != LifeStatus::Dead);
-            return Some(match resting {
-                Some(h) => Command::QuickRest {
-                    actor: h.id.clone(),
-                    recoveries: u32::from(h.staggered && h.recoveries > 0),
-                },
-                None if s.battle < s.battles
-                    && s.combatants
-                        .iter()
-                        .any(|c| c.side == Side::Heroes && c.status == LifeStatus::Conscious) =>
-                {
-                    Command::NextBattle
-                }
-                None => Command::EndSession,
-            });
+            return between_battles(s);
         }
         _ => return None,
     }
@@ -357,4 +339,28 @@ pub fn next_for_table(s: &SessionState, roles: &[Role], salt: u64) -> Option<(Ro
         None => Role::Gm,
     };
     choose(&role, s, salt).map(|c| (role, c))
+}
+
+/// After a battle of a session with rests (every ruleset with rests): the GM has every hero
+/// take a quick (short) rest, healing with one recovery when staggered, then brings in the next
+/// battle when there is one and a hero is up, or ends the session.
+pub(super) fn between_battles(s: &SessionState) -> Option<Command> {
+    let resting = s
+        .combatants
+        .iter()
+        .find(|c| c.side == Side::Heroes && !c.rested && c.status != LifeStatus::Dead);
+    Some(match resting {
+        Some(h) => Command::QuickRest {
+            actor: h.id.clone(),
+            recoveries: u32::from(h.staggered && h.recoveries > 0),
+        },
+        None if s.battle < s.battles
+            && s.combatants
+                .iter()
+                .any(|c| c.side == Side::Heroes && c.status == LifeStatus::Conscious) =>
+        {
+            Command::NextBattle
+        }
+        None => Command::EndSession,
+    })
 }

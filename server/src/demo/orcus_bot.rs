@@ -2,7 +2,8 @@
 //! the same grid geometry the rules use, so the commands it sends are accepted). On its turn a
 //! combatant stands up, rallies when staggered, stabilizes a dying ally, finishes a helpless
 //! enemy, uses an area power on two or more enemies, attacks in reach or range, spends a hero's
-//! action point for a second attack, walks toward the nearest enemy, and ends the turn.
+//! action point for a second attack, walks toward the nearest enemy, and ends the turn. After
+//! a battle of a session with rests the GM rests the heroes and goes on to the next battle.
 
 use super::bot::controls;
 use crate::content::model::Origin;
@@ -47,6 +48,10 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
     match s.phase {
         Phase::Setup if matches!(role, Role::Gm) => return Some(Command::StartBattle),
         Phase::Running => {}
+        // Sessions with rests: short rests, then the next battle or the end of the session.
+        Phase::Ended if matches!(role, Role::Gm) && !s.seed_revealed && !s.session_over => {
+            return super::bot::between_battles(s);
+        }
         _ => return None,
     }
     let id = s.current.as_ref()?;

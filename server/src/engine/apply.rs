@@ -155,6 +155,11 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                     vit.0 = LifeStatus::Conscious;
                 }
             }
+            // Orcus § Resting: the long rest ends now (one per 24 hours); the encounters
+            // counted for action points start afresh.
+            let mut b = world.resource_mut::<Battle>();
+            b.last_long_rest = Some(b.clock);
+            b.encounters_since_long_rest = 0;
         }
         GameEvent::PotionUsed { by, .. } => {
             with::<Hero>(world, by, |h| h.potions = h.potions.saturating_sub(1))
@@ -491,7 +496,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
             for_all::<HitPoints>(world, |hp| hp.temp = 0);
             for_all::<ActionBudget>(world, |a| a.0 = ActionsLeft::NONE);
+            // Orcus § Action points: one more encounter since the last long rest.
+            let mut b = world.resource_mut::<Battle>();
+            b.encounters_since_long_rest = b.encounters_since_long_rest.saturating_add(1);
         }
+        GameEvent::ClockAdvanced { clock, .. } => world.resource_mut::<Battle>().clock = *clock,
+        GameEvent::ActionPointGained { combatant } => with::<Grid>(world, combatant, |g| {
+            g.0.action_points = g.0.action_points.saturating_add(1)
+        }),
         GameEvent::SeedRevealed { .. } => world.resource_mut::<Battle>().seed_revealed = true,
         GameEvent::InitiativeScores { scores } => {
             for (id, dex) in scores {
@@ -813,6 +825,24 @@ pub fn enter_battle(world: &mut World, number: u32) {
         h.dropped = false;
         h.rested = false;
     });
+    // Grid rulesets (Orcus): what lasts one encounter starts afresh, and the heroes stand
+    // where the battle places them.
+    for_all::<Grid>(world, |g| {
+        g.0.action_point_round = None;
+        g.0.opportunity_used = false;
+        g.0.immediate_used = false;
+        g.0.rallied = false;
+        g.0.maintained.clear();
+    });
+    let placements = usize::try_from(number)
+        .ok()
+        .and_then(|n| n.checked_sub(2))
+        .and_then(|i| world.resource::<LaterBattles>().0.get(i).cloned())
+        .map(|b| b.placements)
+        .unwrap_or_default();
+    for (id, square) in placements {
+        with::<Grid>(world, &id, |g| g.0.square = square);
+    }
 }
 
 fn has<C: Component>(world: &World, id: &CombatantId) -> bool {

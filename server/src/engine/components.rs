@@ -207,6 +207,12 @@ pub struct Battle {
     pub popped_free: Option<CombatantId>,
     /// Grabs let go this turn (grabber, grabbed).
     pub released: Vec<(CombatantId, CombatantId)>,
+    /// Orcus § Resting: the session clock, in minutes.
+    pub clock: u32,
+    /// Orcus § Resting: the clock when the last long rest ended.
+    pub last_long_rest: Option<u32>,
+    /// Orcus § Action points: battles ended since the last long rest.
+    pub encounters_since_long_rest: u32,
 }
 
 impl Battle {

@@ -297,6 +297,9 @@ pub fn read_state(world: &World) -> SessionState {
         ftd: world.get_resource::<FtdField>().and_then(|f| f.0.clone()),
         ose: world.get_resource::<OseField>().and_then(|f| f.0.clone()),
         combatants,
+        clock: battle.clock,
+        last_long_rest: battle.last_long_rest,
+        encounters_since_long_rest: battle.encounters_since_long_rest,
     }
 }
 
@@ -360,6 +363,9 @@ fn battle_from(state: &SessionState) -> Battle {
         hit_this_turn: state.hit_this_turn.clone(),
         popped_free: state.popped_free.clone(),
         released: state.released.clone(),
+        clock: state.clock,
+        last_long_rest: state.last_long_rest,
+        encounters_since_long_rest: state.encounters_since_long_rest,
     }
 }
 

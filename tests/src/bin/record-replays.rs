@@ -23,7 +23,9 @@ use std::path::Path;
 /// them (checked by
 /// `tests/tests/replays.rs`).
 /// The Orcus fights exercise the grid: walking into opportunity attacks, flanking, area powers,
-/// persistent damage, saves with aftereffects, action points and death saves.
+/// persistent damage, saves with aftereffects, action points and death saves; `two-crossings`
+/// is a session of two battles with short rests between them, the session clock and the
+/// action point gained after the second encounter.
 const FIGHTS: &[(&str, &str, &str, u64)] = &[
     ("13th-age", "goblin-ambush-seed-111", "goblin-ambush", 111),
     ("13th-age", "crypt-of-ash-seed-0", "crypt-of-ash", 0),
@@ -33,6 +35,7 @@ const FIGHTS: &[(&str, &str, &str, u64)] = &[
     ("orcus", "bridge-of-bones-seed-5", "bridge-of-bones", 5),
     ("orcus", "bridge-of-bones-seed-7", "bridge-of-bones", 7),
     ("orcus", "bridge-of-bones-seed-13", "bridge-of-bones", 13),
+    ("orcus", "two-crossings-seed-3", "two-crossings", 3),
 ];
 
 /// What a fight exercised: mechanics and conditions, by name.

@@ -95,9 +95,11 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::LetGo { actor, target } => super::maneuvers::let_go(d, actor, target),
         Command::EndBattle => {
             running(d)?;
-            d.emit(GameEvent::BattleEnded { winner: None });
+            super::sessions::end_battle(d, None);
             Ok(())
         }
+        Command::NextBattle => crate::rules::thirteenth_age::commands::next_battle(d),
+        Command::PassTime { minutes } => super::sessions::pass_time(d, *minutes),
         other => Err(no(
             ErrorCode::InvalidArgument,
             format!("'{}' is not an Orcus command", other.kind()),

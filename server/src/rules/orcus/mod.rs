@@ -16,6 +16,7 @@ pub mod maneuvers;
 pub mod rests;
 pub mod riders;
 pub mod rules;
+pub mod sessions;
 pub mod skills;
 pub mod tables;
 mod turns;
@@ -26,6 +27,8 @@ mod tests;
 mod tests_maneuvers;
 #[cfg(test)]
 mod tests_movement;
+#[cfg(test)]
+mod tests_sessions;
 #[cfg(test)]
 mod tests_universal;
 
@@ -42,7 +45,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "orcus";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 14;
+pub const VERSION: u32 = 15;
 
 /// What decide reads beyond the shared battlefield: the grid part of each combatant, its
 /// powers, and the map.

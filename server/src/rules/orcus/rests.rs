@@ -79,6 +79,11 @@ pub fn short_rest(d: &mut Decider, b: &Board, actor: &CombatantId, recoveries: u
         })
         .unwrap_or_default();
     let knocked_out = f.vit.0 == LifeStatus::KnockedOut;
+    // The party rests together (interpretation): the first short rest after a battle or a
+    // long rest takes the 5 minutes; the others' rests fall in the same minutes.
+    if !d.field.all().any(|f| f.hero.is_some_and(|h| h.rested)) {
+        super::sessions::advance(d, super::sessions::SHORT_REST_MINUTES);
+    }
     d.emit(GameEvent::QuickRested {
         combatant: actor.clone(),
     });
@@ -100,10 +105,12 @@ pub fn short_rest(d: &mut Decider, b: &Board, actor: &CombatantId, recoveries: u
 }
 
 /// § Long rest: every hero not dead regains all hit points, recoveries, encounter and daily
-/// powers, and its action points reset to 1. The text's "once per 24 hours" is the GM's to
-/// keep: Fray has no game clock (documented gap).
+/// powers, and its action points reset to 1. It takes 6 hours of the session clock, and one
+/// long rest per 24 hours (refused `long_rest_too_soon`).
 pub fn long_rest(d: &mut Decider) -> R {
     after_battle(d)?;
+    super::sessions::long_rest_allowed(d)?;
+    super::sessions::advance(d, super::sessions::LONG_REST_MINUTES);
     d.emit(GameEvent::FullHealUp);
     Ok(())
 }

@@ -39,7 +39,7 @@ pub fn advance(d: &mut Decider, b: &Board, secret: &SeedSecret) {
         }
         Stage::Acting | Stage::BetweenTurns => {
             if let Some(winner) = crate::rules::thirteenth_age::turns::battle_over(d) {
-                d.emit(GameEvent::BattleEnded { winner });
+                super::sessions::end_battle(d, winner);
                 return;
             }
             if d.field.battle.stage == Stage::BetweenTurns {

@@ -312,7 +312,8 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::RollToReturn { .. }
         | Command::Chase { .. }
         | Command::CorruptionCheck { .. }
-        | Command::EndCorruption { .. } => reject(
+        | Command::EndCorruption { .. }
+        | Command::PassTime { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
@@ -1741,7 +1742,7 @@ fn after_battle(d: &Decider) -> Result<(), Rejection> {
 /// keep what lasts between battles — hit points, recoveries, expended daily and recharge powers,
 /// lasting wounds; once-per-battle powers are theirs again (they are used once *per battle*),
 /// and the per-battle counts (death saves, rallies) start afresh.
-fn next_battle(d: &mut Decider) -> Result<(), Rejection> {
+pub(crate) fn next_battle(d: &mut Decider) -> Result<(), Rejection> {
     after_battle(d)?;
     let number = d.field.battle.battle + 1;
     let Some(spec) = usize::try_from(number)
