@@ -616,6 +616,65 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             {
                 g.square = *to;
             }
+            // Orcus § Mounted combat: a rider travels with its mount.
+            if let Some(to) = path.last() {
+                for c in &mut state.combatants {
+                    if let Some(g) = c.grid.as_mut()
+                        && g.mounted_on.as_ref() == Some(combatant)
+                    {
+                        g.square = *to;
+                    }
+                }
+            }
+        }
+        GameEvent::Mounted {
+            rider,
+            mount,
+            controlled,
+        } => {
+            let at = find(state, mount)
+                .and_then(|i| state.combatants[i].grid.as_ref())
+                .map(|g| (g.square, g.height));
+            if let Some(i) = find(state, rider)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.mounted_on = Some(mount.clone());
+                g.controls_mount = *controlled;
+                if let Some((square, height)) = at {
+                    g.square = square;
+                    g.height = height;
+                }
+            }
+        }
+        GameEvent::Dismounted { rider, square, .. } => {
+            if let Some(i) = find(state, rider)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.mounted_on = None;
+                g.controls_mount = false;
+                g.square = *square;
+            }
+        }
+        GameEvent::MountCommanded { .. } => {}
+        GameEvent::MovedAloft { combatant, height } => {
+            for c in &mut state.combatants {
+                let mover = &c.id == combatant;
+                if let Some(g) = c.grid.as_mut()
+                    && (mover || g.mounted_on.as_ref() == Some(combatant))
+                {
+                    g.height = *height;
+                }
+            }
+        }
+        GameEvent::Fell { combatant, .. } => {
+            for c in &mut state.combatants {
+                let mover = &c.id == combatant;
+                if let Some(g) = c.grid.as_mut()
+                    && (mover || g.mounted_on.as_ref() == Some(combatant))
+                {
+                    g.height = 0;
+                }
+            }
         }
         GameEvent::ActionPointSpent { combatant, action } => {
             let round = state.round;

@@ -10,9 +10,11 @@
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
 
 mod commands;
+pub mod elevation;
 pub mod geometry;
 pub mod grid;
 pub mod maneuvers;
+pub mod mounts;
 pub mod rests;
 pub mod riders;
 pub mod rules;
@@ -23,7 +25,11 @@ mod turns;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_elevation;
+#[cfg(test)]
 mod tests_maneuvers;
+#[cfg(test)]
+mod tests_mounts;
 #[cfg(test)]
 mod tests_movement;
 #[cfg(test)]
@@ -42,7 +48,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "orcus";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 14;
+pub const VERSION: u32 = 15;
 
 /// What decide reads beyond the shared battlefield: the grid part of each combatant, its
 /// powers, and the map.
@@ -72,6 +78,8 @@ fn decide_command(
     super::decide_pending(&field, &pending, &mut dice, &mut out, |d, cmd| {
         commands::decide(d, &board, cmd)?;
         maneuvers::sweep(d, &board);
+        mounts::sweep(d, &board);
+        elevation::sweep(d, &board);
         Ok(())
     });
 }
