@@ -512,9 +512,7 @@ pub(super) fn occupant_at(
             continue;
         }
         // § Mounted combat: a mount and its rider share a space.
-        if super::mounts::mounted_on(b, &f.c.id).as_ref() == Some(mover)
-            || super::mounts::mounted_on(b, mover).as_ref() == Some(&f.c.id)
-        {
+        if super::mounts::shares_space(b, &f.c.id, mover) {
             continue;
         }
         let Ok(sp) = space(d, b, &f.c.id) else {
@@ -1555,6 +1553,7 @@ fn forced_movement(
         .field
         .all()
         .filter(|c| &c.c.id != target && !matches!(c.vit.0, LifeStatus::Dead | LifeStatus::Slain))
+        .filter(|c| !super::mounts::shares_space(b, &c.c.id, target))
         .filter_map(|c| space(d, b, &c.c.id).ok())
         .collect();
     let kind = match f.kind {

@@ -28,6 +28,11 @@ pub fn mounted_on(b: &Board, id: &CombatantId) -> Option<CombatantId> {
     b.get(id).and_then(|(g, _)| g.0.mounted_on.clone())
 }
 
+/// Whether `a` and `b` are a rider and its mount (they share one space).
+pub fn shares_space(b: &Board, a: &CombatantId, t: &CombatantId) -> bool {
+    mounted_on(b, a).as_ref() == Some(t) || mounted_on(b, t).as_ref() == Some(a)
+}
+
 /// The rider on `mount`, if any (with whether it controls the mount).
 pub fn rider_of(d: &Decider, b: &Board, mount: &CombatantId) -> Option<(CombatantId, bool)> {
     d.field.all().find_map(|f| {

@@ -292,3 +292,47 @@ fn a_mount_kind_must_be_known_mounted_combat() {
     .replace("recoveries = 1\n", "recoveries = 1\nmount = \"tame\"\n");
     assert!(crate::content::load_encounter("bad.toml", &src).is_err());
 }
+
+#[test]
+fn a_rider_moved_against_its_will_falls_off_and_is_moved_mounting_and_dismounting() {
+    // orcus-basic-rules.txt § Mounting and dismounting: a rider moved against its will may fall
+    // off and be moved (Fray's choice for the rider, an interpretation); its mount stays.
+    let shove = r#"[[monster.powers]]
+id = "shove"
+name = "Shove"
+origin = "melee"
+vs = "ac"
+bonus = 40
+hit = "1"
+push = 2
+"#;
+    let enc = stable(
+        HORSE,
+        "kael = [0, 3]\nlira = [4, 3]\nbrute-1 = [6, 3]\nbrute-2 = [9, 0]",
+        shove,
+    );
+    let mut e = started(&enc, 1);
+    run(
+        &mut e,
+        &mv("kael", &[(1, 3), (2, 3), (3, 3)], MoveMode::Walk),
+    );
+    run(&mut e, &mount("kael", "lira", true));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &atk("brute-1", "shove", &["kael"]));
+    let pushed_to = ev.iter().find_map(|x| match x {
+        GameEvent::GridMoved {
+            combatant,
+            path,
+            mode: MoveMode::Unwilling,
+            ..
+        } if combatant.as_str() == "kael" => path.last().copied(),
+        _ => None,
+    });
+    let pushed_to = pushed_to.expect("kael is pushed");
+    assert!(ev.iter().any(|x| matches!(x,
+        GameEvent::Dismounted { rider, square, .. } if rider.as_str() == "kael" && *square == pushed_to)));
+    assert_eq!(rides(&e, "kael"), None);
+    assert_eq!(square(&e, "kael"), pushed_to);
+    assert_eq!(square(&e, "lira"), Square::new(4, 3), "the mount stays");
+}
