@@ -32,6 +32,7 @@ Grid commands (Orcus; squares are X,Y):
                             mount that acts with the actions you give up
   dismount X,Y              dismount into an adjacent free square (a move action)
   command-mount standard|move|swift  give up an action for your controlled mount to take
+                            (your next verbs act for the mount until it has used it)
   aloft N                   fly (or climb a ^ square) to N squares above the ground
   surprise WHO...           GM: start with a surprise round; WHO are the surprised
   reorder WHO...            GM: set the initiative order (every combatant once)";

@@ -601,6 +601,17 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             {
                 g.maintained.clear();
             }
+            // Orcus § Controlling a mount: what the rider gave up lapses with its turn.
+            let mount = find(state, combatant)
+                .and_then(|i| state.combatants[i].grid.as_ref())
+                .filter(|g| g.controls_mount)
+                .and_then(|g| g.mounted_on.clone());
+            if let Some(i) = mount.and_then(|m| find(state, &m)) {
+                let a = &mut state.combatants[i].actions;
+                a.standard = false;
+                a.move_action = false;
+                a.quick = false;
+            }
         }
         GameEvent::BattleEnded { winner } => {
             state.phase = Phase::Ended;
@@ -655,7 +666,16 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.square = *square;
             }
         }
-        GameEvent::MountCommanded { .. } => {}
+        GameEvent::MountCommanded { mount, action, .. } => {
+            if let Some(i) = find(state, mount) {
+                let a = &mut state.combatants[i].actions;
+                match action {
+                    ActionKind::Standard => a.standard = true,
+                    ActionKind::Move => a.move_action = true,
+                    ActionKind::Quick => a.quick = true,
+                }
+            }
+        }
         GameEvent::MovedAloft { combatant, height } => {
             for c in &mut state.combatants {
                 let mover = &c.id == combatant;
