@@ -28,6 +28,12 @@ Grid commands (Orcus; squares are X,Y):
   escape acrobatics|athletics [X,Y]  escape a grapple, then maybe step to X,Y
   maintain EFFECT           maintain a grapple (a swift action, by effect number)
   letgo GRAPPLER TARGET     end a grapple (a free action)
+  mount MOUNT [control]     mount an adjacent larger ally (a move action); control: a trained
+                            mount that acts with the actions you give up
+  dismount X,Y              dismount into an adjacent free square (a move action)
+  command-mount standard|move|swift  give up an action for your controlled mount to take
+                            (your next verbs act for the mount until it has used it)
+  aloft N                   fly (or climb a ^ square) to N squares above the ground
   surprise WHO...           GM: start with a surprise round; WHO are the surprised
   reorder WHO...            GM: set the initiative order (every combatant once)";
 
@@ -53,6 +59,16 @@ fn ids(words: &[&str]) -> Vec<CombatantId> {
         .iter()
         .map(|w| CombatantId::new(w.to_lowercase()))
         .collect()
+}
+
+/// An action named `standard`, `move` or `swift`.
+fn action_word(w: &str) -> Option<ActionKind> {
+    match w.to_ascii_lowercase().as_str() {
+        "standard" => Some(ActionKind::Standard),
+        "move" => Some(ActionKind::Move),
+        "swift" | "quick" => Some(ActionKind::Quick),
+        _ => None,
+    }
 }
 
 /// Parses a grid verb; `None` when `verb` is not one of them.
@@ -112,6 +128,53 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
             game(Command::SpendActionPoint {
                 actor: m.actor.clone(),
                 action,
+            })
+        })(),
+        "mount" => (|| {
+            let m = need()?;
+            let (mount, control) = match args {
+                [w] => (w, false),
+                [w, c] if c.eq_ignore_ascii_case("control") => (w, true),
+                _ => return Err("`mount MOUNT [control]`".to_owned()),
+            };
+            game(Command::Mount {
+                actor: m.actor.clone(),
+                mount: CombatantId::new(mount.to_lowercase()),
+                control,
+            })
+        })(),
+        "dismount" => (|| {
+            let m = need()?;
+            let [to] = args else {
+                return Err("`dismount X,Y`: the adjacent square to land in".to_owned());
+            };
+            game(Command::Dismount {
+                actor: m.actor.clone(),
+                to: square(to)?,
+            })
+        })(),
+        "command-mount" => (|| {
+            let m = need()?;
+            let action = match args {
+                [w] => action_word(w).ok_or("`command-mount standard|move|swift`")?,
+                _ => return Err("`command-mount standard|move|swift`".to_owned()),
+            };
+            game(Command::CommandMount {
+                actor: m.actor.clone(),
+                action,
+            })
+        })(),
+        "aloft" => (|| {
+            let m = need()?;
+            let height = match args {
+                [w] => w
+                    .parse::<i32>()
+                    .map_err(|_| format!("`aloft N`: `{w}` is not a height in squares"))?,
+                _ => return Err("`aloft N`: the height in squares (0: the ground)".to_owned()),
+            };
+            game(Command::MoveAloft {
+                actor: m.actor.clone(),
+                height,
             })
         })(),
         "area" => (|| {
@@ -288,6 +351,35 @@ mod tests {
                 actor: CombatantId::new("brenna"),
                 skill: EscapeSkill::Athletics,
                 step_to: Some(Square::new(1, 1)),
+            }
+        );
+        assert_eq!(
+            game("mount warhorse control"),
+            Command::Mount {
+                actor: CombatantId::new("brenna"),
+                mount: CombatantId::new("warhorse"),
+                control: true,
+            }
+        );
+        assert_eq!(
+            game("dismount 2,3"),
+            Command::Dismount {
+                actor: CombatantId::new("brenna"),
+                to: Square::new(2, 3),
+            }
+        );
+        assert_eq!(
+            game("command-mount move"),
+            Command::CommandMount {
+                actor: CombatantId::new("brenna"),
+                action: ActionKind::Move,
+            }
+        );
+        assert_eq!(
+            game("aloft 3"),
+            Command::MoveAloft {
+                actor: CombatantId::new("brenna"),
+                height: 3,
             }
         );
         assert_eq!(

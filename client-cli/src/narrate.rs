@@ -938,6 +938,43 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             };
             format!("{}'s {what} burns out!", n(carrier))
         }
+        GameEvent::Mounted {
+            rider,
+            mount,
+            controlled,
+        } => format!(
+            "{} mounts {}{}",
+            n(rider),
+            n(mount),
+            if *controlled {
+                " and takes the reins"
+            } else {
+                " (it acts on its own)"
+            }
+        ),
+        GameEvent::Dismounted {
+            rider,
+            mount,
+            square,
+        } => format!("{} gets off {} at {square}", n(rider), n(mount)),
+        GameEvent::MountCommanded {
+            rider,
+            mount,
+            action,
+        } => {
+            let what = match action {
+                fray_protocol::event::ActionKind::Standard => "standard",
+                fray_protocol::event::ActionKind::Move => "move",
+                fray_protocol::event::ActionKind::Quick => "swift",
+            };
+            format!("{} gives {} a {what} action", n(rider), n(mount))
+        }
+        GameEvent::MovedAloft { combatant, height } => {
+            format!("{} is now {height} squares up", n(combatant))
+        }
+        GameEvent::Fell { combatant, squares } => {
+            format!("{} falls {squares} squares!", n(combatant))
+        }
         GameEvent::LightDoused { carrier, source } => {
             let what = match source {
                 fray_protocol::ose::LightSource::Torch => "torch",
@@ -1037,6 +1074,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 ),
                 SavePurpose::Rally => format!("{} tries to rally again", n(combatant)),
                 SavePurpose::Disengage => format!("{} tries to disengage", n(combatant)),
+                SavePurpose::Dismount => format!("{} tries to stay in the saddle", n(combatant)),
             };
             let result = if *success { "success" } else { "failure" };
             format!(

@@ -632,6 +632,17 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             {
                 g.maintained.clear();
             }
+            // Orcus § Controlling a mount: what the rider gave up lapses with its turn.
+            let mount = find(state, combatant)
+                .and_then(|i| state.combatants[i].grid.as_ref())
+                .filter(|g| g.controls_mount)
+                .and_then(|g| g.mounted_on.clone());
+            if let Some(i) = mount.and_then(|m| find(state, &m)) {
+                let a = &mut state.combatants[i].actions;
+                a.standard = false;
+                a.move_action = false;
+                a.quick = false;
+            }
         }
         GameEvent::BattleEnded { winner } => {
             state.phase = Phase::Ended;
@@ -646,6 +657,74 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
                 g.square = *to;
+            }
+            // Orcus § Mounted combat: a rider travels with its mount.
+            if let Some(to) = path.last() {
+                for c in &mut state.combatants {
+                    if let Some(g) = c.grid.as_mut()
+                        && g.mounted_on.as_ref() == Some(combatant)
+                    {
+                        g.square = *to;
+                    }
+                }
+            }
+        }
+        GameEvent::Mounted {
+            rider,
+            mount,
+            controlled,
+        } => {
+            let at = find(state, mount)
+                .and_then(|i| state.combatants[i].grid.as_ref())
+                .map(|g| (g.square, g.height));
+            if let Some(i) = find(state, rider)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.mounted_on = Some(mount.clone());
+                g.controls_mount = *controlled;
+                if let Some((square, height)) = at {
+                    g.square = square;
+                    g.height = height;
+                }
+            }
+        }
+        GameEvent::Dismounted { rider, square, .. } => {
+            if let Some(i) = find(state, rider)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.mounted_on = None;
+                g.controls_mount = false;
+                g.square = *square;
+            }
+        }
+        GameEvent::MountCommanded { mount, action, .. } => {
+            if let Some(i) = find(state, mount) {
+                let a = &mut state.combatants[i].actions;
+                match action {
+                    ActionKind::Standard => a.standard = true,
+                    ActionKind::Move => a.move_action = true,
+                    ActionKind::Quick => a.quick = true,
+                }
+            }
+        }
+        GameEvent::MovedAloft { combatant, height } => {
+            for c in &mut state.combatants {
+                let mover = &c.id == combatant;
+                if let Some(g) = c.grid.as_mut()
+                    && (mover || g.mounted_on.as_ref() == Some(combatant))
+                {
+                    g.height = *height;
+                }
+            }
+        }
+        GameEvent::Fell { combatant, .. } => {
+            for c in &mut state.combatants {
+                let mover = &c.id == combatant;
+                if let Some(g) = c.grid.as_mut()
+                    && (mover || g.mounted_on.as_ref() == Some(combatant))
+                {
+                    g.height = 0;
+                }
             }
         }
         GameEvent::ActionPointSpent { combatant, action } => {

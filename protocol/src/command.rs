@@ -686,6 +686,43 @@ pub enum Command {
         /// Minutes that pass.
         minutes: u32,
     },
+    /// Orcus § Mounted combat, Mounting and dismounting: a move action; the actor mounts an
+    /// adjacent willing creature (a `mount` in its stat block) at least one size larger.
+    /// `control`: the rider controls the mount (§ Controlling a mount; trained mounts only).
+    Mount {
+        /// The rider.
+        actor: CombatantId,
+        /// The mount.
+        mount: CombatantId,
+        /// Control the mount (its initiative follows the rider's) or let it act independently.
+        #[serde(default)]
+        control: bool,
+    },
+    /// Orcus § Mounting and dismounting: a move action; the rider dismounts into an adjacent,
+    /// unoccupied square `to`.
+    Dismount {
+        /// The rider.
+        actor: CombatantId,
+        /// Where it lands.
+        to: crate::grid::Square,
+    },
+    /// Orcus § Controlling a mount: the rider gives up an action so that its controlled mount
+    /// takes the same action (the mount then acts with its own commands on the rider's turn).
+    CommandMount {
+        /// The rider.
+        actor: CombatantId,
+        /// The action given up and granted to the mount.
+        action: crate::event::ActionKind,
+    },
+    /// Orcus elevation: a move action to fly (fly speed) or climb (a climbable `^` square,
+    /// climb speed or an Athletics check against the map's `climb_dc`) up or down to `height`
+    /// squares above the ground.
+    MoveAloft {
+        /// Who.
+        actor: CombatantId,
+        /// The new height in squares (0: the ground).
+        height: i32,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -763,6 +800,10 @@ impl Command {
             | Command::CarryLight { actor, .. }
             | Command::Hide { actor }
             | Command::ReadyAction { actor, .. }
+            | Command::Mount { actor, .. }
+            | Command::Dismount { actor, .. }
+            | Command::CommandMount { actor, .. }
+            | Command::MoveAloft { actor, .. }
             | Command::Declare { actor, .. }
             | Command::OseAttack { actor, .. }
             | Command::CastSpell { actor }
@@ -886,6 +927,10 @@ impl Command {
             Command::Reveal { .. } => "reveal",
             Command::Exhaust { .. } => "exhaust",
             Command::ReadyAction { .. } => "ready_action",
+            Command::Mount { .. } => "mount",
+            Command::Dismount { .. } => "dismount",
+            Command::CommandMount { .. } => "command_mount",
+            Command::MoveAloft { .. } => "move_aloft",
         }
     }
 }

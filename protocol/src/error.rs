@@ -123,6 +123,21 @@ pub enum ErrorCode {
     TargetHidden,
     /// Orcus § Resting: a second long rest within 24 hours of the last one.
     LongRestTooSoon,
+    /// Orcus § Mounted combat: the creature is not a mount (no `mount` in its stat block).
+    NotAMount,
+    /// Orcus § Mounted combat: a mount is at least one size larger than its rider.
+    MountTooSmall,
+    /// Orcus § Mounted combat: the rider is already mounted, or the mount already bears a rider.
+    AlreadyMounted,
+    /// Orcus § Mounted combat: the actor is not mounted.
+    NotMounted,
+    /// Orcus § Controlling a mount: the mount is not controlled (untrained, intelligent, or the
+    /// rider let it act independently).
+    MountNotControlled,
+    /// Orcus § Mounted combat: a mounted rider moves with its mount, not on its own.
+    Mounted,
+    /// Orcus elevation: the creature can neither fly nor climb here.
+    CannotClimb,
 }
 
 impl fmt::Display for ErrorCode {

@@ -246,6 +246,8 @@ pub enum SavePurpose {
     Rally,
     /// A disengage check (11+, −1 per foe beyond the first, −5 when grabbed).
     Disengage,
+    /// Orcus § Mounting and dismounting: a rider knocked prone saves to stay mounted.
+    Dismount,
 }
 
 /// Why opportunity attacks were provoked.
@@ -1192,6 +1194,48 @@ pub enum GameEvent {
     ActionPointGained {
         /// The hero.
         combatant: CombatantId,
+    },
+    /// Orcus § Mounted combat: a rider mounted a creature; it shares the mount's space.
+    Mounted {
+        /// The rider.
+        rider: CombatantId,
+        /// The mount.
+        mount: CombatantId,
+        /// The rider controls the mount (§ Controlling a mount).
+        controlled: bool,
+    },
+    /// Orcus § Mounting and dismounting: a rider left (or fell off) its mount.
+    Dismounted {
+        /// The rider.
+        rider: CombatantId,
+        /// The mount.
+        mount: CombatantId,
+        /// Where the rider lands.
+        square: crate::grid::Square,
+    },
+    /// Orcus § Controlling a mount: the rider gave up an action; the mount may take it.
+    MountCommanded {
+        /// The rider.
+        rider: CombatantId,
+        /// The mount.
+        mount: CombatantId,
+        /// The action granted.
+        action: ActionKind,
+    },
+    /// Orcus elevation: a creature flew or climbed to a new height (squares above the ground).
+    MovedAloft {
+        /// Who.
+        combatant: CombatantId,
+        /// The new height.
+        height: i32,
+    },
+    /// Orcus elevation: a creature fell to the ground from `squares` up (damage follows as a
+    /// `hazard` with purpose `fall`).
+    Fell {
+        /// Who.
+        combatant: CombatantId,
+        /// The height it fell from.
+        squares: i32,
     },
 }
 

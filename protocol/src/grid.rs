@@ -87,6 +87,17 @@ pub struct MapState {
     /// speed costs 1 extra square; creatures in it fight underwater.
     #[serde(default)]
     pub water: Vec<Square>,
+    /// Climbable surfaces (`^`: cliffs, trees, ladders): a creature on or next to one can climb
+    /// up them (Orcus elevation).
+    #[serde(default)]
+    pub climbable: Vec<Square>,
+    /// The Athletics DC to climb (`[map] climb_dc`, default 15).
+    #[serde(default = "default_climb_dc")]
+    pub climb_dc: i32,
+}
+
+fn default_climb_dc() -> i32 {
+    15
 }
 
 /// The grid part of a combatant's state (Orcus).
@@ -127,6 +138,15 @@ pub struct GridState {
     /// Pieces of ammunition left (§ Attacks with ammunition); `None` when not tracked.
     #[serde(default)]
     pub ammunition: Option<i32>,
+    /// The mount it rides (§ Mounted combat); it shares the mount's space.
+    #[serde(default)]
+    pub mounted_on: Option<crate::ids::CombatantId>,
+    /// It controls the mount it rides (§ Controlling a mount).
+    #[serde(default)]
+    pub controls_mount: bool,
+    /// Its height above the ground in squares (elevation: 4e-style cubes).
+    #[serde(default)]
+    pub height: i32,
 }
 
 /// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).

@@ -201,6 +201,20 @@ impl Game {
             && state.phase == Phase::Running
             && self.controls(current)
         {
+            // Orcus § Controlling a mount: once the rider gave up an action, its mount (when
+            // this seat controls it too) acts with it.
+            if let Some(mount) = state
+                .combatant(current)
+                .and_then(|c| c.grid.as_ref())
+                .filter(|g| g.controls_mount)
+                .and_then(|g| g.mounted_on.clone())
+                && self.controls(&mount)
+                && state
+                    .combatant(&mount)
+                    .is_some_and(|m| m.actions.standard || m.actions.move_action || m.actions.quick)
+            {
+                return Some(mount);
+            }
             return Some(current.clone());
         }
         // Out of turn: a controlled combatant holding a readied action acts with it.

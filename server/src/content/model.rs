@@ -475,6 +475,27 @@ pub struct OrcusSpec {
     pub immune: Vec<DamageType>,
     /// Powers (including the universal Basic Attack when the stat block gives a weapon).
     pub powers: Vec<PowerSpec>,
+    /// § Mounted combat: it can serve as a mount, and how.
+    #[serde(default)]
+    pub mount: Option<MountKind>,
+    /// Elevation: it hovers (does not fall when it cannot fly on).
+    #[serde(default)]
+    pub hover: bool,
+    /// Elevation: it falls slowly and lands unharmed.
+    #[serde(default)]
+    pub slow_fall: bool,
+}
+
+/// Orcus § Mounted combat: what kind of mount a creature is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MountKind {
+    /// Trained to accept a rider: it can be controlled (§ Controlling a mount).
+    Trained,
+    /// A willing but untrained creature: it always acts independently.
+    Untrained,
+    /// An intelligent creature (a dragon): it always acts independently.
+    Intelligent,
 }
 
 /// A secondary attack (Orcus § Secondary attacks).

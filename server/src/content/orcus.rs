@@ -4,7 +4,7 @@
 
 use super::file::{Ctx, SeatFile, parse_size};
 use super::model::{
-    AbilityMods, ActionCost, CombatantSpec, EffectSpec, Encounter, Frequency, HeroSpec,
+    AbilityMods, ActionCost, CombatantSpec, EffectSpec, Encounter, Frequency, HeroSpec, MountKind,
     OrcusEffect, OrcusSpec, Origin, PowerSpec, RechargeCondition, SecondaryAttack, SecondaryOn,
     SessionOptions, TargetRule,
 };
@@ -93,12 +93,15 @@ fn one() -> u32 {
 }
 
 /// `[map]`: rows of characters — `.` floor, `#` wall, `~` difficult terrain, `=` transparent
-/// wall (glass, ice), `:` lightly, `%` heavily, `@` totally obscured.
+/// wall (glass, ice), `:` lightly, `%` heavily, `@` totally obscured, `w` water, `^` climbable.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapFile {
     /// Rows, north to south.
     pub rows: Vec<String>,
+    /// The Athletics DC to climb a `^` square (elevation; default 15).
+    #[serde(default)]
+    pub climb_dc: Option<i32>,
 }
 
 /// `[[hero]]`.
@@ -174,6 +177,15 @@ pub struct HeroFile {
     /// The Aquatic tag (§ Underwater combat: +2 to attacks against creatures without it).
     #[serde(default)]
     pub aquatic: bool,
+    /// § Mounted combat: it can serve as a mount (`trained`, `untrained` or `intelligent`).
+    #[serde(default)]
+    pub mount: Option<MountKind>,
+    /// Elevation: it can hover (it does not fall when stunned or knocked prone aloft).
+    #[serde(default)]
+    pub hover: bool,
+    /// Elevation: it falls slowly and lands unharmed.
+    #[serde(default)]
+    pub slow_fall: bool,
     /// Powers.
     #[serde(default)]
     pub powers: Vec<PowerFile>,
@@ -276,6 +288,15 @@ pub struct MonsterFile {
     /// The Aquatic tag (§ Underwater combat: +2 to attacks against creatures without it).
     #[serde(default)]
     pub aquatic: bool,
+    /// § Mounted combat: it can serve as a mount (`trained`, `untrained` or `intelligent`).
+    #[serde(default)]
+    pub mount: Option<MountKind>,
+    /// Elevation: it can hover (it does not fall when stunned or knocked prone aloft).
+    #[serde(default)]
+    pub hover: bool,
+    /// Elevation: it falls slowly and lands unharmed.
+    #[serde(default)]
+    pub slow_fall: bool,
     /// `{ fire = 5 }`.
     #[serde(default)]
     pub resist: BTreeMap<String, i32>,
@@ -1161,6 +1182,9 @@ impl HeroFile {
                 incorporeal: false,
                 modes: modes(ctx, &f, [self.climb, self.fly, self.swim, self.burrow])?,
                 aquatic: self.aquatic,
+                mount: self.mount,
+                hover: self.hover,
+                slow_fall: self.slow_fall,
                 skills,
                 str_attack,
                 resist: Vec::new(),
@@ -1298,6 +1322,9 @@ impl MonsterFile {
                 incorporeal: self.incorporeal,
                 modes: modes(ctx, &f, [self.climb, self.fly, self.swim, self.burrow])?,
                 aquatic: self.aquatic,
+                mount: self.mount,
+                hover: self.hover,
+                slow_fall: self.slow_fall,
                 skills,
                 str_attack: n.attack_vs_other,
                 resist,
@@ -1329,7 +1356,12 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
         heavily_obscured: Vec::new(),
         totally_obscured: Vec::new(),
         water: Vec::new(),
+        climbable: Vec::new(),
+        climb_dc: m.climb_dc.unwrap_or(15),
     };
+    if !(1..=60).contains(&state.climb_dc) {
+        return Err(ctx.err("map.climb_dc", "a climb DC is 1 to 60"));
+    }
     if !(1..=64).contains(&width) {
         return Err(ctx.err("map.rows", "a map has 1 to 64 columns"));
     }
@@ -1351,12 +1383,13 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
                 '%' => state.heavily_obscured.push(s),
                 '@' => state.totally_obscured.push(s),
                 'w' => state.water.push(s),
+                '^' => state.climbable.push(s),
                 o => {
                     return Err(ctx.err(
                         format!("map.rows[{y}]"),
                         format!(
                             "unknown square '{o}' at column {x} (. floor, # wall, ~ difficult, \
-                             = transparent wall, : lightly, % heavily, @ totally obscured, w water)"
+                             = transparent wall, : lightly, % heavily, @ totally obscured, w water, ^ climbable)"
                         ),
                     ));
                 }

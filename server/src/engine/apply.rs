@@ -37,6 +37,19 @@ fn for_all<C: Component<Mutability = bevy_ecs::component::Mutable>>(
     }
 }
 
+/// Changes the grid state of every rider mounted on `mount` (Orcus § Mounted combat).
+fn riders_of(
+    world: &mut World,
+    mount: &CombatantId,
+    mut f: impl FnMut(&mut fray_protocol::grid::GridState),
+) {
+    for_all::<Grid>(world, |g| {
+        if g.0.mounted_on.as_ref() == Some(mount) {
+            f(&mut g.0);
+        }
+    });
+}
+
 /// Folds one event into the world.
 pub fn apply(world: &mut World, event: &GameEvent) {
     match event {
@@ -45,7 +58,52 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         } => {
             if let Some(last) = path.last() {
                 with::<Grid>(world, combatant, |g| g.0.square = *last);
+                // Orcus § Mounted combat: a rider travels with its mount.
+                riders_of(world, combatant, |g| g.square = *last);
             }
+        }
+        GameEvent::Mounted {
+            rider,
+            mount,
+            controlled,
+        } => {
+            let at = entity(world, mount)
+                .and_then(|e| world.get::<Grid>(e))
+                .map(|g| (g.0.square, g.0.height));
+            with::<Grid>(world, rider, |g| {
+                g.0.mounted_on = Some(mount.clone());
+                g.0.controls_mount = *controlled;
+                if let Some((square, height)) = at {
+                    g.0.square = square;
+                    g.0.height = height;
+                }
+            });
+            if *controlled {
+                // § Controlling a mount: it acts only through the actions its rider gives up.
+                with::<ActionBudget>(world, mount, |a| a.0 = ActionsLeft::NONE);
+            }
+        }
+        GameEvent::Dismounted { rider, square, .. } => {
+            with::<Grid>(world, rider, |g| {
+                g.0.mounted_on = None;
+                g.0.controls_mount = false;
+                g.0.square = *square;
+            });
+        }
+        GameEvent::MountCommanded { mount, action, .. } => {
+            with::<ActionBudget>(world, mount, |a| match action {
+                ActionKind::Standard => a.0.standard = true,
+                ActionKind::Move => a.0.move_action = true,
+                ActionKind::Quick => a.0.quick = true,
+            });
+        }
+        GameEvent::MovedAloft { combatant, height } => {
+            with::<Grid>(world, combatant, |g| g.0.height = *height);
+            riders_of(world, combatant, |g| g.height = *height);
+        }
+        GameEvent::Fell { combatant, .. } => {
+            with::<Grid>(world, combatant, |g| g.0.height = 0);
+            riders_of(world, combatant, |g| g.height = 0);
         }
         GameEvent::ActionPointSpent { combatant, action } => {
             let round = world.resource::<Battle>().round;
@@ -477,6 +535,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 b.released.clear();
             }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
+            // Orcus § Controlling a mount: what the rider gave up lapses with its turn.
+            let mount = entity(world, combatant)
+                .and_then(|e| world.get::<Grid>(e))
+                .filter(|g| g.0.controls_mount)
+                .and_then(|g| g.0.mounted_on.clone());
+            if let Some(m) = mount {
+                with::<ActionBudget>(world, &m, |a| a.0 = ActionsLeft::NONE);
+            }
         }
         GameEvent::BattleEnded { winner } => {
             {

@@ -62,6 +62,9 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 riders: Vec::new(),
                 maintained: Vec::new(),
                 ammunition: o.ammunition,
+                mounted_on: None,
+                controls_mount: false,
+                height: 0,
             }),
             OrcusKit(o.clone()),
         ));

@@ -93,6 +93,16 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         } => super::maneuvers::escape(d, b, actor, *skill, *step_to),
         Command::Maintain { actor, effect } => super::maneuvers::maintain(d, b, actor, *effect),
         Command::LetGo { actor, target } => super::maneuvers::let_go(d, actor, target),
+        Command::Mount {
+            actor,
+            mount,
+            control,
+        } => super::mounts::mount(d, b, actor, mount, *control),
+        Command::Dismount { actor, to } => super::mounts::dismount(d, b, actor, *to),
+        Command::CommandMount { actor, action } => {
+            super::mounts::command_mount(d, b, actor, *action)
+        }
+        Command::MoveAloft { actor, height } => super::elevation::move_aloft(d, b, actor, *height),
         Command::EndBattle => {
             running(d)?;
             super::sessions::end_battle(d, None);
@@ -118,11 +128,21 @@ pub(super) fn fighter<'a, 'w, 's>(
         .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
 }
 
-/// The space a combatant occupies.
+/// The space a combatant occupies (a mounted rider: its mount's, § Mounted combat).
 pub fn space(d: &Decider, b: &Board, id: &CombatantId) -> R<Space> {
     let (g, _) = b
         .get(id)
         .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))?;
+    if let Some(m) = &g.0.mounted_on
+        && m != id
+        && !d
+            .events()
+            .iter()
+            .any(|e| matches!(e, GameEvent::Dismounted { rider, .. } if rider == id))
+        && b.get(m).is_some_and(|(mg, _)| mg.0.mounted_on.is_none())
+    {
+        return space(d, b, m);
+    }
     // A move earlier in this same decision (a charge's walk, a push) counts.
     let moved = d.events().iter().rev().find_map(|e| match e {
         GameEvent::GridMoved {
@@ -151,7 +171,7 @@ fn running(d: &Decider) -> R {
 pub(super) fn on_turn(d: &Decider, actor: &CombatantId) -> R {
     running(d)?;
     let f = fighter(d, actor)?;
-    if d.field.battle.current() != Some(actor) {
+    if d.field.battle.current() != Some(actor) && !super::mounts::commanded(d, actor) {
         return Err(no(
             ErrorCode::NotYourTurn,
             format!("it is not {}'s turn", f.c.name),
@@ -493,6 +513,10 @@ pub(super) fn occupant_at(
         if &f.c.id == mover || matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
             continue;
         }
+        // § Mounted combat: a mount and its rider share a space.
+        if super::mounts::shares_space(b, &f.c.id, mover) {
+            continue;
+        }
         let Ok(sp) = space(d, b, &f.c.id) else {
             continue;
         };
@@ -663,6 +687,7 @@ pub(super) fn cannot_leave_space(d: &Decider, id: &CombatantId) -> R {
 /// § Walk, § Run, § Step.
 fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mode: MoveMode) -> R {
     on_turn(d, actor)?;
+    super::mounts::not_mounted(b, actor)?;
     cannot_leave_space(d, actor)?;
     let cost = path_cost(d, b, actor, path, mode)?;
     let base = match (mode, mode.special()) {
@@ -762,7 +787,9 @@ pub(super) fn walk(
                     });
                     cost_so_far = 0;
                 }
-                opportunity_attack(d, b, &enemy, actor, at)?;
+                // § Controlling a mount: a mount's provocation may target its rider.
+                let target = super::mounts::opportunity_target(d, b, actor);
+                opportunity_attack(d, b, &enemy, &target, at)?;
                 if d.status(actor) != Some(LifeStatus::Conscious) {
                     return Ok(false);
                 }
@@ -1528,6 +1555,7 @@ fn forced_movement(
         .field
         .all()
         .filter(|c| &c.c.id != target && !matches!(c.vit.0, LifeStatus::Dead | LifeStatus::Slain))
+        .filter(|c| !super::mounts::shares_space(b, &c.c.id, target))
         .filter_map(|c| space(d, b, &c.c.id).ok())
         .collect();
     let kind = match f.kind {
@@ -1629,7 +1657,7 @@ fn opportunity_attack(
     let Ok(a_sp) = space(d, b, attacker) else {
         return Ok(());
     };
-    if geometry::distance(a_sp, at) > reach {
+    if geometry::distance(a_sp, at).max(super::elevation::gap(d, b, attacker, provoker)) > reach {
         return Ok(());
     }
     d.emit(GameEvent::OpportunityTaken {
@@ -1702,7 +1730,8 @@ fn attack_cmd(
             _ => {}
         }
         let t_sp = space(d, b, t)?;
-        let dist = geometry::distance(a_sp, t_sp);
+        // Elevation: the height difference counts (the larger of the two distances).
+        let dist = geometry::distance(a_sp, t_sp).max(super::elevation::gap(d, b, actor, t));
         let limit = match p.origin {
             Origin::Melee { reach } => reach,
             Origin::Ranged { long, .. } => long,

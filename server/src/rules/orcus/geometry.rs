@@ -325,6 +325,8 @@ mod tests {
             heavily_obscured: vec![],
             totally_obscured: vec![],
             water: vec![],
+            climbable: vec![],
+            climb_dc: 15,
         }
     }
 

@@ -117,6 +117,7 @@ pub fn charge(
     path: &[Square],
 ) -> R {
     on_turn(d, actor)?;
+    super::mounts::not_mounted(b, actor)?;
     alive(d, target)?;
     if !is_enemy(d, actor, target) {
         return Err(no(

@@ -10,9 +10,11 @@
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
 
 mod commands;
+pub mod elevation;
 pub mod geometry;
 pub mod grid;
 pub mod maneuvers;
+pub mod mounts;
 pub mod rests;
 pub mod riders;
 pub mod rules;
@@ -24,7 +26,11 @@ mod turns;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_elevation;
+#[cfg(test)]
 mod tests_maneuvers;
+#[cfg(test)]
+mod tests_mounts;
 #[cfg(test)]
 mod tests_movement;
 #[cfg(test)]
@@ -75,6 +81,8 @@ fn decide_command(
     super::decide_pending(&field, &pending, &mut dice, &mut out, |d, cmd| {
         commands::decide(d, &board, cmd)?;
         maneuvers::sweep(d, &board);
+        mounts::sweep(d, &board);
+        elevation::sweep(d, &board);
         Ok(())
     });
 }

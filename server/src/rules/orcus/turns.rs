@@ -45,7 +45,7 @@ pub fn advance(d: &mut Decider, b: &Board, secret: &SeedSecret) {
             if d.field.battle.stage == Stage::BetweenTurns {
                 begin_next_turn(d, b);
             } else if let Some(current) = d.field.battle.current().cloned()
-                && !commands::can_act(d, &current)
+                && (!commands::can_act(d, &current) || super::mounts::controlled(d, b, &current))
             {
                 end_turn(d, b, &current);
             }

@@ -298,6 +298,10 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::Reveal { .. }
         | Command::Exhaust { .. }
         | Command::ReadyAction { .. }
+        | Command::Mount { .. }
+        | Command::Dismount { .. }
+        | Command::CommandMount { .. }
+        | Command::MoveAloft { .. }
         | Command::RollSurprise { .. }
         | Command::RollReaction { .. }
         | Command::Declare { .. }

@@ -1,0 +1,338 @@
+//! Orcus mounted combat (orcus-basic-rules.txt § Mounted combat: § Mounting and dismounting,
+//! § Controlling a mount).
+
+use super::tests::{arena_src, atk, end, mv, square, started, until};
+use crate::content::model::Encounter;
+use crate::engine::Engine;
+use crate::rules::thirteenth_age::tests::{cid, cs, current, refuse, run};
+use fray_protocol::event::{ActionKind, Condition, EffectKind, GameEvent, SavePurpose};
+use fray_protocol::grid::{MoveMode, Square};
+use fray_protocol::{Command, ErrorCode};
+
+/// Kael next to Lira, who is here a large horse-like hero with `lira_extra` (e.g. its `mount`).
+fn stable(lira_extra: &str, positions: &str, monster_powers: &str) -> Encounter {
+    let src = arena_src(
+        &[
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+            "..........",
+        ],
+        monster_powers,
+        5,
+        positions,
+    )
+    .replace(
+        "recoveries = 1\n",
+        &format!("recoveries = 1\n{lira_extra}\n"),
+    );
+    crate::content::load_encounter("stable.toml", &src).unwrap()
+}
+
+const HORSE: &str = "size = \"large\"\nmount = \"trained\"";
+const AT_THE_HORSE: &str = "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [8, 0]\nbrute-2 = [8, 5]";
+
+fn mount(actor: &str, m: &str, control: bool) -> Command {
+    Command::Mount {
+        actor: cid(actor),
+        mount: cid(m),
+        control,
+    }
+}
+
+fn command(actor: &str, action: ActionKind) -> Command {
+    Command::CommandMount {
+        actor: cid(actor),
+        action,
+    }
+}
+
+fn rides(e: &Engine, id: &str) -> Option<String> {
+    cs(e, id)
+        .grid
+        .and_then(|g| g.mounted_on.map(|m| m.as_str().to_owned()))
+}
+
+fn prone(e: &Engine, id: &str) -> bool {
+    cs(e, id)
+        .effects
+        .iter()
+        .any(|x| x.kind == EffectKind::Condition(Condition::Prone))
+}
+
+#[test]
+fn mounting_is_a_move_action_and_the_rider_moves_with_its_mount_mounting_and_dismounting() {
+    // orcus-basic-rules.txt § Mounting and dismounting: mount an adjacent creature or dismount
+    // into an adjacent unoccupied space, a move action each; § Controlling a mount: the rider
+    // gives up actions for the mount to take them.
+    let enc = stable(HORSE, AT_THE_HORSE, "");
+    let mut e = started(&enc, 1);
+    assert_eq!(
+        refuse(&mut e, &mount("kael", "brute-1", false)),
+        ErrorCode::NotAMount
+    );
+    assert_eq!(
+        refuse(&mut e, &command("kael", ActionKind::Move)),
+        ErrorCode::NotMounted
+    );
+    let ev = run(&mut e, &mount("kael", "lira", true));
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::ActionUsed {
+            action: ActionKind::Move,
+            ..
+        }
+    )));
+    assert_eq!(rides(&e, "kael").as_deref(), Some("lira"));
+    assert_eq!(square(&e, "kael"), Square::new(1, 3));
+    assert_eq!(
+        refuse(&mut e, &mount("kael", "lira", true)),
+        ErrorCode::AlreadyMounted
+    );
+    // A rider does not walk on its own: the mount moves.
+    assert_eq!(
+        refuse(&mut e, &mv("kael", &[(0, 2)], MoveMode::Walk)),
+        ErrorCode::Mounted
+    );
+    // The mount acts only with what the rider gives up.
+    assert_eq!(
+        refuse(&mut e, &mv("lira", &[(2, 2)], MoveMode::Walk)),
+        ErrorCode::NotYourTurn
+    );
+    run(&mut e, &command("kael", ActionKind::Standard));
+    run(&mut e, &mv("lira", &[(2, 2), (3, 2)], MoveMode::Walk));
+    assert_eq!(square(&e, "lira"), Square::new(3, 2));
+    assert_eq!(
+        square(&e, "kael"),
+        Square::new(3, 2),
+        "the rider moves with it"
+    );
+    // Both move actions are spent: no dismounting this turn.
+    assert_eq!(
+        refuse(
+            &mut e,
+            &Command::Dismount {
+                actor: cid("kael"),
+                to: Square::new(2, 2)
+            }
+        ),
+        ErrorCode::ActionAlreadyUsed
+    );
+    // A controlled mount's own turns end at once (its initiative is the rider's).
+    let mut ev = run(&mut e, &end("kael"));
+    ev.extend(until(&mut e, "kael"));
+    let started = ev.iter().position(
+        |x| matches!(x, GameEvent::TurnStarted { combatant, .. } if combatant.as_str() == "lira"),
+    );
+    let ended = ev.iter().position(
+        |x| matches!(x, GameEvent::TurnEnded { combatant } if combatant.as_str() == "lira"),
+    );
+    assert!(started.is_some() && ended.is_some(), "{ev:?}");
+    assert_eq!(current(&e), "kael");
+    // Dismount into an adjacent free square (not a far one).
+    let far = Command::Dismount {
+        actor: cid("kael"),
+        to: Square::new(7, 2),
+    };
+    assert_eq!(refuse(&mut e, &far), ErrorCode::IllegalPath);
+    run(
+        &mut e,
+        &Command::Dismount {
+            actor: cid("kael"),
+            to: Square::new(2, 2),
+        },
+    );
+    assert_eq!(rides(&e, "kael"), None);
+    assert_eq!(square(&e, "kael"), Square::new(2, 2));
+}
+
+#[test]
+fn a_mount_is_larger_and_only_a_trained_one_is_controlled_controlling_a_mount() {
+    // orcus-basic-rules.txt § Mounted combat: a mount is at least one size larger; § Controlling
+    // a mount: only a mount trained to accept a rider can be controlled, others act
+    // independently on their own turns.
+    let small = stable(
+        "mount = \"trained\"",
+        "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [8, 0]\nbrute-2 = [8, 5]",
+        "",
+    );
+    let mut e = started(&small, 1);
+    assert_eq!(
+        refuse(&mut e, &mount("kael", "lira", false)),
+        ErrorCode::MountTooSmall
+    );
+    let wild = stable("size = \"large\"\nmount = \"untrained\"", AT_THE_HORSE, "");
+    let mut e = started(&wild, 1);
+    assert_eq!(
+        refuse(&mut e, &mount("kael", "lira", true)),
+        ErrorCode::MountNotControlled
+    );
+    run(&mut e, &mount("kael", "lira", false));
+    assert_eq!(
+        refuse(&mut e, &command("kael", ActionKind::Standard)),
+        ErrorCode::MountNotControlled
+    );
+    // The independent mount keeps its own turn and carries the rider along.
+    until(&mut e, "lira");
+    run(&mut e, &mv("lira", &[(2, 2)], MoveMode::Walk));
+    assert_eq!(square(&e, "kael"), Square::new(2, 2));
+}
+
+#[test]
+fn a_mount_that_provokes_exposes_the_one_with_the_lower_ac_controlling_a_mount() {
+    // orcus-basic-rules.txt § Controlling a mount: when the mount provokes an opportunity
+    // attack, the attacker can target the rider or the mount (Fray: the lower AC, Lira's 15
+    // against Kael's 16 — interpretation).
+    let enc = stable(
+        HORSE,
+        "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [3, 3]\nbrute-2 = [8, 0]",
+        "",
+    );
+    let mut e = started(&enc, 1);
+    run(&mut e, &mount("kael", "lira", true));
+    run(&mut e, &command("kael", ActionKind::Standard));
+    let ev = run(&mut e, &mv("lira", &[(0, 2), (0, 1)], MoveMode::Walk));
+    let target = ev.iter().find_map(|x| match x {
+        GameEvent::OpportunityTaken { target, .. } => Some(target.as_str().to_owned()),
+        _ => None,
+    });
+    assert_eq!(target.as_deref(), Some("lira"), "{ev:?}");
+}
+
+const TRIP: &str = r#"[[monster.powers]]
+id = "trip"
+name = "Trip"
+origin = "melee"
+vs = "ac"
+bonus = 40
+hit = "1"
+on_hit = [{ condition = "prone" }]
+"#;
+
+#[test]
+fn a_rider_knocked_prone_saves_or_falls_off_mounting_and_dismounting() {
+    // orcus-basic-rules.txt § Mounting and dismounting: a rider knocked prone saves at once; a
+    // failure dismounts it prone within 1 square, a success keeps it mounted and standing.
+    let mut saw = [false, false];
+    for seed in 1..40 {
+        let enc = stable(
+            HORSE,
+            "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [3, 3]\nbrute-2 = [8, 0]",
+            TRIP,
+        );
+        let mut e = started(&enc, seed);
+        run(&mut e, &mount("kael", "lira", true));
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        let ev = run(&mut e, &atk("brute-1", "trip", &["kael"]));
+        let saved = ev.iter().find_map(|x| match x {
+            GameEvent::SaveRolled {
+                purpose: SavePurpose::Dismount,
+                success,
+                ..
+            } => Some(*success),
+            _ => None,
+        });
+        let Some(saved) = saved else {
+            panic!("no dismount save: {ev:?}");
+        };
+        if saved {
+            assert_eq!(rides(&e, "kael").as_deref(), Some("lira"));
+            assert!(!prone(&e, "kael"));
+        } else {
+            assert_eq!(rides(&e, "kael"), None);
+            assert!(prone(&e, "kael"));
+            let at = square(&e, "kael");
+            assert!(at != Square::new(1, 3) && (0..=3).contains(&at.x) && (2..=5).contains(&at.y));
+        }
+        saw[usize::from(saved)] = true;
+        if saw == [true, true] {
+            return;
+        }
+    }
+    panic!("both outcomes expected over the seeds: {saw:?}");
+}
+
+#[test]
+fn a_mount_knocked_prone_throws_its_rider_mounting_and_dismounting() {
+    // orcus-basic-rules.txt § Mounting and dismounting: if the mount is knocked prone, the
+    // rider is dismounted and lands within 1 square (no save).
+    let enc = stable(
+        HORSE,
+        "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [3, 3]\nbrute-2 = [8, 0]",
+        TRIP,
+    );
+    let mut e = started(&enc, 3);
+    run(&mut e, &mount("kael", "lira", true));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &atk("brute-1", "trip", &["lira"]));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::Dismounted { rider, .. } if rider.as_str() == "kael"))
+    );
+    assert!(!ev.iter().any(|x| matches!(x, GameEvent::SaveRolled { .. })));
+    assert_eq!(rides(&e, "kael"), None);
+    assert!(prone(&e, "lira") && !prone(&e, "kael"));
+    // North-west first: (0, 2) is the first free square around the horse.
+    assert_eq!(square(&e, "kael"), Square::new(0, 2));
+}
+
+#[test]
+fn a_mount_kind_must_be_known_mounted_combat() {
+    // orcus-basic-rules.txt § Mounted combat: `mount` is trained, untrained or intelligent.
+    let src = arena_src(
+        &[".........."],
+        "",
+        5,
+        "kael = [0, 0]\nlira = [1, 0]\nbrute-1 = [8, 0]\nbrute-2 = [9, 0]",
+    )
+    .replace("recoveries = 1\n", "recoveries = 1\nmount = \"tame\"\n");
+    assert!(crate::content::load_encounter("bad.toml", &src).is_err());
+}
+
+#[test]
+fn a_rider_moved_against_its_will_falls_off_and_is_moved_mounting_and_dismounting() {
+    // orcus-basic-rules.txt § Mounting and dismounting: a rider moved against its will may fall
+    // off and be moved (Fray's choice for the rider, an interpretation); its mount stays.
+    let shove = r#"[[monster.powers]]
+id = "shove"
+name = "Shove"
+origin = "melee"
+vs = "ac"
+bonus = 40
+hit = "1"
+push = 2
+"#;
+    let enc = stable(
+        HORSE,
+        "kael = [0, 3]\nlira = [4, 3]\nbrute-1 = [6, 3]\nbrute-2 = [9, 0]",
+        shove,
+    );
+    let mut e = started(&enc, 1);
+    run(
+        &mut e,
+        &mv("kael", &[(1, 3), (2, 3), (3, 3)], MoveMode::Walk),
+    );
+    run(&mut e, &mount("kael", "lira", true));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &atk("brute-1", "shove", &["kael"]));
+    let pushed_to = ev.iter().find_map(|x| match x {
+        GameEvent::GridMoved {
+            combatant,
+            path,
+            mode: MoveMode::Unwilling,
+            ..
+        } if combatant.as_str() == "kael" => path.last().copied(),
+        _ => None,
+    });
+    let pushed_to = pushed_to.expect("kael is pushed");
+    assert!(ev.iter().any(|x| matches!(x,
+        GameEvent::Dismounted { rider, square, .. } if rider.as_str() == "kael" && *square == pushed_to)));
+    assert_eq!(rides(&e, "kael"), None);
+    assert_eq!(square(&e, "kael"), pushed_to);
+    assert_eq!(square(&e, "lira"), Square::new(4, 3), "the mount stays");
+}
