@@ -121,6 +121,10 @@ pub enum ErrorCode {
     NoSpeed,
     /// Five Torches Deep § Stealth: the target is in stealth and cannot be targeted directly.
     TargetHidden,
+    /// Old-School Essentials § Blindness: a blind character is unable to attack.
+    Blinded,
+    /// Old-School Essentials § Unstable Surfaces: spells cannot be cast.
+    UnstableSurface,
 }
 
 impl fmt::Display for ErrorCode {
