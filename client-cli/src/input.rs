@@ -325,6 +325,13 @@ Old-School Essentials:
   bx-turn [CHANCE] [rest]   GM: an exploration turn (wandering check; light; rest)
   bx-light WHO torch|lantern   GM: light a torch or a lantern
   bx-douse WHO torch|lantern   GM: put it out
+  save-half WHO CATEGORY DICE [MOD]   GM: a save for half of DICE damage
+  bx-check WHO str|int|wis|dex|con|cha [MOD]   GM: roll-under ability check
+  fall WHO FEET             GM: 1d6 damage per 10' fallen
+  bx-heal WHO DAYS          GM: 1d3 hit points per full day of rest
+  distance dungeon|wilderness|water [surprised]   GM: the encounter distance
+  condition WHO blind|paralyzed|unstable|exhausted on|off   GM: set or clear it
+  behind WEAPON TARGET      a melee attack from behind (the shield does not count)
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -744,6 +751,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                         target: m.anyone(target)?,
                         range: Some(range),
                         modifier,
+                        behind: false,
                     }))
                 }
                 _ => Err("`shoot WEAPON TARGET short|medium|long [MODIFIER]`".to_owned()),
@@ -846,6 +854,118 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     }))
                 }
                 _ => Err(format!("`{verb} WHO torch|lantern` (GM)")),
+            }
+        }
+        "save-half" => match args {
+            [who, cat, dice, rest @ ..] if rest.len() <= 1 => {
+                let Input::Game(Command::SavingThrow {
+                    combatant,
+                    category,
+                    modifier,
+                }) = parse(&format!("save {who} {cat} {}", rest.join(" ")), menu)?
+                else {
+                    return Err("`save-half WHO CATEGORY DICE [MODIFIER]` (GM)".to_owned());
+                };
+                Ok(Input::Game(Command::SaveForHalf {
+                    combatant,
+                    category,
+                    damage: dice.to_lowercase(),
+                    modifier,
+                }))
+            }
+            _ => Err("`save-half WHO CATEGORY DICE [MODIFIER]` (GM)".to_owned()),
+        },
+        "bx-check" => {
+            use fray_protocol::ose::OseAbility;
+            match args {
+                [who, ab, rest @ ..] if rest.len() <= 1 => {
+                    let ability = match ab.to_lowercase().as_str() {
+                        "str" => OseAbility::Str,
+                        "int" => OseAbility::Int,
+                        "wis" => OseAbility::Wis,
+                        "dex" => OseAbility::Dex,
+                        "con" => OseAbility::Con,
+                        "cha" => OseAbility::Cha,
+                        other => return Err(format!("`{other}`: str, int, wis, dex, con or cha")),
+                    };
+                    let modifier = match rest {
+                        [n] => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+                        _ => 0,
+                    };
+                    Ok(Input::Game(Command::AbilityCheck {
+                        combatant: CombatantId::new(who.to_lowercase()),
+                        ability,
+                        modifier,
+                    }))
+                }
+                _ => Err("`bx-check WHO str|int|wis|dex|con|cha [MODIFIER]` (GM)".to_owned()),
+            }
+        }
+        "fall" | "bx-heal" => match args {
+            [who, n] => {
+                let n: u32 = n.parse().map_err(|_| format!("`{n}` is not a number"))?;
+                let combatant = CombatantId::new(who.to_lowercase());
+                Ok(Input::Game(if verb == "fall" {
+                    Command::Fall { combatant, feet: n }
+                } else {
+                    Command::NaturalHealing { combatant, days: n }
+                }))
+            }
+            _ if verb == "fall" => Err("`fall WHO FEET` (GM)".to_owned()),
+            _ => Err("`bx-heal WHO DAYS` (GM)".to_owned()),
+        },
+        "distance" => {
+            use fray_protocol::ose::EncounterSetting;
+            let usage = "`distance dungeon|wilderness|water [surprised]` (GM)";
+            let (place, surprised) = match args {
+                [p] => (p, false),
+                [p, s] if s.eq_ignore_ascii_case("surprised") => (p, true),
+                _ => return Err(usage.to_owned()),
+            };
+            let setting = match place.to_lowercase().as_str() {
+                "dungeon" => EncounterSetting::Dungeon,
+                "wilderness" => EncounterSetting::Wilderness,
+                "water" | "waterborne" => EncounterSetting::Waterborne,
+                _ => return Err(usage.to_owned()),
+            };
+            Ok(Input::Game(Command::RollEncounterDistance { setting, surprised }))
+        }
+        "condition" => {
+            use fray_protocol::ose::OseCondition;
+            let usage = "`condition WHO blind|paralyzed|unstable|exhausted on|off` (GM)";
+            let [who, c, on] = args else {
+                return Err(usage.to_owned());
+            };
+            let condition = match c.to_lowercase().as_str() {
+                "blind" => OseCondition::Blind,
+                "paralyzed" => OseCondition::Paralyzed,
+                "unstable" => OseCondition::Unstable,
+                "exhausted" => OseCondition::Exhausted,
+                _ => return Err(usage.to_owned()),
+            };
+            let on = match on.to_lowercase().as_str() {
+                "on" => true,
+                "off" => false,
+                _ => return Err(usage.to_owned()),
+            };
+            Ok(Input::Game(Command::OseCondition {
+                combatant: CombatantId::new(who.to_lowercase()),
+                condition,
+                on,
+            }))
+        }
+        "behind" => {
+            let m = need_menu()?;
+            match args {
+                [weapon, target] => Ok(Input::Game(Command::OseAttack {
+                    actor: m.actor.clone(),
+                    attack: weapon.to_lowercase(),
+                    target: m.anyone(target)?,
+                    range: None,
+                    modifier: 0,
+                    behind: true,
+                })),
+                _ => Err("`behind WEAPON TARGET`".to_owned()),
             }
         }
         "save" => {
@@ -1288,6 +1408,7 @@ mod tests {
             Ok(Command::OseAttack {
                 range: Some(MissileRange::Short),
                 modifier: -1,
+                behind: false,
                 ..
             })
         ));
@@ -1364,6 +1485,53 @@ mod tests {
         assert!(game("bx-light brakka candle").is_err());
         assert_eq!(game("pass-time 90"), Ok(Command::PassTime { minutes: 90 }));
         assert!(game("pass-time soon").is_err());
+        assert_eq!(
+            game("save-half brakka breath 6d6 -1"),
+            Ok(Command::SaveForHalf {
+                combatant: CombatantId::new("brakka"),
+                category: fray_protocol::ose::SaveCategory::Breath,
+                damage: "6d6".into(),
+                modifier: -1
+            })
+        );
+        assert_eq!(
+            game("bx-check brakka str 2"),
+            Ok(Command::AbilityCheck {
+                combatant: CombatantId::new("brakka"),
+                ability: fray_protocol::ose::OseAbility::Str,
+                modifier: 2
+            })
+        );
+        assert_eq!(
+            game("fall brakka 30"),
+            Ok(Command::Fall {
+                combatant: CombatantId::new("brakka"),
+                feet: 30
+            })
+        );
+        assert_eq!(
+            game("bx-heal brakka 2"),
+            Ok(Command::NaturalHealing {
+                combatant: CombatantId::new("brakka"),
+                days: 2
+            })
+        );
+        assert_eq!(
+            game("distance water surprised"),
+            Ok(Command::RollEncounterDistance {
+                setting: fray_protocol::ose::EncounterSetting::Waterborne,
+                surprised: true
+            })
+        );
+        assert_eq!(
+            game("condition brakka blind on"),
+            Ok(Command::OseCondition {
+                combatant: CombatantId::new("brakka"),
+                condition: fray_protocol::ose::OseCondition::Blind,
+                on: true
+            })
+        );
+        assert!(game("condition brakka sleepy on").is_err());
         assert_eq!(
             game("bx-douse brakka torch"),
             Ok(Command::DouseLight {

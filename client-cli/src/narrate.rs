@@ -1021,6 +1021,29 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 n(combatant)
             )
         }
+        GameEvent::EncounterDistanceRolled {
+            setting,
+            roll,
+            distance,
+            unit,
+            ..
+        } => format!(
+            "Encounter distance ({}): {} × 10 = {distance} {unit}",
+            format!("{setting:?}").to_lowercase(),
+            roll.total
+        ),
+        GameEvent::OseConditionChanged {
+            combatant,
+            condition,
+            on,
+        } => {
+            let what = format!("{condition:?}").to_lowercase();
+            if *on {
+                format!("{} is now {what}", n(combatant))
+            } else {
+                format!("{} is no longer {what}", n(combatant))
+            }
+        }
         GameEvent::MoraleRolled {
             roll,
             adjustment,

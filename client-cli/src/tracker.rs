@@ -480,7 +480,22 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 o.disrupted = true;
             }
         }
-        GameEvent::SpellCast { .. } => {}
+        GameEvent::SpellCast { .. } | GameEvent::EncounterDistanceRolled { .. } => {}
+        GameEvent::OseConditionChanged {
+            combatant,
+            condition,
+            on,
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(o) = &mut state.combatants[i].ose
+            {
+                o.conditions.retain(|c| c != condition);
+                if *on {
+                    o.conditions.push(*condition);
+                    o.conditions.sort();
+                }
+            }
+        }
         GameEvent::SecretRolled {
             check,
             combatant,

@@ -550,6 +550,9 @@ pub enum Command {
         /// Situational modifier (−10..=10).
         #[serde(default)]
         modifier: i32,
+        /// § Attacking from Behind: the target's shield does not count.
+        #[serde(default)]
+        behind: bool,
     },
     /// Old-School Essentials § Spell Casting: the actor casts the spell it declared (its sole
     /// action this round).
@@ -723,6 +726,65 @@ pub enum Command {
         /// The new height in squares (0: the ground).
         height: i32,
     },
+    /// GM (Old-School Essentials § Saving Throws, Successful Saves): the combatant saves in the
+    /// category against damage (`damage` dice, e.g. a dragon's breath `6d6`): the full damage
+    /// on a failure, half (rounded down, at least 1) on a success.
+    SaveForHalf {
+        /// Who saves.
+        combatant: CombatantId,
+        /// The category.
+        category: crate::ose::SaveCategory,
+        /// The damage dice.
+        damage: String,
+        /// Modifier to the save.
+        #[serde(default)]
+        modifier: i32,
+    },
+    /// GM (Old-School Essentials § Ability Checks): d20 + modifier (−4 easy … +4 very
+    /// difficult) at or under the character's score; a natural 1 succeeds, a natural 20 fails.
+    AbilityCheck {
+        /// Who checks (a character with ability scores).
+        combatant: CombatantId,
+        /// The ability.
+        ability: crate::ose::OseAbility,
+        /// Difficulty modifier (−4..=4).
+        #[serde(default)]
+        modifier: i32,
+    },
+    /// GM (Old-School Essentials § Falling): 1d6 damage per full 10′ fallen.
+    Fall {
+        /// Who falls.
+        combatant: CombatantId,
+        /// Feet fallen (10–1000).
+        feet: u32,
+    },
+    /// GM (Old-School Essentials § Healing, Natural): 1d3 hit points per full day of complete
+    /// rest, outside an encounter.
+    NaturalHealing {
+        /// Who rests.
+        combatant: CombatantId,
+        /// Full days of uninterrupted rest (1–30).
+        days: u32,
+    },
+    /// GM (Old-School Essentials § Encounter Distance): dungeon 2d6 × 10′; wilderness and
+    /// waterborne 4d6 × 10 yards, or 1d4 × 10 yards when either side is surprised.
+    RollEncounterDistance {
+        /// Where the encounter happens.
+        setting: crate::ose::EncounterSetting,
+        /// Either side is surprised.
+        #[serde(default)]
+        surprised: bool,
+    },
+    /// GM (Old-School Essentials § Other Combat Issues): a combatant becomes (`on`) or stops
+    /// being blind, paralyzed, on an unstable surface, or exhausted (§ Running).
+    OseCondition {
+        /// Who.
+        combatant: CombatantId,
+        /// The condition.
+        condition: crate::ose::OseCondition,
+        /// Set (true) or cleared (false).
+        on: bool,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -847,6 +909,12 @@ impl Command {
             | Command::CorruptionCheck { .. }
             | Command::EndCorruption { .. }
             | Command::PassTime { .. }
+            | Command::SaveForHalf { .. }
+            | Command::AbilityCheck { .. }
+            | Command::Fall { .. }
+            | Command::NaturalHealing { .. }
+            | Command::RollEncounterDistance { .. }
+            | Command::OseCondition { .. }
             | Command::EndSession => None,
         }
     }
@@ -871,6 +939,12 @@ impl Command {
             Command::CorruptionCheck { .. } => "corruption_check",
             Command::EndCorruption { .. } => "end_corruption",
             Command::PassTime { .. } => "pass_time",
+            Command::SaveForHalf { .. } => "save_for_half",
+            Command::AbilityCheck { .. } => "ability_check",
+            Command::Fall { .. } => "fall",
+            Command::NaturalHealing { .. } => "natural_healing",
+            Command::RollEncounterDistance { .. } => "roll_encounter_distance",
+            Command::OseCondition { .. } => "ose_condition",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -138,6 +138,10 @@ pub enum ErrorCode {
     Mounted,
     /// Orcus elevation: the creature can neither fly nor climb here.
     CannotClimb,
+    /// Old-School Essentials § Blindness: a blind character is unable to attack.
+    Blinded,
+    /// Old-School Essentials § Unstable Surfaces: spells cannot be cast.
+    UnstableSurface,
 }
 
 impl fmt::Display for ErrorCode {

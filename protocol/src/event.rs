@@ -1237,6 +1237,28 @@ pub enum GameEvent {
         /// The height it fell from.
         squares: i32,
     },
+    /// Old-School Essentials § Encounter Distance: how far away the encounter begins.
+    EncounterDistanceRolled {
+        /// Dungeon, wilderness or waterborne.
+        setting: crate::ose::EncounterSetting,
+        /// Either side was surprised (wilderness and waterborne: 1d4 × 10 yards).
+        surprised: bool,
+        /// The dice.
+        roll: Roll,
+        /// The distance: the roll × 10.
+        distance: u32,
+        /// `feet` (dungeon) or `yards`.
+        unit: String,
+    },
+    /// Old-School Essentials § Other Combat Issues: a condition set or cleared by the GM.
+    OseConditionChanged {
+        /// Who.
+        combatant: CombatantId,
+        /// The condition.
+        condition: crate::ose::OseCondition,
+        /// Set (true) or cleared (false).
+        on: bool,
+    },
 }
 
 impl GameEvent {

@@ -202,6 +202,9 @@ pub struct OseCombatant {
     pub acted: bool,
     /// Its declared spell was disrupted this round.
     pub disrupted: bool,
+    /// Its conditions (§ Other Combat Issues; § Running, exhaustion).
+    #[serde(default)]
+    pub conditions: Vec<OseCondition>,
 }
 
 /// Old-School Essentials battle state (`ose` on the session).
@@ -269,4 +272,62 @@ impl SecretCheck {
             SecretCheck::StuckDoor | SecretCheck::LockedDoor | SecretCheck::Bars
         )
     }
+}
+
+/// An ability score (§ Ability Checks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OseAbility {
+    /// Strength.
+    Str,
+    /// Intelligence.
+    Int,
+    /// Wisdom.
+    Wis,
+    /// Dexterity.
+    Dex,
+    /// Constitution.
+    Con,
+    /// Charisma.
+    Cha,
+}
+
+impl OseAbility {
+    /// Its index in a character's scores (STR, INT, WIS, DEX, CON, CHA).
+    pub fn index(self) -> usize {
+        match self {
+            OseAbility::Str => 0,
+            OseAbility::Int => 1,
+            OseAbility::Wis => 2,
+            OseAbility::Dex => 3,
+            OseAbility::Con => 4,
+            OseAbility::Cha => 5,
+        }
+    }
+}
+
+/// Where an encounter happens (§ Encounter Distance).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EncounterSetting {
+    /// In a dungeon: 2d6 × 10 feet.
+    Dungeon,
+    /// In the wilderness: 4d6 × 10 yards (1d4 × 10 if either side is surprised).
+    Wilderness,
+    /// On the water: as the wilderness.
+    Waterborne,
+}
+
+/// A combatant's condition (§ Other Combat Issues; § Evasion and Pursuit, Running).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OseCondition {
+    /// § Blindness: unable to attack.
+    Blind,
+    /// § Paralyzed Opponents: hit automatically in melee.
+    Paralyzed,
+    /// § Unstable Surfaces: −4 to missile attacks, no spells.
+    Unstable,
+    /// § Running, Effects of exhaustion: −2 to attacks, damage and AC.
+    Exhausted,
 }

@@ -822,6 +822,7 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                 target: foe,
                 range: Some(MissileRange::Short),
                 modifier: 0,
+                behind: false,
             },
             (_, _, Some(a)) => Command::OseAttack {
                 actor: cur,
@@ -829,6 +830,7 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                 target: foe,
                 range: None,
                 modifier: 0,
+                behind: false,
             },
             _ => Command::EndTurn { actor: cur },
         };

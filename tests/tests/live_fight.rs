@@ -830,6 +830,7 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
                 target: foe,
                 range: Some(MissileRange::Short),
                 modifier: 0,
+                behind: false,
             },
             (_, Some(foe)) => Command::OseAttack {
                 actor: cur,
@@ -837,6 +838,7 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
                 target: foe,
                 range: None,
                 modifier: 0,
+                behind: false,
             },
         };
         let client = match seat(&me.id) {

@@ -888,6 +888,8 @@ pub struct OseSpec {
     pub attacks: Vec<OseAttackSpec>,
     /// INT score (characters; Basic Fantasy § Secret Doors: 15 or higher finds them on 1–2).
     pub int: Option<i32>,
+    /// The ability scores STR, INT, WIS, DEX, CON, CHA (characters; § Ability Checks).
+    pub scores: Option<[i32; 6]>,
 }
 
 /// An Old-School Essentials weapon or monster attack.

@@ -351,6 +351,7 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
             cha_mod: tables::cha_reaction_mod(a.cha),
             attacks: weapons(ctx, &f("weapons"), &c.weapons)?,
             int: Some(a.int),
+            scores: Some([a.str, a.int, a.wis, a.dex, a.con, a.cha]),
         },
     ))
 }
@@ -455,6 +456,7 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
             cha_mod: 0,
             attacks: weapons(ctx, &f("attacks"), &m.attacks)?,
             int: None,
+            scores: None,
         },
     ))
 }

@@ -807,6 +807,18 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 });
             }
         }
+        GameEvent::EncounterDistanceRolled { .. } => {}
+        GameEvent::OseConditionChanged {
+            combatant,
+            condition,
+            on,
+        } => with::<OseSheet>(world, combatant, |s| {
+            s.0.conditions.retain(|c| c != condition);
+            if *on {
+                s.0.conditions.push(*condition);
+                s.0.conditions.sort();
+            }
+        }),
         GameEvent::LightBurnedOut { carrier, source }
         | GameEvent::LightDoused { carrier, source } => {
             if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {

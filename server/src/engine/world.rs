@@ -115,6 +115,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 next: None,
                 acted: false,
                 disrupted: false,
+                conditions: Vec::new(),
             }),
             OseKit(k.clone()),
         ));

@@ -716,6 +716,7 @@ mod tests {
                         target: foe.id.clone(),
                         range: None,
                         modifier: 0,
+                        behind: false,
                     },
                 );
             }

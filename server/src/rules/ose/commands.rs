@@ -15,9 +15,9 @@ use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
 use std::collections::BTreeSet;
 
-type R<T = ()> = Result<T, Rejection>;
+pub(super) type R<T = ()> = Result<T, Rejection>;
 
-fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
+pub(super) fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
     Rejection::new(code, msg)
 }
 
@@ -39,7 +39,8 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             target,
             range,
             modifier,
-        } => attack_cmd(d, s, actor, attack, target, *range, *modifier),
+            behind,
+        } => attack_cmd(d, s, actor, attack, target, *range, *modifier, *behind),
         Command::Attack {
             actor,
             attack,
@@ -47,7 +48,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             knock_out: false,
             mode: fray_protocol::command::AttackMode::Standard,
         } => match targets.as_slice() {
-            [target] => attack_cmd(d, s, actor, attack, target, None, 0),
+            [target] => attack_cmd(d, s, actor, attack, target, None, 0, false),
             _ => Err(no(
                 ErrorCode::WrongTargetCount,
                 "an Old-School Essentials attack has one target",
@@ -77,6 +78,29 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         Command::ExplorationTurn { wandering, rest } => exploration_turn(d, s, *wandering, *rest),
         Command::LightSource { carrier, source } => light(d, s, carrier, *source),
         Command::DouseLight { carrier, source } => douse(d, s, carrier, *source),
+        Command::SaveForHalf {
+            combatant,
+            category,
+            damage,
+            modifier,
+        } => super::hazards::save_for_half(d, s, combatant, *category, damage, *modifier),
+        Command::AbilityCheck {
+            combatant,
+            ability,
+            modifier,
+        } => super::hazards::ability_check(d, s, combatant, *ability, *modifier),
+        Command::Fall { combatant, feet } => super::hazards::fall(d, s, combatant, *feet),
+        Command::NaturalHealing { combatant, days } => {
+            super::hazards::natural_healing(d, s, combatant, *days)
+        }
+        Command::RollEncounterDistance { setting, surprised } => {
+            super::hazards::encounter_distance(d, *setting, *surprised)
+        }
+        Command::OseCondition {
+            combatant,
+            condition,
+            on,
+        } => super::combat_extras::condition(d, s, combatant, *condition, *on),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {
@@ -98,12 +122,12 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
 
 // --- shared checks -------------------------------------------------------------------------
 
-fn sheet<'a>(s: &'a Sheets, id: &CombatantId) -> R<(&'a OseCombatant, &'a OseSpec)> {
+pub(super) fn sheet<'a>(s: &'a Sheets, id: &CombatantId) -> R<(&'a OseCombatant, &'a OseSpec)> {
     s.get(id)
         .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
 }
 
-fn name(d: &Decider, id: &CombatantId) -> String {
+pub(super) fn name(d: &Decider, id: &CombatantId) -> String {
     d.field
         .get(id)
         .map_or_else(|| id.to_string(), |f| f.c.name.clone())
@@ -182,7 +206,7 @@ fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
     Ok(())
 }
 
-fn as_i32(n: u32) -> i32 {
+pub(super) fn as_i32(n: u32) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
@@ -347,7 +371,9 @@ fn ids(kit: &OseSpec) -> String {
 /// § Attacking and § Attack Rolls: d20 + STR (melee) or DEX and range (missiles) + the GM's
 /// modifier, compared by the session's procedure; natural 20 hits, natural 1 misses; damage
 /// (+ STR in melee) at least 1; § In Melee, Retreat: +2 against a retreating target, which
-/// loses its shield.
+/// loses its shield; § Other Combat Issues (`combat_extras`): from behind, blind, paralyzed,
+/// unstable, exhausted, unarmed.
+#[allow(clippy::too_many_arguments)]
 fn attack_cmd(
     d: &mut Decider,
     s: &Sheets,
@@ -356,10 +382,15 @@ fn attack_cmd(
     target: &CombatantId,
     range: Option<MissileRange>,
     modifier: i32,
+    behind: bool,
 ) -> R {
     on_turn(d, actor)?;
     let (sh, kit) = sheet(s, actor)?;
-    let w = weapon(kit, attack)?.clone();
+    let w = match super::combat_extras::unarmed(kit, attack) {
+        Some(w) => w,
+        None => weapon(kit, attack)?.clone(),
+    };
+    super::combat_extras::may_attack(d, sh, actor)?;
     let (tsh, _) = sheet(s, target)?;
     let tsh = tsh.clone();
     match &sh.declared {
@@ -418,33 +449,38 @@ fn attack_cmd(
     let ability = if missile { kit.dex_mod } else { kit.str_mod };
     let retreating = matches!(tsh.declared, Some(Declaration::Retreat));
     let tired = tired(d, s, actor);
-    let bonus = ability + range_mod + modifier + if retreating { 2 } else { 0 } - tired;
-    let ac = tsh.ac + if retreating { tsh.shield } else { 0 };
-    let roll = crate::dice::notation::roll_die(d.rng, 20);
-    let natural = roll.natural().unwrap_or(1);
-    let total = as_i32(natural) + bonus;
-    let hit = tables::attack_hits(s.battle().options.attack, natural, total, sh.thac0, ac);
-    d.emit(GameEvent::AttackRolled {
-        attacker: actor.clone(),
-        target: target.clone(),
-        attack: w.id.clone(),
-        roll,
-        bonus,
-        total,
-        defense: Defense::Ac,
-        defense_value: ac,
-        outcome: if hit {
-            AttackOutcome::Hit
-        } else {
-            AttackOutcome::Miss
-        },
-    });
+    let extra = super::combat_extras::circumstances(sh, &tsh, missile, behind, retreating);
+    let bonus =
+        ability + range_mod + modifier + if retreating { 2 } else { 0 } - tired + extra.to_hit;
+    let ac = tsh.ac + if retreating { tsh.shield } else { 0 } + extra.ac;
+    let hit = extra.automatic || {
+        let roll = crate::dice::notation::roll_die(d.rng, 20);
+        let natural = roll.natural().unwrap_or(1);
+        let total = as_i32(natural) + bonus;
+        let hit = tables::attack_hits(s.battle().options.attack, natural, total, sh.thac0, ac);
+        d.emit(GameEvent::AttackRolled {
+            attacker: actor.clone(),
+            target: target.clone(),
+            attack: w.id.clone(),
+            roll,
+            bonus,
+            total,
+            defense: Defense::Ac,
+            defense_value: ac,
+            outcome: if hit {
+                AttackOutcome::Hit
+            } else {
+                AttackOutcome::Miss
+            },
+        });
+        hit
+    };
     if !hit {
         return Ok(());
     }
     let dmg: Roll = d.roll(&w.damage, &Placeholders::default())?;
     let str_dmg = if missile { 0 } else { kit.str_mod };
-    let amount = (dmg.total + str_dmg - tired).max(1);
+    let amount = (dmg.total + str_dmg - tired + extra.damage).max(1);
     d.emit(GameEvent::DamageRolled {
         attacker: actor.clone(),
         attack: w.id.clone(),
@@ -560,6 +596,7 @@ fn propose_morale(d: &mut Decider, s: &Sheets, side: Side) {
 fn cast(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
     on_turn(d, actor)?;
     let (sh, _) = sheet(s, actor)?;
+    super::combat_extras::may_cast(d, sh, actor)?;
     let Some(Declaration::Spell { spell }) = sh.declared.clone() else {
         return Err(no(
             ErrorCode::InvalidArgument,

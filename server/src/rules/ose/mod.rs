@@ -20,12 +20,16 @@
 //! Shared machinery: the 13th Age `Field` (read-only battlefield) and `Decider` (session RNG,
 //! overlay of hit points and status, events); the engine's `apply` folds the events.
 
+mod combat_extras;
 mod commands;
+mod hazards;
 pub mod tables;
 mod turns;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_extras;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{

@@ -19,7 +19,7 @@ fn arena(ties: &str, monster_hp: i32, monster_ac: i32) -> Encounter {
 }
 
 /// [`arena`] with the given `[options]` lines.
-fn arena_with(options: &str, monster_hp: i32, monster_ac: i32) -> Encounter {
+pub(super) fn arena_with(options: &str, monster_hp: i32, monster_ac: i32) -> Encounter {
     let text = format!(
         r#"
 ruleset = "ose"
@@ -93,17 +93,18 @@ damage = "1d4"
     load_encounter("arena.toml", &text).unwrap()
 }
 
-fn attack(actor: &str, attack: &str, target: &str) -> Command {
+pub(super) fn attack(actor: &str, attack: &str, target: &str) -> Command {
     Command::OseAttack {
         actor: cid(actor),
         attack: attack.into(),
         target: cid(target),
         range: None,
         modifier: 0,
+        behind: false,
     }
 }
 
-fn started(enc: &Encounter, seed: u64) -> (Engine, Vec<GameEvent>) {
+pub(super) fn started(enc: &Encounter, seed: u64) -> (Engine, Vec<GameEvent>) {
     let mut e = new_engine(enc, seed);
     let ev = run(&mut e, &Command::StartBattle);
     (e, ev)
@@ -345,6 +346,7 @@ fn attacks_use_the_matrix_with_str_dex_range_and_minimum_damage() {
                     target: cid("goon-1"),
                     range: Some(MissileRange::Short),
                     modifier: -2,
+                    behind: false,
                 };
                 (run(&mut e, &short), 1 + 1 - 2, 19)
             } else if me == "bram" {
@@ -434,6 +436,7 @@ fn refusals_name_the_rule_and_change_nothing() {
             target: cid("goon-1"),
             range: Some(MissileRange::Beyond),
             modifier: 0,
+            behind: false,
         };
         assert_eq!(refuse(&mut e, &beyond), ErrorCode::InvalidTarget);
         let ranged_sword = Command::OseAttack {
@@ -442,6 +445,7 @@ fn refusals_name_the_rule_and_change_nothing() {
             target: cid("goon-1"),
             range: Some(MissileRange::Short),
             modifier: 0,
+            behind: false,
         };
         assert_eq!(refuse(&mut e, &ranged_sword), ErrorCode::InvalidArgument);
         assert_eq!(

@@ -317,7 +317,13 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::Chase { .. }
         | Command::CorruptionCheck { .. }
         | Command::EndCorruption { .. }
-        | Command::PassTime { .. } => reject(
+        | Command::PassTime { .. }
+        | Command::SaveForHalf { .. }
+        | Command::AbilityCheck { .. }
+        | Command::Fall { .. }
+        | Command::NaturalHealing { .. }
+        | Command::RollEncounterDistance { .. }
+        | Command::OseCondition { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),

@@ -1,0 +1,126 @@
+//! Old-School Essentials (`ose-adventuring.txt`) § Other Combat Issues: conditions the GM sets
+//! (`ose_condition`: blind, paralyzed, on an unstable surface, exhausted from running) and what
+//! they do to attacks and spells, attacking from behind, and unarmed attacks. `attack_cmd` in
+//! `commands.rs` asks these helpers.
+
+use super::Sheets;
+use super::commands::{R, name, no, sheet};
+use crate::content::model::{OseAttackSpec, OseSpec};
+use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::ErrorCode;
+use fray_protocol::event::GameEvent;
+use fray_protocol::ids::CombatantId;
+use fray_protocol::ose::{OseCombatant, OseCondition};
+use fray_protocol::state::Phase;
+
+/// Whether a combatant has a condition.
+pub fn has(sh: &OseCombatant, c: OseCondition) -> bool {
+    sh.conditions.contains(&c)
+}
+
+/// GM: sets or clears a condition; refused when nothing would change.
+pub fn condition(
+    d: &mut Decider,
+    s: &Sheets,
+    who: &CombatantId,
+    cond: OseCondition,
+    on: bool,
+) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the battle is over"));
+    }
+    let (sh, _) = sheet(s, who)?;
+    if has(sh, cond) == on {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{} is {}{cond:?}",
+                name(d, who),
+                if on { "already " } else { "not " }
+            )
+            .to_lowercase(),
+        ));
+    }
+    d.emit(GameEvent::OseConditionChanged {
+        combatant: who.clone(),
+        condition: cond,
+        on,
+    });
+    Ok(())
+}
+
+/// § Unarmed Attacks: "1d2 damage, modified by STR", handled as melee — the attack id
+/// `unarmed`, for anyone whose stat block has no attack of that id.
+pub fn unarmed(kit: &OseSpec, attack: &str) -> Option<OseAttackSpec> {
+    (attack == "unarmed" && !kit.attacks.iter().any(|a| a.id == attack)).then(|| OseAttackSpec {
+        id: "unarmed".into(),
+        name: "Unarmed".into(),
+        damage: "1d2".into(),
+        ranges: None,
+        slow: false,
+    })
+}
+
+/// § Blindness: "A blind character is unable to attack."
+pub fn may_attack(d: &Decider, sh: &OseCombatant, actor: &CombatantId) -> R {
+    if has(sh, OseCondition::Blind) {
+        return Err(no(
+            ErrorCode::Blinded,
+            format!(
+                "{} is blind and unable to attack (§ Blindness)",
+                name(d, actor)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// § Unstable Surfaces: "Spells: Cannot be cast."
+pub fn may_cast(d: &Decider, sh: &OseCombatant, actor: &CombatantId) -> R {
+    if has(sh, OseCondition::Unstable) {
+        return Err(no(
+            ErrorCode::UnstableSurface,
+            format!(
+                "{} is on an unstable surface: spells cannot be cast (§ Unstable Surfaces)",
+                name(d, actor)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// What the conditions and the attacker's position change in an attack.
+pub struct Circumstances {
+    /// Added to the attack roll.
+    pub to_hit: i32,
+    /// Added to the damage.
+    pub damage: i32,
+    /// Added to the target's (descending) AC.
+    pub ac: i32,
+    /// § Paralyzed Opponents: a melee attack hits without a roll.
+    pub automatic: bool,
+}
+
+/// § Attacking from Behind (the shield does not count), § Paralyzed Opponents (melee hits
+/// automatically), § Unstable Surfaces (missiles −4), § Running, Effects of exhaustion (−2 to
+/// attacks, damage and AC). `shield_gone`: the shield is already ignored (a retreating target).
+pub fn circumstances(
+    attacker: &OseCombatant,
+    target: &OseCombatant,
+    missile: bool,
+    behind: bool,
+    shield_gone: bool,
+) -> Circumstances {
+    let tired = has(attacker, OseCondition::Exhausted);
+    let unstable = missile && has(attacker, OseCondition::Unstable);
+    Circumstances {
+        to_hit: -2 * i32::from(tired) - 4 * i32::from(unstable),
+        damage: -2 * i32::from(tired),
+        ac: if behind && !shield_gone {
+            target.shield
+        } else {
+            0
+        } + 2 * i32::from(has(target, OseCondition::Exhausted)),
+        automatic: !missile && has(target, OseCondition::Paralyzed),
+    }
+}

@@ -1,0 +1,353 @@
+//! Old-School Essentials hazards, checks and § Other Combat Issues through the real engine
+//! (`hazards.rs`, `combat_extras.rs`), each test naming the section of `ose-adventuring.txt`.
+
+use super::tables;
+use super::tests::{arena_with, attack};
+use crate::engine::Engine;
+use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
+use fray_protocol::event::{DamageCause, GameEvent};
+use fray_protocol::ids::Side;
+use fray_protocol::ose::{
+    Declaration, EncounterSetting, MissileRange, OseAbility, OseCondition, SaveCategory,
+};
+use fray_protocol::{Command, ErrorCode};
+
+fn arena() -> crate::content::model::Encounter {
+    arena_with("", 30, 9)
+}
+
+fn hp(e: &Engine, id: &str) -> i32 {
+    cs(e, id).hp.unwrap()
+}
+
+fn condition(who: &str, condition: OseCondition, on: bool) -> Command {
+    Command::OseCondition {
+        combatant: cid(who),
+        condition,
+        on,
+    }
+}
+
+/// Ends turns until it is `who`'s turn (within two rounds); false if it never comes.
+fn until(e: &mut Engine, who: &str) -> bool {
+    for _ in 0..12 {
+        let me = current(e);
+        if me == who {
+            return true;
+        }
+        run(e, &Command::EndTurn { actor: cid(&me) });
+    }
+    false
+}
+
+fn attack_rolled(ev: &[GameEvent]) -> Option<(i32, i32)> {
+    ev.iter().find_map(|x| match x {
+        GameEvent::AttackRolled {
+            bonus,
+            defense_value,
+            ..
+        } => Some((*bonus, *defense_value)),
+        _ => None,
+    })
+}
+
+fn damage_roll(ev: &[GameEvent]) -> Option<fray_protocol::roll::Roll> {
+    ev.iter().find_map(|x| match x {
+        GameEvent::DamageRolled { roll, .. } => Some(roll.clone()),
+        _ => None,
+    })
+}
+
+fn damaged(ev: &[GameEvent]) -> Option<i32> {
+    ev.iter().find_map(|x| match x {
+        GameEvent::Damaged { amount, .. } => Some(*amount),
+        _ => None,
+    })
+}
+
+/// ose-adventuring.txt § Saving Throws, Successful Saves ("damage halved"): the full damage
+/// on a failed save, half (rounded down, at least 1) on a success.
+#[test]
+fn save_for_half_halves_the_damage_on_a_success_successful_saves() {
+    let (mut saved, mut failed) = (false, false);
+    for seed in 0..40 {
+        let mut e = new_engine(&arena(), seed);
+        let ev = run(
+            &mut e,
+            &Command::SaveForHalf {
+                combatant: cid("ada"),
+                category: SaveCategory::Breath,
+                damage: "3d6".into(),
+                modifier: 0,
+            },
+        );
+        let Some(GameEvent::CheckRolled {
+            dc, success, total, ..
+        }) = ev.first()
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(*dc, 15, "Ada's breath save");
+        assert_eq!(*success, *total >= 15);
+        let full = damage_roll(&ev).unwrap().total;
+        let amount = damaged(&ev).unwrap();
+        if *success {
+            assert_eq!(amount, tables::halved(full));
+            saved = true;
+        } else {
+            assert_eq!(amount, full);
+            failed = true;
+        }
+        assert_eq!(hp(&e, "ada"), 20 - amount);
+        assert!(ev.iter().any(|x| matches!(
+            x,
+            GameEvent::Damaged {
+                cause: DamageCause::Hazard { .. },
+                ..
+            }
+        )));
+    }
+    assert!(saved && failed);
+    let mut e = new_engine(&arena(), 1);
+    let bad = Command::SaveForHalf {
+        combatant: cid("ada"),
+        category: SaveCategory::Breath,
+        damage: "lots".into(),
+        modifier: 0,
+    };
+    assert_eq!(refuse(&mut e, &bad), ErrorCode::InvalidArgument);
+}
+
+/// ose-adventuring.txt § Ability Checks (roll 1d20 at or under the ability; § Modifiers −4 …
+/// +4; § 1s and 20s).
+#[test]
+fn ability_checks_roll_under_the_score_ability_checks() {
+    let mut seen = [false; 2];
+    for seed in 0..40 {
+        let mut e = new_engine(&arena(), seed);
+        let ev = run(
+            &mut e,
+            &Command::AbilityCheck {
+                combatant: cid("ada"),
+                ability: OseAbility::Str,
+                modifier: 2,
+            },
+        );
+        let Some(GameEvent::CheckRolled {
+            roll, dc, success, ..
+        }) = ev.first()
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(*dc, 16, "Ada's STR");
+        let n = roll.natural().unwrap();
+        assert_eq!(*success, n == 1 || (n != 20 && n as i32 + 2 <= 16));
+        seen[usize::from(*success)] = true;
+    }
+    assert!(seen[0] && seen[1]);
+    let mut e = new_engine(&arena(), 1);
+    let check = |who: &str, modifier| Command::AbilityCheck {
+        combatant: cid(who),
+        ability: OseAbility::Dex,
+        modifier,
+    };
+    assert_eq!(refuse(&mut e, &check("ada", 5)), ErrorCode::InvalidArgument);
+    assert_eq!(
+        refuse(&mut e, &check("goon-1", 0)),
+        ErrorCode::InvalidTarget
+    );
+}
+
+/// ose-adventuring.txt § Falling (1d6 damage per 10′ fallen) and § Healing, Natural (1d3 hit
+/// points per full day of complete rest).
+#[test]
+fn falls_hurt_1d6_per_ten_feet_and_rest_heals_1d3_a_day_falling_healing() {
+    let mut e = new_engine(&arena(), 3);
+    let ev = run(
+        &mut e,
+        &Command::Fall {
+            combatant: cid("bram"),
+            feet: 35,
+        },
+    );
+    let roll = damage_roll(&ev).unwrap();
+    assert_eq!(roll.dice.len(), 3, "35' is three full 10' (3d6)");
+    assert_eq!(damaged(&ev), Some(roll.total));
+    let after = hp(&e, "bram");
+    assert_eq!(after, 30 - roll.total);
+    let ev = run(
+        &mut e,
+        &Command::NaturalHealing {
+            combatant: cid("bram"),
+            days: 2,
+        },
+    );
+    let Some(GameEvent::Healed {
+        roll: Some(r),
+        amount,
+        ..
+    }) = ev.first()
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(r.dice.len(), 2);
+    assert!(r.dice.iter().all(|d| (1..=3).contains(&d.face)));
+    assert_eq!(*amount, r.total.min(30 - after));
+    assert_eq!(hp(&e, "bram"), after + amount);
+    let fall = |feet| Command::Fall {
+        combatant: cid("bram"),
+        feet,
+    };
+    assert_eq!(refuse(&mut e, &fall(5)), ErrorCode::InvalidArgument);
+    let heal = |days| Command::NaturalHealing {
+        combatant: cid("bram"),
+        days,
+    };
+    assert_eq!(refuse(&mut e, &heal(0)), ErrorCode::InvalidArgument);
+    run(&mut e, &Command::StartBattle);
+    assert_eq!(refuse(&mut e, &heal(1)), ErrorCode::BattleAlreadyStarted);
+}
+
+/// ose-adventuring.txt § Encounter Distance (dungeon 2d6 × 10 feet; wilderness and waterborne
+/// 4d6 × 10 yards, 1d4 × 10 yards if either side is surprised).
+#[test]
+fn the_encounter_distance_by_setting_encounter_distance() {
+    let mut e = new_engine(&arena(), 4);
+    for (setting, surprised, dice, sides, unit) in [
+        (EncounterSetting::Dungeon, false, 2, 6, "feet"),
+        (EncounterSetting::Dungeon, true, 2, 6, "feet"),
+        (EncounterSetting::Wilderness, false, 4, 6, "yards"),
+        (EncounterSetting::Waterborne, true, 1, 4, "yards"),
+    ] {
+        let ev = run(
+            &mut e,
+            &Command::RollEncounterDistance { setting, surprised },
+        );
+        let Some(GameEvent::EncounterDistanceRolled {
+            roll,
+            distance,
+            unit: u,
+            ..
+        }) = ev.first()
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(roll.dice.len(), dice);
+        assert!(roll.dice.iter().all(|d| d.face <= sides));
+        assert_eq!(*distance as i32, roll.total * 10);
+        assert_eq!(u, unit);
+    }
+}
+
+/// ose-adventuring.txt § Blindness ("unable to attack"), § Unstable Surfaces (missiles −4,
+/// spells cannot be cast); the conditions are the GM's (`ose_condition`).
+#[test]
+fn blind_combatants_cannot_attack_and_unstable_ones_shoot_worse_blindness_unstable_surfaces() {
+    let mut e = new_engine(&arena(), 5);
+    run(&mut e, &condition("ada", OseCondition::Blind, true));
+    assert_eq!(
+        refuse(&mut e, &condition("ada", OseCondition::Blind, true)),
+        ErrorCode::InvalidArgument
+    );
+    run(&mut e, &condition("ada", OseCondition::Unstable, true));
+    run(&mut e, &condition("bram", OseCondition::Unstable, true));
+    run(
+        &mut e,
+        &Command::Declare {
+            actor: cid("bram"),
+            declaration: Some(Declaration::Spell {
+                spell: "sleep".into(),
+            }),
+        },
+    );
+    run(&mut e, &Command::StartBattle);
+    assert!(until(&mut e, "ada"));
+    assert_eq!(
+        refuse(&mut e, &attack("ada", "sword", "goon-1")),
+        ErrorCode::Blinded
+    );
+    run(&mut e, &condition("ada", OseCondition::Blind, false));
+    let ev = run(
+        &mut e,
+        &Command::OseAttack {
+            actor: cid("ada"),
+            attack: "bow".into(),
+            target: cid("goon-1"),
+            range: Some(MissileRange::Short),
+            modifier: 0,
+            behind: false,
+        },
+    );
+    // DEX 13 (+1) and short range (+1), −4 on the unstable surface.
+    assert_eq!(attack_rolled(&ev).unwrap().0, 1 + 1 - 4);
+    assert!(until(&mut e, "bram"));
+    assert_eq!(
+        refuse(&mut e, &Command::CastSpell { actor: cid("bram") }),
+        ErrorCode::UnstableSurface
+    );
+}
+
+/// ose-adventuring.txt § Attacking from Behind (shield bonuses negated), § Unarmed Attacks
+/// (1d2 modified by STR), § Running, Effects of exhaustion (−2 to attacks, damage and AC).
+#[test]
+fn from_behind_unarmed_and_exhausted_attacking_from_behind_unarmed_attacks_running() {
+    for seed in 0..40 {
+        let mut e = new_engine(&arena(), seed);
+        run(&mut e, &Command::StartBattle);
+        if !until(&mut e, "ada") {
+            continue;
+        }
+        // Ada (STR 16: +2) punches: 1d2 + 2.
+        let ev = run(&mut e, &attack("ada", "unarmed", "goon-1"));
+        assert_eq!(attack_rolled(&ev).unwrap().0, 2);
+        if let Some(r) = damage_roll(&ev) {
+            assert_eq!(r.dice.len(), 1);
+            assert!(r.dice[0].face <= 2);
+            assert_eq!(damaged(&ev), Some(r.total + 2));
+        } else {
+            continue;
+        }
+        // A goon attacks the exhausted Ada from behind: AC 4 + shield 1 + 2.
+        run(&mut e, &condition("ada", OseCondition::Exhausted, true));
+        let Some(goon) = (0..12).find_map(|_| {
+            let me = current(&e);
+            if cs(&e, &me).side == Side::Monsters && me != "boss" {
+                return Some(me);
+            }
+            run(&mut e, &Command::EndTurn { actor: cid(&me) });
+            None
+        }) else {
+            continue;
+        };
+        let ev = run(
+            &mut e,
+            &Command::OseAttack {
+                actor: cid(&goon),
+                attack: "club".into(),
+                target: cid("ada"),
+                range: None,
+                modifier: 0,
+                behind: true,
+            },
+        );
+        assert_eq!(attack_rolled(&ev).unwrap(), (0, 4 + 1 + 2));
+        return;
+    }
+    panic!("no seed reached both attacks");
+}
+
+/// ose-adventuring.txt § Paralyzed Opponents: helpless opponents are hit automatically in
+/// melee; only damage is rolled.
+#[test]
+fn paralyzed_opponents_are_hit_automatically_paralyzed_opponents() {
+    let mut e = new_engine(&arena(), 6);
+    run(&mut e, &condition("goon-1", OseCondition::Paralyzed, true));
+    run(&mut e, &Command::StartBattle);
+    assert!(until(&mut e, "bram"));
+    let before = hp(&e, "goon-1");
+    let ev = run(&mut e, &attack("bram", "staff", "goon-1"));
+    assert!(attack_rolled(&ev).is_none(), "no attack roll: {ev:?}");
+    let amount = damaged(&ev).unwrap();
+    assert!(amount >= 1);
+    assert_eq!(hp(&e, "goon-1"), before - amount);
+}
