@@ -474,6 +474,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             turn, since_rest, ..
         } => {
             if let Some(b) = &mut state.ose {
+                b.bf.fold(event);
                 b.exploration.turn = *turn;
                 b.exploration.since_rest = *since_rest;
                 for l in &mut b.exploration.lights {
@@ -501,6 +502,17 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 b.exploration
                     .lights
                     .retain(|l| !(&l.carrier == carrier && l.source == *source));
+            }
+        }
+        GameEvent::RetainerHireRolled { .. }
+        | GameEvent::LoyaltyChecked { .. }
+        | GameEvent::XpAwarded { .. }
+        | GameEvent::EncumbranceSet { .. }
+        | GameEvent::EffectTimed { .. }
+        | GameEvent::TimedEffectEnded { .. }
+        | GameEvent::DayPassed { .. } => {
+            if let Some(b) = &mut state.ose {
+                b.bf.fold(event);
             }
         }
         GameEvent::MoraleRolled { results, .. } => {

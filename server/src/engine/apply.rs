@@ -39,6 +39,10 @@ fn for_all<C: Component<Mutability = bevy_ecs::component::Mutable>>(
 
 /// Folds one event into the world.
 pub fn apply(world: &mut World, event: &GameEvent) {
+    // Basic Fantasy's bookkeeping (retainers, experience, days, timed effects) folds itself.
+    if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+        f.bf.fold(event);
+    }
     match event {
         GameEvent::GridMoved {
             combatant, path, ..
@@ -724,6 +728,13 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                     .retain(|l| !(&l.carrier == carrier && l.source == *source));
             }
         }
+        GameEvent::RetainerHireRolled { .. }
+        | GameEvent::LoyaltyChecked { .. }
+        | GameEvent::XpAwarded { .. }
+        | GameEvent::EncumbranceSet { .. }
+        | GameEvent::EffectTimed { .. }
+        | GameEvent::TimedEffectEnded { .. }
+        | GameEvent::DayPassed { .. } => {}
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds {

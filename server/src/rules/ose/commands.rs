@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 
 type R<T = ()> = Result<T, Rejection>;
 
-fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
+pub(super) fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
     Rejection::new(code, msg)
 }
 
@@ -77,6 +77,37 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         Command::ExplorationTurn { wandering, rest } => exploration_turn(d, s, *wandering, *rest),
         Command::LightSource { carrier, source } => light(d, s, carrier, *source),
         Command::DouseLight { carrier, source } => douse(d, s, carrier, *source),
+        Command::HireRetainer {
+            employer,
+            retainer,
+            adjustment,
+        } => super::retainers::hire(d, s, employer, retainer, *adjustment),
+        Command::LoyaltyCheck {
+            retainer,
+            adjustment,
+        } => super::retainers::loyalty_check(d, s, retainer, *adjustment),
+        Command::AwardXp {
+            monsters,
+            bonus,
+            party,
+        } => super::experience::award(d, s, monsters, *bonus, party),
+        Command::PassDay {
+            march,
+            terrain,
+            unfed,
+            no_water,
+            leader,
+        } => super::travel::pass_day(d, s, *march, *terrain, unfed, no_water, leader.as_ref()),
+        Command::SetEncumbrance {
+            combatant,
+            armor,
+            load,
+        } => super::encumbrance::set(d, s, combatant, *armor, *load),
+        Command::TimeEffect {
+            name,
+            combatant,
+            turns,
+        } => super::durations::time_effect(d, s, name, combatant.as_ref(), *turns),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {
@@ -98,18 +129,18 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
 
 // --- shared checks -------------------------------------------------------------------------
 
-fn sheet<'a>(s: &'a Sheets, id: &CombatantId) -> R<(&'a OseCombatant, &'a OseSpec)> {
+pub(super) fn sheet<'a>(s: &'a Sheets, id: &CombatantId) -> R<(&'a OseCombatant, &'a OseSpec)> {
     s.get(id)
         .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
 }
 
-fn name(d: &Decider, id: &CombatantId) -> String {
+pub(super) fn name(d: &Decider, id: &CombatantId) -> String {
     d.field
         .get(id)
         .map_or_else(|| id.to_string(), |f| f.c.name.clone())
 }
 
-fn side_of(d: &Decider, id: &CombatantId) -> R<Side> {
+pub(super) fn side_of(d: &Decider, id: &CombatantId) -> R<Side> {
     d.field
         .get(id)
         .map(|f| f.c.side)
@@ -182,7 +213,7 @@ fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
     Ok(())
 }
 
-fn as_i32(n: u32) -> i32 {
+pub(super) fn as_i32(n: u32) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
@@ -706,7 +737,7 @@ fn morale(d: &mut Decider, s: &Sheets, who: &[CombatantId], adjustment: i32) -> 
 
 /// § Searching, § Listening at Doors, § Wandering Monsters: the referee's secret d6; success on
 /// `chance` or less. The event's roll and result are the GM's only (`GameEvent::redacted`).
-fn secret(
+pub(super) fn secret(
     d: &mut Decider,
     s: &Sheets,
     check: fray_protocol::ose::SecretCheck,
@@ -854,6 +885,7 @@ fn exploration_turn(d: &mut Decider, s: &Sheets, wandering: Option<u32>, rest: b
             source: l.source,
         });
     }
+    super::durations::end_of_turn(d, s);
     Ok(())
 }
 

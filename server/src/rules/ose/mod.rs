@@ -21,11 +21,18 @@
 //! overlay of hit points and status, events); the engine's `apply` folds the events.
 
 mod commands;
+mod durations;
+mod encumbrance;
+mod experience;
+mod retainers;
 pub mod tables;
+mod travel;
 mod turns;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_bf;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{
@@ -69,6 +76,15 @@ impl Sheets<'_, '_> {
     /// The battle state (always present in this ruleset's worlds).
     pub fn battle(&self) -> OseBattle {
         self.field.0.clone().unwrap_or_default()
+    }
+
+    /// Basic Fantasy § Dungeon Survival: whether a combatant still heals naturally (not after
+    /// two days without food, nor once thirst has cost it hit points); for natural healing.
+    pub fn heals_naturally(&self, id: &CombatantId) -> bool {
+        self.field
+            .0
+            .as_ref()
+            .is_none_or(|b| b.bf.heals_naturally(id))
     }
 }
 

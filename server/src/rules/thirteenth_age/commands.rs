@@ -308,7 +308,13 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::SecretRoll { .. }
         | Command::ExplorationTurn { .. }
         | Command::LightSource { .. }
-        | Command::DouseLight { .. } => reject(
+        | Command::DouseLight { .. }
+        | Command::HireRetainer { .. }
+        | Command::LoyaltyCheck { .. }
+        | Command::AwardXp { .. }
+        | Command::PassDay { .. }
+        | Command::SetEncumbrance { .. }
+        | Command::TimeEffect { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
