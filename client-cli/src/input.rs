@@ -326,6 +326,7 @@ Old-School Essentials:
                                GM: a day of travel or rest
   bx-load WHO none|leather|metal LB  GM: armor and load (movement)
   bx-effect TURNS [@WHO] NAME  GM: a timed effect lasting TURNS exploration turns
+  bx-wind                      GM: the day's wind at sea (direction and conditions)
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -921,6 +922,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
             _ => Err("`bx-load WHO none|leather|metal LB` (GM)".to_owned()),
         },
+        "bx-wind" => Ok(Input::Game(Command::RollWind {})),
         "bx-effect" => {
             let Some((turns, rest)) = args.split_first() else {
                 return Err("`bx-effect TURNS [@WHO] NAME` (GM)".to_owned());

@@ -1054,6 +1054,16 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             }
             line
         }
+        GameEvent::WindRolled {
+            direction,
+            conditions,
+            sailing,
+            tacking,
+            ..
+        } => format!(
+            "The wind: {direction:?}, {conditions:?} — sailing ×{}/{}, tacking ×{}/{}",
+            sailing.0, sailing.1, tacking.0, tacking.1
+        ),
         GameEvent::LightDoused { carrier, source } => {
             let what = match source {
                 fray_protocol::ose::LightSource::Torch => "torch",

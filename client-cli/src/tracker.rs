@@ -510,7 +510,8 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::EncumbranceSet { .. }
         | GameEvent::EffectTimed { .. }
         | GameEvent::TimedEffectEnded { .. }
-        | GameEvent::DayPassed { .. } => {
+        | GameEvent::DayPassed { .. }
+        | GameEvent::WindRolled { .. } => {
             if let Some(b) = &mut state.ose {
                 b.bf.fold(event);
             }

@@ -71,6 +71,100 @@ pub enum March {
     Air,
 }
 
+/// § Waterborne Travel: the d12 wind direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindDirection {
+    /// 1.
+    Northerly,
+    /// 2.
+    Northeasterly,
+    /// 3.
+    Easterly,
+    /// 4.
+    Southeasterly,
+    /// 5.
+    Southerly,
+    /// 6.
+    Southwesterly,
+    /// 7.
+    Westerly,
+    /// 8.
+    Northwesterly,
+    /// 9–12: the prevailing wind direction for the locale.
+    Prevailing,
+}
+
+impl WindDirection {
+    /// The table's row for a d12.
+    pub fn from_d12(n: u32) -> WindDirection {
+        match n {
+            1 => WindDirection::Northerly,
+            2 => WindDirection::Northeasterly,
+            3 => WindDirection::Easterly,
+            4 => WindDirection::Southeasterly,
+            5 => WindDirection::Southerly,
+            6 => WindDirection::Southwesterly,
+            7 => WindDirection::Westerly,
+            8 => WindDirection::Northwesterly,
+            _ => WindDirection::Prevailing,
+        }
+    }
+}
+
+/// § Waterborne Travel: the d% wind conditions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindConditions {
+    /// 01–05: sailing ships cannot move (oared ships row).
+    Becalmed,
+    /// 06–13.
+    VeryLightBreeze,
+    /// 14–25.
+    LightBreeze,
+    /// 26–40.
+    ModerateBreeze,
+    /// 41–70.
+    AverageWinds,
+    /// 71–85.
+    StrongWinds,
+    /// 86–96: tacking is not possible.
+    VeryStrongWinds,
+    /// 97–00: no tacking; exposed ships take 2d8 damage per hour sailed.
+    Gale,
+}
+
+impl WindConditions {
+    /// The table's row for a d% (1..=100; 100 is "00").
+    pub fn from_d100(n: u32) -> WindConditions {
+        match n {
+            0..=5 => WindConditions::Becalmed,
+            6..=13 => WindConditions::VeryLightBreeze,
+            14..=25 => WindConditions::LightBreeze,
+            26..=40 => WindConditions::ModerateBreeze,
+            41..=70 => WindConditions::AverageWinds,
+            71..=85 => WindConditions::StrongWinds,
+            86..=96 => WindConditions::VeryStrongWinds,
+            _ => WindConditions::Gale,
+        }
+    }
+
+    /// The movement multipliers (sailing with the wind, tacking against it) as
+    /// (numerator, denominator).
+    pub fn multipliers(self) -> ((u32, u32), (u32, u32)) {
+        match self {
+            WindConditions::Becalmed => ((0, 1), (0, 1)),
+            WindConditions::VeryLightBreeze => ((1, 3), (0, 1)),
+            WindConditions::LightBreeze => ((1, 2), (1, 3)),
+            WindConditions::ModerateBreeze => ((2, 3), (1, 3)),
+            WindConditions::AverageWinds => ((1, 1), (1, 2)),
+            WindConditions::StrongWinds => ((4, 3), (2, 3)),
+            WindConditions::VeryStrongWinds => ((3, 2), (0, 1)),
+            WindConditions::Gale => ((2, 1), (0, 1)),
+        }
+    }
+}
+
 /// A retainer in the session (hired with `hire_retainer`, or `retainer_of` in the content).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Retainer {

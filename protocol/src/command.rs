@@ -700,6 +700,9 @@ pub enum Command {
         /// Its duration in turns (1..=1000).
         turns: u32,
     },
+    /// GM (Basic Fantasy § Waterborne Travel): the day's wind — a d12 for its direction and a
+    /// d% for its conditions, with the sailing and tacking multipliers.
+    RollWind {},
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -825,6 +828,7 @@ impl Command {
             | Command::PassDay { .. }
             | Command::SetEncumbrance { .. }
             | Command::TimeEffect { .. }
+            | Command::RollWind {}
             | Command::EndSession => None,
         }
     }
@@ -850,6 +854,7 @@ impl Command {
             Command::PassDay { .. } => "pass_day",
             Command::SetEncumbrance { .. } => "set_encumbrance",
             Command::TimeEffect { .. } => "time_effect",
+            Command::RollWind {} => "roll_wind",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -1259,6 +1259,21 @@ pub enum GameEvent {
         /// Forced-march saves failed this day (no more saves until a day of rest).
         march_saves_failed: Vec<CombatantId>,
     },
+    /// Basic Fantasy § Waterborne Travel: the wind.
+    WindRolled {
+        /// The d12.
+        direction_roll: Roll,
+        /// Its direction.
+        direction: crate::bf::WindDirection,
+        /// The d%.
+        conditions_roll: Roll,
+        /// Its conditions.
+        conditions: crate::bf::WindConditions,
+        /// Sailing with the wind: the ships' rate × numerator / denominator.
+        sailing: (u32, u32),
+        /// Tacking against it (0: not possible).
+        tacking: (u32, u32),
+    },
 }
 
 impl GameEvent {

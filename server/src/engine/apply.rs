@@ -734,7 +734,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::EncumbranceSet { .. }
         | GameEvent::EffectTimed { .. }
         | GameEvent::TimedEffectEnded { .. }
-        | GameEvent::DayPassed { .. } => {}
+        | GameEvent::DayPassed { .. }
+        | GameEvent::WindRolled { .. } => {}
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds {

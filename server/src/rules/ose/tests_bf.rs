@@ -619,3 +619,51 @@ fn timed_effects_end_with_their_last_turn_time_and_scale() {
         );
     }
 }
+
+/// basic-fantasy-adventures.txt § Waterborne Travel: the d12 wind direction (9–12 prevailing)
+/// and the d% conditions with their sailing and tacking multipliers (Becalmed ×0/×0 … Gale
+/// ×2/×0), every row of both tables.
+#[test]
+fn wind_direction_and_conditions_waterborne_travel() {
+    use fray_protocol::bf::{WindConditions as W, WindDirection as D};
+    assert_eq!(D::from_d12(1), D::Northerly);
+    assert_eq!(D::from_d12(8), D::Northwesterly);
+    assert!((9..=12).all(|n| D::from_d12(n) == D::Prevailing));
+    for (lo, hi, w, sail, tack) in [
+        (1, 5, W::Becalmed, (0, 1), (0, 1)),
+        (6, 13, W::VeryLightBreeze, (1, 3), (0, 1)),
+        (14, 25, W::LightBreeze, (1, 2), (1, 3)),
+        (26, 40, W::ModerateBreeze, (2, 3), (1, 3)),
+        (41, 70, W::AverageWinds, (1, 1), (1, 2)),
+        (71, 85, W::StrongWinds, (4, 3), (2, 3)),
+        (86, 96, W::VeryStrongWinds, (3, 2), (0, 1)),
+        (97, 100, W::Gale, (2, 1), (0, 1)),
+    ] {
+        for n in lo..=hi {
+            assert_eq!(W::from_d100(n), w, "{n}");
+        }
+        assert_eq!(w.multipliers(), (sail, tack));
+    }
+    let enc = party();
+    let mut e = new_engine(&enc, 9);
+    let ev = run(&mut e, &Command::RollWind {});
+    let [
+        GameEvent::WindRolled {
+            direction_roll,
+            direction,
+            conditions_roll,
+            conditions,
+            sailing,
+            ..
+        },
+    ] = ev.as_slice()
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(*direction, D::from_d12(direction_roll.natural().unwrap()));
+    assert_eq!(
+        *conditions,
+        W::from_d100(conditions_roll.natural().unwrap())
+    );
+    assert_eq!(*sailing, conditions.multipliers().0);
+}

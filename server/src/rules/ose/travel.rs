@@ -195,3 +195,27 @@ pub fn pass_day(
     }
     Ok(())
 }
+
+/// § Waterborne Travel: the d12 wind direction and the d% wind conditions with their sailing and
+/// tacking multipliers (the ships' own rates are the Vehicles section's: the GM applies them).
+pub fn roll_wind(d: &mut Decider) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    let direction_roll = crate::dice::notation::roll_die(d.rng, 12);
+    let conditions_roll = crate::dice::notation::roll_die(d.rng, 100);
+    let conditions =
+        fray_protocol::bf::WindConditions::from_d100(conditions_roll.natural().unwrap_or(50));
+    let (sailing, tacking) = conditions.multipliers();
+    d.emit(GameEvent::WindRolled {
+        direction: fray_protocol::bf::WindDirection::from_d12(
+            direction_roll.natural().unwrap_or(12),
+        ),
+        direction_roll,
+        conditions_roll,
+        conditions,
+        sailing,
+        tacking,
+    });
+    Ok(())
+}

@@ -314,7 +314,8 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::AwardXp { .. }
         | Command::PassDay { .. }
         | Command::SetEncumbrance { .. }
-        | Command::TimeEffect { .. } => reject(
+        | Command::TimeEffect { .. }
+        | Command::RollWind {} => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
