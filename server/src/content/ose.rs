@@ -590,6 +590,19 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             ));
         }
     }
+    // Basic Fantasy § Retainers: a retainer serves a character of the party.
+    for c in &combatants {
+        if let Some(e) = c.ose.as_ref().and_then(|o| o.bf.retainer_of.as_ref())
+            && !combatants
+                .iter()
+                .any(|x| &x.id == e && x.side == Side::Heroes)
+        {
+            return Err(ctx.err(
+                format!("character '{}'.retainer_of", c.id),
+                format!("no character '{e}' in the encounter"),
+            ));
+        }
+    }
     let seats = resolve_seats(&ctx, &enc.seats, &combatants)?;
     Ok(Encounter {
         ruleset,

@@ -667,3 +667,15 @@ fn wind_direction_and_conditions_waterborne_travel() {
     );
     assert_eq!(*sailing, conditions.multipliers().0);
 }
+
+/// basic-fantasy-adventures.txt § Retainers (content `retainer_of`): a retainer serves a
+/// character of the encounter; anything else is a content error naming the field.
+#[test]
+fn retainer_of_names_a_character_of_the_encounter_retainers() {
+    let text = format!(
+        "ruleset = \"basic-fantasy\"\ncharacters = [\"dora\"]\n[[monsters]]\ntemplate = \"grave-rat\"\n{}",
+        pc("dora", "fighter", 1, 10, 10, "retainer_of = \"nobody\"")
+    );
+    let err = load_encounter("r.toml", &text).unwrap_err().to_string();
+    assert!(err.contains("retainer_of"), "{err}");
+}
