@@ -332,6 +332,14 @@ Old-School Essentials:
   distance dungeon|wilderness|water [surprised]   GM: the encounter distance
   condition WHO blind|paralyzed|unstable|exhausted on|off   GM: set or clear it
   behind WEAPON TARGET      a melee attack from behind (the shield does not count)
+  bx-hire WHO CANDIDATE [ADJ]  GM: Basic Fantasy hiring roll for a retainer
+  bx-loyalty WHO [ADJ]         GM: a retainer's loyalty check
+  bx-xp A,B,.. [BONUS] [MONSTER..]  GM: award XP (defeated monsters + bonus) to the party
+  bx-day [rest|normal|forced|air] [jungle|forest|clear|road] [unfed=A,B] [nowater=A,B] [leader=X]
+                               GM: a day of travel or rest
+  bx-load WHO none|leather|metal LB  GM: armor and load (movement)
+  bx-effect TURNS [@WHO] NAME  GM: a timed effect lasting TURNS exploration turns
+  bx-wind                      GM: the day's wind at sea (direction and conditions)
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -837,6 +845,125 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
             Ok(Input::Game(Command::ExplorationTurn { wandering, rest }))
         }
+        "bx-hire" | "bx-loyalty" => {
+            let adj = |w: Option<&&str>| -> Result<i32, String> {
+                w.map_or(Ok(0), |w| w.parse::<i32>().map_err(|_| format!("`{w}`: a number")))
+            };
+            match (verb.as_str(), args) {
+                ("bx-hire", [who, cand, rest @ ..]) if rest.len() <= 1 => {
+                    Ok(Input::Game(Command::HireRetainer {
+                        employer: CombatantId::new(who.to_lowercase()),
+                        retainer: CombatantId::new(cand.to_lowercase()),
+                        adjustment: adj(rest.first())?,
+                    }))
+                }
+                ("bx-loyalty", [who, rest @ ..]) if rest.len() <= 1 => {
+                    Ok(Input::Game(Command::LoyaltyCheck {
+                        retainer: CombatantId::new(who.to_lowercase()),
+                        adjustment: adj(rest.first())?,
+                    }))
+                }
+                _ => Err("`bx-hire WHO CANDIDATE [ADJ]` / `bx-loyalty WHO [ADJ]` (GM)".to_owned()),
+            }
+        }
+        "bx-xp" => {
+            let Some((who, rest)) = args.split_first() else {
+                return Err("`bx-xp A,B,.. [BONUS] [MONSTER..]` (GM)".to_owned());
+            };
+            let party = ids(who);
+            let mut bonus = 0;
+            let mut monsters = Vec::new();
+            for w in rest {
+                match w.parse::<u32>() {
+                    Ok(n) => bonus = n,
+                    Err(_) => monsters.push(CombatantId::new(w.to_lowercase())),
+                }
+            }
+            Ok(Input::Game(Command::AwardXp {
+                monsters,
+                bonus,
+                party,
+            }))
+        }
+        "bx-day" => {
+            use fray_protocol::bf::{March, Terrain};
+            let mut march = March::Normal;
+            let mut terrain = Terrain::Clear;
+            let (mut unfed, mut no_water, mut leader) = (Vec::new(), Vec::new(), None);
+            for w in args {
+                let w = w.to_lowercase();
+                if let Some(v) = w.strip_prefix("unfed=") {
+                    unfed = ids(v);
+                } else if let Some(v) = w.strip_prefix("nowater=") {
+                    no_water = ids(v);
+                } else if let Some(v) = w.strip_prefix("leader=") {
+                    leader = Some(CombatantId::new(v));
+                } else {
+                    match w.as_str() {
+                        "rest" => march = March::Rest,
+                        "normal" => march = March::Normal,
+                        "forced" => march = March::Forced,
+                        "air" => march = March::Air,
+                        "jungle" | "mountains" | "swamp" => terrain = Terrain::Jungle,
+                        "desert" | "forest" | "hills" => terrain = Terrain::Forest,
+                        "clear" | "plains" | "trail" => terrain = Terrain::Clear,
+                        "road" => terrain = Terrain::Road,
+                        other => {
+                            return Err(format!(
+                                "`{other}`: rest|normal|forced|air, a terrain, unfed=, nowater= or leader="
+                            ));
+                        }
+                    }
+                }
+            }
+            Ok(Input::Game(Command::PassDay {
+                march,
+                terrain,
+                unfed,
+                no_water,
+                leader,
+            }))
+        }
+        "bx-load" => match args {
+            [who, armor, lb] => {
+                use fray_protocol::bf::ArmorType;
+                let armor = match armor.to_lowercase().as_str() {
+                    "none" => ArmorType::None,
+                    "leather" => ArmorType::Leather,
+                    "metal" => ArmorType::Metal,
+                    other => return Err(format!("`{other}`: none, leather or metal")),
+                };
+                let load = lb.parse::<u32>().map_err(|_| format!("`{lb}`: pounds"))?;
+                Ok(Input::Game(Command::SetEncumbrance {
+                    combatant: CombatantId::new(who.to_lowercase()),
+                    armor,
+                    load,
+                }))
+            }
+            _ => Err("`bx-load WHO none|leather|metal LB` (GM)".to_owned()),
+        },
+        "bx-wind" => Ok(Input::Game(Command::RollWind {})),
+        "bx-effect" => {
+            let Some((turns, rest)) = args.split_first() else {
+                return Err("`bx-effect TURNS [@WHO] NAME` (GM)".to_owned());
+            };
+            let turns = turns
+                .parse::<u32>()
+                .map_err(|_| format!("`{turns}`: a number of turns"))?;
+            let mut combatant = None;
+            let mut name = Vec::new();
+            for w in rest {
+                match w.strip_prefix('@') {
+                    Some(c) => combatant = Some(CombatantId::new(c.to_lowercase())),
+                    None => name.push(*w),
+                }
+            }
+            Ok(Input::Game(Command::TimeEffect {
+                name: name.join(" "),
+                combatant,
+                turns,
+            }))
+        }
         "bx-light" | "bx-douse" => {
             use fray_protocol::ose::LightSource;
             match args {
@@ -1272,6 +1399,14 @@ fn or_list<'a>(items: impl Iterator<Item = &'a str>) -> String {
     }
 }
 
+/// A comma-separated list of combatant ids.
+fn ids(list: &str) -> Vec<CombatantId> {
+    list.split(',')
+        .filter(|w| !w.is_empty())
+        .map(|w| CombatantId::new(w.to_lowercase()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1532,6 +1667,33 @@ mod tests {
             })
         );
         assert!(game("condition brakka sleepy on").is_err());
+        assert_eq!(
+            game("bx-hire ada cole 1"),
+            Ok(Command::HireRetainer {
+                employer: CombatantId::new("ada"),
+                retainer: CombatantId::new("cole"),
+                adjustment: 1
+            })
+        );
+        assert_eq!(
+            game("bx-day forced forest unfed=ada,bram leader=ada"),
+            Ok(Command::PassDay {
+                march: fray_protocol::bf::March::Forced,
+                terrain: fray_protocol::bf::Terrain::Forest,
+                unfed: vec![CombatantId::new("ada"), CombatantId::new("bram")],
+                no_water: Vec::new(),
+                leader: Some(CombatantId::new("ada")),
+            })
+        );
+        assert_eq!(
+            game("bx-effect 3 @eve light spell"),
+            Ok(Command::TimeEffect {
+                name: "light spell".into(),
+                combatant: Some(CombatantId::new("eve")),
+                turns: 3
+            })
+        );
+        assert!(game("bx-load ada plate 10").is_err());
         assert_eq!(
             game("bx-douse brakka torch"),
             Ok(Command::DouseLight {

@@ -869,6 +869,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 fray_protocol::ose::SecretCheck::StuckDoor => "try at a stuck door",
                 fray_protocol::ose::SecretCheck::LockedDoor => "try at a locked door",
                 fray_protocol::ose::SecretCheck::Bars => "try at bending bars",
+                fray_protocol::ose::SecretCheck::LostDirection => "check for becoming lost",
             };
             let die = check.die();
             let mut who = combatant
@@ -975,6 +976,131 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::Fell { combatant, squares } => {
             format!("{} falls {squares} squares!", n(combatant))
         }
+        GameEvent::RetainerHireRolled {
+            employer,
+            retainer,
+            roll,
+            modifier,
+            total,
+            result,
+            loyalty,
+        } => format!(
+            "{} asks {} to serve: 2d6={}{modifier:+} = {total} — {}",
+            n(employer),
+            n(retainer),
+            roll.total,
+            match (result, loyalty) {
+                (_, Some(l)) => format!("accepted (loyalty {l})"),
+                (fray_protocol::bf::Hiring::TryAgain, _) => "try again with a better offer".into(),
+                (fray_protocol::bf::Hiring::RefusalWithPenalty, _) =>
+                    "refused (-1 on further rolls here)".into(),
+                _ => "refused".into(),
+            }
+        ),
+        GameEvent::LoyaltyChecked {
+            retainer,
+            roll,
+            adjustment,
+            loyalty,
+            holds,
+            loyalty_after,
+            leaves,
+            ..
+        } => {
+            let mut line = format!(
+                "{} checks loyalty: 2d6={} vs {loyalty}{adjustment:+} — {}",
+                n(retainer),
+                roll.total,
+                if *holds { "stays loyal" } else { "wavers" }
+            );
+            if loyalty_after > loyalty {
+                line.push_str(&format!(" (natural 2: loyalty {loyalty_after})"));
+            }
+            if *leaves {
+                line.push_str(", and leaves the employer's service");
+            }
+            line
+        }
+        GameEvent::XpAwarded {
+            total,
+            share,
+            shares,
+            ..
+        } => {
+            let each: Vec<String> = shares
+                .iter()
+                .map(|(c, got, after)| format!("{} +{got} ({after})", n(c)))
+                .collect();
+            format!("{total} XP awarded, {share} a share: {}", each.join(", "))
+        }
+        GameEvent::EncumbranceSet {
+            combatant,
+            load,
+            heavy,
+            movement,
+            ..
+        } => format!(
+            "{} carries {load} lb ({}): {movement}′ per round",
+            n(combatant),
+            if *heavy {
+                "heavily loaded"
+            } else {
+                "lightly loaded"
+            }
+        ),
+        GameEvent::EffectTimed {
+            name,
+            combatant,
+            turns,
+            ..
+        } => format!(
+            "{name}{} lasts {turns} turns",
+            combatant
+                .as_ref()
+                .map(|c| format!(" on {}", n(c)))
+                .unwrap_or_default()
+        ),
+        GameEvent::TimedEffectEnded {
+            name, combatant, ..
+        } => format!(
+            "{name}{} ends",
+            combatant
+                .as_ref()
+                .map(|c| format!(" on {}", n(c)))
+                .unwrap_or_default()
+        ),
+        GameEvent::DayPassed {
+            day,
+            march,
+            terrain,
+            miles,
+            fed,
+            watered,
+            ..
+        } => {
+            let mut line = format!("Day {day} passes: {march:?} march, {terrain:?}, {miles} miles")
+                .to_lowercase();
+            line = line.replacen('d', "D", 1);
+            let hungry: Vec<String> = fed.iter().filter(|f| !f.1).map(|f| n(&f.0)).collect();
+            let dry: Vec<String> = watered.iter().filter(|f| !f.1).map(|f| n(&f.0)).collect();
+            if !hungry.is_empty() {
+                line.push_str(&format!("; without food: {}", hungry.join(", ")));
+            }
+            if !dry.is_empty() {
+                line.push_str(&format!("; without water: {}", dry.join(", ")));
+            }
+            line
+        }
+        GameEvent::WindRolled {
+            direction,
+            conditions,
+            sailing,
+            tacking,
+            ..
+        } => format!(
+            "The wind: {direction:?}, {conditions:?} — sailing ×{}/{}, tacking ×{}/{}",
+            sailing.0, sailing.1, tacking.0, tacking.1
+        ),
         GameEvent::LightDoused { carrier, source } => {
             let what = match source {
                 fray_protocol::ose::LightSource::Torch => "torch",

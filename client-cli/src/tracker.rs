@@ -512,6 +512,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             turn, since_rest, ..
         } => {
             if let Some(b) = &mut state.ose {
+                b.bf.fold(event);
                 b.exploration.turn = *turn;
                 b.exploration.since_rest = *since_rest;
                 for l in &mut b.exploration.lights {
@@ -547,6 +548,18 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
                 g.action_points += 1;
+            }
+        }
+        GameEvent::RetainerHireRolled { .. }
+        | GameEvent::LoyaltyChecked { .. }
+        | GameEvent::XpAwarded { .. }
+        | GameEvent::EncumbranceSet { .. }
+        | GameEvent::EffectTimed { .. }
+        | GameEvent::TimedEffectEnded { .. }
+        | GameEvent::DayPassed { .. }
+        | GameEvent::WindRolled { .. } => {
+            if let Some(b) = &mut state.ose {
+                b.bf.fold(event);
             }
         }
         GameEvent::MoraleRolled { results, .. } => {

@@ -785,6 +785,89 @@ pub enum Command {
         /// Set (true) or cleared (false).
         on: bool,
     },
+    /// GM (Basic Fantasy § Retainers): the hiring reaction roll — 2d6 + the employer's CHA
+    /// bonus + `adjustment` (the GM's, for the offer's terms) − 1 after a roll of 2 or less.
+    /// Refused beyond the maximum number of retainers or the level limit.
+    HireRetainer {
+        /// The player character hiring.
+        employer: CombatantId,
+        /// The candidate (a combatant of the party).
+        retainer: CombatantId,
+        /// The GM's adjustment (−3..=3).
+        #[serde(default)]
+        adjustment: i32,
+    },
+    /// GM (Basic Fantasy § Retainers, Loyalty): a loyalty check — 2d6 against the retainer's
+    /// loyalty, as a morale check; in combat a failure flees and a natural 2 raises loyalty by
+    /// 1; after an adventure a failure leaves the employer's service.
+    LoyaltyCheck {
+        /// The retainer.
+        retainer: CombatantId,
+        /// The GM's adjustment (−2..=2).
+        #[serde(default)]
+        adjustment: i32,
+    },
+    /// GM (Basic Fantasy § Character Advancement): awards the experience of the defeated
+    /// `monsters` (by hit dice, each asterisk adding the special-ability bonus) plus `bonus`,
+    /// divided among `party` (retainers take half a share); no one advances more than one level.
+    AwardXp {
+        /// The defeated monsters (each counts once in the session).
+        #[serde(default)]
+        monsters: Vec<CombatantId>,
+        /// Flat XP for other challenges.
+        #[serde(default)]
+        bonus: u32,
+        /// The adventurers sharing it.
+        party: Vec<CombatantId>,
+    },
+    /// GM (Basic Fantasy § Dungeon Survival, § Wilderness Adventures): one day passes — the
+    /// party travels (or rests), those in `unfed` / `no_water` go without food or water, and
+    /// `leader` (if given) makes the secret check for becoming lost.
+    PassDay {
+        /// Rest, normal, forced march or air.
+        #[serde(default)]
+        march: crate::bf::March,
+        /// The terrain crossed.
+        #[serde(default = "clear")]
+        terrain: crate::bf::Terrain,
+        /// Characters without a day's food.
+        #[serde(default)]
+        unfed: Vec<CombatantId>,
+        /// Characters without a day's water.
+        #[serde(default)]
+        no_water: Vec<CombatantId>,
+        /// The party leader, when the party may become lost (trackless terrain).
+        #[serde(default)]
+        leader: Option<CombatantId>,
+    },
+    /// GM (Basic Fantasy § Movement and Encumbrance): a character's armor and load in pounds;
+    /// its movement follows the table (light or heavy load by its STR and race).
+    SetEncumbrance {
+        /// The character.
+        combatant: CombatantId,
+        /// Its armor.
+        armor: crate::bf::ArmorType,
+        /// Its load in pounds, armor included.
+        load: u32,
+    },
+    /// GM (Basic Fantasy § Time and Scale): an effect that lasts `turns` exploration turns; it
+    /// ends at the end of its last turn (`timed_effect_ended`).
+    TimeEffect {
+        /// What it is.
+        name: String,
+        /// On whom, if anyone.
+        #[serde(default)]
+        combatant: Option<CombatantId>,
+        /// Its duration in turns (1..=1000).
+        turns: u32,
+    },
+    /// GM (Basic Fantasy § Waterborne Travel): the day's wind — a d12 for its direction and a
+    /// d% for its conditions, with the sailing and tacking multipliers.
+    RollWind {},
+}
+
+fn clear() -> crate::bf::Terrain {
+    crate::bf::Terrain::Clear
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -915,6 +998,13 @@ impl Command {
             | Command::NaturalHealing { .. }
             | Command::RollEncounterDistance { .. }
             | Command::OseCondition { .. }
+            | Command::HireRetainer { .. }
+            | Command::LoyaltyCheck { .. }
+            | Command::AwardXp { .. }
+            | Command::PassDay { .. }
+            | Command::SetEncumbrance { .. }
+            | Command::TimeEffect { .. }
+            | Command::RollWind {}
             | Command::EndSession => None,
         }
     }
@@ -945,6 +1035,13 @@ impl Command {
             Command::NaturalHealing { .. } => "natural_healing",
             Command::RollEncounterDistance { .. } => "roll_encounter_distance",
             Command::OseCondition { .. } => "ose_condition",
+            Command::HireRetainer { .. } => "hire_retainer",
+            Command::LoyaltyCheck { .. } => "loyalty_check",
+            Command::AwardXp { .. } => "award_xp",
+            Command::PassDay { .. } => "pass_day",
+            Command::SetEncumbrance { .. } => "set_encumbrance",
+            Command::TimeEffect { .. } => "time_effect",
+            Command::RollWind {} => "roll_wind",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -142,6 +142,13 @@ pub enum ErrorCode {
     Blinded,
     /// Old-School Essentials § Unstable Surfaces: spells cannot be cast.
     UnstableSurface,
+    /// Basic Fantasy § Retainers: the employer has the most retainers allowed (4 ± CHA bonus)
+    /// or the candidate is above half the employer's level.
+    RetainerLimit,
+    /// Basic Fantasy § Retainers: the combatant is no one's retainer.
+    NotARetainer,
+    /// Basic Fantasy § Carrying Capacity: the load is above the heavy-load capacity.
+    Overloaded,
 }
 
 impl fmt::Display for ErrorCode {

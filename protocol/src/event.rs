@@ -1259,6 +1259,120 @@ pub enum GameEvent {
         /// Set (true) or cleared (false).
         on: bool,
     },
+    /// Basic Fantasy § Retainers: the hiring reaction roll.
+    RetainerHireRolled {
+        /// The employer.
+        employer: CombatantId,
+        /// The candidate.
+        retainer: CombatantId,
+        /// The 2d6.
+        roll: Roll,
+        /// CHA bonus + the GM's adjustment − the region's penalty.
+        modifier: i32,
+        /// Roll + modifier.
+        total: i32,
+        /// The table's result.
+        result: crate::bf::Hiring,
+        /// Hired: the retainer's loyalty.
+        loyalty: Option<i32>,
+    },
+    /// Basic Fantasy § Retainers, Loyalty: a loyalty check (2d6 ≤ loyalty holds).
+    LoyaltyChecked {
+        /// The retainer.
+        retainer: CombatantId,
+        /// Its employer.
+        employer: CombatantId,
+        /// The 2d6.
+        roll: Roll,
+        /// The GM's adjustment.
+        adjustment: i32,
+        /// Loyalty before the check.
+        loyalty: i32,
+        /// The check held.
+        holds: bool,
+        /// Loyalty after it (+1 on a natural 2 in combat).
+        loyalty_after: i32,
+        /// Out of combat, a failed check: the retainer leaves the employer's service.
+        leaves: bool,
+    },
+    /// Basic Fantasy § Character Advancement: experience awarded.
+    XpAwarded {
+        /// The monsters counted.
+        monsters: Vec<CombatantId>,
+        /// Total XP to divide.
+        total: u32,
+        /// One full share.
+        share: u32,
+        /// (character, XP gained, XP after — capped one short of a second level).
+        shares: Vec<(CombatantId, u32, u32)>,
+    },
+    /// Basic Fantasy § Movement and Encumbrance: a character's armor and load.
+    EncumbranceSet {
+        /// The character.
+        combatant: CombatantId,
+        /// Its armor.
+        armor: crate::bf::ArmorType,
+        /// Its load in pounds.
+        load: u32,
+        /// Heavily loaded.
+        heavy: bool,
+        /// Movement in feet per round.
+        movement: i32,
+    },
+    /// Basic Fantasy § Time and Scale: a timed effect started.
+    EffectTimed {
+        /// Its id.
+        id: u32,
+        /// What it is.
+        name: String,
+        /// On whom.
+        combatant: Option<CombatantId>,
+        /// Its duration in exploration turns.
+        turns: u32,
+    },
+    /// A timed effect ended at the end of its last exploration turn.
+    TimedEffectEnded {
+        /// Its id.
+        id: u32,
+        /// What it was.
+        name: String,
+        /// On whom.
+        combatant: Option<CombatantId>,
+    },
+    /// Basic Fantasy § Wilderness Adventures, § Dungeon Survival: a day passed.
+    DayPassed {
+        /// The day just ended (1, 2, …).
+        day: u32,
+        /// How it was spent.
+        march: crate::bf::March,
+        /// The terrain.
+        terrain: crate::bf::Terrain,
+        /// The party's slowest movement per round (feet).
+        rate: i32,
+        /// Miles covered.
+        miles: u32,
+        /// (character, had a day's food).
+        fed: Vec<(CombatantId, bool)>,
+        /// (character, had a day's water).
+        watered: Vec<(CombatantId, bool)>,
+        /// Forced-march saves failed this day (no more saves until a day of rest).
+        march_saves_failed: Vec<CombatantId>,
+    },
+    /// Basic Fantasy § Waterborne Travel: the wind.
+    WindRolled {
+        /// The d12.
+        direction_roll: Roll,
+        /// Its direction.
+        direction: crate::bf::WindDirection,
+        /// The d%.
+        conditions_roll: Roll,
+        /// Its conditions.
+        conditions: crate::bf::WindConditions,
+        /// Sailing with the wind: the ships' rate × numerator / denominator.
+        sailing: (u32, u32),
+        /// Tacking against it (0: not possible).
+        tacking: (u32, u32),
+    },
 }
 
 impl GameEvent {

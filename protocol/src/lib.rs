@@ -3,6 +3,7 @@
 //!
 //! The protocol is documented with a complete example session in `protocol/README.md`.
 
+pub mod bf;
 pub mod codec;
 pub mod command;
 pub mod error;

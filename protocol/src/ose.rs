@@ -232,6 +232,9 @@ pub struct OseBattle {
     /// The session plays Basic Fantasy on this core (its secret-door chances by INT).
     #[serde(default)]
     pub basic_fantasy: bool,
+    /// Basic Fantasy: retainers, experience, travel, encumbrance and timed effects.
+    #[serde(default)]
+    pub bf: crate::bf::BfState,
 }
 
 /// What a GM-only secret roll is for (§ Searching, § Listening at Doors, § Wandering Monsters:
@@ -253,6 +256,10 @@ pub enum SecretCheck {
     LockedDoor,
     /// Basic Fantasy § Doors: bending metal bars — the same range on 1d20.
     Bars,
+    /// Basic Fantasy § Becoming Lost: the leader's save vs. Death Ray with the WIS bonus, on a
+    /// d20; `chance` is the number of faces that keep the party on course, `success` that it
+    /// is not lost.
+    LostDirection,
 }
 
 impl SecretCheck {
@@ -260,7 +267,7 @@ impl SecretCheck {
     pub fn die(self) -> u32 {
         match self {
             SecretCheck::LockedDoor => 10,
-            SecretCheck::Bars => 20,
+            SecretCheck::Bars | SecretCheck::LostDirection => 20,
             _ => 6,
         }
     }

@@ -643,6 +643,60 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         // exploration turns with the wandering-monster check until the torch burns out, a rest
         // in the sixth turn.
         use fray_protocol::ose::{LightSource, SecretCheck};
+        // The days before: Wenna (level 2) tries to hire Pell (level 1) as her retainer, the
+        // party's loads, two days of forced march through the forest (saves on the second) and a
+        // day on a road with Odo leading
+        // (the secret check for becoming lost), Quill without food.
+        use fray_protocol::bf::{ArmorType, March, Terrain};
+        send(
+            session,
+            Command::HireRetainer {
+                employer: CombatantId::new("wenna"),
+                retainer: CombatantId::new("pell"),
+                adjustment: 1,
+            },
+            &mut sent,
+        )?;
+        for (who, armor, load) in [
+            ("odo", ArmorType::Metal, 60),
+            ("quill", ArmorType::Leather, 30),
+        ] {
+            send(
+                session,
+                Command::SetEncumbrance {
+                    combatant: CombatantId::new(who),
+                    armor,
+                    load,
+                },
+                &mut sent,
+            )?;
+        }
+        for (march, terrain) in [
+            (March::Forced, Terrain::Forest),
+            (March::Forced, Terrain::Forest),
+            (March::Normal, Terrain::Road),
+        ] {
+            send(
+                session,
+                Command::PassDay {
+                    march,
+                    terrain,
+                    unfed: vec![CombatantId::new("quill")],
+                    no_water: Vec::new(),
+                    leader: Some(CombatantId::new("odo")),
+                },
+                &mut sent,
+            )?;
+        }
+        send(
+            session,
+            Command::TimeEffect {
+                name: "bless".into(),
+                combatant: Some(CombatantId::new("wenna")),
+                turns: 2,
+            },
+            &mut sent,
+        )?;
         send(
             session,
             Command::LightSource {
@@ -727,6 +781,31 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         let state = session.state();
         if state.phase == Phase::Ended {
             if state.seed_revealed {
+                if state.ruleset == "basic-fantasy" {
+                    // basic-fantasy-adventures.txt § Character Advancement: the defeated rats'
+                    // experience, shared by the party still standing.
+                    let defeated: Vec<CombatantId> = state
+                        .combatants
+                        .iter()
+                        .filter(|c| c.side == Side::Monsters && !up(&state, &c.id))
+                        .map(|c| c.id.clone())
+                        .collect();
+                    let party: Vec<CombatantId> = state
+                        .combatants
+                        .iter()
+                        .filter(|c| c.side == Side::Heroes)
+                        .map(|c| c.id.clone())
+                        .collect();
+                    send(
+                        session,
+                        Command::AwardXp {
+                            monsters: defeated,
+                            bonus: 50,
+                            party,
+                        },
+                        &mut sent,
+                    )?;
+                }
                 return Ok(sent);
             }
             return Err(anyhow!("the battle ended without revealing the seed"));

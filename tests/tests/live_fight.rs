@@ -998,3 +998,100 @@ async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
     server.stop().await;
     Ok(())
 }
+
+/// basic-fantasy-adventures.txt § Overland Travel (a second day of forced march: saves and
+/// 1d6), § Dungeon Survival (a day without water: 1d4), § Becoming Lost (the leader's secret
+/// save), over real sockets: the GM passes two days; everyone sees the days pass and the damage,
+/// only the GM's socket sees the lost check's roll and result; a player may not pass a day.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_basic_fantasy_day_of_travel_over_real_sockets() -> Result<()> {
+    use fray_protocol::bf::{March, Terrain};
+    use fray_protocol::ose::SecretCheck;
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "the-sunken-door", 5).await?;
+    let url = server.ws_url();
+    let tok = |p: &str| {
+        created["tokens"][p]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let player = created["tokens"]["players"][0]["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (mut gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
+    let (mut alice, _, _) = join(&url, &player, Encoding::Json).await?;
+    let (mut spectator, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
+    let day = |leader: bool| Command::PassDay {
+        march: March::Forced,
+        terrain: Terrain::Forest,
+        unfed: Vec::new(),
+        no_water: vec![CombatantId::new("quill")],
+        leader: leader.then(|| CombatantId::new("odo")),
+    };
+    assert_eq!(
+        command(&mut alice, 1, day(false)).await?.map_err(|e| e.0),
+        Err(ErrorCode::GmOnly)
+    );
+    for (id, leader) in [(1, false), (2, true)] {
+        gm.send(&ClientMessage::Command {
+            id,
+            command: day(leader),
+        })
+        .await?;
+    }
+    for (who, c) in [
+        ("gm", &mut gm),
+        ("player", &mut alice),
+        ("spectator", &mut spectator),
+    ] {
+        let (mut days, mut thirst, mut saves) = (0, 0, 0);
+        loop {
+            let m = recv(c).await?;
+            assert!(!matches!(m, ServerMessage::Rejected { .. }), "{who}: {m:?}");
+            let ServerMessage::Event { event, .. } = &m else {
+                continue;
+            };
+            match event {
+                GameEvent::DayPassed { miles, rate, .. } => {
+                    days += 1;
+                    // Forest ×2/3 and a forced march ×1.5 of the slowest member's rate
+                    // (10′ per round: 6 miles a day).
+                    assert_eq!(i64::from(*miles), i64::from(*rate) * 6 / 10, "{who}");
+                }
+                GameEvent::CheckRolled { purpose, .. } if purpose.contains("forced march") => {
+                    saves += 1
+                }
+                GameEvent::Damaged {
+                    cause: fray_protocol::event::DamageCause::Hazard { purpose, .. },
+                    target,
+                    ..
+                } if purpose == "thirst" => {
+                    assert_eq!(target.as_str(), "quill");
+                    thirst += 1;
+                }
+                GameEvent::SecretRolled {
+                    check: SecretCheck::LostDirection,
+                    roll,
+                    success,
+                    ..
+                } => {
+                    assert_eq!(roll.is_some() && success.is_some(), who == "gm", "{who}");
+                    assert_eq!(roll.is_none() && success.is_none(), who != "gm", "{who}");
+                    break;
+                }
+                _ => {}
+            }
+        }
+        assert_eq!((days, thirst, saves), (2, 2, 4), "{who}");
+    }
+    let state = snapshot(&mut alice).await?;
+    assert!(
+        state
+            .ose
+            .is_some_and(|o| o.bf.day == 2 && o.bf.forced_days == 2)
+    );
+    server.stop().await;
+    Ok(())
+}

@@ -62,6 +62,55 @@ fn every_replay_folds_and_verifies() -> Result<()> {
     Ok(())
 }
 
+/// basic-fantasy-adventures.txt § Retainers, § Movement and Encumbrance, § Overland Travel,
+/// § Dungeon Survival, § Becoming Lost, § Time and Scale, § Character Advancement: the Basic
+/// Fantasy golden session exercises the days before the dungeon and the experience after it.
+#[test]
+fn the_basic_fantasy_replay_exercises_retainers_travel_and_experience() -> Result<()> {
+    let mut seen = BTreeSet::new();
+    for path in fights()?
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("replays/basic-fantasy/"))
+    {
+        for e in replay::fold(&replay::read_log(&path)?)?.events {
+            let tag = match e.event {
+                GameEvent::RetainerHireRolled { .. } => "hiring roll",
+                GameEvent::EncumbranceSet { .. } => "encumbrance",
+                GameEvent::DayPassed { .. } => "day",
+                GameEvent::CheckRolled { purpose, .. } if purpose.contains("forced march") => {
+                    "forced march save"
+                }
+                GameEvent::SecretRolled {
+                    check: fray_protocol::ose::SecretCheck::LostDirection,
+                    ..
+                } => "lost check",
+                GameEvent::EffectTimed { .. } => "timed effect",
+                GameEvent::TimedEffectEnded { .. } => "timed effect ended",
+                GameEvent::XpAwarded { monsters, .. } if !monsters.is_empty() => "xp",
+                _ => continue,
+            };
+            seen.insert(tag);
+        }
+    }
+    let expected: BTreeSet<&str> = [
+        "hiring roll",
+        "encumbrance",
+        "day",
+        "forced march save",
+        "lost check",
+        "timed effect",
+        "timed effect ended",
+        "xp",
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(
+        seen, expected,
+        "rules exercised by the Basic Fantasy replay"
+    );
+    Ok(())
+}
+
 #[test]
 fn the_old_school_essentials_replay_exercises_its_combat() -> Result<()> {
     use fray_protocol::event::AttackOutcome;

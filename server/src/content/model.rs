@@ -890,6 +890,32 @@ pub struct OseSpec {
     pub int: Option<i32>,
     /// The ability scores STR, INT, WIS, DEX, CON, CHA (characters; § Ability Checks).
     pub scores: Option<[i32; 6]>,
+    /// Basic Fantasy: what its retainers, experience, travel and encumbrance rules read.
+    pub bf: BfSpec,
+}
+
+/// Basic Fantasy (`basic-fantasy-adventures.txt`): a combatant's scores and advancement.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BfSpec {
+    /// STR score (characters; 0 for monsters).
+    pub str: i32,
+    /// CHA bonus (the B/X ability modifier; § Retainers).
+    pub cha_bonus: i32,
+    /// CON bonus (§ Overland Travel: the forced-march save).
+    pub con_bonus: i32,
+    /// WIS bonus (§ Becoming Lost).
+    pub wis_bonus: i32,
+    /// A halfling (§ Carrying Capacity): content `race = "halfling"` or class `halfling`.
+    pub halfling: bool,
+    /// The employer of a retainer (content `retainer_of`).
+    pub retainer_of: Option<fray_protocol::ids::CombatantId>,
+    /// Experience points before the adventure (content `xp`).
+    pub xp: u32,
+    /// XP needed for levels 2, 3, … (content `xp_table`; empty: no level limit is applied).
+    pub xp_table: Vec<u32>,
+    /// Asterisks after the hit dice (monsters; § Character Advancement: each adds the special
+    /// ability bonus).
+    pub stars: u32,
 }
 
 /// An Old-School Essentials weapon or monster attack.

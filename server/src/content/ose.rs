@@ -3,7 +3,9 @@
 //! load; errors name the file, the field and the reason.
 
 use super::file::{Ctx, SeatFile};
-use super::model::{CombatantSpec, Encounter, HeroSpec, OseAttackSpec, OseSpec, SessionOptions};
+use super::model::{
+    BfSpec, CombatantSpec, Encounter, HeroSpec, OseAttackSpec, OseSpec, SessionOptions,
+};
 use super::{ContentError, resolve_seats};
 use crate::dice::DiceExpr;
 use crate::rules::ose::tables::{self, HitDice};
@@ -148,6 +150,18 @@ pub struct CharacterFile {
     /// Weapons.
     #[serde(default)]
     pub weapons: Vec<WeaponFile>,
+    /// Basic Fantasy § Retainers: the id of the character this one serves.
+    #[serde(default)]
+    pub retainer_of: Option<String>,
+    /// Basic Fantasy § Character Advancement: experience points so far.
+    #[serde(default)]
+    pub xp: u32,
+    /// Basic Fantasy § Character Advancement: XP needed for levels 2, 3, … (increasing).
+    #[serde(default)]
+    pub xp_table: Vec<u32>,
+    /// Basic Fantasy § Carrying Capacity: the race (`halfling` carries less).
+    #[serde(default)]
+    pub race: Option<String>,
 }
 
 fn base_move() -> i32 {
@@ -352,6 +366,36 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
             attacks: weapons(ctx, &f("weapons"), &c.weapons)?,
             int: Some(a.int),
             scores: Some([a.str, a.int, a.wis, a.dex, a.con, a.cha]),
+            bf: BfSpec {
+                str: a.str,
+                cha_bonus: tables::ability_mod(a.cha),
+                con_bonus: tables::ability_mod(a.con),
+                wis_bonus: tables::ability_mod(a.wis),
+                halfling: [Some(c.class.as_str()), c.race.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .any(|r| r.eq_ignore_ascii_case("halfling")),
+                retainer_of: match &c.retainer_of {
+                    Some(e) => {
+                        id_ok(ctx, f("retainer_of"), e)?;
+                        if *e == c.id {
+                            return Err(
+                                ctx.err(f("retainer_of"), "a character cannot serve itself")
+                            );
+                        }
+                        Some(CombatantId::new(e.clone()))
+                    }
+                    None => None,
+                },
+                xp: c.xp,
+                xp_table: {
+                    if c.xp_table.windows(2).any(|w| w[0] >= w[1]) || c.xp_table.len() > 40 {
+                        return Err(ctx.err(f("xp_table"), "at most 40 increasing XP totals"));
+                    }
+                    c.xp_table.clone()
+                },
+                stars: 0,
+            },
         },
     ))
 }
@@ -415,7 +459,11 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
     let f = |x: &str| format!("{field}.{x}");
     id_ok(ctx, f("template"), &m.template)?;
     name_ok(ctx, f("name"), &m.name)?;
-    let hd = HitDice::parse(&m.hd).ok_or_else(|| {
+    // Basic Fantasy § Character Advancement: "2**" — each asterisk adds the special-ability
+    // bonus to the XP value.
+    let bare = m.hd.trim().trim_end_matches('*');
+    let stars = u32::try_from(m.hd.trim().len() - bare.len()).unwrap_or(0);
+    let hd = HitDice::parse(bare).ok_or_else(|| {
         ctx.err(
             f("hd"),
             format!("'{}' is not hit dice (N, N+B, N-B or 1/2)", m.hd),
@@ -444,7 +492,7 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
         None,
         OseSpec {
             class: None,
-            hd: Some(m.hd.trim().to_owned()),
+            hd: Some(bare.to_owned()),
             thac0: tables::monster_thac0(hd),
             ac: m.ac,
             shield: 0,
@@ -457,6 +505,10 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
             attacks: weapons(ctx, &f("attacks"), &m.attacks)?,
             int: None,
             scores: None,
+            bf: BfSpec {
+                stars,
+                ..BfSpec::default()
+            },
         },
     ))
 }
@@ -537,6 +589,19 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             return Err(ctx.err(
                 "characters",
                 format!("combatant id '{}' appears twice", w[0].id),
+            ));
+        }
+    }
+    // Basic Fantasy § Retainers: a retainer serves a character of the party.
+    for c in &combatants {
+        if let Some(e) = c.ose.as_ref().and_then(|o| o.bf.retainer_of.as_ref())
+            && !combatants
+                .iter()
+                .any(|x| &x.id == e && x.side == Side::Heroes)
+        {
+            return Err(ctx.err(
+                format!("character '{}'.retainer_of", c.id),
+                format!("no character '{e}' in the encounter"),
             ));
         }
     }

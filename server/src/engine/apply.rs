@@ -52,6 +52,10 @@ fn riders_of(
 
 /// Folds one event into the world.
 pub fn apply(world: &mut World, event: &GameEvent) {
+    // Basic Fantasy's bookkeeping (retainers, experience, days, timed effects) folds itself.
+    if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+        f.bf.fold(event);
+    }
     match event {
         GameEvent::GridMoved {
             combatant, path, ..
@@ -827,6 +831,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                     .retain(|l| !(&l.carrier == carrier && l.source == *source));
             }
         }
+        GameEvent::RetainerHireRolled { .. }
+        | GameEvent::LoyaltyChecked { .. }
+        | GameEvent::XpAwarded { .. }
+        | GameEvent::EncumbranceSet { .. }
+        | GameEvent::EffectTimed { .. }
+        | GameEvent::TimedEffectEnded { .. }
+        | GameEvent::DayPassed { .. }
+        | GameEvent::WindRolled { .. } => {}
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds {

@@ -101,6 +101,38 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             condition,
             on,
         } => super::combat_extras::condition(d, s, combatant, *condition, *on),
+        Command::HireRetainer {
+            employer,
+            retainer,
+            adjustment,
+        } => super::retainers::hire(d, s, employer, retainer, *adjustment),
+        Command::LoyaltyCheck {
+            retainer,
+            adjustment,
+        } => super::retainers::loyalty_check(d, s, retainer, *adjustment),
+        Command::AwardXp {
+            monsters,
+            bonus,
+            party,
+        } => super::experience::award(d, s, monsters, *bonus, party),
+        Command::PassDay {
+            march,
+            terrain,
+            unfed,
+            no_water,
+            leader,
+        } => super::travel::pass_day(d, s, *march, *terrain, unfed, no_water, leader.as_ref()),
+        Command::SetEncumbrance {
+            combatant,
+            armor,
+            load,
+        } => super::encumbrance::set(d, s, combatant, *armor, *load),
+        Command::TimeEffect {
+            name,
+            combatant,
+            turns,
+        } => super::durations::time_effect(d, s, name, combatant.as_ref(), *turns),
+        Command::RollWind {} => super::travel::roll_wind(d),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {
@@ -133,7 +165,7 @@ pub(super) fn name(d: &Decider, id: &CombatantId) -> String {
         .map_or_else(|| id.to_string(), |f| f.c.name.clone())
 }
 
-fn side_of(d: &Decider, id: &CombatantId) -> R<Side> {
+pub(super) fn side_of(d: &Decider, id: &CombatantId) -> R<Side> {
     d.field
         .get(id)
         .map(|f| f.c.side)
@@ -743,7 +775,7 @@ fn morale(d: &mut Decider, s: &Sheets, who: &[CombatantId], adjustment: i32) -> 
 
 /// § Searching, § Listening at Doors, § Wandering Monsters: the referee's secret d6; success on
 /// `chance` or less. The event's roll and result are the GM's only (`GameEvent::redacted`).
-fn secret(
+pub(super) fn secret(
     d: &mut Decider,
     s: &Sheets,
     check: fray_protocol::ose::SecretCheck,
@@ -891,6 +923,7 @@ fn exploration_turn(d: &mut Decider, s: &Sheets, wandering: Option<u32>, rest: b
             source: l.source,
         });
     }
+    super::durations::end_of_turn(d, s);
     Ok(())
 }
 

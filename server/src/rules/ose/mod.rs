@@ -23,13 +23,19 @@
 mod combat_extras;
 mod commands;
 mod hazards;
+mod durations;
+mod encumbrance;
+mod experience;
+mod retainers;
 pub mod tables;
+mod travel;
 mod turns;
 
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_extras;
+mod tests_bf;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{
@@ -47,7 +53,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "ose";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The rulesets played on this B/X core: `ose` and `basic-fantasy`.
 pub fn is_bx(ruleset: &str) -> bool {
@@ -73,6 +79,15 @@ impl Sheets<'_, '_> {
     /// The battle state (always present in this ruleset's worlds).
     pub fn battle(&self) -> OseBattle {
         self.field.0.clone().unwrap_or_default()
+    }
+
+    /// Basic Fantasy § Dungeon Survival: whether a combatant still heals naturally (not after
+    /// two days without food, nor once thirst has cost it hit points); for natural healing.
+    pub fn heals_naturally(&self, id: &CombatantId) -> bool {
+        self.field
+            .0
+            .as_ref()
+            .is_none_or(|b| b.bf.heals_naturally(id))
     }
 }
 

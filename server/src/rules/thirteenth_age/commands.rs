@@ -323,7 +323,14 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::Fall { .. }
         | Command::NaturalHealing { .. }
         | Command::RollEncounterDistance { .. }
-        | Command::OseCondition { .. } => reject(
+        | Command::OseCondition { .. }
+        | Command::HireRetainer { .. }
+        | Command::LoyaltyCheck { .. }
+        | Command::AwardXp { .. }
+        | Command::PassDay { .. }
+        | Command::SetEncumbrance { .. }
+        | Command::TimeEffect { .. }
+        | Command::RollWind {} => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),

@@ -1,0 +1,681 @@
+//! Basic Fantasy retainers, experience, travel, encumbrance and timed effects through the real
+//! engine, each test naming its section of `basic-fantasy-adventures.txt`.
+
+use super::experience::{cap, monster_xp};
+use super::tables::HitDice;
+use super::travel::{day_miles, miles_per_day};
+use crate::content::{load_encounter, model::Encounter};
+use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
+use fray_protocol::bf::{ArmorType, Hiring, March, Terrain};
+use fray_protocol::event::{DamageCause, GameEvent};
+use fray_protocol::ftd::Departure;
+use fray_protocol::ids::CombatantId;
+use fray_protocol::ose::SecretCheck;
+use fray_protocol::{Command, ErrorCode};
+
+fn pc(id: &str, class: &str, level: i32, str_: i32, cha: i32, extra: &str) -> String {
+    format!(
+        r#"
+[[character]]
+id = "{id}"
+name = "{id}"
+class = "{class}"
+level = {level}
+abilities = {{ str = {str_}, dex = 10, con = 10, int = 10, wis = 13, cha = {cha} }}
+thac0 = 19
+ac = 9
+hp = 20
+saves = {{ death = 12, wands = 13, paralysis = 14, breath = 15, spells = 16 }}
+{extra}
+[[character.weapons]]
+id = "sword"
+name = "Sword"
+damage = "1d8"
+"#
+    )
+}
+
+/// Ada (level 4, CHA 16: +2), Bram (level 1), Cole (level 2, a candidate), Eve (level 4, CHA
+/// 3: −3, one retainer at most) served by Dora (`retainer_of`), Hob the halfling; a 2** goon.
+fn party() -> Encounter {
+    let mut text = String::from(
+        r#"
+ruleset = "basic-fantasy"
+characters = ["ada", "bram", "cole", "eve", "dora", "hob"]
+[[monsters]]
+template = "goon"
+[[monster]]
+template = "goon"
+name = "Goon"
+hd = "2**"
+ac = 9
+hp = 5
+morale = 7
+[[monster.attacks]]
+id = "club"
+name = "Club"
+damage = "1d4"
+"#,
+    );
+    text += &pc("ada", "fighter", 4, 16, 16, "");
+    text += &pc(
+        "bram",
+        "thief",
+        1,
+        10,
+        10,
+        "xp = 1000\nxp_table = [1250, 2500, 5000]",
+    );
+    text += &pc("cole", "fighter", 2, 10, 10, "");
+    text += &pc("eve", "cleric", 4, 10, 3, "");
+    text += &pc("dora", "fighter", 1, 10, 10, "retainer_of = \"eve\"");
+    text += &pc("hob", "fighter", 1, 10, 10, "race = \"halfling\"");
+    load_encounter("party.toml", &text).unwrap()
+}
+
+fn hire(employer: &str, retainer: &str, adjustment: i32) -> Command {
+    Command::HireRetainer {
+        employer: cid(employer),
+        retainer: cid(retainer),
+        adjustment,
+    }
+}
+
+fn loyalty(retainer: &str) -> Command {
+    Command::LoyaltyCheck {
+        retainer: cid(retainer),
+        adjustment: 0,
+    }
+}
+
+/// basic-fantasy-adventures.txt § Retainers: the hiring roll is 2d6 + the employer's CHA
+/// bonus + the GM's adjustment read on the table (2−: refusal and −1 on further rolls; 3–5
+/// refusal; 6–8 try again; 9–11 acceptance; 12+: acceptance, +1 loyalty); loyalty is 7 + the
+/// CHA bonus; at most 4 ± CHA bonus retainers; retainers of at most half the employer's level.
+#[test]
+fn hiring_reaction_table_loyalty_and_limits_retainers() {
+    let enc = party();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..80 {
+        let mut e = new_engine(&enc, seed);
+        let adj = if seed % 2 == 0 { -3 } else { 3 };
+        let ev = run(&mut e, &hire("ada", "cole", adj));
+        let [
+            GameEvent::RetainerHireRolled {
+                roll,
+                modifier,
+                total,
+                result,
+                loyalty,
+                ..
+            },
+        ] = ev.as_slice()
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(*modifier, 2 + adj);
+        assert_eq!(*total, roll.total + 2 + adj);
+        assert_eq!(*result, super::retainers::hiring(*total));
+        seen.insert(format!("{result:?}"));
+        match result {
+            Hiring::Acceptance => assert_eq!(*loyalty, Some(9)),
+            Hiring::AcceptanceLoyal => assert_eq!(*loyalty, Some(10)),
+            _ => assert_eq!(*loyalty, None),
+        }
+        let st = e.state().ose.unwrap().bf;
+        if result.hired() {
+            assert_eq!(st.retainer(&cid("cole")).unwrap().employer, cid("ada"));
+            // Cole serves: he is not hired twice.
+            assert_eq!(
+                refuse(&mut e, &hire("ada", "cole", 0)),
+                ErrorCode::InvalidTarget
+            );
+        }
+        if *result == Hiring::RefusalWithPenalty {
+            // −1 on further rolls in the region.
+            let ev = run(&mut e, &hire("ada", "cole", 0));
+            assert!(matches!(
+                ev.as_slice(),
+                [GameEvent::RetainerHireRolled { modifier: 1, .. }]
+            ));
+        }
+    }
+    assert_eq!(seen.len(), 5, "{seen:?}");
+    let mut e = new_engine(&enc, 1);
+    // A first-level character cannot hire retainers; Eve (CHA 3) has her one already (Dora).
+    assert_eq!(
+        refuse(&mut e, &hire("bram", "hob", 0)),
+        ErrorCode::RetainerLimit
+    );
+    assert_eq!(
+        refuse(&mut e, &hire("eve", "hob", 0)),
+        ErrorCode::RetainerLimit
+    );
+    assert_eq!(
+        refuse(&mut e, &hire("ada", "cole", 4)),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        refuse(&mut e, &hire("dora", "hob", 0)),
+        ErrorCode::InvalidTarget
+    );
+    assert_eq!(
+        refuse(&mut e, &hire("ada", "goon", 0)),
+        ErrorCode::InvalidTarget
+    );
+}
+
+/// basic-fantasy-adventures.txt § Retainers, Loyalty: checked like morale (2d6 at or under
+/// loyalty holds); "If a Loyalty check roll made in combat is a natural 2, the Loyalty of the
+/// retainer increases by +1"; after an adventure a failed check means the retainer leaves.
+#[test]
+fn loyalty_checks_and_the_natural_two_retainers() {
+    let enc = party();
+    let (mut raised, mut fled, mut left, mut stayed) = (false, false, false, false);
+    for seed in 0..120 {
+        // Out of combat: Dora's loyalty is 7 − 3 = 4.
+        let mut e = new_engine(&enc, seed);
+        let ev = run(&mut e, &loyalty("dora"));
+        let GameEvent::LoyaltyChecked {
+            roll,
+            loyalty: l,
+            holds,
+            loyalty_after,
+            leaves,
+            ..
+        } = &ev[0]
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(*l, 4);
+        assert_eq!(*holds, roll.total <= 4);
+        assert_eq!(*loyalty_after, 4, "no rise out of combat");
+        assert_eq!(*leaves, !holds);
+        if *leaves {
+            left = true;
+            assert_eq!(refuse(&mut e, &loyalty("dora")), ErrorCode::NotARetainer);
+        } else {
+            stayed = true;
+        }
+        // In combat.
+        let mut e = new_engine(&enc, seed);
+        run(&mut e, &Command::StartBattle);
+        let ev = run(&mut e, &loyalty("dora"));
+        let GameEvent::LoyaltyChecked {
+            roll,
+            holds,
+            loyalty_after,
+            leaves,
+            ..
+        } = &ev[0]
+        else {
+            panic!("{ev:?}")
+        };
+        assert!(!leaves);
+        if roll.total == 2 {
+            raised = true;
+            assert_eq!(*loyalty_after, 5);
+            assert_eq!(
+                e.state()
+                    .ose
+                    .unwrap()
+                    .bf
+                    .retainer(&cid("dora"))
+                    .unwrap()
+                    .loyalty,
+                5
+            );
+        } else {
+            assert_eq!(*loyalty_after, 4);
+        }
+        if !holds {
+            fled = true;
+            assert!(matches!(
+                ev.get(1),
+                Some(GameEvent::LeftBattle {
+                    how: Departure::Fled,
+                    ..
+                })
+            ));
+        }
+    }
+    assert!(raised && fled && left && stayed);
+    let mut e = new_engine(&enc, 1);
+    assert_eq!(refuse(&mut e, &loyalty("ada")), ErrorCode::NotARetainer);
+}
+
+/// basic-fantasy-adventures.txt § Character Advancement: the XP table by hit dice, each
+/// asterisk adding the special-ability bonus ("a creature with a hit dice figure of 2** is
+/// worth 125 XP"), beyond 25 HD +750 and +25 per die.
+#[test]
+fn monster_xp_by_hit_dice_and_asterisks_character_advancement() {
+    let hd = |s: &str| HitDice::parse(s).unwrap();
+    assert_eq!(monster_xp(hd("2"), 2), 125);
+    assert_eq!(monster_xp(hd("1/2"), 0), 10);
+    assert_eq!(monster_xp(hd("1-1"), 1), 13);
+    assert_eq!(monster_xp(hd("1"), 0), 25);
+    assert_eq!(monster_xp(hd("3+1"), 1), 175);
+    assert_eq!(monster_xp(hd("12"), 0), 1_875);
+    assert_eq!(monster_xp(hd("25"), 1), 9_325);
+    assert_eq!(monster_xp(hd("27"), 1), 10_500 + 375);
+    // The goon of the content is `hd = "2**"`.
+    let enc = party();
+    let goon = enc
+        .combatants
+        .iter()
+        .find(|c| c.id.as_str() == "goon")
+        .unwrap();
+    let kit = goon.ose.as_ref().unwrap();
+    assert_eq!((kit.hd.as_deref(), kit.bf.stars), (Some("2"), 2));
+}
+
+/// basic-fantasy-adventures.txt § Character Advancement: XP divided by the adventurers, a
+/// retainer counting as half ("four player characters and a retainer … 2,000 XP … one share
+/// is 444 XP, and the retainer receives 222 XP"); no more than one level from one adventure
+/// (Barthal: 1,000 XP + 2,000 stops at 2,499); a monster counts once and only once defeated.
+#[test]
+fn xp_division_half_shares_and_one_level_per_adventure_character_advancement() {
+    let enc = party();
+    let mut e = new_engine(&enc, 3);
+    let award = |monsters: &[&str], bonus: u32, party: &[&str]| Command::AwardXp {
+        monsters: monsters.iter().map(|m| cid(m)).collect(),
+        bonus,
+        party: party.iter().map(|m| cid(m)).collect(),
+    };
+    let ev = run(
+        &mut e,
+        &award(&[], 2000, &["ada", "cole", "eve", "hob", "dora"]),
+    );
+    let [GameEvent::XpAwarded { share, shares, .. }] = ev.as_slice() else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(*share, 444);
+    let of = |id: &str| shares.iter().find(|(c, _, _)| c.as_str() == id).unwrap().1;
+    assert_eq!((of("ada"), of("dora")), (444, 222));
+    let ev = run(&mut e, &award(&[], 2000, &["bram"]));
+    let [GameEvent::XpAwarded { shares, .. }] = ev.as_slice() else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(shares[0], (cid("bram"), 1499, 2499));
+    // Further XP this adventure is capped too.
+    let ev = run(&mut e, &award(&[], 100, &["bram"]));
+    assert!(matches!(ev.as_slice(), [GameEvent::XpAwarded { shares, .. }] if shares[0].1 == 0));
+    assert_eq!(cap(1000, &[1250, 2500, 5000]), 2499);
+    assert_eq!(cap(0, &[]), u32::MAX);
+    // The goon is not defeated; the party is never empty nor repeats itself.
+    assert_eq!(
+        refuse(&mut e, &award(&["goon"], 0, &["ada"])),
+        ErrorCode::InvalidTarget
+    );
+    assert_eq!(
+        refuse(&mut e, &award(&[], 5, &[])),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        refuse(&mut e, &award(&[], 5, &["ada", "ada"])),
+        ErrorCode::InvalidTarget
+    );
+    assert_eq!(
+        refuse(&mut e, &award(&[], 5, &["goon"])),
+        ErrorCode::InvalidTarget
+    );
+}
+
+fn encumber(who: &str, armor: ArmorType, load: u32) -> Command {
+    Command::SetEncumbrance {
+        combatant: cid(who),
+        armor,
+        load,
+    }
+}
+
+/// basic-fantasy-adventures.txt § Movement and Encumbrance (40′/30′, 30′/20′, 20′/10′ by
+/// armor and load) and § Carrying Capacity (STR 16: 70/180 lb; halflings 50/100 at STR 10).
+#[test]
+fn movement_by_armor_and_load_movement_and_encumbrance() {
+    let enc = party();
+    let mut e = new_engine(&enc, 1);
+    for (who, armor, load, heavy, movement) in [
+        ("ada", ArmorType::None, 70, false, 40),
+        ("ada", ArmorType::None, 71, true, 30),
+        ("ada", ArmorType::Leather, 10, false, 30),
+        ("ada", ArmorType::Leather, 180, true, 20),
+        ("ada", ArmorType::Metal, 60, false, 20),
+        ("ada", ArmorType::Metal, 100, true, 10),
+        ("hob", ArmorType::None, 50, false, 40),
+        ("hob", ArmorType::None, 51, true, 30),
+    ] {
+        let ev = run(&mut e, &encumber(who, armor, load));
+        assert_eq!(
+            ev,
+            vec![GameEvent::EncumbranceSet {
+                combatant: cid(who),
+                armor,
+                load,
+                heavy,
+                movement
+            }]
+        );
+    }
+    assert_eq!(
+        refuse(&mut e, &encumber("ada", ArmorType::None, 181)),
+        ErrorCode::Overloaded
+    );
+    assert_eq!(
+        refuse(&mut e, &encumber("hob", ArmorType::None, 101)),
+        ErrorCode::Overloaded
+    );
+    assert_eq!(
+        refuse(&mut e, &encumber("goon", ArmorType::None, 1)),
+        ErrorCode::InvalidTarget
+    );
+}
+
+fn day(march: March, terrain: Terrain) -> Command {
+    Command::PassDay {
+        march,
+        terrain,
+        unfed: Vec::new(),
+        no_water: Vec::new(),
+        leader: None,
+    }
+}
+
+fn passed(ev: &[GameEvent]) -> (u32, i32, u32) {
+    ev.iter()
+        .find_map(|x| match x {
+            GameEvent::DayPassed {
+                day, rate, miles, ..
+            } => Some((*day, *rate, *miles)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{ev:?}"))
+}
+
+/// basic-fantasy-adventures.txt § Wilderness Movement Rates (10′ → 6 miles … 120′ → 72, the
+/// slowest member's rate), § Overland Travel (the terrain table; forced march +50%),
+/// § Traveling by Air (doubled, terrain ignored).
+#[test]
+fn miles_by_rate_terrain_and_march_wilderness_movement_rates() {
+    for (i, rate) in (10..=120).step_by(10).enumerate() {
+        assert_eq!(miles_per_day(rate), 6 * (i as u32 + 1));
+    }
+    assert_eq!(day_miles(30, March::Normal, Terrain::Jungle), 6);
+    assert_eq!(day_miles(30, March::Normal, Terrain::Forest), 12);
+    assert_eq!(day_miles(30, March::Normal, Terrain::Road), 24);
+    assert_eq!(day_miles(30, March::Forced, Terrain::Clear), 27);
+    assert_eq!(day_miles(30, March::Air, Terrain::Jungle), 36);
+    assert_eq!(day_miles(30, March::Rest, Terrain::Clear), 0);
+    let enc = party();
+    let mut e = new_engine(&enc, 1);
+    assert_eq!(
+        passed(&run(&mut e, &day(March::Normal, Terrain::Clear))),
+        (1, 40, 24)
+    );
+    run(&mut e, &encumber("ada", ArmorType::Metal, 100));
+    assert_eq!(
+        passed(&run(&mut e, &day(March::Normal, Terrain::Forest))),
+        (2, 10, 4)
+    );
+}
+
+/// basic-fantasy-adventures.txt § Overland Travel: "Each day of forced march performed after
+/// the first inflicts 1d6 damage … A save vs. Death Ray with Constitution bonus applied is
+/// allowed … after this save is failed once, it is not rolled again … A day spent resting
+/// 'restarts' the progression."
+#[test]
+fn forced_march_damage_after_the_first_day_overland_travel() {
+    let enc = party();
+    let (mut saw_fail, mut saw_save) = (false, false);
+    for seed in 0..20 {
+        let mut e = new_engine(&enc, seed);
+        let ev = run(&mut e, &day(March::Forced, Terrain::Clear));
+        assert!(
+            !ev.iter()
+                .any(|x| matches!(x, GameEvent::CheckRolled { .. } | GameEvent::Damaged { .. }))
+        );
+        let ev = run(&mut e, &day(March::Forced, Terrain::Clear));
+        let saves: Vec<(CombatantId, bool)> = ev
+            .iter()
+            .filter_map(|x| match x {
+                GameEvent::CheckRolled {
+                    combatant,
+                    success,
+                    dc,
+                    ..
+                } => {
+                    assert_eq!(*dc, 12);
+                    Some((combatant.clone(), *success))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(saves.len(), 6);
+        let hurt: Vec<CombatantId> = ev
+            .iter()
+            .filter_map(|x| match x {
+                GameEvent::Damaged {
+                    target,
+                    cause: DamageCause::Hazard { purpose, .. },
+                    amount,
+                    ..
+                } if purpose == "forced march" => {
+                    assert!((1..=6).contains(amount));
+                    Some(target.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        let failed: Vec<CombatantId> = saves.iter().filter(|s| !s.1).map(|s| s.0.clone()).collect();
+        assert_eq!(hurt, failed);
+        saw_fail |= !failed.is_empty();
+        saw_save |= failed.len() < 6;
+        // Day three: those who failed take the damage without a save.
+        let ev = run(&mut e, &day(March::Forced, Terrain::Clear));
+        let rolled = ev
+            .iter()
+            .filter(|x| matches!(x, GameEvent::CheckRolled { .. }))
+            .count();
+        assert_eq!(rolled, 6 - failed.len());
+        // A day of rest restarts it: the next forced march is a "first" day again.
+        run(&mut e, &day(March::Rest, Terrain::Clear));
+        let ev = run(&mut e, &day(March::Forced, Terrain::Clear));
+        assert!(
+            !ev.iter()
+                .any(|x| matches!(x, GameEvent::CheckRolled { .. }))
+        );
+    }
+    assert!(saw_fail && saw_save);
+}
+
+/// basic-fantasy-adventures.txt § Dungeon Survival: without food no effect for two days, then
+/// 1 hit point a day and no natural healing; without water 1d4 a day from the first, healing
+/// lost at once; a day's food restores healing.
+#[test]
+fn hunger_and_thirst_dungeon_survival() {
+    let enc = party();
+    let mut e = new_engine(&enc, 5);
+    let starve = Command::PassDay {
+        march: March::Rest,
+        terrain: Terrain::Clear,
+        unfed: vec![cid("ada")],
+        no_water: vec![cid("bram")],
+        leader: None,
+    };
+    let hunger = |ev: &[GameEvent], who: &str, what: &str| -> Option<i32> {
+        ev.iter().find_map(|x| match x {
+            GameEvent::Damaged {
+                target,
+                cause: DamageCause::Hazard { purpose, .. },
+                amount,
+                ..
+            } if target.as_str() == who && purpose == what => Some(*amount),
+            _ => None,
+        })
+    };
+    for n in 1..=3 {
+        let ev = run(&mut e, &starve);
+        assert_eq!(hunger(&ev, "ada", "hunger"), (n == 3).then_some(1));
+        let t = hunger(&ev, "bram", "thirst").unwrap();
+        assert!((1..=4).contains(&t));
+        let st = e.state().ose.unwrap().bf;
+        assert_eq!(st.heals_naturally(&cid("ada")), n < 3);
+        assert!(!st.heals_naturally(&cid("bram")));
+    }
+    run(&mut e, &day(March::Rest, Terrain::Clear));
+    let st = e.state().ose.unwrap().bf;
+    assert!(st.heals_naturally(&cid("ada")) && st.heals_naturally(&cid("bram")));
+}
+
+/// basic-fantasy-adventures.txt § Becoming Lost: "Secretly roll a save vs. Death Ray, adjusted
+/// by the Wisdom of the party leader" — a GM-only secret roll (players see that it was made).
+#[test]
+fn the_lost_check_is_a_secret_save_becoming_lost() {
+    let enc = party();
+    let mut outcomes = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let mut e = new_engine(&enc, seed);
+        let mut cmd = day(March::Normal, Terrain::Forest);
+        if let Command::PassDay { leader, .. } = &mut cmd {
+            *leader = Some(cid("ada"));
+        }
+        let ev = run(&mut e, &cmd);
+        let lost = ev.last().unwrap();
+        let GameEvent::SecretRolled {
+            check: SecretCheck::LostDirection,
+            roll: Some(roll),
+            success: Some(success),
+            chance,
+            ..
+        } = lost
+        else {
+            panic!("{ev:?}")
+        };
+        // Death 12, WIS 13: +1 — 11 or more on the d20 stays on course (10 faces).
+        assert_eq!(*chance, 10);
+        assert_eq!(*success, roll.natural().unwrap() >= 11);
+        outcomes.insert(*success);
+        let public = lost.redacted(|_| false);
+        assert!(matches!(
+            public,
+            GameEvent::SecretRolled {
+                roll: None,
+                success: None,
+                ..
+            }
+        ));
+    }
+    assert_eq!(outcomes.len(), 2);
+}
+
+/// basic-fantasy-adventures.txt § Time and Scale (game turns of 10 minutes); ose-adventuring.txt
+/// § Sequence of Play Per Turn, 4. End of turn (durations): a timed effect ends at the end of
+/// its last exploration turn.
+#[test]
+fn timed_effects_end_with_their_last_turn_time_and_scale() {
+    let enc = party();
+    let mut e = new_engine(&enc, 1);
+    let ev = run(
+        &mut e,
+        &Command::TimeEffect {
+            name: "light spell".into(),
+            combatant: Some(cid("eve")),
+            turns: 3,
+        },
+    );
+    assert!(matches!(
+        ev.as_slice(),
+        [GameEvent::EffectTimed {
+            id: 1,
+            turns: 3,
+            ..
+        }]
+    ));
+    for turn in 1..=3 {
+        let ev = run(
+            &mut e,
+            &Command::ExplorationTurn {
+                wandering: None,
+                rest: false,
+            },
+        );
+        let ended = ev
+            .iter()
+            .any(|x| matches!(x, GameEvent::TimedEffectEnded { id: 1, .. }));
+        assert_eq!(ended, turn == 3);
+    }
+    assert!(e.state().ose.unwrap().bf.effects.is_empty());
+    for bad in [0, 1001] {
+        assert_eq!(
+            refuse(
+                &mut e,
+                &Command::TimeEffect {
+                    name: "x".into(),
+                    combatant: None,
+                    turns: bad
+                }
+            ),
+            ErrorCode::InvalidArgument
+        );
+    }
+}
+
+/// basic-fantasy-adventures.txt § Waterborne Travel: the d12 wind direction (9–12 prevailing)
+/// and the d% conditions with their sailing and tacking multipliers (Becalmed ×0/×0 … Gale
+/// ×2/×0), every row of both tables.
+#[test]
+fn wind_direction_and_conditions_waterborne_travel() {
+    use fray_protocol::bf::{WindConditions as W, WindDirection as D};
+    assert_eq!(D::from_d12(1), D::Northerly);
+    assert_eq!(D::from_d12(8), D::Northwesterly);
+    assert!((9..=12).all(|n| D::from_d12(n) == D::Prevailing));
+    for (lo, hi, w, sail, tack) in [
+        (1, 5, W::Becalmed, (0, 1), (0, 1)),
+        (6, 13, W::VeryLightBreeze, (1, 3), (0, 1)),
+        (14, 25, W::LightBreeze, (1, 2), (1, 3)),
+        (26, 40, W::ModerateBreeze, (2, 3), (1, 3)),
+        (41, 70, W::AverageWinds, (1, 1), (1, 2)),
+        (71, 85, W::StrongWinds, (4, 3), (2, 3)),
+        (86, 96, W::VeryStrongWinds, (3, 2), (0, 1)),
+        (97, 100, W::Gale, (2, 1), (0, 1)),
+    ] {
+        for n in lo..=hi {
+            assert_eq!(W::from_d100(n), w, "{n}");
+        }
+        assert_eq!(w.multipliers(), (sail, tack));
+    }
+    let enc = party();
+    let mut e = new_engine(&enc, 9);
+    let ev = run(&mut e, &Command::RollWind {});
+    let [
+        GameEvent::WindRolled {
+            direction_roll,
+            direction,
+            conditions_roll,
+            conditions,
+            sailing,
+            ..
+        },
+    ] = ev.as_slice()
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(*direction, D::from_d12(direction_roll.natural().unwrap()));
+    assert_eq!(
+        *conditions,
+        W::from_d100(conditions_roll.natural().unwrap())
+    );
+    assert_eq!(*sailing, conditions.multipliers().0);
+}
+
+/// basic-fantasy-adventures.txt § Retainers (content `retainer_of`): a retainer serves a
+/// character of the encounter; anything else is a content error naming the field.
+#[test]
+fn retainer_of_names_a_character_of_the_encounter_retainers() {
+    let text = format!(
+        "ruleset = \"basic-fantasy\"\ncharacters = [\"dora\"]\n[[monsters]]\ntemplate = \"grave-rat\"\n{}",
+        pc("dora", "fighter", 1, 10, 10, "retainer_of = \"nobody\"")
+    );
+    let err = load_encounter("r.toml", &text).unwrap_err().to_string();
+    assert!(err.contains("retainer_of"), "{err}");
+}

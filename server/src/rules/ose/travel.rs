@@ -1,0 +1,221 @@
+//! Basic Fantasy § Dungeon Survival and § Wilderness Adventures (`pass_day`): a day of travel
+//! or rest — the wilderness movement table and the terrain, forced march (1d6 after the first
+//! day, a save vs. Death Ray with the CON bonus until one fails; a day of rest restarts it),
+//! travel by air, food and water (hunger after two days, 1 hp a day; thirst 1d4 a day; both
+//! stop natural healing), and the secret check for becoming lost.
+
+use super::Sheets;
+use super::commands::{as_i32, deal, name, no, sheet, side_of, up};
+use crate::dice::Placeholders;
+use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::bf::{March, Terrain};
+use fray_protocol::event::{DamageCause, GameEvent};
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::ose::SecretCheck;
+use fray_protocol::state::Phase;
+use fray_protocol::{ErrorCode, Rejection};
+use std::collections::BTreeSet;
+
+type R<T = ()> = Result<T, Rejection>;
+
+/// § Wilderness Movement Rates: miles per 8-hour day by encounter movement (feet per round):
+/// 10′ → 6 … 120′ → 72.
+pub fn miles_per_day(rate: i32) -> u32 {
+    u32::try_from(rate.max(0) * 6 / 10).unwrap_or(0)
+}
+
+/// § Overland Travel, § Traveling by Air: the day's miles (rounded down; *interpretation*).
+pub fn day_miles(rate: i32, march: March, terrain: Terrain) -> u32 {
+    let base = miles_per_day(rate);
+    let (tn, td) = match terrain {
+        Terrain::Jungle => (1, 3),
+        Terrain::Forest => (2, 3),
+        Terrain::Clear => (1, 1),
+        Terrain::Road => (4, 3),
+    };
+    match march {
+        March::Rest => 0,
+        March::Normal => base * tn / td,
+        March::Forced => base * tn * 3 / (td * 2),
+        March::Air => base * 2,
+    }
+}
+
+fn party_list(d: &Decider, s: &Sheets, list: &[CombatantId], what: &str) -> R {
+    let mut seen = BTreeSet::new();
+    for c in list {
+        sheet(s, c)?;
+        if side_of(d, c)? != Side::Heroes || !seen.insert(c.clone()) {
+            return Err(no(
+                ErrorCode::InvalidTarget,
+                format!(
+                    "{what}: {} is not of the party or is listed twice",
+                    name(d, c)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `pass_day`, between encounters.
+#[allow(clippy::too_many_arguments)]
+pub fn pass_day(
+    d: &mut Decider,
+    s: &Sheets,
+    march: March,
+    terrain: Terrain,
+    unfed: &[CombatantId],
+    no_water: &[CombatantId],
+    leader: Option<&CombatantId>,
+) -> R {
+    match d.field.battle.phase {
+        Phase::Setup => {}
+        Phase::Running => {
+            return Err(no(
+                ErrorCode::BattleAlreadyStarted,
+                "an encounter is being fought: days pass outside it",
+            ));
+        }
+        Phase::Ended => return Err(no(ErrorCode::BattleOver, "the session is over")),
+    }
+    party_list(d, s, unfed, "unfed")?;
+    party_list(d, s, no_water, "no_water")?;
+    if let Some(l) = leader {
+        party_list(d, s, std::slice::from_ref(l), "leader")?;
+    }
+    let b = s.battle();
+    let heroes: Vec<CombatantId> = d
+        .field
+        .all()
+        .filter(|f| f.c.side == Side::Heroes)
+        .map(|f| f.c.id.clone())
+        .collect();
+    let heroes: Vec<CombatantId> = heroes.into_iter().filter(|h| up(d, s, h)).collect();
+    // § Wilderness Movement Rates: "any group traveling together moves at the rate of the
+    // slowest member" — its `set_encumbrance` movement, else its base rate per round (a third
+    // of the content's feet per turn).
+    let rate = heroes
+        .iter()
+        .map(|h| {
+            b.bf.movement
+                .iter()
+                .find(|(c, _)| c == h)
+                .map(|(_, m)| *m)
+                .or_else(|| s.get(h).map(|(_, k)| k.movement / 3))
+                .unwrap_or(40)
+        })
+        .min()
+        .unwrap_or(40);
+    // § Overland Travel, forced march: every day of it after the first (since a day of rest).
+    let mut march_damage = Vec::new();
+    let mut failed = Vec::new();
+    if march == March::Forced && b.bf.forced_days >= 1 {
+        for h in &heroes {
+            let Some((sh, kit)) = s.get(h) else { continue };
+            if !b.bf.march_save_failed.contains(h) {
+                let roll = crate::dice::notation::roll_die(d.rng, 20);
+                let total = as_i32(roll.natural().unwrap_or(1)) + kit.bf.con_bonus;
+                let value = sh.saves[0];
+                let success = total >= value;
+                d.emit(GameEvent::CheckRolled {
+                    combatant: h.clone(),
+                    purpose: "save vs death ray (forced march)".into(),
+                    roll,
+                    bonus: kit.bf.con_bonus,
+                    total,
+                    dc: value,
+                    success,
+                });
+                if success {
+                    continue;
+                }
+                failed.push(h.clone());
+            }
+            march_damage.push(h.clone());
+        }
+    }
+    let fed: Vec<(CombatantId, bool)> = heroes
+        .iter()
+        .map(|h| (h.clone(), !unfed.contains(h)))
+        .collect();
+    let watered: Vec<(CombatantId, bool)> = heroes
+        .iter()
+        .map(|h| (h.clone(), !no_water.contains(h)))
+        .collect();
+    d.emit(GameEvent::DayPassed {
+        day: b.bf.day.saturating_add(1),
+        march,
+        terrain,
+        rate,
+        miles: day_miles(rate, march, terrain),
+        fed,
+        watered,
+        march_saves_failed: failed,
+    });
+    let hazard = |purpose: &str| DamageCause::Hazard {
+        purpose: purpose.into(),
+        doubled: false,
+    };
+    for h in &heroes {
+        // § Dungeon Survival: no effect for the first two days without food, then 1 hp a day.
+        if unfed.contains(h) && b.bf.days_without(h, false) >= 2 {
+            deal(d, s, h, 1, hazard("hunger"));
+        }
+        // "after a single day without adequate water, the character loses 1d4 hit points, and
+        // will lose an additional 1d4 hit points per day thereafter".
+        if no_water.contains(h) {
+            let r = d.roll("1d4", &Placeholders::default())?;
+            deal(d, s, h, r.total, hazard("thirst"));
+        }
+        if march_damage.contains(h) {
+            let r = d.roll("1d6", &Placeholders::default())?;
+            deal(d, s, h, r.total, hazard("forced march"));
+        }
+    }
+    // § Becoming Lost: "Secretly roll a save vs. Death Ray, adjusted by the Wisdom of the party
+    // leader"; the GM decides what being lost means.
+    if let Some(l) = leader
+        && let Some((sh, kit)) = s.get(l)
+    {
+        let value = sh.saves[0] - kit.bf.wis_bonus;
+        let chance = u32::try_from((21 - value).clamp(0, 20)).unwrap_or(0);
+        let roll = crate::dice::notation::roll_die(d.rng, 20);
+        let success = as_i32(roll.natural().unwrap_or(1)) >= value;
+        d.emit(GameEvent::SecretRolled {
+            check: SecretCheck::LostDirection,
+            combatant: Some(l.clone()),
+            chance,
+            roll: Some(roll),
+            success: Some(success),
+            area: None,
+            distance: None,
+            turns: 0,
+        });
+    }
+    Ok(())
+}
+
+/// § Waterborne Travel: the d12 wind direction and the d% wind conditions with their sailing and
+/// tacking multipliers (the ships' own rates are the Vehicles section's: the GM applies them).
+pub fn roll_wind(d: &mut Decider) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    let direction_roll = crate::dice::notation::roll_die(d.rng, 12);
+    let conditions_roll = crate::dice::notation::roll_die(d.rng, 100);
+    let conditions =
+        fray_protocol::bf::WindConditions::from_d100(conditions_roll.natural().unwrap_or(50));
+    let (sailing, tacking) = conditions.multipliers();
+    d.emit(GameEvent::WindRolled {
+        direction: fray_protocol::bf::WindDirection::from_d12(
+            direction_roll.natural().unwrap_or(12),
+        ),
+        direction_roll,
+        conditions_roll,
+        conditions,
+        sailing,
+        tacking,
+    });
+    Ok(())
+}
