@@ -35,6 +35,7 @@ mod turns;
 mod tests;
 #[cfg(test)]
 mod tests_extras;
+#[cfg(test)]
 mod tests_bf;
 
 use crate::content::model::OseSpec;
