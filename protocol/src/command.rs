@@ -630,6 +630,14 @@ pub enum Command {
         /// Minutes that pass.
         minutes: u32,
     },
+    /// Orcus (§ Weapon properties, Loading (swift)): reload a fired weapon power (a swift
+    /// action) so that it can attack again.
+    Reload {
+        /// Who reloads.
+        actor: CombatantId,
+        /// The power (its weapon) to reload.
+        power: String,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -710,6 +718,7 @@ impl Command {
             | Command::Declare { actor, .. }
             | Command::OseAttack { actor, .. }
             | Command::CastSpell { actor }
+            | Command::Reload { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -766,6 +775,7 @@ impl Command {
             Command::LightSource { .. } => "light_source",
             Command::DouseLight { .. } => "douse_light",
             Command::PassTime { .. } => "pass_time",
+            Command::Reload { .. } => "reload",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

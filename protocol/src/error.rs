@@ -123,6 +123,9 @@ pub enum ErrorCode {
     TargetHidden,
     /// Orcus § Resting: a second long rest within 24 hours of the last one.
     LongRestTooSoon,
+    /// Orcus § Weapon properties, Loading (swift): attacking with a weapon not reloaded since
+    /// its last attack.
+    NotLoaded,
 }
 
 impl fmt::Display for ErrorCode {

@@ -127,6 +127,9 @@ pub struct GridState {
     /// Pieces of ammunition left (§ Attacks with ammunition); `None` when not tracked.
     #[serde(default)]
     pub ammunition: Option<i32>,
+    /// Loading (swift) powers fired and not yet reloaded (§ Weapon properties, Loading).
+    #[serde(default)]
+    pub unloaded: Vec<String>,
 }
 
 /// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).

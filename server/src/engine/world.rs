@@ -62,6 +62,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 riders: Vec::new(),
                 maintained: Vec::new(),
                 ammunition: o.ammunition,
+                unloaded: Vec::new(),
             }),
             OrcusKit(o.clone()),
         ));

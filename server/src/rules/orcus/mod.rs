@@ -12,6 +12,7 @@
 mod commands;
 pub mod geometry;
 pub mod grid;
+pub mod loading;
 pub mod maneuvers;
 pub mod rests;
 pub mod riders;
@@ -23,6 +24,8 @@ mod turns;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_loading;
 #[cfg(test)]
 mod tests_maneuvers;
 #[cfg(test)]

@@ -309,7 +309,8 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::ExplorationTurn { .. }
         | Command::LightSource { .. }
         | Command::DouseLight { .. }
-        | Command::PassTime { .. } => reject(
+        | Command::PassTime { .. }
+        | Command::Reload { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
