@@ -280,6 +280,7 @@ Commands (case-insensitive):
   end-session               GM: end the session and reveal the seed (rests option)
   next-battle               GM: bring in the session's next battle (rests option)
   pass-time MINUTES         GM (Orcus): time passes outside the battle (the session clock)
+  reload WHO POWER          Orcus: reload a Loading (swift) weapon power (a swift action)
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
   knockouts allow|refuse    GM: allow or refuse the heroes' knock-out blows
@@ -374,6 +375,13 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "healup" | "heal-up" => no_args(Input::Game(Command::FullHealUp)),
         "end-session" | "endsession" => no_args(Input::Game(Command::EndSession)),
         "next-battle" | "nextbattle" => no_args(Input::Game(Command::NextBattle)),
+        "reload" => match args {
+            [who, power] => Ok(Input::Game(Command::Reload {
+                actor: CombatantId::new(who.to_lowercase()),
+                power: power.to_lowercase(),
+            })),
+            _ => Err("usage: reload WHO POWER".into()),
+        },
         "pass-time" | "passtime" => match args {
             [m] => Ok(Input::Game(Command::PassTime {
                 minutes: m.parse().map_err(|_| format!("`{m}` is not a number"))?,
@@ -1694,6 +1702,13 @@ mod tests {
             })
         );
         assert!(game("bx-load ada plate 10").is_err());
+        assert_eq!(
+            game("reload tamsin crossbow"),
+            Ok(Command::Reload {
+                actor: CombatantId::new("tamsin"),
+                power: "crossbow".into()
+            })
+        );
         assert_eq!(
             game("bx-douse brakka torch"),
             Ok(Command::DouseLight {

@@ -1141,6 +1141,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             clock / 60,
             clock % 60
         ),
+        GameEvent::ReloadNeeded { combatant, power } => {
+            format!(
+                "{} must reload ({power}) before attacking with it again",
+                n(combatant)
+            )
+        }
+        GameEvent::Reloaded { combatant, power } => format!("{} reloads ({power})", n(combatant)),
         GameEvent::ActionPointGained { combatant } => {
             format!(
                 "{} gains an action point (a second encounter)",

@@ -543,6 +543,21 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             }
         }
         GameEvent::ClockAdvanced { clock, .. } => state.clock = *clock,
+        GameEvent::ReloadNeeded { combatant, power } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+                && !g.unloaded.contains(power)
+            {
+                g.unloaded.push(power.clone());
+            }
+        }
+        GameEvent::Reloaded { combatant, power } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.unloaded.retain(|p| p != power);
+            }
+        }
         GameEvent::ActionPointGained { combatant } => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()

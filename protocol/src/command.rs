@@ -868,6 +868,14 @@ pub enum Command {
 
 fn clear() -> crate::bf::Terrain {
     crate::bf::Terrain::Clear
+    /// Orcus (§ Weapon properties, Loading (swift)): reload a fired weapon power (a swift
+    /// action) so that it can attack again.
+    Reload {
+        /// Who reloads.
+        actor: CombatantId,
+        /// The power (its weapon) to reload.
+        power: String,
+    },
 }
 
 /// Orcus skill actions (§ Skill actions).
@@ -952,6 +960,7 @@ impl Command {
             | Command::Declare { actor, .. }
             | Command::OseAttack { actor, .. }
             | Command::CastSpell { actor }
+            | Command::Reload { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -1042,6 +1051,7 @@ impl Command {
             Command::SetEncumbrance { .. } => "set_encumbrance",
             Command::TimeEffect { .. } => "time_effect",
             Command::RollWind {} => "roll_wind",
+            Command::Reload { .. } => "reload",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -149,6 +149,9 @@ pub enum ErrorCode {
     NotARetainer,
     /// Basic Fantasy § Carrying Capacity: the load is above the heavy-load capacity.
     Overloaded,
+    /// Orcus § Weapon properties, Loading (swift): attacking with a weapon not reloaded since
+    /// its last attack.
+    NotLoaded,
 }
 
 impl fmt::Display for ErrorCode {

@@ -1373,6 +1373,21 @@ pub enum GameEvent {
         /// Tacking against it (0: not possible).
         tacking: (u32, u32),
     },
+    /// Orcus (§ Weapon properties, Loading (swift)): a power with such a weapon attacked; it
+    /// must be reloaded before it attacks again.
+    ReloadNeeded {
+        /// Who fired.
+        combatant: CombatantId,
+        /// The power.
+        power: String,
+    },
+    /// Orcus: a weapon power was reloaded (a swift action).
+    Reloaded {
+        /// Who reloaded.
+        combatant: CombatantId,
+        /// The power.
+        power: String,
+    },
 }
 
 impl GameEvent {

@@ -147,6 +147,9 @@ pub struct GridState {
     /// Its height above the ground in squares (elevation: 4e-style cubes).
     #[serde(default)]
     pub height: i32,
+    /// Loading (swift) powers fired and not yet reloaded (§ Weapon properties, Loading).
+    #[serde(default)]
+    pub unloaded: Vec<String>,
 }
 
 /// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).

@@ -785,6 +785,10 @@ pub struct PowerSpec {
     pub on_hit: Vec<OrcusEffect>,
     /// Effects on a miss.
     pub on_miss: Vec<OrcusEffect>,
+    /// § Weapon properties, Loading (swift): after an attack with it, a swift action reloads it
+    /// before it attacks again.
+    #[serde(default)]
+    pub loading_swift: bool,
 }
 
 /// The action an Orcus power costs.

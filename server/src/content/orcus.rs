@@ -378,6 +378,10 @@ pub struct PowerFile {
     /// § Attacks with ammunition: each target uses one piece of the hero's ammunition.
     #[serde(default)]
     pub ammunition: bool,
+    /// § Weapon properties, Loading: `"free"` (reloading costs nothing) or `"swift"` (a swift
+    /// action, `reload`, before the next attack with it).
+    #[serde(default)]
+    pub loading: Option<String>,
 }
 
 /// `[…powers.secondary]`: what differs from the primary attack (§ Secondary attacks: "the same
@@ -954,6 +958,7 @@ fn power(
                 on_miss: sec.on_miss.clone(),
                 secondary: None,
                 ammunition: false,
+                loading: None,
             };
             let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
             Some(Box::new(SecondaryAttack { on, power: spec }))
@@ -997,6 +1002,16 @@ fn power(
         crit_extra,
         on_hit,
         on_miss,
+        loading_swift: match p.loading.as_deref() {
+            None | Some("free") => false,
+            Some("swift") => true,
+            Some(other) => {
+                return Err(ctx.err(
+                    format!("{field}.loading"),
+                    format!("unknown loading '{other}' (free or swift)"),
+                ));
+            }
+        },
     })
 }
 

@@ -571,6 +571,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             b.encounters_since_long_rest = b.encounters_since_long_rest.saturating_add(1);
         }
         GameEvent::ClockAdvanced { clock, .. } => world.resource_mut::<Battle>().clock = *clock,
+        GameEvent::ReloadNeeded { combatant, power } => with::<Grid>(world, combatant, |g| {
+            if !g.0.unloaded.contains(power) {
+                g.0.unloaded.push(power.clone())
+            }
+        }),
+        GameEvent::Reloaded { combatant, power } => {
+            with::<Grid>(world, combatant, |g| g.0.unloaded.retain(|p| p != power))
+        }
         GameEvent::ActionPointGained { combatant } => with::<Grid>(world, combatant, |g| {
             g.0.action_points = g.0.action_points.saturating_add(1)
         }),
@@ -923,6 +931,7 @@ pub fn enter_battle(world: &mut World, number: u32) {
         g.0.immediate_used = false;
         g.0.rallied = false;
         g.0.maintained.clear();
+        g.0.unloaded.clear();
     });
     let placements = usize::try_from(number)
         .ok()

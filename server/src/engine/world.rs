@@ -65,6 +65,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 mounted_on: None,
                 controls_mount: false,
                 height: 0,
+                unloaded: Vec::new(),
             }),
             OrcusKit(o.clone()),
         ));

@@ -110,6 +110,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         }
         Command::NextBattle => crate::rules::thirteenth_age::commands::next_battle(d),
         Command::PassTime { minutes } => super::sessions::pass_time(d, *minutes),
+        Command::Reload { actor, power } => super::loading::reload(d, b, actor, power),
         other => Err(no(
             ErrorCode::InvalidArgument,
             format!("'{}' is not an Orcus command", other.kind()),
@@ -321,6 +322,7 @@ fn ammunition_needed(
     p: &PowerSpec,
     targets: usize,
 ) -> R<Option<i32>> {
+    super::loading::loaded(b, actor, p)?;
     if !p.uses_ammunition {
         return Ok(None);
     }
@@ -1783,6 +1785,7 @@ fn attack_cmd(
         let ammo = ammunition_needed(b, actor, &p, targets.len())?;
         spend_for(d, actor, &p)?;
         use_ammunition(d, actor, ammo);
+        super::loading::fired(d, actor, &p);
         Way::Turn
     };
     expend(d, actor, &p);
@@ -1947,6 +1950,7 @@ fn area_attack(
     let ammo = ammunition_needed(b, actor, &p, targets.len())?;
     spend_for(d, actor, &p)?;
     use_ammunition(d, actor, ammo);
+    super::loading::fired(d, actor, &p);
     expend(d, actor, &p);
     if matches!(p.origin, Origin::FarBurst { .. } | Origin::FarBlast { .. })
         && !provoke_ranged(d, b, actor)?

@@ -67,6 +67,7 @@ fn strength_attack(b: &Board, actor: &CombatantId, id: &str, name: &str, vs: Def
         crit_extra: None,
         on_hit: Vec::new(),
         on_miss: Vec::new(),
+        loading_swift: false,
     }
 }
 

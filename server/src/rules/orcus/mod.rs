@@ -13,6 +13,7 @@ mod commands;
 pub mod elevation;
 pub mod geometry;
 pub mod grid;
+pub mod loading;
 pub mod maneuvers;
 pub mod mounts;
 pub mod rests;
@@ -27,6 +28,8 @@ mod turns;
 mod tests;
 #[cfg(test)]
 mod tests_elevation;
+#[cfg(test)]
+mod tests_loading;
 #[cfg(test)]
 mod tests_maneuvers;
 #[cfg(test)]

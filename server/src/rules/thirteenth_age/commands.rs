@@ -330,7 +330,9 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::PassDay { .. }
         | Command::SetEncumbrance { .. }
         | Command::TimeEffect { .. }
-        | Command::RollWind {} => reject(
+        | Command::RollWind {}
+        | Command::PassTime { .. }
+        | Command::Reload { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
