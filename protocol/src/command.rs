@@ -864,10 +864,6 @@ pub enum Command {
     /// GM (Basic Fantasy § Waterborne Travel): the day's wind — a d12 for its direction and a
     /// d% for its conditions, with the sailing and tacking multipliers.
     RollWind {},
-}
-
-fn clear() -> crate::bf::Terrain {
-    crate::bf::Terrain::Clear
     /// Orcus (§ Weapon properties, Loading (swift)): reload a fired weapon power (a swift
     /// action) so that it can attack again.
     Reload {
@@ -876,6 +872,10 @@ fn clear() -> crate::bf::Terrain {
         /// The power (its weapon) to reload.
         power: String,
     },
+}
+
+fn clear() -> crate::bf::Terrain {
+    crate::bf::Terrain::Clear
 }
 
 /// Orcus skill actions (§ Skill actions).
