@@ -227,6 +227,16 @@ pub fn natural_healing(d: &mut Decider, s: &Sheets, who: &CombatantId, days: u32
             "rest 1 to 30 full days (§ Healing, Natural)",
         ));
     }
+    // Basic Fantasy § Dungeon Survival: hunger (after two days) and thirst stop natural healing.
+    if !s.heals_naturally(who) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!(
+                "{} cannot heal naturally without food or water (basic-fantasy-adventures.txt § Dungeon Survival)",
+                name(d, who)
+            ),
+        ));
+    }
     let Some(mut v) = d.overlay.vitals(d.field, who) else {
         return Err(no(
             ErrorCode::UnknownCombatant,

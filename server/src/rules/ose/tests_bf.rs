@@ -522,9 +522,22 @@ fn hunger_and_thirst_dungeon_survival() {
         assert_eq!(st.heals_naturally(&cid("ada")), n < 3);
         assert!(!st.heals_naturally(&cid("bram")));
     }
+    // The rule reaches natural healing (ose-adventuring.txt § Healing): refused while parched.
+    let rest = |who: &str| Command::NaturalHealing {
+        combatant: cid(who),
+        days: 1,
+    };
+    assert_eq!(refuse(&mut e, &rest("bram")), ErrorCode::InvalidTarget);
+    assert_eq!(refuse(&mut e, &rest("ada")), ErrorCode::InvalidTarget);
     run(&mut e, &day(March::Rest, Terrain::Clear));
     let st = e.state().ose.unwrap().bf;
     assert!(st.heals_naturally(&cid("ada")) && st.heals_naturally(&cid("bram")));
+    let healed = run(&mut e, &rest("bram"));
+    assert!(
+        healed
+            .iter()
+            .any(|x| matches!(x, GameEvent::Healed { target, .. } if target.as_str() == "bram"))
+    );
 }
 
 /// basic-fantasy-adventures.txt § Becoming Lost: "Secretly roll a save vs. Death Ray, adjusted
