@@ -1658,6 +1658,9 @@ fn opportunity_attack(
     if geometry::distance(a_sp, at).max(super::elevation::gap(d, b, attacker, provoker)) > reach {
         return Ok(());
     }
+    if !super::mounts::rider_spends_immediate(d, b, attacker) {
+        return Ok(());
+    }
     d.emit(GameEvent::OpportunityTaken {
         attacker: attacker.clone(),
         target: provoker.clone(),

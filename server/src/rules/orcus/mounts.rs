@@ -202,6 +202,38 @@ pub fn command_mount(d: &mut Decider, b: &Board, actor: &CombatantId, action: Ac
     Ok(())
 }
 
+/// § Controlling a mount: a controlled mount makes an opportunity attack only when its rider
+/// uses its immediate action for it. Fray spends it automatically when the rider has it (not
+/// used since its last turn, able to act, not its own turn) and emits `interrupt_used` for the
+/// rider; returns whether the attack may go on (always for other creatures).
+pub fn rider_spends_immediate(d: &mut Decider, b: &Board, attacker: &CombatantId) -> bool {
+    let Some((rider, true)) = rider_of(d, b, attacker) else {
+        return true;
+    };
+    let used = b.get(&rider).is_some_and(|(g, _)| g.0.immediate_used)
+        || d.events()
+            .iter()
+            .any(|e| matches!(e, GameEvent::InterruptUsed { combatant } if combatant == &rider));
+    let able = d.field.battle.current() != Some(&rider)
+        && d.status(&rider) == Some(LifeStatus::Conscious)
+        && d.field.get(&rider).is_some_and(|f| {
+            [
+                Condition::Dazed,
+                Condition::Stunned,
+                Condition::Surprised,
+                Condition::Helpless,
+                Condition::Unconscious,
+            ]
+            .into_iter()
+            .all(|c| !crate::rules::thirteenth_age::field::has_condition(f.fx, c))
+        });
+    if used || !able {
+        return false;
+    }
+    d.emit(GameEvent::InterruptUsed { combatant: rider });
+    true
+}
+
 /// § Controlling a mount: "if the mount provokes an opportunity attack while you're on it, the
 /// attacker can target you or the mount". Fray chooses for the attacker (interpretation): the
 /// one with the lower AC, the mount on a tie. A rider that provokes is the only target.
