@@ -276,7 +276,7 @@ fn landing(d: &Decider, b: &Board, rider: &CombatantId, m_sp: Space) -> Square {
 /// against its will falls off and is moved (interpretation: Fray does not offer the choice to
 /// take the mount along); a rider knocked prone saves (`dismount`, 10+): on a failure it falls
 /// prone within 1 square, on a success it is neither dismounted nor prone; a mount knocked
-/// prone throws its rider within 1 square.
+/// prone, or dropping, throws its rider within 1 square.
 pub fn sweep(d: &mut Decider, b: &Board) {
     let events: Vec<GameEvent> = d.events().to_vec();
     let mut off: Vec<CombatantId> = Vec::new();
@@ -341,6 +341,27 @@ pub fn sweep(d: &mut Decider, b: &Board) {
                 }
             }
             _ => {}
+        }
+    }
+    // A mount that drops (unconscious, dead or slain) throws its rider like a prone one
+    // (interpretation: Fourth Edition's unconscious creatures fall prone).
+    let riders: Vec<(CombatantId, CombatantId)> = d
+        .field
+        .all()
+        .filter_map(|f| mounted_on(b, &f.c.id).map(|m| (f.c.id.clone(), m)))
+        .collect();
+    for (rider, m) in riders {
+        if off.contains(&rider) || d.status(&m) == Some(LifeStatus::Conscious) {
+            continue;
+        }
+        if let Ok(m_sp) = space(d, b, &m) {
+            off.push(rider.clone());
+            let square = landing(d, b, &rider, m_sp);
+            d.emit(GameEvent::Dismounted {
+                rider,
+                mount: m,
+                square,
+            });
         }
     }
 }

@@ -375,3 +375,27 @@ fn a_controlled_mount_attacks_by_its_riders_immediate_action_controlling_a_mount
         "{ev:?}"
     );
 }
+
+#[test]
+fn a_mount_that_drops_throws_its_rider_mounting_and_dismounting() {
+    // orcus-basic-rules.txt § Mounting and dismounting (a mount knocked prone throws its rider);
+    // interpretation: a mount that drops unconscious falls prone, so its rider lands within
+    // 1 square too.
+    let enc = stable(
+        HORSE,
+        "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [3, 3]\nbrute-2 = [8, 0]",
+        &super::tests::smash(100),
+    );
+    let mut e = started(&enc, 1);
+    run(&mut e, &mount("kael", "lira", true));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &atk("brute-1", "smash", &["lira"]));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::Dismounted { rider, .. } if rider.as_str() == "kael")),
+        "{ev:?}"
+    );
+    assert_eq!(rides(&e, "kael"), None);
+    assert_eq!(square(&e, "kael"), Square::new(0, 2));
+}
