@@ -56,6 +56,13 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::Stabilize { actor, target } => stabilize(d, b, actor, target),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
+            if d.field.battle.current() != Some(actor) {
+                // § Controlling a mount: a commanded mount acts within its rider's turn.
+                return Err(no(
+                    ErrorCode::NotYourTurn,
+                    format!("{actor} acts in its rider's turn: the rider ends it"),
+                ));
+            }
             super::turns::end_turn(d, b, actor);
             Ok(())
         }

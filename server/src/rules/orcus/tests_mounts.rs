@@ -102,6 +102,8 @@ fn mounting_is_a_move_action_and_the_rider_moves_with_its_mount_mounting_and_dis
         ErrorCode::NotYourTurn
     );
     run(&mut e, &command("kael", ActionKind::Standard));
+    // The commanded mount acts within the rider's turn: it cannot end it.
+    assert_eq!(refuse(&mut e, &end("lira")), ErrorCode::NotYourTurn);
     run(&mut e, &mv("lira", &[(2, 2), (3, 2)], MoveMode::Walk));
     assert_eq!(square(&e, "lira"), Square::new(3, 2));
     assert_eq!(
