@@ -352,7 +352,23 @@ impl Game {
         let menu = self
             .acting()
             .and_then(|actor| Menu::for_actor(state, &actor));
-        match input::parse(line, menu.as_ref()) {
+        let parsed = match input::parse(line, menu.as_ref()) {
+            // A commanded mount acts within its rider's turn: `end` ends the rider's turn.
+            Ok(Input::Game(Command::EndTurn { actor }))
+                if state
+                    .current
+                    .as_ref()
+                    .and_then(|c| state.combatant(c))
+                    .and_then(|c| c.grid.as_ref())
+                    .is_some_and(|g| g.controls_mount && g.mounted_on.as_ref() == Some(&actor)) =>
+            {
+                Ok(Input::Game(Command::EndTurn {
+                    actor: state.current.clone().unwrap_or(actor),
+                }))
+            }
+            other => other,
+        };
+        match parsed {
             Err(msg) => {
                 println!("{msg}");
                 LineOutcome::Nothing

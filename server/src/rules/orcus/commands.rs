@@ -56,6 +56,13 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::Stabilize { actor, target } => stabilize(d, b, actor, target),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
+            if d.field.battle.current() != Some(actor) {
+                // § Controlling a mount: a commanded mount acts within its rider's turn.
+                return Err(no(
+                    ErrorCode::NotYourTurn,
+                    format!("{actor} acts in its rider's turn: the rider ends it"),
+                ));
+            }
             super::turns::end_turn(d, b, actor);
             Ok(())
         }
@@ -1660,6 +1667,9 @@ fn opportunity_attack(
         return Ok(());
     };
     if geometry::distance(a_sp, at).max(super::elevation::gap(d, b, attacker, provoker)) > reach {
+        return Ok(());
+    }
+    if !super::mounts::rider_spends_immediate(d, b, attacker) {
         return Ok(());
     }
     d.emit(GameEvent::OpportunityTaken {

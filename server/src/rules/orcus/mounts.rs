@@ -202,6 +202,38 @@ pub fn command_mount(d: &mut Decider, b: &Board, actor: &CombatantId, action: Ac
     Ok(())
 }
 
+/// § Controlling a mount: a controlled mount makes an opportunity attack only when its rider
+/// uses its immediate action for it. Fray spends it automatically when the rider has it (not
+/// used since its last turn, able to act, not its own turn) and emits `interrupt_used` for the
+/// rider; returns whether the attack may go on (always for other creatures).
+pub fn rider_spends_immediate(d: &mut Decider, b: &Board, attacker: &CombatantId) -> bool {
+    let Some((rider, true)) = rider_of(d, b, attacker) else {
+        return true;
+    };
+    let used = b.get(&rider).is_some_and(|(g, _)| g.0.immediate_used)
+        || d.events()
+            .iter()
+            .any(|e| matches!(e, GameEvent::InterruptUsed { combatant } if combatant == &rider));
+    let able = d.field.battle.current() != Some(&rider)
+        && d.status(&rider) == Some(LifeStatus::Conscious)
+        && d.field.get(&rider).is_some_and(|f| {
+            [
+                Condition::Dazed,
+                Condition::Stunned,
+                Condition::Surprised,
+                Condition::Helpless,
+                Condition::Unconscious,
+            ]
+            .into_iter()
+            .all(|c| !crate::rules::thirteenth_age::field::has_condition(f.fx, c))
+        });
+    if used || !able {
+        return false;
+    }
+    d.emit(GameEvent::InterruptUsed { combatant: rider });
+    true
+}
+
 /// § Controlling a mount: "if the mount provokes an opportunity attack while you're on it, the
 /// attacker can target you or the mount". Fray chooses for the attacker (interpretation): the
 /// one with the lower AC, the mount on a tie. A rider that provokes is the only target.
@@ -244,7 +276,7 @@ fn landing(d: &Decider, b: &Board, rider: &CombatantId, m_sp: Space) -> Square {
 /// against its will falls off and is moved (interpretation: Fray does not offer the choice to
 /// take the mount along); a rider knocked prone saves (`dismount`, 10+): on a failure it falls
 /// prone within 1 square, on a success it is neither dismounted nor prone; a mount knocked
-/// prone throws its rider within 1 square.
+/// prone, or dropping, throws its rider within 1 square.
 pub fn sweep(d: &mut Decider, b: &Board) {
     let events: Vec<GameEvent> = d.events().to_vec();
     let mut off: Vec<CombatantId> = Vec::new();
@@ -309,6 +341,27 @@ pub fn sweep(d: &mut Decider, b: &Board) {
                 }
             }
             _ => {}
+        }
+    }
+    // A mount that drops (unconscious, dead or slain) throws its rider like a prone one
+    // (interpretation: Fourth Edition's unconscious creatures fall prone).
+    let riders: Vec<(CombatantId, CombatantId)> = d
+        .field
+        .all()
+        .filter_map(|f| mounted_on(b, &f.c.id).map(|m| (f.c.id.clone(), m)))
+        .collect();
+    for (rider, m) in riders {
+        if off.contains(&rider) || d.status(&m) == Some(LifeStatus::Conscious) {
+            continue;
+        }
+        if let Ok(m_sp) = space(d, b, &m) {
+            off.push(rider.clone());
+            let square = landing(d, b, &rider, m_sp);
+            d.emit(GameEvent::Dismounted {
+                rider,
+                mount: m,
+                square,
+            });
         }
     }
 }

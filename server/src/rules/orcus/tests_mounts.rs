@@ -102,6 +102,8 @@ fn mounting_is_a_move_action_and_the_rider_moves_with_its_mount_mounting_and_dis
         ErrorCode::NotYourTurn
     );
     run(&mut e, &command("kael", ActionKind::Standard));
+    // The commanded mount acts within the rider's turn: it cannot end it.
+    assert_eq!(refuse(&mut e, &end("lira")), ErrorCode::NotYourTurn);
     run(&mut e, &mv("lira", &[(2, 2), (3, 2)], MoveMode::Walk));
     assert_eq!(square(&e, "lira"), Square::new(3, 2));
     assert_eq!(
@@ -335,4 +337,67 @@ push = 2
     assert_eq!(rides(&e, "kael"), None);
     assert_eq!(square(&e, "kael"), pushed_to);
     assert_eq!(square(&e, "lira"), Square::new(4, 3), "the mount stays");
+}
+
+#[test]
+fn a_controlled_mount_attacks_by_its_riders_immediate_action_controlling_a_mount() {
+    // orcus-basic-rules.txt § Controlling a mount: the rider uses an immediate action for the
+    // controlled mount to make an opportunity attack (Fray spends it automatically).
+    let enc = stable(
+        &format!(
+            "{HORSE}\n[[hero.powers]]\nid = \"kick\"\nname = \"Kick\"\norigin = \"melee\"\nvs = \"ac\"\nbonus = 5\nhit = \"1d6\"\nbasic = true"
+        ),
+        "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [3, 3]\nbrute-2 = [3, 4]",
+        "",
+    );
+    let mut e = started(&enc, 1);
+    run(&mut e, &mount("kael", "lira", true));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    // Brute 1 walks away from the horse and its rider: Kael's sword and Lira's kick could
+    // both answer; the horse's costs Kael's immediate action.
+    let ev = run(&mut e, &mv("brute-1", &[(4, 3), (5, 3)], MoveMode::Walk));
+    let takers: Vec<&str> = ev
+        .iter()
+        .filter_map(|x| match x {
+            GameEvent::OpportunityTaken { attacker, .. } => Some(attacker.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(takers.contains(&"lira"), "{ev:?}");
+    assert!(ev.iter().any(|x| matches!(x,
+        GameEvent::InterruptUsed { combatant } if combatant.as_str() == "kael")));
+    assert!(cs(&e, "kael").grid.unwrap().immediate_used);
+    // Brute 2 leaves too: the rider's immediate action is spent, so the horse does not attack.
+    until(&mut e, "brute-2");
+    let ev = run(&mut e, &mv("brute-2", &[(4, 4), (5, 4)], MoveMode::Walk));
+    assert!(
+        !ev.iter().any(|x| matches!(x,
+        GameEvent::OpportunityTaken { attacker, .. } if attacker.as_str() == "lira")),
+        "{ev:?}"
+    );
+}
+
+#[test]
+fn a_mount_that_drops_throws_its_rider_mounting_and_dismounting() {
+    // orcus-basic-rules.txt § Mounting and dismounting (a mount knocked prone throws its rider);
+    // interpretation: a mount that drops unconscious falls prone, so its rider lands within
+    // 1 square too.
+    let enc = stable(
+        HORSE,
+        "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [3, 3]\nbrute-2 = [8, 0]",
+        &super::tests::smash(100),
+    );
+    let mut e = started(&enc, 1);
+    run(&mut e, &mount("kael", "lira", true));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &atk("brute-1", "smash", &["lira"]));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::Dismounted { rider, .. } if rider.as_str() == "kael")),
+        "{ev:?}"
+    );
+    assert_eq!(rides(&e, "kael"), None);
+    assert_eq!(square(&e, "kael"), Square::new(0, 2));
 }
