@@ -964,14 +964,10 @@ fn aftermath_open(d: &Decider) -> R {
 /// an active action during the battle; after it, while the minute lasts, no action is needed.
 fn stabilize_cmd(d: &mut Decider, s: &Sheets, actor: &CombatantId, target: &CombatantId) -> R {
     match d.field.battle.phase {
-        Phase::Setup => {
-            return Err(no(
-                ErrorCode::BattleNotStarted,
-                "the battle has not started",
-            ));
-        }
         Phase::Running => pay(d, s, actor, ActionKind::Standard)?,
-        Phase::Ended => {
+        // Before the battle a PC can fall to a trap's or the way's damage (the GM's `check`,
+        // rolling to return): no action is needed to help it either.
+        Phase::Setup | Phase::Ended => {
             aftermath_open(d)?;
             fighter(d, actor)?;
             require_up(d, s, actor)?;
@@ -1096,12 +1092,6 @@ fn heal_cmd(
     dice: &str,
     by: Option<&CombatantId>,
 ) -> R {
-    if d.field.battle.phase == Phase::Setup {
-        return Err(no(
-            ErrorCode::BattleNotStarted,
-            "the battle has not started",
-        ));
-    }
     aftermath_open(d)?;
     if let Some(b) = by {
         fighter(d, b)?;
@@ -1539,7 +1529,7 @@ fn travel_turn(d: &mut Decider, s: &Sheets, adv: Advantage) -> R {
         ));
     }
     dice_open(d)?;
-    if d.field.battle.phase == Phase::Ended && anyone_dying(d) {
+    if anyone_dying(d) {
         return Err(no(
             ErrorCode::InvalidArgument,
             "an incapacitated PC is stabilized or dies first",

@@ -4,7 +4,9 @@
 //! attacks against AC by ability and kind, in three range bands; critical hits and critical
 //! failures doubling damage; 0 hp incapacitation, stabilizing (an ally's check, or healing)
 //! with the injury table, and death when a minute and the fight are over; morale; retreat.
-//! Light, exhaustion, load, torches and the dungeon clock come later. The matrix of rule → code
+//! The second increment adds light, exhaustion, load, torches and the dungeon clock; the third
+//! rolling to return (`travel.rs`), chases (`chase.rs`), corruption (`corruption.rs`) and
+//! sessions that go on after the battle (`[options] rests = true`). The matrix of rule → code
 //! → test is `docs/rules/five-torches-deep.md`.
 //!
 //! Decide systems (in order, one schedule), as in the other rulesets:

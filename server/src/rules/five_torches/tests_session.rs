@@ -77,3 +77,43 @@ fn without_rests_the_battle_ends_the_dice_saves_checks() {
     assert!(revealed(&ev));
     assert_eq!(refuse(&mut e, &check("ada")), ErrorCode::BattleOver);
 }
+
+/// five-torches-deep-combat.txt § Stabilizing & Injuries, § Death & Injury: a PC dropped to 0
+/// before the battle (a trap's damage) is stabilized or healed before it, with no action; until
+/// then no travel turn passes.
+#[test]
+fn a_pc_falling_before_the_battle_is_healed_before_it_stabilizing_injuries() {
+    let enc = arena(14, 12, "1d6");
+    let mut e = new_engine(&enc, 6);
+    let fall = Command::Check {
+        combatant: cid("cleo"),
+        ability: Ability::Dex,
+        dc: 40,
+        proficient: false,
+        advantage: Advantage::None,
+        damage: Some("30".into()),
+        purpose: Some("pit".into()),
+        task: None,
+    };
+    let ev = run(&mut e, &fall);
+    assert!(ev.contains(&GameEvent::FellUnconscious {
+        combatant: cid("cleo")
+    }));
+    let travel = Command::TravelTurn {
+        advantage: Advantage::None,
+    };
+    assert_eq!(refuse(&mut e, &travel), ErrorCode::InvalidArgument);
+    let ev = run(
+        &mut e,
+        &Command::Heal {
+            target: cid("cleo"),
+            dice: "1d4".into(),
+            by: Some(cid("ada")),
+        },
+    );
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::InjuryRolled { .. }))
+    );
+    run(&mut e, &travel);
+}

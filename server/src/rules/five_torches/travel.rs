@@ -60,7 +60,7 @@ pub fn roll_to_return(d: &mut Decider, s: &Sheets, path: ReturnPath, listed: &[C
         ));
     }
     dice_open(d)?;
-    if d.field.battle.phase == Phase::Ended && anyone_dying(d) {
+    if anyone_dying(d) {
         return Err(no(
             ErrorCode::InvalidArgument,
             "an incapacitated PC is stabilized or dies first",
