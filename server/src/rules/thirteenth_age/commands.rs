@@ -331,7 +331,6 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::SetEncumbrance { .. }
         | Command::TimeEffect { .. }
         | Command::RollWind {}
-        | Command::PassTime { .. }
         | Command::Reload { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
