@@ -178,6 +178,10 @@ pub struct MonsterFile {
     /// Attacks (the combatant makes one per turn in this increment).
     #[serde(default)]
     pub attacks: Vec<WeaponFile>,
+    /// The attack-matrix row: `nh` for the normal-human row (THAC0 20, § Normal Humans); by
+    /// default its hit dice' row.
+    #[serde(default)]
+    pub attack_as: Option<String>,
 }
 
 /// `[[character.weapons]]` / `[[monster.attacks]]`.
@@ -429,6 +433,11 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
     in_range(ctx, f("morale"), m.morale, 2, 12)?;
     movement_ok(ctx, f("movement"), m.movement)?;
     let table = save_table(ctx, f("save_as"), m.save_as.as_deref(), hd)?;
+    let thac0 = match m.attack_as.as_deref().map(str::trim) {
+        None | Some("hd") => tables::monster_thac0(hd),
+        Some(s) if s.eq_ignore_ascii_case("nh") => tables::NORMAL_HUMAN_THAC0,
+        Some(_) => return Err(ctx.err(f("attack_as"), "\"nh\" or \"hd\"")),
+    };
     let (id, name) = if count == 1 {
         (m.template.clone(), m.name.clone())
     } else {
@@ -445,7 +454,7 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
         OseSpec {
             class: None,
             hd: Some(m.hd.trim().to_owned()),
-            thac0: tables::monster_thac0(hd),
+            thac0,
             ac: m.ac,
             shield: 0,
             saves: tables::monster_saves(table),
@@ -622,6 +631,13 @@ mod tests {
                 .saves,
             [14, 15, 16, 17, 18]
         );
+        // § Normal Humans: the NH attack row (THAC0 20) with `attack_as = "nh"`.
+        let nh = text.replace("morale = 8", "morale = 8\nattack_as = \"nh\"");
+        let e = load_encounter("test.toml", &nh).unwrap();
+        let rat = e.combatants.iter().find(|c| c.id.0 == "grave-rat-1");
+        assert_eq!(rat.and_then(|c| c.ose.as_ref()).map(|k| k.thac0), Some(20));
+        let bad = text.replace("morale = 8", "morale = 8\nattack_as = \"elf\"");
+        assert!(load_encounter("test.toml", &bad).is_err());
     }
 
     #[test]
