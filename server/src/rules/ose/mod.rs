@@ -23,6 +23,7 @@
 mod combat_extras;
 mod commands;
 mod hazards;
+mod initiative;
 pub mod tables;
 mod turns;
 
