@@ -98,6 +98,20 @@ pub struct OseOptions {
     /// How long light burns.
     #[serde(default)]
     pub light: LightRule,
+    /// Side or individual initiative.
+    #[serde(default)]
+    pub initiative: InitiativeRule,
+}
+
+/// § Combat, Initiative: per side (the text's default) or § Individual Initiative (optional).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InitiativeRule {
+    /// A d6 per side each round.
+    #[default]
+    Side,
+    /// A d6 per combatant each round, + its DEX modifier (monsters: none).
+    Individual,
 }
 
 /// How long light sources burn (a session option; the ruleset's text by default).

@@ -1095,3 +1095,102 @@ async fn a_basic_fantasy_day_of_travel_over_real_sockets() -> Result<()> {
     server.stop().await;
     Ok(())
 }
+
+/// ose-adventuring.txt § Encounter Distance, § Other Combat Issues (conditions), § Falling and
+/// § Ability Checks over real sockets: GM-only commands (a player is refused with `gm_only`),
+/// their events reach the player's socket, and the player's snapshot shows the condition.
+#[tokio::test]
+async fn old_school_essentials_hazards_and_conditions_over_real_sockets() -> Result<()> {
+    use fray_protocol::ose::{EncounterSetting, OseAbility, OseCondition};
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "barrow-of-the-hollow-king", 4).await?;
+    let url = server.ws_url();
+    let gm_tok = created["tokens"]["gm"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let player = created["tokens"]["players"][0]["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (mut gm, _, _) = join(&url, &gm_tok, Encoding::Json).await?;
+    let (mut alice, _, _) = join(&url, &player, Encoding::Bincode).await?;
+    let quill = CombatantId::new("quill");
+    let blind = Command::OseCondition {
+        combatant: quill.clone(),
+        condition: OseCondition::Blind,
+        on: true,
+    };
+    assert_eq!(
+        command(&mut alice, 1, blind.clone())
+            .await?
+            .map_err(|e| e.0),
+        Err(ErrorCode::GmOnly)
+    );
+    let cmds = [
+        Command::RollEncounterDistance {
+            setting: EncounterSetting::Dungeon,
+            surprised: false,
+        },
+        blind,
+        Command::AbilityCheck {
+            combatant: quill.clone(),
+            ability: OseAbility::Dex,
+            modifier: 0,
+        },
+        Command::Fall {
+            combatant: quill.clone(),
+            feet: 10,
+        },
+    ];
+    for (i, c) in cmds.into_iter().enumerate() {
+        let id = 10 + i as u64;
+        if let Err(e) = command(&mut gm, id, c).await? {
+            bail!("refused: {e:?}");
+        }
+    }
+    let ServerMessage::Event { event, .. } = until(&mut alice, |m| {
+        matches!(
+            m,
+            ServerMessage::Event {
+                event: GameEvent::EncounterDistanceRolled { .. },
+                ..
+            }
+        )
+    })
+    .await?
+    else {
+        bail!("no event")
+    };
+    let GameEvent::EncounterDistanceRolled { roll, distance, .. } = event else {
+        bail!("{event:?}")
+    };
+    assert_eq!(distance as i32, roll.total * 10);
+    until(&mut alice, |m| {
+        matches!(
+            m,
+            ServerMessage::Event {
+                event: GameEvent::CheckRolled { .. },
+                ..
+            }
+        )
+    })
+    .await?;
+    until(&mut alice, |m| {
+        matches!(
+            m,
+            ServerMessage::Event {
+                event: GameEvent::Damaged { .. },
+                ..
+            }
+        )
+    })
+    .await?;
+    let state = snapshot(&mut alice).await?;
+    let q = state.combatant(&quill).ok_or_else(|| anyhow!("no quill"))?;
+    assert_eq!(
+        q.ose.as_ref().map(|o| o.conditions.clone()),
+        Some(vec![OseCondition::Blind])
+    );
+    Ok(())
+}

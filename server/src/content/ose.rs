@@ -192,6 +192,15 @@ pub struct MonsterFile {
     /// Attacks (the combatant makes one per turn in this increment).
     #[serde(default)]
     pub attacks: Vec<WeaponFile>,
+    /// The attack-matrix row: `nh` for the normal-human row (THAC0 20, § Normal Humans); by
+    /// default its hit dice' row.
+    #[serde(default)]
+    pub attack_as: Option<String>,
+    /// Mercenaries (§ Mercenary Morale): the troop type — `untrained` or `militia` (6),
+    /// `barbarian` (7), `trained` (8), followed by `mounted` and/or `elite` (+1 each); it sets
+    /// the morale rating (the hiring character's CHA has no influence).
+    #[serde(default)]
+    pub troop: Option<String>,
 }
 
 /// `[[character.weapons]]` / `[[monster.attacks]]`.
@@ -436,6 +445,27 @@ fn combatant(
     }
 }
 
+/// § Mercenary Morale: the troop type's rating (untrained or militia 6, barbarian horde 7,
+/// trained warriors 8; mounted +1, elite +1).
+pub fn troop_morale(troop: &str) -> Option<i32> {
+    let mut words = troop.split_whitespace().map(str::to_lowercase);
+    let mut rating = match words.next()?.as_str() {
+        "untrained" | "militia" => 6,
+        "barbarian" => 7,
+        "trained" => 8,
+        _ => return None,
+    };
+    let mut seen = Vec::new();
+    for w in words {
+        if !matches!(w.as_str(), "mounted" | "elite") || seen.contains(&w) {
+            return None;
+        }
+        rating += 1;
+        seen.push(w);
+    }
+    Some(rating)
+}
+
 fn save_table(
     ctx: &Ctx,
     field: String,
@@ -475,8 +505,22 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
     in_range(ctx, f("ac"), m.ac, -10, 9)?;
     in_range(ctx, f("hp"), m.hp, 1, 999)?;
     in_range(ctx, f("morale"), m.morale, 2, 12)?;
+    let morale = match &m.troop {
+        None => m.morale,
+        Some(t) => troop_morale(t).ok_or_else(|| {
+            ctx.err(
+                f("troop"),
+                "untrained, militia, barbarian or trained, then mounted and/or elite",
+            )
+        })?,
+    };
     movement_ok(ctx, f("movement"), m.movement)?;
     let table = save_table(ctx, f("save_as"), m.save_as.as_deref(), hd)?;
+    let thac0 = match m.attack_as.as_deref().map(str::trim) {
+        None | Some("hd") => tables::monster_thac0(hd),
+        Some(s) if s.eq_ignore_ascii_case("nh") => tables::NORMAL_HUMAN_THAC0,
+        Some(_) => return Err(ctx.err(f("attack_as"), "\"nh\" or \"hd\"")),
+    };
     let (id, name) = if count == 1 {
         (m.template.clone(), m.name.clone())
     } else {
@@ -493,11 +537,11 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
         OseSpec {
             class: None,
             hd: Some(bare.to_owned()),
-            thac0: tables::monster_thac0(hd),
+            thac0,
             ac: m.ac,
             shield: 0,
             saves: tables::monster_saves(table),
-            morale: Some(m.morale),
+            morale: Some(morale),
             movement: m.movement,
             str_mod: 0,
             dex_mod: 0,
@@ -687,6 +731,33 @@ mod tests {
                 .saves,
             [14, 15, 16, 17, 18]
         );
+        // § Normal Humans: the NH attack row (THAC0 20) with `attack_as = "nh"`.
+        let nh = text.replace("morale = 8", "morale = 8\nattack_as = \"nh\"");
+        let e = load_encounter("test.toml", &nh).unwrap();
+        let rat = e.combatants.iter().find(|c| c.id.0 == "grave-rat-1");
+        assert_eq!(rat.and_then(|c| c.ose.as_ref()).map(|k| k.thac0), Some(20));
+        let bad = text.replace("morale = 8", "morale = 8\nattack_as = \"elf\"");
+        assert!(load_encounter("test.toml", &bad).is_err());
+    }
+
+    // ose-adventuring.txt § Mercenary Morale: the rating by troop type (the Mercenary Morale
+    // table: militia 6, barbarian horde 7, trained warriors 8, mounted +1, elite +1).
+    #[test]
+    fn mercenaries_take_their_troop_types_rating_mercenary_morale() {
+        assert_eq!(troop_morale("militia"), Some(6));
+        assert_eq!(troop_morale("untrained"), Some(6));
+        assert_eq!(troop_morale("barbarian"), Some(7));
+        assert_eq!(troop_morale("trained"), Some(8));
+        assert_eq!(troop_morale("trained mounted elite"), Some(10));
+        assert_eq!(troop_morale("Barbarian Mounted"), Some(8));
+        assert_eq!(troop_morale("trained elite elite"), None);
+        assert_eq!(troop_morale("heroic"), None);
+        let text = format!(
+            "{HEAD}[[monster]]\ntemplate = \"grave-rat\"\nname = \"Spearman\"\nhd = \"1\"\nac = 7\nhp = 5\nmorale = 8\ntroop = \"militia elite\"\n[[monster.attacks]]\nid = \"spear\"\nname = \"Spear\"\ndamage = \"1d6\"\n"
+        );
+        let e = load_encounter("test.toml", &text).unwrap();
+        let m = e.combatants.iter().find(|c| c.id.0 == "grave-rat").unwrap();
+        assert_eq!(m.ose.as_ref().unwrap().morale, Some(7));
     }
 
     #[test]

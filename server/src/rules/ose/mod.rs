@@ -27,6 +27,7 @@ mod durations;
 mod encumbrance;
 mod experience;
 mod retainers;
+mod initiative;
 pub mod tables;
 mod travel;
 mod turns;

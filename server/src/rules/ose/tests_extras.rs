@@ -351,3 +351,45 @@ fn paralyzed_opponents_are_hit_automatically_paralyzed_opponents() {
     assert!(amount >= 1);
     assert_eq!(hp(&e, "goon-1"), before - amount);
 }
+
+/// ose-adventuring.txt § Individual Initiative (optional rule): a d6 per combatant, modified by
+/// DEX, highest first (the session option `initiative = "individual"`).
+#[test]
+fn each_combatant_rolls_d6_plus_dex_individual_initiative() {
+    let enc = arena_with("initiative = \"individual\"", 30, 9);
+    let mut e = new_engine(&enc, 8);
+    let ev = run(&mut e, &Command::StartBattle);
+    let rolls: Vec<(String, i32, i32)> = ev
+        .iter()
+        .filter_map(|x| match x {
+            GameEvent::InitiativeRolled {
+                combatants,
+                roll,
+                bonus,
+                total,
+            } => {
+                assert_eq!(*total, roll.natural().unwrap() as i32 + bonus);
+                Some((combatants[0].0.clone(), *bonus, *total))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolls.len(), 5, "one roll each: {ev:?}");
+    assert!(
+        !ev.iter()
+            .any(|x| matches!(x, GameEvent::SideInitiative { .. }))
+    );
+    let bonus = |who: &str| rolls.iter().find(|r| r.0 == who).unwrap().1;
+    assert_eq!((bonus("ada"), bonus("bram"), bonus("goon-1")), (1, 0, 0));
+    let order: Vec<String> = ev
+        .iter()
+        .find_map(|x| match x {
+            GameEvent::TurnOrder { order } => Some(order.iter().map(|c| c.0.clone()).collect()),
+            _ => None,
+        })
+        .unwrap();
+    // The boss's maul is slow: last; the others by their totals, highest first.
+    assert_eq!(order.last().map(String::as_str), Some("boss"));
+    let total = |who: &str| rolls.iter().find(|r| r.0 == who).unwrap().2;
+    assert!(order[..4].windows(2).all(|w| total(&w[0]) >= total(&w[1])));
+}

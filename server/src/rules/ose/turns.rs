@@ -104,6 +104,10 @@ pub fn new_round(d: &mut Decider, s: &Sheets, round: u32) {
     } else {
         both.to_vec()
     };
+    if b.options.initiative == fray_protocol::ose::InitiativeRule::Individual {
+        super::initiative::individual(d, s, &acting);
+        return;
+    }
     let mut rolls = Vec::new();
     let mut order = acting.clone();
     let mut simultaneous = false;
@@ -137,19 +141,31 @@ pub fn new_round(d: &mut Decider, s: &Sheets, round: u32) {
         order: order.clone(),
         simultaneous,
     });
+    let ids: Vec<CombatantId> = order
+        .iter()
+        .flat_map(|side| {
+            d.field
+                .all()
+                .filter(|f| f.c.side == *side)
+                .map(|f| f.c.id.clone())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    emit_order(d, s, ids);
+}
+
+/// § Slow Weapons: combatants whose attacks are all slow act last; the order of the round.
+pub fn emit_order(d: &mut Decider, s: &Sheets, ids: Vec<CombatantId>) {
     let mut first = Vec::new();
     let mut slow = Vec::new();
-    for side in &order {
-        for f in d.field.all().filter(|f| f.c.side == *side) {
-            let id = f.c.id.clone();
-            let all_slow = s
-                .get(&id)
-                .is_some_and(|(_, k)| !k.attacks.is_empty() && k.attacks.iter().all(|a| a.slow));
-            if all_slow {
-                slow.push(id);
-            } else {
-                first.push(id);
-            }
+    for id in ids {
+        let all_slow = s
+            .get(&id)
+            .is_some_and(|(_, k)| !k.attacks.is_empty() && k.attacks.iter().all(|a| a.slow));
+        if all_slow {
+            slow.push(id);
+        } else {
+            first.push(id);
         }
     }
     first.extend(slow);
