@@ -22,12 +22,12 @@
 
 mod combat_extras;
 mod commands;
-mod hazards;
 mod durations;
 mod encumbrance;
 mod experience;
-mod retainers;
+mod hazards;
 mod initiative;
+mod retainers;
 pub mod tables;
 mod travel;
 mod turns;
@@ -35,9 +35,9 @@ mod turns;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod tests_extras;
-#[cfg(test)]
 mod tests_bf;
+#[cfg(test)]
+mod tests_extras;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{
