@@ -9,6 +9,7 @@
 //! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
 
+pub mod armor;
 mod commands;
 pub mod geometry;
 pub mod grid;
@@ -24,6 +25,8 @@ mod turns;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_armor;
 #[cfg(test)]
 mod tests_loading;
 #[cfg(test)]
