@@ -63,6 +63,9 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 maintained: Vec::new(),
                 ammunition: o.ammunition,
                 unloaded: Vec::new(),
+                chosen_allies: None,
+                declined_by: Vec::new(),
+                hit_chosen_by: Vec::new(),
             }),
             OrcusKit(o.clone()),
         ));

@@ -21,6 +21,7 @@ pub mod rules;
 pub mod sessions;
 pub mod skills;
 pub mod tables;
+pub mod targets;
 mod turns;
 
 #[cfg(test)]
@@ -35,6 +36,8 @@ mod tests_maneuvers;
 mod tests_movement;
 #[cfg(test)]
 mod tests_sessions;
+#[cfg(test)]
+mod tests_targets;
 #[cfg(test)]
 mod tests_universal;
 

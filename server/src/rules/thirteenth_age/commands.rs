@@ -310,7 +310,10 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::LightSource { .. }
         | Command::DouseLight { .. }
         | Command::PassTime { .. }
-        | Command::Reload { .. } => reject(
+        | Command::Reload { .. }
+        | Command::ChooseAllies { .. }
+        | Command::DeclineAlly { .. }
+        | Command::ChooseToBeHit { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
