@@ -281,6 +281,9 @@ Commands (case-insensitive):
   next-battle               GM: bring in the session's next battle (rests option)
   pass-time MINUTES         GM (Orcus): time passes outside the battle (the session clock)
   reload WHO POWER          Orcus: reload a Loading (swift) weapon power (a swift action)
+  allies WHO [ALLY...]      Orcus: who counts as WHO's allies for its next attack
+  decline-ally WHO USER     Orcus: WHO counts as USER's enemy for USER's next attack
+  be-hit WHO ATTACKER       Orcus: WHO chooses to be hit by ATTACKER's next attack (no roll)
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
   knockouts allow|refuse    GM: allow or refuse the heroes' knock-out blows
@@ -375,6 +378,30 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "healup" | "heal-up" => no_args(Input::Game(Command::FullHealUp)),
         "end-session" | "endsession" => no_args(Input::Game(Command::EndSession)),
         "next-battle" | "nextbattle" => no_args(Input::Game(Command::NextBattle)),
+        "allies" | "choose-allies" => match args {
+            [who, rest @ ..] => Ok(Input::Game(Command::ChooseAllies {
+                actor: CombatantId::new(who.to_lowercase()),
+                allies: rest
+                    .iter()
+                    .map(|a| CombatantId::new(a.to_lowercase()))
+                    .collect(),
+            })),
+            _ => Err("usage: allies WHO [ALLY...]".into()),
+        },
+        "decline-ally" => match args {
+            [who, user] => Ok(Input::Game(Command::DeclineAlly {
+                actor: CombatantId::new(who.to_lowercase()),
+                user: CombatantId::new(user.to_lowercase()),
+            })),
+            _ => Err("usage: decline-ally WHO USER".into()),
+        },
+        "be-hit" | "choose-to-be-hit" => match args {
+            [who, attacker] => Ok(Input::Game(Command::ChooseToBeHit {
+                actor: CombatantId::new(who.to_lowercase()),
+                attacker: CombatantId::new(attacker.to_lowercase()),
+            })),
+            _ => Err("usage: be-hit WHO ATTACKER".into()),
+        },
         "reload" => match args {
             [who, power] => Ok(Input::Game(Command::Reload {
                 actor: CombatantId::new(who.to_lowercase()),
@@ -1702,6 +1729,27 @@ mod tests {
             })
         );
         assert!(game("bx-load ada plate 10").is_err());
+            game("allies ysolde brenna"),
+            Ok(Command::ChooseAllies {
+                actor: CombatantId::new("ysolde"),
+                allies: vec![CombatantId::new("brenna")]
+            })
+        );
+        assert_eq!(
+            game("decline-ally brenna ysolde"),
+            Ok(Command::DeclineAlly {
+                actor: CombatantId::new("brenna"),
+                user: CombatantId::new("ysolde")
+            })
+        );
+        assert_eq!(
+            game("be-hit brenna ysolde"),
+            Ok(Command::ChooseToBeHit {
+                actor: CombatantId::new("brenna"),
+                attacker: CombatantId::new("ysolde")
+            })
+        );
+        assert!(game("be-hit brenna").is_err());
         assert_eq!(
             game("reload tamsin crossbow"),
             Ok(Command::Reload {

@@ -1148,6 +1148,43 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             )
         }
         GameEvent::Reloaded { combatant, power } => format!("{} reloads ({power})", n(combatant)),
+        GameEvent::AlliesChosen { combatant, allies } => {
+            let names: Vec<String> = allies.iter().map(|a| n(a).to_string()).collect();
+            format!(
+                "{} counts as allies for its next attack: {}",
+                n(combatant),
+                if names.is_empty() {
+                    "no one".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )
+        }
+        GameEvent::AllyDeclined { combatant, user } => format!(
+            "{} chooses to count as {}'s enemy for its next attack",
+            n(combatant),
+            n(user)
+        ),
+        GameEvent::AlliesReset { combatant } => {
+            format!("{}'s allies are its side again", n(combatant))
+        }
+        GameEvent::HitChosen {
+            combatant,
+            attacker,
+        } => format!(
+            "{} chooses to be hit by {}'s next attack",
+            n(combatant),
+            n(attacker)
+        ),
+        GameEvent::HitByChoice {
+            attacker,
+            target,
+            attack,
+        } => format!(
+            "{} hits {} with {attack}, no roll: it chose to be hit",
+            n(attacker),
+            n(target)
+        ),
         GameEvent::ActionPointGained { combatant } => {
             format!(
                 "{} gains an action point (a second encounter)",

@@ -551,6 +551,49 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.unloaded.push(power.clone());
             }
         }
+        GameEvent::AlliesChosen { combatant, allies } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.chosen_allies = Some(allies.clone());
+            }
+        }
+        GameEvent::AllyDeclined { combatant, user } => {
+            if let Some(i) = find(state, user)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+                && !g.declined_by.contains(combatant)
+            {
+                g.declined_by.push(combatant.clone());
+            }
+        }
+        GameEvent::AlliesReset { combatant } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.chosen_allies = None;
+                g.declined_by.clear();
+            }
+        }
+        GameEvent::HitChosen {
+            combatant,
+            attacker,
+        } => {
+            if let Some(i) = find(state, attacker)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+                && !g.hit_chosen_by.contains(combatant)
+            {
+                g.hit_chosen_by.push(combatant.clone());
+            }
+        }
+        GameEvent::HitByChoice {
+            attacker, target, ..
+        } => {
+            if let Some(i) = find(state, attacker)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.hit_chosen_by.retain(|c| c != target);
+            }
+        }
         GameEvent::Reloaded { combatant, power } => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()

@@ -872,6 +872,30 @@ pub enum Command {
         /// The power (its weapon) to reload.
         power: String,
     },
+    /// Orcus (§ Targets, Allies and enemies): for its next attack or area attack, exactly
+    /// `allies` count as the actor's allies (every other creature as an enemy). No action.
+    ChooseAllies {
+        /// The power's user.
+        actor: CombatantId,
+        /// Who counts as its allies (never itself).
+        allies: Vec<CombatantId>,
+    },
+    /// Orcus (§ Targets, Allies and enemies): the actor chooses not to count as `user`'s ally
+    /// (so as its enemy) for `user`'s next attack or area attack. No action.
+    DeclineAlly {
+        /// The creature declining.
+        actor: CombatantId,
+        /// Whose action.
+        user: CombatantId,
+    },
+    /// Orcus (§ Attack roll, Choosing to be hit): the actor chooses to be hit by `attacker`'s
+    /// next attack against it, with no attack roll. No action.
+    ChooseToBeHit {
+        /// The creature choosing to be hit.
+        actor: CombatantId,
+        /// The attacker.
+        attacker: CombatantId,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -961,6 +985,9 @@ impl Command {
             | Command::OseAttack { actor, .. }
             | Command::CastSpell { actor }
             | Command::Reload { actor, .. }
+            | Command::ChooseAllies { actor, .. }
+            | Command::DeclineAlly { actor, .. }
+            | Command::ChooseToBeHit { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -1052,6 +1079,9 @@ impl Command {
             Command::TimeEffect { .. } => "time_effect",
             Command::RollWind {} => "roll_wind",
             Command::Reload { .. } => "reload",
+            Command::ChooseAllies { .. } => "choose_allies",
+            Command::DeclineAlly { .. } => "decline_ally",
+            Command::ChooseToBeHit { .. } => "choose_to_be_hit",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -152,6 +152,9 @@ pub enum ErrorCode {
     /// Orcus § Weapon properties, Loading (swift): attacking with a weapon not reloaded since
     /// its last attack.
     NotLoaded,
+    /// Orcus § Targets, Allies and enemies: naming oneself as one's own ally, or declining to
+    /// be the ally of a creature one is not an ally of.
+    NotAlly,
 }
 
 impl fmt::Display for ErrorCode {

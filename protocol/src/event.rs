@@ -1388,6 +1388,44 @@ pub enum GameEvent {
         /// The power.
         power: String,
     },
+    /// Orcus (§ Targets, Allies and enemies): for its next attack, exactly `allies` count as
+    /// `combatant`'s allies.
+    AlliesChosen {
+        /// The power's user.
+        combatant: CombatantId,
+        /// Its allies for that action.
+        allies: Vec<CombatantId>,
+    },
+    /// Orcus: `combatant` counts as `user`'s enemy for `user`'s next attack.
+    AllyDeclined {
+        /// The creature declining.
+        combatant: CombatantId,
+        /// Whose action.
+        user: CombatantId,
+    },
+    /// Orcus: `combatant`'s attack is over: its allies are its side again.
+    AlliesReset {
+        /// The power's user.
+        combatant: CombatantId,
+    },
+    /// Orcus (§ Attack roll, Choosing to be hit): `combatant` will be hit by `attacker`'s next
+    /// attack against it, with no attack roll.
+    HitChosen {
+        /// Who chose to be hit.
+        combatant: CombatantId,
+        /// By whom.
+        attacker: CombatantId,
+    },
+    /// Orcus: an attack hit a target that chose to be hit, with no roll (in place of
+    /// `attack_rolled`).
+    HitByChoice {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The target.
+        target: CombatantId,
+        /// Attack id.
+        attack: String,
+    },
 }
 
 impl GameEvent {

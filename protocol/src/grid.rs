@@ -150,6 +150,16 @@ pub struct GridState {
     /// Loading (swift) powers fired and not yet reloaded (§ Weapon properties, Loading).
     #[serde(default)]
     pub unloaded: Vec<String>,
+    /// § Targets, Allies and enemies: its allies for its next attack (`choose_allies`);
+    /// `None`: its side.
+    #[serde(default)]
+    pub chosen_allies: Option<Vec<crate::ids::CombatantId>>,
+    /// Creatures that declined to count as its allies for its next attack.
+    #[serde(default)]
+    pub declined_by: Vec<crate::ids::CombatantId>,
+    /// § Choosing to be hit: creatures its next attack hits with no roll.
+    #[serde(default)]
+    pub hit_chosen_by: Vec<crate::ids::CombatantId>,
 }
 
 /// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).

@@ -9,7 +9,7 @@ use super::model::{
     SessionOptions, TargetRule,
 };
 use super::{ContentError, resolve_seats};
-use crate::rules::orcus::{rules, tables};
+use crate::rules::orcus::{armor, rules, tables};
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::grid::{MapState, Square};
 use fray_protocol::ids::{CombatantId, Side};
@@ -116,11 +116,11 @@ pub struct HeroFile {
     pub level: i32,
     /// Maximum hit points.
     pub hp: i32,
-    /// AC.
-    pub ac: i32,
+    /// AC as on the sheet; computed from `armor`/`shield` when either is given (then absent).
+    pub ac: Option<i32>,
     /// Fortitude.
     pub fortitude: i32,
-    /// Reflex.
+    /// Reflex (before the shield bonus and the non-proficiency penalty).
     pub reflex: i32,
     /// Will.
     pub will: i32,
@@ -189,6 +189,16 @@ pub struct HeroFile {
     /// Powers.
     #[serde(default)]
     pub powers: Vec<PowerFile>,
+    /// § Armor and shields: body armor worn, by its table name (`leather`, `plate armor`).
+    #[serde(default)]
+    pub armor: Option<String>,
+    /// § Armor and shields: the shield carried (`light shield`, `heavy`).
+    #[serde(default)]
+    pub shield: Option<String>,
+    /// § Armor Proficiency: armor and shields the hero is proficient with (default: what it
+    /// wears).
+    #[serde(default)]
+    pub armor_proficiency: Option<Vec<String>>,
 }
 
 /// § Special movement modes: the climb, fly, swim and burrow speeds, each 0..=20 (0: none).
@@ -1077,7 +1087,76 @@ fn skill_table(
         .collect()
 }
 
+/// § Armor Proficiency: every attack of a power (its secondary attacks too) takes `penalty`.
+fn with_attack_penalty(p: &mut PowerSpec, penalty: i32) {
+    p.bonus += penalty;
+    if let Some(sec) = p.secondary.as_mut() {
+        with_attack_penalty(&mut sec.power, penalty);
+    }
+}
+
 impl HeroFile {
+    /// § Armor and shields: the AC (computed when `armor` or `shield` is given, otherwise the
+    /// sheet's `ac`) and what the worn armor and shield change (`rules/orcus/armor.rs`).
+    fn outfit(
+        &self,
+        ctx: &Ctx,
+        f: &dyn Fn(&str) -> String,
+    ) -> Result<(i32, armor::Outfit), ContentError> {
+        let body = match &self.armor {
+            Some(n) => Some(armor::body_armor(n).ok_or_else(|| {
+                ctx.err(
+                    f("armor"),
+                    format!("unknown armor '{n}' (cloth, leather, hide, chainmail, scale, plate)"),
+                )
+            })?),
+            None => None,
+        };
+        let shield = match &self.shield {
+            Some(n) => Some(armor::shield(n).ok_or_else(|| {
+                ctx.err(
+                    f("shield"),
+                    format!("unknown shield '{n}' (light shield, heavy shield)"),
+                )
+            })?),
+            None => None,
+        };
+        let proficient = match &self.armor_proficiency {
+            None => true,
+            Some(list) => {
+                let mut known = Vec::new();
+                for (i, n) in list.iter().enumerate() {
+                    let a = armor::body_armor(n)
+                        .or_else(|| armor::shield(n))
+                        .ok_or_else(|| {
+                            ctx.err(
+                                f(&format!("armor_proficiency[{i}]")),
+                                format!("unknown armor or shield '{n}'"),
+                            )
+                        })?;
+                    known.push(a.name);
+                }
+                [body, shield]
+                    .iter()
+                    .flatten()
+                    .all(|a| known.contains(&a.name))
+            }
+        };
+        let o = armor::outfit(self.level, self.dex, self.int, body, shield, proficient);
+        match (self.ac, body.is_some() || shield.is_some()) {
+            (Some(_), true) => Err(ctx.err(
+                f("ac"),
+                "give either ac or armor/shield (the AC is then computed)".to_string(),
+            )),
+            (Some(ac), false) => Ok((ac, o)),
+            (None, true) => Ok((o.ac, o)),
+            (None, false) => Err(ctx.err(
+                f("ac"),
+                "missing: give ac, or armor/shield to compute it".to_string(),
+            )),
+        }
+    }
+
     fn mods(&self) -> AbilityMods {
         AbilityMods {
             str: self.str,
@@ -1111,9 +1190,10 @@ impl HeroFile {
             })?),
             None => None,
         };
+        let (ac, outfit) = self.outfit(ctx, &f)?;
         let mut powers = Vec::new();
         for (i, p) in self.powers.iter().enumerate() {
-            powers.push(power(
+            let mut p = power(
                 ctx,
                 &f(&format!("powers[{i}]")),
                 p,
@@ -1122,7 +1202,9 @@ impl HeroFile {
                     weapon,
                     level: self.level,
                 }),
-            )?);
+            )?;
+            with_attack_penalty(&mut p, outfit.attack);
+            powers.push(p);
         }
         check_powers(ctx, &f("powers"), &powers)?;
         let recovery_value = self
@@ -1140,11 +1222,20 @@ impl HeroFile {
             }
             given.insert(s, *v);
         }
-        let skills = skill_table(&given, |s| {
+        let mut skills = skill_table(&given, |s| {
             rules::untrained_check(self.level, ability_mod(&mods, s.ability()))
         });
+        // § Armor check penalty: to the skills the skills table marks, listed or not.
+        for s in tables::SKILLS.iter().filter(|s| s.armor_check_penalty()) {
+            if let Some(v) = skills.get_mut(&s.name().to_ascii_lowercase()) {
+                *v += outfit.check;
+            }
+        }
         // Interpretation: a Strength attack (Bull Rush, Grapple) is half level + Strength.
-        let str_attack = self.level / 2 + self.str;
+        let str_attack = self.level / 2 + self.str + outfit.attack;
+        let speed = (self.speed + outfit.speed).max(0);
+        let worn_modes = [self.climb, self.fly, self.swim, self.burrow]
+            .map(|n| if n > 0 { (n + outfit.speed).max(0) } else { n });
         let size = parse_size(ctx, &f("size"), self.size.as_deref())?;
         Ok(CombatantSpec {
             id: CombatantId::new(self.id.clone()),
@@ -1155,7 +1246,7 @@ impl HeroFile {
             size,
             max_hp: self.hp,
             defenses: Defenses {
-                ac: self.ac,
+                ac,
                 pd: self.fortitude,
                 md: self.will,
             },
@@ -1179,9 +1270,9 @@ impl HeroFile {
             orcus: Some(OrcusSpec {
                 square: at,
                 size,
-                speed: self.speed,
+                speed,
                 fortitude: self.fortitude,
-                reflex: self.reflex,
+                reflex: self.reflex + outfit.reflex,
                 will: self.will,
                 rank: "hero".into(),
                 action_points: 1,
@@ -1195,7 +1286,7 @@ impl HeroFile {
                 },
                 regeneration: 0,
                 incorporeal: false,
-                modes: modes(ctx, &f, [self.climb, self.fly, self.swim, self.burrow])?,
+                modes: modes(ctx, &f, worn_modes)?,
                 aquatic: self.aquatic,
                 mount: self.mount,
                 hover: self.hover,

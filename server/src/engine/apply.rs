@@ -579,6 +579,31 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::Reloaded { combatant, power } => {
             with::<Grid>(world, combatant, |g| g.0.unloaded.retain(|p| p != power))
         }
+        GameEvent::AlliesChosen { combatant, allies } => with::<Grid>(world, combatant, |g| {
+            g.0.chosen_allies = Some(allies.clone())
+        }),
+        GameEvent::AllyDeclined { combatant, user } => with::<Grid>(world, user, |g| {
+            if !g.0.declined_by.contains(combatant) {
+                g.0.declined_by.push(combatant.clone())
+            }
+        }),
+        GameEvent::AlliesReset { combatant } => with::<Grid>(world, combatant, |g| {
+            g.0.chosen_allies = None;
+            g.0.declined_by.clear();
+        }),
+        GameEvent::HitChosen {
+            combatant,
+            attacker,
+        } => with::<Grid>(world, attacker, |g| {
+            if !g.0.hit_chosen_by.contains(combatant) {
+                g.0.hit_chosen_by.push(combatant.clone())
+            }
+        }),
+        GameEvent::HitByChoice {
+            attacker, target, ..
+        } => with::<Grid>(world, attacker, |g| {
+            g.0.hit_chosen_by.retain(|c| c != target)
+        }),
         GameEvent::ActionPointGained { combatant } => with::<Grid>(world, combatant, |g| {
             g.0.action_points = g.0.action_points.saturating_add(1)
         }),
@@ -932,6 +957,9 @@ pub fn enter_battle(world: &mut World, number: u32) {
         g.0.rallied = false;
         g.0.maintained.clear();
         g.0.unloaded.clear();
+        g.0.chosen_allies = None;
+        g.0.declined_by.clear();
+        g.0.hit_chosen_by.clear();
     });
     let placements = usize::try_from(number)
         .ok()

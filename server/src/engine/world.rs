@@ -66,6 +66,9 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 controls_mount: false,
                 height: 0,
                 unloaded: Vec::new(),
+                chosen_allies: None,
+                declined_by: Vec::new(),
+                hit_chosen_by: Vec::new(),
             }),
             OrcusKit(o.clone()),
         ));

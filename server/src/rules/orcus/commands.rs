@@ -118,6 +118,11 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::NextBattle => crate::rules::thirteenth_age::commands::next_battle(d),
         Command::PassTime { minutes } => super::sessions::pass_time(d, *minutes),
         Command::Reload { actor, power } => super::loading::reload(d, b, actor, power),
+        Command::ChooseAllies { actor, allies } => super::targets::choose_allies(d, actor, allies),
+        Command::DeclineAlly { actor, user } => super::targets::decline_ally(d, b, actor, user),
+        Command::ChooseToBeHit { actor, attacker } => {
+            super::targets::choose_to_be_hit(d, actor, attacker)
+        }
         other => Err(no(
             ErrorCode::InvalidArgument,
             format!("'{}' is not an Orcus command", other.kind()),
@@ -164,7 +169,7 @@ pub fn space(d: &Decider, b: &Board, id: &CombatantId) -> R<Space> {
     })
 }
 
-fn running(d: &Decider) -> R {
+pub(super) fn running(d: &Decider) -> R {
     match d.field.battle.phase {
         Phase::Setup => Err(no(
             ErrorCode::BattleNotStarted,
@@ -1384,6 +1389,14 @@ pub(super) fn resolve(
                 target: t.clone(),
                 attack: p.id.clone(),
             });
+        } else if super::targets::hit_by_choice(d, b, attacker, t) {
+            // § Choosing to be hit: no attack roll.
+            outcome = AttackOutcome::Hit;
+            d.emit(GameEvent::HitByChoice {
+                attacker: attacker.clone(),
+                target: t.clone(),
+                attack: p.id.clone(),
+            });
         } else {
             let roll = d.d20();
             let natural = roll.natural().unwrap_or(0);
@@ -1726,14 +1739,15 @@ fn attack_cmd(
         if !seen.insert(t.clone()) {
             return Err(no(ErrorCode::InvalidTarget, format!("{t} is named twice")));
         }
+        let ally = super::targets::is_ally(d, b, actor, t);
         match p.targets.allies() {
-            Some(false) if !is_enemy(d, actor, t) => {
+            Some(false) if ally || t == actor => {
                 return Err(no(
                     ErrorCode::InvalidTarget,
                     format!("{} targets enemies only", p.name),
                 ));
             }
-            Some(true) if is_enemy(d, actor, t) || t == actor => {
+            Some(true) if !ally => {
                 return Err(no(
                     ErrorCode::InvalidTarget,
                     format!("{} targets allies only (not its user)", p.name),
@@ -1796,6 +1810,7 @@ fn attack_cmd(
         spend_for(d, actor, &p)?;
         use_ammunition(d, actor, ammo);
         super::loading::fired(d, actor, &p);
+        super::targets::spent(d, b, actor);
         Way::Turn
     };
     expend(d, actor, &p);
@@ -1881,8 +1896,8 @@ fn area_attack(
     }
     // § Targets: who in the area the power affects; allies are the actor's side, never itself.
     let fits = |c: &CombatantId| match p.targets.allies() {
-        Some(true) => !is_enemy(d, actor, c),
-        Some(false) => is_enemy(d, actor, c),
+        Some(true) => super::targets::is_ally(d, b, actor, c),
+        Some(false) => !super::targets::is_ally(d, b, actor, c),
         None => true,
     };
     let targets: Vec<CombatantId> = match p.targets {
@@ -1961,6 +1976,7 @@ fn area_attack(
     spend_for(d, actor, &p)?;
     use_ammunition(d, actor, ammo);
     super::loading::fired(d, actor, &p);
+    super::targets::spent(d, b, actor);
     expend(d, actor, &p);
     if matches!(p.origin, Origin::FarBurst { .. } | Origin::FarBlast { .. })
         && !provoke_ranged(d, b, actor)?

@@ -9,6 +9,7 @@
 //! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
 
+pub mod armor;
 mod commands;
 pub mod elevation;
 pub mod geometry;
@@ -22,12 +23,15 @@ pub mod rules;
 pub mod sessions;
 pub mod skills;
 pub mod tables;
+pub mod targets;
 mod turns;
 
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_elevation;
+#[cfg(test)]
+mod tests_armor;
 #[cfg(test)]
 mod tests_loading;
 #[cfg(test)]
@@ -38,6 +42,8 @@ mod tests_mounts;
 mod tests_movement;
 #[cfg(test)]
 mod tests_sessions;
+#[cfg(test)]
+mod tests_targets;
 #[cfg(test)]
 mod tests_universal;
 

@@ -331,7 +331,11 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::SetEncumbrance { .. }
         | Command::TimeEffect { .. }
         | Command::RollWind {}
-        | Command::Reload { .. } => reject(
+        | Command::Reload { .. }
+        | Command::Reload { .. }
+        | Command::ChooseAllies { .. }
+        | Command::DeclineAlly { .. }
+        | Command::ChooseToBeHit { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
