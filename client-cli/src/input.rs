@@ -1729,6 +1729,7 @@ mod tests {
             })
         );
         assert!(game("bx-load ada plate 10").is_err());
+        assert_eq!(
             game("allies ysolde brenna"),
             Ok(Command::ChooseAllies {
                 actor: CombatantId::new("ysolde"),

@@ -29,9 +29,9 @@ mod turns;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod tests_elevation;
-#[cfg(test)]
 mod tests_armor;
+#[cfg(test)]
+mod tests_elevation;
 #[cfg(test)]
 mod tests_loading;
 #[cfg(test)]

@@ -332,7 +332,6 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::TimeEffect { .. }
         | Command::RollWind {}
         | Command::Reload { .. }
-        | Command::Reload { .. }
         | Command::ChooseAllies { .. }
         | Command::DeclineAlly { .. }
         | Command::ChooseToBeHit { .. } => reject(
