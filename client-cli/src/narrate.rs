@@ -1108,6 +1108,32 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             };
             format!("{} puts out the {what}", n(carrier))
         }
+        GameEvent::TimeDiceRolled {
+            purpose,
+            start_hour,
+            roll,
+            hours,
+        } => match (purpose, start_hour) {
+            (fray_protocol::ftd::TimeDicePurpose::Duration, _) => {
+                format!(
+                    "The GM rolls the time dice for a duration ({}): {hours} hours",
+                    roll_text(roll)
+                )
+            }
+            (_, Some(start)) => format!(
+                "The GM rolls the time dice from {start:02}:00h ({}): {}",
+                roll_text(roll),
+                time_of_day_text(*hours)
+            ),
+            (_, None) => format!(
+                "The GM rolls the time dice ({}): {}",
+                roll_text(roll),
+                time_of_day_text(*hours)
+            ),
+        },
+        GameEvent::TimeSet { hour } => {
+            format!("The GM sets the time dice: {}", time_of_day_text(*hour))
+        }
         GameEvent::CorruptionChanged {
             combatant,
             corruption,
@@ -1362,6 +1388,20 @@ fn side_text(side: fray_protocol::ids::Side) -> &'static str {
         fray_protocol::ids::Side::Heroes => "party",
         fray_protocol::ids::Side::Monsters => "monsters",
     }
+}
+
+/// `it is 07:00h, morning (time dice 6, 1)`.
+pub fn time_of_day_text(hour: u32) -> String {
+    let faces: Vec<String> = fray_protocol::ftd::time_dice(hour)
+        .iter()
+        .map(u32::to_string)
+        .collect();
+    format!(
+        "it is {:02}:00h, {} (time dice {})",
+        hour % 24,
+        fray_protocol::ftd::day_quarter(hour),
+        faces.join(", ")
+    )
 }
 
 fn roll_text(roll: &Roll) -> String {

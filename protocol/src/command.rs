@@ -872,6 +872,22 @@ pub enum Command {
         /// The power (its weapon) to reload.
         power: String,
     },
+    /// GM (Five Torches Deep, the time dice): roll 1–4 time dice (d6) for the hour of day (their
+    /// sum; or `start_hour` plus 1–2 dice) or for a duration in hours.
+    RollTimeDice {
+        /// How many dice (1..=4; 1..=2 after a starting hour).
+        dice: u32,
+        /// The hour of day or a duration.
+        purpose: crate::ftd::TimeDicePurpose,
+        /// The starting hour (0..=23) the dice count from (only for the hour of day).
+        #[serde(default)]
+        start_hour: Option<u32>,
+    },
+    /// GM (Five Torches Deep, the time dice): the time of day is `hour`:00 (0..=23).
+    SetTime {
+        /// The hour (0..=23).
+        hour: u32,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1000,6 +1016,8 @@ impl Command {
             | Command::Chase { .. }
             | Command::CorruptionCheck { .. }
             | Command::EndCorruption { .. }
+            | Command::RollTimeDice { .. }
+            | Command::SetTime { .. }
             | Command::PassTime { .. }
             | Command::SaveForHalf { .. }
             | Command::AbilityCheck { .. }
@@ -1037,6 +1055,8 @@ impl Command {
             Command::Chase { .. } => "chase",
             Command::CorruptionCheck { .. } => "corruption_check",
             Command::EndCorruption { .. } => "end_corruption",
+            Command::RollTimeDice { .. } => "roll_time_dice",
+            Command::SetTime { .. } => "set_time",
             Command::PassTime { .. } => "pass_time",
             Command::SaveForHalf { .. } => "save_for_half",
             Command::AbilityCheck { .. } => "ability_check",

@@ -148,6 +148,12 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             damages,
         } => super::corruption::check(d, s, combatant, name.as_deref(), *dc, *check, *damages),
         Command::EndCorruption { combatant } => super::corruption::end(d, s, combatant),
+        Command::RollTimeDice {
+            dice,
+            purpose,
+            start_hour,
+        } => super::time::roll(d, *dice, *purpose, *start_hour),
+        Command::SetTime { hour } => super::time::set(d, *hour),
         Command::ReadyAction {
             actor,
             action,
@@ -1354,7 +1360,7 @@ fn end_session(d: &mut Decider) -> R {
 // --- load, light, the dungeon clock, rest, stealth (second increment) ------------------------
 
 /// Nothing may change once the GM ended the session.
-fn session_open(d: &Decider) -> R {
+pub(super) fn session_open(d: &Decider) -> R {
     if d.field.battle.session_over {
         return Err(no(ErrorCode::BattleOver, "the session is over"));
     }

@@ -317,6 +317,8 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::Chase { .. }
         | Command::CorruptionCheck { .. }
         | Command::EndCorruption { .. }
+        | Command::RollTimeDice { .. }
+        | Command::SetTime { .. }
         | Command::PassTime { .. }
         | Command::SaveForHalf { .. }
         | Command::AbilityCheck { .. }
