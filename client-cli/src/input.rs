@@ -311,6 +311,8 @@ Five Torches Deep:
                             GM: a chase check (DC 11 +-1 per 5' from 30')
   corrupt WHO [NAME [DC]]   GM: a corruption check (a new NAME, DC 11) or a stage's end
   cure WHO                  GM: WHO's corruption ends
+  crawl [TARGET|far]        special movement (swim, climb, crawl, difficult terrain): half speed,
+                            the movement and the active action both
   time-dice N [duration|from HOUR]
                             GM: roll N time dice (1-4; 1-2 from HOUR) for the hour or a duration
   set-time HOUR             GM: the time of day is HOUR:00 (0-23)
@@ -499,6 +501,27 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 })),
                 _ => Err("`move` (reposition), `move TARGET` (engage) or `move far`".to_owned()),
             }
+        }
+        "crawl" => {
+            // Five Torches Deep § Movement Actions: special movement at half speed.
+            let m = need_menu()?;
+            let actor = m.actor.clone();
+            let (engage, far_away) = match args {
+                [] => (None, false),
+                [w] if w.eq_ignore_ascii_case("far") => (None, true),
+                [w] => (Some(m.target(w)?), false),
+                _ => {
+                    return Err(
+                        "`crawl`, `crawl TARGET` or `crawl far` (special movement: both actions)"
+                            .to_owned(),
+                    );
+                }
+            };
+            Ok(Input::Game(Command::SpecialMove {
+                actor,
+                engage,
+                far_away,
+            }))
         }
         "ready" => {
             let actor = need_menu()?.actor.clone();
@@ -2017,6 +2040,14 @@ mod tests {
         assert_eq!(game("end battle"), Ok(Command::EndBattle));
         assert_eq!(game("start"), Ok(Command::StartBattle));
         assert!(game("move fast").is_err());
+        assert_eq!(
+            game("crawl far"),
+            Ok(Command::SpecialMove {
+                actor: brakka(),
+                engage: None,
+                far_away: true
+            })
+        );
     }
 
     #[test]

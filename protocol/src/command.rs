@@ -888,6 +888,19 @@ pub enum Command {
         /// The hour (0..=23).
         hour: u32,
     },
+    /// Five Torches Deep (§ Movement Actions): special movement — swimming, crawling, climbing,
+    /// difficult terrain — at half speed, as `move` but for the movement and the active action
+    /// both (Fray's reading: half speed covers a band with two movement actions' worth).
+    SpecialMove {
+        /// Who moves.
+        actor: CombatantId,
+        /// Move close to (engage) this combatant; none to reposition.
+        #[serde(default)]
+        engage: Option<CombatantId>,
+        /// Move far away.
+        #[serde(default)]
+        far_away: bool,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -977,6 +990,7 @@ impl Command {
             | Command::OseAttack { actor, .. }
             | Command::CastSpell { actor }
             | Command::Reload { actor, .. }
+            | Command::SpecialMove { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -1057,6 +1071,7 @@ impl Command {
             Command::EndCorruption { .. } => "end_corruption",
             Command::RollTimeDice { .. } => "roll_time_dice",
             Command::SetTime { .. } => "set_time",
+            Command::SpecialMove { .. } => "special_move",
             Command::PassTime { .. } => "pass_time",
             Command::SaveForHalf { .. } => "save_for_half",
             Command::AbilityCheck { .. } => "ability_check",

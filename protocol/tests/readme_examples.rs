@@ -79,7 +79,7 @@ fn orcus_table_examples_decode() {
 #[test]
 fn five_torches_deep_table_examples_decode() {
     let commands = table_examples("### Five Torches Deep commands");
-    assert_eq!(commands.len(), 24);
+    assert_eq!(commands.len(), 25);
     for json in commands {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

@@ -33,6 +33,8 @@ mod tests_clock;
 #[cfg(test)]
 mod tests_corruption;
 #[cfg(test)]
+mod tests_movement;
+#[cfg(test)]
 mod tests_session;
 #[cfg(test)]
 mod tests_time;

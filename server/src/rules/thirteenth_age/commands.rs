@@ -319,6 +319,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::EndCorruption { .. }
         | Command::RollTimeDice { .. }
         | Command::SetTime { .. }
+        | Command::SpecialMove { .. }
         | Command::PassTime { .. }
         | Command::SaveForHalf { .. }
         | Command::AbilityCheck { .. }
