@@ -1642,6 +1642,29 @@ mod tests {
     }
 
     #[test]
+    fn time_dice_read_as_the_hour_and_its_faces() {
+        let e = GameEvent::TimeDiceRolled {
+            purpose: fray_protocol::ftd::TimeDicePurpose::TimeOfDay,
+            start_hour: None,
+            roll: Roll {
+                expr: "2d6".into(),
+                dice: vec![die(6, 3, true), die(6, 2, true)],
+                modifier: 0,
+                total: 5,
+            },
+            hours: 5,
+        };
+        assert_eq!(
+            narrate(&e, &Roster::default()),
+            "The GM rolls the time dice (2d6: [3, 2] = 5): it is 05:00h, pre-dawn (time dice 5)"
+        );
+        assert_eq!(
+            narrate(&GameEvent::TimeSet { hour: 20 }, &Roster::default()),
+            "The GM sets the time dice: it is 20:00h, night (time dice 6, 6, 6, 2)"
+        );
+    }
+
+    #[test]
     fn advantage_shows_the_dropped_die() {
         let roll = Roll {
             expr: "2d20kh1".into(),
