@@ -7,6 +7,7 @@
 //! beginning of an id or name. Errors say what was wrong and what would be accepted.
 
 use fray_protocol::command::AttackMode;
+use fray_protocol::ftd::TimeDicePurpose;
 use fray_protocol::state::AttackSummary;
 use fray_protocol::{CombatantId, Command, SessionState};
 
@@ -313,6 +314,11 @@ Five Torches Deep:
                             GM: a chase check (DC 11 +-1 per 5' from 30')
   corrupt WHO [NAME [DC]]   GM: a corruption check (a new NAME, DC 11) or a stage's end
   cure WHO                  GM: WHO's corruption ends
+  crawl [TARGET|far]        special movement (swim, climb, crawl, difficult terrain): half speed,
+                            the movement and the active action both
+  time-dice N [duration|from HOUR]
+                            GM: roll N time dice (1-4; 1-2 from HOUR) for the hour or a duration
+  set-time HOUR             GM: the time of day is HOUR:00 (0-23)
   camp safe|unsafe [NIGHTS] GM: the party rests (heals; safe rest cures exhaustion)
   stealth-dc N|default      GM: the stealth DC (11 by default)
   reveal WHO                GM: WHO's stealth ends
@@ -522,6 +528,27 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 })),
                 _ => Err("`move` (reposition), `move TARGET` (engage) or `move far`".to_owned()),
             }
+        }
+        "crawl" => {
+            // Five Torches Deep § Movement Actions: special movement at half speed.
+            let m = need_menu()?;
+            let actor = m.actor.clone();
+            let (engage, far_away) = match args {
+                [] => (None, false),
+                [w] if w.eq_ignore_ascii_case("far") => (None, true),
+                [w] => (Some(m.target(w)?), false),
+                _ => {
+                    return Err(
+                        "`crawl`, `crawl TARGET` or `crawl far` (special movement: both actions)"
+                            .to_owned(),
+                    );
+                }
+            };
+            Ok(Input::Game(Command::SpecialMove {
+                actor,
+                engage,
+                far_away,
+            }))
         }
         "ready" => {
             let actor = need_menu()?.actor.clone();
@@ -1316,6 +1343,40 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             })),
             _ => Err("`corrupt WHO [NAME [DC]]` (GM; NAME with _ for spaces)".to_owned()),
         },
+        "time-dice" => {
+            let usage = "`time-dice N [duration|from HOUR]` (GM: N is 1-4, or 1-2 from HOUR)";
+            let num = |w: &str| w.parse::<u32>().map_err(|_| usage.to_owned());
+            match args {
+                [n] => Ok(Input::Game(Command::RollTimeDice {
+                    dice: num(n)?,
+                    purpose: TimeDicePurpose::TimeOfDay,
+                    start_hour: None,
+                })),
+                [n, d] if d.eq_ignore_ascii_case("duration") => {
+                    Ok(Input::Game(Command::RollTimeDice {
+                        dice: num(n)?,
+                        purpose: TimeDicePurpose::Duration,
+                        start_hour: None,
+                    }))
+                }
+                [n, f, h] if f.eq_ignore_ascii_case("from") => {
+                    Ok(Input::Game(Command::RollTimeDice {
+                        dice: num(n)?,
+                        purpose: TimeDicePurpose::TimeOfDay,
+                        start_hour: Some(num(h)?),
+                    }))
+                }
+                _ => Err(usage.to_owned()),
+            }
+        }
+        "set-time" => match args {
+            [h] => Ok(Input::Game(Command::SetTime {
+                hour: h
+                    .parse()
+                    .map_err(|_| format!("`{h}` is not an hour (0-23)"))?,
+            })),
+            _ => Err("`set-time HOUR` (GM: 0-23)".to_owned()),
+        },
         "cure" => match args {
             [who] => Ok(Input::Game(Command::EndCorruption {
                 combatant: CombatantId::new(who.to_lowercase()),
@@ -1910,6 +1971,31 @@ mod tests {
             })
         );
         assert_eq!(
+            game("time-dice 2"),
+            Ok(Command::RollTimeDice {
+                dice: 2,
+                purpose: TimeDicePurpose::TimeOfDay,
+                start_hour: None
+            })
+        );
+        assert_eq!(
+            game("time-dice 1 from 5"),
+            Ok(Command::RollTimeDice {
+                dice: 1,
+                purpose: TimeDicePurpose::TimeOfDay,
+                start_hour: Some(5)
+            })
+        );
+        assert_eq!(
+            game("time-dice 3 duration"),
+            Ok(Command::RollTimeDice {
+                dice: 3,
+                purpose: TimeDicePurpose::Duration,
+                start_hour: None
+            })
+        );
+        assert_eq!(game("set-time 7"), Ok(Command::SetTime { hour: 7 }));
+        assert_eq!(
             game("cure hesk"),
             Ok(Command::EndCorruption {
                 combatant: id("hesk")
@@ -2003,6 +2089,14 @@ mod tests {
         assert_eq!(game("end battle"), Ok(Command::EndBattle));
         assert_eq!(game("start"), Ok(Command::StartBattle));
         assert!(game("move fast").is_err());
+        assert_eq!(
+            game("crawl far"),
+            Ok(Command::SpecialMove {
+                actor: brakka(),
+                engage: None,
+                far_away: true
+            })
+        );
     }
 
     #[test]

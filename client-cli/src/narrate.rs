@@ -1108,6 +1108,32 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             };
             format!("{} puts out the {what}", n(carrier))
         }
+        GameEvent::TimeDiceRolled {
+            purpose,
+            start_hour,
+            roll,
+            hours,
+        } => match (purpose, start_hour) {
+            (fray_protocol::ftd::TimeDicePurpose::Duration, _) => {
+                format!(
+                    "The GM rolls the time dice for a duration ({}): {hours} hours",
+                    roll_text(roll)
+                )
+            }
+            (_, Some(start)) => format!(
+                "The GM rolls the time dice from {start:02}:00h ({}): {}",
+                roll_text(roll),
+                time_of_day_text(*hours)
+            ),
+            (_, None) => format!(
+                "The GM rolls the time dice ({}): {}",
+                roll_text(roll),
+                time_of_day_text(*hours)
+            ),
+        },
+        GameEvent::TimeSet { hour } => {
+            format!("The GM sets the time dice: {}", time_of_day_text(*hour))
+        }
         GameEvent::CorruptionChanged {
             combatant,
             corruption,
@@ -1401,6 +1427,20 @@ fn side_text(side: fray_protocol::ids::Side) -> &'static str {
     }
 }
 
+/// `it is 07:00h, morning (time dice 6, 1)`.
+pub fn time_of_day_text(hour: u32) -> String {
+    let faces: Vec<String> = fray_protocol::ftd::time_dice(hour)
+        .iter()
+        .map(u32::to_string)
+        .collect();
+    format!(
+        "it is {:02}:00h, {} (time dice {})",
+        hour % 24,
+        fray_protocol::ftd::day_quarter(hour),
+        faces.join(", ")
+    )
+}
+
 fn roll_text(roll: &Roll) -> String {
     let mut s = format!("{}: [{}]", roll.expr, faces(roll));
     if roll.modifier != 0 {
@@ -1635,6 +1675,29 @@ mod tests {
         assert_eq!(
             narrate(&e, &roster()),
             "Brakka attacks Goblin Scrapper 2 with Longsword: d20=17 +5 = 22 vs AC 16 — HIT"
+        );
+    }
+
+    #[test]
+    fn time_dice_read_as_the_hour_and_its_faces() {
+        let e = GameEvent::TimeDiceRolled {
+            purpose: fray_protocol::ftd::TimeDicePurpose::TimeOfDay,
+            start_hour: None,
+            roll: Roll {
+                expr: "2d6".into(),
+                dice: vec![die(6, 3, true), die(6, 2, true)],
+                modifier: 0,
+                total: 5,
+            },
+            hours: 5,
+        };
+        assert_eq!(
+            narrate(&e, &Roster::default()),
+            "The GM rolls the time dice (2d6: [3, 2] = 5): it is 05:00h, pre-dawn (time dice 5)"
+        );
+        assert_eq!(
+            narrate(&GameEvent::TimeSet { hour: 20 }, &Roster::default()),
+            "The GM sets the time dice: it is 20:00h, night (time dice 6, 6, 6, 2)"
         );
     }
 

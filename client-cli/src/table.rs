@@ -11,13 +11,30 @@ pub fn header(state: &SessionState) -> String {
     let main = header_main(state);
     match &state.ftd {
         // Five Torches Deep: the dungeon clock and the scene's light.
-        Some(f) => format!(
-            "{main} · {} · clock {}:{:02} · travel turns {}",
-            crate::narrate::light_text(f.light),
-            f.clock / 3600,
-            f.clock % 3600 / 60,
-            f.travel_turns
-        ),
+        Some(f) => {
+            let mut h = format!(
+                "{main} · {} · clock {}:{:02} · travel turns {}",
+                crate::narrate::light_text(f.light),
+                f.clock / 3600,
+                f.clock % 3600 / 60,
+                f.travel_turns
+            );
+            // The time of day and its time dice (6, 1 is 07:00h).
+            if let Some(t) = f.time_of_day {
+                let faces: Vec<String> = fray_protocol::ftd::time_dice(t / 3600)
+                    .iter()
+                    .map(u32::to_string)
+                    .collect();
+                h.push_str(&format!(
+                    " · {:02}:{:02}h {} [{}]",
+                    t / 3600,
+                    t % 3600 / 60,
+                    fray_protocol::ftd::day_quarter(t / 3600),
+                    faces.join(" ")
+                ));
+            }
+            h
+        }
         None => main,
     }
 }

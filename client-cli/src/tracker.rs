@@ -353,6 +353,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         GameEvent::TimePassed { seconds } => {
             if let Some(f) = &mut state.ftd {
                 f.clock = f.clock.saturating_add(*seconds);
+                f.time_of_day = f
+                    .time_of_day
+                    .map(|t| fray_protocol::ftd::later_in_day(t, *seconds));
             }
             for c in &mut state.combatants {
                 if let Some(f) = &mut c.ftd {
@@ -381,6 +384,17 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 f.refresh_encumbrance();
             }
         }
+        GameEvent::TimeDiceRolled {
+            purpose: fray_protocol::ftd::TimeDicePurpose::TimeOfDay,
+            hours,
+            ..
+        }
+        | GameEvent::TimeSet { hour: hours } => {
+            if let Some(f) = &mut state.ftd {
+                f.time_of_day = Some(hours % 24 * 3600);
+            }
+        }
+        GameEvent::TimeDiceRolled { .. } => {}
         GameEvent::CorruptionChanged {
             combatant,
             corruption,

@@ -896,6 +896,35 @@ pub enum Command {
         /// The attacker.
         attacker: CombatantId,
     },
+    /// GM (Five Torches Deep, the time dice): roll 1–4 time dice (d6) for the hour of day (their
+    /// sum; or `start_hour` plus 1–2 dice) or for a duration in hours.
+    RollTimeDice {
+        /// How many dice (1..=4; 1..=2 after a starting hour).
+        dice: u32,
+        /// The hour of day or a duration.
+        purpose: crate::ftd::TimeDicePurpose,
+        /// The starting hour (0..=23) the dice count from (only for the hour of day).
+        #[serde(default)]
+        start_hour: Option<u32>,
+    },
+    /// GM (Five Torches Deep, the time dice): the time of day is `hour`:00 (0..=23).
+    SetTime {
+        /// The hour (0..=23).
+        hour: u32,
+    },
+    /// Five Torches Deep (§ Movement Actions): special movement — swimming, crawling, climbing,
+    /// difficult terrain — at half speed, as `move` but for the movement and the active action
+    /// both (Fray's reading: half speed covers a band with two movement actions' worth).
+    SpecialMove {
+        /// Who moves.
+        actor: CombatantId,
+        /// Move close to (engage) this combatant; none to reposition.
+        #[serde(default)]
+        engage: Option<CombatantId>,
+        /// Move far away.
+        #[serde(default)]
+        far_away: bool,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -988,6 +1017,7 @@ impl Command {
             | Command::ChooseAllies { actor, .. }
             | Command::DeclineAlly { actor, .. }
             | Command::ChooseToBeHit { actor, .. }
+            | Command::SpecialMove { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -1027,6 +1057,8 @@ impl Command {
             | Command::Chase { .. }
             | Command::CorruptionCheck { .. }
             | Command::EndCorruption { .. }
+            | Command::RollTimeDice { .. }
+            | Command::SetTime { .. }
             | Command::PassTime { .. }
             | Command::SaveForHalf { .. }
             | Command::AbilityCheck { .. }
@@ -1064,6 +1096,9 @@ impl Command {
             Command::Chase { .. } => "chase",
             Command::CorruptionCheck { .. } => "corruption_check",
             Command::EndCorruption { .. } => "end_corruption",
+            Command::RollTimeDice { .. } => "roll_time_dice",
+            Command::SetTime { .. } => "set_time",
+            Command::SpecialMove { .. } => "special_move",
             Command::PassTime { .. } => "pass_time",
             Command::SaveForHalf { .. } => "save_for_half",
             Command::AbilityCheck { .. } => "ability_check",

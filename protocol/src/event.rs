@@ -1426,6 +1426,24 @@ pub enum GameEvent {
         /// Attack id.
         attack: String,
     },
+    /// Five Torches Deep, the time dice: the GM rolled them. For the hour of day `hours` is the
+    /// new hour (0..=23: the sum, or `start_hour` plus it, wrapping at 24) and the time of day
+    /// becomes `hours`:00; for a duration `hours` is the sum and nothing else changes.
+    TimeDiceRolled {
+        /// The hour of day or a duration.
+        purpose: crate::ftd::TimeDicePurpose,
+        /// The starting hour the dice counted from, if any.
+        start_hour: Option<u32>,
+        /// The dice (`Nd6`).
+        roll: Roll,
+        /// The hour of day, or the duration in hours.
+        hours: u32,
+    },
+    /// Five Torches Deep, the time dice: the GM set the time of day to `hour`:00.
+    TimeSet {
+        /// The hour (0..=23).
+        hour: u32,
+    },
 }
 
 impl GameEvent {

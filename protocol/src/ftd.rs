@@ -242,6 +242,58 @@ pub struct FtdBattle {
     pub travel_turns: u32,
     /// The stealth DC the GM set (11 unless set).
     pub stealth_dc: Option<i32>,
+    /// The time of day in seconds after midnight, once the GM rolled or set it (§ the time
+    /// dice: `roll_time_dice`, `set_time`); game time advances it and it wraps at 24 hours.
+    /// [`time_dice`] turns its hour into the dice faces the text describes.
+    #[serde(default)]
+    pub time_of_day: Option<u32>,
+}
+
+/// Seconds in a day: the time of day wraps at this.
+pub const DAY_SECONDS: u32 = 24 * 3600;
+
+/// The time of day `seconds` after `time_of_day` (both in seconds), wrapping at midnight.
+pub fn later_in_day(time_of_day: u32, seconds: u32) -> u32 {
+    (time_of_day % DAY_SECONDS + seconds % DAY_SECONDS) % DAY_SECONDS
+}
+
+/// What the GM rolls the time dice for (§ the time dice: "to randomly determine the hour of day
+/// or the duration of an effect").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeDicePurpose {
+    /// The hour of day: the sum of 1–4 dice, or a starting hour plus 1–2 dice.
+    TimeOfDay,
+    /// A duration in hours (the sum of 1–4 dice); the time of day does not change.
+    Duration,
+}
+
+/// The time dice turned to show an hour (0–23; 0 is 24:00h): one die per quarter of the day,
+/// each full quarter a 6 and the last die the hours into its quarter ("6, 1 is 07:00h, while
+/// 6, 6, 6, 2 is 20:00h").
+pub fn time_dice(hour: u32) -> Vec<u32> {
+    let mut left = match hour % 24 {
+        0 => 24,
+        h => h,
+    };
+    let mut faces = Vec::new();
+    while left > 6 {
+        faces.push(6);
+        left -= 6;
+    }
+    faces.push(left);
+    faces
+}
+
+/// The quarter of the day an hour falls in, one per time die: `pre-dawn` (01–06h), `morning`
+/// (07–12h), `afternoon` (13–18h) and `night` (19–24h).
+pub fn day_quarter(hour: u32) -> &'static str {
+    match time_dice(hour).len() {
+        1 => "pre-dawn",
+        2 => "morning",
+        3 => "afternoon",
+        _ => "night",
+    }
 }
 
 /// § Light: the four levels of light.

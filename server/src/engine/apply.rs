@@ -7,7 +7,9 @@
 use super::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::event::{ActionKind, GameEvent};
-use fray_protocol::ftd::{Advantage, CarriedLight, Injury, MoraleTrigger};
+use fray_protocol::ftd::{
+    Advantage, CarriedLight, Injury, MoraleTrigger, TimeDicePurpose, later_in_day,
+};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
 
@@ -721,6 +723,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::TimePassed { seconds } => {
             if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
                 f.clock = f.clock.saturating_add(*seconds);
+                f.time_of_day = f.time_of_day.map(|t| later_in_day(t, *seconds));
             }
             for_all::<FtdSheet>(world, |s| {
                 if let Some(l) = &mut s.0.carried {
@@ -729,6 +732,17 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 s.0.adventured = s.0.adventured.saturating_add(*seconds);
             });
         }
+        GameEvent::TimeDiceRolled {
+            purpose: TimeDicePurpose::TimeOfDay,
+            hours,
+            ..
+        }
+        | GameEvent::TimeSet { hour: hours } => {
+            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+                f.time_of_day = Some(hours % 24 * 3600);
+            }
+        }
+        GameEvent::TimeDiceRolled { .. } => {}
         GameEvent::TravelTurnRolled { number, .. } => {
             if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
                 f.travel_turns = *number;

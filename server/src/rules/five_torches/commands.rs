@@ -50,6 +50,11 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             engage,
             far_away,
         } => move_cmd(d, s, actor, engage.as_ref(), *far_away),
+        Command::SpecialMove {
+            actor,
+            engage,
+            far_away,
+        } => special_move(d, s, actor, engage.as_ref(), *far_away),
         Command::Stabilize { actor, target } => stabilize_cmd(d, s, actor, target),
         Command::Heal { target, dice, by } => heal_cmd(d, s, target, dice, by.as_ref()),
         Command::Check {
@@ -148,6 +153,12 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             damages,
         } => super::corruption::check(d, s, combatant, name.as_deref(), *dc, *check, *damages),
         Command::EndCorruption { combatant } => super::corruption::end(d, s, combatant),
+        Command::RollTimeDice {
+            dice,
+            purpose,
+            start_hour,
+        } => super::time::roll(d, *dice, *purpose, *start_hour),
+        Command::SetTime { hour } => super::time::set(d, *hour),
         Command::ReadyAction {
             actor,
             action,
@@ -639,6 +650,38 @@ fn move_cmd(
         far_away,
     });
     Ok(())
+}
+
+/// § Movement Actions: "Some forms of special movement – swimming, crawling, climbing, or
+/// traveling in difficult terrain – force you to move at half speed". Fray moves by range
+/// bands, so (its reading) the move takes two movement actions' worth: the movement action and
+/// the active action traded down for another. It is never a readied action.
+fn special_move(
+    d: &mut Decider,
+    s: &Sheets,
+    actor: &CombatantId,
+    engage: Option<&CombatantId>,
+    far_away: bool,
+) -> R {
+    no_speed(d, s, actor)?;
+    on_turn(d, actor)?;
+    require_up(d, s, actor)?;
+    let f = fighter(d, actor)?;
+    if !(f.budget.0.move_action && f.budget.0.standard) {
+        return Err(no(
+            ErrorCode::ActionAlreadyUsed,
+            format!(
+                "{} needs both the movement and the active action for special movement (half speed)",
+                f.c.name
+            ),
+        ));
+    }
+    d.emit(GameEvent::ActionUsed {
+        combatant: actor.clone(),
+        action: ActionKind::Move,
+        spent: ActionKind::Standard,
+    });
+    move_cmd(d, s, actor, engage, far_away)
 }
 
 /// The range band between two combatants (§ Range): close when engaged, far when either is far
@@ -1354,7 +1397,7 @@ fn end_session(d: &mut Decider) -> R {
 // --- load, light, the dungeon clock, rest, stealth (second increment) ------------------------
 
 /// Nothing may change once the GM ended the session.
-fn session_open(d: &Decider) -> R {
+pub(super) fn session_open(d: &Decider) -> R {
     if d.field.battle.session_over {
         return Err(no(ErrorCode::BattleOver, "the session is over"));
     }

@@ -20,6 +20,7 @@ mod chase;
 mod commands;
 mod corruption;
 pub mod rules;
+mod time;
 mod travel;
 mod turns;
 
@@ -32,7 +33,11 @@ mod tests_clock;
 #[cfg(test)]
 mod tests_corruption;
 #[cfg(test)]
+mod tests_movement;
+#[cfg(test)]
 mod tests_session;
+#[cfg(test)]
+mod tests_time;
 #[cfg(test)]
 mod tests_travel;
 
@@ -51,7 +56,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "five-torches-deep";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// What decide reads beyond the shared battlefield: each combatant's sheet and stat block, and
 /// the battle's Five Torches Deep state.

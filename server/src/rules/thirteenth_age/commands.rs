@@ -317,6 +317,9 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::Chase { .. }
         | Command::CorruptionCheck { .. }
         | Command::EndCorruption { .. }
+        | Command::RollTimeDice { .. }
+        | Command::SetTime { .. }
+        | Command::SpecialMove { .. }
         | Command::PassTime { .. }
         | Command::SaveForHalf { .. }
         | Command::AbilityCheck { .. }
