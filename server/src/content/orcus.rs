@@ -347,7 +347,8 @@ pub struct PowerFile {
     /// `at-will`, `encounter`, `daily`, `recharge 5-6`.
     #[serde(default)]
     pub frequency: Option<String>,
-    /// `melee`, `ranged`, `near burst`, `near blast`, `far burst`, `far blast`.
+    /// `melee`, `ranged`, `near burst`, `near blast`, `far burst`, `far blast`, `near eyesight`,
+    /// `near earshot`, `near eyesight or earshot`, `near eyesight and earshot` (no `area`).
     pub origin: String,
     /// Melee reach (default 1).
     pub reach: Option<i32>,
@@ -769,6 +770,10 @@ fn power(
         },
         "near burst" => Origin::NearBurst { size },
         "near blast" => Origin::NearBlast { size },
+        "near eyesight" => Origin::NearEyesight,
+        "near earshot" => Origin::NearEarshot,
+        "near eyesight or earshot" => Origin::NearEyesightOrEarshot,
+        "near eyesight and earshot" => Origin::NearEyesightAndEarshot,
         "far burst" | "far blast" => {
             let Some(range) = range_at(0) else {
                 return Err(ctx.err(
@@ -786,7 +791,7 @@ fn power(
             return Err(ctx.err(
                 format!("{field}.origin"),
                 format!(
-                    "unknown origin '{o}' (melee, ranged, near burst, near blast, far burst, far blast)"
+                    "unknown origin '{o}' (melee, ranged, near burst, near blast, far burst, far blast, near eyesight, near earshot, near eyesight or earshot, near eyesight and earshot)"
                 ),
             ));
         }

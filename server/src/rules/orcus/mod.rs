@@ -20,6 +20,7 @@ pub mod mounts;
 pub mod rests;
 pub mod riders;
 pub mod rules;
+pub mod senses;
 pub mod sessions;
 pub mod skills;
 pub mod tables;
@@ -30,6 +31,8 @@ mod turns;
 mod tests;
 #[cfg(test)]
 mod tests_armor;
+#[cfg(test)]
+mod tests_senses;
 #[cfg(test)]
 mod tests_elevation;
 #[cfg(test)]
