@@ -751,6 +751,12 @@ fn power(
     if !(1..=10).contains(&size) {
         return Err(ctx.err(format!("{field}.area"), format!("{size} is outside 1..=10")));
     }
+    if p.origin.starts_with("near e") && p.area.is_some() {
+        return Err(ctx.err(
+            format!("{field}.area"),
+            "eyesight and earshot are the area's size: give no area",
+        ));
+    }
     let range_at = |i: usize| p.range.get(i).copied();
     let origin = match p.origin.as_str() {
         "melee" => Origin::Melee {

@@ -1875,10 +1875,7 @@ fn area_attack(
                 .filter_map(|f| space(d, b, &f.c.id).ok())
                 .collect();
             let senses = o.senses().unwrap_or_default();
-            (
-                super::senses::sensed(&g, me, blinded, senses, others),
-                me,
-            )
+            (super::senses::sensed(&g, me, blinded, senses, others), me)
         }
         (Origin::NearBurst { size }, _) => (g.near_burst(me, size).map_err(area_err)?, me),
         (Origin::NearBlast { size }, Some(o)) => (g.near_blast(me, o, size).map_err(area_err)?, me),

@@ -32,8 +32,6 @@ mod tests;
 #[cfg(test)]
 mod tests_armor;
 #[cfg(test)]
-mod tests_senses;
-#[cfg(test)]
 mod tests_elevation;
 #[cfg(test)]
 mod tests_loading;
@@ -43,6 +41,8 @@ mod tests_maneuvers;
 mod tests_mounts;
 #[cfg(test)]
 mod tests_movement;
+#[cfg(test)]
+mod tests_senses;
 #[cfg(test)]
 mod tests_sessions;
 #[cfg(test)]
