@@ -158,3 +158,25 @@ fn an_eyesight_power_takes_no_area_size_areas_of_effect() {
         assert!(o.is_area());
     }
 }
+
+/// orcus-basic-rules.txt § Areas of effect (special sizes) with § Blinded: a blinded user
+/// sees nothing, so its eyesight area is empty while its earshot area is not
+/// (interpretation).
+#[test]
+fn a_blinded_user_has_no_eyesight_area_areas_of_effect() {
+    use super::geometry::{Geo, Space};
+    use super::senses::sensed;
+    use fray_protocol::grid::{Size, Square};
+    let enc = load_encounter("arena.toml", &src(POWERS)).unwrap();
+    let g = Geo::new(enc.map.as_ref().unwrap()).unwrap();
+    let at = |x, y| Space {
+        at: Square::new(x, y),
+        size: Size::Medium,
+    };
+    let (kael, others) = (at(0, 4), [at(8, 1), at(8, 4)]);
+    let sight = (true, false, false);
+    assert_eq!(sensed(&g, kael, false, sight, others).len(), 1);
+    assert!(sensed(&g, kael, true, sight, others).is_empty());
+    assert_eq!(sensed(&g, kael, true, (false, true, false), others).len(), 2);
+    assert!(sensed(&g, kael, true, (true, true, true), others).is_empty());
+}
