@@ -177,6 +177,9 @@ fn a_blinded_user_has_no_eyesight_area_areas_of_effect() {
     let sight = (true, false, false);
     assert_eq!(sensed(&g, kael, false, sight, others).len(), 1);
     assert!(sensed(&g, kael, true, sight, others).is_empty());
-    assert_eq!(sensed(&g, kael, true, (false, true, false), others).len(), 2);
+    assert_eq!(
+        sensed(&g, kael, true, (false, true, false), others).len(),
+        2
+    );
     assert!(sensed(&g, kael, true, (true, true, true), others).is_empty());
 }
