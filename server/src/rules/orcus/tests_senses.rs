@@ -4,9 +4,9 @@
 use super::tests::{arena_src, started};
 use crate::content::load_encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, run};
-use fray_protocol::Command;
+use crate::rules::thirteenth_age::tests::{cid, refuse, run};
 use fray_protocol::event::{ActionKind, GameEvent};
+use fray_protocol::{Command, ErrorCode};
 
 /// A wall down the middle with a glass pane in it: Kael sees brute-2 through the glass but
 /// not brute-1 behind the stone; both hear him.
@@ -54,6 +54,14 @@ id = "both"
 name = "Both"
 origin = "near eyesight and earshot"
 targets = "all enemies"
+vs = "will"
+bonus = 5
+hit = "1d6"
+[[hero.powers]]
+id = "stare"
+name = "Stare"
+origin = "near eyesight"
+targets = "one enemy"
 vs = "will"
 bonus = 5
 hit = "1d6"
@@ -182,4 +190,24 @@ fn a_blinded_user_has_no_eyesight_area_areas_of_effect() {
         2
     );
     assert!(sensed(&g, kael, true, (true, true, true), others).is_empty());
+}
+
+/// orcus-basic-rules.txt § Areas of effect (special sizes): a one-target eyesight power (as
+/// Deter) may only name a creature the user sees; naming one behind the wall is refused and
+/// changes nothing.
+#[test]
+fn a_one_target_eyesight_power_refuses_an_unseen_creature_areas_of_effect() {
+    let mut e = engine();
+    let stare = |t: &str| Command::AreaAttack {
+        actor: cid("kael"),
+        attack: "stare".into(),
+        origin: None,
+        targets: vec![cid(t)],
+    };
+    assert_eq!(refuse(&mut e, &stare("brute-1")), ErrorCode::InvalidTarget);
+    let ev = run(&mut e, &stare("brute-2"));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::AttackRolled { target, .. } if target.0 == "brute-2"))
+    );
 }
