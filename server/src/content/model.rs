@@ -593,6 +593,14 @@ pub enum Origin {
     },
     /// Only the user.
     Personal,
+    /// Near eyesight: every creature the user has line of sight to (§ Areas of effect).
+    NearEyesight,
+    /// Near earshot: every creature that can hear the user (§ Areas of effect).
+    NearEarshot,
+    /// Near eyesight or earshot: every creature the user sees or that hears the user.
+    NearEyesightOrEarshot,
+    /// Near eyesight and earshot: every creature the user sees and that hears the user.
+    NearEyesightAndEarshot,
 }
 
 impl Origin {
@@ -606,6 +614,10 @@ impl Origin {
             Origin::FarBurst { size, range } => format!("far burst {size} within {range}"),
             Origin::FarBlast { size, range } => format!("far blast {size} within {range}"),
             Origin::Personal => "self".into(),
+            Origin::NearEyesight => "near eyesight".into(),
+            Origin::NearEarshot => "near earshot".into(),
+            Origin::NearEyesightOrEarshot => "near eyesight or earshot".into(),
+            Origin::NearEyesightAndEarshot => "near eyesight and earshot".into(),
         }
     }
 
@@ -633,6 +645,10 @@ impl Origin {
                 range: n(r)?,
             }),
             ["self"] => Some(Origin::Personal),
+            ["near", "eyesight"] => Some(Origin::NearEyesight),
+            ["near", "earshot"] => Some(Origin::NearEarshot),
+            ["near", "eyesight", "or", "earshot"] => Some(Origin::NearEyesightOrEarshot),
+            ["near", "eyesight", "and", "earshot"] => Some(Origin::NearEyesightAndEarshot),
             _ => None,
         }
     }
@@ -645,7 +661,23 @@ impl Origin {
                 | Origin::NearBlast { .. }
                 | Origin::FarBurst { .. }
                 | Origin::FarBlast { .. }
+                | Origin::NearEyesight
+                | Origin::NearEarshot
+                | Origin::NearEyesightOrEarshot
+                | Origin::NearEyesightAndEarshot
         )
+    }
+
+    /// The senses of an eyesight/earshot area: `(sight, hearing, both needed)`, or `None` for
+    /// any other origin (§ Areas of effect, special sizes).
+    pub fn senses(self) -> Option<(bool, bool, bool)> {
+        match self {
+            Origin::NearEyesight => Some((true, false, false)),
+            Origin::NearEarshot => Some((false, true, false)),
+            Origin::NearEyesightOrEarshot => Some((true, true, false)),
+            Origin::NearEyesightAndEarshot => Some((true, true, true)),
+            _ => None,
+        }
     }
 }
 

@@ -347,7 +347,8 @@ pub struct PowerFile {
     /// `at-will`, `encounter`, `daily`, `recharge 5-6`.
     #[serde(default)]
     pub frequency: Option<String>,
-    /// `melee`, `ranged`, `near burst`, `near blast`, `far burst`, `far blast`.
+    /// `melee`, `ranged`, `near burst`, `near blast`, `far burst`, `far blast`, `near eyesight`,
+    /// `near earshot`, `near eyesight or earshot`, `near eyesight and earshot` (no `area`).
     pub origin: String,
     /// Melee reach (default 1).
     pub reach: Option<i32>,
@@ -750,6 +751,12 @@ fn power(
     if !(1..=10).contains(&size) {
         return Err(ctx.err(format!("{field}.area"), format!("{size} is outside 1..=10")));
     }
+    if p.origin.starts_with("near e") && p.area.is_some() {
+        return Err(ctx.err(
+            format!("{field}.area"),
+            "eyesight and earshot are the area's size: give no area",
+        ));
+    }
     let range_at = |i: usize| p.range.get(i).copied();
     let origin = match p.origin.as_str() {
         "melee" => Origin::Melee {
@@ -769,6 +776,10 @@ fn power(
         },
         "near burst" => Origin::NearBurst { size },
         "near blast" => Origin::NearBlast { size },
+        "near eyesight" => Origin::NearEyesight,
+        "near earshot" => Origin::NearEarshot,
+        "near eyesight or earshot" => Origin::NearEyesightOrEarshot,
+        "near eyesight and earshot" => Origin::NearEyesightAndEarshot,
         "far burst" | "far blast" => {
             let Some(range) = range_at(0) else {
                 return Err(ctx.err(
@@ -786,7 +797,7 @@ fn power(
             return Err(ctx.err(
                 format!("{field}.origin"),
                 format!(
-                    "unknown origin '{o}' (melee, ranged, near burst, near blast, far burst, far blast)"
+                    "unknown origin '{o}' (melee, ranged, near burst, near blast, far burst, far blast, near eyesight, near earshot, near eyesight or earshot, near eyesight and earshot)"
                 ),
             ));
         }

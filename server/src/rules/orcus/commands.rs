@@ -1068,7 +1068,12 @@ pub enum Way {
 fn attack_kind(o: Origin) -> AttackKind {
     match o {
         Origin::Melee { .. } => AttackKind::Melee,
-        Origin::NearBurst { .. } | Origin::NearBlast { .. } => AttackKind::Near,
+        Origin::NearBurst { .. }
+        | Origin::NearBlast { .. }
+        | Origin::NearEyesight
+        | Origin::NearEarshot
+        | Origin::NearEyesightOrEarshot
+        | Origin::NearEyesightAndEarshot => AttackKind::Near,
         Origin::FarBurst { .. } | Origin::FarBlast { .. } => AttackKind::Far,
         _ => AttackKind::Ranged,
     }
@@ -1857,6 +1862,21 @@ fn area_attack(
     };
     // The area and the square it originates from (§ Areas of effect; cover is judged from it).
     let (squares, from) = match (p.origin, origin) {
+        // § Areas of effect, special sizes: the creatures the user sees and/or that hear it.
+        (o, _) if o.senses().is_some() => {
+            let blinded = d
+                .field
+                .get(actor)
+                .is_some_and(|f| has_condition(f.fx, Condition::Blinded));
+            let others: Vec<Space> = d
+                .field
+                .all()
+                .filter(|f| &f.c.id != actor)
+                .filter_map(|f| space(d, b, &f.c.id).ok())
+                .collect();
+            let senses = o.senses().unwrap_or_default();
+            (super::senses::sensed(&g, me, blinded, senses, others), me)
+        }
         (Origin::NearBurst { size }, _) => (g.near_burst(me, size).map_err(area_err)?, me),
         (Origin::NearBlast { size }, Some(o)) => (g.near_blast(me, o, size).map_err(area_err)?, me),
         (Origin::FarBurst { size, range }, Some(o)) => (

@@ -20,6 +20,7 @@ pub mod mounts;
 pub mod rests;
 pub mod riders;
 pub mod rules;
+pub mod senses;
 pub mod sessions;
 pub mod skills;
 pub mod tables;
@@ -40,6 +41,8 @@ mod tests_maneuvers;
 mod tests_mounts;
 #[cfg(test)]
 mod tests_movement;
+#[cfg(test)]
+mod tests_senses;
 #[cfg(test)]
 mod tests_sessions;
 #[cfg(test)]

@@ -1,0 +1,38 @@
+//! Eyesight and earshot areas (`orcus-basic-rules.txt` § Areas of effect, the special sizes
+//! "eyesight" and "earshot"): the area is every creature the user can see, or every creature
+//! that can hear the user, rather than a burst or blast of squares.
+//!
+//! - Eyesight: § Line of sight from the user's space to some part of the creature's space
+//!   (opaque obstacles block it, transparent ones do not). A blinded user sees nothing, so its
+//!   eyesight area is empty (interpretation of § Blinded).
+//! - Earshot: the text gives no range and Orcus has no deafness or noise rules, so every
+//!   creature on the map hears the user, walls or not (interpretation: an encounter map is
+//!   within shouting distance; sound carries around obstacles).
+//! - `or` / `and` combine the two (the skill actions' "Near eyesight or earshot" and "Near
+//!   eyesight and earshot").
+
+use super::geometry::{Geo, Space};
+use fray_protocol::grid::Square;
+use std::collections::BTreeSet;
+
+/// The squares of the creatures (`others`) inside an eyesight/earshot area of a user at `user`;
+/// `senses` is [`crate::content::model::Origin::senses`]: `(sight, hearing, both needed)`.
+pub fn sensed(
+    g: &Geo,
+    user: Space,
+    blinded: bool,
+    senses: (bool, bool, bool),
+    others: impl IntoIterator<Item = Space>,
+) -> BTreeSet<Square> {
+    let (sight, hearing, both) = senses;
+    let mut out = BTreeSet::new();
+    for s in others {
+        let seen = sight && !blinded && g.line_of_sight(user, s);
+        let heard = hearing;
+        let inside = if both { seen && heard } else { seen || heard };
+        if inside {
+            out.extend(s.squares());
+        }
+    }
+    out
+}

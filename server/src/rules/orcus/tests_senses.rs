@@ -1,0 +1,213 @@
+//! § Areas of effect, the special sizes "eyesight" and "earshot" (`senses.rs`), naming the
+//! section of `orcus-basic-rules.txt`.
+
+use super::tests::{arena_src, started};
+use crate::content::load_encounter;
+use crate::engine::Engine;
+use crate::rules::thirteenth_age::tests::{cid, refuse, run};
+use fray_protocol::event::{ActionKind, GameEvent};
+use fray_protocol::{Command, ErrorCode};
+
+/// A wall down the middle with a glass pane in it: Kael sees brute-2 through the glass but
+/// not brute-1 behind the stone; both hear him.
+const ROWS: &[&str] = &[
+    "....#.....",
+    "....#.....",
+    "....#.....",
+    "....#.....",
+    "....=.....",
+    "....#.....",
+];
+
+const POSITIONS: &str = r#"kael = [0, 4]
+lira = [0, 0]
+brute-1 = [8, 1]
+brute-2 = [8, 4]"#;
+
+/// Kael's extra powers, one per eyesight/earshot origin.
+const POWERS: &str = r#"[[hero.powers]]
+id = "glare"
+name = "Glare"
+origin = "near eyesight"
+targets = "all enemies"
+vs = "will"
+bonus = 5
+hit = "1d6"
+[[hero.powers]]
+id = "roar"
+name = "Roar"
+origin = "near earshot"
+targets = "all enemies"
+vs = "will"
+bonus = 5
+hit = "1d6"
+[[hero.powers]]
+id = "either"
+name = "Either"
+origin = "near eyesight or earshot"
+targets = "all enemies"
+vs = "will"
+bonus = 5
+hit = "1d6"
+[[hero.powers]]
+id = "both"
+name = "Both"
+origin = "near eyesight and earshot"
+targets = "all enemies"
+vs = "will"
+bonus = 5
+hit = "1d6"
+[[hero.powers]]
+id = "stare"
+name = "Stare"
+origin = "near eyesight"
+targets = "one enemy"
+vs = "will"
+bonus = 5
+hit = "1d6"
+"#;
+
+fn src(powers: &str) -> String {
+    arena_src(ROWS, "", 5, POSITIONS).replacen(
+        "[[hero]]\nid = \"lira\"",
+        &format!("{powers}[[hero]]\nid = \"lira\""),
+        1,
+    )
+}
+
+fn engine() -> Engine {
+    let enc = load_encounter("arena.toml", &src(POWERS)).unwrap();
+    started(&enc, 4)
+}
+
+/// The creatures an area power of Kael's rolls against, sorted.
+fn area(e: &mut Engine, attack: &str) -> Vec<String> {
+    let ev = run(
+        e,
+        &Command::AreaAttack {
+            actor: cid("kael"),
+            attack: attack.into(),
+            origin: None,
+            targets: vec![],
+        },
+    );
+    let mut hit: Vec<String> = ev
+        .iter()
+        .filter_map(|x| match x {
+            GameEvent::AttackRolled { target, .. } => Some(target.0.clone()),
+            _ => None,
+        })
+        .collect();
+    hit.sort();
+    hit
+}
+
+fn action_point(e: &mut Engine) {
+    run(
+        e,
+        &Command::SpendActionPoint {
+            actor: cid("kael"),
+            action: ActionKind::Standard,
+        },
+    );
+}
+
+/// orcus-basic-rules.txt § Areas of effect (special sizes): eyesight reaches every creature
+/// the user has line of sight to — through glass, not through stone, at any distance.
+#[test]
+fn eyesight_takes_every_creature_in_line_of_sight_areas_of_effect() {
+    let mut e = engine();
+    assert_eq!(area(&mut e, "glare"), vec!["brute-2".to_owned()]);
+}
+
+/// orcus-basic-rules.txt § Areas of effect (special sizes): earshot reaches every creature
+/// that can hear the user — behind the wall too (interpretation: the whole map hears).
+#[test]
+fn earshot_takes_every_creature_that_hears_areas_of_effect() {
+    let mut e = engine();
+    assert_eq!(
+        area(&mut e, "roar"),
+        vec!["brute-1".to_owned(), "brute-2".to_owned()]
+    );
+}
+
+/// orcus-basic-rules.txt § Areas of effect (special sizes) as the skill actions combine them
+/// ("near eyesight or earshot", "near eyesight and earshot"): either sense, or both.
+#[test]
+fn eyesight_or_and_earshot_combine_the_senses_areas_of_effect() {
+    let mut e = engine();
+    assert_eq!(
+        area(&mut e, "either"),
+        vec!["brute-1".to_owned(), "brute-2".to_owned()]
+    );
+    action_point(&mut e);
+    assert_eq!(area(&mut e, "both"), vec!["brute-2".to_owned()]);
+}
+
+/// orcus-basic-rules.txt § Areas of effect (special sizes): eyesight and earshot are the
+/// area's size, so a power giving them cannot also give `area`; the origin reads back.
+#[test]
+fn an_eyesight_power_takes_no_area_size_areas_of_effect() {
+    let bad = src(POWERS).replacen(
+        "origin = \"near eyesight\"",
+        "origin = \"near eyesight\"\narea = 3",
+        1,
+    );
+    let err = load_encounter("arena.toml", &bad).unwrap_err().to_string();
+    assert!(err.contains("area"), "{err}");
+    use crate::content::model::Origin;
+    for o in [
+        Origin::NearEyesight,
+        Origin::NearEarshot,
+        Origin::NearEyesightOrEarshot,
+        Origin::NearEyesightAndEarshot,
+    ] {
+        assert_eq!(Origin::parse(&o.describe()), Some(o));
+        assert!(o.is_area());
+    }
+}
+
+/// orcus-basic-rules.txt § Areas of effect (special sizes) with § Blinded: a blinded user
+/// sees nothing, so its eyesight area is empty while its earshot area is not
+/// (interpretation).
+#[test]
+fn a_blinded_user_has_no_eyesight_area_areas_of_effect() {
+    use super::geometry::{Geo, Space};
+    use super::senses::sensed;
+    use fray_protocol::grid::{Size, Square};
+    let enc = load_encounter("arena.toml", &src(POWERS)).unwrap();
+    let g = Geo::new(enc.map.as_ref().unwrap()).unwrap();
+    let at = |x, y| Space {
+        at: Square::new(x, y),
+        size: Size::Medium,
+    };
+    let (kael, others) = (at(0, 4), [at(8, 1), at(8, 4)]);
+    let sight = (true, false, false);
+    assert_eq!(sensed(&g, kael, false, sight, others).len(), 1);
+    assert!(sensed(&g, kael, true, sight, others).is_empty());
+    assert_eq!(
+        sensed(&g, kael, true, (false, true, false), others).len(),
+        2
+    );
+    assert!(sensed(&g, kael, true, (true, true, true), others).is_empty());
+}
+
+/// orcus-basic-rules.txt § Areas of effect (special sizes): a one-target eyesight power (as
+/// Deter) may only name a creature the user sees; naming one behind the wall is refused and
+/// changes nothing.
+#[test]
+fn a_one_target_eyesight_power_refuses_an_unseen_creature_areas_of_effect() {
+    let mut e = engine();
+    let stare = |t: &str| Command::AreaAttack {
+        actor: cid("kael"),
+        attack: "stare".into(),
+        origin: None,
+        targets: vec![cid(t)],
+    };
+    assert_eq!(refuse(&mut e, &stare("brute-1")), ErrorCode::InvalidTarget);
+    let ev = run(&mut e, &stare("brute-2"));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::AttackRolled { target, .. } if target.0 == "brute-2"))
+    );
+}
