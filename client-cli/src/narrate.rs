@@ -1154,6 +1154,23 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 n(combatant)
             )
         }
+        GameEvent::EvasionAttempted {
+            setting,
+            chance,
+            roll,
+            evaded,
+        } => format!(
+            "Evasion ({}): {chance}%{} — {}",
+            format!("{setting:?}").to_lowercase(),
+            roll.as_ref()
+                .map(|r| format!(", d% {}", r.total))
+                .unwrap_or_default(),
+            if *evaded {
+                "the fleeing side gets away"
+            } else {
+                "a pursuit occurs"
+            }
+        ),
         GameEvent::EncounterDistanceRolled {
             setting,
             roll,

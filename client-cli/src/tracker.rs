@@ -480,7 +480,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 o.disrupted = true;
             }
         }
-        GameEvent::SpellCast { .. } | GameEvent::EncounterDistanceRolled { .. } => {}
+        GameEvent::SpellCast { .. }
+        | GameEvent::EncounterDistanceRolled { .. }
+        | GameEvent::EvasionAttempted { .. } => {}
         GameEvent::OseConditionChanged {
             combatant,
             condition,

@@ -872,6 +872,32 @@ pub enum Command {
         /// The power (its weapon) to reload.
         power: String,
     },
+    /// GM (Old-School Essentials § Evasion and Pursuit): before combat, one side flees and the
+    /// other pursues. `dungeon`: the faster fleeing side evades; `waterborne`: the Waterborne
+    /// Evasion Chance by the rates' difference; `wilderness`: the Wilderness Evasion Base Chance
+    /// by the group sizes, ±25% when one side is twice as fast, the GM's `modifier`, at least 5%
+    /// — unless `surprise` says the fleeing side was surprised (no chance but the `modifier`)
+    /// or surprised the other (evades automatically).
+    AttemptEvasion {
+        /// Where.
+        setting: crate::ose::EncounterSetting,
+        /// The fleeing side's movement rate (feet per round or per turn; the same unit for both).
+        fleeing_rate: u32,
+        /// The pursuing side's movement rate.
+        pursuer_rate: u32,
+        /// Wilderness: the fleeing group's size.
+        #[serde(default)]
+        fleeing: u32,
+        /// Wilderness: the number of pursuers.
+        #[serde(default)]
+        pursuers: u32,
+        /// Wilderness: surprise at the encounter.
+        #[serde(default)]
+        surprise: Option<crate::ose::EvasionSurprise>,
+        /// Wilderness: the GM's environment modifier in percent (−100..=100).
+        #[serde(default)]
+        modifier: i32,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1014,6 +1040,7 @@ impl Command {
             | Command::SetEncumbrance { .. }
             | Command::TimeEffect { .. }
             | Command::RollWind {}
+            | Command::AttemptEvasion { .. }
             | Command::EndSession => None,
         }
     }
@@ -1052,6 +1079,7 @@ impl Command {
             Command::TimeEffect { .. } => "time_effect",
             Command::RollWind {} => "roll_wind",
             Command::Reload { .. } => "reload",
+            Command::AttemptEvasion { .. } => "attempt_evasion",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -1388,6 +1388,19 @@ pub enum GameEvent {
         /// The power.
         power: String,
     },
+    /// Old-School Essentials § Evasion and Pursuit: an evasion attempt. `chance` is the
+    /// percentage (0: no chance, 100: automatic); `roll` is the d% when one was needed; on
+    /// failure a pursuit occurs.
+    EvasionAttempted {
+        /// Where.
+        setting: crate::ose::EncounterSetting,
+        /// The chance of evasion in percent.
+        chance: u32,
+        /// The d%, if rolled.
+        roll: Option<Roll>,
+        /// Whether the fleeing side evaded.
+        evaded: bool,
+    },
 }
 
 impl GameEvent {

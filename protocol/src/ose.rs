@@ -352,3 +352,15 @@ pub enum OseCondition {
     /// § Running, Effects of exhaustion: −2 to attacks, damage and AC.
     Exhausted,
 }
+
+/// Surprise at a wilderness encounter, seen from the fleeing side (§ Evasion and Pursuit, In the
+/// Wilderness).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvasionSurprise {
+    /// The fleeing side was surprised: it may generally not evade (the GM's modifier may give a
+    /// small chance).
+    Surprised,
+    /// The fleeing side surprised the other: it evades automatically.
+    Surprising,
+}

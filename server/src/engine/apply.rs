@@ -846,7 +846,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::EffectTimed { .. }
         | GameEvent::TimedEffectEnded { .. }
         | GameEvent::DayPassed { .. }
-        | GameEvent::WindRolled { .. } => {}
+        | GameEvent::WindRolled { .. }
+        | GameEvent::EvasionAttempted { .. } => {}
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds {

@@ -133,6 +133,24 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             turns,
         } => super::durations::time_effect(d, s, name, combatant.as_ref(), *turns),
         Command::RollWind {} => super::travel::roll_wind(d),
+        Command::AttemptEvasion {
+            setting,
+            fleeing_rate,
+            pursuer_rate,
+            fleeing,
+            pursuers,
+            surprise,
+            modifier,
+        } => super::evasion::attempt(
+            d,
+            *setting,
+            *fleeing_rate,
+            *pursuer_rate,
+            *fleeing,
+            *pursuers,
+            *surprise,
+            *modifier,
+        ),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {

@@ -24,6 +24,7 @@ mod combat_extras;
 mod commands;
 mod durations;
 mod encumbrance;
+mod evasion;
 mod experience;
 mod hazards;
 mod initiative;
@@ -36,6 +37,8 @@ mod turns;
 mod tests;
 #[cfg(test)]
 mod tests_bf;
+#[cfg(test)]
+mod tests_evasion;
 #[cfg(test)]
 mod tests_extras;
 

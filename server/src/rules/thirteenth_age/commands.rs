@@ -331,7 +331,8 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::SetEncumbrance { .. }
         | Command::TimeEffect { .. }
         | Command::RollWind {}
-        | Command::Reload { .. } => reject(
+        | Command::Reload { .. }
+        | Command::AttemptEvasion { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
