@@ -1154,6 +1154,15 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 n(combatant)
             )
         }
+        GameEvent::Unharmed {
+            attacker,
+            target,
+            attack,
+        } => format!(
+            "{}'s {attack} hits {} but cannot harm it (invulnerable)",
+            n(attacker),
+            n(target)
+        ),
         GameEvent::EvasionAttempted {
             setting,
             chance,

@@ -482,7 +482,8 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         }
         GameEvent::SpellCast { .. }
         | GameEvent::EncounterDistanceRolled { .. }
-        | GameEvent::EvasionAttempted { .. } => {}
+        | GameEvent::EvasionAttempted { .. }
+        | GameEvent::Unharmed { .. } => {}
         GameEvent::OseConditionChanged {
             combatant,
             condition,

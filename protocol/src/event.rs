@@ -1401,6 +1401,16 @@ pub enum GameEvent {
         /// Whether the fleeing side evaded.
         evaded: bool,
     },
+    /// Old-School Essentials § Invulnerabilities: the attack hit but cannot harm the target
+    /// (damage is not rolled).
+    Unharmed {
+        /// Who attacked.
+        attacker: CombatantId,
+        /// The target.
+        target: CombatantId,
+        /// The attack.
+        attack: String,
+    },
 }
 
 impl GameEvent {

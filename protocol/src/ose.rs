@@ -101,6 +101,10 @@ pub struct OseOptions {
     /// Side or individual initiative.
     #[serde(default)]
     pub initiative: InitiativeRule,
+    /// § Invulnerabilities (optional rule): monsters harmed only by some attacks are also harmed
+    /// by another invulnerable monster or a monster of 5 HD or more (default: off).
+    #[serde(default)]
+    pub monsters_harm_invulnerable: bool,
 }
 
 /// § Combat, Initiative: per side (the text's default) or § Individual Initiative (optional).

@@ -896,6 +896,9 @@ pub struct OseSpec {
     pub scores: Option<[i32; 6]>,
     /// Basic Fantasy: what its retainers, experience, travel and encumbrance rules read.
     pub bf: BfSpec,
+    /// § Invulnerabilities: when not empty, only attacks of one of these kinds harm it.
+    #[serde(default)]
+    pub invulnerable: Vec<String>,
 }
 
 /// Basic Fantasy (`basic-fantasy-adventures.txt`): a combatant's scores and advancement.
@@ -935,4 +938,7 @@ pub struct OseAttackSpec {
     pub ranges: Option<[i32; 3]>,
     /// A slow weapon (acts last).
     pub slow: bool,
+    /// What the attack is (§ Invulnerabilities), e.g. `silver`, `magic`.
+    #[serde(default)]
+    pub kinds: Vec<String>,
 }

@@ -847,7 +847,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::TimedEffectEnded { .. }
         | GameEvent::DayPassed { .. }
         | GameEvent::WindRolled { .. }
-        | GameEvent::EvasionAttempted { .. } => {}
+        | GameEvent::EvasionAttempted { .. }
+        | GameEvent::Unharmed { .. } => {}
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds {

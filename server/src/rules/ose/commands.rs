@@ -528,6 +528,16 @@ fn attack_cmd(
     if !hit {
         return Ok(());
     }
+    // § Invulnerabilities: "even if an attack hits, damage is not rolled".
+    let (_, tkit) = sheet(s, target)?;
+    if !super::invulnerability::harms(&s.battle().options, kit, &w, tkit) {
+        d.emit(GameEvent::Unharmed {
+            attacker: actor.clone(),
+            target: target.clone(),
+            attack: w.id.clone(),
+        });
+        return Ok(());
+    }
     let dmg: Roll = d.roll(&w.damage, &Placeholders::default())?;
     let str_dmg = if missile { 0 } else { kit.str_mod };
     let amount = (dmg.total + str_dmg - tired + extra.damage).max(1);

@@ -28,6 +28,7 @@ mod evasion;
 mod experience;
 mod hazards;
 mod initiative;
+mod invulnerability;
 mod retainers;
 pub mod tables;
 mod travel;
@@ -41,6 +42,8 @@ mod tests_bf;
 mod tests_evasion;
 #[cfg(test)]
 mod tests_extras;
+#[cfg(test)]
+mod tests_invulnerable;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{
