@@ -259,7 +259,7 @@ Commands (case-insensitive):
   act WHO                   a delaying combatant acts right after the current turn
   disengage | d             disengage check (11+, -1 per extra foe; a move action)
   coup ATTACK TARGET        coup de grace on a helpless enemy you are engaged with
-  ko ATTACK TARGET...       a knock-out blow: a monster it drops to 0 hp is knocked out
+  ko ATTACK TARGET...       a knock-out blow: a monster it drops to 0 hp is knocked out (OSE: subdue)
                             instead of slain (heroes; the GM may refuse knock-outs)
     potion [ALLY]             drink a healing potion, or feed one to an ally (standard action)
   stabilize ALLY            DC 10 Wisdom check to stabilize an unconscious ally

@@ -1154,6 +1154,17 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 n(combatant)
             )
         }
+        GameEvent::Subdued {
+            attacker,
+            target,
+            amount,
+            subdual,
+            ..
+        } => format!(
+            "{} deals {amount} subdual damage to {} ({subdual} in all)",
+            n(attacker),
+            n(target)
+        ),
         GameEvent::Unharmed {
             attacker,
             target,

@@ -483,7 +483,8 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         GameEvent::SpellCast { .. }
         | GameEvent::EncounterDistanceRolled { .. }
         | GameEvent::EvasionAttempted { .. }
-        | GameEvent::Unharmed { .. } => {}
+        | GameEvent::Unharmed { .. }
+        | GameEvent::Subdued { .. } => {}
         GameEvent::OseConditionChanged {
             combatant,
             condition,

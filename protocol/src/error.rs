@@ -152,6 +152,8 @@ pub enum ErrorCode {
     /// Orcus § Weapon properties, Loading (swift): attacking with a weapon not reloaded since
     /// its last attack.
     NotLoaded,
+    /// Old-School Essentials § Subduing: only melee (blunt) blows may subdue.
+    CannotSubdue,
 }
 
 impl fmt::Display for ErrorCode {

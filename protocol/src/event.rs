@@ -1411,6 +1411,21 @@ pub enum GameEvent {
         /// The attack.
         attack: String,
     },
+    /// Old-School Essentials § Subduing (optional rule): an attack without the intent to kill
+    /// dealt subdual damage, noted apart from actual damage; when `subdual` reaches the
+    /// target's hit points it surrenders (`left_battle` with `how` `surrendered`).
+    Subdued {
+        /// Who attacked.
+        attacker: CombatantId,
+        /// The target.
+        target: CombatantId,
+        /// The attack.
+        attack: String,
+        /// Subdual damage dealt.
+        amount: i32,
+        /// The target's subdual damage in all.
+        subdual: i32,
+    },
 }
 
 impl GameEvent {

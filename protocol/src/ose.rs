@@ -223,6 +223,9 @@ pub struct OseCombatant {
     /// Its conditions (§ Other Combat Issues; § Running, exhaustion).
     #[serde(default)]
     pub conditions: Vec<OseCondition>,
+    /// § Subduing (optional rule): subdual damage taken, noted apart from actual damage.
+    #[serde(default)]
+    pub subdual: i32,
 }
 
 /// Old-School Essentials battle state (`ose` on the session).

@@ -849,6 +849,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::WindRolled { .. }
         | GameEvent::EvasionAttempted { .. }
         | GameEvent::Unharmed { .. } => {}
+        GameEvent::Subdued {
+            target, subdual, ..
+        } => with::<OseSheet>(world, target, |s| s.0.subdual = *subdual),
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds {

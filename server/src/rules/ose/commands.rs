@@ -40,15 +40,17 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             range,
             modifier,
             behind,
-        } => attack_cmd(d, s, actor, attack, target, *range, *modifier, *behind),
+        } => attack_cmd(
+            d, s, actor, attack, target, *range, *modifier, *behind, false,
+        ),
         Command::Attack {
             actor,
             attack,
             targets,
-            knock_out: false,
+            knock_out,
             mode: fray_protocol::command::AttackMode::Standard,
         } => match targets.as_slice() {
-            [target] => attack_cmd(d, s, actor, attack, target, None, 0, false),
+            [target] => attack_cmd(d, s, actor, attack, target, None, 0, false, *knock_out),
             _ => Err(no(
                 ErrorCode::WrongTargetCount,
                 "an Old-School Essentials attack has one target",
@@ -433,6 +435,7 @@ fn attack_cmd(
     range: Option<MissileRange>,
     modifier: i32,
     behind: bool,
+    subdue: bool,
 ) -> R {
     on_turn(d, actor)?;
     let (sh, kit) = sheet(s, actor)?;
@@ -494,6 +497,7 @@ fn attack_cmd(
             })?
         }
     };
+    super::subdual::may_subdue(subdue, &w)?;
     pay(d, s, actor)?;
     let missile = w.ranges.is_some();
     let ability = if missile { kit.dex_mod } else { kit.str_mod };
@@ -546,6 +550,10 @@ fn attack_cmd(
         attack: w.id.clone(),
         roll: dmg,
     });
+    if subdue {
+        super::subdual::subdue(d, &tsh, actor, &w.id, target, amount);
+        return Ok(());
+    }
     deal(
         d,
         s,
