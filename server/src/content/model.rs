@@ -899,6 +899,9 @@ pub struct OseSpec {
     /// § Invulnerabilities: when not empty, only attacks of one of these kinds harm it.
     #[serde(default)]
     pub invulnerable: Vec<String>,
+    /// § Subduing: not intelligent (content `unintelligent`): it cannot be subdued.
+    #[serde(default)]
+    pub unintelligent: bool,
 }
 
 /// Basic Fantasy (`basic-fantasy-adventures.txt`): a combatant's scores and advancement.

@@ -204,6 +204,9 @@ pub struct MonsterFile {
     /// § Invulnerabilities: harmed only by attacks of these kinds, e.g. `["silver", "magic"]`.
     #[serde(default)]
     pub invulnerable: Vec<String>,
+    /// § Subduing: a creature without intelligence (it cannot be subdued).
+    #[serde(default)]
+    pub unintelligent: bool,
 }
 
 /// `[[character.weapons]]` / `[[monster.attacks]]`.
@@ -427,6 +430,7 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
                 stars: 0,
             },
             invulnerable: Vec::new(),
+            unintelligent: false,
         },
     ))
 }
@@ -576,6 +580,7 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
                 ..BfSpec::default()
             },
             invulnerable: kinds(ctx, f("invulnerable"), &m.invulnerable)?,
+            unintelligent: m.unintelligent,
         },
     ))
 }

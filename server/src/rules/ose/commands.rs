@@ -497,7 +497,7 @@ fn attack_cmd(
             })?
         }
     };
-    super::subdual::may_subdue(subdue, &w)?;
+    super::subdual::may_subdue(subdue, &w, sheet(s, target)?.1)?;
     pay(d, s, actor)?;
     let missile = w.ranges.is_some();
     let ability = if missile { kit.dex_mod } else { kit.str_mod };

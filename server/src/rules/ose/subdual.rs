@@ -4,7 +4,7 @@
 //! surrenders and leaves the fight.
 
 use super::commands::{R, no};
-use crate::content::model::OseAttackSpec;
+use crate::content::model::{OseAttackSpec, OseSpec};
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
@@ -12,9 +12,16 @@ use fray_protocol::ftd::Departure;
 use fray_protocol::ids::CombatantId;
 use fray_protocol::ose::OseCombatant;
 
-/// § Subduing, "Blunt blows": only bludgeoning attacks, or bladed melee weapons used with the
-/// flat of the blade — *interpretation*: any melee attack may subdue, a missile may not.
-pub fn may_subdue(subdue: bool, w: &OseAttackSpec) -> R {
+/// § Subduing: only "an intelligent opponent" (content `unintelligent` marks the others);
+/// "Blunt blows": only bludgeoning attacks, or bladed melee weapons used with the flat of the
+/// blade — *interpretation*: any melee attack may subdue, a missile may not.
+pub fn may_subdue(subdue: bool, w: &OseAttackSpec, target: &OseSpec) -> R {
+    if subdue && target.unintelligent {
+        return Err(no(
+            ErrorCode::CannotSubdue,
+            "only an intelligent opponent can be subdued (§ Subduing)",
+        ));
+    }
     if subdue && w.ranges.is_some() {
         return Err(no(
             ErrorCode::CannotSubdue,

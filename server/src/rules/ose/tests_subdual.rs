@@ -113,13 +113,34 @@ fn at_zero_the_creature_surrenders_subduing() {
     panic!("no hit in 200 seeds");
 }
 
-/// ose-adventuring.txt § Subduing (Optional Rule), "Blunt blows": a missile cannot subdue
-/// (interpretation: any melee blow can, with the flat of a blade).
+/// ose-adventuring.txt § Subduing (Optional Rule): "an intelligent opponent" only, and
+/// "Blunt blows": a missile cannot subdue (interpretation: any melee blow can, with the flat
+/// of a blade).
 #[test]
-fn missiles_cannot_subdue_subduing() {
+fn missiles_and_unintelligent_targets_cannot_subdue_subduing() {
     let mut e = (0..50).find_map(|s| on_adas_turn(30, s)).unwrap();
     assert_eq!(
         refuse(&mut e, &subdue("ada", "bow", "boss")),
         ErrorCode::CannotSubdue
     );
+    let text = super::tests::arena_text("", 30, 9).replace(
+        "[[monster.attacks]]\nid = \"maul\"",
+        "unintelligent = true\n[[monster.attacks]]\nid = \"maul\"",
+    );
+    let enc = crate::content::load_encounter("mindless.toml", &text).unwrap();
+    let mut e = new_engine(&enc, 1);
+    run(&mut e, &Command::StartBattle);
+    for _ in 0..6 {
+        let me = current(&e);
+        if me == "ada" {
+            break;
+        }
+        run(&mut e, &Command::EndTurn { actor: cid(&me) });
+    }
+    assert_eq!(current(&e), "ada");
+    assert_eq!(
+        refuse(&mut e, &subdue("ada", "sword", "boss")),
+        ErrorCode::CannotSubdue
+    );
+    run(&mut e, &subdue("ada", "sword", "goon-1"));
 }
