@@ -260,7 +260,7 @@ Commands (case-insensitive):
   act WHO                   a delaying combatant acts right after the current turn
   disengage | d             disengage check (11+, -1 per extra foe; a move action)
   coup ATTACK TARGET        coup de grace on a helpless enemy you are engaged with
-  ko ATTACK TARGET...       a knock-out blow: a monster it drops to 0 hp is knocked out
+  ko ATTACK TARGET...       a knock-out blow: a monster it drops to 0 hp is knocked out (OSE: subdue)
                             instead of slain (heroes; the GM may refuse knock-outs)
     potion [ALLY]             drink a healing potion, or feed one to an ally (standard action)
   stabilize ALLY            DC 10 Wisdom check to stabilize an unconscious ally
@@ -341,6 +341,7 @@ Old-School Essentials:
   bx-heal WHO DAYS          GM: 1d3 hit points per full day of rest
   distance dungeon|wilderness|water [surprised]   GM: the encounter distance
   condition WHO blind|paralyzed|unstable|exhausted on|off   GM: set or clear it
+  evade dungeon|water FLEE PURSUE | evade wilderness FLEE PURSUE N_FLEE N_PURSUE [surprised|surprising] [±PCT]   GM: an evasion attempt (rates in feet)
   behind WEAPON TARGET      a melee attack from behind (the shield does not count)
   bx-hire WHO CANDIDATE [ADJ]  GM: Basic Fantasy hiring roll for a retainer
   bx-loyalty WHO [ADJ]         GM: a retainer's loyalty check
@@ -1119,6 +1120,48 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             };
             Ok(Input::Game(Command::RollEncounterDistance { setting, surprised }))
         }
+        "evade" => {
+            use fray_protocol::ose::{EncounterSetting, EvasionSurprise};
+            let usage = "`evade dungeon|water FLEE_RATE PURSUE_RATE` or `evade wilderness \
+                         FLEE_RATE PURSUE_RATE FLEEING PURSUERS [surprised|surprising] [±PCT]` (GM)";
+            let num = |a: &&str| a.parse::<u32>().map_err(|_| usage.to_owned());
+            let (place, rest) = args.split_first().ok_or_else(|| usage.to_owned())?;
+            let setting = match place.to_lowercase().as_str() {
+                "dungeon" => EncounterSetting::Dungeon,
+                "wilderness" => EncounterSetting::Wilderness,
+                "water" | "waterborne" => EncounterSetting::Waterborne,
+                _ => return Err(usage.to_owned()),
+            };
+            let [fr, pr, more @ ..] = rest else {
+                return Err(usage.to_owned());
+            };
+            let (mut fleeing, mut pursuers, mut surprise, mut modifier) = (0, 0, None, 0);
+            if setting == EncounterSetting::Wilderness {
+                let [f, p, opts @ ..] = more else {
+                    return Err(usage.to_owned());
+                };
+                fleeing = num(f)?;
+                pursuers = num(p)?;
+                for o in opts {
+                    match o.to_lowercase().as_str() {
+                        "surprised" => surprise = Some(EvasionSurprise::Surprised),
+                        "surprising" => surprise = Some(EvasionSurprise::Surprising),
+                        m => modifier = m.parse::<i32>().map_err(|_| usage.to_owned())?,
+                    }
+                }
+            } else if !more.is_empty() {
+                return Err(usage.to_owned());
+            }
+            Ok(Input::Game(Command::AttemptEvasion {
+                setting,
+                fleeing_rate: num(fr)?,
+                pursuer_rate: num(pr)?,
+                fleeing,
+                pursuers,
+                surprise,
+                modifier,
+            }))
+        }
         "condition" => {
             use fray_protocol::ose::OseCondition;
             let usage = "`condition WHO blind|paralyzed|unstable|exhausted on|off` (GM)";
@@ -1752,6 +1795,18 @@ mod tests {
             Ok(Command::RollEncounterDistance {
                 setting: fray_protocol::ose::EncounterSetting::Waterborne,
                 surprised: true
+            })
+        );
+        assert_eq!(
+            game("evade wilderness 120 240 3 5 +25"),
+            Ok(Command::AttemptEvasion {
+                setting: fray_protocol::ose::EncounterSetting::Wilderness,
+                fleeing_rate: 120,
+                pursuer_rate: 240,
+                fleeing: 3,
+                pursuers: 5,
+                surprise: None,
+                modifier: 25
             })
         );
         assert_eq!(

@@ -1217,6 +1217,43 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 n(combatant)
             )
         }
+        GameEvent::Subdued {
+            attacker,
+            target,
+            amount,
+            subdual,
+            ..
+        } => format!(
+            "{} deals {amount} subdual damage to {} ({subdual} in all)",
+            n(attacker),
+            n(target)
+        ),
+        GameEvent::Unharmed {
+            attacker,
+            target,
+            attack,
+        } => format!(
+            "{}'s {attack} hits {} but cannot harm it (invulnerable)",
+            n(attacker),
+            n(target)
+        ),
+        GameEvent::EvasionAttempted {
+            setting,
+            chance,
+            roll,
+            evaded,
+        } => format!(
+            "Evasion ({}): {chance}%{} — {}",
+            format!("{setting:?}").to_lowercase(),
+            roll.as_ref()
+                .map(|r| format!(", d% {}", r.total))
+                .unwrap_or_default(),
+            if *evaded {
+                "the fleeing side gets away"
+            } else {
+                "a pursuit occurs"
+            }
+        ),
         GameEvent::EncounterDistanceRolled {
             setting,
             roll,

@@ -494,7 +494,11 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 o.disrupted = true;
             }
         }
-        GameEvent::SpellCast { .. } | GameEvent::EncounterDistanceRolled { .. } => {}
+        GameEvent::SpellCast { .. }
+        | GameEvent::EncounterDistanceRolled { .. }
+        | GameEvent::EvasionAttempted { .. }
+        | GameEvent::Unharmed { .. }
+        | GameEvent::Subdued { .. } => {}
         GameEvent::OseConditionChanged {
             combatant,
             condition,

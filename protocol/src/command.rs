@@ -925,6 +925,32 @@ pub enum Command {
         #[serde(default)]
         far_away: bool,
     },
+    /// GM (Old-School Essentials § Evasion and Pursuit): before combat, one side flees and the
+    /// other pursues. `dungeon`: the faster fleeing side evades; `waterborne`: the Waterborne
+    /// Evasion Chance by the rates' difference; `wilderness`: the Wilderness Evasion Base Chance
+    /// by the group sizes, ±25% when one side is twice as fast, the GM's `modifier`, at least 5%
+    /// — unless `surprise` says the fleeing side was surprised (no chance but the `modifier`)
+    /// or surprised the other (evades automatically).
+    AttemptEvasion {
+        /// Where.
+        setting: crate::ose::EncounterSetting,
+        /// The fleeing side's movement rate (feet per round or per turn; the same unit for both).
+        fleeing_rate: u32,
+        /// The pursuing side's movement rate.
+        pursuer_rate: u32,
+        /// Wilderness: the fleeing group's size.
+        #[serde(default)]
+        fleeing: u32,
+        /// Wilderness: the number of pursuers.
+        #[serde(default)]
+        pursuers: u32,
+        /// Wilderness: surprise at the encounter.
+        #[serde(default)]
+        surprise: Option<crate::ose::EvasionSurprise>,
+        /// Wilderness: the GM's environment modifier in percent (−100..=100).
+        #[serde(default)]
+        modifier: i32,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1073,6 +1099,7 @@ impl Command {
             | Command::SetEncumbrance { .. }
             | Command::TimeEffect { .. }
             | Command::RollWind {}
+            | Command::AttemptEvasion { .. }
             | Command::EndSession => None,
         }
     }
@@ -1117,6 +1144,7 @@ impl Command {
             Command::ChooseAllies { .. } => "choose_allies",
             Command::DeclineAlly { .. } => "decline_ally",
             Command::ChooseToBeHit { .. } => "choose_to_be_hit",
+            Command::AttemptEvasion { .. } => "attempt_evasion",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

@@ -155,6 +155,8 @@ pub enum ErrorCode {
     /// Orcus § Targets, Allies and enemies: naming oneself as one's own ally, or declining to
     /// be the ally of a creature one is not an ally of.
     NotAlly,
+    /// Old-School Essentials § Subduing: only melee (blunt) blows may subdue.
+    CannotSubdue,
 }
 
 impl fmt::Display for ErrorCode {

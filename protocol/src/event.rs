@@ -1444,6 +1444,44 @@ pub enum GameEvent {
         /// The hour (0..=23).
         hour: u32,
     },
+    /// Old-School Essentials § Evasion and Pursuit: an evasion attempt. `chance` is the
+    /// percentage (0: no chance, 100: automatic); `roll` is the d% when one was needed; on
+    /// failure a pursuit occurs.
+    EvasionAttempted {
+        /// Where.
+        setting: crate::ose::EncounterSetting,
+        /// The chance of evasion in percent.
+        chance: u32,
+        /// The d%, if rolled.
+        roll: Option<Roll>,
+        /// Whether the fleeing side evaded.
+        evaded: bool,
+    },
+    /// Old-School Essentials § Invulnerabilities: the attack hit but cannot harm the target
+    /// (damage is not rolled).
+    Unharmed {
+        /// Who attacked.
+        attacker: CombatantId,
+        /// The target.
+        target: CombatantId,
+        /// The attack.
+        attack: String,
+    },
+    /// Old-School Essentials § Subduing (optional rule): an attack without the intent to kill
+    /// dealt subdual damage, noted apart from actual damage; when `subdual` reaches the
+    /// target's hit points it surrenders (`left_battle` with `how` `surrendered`).
+    Subdued {
+        /// Who attacked.
+        attacker: CombatantId,
+        /// The target.
+        target: CombatantId,
+        /// The attack.
+        attack: String,
+        /// Subdual damage dealt.
+        amount: i32,
+        /// The target's subdual damage in all.
+        subdual: i32,
+    },
 }
 
 impl GameEvent {

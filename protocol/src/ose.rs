@@ -101,6 +101,10 @@ pub struct OseOptions {
     /// Side or individual initiative.
     #[serde(default)]
     pub initiative: InitiativeRule,
+    /// § Invulnerabilities (optional rule): monsters harmed only by some attacks are also harmed
+    /// by another invulnerable monster or a monster of 5 HD or more (default: off).
+    #[serde(default)]
+    pub monsters_harm_invulnerable: bool,
 }
 
 /// § Combat, Initiative: per side (the text's default) or § Individual Initiative (optional).
@@ -219,6 +223,9 @@ pub struct OseCombatant {
     /// Its conditions (§ Other Combat Issues; § Running, exhaustion).
     #[serde(default)]
     pub conditions: Vec<OseCondition>,
+    /// § Subduing (optional rule): subdual damage taken, noted apart from actual damage.
+    #[serde(default)]
+    pub subdual: i32,
 }
 
 /// Old-School Essentials battle state (`ose` on the session).
@@ -351,4 +358,16 @@ pub enum OseCondition {
     Unstable,
     /// § Running, Effects of exhaustion: −2 to attacks, damage and AC.
     Exhausted,
+}
+
+/// Surprise at a wilderness encounter, seen from the fleeing side (§ Evasion and Pursuit, In the
+/// Wilderness).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvasionSurprise {
+    /// The fleeing side was surprised: it may generally not evade (the GM's modifier may give a
+    /// small chance).
+    Surprised,
+    /// The fleeing side surprised the other: it evades automatically.
+    Surprising,
 }

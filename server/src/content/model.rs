@@ -928,6 +928,12 @@ pub struct OseSpec {
     pub scores: Option<[i32; 6]>,
     /// Basic Fantasy: what its retainers, experience, travel and encumbrance rules read.
     pub bf: BfSpec,
+    /// § Invulnerabilities: when not empty, only attacks of one of these kinds harm it.
+    #[serde(default)]
+    pub invulnerable: Vec<String>,
+    /// § Subduing: not intelligent (content `unintelligent`): it cannot be subdued.
+    #[serde(default)]
+    pub unintelligent: bool,
 }
 
 /// Basic Fantasy (`basic-fantasy-adventures.txt`): a combatant's scores and advancement.
@@ -967,4 +973,7 @@ pub struct OseAttackSpec {
     pub ranges: Option<[i32; 3]>,
     /// A slow weapon (acts last).
     pub slow: bool,
+    /// What the attack is (§ Invulnerabilities), e.g. `silver`, `magic`.
+    #[serde(default)]
+    pub kinds: Vec<String>,
 }

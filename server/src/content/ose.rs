@@ -201,6 +201,12 @@ pub struct MonsterFile {
     /// the morale rating (the hiring character's CHA has no influence).
     #[serde(default)]
     pub troop: Option<String>,
+    /// § Invulnerabilities: harmed only by attacks of these kinds, e.g. `["silver", "magic"]`.
+    #[serde(default)]
+    pub invulnerable: Vec<String>,
+    /// § Subduing: a creature without intelligence (it cannot be subdued).
+    #[serde(default)]
+    pub unintelligent: bool,
 }
 
 /// `[[character.weapons]]` / `[[monster.attacks]]`.
@@ -218,6 +224,9 @@ pub struct WeaponFile {
     /// A slow weapon (two-handed; § Slow Weapons: acts last in the round).
     #[serde(default)]
     pub slow: bool,
+    /// What it is (§ Invulnerabilities), e.g. `["silver"]` or `["magic"]`.
+    #[serde(default)]
+    pub kinds: Vec<String>,
 }
 
 fn in_range(ctx: &Ctx, field: String, v: i32, lo: i32, hi: i32) -> Result<(), ContentError> {
@@ -261,6 +270,20 @@ fn movement_ok(ctx: &Ctx, field: String, m: i32) -> Result<(), ContentError> {
     Ok(())
 }
 
+/// A list of kinds (§ Invulnerabilities): ids, each once, at most 8.
+fn kinds(ctx: &Ctx, field: String, list: &[String]) -> Result<Vec<String>, ContentError> {
+    if list.len() > 8 {
+        return Err(ctx.err(field, "at most 8 kinds"));
+    }
+    for (i, k) in list.iter().enumerate() {
+        id_ok(ctx, format!("{field}[{i}]"), k)?;
+        if list[..i].contains(k) {
+            return Err(ctx.err(field, format!("'{k}' appears twice")));
+        }
+    }
+    Ok(list.to_vec())
+}
+
 fn weapons(
     ctx: &Ctx,
     field: &str,
@@ -299,6 +322,7 @@ fn weapons(
             damage: w.damage.clone(),
             ranges: w.ranges,
             slow: w.slow,
+            kinds: kinds(ctx, f("kinds"), &w.kinds)?,
         });
     }
     Ok(out)
@@ -405,6 +429,8 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
                 },
                 stars: 0,
             },
+            invulnerable: Vec::new(),
+            unintelligent: false,
         },
     ))
 }
@@ -553,6 +579,8 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
                 stars,
                 ..BfSpec::default()
             },
+            invulnerable: kinds(ctx, f("invulnerable"), &m.invulnerable)?,
+            unintelligent: m.unintelligent,
         },
     ))
 }

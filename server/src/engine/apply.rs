@@ -885,7 +885,12 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::EffectTimed { .. }
         | GameEvent::TimedEffectEnded { .. }
         | GameEvent::DayPassed { .. }
-        | GameEvent::WindRolled { .. } => {}
+        | GameEvent::WindRolled { .. }
+        | GameEvent::EvasionAttempted { .. }
+        | GameEvent::Unharmed { .. } => {}
+        GameEvent::Subdued {
+            target, subdual, ..
+        } => with::<OseSheet>(world, target, |s| s.0.subdual = *subdual),
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds {

@@ -120,6 +120,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 acted: false,
                 disrupted: false,
                 conditions: Vec::new(),
+                subdual: 0,
             }),
             OseKit(k.clone()),
         ));

@@ -58,6 +58,7 @@ pub fn unarmed(kit: &OseSpec, attack: &str) -> Option<OseAttackSpec> {
         damage: "1d2".into(),
         ranges: None,
         slow: false,
+        kinds: Vec::new(),
     })
 }
 

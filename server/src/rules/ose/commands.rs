@@ -40,15 +40,17 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             range,
             modifier,
             behind,
-        } => attack_cmd(d, s, actor, attack, target, *range, *modifier, *behind),
+        } => attack_cmd(
+            d, s, actor, attack, target, *range, *modifier, *behind, false,
+        ),
         Command::Attack {
             actor,
             attack,
             targets,
-            knock_out: false,
+            knock_out,
             mode: fray_protocol::command::AttackMode::Standard,
         } => match targets.as_slice() {
-            [target] => attack_cmd(d, s, actor, attack, target, None, 0, false),
+            [target] => attack_cmd(d, s, actor, attack, target, None, 0, false, *knock_out),
             _ => Err(no(
                 ErrorCode::WrongTargetCount,
                 "an Old-School Essentials attack has one target",
@@ -133,6 +135,24 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             turns,
         } => super::durations::time_effect(d, s, name, combatant.as_ref(), *turns),
         Command::RollWind {} => super::travel::roll_wind(d),
+        Command::AttemptEvasion {
+            setting,
+            fleeing_rate,
+            pursuer_rate,
+            fleeing,
+            pursuers,
+            surprise,
+            modifier,
+        } => super::evasion::attempt(
+            d,
+            *setting,
+            *fleeing_rate,
+            *pursuer_rate,
+            *fleeing,
+            *pursuers,
+            *surprise,
+            *modifier,
+        ),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {
@@ -415,6 +435,7 @@ fn attack_cmd(
     range: Option<MissileRange>,
     modifier: i32,
     behind: bool,
+    subdue: bool,
 ) -> R {
     on_turn(d, actor)?;
     let (sh, kit) = sheet(s, actor)?;
@@ -476,6 +497,7 @@ fn attack_cmd(
             })?
         }
     };
+    super::subdual::may_subdue(subdue, &w, sheet(s, target)?.1)?;
     pay(d, s, actor)?;
     let missile = w.ranges.is_some();
     let ability = if missile { kit.dex_mod } else { kit.str_mod };
@@ -510,6 +532,16 @@ fn attack_cmd(
     if !hit {
         return Ok(());
     }
+    // § Invulnerabilities: "even if an attack hits, damage is not rolled".
+    let (_, tkit) = sheet(s, target)?;
+    if !super::invulnerability::harms(&s.battle().options, kit, &w, tkit) {
+        d.emit(GameEvent::Unharmed {
+            attacker: actor.clone(),
+            target: target.clone(),
+            attack: w.id.clone(),
+        });
+        return Ok(());
+    }
     let dmg: Roll = d.roll(&w.damage, &Placeholders::default())?;
     let str_dmg = if missile { 0 } else { kit.str_mod };
     let amount = (dmg.total + str_dmg - tired + extra.damage).max(1);
@@ -518,6 +550,10 @@ fn attack_cmd(
         attack: w.id.clone(),
         roll: dmg,
     });
+    if subdue {
+        super::subdual::subdue(d, &tsh, actor, &w.id, target, amount);
+        return Ok(());
+    }
     deal(
         d,
         s,

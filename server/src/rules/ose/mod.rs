@@ -24,10 +24,13 @@ mod combat_extras;
 mod commands;
 mod durations;
 mod encumbrance;
+mod evasion;
 mod experience;
 mod hazards;
 mod initiative;
+mod invulnerability;
 mod retainers;
+mod subdual;
 pub mod tables;
 mod travel;
 mod turns;
@@ -37,7 +40,13 @@ mod tests;
 #[cfg(test)]
 mod tests_bf;
 #[cfg(test)]
+mod tests_evasion;
+#[cfg(test)]
 mod tests_extras;
+#[cfg(test)]
+mod tests_invulnerable;
+#[cfg(test)]
+mod tests_subdual;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{
@@ -55,7 +64,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "ose";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The rulesets played on this B/X core: `ose` and `basic-fantasy`.
 pub fn is_bx(ruleset: &str) -> bool {

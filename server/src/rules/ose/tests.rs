@@ -20,7 +20,12 @@ fn arena(ties: &str, monster_hp: i32, monster_ac: i32) -> Encounter {
 
 /// [`arena`] with the given `[options]` lines.
 pub(super) fn arena_with(options: &str, monster_hp: i32, monster_ac: i32) -> Encounter {
-    let text = format!(
+    load_encounter("arena.toml", &arena_text(options, monster_hp, monster_ac)).unwrap()
+}
+
+/// The TOML text of [`arena_with`] (for tests that add fields to it).
+pub(super) fn arena_text(options: &str, monster_hp: i32, monster_ac: i32) -> String {
+    format!(
         r#"
 ruleset = "ose"
 characters = ["ada", "bram"]
@@ -89,8 +94,7 @@ id = "club"
 name = "Club"
 damage = "1d4"
 "#
-    );
-    load_encounter("arena.toml", &text).unwrap()
+    )
 }
 
 pub(super) fn attack(actor: &str, attack: &str, target: &str) -> Command {

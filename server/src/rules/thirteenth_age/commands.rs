@@ -337,7 +337,8 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::Reload { .. }
         | Command::ChooseAllies { .. }
         | Command::DeclineAlly { .. }
-        | Command::ChooseToBeHit { .. } => reject(
+        | Command::ChooseToBeHit { .. }
+        | Command::AttemptEvasion { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
