@@ -155,6 +155,10 @@ pub enum ErrorCode {
     /// Orcus § Targets, Allies and enemies: naming oneself as one's own ally, or declining to
     /// be the ally of a creature one is not an ally of.
     NotAlly,
+    /// Orcus § Deter: the actor was deterred from this kind of action until the end of its next
+    /// turn; or, as the target of Deter or Unnerve, it already resisted this actor's
+    /// intimidation this encounter; or it has surrendered (§ Unnerve).
+    Deterred,
 }
 
 impl fmt::Display for ErrorCode {

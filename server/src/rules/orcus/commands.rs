@@ -71,7 +71,9 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             action,
             target,
             effect,
-        } => super::skills::skill_action(d, b, actor, *action, target, *effect),
+            forbid,
+            foreign,
+        } => super::skills::skill_action(d, b, actor, *action, target, *effect, *forbid, *foreign),
         Command::QuickRest { actor, recoveries } => {
             super::rests::short_rest(d, b, actor, *recoveries)
         }
@@ -220,6 +222,21 @@ pub fn pay(d: &mut Decider, actor: &CombatantId, needed: ActionKind) -> R {
                 format!("{} is {} and cannot act", f.c.name, condition_name(c)),
             ));
         }
+    }
+    if has_condition(f.fx, Condition::Surrendered) {
+        return Err(no(
+            ErrorCode::Deterred,
+            format!("{} has surrendered (§ Unnerve)", f.c.name),
+        ));
+    }
+    if has_condition(f.fx, Condition::Deterred(needed)) {
+        return Err(no(
+            ErrorCode::Deterred,
+            format!(
+                "{} is deterred from that action until the end of its turn (§ Deter)",
+                f.c.name
+            ),
+        ));
     }
     let budget = f.budget.0;
     let fresh = budget.standard && budget.move_action && budget.quick;
@@ -2151,6 +2168,7 @@ pub fn can_act(d: &Decider, id: &CombatantId) -> bool {
             Condition::Helpless,
             Condition::Unconscious,
             Condition::Surprised,
+            Condition::Surrendered,
         ]
         .iter()
         .any(|c| has_condition(f.fx, *c))

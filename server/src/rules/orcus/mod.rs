@@ -43,6 +43,8 @@ mod tests_movement;
 #[cfg(test)]
 mod tests_sessions;
 #[cfg(test)]
+mod tests_skills;
+#[cfg(test)]
 mod tests_targets;
 #[cfg(test)]
 mod tests_universal;
