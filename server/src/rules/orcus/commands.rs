@@ -315,6 +315,7 @@ fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R
         Condition::Surprised,
         Condition::Helpless,
         Condition::Unconscious,
+        Condition::Surrendered,
     ] {
         if has_condition(f.fx, c) {
             return Err(no(
@@ -1015,7 +1016,8 @@ fn off_guard(
     })
 }
 
-/// Able to make opportunity attacks (and so to flank): conscious, not helpless, stunned, dazed.
+/// Able to make opportunity attacks (and so to flank): conscious, not helpless, stunned, dazed
+/// (nor surrendered, § Unnerve).
 pub(super) fn can_threaten(d: &Decider, id: &CombatantId) -> bool {
     d.field.get(id).is_some_and(|f| {
         f.vit.0 == LifeStatus::Conscious
@@ -1025,6 +1027,7 @@ pub(super) fn can_threaten(d: &Decider, id: &CombatantId) -> bool {
                 Condition::Helpless,
                 Condition::Unconscious,
                 Condition::Surprised,
+                Condition::Surrendered,
             ]
             .iter()
             .any(|c| has_condition(f.fx, *c))

@@ -1,12 +1,13 @@
 //! Orcus skill actions Create Diversion, Deter and Unnerve (orcus-basic-rules.txt § Skill
 //! actions).
 
-use super::tests::{arena_src, atk, end, started, until};
+use super::tests::{arena_src, atk, end, mv, started, until};
 use crate::content::model::Encounter;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
 use fray_protocol::command::SkillActionKind;
 use fray_protocol::event::{ActionKind, Condition, EffectKind, GameEvent};
+use fray_protocol::grid::MoveMode;
 use fray_protocol::{Command, ErrorCode};
 
 const OPEN: [&str; 6] = [
@@ -222,4 +223,14 @@ fn unnerve_makes_staggered_enemies_in_sight_surrender_unnerve() {
         GameEvent::TurnEnded { combatant, .. } if combatant.as_str() == "brute-1"
     )));
     assert!(has(&e, "brute-1", Condition::Surrendered));
+    // Nor does it make opportunity attacks: Kael walks away from it unharmed.
+    let ev = run(
+        &mut e,
+        &mv("kael", &[(0, 1), (0, 2), (0, 3)], MoveMode::Walk),
+    );
+    assert!(
+        !ev.iter()
+            .any(|x| matches!(x, GameEvent::AttackRolled { .. })),
+        "{ev:?}"
+    );
 }
