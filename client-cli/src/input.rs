@@ -282,6 +282,10 @@ Commands (case-insensitive):
   next-battle               GM: bring in the session's next battle (rests option)
   pass-time MINUTES         GM (Orcus): time passes outside the battle (the session clock)
   reload WHO POWER          Orcus: reload a Loading (swift) weapon power (a swift action)
+  skill WHO KIND [TARGET] [standard|move|swift] [foreign] [EFFECT]
+                            Orcus skill action: feint, grant-save, rally-ally,
+                            create-diversion, deter, unnerve (deter: the action to forbid;
+                            foreign: no shared language)
   allies WHO [ALLY...]      Orcus: who counts as WHO's allies for its next attack
   decline-ally WHO USER     Orcus: WHO counts as USER's enemy for USER's next attack
   be-hit WHO ATTACKER       Orcus: WHO chooses to be hit by ATTACKER's next attack (no roll)
@@ -409,6 +413,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             })),
             _ => Err("usage: be-hit WHO ATTACKER".into()),
         },
+        "skill" => skill_action(args),
         "reload" => match args {
             [who, power] => Ok(Input::Game(Command::Reload {
                 actor: CombatantId::new(who.to_lowercase()),
@@ -1546,6 +1551,48 @@ fn ids(list: &str) -> Vec<CombatantId> {
         .collect()
 }
 
+/// `skill WHO KIND [TARGET] [standard|move|swift] [foreign] [EFFECT]`: an Orcus skill action.
+fn skill_action(args: &[&str]) -> Result<Input, String> {
+    use fray_protocol::command::SkillActionKind as K;
+    const USAGE: &str = "usage: skill WHO feint|grant-save|rally-ally|create-diversion|deter|unnerve [TARGET] [standard|move|swift] [foreign] [EFFECT]";
+    let [who, kind, rest @ ..] = args else {
+        return Err(USAGE.into());
+    };
+    let action = match kind.to_lowercase().replace('_', "-").as_str() {
+        "feint" => K::Feint,
+        "grant-save" => K::GrantSave,
+        "rally-ally" => K::RallyAlly,
+        "create-diversion" | "diversion" => K::CreateDiversion,
+        "deter" => K::Deter,
+        "unnerve" => K::Unnerve,
+        _ => return Err(USAGE.into()),
+    };
+    let actor = CombatantId::new(who.to_lowercase());
+    let mut target = actor.clone();
+    let (mut effect, mut forbid, mut foreign) = (None, None, false);
+    for (i, a) in rest.iter().enumerate() {
+        match a.to_lowercase().as_str() {
+            "standard" => forbid = Some(fray_protocol::event::ActionKind::Standard),
+            "move" => forbid = Some(fray_protocol::event::ActionKind::Move),
+            "swift" | "quick" => forbid = Some(fray_protocol::event::ActionKind::Quick),
+            "foreign" => foreign = true,
+            other => match other.parse::<u32>() {
+                Ok(n) => effect = Some(n),
+                Err(_) if i == 0 => target = CombatantId::new(other),
+                Err(_) => return Err(USAGE.into()),
+            },
+        }
+    }
+    Ok(Input::Game(Command::SkillAction {
+        actor,
+        action,
+        target,
+        effect,
+        forbid,
+        foreign,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1867,6 +1914,18 @@ mod tests {
             })
         );
         assert!(game("be-hit brenna").is_err());
+        assert_eq!(
+            game("skill kael deter brute-1 move foreign"),
+            Ok(Command::SkillAction {
+                actor: CombatantId::new("kael"),
+                action: fray_protocol::command::SkillActionKind::Deter,
+                target: CombatantId::new("brute-1"),
+                effect: None,
+                forbid: Some(fray_protocol::event::ActionKind::Move),
+                foreign: true
+            })
+        );
+        assert!(game("skill kael dance").is_err());
         assert_eq!(
             game("reload tamsin crossbow"),
             Ok(Command::Reload {

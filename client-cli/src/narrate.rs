@@ -1564,6 +1564,11 @@ pub fn condition_name(c: Condition) -> &'static str {
         Condition::OffGuard => "off-guard",
         Condition::Grappled => "grappled",
         Condition::Feinted => "off-guard to its source (feinted)",
+        Condition::Deterred(ActionKind::Standard) => "deterred from standard actions",
+        Condition::Deterred(ActionKind::Move) => "deterred from move actions",
+        Condition::Deterred(ActionKind::Quick) => "deterred from swift actions",
+        Condition::Surrendered => "surrendered",
+        Condition::Unintimidated => "unmoved by its source's intimidation",
     }
 }
 

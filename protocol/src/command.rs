@@ -413,7 +413,14 @@ pub enum Command {
     /// passive Insight: it is off-guard to the actor until the end of the actor's next turn),
     /// `grant_save` (Heal DC 15 on an adjacent ally: it saves at once against `effect`, or its
     /// oldest save-ends effect), `rally_ally` (Heal DC 10 on an adjacent ally: it rallies without
-    /// using an action). Each a standard action.
+    /// using an action), `create_diversion` (encounter; Bluff vs every enemy's passive Insight
+    /// in line of sight: the log says whom the actor diverted for a Stealth check the GM rules),
+    /// `deter` (Intimidate vs the enemy's Will +10, +5 more if `foreign`: it cannot take the
+    /// `forbid` action, standard by default, until the end of its next turn), `unnerve`
+    /// (Intimidate vs Will +10 (+5 if `foreign`) of every staggered enemy in line of sight: it
+    /// surrenders). A failed Deter or Unnerve leaves the target immune to the actor's Deter and
+    /// Unnerve for the encounter. Each a standard action; `target` is ignored by the two
+    /// all-enemies actions.
     SkillAction {
         /// Who acts.
         actor: CombatantId,
@@ -424,6 +431,13 @@ pub enum Command {
         /// For `grant_save`: the effect to save against.
         #[serde(default)]
         effect: Option<u32>,
+        /// For `deter`: the action the target cannot take (default `standard`).
+        #[serde(default)]
+        forbid: Option<crate::event::ActionKind>,
+        /// For `deter` and `unnerve`: the actor speaks no language the targets understand
+        /// (+5 to their Will; the players' and GM's call, as Fray tracks no languages).
+        #[serde(default)]
+        foreign: bool,
     },
     /// GM (Five Torches Deep § Light): sets the scene's light (`combatant` null; `light`
     /// required) or the light where one combatant is (`light` null: back to the scene's).
@@ -967,6 +981,12 @@ pub enum SkillActionKind {
     GrantSave,
     /// § Rally Ally.
     RallyAlly,
+    /// § Create Diversion.
+    CreateDiversion,
+    /// § Deter.
+    Deter,
+    /// § Unnerve.
+    Unnerve,
 }
 
 fn one_night() -> u32 {

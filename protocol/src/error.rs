@@ -157,6 +157,10 @@ pub enum ErrorCode {
     NotAlly,
     /// Old-School Essentials § Subduing: only melee (blunt) blows may subdue.
     CannotSubdue,
+    /// Orcus § Deter: the actor was deterred from this kind of action until the end of its next
+    /// turn; or, as the target of Deter or Unnerve, it already resisted this actor's
+    /// intimidation this encounter; or it has surrendered (§ Unnerve).
+    Deterred,
 }
 
 impl fmt::Display for ErrorCode {

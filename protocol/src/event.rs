@@ -136,6 +136,13 @@ pub enum Condition {
     Grappled,
     /// Orcus § Feint: off-guard to the effect's source only.
     Feinted,
+    /// Orcus § Deter: cannot take this kind of action.
+    Deterred(ActionKind),
+    /// Orcus § Unnerve: has surrendered: takes no actions for the rest of the encounter.
+    Surrendered,
+    /// Orcus § Deter, § Unnerve: resisted the source's intimidation: the source cannot Deter or
+    /// Unnerve it again this encounter.
+    Unintimidated,
 }
 
 /// How hard a save is (13th Age § Saves): easy 6+, normal 11+, hard 16+.

@@ -71,7 +71,9 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             action,
             target,
             effect,
-        } => super::skills::skill_action(d, b, actor, *action, target, *effect),
+            forbid,
+            foreign,
+        } => super::skills::skill_action(d, b, actor, *action, target, *effect, *forbid, *foreign),
         Command::QuickRest { actor, recoveries } => {
             super::rests::short_rest(d, b, actor, *recoveries)
         }
@@ -221,6 +223,21 @@ pub fn pay(d: &mut Decider, actor: &CombatantId, needed: ActionKind) -> R {
             ));
         }
     }
+    if has_condition(f.fx, Condition::Surrendered) {
+        return Err(no(
+            ErrorCode::Deterred,
+            format!("{} has surrendered (§ Unnerve)", f.c.name),
+        ));
+    }
+    if has_condition(f.fx, Condition::Deterred(needed)) {
+        return Err(no(
+            ErrorCode::Deterred,
+            format!(
+                "{} is deterred from that action until the end of its turn (§ Deter)",
+                f.c.name
+            ),
+        ));
+    }
     let budget = f.budget.0;
     let fresh = budget.standard && budget.move_action && budget.quick;
     if !fresh && single_action(d, actor) {
@@ -298,6 +315,7 @@ fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R
         Condition::Surprised,
         Condition::Helpless,
         Condition::Unconscious,
+        Condition::Surrendered,
     ] {
         if has_condition(f.fx, c) {
             return Err(no(
@@ -998,7 +1016,8 @@ fn off_guard(
     })
 }
 
-/// Able to make opportunity attacks (and so to flank): conscious, not helpless, stunned, dazed.
+/// Able to make opportunity attacks (and so to flank): conscious, not helpless, stunned, dazed
+/// (nor surrendered, § Unnerve).
 pub(super) fn can_threaten(d: &Decider, id: &CombatantId) -> bool {
     d.field.get(id).is_some_and(|f| {
         f.vit.0 == LifeStatus::Conscious
@@ -1008,6 +1027,7 @@ pub(super) fn can_threaten(d: &Decider, id: &CombatantId) -> bool {
                 Condition::Helpless,
                 Condition::Unconscious,
                 Condition::Surprised,
+                Condition::Surrendered,
             ]
             .iter()
             .any(|c| has_condition(f.fx, *c))
@@ -2171,6 +2191,7 @@ pub fn can_act(d: &Decider, id: &CombatantId) -> bool {
             Condition::Helpless,
             Condition::Unconscious,
             Condition::Surprised,
+            Condition::Surrendered,
         ]
         .iter()
         .any(|c| has_condition(f.fx, *c))

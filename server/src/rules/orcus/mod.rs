@@ -46,6 +46,8 @@ mod tests_senses;
 #[cfg(test)]
 mod tests_sessions;
 #[cfg(test)]
+mod tests_skills;
+#[cfg(test)]
 mod tests_targets;
 #[cfg(test)]
 mod tests_universal;

@@ -1,20 +1,23 @@
-//! Orcus skill actions in combat (orcus-basic-rules.txt § Skill actions): Feint, Grant Save and
-//! Rally Ally. Each is a standard action and a skill check; Escape a Grapple is in
-//! `maneuvers.rs`, Stabilize in `commands.rs`. Create Diversion, Deter and Unnerve depend on
-//! attitudes (friendly, unfriendly, hostile) and languages that Fray does not track: not yet.
+//! Orcus skill actions in combat (orcus-basic-rules.txt § Skill actions): Feint, Grant Save,
+//! Rally Ally, Create Diversion, Deter and Unnerve. Each is a standard action and a skill check;
+//! Escape a Grapple is in `maneuvers.rs`, Stabilize in `commands.rs`. Fray tracks no attitudes
+//! nor languages: a creature in a fight is hostile (the +10 of § Deter; Deter makes it hostile
+//! anyway), and a missing common language is the command's `foreign` flag (interpretations).
 
 use super::Board;
 use super::commands::{
-    R, alive, defense_bonus, fighter, fighter_side, is_enemy, no, on_turn, pay, skill_check,
-    skill_mod, space, spend_recovery,
+    R, alive, defense_bonus, defense_value, fighter, fighter_side, is_enemy, no, on_turn, pay,
+    skill_check, skill_mod, space, spend_recovery,
 };
 use super::geometry;
 use super::riders::{self, emit_effect};
 use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::thirteenth_age::field::has_condition;
 use fray_protocol::ErrorCode;
 use fray_protocol::command::SkillActionKind;
 use fray_protocol::event::{
-    ActionKind, Condition, EffectDuration, EffectEndReason, EffectKind, GameEvent, SavePurpose,
+    ActionKind, Condition, Defense, EffectDuration, EffectEndReason, EffectKind, GameEvent,
+    SavePurpose,
 };
 use fray_protocol::ids::CombatantId;
 use fray_protocol::state::LifeStatus;
@@ -45,6 +48,7 @@ fn adjacent_ally(d: &Decider, b: &Board, actor: &CombatantId, target: &Combatant
 }
 
 /// One skill action.
+#[allow(clippy::too_many_arguments)]
 pub fn skill_action(
     d: &mut Decider,
     b: &Board,
@@ -52,13 +56,196 @@ pub fn skill_action(
     kind: SkillActionKind,
     target: &CombatantId,
     effect: Option<u32>,
+    forbid: Option<ActionKind>,
+    foreign: bool,
 ) -> R {
     on_turn(d, actor)?;
     match kind {
         SkillActionKind::Feint => feint(d, b, actor, target),
         SkillActionKind::GrantSave => grant_save(d, b, actor, target, effect),
         SkillActionKind::RallyAlly => rally_ally(d, b, actor, target),
+        SkillActionKind::CreateDiversion => create_diversion(d, b, actor),
+        SkillActionKind::Deter => deter(d, b, actor, target, forbid, foreign),
+        SkillActionKind::Unnerve => unnerve(d, b, actor, foreign),
     }
+}
+
+/// The id Create Diversion is expended under (§ Create Diversion is once per encounter).
+const CREATE_DIVERSION: &str = "create_diversion";
+/// § Deter: a hostile target's Will bonus (a creature in a fight is hostile: interpretation).
+const HOSTILE_WILL: i32 = 10;
+/// § Deter, § Unnerve: the Will bonus when the actor speaks no language the target understands.
+const FOREIGN_WILL: i32 = 5;
+
+/// The living enemies of `actor` it has line of sight to (§ Areas of effect, eyesight: without a
+/// battle map, all of them).
+fn enemies_in_eyesight(
+    d: &Decider,
+    b: &Board,
+    actor: &CombatantId,
+) -> Result<Vec<CombatantId>, fray_protocol::Rejection> {
+    let from = space(d, b, actor)?;
+    let g = b.map.0.as_ref().and_then(geometry::Geo::new);
+    let mut out = Vec::new();
+    for f in d.field.all() {
+        let id = f.c.id.clone();
+        if f.vit.0 == LifeStatus::Dead || !is_enemy(d, actor, &id) {
+            continue;
+        }
+        let Ok(to) = space(d, b, &id) else { continue };
+        if g.as_ref().is_none_or(|g| g.line_of_sight(from, to)) {
+            out.push(id);
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `target` resisted `actor`'s Deter or Unnerve this encounter.
+fn unintimidated(d: &Decider, actor: &CombatantId, target: &CombatantId) -> bool {
+    d.field.get(target).is_some_and(|f| {
+        f.fx.0.iter().any(|e| {
+            matches!(e.kind, EffectKind::Condition(Condition::Unintimidated)) && &e.source == actor
+        })
+    })
+}
+
+/// § Deter, § Unnerve: Intimidate vs the target's Will plus `plus`; a failure leaves it immune to
+/// the actor's Deter and Unnerve until the end of the encounter.
+fn intimidate(
+    d: &mut Decider,
+    b: &Board,
+    actor: &CombatantId,
+    target: &CombatantId,
+    plus: i32,
+    purpose: &str,
+) -> bool {
+    let dc = defense_value(d, b, target, Defense::Will) + plus;
+    let ok = skill_check(d, b, actor, "intimidate", dc, purpose);
+    if !ok {
+        emit_effect(
+            d,
+            target,
+            actor,
+            EffectKind::Condition(Condition::Unintimidated),
+            EffectDuration::EndOfBattle,
+        );
+    }
+    ok
+}
+
+/// § Create Diversion (encounter): near eyesight, all enemies; Bluff vs each one's passive
+/// Insight. A success is the diversion the actor needs to attempt a Stealth check while that
+/// enemy is aware of it; Fray tracks no hiding, so the checks in the log are the GM's to rule on
+/// (interpretation).
+fn create_diversion(d: &mut Decider, b: &Board, actor: &CombatantId) -> R {
+    if fighter(d, actor)?.used.0.contains(CREATE_DIVERSION) {
+        return Err(no(
+            ErrorCode::PowerExpended,
+            "Create Diversion is once per encounter",
+        ));
+    }
+    let targets = enemies_in_eyesight(d, b, actor)?;
+    if targets.is_empty() {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{actor} sees no enemy to divert"),
+        ));
+    }
+    pay(d, actor, ActionKind::Standard)?;
+    d.emit(GameEvent::PowerExpended {
+        combatant: actor.clone(),
+        power: CREATE_DIVERSION.into(),
+    });
+    for t in targets {
+        let dc = 10 + skill_mod(b, &t, "insight");
+        skill_check(
+            d,
+            b,
+            actor,
+            "bluff",
+            dc,
+            &format!("create diversion vs {t}"),
+        );
+    }
+    Ok(())
+}
+
+/// § Deter (at-will): near eyesight or earshot, one enemy (every creature in the fight hears the
+/// actor: interpretation); Intimidate vs Will +10 (hostile) +5 if `foreign`; success: the target
+/// cannot take the `forbid` action (standard unless chosen) until the end of its next turn.
+fn deter(
+    d: &mut Decider,
+    b: &Board,
+    actor: &CombatantId,
+    target: &CombatantId,
+    forbid: Option<ActionKind>,
+    foreign: bool,
+) -> R {
+    alive(d, target)?;
+    if !is_enemy(d, actor, target) {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{target} is not an enemy"),
+        ));
+    }
+    if unintimidated(d, actor, target) {
+        return Err(no(
+            ErrorCode::Deterred,
+            format!("{target} resisted {actor}'s Deter or Unnerve this encounter"),
+        ));
+    }
+    pay(d, actor, ActionKind::Standard)?;
+    let plus = HOSTILE_WILL + if foreign { FOREIGN_WILL } else { 0 };
+    if intimidate(d, b, actor, target, plus, "deter") {
+        // "until the end of their next turn": the target is the effect's source, so it ends
+        // at the end of the target's next turn.
+        emit_effect(
+            d,
+            target,
+            target,
+            EffectKind::Condition(Condition::Deterred(forbid.unwrap_or(ActionKind::Standard))),
+            EffectDuration::UntilEndOfSourcesNextTurn,
+        );
+    }
+    Ok(())
+}
+
+/// § Unnerve (at-will): near eyesight and earshot, all staggered enemies (the ones in line of
+/// sight not immune to the actor's intimidation); Intimidate vs Will +10 (+5 if `foreign`), one
+/// check per target; success: it surrenders (takes no more actions this encounter).
+fn unnerve(d: &mut Decider, b: &Board, actor: &CombatantId, foreign: bool) -> R {
+    let targets: Vec<CombatantId> = enemies_in_eyesight(d, b, actor)?
+        .into_iter()
+        .filter(|t| {
+            d.overlay
+                .vitals(d.field, t)
+                .is_some_and(|v| v.current * 2 <= v.max)
+                && !unintimidated(d, actor, t)
+                && d.field
+                    .get(t)
+                    .is_some_and(|f| !has_condition(f.fx, Condition::Surrendered))
+        })
+        .collect();
+    if targets.is_empty() {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{actor} sees no staggered enemy to unnerve"),
+        ));
+    }
+    pay(d, actor, ActionKind::Standard)?;
+    let plus = HOSTILE_WILL + if foreign { FOREIGN_WILL } else { 0 };
+    for t in targets {
+        if intimidate(d, b, actor, &t, plus, &format!("unnerve {t}")) {
+            emit_effect(
+                d,
+                &t,
+                actor,
+                EffectKind::Condition(Condition::Surrendered),
+                EffectDuration::EndOfBattle,
+            );
+        }
+    }
+    Ok(())
 }
 
 /// § Feint (encounter): near burst 1, one enemy; Bluff vs its passive Insight (10 + Insight);

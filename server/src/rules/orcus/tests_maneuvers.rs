@@ -464,6 +464,8 @@ fn skill(actor: &str, action: fray_protocol::command::SkillActionKind, target: &
         action,
         target: cid(target),
         effect: None,
+        forbid: None,
+        foreign: false,
     }
 }
 
