@@ -27,7 +27,7 @@ pub fn sensed(
     let (sight, hearing, both) = senses;
     let mut out = BTreeSet::new();
     for s in others {
-        let seen = sight && !blinded && g.line_of_sight(user, s);
+        let seen = sight && sees(Some(g), user, blinded, s);
         let heard = hearing;
         let inside = if both { seen && heard } else { seen || heard };
         if inside {
@@ -35,4 +35,11 @@ pub fn sensed(
         }
     }
     out
+}
+
+/// Whether a user at `user` sees a creature at `other` (§ Line of sight; a blinded user sees
+/// nothing; without a battle map everyone is in sight). Eyesight areas and the skill actions
+/// that work in eyesight (Create Diversion, Unnerve) share it.
+pub fn sees(g: Option<&Geo>, user: Space, blinded: bool, other: Space) -> bool {
+    !blinded && g.is_none_or(|g| g.line_of_sight(user, other))
 }

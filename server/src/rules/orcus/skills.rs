@@ -77,8 +77,8 @@ const HOSTILE_WILL: i32 = 10;
 /// § Deter, § Unnerve: the Will bonus when the actor speaks no language the target understands.
 const FOREIGN_WILL: i32 = 5;
 
-/// The living enemies of `actor` it has line of sight to (§ Areas of effect, eyesight: without a
-/// battle map, all of them).
+/// The living enemies of `actor` it sees (§ Areas of effect, eyesight: `senses::sees`; a
+/// blinded actor sees none; without a battle map, all of them).
 fn enemies_in_eyesight(
     d: &Decider,
     b: &Board,
@@ -86,6 +86,10 @@ fn enemies_in_eyesight(
 ) -> Result<Vec<CombatantId>, fray_protocol::Rejection> {
     let from = space(d, b, actor)?;
     let g = b.map.0.as_ref().and_then(geometry::Geo::new);
+    let blinded = d
+        .field
+        .get(actor)
+        .is_some_and(|f| has_condition(f.fx, Condition::Blinded));
     let mut out = Vec::new();
     for f in d.field.all() {
         let id = f.c.id.clone();
@@ -93,7 +97,7 @@ fn enemies_in_eyesight(
             continue;
         }
         let Ok(to) = space(d, b, &id) else { continue };
-        if g.as_ref().is_none_or(|g| g.line_of_sight(from, to)) {
+        if super::senses::sees(g.as_ref(), from, blinded, to) {
             out.push(id);
         }
     }
