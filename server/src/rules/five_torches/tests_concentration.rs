@@ -163,3 +163,59 @@ fn incapacitation_ends_concentration_quick_actions() {
     );
     assert_eq!(held(&e, "ada"), None);
 }
+
+/// five-torches-deep-combat.txt § Quick Actions: a turn whose quick action went elsewhere (a
+/// readied action, then the movement action that could be traded down) cannot maintain the concentration — it lapses; § Morale: a combatant that
+/// flees leaves the battle and its concentration with it (interpretation).
+#[test]
+fn a_spent_quick_action_or_a_rout_ends_concentration_quick_actions() {
+    use fray_protocol::event::ActionKind;
+    use fray_protocol::ftd::MoraleOutcome;
+    let enc = arena(14, 14, "1d6");
+    let mut e = started(&enc, 6);
+    turn_of(&mut e, "ada");
+    run(&mut e, &concentrate("ada", "bless"));
+    run(&mut e, &end("ada"));
+    turn_of(&mut e, "ada");
+    run(
+        &mut e,
+        &Command::ReadyAction {
+            actor: cid("ada"),
+            action: ActionKind::Standard,
+            trigger: "a goon comes close".into(),
+        },
+    );
+    // The movement action could still pay for it (traded down): spent on moving, the turn
+    // ends by itself (nothing left) and the concentration lapses before it does.
+    let ev = run(&mut e, &super::tests::close_to("ada", "goon-1"));
+    assert_eq!(ended(&ev), vec![("ada".into(), ConcentrationEnd::Lapsed)]);
+    assert!(ev.iter().any(|x| matches!(x, GameEvent::TurnEnded { .. })));
+    assert_eq!(held(&e, "ada"), None);
+    // A goon concentrating breaks and flees.
+    let mut routed = false;
+    for seed in 0..60 {
+        let mut e = started(&enc, seed);
+        turn_of(&mut e, "goon-1");
+        run(&mut e, &concentrate("goon-1", "hex"));
+        let ev = run(
+            &mut e,
+            &Command::MoraleCheck {
+                combatants: vec![cid("goon-1")],
+                group: false,
+                advantage: Advantage::None,
+                on_failure: MoraleOutcome::Flee,
+            },
+        );
+        if ev.iter().any(|x| matches!(x, GameEvent::LeftBattle { .. })) {
+            assert_eq!(
+                ended(&ev),
+                vec![("goon-1".into(), ConcentrationEnd::LeftBattle)]
+            );
+            assert_eq!(held(&e, "goon-1"), None);
+            routed = true;
+            break;
+        }
+        assert!(held(&e, "goon-1").is_some());
+    }
+    assert!(routed, "no seed routed the goon");
+}
