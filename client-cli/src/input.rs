@@ -307,6 +307,8 @@ Five Torches Deep:
   ready-for active|move TRIGGER...   ready an action (your quick action): take it out of turn
                             when TRIGGER happens, before your next turn
   hide                      stealth: a DEX check (active action); hidden, you cannot be targeted
+  concentrate EFFECT...      start or maintain concentration on EFFECT (your quick action, each
+                            turn; a retreat halts it); `unconcentrate` lets it go
   torch|lantern|douse [WHO] light a fresh torch (1 h) or lantern (3 h), or put it out
   light [WHO] dark|dim|lit|brilliant   GM: the scene's light, or WHO's (`light WHO scene`)
   load WHO LOAD [COINS]     GM: what WHO carries (each load above STR: -5' speed, disadvantage)
@@ -1453,6 +1455,20 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             let actor = need_menu()?.actor.clone();
             no_args(Input::Game(Command::Hide { actor }))
         }
+        "concentrate" => {
+            let actor = need_menu()?.actor.clone();
+            if args.is_empty() {
+                return Err("`concentrate EFFECT...`: name the effect".to_owned());
+            }
+            Ok(Input::Game(Command::Concentrate {
+                actor,
+                effect: args.join(" "),
+            }))
+        }
+        "unconcentrate" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::EndConcentration { actor }))
+        }
         "reveal" => match args {
             [who] => Ok(Input::Game(Command::Reveal {
                 combatant: CombatantId::new(who.to_lowercase()),
@@ -2138,6 +2154,19 @@ mod tests {
         assert_eq!(
             game("hide"),
             Ok(Command::Hide {
+                actor: id("brakka")
+            })
+        );
+        assert_eq!(
+            game("concentrate bless the party"),
+            Ok(Command::Concentrate {
+                actor: id("brakka"),
+                effect: "bless the party".into()
+            })
+        );
+        assert_eq!(
+            game("unconcentrate"),
+            Ok(Command::EndConcentration {
                 actor: id("brakka")
             })
         );

@@ -1217,6 +1217,34 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 n(combatant)
             )
         }
+        GameEvent::Concentrating {
+            combatant,
+            effect,
+            maintained,
+        } => format!(
+            "{} {} {effect}",
+            n(combatant),
+            if *maintained {
+                "keeps concentrating on"
+            } else {
+                "concentrates on"
+            }
+        ),
+        GameEvent::ConcentrationEnded {
+            combatant,
+            effect,
+            reason,
+        } => format!(
+            "{}'s concentration on {effect} ends ({})",
+            n(combatant),
+            match reason {
+                fray_protocol::ftd::ConcentrationEnd::Retreat => "halted by the retreat",
+                fray_protocol::ftd::ConcentrationEnd::Lapsed => "not maintained this turn",
+                fray_protocol::ftd::ConcentrationEnd::Dropped => "let go",
+                fray_protocol::ftd::ConcentrationEnd::Incapacitated => "incapacitated",
+                fray_protocol::ftd::ConcentrationEnd::LeftBattle => "left the battle",
+            }
+        ),
         GameEvent::Subdued {
             attacker,
             target,

@@ -171,6 +171,14 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             {
                 o.acted = true;
             }
+            if let Some(i) = find(state, combatant)
+                && let Some(c) = state.combatants[i]
+                    .ftd
+                    .as_mut()
+                    .and_then(|f| f.concentration.as_mut())
+            {
+                c.maintained = false;
+            }
             state.current = Some(combatant.clone());
             state.round = *round;
             state.turn_index = state
@@ -442,6 +450,25 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 && let Some(f) = &mut state.combatants[i].ftd
             {
                 f.hidden = *hidden;
+            }
+        }
+        GameEvent::Concentrating {
+            combatant, effect, ..
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(f) = &mut state.combatants[i].ftd
+            {
+                f.concentration = Some(fray_protocol::ftd::Concentration {
+                    effect: effect.clone(),
+                    maintained: true,
+                });
+            }
+        }
+        GameEvent::ConcentrationEnded { combatant, .. } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(f) = &mut state.combatants[i].ftd
+            {
+                f.concentration = None;
             }
         }
         GameEvent::StealthDcSet { dc } => {

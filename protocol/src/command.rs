@@ -965,6 +965,21 @@ pub enum Command {
         #[serde(default)]
         modifier: i32,
     },
+    /// Five Torches Deep § Quick Actions ("maintaining concentration … are quick actions"): on
+    /// its turn the actor spends its quick action to start concentrating on `effect` (1–80
+    /// characters) or to maintain the one it holds; a turn that ends without it lapses the
+    /// concentration. One at a time.
+    Concentrate {
+        /// Who concentrates.
+        actor: CombatantId,
+        /// The effect (a spell, a class feature…).
+        effect: String,
+    },
+    /// Five Torches Deep: the actor lets its concentration go (free, at any time).
+    EndConcentration {
+        /// Who.
+        actor: CombatantId,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1052,6 +1067,8 @@ impl Command {
             | Command::CarryLight { actor, .. }
             | Command::Hide { actor }
             | Command::ReadyAction { actor, .. }
+            | Command::Concentrate { actor, .. }
+            | Command::EndConcentration { actor }
             | Command::Mount { actor, .. }
             | Command::Dismount { actor, .. }
             | Command::CommandMount { actor, .. }
@@ -1165,6 +1182,8 @@ impl Command {
             Command::DeclineAlly { .. } => "decline_ally",
             Command::ChooseToBeHit { .. } => "choose_to_be_hit",
             Command::AttemptEvasion { .. } => "attempt_evasion",
+            Command::Concentrate { .. } => "concentrate",
+            Command::EndConcentration { .. } => "end_concentration",
             Command::StartAmbush { .. } => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

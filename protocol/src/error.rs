@@ -161,6 +161,11 @@ pub enum ErrorCode {
     /// turn; or, as the target of Deter or Unnerve, it already resisted this actor's
     /// intimidation this encounter; or it has surrendered (§ Unnerve).
     Deterred,
+    /// Five Torches Deep § Quick Actions: the actor already concentrates on another effect
+    /// (end it first), or already maintained its concentration this turn.
+    AlreadyConcentrating,
+    /// Five Torches Deep: the actor concentrates on nothing.
+    NotConcentrating,
 }
 
 impl fmt::Display for ErrorCode {

@@ -1489,6 +1489,27 @@ pub enum GameEvent {
         /// The target's subdual damage in all.
         subdual: i32,
     },
+    /// Five Torches Deep § Quick Actions: a combatant spent its quick action concentrating on
+    /// `effect` — starting it (`maintained` false) or maintaining it this turn (true).
+    Concentrating {
+        /// Who.
+        combatant: CombatantId,
+        /// The effect.
+        effect: String,
+        /// Kept from an earlier turn.
+        maintained: bool,
+    },
+    /// Five Torches Deep § Retreat / § Quick Actions: a concentration ended — halted by a
+    /// retreat, lapsed (a turn without the quick action for it), dropped, incapacitated, or
+    /// left the battle.
+    ConcentrationEnded {
+        /// Who.
+        combatant: CombatantId,
+        /// The effect.
+        effect: String,
+        /// Why.
+        reason: crate::ftd::ConcentrationEnd,
+    },
 }
 
 impl GameEvent {

@@ -197,6 +197,36 @@ pub struct FtdCombatant {
     /// The disease, poison or venom it is infected by (§ Corruptions).
     #[serde(default)]
     pub corruption: Option<Corruption>,
+    /// The effect it concentrates on (§ Quick Actions: maintaining concentration is a quick
+    /// action; § Retreat: a retreat halts it).
+    #[serde(default)]
+    pub concentration: Option<Concentration>,
+}
+
+/// A concentration a combatant holds (`concentration` on `ftd`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Concentration {
+    /// The effect, as the player named it.
+    pub effect: String,
+    /// Its quick action maintained it this turn (started or kept); unmaintained at the end of
+    /// its turn, it lapses.
+    pub maintained: bool,
+}
+
+/// Why a concentration ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConcentrationEnd {
+    /// § Retreat: "Concentration effects immediately halt once the PC retreats".
+    Retreat,
+    /// § Quick Actions: the turn ended without the quick action maintaining it.
+    Lapsed,
+    /// The combatant let it go (`end_concentration`).
+    Dropped,
+    /// Incapacitated or dead (0 hp: "unable to act" — Fray's interpretation).
+    Incapacitated,
+    /// Fled or surrendered (left the battle; Fray's interpretation).
+    LeftBattle,
 }
 
 /// Coins per load (§ Treasure: "500 coins per load"); fewer than 500 coins weigh nothing

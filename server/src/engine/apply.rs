@@ -287,6 +287,13 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 }
             }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::FULL);
+            // Five Torches Deep § Quick Actions: each turn's quick action maintains a
+            // concentration anew.
+            with::<FtdSheet>(world, combatant, |s| {
+                if let Some(c) = s.0.concentration.as_mut() {
+                    c.maintained = false;
+                }
+            });
             // Orcus § Opportunity attacks: one per turn (every creature's turn);
             // § Immediate actions: one between each of your turns.
             for_all::<Grid>(world, |g| g.0.opportunity_used = false);
@@ -770,6 +777,17 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         }),
         GameEvent::StealthChanged { combatant, hidden } => {
             with::<FtdSheet>(world, combatant, |s| s.0.hidden = *hidden)
+        }
+        GameEvent::Concentrating {
+            combatant, effect, ..
+        } => with::<FtdSheet>(world, combatant, |s| {
+            s.0.concentration = Some(fray_protocol::ftd::Concentration {
+                effect: effect.clone(),
+                maintained: true,
+            })
+        }),
+        GameEvent::ConcentrationEnded { combatant, .. } => {
+            with::<FtdSheet>(world, combatant, |s| s.0.concentration = None)
         }
         GameEvent::ReadyDeclared {
             combatant, action, ..

@@ -99,6 +99,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
             exhausted: false,
             adventured: 0,
             corruption: None,
+            concentration: None,
         };
         sheet.refresh_encumbrance();
         e.insert((FtdSheet(sheet), FtdKit(k.clone())));

@@ -100,6 +100,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
                     "the GM rules on the retreat first (resolve_retreat)",
                 ));
             }
+            super::concentration::turn_ending(d, s, actor);
             d.emit(GameEvent::TurnEnded {
                 combatant: actor.clone(),
             });
@@ -164,6 +165,10 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             action,
             trigger,
         } => ready_action(d, s, actor, *action, trigger),
+        Command::Concentrate { actor, effect } => {
+            super::concentration::concentrate(d, s, actor, effect)
+        }
+        Command::EndConcentration { actor } => super::concentration::drop(d, s, actor),
         Command::Ready { .. } => Err(no(
             ErrorCode::InvalidArgument,
             "Five Torches Deep readies with ready_action (a quick action with a trigger)",
@@ -258,7 +263,7 @@ pub(super) fn require_up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> R {
 /// § Types of Actions: spends the action `needed` (active = `standard`, movement = `move`,
 /// quick = `quick`), trading a bigger one down when the exact one is spent (§ Active Actions,
 /// § Movement Actions: active → movement or quick, movement → quick).
-fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId, needed: ActionKind) -> R {
+pub(super) fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId, needed: ActionKind) -> R {
     // § Quick Actions: a readied action is taken out of turn, once, paid for when readied.
     if d.field.battle.phase == Phase::Running
         && d.field.battle.current().is_some_and(|c| c != actor)
@@ -1279,6 +1284,8 @@ fn retreat(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
     d.emit(GameEvent::RetreatStarted {
         combatant: actor.clone(),
     });
+    // § Retreat: "Concentration effects immediately halt once the PC retreats."
+    super::concentration::retreated(d, s, actor);
     // § Retreat: "Any retainers or NPCs following a PC who retreats must immediately make a
     // morale check at disadvantage" — proposed to the GM, who rolls it (`morale_check` with
     // `disadvantage`).

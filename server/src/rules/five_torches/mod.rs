@@ -18,6 +18,7 @@
 
 mod chase;
 mod commands;
+mod concentration;
 mod corruption;
 pub mod rules;
 mod time;
@@ -30,6 +31,8 @@ mod tests;
 mod tests_chase;
 #[cfg(test)]
 mod tests_clock;
+#[cfg(test)]
+mod tests_concentration;
 #[cfg(test)]
 mod tests_corruption;
 #[cfg(test)]

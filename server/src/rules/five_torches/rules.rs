@@ -593,6 +593,7 @@ mod tests {
             exhausted: false,
             adventured: 0,
             corruption: None,
+            concentration: None,
         };
         c.refresh_encumbrance();
         assert_eq!((c.speed, c.over_load, c.hindered()), (25, 1, true));

@@ -20,6 +20,9 @@ use fray_protocol::state::LifeStatus;
 
 /// One pass of the machinery; emits nothing when there is nothing to do.
 pub fn advance(d: &mut Decider, s: &Sheets, secret: &SeedSecret) {
+    if super::concentration::sweep(d, s) {
+        return;
+    }
     match d.field.battle.stage {
         Stage::Setup => {}
         Stage::Ended => after_battle(d, s, secret),
@@ -33,6 +36,7 @@ pub fn advance(d: &mut Decider, s: &Sheets, secret: &SeedSecret) {
             } else if let Some(current) = d.field.battle.current().cloned()
                 && !can_go_on(d, s, &current)
             {
+                super::concentration::turn_ending(d, s, &current);
                 d.emit(GameEvent::TurnEnded { combatant: current });
             }
         }

@@ -338,7 +338,9 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::ChooseAllies { .. }
         | Command::DeclineAlly { .. }
         | Command::ChooseToBeHit { .. }
-        | Command::AttemptEvasion { .. } => reject(
+        | Command::AttemptEvasion { .. }
+        | Command::Concentrate { .. }
+        | Command::EndConcentration { .. } => reject(
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", cmd.kind()),
         ),
