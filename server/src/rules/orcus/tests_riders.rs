@@ -43,7 +43,7 @@ fn clutched(seed: u64) -> Option<Engine> {
 
 #[test]
 fn a_powers_grapple_save_ends_holds_like_a_grapple_and_breaks_on_a_save_special_saving_throw_riders()
-{
+ {
     // orcus-basic-rules.txt § Special saving throw riders ("Grappled (save ends)") and § Grapple:
     // the target is grappled by the power's user (it cannot move), and also saves at the end
     // of each of its turns, breaking the grapple on a success. No maintaining is needed.
