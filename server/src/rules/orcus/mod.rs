@@ -42,6 +42,8 @@ mod tests_mounts;
 #[cfg(test)]
 mod tests_movement;
 #[cfg(test)]
+mod tests_riders;
+#[cfg(test)]
 mod tests_senses;
 #[cfg(test)]
 mod tests_sessions;

@@ -2,7 +2,7 @@
 //! actions (Full Defense, Rally, Coup De Grace, Stabilize), the death save on a 20 and damage
 //! never below 0 — each test naming the section of `orcus-basic-rules.txt` it checks.
 
-use super::tests::{NEXT_TO_LIRA, SPREAD, arena_src, atk, end, smash, started, until};
+use super::tests::{NEXT_TO_LIRA, SPREAD, arena_src, atk, end, mv, smash, started, until};
 use crate::content::{load_encounter, model::Encounter};
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, current, refusal, refuse, run};
@@ -11,6 +11,7 @@ use fray_protocol::event::{
     ActionKind, BonusStat, Condition, DamageCause, Effect, EffectDuration, EffectKind, GameEvent,
     SavePurpose,
 };
+use fray_protocol::grid::MoveMode;
 use fray_protocol::state::LifeStatus;
 use fray_protocol::{Command, ErrorCode};
 
@@ -1187,4 +1188,125 @@ hit = "1"
     }
     assert!(cs(&e, "brute-1").staggered);
     assert!(regained, "staggering it recharged the power");
+}
+
+// --- § Knocking a creature out, § Helpless -------------------------------------------------
+
+#[test]
+fn a_knocked_out_hero_heals_1_hp_after_a_short_rest_knocking_a_creature_out() {
+    // orcus-basic-rules.txt § Knocking a creature out: "It heals 1 HP after a short rest"
+    // (§ Resting: the short rest comes after the battle, with the `rests` option).
+    let src = arena_src(&OPEN, &smash(40), 5, NEXT_TO_LIRA)
+        .replace("[map]", "[options]\nrests = true\n[map]");
+    let enc = load_encounter("rest.toml", &src).unwrap();
+    for seed in 0..20 {
+        let mut e = started(&enc, seed);
+        until(&mut e, "brute-1");
+        run(
+            &mut e,
+            &Command::Attack {
+                actor: cid("brute-1"),
+                attack: "smash".into(),
+                targets: vec![cid("lira")],
+                mode: AttackMode::Standard,
+                knock_out: true,
+            },
+        );
+        if cs(&e, "lira").status != LifeStatus::KnockedOut {
+            continue;
+        }
+        assert!(cs(&e, "lira").hp.unwrap() < 0);
+        run(&mut e, &Command::EndBattle);
+        let recoveries = cs(&e, "lira").recoveries;
+        run(
+            &mut e,
+            &Command::QuickRest {
+                actor: cid("lira"),
+                recoveries: 0,
+            },
+        );
+        let l = cs(&e, "lira");
+        assert_eq!((l.status, l.hp), (LifeStatus::Conscious, Some(1)));
+        assert_eq!(l.recoveries, recoveries, "the 1 hp costs no recovery");
+        return;
+    }
+    panic!("no knock-out in 20 seeds");
+}
+
+/// The helpless tests' positions: Lira two squares east of Kael, brute-1 between them.
+const HELPLESS_AT: &str = r#"kael = [1, 1]
+lira = [3, 1]
+brute-1 = [2, 1]
+brute-2 = [1, 4]"#;
+
+fn knife_bonus(ev: &[GameEvent]) -> Option<i32> {
+    ev.iter().find_map(|x| match x {
+        GameEvent::AttackRolled { bonus, .. } => Some(*bonus),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_helpless_creature_is_off_guard_and_takes_no_turn_helpless() {
+    // orcus-basic-rules.txt § Conditions, Helpless (the definitions are lost from the text:
+    // interpretation, Fourth Edition) and § Coup De Grace: a helpless creature is off-guard
+    // (+2, § Off-guard) and acts not at all: its turn passes at once (it still saves at its end).
+    let enc = encounter(CDG_POWERS, "hp = 20", "", HELPLESS_AT);
+    let mut e = hexed(&enc, &["brute-1"]);
+    // Flanked by Lira as well: off-guard once, not twice (+2).
+    let ev = run(&mut e, &atk("kael", "knife", &["brute-1"]));
+    assert_eq!(knife_bonus(&ev), Some(5 + 2));
+    let mut turns = Vec::new();
+    let mut events = run(&mut e, &end("kael"));
+    while current(&e) != "kael" {
+        let c = current(&e);
+        turns.push(c.clone());
+        events.extend(run(&mut e, &end(&c)));
+    }
+    assert!(!turns.contains(&"brute-1".to_string()), "{turns:?}");
+    assert!(events.iter().any(|x| matches!(x,
+        GameEvent::TurnStarted { combatant, .. } if combatant.as_str() == "brute-1")));
+    assert!(events.iter().any(|x| matches!(x,
+        GameEvent::SaveRolled { combatant, .. } if combatant.as_str() == "brute-1")));
+}
+
+#[test]
+fn a_helpless_ally_does_not_flank_helpless() {
+    // orcus-basic-rules.txt § Flanking: "a helpless creature … does not contribute to a flank".
+    let enc = encounter(CDG_POWERS, "hp = 20", "", HELPLESS_AT);
+    let mut e = started(&enc, 1);
+    let ev = run(&mut e, &atk("kael", "knife", &["brute-1"]));
+    assert_eq!(
+        knife_bonus(&ev),
+        Some(5 + 2),
+        "Lira flanks brute-1 with Kael"
+    );
+    let mut e = hexed(&enc, &["lira"]);
+    let ev = run(&mut e, &atk("kael", "knife", &["brute-1"]));
+    assert_eq!(knife_bonus(&ev), Some(5), "a helpless Lira does not");
+}
+
+#[test]
+fn a_hostile_helpless_creatures_space_can_be_moved_through_helpless() {
+    // orcus-basic-rules.txt § Occupied spaces: "through a hostile creature's space if it is
+    // helpless", but no willing end of a move in it unless it is prone.
+    let at = "kael = [1, 1]\nlira = [0, 5]\nbrute-1 = [2, 1]\nbrute-2 = [9, 5]";
+    let enc = encounter(CDG_POWERS, "hp = 20", "", at);
+    let mut e = started(&enc, 1);
+    assert_eq!(
+        refuse(&mut e, &mv("kael", &[(2, 1), (3, 1)], MoveMode::Walk)),
+        ErrorCode::IllegalPath,
+        "a standing enemy blocks"
+    );
+    let mut e = hexed(&enc, &["brute-1"]);
+    assert_eq!(
+        refuse(&mut e, &mv("kael", &[(2, 1)], MoveMode::Walk)),
+        ErrorCode::IllegalPath,
+        "no ending the move in its space"
+    );
+    run(&mut e, &mv("kael", &[(2, 1), (3, 1)], MoveMode::Walk));
+    assert_eq!(
+        cs(&e, "kael").grid.unwrap().square,
+        fray_protocol::grid::Square::new(3, 1)
+    );
 }
