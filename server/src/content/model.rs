@@ -976,4 +976,8 @@ pub struct OseAttackSpec {
     /// What the attack is (§ Invulnerabilities), e.g. `silver`, `magic`.
     #[serde(default)]
     pub kinds: Vec<String>,
+    /// § Attacks Per Round: one of a monster's several attacks per round (content `routine`);
+    /// each routine attack may be made once in its turn.
+    #[serde(default)]
+    pub routine: bool,
 }

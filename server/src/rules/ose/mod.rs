@@ -30,6 +30,7 @@ mod hazards;
 mod initiative;
 mod invulnerability;
 mod retainers;
+mod routine;
 mod subdual;
 pub mod tables;
 mod travel;
@@ -45,6 +46,8 @@ mod tests_evasion;
 mod tests_extras;
 #[cfg(test)]
 mod tests_invulnerable;
+#[cfg(test)]
+mod tests_routine;
 #[cfg(test)]
 mod tests_subdual;
 
