@@ -161,6 +161,9 @@ pub enum ErrorCode {
     /// turn; or, as the target of Deter or Unnerve, it already resisted this actor's
     /// intimidation this encounter; or it has surrendered (§ Unnerve).
     Deterred,
+    /// Old-School Essentials § Bombing: the bomber does not fly (content `flies`), or is
+    /// higher than 300′.
+    CannotBomb,
 }
 
 impl fmt::Display for ErrorCode {

@@ -934,6 +934,9 @@ pub struct OseSpec {
     /// § Subduing: not intelligent (content `unintelligent`): it cannot be subdued.
     #[serde(default)]
     pub unintelligent: bool,
+    /// § Bombing: it flies (content `flies`) and may drop bombs.
+    #[serde(default)]
+    pub flies: bool,
 }
 
 /// Basic Fantasy (`basic-fantasy-adventures.txt`): a combatant's scores and advancement.

@@ -207,6 +207,9 @@ pub struct MonsterFile {
     /// § Subduing: a creature without intelligence (it cannot be subdued).
     #[serde(default)]
     pub unintelligent: bool,
+    /// § Bombing: a flying creature (it may drop bombs, `bomb`).
+    #[serde(default)]
+    pub flies: bool,
 }
 
 /// `[[character.weapons]]` / `[[monster.attacks]]`.
@@ -445,6 +448,7 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
             },
             invulnerable: Vec::new(),
             unintelligent: false,
+            flies: false,
         },
     ))
 }
@@ -595,6 +599,7 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
             },
             invulnerable: kinds(ctx, f("invulnerable"), &m.invulnerable)?,
             unintelligent: m.unintelligent,
+            flies: m.flies,
         },
     ))
 }

@@ -92,6 +92,12 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             modifier,
         } => super::hazards::ability_check(d, s, combatant, *ability, *modifier),
         Command::Fall { combatant, feet } => super::hazards::fall(d, s, combatant, *feet),
+        Command::Bomb {
+            attacker,
+            targets,
+            damage,
+            altitude,
+        } => super::bombing::bomb(d, s, attacker, targets, damage, *altitude),
         Command::NaturalHealing { combatant, days } => {
             super::hazards::natural_healing(d, s, combatant, *days)
         }

@@ -125,3 +125,88 @@ fn pcs_and_non_routine_attacks_once_attacks_per_round() {
     let err = load_encounter("arena.toml", &bad).unwrap_err().to_string();
     assert!(err.contains("routine"), "{err}");
 }
+
+fn bomb(attacker: &str, targets: &[&str], altitude: u32) -> Command {
+    Command::Bomb {
+        attacker: cid(attacker),
+        targets: targets.iter().map(|t| cid(t)).collect(),
+        damage: "2d6".into(),
+        altitude,
+    }
+}
+
+/// ose-adventuring.txt § Other Combat Issues, Bombing: only flying creatures, from at most
+/// 300′; 16 or higher on 1d20 hits, a roll per target; the bomb's damage to every creature
+/// hit (*interpretation*: one damage roll for all); it is the flier's attack of the round.
+#[test]
+fn a_flier_bombs_from_300_feet_hitting_on_16_bombing() {
+    let text = arena_text("", 30, 9).replacen("morale = 8\n", "morale = 8\nflies = true\n", 1);
+    let mut mixed = false;
+    for seed in 0..300 {
+        let Some(mut e) = on_turn_of(&text, "boss", seed) else {
+            continue;
+        };
+        assert_eq!(
+            refuse(&mut e, &bomb("boss", &["ada"], 301)),
+            ErrorCode::CannotBomb
+        );
+        assert_eq!(
+            refuse(&mut e, &bomb("goon-1", &["ada"], 100)),
+            ErrorCode::CannotBomb
+        );
+        assert_eq!(
+            refuse(&mut e, &bomb("boss", &["ada", "ada"], 100)),
+            ErrorCode::InvalidArgument
+        );
+        let hp = |e: &Engine, id: &str| e.state().combatant(&cid(id)).and_then(|c| c.hp);
+        let before = [hp(&e, "ada"), hp(&e, "bram")];
+        let ev = run(&mut e, &bomb("boss", &["ada", "bram"], 300));
+        assert!(spent(&ev), "the bomb is its attack of the round");
+        let rolls: Vec<(String, u32, bool)> = ev
+            .iter()
+            .filter_map(|x| match x {
+                GameEvent::AttackRolled {
+                    target,
+                    roll,
+                    defense_value,
+                    outcome,
+                    ..
+                } => {
+                    assert_eq!(*defense_value, 16);
+                    Some((
+                        target.0.clone(),
+                        roll.natural().unwrap_or(0),
+                        *outcome == fray_protocol::event::AttackOutcome::Hit,
+                    ))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(rolls.len(), 2, "one d20 per target");
+        for (_, natural, hit) in &rolls {
+            assert_eq!(*hit, *natural >= 16);
+        }
+        let damage = ev.iter().find_map(|x| match x {
+            GameEvent::DamageRolled { roll, .. } => Some(roll.total),
+            _ => None,
+        });
+        let rolled = ev
+            .iter()
+            .filter(|x| matches!(x, GameEvent::DamageRolled { .. }))
+            .count();
+        assert_eq!(
+            rolled,
+            usize::from(rolls.iter().any(|r| r.2)),
+            "damage rolled once"
+        );
+        for (i, (id, _, hit)) in rolls.iter().enumerate() {
+            let lost = before[i].unwrap_or(0) - hp(&e, id).unwrap_or(0);
+            assert_eq!(lost, if *hit { damage.unwrap_or(0) } else { 0 }, "{id}");
+        }
+        if rolls[0].2 != rolls[1].2 {
+            mixed = true;
+            break;
+        }
+    }
+    assert!(mixed, "a seed where one target is hit and the other missed");
+}
