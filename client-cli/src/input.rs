@@ -344,6 +344,7 @@ Old-School Essentials:
   save-half WHO CATEGORY DICE [MOD]   GM: a save for half of DICE damage
   bx-check WHO str|int|wis|dex|con|cha [MOD]   GM: roll-under ability check
   fall WHO FEET             GM: 1d6 damage per 10' fallen
+  bomb FLIER FT DICE T..    GM: a flier's bomb, 16+ on d20 per target
   bx-heal WHO DAYS          GM: 1d3 hit points per full day of rest
   distance dungeon|wilderness|water [surprised]   GM: the encounter distance
   condition WHO blind|paralyzed|unstable|exhausted on|off   GM: set or clear it
@@ -1098,6 +1099,23 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 _ => Err("`bx-check WHO str|int|wis|dex|con|cha [MODIFIER]` (GM)".to_owned()),
             }
         }
+        "bomb" => match args {
+            [who, alt, dice, targets @ ..] if !targets.is_empty() => {
+                let altitude: u32 = alt
+                    .parse()
+                    .map_err(|_| format!("`{alt}` is not a number"))?;
+                Ok(Input::Game(Command::Bomb {
+                    attacker: CombatantId::new(who.to_lowercase()),
+                    targets: targets
+                        .iter()
+                        .map(|t| CombatantId::new(t.to_lowercase()))
+                        .collect(),
+                    damage: (*dice).to_owned(),
+                    altitude,
+                }))
+            }
+            _ => Err("`bomb FLIER ALTITUDE DICE TARGET...` (GM)".to_owned()),
+        },
         "fall" | "bx-heal" => match args {
             [who, n] => {
                 let n: u32 = n.parse().map_err(|_| format!("`{n}` is not a number"))?;
@@ -1837,6 +1855,15 @@ mod tests {
                 combatant: CombatantId::new("brakka"),
                 ability: fray_protocol::ose::OseAbility::Str,
                 modifier: 2
+            })
+        );
+        assert_eq!(
+            game("bomb roc 100 2d6 brakka odo"),
+            Ok(Command::Bomb {
+                attacker: CombatantId::new("roc"),
+                targets: vec![CombatantId::new("brakka"), CombatantId::new("odo")],
+                damage: "2d6".into(),
+                altitude: 100
             })
         );
         assert_eq!(

@@ -1256,6 +1256,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(attacker),
             n(target)
         ),
+        GameEvent::RoutineAttack { combatant, attack } => {
+            format!(
+                "{} attacks with its {attack} (one of its attacks this round)",
+                n(combatant)
+            )
+        }
         GameEvent::Unharmed {
             attacker,
             target,

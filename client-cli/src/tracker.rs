@@ -525,7 +525,8 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::EncounterDistanceRolled { .. }
         | GameEvent::EvasionAttempted { .. }
         | GameEvent::Unharmed { .. }
-        | GameEvent::Subdued { .. } => {}
+        | GameEvent::Subdued { .. }
+        | GameEvent::RoutineAttack { .. } => {}
         GameEvent::OseConditionChanged {
             combatant,
             condition,

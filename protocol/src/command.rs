@@ -980,6 +980,19 @@ pub enum Command {
         /// Who.
         actor: CombatantId,
     },
+    /// GM (Old-School Essentials § Bombing): on its turn, a flying creature (content `flies`)
+    /// drops a bomb from `altitude` feet (at most 300) — its attack of the round; 16 or higher on
+    /// a d20 hits, one roll per target; the `damage` dice, rolled once, hit each target hit.
+    Bomb {
+        /// The flier.
+        attacker: CombatantId,
+        /// The creatures in the area (1 to 20, distinct).
+        targets: Vec<CombatantId>,
+        /// Damage dice, e.g. `2d6` (a bomb of a creature able to carry a human).
+        damage: String,
+        /// Height in feet (1..=300).
+        altitude: u32,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1126,6 +1139,7 @@ impl Command {
             | Command::SaveForHalf { .. }
             | Command::AbilityCheck { .. }
             | Command::Fall { .. }
+            | Command::Bomb { .. }
             | Command::NaturalHealing { .. }
             | Command::RollEncounterDistance { .. }
             | Command::OseCondition { .. }
@@ -1167,6 +1181,7 @@ impl Command {
             Command::SaveForHalf { .. } => "save_for_half",
             Command::AbilityCheck { .. } => "ability_check",
             Command::Fall { .. } => "fall",
+            Command::Bomb { .. } => "bomb",
             Command::NaturalHealing { .. } => "natural_healing",
             Command::RollEncounterDistance { .. } => "roll_encounter_distance",
             Command::OseCondition { .. } => "ose_condition",

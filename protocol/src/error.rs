@@ -166,6 +166,9 @@ pub enum ErrorCode {
     AlreadyConcentrating,
     /// Five Torches Deep: the actor concentrates on nothing.
     NotConcentrating,
+    /// Old-School Essentials § Bombing: the bomber does not fly (content `flies`), or is
+    /// higher than 300′.
+    CannotBomb,
 }
 
 impl fmt::Display for ErrorCode {

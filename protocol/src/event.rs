@@ -1510,6 +1510,15 @@ pub enum GameEvent {
         /// Why.
         reason: crate::ftd::ConcentrationEnd,
     },
+    /// Old-School Essentials § Attacks Per Round: a monster made one of its routine attacks
+    /// (content `routine`); each may be made once per round, and its standard action is spent
+    /// (`action_used`) with the last of them.
+    RoutineAttack {
+        /// The monster.
+        combatant: CombatantId,
+        /// The attack.
+        attack: String,
+    },
 }
 
 impl GameEvent {

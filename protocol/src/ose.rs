@@ -226,6 +226,9 @@ pub struct OseCombatant {
     /// § Subduing (optional rule): subdual damage taken, noted apart from actual damage.
     #[serde(default)]
     pub subdual: i32,
+    /// § Attacks Per Round: the routine attacks (content `routine`) it made this round.
+    #[serde(default)]
+    pub routine_used: Vec<String>,
 }
 
 /// Old-School Essentials battle state (`ose` on the session).

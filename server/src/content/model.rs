@@ -934,6 +934,9 @@ pub struct OseSpec {
     /// § Subduing: not intelligent (content `unintelligent`): it cannot be subdued.
     #[serde(default)]
     pub unintelligent: bool,
+    /// § Bombing: it flies (content `flies`) and may drop bombs.
+    #[serde(default)]
+    pub flies: bool,
 }
 
 /// Basic Fantasy (`basic-fantasy-adventures.txt`): a combatant's scores and advancement.
@@ -976,4 +979,8 @@ pub struct OseAttackSpec {
     /// What the attack is (§ Invulnerabilities), e.g. `silver`, `magic`.
     #[serde(default)]
     pub kinds: Vec<String>,
+    /// § Attacks Per Round: one of a monster's several attacks per round (content `routine`);
+    /// each routine attack may be made once in its turn.
+    #[serde(default)]
+    pub routine: bool,
 }

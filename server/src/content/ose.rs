@@ -189,7 +189,7 @@ pub struct MonsterFile {
     /// Base movement rate in feet per turn (default 120).
     #[serde(default = "base_move")]
     pub movement: i32,
-    /// Attacks (the combatant makes one per turn in this increment).
+    /// Attacks: one per round, or each of those marked `routine` once per round.
     #[serde(default)]
     pub attacks: Vec<WeaponFile>,
     /// The attack-matrix row: `nh` for the normal-human row (THAC0 20, § Normal Humans); by
@@ -207,6 +207,9 @@ pub struct MonsterFile {
     /// § Subduing: a creature without intelligence (it cannot be subdued).
     #[serde(default)]
     pub unintelligent: bool,
+    /// § Bombing: a flying creature (it may drop bombs, `bomb`).
+    #[serde(default)]
+    pub flies: bool,
 }
 
 /// `[[character.weapons]]` / `[[monster.attacks]]`.
@@ -227,6 +230,11 @@ pub struct WeaponFile {
     /// What it is (§ Invulnerabilities), e.g. `["silver"]` or `["magic"]`.
     #[serde(default)]
     pub kinds: Vec<String>,
+    /// § Attacks Per Round: a monster's attack that belongs to its routine of several attacks
+    /// per round (e.g. claw/claw/bite): each routine attack may be made once per round.
+    /// Characters attack once per round: refused on their weapons.
+    #[serde(default)]
+    pub routine: bool,
 }
 
 fn in_range(ctx: &Ctx, field: String, v: i32, lo: i32, hi: i32) -> Result<(), ContentError> {
@@ -323,6 +331,7 @@ fn weapons(
             ranges: w.ranges,
             slow: w.slow,
             kinds: kinds(ctx, f("kinds"), &w.kinds)?,
+            routine: w.routine,
         });
     }
     Ok(out)
@@ -396,7 +405,15 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
             str_mod: tables::ability_mod(a.str),
             dex_mod: tables::ability_mod(a.dex),
             cha_mod: tables::cha_reaction_mod(a.cha),
-            attacks: weapons(ctx, &f("weapons"), &c.weapons)?,
+            attacks: {
+                if let Some(i) = c.weapons.iter().position(|w| w.routine) {
+                    return Err(ctx.err(
+                        format!("{}[{i}].routine", f("weapons")),
+                        "characters attack once per round (§ Attacks Per Round)",
+                    ));
+                }
+                weapons(ctx, &f("weapons"), &c.weapons)?
+            },
             int: Some(a.int),
             scores: Some([a.str, a.int, a.wis, a.dex, a.con, a.cha]),
             bf: BfSpec {
@@ -431,6 +448,7 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
             },
             invulnerable: Vec::new(),
             unintelligent: false,
+            flies: false,
         },
     ))
 }
@@ -581,6 +599,7 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
             },
             invulnerable: kinds(ctx, f("invulnerable"), &m.invulnerable)?,
             unintelligent: m.unintelligent,
+            flies: m.flies,
         },
     ))
 }

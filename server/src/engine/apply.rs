@@ -177,6 +177,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 s.0.declared = s.0.next.take();
                 s.0.acted = false;
                 s.0.disrupted = false;
+                s.0.routine_used.clear();
             });
         }
         GameEvent::EscalationDie { value } => world.resource_mut::<Battle>().escalation = *value,
@@ -909,6 +910,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::Subdued {
             target, subdual, ..
         } => with::<OseSheet>(world, target, |s| s.0.subdual = *subdual),
+        GameEvent::RoutineAttack { combatant, attack } => {
+            with::<OseSheet>(world, combatant, |s| s.0.routine_used.push(attack.clone()))
+        }
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds {

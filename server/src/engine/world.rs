@@ -122,6 +122,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 disrupted: false,
                 conditions: Vec::new(),
                 subdual: 0,
+                routine_used: Vec::new(),
             }),
             OseKit(k.clone()),
         ));

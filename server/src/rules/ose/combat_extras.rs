@@ -59,6 +59,7 @@ pub fn unarmed(kit: &OseSpec, attack: &str) -> Option<OseAttackSpec> {
         ranges: None,
         slow: false,
         kinds: Vec::new(),
+        routine: false,
     })
 }
 

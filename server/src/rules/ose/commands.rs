@@ -92,6 +92,12 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             modifier,
         } => super::hazards::ability_check(d, s, combatant, *ability, *modifier),
         Command::Fall { combatant, feet } => super::hazards::fall(d, s, combatant, *feet),
+        Command::Bomb {
+            attacker,
+            targets,
+            damage,
+            altitude,
+        } => super::bombing::bomb(d, s, attacker, targets, damage, *altitude),
         Command::NaturalHealing { combatant, days } => {
             super::hazards::natural_healing(d, s, combatant, *days)
         }
@@ -232,7 +238,18 @@ pub fn up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> bool {
     !s.get(id).is_some_and(|(sh, _)| sh.fled) && d.status(id) == Some(LifeStatus::Conscious)
 }
 
-fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
+pub(super) fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
+    let spent = ready(d, s, actor)?;
+    d.emit(GameEvent::ActionUsed {
+        combatant: actor.clone(),
+        action: ActionKind::Standard,
+        spent,
+    });
+    Ok(())
+}
+
+/// On its turn, able to act, its attack or spell of the round unspent: what `pay` would spend.
+pub(super) fn ready(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R<ActionKind> {
     on_turn(d, actor)?;
     if !up(d, s, actor) {
         return Err(no(
@@ -250,12 +267,7 @@ fn pay(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
             ),
         ));
     };
-    d.emit(GameEvent::ActionUsed {
-        combatant: actor.clone(),
-        action: ActionKind::Standard,
-        spent,
-    });
-    Ok(())
+    Ok(spent)
 }
 
 pub(super) fn as_i32(n: u32) -> i32 {
@@ -498,7 +510,7 @@ fn attack_cmd(
         }
     };
     super::subdual::may_subdue(subdue, &w, sheet(s, target)?.1)?;
-    pay(d, s, actor)?;
+    super::routine::pay_attack(d, s, actor, sh, kit, &w)?;
     let missile = w.ranges.is_some();
     let ability = if missile { kit.dex_mod } else { kit.str_mod };
     let retreating = matches!(tsh.declared, Some(Declaration::Retreat));

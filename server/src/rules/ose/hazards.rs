@@ -33,7 +33,7 @@ fn in_fight(d: &mut Decider, s: &Sheets, who: &CombatantId) -> R {
     Ok(())
 }
 
-fn dice_ok(expr: &str) -> R {
+pub(super) fn dice_ok(expr: &str) -> R {
     let parsed = DiceExpr::parse(expr).map_err(|e| {
         no(
             ErrorCode::InvalidArgument,

@@ -20,6 +20,7 @@
 //! Shared machinery: the 13th Age `Field` (read-only battlefield) and `Decider` (session RNG,
 //! overlay of hit points and status, events); the engine's `apply` folds the events.
 
+mod bombing;
 mod combat_extras;
 mod commands;
 mod durations;
@@ -30,6 +31,7 @@ mod hazards;
 mod initiative;
 mod invulnerability;
 mod retainers;
+mod routine;
 mod subdual;
 pub mod tables;
 mod travel;
@@ -45,6 +47,8 @@ mod tests_evasion;
 mod tests_extras;
 #[cfg(test)]
 mod tests_invulnerable;
+#[cfg(test)]
+mod tests_routine;
 #[cfg(test)]
 mod tests_subdual;
 

@@ -105,6 +105,7 @@ fn claw(kinds: &[&str]) -> OseAttackSpec {
         ranges: None,
         slow: false,
         kinds: kinds.iter().map(|k| (*k).to_owned()).collect(),
+        routine: false,
     }
 }
 

@@ -324,6 +324,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::SaveForHalf { .. }
         | Command::AbilityCheck { .. }
         | Command::Fall { .. }
+        | Command::Bomb { .. }
         | Command::NaturalHealing { .. }
         | Command::RollEncounterDistance { .. }
         | Command::OseCondition { .. }
