@@ -264,7 +264,7 @@ async fn a_dungeon_session_over_real_sockets_burns_a_torch_and_refuses_what_it_m
 
 // five-torches-deep-combat.txt § Travel Turns, § Light, § Rolling To Return
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn travel_turns_burn_a_lantern_out_and_the_party_rolls_to_return_rolling_to_return()
+async fn travel_turns_burn_a_torch_and_a_lantern_out_and_the_party_rolls_to_return_rolling_to_return()
 -> Result<()> {
     let server = TestServer::start().await?;
     let created = create_session(server.addr, "flooded-chapel", 5).await?;
@@ -280,8 +280,14 @@ async fn travel_turns_burn_a_lantern_out_and_the_party_rolls_to_return_rolling_t
         source: Some(LightSource::Lantern),
     };
     assert!(command(&mut gm, next(), lantern).await?.is_ok());
-    // Travel turns until the lantern (3 hours) burns out.
+    let torch = Command::CarryLight {
+        actor: id("hesk"),
+        source: Some(LightSource::Torch),
+    };
+    assert!(command(&mut gm, next(), torch).await?.is_ok());
+    // Travel turns until the torch (1 hour) and then the lantern (3 hours) burn out.
     let mut turns = 0;
+    let mut torch_out = None;
     loop {
         let Ok(events) = command(
             &mut gm,
@@ -295,6 +301,11 @@ async fn travel_turns_burn_a_lantern_out_and_the_party_rolls_to_return_rolling_t
             bail!("travel turn refused")
         };
         turns += 1;
+        if events.iter().any(
+            |e| matches!(e, GameEvent::LightWentOut { combatant, .. } if *combatant == id("hesk")),
+        ) {
+            torch_out.get_or_insert(turns);
+        }
         if events.iter().any(|e| {
             matches!(e, GameEvent::LightWentOut { combatant, .. } if *combatant == id("ilsabet"))
         }) {
@@ -304,6 +315,7 @@ async fn travel_turns_burn_a_lantern_out_and_the_party_rolls_to_return_rolling_t
             bail!("the lantern never burnt out")
         }
     }
+    assert_eq!(torch_out, Some(1));
     assert_eq!(turns, 3);
     // A monster does not roll to return.
     let back = |who: Vec<CombatantId>| Command::RollToReturn {
