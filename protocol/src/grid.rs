@@ -1,7 +1,7 @@
 //! The battle map of grid rulesets (Orcus): squares, creature sizes, the map's terrain, and the
 //! grid part of a combatant's state.
 
-use crate::event::{EffectDuration, EffectKind};
+use crate::event::{DamageType, EffectDuration, EffectKind};
 use serde::{Deserialize, Serialize};
 
 /// A square of the map; `x` grows to the east, `y` to the south; (0, 0) is the north-west corner.
@@ -171,6 +171,19 @@ pub struct Rider {
     pub aftereffect: Option<RiderEffect>,
     /// Replaces the effect the first time its bearer fails a save against it.
     pub first_failed_save: Option<RiderEffect>,
+    /// An aftereffect that deals damage once, from the effect's source, when the effect ends
+    /// by a save or by running out ("Aftereffect: the target takes damage …").
+    #[serde(default)]
+    pub aftereffect_damage: Option<RiderDamage>,
+}
+
+/// Damage an aftereffect deals once (Orcus § Special saving throw riders).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RiderDamage {
+    /// How much.
+    pub amount: i32,
+    /// Its type, if any.
+    pub damage_type: Option<DamageType>,
 }
 
 /// What a rider applies: an effect kind and its duration (same source as the effect it rides).

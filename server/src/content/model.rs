@@ -549,6 +549,9 @@ pub struct OrcusEffect {
     pub aftereffect: Option<EffectSpec>,
     /// What it turns into the first time its bearer fails a save against it.
     pub first_failed_save: Option<EffectSpec>,
+    /// An aftereffect that deals damage once instead of applying an effect.
+    #[serde(default)]
+    pub aftereffect_damage: Option<fray_protocol::grid::RiderDamage>,
 }
 
 /// Where an Orcus power reaches (§ Origin of effect, § Areas of effect, § Range).

@@ -439,6 +439,8 @@ pub struct EffectFile {
     /// § Special saving throw riders: what this effect becomes the first time its bearer fails
     /// a save against it.
     pub first_failed_save: Option<Box<EffectFile>>,
+    /// In an aftereffect only: damage dealt once (`{ damage = 3, damage_type = "fire" }`).
+    pub damage: Option<i32>,
 }
 
 fn damage_type(ctx: &Ctx, field: &str, s: &str) -> Result<DamageType, ContentError> {
@@ -527,6 +529,11 @@ fn orcus_effect(ctx: &Ctx, field: &str, e: &EffectFile) -> Result<OrcusEffect, C
     };
     let first_failed_save = rider("first_failed_save", &e.first_failed_save)?;
     let main = effect(ctx, field, e)?;
+    // An aftereffect may deal damage instead (§ Special saving throw riders, second example).
+    let (aftereffect, aftereffect_damage) = match &e.aftereffect {
+        Some(a) if a.damage.is_some() => (None, Some(after_damage(ctx, field, a)?)),
+        _ => (rider("aftereffect", &e.aftereffect)?, None),
+    };
     if first_failed_save.is_some() && !matches!(main.duration(), EffectDuration::SaveEnds(_)) {
         return Err(ctx.err(
             format!("{field}.first_failed_save"),
@@ -535,12 +542,53 @@ fn orcus_effect(ctx: &Ctx, field: &str, e: &EffectFile) -> Result<OrcusEffect, C
     }
     Ok(OrcusEffect {
         effect: main,
-        aftereffect: rider("aftereffect", &e.aftereffect)?,
+        aftereffect,
         first_failed_save,
+        aftereffect_damage,
+    })
+}
+
+/// An aftereffect's damage: `damage` (1–100) and an optional `damage_type`, nothing else.
+fn after_damage(
+    ctx: &Ctx,
+    field: &str,
+    a: &EffectFile,
+) -> Result<fray_protocol::grid::RiderDamage, ContentError> {
+    let f = format!("{field}.aftereffect");
+    if a.condition.is_some()
+        || a.persistent.is_some()
+        || a.duration.is_some()
+        || a.aftereffect.is_some()
+        || a.first_failed_save.is_some()
+    {
+        return Err(ctx.err(
+            f,
+            "a damage aftereffect has only `damage` and `damage_type`",
+        ));
+    }
+    let amount = a.damage.unwrap_or(0);
+    if !(1..=100).contains(&amount) {
+        return Err(ctx.err(
+            format!("{f}.damage"),
+            format!("{amount} is outside 1..=100"),
+        ));
+    }
+    Ok(fray_protocol::grid::RiderDamage {
+        amount,
+        damage_type: match &a.damage_type {
+            Some(t) => Some(damage_type(ctx, &format!("{f}.damage_type"), t)?),
+            None => None,
+        },
     })
 }
 
 fn effect(ctx: &Ctx, field: &str, e: &EffectFile) -> Result<EffectSpec, ContentError> {
+    if e.damage.is_some() {
+        return Err(ctx.err(
+            format!("{field}.damage"),
+            "only an aftereffect deals damage once (`aftereffect = { damage = 3 }`)",
+        ));
+    }
     let duration = match e.duration.as_deref().unwrap_or("save ends") {
         "save ends" => EffectDuration::SaveEnds(SaveDifficulty::TenPlus),
         "end of your next turn" => EffectDuration::UntilEndOfSourcesNextTurn,

@@ -6,9 +6,12 @@
 use super::Board;
 use crate::content::model::{EffectSpec, OrcusEffect};
 use crate::rules::thirteenth_age::decider::Decider;
-use fray_protocol::event::{Effect, EffectDuration, EffectEndReason, EffectKind, GameEvent};
+use fray_protocol::event::{
+    DamageCause, Effect, EffectDuration, EffectEndReason, EffectKind, GameEvent,
+};
 use fray_protocol::grid::{Rider, RiderEffect};
 use fray_protocol::ids::CombatantId;
+use fray_protocol::state::LifeStatus;
 
 /// The kind and duration an effect clause applies.
 fn parts(e: &EffectSpec) -> RiderEffect {
@@ -67,12 +70,16 @@ pub fn apply(d: &mut Decider, source: &CombatantId, target: &CombatantId, e: &Or
             effect: id,
             aftereffect: e.aftereffect.as_ref().map(parts),
             first_failed_save: e.first_failed_save.as_ref().map(parts),
+            aftereffect_damage: e.aftereffect_damage,
         },
     );
 }
 
 fn attach(d: &mut Decider, target: &CombatantId, rider: Rider) {
-    if rider.aftereffect.is_some() || rider.first_failed_save.is_some() {
+    if rider.aftereffect.is_some()
+        || rider.first_failed_save.is_some()
+        || rider.aftereffect_damage.is_some()
+    {
         d.emit(GameEvent::RiderAttached {
             target: target.clone(),
             rider,
@@ -103,11 +110,13 @@ pub fn end(
     effect: &Effect,
     reason: EffectEndReason,
 ) {
-    let after = match reason {
-        EffectEndReason::Saved | EffectEndReason::Expired => {
-            rider(d, b, target, effect.id).and_then(|r| r.aftereffect)
+    let (after, damage) = match reason {
+        EffectEndReason::Saved | EffectEndReason::Expired => rider(d, b, target, effect.id)
+            .map(|r| (r.aftereffect, r.aftereffect_damage))
+            .unwrap_or_default(),
+        EffectEndReason::Cleared | EffectEndReason::Replaced | EffectEndReason::Released => {
+            (None, None)
         }
-        EffectEndReason::Cleared | EffectEndReason::Replaced | EffectEndReason::Released => None,
     };
     d.emit(GameEvent::EffectEnded {
         target: target.clone(),
@@ -116,6 +125,24 @@ pub fn end(
     });
     if let Some(a) = after {
         emit_effect(d, target, &effect.source, a.kind, a.duration);
+    }
+    // A damage aftereffect: dealt once, named after the effect it follows (interpretation:
+    // the cause is that effect's, as persistent damage's is).
+    if let Some(x) = damage
+        && !matches!(
+            d.status(target),
+            Some(LifeStatus::Dead | LifeStatus::Slain) | None
+        )
+    {
+        super::commands::deal(
+            d,
+            b,
+            target,
+            x.amount,
+            DamageCause::Ongoing { effect: effect.id },
+            x.damage_type,
+            false,
+        );
     }
 }
 
@@ -142,6 +169,7 @@ pub fn failed_save(d: &mut Decider, b: &Board, target: &CombatantId, effect: &Ef
             effect: id,
             aftereffect: r.aftereffect,
             first_failed_save: None,
+            aftereffect_damage: r.aftereffect_damage,
         },
     );
     true

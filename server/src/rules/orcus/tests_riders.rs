@@ -105,3 +105,82 @@ fn a_powers_grapple_save_ends_also_ends_as_a_grapple_does_special_saving_throw_r
     );
     assert_eq!(grapple_on(&e, "kael"), None, "letting go frees it");
 }
+
+/// A brute power: dazed until the end of its user's next turn; Aftereffect: 3 fire damage.
+const DAZZLE: &str = r#"[[monster.powers]]
+id = "dazzle"
+name = "Searing Dazzle"
+origin = "ranged"
+range = [10, 10]
+vs = "will"
+bonus = 40
+hit = "1"
+on_hit = [{ condition = "dazed", duration = "end of your next turn", aftereffect = { damage = 3, damage_type = "fire" } }]
+"#;
+
+#[test]
+fn an_aftereffect_may_deal_damage_once_special_saving_throw_riders() {
+    // orcus-basic-rules.txt § Special saving throw riders, the second Aftereffect example:
+    // dazed until the end of the user's next turn, then the daze stops but the target takes
+    // damage (here a fixed 3 fire).
+    let enc = arena(DAZZLE, 5, super::tests::SPREAD);
+    for seed in 0..40 {
+        let mut e = started(&enc, seed);
+        until(&mut e, "brute-1");
+        run(&mut e, &atk("brute-1", "dazzle", &["kael"]));
+        let Some(id) = cs(&e, "kael")
+            .effects
+            .iter()
+            .find_map(|x| (x.kind == EffectKind::Condition(Condition::Dazed)).then_some(x.id))
+        else {
+            continue;
+        };
+        assert!(!cs(&e, "kael").grid.expect("grid").riders.is_empty());
+        let hp = cs(&e, "kael").hp.expect("hp");
+        // Still dazed through brute-1's current turn and Kael's next one; no damage yet.
+        run(&mut e, &end("brute-1"));
+        until(&mut e, "brute-1");
+        assert!(cs(&e, "kael").effects.iter().any(|x| x.id == id));
+        assert_eq!(cs(&e, "kael").hp, Some(hp));
+        let ev = run(&mut e, &end("brute-1"));
+        assert!(ev.iter().any(|x| matches!(x,
+            GameEvent::Damaged { target, amount: 3, .. } if target.as_str() == "kael")));
+        let k = cs(&e, "kael");
+        assert_eq!(k.hp, Some(hp - 3));
+        assert!(k.effects.iter().all(|x| x.id != id), "the daze is over");
+        assert!(k.grid.expect("grid").riders.is_empty());
+        return;
+    }
+    panic!("no dazzle hit in 40 seeds");
+}
+
+#[test]
+fn damage_belongs_to_an_aftereffect_only_special_saving_throw_riders() {
+    // orcus-basic-rules.txt § Special saving throw riders: only an aftereffect deals damage
+    // once; content errors name the field.
+    let load = |on_hit: &str| {
+        let power = DAZZLE.replace(
+            "on_hit = [{ condition = \"dazed\", duration = \"end of your next turn\", aftereffect = { damage = 3, damage_type = \"fire\" } }]",
+            on_hit,
+        );
+        crate::content::load_encounter(
+            "arena.toml",
+            &super::tests::arena_src(
+                &["..........", ".........."],
+                &power,
+                5,
+                super::tests::SPREAD,
+            ),
+        )
+        .expect_err("refused")
+        .to_string()
+    };
+    let msg = load("on_hit = [{ condition = \"dazed\", damage = 3 }]");
+    assert!(msg.contains("on_hit[0].damage"), "{msg}");
+    let msg = load(
+        "on_hit = [{ condition = \"dazed\", aftereffect = { damage = 3, condition = \"prone\" } }]",
+    );
+    assert!(msg.contains("on_hit[0].aftereffect"), "{msg}");
+    let msg = load("on_hit = [{ condition = \"dazed\", aftereffect = { damage = 0 } }]");
+    assert!(msg.contains("aftereffect.damage"), "{msg}");
+}
