@@ -99,3 +99,27 @@ pub(crate) fn advance_pass(
     advance(&mut d);
     out.events = d.into_events();
 }
+
+/// A damage dice expression a GM command names (a trap's, a fall's, a bomb's): it must parse
+/// and can never roll below 0. Shared by the rulesets' GM damage commands.
+pub(crate) fn damage_dice_ok(expr: &str) -> Result<(), Rejection> {
+    use crate::dice::{DiceExpr, Placeholders};
+    use fray_protocol::ErrorCode;
+    let bad = |e: String| {
+        Rejection::new(
+            ErrorCode::InvalidArgument,
+            format!("dice expression '{expr}': {e}"),
+        )
+    };
+    let parsed = DiceExpr::parse(expr).map_err(|e| bad(e.to_string()))?;
+    let (lo, _) = parsed
+        .bounds(&Placeholders::default())
+        .map_err(|e| bad(e.to_string()))?;
+    if lo.is_some_and(|l| l < 0) {
+        return Err(Rejection::new(
+            ErrorCode::InvalidArgument,
+            format!("dice expression '{expr}' can be negative"),
+        ));
+    }
+    Ok(())
+}

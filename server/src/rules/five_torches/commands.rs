@@ -4,7 +4,7 @@
 use super::Sheets;
 use super::rules::{self, AttackResult, Band, Lit};
 use crate::content::model::FtdAttackSpec;
-use crate::dice::{DiceExpr, Placeholders};
+use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::FighterItem;
 use fray_protocol::command::{AttackMode, RetreatCheck};
@@ -928,7 +928,7 @@ fn check_cmd(
         ));
     }
     if let Some(expr) = damage {
-        dice_ok(expr)?;
+        crate::rules::damage_dice_ok(expr)?;
     }
     let sh = sheet(s, who)?.clone();
     let lit = rules::light_advantage(light_at(d, s, who), sh.darksight, Lit::Check(task));
@@ -955,28 +955,6 @@ fn check_cmd(
                 doubled,
             },
         );
-    }
-    Ok(())
-}
-
-fn dice_ok(expr: &str) -> R {
-    let parsed = DiceExpr::parse(expr).map_err(|e| {
-        no(
-            ErrorCode::InvalidArgument,
-            format!("dice expression '{expr}': {e}"),
-        )
-    })?;
-    let (lo, _) = parsed.bounds(&Placeholders::default()).map_err(|e| {
-        no(
-            ErrorCode::InvalidArgument,
-            format!("dice expression '{expr}': {e}"),
-        )
-    })?;
-    if lo.is_some_and(|l| l < 0) {
-        return Err(no(
-            ErrorCode::InvalidArgument,
-            format!("dice expression '{expr}' can be negative"),
-        ));
     }
     Ok(())
 }
@@ -1151,7 +1129,7 @@ fn heal_cmd(
             format!("{} is beyond healing or gone", name(d, target)),
         ));
     }
-    dice_ok(dice)?;
+    crate::rules::damage_dice_ok(dice)?;
     let status = d.status(target);
     if d.field.battle.phase == Phase::Ended && status == Some(LifeStatus::Conscious) {
         return Err(no(ErrorCode::BattleOver, "the battle is over"));

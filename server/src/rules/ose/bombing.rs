@@ -71,7 +71,7 @@ pub fn bomb(
             ));
         }
     }
-    super::hazards::dice_ok(damage)?;
+    crate::rules::damage_dice_ok(damage)?;
     if !sh.routine_used.is_empty() {
         return Err(no(
             ErrorCode::ActionAlreadyUsed,

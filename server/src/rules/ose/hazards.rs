@@ -7,7 +7,7 @@
 use super::Sheets;
 use super::commands::{R, as_i32, deal, name, no, sheet, up};
 use super::tables;
-use crate::dice::{DiceExpr, Placeholders};
+use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{DamageCause, GameEvent};
@@ -28,28 +28,6 @@ fn in_fight(d: &mut Decider, s: &Sheets, who: &CombatantId) -> R {
         return Err(no(
             ErrorCode::InvalidTarget,
             format!("{} is out of the fight", name(d, who)),
-        ));
-    }
-    Ok(())
-}
-
-pub(super) fn dice_ok(expr: &str) -> R {
-    let parsed = DiceExpr::parse(expr).map_err(|e| {
-        no(
-            ErrorCode::InvalidArgument,
-            format!("dice expression '{expr}': {e}"),
-        )
-    })?;
-    let (lo, _) = parsed.bounds(&Placeholders::default()).map_err(|e| {
-        no(
-            ErrorCode::InvalidArgument,
-            format!("dice expression '{expr}': {e}"),
-        )
-    })?;
-    if lo.is_some_and(|l| l < 0) {
-        return Err(no(
-            ErrorCode::InvalidArgument,
-            format!("dice expression '{expr}' can be negative"),
         ));
     }
     Ok(())
@@ -84,7 +62,7 @@ pub fn save_for_half(
             "the modifier is within -10..=10",
         ));
     }
-    dice_ok(damage)?;
+    crate::rules::damage_dice_ok(damage)?;
     let value = sheet(s, who)?.0.saves[tables::save_index(cat)];
     let roll = crate::dice::notation::roll_die(d.rng, 20);
     let total = as_i32(roll.natural().unwrap_or(1)) + modifier;
