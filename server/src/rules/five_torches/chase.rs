@@ -5,12 +5,12 @@
 //! sight, advantage from a better position (the GM's ruling).
 
 use super::Sheets;
-use super::commands::{R, dice_open, fighter, name, no, require_up, roll_check_with, sheet};
+use super::commands::{R, dice_open, no, roll_check_with, sheet};
 use super::rules;
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::ftd::{Ability, Advantage, ChaseTerrain};
-use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::ids::CombatantId;
 
 /// The check's purpose in `check_rolled`.
 pub const PURPOSE: &str = "chase";
@@ -53,21 +53,7 @@ pub fn chase(
     if pursuers.is_empty() {
         return Err(no(ErrorCode::InvalidArgument, "name the PCs who chase"));
     }
-    for (i, c) in pursuers.iter().enumerate() {
-        if pursuers[..i].contains(c) {
-            return Err(no(
-                ErrorCode::InvalidArgument,
-                format!("{} is listed twice", name(d, c)),
-            ));
-        }
-        if fighter(d, c)?.c.side != Side::Heroes {
-            return Err(no(
-                ErrorCode::InvalidTarget,
-                format!("{} is not a PC: the players roll chases", name(d, c)),
-            ));
-        }
-        require_up(d, s, c)?;
-    }
+    super::commands::distinct_pcs_up(d, s, pursuers, "the players roll chases")?;
     let ability = chase_ability(terrain);
     let dc = (chase_dc(speed) + dc_modifier).clamp(1, 40);
     let modifier = |c: &CombatantId| {

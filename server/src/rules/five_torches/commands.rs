@@ -244,6 +244,27 @@ pub fn up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> bool {
     !departed(s, id) && d.status(id) == Some(LifeStatus::Conscious)
 }
 
+/// A GM's list of PCs for a party roll (rolling to return, a chase): each named once, each a
+/// PC (`why` says who rolls), each up.
+pub(super) fn distinct_pcs_up(d: &mut Decider, s: &Sheets, who: &[CombatantId], why: &str) -> R {
+    for (i, c) in who.iter().enumerate() {
+        if who[..i].contains(c) {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("{} is listed twice", name(d, c)),
+            ));
+        }
+        if fighter(d, c)?.c.side != Side::Heroes {
+            return Err(no(
+                ErrorCode::InvalidTarget,
+                format!("{} is not a PC: {why}", name(d, c)),
+            ));
+        }
+        require_up(d, s, c)?;
+    }
+    Ok(())
+}
+
 pub(super) fn require_up(d: &mut Decider, s: &Sheets, id: &CombatantId) -> R {
     if departed(s, id) {
         return Err(no(

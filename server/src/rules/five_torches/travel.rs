@@ -4,9 +4,7 @@
 //! point under the DC) or arduous (1 load of equipment lost per point under it).
 
 use super::Sheets;
-use super::commands::{
-    R, anyone_dying, dice_open, fighter, name, no, require_up, roll_check_with, sheet,
-};
+use super::commands::{R, anyone_dying, dice_open, no, roll_check_with, sheet};
 use super::rules;
 use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
@@ -83,21 +81,7 @@ pub fn roll_to_return(d: &mut Decider, s: &Sheets, path: ReturnPath, listed: &[C
     if who.is_empty() {
         return Err(no(ErrorCode::InvalidArgument, "no PC is up to return"));
     }
-    for (i, c) in who.iter().enumerate() {
-        if who[..i].contains(c) {
-            return Err(no(
-                ErrorCode::InvalidArgument,
-                format!("{} is listed twice", name(d, c)),
-            ));
-        }
-        if fighter(d, c)?.c.side != Side::Heroes {
-            return Err(no(
-                ErrorCode::InvalidTarget,
-                format!("{} is not a PC: only PCs roll to return", name(d, c)),
-            ));
-        }
-        require_up(d, s, c)?;
-    }
+    super::commands::distinct_pcs_up(d, s, &who, "only PCs roll to return")?;
     let dc = return_dc(s.battle().travel_turns);
     for c in &who {
         let sh = sheet(s, c)?.clone();
