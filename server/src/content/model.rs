@@ -505,6 +505,21 @@ pub struct SecondaryAttack {
     pub on: SecondaryOn,
     /// The attack (the primary's origin, targeting and action; its own roll and damage).
     pub power: PowerSpec,
+    /// Whom it attacks: the primary's target (default) or the creatures next to it.
+    pub targets: SecondaryTargets,
+}
+
+/// Whom a secondary attack targets (Orcus § Secondary attacks, "unless otherwise specified").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SecondaryTargets {
+    /// The primary attack's target.
+    #[default]
+    Primary,
+    /// Each creature adjacent to the primary target (not the primary target, not the user).
+    CreaturesAdjacentToPrimary,
+    /// Each enemy of the user adjacent to the primary target.
+    EnemiesAdjacentToPrimary,
 }
 
 /// When a secondary attack takes place.

@@ -6,7 +6,7 @@ use super::file::{Ctx, SeatFile, parse_size};
 use super::model::{
     AbilityMods, ActionCost, CombatantSpec, EffectSpec, Encounter, Frequency, HeroSpec, MountKind,
     OrcusEffect, OrcusSpec, Origin, PowerSpec, RechargeCondition, SecondaryAttack, SecondaryOn,
-    SessionOptions, TargetRule,
+    SecondaryTargets, SessionOptions, TargetRule,
 };
 use super::{ContentError, resolve_seats};
 use crate::rules::orcus::{armor, rules, tables};
@@ -383,8 +383,8 @@ pub struct PowerFile {
     /// Effects on a miss.
     #[serde(default)]
     pub on_miss: Vec<EffectFile>,
-    /// § Secondary attacks: an attack against the same target when this one hits (or misses,
-    /// or always, per `on`).
+    /// § Secondary attacks: an attack against the same target (or, per its `targets`, the
+    /// creatures next to it) when this one hits (or misses, or always, per `on`).
     pub secondary: Option<Box<SecondaryFile>>,
     /// § Attacks with ammunition: each target uses one piece of the hero's ammunition.
     #[serde(default)]
@@ -402,6 +402,9 @@ pub struct PowerFile {
 pub struct SecondaryFile {
     /// `hit` (default), `miss` or `effect` (either way): when it takes place.
     pub on: Option<String>,
+    /// Whom it attacks: `primary` (default: the primary attack's target),
+    /// `creatures_adjacent_to_primary` or `enemies_adjacent_to_primary`.
+    pub targets: Option<String>,
     /// Defense (default: the primary's).
     pub vs: Option<String>,
     /// Attack bonus (default: the primary's).
@@ -1001,6 +1004,20 @@ fn power(
                     ));
                 }
             };
+            let sec_targets = match sec.targets.as_deref().unwrap_or("primary") {
+                "primary" => SecondaryTargets::Primary,
+                "creatures_adjacent_to_primary" => SecondaryTargets::CreaturesAdjacentToPrimary,
+                "enemies_adjacent_to_primary" => SecondaryTargets::EnemiesAdjacentToPrimary,
+                o => {
+                    return Err(ctx.err(
+                        format!("{field}.secondary.targets"),
+                        format!(
+                            "unknown '{o}' (primary, creatures_adjacent_to_primary, \
+                             enemies_adjacent_to_primary)"
+                        ),
+                    ));
+                }
+            };
             let merged = PowerFile {
                 id: format!("{}-secondary", p.id),
                 name: format!("{} (secondary)", p.name),
@@ -1030,7 +1047,11 @@ fn power(
                 loading: None,
             };
             let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
-            Some(Box::new(SecondaryAttack { on, power: spec }))
+            Some(Box::new(SecondaryAttack {
+                on,
+                power: spec,
+                targets: sec_targets,
+            }))
         }
         None => None,
     };

@@ -1532,17 +1532,8 @@ pub(super) fn resolve(
                 });
             }
         }
-        if matches!(d.status(&t), Some(LifeStatus::Dead | LifeStatus::Slain)) {
-            continue;
-        }
-        for e in effects.clone() {
-            riders::apply(d, attacker, &t, &e);
-        }
-        if outcome.is_hit()
-            && let Some(f) = p.forced
-        {
-            forced_movement(d, b, g.as_ref(), from, &t, f);
-        }
+        // (before the death check: a secondary attack against the creatures next to a
+        // primary target the hit killed still takes place)
         if let Some(sec) = &p.secondary {
             use crate::content::model::SecondaryOn;
             let takes_place = match sec.on {
@@ -1554,10 +1545,41 @@ pub(super) fn resolve(
                 secondaries.push(t.clone());
             }
         }
+        if matches!(d.status(&t), Some(LifeStatus::Dead | LifeStatus::Slain)) {
+            continue;
+        }
+        for e in effects.clone() {
+            riders::apply(d, attacker, &t, &e);
+        }
+        if outcome.is_hit()
+            && let Some(f) = p.forced
+        {
+            forced_movement(d, b, g.as_ref(), from, &t, f);
+        }
     }
-    // § Secondary attacks: after the primary attack, against the same targets; they use the
-    // attacker's position and the primary's origin.
-    if let Some(sec) = &p.secondary {
+    // § Secondary attacks: after the primary attack, against the same targets unless the
+    // content names others; they use the attacker's position and the primary's origin.
+    if let Some(sec) = &p.secondary
+        && sec.targets != crate::content::model::SecondaryTargets::Primary
+    {
+        let new = adjacent_to_primaries(d, b, attacker, targets, &secondaries, sec.targets);
+        if !new.is_empty() && d.status(attacker) == Some(LifeStatus::Conscious) {
+            // One attack roll per target, the damage rolled once for all of them (§ Damage:
+            // "roll the damage once").
+            resolve(
+                d,
+                b,
+                attacker,
+                &sec.power,
+                &new,
+                Way::Turn,
+                Delivery {
+                    from: Some(from),
+                    knock_out,
+                },
+            )?;
+        }
+    } else if let Some(sec) = &p.secondary {
         for t in secondaries {
             if d.status(attacker) != Some(LifeStatus::Conscious)
                 || matches!(
@@ -1635,6 +1657,34 @@ pub(super) fn alive(d: &Decider, t: &CombatantId) -> R {
         ));
     }
     Ok(())
+}
+
+/// § Secondary attacks against other targets: the creatures (or the enemies of `attacker`)
+/// adjacent to any of `anchors`, in id order; never the attacker, a primary target or a
+/// creature out of the fight. Interpretation: the text's "each creature adjacent to the
+/// primary target" replaces the primary's range, so no range check.
+fn adjacent_to_primaries(
+    d: &Decider,
+    b: &Board,
+    attacker: &CombatantId,
+    primaries: &[CombatantId],
+    anchors: &[CombatantId],
+    rule: crate::content::model::SecondaryTargets,
+) -> Vec<CombatantId> {
+    use crate::content::model::SecondaryTargets;
+    let spaces: Vec<Space> = anchors.iter().filter_map(|t| space(d, b, t).ok()).collect();
+    d.field
+        .all()
+        .filter(|f| &f.c.id != attacker && !primaries.contains(&f.c.id))
+        .filter(|f| !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain))
+        .filter(|f| {
+            rule != SecondaryTargets::EnemiesAdjacentToPrimary || is_enemy(d, attacker, &f.c.id)
+        })
+        .filter(|f| {
+            space(d, b, &f.c.id).is_ok_and(|s| spaces.iter().any(|&at| geometry::adjacent(s, at)))
+        })
+        .map(|f| f.c.id.clone())
+        .collect()
 }
 
 /// The enemies of `actor` adjacent to the space `at`, in id order.

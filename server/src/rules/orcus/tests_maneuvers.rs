@@ -774,6 +774,140 @@ on_hit = [{ condition = "slowed", duration = "end of your next turn" }]
     panic!("no primary hit");
 }
 
+/// The Lunge and Rake arena with a secondary attack against `targets`: Kael the primary
+/// target, Lira (his ally) and Brute 2 (the attacker's ally) next to him, the attacker too.
+fn rake(targets: &str) -> Encounter {
+    let power = format!(
+        r#"[[monster.powers]]
+id = "lunge"
+name = "Lunge and Rake"
+origin = "melee"
+vs = "ac"
+bonus = 40
+hit = "1"
+[monster.powers.secondary]
+targets = "{targets}"
+vs = "reflex"
+hit = "1d6+2"
+"#
+    );
+    let src = super::tests::arena_src(
+        &OPEN,
+        &power,
+        5,
+        "kael = [3, 0]\nlira = [3, 1]\nbrute-1 = [4, 0]\nbrute-2 = [2, 0]",
+    );
+    crate::content::load_encounter("rake.toml", &src).unwrap()
+}
+
+/// What Brute 1's Lunge and Rake at Kael did: whether the primary hit, the secondary
+/// attack's rolls (target, outcome), the damage each creature takes from it, and how many
+/// times its damage was rolled.
+type Rake = (
+    bool,
+    Vec<(String, AttackOutcome)>,
+    Vec<(String, i32)>,
+    usize,
+);
+
+fn rake_at_kael(enc: &Encounter, seed: u64) -> Rake {
+    let mut e = started(enc, seed);
+    until(&mut e, "brute-1");
+    let ev = run(
+        &mut e,
+        &Command::Attack {
+            actor: cid("brute-1"),
+            attack: "lunge".into(),
+            targets: vec![cid("kael")],
+            mode: fray_protocol::command::AttackMode::Standard,
+            knock_out: false,
+        },
+    );
+    let primary_hit = ev.iter().any(|x| {
+        matches!(x, GameEvent::AttackRolled { attack, outcome, .. }
+            if attack == "lunge" && outcome.is_hit())
+    });
+    let rolls = ev
+        .iter()
+        .filter_map(|x| match x {
+            GameEvent::AttackRolled {
+                attack,
+                target,
+                outcome,
+                ..
+            } if attack == "lunge-secondary" => Some((target.as_str().to_string(), *outcome)),
+            _ => None,
+        })
+        .collect();
+    let damage = ev
+        .iter()
+        .filter_map(|x| match x {
+            GameEvent::Damaged {
+                target,
+                amount,
+                cause: fray_protocol::event::DamageCause::Attack { attack, .. },
+                ..
+            } if attack == "lunge-secondary" => Some((target.as_str().to_string(), *amount)),
+            _ => None,
+        })
+        .collect();
+    let damage_rolls = ev
+        .iter()
+        .filter(
+            |x| matches!(x, GameEvent::DamageRolled { attack, .. } if attack == "lunge-secondary"),
+        )
+        .count();
+    (primary_hit, rolls, damage, damage_rolls)
+}
+
+#[test]
+fn a_secondary_attack_against_the_creatures_adjacent_to_the_primary_target_secondary_attacks() {
+    // orcus-basic-rules.txt § Secondary attacks ("unless otherwise specified": here each
+    // creature adjacent to the primary target) and § Damage (damage to more than one target
+    // at the same time is rolled once): one attack roll per creature next to Kael, never
+    // Kael again nor the attacker; one damage roll, the same damage to each creature hit.
+    let enc = rake("creatures_adjacent_to_primary");
+    for seed in 0..30 {
+        let (hit, rolls, damage, damage_rolls) = rake_at_kael(&enc, seed);
+        if !hit {
+            assert!(rolls.is_empty(), "no secondary attack after a miss");
+            continue;
+        }
+        let who: Vec<&str> = rolls.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            who,
+            ["brute-2", "lira"],
+            "one roll per adjacent creature, in id order"
+        );
+        if !rolls.iter().all(|(_, o)| *o == AttackOutcome::Hit) {
+            continue;
+        }
+        assert_eq!(damage_rolls, 1, "the damage is rolled once for both");
+        assert_eq!(damage.len(), 2);
+        assert_eq!(damage[0].1, damage[1].1, "the same damage to each");
+        assert!((3..=8).contains(&damage[0].1));
+        // Enemies only: Brute 2 (the attacker's ally) is spared.
+        let (_, rolls, _, _) = rake_at_kael(&rake("enemies_adjacent_to_primary"), seed);
+        let who: Vec<&str> = rolls.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(who, ["lira"]);
+        return;
+    }
+    panic!("no seed where the primary and both secondary attacks hit");
+}
+
+#[test]
+fn an_unknown_secondary_target_rule_is_refused_secondary_attacks() {
+    // orcus-basic-rules.txt § Secondary attacks: the content names whom it attacks.
+    let src = super::tests::arena_src(
+        &OPEN,
+        "[[monster.powers]]\nid = \"x\"\nname = \"X\"\norigin = \"melee\"\nvs = \"ac\"\nhit = \"1\"\n[monster.powers.secondary]\ntargets = \"everyone\"\nhit = \"1\"\n",
+        5,
+        "kael = [3, 0]\nlira = [3, 1]\nbrute-1 = [4, 0]\nbrute-2 = [2, 0]",
+    );
+    let err = crate::content::load_encounter("bad.toml", &src).unwrap_err();
+    assert!(err.to_string().contains("secondary.targets"), "{err}");
+}
+
 #[test]
 fn ally_target_rules_pick_allies_and_never_the_user_targets() {
     // orcus-basic-rules.txt § Targets: all allies, one ally; "A power that targets an ally or
