@@ -32,6 +32,8 @@ mod tests;
 #[cfg(test)]
 mod tests_armor;
 #[cfg(test)]
+mod tests_conditions;
+#[cfg(test)]
 mod tests_elevation;
 #[cfg(test)]
 mod tests_loading;
