@@ -283,3 +283,37 @@ fn each_instance_of_a_condition_keeps_its_own_duration_conditions() {
         &mv("brute-1", &[(5, 2), (6, 2), (7, 2)], MoveMode::Walk),
     );
 }
+
+#[test]
+fn a_stunned_creature_is_off_guard_and_takes_no_actions_conditions() {
+    // orcus-basic-rules.txt § Conditions, Stunned (interpretation, Fourth Edition): off-guard
+    // (§ Off-guard, +2) and no actions: its turn passes at once.
+    let mut e = with("stunned");
+    assert_eq!(bow_bonus(&mut e), 5 + 2);
+    let mut turns = Vec::new();
+    let mut events = run(&mut e, &end("kael"));
+    while current(&e) != "kael" {
+        let c = current(&e);
+        turns.push(c.clone());
+        events.extend(run(&mut e, &end(&c)));
+    }
+    assert!(!turns.contains(&"brute-1".to_string()), "{turns:?}");
+    assert!(events.iter().any(|x| matches!(x,
+        GameEvent::TurnStarted { combatant, .. } if combatant.as_str() == "brute-1")));
+}
+
+#[test]
+fn a_prone_creature_takes_minus_2_is_harder_to_shoot_and_must_stand_to_move_conditions() {
+    // orcus-basic-rules.txt § Conditions, Prone (interpretation, Fourth Edition) and the
+    // § Attack roll circumstances: −2 to its attack rolls, −2 to ranged attacks against it,
+    // and it must stand up before it moves.
+    let mut e = with("prone");
+    assert_eq!(bow_bonus(&mut e), 5 - 2, "a ranged attack against it");
+    until(&mut e, "brute-1");
+    assert_eq!(
+        refuse(&mut e, &mv("brute-1", &[(5, 2)], MoveMode::Walk)),
+        ErrorCode::Prone
+    );
+    let ev = run(&mut e, &atk("brute-1", "sling", &["kael"]));
+    assert_eq!(first_bonus(&ev), 4 - 2);
+}
