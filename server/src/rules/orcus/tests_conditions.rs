@@ -316,4 +316,12 @@ fn a_prone_creature_takes_minus_2_is_harder_to_shoot_and_must_stand_to_move_cond
     );
     let ev = run(&mut e, &atk("brute-1", "sling", &["kael"]));
     assert_eq!(first_bonus(&ev), 4 - 2);
+    // Off-guard to melee attacks: Kael walks up and swings.
+    let mut e = with("prone");
+    run(
+        &mut e,
+        &mv("kael", &[(1, 1), (2, 1), (3, 1)], MoveMode::Walk),
+    );
+    let ev = run(&mut e, &atk("kael", "sword", &["brute-1"]));
+    assert_eq!(first_bonus(&ev), 5 + 2, "a melee attack against it");
 }
