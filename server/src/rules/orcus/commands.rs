@@ -553,11 +553,11 @@ pub(super) fn occupant_at(
             continue;
         };
         if sp.covers(s) {
-            let helpless = f.vit.0 == LifeStatus::Unconscious
+            let helpless = out_cold(f.vit.0)
                 || has_condition(f.fx, Condition::Helpless)
                 || has_condition(f.fx, Condition::Unconscious);
             let hostile = f.c.side != side;
-            let prone = has_condition(f.fx, Condition::Prone) || f.vit.0 == LifeStatus::Unconscious;
+            let prone = has_condition(f.fx, Condition::Prone) || out_cold(f.vit.0);
             return Some((hostile && !helpless, prone));
         }
     }
@@ -987,7 +987,7 @@ fn off_guard(
     ]
     .iter()
     .any(|c| has_condition(fx, *c))
-        || t.vit.0 == LifeStatus::Unconscious
+        || out_cold(t.vit.0)
     {
         return true;
     }
@@ -1863,7 +1863,7 @@ fn attack_cmd(
                 format!("a coup de grace needs an enemy; {} is an ally", tf.c.name),
             ));
         }
-        let helpless = tf.vit.0 == LifeStatus::Unconscious
+        let helpless = out_cold(tf.vit.0)
             || has_condition(tf.fx, Condition::Helpless)
             || has_condition(tf.fx, Condition::Unconscious);
         if targets.len() != 1 || !helpless {
@@ -2254,4 +2254,10 @@ pub fn can_act(d: &Decider, id: &CombatantId) -> bool {
         return false;
     }
     a.standard || a.move_action || a.quick
+}
+
+/// Unconscious by its hit points: dying at 0 or below, or knocked out (§ Knocking a creature
+/// out: "The creature falls unconscious"); helpless, prone and off-guard alike.
+fn out_cold(status: LifeStatus) -> bool {
+    matches!(status, LifeStatus::Unconscious | LifeStatus::KnockedOut)
 }

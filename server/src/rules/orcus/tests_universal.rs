@@ -1310,3 +1310,41 @@ fn a_hostile_helpless_creatures_space_can_be_moved_through_helpless() {
         fray_protocol::grid::Square::new(3, 1)
     );
 }
+
+/// orcus-basic-rules.txt § Knocking a creature out ("The creature falls unconscious") and
+/// § Coup De Grace: a knocked-out creature is as helpless as a dying one, so an adjacent enemy
+/// may give it a coup de grace.
+#[test]
+fn a_knocked_out_creature_is_helpless_to_a_coup_de_grace_knocking_a_creature_out() {
+    let enc = cdg_encounter();
+    let mut e = started(&enc, 0);
+    let ko = Command::Attack {
+        actor: cid("kael"),
+        attack: "sword".into(),
+        targets: vec![cid("brute-1")],
+        mode: AttackMode::Standard,
+        knock_out: true,
+    };
+    for _ in 0..40 {
+        if cs(&e, "brute-1").status != LifeStatus::Conscious {
+            break;
+        }
+        if current(&e) != "kael" {
+            until(&mut e, "kael");
+        }
+        run(&mut e, &ko);
+        if current(&e) == "kael" {
+            run(&mut e, &end("kael"));
+        }
+    }
+    assert_eq!(cs(&e, "brute-1").status, LifeStatus::KnockedOut);
+    if current(&e) != "kael" {
+        until(&mut e, "kael");
+    }
+    let ev = run(&mut e, &coup_de_grace("kael", "sword", "brute-1"));
+    assert!(
+        ev.iter().any(|x| matches!(x,
+            GameEvent::CoupDeGrace { target, .. } if target.as_str() == "brute-1")),
+        "{ev:?}"
+    );
+}
