@@ -217,18 +217,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     )?);
     // Later battles: their monsters' ids continue each template's numbering, so that every id
     // is unique in the session.
-    if !enc.battles.is_empty() && !enc.options.rests {
-        return Err(ctx.err(
-            "battles",
-            "later battles come after rests: set [options] rests = true",
-        ));
-    }
-    if enc.battles.len() > 8 {
-        return Err(ctx.err(
-            "battles",
-            format!("{} later battles is more than 8", enc.battles.len()),
-        ));
-    }
+    later_battles_allowed(&ctx, enc.battles.len(), enc.options.rests)?;
     let mut battles = Vec::new();
     for (b, battle) in enc.battles.iter().enumerate() {
         if battle.monsters.is_empty() {
@@ -293,6 +282,21 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
 }
 
 /// Player seats: names 1–40 characters, unique, controlling heroes of the encounter.
+/// `[[battles]]` (13th Age, Orcus): later battles need the rests option (they come after the
+/// rests), and a session holds at most 8 of them.
+fn later_battles_allowed(ctx: &Ctx, later: usize, rests: bool) -> Result<(), ContentError> {
+    if later > 0 && !rests {
+        return Err(ctx.err(
+            "battles",
+            "later battles come after rests: set [options] rests = true",
+        ));
+    }
+    if later > 8 {
+        return Err(ctx.err("battles", format!("{later} later battles is more than 8")));
+    }
+    Ok(())
+}
+
 fn resolve_seats(
     ctx: &Ctx,
     seats: &[file::SeatFile],

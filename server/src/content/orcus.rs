@@ -1691,18 +1691,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     )?);
     combatants.sort_by(|a, b| a.id.cmp(&b.id));
     check_spaces(&ctx, &map, &combatants, "positions")?;
-    if !enc.battles.is_empty() && !enc.options.rests {
-        return Err(ctx.err(
-            "battles",
-            "later battles come after rests: set [options] rests = true",
-        ));
-    }
-    if enc.battles.len() > 8 {
-        return Err(ctx.err(
-            "battles",
-            format!("{} later battles is more than 8", enc.battles.len()),
-        ));
-    }
+    super::later_battles_allowed(&ctx, enc.battles.len(), enc.options.rests)?;
     let mut battles = Vec::new();
     for (b, battle) in enc.battles.iter().enumerate() {
         let field = format!("battles[{b}].monsters");

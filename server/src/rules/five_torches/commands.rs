@@ -1489,6 +1489,22 @@ pub fn pass_time(d: &mut Decider, s: &Sheets, seconds: u32) {
     }
 }
 
+/// The dungeon clock's rolls outside battle (a travel turn, rolling to return): refused in
+/// battle (`in_battle` says why), once the dice are revealed, and while a PC lies dying.
+pub(super) fn outside_battle_with_no_one_dying(d: &mut Decider, in_battle: &str) -> R {
+    if d.field.battle.phase == Phase::Running {
+        return Err(no(ErrorCode::InvalidArgument, in_battle));
+    }
+    dice_open(d)?;
+    if anyone_dying(d) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "an incapacitated PC is stabilized or dies first",
+        ));
+    }
+    Ok(())
+}
+
 pub(super) fn anyone_dying(d: &mut Decider) -> bool {
     let heroes: Vec<CombatantId> = d
         .field
@@ -1571,19 +1587,7 @@ fn set_load(d: &mut Decider, s: &Sheets, who: &CombatantId, load: i32, coins: i3
 /// § Travel Turns: an hour outside battle; the d20 threat table, with advantage if the party is
 /// cautious (the GM's ruling); torches and lanterns burn down.
 fn travel_turn(d: &mut Decider, s: &Sheets, adv: Advantage) -> R {
-    if d.field.battle.phase == Phase::Running {
-        return Err(no(
-            ErrorCode::InvalidArgument,
-            "in battle time passes by rounds, not travel turns",
-        ));
-    }
-    dice_open(d)?;
-    if anyone_dying(d) {
-        return Err(no(
-            ErrorCode::InvalidArgument,
-            "an incapacitated PC is stabilized or dies first",
-        ));
-    }
+    outside_battle_with_no_one_dying(d, "in battle time passes by rounds, not travel turns")?;
     let (roll, natural) = d20(d, adv)?;
     d.emit(GameEvent::TravelTurnRolled {
         number: s.battle().travel_turns.saturating_add(1),

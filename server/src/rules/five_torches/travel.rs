@@ -4,7 +4,7 @@
 //! point under the DC) or arduous (1 load of equipment lost per point under it).
 
 use super::Sheets;
-use super::commands::{R, anyone_dying, dice_open, no, roll_check_with, sheet};
+use super::commands::{R, no, roll_check_with, sheet};
 use super::rules;
 use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
@@ -12,7 +12,6 @@ use fray_protocol::ErrorCode;
 use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ftd::{Ability, Advantage, FtdCombatant, ReturnPath};
 use fray_protocol::ids::{CombatantId, Side};
-use fray_protocol::state::Phase;
 
 /// The check's purpose in `check_rolled` and the damage's cause.
 pub const PURPOSE: &str = "return";
@@ -51,19 +50,10 @@ pub fn after_losing(load: i32, coins: i32, lost: i32) -> (i32, i32) {
 
 /// GM, outside battle (before it, or after it while the seed is secret), with no PC dying.
 pub fn roll_to_return(d: &mut Decider, s: &Sheets, path: ReturnPath, listed: &[CombatantId]) -> R {
-    if d.field.battle.phase == Phase::Running {
-        return Err(no(
-            ErrorCode::InvalidArgument,
-            "roll to return outside battle (end the battle first)",
-        ));
-    }
-    dice_open(d)?;
-    if anyone_dying(d) {
-        return Err(no(
-            ErrorCode::InvalidArgument,
-            "an incapacitated PC is stabilized or dies first",
-        ));
-    }
+    super::commands::outside_battle_with_no_one_dying(
+        d,
+        "roll to return outside battle (end the battle first)",
+    )?;
     let who: Vec<CombatantId> = if listed.is_empty() {
         let heroes: Vec<CombatantId> = d
             .field
