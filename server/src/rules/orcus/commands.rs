@@ -2,7 +2,8 @@
 //! die is drawn; a refusal changes nothing.
 
 use super::Board;
-use super::geometry::{self, AreaError, AttackKind, Geo, Space};
+use super::elevation;
+use super::geometry::{self, AreaError, AttackKind, Body, Geo, Space};
 use super::riders::{self, emit_effect};
 use super::rules;
 use crate::content::model::{ActionCost, Frequency, Origin, PowerSpec, TargetRule};
@@ -804,10 +805,12 @@ pub(super) fn walk(
         // § Opportunity attacks: right before a walking or running creature leaves an adjacent
         // enemy's reach (stepping does not provoke).
         if mode != MoveMode::Step {
-            let next = Space { at: *step, size };
+            let next = elevation::body_at(d, b, actor, Space { at: *step, size });
             let provoked: Vec<CombatantId> = adjacent_enemies(d, b, actor, at)
                 .into_iter()
-                .filter(|e| space(d, b, e).is_ok_and(|es| !geometry::adjacent(es, next)))
+                .filter(|e| {
+                    elevation::body(d, b, e).is_ok_and(|eb| !geometry::adjacent_3d(eb, next))
+                })
                 .collect();
             for enemy in provoked {
                 if !walked.is_empty() {
@@ -1001,10 +1004,14 @@ fn off_guard(
         return true;
     }
     // § Flanking: an ally of the attacker on the opposite side, able to attack.
-    let (Ok(ts), Ok(a_sp)) = (space(d, b, target), space(d, b, attacker)) else {
+    // Elevation: adjacency and opposite sides count height (`geometry::flanking_3d`).
+    let (Ok(ts), Ok(a_sp)) = (
+        elevation::body(d, b, target),
+        elevation::body(d, b, attacker),
+    ) else {
         return false;
     };
-    if !melee || !geometry::adjacent(ts, a_sp) {
+    if !melee || !geometry::adjacent_3d(ts, a_sp) {
         return false;
     }
     let side = fighter_side(d, attacker);
@@ -1012,7 +1019,7 @@ fn off_guard(
         &f.c.id != attacker
             && f.c.side == side
             && can_threaten(d, &f.c.id)
-            && space(d, b, &f.c.id).is_ok_and(|s| geometry::flanking(ts, a_sp, s))
+            && elevation::body(d, b, &f.c.id).is_ok_and(|s| geometry::flanking_3d(ts, a_sp, s))
     })
 }
 
@@ -1065,8 +1072,9 @@ pub(super) fn defense_value(d: &Decider, b: &Board, target: &CombatantId, vs: De
 /// otherwise) and whether the blow is meant to knock out (§ Knocking a creature out).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Delivery {
-    /// An area's origin square.
-    pub from: Option<Space>,
+    /// An area's origin square (at its height: the user's for a near area, the ground for a
+    /// far one).
+    pub from: Option<Body>,
     /// The attacker's choice to knock out rather than kill.
     pub knock_out: bool,
 }
@@ -1105,9 +1113,10 @@ fn geo(b: &Board) -> Option<Geo> {
 }
 
 /// § Cover: −2 or −5 for `target` against an effect from `from`; the target's allies in the way
-/// count as obstacles.
-fn cover(d: &Decider, b: &Board, g: &Geo, from: Space, target: &CombatantId) -> i32 {
-    let Ok(ts) = space(d, b, target) else {
+/// count as obstacles, only at their own height (`geometry::in_the_way_at_height`); walls are
+/// full height.
+fn cover(d: &Decider, b: &Board, g: &Geo, from: Body, target: &CombatantId) -> i32 {
+    let Ok(ts) = elevation::body(d, b, target) else {
         return 0;
     };
     let side = fighter_side(d, target);
@@ -1116,9 +1125,11 @@ fn cover(d: &Decider, b: &Board, g: &Geo, from: Space, target: &CombatantId) -> 
         .all()
         .filter(|f| &f.c.id != target && f.c.side == side)
         .filter(|f| !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain))
-        .filter_map(|f| space(d, b, &f.c.id).ok())
+        .filter_map(|f| elevation::body(d, b, &f.c.id).ok())
+        .filter(|o| geometry::in_the_way_at_height(*o, from, ts))
+        .map(|o| o.space)
         .collect();
-    g.cover(from, ts, &allies)
+    g.cover(from.space, ts.space, &allies)
 }
 
 /// One attack roll's circumstance modifiers (§ Circumstance Attack Roll Modifier); `from` is
@@ -1158,7 +1169,7 @@ fn circumstances(
     d: &Decider,
     b: &Board,
     g: Option<&Geo>,
-    from: Space,
+    from: Body,
     attacker: &CombatantId,
     target: &CombatantId,
     p: &PowerSpec,
@@ -1201,9 +1212,11 @@ fn circumstances(
         m += rules::OFF_GUARD;
     }
     m += underwater(b, attacker, target, p, space(d, b, attacker).ok());
-    if let (Origin::Ranged { short, .. }, Ok(a), Ok(t)) =
-        (p.origin, space(d, b, attacker), space(d, b, target))
-        && geometry::distance(a, t) > short
+    if let (Origin::Ranged { short, .. }, Ok(a), Ok(t)) = (
+        p.origin,
+        elevation::body(d, b, attacker),
+        elevation::body(d, b, target),
+    ) && geometry::distance_3d(a, t) > short
     {
         m += rules::LONG_RANGE;
     }
@@ -1389,7 +1402,7 @@ pub(super) fn resolve(
     let g = geo(b);
     let from = match from {
         Some(s) => s,
-        None => space(d, b, attacker)?,
+        None => elevation::body(d, b, attacker)?,
     };
     let max = match &p.hit {
         Some(e) => DiceExpr::parse(e)
@@ -1554,7 +1567,7 @@ pub(super) fn resolve(
         if outcome.is_hit()
             && let Some(f) = p.forced
         {
-            forced_movement(d, b, g.as_ref(), from, &t, f);
+            forced_movement(d, b, g.as_ref(), from.space, &t, f);
         }
     }
     // § Secondary attacks: after the primary attack, against the same targets unless the
@@ -1672,7 +1685,10 @@ fn adjacent_to_primaries(
     rule: crate::content::model::SecondaryTargets,
 ) -> Vec<CombatantId> {
     use crate::content::model::SecondaryTargets;
-    let spaces: Vec<Space> = anchors.iter().filter_map(|t| space(d, b, t).ok()).collect();
+    let spaces: Vec<Body> = anchors
+        .iter()
+        .filter_map(|t| elevation::body(d, b, t).ok())
+        .collect();
     d.field
         .all()
         .filter(|f| &f.c.id != attacker && !primaries.contains(&f.c.id))
@@ -1681,19 +1697,22 @@ fn adjacent_to_primaries(
             rule != SecondaryTargets::EnemiesAdjacentToPrimary || is_enemy(d, attacker, &f.c.id)
         })
         .filter(|f| {
-            space(d, b, &f.c.id).is_ok_and(|s| spaces.iter().any(|&at| geometry::adjacent(s, at)))
+            elevation::body(d, b, &f.c.id)
+                .is_ok_and(|s| spaces.iter().any(|&at| geometry::adjacent_3d(s, at)))
         })
         .map(|f| f.c.id.clone())
         .collect()
 }
 
-/// The enemies of `actor` adjacent to the space `at`, in id order.
+/// The enemies of `actor` adjacent to it were it in the space `at` (counting height), in id
+/// order.
 fn adjacent_enemies(d: &Decider, b: &Board, actor: &CombatantId, at: Space) -> Vec<CombatantId> {
     let side = fighter_side(d, actor);
+    let me = elevation::body_at(d, b, actor, at);
     d.field
         .all()
         .filter(|f| f.c.side != side)
-        .filter(|f| space(d, b, &f.c.id).is_ok_and(|s| geometry::adjacent(s, at)))
+        .filter(|f| elevation::body(d, b, &f.c.id).is_ok_and(|s| geometry::adjacent_3d(s, me)))
         .map(|f| f.c.id.clone())
         .collect()
 }
@@ -1751,10 +1770,10 @@ fn opportunity_attack(
     let Origin::Melee { reach } = p.origin else {
         return Ok(());
     };
-    let Ok(a_sp) = space(d, b, attacker) else {
+    let Ok(a_sp) = elevation::body(d, b, attacker) else {
         return Ok(());
     };
-    if geometry::distance(a_sp, at).max(super::elevation::gap(d, b, attacker, provoker)) > reach {
+    if geometry::distance_3d(a_sp, elevation::body_at(d, b, provoker, at)) > reach {
         return Ok(());
     }
     if !super::mounts::rider_spends_immediate(d, b, attacker) {
@@ -1831,8 +1850,8 @@ fn attack_cmd(
             _ => {}
         }
         let t_sp = space(d, b, t)?;
-        // Elevation: the height difference counts (the larger of the two distances).
-        let dist = geometry::distance(a_sp, t_sp).max(super::elevation::gap(d, b, actor, t));
+        // Elevation: the height gap counts (the larger of the two distances).
+        let dist = geometry::distance_3d(elevation::body(d, b, actor)?, elevation::body(d, b, t)?);
         let limit = match p.origin {
             Origin::Melee { reach } => reach,
             Origin::Ranged { long, .. } => long,
@@ -1872,7 +1891,7 @@ fn attack_cmd(
                 format!("{} is not helpless", tf.c.name),
             ));
         }
-        if !geometry::adjacent(a_sp, space(d, b, t)?) {
+        if !geometry::adjacent_3d(elevation::body(d, b, actor)?, elevation::body(d, b, t)?) {
             return Err(no(
                 ErrorCode::OutOfRange,
                 "a coup de grace needs an adjacent enemy",
@@ -1919,6 +1938,7 @@ fn area_attack(
     check_timing(d, b, actor, &p)?;
     check_frequency(d, actor, &p)?;
     let me = space(d, b, actor)?;
+    let my_body = elevation::body(d, b, actor)?;
     let g = geo(b).ok_or_else(|| no(ErrorCode::InvalidArgument, "this session has no map"))?;
     let area_err = |e: AreaError| match e {
         AreaError::NoLineOfEffect => no(
@@ -1930,7 +1950,9 @@ fn area_attack(
         }
         _ => no(ErrorCode::OutOfRange, format!("{}: {e}", p.name)),
     };
-    // The area and the square it originates from (§ Areas of effect; cover is judged from it).
+    // The area and the square it originates from (§ Areas of effect; cover is judged from it),
+    // then the heights it fills (elevation: bursts and blasts are cubes; eyesight and earshot
+    // have none, walls being full height). A far area's origin square is on the ground.
     let (squares, from) = match (p.origin, origin) {
         // § Areas of effect, special sizes: the creatures the user sees and/or that hear it.
         (o, _) if o.senses().is_some() => {
@@ -1945,17 +1967,22 @@ fn area_attack(
                 .filter_map(|f| space(d, b, &f.c.id).ok())
                 .collect();
             let senses = o.senses().unwrap_or_default();
-            (super::senses::sensed(&g, me, blinded, senses, others), me)
+            (
+                super::senses::sensed(&g, me, blinded, senses, others),
+                my_body,
+            )
         }
-        (Origin::NearBurst { size }, _) => (g.near_burst(me, size).map_err(area_err)?, me),
-        (Origin::NearBlast { size }, Some(o)) => (g.near_blast(me, o, size).map_err(area_err)?, me),
+        (Origin::NearBurst { size }, _) => (g.near_burst(me, size).map_err(area_err)?, my_body),
+        (Origin::NearBlast { size }, Some(o)) => {
+            (g.near_blast(me, o, size).map_err(area_err)?, my_body)
+        }
         (Origin::FarBurst { size, range }, Some(o)) => (
             g.far_burst(me, o, size, range).map_err(area_err)?,
-            Space::single(o),
+            Body::ground(Space::single(o)),
         ),
         (Origin::FarBlast { size, range }, Some(o)) => {
             let (o, area) = g.far_blast(me, o, size, range).map_err(area_err)?;
-            (area, Space::single(o))
+            (area, Body::ground(Space::single(o)))
         }
         (Origin::NearBlast { .. } | Origin::FarBurst { .. } | Origin::FarBlast { .. }, None) => {
             return Err(no(
@@ -1970,18 +1997,29 @@ fn area_attack(
             ));
         }
     };
-    // Creatures in the area, each once however many of its squares are inside (§ Areas of
-    // effect); the area's squares all have line of effect from its origin.
+    let heights = match p.origin {
+        Origin::NearBurst { size } | Origin::FarBurst { size, .. } => {
+            Some(geometry::burst_heights(from.heights(), size))
+        }
+        Origin::NearBlast { size } | Origin::FarBlast { size, .. } => {
+            Some(geometry::blast_heights(from.heights(), size))
+        }
+        _ => None,
+    };
+    // Creatures in the area, each once however many of its squares (or cubes) are inside
+    // (§ Areas of effect); the area's squares all have line of effect from its origin.
     let mut inside: Vec<(CombatantId, i32)> = Vec::new();
     for f in d.field.all() {
         if &f.c.id == actor || matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
             continue;
         }
-        let Ok(s) = space(d, b, &f.c.id) else {
+        let Ok(s) = elevation::body(d, b, &f.c.id) else {
             continue;
         };
-        if s.squares().any(|q| squares.contains(&q)) {
-            inside.push((f.c.id.clone(), geometry::distance(me, s)));
+        if s.space.squares().any(|q| squares.contains(&q))
+            && heights.is_none_or(|h| h.overlaps(s.heights()))
+        {
+            inside.push((f.c.id.clone(), geometry::distance_3d(my_body, s)));
         }
     }
     // § Targets: who in the area the power affects; allies are the actor's side, never itself.
@@ -2181,7 +2219,10 @@ fn stabilize(d: &mut Decider, b: &Board, actor: &CombatantId, target: &Combatant
             format!("{} is already stabilized", t.c.name),
         ));
     }
-    if !geometry::adjacent(space(d, b, actor)?, space(d, b, target)?) {
+    if !geometry::adjacent_3d(
+        elevation::body(d, b, actor)?,
+        elevation::body(d, b, target)?,
+    ) {
         return Err(no(
             ErrorCode::OutOfRange,
             format!("{} is not adjacent", t.c.name),

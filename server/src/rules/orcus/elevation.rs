@@ -13,7 +13,7 @@
 
 use super::Board;
 use super::commands::{R, deal, mode_speed, no, on_turn, pay, skill_check, space, speed};
-use super::geometry::{self, Space};
+use super::geometry::{self, Body, Space};
 use super::riders::emit_effect;
 use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
@@ -53,6 +53,22 @@ pub fn height(d: &Decider, b: &Board, id: &CombatantId) -> i32 {
 /// The difference in height between two creatures, in squares.
 pub fn gap(d: &Decider, b: &Board, a: &CombatantId, t: &CombatantId) -> i32 {
     (height(d, b, a) - height(d, b, t)).abs()
+}
+
+/// A creature's body in three dimensions (its space and height, counting this decision).
+pub fn body(d: &Decider, b: &Board, id: &CombatantId) -> R<Body> {
+    Ok(Body {
+        space: space(d, b, id)?,
+        height: height(d, b, id),
+    })
+}
+
+/// A creature's body were it in the space `at` at its present height (a square of a walk).
+pub fn body_at(d: &Decider, b: &Board, id: &CombatantId, at: Space) -> Body {
+    Body {
+        space: at,
+        height: height(d, b, id),
+    }
 }
 
 /// Whether a climbable square is under or next to the space.

@@ -103,6 +103,125 @@ pub fn flanking(target: Space, a: Space, b: Space) -> bool {
     grid::flanks(&target.g(), &a.g(), &b.g())
 }
 
+/// A creature in three dimensions (elevation, an interpretation: the text has no altitude
+/// rules; Fourth Edition's model): its space on the ground and its `height`, the lowest of its
+/// cubes in whole squares above the ground. It is as tall as its space is wide (a Medium
+/// creature one cube, a Large one 2×2×2), so a creature aloft is the stack of cubes from
+/// `height` up over its space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Body {
+    /// Its space on the ground.
+    pub space: Space,
+    /// Its lowest cube, in squares above the ground.
+    pub height: i32,
+}
+
+impl Body {
+    /// A body on the ground (an area's origin square, for instance).
+    pub fn ground(space: Space) -> Self {
+        Body { space, height: 0 }
+    }
+
+    /// Its lowest and highest cubes.
+    pub fn heights(self) -> Heights {
+        let tall = to_i32(size_g(self.space.size).side()).max(1);
+        Heights {
+            low: self.height,
+            high: self.height.saturating_add(tall - 1),
+        }
+    }
+}
+
+/// A band of heights, lowest and highest cube (inclusive): a body's, or an area's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Heights {
+    /// Lowest cube.
+    pub low: i32,
+    /// Highest cube.
+    pub high: i32,
+}
+
+impl Heights {
+    /// The squares between two bands, counted like range: 0 when they overlap, 1 when one is
+    /// right above the other.
+    pub fn gap(self, other: Heights) -> i32 {
+        0.max(other.low - self.high).max(self.low - other.high)
+    }
+
+    /// Whether the bands share a height.
+    pub fn overlaps(self, other: Heights) -> bool {
+        self.gap(other) == 0
+    }
+}
+
+/// Range between two creatures counting height: the larger of the ground range and the height
+/// gap between their cubes (everywhere Orcus uses a distance: reach, range, adjacency, bursts).
+pub fn distance_3d(a: Body, b: Body) -> i32 {
+    distance(a.space, b.space).max(a.heights().gap(b.heights()))
+}
+
+/// Whether two creatures are adjacent counting height (range 1: touching side, corner, top or
+/// bottom).
+pub fn adjacent_3d(a: Body, b: Body) -> bool {
+    distance_3d(a, b) == 1
+}
+
+/// § Flanking counting height (interpretation): both flankers adjacent to the target counting
+/// height; when both are level with it (their cubes share a height with its cubes) the ground
+/// rule decides ([`flanking`], unchanged on the ground), otherwise the segment between the
+/// centres of the flankers' boxes must pass through opposite faces of the target's box (west and
+/// east, north and south, or bottom and top; edges and corners count for both their faces). So
+/// a flier above a target does not flank with an ally on the ground, but fliers flank a flier
+/// from opposite sides at its height, or one above and one below it.
+pub fn flanking_3d(target: Body, a: Body, b: Body) -> bool {
+    if !adjacent_3d(target, a) || !adjacent_3d(target, b) {
+        return false;
+    }
+    let level = |x: Body| x.heights().overlaps(target.heights());
+    if level(a) && level(b) {
+        return flanking(target.space, a.space, b.space);
+    }
+    let gz = |x: Body| (x.space.g(), i64::from(x.height));
+    let (t, ga, gb) = (gz(target), gz(a), gz(b));
+    grid::flanks_3d((&t.0, t.1), (&ga.0, ga.1), (&gb.0, gb.1))
+}
+
+/// The heights of a burst `n` (interpretation: a burst is a cube): its origin's cubes (the
+/// user's for a near burst, the ground cube of a far burst's origin square) and `n` more up and
+/// down.
+pub fn burst_heights(origin: Heights, n: i32) -> Heights {
+    Heights {
+        low: origin.low.saturating_sub(n),
+        high: origin.high.saturating_add(n),
+    }
+}
+
+/// The heights of a blast `n` (interpretation: a cube `n` on a side touching its origin). The
+/// command names no height, so Fray hangs it from the origin's highest cube down (the user's for
+/// a near blast, the ground cube of a far blast's origin square), raised to rest on the ground
+/// when it would go below it: on the ground it is the `n` lowest layers, and a flier's blast
+/// reaches down towards the ground.
+pub fn blast_heights(origin: Heights, n: i32) -> Heights {
+    let low = origin.high.saturating_sub(n - 1).max(0);
+    Heights {
+        low,
+        high: low.saturating_add(n - 1),
+    }
+}
+
+/// § Cover counting height (interpretation): a creature in the way is an obstacle only at its
+/// own height, so it counts when some of its cubes lie within the heights an attack from
+/// `origin` to `target` passes through (from the lower of their lowest cubes to the higher of
+/// their highest). Walls are full height and always count.
+pub fn in_the_way_at_height(obstacle: Body, origin: Body, target: Body) -> bool {
+    let (o, t) = (origin.heights(), target.heights());
+    let span = Heights {
+        low: o.low.min(t.low),
+        high: o.high.max(t.high),
+    };
+    obstacle.heights().overlaps(span)
+}
+
 /// What kind of attack (§ Origin of effect): concealment only counts against melee and ranged.
 pub use grid::AttackKind;
 

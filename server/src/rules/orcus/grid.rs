@@ -1260,9 +1260,43 @@ pub fn flanks(enemy: &Space, a: &Space, b: &Space) -> bool {
     let (ca, cb) = (centre(a), centre(b));
     let (w, h) = (2 * (e.x1 - e.x0), 2 * (e.y1 - e.y0));
     let d = Pt::new(cb.x - ca.x, cb.y - ca.y);
+    segment_spans_box(&[(ca.x, d.x, w), (ca.y, d.y, h)])
+}
+
+/// Whether creatures flank an enemy in three dimensions, geometry only (Fray's elevation model,
+/// an interpretation: the text has no altitude rules). Each creature is a box: its space on the
+/// ground, from its lowest cube `z` (squares above the ground) up as many cubes as its space is
+/// wide. As [`flanks`] with one more axis: the segment between the centres of `a` and `b` meets
+/// both of a pair of opposite faces of the enemy's box (west and east, north and south, or
+/// bottom and top). Adjacency (counting height) is the caller's to check.
+pub fn flanks_3d(enemy: (&Space, i64), a: (&Space, i64), b: (&Space, i64)) -> bool {
+    let (es, ez) = enemy;
+    let e = es.rect();
+    let ep = i64::from(es.side());
+    // Doubled coordinates relative to the enemy's lowest north-west corner.
+    let centre = |(s, z): (&Space, i64)| {
+        let r = s.rect();
+        let side = i64::from(s.side());
+        (
+            r.x0 + r.x1 - 2 * e.x0,
+            r.y0 + r.y1 - 2 * e.y0,
+            2 * z + side - 2 * ez,
+        )
+    };
+    let (ca, cb) = (centre(a), centre(b));
+    segment_spans_box(&[
+        (ca.0, cb.0 - ca.0, 2 * ep),
+        (ca.1, cb.1 - ca.1, 2 * ep),
+        (ca.2, cb.2 - ca.2, 2 * ep),
+    ])
+}
+
+/// Whether the segment `p + t·dc` (`t` in 0..=1), one `(p, dc, max)` per axis, meets the box
+/// `[0, max]` on every axis and, inside it, runs from one face to the opposite one on some axis.
+fn segment_spans_box(axes: &[(i64, i64, i64)]) -> bool {
     let mut lo = Ratio::int(0);
     let mut hi = Ratio::int(1);
-    for (p, dc, max) in [(ca.x, d.x, w), (ca.y, d.y, h)] {
+    for &(p, dc, max) in axes {
         if dc == 0 {
             if p < 0 || p > max {
                 return false;
@@ -1277,12 +1311,11 @@ pub fn flanks(enemy: &Space, a: &Space, b: &Space) -> bool {
     if lo > hi {
         return false;
     }
-    let spans = |p: i64, dc: i64, max: i64| {
+    axes.iter().any(|&(p, dc, max)| {
         let v0 = lo.affine(p, dc);
         let v1 = hi.affine(p, dc);
         v0.min(v1) == Ratio::int(0) && v0.max(v1) == Ratio::int(max)
-    };
-    spans(ca.x, d.x, w) || spans(ca.y, d.y, h)
+    })
 }
 
 /// Every pair of `allies` flanking the enemy in `enemy`, as `(smaller id, larger id)`. Only

@@ -11,6 +11,7 @@ use super::commands::{
     Delivery, R, Way, alive, can_threaten, cannot_leave_space, fighter, is_enemy, no, occupant_at,
     on_turn, path_cost, pay, resolve, skill_check, space, speed, walk,
 };
+use super::elevation::{body, body_at};
 use super::geometry::{self, Space};
 use super::riders::emit_effect;
 use crate::content::model::{ActionCost, Frequency, Origin, PowerSpec, TargetRule};
@@ -34,7 +35,7 @@ fn adjacent_enemy(d: &Decider, b: &Board, actor: &CombatantId, target: &Combatan
             format!("{target} is not an enemy"),
         ));
     }
-    if !geometry::adjacent(space(d, b, actor)?, space(d, b, target)?) {
+    if !geometry::adjacent_3d(body(d, b, actor)?, body(d, b, target)?) {
         return Err(no(
             ErrorCode::OutOfRange,
             format!("{target} is not adjacent (melee touch)"),
@@ -179,7 +180,8 @@ pub fn charge(
         at: path.last().copied().unwrap_or(start.at),
         size: start.size,
     };
-    if geometry::distance(end, t_sp) > reach {
+    // Elevation: the height gap counts.
+    if geometry::distance_3d(body_at(d, b, actor, end), body(d, b, target)?) > reach {
         return Err(no(
             ErrorCode::OutOfRange,
             format!("the charge ends out of {}'s reach of {target}", p.name),
@@ -523,8 +525,8 @@ pub fn sweep(d: &mut Decider, b: &Board) {
         for e in grapples_on(d, &f.c.id) {
             let gone = d.status(&e.source) != Some(LifeStatus::Conscious)
                 || !can_threaten(d, &e.source)
-                || match (space(d, b, &e.source), space(d, b, &f.c.id)) {
-                    (Ok(a), Ok(t)) => !geometry::adjacent(a, t),
+                || match (body(d, b, &e.source), body(d, b, &f.c.id)) {
+                    (Ok(a), Ok(t)) => !geometry::adjacent_3d(a, t),
                     _ => true,
                 };
             if gone {

@@ -9,6 +9,7 @@ use super::commands::{
     R, alive, defense_bonus, defense_value, fighter, fighter_side, is_enemy, no, on_turn, pay,
     skill_check, skill_mod, space, spend_recovery,
 };
+use super::elevation::body;
 use super::geometry;
 use super::riders::{self, emit_effect};
 use crate::rules::thirteenth_age::decider::Decider;
@@ -38,7 +39,7 @@ fn adjacent_ally(d: &Decider, b: &Board, actor: &CombatantId, target: &Combatant
             format!("{target} is not an ally"),
         ));
     }
-    if !geometry::adjacent(space(d, b, actor)?, space(d, b, target)?) {
+    if !geometry::adjacent_3d(body(d, b, actor)?, body(d, b, target)?) {
         return Err(no(
             ErrorCode::OutOfRange,
             format!("{target} is not adjacent (melee touch)"),
@@ -262,7 +263,7 @@ fn feint(d: &mut Decider, b: &Board, actor: &CombatantId, target: &CombatantId) 
             format!("{target} is not an enemy"),
         ));
     }
-    if geometry::distance(space(d, b, actor)?, space(d, b, target)?) > 1 {
+    if geometry::distance_3d(body(d, b, actor)?, body(d, b, target)?) > 1 {
         return Err(no(
             ErrorCode::OutOfRange,
             format!("{target} is not within a near burst 1"),
