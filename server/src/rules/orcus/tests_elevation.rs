@@ -1,7 +1,7 @@
 //! Orcus elevation (orcus-basic-rules.txt § Special movement modes: Climb, Fly; falling and
 //! heights are Fourth Edition interpretations, see `elevation.rs`).
 
-use super::tests::{arena_src, atk, end, mv, started, until};
+use super::tests::{arena_src, atk, end, first_bonus, mv, started, until};
 use crate::content::model::Encounter;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
@@ -198,4 +198,254 @@ fn a_stunned_flier_falls_unless_it_hovers_fly() {
         );
         assert_eq!(height(&e, "kael"), if falls { 0 } else { 1 });
     }
+}
+
+// ---- Heights in the geometry (interpretation, Fourth Edition's 3-D reading; see
+// `geometry::Body`): distance is the larger of the ground range and the height gap between
+// cubes everywhere; bursts and blasts are cubes; flanking and cover count height. ----
+
+const OPEN: [&str; 6] = [
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+];
+
+/// An open arena; `kael`, `lira` and `brute` are added to each one's stat block (before its
+/// powers), `powers` to the brutes' powers.
+fn open_field(kael: &str, lira: &str, brute: &str, positions: &str, powers: &str) -> Encounter {
+    let src = arena_src(&OPEN, powers, 5, positions)
+        .replace("wis = 2", &format!("wis = 2\n{kael}"))
+        .replace("recoveries = 1", &format!("recoveries = 1\n{lira}"))
+        .replace("dex = 0", &format!("dex = 0\n{brute}"));
+    crate::content::load_encounter("open.toml", &src).unwrap()
+}
+
+fn area(actor: &str, attack: &str, origin: Option<(i32, i32)>) -> Command {
+    Command::AreaAttack {
+        actor: cid(actor),
+        attack: attack.into(),
+        origin: origin.map(|(x, y)| fray_protocol::grid::Square::new(x, y)),
+        targets: vec![],
+    }
+}
+
+fn attacked(ev: &[GameEvent]) -> Vec<String> {
+    let mut v: Vec<String> = ev
+        .iter()
+        .filter_map(|x| match x {
+            GameEvent::AttackRolled { target, .. } => Some(target.0.clone()),
+            _ => None,
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+const BIG_BURST: &str = r#"fly = 4
+[[hero.powers]]
+id = "big"
+name = "Big Burst"
+origin = "near burst"
+area = 2
+targets = "all enemies"
+vs = "reflex"
+bonus = 5
+hit = "1d6"
+"#;
+
+#[test]
+fn an_aloft_user_s_burst_is_a_cube_so_a_flat_one_misses_the_ground_areas_of_effect() {
+    // orcus-basic-rules.txt § Areas of effect (bursts; interpretation, Fourth Edition's 3-D
+    // reading): a near burst n is the user's cubes and n more every way, so a creature is in it
+    // when one of its cubes is. Kael 2 up: his burst 1 (heights 1–3) misses the brute on the
+    // ground next to him, his burst 2 (0–4) takes it; 1 up, burst 1 (0–2) takes it.
+    let pos = "kael = [6, 4]\nlira = [0, 5]\nbrute-1 = [7, 4]\nbrute-2 = [9, 0]";
+    for (up, power, hit) in [(2, "burst", false), (2, "big", true), (1, "burst", true)] {
+        let enc = open_field(BIG_BURST, "", "", pos, "");
+        let mut e = started(&enc, 5);
+        run(&mut e, &aloft("kael", up));
+        let ev = run(&mut e, &area("kael", power, None));
+        let want: Vec<String> = if hit { vec!["brute-1".into()] } else { vec![] };
+        assert_eq!(attacked(&ev), want, "{up} up, {power}");
+    }
+}
+
+const FAR_BURSTS: &str = r#"[[monster.powers]]
+id = "hurl"
+name = "Hurl"
+origin = "far burst"
+area = 1
+range = [10]
+targets = "all enemies"
+vs = "reflex"
+bonus = 4
+hit = "1d6"
+[[monster.powers]]
+id = "quake"
+name = "Quake"
+origin = "far burst"
+area = 2
+range = [10]
+targets = "all enemies"
+vs = "reflex"
+bonus = 4
+hit = "1d6"
+"#;
+
+#[test]
+fn a_far_burst_rises_from_the_ground_as_high_as_its_size_areas_of_effect() {
+    // orcus-basic-rules.txt § Areas of effect (far burst; interpretation): the origin square is
+    // on the ground (the command names no height), so a far burst n fills heights 0 to n. Kael
+    // 2 up over the origin square is out of a burst 1 and in a burst 2; the adjacent brute does
+    // not provoke him with the far power, as he is 2 up and so not adjacent.
+    let pos = "kael = [6, 4]\nlira = [0, 5]\nbrute-1 = [7, 4]\nbrute-2 = [9, 0]";
+    for (power, hit) in [("hurl", false), ("quake", true)] {
+        let enc = open_field("fly = 4", "", "", pos, FAR_BURSTS);
+        let mut e = started(&enc, 5);
+        run(&mut e, &aloft("kael", 2));
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        let ev = run(&mut e, &area("brute-1", power, Some((6, 4))));
+        assert!(
+            !ev.iter()
+                .any(|x| matches!(x, GameEvent::OpportunityTaken { .. })),
+            "{ev:?}"
+        );
+        let want: Vec<String> = if hit { vec!["kael".into()] } else { vec![] };
+        assert_eq!(attacked(&ev), want, "{power}");
+    }
+}
+
+#[test]
+fn a_flier_two_up_is_not_adjacent_so_leaving_it_does_not_provoke_opportunity_attacks() {
+    // orcus-basic-rules.txt § Opportunity attacks: leaving an adjacent enemy provokes;
+    // adjacency counts height (interpretation). Kael 2 up over the square next to the brute is
+    // not adjacent to it, so the brute walks off freely; 1 up he is, and it provokes.
+    let pos = "kael = [6, 4]\nlira = [0, 5]\nbrute-1 = [7, 4]\nbrute-2 = [9, 0]";
+    for (up, provokes) in [(2, false), (1, true)] {
+        let enc = open_field("fly = 4", "", "", pos, "");
+        let mut e = started(&enc, 5);
+        run(&mut e, &aloft("kael", up));
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        let ev = run(&mut e, &mv("brute-1", &[(8, 4), (9, 4)], MoveMode::Walk));
+        assert_eq!(
+            ev.iter().any(|x| matches!(x,
+                GameEvent::OpportunityTaken { attacker, .. } if attacker.as_str() == "kael")),
+            provokes,
+            "{up} up: {ev:?}"
+        );
+    }
+}
+
+#[test]
+fn no_flank_with_a_flier_above_the_target_flanking() {
+    // orcus-basic-rules.txt § Flanking (opposite sides; height per the interpretation in
+    // `geometry::flanking_3d`): Kael on the ground opposite Lira flanks the brute (+2, off-guard);
+    // 1 up he is adjacent but above it, not opposite Lira, so no flank; 2 up, not adjacent.
+    let pos = "kael = [6, 4]\nlira = [8, 4]\nbrute-1 = [7, 4]\nbrute-2 = [9, 0]";
+    for (up, bonus) in [(0, 5 + 2), (1, 5), (2, 5)] {
+        let enc = open_field("fly = 4", "", "", pos, "");
+        let mut e = started(&enc, 5);
+        if up > 0 {
+            run(&mut e, &aloft("kael", up));
+        }
+        run(&mut e, &end("kael"));
+        until(&mut e, "lira");
+        let ev = run(&mut e, &atk("lira", "dagger", &["brute-1"]));
+        assert_eq!(first_bonus(&ev), bonus, "Kael {up} up");
+    }
+}
+
+#[test]
+fn fliers_flank_a_flier_from_opposite_sides_at_its_height_flanking() {
+    // orcus-basic-rules.txt § Flanking (height: interpretation, `geometry::flanking_3d`): with
+    // the brute 1 up, Kael and Lira 1 up on either side flank it; Kael on the ground below one
+    // side does not (he is adjacent but not opposite Lira).
+    let pos = "kael = [6, 4]\nlira = [8, 4]\nbrute-1 = [7, 4]\nbrute-2 = [9, 0]";
+    for (kael_up, bonus) in [(1, 5 + 2), (0, 5)] {
+        let enc = open_field("fly = 4", "fly = 4", "fly = 4", pos, "");
+        let mut e = started(&enc, 5);
+        if kael_up > 0 {
+            run(&mut e, &aloft("kael", kael_up));
+        }
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        run(&mut e, &aloft("brute-1", 1));
+        until(&mut e, "lira");
+        run(&mut e, &aloft("lira", 1));
+        let ev = run(&mut e, &atk("lira", "dagger", &["brute-1"]));
+        assert_eq!(first_bonus(&ev), bonus, "Kael {kael_up} up");
+    }
+}
+
+#[test]
+fn a_creature_in_the_way_gives_cover_only_at_its_own_height_cover() {
+    // orcus-basic-rules.txt § Combat statuses, Cover (height: interpretation, see
+    // `geometry::in_the_way_at_height`): the target's ally between gives cover (−2) when it is
+    // within the heights the shot passes through: on the ground, yes; 2 up over a ground shot,
+    // no; 2 up with Kael also 2 up, yes again.
+    let pos = "kael = [0, 2]\nlira = [0, 0]\nbrute-1 = [3, 2]\nbrute-2 = [5, 2]";
+    for (brute_up, kael_up, bonus) in [(0, 0, 5 - 2), (2, 0, 5), (2, 2, 5 - 2)] {
+        let enc = open_field("fly = 4", "", "fly = 4", pos, "");
+        let mut e = started(&enc, 5);
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        if brute_up > 0 {
+            run(&mut e, &aloft("brute-1", brute_up));
+        }
+        until(&mut e, "kael");
+        if kael_up > 0 {
+            run(&mut e, &aloft("kael", kael_up));
+        }
+        let ev = run(&mut e, &atk("kael", "bow", &["brute-2"]));
+        assert_eq!(
+            first_bonus(&ev),
+            bonus,
+            "brute {brute_up} up, Kael {kael_up} up"
+        );
+    }
+}
+
+#[test]
+fn touch_actions_and_a_charge_count_height_range() {
+    // orcus-basic-rules.txt § Grapple (an adjacent enemy), § Charge (ends in melee reach);
+    // adjacency and reach count height (interpretation). Kael 2 up over the square next to the
+    // brute: his grapple is refused, and so is the brute's charge at him; nothing changes.
+    let pos = "kael = [7, 4]\nlira = [0, 5]\nbrute-1 = [8, 4]\nbrute-2 = [9, 0]";
+    let enc = open_field("fly = 4", "", "", pos, "");
+    let mut e = started(&enc, 5);
+    run(&mut e, &aloft("kael", 2));
+    let grapple = Command::Grapple {
+        actor: cid("kael"),
+        target: cid("brute-1"),
+    };
+    assert_eq!(refuse(&mut e, &grapple), ErrorCode::OutOfRange);
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let charge = Command::Charge {
+        actor: cid("brute-1"),
+        target: cid("kael"),
+        path: vec![],
+    };
+    assert_eq!(refuse(&mut e, &charge), ErrorCode::OutOfRange);
+}
+
+#[test]
+fn long_range_counts_the_height_gap_range() {
+    // orcus-basic-rules.txt § Range (short/long: −2 beyond short range); the distance is the
+    // larger of the ground range and the height gap (interpretation). The brute is 1 square off
+    // on the ground; Kael 8 up shoots it at long range (bow 5/10).
+    let pos = "kael = [0, 2]\nlira = [0, 0]\nbrute-1 = [1, 2]\nbrute-2 = [9, 5]";
+    let enc = open_field("fly = 8", "", "", pos, "");
+    let mut e = started(&enc, 5);
+    run(&mut e, &aloft("kael", 4));
+    run(&mut e, &end("kael"));
+    until(&mut e, "kael");
+    run(&mut e, &aloft("kael", 8));
+    let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
+    assert_eq!(first_bonus(&ev), 5 - 2);
 }
