@@ -559,4 +559,92 @@ mod tests {
             Err(AreaError::NoLineOfEffect)
         );
     }
+
+    fn body(x: i32, y: i32, size: Size, height: i32) -> Body {
+        Body {
+            space: Space {
+                at: Square::new(x, y),
+                size,
+            },
+            height,
+        }
+    }
+
+    #[test]
+    fn distance_counts_the_height_gap_between_cubes_elevation() {
+        // orcus-basic-rules.txt § Range; heights: interpretation (Fourth Edition's 3-D reading,
+        // a creature as tall as it is wide).
+        let m = |x, y, h| body(x, y, Size::Medium, h);
+        assert_eq!(distance_3d(m(0, 0, 0), m(1, 0, 0)), 1);
+        assert_eq!(distance_3d(m(0, 0, 0), m(1, 0, 2)), 2);
+        assert_eq!(distance_3d(m(0, 0, 0), m(5, 0, 2)), 5);
+        assert!(adjacent_3d(m(0, 0, 0), m(1, 1, 1)));
+        assert!(!adjacent_3d(m(0, 0, 0), m(1, 1, 2)));
+        // A Large creature on the ground fills heights 0 and 1: a Medium flier 2 up over the
+        // square next to it is adjacent to it, not to a Medium creature beside it.
+        let large = body(2, 2, Size::Large, 0);
+        assert_eq!(large.heights(), Heights { low: 0, high: 1 });
+        assert!(adjacent_3d(large, m(4, 2, 2)));
+        assert!(!adjacent_3d(m(5, 2, 0), m(4, 2, 2)));
+    }
+
+    #[test]
+    fn bursts_and_blasts_are_cubes_areas_of_effect() {
+        // orcus-basic-rules.txt § Areas of effect; cube heights: interpretation.
+        let ground = Heights { low: 0, high: 0 };
+        assert_eq!(burst_heights(ground, 2), Heights { low: -2, high: 2 });
+        let aloft = body(0, 0, Size::Medium, 3).heights();
+        assert_eq!(burst_heights(aloft, 1), Heights { low: 2, high: 4 });
+        assert_eq!(blast_heights(ground, 3), Heights { low: 0, high: 2 });
+        assert_eq!(blast_heights(aloft, 3), Heights { low: 1, high: 3 });
+        assert_eq!(
+            blast_heights(Heights { low: 1, high: 1 }, 3),
+            Heights { low: 0, high: 2 }
+        );
+    }
+
+    #[test]
+    fn flanking_counts_height_flanking() {
+        // orcus-basic-rules.txt § Combat statuses, Flanking; heights: interpretation.
+        let m = |x, y, h| body(x, y, Size::Medium, h);
+        // On the ground the rule is the ground rule, for every size.
+        let sizes = [Size::Medium, Size::Large, Size::Huge];
+        for ts in sizes {
+            for sa in sizes {
+                for sb in sizes {
+                    let t = body(5, 5, ts, 0);
+                    for (ax, ay, bx, by) in [(2, 5, 8, 5), (3, 3, 8, 8), (4, 5, 5, 4), (3, 6, 6, 3)]
+                    {
+                        let (a, b) = (body(ax, ay, sa, 0), body(bx, by, sb, 0));
+                        assert_eq!(
+                            flanking_3d(t, a, b),
+                            flanking(t.space, a.space, b.space),
+                            "{ts:?} {sa:?} {sb:?} {ax},{ay} {bx},{by}"
+                        );
+                    }
+                }
+            }
+        }
+        // A flier above the target does not flank with a creature on the ground.
+        assert!(!flanking_3d(m(5, 5, 0), m(4, 5, 0), m(6, 5, 1)));
+        assert!(!flanking_3d(m(5, 5, 0), m(4, 5, 1), m(6, 5, 1)));
+        // One above and one below a flier flank it, straight or across.
+        assert!(flanking_3d(m(5, 5, 2), m(5, 4, 3), m(5, 6, 1)));
+        assert!(flanking_3d(m(5, 5, 2), m(4, 5, 1), m(6, 5, 3)));
+        assert!(!flanking_3d(m(5, 5, 2), m(4, 5, 1), m(4, 5, 3)));
+        // Level with a flier, the ground rule.
+        assert!(flanking_3d(m(5, 5, 2), m(4, 5, 2), m(6, 5, 2)));
+        assert!(!flanking_3d(m(5, 5, 2), m(4, 5, 2), m(6, 5, 4)));
+    }
+
+    #[test]
+    fn creatures_give_cover_only_at_their_height_cover() {
+        // orcus-basic-rules.txt § Combat statuses, Cover; heights: interpretation.
+        let m = |x, h| body(x, 0, Size::Medium, h);
+        assert!(in_the_way_at_height(m(2, 0), m(0, 0), m(4, 0)));
+        assert!(!in_the_way_at_height(m(2, 2), m(0, 0), m(4, 0)));
+        assert!(in_the_way_at_height(m(2, 2), m(0, 0), m(4, 3)));
+        assert!(in_the_way_at_height(m(2, 2), m(0, 2), m(4, 2)));
+        assert!(!in_the_way_at_height(m(2, 0), m(0, 2), m(4, 2)));
+    }
 }
