@@ -8,8 +8,11 @@
 //! flier stunned, knocked prone or down unless it hovers, a climber that left its wall or is
 //! incapacitated, a rider thrown from a flying mount — falls: 1d10 per 2 full squares fallen
 //! (Fourth Edition's 1d10 per 10 feet) and lands prone; `slow_fall` lands unharmed and standing.
-//! Melee reach and opportunity attacks count the height difference (the larger of the ground
-//! distance and the height gap); areas, line of sight, line of effect and cover ignore height.
+//! Heights in the geometry (`geometry::Body`): a creature is a stack of cubes as tall as its
+//! space is wide; every distance is the larger of the ground range and the height gap between
+//! cubes (reach, range, adjacency, flanking); bursts and blasts are cubes; walls are full height
+//! (line of sight and effect as on the ground), obscurement fills a square's column, and a
+//! creature gives cover only at its own height.
 
 use super::Board;
 use super::commands::{R, deal, mode_speed, no, on_turn, pay, skill_check, space, speed};
@@ -50,7 +53,8 @@ pub fn height(d: &Decider, b: &Board, id: &CombatantId) -> i32 {
     changed.unwrap_or_else(|| b.get(id).map_or(0, |(g, _)| g.0.height))
 }
 
-/// The difference in height between two creatures, in squares.
+/// The difference in height between two creatures, in squares (mounting needs them level; the
+/// distances use `geometry::distance_3d`).
 pub fn gap(d: &Decider, b: &Board, a: &CombatantId, t: &CombatantId) -> i32 {
     (height(d, b, a) - height(d, b, t)).abs()
 }

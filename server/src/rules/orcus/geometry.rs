@@ -1,7 +1,10 @@
 //! The Orcus decide code's view of the grid: the wire's squares, sizes and map (`fray_protocol::
 //! grid`) on one side, the grid library (`grid.rs`: exact lines, cover, concealment, areas,
 //! flanking, forced movement) on the other. Every geometric question the rules ask goes through
-//! here, so there is one answer to each.
+//! here, so there is one answer to each. Heights (elevation, an interpretation): a [`Body`] is a
+//! space and a height; [`distance_3d`], [`adjacent_3d`], [`flanking_3d`], the area heights and
+//! [`in_the_way_at_height`] add the third dimension, while lines, cover by walls and
+//! concealment stay on the ground plane (walls are full height, obscurement fills the column).
 
 use super::grid;
 use fray_protocol::grid::{MapState, Size, Square};
