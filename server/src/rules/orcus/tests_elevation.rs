@@ -449,3 +449,30 @@ fn long_range_counts_the_height_gap_range() {
     let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
     assert_eq!(first_bonus(&ev), 5 - 2);
 }
+
+#[test]
+fn a_flier_s_blast_hangs_down_from_its_height_areas_of_effect() {
+    // orcus-basic-rules.txt § Areas of effect (blasts; interpretation, see
+    // `geometry::blast_heights`): a blast 2 is a 2-cube touching the user, hung from its highest
+    // cube down. Kael 1 up: heights 0–1, the brute on the ground is in it; 3 up: 2–3, it is not.
+    let blast = r#"fly = 4
+[[hero.powers]]
+id = "cone"
+name = "Cone"
+origin = "near blast"
+area = 2
+targets = "all enemies"
+vs = "reflex"
+bonus = 5
+hit = "1d6"
+"#;
+    let pos = "kael = [6, 4]\nlira = [0, 5]\nbrute-1 = [7, 4]\nbrute-2 = [9, 0]";
+    for (up, hit) in [(1, true), (3, false)] {
+        let enc = open_field(blast, "", "", pos, "");
+        let mut e = started(&enc, 5);
+        run(&mut e, &aloft("kael", up));
+        let ev = run(&mut e, &area("kael", "cone", Some((7, 4))));
+        let want: Vec<String> = if hit { vec!["brute-1".into()] } else { vec![] };
+        assert_eq!(attacked(&ev), want, "{up} up");
+    }
+}
