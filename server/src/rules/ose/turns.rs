@@ -159,10 +159,7 @@ pub fn emit_order(d: &mut Decider, s: &Sheets, ids: Vec<CombatantId>) {
     let mut first = Vec::new();
     let mut slow = Vec::new();
     for id in ids {
-        let all_slow = s
-            .get(&id)
-            .is_some_and(|(_, k)| !k.attacks.is_empty() && k.attacks.iter().all(|a| a.slow));
-        if all_slow {
+        if super::round::slow_only(s, &id) {
             slow.push(id);
         } else {
             first.push(id);
