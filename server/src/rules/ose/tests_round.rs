@@ -291,3 +291,80 @@ fn under_individual_initiative_phases_are_per_combatant_individual_initiative() 
     run(&mut e, &mv("bram", 10));
     run(&mut e, &attack("bram", "staff", "goon-2"));
 }
+
+/// basic-fantasy-adventures.txt § Movement and Encumbrance ("the number of feet it can move
+/// per combat round"; metal armor and a heavy load: 10′) on this core: `ose_move` allows the
+/// rate per round that `set_encumbrance` set; without one, a third of the base rate (40′).
+#[test]
+fn basic_fantasy_encumbrance_sets_the_rate_per_round_movement_and_encumbrance() {
+    let text = r#"
+ruleset = "basic-fantasy"
+characters = ["ada", "bram"]
+[[monsters]]
+template = "goon"
+[[monster]]
+template = "goon"
+name = "Goon"
+hd = "1"
+ac = 9
+hp = 5
+morale = 7
+[[monster.attacks]]
+id = "club"
+name = "Club"
+damage = "1d4"
+[[character]]
+id = "ada"
+name = "Ada"
+class = "fighter"
+level = 1
+abilities = { str = 16, dex = 10, con = 10, int = 10, wis = 10, cha = 10 }
+thac0 = 19
+ac = 4
+hp = 20
+saves = { death = 12, wands = 13, paralysis = 14, breath = 15, spells = 16 }
+[[character.weapons]]
+id = "sword"
+name = "Sword"
+damage = "1d8"
+[[character]]
+id = "bram"
+name = "Bram"
+class = "fighter"
+level = 1
+abilities = { str = 10, dex = 10, con = 10, int = 10, wis = 10, cha = 10 }
+thac0 = 19
+ac = 9
+hp = 20
+saves = { death = 12, wands = 13, paralysis = 14, breath = 15, spells = 16 }
+[[character.weapons]]
+id = "sword"
+name = "Sword"
+damage = "1d8"
+"#;
+    let enc = crate::content::load_encounter("bf.toml", text).unwrap();
+    let mut e = new_engine(&enc, 1);
+    run(
+        &mut e,
+        &Command::SetEncumbrance {
+            combatant: cid("ada"),
+            armor: fray_protocol::bf::ArmorType::Metal,
+            load: 100,
+        },
+    );
+    run(&mut e, &Command::StartBattle);
+    assert!(reach(&mut e, "ada"));
+    assert_eq!(refuse(&mut e, &mv("ada", 11)), ErrorCode::TooFar);
+    let ev = run(&mut e, &mv("ada", 10));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::OseMoved { allowed: 10, .. }))
+    );
+    run(&mut e, &Command::EndTurn { actor: cid("ada") });
+    assert!(reach(&mut e, "bram"));
+    let ev = run(&mut e, &mv("bram", 40));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::OseMoved { allowed: 40, .. }))
+    );
+}

@@ -1,7 +1,8 @@
 //! The Old-School Essentials round (`ose-adventuring.txt` § Combat Sequence Per Round):
 //! - each round: the declarations made for it take effect, each acting side rolls a d6
 //!   (§ Initiative; ties rerolled or resolved simultaneously, the session's option); the
-//!   winning side's combatants act, then the other side's (in id order), and combatants whose
+//!   winning side's combatants act, then the other side's (in id order; a member may hold to act
+//!   later within its side, `round.rs`), and combatants whose
 //!   attacks are all slow act last (§ Slow Weapons); in the first round a surprised side does
 //!   not act (§ Effects of Surprise: unless both are);
 //! - a turn ends by itself when its attack or spell is spent or its combatant cannot act;
