@@ -334,6 +334,8 @@ Old-School Essentials:
   declare spell NAME | withdraw | retreat | none   declare for the next round
   shoot WEAPON TARGET short|medium|long [MOD]      a missile attack at a range band
   cast                      cast the declared spell (the round's sole action)
+  bx-move FEET              move in the round (a third of the base rate; declared withdrawal: half)
+  bx-hold                   let the rest of your side's group act first (before acting)
   bx-morale [ADJ] WHO...    GM: 2d6 morale vs each one's rating; those who break flee
   save WHO CATEGORY [MOD]   GM: saving throw (death, wands, paralysis, breath, spells)
   secret search|traps|listen|wandering|stuck|locked|bars [WHO] [CHANCE] [@AREA]
@@ -839,6 +841,22 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "cast" => {
             let actor = need_menu()?.actor.clone();
             no_args(Input::Game(Command::CastSpell { actor }))
+        }
+        "bx-move" => {
+            let actor = need_menu()?.actor.clone();
+            match args {
+                [feet] => Ok(Input::Game(Command::OseMove {
+                    actor,
+                    feet: feet
+                        .parse()
+                        .map_err(|_| format!("`{feet}` is not a number of feet"))?,
+                })),
+                _ => Err("`bx-move FEET` (this round's movement)".to_owned()),
+            }
+        }
+        "bx-hold" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::OseHold { actor }))
         }
         "bx-morale" => {
             let (adjustment, who) = match args.split_first() {
@@ -1773,6 +1791,19 @@ mod tests {
                 combatant: CombatantId::new("ogre"),
                 category: SaveCategory::Breath,
                 modifier: 2
+            })
+        );
+        assert_eq!(
+            game("bx-move 20"),
+            Ok(Command::OseMove {
+                actor: CombatantId::new("brakka"),
+                feet: 20
+            })
+        );
+        assert_eq!(
+            game("bx-hold"),
+            Ok(Command::OseHold {
+                actor: CombatantId::new("brakka")
             })
         );
         assert_eq!(

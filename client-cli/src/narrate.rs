@@ -1256,6 +1256,30 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(attacker),
             n(target)
         ),
+        GameEvent::PhaseReached { combatant, phase } => {
+            format!("{} acts in the {phase:?} phase", n(combatant)).to_lowercase()
+        }
+        GameEvent::OseMoved {
+            combatant,
+            feet,
+            kind,
+            total,
+            allowed,
+        } => format!(
+            "{} moves {feet}′ ({}; {total}′ of {allowed}′ this round)",
+            n(combatant),
+            match kind {
+                fray_protocol::ose::OseMoveKind::Encounter => "encounter movement",
+                fray_protocol::ose::OseMoveKind::Withdrawal => "fighting withdrawal",
+                fray_protocol::ose::OseMoveKind::Retreat => "retreat",
+            }
+        ),
+        GameEvent::MeleeEngaged { attacker, target } => {
+            format!("{} and {} are in melee", n(attacker), n(target))
+        }
+        GameEvent::TurnHeld { combatant, .. } => {
+            format!("{} holds: the rest of its side acts first", n(combatant))
+        }
         GameEvent::RoutineAttack { combatant, attack } => {
             format!(
                 "{} attacks with its {attack} (one of its attacks this round)",

@@ -161,6 +161,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                     o.declared = o.next.take();
                     o.acted = false;
                     o.disrupted = false;
+                    o.routine_used.clear();
+                    o.phase = None;
+                    o.moved = 0;
                 }
             }
         }
@@ -527,6 +530,56 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::Unharmed { .. }
         | GameEvent::Subdued { .. }
         | GameEvent::RoutineAttack { .. } => {}
+        GameEvent::PhaseReached { combatant, phase } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(o) = &mut state.combatants[i].ose
+            {
+                o.phase = Some(*phase);
+            }
+        }
+        GameEvent::OseMoved {
+            combatant,
+            kind,
+            total,
+            ..
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(o) = &mut state.combatants[i].ose
+            {
+                o.moved = *total;
+            }
+            if *kind != fray_protocol::ose::OseMoveKind::Encounter {
+                for c in &mut state.combatants {
+                    if let Some(o) = &mut c.ose {
+                        if c.id == *combatant {
+                            o.engaged.clear();
+                        } else {
+                            o.engaged.retain(|e| e != combatant);
+                        }
+                    }
+                }
+            }
+        }
+        GameEvent::MeleeEngaged { attacker, target } => {
+            for (me, foe) in [(attacker, target), (target, attacker)] {
+                if let Some(i) = find(state, me)
+                    && let Some(o) = &mut state.combatants[i].ose
+                    && !o.engaged.contains(foe)
+                {
+                    o.engaged.push(foe.clone());
+                }
+            }
+        }
+        GameEvent::TurnHeld { combatant, order } => {
+            state.order = order.clone();
+            state.turn_index = state.turn_index.and_then(|i| i.checked_sub(1));
+            state.current = None;
+            if let Some(i) = find(state, combatant)
+                && let Some(o) = &mut state.combatants[i].ose
+            {
+                o.acted = false;
+            }
+        }
         GameEvent::OseConditionChanged {
             combatant,
             condition,

@@ -993,6 +993,24 @@ pub enum Command {
         /// Height in feet (1..=300).
         altitude: u32,
     },
+    /// Old-School Essentials § Movement Outside of Melee / § In Melee: on its turn, in the
+    /// movement phase, the actor moves `feet` (yards outdoors): in all at most its encounter
+    /// rate this round (a third of its base rate), half that in a declared fighting withdrawal;
+    /// in melee only in a declared withdrawal or retreat. Fray tracks no positions: the feet are
+    /// spent and logged (`ose_moved`).
+    OseMove {
+        /// Who moves.
+        actor: CombatantId,
+        /// How far (1..=1000).
+        feet: u32,
+    },
+    /// Old-School Essentials § Combat Sequence Per Round: on its turn, before doing anything,
+    /// the actor lets the rest of its side's group act first — it moves to the end of the
+    /// group in the round's order (`turn_held`), so that the side keeps its phase order.
+    OseHold {
+        /// Who holds.
+        actor: CombatantId,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1094,6 +1112,8 @@ impl Command {
             | Command::DeclineAlly { actor, .. }
             | Command::ChooseToBeHit { actor, .. }
             | Command::SpecialMove { actor, .. }
+            | Command::OseMove { actor, .. }
+            | Command::OseHold { actor }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
             | Command::StartAmbush { .. }
@@ -1259,6 +1279,8 @@ impl Command {
             Command::Dismount { .. } => "dismount",
             Command::CommandMount { .. } => "command_mount",
             Command::MoveAloft { .. } => "move_aloft",
+            Command::OseMove { .. } => "ose_move",
+            Command::OseHold { .. } => "ose_hold",
         }
     }
 }

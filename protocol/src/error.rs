@@ -169,6 +169,18 @@ pub enum ErrorCode {
     /// Old-School Essentials § Bombing: the bomber does not fly (content `flies`), or is
     /// higher than 300′.
     CannotBomb,
+    /// Old-School Essentials § Combat Sequence Per Round: an action of a phase its side has
+    /// already passed this round (movement, missiles, spells, melee).
+    PhasePassed,
+    /// Old-School Essentials § In Melee: moving while in melee without a declared fighting
+    /// withdrawal or retreat.
+    InMelee,
+    /// Old-School Essentials § Spell Casting, No movement: casting after moving this round, or
+    /// moving after casting.
+    NoMoveAndCast,
+    /// Old-School Essentials: `ose_hold` after acting this turn, or with no one of its group
+    /// left to act after it.
+    CannotHold,
 }
 
 impl fmt::Display for ErrorCode {

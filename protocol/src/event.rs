@@ -1519,6 +1519,44 @@ pub enum GameEvent {
         /// The attack.
         attack: String,
     },
+    /// Old-School Essentials § Combat Sequence Per Round: a combatant acted in a later phase
+    /// than before this round (its side may no longer act in an earlier one).
+    PhaseReached {
+        /// Who.
+        combatant: CombatantId,
+        /// The phase.
+        phase: crate::ose::OsePhase,
+    },
+    /// Old-School Essentials § Movement Outside of Melee / § In Melee: a combatant moved.
+    OseMoved {
+        /// Who.
+        combatant: CombatantId,
+        /// How far (feet; yards outdoors).
+        feet: u32,
+        /// Encounter movement, fighting withdrawal or retreat.
+        kind: crate::ose::OseMoveKind,
+        /// Moved this round in all.
+        total: u32,
+        /// What it may move this round in all (by `kind`).
+        allowed: u32,
+    },
+    /// Old-School Essentials § In Melee: two foes exchanged a melee attack and are in melee
+    /// (until one withdraws or retreats).
+    MeleeEngaged {
+        /// The attacker.
+        attacker: CombatantId,
+        /// Its target.
+        target: CombatantId,
+    },
+    /// Old-School Essentials § Combat Sequence Per Round: the current combatant let the rest of
+    /// its group act first; `order` is the round's new order (it is now at the end of its
+    /// group) and its turn is over without its having acted.
+    TurnHeld {
+        /// Who.
+        combatant: CombatantId,
+        /// The round's order from now on.
+        order: Vec<CombatantId>,
+    },
 }
 
 impl GameEvent {

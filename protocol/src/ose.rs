@@ -229,6 +229,47 @@ pub struct OseCombatant {
     /// § Attacks Per Round: the routine attacks (content `routine`) it made this round.
     #[serde(default)]
     pub routine_used: Vec<String>,
+    /// § Combat Sequence Per Round: the latest phase of its own actions this round (null: none
+    /// yet); its side's members act in the phase order.
+    #[serde(default)]
+    pub phase: Option<OsePhase>,
+    /// § Movement Outside of Melee / § In Melee: feet (yards outdoors) moved this round.
+    #[serde(default)]
+    pub moved: u32,
+    /// § In Melee: the foes it exchanged melee attacks with since it last withdrew or retreated
+    /// (Fray tracks no positions: this is what "in melee" means; those out of the fight no
+    /// longer count).
+    #[serde(default)]
+    pub engaged: Vec<crate::ids::CombatantId>,
+}
+
+/// § Combat Sequence Per Round: the phases a side acts in, in their order (the winning side's
+/// monster morale comes first and is the GM's `ose_morale`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OsePhase {
+    /// Movement (`ose_move`).
+    Movement,
+    /// Missile attacks (and bombs).
+    Missiles,
+    /// Spell casting.
+    Spells,
+    /// Melee attacks.
+    Melee,
+}
+
+/// How a combatant moved in an encounter round (`ose_moved`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OseMoveKind {
+    /// § Movement Outside of Melee: up to the encounter rate (a third of the base rate).
+    Encounter,
+    /// § In Melee, Fighting withdrawal (declared `withdraw`): backwards, up to half the
+    /// encounter rate; out of melee afterwards.
+    Withdrawal,
+    /// § In Melee, Retreat (declared `retreat`): up to the encounter rate; out of melee
+    /// afterwards.
+    Retreat,
 }
 
 /// Old-School Essentials battle state (`ose` on the session).

@@ -608,6 +608,39 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
     Err(anyhow!("fight did not end in {max_ticks} ticks"))
 }
 
+/// Old-School Essentials § Combat Sequence Per Round, for the scripted tables: the phase a
+/// combatant of these fights means to act in (a caster its spell, Quill his sling, the others
+/// melee; none for a disrupted caster, who ends its turn), and whether the current combatant
+/// should `ose_hold` so that a later member of its side's group, meaning to act in an earlier
+/// phase, goes first (the side's phases only go forward).
+pub fn ose_should_hold(state: &SessionState, cur: &CombatantId) -> bool {
+    use fray_protocol::ose::{Declaration, OsePhase};
+    use fray_protocol::state::LifeStatus;
+    let intent = |id: &CombatantId| -> Option<OsePhase> {
+        let c = state.combatant(id)?;
+        let o = c.ose.as_ref()?;
+        if c.status != LifeStatus::Conscious || o.fled {
+            return None;
+        }
+        match (&o.declared, id.as_str()) {
+            (Some(Declaration::Spell { .. }), _) if o.disrupted => None,
+            (Some(Declaration::Spell { .. }), _) => Some(OsePhase::Spells),
+            (_, "quill") => Some(OsePhase::Missiles),
+            _ => Some(OsePhase::Melee),
+        }
+    };
+    let (Some(mine), Some(side)) = (intent(cur), state.combatant(cur).map(|c| c.side)) else {
+        return false;
+    };
+    let Some(at) = state.order.iter().position(|c| c == cur) else {
+        return false;
+    };
+    state.order[at + 1..]
+        .iter()
+        .take_while(|c| state.combatant(c).is_some_and(|c| c.side == side))
+        .any(|c| intent(c).is_some_and(|p| p < mine))
+}
+
 /// Plays an Old-School Essentials session in process with a scripted GM (legal by
 /// construction): surprise for the monsters, a reaction roll with the cleric speaking, the
 /// magic-user declaring *Sleep* for every round (so that a lost initiative and a hit disrupt
@@ -875,6 +908,10 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         let Some(o) = me.ose.clone() else {
             return Err(anyhow!("{cur} has no Old-School Essentials sheet"));
         };
+        if ose_should_hold(&state, &cur) {
+            events = send(session, Command::OseHold { actor: cur }, &mut sent)?;
+            continue;
+        }
         if matches!(o.declared, Some(Declaration::Spell { .. })) {
             let cmd = if o.disrupted {
                 Command::EndTurn { actor: cur }
@@ -894,6 +931,20 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
             continue;
         };
         let missile = me.attacks.iter().find(|a| a.range == "missile").cloned();
+        // § Movement Outside of Melee: Quill steps 10′ for a clear shot before shooting, when
+        // no foe is in melee with him.
+        let in_melee = o.engaged.iter().any(|f| up(&state, f));
+        if me.id.as_str() == "quill" && missile.is_some() && o.moved == 0 && !in_melee {
+            events = send(
+                session,
+                Command::OseMove {
+                    actor: cur,
+                    feet: 10,
+                },
+                &mut sent,
+            )?;
+            continue;
+        }
         let cmd = match (me.side, missile, me.attacks.first().cloned()) {
             (Side::Heroes, Some(m), _) if me.id.as_str() == "quill" => Command::OseAttack {
                 actor: cur,

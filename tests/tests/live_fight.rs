@@ -708,7 +708,9 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
 /// rounds of missiles and melee until the barrow's monsters are slain or flee; the GM checks
 /// morale whenever the server proposes it. The players send their own characters' commands
 /// (alice: Odo and Wenna; bob: Pell and Quill), the GM the monsters'; a spectator (bincode)
-/// sees the whole encounter, monsters' hit points hidden.
+/// sees the whole encounter, monsters' hit points hidden. A side acts in its phase order
+/// (§ Combat Sequence Per Round): a character meaning to strike in melee holds its turn
+/// (`ose_hold`) while a member of its side still means to shoot or cast.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
     use fray_protocol::ids::Side;
@@ -821,6 +823,9 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
             .find(|c| c.side != me.side && up(c))
             .map(|c| c.id.clone());
         let cmd = match (&o.declared, foe) {
+            // § Combat Sequence Per Round: a member meaning to act in an earlier phase of the
+            // side goes first.
+            _ if fray_tests::ose_should_hold(&state, &cur) => Command::OseHold { actor: cur },
             (Some(Declaration::Spell { .. }), _) if o.disrupted => Command::EndTurn { actor: cur },
             (Some(Declaration::Spell { .. }), _) => Command::CastSpell { actor: cur },
             (_, None) => Command::EndTurn { actor: cur },
@@ -861,6 +866,9 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
     assert!(has(
         &|e| matches!(e, GameEvent::AttackRolled { attack, .. } if attack == "sling")
     ));
+    // § Combat Sequence Per Round: a player held a character's turn so that the side's spell
+    // came before its melee.
+    assert!(has(&|e| matches!(e, GameEvent::TurnHeld { .. })));
     assert!(has(&|e| matches!(e, GameEvent::Slain { .. })));
     assert!(has(&|e| matches!(e, GameEvent::MoraleRolled { .. })));
     assert!(has(&|e| matches!(

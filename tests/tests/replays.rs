@@ -140,6 +140,8 @@ fn the_old_school_essentials_replay_exercises_its_combat() -> Result<()> {
                 GameEvent::Slain { .. } => "slain",
                 GameEvent::MoraleRolled { .. } => "morale",
                 GameEvent::LeftBattle { .. } => "fled",
+                GameEvent::OseMoved { .. } => "moved",
+                GameEvent::TurnHeld { .. } => "held",
                 _ => continue,
             };
             seen.insert(tag);
@@ -157,6 +159,8 @@ fn the_old_school_essentials_replay_exercises_its_combat() -> Result<()> {
         "slain",
         "morale",
         "fled",
+        "moved",
+        "held",
     ]
     .into_iter()
     .collect();

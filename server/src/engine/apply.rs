@@ -178,6 +178,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 s.0.acted = false;
                 s.0.disrupted = false;
                 s.0.routine_used.clear();
+                s.0.phase = None;
+                s.0.moved = 0;
             });
         }
         GameEvent::EscalationDie { value } => world.resource_mut::<Battle>().escalation = *value,
@@ -912,6 +914,48 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         } => with::<OseSheet>(world, target, |s| s.0.subdual = *subdual),
         GameEvent::RoutineAttack { combatant, attack } => {
             with::<OseSheet>(world, combatant, |s| s.0.routine_used.push(attack.clone()))
+        }
+        GameEvent::PhaseReached { combatant, phase } => {
+            with::<OseSheet>(world, combatant, |s| s.0.phase = Some(*phase))
+        }
+        GameEvent::OseMoved {
+            combatant,
+            kind,
+            total,
+            ..
+        } => {
+            with::<OseSheet>(world, combatant, |s| s.0.moved = *total);
+            // § In Melee: a fighting withdrawal or a retreat leaves the melee.
+            if *kind != fray_protocol::ose::OseMoveKind::Encounter {
+                for_all::<OseSheet>(world, |s| {
+                    if s.0.engaged.contains(combatant) {
+                        s.0.engaged.retain(|c| c != combatant);
+                    }
+                });
+                with::<OseSheet>(world, combatant, |s| s.0.engaged.clear());
+            }
+        }
+        GameEvent::MeleeEngaged { attacker, target } => {
+            with::<OseSheet>(world, attacker, |s| {
+                if !s.0.engaged.contains(target) {
+                    s.0.engaged.push(target.clone());
+                }
+            });
+            with::<OseSheet>(world, target, |s| {
+                if !s.0.engaged.contains(attacker) {
+                    s.0.engaged.push(attacker.clone());
+                }
+            });
+        }
+        GameEvent::TurnHeld { combatant, order } => {
+            {
+                let mut b = world.resource_mut::<Battle>();
+                b.order = order.clone();
+                b.turn_index = b.turn_index.and_then(|i| i.checked_sub(1));
+                b.stage = Stage::BetweenTurns;
+            }
+            with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
+            with::<OseSheet>(world, combatant, |s| s.0.acted = false);
         }
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {

@@ -123,6 +123,9 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 conditions: Vec::new(),
                 subdual: 0,
                 routine_used: Vec::new(),
+                phase: None,
+                moved: 0,
+                engaged: Vec::new(),
             }),
             OseKit(k.clone()),
         ));

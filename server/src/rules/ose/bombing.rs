@@ -81,6 +81,9 @@ pub fn bomb(
             ),
         ));
     }
+    // § Combat Sequence Per Round: a bomb is dropped in the missile phase.
+    super::commands::on_turn(d, attacker)?;
+    super::round::enter_phase(d, s, attacker, fray_protocol::ose::OsePhase::Missiles)?;
     pay(d, s, attacker)?;
     let rock = OseAttackSpec {
         id: BOMB.into(),

@@ -9,7 +9,9 @@ use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::event::{ActionKind, AttackOutcome, DamageCause, Defense, GameEvent};
 use fray_protocol::ftd::{Departure, MoraleTrigger};
 use fray_protocol::ids::{CombatantId, Side};
-use fray_protocol::ose::{Declaration, MissileRange, OseCombatant, SaveCategory, SecretCheck};
+use fray_protocol::ose::{
+    Declaration, MissileRange, OseCombatant, OsePhase, SaveCategory, SecretCheck,
+};
 use fray_protocol::roll::Roll;
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
@@ -159,6 +161,8 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             *surprise,
             *modifier,
         ),
+        Command::OseMove { actor, feet } => super::round::move_cmd(d, s, actor, *feet),
+        Command::OseHold { actor } => super::round::hold(d, s, actor),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {
@@ -220,7 +224,7 @@ fn running(d: &Decider) -> R {
     }
 }
 
-fn on_turn(d: &Decider, actor: &CombatantId) -> R {
+pub(super) fn on_turn(d: &Decider, actor: &CombatantId) -> R {
     running(d)?;
     side_of(d, actor)?;
     if d.field.battle.current() != Some(actor) {
@@ -510,8 +514,18 @@ fn attack_cmd(
         }
     };
     super::subdual::may_subdue(subdue, &w, sheet(s, target)?.1)?;
-    super::routine::pay_attack(d, s, actor, sh, kit, &w)?;
     let missile = w.ranges.is_some();
+    // § Combat Sequence Per Round: missile attacks, then (after spells) melee attacks.
+    let phase = if missile {
+        OsePhase::Missiles
+    } else {
+        OsePhase::Melee
+    };
+    super::round::enter_phase(d, s, actor, phase)?;
+    super::routine::pay_attack(d, s, actor, sh, kit, &w)?;
+    if !missile {
+        super::round::engage(d, s, actor, target);
+    }
     let ability = if missile { kit.dex_mod } else { kit.str_mod };
     let retreating = matches!(tsh.declared, Some(Declaration::Retreat));
     let tired = tired(d, s, actor);
@@ -693,6 +707,8 @@ fn cast(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
             ),
         ));
     }
+    super::round::may_cast(d, s, actor)?;
+    super::round::enter_phase(d, s, actor, OsePhase::Spells)?;
     pay(d, s, actor)?;
     d.emit(GameEvent::SpellCast {
         combatant: actor.clone(),

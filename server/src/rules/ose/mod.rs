@@ -31,6 +31,7 @@ mod hazards;
 mod initiative;
 mod invulnerability;
 mod retainers;
+mod round;
 mod routine;
 mod subdual;
 pub mod tables;
@@ -47,6 +48,8 @@ mod tests_evasion;
 mod tests_extras;
 #[cfg(test)]
 mod tests_invulnerable;
+#[cfg(test)]
+mod tests_round;
 #[cfg(test)]
 mod tests_routine;
 #[cfg(test)]

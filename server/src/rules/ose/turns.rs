@@ -1,7 +1,8 @@
 //! The Old-School Essentials round (`ose-adventuring.txt` § Combat Sequence Per Round):
 //! - each round: the declarations made for it take effect, each acting side rolls a d6
 //!   (§ Initiative; ties rerolled or resolved simultaneously, the session's option); the
-//!   winning side's combatants act, then the other side's (in id order), and combatants whose
+//!   winning side's combatants act, then the other side's (in id order; a member may hold to act
+//!   later within its side, `round.rs`), and combatants whose
 //!   attacks are all slow act last (§ Slow Weapons); in the first round a surprised side does
 //!   not act (§ Effects of Surprise: unless both are);
 //! - a turn ends by itself when its attack or spell is spent or its combatant cannot act;
@@ -159,10 +160,7 @@ pub fn emit_order(d: &mut Decider, s: &Sheets, ids: Vec<CombatantId>) {
     let mut first = Vec::new();
     let mut slow = Vec::new();
     for id in ids {
-        let all_slow = s
-            .get(&id)
-            .is_some_and(|(_, k)| !k.attacks.is_empty() && k.attacks.iter().all(|a| a.slow));
-        if all_slow {
+        if super::round::slow_only(s, &id) {
             slow.push(id);
         } else {
             first.push(id);

@@ -325,6 +325,8 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::AbilityCheck { .. }
         | Command::Fall { .. }
         | Command::Bomb { .. }
+        | Command::OseMove { .. }
+        | Command::OseHold { .. }
         | Command::NaturalHealing { .. }
         | Command::RollEncounterDistance { .. }
         | Command::OseCondition { .. }
