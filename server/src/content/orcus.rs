@@ -1092,17 +1092,60 @@ fn power(
         crit_extra,
         on_hit,
         on_miss,
-        loading_swift: match p.loading.as_deref() {
-            None | Some("free") => false,
-            Some("swift") => true,
-            Some(other) => {
-                return Err(ctx.err(
-                    format!("{field}.loading"),
-                    format!("unknown loading '{other}' (free or swift)"),
-                ));
-            }
-        },
+        loading_swift: loading(ctx, field, p, uses_dw, gear)?,
     })
+}
+
+/// § Weapon properties, Loading: whether the power needs a swift action to reload after each
+/// attack. A power using its weapon's dice (`dW`) takes the weapon table's Loading (free or
+/// swift); an explicit `loading` must then agree with the weapon's. Other powers say it by hand.
+fn loading(
+    ctx: &Ctx,
+    field: &str,
+    p: &PowerFile,
+    uses_dw: bool,
+    gear: Option<Gear>,
+) -> Result<bool, ContentError> {
+    let stated = match p.loading.as_deref() {
+        None => None,
+        Some("free") => Some(false),
+        Some("swift") => Some(true),
+        Some(other) => {
+            return Err(ctx.err(
+                format!("{field}.loading"),
+                format!("unknown loading '{other}' (free or swift)"),
+            ));
+        }
+    };
+    let weapon = gear.and_then(|g| g.weapon).filter(|_| uses_dw);
+    let Some(w) = weapon else {
+        return Ok(stated.unwrap_or(false));
+    };
+    let table = if w.has_property(tables::WeaponProperty::LoadingSwift) {
+        Some(true)
+    } else if w.has_property(tables::WeaponProperty::LoadingFree) {
+        Some(false)
+    } else {
+        None
+    };
+    match (stated, table) {
+        (Some(s), t) if t != Some(s) => {
+            let has = match t {
+                Some(true) => "Loading (swift)",
+                Some(false) => "Loading (free)",
+                None => "no Loading property",
+            };
+            Err(ctx.err(
+                format!("{field}.loading"),
+                format!(
+                    "contradicts the weapon: this power uses the {}'s dice (dW) and the {} has \
+                     {has}; leave `loading` out (the weapon table decides)",
+                    w.name, w.name
+                ),
+            ))
+        }
+        _ => Ok(table.unwrap_or(false)),
+    }
 }
 
 fn check_powers(ctx: &Ctx, field: &str, powers: &[PowerSpec]) -> Result<(), ContentError> {
