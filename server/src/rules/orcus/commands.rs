@@ -217,8 +217,13 @@ pub fn pay(d: &mut Decider, actor: &CombatantId, needed: ActionKind) -> R {
         Condition::Helpless,
     ] {
         if has_condition(f.fx, c) {
+            let code = if c == Condition::Stunned {
+                ErrorCode::Stunned
+            } else {
+                ErrorCode::CannotAct
+            };
             return Err(no(
-                ErrorCode::Stunned,
+                code,
                 format!("{} is {} and cannot act", f.c.name, condition_name(c)),
             ));
         }
@@ -241,12 +246,15 @@ pub fn pay(d: &mut Decider, actor: &CombatantId, needed: ActionKind) -> R {
     let budget = f.budget.0;
     let fresh = budget.standard && budget.move_action && budget.quick;
     if !fresh && single_action(d, actor) {
-        let why = if d.field.battle.surprise.is_some() {
-            "in the surprise round a combatant takes a single action"
+        let (code, why) = if d.field.battle.surprise.is_some() {
+            (
+                ErrorCode::SurpriseRound,
+                "in the surprise round a combatant takes a single action",
+            )
         } else {
-            "dazed: a single action per turn"
+            (ErrorCode::Dazed, "dazed: a single action per turn")
         };
-        return Err(no(ErrorCode::SurpriseRound, format!("{}: {why}", f.c.name)));
+        return Err(no(code, format!("{}: {why}", f.c.name)));
     }
     let Some(spent) = budget.payer(needed) else {
         return Err(no(
@@ -318,8 +326,13 @@ fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R
         Condition::Surrendered,
     ] {
         if has_condition(f.fx, c) {
+            let code = match c {
+                Condition::Dazed => ErrorCode::Dazed,
+                Condition::Stunned => ErrorCode::Stunned,
+                _ => ErrorCode::CannotAct,
+            };
             return Err(no(
-                ErrorCode::CannotAct,
+                code,
                 format!(
                     "{} is {} and takes no immediate actions",
                     f.c.name,
