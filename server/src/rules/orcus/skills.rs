@@ -252,6 +252,16 @@ fn unnerve(d: &mut Decider, b: &Board, actor: &CombatantId, foreign: bool) -> R 
     Ok(())
 }
 
+/// § Unnerve: whether the creature has surrendered. Interpretation (the text says only "the
+/// target surrenders"): it takes no more actions this encounter and is out of the fight, so a
+/// side with no creature left able and willing to fight (every one surrendered, down or dead)
+/// has lost the battle (`turns.rs::advance`).
+pub fn surrendered(d: &Decider, id: &CombatantId) -> bool {
+    d.field
+        .get(id)
+        .is_some_and(|f| has_condition(f.fx, Condition::Surrendered))
+}
+
 /// § Feint (encounter): near burst 1, one enemy; Bluff vs its passive Insight (10 + Insight);
 /// success: it is off-guard to the actor until the end of the actor's next turn.
 fn feint(d: &mut Decider, b: &Board, actor: &CombatantId, target: &CombatantId) -> R {
