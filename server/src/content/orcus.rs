@@ -403,7 +403,9 @@ pub struct SecondaryFile {
     /// `hit` (default), `miss` or `effect` (either way): when it takes place.
     pub on: Option<String>,
     /// Whom it attacks: `primary` (default: the primary attack's target),
-    /// `creatures_adjacent_to_primary` or `enemies_adjacent_to_primary`.
+    /// `creatures_adjacent_to_primary`, `enemies_adjacent_to_primary`,
+    /// `creatures_within_N_of_primary`, `enemies_within_N_of_primary` (N squares, 1–20),
+    /// `nearest_creature_to_primary` or `nearest_enemy_to_primary`.
     pub targets: Option<String>,
     /// Defense (default: the primary's).
     pub vs: Option<String>,
@@ -1004,20 +1006,19 @@ fn power(
                     ));
                 }
             };
-            let sec_targets = match sec.targets.as_deref().unwrap_or("primary") {
-                "primary" => SecondaryTargets::Primary,
-                "creatures_adjacent_to_primary" => SecondaryTargets::CreaturesAdjacentToPrimary,
-                "enemies_adjacent_to_primary" => SecondaryTargets::EnemiesAdjacentToPrimary,
-                o => {
-                    return Err(ctx.err(
+            let sec_targets = secondary_targets(sec.targets.as_deref().unwrap_or("primary"))
+                .ok_or_else(|| {
+                    ctx.err(
                         format!("{field}.secondary.targets"),
                         format!(
-                            "unknown '{o}' (primary, creatures_adjacent_to_primary, \
-                             enemies_adjacent_to_primary)"
+                            "unknown '{}' (primary, creatures_adjacent_to_primary, \
+                             enemies_adjacent_to_primary, creatures_within_N_of_primary, \
+                             enemies_within_N_of_primary with N in 1..=20, \
+                             nearest_creature_to_primary, nearest_enemy_to_primary)",
+                            sec.targets.as_deref().unwrap_or_default()
                         ),
-                    ));
-                }
-            };
+                    )
+                })?;
             let merged = PowerFile {
                 id: format!("{}-secondary", p.id),
                 name: format!("{} (secondary)", p.name),
@@ -1146,6 +1147,33 @@ fn loading(
         }
         _ => Ok(table.unwrap_or(false)),
     }
+}
+
+/// § Secondary attacks ("unless otherwise specified"): a secondary attack's `targets`.
+fn secondary_targets(text: &str) -> Option<SecondaryTargets> {
+    let within = |kind: &str| {
+        text.strip_prefix(kind)?
+            .strip_suffix("_of_primary")?
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=20).contains(n))
+    };
+    Some(match text {
+        "primary" => SecondaryTargets::Primary,
+        "creatures_adjacent_to_primary" => SecondaryTargets::CreaturesAdjacentToPrimary,
+        "enemies_adjacent_to_primary" => SecondaryTargets::EnemiesAdjacentToPrimary,
+        "nearest_creature_to_primary" => SecondaryTargets::NearestCreatureToPrimary,
+        "nearest_enemy_to_primary" => SecondaryTargets::NearestEnemyToPrimary,
+        _ => {
+            if let Some(n) = within("creatures_within_") {
+                SecondaryTargets::CreaturesWithinOfPrimary { within: n }
+            } else if let Some(n) = within("enemies_within_") {
+                SecondaryTargets::EnemiesWithinOfPrimary { within: n }
+            } else {
+                return None;
+            }
+        }
+    })
 }
 
 fn check_powers(ctx: &Ctx, field: &str, powers: &[PowerSpec]) -> Result<(), ContentError> {

@@ -1673,9 +1673,11 @@ pub(super) fn alive(d: &Decider, t: &CombatantId) -> R {
 }
 
 /// § Secondary attacks against other targets: the creatures (or the enemies of `attacker`)
-/// adjacent to any of `anchors`, in id order; never the attacker, a primary target or a
-/// creature out of the fight. Interpretation: the text's "each creature adjacent to the
-/// primary target" replaces the primary's range, so no range check.
+/// adjacent to (or within N squares of) any of `anchors`, in id order — or the one nearest
+/// them (§ Targets, Nearest: the shortest range to an anchor; a tie goes to the lowest id,
+/// Fray choosing for the attacker); never the attacker, a primary target or a creature out of
+/// the fight. Interpretation: a rule around the primary target replaces the primary's range,
+/// so no range check from the user.
 fn adjacent_to_primaries(
     d: &Decider,
     b: &Board,
@@ -1684,20 +1686,39 @@ fn adjacent_to_primaries(
     anchors: &[CombatantId],
     rule: crate::content::model::SecondaryTargets,
 ) -> Vec<CombatantId> {
-    use crate::content::model::SecondaryTargets;
+    use crate::content::model::SecondaryTargets as S;
     let spaces: Vec<Space> = anchors.iter().filter_map(|t| space(d, b, t).ok()).collect();
-    d.field
+    let enemies_only = matches!(
+        rule,
+        S::EnemiesAdjacentToPrimary | S::EnemiesWithinOfPrimary { .. } | S::NearestEnemyToPrimary
+    );
+    let range = |s: Space| spaces.iter().map(|&at| geometry::distance(s, at)).min();
+    let candidates = d
+        .field
         .all()
         .filter(|f| &f.c.id != attacker && !primaries.contains(&f.c.id))
         .filter(|f| !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain))
-        .filter(|f| {
-            rule != SecondaryTargets::EnemiesAdjacentToPrimary || is_enemy(d, attacker, &f.c.id)
-        })
-        .filter(|f| {
-            space(d, b, &f.c.id).is_ok_and(|s| spaces.iter().any(|&at| geometry::adjacent(s, at)))
-        })
-        .map(|f| f.c.id.clone())
-        .collect()
+        .filter(|f| !enemies_only || is_enemy(d, attacker, &f.c.id))
+        .filter_map(|f| space(d, b, &f.c.id).ok().map(|s| (f.c.id.clone(), s)));
+    match rule {
+        S::Primary => Vec::new(),
+        S::CreaturesAdjacentToPrimary | S::EnemiesAdjacentToPrimary => candidates
+            .filter(|(_, s)| spaces.iter().any(|&at| geometry::adjacent(*s, at)))
+            .map(|(id, _)| id)
+            .collect(),
+        S::CreaturesWithinOfPrimary { within } | S::EnemiesWithinOfPrimary { within } => {
+            let within = i32::try_from(within).unwrap_or(i32::MAX);
+            candidates
+                .filter(|(_, s)| range(*s).is_some_and(|r| r <= within))
+                .map(|(id, _)| id)
+                .collect()
+        }
+        S::NearestCreatureToPrimary | S::NearestEnemyToPrimary => candidates
+            .filter_map(|(id, s)| range(s).map(|r| (r, id)))
+            .min()
+            .map(|(_, id)| vec![id])
+            .unwrap_or_default(),
+    }
 }
 
 /// The enemies of `actor` adjacent to the space `at`, in id order.
