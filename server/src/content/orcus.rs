@@ -102,6 +102,9 @@ pub struct MapFile {
     /// The Athletics DC to climb a `^` square (elevation; default 15).
     #[serde(default)]
     pub climb_dc: Option<i32>,
+    /// The earshot radius in squares (§ Areas of effect, "earshot"; default: the whole map).
+    #[serde(default)]
+    pub earshot: Option<i32>,
 }
 
 /// `[[hero]]`.
@@ -1615,9 +1618,16 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
         water: Vec::new(),
         climbable: Vec::new(),
         climb_dc: m.climb_dc.unwrap_or(15),
+        earshot: m.earshot,
     };
     if !(1..=60).contains(&state.climb_dc) {
         return Err(ctx.err("map.climb_dc", "a climb DC is 1 to 60"));
+    }
+    if state.earshot.is_some_and(|r| !(1..=128).contains(&r)) {
+        return Err(ctx.err(
+            "map.earshot",
+            "an earshot radius is 1 to 128 squares (leave it out: the whole map hears)",
+        ));
     }
     if !(1..=64).contains(&width) {
         return Err(ctx.err("map.rows", "a map has 1 to 64 columns"));

@@ -1979,7 +1979,11 @@ fn area_attack(
                 .filter_map(|f| space(d, b, &f.c.id).ok())
                 .collect();
             let senses = o.senses().unwrap_or_default();
-            (super::senses::sensed(&g, me, blinded, senses, others), me)
+            let map = b.map.0.as_ref();
+            (
+                super::senses::sensed(&g, map, me, blinded, senses, others),
+                me,
+            )
         }
         (Origin::NearBurst { size }, _) => (g.near_burst(me, size).map_err(area_err)?, me),
         (Origin::NearBlast { size }, Some(o)) => (g.near_blast(me, o, size).map_err(area_err)?, me),
