@@ -389,9 +389,12 @@ pub struct PowerFile {
     /// § Secondary attacks: an attack against the same target (or, per its `targets`, the
     /// creatures next to it) when this one hits (or misses, or always, per `on`).
     pub secondary: Option<Box<SecondaryFile>>,
-    /// § Attacks with ammunition: each target uses one piece of the hero's ammunition.
+    /// § Attacks with ammunition: each target uses one piece of the hero's ammunition. Default:
+    /// a power dealing its weapon's dice (`dW`) with a Loading weapon does (§ Weapon properties,
+    /// Loading: "Each time you attack with the weapon, you expend one piece of ammunition");
+    /// other powers do not.
     #[serde(default)]
-    pub ammunition: bool,
+    pub ammunition: Option<bool>,
     /// § Weapon properties, Loading: `"free"` (reloading costs nothing) or `"swift"` (a swift
     /// action, `reload`, before the next attack with it).
     #[serde(default)]
@@ -1047,7 +1050,7 @@ fn power(
                 on_hit: sec.on_hit.clone(),
                 on_miss: sec.on_miss.clone(),
                 secondary: None,
-                ammunition: false,
+                ammunition: None,
                 loading: None,
             };
             let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
@@ -1059,7 +1062,7 @@ fn power(
         }
         None => None,
     };
-    if p.ammunition && monster.is_some() {
+    if p.ammunition == Some(true) && monster.is_some() {
         return Err(ctx.err(
             format!("{field}.ammunition"),
             "ammunition is counted for heroes only",
@@ -1067,7 +1070,7 @@ fn power(
     }
     Ok(PowerSpec {
         id: p.id.clone(),
-        uses_ammunition: p.ammunition,
+        uses_ammunition: ammunition(ctx, field, p, uses_dw, gear)?,
         // § Underwater combat: weapon attacks (powers using the weapon's dice) take −2 unless
         // the weapon is a spear, lance or crossbow.
         underwater_penalty: uses_dw
@@ -1098,6 +1101,38 @@ fn power(
         on_miss,
         loading_swift: loading(ctx, field, p, uses_dw, gear)?,
     })
+}
+
+/// § Weapon properties, Loading: "Each time you attack with the weapon, you expend one piece of
+/// ammunition" — a power using the dice (`dW`) of a Loading weapon (free or swift) uses
+/// ammunition unless it says otherwise, and saying `ammunition = false` for it is refused (a hero
+/// without an `ammunition` count is not tracked anyway). Other powers use it only when they say
+/// `ammunition = true` (e.g. thrown weapons in an area, § Attacks with ammunition).
+fn ammunition(
+    ctx: &Ctx,
+    field: &str,
+    p: &PowerFile,
+    uses_dw: bool,
+    gear: Option<Gear>,
+) -> Result<bool, ContentError> {
+    let loading_weapon = gear.and_then(|g| g.weapon).filter(|w| {
+        uses_dw
+            && (w.has_property(tables::WeaponProperty::LoadingFree)
+                || w.has_property(tables::WeaponProperty::LoadingSwift))
+    });
+    match (p.ammunition, loading_weapon) {
+        (Some(false), Some(w)) => Err(ctx.err(
+            format!("{field}.ammunition"),
+            format!(
+                "contradicts the weapon: the {} has the Loading property, so each attack with \
+                 its dice (dW) uses a piece of ammunition; leave `ammunition` out (a hero \
+                 without an `ammunition` count is not tracked)",
+                w.name
+            ),
+        )),
+        (Some(stated), _) => Ok(stated),
+        (None, w) => Ok(w.is_some()),
+    }
 }
 
 /// § Weapon properties, Loading: whether the power needs a swift action to reload after each

@@ -180,3 +180,35 @@ fn a_loading_that_contradicts_the_weapon_is_refused_on_load_weapon_properties_lo
     let src = wielding("longsword", "swift").replace("hit = \"1dW\"", "hit = \"1d8\"");
     assert!(load_encounter("hand.toml", &src).is_ok());
 }
+
+/// orcus-basic-rules.txt § Weapon properties, Loading: "Each time you attack with the weapon,
+/// you expend one piece of ammunition" — a `dW` power with a Loading weapon uses the hero's
+/// ammunition without saying so; saying `ammunition = false` for it is refused on load; a
+/// weapon without Loading uses none.
+#[test]
+fn a_loading_weapons_dw_power_uses_ammunition_weapon_properties_loading() {
+    let src = wielding("longbow", "").replace("wis = 2", "wis = 2\nammunition = 3");
+    let mut e = started(&load_encounter("quiver.toml", &src).unwrap(), 4);
+    let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
+    assert!(ev.contains(&GameEvent::AmmunitionUsed {
+        combatant: cid("kael"),
+        count: 1
+    }));
+    assert_eq!(cs(&e, "kael").grid.unwrap().ammunition, Some(2));
+    // A thrown handaxe has no Loading: its dW power uses no ammunition.
+    let src = wielding("handaxe", "").replace("wis = 2", "wis = 2\nammunition = 3");
+    let mut e = started(&load_encounter("axe.toml", &src).unwrap(), 4);
+    let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
+    assert!(
+        !ev.iter()
+            .any(|x| matches!(x, GameEvent::AmmunitionUsed { .. }))
+    );
+    // Refusing the weapon's ammunition contradicts the table.
+    let src = wielding("heavy crossbow", "")
+        .replace("hit = \"1dW\"", "hit = \"1dW\"\nammunition = false");
+    let err = load_encounter("bad.toml", &src).unwrap_err().to_string();
+    assert!(
+        err.contains("ammunition") && err.contains("contradicts the weapon"),
+        "{err}"
+    );
+}
