@@ -106,7 +106,7 @@ pub enum ErrorCode {
     /// No action point to spend, or one already spent (heroes: once per encounter; monsters:
     /// once per round; none in a surprise round).
     NoActionPoint,
-    /// In the surprise round (or while dazed) a combatant takes a single action.
+    /// In the surprise round a combatant takes a single action.
     SurpriseRound,
     /// Orcus: escaping, letting go or maintaining needs a grapple that is not there.
     NotGrappled,
@@ -181,6 +181,9 @@ pub enum ErrorCode {
     /// Old-School Essentials: `ose_hold` after acting this turn, or with no one of its group
     /// left to act after it.
     CannotHold,
+    /// Orcus, condition dazed: a dazed creature takes a single action on its turn (a second one
+    /// is refused) and no immediate actions.
+    Dazed,
 }
 
 impl fmt::Display for ErrorCode {

@@ -94,6 +94,11 @@ pub struct MapState {
     /// The Athletics DC to climb (`[map] climb_dc`, default 15).
     #[serde(default = "default_climb_dc")]
     pub climb_dc: i32,
+    /// Orcus earshot areas (§ Areas of effect, "earshot"): how far, in squares (§ Range), a
+    /// creature is heard (`[map] earshot`); `None` (the default): every creature on the map
+    /// hears it.
+    #[serde(default)]
+    pub earshot: Option<i32>,
 }
 
 fn default_climb_dc() -> i32 {

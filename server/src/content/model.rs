@@ -505,7 +505,7 @@ pub struct SecondaryAttack {
     pub on: SecondaryOn,
     /// The attack (the primary's origin, targeting and action; its own roll and damage).
     pub power: PowerSpec,
-    /// Whom it attacks: the primary's target (default) or the creatures next to it.
+    /// Whom it attacks: the primary's target (default) or creatures around it.
     pub targets: SecondaryTargets,
 }
 
@@ -520,6 +520,23 @@ pub enum SecondaryTargets {
     CreaturesAdjacentToPrimary,
     /// Each enemy of the user adjacent to the primary target.
     EnemiesAdjacentToPrimary,
+    /// Each creature within `within` squares of the primary target (not the primary target, not
+    /// the user); content `creatures_within_N_of_primary`.
+    CreaturesWithinOfPrimary {
+        /// The range from the primary target, in squares (§ Range).
+        within: u32,
+    },
+    /// Each enemy of the user within `within` squares of the primary target; content
+    /// `enemies_within_N_of_primary`.
+    EnemiesWithinOfPrimary {
+        /// The range from the primary target, in squares (§ Range).
+        within: u32,
+    },
+    /// The creature nearest the primary target (§ Targets, Nearest), not the primary target nor
+    /// the user; content `nearest_creature_to_primary`.
+    NearestCreatureToPrimary,
+    /// The enemy of the user nearest the primary target; content `nearest_enemy_to_primary`.
+    NearestEnemyToPrimary,
 }
 
 /// When a secondary attack takes place.

@@ -102,6 +102,9 @@ pub struct MapFile {
     /// The Athletics DC to climb a `^` square (elevation; default 15).
     #[serde(default)]
     pub climb_dc: Option<i32>,
+    /// The earshot radius in squares (§ Areas of effect, "earshot"; default: the whole map).
+    #[serde(default)]
+    pub earshot: Option<i32>,
 }
 
 /// `[[hero]]`.
@@ -386,9 +389,12 @@ pub struct PowerFile {
     /// § Secondary attacks: an attack against the same target (or, per its `targets`, the
     /// creatures next to it) when this one hits (or misses, or always, per `on`).
     pub secondary: Option<Box<SecondaryFile>>,
-    /// § Attacks with ammunition: each target uses one piece of the hero's ammunition.
+    /// § Attacks with ammunition: each target uses one piece of the hero's ammunition. Default:
+    /// a power dealing its weapon's dice (`dW`) with a Loading weapon does (§ Weapon properties,
+    /// Loading: "Each time you attack with the weapon, you expend one piece of ammunition");
+    /// other powers do not.
     #[serde(default)]
-    pub ammunition: bool,
+    pub ammunition: Option<bool>,
     /// § Weapon properties, Loading: `"free"` (reloading costs nothing) or `"swift"` (a swift
     /// action, `reload`, before the next attack with it).
     #[serde(default)]
@@ -403,7 +409,9 @@ pub struct SecondaryFile {
     /// `hit` (default), `miss` or `effect` (either way): when it takes place.
     pub on: Option<String>,
     /// Whom it attacks: `primary` (default: the primary attack's target),
-    /// `creatures_adjacent_to_primary` or `enemies_adjacent_to_primary`.
+    /// `creatures_adjacent_to_primary`, `enemies_adjacent_to_primary`,
+    /// `creatures_within_N_of_primary`, `enemies_within_N_of_primary` (N squares, 1–20),
+    /// `nearest_creature_to_primary` or `nearest_enemy_to_primary`.
     pub targets: Option<String>,
     /// Defense (default: the primary's).
     pub vs: Option<String>,
@@ -1004,20 +1012,19 @@ fn power(
                     ));
                 }
             };
-            let sec_targets = match sec.targets.as_deref().unwrap_or("primary") {
-                "primary" => SecondaryTargets::Primary,
-                "creatures_adjacent_to_primary" => SecondaryTargets::CreaturesAdjacentToPrimary,
-                "enemies_adjacent_to_primary" => SecondaryTargets::EnemiesAdjacentToPrimary,
-                o => {
-                    return Err(ctx.err(
+            let sec_targets = secondary_targets(sec.targets.as_deref().unwrap_or("primary"))
+                .ok_or_else(|| {
+                    ctx.err(
                         format!("{field}.secondary.targets"),
                         format!(
-                            "unknown '{o}' (primary, creatures_adjacent_to_primary, \
-                             enemies_adjacent_to_primary)"
+                            "unknown '{}' (primary, creatures_adjacent_to_primary, \
+                             enemies_adjacent_to_primary, creatures_within_N_of_primary, \
+                             enemies_within_N_of_primary with N in 1..=20, \
+                             nearest_creature_to_primary, nearest_enemy_to_primary)",
+                            sec.targets.as_deref().unwrap_or_default()
                         ),
-                    ));
-                }
-            };
+                    )
+                })?;
             let merged = PowerFile {
                 id: format!("{}-secondary", p.id),
                 name: format!("{} (secondary)", p.name),
@@ -1043,7 +1050,7 @@ fn power(
                 on_hit: sec.on_hit.clone(),
                 on_miss: sec.on_miss.clone(),
                 secondary: None,
-                ammunition: false,
+                ammunition: None,
                 loading: None,
             };
             let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
@@ -1055,7 +1062,7 @@ fn power(
         }
         None => None,
     };
-    if p.ammunition && monster.is_some() {
+    if p.ammunition == Some(true) && monster.is_some() {
         return Err(ctx.err(
             format!("{field}.ammunition"),
             "ammunition is counted for heroes only",
@@ -1063,7 +1070,7 @@ fn power(
     }
     Ok(PowerSpec {
         id: p.id.clone(),
-        uses_ammunition: p.ammunition,
+        uses_ammunition: ammunition(ctx, field, p, uses_dw, gear)?,
         // § Underwater combat: weapon attacks (powers using the weapon's dice) take −2 unless
         // the weapon is a spear, lance or crossbow.
         underwater_penalty: uses_dw
@@ -1092,16 +1099,118 @@ fn power(
         crit_extra,
         on_hit,
         on_miss,
-        loading_swift: match p.loading.as_deref() {
-            None | Some("free") => false,
-            Some("swift") => true,
-            Some(other) => {
-                return Err(ctx.err(
-                    format!("{field}.loading"),
-                    format!("unknown loading '{other}' (free or swift)"),
-                ));
+        loading_swift: loading(ctx, field, p, uses_dw, gear)?,
+    })
+}
+
+/// § Weapon properties, Loading: "Each time you attack with the weapon, you expend one piece of
+/// ammunition" — a power using the dice (`dW`) of a Loading weapon (free or swift) uses
+/// ammunition unless it says otherwise, and saying `ammunition = false` for it is refused (a hero
+/// without an `ammunition` count is not tracked anyway). Other powers use it only when they say
+/// `ammunition = true` (e.g. thrown weapons in an area, § Attacks with ammunition).
+fn ammunition(
+    ctx: &Ctx,
+    field: &str,
+    p: &PowerFile,
+    uses_dw: bool,
+    gear: Option<Gear>,
+) -> Result<bool, ContentError> {
+    let loading_weapon = gear.and_then(|g| g.weapon).filter(|w| {
+        uses_dw
+            && (w.has_property(tables::WeaponProperty::LoadingFree)
+                || w.has_property(tables::WeaponProperty::LoadingSwift))
+    });
+    match (p.ammunition, loading_weapon) {
+        (Some(false), Some(w)) => Err(ctx.err(
+            format!("{field}.ammunition"),
+            format!(
+                "contradicts the weapon: the {} has the Loading property, so each attack with \
+                 its dice (dW) uses a piece of ammunition; leave `ammunition` out (a hero \
+                 without an `ammunition` count is not tracked)",
+                w.name
+            ),
+        )),
+        (Some(stated), _) => Ok(stated),
+        (None, w) => Ok(w.is_some()),
+    }
+}
+
+/// § Weapon properties, Loading: whether the power needs a swift action to reload after each
+/// attack. A power using its weapon's dice (`dW`) takes the weapon table's Loading (free or
+/// swift); an explicit `loading` must then agree with the weapon's. Other powers say it by hand.
+fn loading(
+    ctx: &Ctx,
+    field: &str,
+    p: &PowerFile,
+    uses_dw: bool,
+    gear: Option<Gear>,
+) -> Result<bool, ContentError> {
+    let stated = match p.loading.as_deref() {
+        None => None,
+        Some("free") => Some(false),
+        Some("swift") => Some(true),
+        Some(other) => {
+            return Err(ctx.err(
+                format!("{field}.loading"),
+                format!("unknown loading '{other}' (free or swift)"),
+            ));
+        }
+    };
+    let weapon = gear.and_then(|g| g.weapon).filter(|_| uses_dw);
+    let Some(w) = weapon else {
+        return Ok(stated.unwrap_or(false));
+    };
+    let table = if w.has_property(tables::WeaponProperty::LoadingSwift) {
+        Some(true)
+    } else if w.has_property(tables::WeaponProperty::LoadingFree) {
+        Some(false)
+    } else {
+        None
+    };
+    match (stated, table) {
+        (Some(s), t) if t != Some(s) => {
+            let has = match t {
+                Some(true) => "Loading (swift)",
+                Some(false) => "Loading (free)",
+                None => "no Loading property",
+            };
+            Err(ctx.err(
+                format!("{field}.loading"),
+                format!(
+                    "contradicts the weapon: this power uses the {}'s dice (dW) and the {} has \
+                     {has}; leave `loading` out (the weapon table decides)",
+                    w.name, w.name
+                ),
+            ))
+        }
+        _ => Ok(table.unwrap_or(false)),
+    }
+}
+
+/// § Secondary attacks ("unless otherwise specified"): a secondary attack's `targets`.
+fn secondary_targets(text: &str) -> Option<SecondaryTargets> {
+    let within = |kind: &str| {
+        text.strip_prefix(kind)?
+            .strip_suffix("_of_primary")?
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=20).contains(n))
+    };
+    Some(match text {
+        "primary" => SecondaryTargets::Primary,
+        "creatures_adjacent_to_primary" => SecondaryTargets::CreaturesAdjacentToPrimary,
+        "enemies_adjacent_to_primary" => SecondaryTargets::EnemiesAdjacentToPrimary,
+        "nearest_creature_to_primary" => SecondaryTargets::NearestCreatureToPrimary,
+        "nearest_enemy_to_primary" => SecondaryTargets::NearestEnemyToPrimary,
+        _ => {
+            if let Some(n) = within("creatures_within_") {
+                SecondaryTargets::CreaturesWithinOfPrimary { within: n }
+            } else if let Some(n) = within("enemies_within_") {
+                SecondaryTargets::EnemiesWithinOfPrimary { within: n }
+            } else {
+                return None;
             }
-        },
+        }
     })
 }
 
@@ -1544,9 +1653,16 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
         water: Vec::new(),
         climbable: Vec::new(),
         climb_dc: m.climb_dc.unwrap_or(15),
+        earshot: m.earshot,
     };
     if !(1..=60).contains(&state.climb_dc) {
         return Err(ctx.err("map.climb_dc", "a climb DC is 1 to 60"));
+    }
+    if state.earshot.is_some_and(|r| !(1..=128).contains(&r)) {
+        return Err(ctx.err(
+            "map.earshot",
+            "an earshot radius is 1 to 128 squares (leave it out: the whole map hears)",
+        ));
     }
     if !(1..=64).contains(&width) {
         return Err(ctx.err("map.rows", "a map has 1 to 64 columns"));

@@ -218,8 +218,13 @@ pub fn pay(d: &mut Decider, actor: &CombatantId, needed: ActionKind) -> R {
         Condition::Helpless,
     ] {
         if has_condition(f.fx, c) {
+            let code = if c == Condition::Stunned {
+                ErrorCode::Stunned
+            } else {
+                ErrorCode::CannotAct
+            };
             return Err(no(
-                ErrorCode::Stunned,
+                code,
                 format!("{} is {} and cannot act", f.c.name, condition_name(c)),
             ));
         }
@@ -242,12 +247,15 @@ pub fn pay(d: &mut Decider, actor: &CombatantId, needed: ActionKind) -> R {
     let budget = f.budget.0;
     let fresh = budget.standard && budget.move_action && budget.quick;
     if !fresh && single_action(d, actor) {
-        let why = if d.field.battle.surprise.is_some() {
-            "in the surprise round a combatant takes a single action"
+        let (code, why) = if d.field.battle.surprise.is_some() {
+            (
+                ErrorCode::SurpriseRound,
+                "in the surprise round a combatant takes a single action",
+            )
         } else {
-            "dazed: a single action per turn"
+            (ErrorCode::Dazed, "dazed: a single action per turn")
         };
-        return Err(no(ErrorCode::SurpriseRound, format!("{}: {why}", f.c.name)));
+        return Err(no(code, format!("{}: {why}", f.c.name)));
     }
     let Some(spent) = budget.payer(needed) else {
         return Err(no(
@@ -319,8 +327,13 @@ fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R
         Condition::Surrendered,
     ] {
         if has_condition(f.fx, c) {
+            let code = match c {
+                Condition::Dazed => ErrorCode::Dazed,
+                Condition::Stunned => ErrorCode::Stunned,
+                _ => ErrorCode::CannotAct,
+            };
             return Err(no(
-                ErrorCode::CannotAct,
+                code,
                 format!(
                     "{} is {} and takes no immediate actions",
                     f.c.name,
@@ -1673,9 +1686,11 @@ pub(super) fn alive(d: &Decider, t: &CombatantId) -> R {
 }
 
 /// § Secondary attacks against other targets: the creatures (or the enemies of `attacker`)
-/// adjacent to any of `anchors`, in id order; never the attacker, a primary target or a
-/// creature out of the fight. Interpretation: the text's "each creature adjacent to the
-/// primary target" replaces the primary's range, so no range check.
+/// adjacent to (or within N squares of) any of `anchors`, in id order — or the one nearest
+/// them (§ Targets, Nearest: the shortest range to an anchor; a tie goes to the lowest id,
+/// Fray choosing for the attacker); never the attacker, a primary target or a creature out of
+/// the fight. Interpretation: a rule around the primary target replaces the primary's range,
+/// so no range check from the user.
 fn adjacent_to_primaries(
     d: &Decider,
     b: &Board,
@@ -1684,24 +1699,42 @@ fn adjacent_to_primaries(
     anchors: &[CombatantId],
     rule: crate::content::model::SecondaryTargets,
 ) -> Vec<CombatantId> {
-    use crate::content::model::SecondaryTargets;
+    use crate::content::model::SecondaryTargets as S;
     let spaces: Vec<Body> = anchors
         .iter()
         .filter_map(|t| elevation::body(d, b, t).ok())
         .collect();
-    d.field
+    let enemies_only = matches!(
+        rule,
+        S::EnemiesAdjacentToPrimary | S::EnemiesWithinOfPrimary { .. } | S::NearestEnemyToPrimary
+    );
+    let range = |s: Body| spaces.iter().map(|&at| geometry::distance_3d(s, at)).min();
+    let candidates = d
+        .field
         .all()
         .filter(|f| &f.c.id != attacker && !primaries.contains(&f.c.id))
         .filter(|f| !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain))
-        .filter(|f| {
-            rule != SecondaryTargets::EnemiesAdjacentToPrimary || is_enemy(d, attacker, &f.c.id)
-        })
-        .filter(|f| {
-            elevation::body(d, b, &f.c.id)
-                .is_ok_and(|s| spaces.iter().any(|&at| geometry::adjacent_3d(s, at)))
-        })
-        .map(|f| f.c.id.clone())
-        .collect()
+        .filter(|f| !enemies_only || is_enemy(d, attacker, &f.c.id))
+        .filter_map(|f| elevation::body(d, b, &f.c.id).ok().map(|s| (f.c.id.clone(), s)));
+    match rule {
+        S::Primary => Vec::new(),
+        S::CreaturesAdjacentToPrimary | S::EnemiesAdjacentToPrimary => candidates
+            .filter(|(_, s)| spaces.iter().any(|&at| geometry::adjacent_3d(*s, at)))
+            .map(|(id, _)| id)
+            .collect(),
+        S::CreaturesWithinOfPrimary { within } | S::EnemiesWithinOfPrimary { within } => {
+            let within = i32::try_from(within).unwrap_or(i32::MAX);
+            candidates
+                .filter(|(_, s)| range(*s).is_some_and(|r| r <= within))
+                .map(|(id, _)| id)
+                .collect()
+        }
+        S::NearestCreatureToPrimary | S::NearestEnemyToPrimary => candidates
+            .filter_map(|(id, s)| range(s).map(|r| (r, id)))
+            .min()
+            .map(|(_, id)| vec![id])
+            .unwrap_or_default(),
+    }
 }
 
 /// The enemies of `actor` adjacent to it were it in the space `at` (counting height), in id
@@ -1967,8 +2000,9 @@ fn area_attack(
                 .filter_map(|f| space(d, b, &f.c.id).ok())
                 .collect();
             let senses = o.senses().unwrap_or_default();
+            let map = b.map.0.as_ref();
             (
-                super::senses::sensed(&g, me, blinded, senses, others),
+                super::senses::sensed(&g, map, me, blinded, senses, others),
                 my_body,
             )
         }

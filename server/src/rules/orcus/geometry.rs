@@ -449,6 +449,7 @@ mod tests {
             water: vec![],
             climbable: vec![],
             climb_dc: 15,
+            earshot: None,
         }
     }
 

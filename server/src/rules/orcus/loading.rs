@@ -2,7 +2,8 @@
 //! action to reload after each attack before it attacks again (`reload`; refused `not_loaded`
 //! otherwise). Loading (free) costs nothing and is not tracked. A multi-target attack reloads
 //! freely between its targets (§ Attacks with ammunition): one reload after the attack.
-//! Interpretation: a weapon is loaded when each battle of the session begins.
+//! Interpretation: a weapon is loaded when each battle of the session begins. A hero power using
+//! its weapon's dice (`dW`) takes the weapon table's Loading at load (`content/orcus.rs::loading`).
 
 use super::Board;
 use super::commands::{R, no, on_turn, pay};

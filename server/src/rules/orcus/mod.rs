@@ -46,6 +46,8 @@ mod tests_movement;
 #[cfg(test)]
 mod tests_riders;
 #[cfg(test)]
+mod tests_secondary;
+#[cfg(test)]
 mod tests_senses;
 #[cfg(test)]
 mod tests_sessions;

@@ -2,7 +2,8 @@
 //! `[options] rests = true`: after the battle the GM has heroes take short rests
 //! (`quick_rest`: spend recoveries, recharge encounter powers, reset death saves, a knocked-out
 //! hero comes to with 1 hp) and the party a long rest (`full_heal_up`: every hit point, recovery
-//! and power, action points back to 1); `end_session` then reveals the seed.
+//! and power, action points back to 1); `end_session` then reveals the seed. The party's rest
+//! also brings knocked-out monsters to with 1 hp (`others_come_to`).
 
 use super::Board;
 use super::commands::{R, fighter, no, restore_hp, spend_recovery};
@@ -83,6 +84,7 @@ pub fn short_rest(d: &mut Decider, b: &Board, actor: &CombatantId, recoveries: u
     // long rest takes the 5 minutes; the others' rests fall in the same minutes.
     if !d.field.all().any(|f| f.hero.is_some_and(|h| h.rested)) {
         super::sessions::advance(d, super::sessions::SHORT_REST_MINUTES);
+        others_come_to(d);
     }
     d.emit(GameEvent::QuickRested {
         combatant: actor.clone(),
@@ -111,8 +113,31 @@ pub fn long_rest(d: &mut Decider) -> R {
     after_battle(d)?;
     super::sessions::long_rest_allowed(d)?;
     super::sessions::advance(d, super::sessions::LONG_REST_MINUTES);
+    others_come_to(d);
     d.emit(GameEvent::FullHealUp);
     Ok(())
+}
+
+/// § Knocking a creature out ("It heals 1 HP after a short rest") for the creatures that are
+/// not heroes: they take no rest commands, but the party's rest (the short rest's first 5
+/// minutes, or a long rest) passes for them too, so every knocked-out one still in the session
+/// (e.g. a captive) comes to with 1 hp. Interpretation; the other effects of a rest (recharging
+/// powers, § Recharge) are moot for monsters, which leave the session at the next battle.
+fn others_come_to(d: &mut Decider) {
+    let out: Vec<CombatantId> = d
+        .field
+        .all()
+        .filter(|f| f.hero.is_none() && f.vit.0 == LifeStatus::KnockedOut)
+        .map(|f| f.c.id.clone())
+        .collect();
+    for id in out {
+        if let Some(mut v) = d.overlay.vitals(d.field, &id)
+            && v.status == LifeStatus::KnockedOut
+        {
+            let to = v.current.max(1);
+            restore_hp(d, &id, &mut v, to, false, true);
+        }
+    }
 }
 
 /// The GM ends the session: the seed is revealed.

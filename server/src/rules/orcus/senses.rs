@@ -5,20 +5,23 @@
 //! - Eyesight: § Line of sight from the user's space to some part of the creature's space
 //!   (opaque obstacles block it, transparent ones do not). A blinded user sees nothing, so its
 //!   eyesight area is empty (interpretation of § Blinded).
-//! - Earshot: the text gives no range and Orcus has no deafness or noise rules, so every
-//!   creature on the map hears the user, walls or not (interpretation: an encounter map is
-//!   within shouting distance; sound carries around obstacles).
+//! - Earshot: the text gives no range and Orcus has no deafness or noise rules, so by default
+//!   every creature on the map hears the user, walls or not (interpretation: an encounter map is
+//!   within shouting distance; sound carries around obstacles). A map may set `[map] earshot =
+//!   N`: then only creatures within N squares (§ Range from the user's space, walls ignored)
+//!   hear it (`hears`).
 //! - `or` / `and` combine the two (the skill actions' "Near eyesight or earshot" and "Near
 //!   eyesight and earshot").
 
 use super::geometry::{Geo, Space};
-use fray_protocol::grid::Square;
+use fray_protocol::grid::{MapState, Square};
 use std::collections::BTreeSet;
 
 /// The squares of the creatures (`others`) inside an eyesight/earshot area of a user at `user`;
 /// `senses` is [`crate::content::model::Origin::senses`]: `(sight, hearing, both needed)`.
 pub fn sensed(
     g: &Geo,
+    map: Option<&MapState>,
     user: Space,
     blinded: bool,
     senses: (bool, bool, bool),
@@ -28,7 +31,7 @@ pub fn sensed(
     let mut out = BTreeSet::new();
     for s in others {
         let seen = sight && sees(Some(g), user, blinded, s);
-        let heard = hearing;
+        let heard = hearing && hears(map, user, s);
         let inside = if both { seen && heard } else { seen || heard };
         if inside {
             out.extend(s.squares());
@@ -42,4 +45,12 @@ pub fn sensed(
 /// that work in eyesight (Create Diversion, Unnerve) share it.
 pub fn sees(g: Option<&Geo>, user: Space, blinded: bool, other: Space) -> bool {
     !blinded && g.is_none_or(|g| g.line_of_sight(user, other))
+}
+
+/// Whether a creature at `other` hears a user at `user`: within the map's `earshot` radius
+/// (§ Range, walls ignored), or anywhere when the map sets none (or there is no map). Earshot
+/// areas and the skill actions that work in earshot (Deter, Unnerve) share it.
+pub fn hears(map: Option<&MapState>, user: Space, other: Space) -> bool {
+    map.and_then(|m| m.earshot)
+        .is_none_or(|r| super::geometry::distance(user, other) <= r)
 }

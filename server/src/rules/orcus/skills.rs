@@ -78,6 +78,25 @@ const HOSTILE_WILL: i32 = 10;
 /// § Deter, § Unnerve: the Will bonus when the actor speaks no language the target understands.
 const FOREIGN_WILL: i32 = 5;
 
+/// Whether `target` is in the actor's eyesight and/or earshot (`both`), per `senses.rs`.
+fn sensed_by(
+    d: &Decider,
+    b: &Board,
+    actor: &CombatantId,
+    target: &CombatantId,
+    both: bool,
+) -> Result<bool, fray_protocol::Rejection> {
+    let (from, to) = (space(d, b, actor)?, space(d, b, target)?);
+    let g = b.map.0.as_ref().and_then(geometry::Geo::new);
+    let blinded = d
+        .field
+        .get(actor)
+        .is_some_and(|f| has_condition(f.fx, Condition::Blinded));
+    let seen = super::senses::sees(g.as_ref(), from, blinded, to);
+    let heard = super::senses::hears(b.map.0.as_ref(), from, to);
+    Ok(if both { seen && heard } else { seen || heard })
+}
+
 /// The living enemies of `actor` it sees (§ Areas of effect, eyesight: `senses::sees`; a
 /// blinded actor sees none; without a battle map, all of them).
 fn enemies_in_eyesight(
@@ -175,8 +194,8 @@ fn create_diversion(d: &mut Decider, b: &Board, actor: &CombatantId) -> R {
     Ok(())
 }
 
-/// § Deter (at-will): near eyesight or earshot, one enemy (every creature in the fight hears the
-/// actor: interpretation); Intimidate vs Will +10 (hostile) +5 if `foreign`; success: the target
+/// § Deter (at-will): near eyesight or earshot, one enemy (every creature on the map hears the
+/// actor unless the map sets an `earshot` radius: `senses::hears`); Intimidate vs Will +10 (hostile) +5 if `foreign`; success: the target
 /// cannot take the `forbid` action (standard unless chosen) until the end of its next turn.
 fn deter(
     d: &mut Decider,
@@ -199,6 +218,12 @@ fn deter(
             format!("{target} resisted {actor}'s Deter or Unnerve this encounter"),
         ));
     }
+    if !sensed_by(d, b, actor, target, false)? {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{target} neither sees nor hears {actor} (§ Deter: near eyesight or earshot)"),
+        ));
+    }
     pay(d, actor, ActionKind::Standard)?;
     let plus = HOSTILE_WILL + if foreign { FOREIGN_WILL } else { 0 };
     if intimidate(d, b, actor, target, plus, "deter") {
@@ -216,10 +241,16 @@ fn deter(
 }
 
 /// § Unnerve (at-will): near eyesight and earshot, all staggered enemies (the ones in line of
-/// sight not immune to the actor's intimidation); Intimidate vs Will +10 (+5 if `foreign`), one
+/// sight and within the map's earshot, `senses::hears`, not immune to the actor's intimidation); Intimidate vs Will +10 (+5 if `foreign`), one
 /// check per target; success: it surrenders (takes no more actions this encounter).
 fn unnerve(d: &mut Decider, b: &Board, actor: &CombatantId, foreign: bool) -> R {
-    let targets: Vec<CombatantId> = enemies_in_eyesight(d, b, actor)?
+    let from = space(d, b, actor)?;
+    let map = b.map.0.as_ref();
+    let in_earshot: Vec<CombatantId> = enemies_in_eyesight(d, b, actor)?
+        .into_iter()
+        .filter(|t| space(d, b, t).is_ok_and(|to| super::senses::hears(map, from, to)))
+        .collect();
+    let targets: Vec<CombatantId> = in_earshot
         .into_iter()
         .filter(|t| {
             d.overlay
@@ -251,6 +282,16 @@ fn unnerve(d: &mut Decider, b: &Board, actor: &CombatantId, foreign: bool) -> R 
         }
     }
     Ok(())
+}
+
+/// § Unnerve: whether the creature has surrendered. Interpretation (the text says only "the
+/// target surrenders"): it takes no more actions this encounter and is out of the fight, so a
+/// side with no creature left able and willing to fight (every one surrendered, down or dead)
+/// has lost the battle (`turns.rs::advance`).
+pub fn surrendered(d: &Decider, id: &CombatantId) -> bool {
+    d.field
+        .get(id)
+        .is_some_and(|f| has_condition(f.fx, Condition::Surrendered))
 }
 
 /// § Feint (encounter): near burst 1, one enemy; Bluff vs its passive Insight (10 + Insight);

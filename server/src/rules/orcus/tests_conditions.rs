@@ -6,7 +6,7 @@
 use super::tests::{arena_src, atk, end, first_bonus, mv, started, until};
 use crate::content::{load_encounter, model::Encounter};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cs, current, refuse, run};
+use crate::rules::thirteenth_age::tests::{cid, cs, current, refusal, refuse, run};
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{Condition, EffectKind, GameEvent};
 use fray_protocol::grid::MoveMode;
@@ -324,4 +324,56 @@ fn a_prone_creature_takes_minus_2_is_harder_to_shoot_and_must_stand_to_move_cond
     );
     let ev = run(&mut e, &atk("kael", "sword", &["brute-1"]));
     assert_eq!(first_bonus(&ev), 5 + 2, "a melee attack against it");
+}
+
+/// The brute's ranged immediate reaction.
+const SNAP: &str = r#"[[monster.powers]]
+id = "snap"
+name = "Snap Shot"
+action = "immediate reaction"
+trigger = "an enemy attacks the brute"
+origin = "ranged"
+range = [10, 10]
+vs = "ac"
+bonus = 4
+hit = "1"
+"#;
+
+fn snap() -> fray_protocol::Command {
+    fray_protocol::Command::Attack {
+        actor: cid("brute-1"),
+        attack: "snap".into(),
+        targets: vec![cid("kael")],
+        mode: fray_protocol::command::AttackMode::Standard,
+        knock_out: false,
+    }
+}
+
+/// orcus-basic-rules.txt § Conditions, Dazed (interpretation, Fourth Edition: one action on its
+/// turn and no immediate actions): the refusal has its own reason, `dazed` (not the surprise
+/// round's); a stunned creature's immediate action is refused `stunned`; an undazed one's goes.
+#[test]
+fn a_dazed_creatures_immediate_action_is_refused_as_dazed_conditions() {
+    let src = arena_src(&OPEN, &format!("{SLING}\n{SNAP}"), 5, APART);
+    for (condition, code) in [("dazed", ErrorCode::Dazed), ("stunned", ErrorCode::Stunned)] {
+        let with_hex = src.replace(
+            "[[hero]]\nid = \"lira\"",
+            &format!(
+                "{}\n[[hero]]\nid = \"lira\"",
+                hex("hex", "swift", condition, "end of your next turn")
+            ),
+        );
+        let enc = load_encounter("snap.toml", &with_hex).unwrap();
+        let mut e = hexed(&enc, &["hex"], "brute-1");
+        let r = refusal(&mut e, &snap());
+        assert_eq!(r.code, code, "{condition}: {r}");
+        assert!(r.message.contains(condition), "{r}");
+    }
+    // Without the condition the same reaction is taken.
+    let mut e = started(&load_encounter("snap.toml", &src).unwrap(), 0);
+    let ev = run(&mut e, &snap());
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::InterruptUsed { .. }))
+    );
 }

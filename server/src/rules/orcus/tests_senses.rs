@@ -183,13 +183,13 @@ fn a_blinded_user_has_no_eyesight_area_areas_of_effect() {
     };
     let (kael, others) = (at(0, 4), [at(8, 1), at(8, 4)]);
     let sight = (true, false, false);
-    assert_eq!(sensed(&g, kael, false, sight, others).len(), 1);
-    assert!(sensed(&g, kael, true, sight, others).is_empty());
+    assert_eq!(sensed(&g, None, kael, false, sight, others).len(), 1);
+    assert!(sensed(&g, None, kael, true, sight, others).is_empty());
     assert_eq!(
-        sensed(&g, kael, true, (false, true, false), others).len(),
+        sensed(&g, None, kael, true, (false, true, false), others).len(),
         2
     );
-    assert!(sensed(&g, kael, true, (true, true, true), others).is_empty());
+    assert!(sensed(&g, None, kael, true, (true, true, true), others).is_empty());
 }
 
 /// orcus-basic-rules.txt § Areas of effect (special sizes): a one-target eyesight power (as
@@ -210,4 +210,73 @@ fn a_one_target_eyesight_power_refuses_an_unseen_creature_areas_of_effect() {
         ev.iter()
             .any(|x| matches!(x, GameEvent::AttackRolled { target, .. } if target.0 == "brute-2"))
     );
+}
+
+/// Kael 6 squares from brute-2 (in sight through the glass) and 8 from brute-1 (behind the
+/// stone), on a map whose `earshot` is `radius` squares (none: the whole map).
+fn earshot_engine(radius: Option<i32>) -> Engine {
+    let positions = "kael = [0, 4]\nlira = [0, 0]\nbrute-1 = [8, 1]\nbrute-2 = [6, 4]";
+    let mut text = arena_src(ROWS, "", 5, positions).replacen(
+        "[[hero]]\nid = \"lira\"",
+        &format!("{POWERS}[[hero]]\nid = \"lira\""),
+        1,
+    );
+    if let Some(r) = radius {
+        text = text.replace("[map]\n", &format!("[map]\nearshot = {r}\n"));
+    }
+    started(&load_encounter("earshot.toml", &text).unwrap(), 4)
+}
+
+/// orcus-basic-rules.txt § Areas of effect (special sizes): "Earshot means the target(s) can be
+/// any creature that can hear the user" — a map may set how far that is (`[map] earshot`, § Range
+/// from the user, walls ignored); without it the whole map hears (interpretation).
+#[test]
+fn a_map_earshot_radius_limits_who_hears_the_user_areas_of_effect() {
+    let both = vec!["brute-1".to_owned(), "brute-2".to_owned()];
+    assert_eq!(area(&mut earshot_engine(None), "roar"), both);
+    assert_eq!(area(&mut earshot_engine(Some(8)), "roar"), both);
+    assert_eq!(
+        area(&mut earshot_engine(Some(7)), "roar"),
+        vec!["brute-2".to_owned()],
+        "brute-1 is 8 squares away"
+    );
+    let mut e = earshot_engine(Some(7));
+    assert_eq!(e.state().map.unwrap().earshot, Some(7));
+    // "Or": brute-2 is seen, brute-1 neither seen nor heard.
+    assert_eq!(area(&mut e, "either"), vec!["brute-2".to_owned()]);
+}
+
+/// orcus-basic-rules.txt § Deter ("Near eyesight or earshot (one enemy)"): with an earshot
+/// radius, an enemy out of sight and out of earshot cannot be deterred (refused, nothing drawn);
+/// within earshot it can.
+#[test]
+fn deter_needs_the_target_in_eyesight_or_earshot_deter() {
+    let deter = Command::SkillAction {
+        actor: cid("kael"),
+        action: fray_protocol::command::SkillActionKind::Deter,
+        target: cid("brute-1"),
+        effect: None,
+        forbid: None,
+        foreign: false,
+    };
+    let mut e = earshot_engine(Some(7));
+    assert_eq!(refuse(&mut e, &deter), ErrorCode::InvalidTarget);
+    let ev = run(&mut earshot_engine(Some(8)), &deter);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::CheckRolled { .. })),
+        "{ev:?}"
+    );
+}
+
+/// orcus-basic-rules.txt § Areas of effect (special sizes): an earshot radius is a number of
+/// squares; 0 or a negative one is refused on load.
+#[test]
+fn a_bad_earshot_radius_is_refused_on_load_areas_of_effect() {
+    for bad in [0, -3, 500] {
+        let text = arena_src(ROWS, "", 5, POSITIONS)
+            .replace("[map]\n", &format!("[map]\nearshot = {bad}\n"));
+        let err = load_encounter("bad.toml", &text).unwrap_err().to_string();
+        assert!(err.contains("map.earshot"), "{bad}: {err}");
+    }
 }

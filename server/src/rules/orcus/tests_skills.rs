@@ -234,3 +234,45 @@ fn unnerve_makes_staggered_enemies_in_sight_surrender_unnerve() {
         "{ev:?}"
     );
 }
+
+/// orcus-basic-rules.txt § Unnerve ("Success: The target surrenders"), interpretation: a
+/// surrendered creature is out of the fight, so the battle ends once no creature of a side is
+/// still able and willing to fight — here one monster surrendered and the other slain.
+#[test]
+fn a_side_whose_creatures_all_surrendered_or_fell_loses_the_battle_unnerve() {
+    let enc = arena(
+        &OPEN,
+        "intimidate = 40",
+        "1d1+19",
+        "kael = [0, 0]\nlira = [0, 5]\nbrute-1 = [1, 0]\nbrute-2 = [1, 1]",
+    );
+    let mut e = started(&enc, 5);
+    run(&mut e, &atk("kael", "sword", &["brute-1"]));
+    assert!(cs(&e, "brute-1").staggered);
+    extra_standard(&mut e, "kael");
+    run(&mut e, &skill("kael", SkillActionKind::Unnerve, "kael"));
+    assert!(has(&e, "brute-1", Condition::Surrendered));
+    assert!(!has(&e, "brute-2", Condition::Surrendered), "not staggered");
+    // Brute-2 still fights: the battle goes on.
+    assert_eq!(e.state().winner, None);
+    assert_eq!(e.state().phase, fray_protocol::state::Phase::Running);
+    let mut events = Vec::new();
+    for _ in 0..6 {
+        run(&mut e, &end("kael"));
+        until(&mut e, "kael");
+        events.extend(run(&mut e, &atk("kael", "sword", &["brute-2"])));
+        if e.state().phase != fray_protocol::state::Phase::Running {
+            break;
+        }
+    }
+    assert!(cs(&e, "brute-2").status.is_out(), "brute-2 fell");
+    assert_eq!(
+        cs(&e, "brute-1").status,
+        fray_protocol::state::LifeStatus::Conscious,
+        "brute-1 stands, surrendered"
+    );
+    assert!(events.contains(&GameEvent::BattleEnded {
+        winner: Some(fray_protocol::ids::Side::Heroes)
+    }));
+    assert_eq!(e.state().winner, Some(fray_protocol::ids::Side::Heroes));
+}

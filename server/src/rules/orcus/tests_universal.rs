@@ -1348,3 +1348,74 @@ fn a_knocked_out_creature_is_helpless_to_a_coup_de_grace_knocking_a_creature_out
         "{ev:?}"
     );
 }
+
+/// orcus-basic-rules.txt § Knocking a creature out ("It heals 1 HP after a short rest") and
+/// § Resting: monsters take no rest commands, but the party's short rest (or long rest) passes
+/// for them too — a knocked-out monster still in the session comes to with 1 hp; a slain one
+/// stays slain (interpretation).
+#[test]
+fn a_knocked_out_monster_comes_to_with_1_hp_after_the_partys_rest_knocking_a_creature_out() {
+    let src = arena_src(
+        &OPEN,
+        "",
+        40,
+        "kael = [1, 1]\nlira = [0, 5]\nbrute-1 = [2, 1]\nbrute-2 = [1, 2]",
+    )
+    .replace("hit = \"1d8+2\"", "hit = \"1d1+80\"")
+    .replace("[map]", "[options]\nrests = true\n[map]");
+    let enc = load_encounter("captive.toml", &src).unwrap();
+    for long in [false, true] {
+        let mut e = started(&enc, 3);
+        run(
+            &mut e,
+            &Command::Attack {
+                actor: cid("kael"),
+                attack: "sword".into(),
+                targets: vec![cid("brute-1")],
+                mode: AttackMode::Standard,
+                knock_out: true,
+            },
+        );
+        assert_eq!(cs(&e, "brute-1").status, LifeStatus::KnockedOut);
+        run(
+            &mut e,
+            &Command::SpendActionPoint {
+                actor: cid("kael"),
+                action: fray_protocol::event::ActionKind::Standard,
+            },
+        );
+        let ev = run(&mut e, &atk("kael", "sword", &["brute-2"]));
+        assert!(cs(&e, "brute-2").status.is_out());
+        assert!(
+            ev.iter()
+                .any(|x| matches!(x, GameEvent::BattleEnded { .. }))
+        );
+        let rest = if long {
+            Command::FullHealUp
+        } else {
+            Command::QuickRest {
+                actor: cid("lira"),
+                recoveries: 0,
+            }
+        };
+        let ev = run(&mut e, &rest);
+        assert!(ev.contains(&GameEvent::Revived {
+            combatant: cid("brute-1"),
+            can_act: true
+        }));
+        let b = cs(&e, "brute-1");
+        assert_eq!((b.status, b.hp), (LifeStatus::Conscious, Some(1)), "{long}");
+        assert_ne!(cs(&e, "brute-2").status, LifeStatus::Conscious, "slain");
+        // A second short rest in the same minutes heals it no further.
+        if !long {
+            run(
+                &mut e,
+                &Command::QuickRest {
+                    actor: cid("kael"),
+                    recoveries: 0,
+                },
+            );
+            assert_eq!(cs(&e, "brute-1").hp, Some(1));
+        }
+    }
+}

@@ -38,7 +38,11 @@ pub fn advance(d: &mut Decider, b: &Board, secret: &SeedSecret) {
             }
         }
         Stage::Acting | Stage::BetweenTurns => {
-            if let Some(winner) = crate::rules::thirteenth_age::turns::battle_over(d) {
+            if let Some(winner) =
+                crate::rules::thirteenth_age::turns::battle_over_without(d, |id| {
+                    super::skills::surrendered(d, id)
+                })
+            {
                 super::sessions::end_battle(d, winner);
                 return;
             }

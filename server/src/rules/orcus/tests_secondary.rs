@@ -1,0 +1,135 @@
+//! Orcus § Secondary attacks (orcus-basic-rules.txt): target rules around the primary target
+//! ("the same tags, attack, defense and range as the original attack, unless otherwise
+//! specified"), content `targets` of `[…powers.secondary]`.
+
+use super::tests::{started, until};
+use crate::content::load_encounter;
+use crate::rules::thirteenth_age::tests::{cid, run};
+use fray_protocol::Command;
+use fray_protocol::event::GameEvent;
+
+const OPEN: [&str; 6] = [
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+    "..........",
+];
+
+fn src(targets: &str, positions: &str) -> String {
+    let power = format!(
+        r#"[[monster.powers]]
+id = "lunge"
+name = "Lunge and Rake"
+origin = "melee"
+vs = "ac"
+bonus = 40
+hit = "1"
+[monster.powers.secondary]
+targets = "{targets}"
+vs = "reflex"
+hit = "1d6+2"
+"#
+    );
+    super::tests::arena_src(&OPEN, &power, 5, positions)
+}
+
+/// The creatures the secondary attack rolled against after Brute 1's Lunge hit Kael, on the
+/// first seed on which the primary attack hits.
+fn secondary_targets(targets: &str, positions: &str) -> Vec<String> {
+    let enc = load_encounter("rake.toml", &src(targets, positions)).unwrap();
+    for seed in 0..30 {
+        let mut e = started(&enc, seed);
+        until(&mut e, "brute-1");
+        let ev = run(
+            &mut e,
+            &Command::Attack {
+                actor: cid("brute-1"),
+                attack: "lunge".into(),
+                targets: vec![cid("kael")],
+                mode: fray_protocol::command::AttackMode::Standard,
+                knock_out: false,
+            },
+        );
+        let hit = ev.iter().any(|x| {
+            matches!(x, GameEvent::AttackRolled { attack, outcome, .. }
+                if attack == "lunge" && outcome.is_hit())
+        });
+        if !hit {
+            continue;
+        }
+        return ev
+            .iter()
+            .filter_map(|x| match x {
+                GameEvent::AttackRolled { attack, target, .. } if attack == "lunge-secondary" => {
+                    Some(target.as_str().to_owned())
+                }
+                _ => None,
+            })
+            .collect();
+    }
+    panic!("the lunge never hit");
+}
+
+/// Kael the primary target at (3,0) next to Brute 1; Lira 2 squares from Kael, Brute 2
+/// 3 squares from him.
+const AROUND: &str = "kael = [3, 0]\nlira = [3, 2]\nbrute-1 = [4, 0]\nbrute-2 = [6, 0]";
+
+/// orcus-basic-rules.txt § Secondary attacks ("unless otherwise specified") and § Range: a
+/// secondary attack against each creature (or each enemy) within N squares of the primary
+/// target — never the primary target nor the user, in id order, one roll each.
+#[test]
+fn a_secondary_attack_against_each_creature_within_n_of_the_primary_target_secondary_attacks() {
+    assert_eq!(
+        secondary_targets("creatures_within_2_of_primary", AROUND),
+        ["lira"]
+    );
+    assert_eq!(
+        secondary_targets("creatures_within_3_of_primary", AROUND),
+        ["brute-2", "lira"]
+    );
+    assert_eq!(
+        secondary_targets("enemies_within_3_of_primary", AROUND),
+        ["lira"],
+        "Brute 2 is the attacker's ally"
+    );
+    assert!(secondary_targets("creatures_within_1_of_primary", AROUND).is_empty());
+}
+
+/// orcus-basic-rules.txt § Secondary attacks and § Targets, Nearest ("the one at the shortest
+/// range"): the creature (or enemy) nearest the primary target.
+#[test]
+fn a_secondary_attack_against_the_nearest_to_the_primary_target_secondary_attacks() {
+    assert_eq!(
+        secondary_targets("nearest_creature_to_primary", AROUND),
+        ["lira"]
+    );
+    let closer = "kael = [3, 0]\nlira = [3, 2]\nbrute-1 = [4, 0]\nbrute-2 = [2, 1]";
+    assert_eq!(
+        secondary_targets("nearest_creature_to_primary", closer),
+        ["brute-2"]
+    );
+    assert_eq!(
+        secondary_targets("nearest_enemy_to_primary", closer),
+        ["lira"]
+    );
+}
+
+/// orcus-basic-rules.txt § Secondary attacks: a range around the primary target must be a
+/// number of squares (1–20); other target rules stay refused on load.
+#[test]
+fn a_bad_range_around_the_primary_target_is_refused_secondary_attacks() {
+    for bad in [
+        "creatures_within_0_of_primary",
+        "creatures_within_21_of_primary",
+        "enemies_within_x_of_primary",
+        "allies_within_2_of_primary",
+        "nearest_ally_to_primary",
+    ] {
+        let err = load_encounter("bad.toml", &src(bad, AROUND))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("secondary.targets"), "{bad}: {err}");
+    }
+}
