@@ -196,6 +196,7 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 attack: attack.to_lowercase(),
                 origin,
                 targets,
+                forced: Vec::new(),
             })
         })(),
         "charge" => (|| {
@@ -334,6 +335,7 @@ mod tests {
                 attack: "frost-bloom".into(),
                 origin: Some(Square::new(6, 2)),
                 targets: vec![],
+                forced: Vec::new(),
             }
         );
         assert_eq!(

@@ -219,6 +219,7 @@ impl Menu {
             targets,
             mode: AttackMode::Standard,
             knock_out: false,
+            forced: Vec::new(),
         })
     }
 
@@ -656,6 +657,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 targets: vec![CombatantId::new(target.to_lowercase())],
                 mode: AttackMode::Opportunity,
                 knock_out: false,
+                forced: Vec::new(),
             })),
             _ => {
                 Err("`oa ATTACKER TARGET [ATTACK]`: an opportunity attack (basic melee)".to_owned())
@@ -1688,6 +1690,7 @@ mod tests {
             targets: targets.iter().map(|t| CombatantId::new(*t)).collect(),
             mode: AttackMode::Standard,
             knock_out: false,
+            forced: Vec::new(),
         }
     }
 

@@ -37,6 +37,11 @@ pub enum Command {
         /// `knock_out_refused` while the GM refuses knock-outs); `false` when absent (JSON).
         #[serde(default)]
         knock_out: bool,
+        /// Orcus § Unwilling movement: the user's choice of the squares each pushed, pulled or
+        /// shunted target is moved through (a target not named: Fray's straightest path);
+        /// `[]` when absent (JSON).
+        #[serde(default)]
+        forced: Vec<crate::grid::ForcedPath>,
     },
     /// Spend the move action to move: engage an enemy, or move (while engaged: away, drawing
     /// opportunity attacks), optionally far away from the fight.
@@ -236,6 +241,10 @@ pub enum Command {
         /// Chosen targets, when the power lets the actor choose.
         #[serde(default)]
         targets: Vec<CombatantId>,
+        /// § Unwilling movement: the user's choice of each target's forced path, as for
+        /// `attack`; `[]` when absent (JSON).
+        #[serde(default)]
+        forced: Vec<crate::grid::ForcedPath>,
     },
     /// GM: a teleport effect (13th Age § Teleportation) moves `target` at once: it leaves every
     /// engagement and draws no opportunity attacks, escapes grabs and lets go of those it grabs

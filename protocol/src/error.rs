@@ -169,6 +169,11 @@ pub enum ErrorCode {
     /// Old-School Essentials § Bombing: the bomber does not fly (content `flies`), or is
     /// higher than 300′.
     CannotBomb,
+    /// Orcus § Unwilling movement: a chosen forced path that the power does not allow (no
+    /// push, pull or shunt; a creature not among the targets; too many squares; a step not to
+    /// an adjacent square, not farther (push, shunt) or closer (pull), off the map, into a wall
+    /// or a creature).
+    InvalidForcedPath,
 }
 
 impl fmt::Display for ErrorCode {

@@ -13,6 +13,17 @@ pub struct Square {
     pub y: i32,
 }
 
+/// Orcus § Unwilling movement: the squares the user of a power chooses to move one target
+/// through by its push, pull or shunt — each the north-west square of the target's space after
+/// one step, at most the power's number of squares (fewer, or none, stops early).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForcedPath {
+    /// The creature moved (one of the attack's targets).
+    pub target: crate::ids::CombatantId,
+    /// The squares, in order.
+    pub path: Vec<Square>,
+}
+
 impl Square {
     /// A square.
     pub const fn new(x: i32, y: i32) -> Square {

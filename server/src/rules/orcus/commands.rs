@@ -45,13 +45,15 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             targets,
             mode,
             knock_out,
-        } => attack_cmd(d, b, actor, attack, targets, *mode, *knock_out),
+            forced,
+        } => attack_cmd(d, b, actor, attack, targets, *mode, *knock_out, forced),
         Command::AreaAttack {
             actor,
             attack,
             origin,
             targets,
-        } => area_attack(d, b, actor, attack, *origin, targets),
+            forced,
+        } => area_attack(d, b, actor, attack, *origin, targets, forced),
         Command::Rally { actor } => rally(d, b, actor),
         Command::Stabilize { actor, target } => stabilize(d, b, actor, target),
         Command::EndTurn { actor } => {
@@ -1064,11 +1066,13 @@ pub(super) fn defense_value(d: &Decider, b: &Board, target: &CombatantId, vs: De
 /// How an attack is delivered beyond its power: where an area originates (the attacker's space
 /// otherwise) and whether the blow is meant to knock out (§ Knocking a creature out).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Delivery {
+pub struct Delivery<'a> {
     /// An area's origin square.
     pub from: Option<Space>,
     /// The attacker's choice to knock out rather than kill.
     pub knock_out: bool,
+    /// § Unwilling movement: the user's chosen paths (checked by `forced::check`).
+    pub forced: &'a [fray_protocol::grid::ForcedPath],
 }
 
 /// How an attack is being made.
@@ -1382,9 +1386,13 @@ pub(super) fn resolve(
     p: &PowerSpec,
     targets: &[CombatantId],
     way: Way,
-    delivery: Delivery,
+    delivery: Delivery<'_>,
 ) -> R {
-    let Delivery { from, knock_out } = delivery;
+    let Delivery {
+        from,
+        knock_out,
+        forced,
+    } = delivery;
     let ph = Placeholders::default();
     let g = geo(b);
     let from = match from {
@@ -1554,7 +1562,7 @@ pub(super) fn resolve(
         if outcome.is_hit()
             && let Some(f) = p.forced
         {
-            forced_movement(d, b, g.as_ref(), from, &t, f);
+            super::forced::apply(d, b, g.as_ref(), from, &t, f, forced);
         }
     }
     // § Secondary attacks: after the primary attack, against the same targets unless the
@@ -1576,6 +1584,7 @@ pub(super) fn resolve(
                 Delivery {
                     from: Some(from),
                     knock_out,
+                    forced: &[],
                 },
             )?;
         }
@@ -1599,48 +1608,12 @@ pub(super) fn resolve(
                 Delivery {
                     from: Some(from),
                     knock_out,
+                    forced: &[],
                 },
             )?;
         }
     }
     Ok(())
-}
-
-/// § Unwilling movement from a hit: the target is pushed, pulled or shunted from `source`
-/// along the straightest free path (it provokes no opportunity attacks).
-fn forced_movement(
-    d: &mut Decider,
-    b: &Board,
-    g: Option<&Geo>,
-    source: Space,
-    target: &CombatantId,
-    f: crate::content::model::ForcedSpec,
-) {
-    use crate::content::model::ForcedKindSpec;
-    let (Some(g), Ok(t_sp)) = (g, space(d, b, target)) else {
-        return;
-    };
-    let occupants: Vec<Space> = d
-        .field
-        .all()
-        .filter(|c| &c.c.id != target && !matches!(c.vit.0, LifeStatus::Dead | LifeStatus::Slain))
-        .filter(|c| !super::mounts::shares_space(b, &c.c.id, target))
-        .filter_map(|c| space(d, b, &c.c.id).ok())
-        .collect();
-    let kind = match f.kind {
-        ForcedKindSpec::Push => geometry::ForcedKind::Push,
-        ForcedKindSpec::Pull => geometry::ForcedKind::Pull,
-        ForcedKindSpec::Shunt => geometry::ForcedKind::Shunt,
-    };
-    let path = g.forced_path(kind, source, t_sp, f.squares, &occupants);
-    if !path.is_empty() {
-        d.emit(GameEvent::GridMoved {
-            combatant: target.clone(),
-            path,
-            cost: 0,
-            mode: MoveMode::Unwilling,
-        });
-    }
 }
 
 /// An enemy of `attacker` (for "one enemy" targets).
@@ -1783,6 +1756,7 @@ fn attack_cmd(
     targets: &[CombatantId],
     mode: fray_protocol::command::AttackMode,
     knock_out: bool,
+    forced: &[fray_protocol::grid::ForcedPath],
 ) -> R {
     use fray_protocol::command::AttackMode;
     let p = power(b, actor, attack)?.clone();
@@ -1853,6 +1827,7 @@ fn attack_cmd(
             ));
         }
     }
+    super::forced::check(d, b, g.as_ref(), &p, a_sp, targets, forced)?;
     let way = if mode == AttackMode::CoupDeGrace {
         // § Coup De Grace: adjacent helpless enemy; a standard action.
         let t = &targets[0];
@@ -1902,6 +1877,7 @@ fn attack_cmd(
         Delivery {
             from: None,
             knock_out,
+            forced,
         },
     )
 }
@@ -1914,6 +1890,7 @@ fn area_attack(
     attack: &str,
     origin: Option<Square>,
     chosen: &[CombatantId],
+    forced: &[fray_protocol::grid::ForcedPath],
 ) -> R {
     let p = power(b, actor, attack)?.clone();
     check_timing(d, b, actor, &p)?;
@@ -2062,6 +2039,7 @@ fn area_attack(
             vec![c.clone()]
         }
     };
+    super::forced::check(d, b, Some(&g), &p, from, &targets, forced)?;
     let ammo = ammunition_needed(b, actor, &p, targets.len())?;
     spend_for(d, actor, &p)?;
     use_ammunition(d, actor, ammo);
@@ -2083,6 +2061,7 @@ fn area_attack(
         Delivery {
             from: Some(from),
             knock_out: false,
+            forced,
         },
     )
 }
