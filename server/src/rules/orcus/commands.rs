@@ -298,49 +298,51 @@ fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R
         return on_turn(d, actor);
     }
     running(d)?;
-    let f = fighter(d, actor)?;
-    if d.field.battle.current() == Some(actor) {
-        return Err(no(
-            ErrorCode::NotYourTurn,
-            format!(
-                "{} is an immediate action: it is used on another creature's turn",
-                p.name
-            ),
-        ));
-    }
-    if f.vit.0 != LifeStatus::Conscious {
-        return Err(no(ErrorCode::CannotAct, format!("{} is down", f.c.name)));
-    }
-    for c in [
-        Condition::Dazed,
-        Condition::Stunned,
-        Condition::Surprised,
-        Condition::Helpless,
-        Condition::Unconscious,
-        Condition::Surrendered,
-    ] {
-        if has_condition(f.fx, c) {
+    // § Controlling a mount: a controlled mount's counters and reactions use its rider's
+    // immediate action; both must be able to act.
+    let payer = super::mounts::immediate_payer(d, b, actor);
+    for who in [actor, &payer] {
+        let f = fighter(d, who)?;
+        if d.field.battle.current() == Some(who) {
             return Err(no(
-                ErrorCode::CannotAct,
+                ErrorCode::NotYourTurn,
                 format!(
-                    "{} is {} and takes no immediate actions",
-                    f.c.name,
-                    condition_name(c)
+                    "{} is an immediate action: it is used on another creature's turn than {}'s",
+                    p.name, f.c.name
                 ),
             ));
         }
+        if f.vit.0 != LifeStatus::Conscious {
+            return Err(no(ErrorCode::CannotAct, format!("{} is down", f.c.name)));
+        }
+        for c in [
+            Condition::Dazed,
+            Condition::Stunned,
+            Condition::Surprised,
+            Condition::Helpless,
+            Condition::Unconscious,
+            Condition::Surrendered,
+        ] {
+            if has_condition(f.fx, c) {
+                return Err(no(
+                    ErrorCode::CannotAct,
+                    format!(
+                        "{} is {} and takes no immediate actions",
+                        f.c.name,
+                        condition_name(c)
+                    ),
+                ));
+            }
+        }
     }
-    let used = b.get(actor).is_some_and(|(g, _)| g.0.immediate_used)
+    let used = b.get(&payer).is_some_and(|(g, _)| g.0.immediate_used)
         || d.events()
             .iter()
-            .any(|e| matches!(e, GameEvent::InterruptUsed { combatant } if combatant == actor));
+            .any(|e| matches!(e, GameEvent::InterruptUsed { combatant } if combatant == &payer));
     if used {
         return Err(no(
             ErrorCode::ImmediateUsed,
-            format!(
-                "{} already took an immediate action; another comes after its next turn",
-                f.c.name
-            ),
+            format!("{payer} already took an immediate action; another comes after its next turn"),
         ));
     }
     Ok(())
@@ -382,14 +384,14 @@ fn use_ammunition(d: &mut Decider, actor: &CombatantId, count: Option<i32>) {
     }
 }
 
-/// Spends what a power costs: its turn action, or the immediate action.
-fn spend_for(d: &mut Decider, actor: &CombatantId, p: &PowerSpec) -> R {
+/// Spends what a power costs: its turn action, or the immediate action (a controlled mount's:
+/// its rider's, § Controlling a mount).
+fn spend_for(d: &mut Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R {
     match cost_kind(p.action) {
         Some(k) => pay(d, actor, k),
         None => {
-            d.emit(GameEvent::InterruptUsed {
-                combatant: actor.clone(),
-            });
+            let combatant = super::mounts::immediate_payer(d, b, actor);
+            d.emit(GameEvent::InterruptUsed { combatant });
             Ok(())
         }
     }
@@ -1857,7 +1859,7 @@ fn attack_cmd(
         Way::CoupDeGrace
     } else {
         let ammo = ammunition_needed(b, actor, &p, targets.len())?;
-        spend_for(d, actor, &p)?;
+        spend_for(d, b, actor, &p)?;
         use_ammunition(d, actor, ammo);
         super::loading::fired(d, actor, &p);
         super::targets::spent(d, b, actor);
@@ -2041,7 +2043,7 @@ fn area_attack(
     };
     super::forced::check(d, b, Some(&g), &p, from, &targets, forced)?;
     let ammo = ammunition_needed(b, actor, &p, targets.len())?;
-    spend_for(d, actor, &p)?;
+    spend_for(d, b, actor, &p)?;
     use_ammunition(d, actor, ammo);
     super::loading::fired(d, actor, &p);
     super::targets::spent(d, b, actor);

@@ -202,6 +202,16 @@ pub fn command_mount(d: &mut Decider, b: &Board, actor: &CombatantId, action: Ac
     Ok(())
 }
 
+/// § Controlling a mount: whose immediate action `actor`'s counter or reaction spends — "you
+/// can also use an immediate action in order for the mount to ... use a counter or reaction":
+/// a controlled mount's is its rider's; anyone else's is its own.
+pub fn immediate_payer(d: &Decider, b: &Board, actor: &CombatantId) -> CombatantId {
+    match rider_of(d, b, actor) {
+        Some((rider, true)) => rider,
+        _ => actor.clone(),
+    }
+}
+
 /// § Controlling a mount: a controlled mount makes an opportunity attack only when its rider
 /// uses its immediate action for it. Fray spends it automatically when the rider has it (not
 /// used since its last turn, able to act, not its own turn) and emits `interrupt_used` for the

@@ -401,3 +401,55 @@ fn a_mount_that_drops_throws_its_rider_mounting_and_dismounting() {
     assert_eq!(rides(&e, "kael"), None);
     assert_eq!(square(&e, "kael"), Square::new(0, 2));
 }
+
+#[test]
+fn a_controlled_mount_uses_a_reaction_by_its_riders_immediate_action_controlling_a_mount() {
+    // orcus-basic-rules.txt § Controlling a mount: "You can also use an immediate action in
+    // order for the mount to make an opportunity attack or use a counter or reaction"; an
+    // independent mount uses its own (§ Immediate actions: one between one's turns).
+    let buck = format!(
+        "{HORSE}\n[[hero.powers]]\nid = \"buck\"\nname = \"Buck\"\naction = \"immediate reaction\"\ntrigger = \"an enemy hits the rider\"\norigin = \"melee\"\nvs = \"ac\"\nbonus = 5\nhit = \"1d6\""
+    );
+    let near = "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [3, 3]\nbrute-2 = [8, 0]";
+    let kick = |actor: &str| Command::Attack {
+        actor: cid(actor),
+        attack: "buck".into(),
+        targets: vec![cid("brute-1")],
+        mode: fray_protocol::command::AttackMode::Standard,
+        knock_out: false,
+        forced: Vec::new(),
+    };
+    let spent_by = |ev: &[GameEvent]| -> Vec<String> {
+        ev.iter()
+            .filter_map(|x| match x {
+                GameEvent::InterruptUsed { combatant } => Some(combatant.as_str().to_owned()),
+                _ => None,
+            })
+            .collect()
+    };
+    let enc = stable(&buck, near, "");
+    let mut e = started(&enc, 1);
+    run(&mut e, &mount("kael", "lira", true));
+    // Not on the rider's own turn: its immediate action is for other creatures' turns.
+    assert_eq!(refuse(&mut e, &kick("lira")), ErrorCode::NotYourTurn);
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &kick("lira"));
+    assert_eq!(spent_by(&ev), vec!["kael".to_owned()], "{ev:?}");
+    assert!(ev.iter().any(|x| matches!(x,
+        GameEvent::AttackRolled { attacker, .. } if attacker.as_str() == "lira")));
+    assert!(cs(&e, "kael").grid.unwrap().immediate_used);
+    assert!(!cs(&e, "lira").grid.unwrap().immediate_used);
+    // The rider's immediate action is gone: no second reaction before its next turn.
+    assert_eq!(refuse(&mut e, &kick("lira")), ErrorCode::ImmediateUsed);
+    // An independent mount reacts with its own immediate action.
+    let wild = buck.replace("mount = \"trained\"", "mount = \"untrained\"");
+    let enc = stable(&wild, near, "");
+    let mut e = started(&enc, 1);
+    run(&mut e, &mount("kael", "lira", false));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &kick("lira"));
+    assert_eq!(spent_by(&ev), vec!["lira".to_owned()], "{ev:?}");
+    assert!(!cs(&e, "kael").grid.unwrap().immediate_used);
+}
