@@ -1002,6 +1002,21 @@ pub enum Command {
         /// Height in feet (1..=300).
         altitude: u32,
     },
+    /// Orcus (§ Mounting and dismounting): the rider's standing choices for falls and pushes,
+    /// kept until changed. No action.
+    RiderChoices {
+        /// The rider (mounted or not yet).
+        actor: CombatantId,
+        /// Moved against its will while mounted, it takes its mount along (the mount is moved
+        /// the same way); `false`: it falls off and is moved.
+        move_mount: bool,
+        /// Where it lands when it falls off (a failed save when knocked prone, its mount
+        /// knocked prone or dropping): a square relative to the mount's north-west square,
+        /// within 1 square of the mount's space (`{"x":-1,"y":0}`: west of it); when that
+        /// square is not free, or `null`, Fray chooses.
+        #[serde(default)]
+        landing: Option<crate::grid::Square>,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1102,6 +1117,7 @@ impl Command {
             | Command::ChooseAllies { actor, .. }
             | Command::DeclineAlly { actor, .. }
             | Command::ChooseToBeHit { actor, .. }
+            | Command::RiderChoices { actor, .. }
             | Command::SpecialMove { actor, .. }
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
@@ -1191,6 +1207,7 @@ impl Command {
             Command::AbilityCheck { .. } => "ability_check",
             Command::Fall { .. } => "fall",
             Command::Bomb { .. } => "bomb",
+            Command::RiderChoices { .. } => "rider_choices",
             Command::NaturalHealing { .. } => "natural_healing",
             Command::RollEncounterDistance { .. } => "roll_encounter_distance",
             Command::OseCondition { .. } => "ose_condition",

@@ -174,6 +174,9 @@ pub enum ErrorCode {
     /// an adjacent square, not farther (push, shunt) or closer (pull), off the map, into a wall
     /// or a creature).
     InvalidForcedPath,
+    /// Orcus § Mounting and dismounting: a `rider_choices` landing square not within 1 square
+    /// of the mount's space (or inside it).
+    InvalidLanding,
 }
 
 impl fmt::Display for ErrorCode {

@@ -171,6 +171,14 @@ pub struct GridState {
     /// § Choosing to be hit: creatures its next attack hits with no roll.
     #[serde(default)]
     pub hit_chosen_by: Vec<crate::ids::CombatantId>,
+    /// § Mounting and dismounting (`rider_choices`): moved against its will while mounted, it
+    /// takes its mount along.
+    #[serde(default)]
+    pub moves_mount: bool,
+    /// § Mounting and dismounting (`rider_choices`): where it lands when it falls off, relative
+    /// to its mount's north-west square (`None`: Fray chooses).
+    #[serde(default)]
+    pub landing: Option<Square>,
 }
 
 /// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).

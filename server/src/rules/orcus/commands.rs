@@ -127,6 +127,11 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::ChooseToBeHit { actor, attacker } => {
             super::targets::choose_to_be_hit(d, actor, attacker)
         }
+        Command::RiderChoices {
+            actor,
+            move_mount,
+            landing,
+        } => super::mounts::rider_choices(d, b, actor, *move_mount, *landing),
         other => Err(no(
             ErrorCode::InvalidArgument,
             format!("'{}' is not an Orcus command", other.kind()),

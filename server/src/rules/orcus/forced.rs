@@ -101,8 +101,9 @@ pub(super) fn apply(
         None => g.forced_path(kind(f), source, t_sp, f.squares, &occ),
     };
     if !path.is_empty() {
+        let combatant = super::mounts::forced_mover(d, b, target);
         d.emit(GameEvent::GridMoved {
-            combatant: target.clone(),
+            combatant,
             path,
             cost: 0,
             mode: MoveMode::Unwilling,

@@ -453,3 +453,101 @@ fn a_controlled_mount_uses_a_reaction_by_its_riders_immediate_action_controlling
     assert_eq!(spent_by(&ev), vec!["lira".to_owned()], "{ev:?}");
     assert!(!cs(&e, "kael").grid.unwrap().immediate_used);
 }
+
+fn choices(actor: &str, move_mount: bool, landing: Option<(i32, i32)>) -> Command {
+    Command::RiderChoices {
+        actor: cid(actor),
+        move_mount,
+        landing: landing.map(|(x, y)| Square::new(x, y)),
+    }
+}
+
+#[test]
+fn a_rider_moved_against_its_will_may_take_its_mount_along_mounting_and_dismounting() {
+    // orcus-basic-rules.txt § Mounting and dismounting: "If an effect moves you against your
+    // will while mounted, you can choose whether it is moved as well, or whether you fall off
+    // it and are moved." Kael chooses beforehand (no action) to take the horse along.
+    let shove = r#"[[monster.powers]]
+id = "shove"
+name = "Shove"
+origin = "melee"
+vs = "ac"
+bonus = 40
+hit = "1"
+push = 2
+"#;
+    let enc = stable(
+        HORSE,
+        "kael = [0, 3]\nlira = [4, 3]\nbrute-1 = [6, 3]\nbrute-2 = [9, 0]",
+        shove,
+    );
+    for seed in 1..20 {
+        let mut e = started(&enc, seed);
+        run(
+            &mut e,
+            &mv("kael", &[(1, 3), (2, 3), (3, 3)], MoveMode::Walk),
+        );
+        run(&mut e, &mount("kael", "lira", true));
+        let ev = run(&mut e, &choices("kael", true, None));
+        assert!(
+            !ev.iter().any(|x| matches!(x, GameEvent::ActionUsed { .. })),
+            "no action: {ev:?}"
+        );
+        assert!(cs(&e, "kael").grid.unwrap().moves_mount);
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        let ev = run(&mut e, &atk("brute-1", "shove", &["kael"]));
+        let moved = ev.iter().find_map(|x| match x {
+            GameEvent::GridMoved {
+                combatant,
+                path,
+                mode: MoveMode::Unwilling,
+                ..
+            } => Some((combatant.as_str().to_owned(), path.last().copied())),
+            _ => None,
+        });
+        let Some((who, Some(to))) = moved else {
+            continue; // a natural 1
+        };
+        assert_eq!(who, "lira", "the mount is moved: {ev:?}");
+        assert!(!ev.iter().any(|x| matches!(x, GameEvent::Dismounted { .. })));
+        assert_eq!(rides(&e, "kael").as_deref(), Some("lira"));
+        assert_eq!(square(&e, "lira"), to);
+        assert_eq!(square(&e, "kael"), to, "the rider travels with it");
+        assert!(to.x < 4, "pushed away from brute-1 (west): {to}");
+        return;
+    }
+    panic!("no hit over the seeds");
+}
+
+#[test]
+fn a_thrown_rider_lands_in_the_square_it_chose_mounting_and_dismounting() {
+    // orcus-basic-rules.txt § Mounting and dismounting: a rider whose mount is knocked prone
+    // lands "in a space within 1 square"; Kael chose beforehand the square south-west of the
+    // horse, (−1, 1) from its north-west square (Fray's own choice is (0, 2), north-west first).
+    let enc = stable(
+        HORSE,
+        "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [3, 3]\nbrute-2 = [8, 0]",
+        TRIP,
+    );
+    let mut e = started(&enc, 3);
+    run(&mut e, &mount("kael", "lira", true));
+    // Inside the horse's space, or 2 squares from it: refused.
+    assert_eq!(
+        refuse(&mut e, &choices("kael", false, Some((1, 1)))),
+        ErrorCode::InvalidLanding
+    );
+    assert_eq!(
+        refuse(&mut e, &choices("kael", false, Some((3, 0)))),
+        ErrorCode::InvalidLanding
+    );
+    run(&mut e, &choices("kael", false, Some((-1, 1))));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &atk("brute-1", "trip", &["lira"]));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::Dismounted { rider, .. } if rider.as_str() == "kael"))
+    );
+    assert_eq!(square(&e, "kael"), Square::new(0, 4));
+}

@@ -346,6 +346,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::ChooseAllies { .. }
         | Command::DeclineAlly { .. }
         | Command::ChooseToBeHit { .. }
+        | Command::RiderChoices { .. }
         | Command::AttemptEvasion { .. }
         | Command::Concentrate { .. }
         | Command::EndConcentration { .. } => reject(
