@@ -38,7 +38,7 @@ Grid commands (Orcus; squares are X,Y):
   reorder WHO...            GM: set the initiative order (every combatant once)";
 
 /// A square written `X,Y`.
-fn square(word: &str) -> Result<Square, String> {
+pub(crate) fn square(word: &str) -> Result<Square, String> {
     let (x, y) = word
         .split_once(',')
         .ok_or_else(|| format!("`{word}` is not a square; write X,Y (e.g. 4,2)"))?;

@@ -1755,6 +1755,7 @@ fn opportunity_attack(
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn attack_cmd(
     d: &mut Decider,
     b: &Board,
