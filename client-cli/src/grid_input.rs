@@ -38,7 +38,7 @@ Grid commands (Orcus; squares are X,Y):
   reorder WHO...            GM: set the initiative order (every combatant once)";
 
 /// A square written `X,Y`.
-fn square(word: &str) -> Result<Square, String> {
+pub(crate) fn square(word: &str) -> Result<Square, String> {
     let (x, y) = word
         .split_once(',')
         .ok_or_else(|| format!("`{word}` is not a square; write X,Y (e.g. 4,2)"))?;
@@ -196,6 +196,7 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 attack: attack.to_lowercase(),
                 origin,
                 targets,
+                forced: Vec::new(),
             })
         })(),
         "charge" => (|| {
@@ -334,6 +335,7 @@ mod tests {
                 attack: "frost-bloom".into(),
                 origin: Some(Square::new(6, 2)),
                 targets: vec![],
+                forced: Vec::new(),
             }
         );
         assert_eq!(

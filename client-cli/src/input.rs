@@ -219,6 +219,7 @@ impl Menu {
             targets,
             mode: AttackMode::Standard,
             knock_out: false,
+            forced: Vec::new(),
         })
     }
 
@@ -261,6 +262,8 @@ Commands (case-insensitive):
   disengage | d             disengage check (11+, -1 per extra foe; a move action)
   coup ATTACK TARGET        coup de grace on a helpless enemy you are engaged with
   ko ATTACK TARGET...       a knock-out blow: a monster it drops to 0 hp is knocked out (OSE: subdue)
+  shove ATTACK TARGET X,Y...  Orcus: attack one target with a push/pull/shunt power, choosing
+                            the squares it is moved through if hit
                             instead of slain (heroes; the GM may refuse knock-outs)
     potion [ALLY]             drink a healing potion, or feed one to an ally (standard action)
   stabilize ALLY            DC 10 Wisdom check to stabilize an unconscious ally
@@ -289,6 +292,9 @@ Commands (case-insensitive):
   allies WHO [ALLY...]      Orcus: who counts as WHO's allies for its next attack
   decline-ally WHO USER     Orcus: WHO counts as USER's enemy for USER's next attack
   be-hit WHO ATTACKER       Orcus: WHO chooses to be hit by ATTACKER's next attack (no roll)
+  rider WHO take|fall [DX,DY]  Orcus: pushed while mounted, WHO takes its mount along (take)
+                            or falls off (fall); DX,DY: where it lands when thrown, from
+                            the mount's north-west square (e.g. -1,0: west of it)
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
   knockouts allow|refuse    GM: allow or refuse the heroes' knock-out blows
@@ -418,6 +424,24 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             })),
             _ => Err("usage: be-hit WHO ATTACKER".into()),
         },
+        "rider" | "rider-choices" => {
+            let usage = || "usage: rider WHO take|fall [DX,DY]".to_owned();
+            let (who, how, landing) = match args {
+                [who, how] => (who, how, None),
+                [who, how, at] => (who, how, Some(crate::grid_input::square(at)?)),
+                _ => return Err(usage()),
+            };
+            let move_mount = match how.to_ascii_lowercase().as_str() {
+                "take" => true,
+                "fall" => false,
+                _ => return Err(usage()),
+            };
+            Ok(Input::Game(Command::RiderChoices {
+                actor: CombatantId::new(who.to_lowercase()),
+                move_mount,
+                landing,
+            }))
+        }
         "skill" => skill_action(args),
         "reload" => match args {
             [who, power] => Ok(Input::Game(Command::Reload {
@@ -635,6 +659,27 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
             Ok(Input::Game(cmd))
         }
+        "shove" | "forced" => {
+            let [attack, target, path @ ..] = args else {
+                return Err("`shove ATTACK TARGET X,Y...`: the squares it is moved through".to_owned());
+            };
+            let mut cmd = need_menu()?.parse_attack(&[attack, target])?;
+            let path = path
+                .iter()
+                .map(|w| crate::grid_input::square(w))
+                .collect::<Result<Vec<_>, _>>()?;
+            if let Command::Attack {
+                targets, forced, ..
+            } = &mut cmd
+                && let Some(t) = targets.first()
+            {
+                forced.push(fray_protocol::grid::ForcedPath {
+                    target: t.clone(),
+                    path,
+                });
+            }
+            Ok(Input::Game(cmd))
+        }
         "ko" | "knockout" => {
             let mut cmd = need_menu()?.parse_attack(args)?;
             if let Command::Attack { knock_out, .. } = &mut cmd {
@@ -658,6 +703,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 targets: vec![CombatantId::new(target.to_lowercase())],
                 mode: AttackMode::Opportunity,
                 knock_out: false,
+                forced: Vec::new(),
             })),
             _ => {
                 Err("`oa ATTACKER TARGET [ATTACK]`: an opportunity attack (basic melee)".to_owned())
@@ -1706,6 +1752,7 @@ mod tests {
             targets: targets.iter().map(|t| CombatantId::new(*t)).collect(),
             mode: AttackMode::Standard,
             knock_out: false,
+            forced: Vec::new(),
         }
     }
 
@@ -1756,6 +1803,24 @@ mod tests {
         );
         let e = game("knockouts maybe").expect_err("allow or refuse");
         assert!(e.contains("allow|refuse"), "{e}");
+    }
+
+    /// Orcus § Unwilling movement: `shove` names the squares the target is moved through.
+    #[test]
+    fn a_shove_chooses_the_forced_path() {
+        let mut cmd = attack_cmd("melee", &["goblin-1"]);
+        if let Command::Attack { forced, .. } = &mut cmd {
+            forced.push(fray_protocol::grid::ForcedPath {
+                target: CombatantId::new("goblin-1"),
+                path: vec![
+                    fray_protocol::grid::Square::new(3, 2),
+                    fray_protocol::grid::Square::new(4, 2),
+                ],
+            });
+        }
+        assert_eq!(game("shove melee goblin-1 3,2 4,2"), Ok(cmd));
+        assert!(game("shove melee").is_err());
+        assert!(game("shove melee goblin-1 north").is_err());
     }
 
     #[test]
@@ -1988,6 +2053,15 @@ mod tests {
             })
         );
         assert!(game("be-hit brenna").is_err());
+        assert_eq!(
+            game("rider brenna take -1,0"),
+            Ok(Command::RiderChoices {
+                actor: CombatantId::new("brenna"),
+                move_mount: true,
+                landing: Some(fray_protocol::grid::Square::new(-1, 0))
+            })
+        );
+        assert!(game("rider brenna sideways").is_err());
         assert_eq!(
             game("skill kael deter brute-1 move foreign"),
             Ok(Command::SkillAction {

@@ -1202,6 +1202,23 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(combatant),
             n(attacker)
         ),
+        GameEvent::RiderChoicesMade {
+            rider,
+            move_mount,
+            landing,
+        } => format!(
+            "{} will {} its mount when moved against its will{}",
+            n(rider),
+            if *move_mount {
+                "take along"
+            } else {
+                "fall off"
+            },
+            match landing {
+                Some(s) => format!(", and land at {s} from the mount's corner"),
+                None => String::new(),
+            }
+        ),
         GameEvent::HitByChoice {
             attacker,
             target,

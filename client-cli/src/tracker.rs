@@ -684,6 +684,18 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.hit_chosen_by.push(combatant.clone());
             }
         }
+        GameEvent::RiderChoicesMade {
+            rider,
+            move_mount,
+            landing,
+        } => {
+            if let Some(i) = find(state, rider)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.moves_mount = *move_mount;
+                g.landing = *landing;
+            }
+        }
         GameEvent::HitByChoice {
             attacker, target, ..
         } => {

@@ -170,6 +170,7 @@ mod tests {
                 targets: vec![CombatantId::new("goblin-1")],
                 mode: crate::command::AttackMode::Standard,
                 knock_out: false,
+                forced: Vec::new(),
             },
         }
     }
@@ -181,7 +182,7 @@ mod tests {
         };
         assert_eq!(
             text,
-            r#"{"command":{"id":7,"command":{"attack":{"actor":"brakka","attack":"melee","targets":["goblin-1"],"mode":"standard","knock_out":false}}}}"#
+            r#"{"command":{"id":7,"command":{"attack":{"actor":"brakka","attack":"melee","targets":["goblin-1"],"mode":"standard","knock_out":false,"forced":[]}}}}"#
         );
         let back: ClientMessage = decode_client(text.as_bytes(), Encoding::Json).unwrap();
         assert_eq!(back, sample());

@@ -37,6 +37,11 @@ pub enum Command {
         /// `knock_out_refused` while the GM refuses knock-outs); `false` when absent (JSON).
         #[serde(default)]
         knock_out: bool,
+        /// Orcus § Unwilling movement: the user's choice of the squares each pushed, pulled or
+        /// shunted target is moved through (a target not named: Fray's straightest path);
+        /// `[]` when absent (JSON).
+        #[serde(default)]
+        forced: Vec<crate::grid::ForcedPath>,
     },
     /// Spend the move action to move: engage an enemy, or move (while engaged: away, drawing
     /// opportunity attacks), optionally far away from the fight.
@@ -236,6 +241,10 @@ pub enum Command {
         /// Chosen targets, when the power lets the actor choose.
         #[serde(default)]
         targets: Vec<CombatantId>,
+        /// § Unwilling movement: the user's choice of each target's forced path, as for
+        /// `attack`; `[]` when absent (JSON).
+        #[serde(default)]
+        forced: Vec<crate::grid::ForcedPath>,
     },
     /// GM: a teleport effect (13th Age § Teleportation) moves `target` at once: it leaves every
     /// engagement and draws no opportunity attacks, escapes grabs and lets go of those it grabs
@@ -1011,6 +1020,21 @@ pub enum Command {
         /// Who holds.
         actor: CombatantId,
     },
+    /// Orcus (§ Mounting and dismounting): the rider's standing choices for falls and pushes,
+    /// kept until changed. No action.
+    RiderChoices {
+        /// The rider (mounted or not yet).
+        actor: CombatantId,
+        /// Moved against its will while mounted, it takes its mount along (the mount is moved
+        /// the same way); `false`: it falls off and is moved.
+        move_mount: bool,
+        /// Where it lands when it falls off (a failed save when knocked prone, its mount
+        /// knocked prone or dropping): a square relative to the mount's north-west square,
+        /// within 1 square of the mount's space (`{"x":-1,"y":0}`: west of it); when that
+        /// square is not free, or `null`, Fray chooses.
+        #[serde(default)]
+        landing: Option<crate::grid::Square>,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1111,6 +1135,7 @@ impl Command {
             | Command::ChooseAllies { actor, .. }
             | Command::DeclineAlly { actor, .. }
             | Command::ChooseToBeHit { actor, .. }
+            | Command::RiderChoices { actor, .. }
             | Command::SpecialMove { actor, .. }
             | Command::OseMove { actor, .. }
             | Command::OseHold { actor }
@@ -1202,6 +1227,7 @@ impl Command {
             Command::AbilityCheck { .. } => "ability_check",
             Command::Fall { .. } => "fall",
             Command::Bomb { .. } => "bomb",
+            Command::RiderChoices { .. } => "rider_choices",
             Command::NaturalHealing { .. } => "natural_healing",
             Command::RollEncounterDistance { .. } => "roll_encounter_distance",
             Command::OseCondition { .. } => "ose_condition",

@@ -184,6 +184,14 @@ pub enum ErrorCode {
     /// Orcus, condition dazed: a dazed creature takes a single action on its turn (a second one
     /// is refused) and no immediate actions.
     Dazed,
+    /// Orcus § Unwilling movement: a chosen forced path that the power does not allow (no
+    /// push, pull or shunt; a creature not among the targets; too many squares; a step not to
+    /// an adjacent square, not farther (push, shunt) or closer (pull), off the map, into a wall
+    /// or a creature).
+    InvalidForcedPath,
+    /// Orcus § Mounting and dismounting: a `rider_choices` landing square not within 1 square
+    /// of the mount's space (or inside it).
+    InvalidLanding,
 }
 
 impl fmt::Display for ErrorCode {

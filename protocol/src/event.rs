@@ -1557,6 +1557,17 @@ pub enum GameEvent {
         /// The round's order from now on.
         order: Vec<CombatantId>,
     },
+    /// Orcus (§ Mounting and dismounting): the rider's standing choices (`rider_choices`):
+    /// whether a push, pull or shunt takes its mount along, and where it lands relative to its
+    /// mount when it falls off.
+    RiderChoicesMade {
+        /// The rider.
+        rider: CombatantId,
+        /// It takes its mount along when moved against its will.
+        move_mount: bool,
+        /// Its landing square relative to the mount's north-west square, if chosen.
+        landing: Option<crate::grid::Square>,
+    },
 }
 
 impl GameEvent {

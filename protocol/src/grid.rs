@@ -13,6 +13,17 @@ pub struct Square {
     pub y: i32,
 }
 
+/// Orcus § Unwilling movement: the squares the user of a power chooses to move one target
+/// through by its push, pull or shunt — each the north-west square of the target's space after
+/// one step, at most the power's number of squares (fewer, or none, stops early).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForcedPath {
+    /// The creature moved (one of the attack's targets).
+    pub target: crate::ids::CombatantId,
+    /// The squares, in order.
+    pub path: Vec<Square>,
+}
+
 impl Square {
     /// A square.
     pub const fn new(x: i32, y: i32) -> Square {
@@ -165,6 +176,14 @@ pub struct GridState {
     /// § Choosing to be hit: creatures its next attack hits with no roll.
     #[serde(default)]
     pub hit_chosen_by: Vec<crate::ids::CombatantId>,
+    /// § Mounting and dismounting (`rider_choices`): moved against its will while mounted, it
+    /// takes its mount along.
+    #[serde(default)]
+    pub moves_mount: bool,
+    /// § Mounting and dismounting (`rider_choices`): where it lands when it falls off, relative
+    /// to its mount's north-west square (`None`: Fray chooses).
+    #[serde(default)]
+    pub landing: Option<Square>,
 }
 
 /// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).

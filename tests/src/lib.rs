@@ -407,6 +407,7 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     targets: vec![mover],
                     mode: Default::default(),
                     knock_out: false,
+                    forced: Vec::new(),
                 },
                 &mut sent,
             )?;
@@ -598,6 +599,7 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     targets: vec![foe],
                     mode: Default::default(),
                     knock_out: false,
+                    forced: Vec::new(),
                 },
                 &mut sent,
             )?;

@@ -376,6 +376,7 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
             targets: vec![enemy_of(fray_protocol::Side::Heroes)],
             mode: AttackMode::Standard,
             knock_out: false,
+            forced: Vec::new(),
         },
     )
     .await?;
@@ -448,6 +449,7 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
         targets: vec![target.clone()],
         mode: AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     };
     let r = command(&mut gm, 7, attack.clone()).await?;
     assert_eq!(r.unwrap_err().0, ErrorCode::NotEngaged);

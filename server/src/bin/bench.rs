@@ -444,6 +444,7 @@ impl Bot {
             targets: vec![target_id],
             mode: AttackMode::Standard,
             knock_out: false,
+            forced: Vec::new(),
         })
     }
 

@@ -120,6 +120,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
                 targets: vec![provoker.clone()],
                 mode: AttackMode::Opportunity,
                 knock_out: false,
+                forced: Vec::new(),
             });
         }
     }
@@ -166,6 +167,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
                 targets: vec![h.id.clone()],
                 mode: AttackMode::CoupDeGrace,
                 knock_out: false,
+                forced: Vec::new(),
             });
         }
     }
@@ -256,6 +258,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             targets,
             mode: AttackMode::Standard,
             knock_out,
+            forced: Vec::new(),
         });
     }
     let nearby: Vec<&CombatantState> = enemies.iter().copied().filter(|c| !c.far_away).collect();
@@ -270,6 +273,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             targets,
             mode: AttackMode::Standard,
             knock_out: false,
+            forced: Vec::new(),
         });
     }
     if can_move

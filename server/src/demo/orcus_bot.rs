@@ -163,6 +163,7 @@ fn attack(actor: &CombatantId, power: &str, target: &CombatantId, mode: AttackMo
         targets: vec![target.clone()],
         mode,
         knock_out: false,
+        forced: Vec::new(),
     }
 }
 
@@ -304,6 +305,7 @@ fn area(
                 attack: p.id.clone(),
                 origin,
                 targets: vec![nearest.0.id.clone()],
+                forced: Vec::new(),
             });
         }
     }

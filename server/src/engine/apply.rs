@@ -611,6 +611,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 g.0.hit_chosen_by.push(combatant.clone())
             }
         }),
+        GameEvent::RiderChoicesMade {
+            rider,
+            move_mount,
+            landing,
+        } => with::<Grid>(world, rider, |g| {
+            g.0.moves_mount = *move_mount;
+            g.0.landing = *landing;
+        }),
         GameEvent::HitByChoice {
             attacker, target, ..
         } => with::<Grid>(world, attacker, |g| {

@@ -69,6 +69,8 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 chosen_allies: None,
                 declined_by: Vec::new(),
                 hit_chosen_by: Vec::new(),
+                moves_mount: false,
+                landing: None,
             }),
             OrcusKit(o.clone()),
         ));

@@ -634,6 +634,7 @@ mod tests {
                         targets: vec![foe.id.clone()],
                         mode: Default::default(),
                         knock_out: false,
+                        forced: Vec::new(),
                     },
                 );
             }

@@ -127,6 +127,7 @@ async fn main() -> Result<()> {
         targets: vec![foe.clone()],
         mode: AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     };
     let script = [
         (2, attack.clone()),

@@ -38,12 +38,17 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             ErrorCode::InvalidArgument,
             "knock_out is a 13th Age attack option (§ Unconscious); in Five Torches Deep monsters at 0 HP are slain",
         )),
+        Command::Attack { forced, .. } if !forced.is_empty() => Err(Rejection::new(
+            ErrorCode::InvalidArgument,
+            "forced is an Orcus attack option (§ Unwilling movement)",
+        )),
         Command::Attack {
             actor,
             attack,
             targets,
             mode,
             knock_out: false,
+            ..
         } => attack_cmd(d, s, actor, attack, targets, *mode),
         Command::Move {
             actor,

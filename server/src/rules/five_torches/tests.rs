@@ -123,6 +123,7 @@ pub(super) fn attack(actor: &str, attack: &str, target: &str) -> Command {
         targets: vec![cid(target)],
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     }
 }
 
@@ -1131,6 +1132,7 @@ fn refusals_change_nothing() {
                 targets: vec![cid("ada"), cid("bram")],
                 mode: Default::default(),
                 knock_out: false,
+                forced: Vec::new(),
             }
         ),
         ErrorCode::WrongTargetCount

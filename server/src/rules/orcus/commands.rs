@@ -46,13 +46,15 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             targets,
             mode,
             knock_out,
-        } => attack_cmd(d, b, actor, attack, targets, *mode, *knock_out),
+            forced,
+        } => attack_cmd(d, b, actor, attack, targets, *mode, *knock_out, forced),
         Command::AreaAttack {
             actor,
             attack,
             origin,
             targets,
-        } => area_attack(d, b, actor, attack, *origin, targets),
+            forced,
+        } => area_attack(d, b, actor, attack, *origin, targets, forced),
         Command::Rally { actor } => rally(d, b, actor),
         Command::Stabilize { actor, target } => stabilize(d, b, actor, target),
         Command::EndTurn { actor } => {
@@ -126,6 +128,11 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::ChooseToBeHit { actor, attacker } => {
             super::targets::choose_to_be_hit(d, actor, attacker)
         }
+        Command::RiderChoices {
+            actor,
+            move_mount,
+            landing,
+        } => super::mounts::rider_choices(d, b, actor, *move_mount, *landing),
         other => Err(no(
             ErrorCode::InvalidArgument,
             format!("'{}' is not an Orcus command", other.kind()),
@@ -305,54 +312,56 @@ fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R
         return on_turn(d, actor);
     }
     running(d)?;
-    let f = fighter(d, actor)?;
-    if d.field.battle.current() == Some(actor) {
-        return Err(no(
-            ErrorCode::NotYourTurn,
-            format!(
-                "{} is an immediate action: it is used on another creature's turn",
-                p.name
-            ),
-        ));
-    }
-    if f.vit.0 != LifeStatus::Conscious {
-        return Err(no(ErrorCode::CannotAct, format!("{} is down", f.c.name)));
-    }
-    for c in [
-        Condition::Dazed,
-        Condition::Stunned,
-        Condition::Surprised,
-        Condition::Helpless,
-        Condition::Unconscious,
-        Condition::Surrendered,
-    ] {
-        if has_condition(f.fx, c) {
-            let code = match c {
-                Condition::Dazed => ErrorCode::Dazed,
-                Condition::Stunned => ErrorCode::Stunned,
-                _ => ErrorCode::CannotAct,
-            };
+    // § Controlling a mount: a controlled mount's counters and reactions use its rider's
+    // immediate action; both must be able to act.
+    let payer = super::mounts::immediate_payer(d, b, actor);
+    for who in [actor, &payer] {
+        let f = fighter(d, who)?;
+        if d.field.battle.current() == Some(who) {
             return Err(no(
-                code,
+                ErrorCode::NotYourTurn,
                 format!(
-                    "{} is {} and takes no immediate actions",
-                    f.c.name,
-                    condition_name(c)
+                    "{} is an immediate action: it is used on another creature's turn than {}'s",
+                    p.name, f.c.name
                 ),
             ));
         }
+        if f.vit.0 != LifeStatus::Conscious {
+            return Err(no(ErrorCode::CannotAct, format!("{} is down", f.c.name)));
+        }
+        for c in [
+            Condition::Dazed,
+            Condition::Stunned,
+            Condition::Surprised,
+            Condition::Helpless,
+            Condition::Unconscious,
+            Condition::Surrendered,
+        ] {
+            if has_condition(f.fx, c) {
+                let code = match c {
+                    Condition::Dazed => ErrorCode::Dazed,
+                    Condition::Stunned => ErrorCode::Stunned,
+                    _ => ErrorCode::CannotAct,
+                };
+                return Err(no(
+                    code,
+                    format!(
+                        "{} is {} and takes no immediate actions",
+                        f.c.name,
+                        condition_name(c)
+                    ),
+                ));
+            }
+        }
     }
-    let used = b.get(actor).is_some_and(|(g, _)| g.0.immediate_used)
+    let used = b.get(&payer).is_some_and(|(g, _)| g.0.immediate_used)
         || d.events()
             .iter()
-            .any(|e| matches!(e, GameEvent::InterruptUsed { combatant } if combatant == actor));
+            .any(|e| matches!(e, GameEvent::InterruptUsed { combatant } if combatant == &payer));
     if used {
         return Err(no(
             ErrorCode::ImmediateUsed,
-            format!(
-                "{} already took an immediate action; another comes after its next turn",
-                f.c.name
-            ),
+            format!("{payer} already took an immediate action; another comes after its next turn"),
         ));
     }
     Ok(())
@@ -394,14 +403,14 @@ fn use_ammunition(d: &mut Decider, actor: &CombatantId, count: Option<i32>) {
     }
 }
 
-/// Spends what a power costs: its turn action, or the immediate action.
-fn spend_for(d: &mut Decider, actor: &CombatantId, p: &PowerSpec) -> R {
+/// Spends what a power costs: its turn action, or the immediate action (a controlled mount's:
+/// its rider's, § Controlling a mount).
+fn spend_for(d: &mut Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R {
     match cost_kind(p.action) {
         Some(k) => pay(d, actor, k),
         None => {
-            d.emit(GameEvent::InterruptUsed {
-                combatant: actor.clone(),
-            });
+            let combatant = super::mounts::immediate_payer(d, b, actor);
+            d.emit(GameEvent::InterruptUsed { combatant });
             Ok(())
         }
     }
@@ -1084,12 +1093,14 @@ pub(super) fn defense_value(d: &Decider, b: &Board, target: &CombatantId, vs: De
 /// How an attack is delivered beyond its power: where an area originates (the attacker's space
 /// otherwise) and whether the blow is meant to knock out (§ Knocking a creature out).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Delivery {
+pub struct Delivery<'a> {
     /// An area's origin square (at its height: the user's for a near area, the ground for a
     /// far one).
     pub from: Option<Body>,
     /// The attacker's choice to knock out rather than kill.
     pub knock_out: bool,
+    /// § Unwilling movement: the user's chosen paths (checked by `forced::check`).
+    pub forced: &'a [fray_protocol::grid::ForcedPath],
 }
 
 /// How an attack is being made.
@@ -1408,9 +1419,13 @@ pub(super) fn resolve(
     p: &PowerSpec,
     targets: &[CombatantId],
     way: Way,
-    delivery: Delivery,
+    delivery: Delivery<'_>,
 ) -> R {
-    let Delivery { from, knock_out } = delivery;
+    let Delivery {
+        from,
+        knock_out,
+        forced,
+    } = delivery;
     let ph = Placeholders::default();
     let g = geo(b);
     let from = match from {
@@ -1580,7 +1595,7 @@ pub(super) fn resolve(
         if outcome.is_hit()
             && let Some(f) = p.forced
         {
-            forced_movement(d, b, g.as_ref(), from.space, &t, f);
+            super::forced::apply(d, b, g.as_ref(), from.space, &t, f, forced);
         }
     }
     // § Secondary attacks: after the primary attack, against the same targets unless the
@@ -1602,6 +1617,7 @@ pub(super) fn resolve(
                 Delivery {
                     from: Some(from),
                     knock_out,
+                    forced: &[],
                 },
             )?;
         }
@@ -1625,48 +1641,12 @@ pub(super) fn resolve(
                 Delivery {
                     from: Some(from),
                     knock_out,
+                    forced: &[],
                 },
             )?;
         }
     }
     Ok(())
-}
-
-/// § Unwilling movement from a hit: the target is pushed, pulled or shunted from `source`
-/// along the straightest free path (it provokes no opportunity attacks).
-fn forced_movement(
-    d: &mut Decider,
-    b: &Board,
-    g: Option<&Geo>,
-    source: Space,
-    target: &CombatantId,
-    f: crate::content::model::ForcedSpec,
-) {
-    use crate::content::model::ForcedKindSpec;
-    let (Some(g), Ok(t_sp)) = (g, space(d, b, target)) else {
-        return;
-    };
-    let occupants: Vec<Space> = d
-        .field
-        .all()
-        .filter(|c| &c.c.id != target && !matches!(c.vit.0, LifeStatus::Dead | LifeStatus::Slain))
-        .filter(|c| !super::mounts::shares_space(b, &c.c.id, target))
-        .filter_map(|c| space(d, b, &c.c.id).ok())
-        .collect();
-    let kind = match f.kind {
-        ForcedKindSpec::Push => geometry::ForcedKind::Push,
-        ForcedKindSpec::Pull => geometry::ForcedKind::Pull,
-        ForcedKindSpec::Shunt => geometry::ForcedKind::Shunt,
-    };
-    let path = g.forced_path(kind, source, t_sp, f.squares, &occupants);
-    if !path.is_empty() {
-        d.emit(GameEvent::GridMoved {
-            combatant: target.clone(),
-            path,
-            cost: 0,
-            mode: MoveMode::Unwilling,
-        });
-    }
 }
 
 /// An enemy of `attacker` (for "one enemy" targets).
@@ -1827,6 +1807,7 @@ fn opportunity_attack(
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn attack_cmd(
     d: &mut Decider,
     b: &Board,
@@ -1835,6 +1816,7 @@ fn attack_cmd(
     targets: &[CombatantId],
     mode: fray_protocol::command::AttackMode,
     knock_out: bool,
+    forced: &[fray_protocol::grid::ForcedPath],
 ) -> R {
     use fray_protocol::command::AttackMode;
     let p = power(b, actor, attack)?.clone();
@@ -1905,6 +1887,7 @@ fn attack_cmd(
             ));
         }
     }
+    super::forced::check(d, b, g.as_ref(), &p, a_sp, targets, forced)?;
     let way = if mode == AttackMode::CoupDeGrace {
         // § Coup De Grace: adjacent helpless enemy; a standard action.
         let t = &targets[0];
@@ -1934,7 +1917,7 @@ fn attack_cmd(
         Way::CoupDeGrace
     } else {
         let ammo = ammunition_needed(b, actor, &p, targets.len())?;
-        spend_for(d, actor, &p)?;
+        spend_for(d, b, actor, &p)?;
         use_ammunition(d, actor, ammo);
         super::loading::fired(d, actor, &p);
         super::targets::spent(d, b, actor);
@@ -1954,6 +1937,7 @@ fn attack_cmd(
         Delivery {
             from: None,
             knock_out,
+            forced,
         },
     )
 }
@@ -1966,6 +1950,7 @@ fn area_attack(
     attack: &str,
     origin: Option<Square>,
     chosen: &[CombatantId],
+    forced: &[fray_protocol::grid::ForcedPath],
 ) -> R {
     let p = power(b, actor, attack)?.clone();
     check_timing(d, b, actor, &p)?;
@@ -2134,8 +2119,9 @@ fn area_attack(
             vec![c.clone()]
         }
     };
+    super::forced::check(d, b, Some(&g), &p, from.space, &targets, forced)?;
     let ammo = ammunition_needed(b, actor, &p, targets.len())?;
-    spend_for(d, actor, &p)?;
+    spend_for(d, b, actor, &p)?;
     use_ammunition(d, actor, ammo);
     super::loading::fired(d, actor, &p);
     super::targets::spent(d, b, actor);
@@ -2155,6 +2141,7 @@ fn area_attack(
         Delivery {
             from: Some(from),
             knock_out: false,
+            forced,
         },
     )
 }

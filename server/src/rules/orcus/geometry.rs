@@ -380,8 +380,9 @@ impl Geo {
     /// from `source`, chosen square by square: farthest from (push) or nearest to (pull) the
     /// source, then the straightest line; it stops early where no square is free (walls, the
     /// map's edge, other creatures in `occupants`).
-    // Interpretation: the text lets the mover choose the path; Fray picks the straightest one,
-    // and a shunt moves like a push (away from its source).
+    // Interpretation: the text lets the mover choose the path (`forced` on the attack, see
+    // `chosen_forced_path`); without a choice Fray picks the straightest one, and a shunt
+    // moves like a push (away from its source).
     pub fn forced_path(
         &self,
         kind: ForcedKind,
@@ -421,6 +422,55 @@ impl Geo {
             };
         }
         path
+    }
+
+    /// § Unwilling movement, the user's choice: `path` (successive north-west squares of the
+    /// target's space) checked step by step — at most `squares` steps, each to an adjacent
+    /// square, farther from (push; a shunt too, as in [`Geo::forced_path`]) or closer to (pull)
+    /// the source, on the map, clear of walls and of the spaces in `occupants`. Returns the
+    /// squares that can be taken: all of them, or (`Err`) the first reason a step cannot be.
+    pub fn chosen_forced_path(
+        &self,
+        kind: ForcedKind,
+        source: Space,
+        target: Space,
+        squares: u32,
+        path: &[Square],
+        occupants: &[Space],
+    ) -> Result<Vec<Square>, (Vec<Square>, String)> {
+        let kind = match kind {
+            ForcedKind::Shunt => ForcedKind::Push,
+            k => k,
+        };
+        let occ: Vec<grid::Space> = occupants.iter().map(|s| s.g()).collect();
+        let forced = grid::ForcedMove {
+            kind,
+            source: source.g(),
+            squares,
+        };
+        let steps: Vec<grid::Square> = path.iter().map(|s| to_g(*s)).collect();
+        match grid::forced_move(&self.0, &target.g(), &forced, &steps, &occ) {
+            Err(e) => Err((Vec::new(), e.to_string())),
+            Ok(out) => {
+                let taken =
+                    path[..usize::try_from(out.moved).unwrap_or(0).min(path.len())].to_vec();
+                match out.stopped {
+                    None => Ok(taken),
+                    Some(stop) => {
+                        let why = match stop.reason {
+                            grid::StopReason::OffMap => "off the map",
+                            grid::StopReason::Impassable => "a wall",
+                            grid::StopReason::Occupied => "another creature's space",
+                            grid::StopReason::DiagonalSqueeze => {
+                                "a squeeze between two walls' corners"
+                            }
+                        };
+                        let at = from_g(stop.square);
+                        Err((taken, format!("step {}: {at} is {why}", stop.step)))
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -286,8 +286,9 @@ pub fn bull_rush(
     if !hit(d, target) || !in_fight {
         return Ok(());
     }
+    let moved = super::mounts::forced_mover(d, b, target);
     d.emit(GameEvent::GridMoved {
-        combatant: target.clone(),
+        combatant: moved,
         path: vec![push_to],
         cost: 0,
         mode: MoveMode::Unwilling,

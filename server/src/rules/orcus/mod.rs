@@ -12,6 +12,7 @@
 pub mod armor;
 mod commands;
 pub mod elevation;
+mod forced;
 pub mod geometry;
 pub mod grid;
 pub mod loading;
@@ -35,6 +36,8 @@ mod tests_armor;
 mod tests_conditions;
 #[cfg(test)]
 mod tests_elevation;
+#[cfg(test)]
+mod tests_forced;
 #[cfg(test)]
 mod tests_loading;
 #[cfg(test)]

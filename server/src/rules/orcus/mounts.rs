@@ -202,6 +202,16 @@ pub fn command_mount(d: &mut Decider, b: &Board, actor: &CombatantId, action: Ac
     Ok(())
 }
 
+/// § Controlling a mount: whose immediate action `actor`'s counter or reaction spends — "you
+/// can also use an immediate action in order for the mount to ... use a counter or reaction":
+/// a controlled mount's is its rider's; anyone else's is its own.
+pub fn immediate_payer(d: &Decider, b: &Board, actor: &CombatantId) -> CombatantId {
+    match rider_of(d, b, actor) {
+        Some((rider, true)) => rider,
+        _ => actor.clone(),
+    }
+}
+
 /// § Controlling a mount: a controlled mount makes an opportunity attack only when its rider
 /// uses its immediate action for it. Fray spends it automatically when the rider has it (not
 /// used since its last turn, able to act, not its own turn) and emits `interrupt_used` for the
@@ -257,10 +267,88 @@ fn free(d: &Decider, b: &Board, who: &CombatantId, s: Square) -> bool {
     })
 }
 
-/// "A space within 1 square" of the mount to land in: the first free square next to its
-/// space, north-west first, row by row (a deterministic choice for the rider; interpretation).
+/// Whether `o`, relative to the north-west square of a mount `side` squares wide, is "a
+/// space within 1 square" of it: next to its space, not in it.
+fn beside(o: Square, side: i32) -> bool {
+    let near = |v: i32| (-1..=side).contains(&v);
+    let inside = |v: i32| (0..side).contains(&v);
+    near(o.x) && near(o.y) && !(inside(o.x) && inside(o.y))
+}
+
+/// § Mounting and dismounting: the rider's standing choices, no action, any time in a running
+/// battle — whether a push, pull or shunt takes its mount along ("you can choose whether it is
+/// moved as well") and where it lands when it falls off ("a space within 1 square"), as a
+/// square relative to the mount's north-west square (checked against its mount's size, or the
+/// largest size while it rides none).
+pub fn rider_choices(
+    d: &mut Decider,
+    b: &Board,
+    actor: &CombatantId,
+    move_mount: bool,
+    landing: Option<Square>,
+) -> R {
+    super::commands::running(d)?;
+    alive(d, actor)?;
+    if b.get(actor).is_none() {
+        return Err(no(
+            ErrorCode::UnknownCombatant,
+            format!("{actor} is not on the grid"),
+        ));
+    }
+    if let Some(o) = landing {
+        let side = mounted_on(b, actor)
+            .and_then(|m| b.get(&m).map(|(g, _)| g.0.size.side()))
+            .unwrap_or(fray_protocol::grid::Size::Gargantuan.side());
+        if !beside(o, side) {
+            return Err(no(
+                ErrorCode::InvalidLanding,
+                format!(
+                    "{o} (from the mount's north-west square) is not a square within 1 of a mount {side} squares wide"
+                ),
+            ));
+        }
+    }
+    d.emit(GameEvent::RiderChoicesMade {
+        rider: actor.clone(),
+        move_mount,
+        landing,
+    });
+    Ok(())
+}
+
+/// § Mounting and dismounting: whom a push, pull or shunt of `target` moves — its mount (the
+/// rider travelling with it) when `target` rides a conscious mount and chose to take it along
+/// (`rider_choices`); otherwise `target`. The path was found for the rider's space, which is
+/// the mount's, so it fits the mount.
+pub fn forced_mover(d: &mut Decider, b: &Board, target: &CombatantId) -> CombatantId {
+    let takes_it = b.get(target).is_some_and(|(g, _)| g.0.moves_mount);
+    match mounted_on(b, target) {
+        Some(m)
+            if takes_it
+                && d.status(&m) == Some(LifeStatus::Conscious)
+                && !d.events().iter().any(
+                    |e| matches!(e, GameEvent::Dismounted { rider, .. } if rider == target),
+                ) =>
+        {
+            m
+        }
+        _ => target.clone(),
+    }
+}
+
+/// "A space within 1 square" of the mount to land in: the rider's chosen one
+/// (`rider_choices`) when free, else the first free square next to its space, north-west
+/// first, row by row (a deterministic choice for the rider; interpretation).
 fn landing(d: &Decider, b: &Board, rider: &CombatantId, m_sp: Space) -> Square {
     let side = m_sp.size.side();
+    if let Some(o) = b.get(rider).and_then(|(g, _)| g.0.landing)
+        && beside(o, side)
+    {
+        let s = Square::new(m_sp.at.x + o.x, m_sp.at.y + o.y);
+        if free(d, b, rider, s) {
+            return s;
+        }
+    }
     for y in m_sp.at.y - 1..=m_sp.at.y + side {
         for x in m_sp.at.x - 1..=m_sp.at.x + side {
             let s = Square::new(x, y);
@@ -273,8 +361,8 @@ fn landing(d: &Decider, b: &Board, rider: &CombatantId, m_sp: Space) -> Square {
 }
 
 /// After each command: riders fall off as § Mounting and dismounting says. A rider moved
-/// against its will falls off and is moved (interpretation: Fray does not offer the choice to
-/// take the mount along); a rider knocked prone saves (`dismount`, 10+): on a failure it falls
+/// against its will falls off and is moved, unless it chose to take its mount along
+/// (`forced_mover` then moved the mount instead); a rider knocked prone saves (`dismount`, 10+): on a failure it falls
 /// prone within 1 square, on a success it is neither dismounted nor prone; a mount knocked
 /// prone, or dropping, throws its rider within 1 square.
 pub fn sweep(d: &mut Decider, b: &Board) {

@@ -165,6 +165,7 @@ pub(super) fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
         targets: targets.iter().map(|t| cid(t)).collect(),
         mode: AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     }
 }
 
@@ -272,6 +273,7 @@ fn an_attacker_may_knock_out_instead_of_killing_knocking_a_creature_out() {
             targets: vec![cid("lira")],
             mode: AttackMode::Standard,
             knock_out: true,
+            forced: Vec::new(),
         },
     );
     if ev.iter().any(|x| matches!(x, GameEvent::KnockedOut { .. })) {
@@ -548,6 +550,7 @@ brute-2 = [7, 2]"#,
             attack: "burst".into(),
             origin: None,
             targets: vec![],
+            forced: Vec::new(),
         },
     );
     let rolled: Vec<String> = ev
@@ -893,6 +896,7 @@ fn obscured_squares_conceal_from_melee_and_ranged_but_not_areas_concealment() {
             attack: "burst".into(),
             origin: None,
             targets: vec![],
+            forced: Vec::new(),
         },
     );
     assert_eq!(first_bonus(&ev), 5);

@@ -346,6 +346,7 @@ fn snap() -> fray_protocol::Command {
         targets: vec![cid("kael")],
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     }
 }
 

@@ -229,6 +229,7 @@ fn area(actor: &str, attack: &str, origin: Option<(i32, i32)>) -> Command {
         attack: attack.into(),
         origin: origin.map(|(x, y)| fray_protocol::grid::Square::new(x, y)),
         targets: vec![],
+        forced: Vec::new(),
     }
 }
 

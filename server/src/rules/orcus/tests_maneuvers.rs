@@ -308,6 +308,7 @@ hit = "1d6"
         targets: vec![cid("kael")],
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     };
     let ev = run(&mut e, &lash("brute-1"));
     assert!(ev.iter().any(|x| matches!(
@@ -401,6 +402,7 @@ pull = 2
                 targets: vec![cid("kael")],
                 mode: fray_protocol::command::AttackMode::Standard,
                 knock_out: false,
+                forced: Vec::new(),
             },
         );
         if !rolled(&ev).is_some_and(|(_, o)| o.is_hit()) {
@@ -428,6 +430,7 @@ pull = 2
                 targets: vec![cid("lira")],
                 mode: fray_protocol::command::AttackMode::Standard,
                 knock_out: false,
+                forced: Vec::new(),
             },
         );
         if rolled(&ev).is_some_and(|(_, o)| o.is_hit()) {
@@ -567,6 +570,7 @@ on_hit = [{ condition = "weakened" }]
                 targets: vec![cid("kael")],
                 mode: fray_protocol::command::AttackMode::Standard,
                 knock_out: false,
+                forced: Vec::new(),
             },
         );
         if !cs(&e, "kael")
@@ -748,6 +752,7 @@ on_hit = [{ condition = "slowed", duration = "end of your next turn" }]
                 targets: vec![cid("kael")],
                 mode: fray_protocol::command::AttackMode::Standard,
                 knock_out: false,
+                forced: Vec::new(),
             },
         );
         let rolls: Vec<(&str, fray_protocol::event::Defense, AttackOutcome)> = ev
@@ -821,6 +826,7 @@ fn rake_at_kael(enc: &Encounter, seed: u64) -> Rake {
             targets: vec![cid("kael")],
             mode: fray_protocol::command::AttackMode::Standard,
             knock_out: false,
+            forced: Vec::new(),
         },
     );
     let primary_hit = ev.iter().any(|x| {
@@ -947,6 +953,7 @@ hit = "0"
             attack: "rally-cry".into(),
             origin: None,
             targets: vec![],
+            forced: Vec::new(),
         },
     );
     let targets: Vec<&str> = ev
@@ -967,6 +974,7 @@ hit = "0"
         targets: vec![cid(target)],
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     };
     assert_eq!(refuse(&mut e, &mend("kael")), ErrorCode::InvalidTarget);
     assert_eq!(refuse(&mut e, &mend("brute-1")), ErrorCode::InvalidTarget);
@@ -994,6 +1002,7 @@ fn a_large_creature_in_an_area_is_attacked_once_areas_of_effect() {
             attack: "burst".into(),
             origin: None,
             targets: vec![],
+            forced: Vec::new(),
         },
     );
     let rolls = ev

@@ -401,3 +401,153 @@ fn a_mount_that_drops_throws_its_rider_mounting_and_dismounting() {
     assert_eq!(rides(&e, "kael"), None);
     assert_eq!(square(&e, "kael"), Square::new(0, 2));
 }
+
+#[test]
+fn a_controlled_mount_uses_a_reaction_by_its_riders_immediate_action_controlling_a_mount() {
+    // orcus-basic-rules.txt § Controlling a mount: "You can also use an immediate action in
+    // order for the mount to make an opportunity attack or use a counter or reaction"; an
+    // independent mount uses its own (§ Immediate actions: one between one's turns).
+    let buck = format!(
+        "{HORSE}\n[[hero.powers]]\nid = \"buck\"\nname = \"Buck\"\naction = \"immediate reaction\"\ntrigger = \"an enemy hits the rider\"\norigin = \"melee\"\nvs = \"ac\"\nbonus = 5\nhit = \"1d6\""
+    );
+    let near = "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [3, 3]\nbrute-2 = [8, 0]";
+    let kick = |actor: &str| Command::Attack {
+        actor: cid(actor),
+        attack: "buck".into(),
+        targets: vec![cid("brute-1")],
+        mode: fray_protocol::command::AttackMode::Standard,
+        knock_out: false,
+        forced: Vec::new(),
+    };
+    let spent_by = |ev: &[GameEvent]| -> Vec<String> {
+        ev.iter()
+            .filter_map(|x| match x {
+                GameEvent::InterruptUsed { combatant } => Some(combatant.as_str().to_owned()),
+                _ => None,
+            })
+            .collect()
+    };
+    let enc = stable(&buck, near, "");
+    let mut e = started(&enc, 1);
+    run(&mut e, &mount("kael", "lira", true));
+    // Not on the rider's own turn: its immediate action is for other creatures' turns.
+    assert_eq!(refuse(&mut e, &kick("lira")), ErrorCode::NotYourTurn);
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &kick("lira"));
+    assert_eq!(spent_by(&ev), vec!["kael".to_owned()], "{ev:?}");
+    assert!(ev.iter().any(|x| matches!(x,
+        GameEvent::AttackRolled { attacker, .. } if attacker.as_str() == "lira")));
+    assert!(cs(&e, "kael").grid.unwrap().immediate_used);
+    assert!(!cs(&e, "lira").grid.unwrap().immediate_used);
+    // The rider's immediate action is gone: no second reaction before its next turn.
+    assert_eq!(refuse(&mut e, &kick("lira")), ErrorCode::ImmediateUsed);
+    // An independent mount reacts with its own immediate action.
+    let wild = buck.replace("mount = \"trained\"", "mount = \"untrained\"");
+    let enc = stable(&wild, near, "");
+    let mut e = started(&enc, 1);
+    run(&mut e, &mount("kael", "lira", false));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &kick("lira"));
+    assert_eq!(spent_by(&ev), vec!["lira".to_owned()], "{ev:?}");
+    assert!(!cs(&e, "kael").grid.unwrap().immediate_used);
+}
+
+fn choices(actor: &str, move_mount: bool, landing: Option<(i32, i32)>) -> Command {
+    Command::RiderChoices {
+        actor: cid(actor),
+        move_mount,
+        landing: landing.map(|(x, y)| Square::new(x, y)),
+    }
+}
+
+#[test]
+fn a_rider_moved_against_its_will_may_take_its_mount_along_mounting_and_dismounting() {
+    // orcus-basic-rules.txt § Mounting and dismounting: "If an effect moves you against your
+    // will while mounted, you can choose whether it is moved as well, or whether you fall off
+    // it and are moved." Kael chooses beforehand (no action) to take the horse along.
+    let shove = r#"[[monster.powers]]
+id = "shove"
+name = "Shove"
+origin = "melee"
+vs = "ac"
+bonus = 40
+hit = "1"
+push = 2
+"#;
+    let enc = stable(
+        HORSE,
+        "kael = [0, 3]\nlira = [4, 3]\nbrute-1 = [6, 3]\nbrute-2 = [9, 0]",
+        shove,
+    );
+    for seed in 1..20 {
+        let mut e = started(&enc, seed);
+        run(
+            &mut e,
+            &mv("kael", &[(1, 3), (2, 3), (3, 3)], MoveMode::Walk),
+        );
+        run(&mut e, &mount("kael", "lira", true));
+        let ev = run(&mut e, &choices("kael", true, None));
+        assert!(
+            !ev.iter().any(|x| matches!(x, GameEvent::ActionUsed { .. })),
+            "no action: {ev:?}"
+        );
+        assert!(cs(&e, "kael").grid.unwrap().moves_mount);
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        let ev = run(&mut e, &atk("brute-1", "shove", &["kael"]));
+        let moved = ev.iter().find_map(|x| match x {
+            GameEvent::GridMoved {
+                combatant,
+                path,
+                mode: MoveMode::Unwilling,
+                ..
+            } => Some((combatant.as_str().to_owned(), path.last().copied())),
+            _ => None,
+        });
+        let Some((who, Some(to))) = moved else {
+            continue; // a natural 1
+        };
+        assert_eq!(who, "lira", "the mount is moved: {ev:?}");
+        assert!(!ev.iter().any(|x| matches!(x, GameEvent::Dismounted { .. })));
+        assert_eq!(rides(&e, "kael").as_deref(), Some("lira"));
+        assert_eq!(square(&e, "lira"), to);
+        assert_eq!(square(&e, "kael"), to, "the rider travels with it");
+        assert!(to.x < 4, "pushed away from brute-1 (west): {to}");
+        return;
+    }
+    panic!("no hit over the seeds");
+}
+
+#[test]
+fn a_thrown_rider_lands_in_the_square_it_chose_mounting_and_dismounting() {
+    // orcus-basic-rules.txt § Mounting and dismounting: a rider whose mount is knocked prone
+    // lands "in a space within 1 square"; Kael chose beforehand the square south-west of the
+    // horse, (−1, 1) from its north-west square (Fray's own choice is (0, 2), north-west first).
+    let enc = stable(
+        HORSE,
+        "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [3, 3]\nbrute-2 = [8, 0]",
+        TRIP,
+    );
+    let mut e = started(&enc, 3);
+    run(&mut e, &mount("kael", "lira", true));
+    // Inside the horse's space, or 2 squares from it: refused.
+    assert_eq!(
+        refuse(&mut e, &choices("kael", false, Some((1, 1)))),
+        ErrorCode::InvalidLanding
+    );
+    assert_eq!(
+        refuse(&mut e, &choices("kael", false, Some((3, 0)))),
+        ErrorCode::InvalidLanding
+    );
+    run(&mut e, &choices("kael", false, Some((-1, 1))));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &atk("brute-1", "trip", &["lira"]));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::Dismounted { rider, .. } if rider.as_str() == "kael"))
+    );
+    assert_eq!(square(&e, "kael"), Square::new(0, 4));
+}

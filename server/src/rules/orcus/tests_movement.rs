@@ -190,6 +190,7 @@ fn attack(actor: &str, power: &str, target: &str) -> Command {
         targets: vec![cid(target)],
         mode: AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     }
 }
 

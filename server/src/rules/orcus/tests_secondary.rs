@@ -50,6 +50,7 @@ fn secondary_targets(targets: &str, positions: &str) -> Vec<String> {
                 targets: vec![cid("kael")],
                 mode: fray_protocol::command::AttackMode::Standard,
                 knock_out: false,
+                forced: Vec::new(),
             },
         );
         let hit = ev.iter().any(|x| {

@@ -89,6 +89,7 @@ fn area(e: &mut Engine, attack: &str) -> Vec<String> {
             attack: attack.into(),
             origin: None,
             targets: vec![],
+            forced: Vec::new(),
         },
     );
     let mut hit: Vec<String> = ev
@@ -203,6 +204,7 @@ fn a_one_target_eyesight_power_refuses_an_unseen_creature_areas_of_effect() {
         attack: "stare".into(),
         origin: None,
         targets: vec![cid(t)],
+        forced: Vec::new(),
     };
     assert_eq!(refuse(&mut e, &stare("brute-1")), ErrorCode::InvalidTarget);
     let ev = run(&mut e, &stare("brute-2"));

@@ -21,6 +21,7 @@ fn burst(e: &mut Engine) -> Vec<String> {
             attack: "burst".into(),
             origin: None,
             targets: vec![],
+            forced: Vec::new(),
         },
     );
     ev.iter()

@@ -174,6 +174,7 @@ fn coup_de_grace(actor: &str, power: &str, target: &str) -> Command {
         targets: vec![cid(target)],
         mode: AttackMode::CoupDeGrace,
         knock_out: false,
+        forced: Vec::new(),
     }
 }
 
@@ -1098,6 +1099,7 @@ damage_type = "fire"
         targets: vec![cid("kael")],
         mode: AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     };
     let mut e = started(&enc, 3);
     until(&mut e, "brute-1");
@@ -1113,6 +1115,7 @@ damage_type = "fire"
             targets: vec![cid("brute-1")],
             mode: AttackMode::Standard,
             knock_out: false,
+            forced: Vec::new(),
         },
     );
     assert!(ev.iter().any(
@@ -1170,6 +1173,7 @@ hit = "1"
             targets: vec![cid("kael")],
             mode: AttackMode::Standard,
             knock_out: false,
+            forced: Vec::new(),
         },
     );
     assert!(cs(&e, "brute-1").expended.contains(&"rage".to_owned()));
@@ -1210,6 +1214,7 @@ fn a_knocked_out_hero_heals_1_hp_after_a_short_rest_knocking_a_creature_out() {
                 targets: vec![cid("lira")],
                 mode: AttackMode::Standard,
                 knock_out: true,
+                forced: Vec::new(),
             },
         );
         if cs(&e, "lira").status != LifeStatus::KnockedOut {
@@ -1324,6 +1329,7 @@ fn a_knocked_out_creature_is_helpless_to_a_coup_de_grace_knocking_a_creature_out
         targets: vec![cid("brute-1")],
         mode: AttackMode::Standard,
         knock_out: true,
+        forced: Vec::new(),
     };
     for _ in 0..40 {
         if cs(&e, "brute-1").status != LifeStatus::Conscious {
@@ -1374,6 +1380,7 @@ fn a_knocked_out_monster_comes_to_with_1_hp_after_the_partys_rest_knocking_a_cre
                 targets: vec![cid("brute-1")],
                 mode: AttackMode::Standard,
                 knock_out: true,
+                forced: Vec::new(),
             },
         );
         assert_eq!(cs(&e, "brute-1").status, LifeStatus::KnockedOut);

@@ -51,7 +51,8 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             targets,
             knock_out,
             mode: fray_protocol::command::AttackMode::Standard,
-        } => match targets.as_slice() {
+            forced,
+        } if forced.is_empty() => match targets.as_slice() {
             [target] => attack_cmd(d, s, actor, attack, target, None, 0, false, *knock_out),
             _ => Err(no(
                 ErrorCode::WrongTargetCount,
@@ -60,8 +61,8 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         },
         Command::Attack { .. } => Err(no(
             ErrorCode::InvalidArgument,
-            "knock-out blows, opportunity attacks and coups de grace are not Old-School Essentials \
-             attacks (use ose_attack)",
+            "knock-out blows, opportunity attacks, coups de grace and forced paths are not \
+             Old-School Essentials attacks (use ose_attack)",
         )),
         Command::CastSpell { actor } => cast(d, s, actor),
         Command::OseMorale {

@@ -16,6 +16,7 @@ fn subdue(actor: &str, attack: &str, target: &str) -> Command {
         targets: vec![cid(target)],
         mode: AttackMode::Standard,
         knock_out: true,
+        forced: Vec::new(),
     }
 }
 

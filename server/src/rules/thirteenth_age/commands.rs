@@ -151,7 +151,14 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             targets,
             mode,
             knock_out,
+            forced,
         } => {
+            if !forced.is_empty() {
+                return reject(
+                    ErrorCode::InvalidArgument,
+                    "forced is an Orcus attack option (§ Unwilling movement)",
+                );
+            }
             if *knock_out {
                 check_knock_out(d, actor)?;
             }
@@ -341,6 +348,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::ChooseAllies { .. }
         | Command::DeclineAlly { .. }
         | Command::ChooseToBeHit { .. }
+        | Command::RiderChoices { .. }
         | Command::AttemptEvasion { .. }
         | Command::Concentrate { .. }
         | Command::EndConcentration { .. } => reject(

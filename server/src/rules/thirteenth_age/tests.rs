@@ -327,6 +327,7 @@ pub(super) fn attack(actor: &str, attack: &str, targets: &[&str]) -> Command {
         targets: targets.iter().map(|t| cid(t)).collect(),
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     }
 }
 

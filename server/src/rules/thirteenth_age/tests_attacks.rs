@@ -152,6 +152,7 @@ fn attack(actor: &str, attack: &str, target: &str) -> Command {
         targets: vec![cid(target)],
         mode: AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     }
 }
 
@@ -502,6 +503,7 @@ fn a_rolled_number_of_targets_attacks_the_first_named_ones() {
                 targets: vec![cid("ogre-1"), cid("ogre-2"), cid("ogre-3")],
                 mode: AttackMode::Standard,
                 knock_out: false,
+                forced: Vec::new(),
             })
             .unwrap();
         let count = ev
@@ -1132,6 +1134,7 @@ fn a_group_attack_cannot_skip_enemies() {
             targets: vec![ogres[0].clone(), ogres[2].clone()],
             mode: AttackMode::Standard,
             knock_out: false,
+            forced: Vec::new(),
         })
         .unwrap();
     let hit: Vec<CombatantId> = rolls(&ev).into_iter().map(|r| r.0).collect();

@@ -141,6 +141,7 @@ fn attack(actor: &str, attack: &str, target: &str) -> Command {
         targets: vec![cid(target)],
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     }
 }
 

@@ -173,6 +173,7 @@ fn shot(actor: &str, attack: &str, target: &str, knock_out: bool) -> Command {
         targets: vec![cid(target)],
         mode: AttackMode::Standard,
         knock_out,
+        forced: Vec::new(),
     }
 }
 

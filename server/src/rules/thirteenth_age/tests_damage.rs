@@ -109,6 +109,7 @@ fn attack(e: &mut Engine, attack: &str) -> Vec<GameEvent> {
         targets: vec![CombatantId::new("salamander-1")],
         mode: AttackMode::Standard,
         knock_out: false,
+        forced: Vec::new(),
     })
     .unwrap()
 }

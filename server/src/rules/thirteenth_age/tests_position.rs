@@ -240,6 +240,7 @@ fn attack_as(mode: AttackMode, actor: &str, attack: &str, targets: &[&str]) -> C
         targets: targets.iter().map(|t| cid(t)).collect(),
         mode,
         knock_out: false,
+        forced: Vec::new(),
     }
 }
 
