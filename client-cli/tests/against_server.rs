@@ -121,8 +121,19 @@ async fn new_prints_tokens_and_reports_bad_encounters() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spectate_finds_the_demo_and_follows_it_to_the_end() {
     let server = start(true).await;
-    // Let the demo create its first session.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Wait (up to 30 s on a loaded machine) until the demo has created its first session.
+    let mut listed = false;
+    for _ in 0..300 {
+        let (_, body) = fray_server::demo::client::http(server.addr, "GET", "/sessions", "")
+            .await
+            .expect("GET /sessions");
+        if body.contains("\"spectator_token\":\"") {
+            listed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(listed, "the demo never listed a session");
     let out = fray(
         vec![
             "spectate".into(),
