@@ -1288,6 +1288,61 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "a pursuit occurs"
             }
         ),
+        GameEvent::PursuitStarted {
+            setting,
+            fleeing_rate,
+            pursuer_rate,
+            runners,
+            distance,
+        } => format!(
+            "A pursuit begins ({}): fleeing at {fleeing_rate}, pursuers at {pursuer_rate}{}{}",
+            format!("{setting:?}").to_lowercase(),
+            distance.map(|d| format!(", {d} apart")).unwrap_or_default(),
+            if runners.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; running: {}",
+                    runners.iter().map(&n).collect::<Vec<_>>().join(", ")
+                )
+            }
+        ),
+        GameEvent::PursuitRoundPassed {
+            round,
+            distance,
+            roll,
+            caught,
+            ..
+        } => format!(
+            "Pursuit, round {round}{}{}{}",
+            distance.map(|d| format!(": {d} apart")).unwrap_or_default(),
+            roll.as_ref()
+                .map(|r| format!(", catch-up d% {}", r.total))
+                .unwrap_or_default(),
+            if *caught { " — caught!" } else { "" }
+        ),
+        GameEvent::LureDropped {
+            lure,
+            roll,
+            stopped,
+        } => format!(
+            "The party drops {} (d6 {}): {}",
+            format!("{lure:?}").to_lowercase(),
+            roll.total,
+            if *stopped {
+                "the pursuers stop for it"
+            } else {
+                "the pursuers keep coming"
+            }
+        ),
+        GameEvent::PursuitEnded { how } => format!(
+            "The pursuit ends: {}",
+            match how {
+                fray_protocol::pursuit::PursuitEnd::Caught => "the fleeing side is caught",
+                fray_protocol::pursuit::PursuitEnd::Lured => "the pursuers stopped for the lure",
+                fray_protocol::pursuit::PursuitEnd::Escaped => "the fleeing side got away",
+            }
+        ),
         GameEvent::EncounterDistanceRolled {
             setting,
             roll,

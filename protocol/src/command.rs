@@ -993,6 +993,42 @@ pub enum Command {
         /// Height in feet (1..=300).
         altitude: u32,
     },
+    /// GM (Old-School Essentials § Evasion and Pursuit): after a failed evasion, the pursuit
+    /// begins, before combat. `dungeon`: measured in rounds, the `runners` run at their base rate
+    /// (exhausted after 30 rounds); `waterborne`: in rounds, from `distance` (the encounter
+    /// distance, in the rates' unit), closing by the rates' difference, at least 30 a round;
+    /// `wilderness`: day by day, a 50% catch-up roll when the pursuers are faster.
+    StartPursuit {
+        /// Where.
+        setting: crate::ose::EncounterSetting,
+        /// The fleeing side's movement rate.
+        fleeing_rate: u32,
+        /// The pursuers' movement rate.
+        pursuer_rate: u32,
+        /// Dungeon: the combatants running.
+        #[serde(default)]
+        runners: Vec<CombatantId>,
+        /// Waterborne: the distance between the sides (1..=100000).
+        #[serde(default)]
+        distance: Option<u32>,
+    },
+    /// GM (Old-School Essentials § Evasion and Pursuit): a round (a day in the wilderness) of the
+    /// pursuit passes.
+    PursuitRound {},
+    /// GM (Old-School Essentials § Evasion and Pursuit, In the Dungeon): the characters drop
+    /// treasure or food; 3-in-6 the monsters stop to collect it (the GM decides whether these
+    /// monsters care).
+    DropLure {
+        /// Treasure or food.
+        lure: crate::pursuit::Lure,
+    },
+    /// GM (Old-School Essentials § Evasion and Pursuit): the pursuit ends — `caught` (the
+    /// fleeing side is caught or stops fleeing) or not (out of sight, an obstacle).
+    EndPursuit {
+        /// The fleeing side was caught.
+        #[serde(default)]
+        caught: bool,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1151,6 +1187,10 @@ impl Command {
             | Command::TimeEffect { .. }
             | Command::RollWind {}
             | Command::AttemptEvasion { .. }
+            | Command::StartPursuit { .. }
+            | Command::PursuitRound {}
+            | Command::DropLure { .. }
+            | Command::EndPursuit { .. }
             | Command::EndSession => None,
         }
     }
@@ -1197,6 +1237,10 @@ impl Command {
             Command::DeclineAlly { .. } => "decline_ally",
             Command::ChooseToBeHit { .. } => "choose_to_be_hit",
             Command::AttemptEvasion { .. } => "attempt_evasion",
+            Command::StartPursuit { .. } => "start_pursuit",
+            Command::PursuitRound {} => "pursuit_round",
+            Command::DropLure { .. } => "drop_lure",
+            Command::EndPursuit { .. } => "end_pursuit",
             Command::Concentrate { .. } => "concentrate",
             Command::EndConcentration { .. } => "end_concentration",
             Command::StartAmbush { .. } => "start_ambush",

@@ -169,6 +169,10 @@ pub enum ErrorCode {
     /// Old-School Essentials § Bombing: the bomber does not fly (content `flies`), or is
     /// higher than 300′.
     CannotBomb,
+    /// Old-School Essentials § Evasion and Pursuit: no pursuit is under way.
+    NoPursuit,
+    /// Old-School Essentials § Evasion and Pursuit: a pursuit is already under way.
+    PursuitUnderWay,
 }
 
 impl fmt::Display for ErrorCode {

@@ -1519,6 +1519,50 @@ pub enum GameEvent {
         /// The attack.
         attack: String,
     },
+    /// Old-School Essentials § Evasion and Pursuit: a pursuit began.
+    PursuitStarted {
+        /// Where.
+        setting: crate::ose::EncounterSetting,
+        /// The fleeing side's movement rate.
+        fleeing_rate: u32,
+        /// The pursuers' movement rate.
+        pursuer_rate: u32,
+        /// Dungeon: the combatants running.
+        runners: Vec<CombatantId>,
+        /// Waterborne: the distance between the sides.
+        distance: Option<u32>,
+    },
+    /// Old-School Essentials § Evasion and Pursuit: a round (a day in the wilderness) of the
+    /// pursuit passed. `closed`: how much the distance shrank (waterborne); `roll`: the
+    /// wilderness catch-up d% (50% when the pursuers are faster); `caught`: the pursuit ends
+    /// with the fleeing side caught (`pursuit_ended` follows).
+    PursuitRoundPassed {
+        /// The round (day) just passed: 1, 2, …
+        round: u32,
+        /// Waterborne: the distance closed this round.
+        closed: Option<u32>,
+        /// Waterborne: the distance left.
+        distance: Option<u32>,
+        /// Wilderness: the catch-up d%.
+        roll: Option<Roll>,
+        /// The fleeing side was caught.
+        caught: bool,
+    },
+    /// Old-School Essentials § Evasion and Pursuit, In the Dungeon: treasure or food dropped;
+    /// on 1–3 of the d6 the monsters stop to collect it.
+    LureDropped {
+        /// Treasure or food.
+        lure: crate::pursuit::Lure,
+        /// The d6.
+        roll: Roll,
+        /// The monsters stop (`pursuit_ended` `lured` follows).
+        stopped: bool,
+    },
+    /// Old-School Essentials § Evasion and Pursuit: the pursuit ended.
+    PursuitEnded {
+        /// How.
+        how: crate::pursuit::PursuitEnd,
+    },
 }
 
 impl GameEvent {

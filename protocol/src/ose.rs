@@ -259,6 +259,9 @@ pub struct OseBattle {
     /// Basic Fantasy: retainers, experience, travel, encumbrance and timed effects.
     #[serde(default)]
     pub bf: crate::bf::BfState,
+    /// § Evasion and Pursuit: the pursuit under way, if any.
+    #[serde(default)]
+    pub pursuit: Option<crate::pursuit::Pursuit>,
 }
 
 /// What a GM-only secret roll is for (§ Searching, § Listening at Doors, § Wandering Monsters:

@@ -159,6 +159,24 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             *surprise,
             *modifier,
         ),
+        Command::StartPursuit {
+            setting,
+            fleeing_rate,
+            pursuer_rate,
+            runners,
+            distance,
+        } => super::pursuit::start(
+            d,
+            s,
+            *setting,
+            *fleeing_rate,
+            *pursuer_rate,
+            runners,
+            *distance,
+        ),
+        Command::PursuitRound {} => super::pursuit::round(d, s),
+        Command::DropLure { lure } => super::pursuit::drop_lure(d, s, *lure),
+        Command::EndPursuit { caught } => super::pursuit::end(d, s, *caught),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {

@@ -30,6 +30,7 @@ mod experience;
 mod hazards;
 mod initiative;
 mod invulnerability;
+mod pursuit;
 mod retainers;
 mod routine;
 mod subdual;
@@ -47,6 +48,8 @@ mod tests_evasion;
 mod tests_extras;
 #[cfg(test)]
 mod tests_invulnerable;
+#[cfg(test)]
+mod tests_pursuit;
 #[cfg(test)]
 mod tests_routine;
 #[cfg(test)]

@@ -340,6 +340,10 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::DeclineAlly { .. }
         | Command::ChooseToBeHit { .. }
         | Command::AttemptEvasion { .. }
+        | Command::StartPursuit { .. }
+        | Command::PursuitRound {}
+        | Command::DropLure { .. }
+        | Command::EndPursuit { .. }
         | Command::Concentrate { .. }
         | Command::EndConcentration { .. } => reject(
             ErrorCode::InvalidArgument,
