@@ -1335,6 +1335,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "the pursuers keep coming"
             }
         ),
+        GameEvent::LevelRaised {
+            combatant,
+            level,
+            xp,
+        } => format!("{} reaches level {level} ({xp} XP)", n(combatant)),
         GameEvent::PursuitEnded { how } => format!(
             "The pursuit ends: {}",
             match how {

@@ -674,6 +674,16 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 b.bf.fold(event);
             }
         }
+        GameEvent::LevelRaised {
+            combatant, level, ..
+        } => {
+            if let Some(b) = &mut state.ose {
+                b.bf.fold(event);
+            }
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].level = *level;
+            }
+        }
         GameEvent::MoraleRolled { results, .. } => {
             for (c, _, holds) in results {
                 if *holds

@@ -1563,6 +1563,16 @@ pub enum GameEvent {
         /// How.
         how: crate::pursuit::PursuitEnd,
     },
+    /// Basic Fantasy § Character Advancement: a character's experience reached its next level
+    /// (by its content `xp_table`); at most one level per adventure (the session).
+    LevelRaised {
+        /// The character.
+        combatant: CombatantId,
+        /// Its new level.
+        level: i32,
+        /// Its experience points now.
+        xp: u32,
+    },
 }
 
 impl GameEvent {

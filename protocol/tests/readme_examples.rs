@@ -121,7 +121,7 @@ fn basic_fantasy_table_examples_decode() {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
     let events = table_examples("### Basic Fantasy events");
-    assert_eq!(events.len(), 8);
+    assert_eq!(events.len(), 9);
     for json in events {
         serde_json::from_str::<GameEvent>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

@@ -912,6 +912,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::LureDropped { .. }
         | GameEvent::PursuitEnded { .. }
         | GameEvent::Unharmed { .. } => {}
+        GameEvent::LevelRaised {
+            combatant, level, ..
+        } => with::<Combatant>(world, combatant, |c| c.level = *level),
         GameEvent::Subdued {
             target, subdual, ..
         } => with::<OseSheet>(world, target, |s| s.0.subdual = *subdual),

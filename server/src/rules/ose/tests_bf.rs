@@ -293,7 +293,11 @@ fn xp_division_half_shares_and_one_level_per_adventure_character_advancement() {
     let of = |id: &str| shares.iter().find(|(c, _, _)| c.as_str() == id).unwrap().1;
     assert_eq!((of("ada"), of("dora")), (444, 222));
     let ev = run(&mut e, &award(&[], 2000, &["bram"]));
-    let [GameEvent::XpAwarded { shares, .. }] = ev.as_slice() else {
+    let [
+        GameEvent::XpAwarded { shares, .. },
+        GameEvent::LevelRaised { .. },
+    ] = ev.as_slice()
+    else {
         panic!("{ev:?}")
     };
     assert_eq!(shares[0], (cid("bram"), 1499, 2499));
@@ -319,6 +323,74 @@ fn xp_division_half_shares_and_one_level_per_adventure_character_advancement() {
         refuse(&mut e, &award(&[], 5, &["goon"])),
         ErrorCode::InvalidTarget
     );
+}
+
+/// basic-fantasy-adventures.txt § Character Advancement (Barthal: 1,000 XP at 1st level earns
+/// 2,000, "advances to 2,499 XP … and starts his next adventure at 2nd level"): reaching the
+/// next level of the content's `xp_table` raises the level once per adventure, and the raised
+/// level is the one Fray's rules use (§ Level of Retainers: half the employer's level).
+#[test]
+fn reaching_a_level_raises_it_once_per_adventure_character_advancement() {
+    use super::experience::level_for;
+    let table = [1250, 2500, 5000];
+    assert_eq!(
+        [0, 1249, 1250, 2499, 2500, 5000, 99_999].map(|xp| level_for(xp, &table)),
+        [1, 1, 2, 2, 3, 4, 4]
+    );
+    assert_eq!(level_for(10_000, &[]), 0);
+    let enc = party();
+    let mut e = new_engine(&enc, 3);
+    let award = |bonus: u32, party: &[&str]| Command::AwardXp {
+        monsters: Vec::new(),
+        bonus,
+        party: party.iter().map(|m| cid(m)).collect(),
+    };
+    let level = |e: &crate::engine::Engine, id: &str| {
+        e.state()
+            .combatants
+            .iter()
+            .find(|c| c.id == cid(id))
+            .map(|c| c.level)
+    };
+    // A 1st-level employer hires no one (half of 1 is 0).
+    assert_eq!(
+        refuse(&mut e, &hire("bram", "hob", 0)),
+        ErrorCode::RetainerLimit
+    );
+    // 249 XP more: 1,249, still 1st level.
+    let ev = run(&mut e, &award(249, &["bram"]));
+    assert!(
+        matches!(ev.as_slice(), [GameEvent::XpAwarded { .. }]),
+        "{ev:?}"
+    );
+    assert_eq!(level(&e, "bram"), Some(1));
+    // One more: 1,250, 2nd level.
+    let ev = run(&mut e, &award(1, &["bram"]));
+    assert_eq!(
+        ev[1..],
+        [GameEvent::LevelRaised {
+            combatant: cid("bram"),
+            level: 2,
+            xp: 1250
+        }]
+    );
+    assert_eq!(level(&e, "bram"), Some(2));
+    assert_eq!(e.state().ose.unwrap().bf.levels_raised, vec![cid("bram")]);
+    // No second level this adventure: the XP stops one short and no level follows.
+    let ev = run(&mut e, &award(5000, &["bram"]));
+    assert!(
+        matches!(ev.as_slice(), [GameEvent::XpAwarded { shares, .. }] if shares[0].2 == 2499),
+        "{ev:?}"
+    );
+    assert_eq!(level(&e, "bram"), Some(2));
+    // The 2nd-level Bram may now hire a 1st-level retainer.
+    assert!(matches!(
+        run(&mut e, &hire("bram", "hob", 0)).as_slice(),
+        [GameEvent::RetainerHireRolled { .. }]
+    ));
+    // Without an `xp_table` no level is raised.
+    let ev = run(&mut e, &award(100_000, &["ada"]));
+    assert_eq!(ev.len(), 1, "{ev:?}");
 }
 
 fn encumber(who: &str, armor: ArmorType, load: u32) -> Command {
