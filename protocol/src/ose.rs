@@ -105,6 +105,21 @@ pub struct OseOptions {
     /// by another invulnerable monster or a monster of 5 HD or more (default: off).
     #[serde(default)]
     pub monsters_harm_invulnerable: bool,
+    /// Basic Fantasy § Becoming Lost: the roll for becoming lost.
+    #[serde(default)]
+    pub lost_roll: LostRoll,
+}
+
+/// Basic Fantasy § Becoming Lost: how the leader's secret roll is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LostRoll {
+    /// A save vs. Death Ray adjusted by the leader's WIS bonus (the text's procedure).
+    #[default]
+    Save,
+    /// "Alternately, an Ability Roll against Wisdom … if that optional rule is in use": a d20
+    /// under the WIS score (§ Ability Checks of the shared core: 1 succeeds, 20 fails).
+    Ability,
 }
 
 /// § Combat, Initiative: per side (the text's default) or § Individual Initiative (optional).

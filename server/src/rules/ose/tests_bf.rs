@@ -38,6 +38,11 @@ damage = "1d8"
 /// Ada (level 4, CHA 16: +2), Bram (level 1), Cole (level 2, a candidate), Eve (level 4, CHA
 /// 3: −3, one retainer at most) served by Dora (`retainer_of`), Hob the halfling; a 2** goon.
 fn party() -> Encounter {
+    load_encounter("party.toml", &party_text()).unwrap()
+}
+
+/// The TOML text of [`party`].
+fn party_text() -> String {
     let mut text = String::from(
         r#"
 ruleset = "basic-fantasy"
@@ -70,7 +75,7 @@ damage = "1d4"
     text += &pc("eve", "cleric", 4, 10, 3, "");
     text += &pc("dora", "fighter", 1, 10, 10, "retainer_of = \"eve\"");
     text += &pc("hob", "fighter", 1, 10, 10, "race = \"halfling\"");
-    load_encounter("party.toml", &text).unwrap()
+    text
 }
 
 fn hire(employer: &str, retainer: &str, adjustment: i32) -> Command {
@@ -649,6 +654,40 @@ fn the_lost_check_is_a_secret_save_becoming_lost() {
                 ..
             }
         ));
+    }
+    assert_eq!(outcomes.len(), 2);
+}
+
+/// basic-fantasy-adventures.txt § Becoming Lost ("Alternately, an Ability Roll against Wisdom
+/// may be rolled, if that optional rule is in use"): under the option `lost_roll = "ability"` the
+/// leader's secret d20 is rolled under its WIS score (ose-adventuring.txt § Ability Checks: 1
+/// succeeds, 20 fails).
+#[test]
+fn the_optional_wis_ability_roll_becoming_lost() {
+    let text = party_text() + "\n[options]\nlost_roll = \"ability\"\n";
+    let enc = load_encounter("party.toml", &text).unwrap();
+    let mut outcomes = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let mut e = new_engine(&enc, seed);
+        let mut cmd = day(March::Normal, Terrain::Forest);
+        if let Command::PassDay { leader, .. } = &mut cmd {
+            *leader = Some(cid("ada"));
+        }
+        let ev = run(&mut e, &cmd);
+        let Some(GameEvent::SecretRolled {
+            check: SecretCheck::LostDirection,
+            roll: Some(roll),
+            success: Some(success),
+            chance,
+            ..
+        }) = ev.last()
+        else {
+            panic!("{ev:?}")
+        };
+        // WIS 13: 13 or less on the d20 (13 faces).
+        assert_eq!(*chance, 13);
+        assert_eq!(*success, roll.natural().unwrap() <= 13);
+        outcomes.insert(*success);
     }
     assert_eq!(outcomes.len(), 2);
 }
