@@ -68,6 +68,10 @@ pub struct OseFile {
     /// Monster stat blocks.
     #[serde(default)]
     pub monster: Vec<MonsterFile>,
+    /// The party's animals (mounts, pack animals): monster stat blocks on the heroes' side
+    /// (Basic Fantasy § Overland Travel: a forced march hurts "their animals, if any").
+    #[serde(default)]
+    pub animals: Vec<GroupFile>,
 }
 
 /// `[[monsters]]`.
@@ -672,6 +676,26 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         })?;
         for n in 1..=g.count {
             combatants.push(monster(&Ctx { file }, m, n, g.count)?);
+        }
+    }
+    for (i, g) in enc.animals.iter().enumerate() {
+        in_range(
+            &ctx,
+            format!("animals[{i}].count"),
+            i32::try_from(g.count).unwrap_or(i32::MAX),
+            1,
+            20,
+        )?;
+        let (file, m) = mons.get(&g.template).ok_or_else(|| {
+            ctx.err(
+                format!("animals[{i}].template"),
+                format!("no monster '{}'", g.template),
+            )
+        })?;
+        for n in 1..=g.count {
+            let mut animal = monster(&Ctx { file }, m, n, g.count)?;
+            animal.side = Side::Heroes;
+            combatants.push(animal);
         }
     }
     combatants.sort_by(|a, b| a.id.cmp(&b.id));

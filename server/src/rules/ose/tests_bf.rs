@@ -565,6 +565,68 @@ fn forced_march_damage_after_the_first_day_overland_travel() {
     assert!(saw_fail && saw_save);
 }
 
+/// basic-fantasy-adventures.txt § Overland Travel: "Each day of forced march performed after
+/// the first inflicts 1d6 damage on the characters (and their animals, if any)", the save "for
+/// that character or creature": the party's `[[animals]]` (on the heroes' side) save vs. Death
+/// Ray by their hit dice (no CON bonus) and take the 1d6 on a failure; their movement counts for
+/// the slowest member (§ Wilderness Movement Rates).
+#[test]
+fn the_partys_animals_suffer_the_forced_march_overland_travel() {
+    let text = party_text()
+        + r#"
+[[animals]]
+template = "mule"
+[[monster]]
+template = "mule"
+name = "Mule"
+hd = "2"
+ac = 7
+hp = 9
+morale = 8
+movement = 90
+[[monster.attacks]]
+id = "kick"
+name = "Kick"
+damage = "1d4"
+"#;
+    let enc = load_encounter("party.toml", &text).unwrap();
+    assert!(
+        enc.combatants
+            .iter()
+            .any(|c| c.id == cid("mule") && c.side == fray_protocol::ids::Side::Heroes)
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..30 {
+        let mut e = new_engine(&enc, seed);
+        let ev = run(&mut e, &day(March::Forced, Terrain::Clear));
+        // The mule's 90′ a turn is 30′ a round: the slowest.
+        assert_eq!(passed(&ev).1, 30);
+        let ev = run(&mut e, &day(March::Forced, Terrain::Clear));
+        let save = ev.iter().find_map(|x| match x {
+            GameEvent::CheckRolled {
+                combatant,
+                success,
+                dc,
+                bonus,
+                ..
+            } if combatant == &cid("mule") => Some((*success, *dc, *bonus)),
+            _ => None,
+        });
+        let Some((success, dc, bonus)) = save else {
+            panic!("{ev:?}")
+        };
+        // § Monster Saving Throws, 1–3 HD: Death 12; an animal has no CON bonus.
+        assert_eq!((dc, bonus), (12, 0));
+        let hurt = ev.iter().any(|x| {
+            matches!(x, GameEvent::Damaged { target, cause: DamageCause::Hazard { purpose, .. }, .. }
+                if target == &cid("mule") && purpose == "forced march")
+        });
+        assert_eq!(hurt, !success);
+        seen.insert(success);
+    }
+    assert_eq!(seen.len(), 2);
+}
+
 /// basic-fantasy-adventures.txt § Dungeon Survival: without food no effect for two days, then
 /// 1 hit point a day and no natural healing; without water 1d4 a day from the first, healing
 /// lost at once; a day's food restores healing.
