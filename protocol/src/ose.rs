@@ -156,6 +156,17 @@ pub enum LightSource {
     Lantern,
 }
 
+impl LightSource {
+    /// Its light in feet: (radius of normal light, how much further dim light reaches) — Basic
+    /// Fantasy § Light: "A torch or lantern will provide light covering a 30′ radius; dim light
+    /// will extend about 20′ further" (OSE § Darkness: "normal vision within a 30′ radius").
+    pub fn radius(self) -> (u32, u32) {
+        match self {
+            LightSource::Torch | LightSource::Lantern => (30, 20),
+        }
+    }
+}
+
 /// A burning light source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BurningLight {
@@ -244,6 +255,20 @@ pub struct OseCombatant {
     /// § Attacks Per Round: the routine attacks (content `routine`) it made this round.
     #[serde(default)]
     pub routine_used: Vec<String>,
+    /// Basic Fantasy § Darkvision (OSE § Infravision): its range in feet (0: none); it sees in
+    /// total darkness within it, but not while a light burns ([`OseBattle::sees_in_the_dark`]).
+    #[serde(default)]
+    pub darkvision: u32,
+}
+
+impl OseCombatant {
+    /// Whether it sees without light: it has darkvision and no light burns (Basic Fantasy
+    /// § Darkvision: "totally ineffective in any light greater than moonlight"; OSE
+    /// § Infravision: "Visible light … will disrupt it"). Positions are not tracked, so any
+    /// light burning in the session counts.
+    pub fn sees_in_the_dark(&self, battle: &OseBattle) -> bool {
+        self.darkvision > 0 && battle.exploration.lights.is_empty()
+    }
 }
 
 /// Old-School Essentials battle state (`ose` on the session).

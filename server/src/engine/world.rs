@@ -123,6 +123,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 conditions: Vec::new(),
                 subdual: 0,
                 routine_used: Vec::new(),
+                darkvision: k.darkvision,
             }),
             OseKit(k.clone()),
         ));

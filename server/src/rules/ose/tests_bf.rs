@@ -627,6 +627,53 @@ damage = "1d4"
     assert_eq!(seen.len(), 2);
 }
 
+/// basic-fantasy-adventures.txt § Darkvision ("The range of Darkvision is typically either 30′
+/// or 60′; if not given for a particular creature, assume the 60′ range"; "totally ineffective in
+/// any light greater than moonlight") and § Light (a torch or lantern: 30′, dim light 20′
+/// further): content `darkvision` in the state, monsters 60′ unless told, characters none unless
+/// told; no one sees by darkvision while a light burns.
+#[test]
+fn darkvision_ranges_and_light_radii_light_and_darkvision() {
+    use fray_protocol::ose::LightSource;
+    assert_eq!(LightSource::Torch.radius(), (30, 20));
+    assert_eq!(LightSource::Lantern.radius(), (30, 20));
+    let text = party_text().replace(
+        "race = \"halfling\"",
+        "race = \"halfling\"\ndarkvision = 30",
+    );
+    let enc = load_encounter("party.toml", &text).unwrap();
+    let mut e = new_engine(&enc, 1);
+    let vision = |e: &crate::engine::Engine, id: &str| {
+        let st = e.state();
+        let b = st.ose.clone().unwrap();
+        let o = st
+            .combatants
+            .iter()
+            .find(|c| c.id == cid(id))
+            .and_then(|c| c.ose.clone())
+            .unwrap();
+        (o.darkvision, o.sees_in_the_dark(&b))
+    };
+    assert_eq!(vision(&e, "hob"), (30, true));
+    assert_eq!(vision(&e, "ada"), (0, false));
+    assert_eq!(vision(&e, "goon"), (60, true));
+    run(
+        &mut e,
+        &Command::LightSource {
+            carrier: cid("ada"),
+            source: LightSource::Torch,
+        },
+    );
+    assert_eq!(vision(&e, "hob"), (30, false));
+    assert_eq!(vision(&e, "goon"), (60, false));
+    // A monster may be written without darkvision; ranges are 0..=240.
+    let blind = text.replace("hd = \"2**\"", "hd = \"2**\"\ndarkvision = 0");
+    let enc = load_encounter("party.toml", &blind).unwrap();
+    assert_eq!(vision(&new_engine(&enc, 1), "goon"), (0, false));
+    let far = text.replace("darkvision = 30", "darkvision = 300");
+    assert!(load_encounter("party.toml", &far).is_err());
+}
+
 /// basic-fantasy-adventures.txt § Dungeon Survival: without food no effect for two days, then
 /// 1 hit point a day and no natural healing; without water 1d4 a day from the first, healing
 /// lost at once; a day's food restores healing.
