@@ -1335,6 +1335,10 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "the pursuers keep coming"
             }
         ),
+        GameEvent::GaleDamageRolled { hours, total, .. } => format!(
+            "The gale batters the ship: {total} damage over {hours} hour{}",
+            if *hours == 1 { "" } else { "s" }
+        ),
         GameEvent::LevelRaised {
             combatant,
             level,

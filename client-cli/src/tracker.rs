@@ -532,6 +532,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::PursuitRoundPassed { .. }
         | GameEvent::LureDropped { .. }
         | GameEvent::PursuitEnded { .. }
+        | GameEvent::GaleDamageRolled { .. }
         | GameEvent::Unharmed { .. }
         | GameEvent::Subdued { .. }
         | GameEvent::RoutineAttack { .. } => {}

@@ -315,10 +315,8 @@ impl BfState {
                     }
                 }
             }
-            GameEvent::LevelRaised { combatant, .. } => {
-                if !self.levels_raised.contains(combatant) {
-                    self.levels_raised.push(combatant.clone());
-                }
+            GameEvent::LevelRaised { combatant, .. } if !self.levels_raised.contains(combatant) => {
+                self.levels_raised.push(combatant.clone());
             }
             GameEvent::EncumbranceSet {
                 combatant,

@@ -1029,6 +1029,13 @@ pub enum Command {
         #[serde(default)]
         caught: bool,
     },
+    /// GM (Basic Fantasy § Waterborne Travel, Gale: "apply 2d8 points of damage to any such
+    /// ship, per hour sailed"): the damage to a ship exposed to a gale for `hours` (1..=24); the
+    /// ship's own hull points are the GM's (the Vehicles section is not in the text).
+    GaleDamage {
+        /// Hours sailed in the gale.
+        hours: u32,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1191,6 +1198,7 @@ impl Command {
             | Command::PursuitRound {}
             | Command::DropLure { .. }
             | Command::EndPursuit { .. }
+            | Command::GaleDamage { .. }
             | Command::EndSession => None,
         }
     }
@@ -1241,6 +1249,7 @@ impl Command {
             Command::PursuitRound {} => "pursuit_round",
             Command::DropLure { .. } => "drop_lure",
             Command::EndPursuit { .. } => "end_pursuit",
+            Command::GaleDamage { .. } => "gale_damage",
             Command::Concentrate { .. } => "concentrate",
             Command::EndConcentration { .. } => "end_concentration",
             Command::StartAmbush { .. } => "start_ambush",

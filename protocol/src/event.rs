@@ -1573,6 +1573,16 @@ pub enum GameEvent {
         /// Its experience points now.
         xp: u32,
     },
+    /// Basic Fantasy § Waterborne Travel, Gale: the damage to a ship exposed to a gale, 2d8 per
+    /// hour sailed.
+    GaleDamageRolled {
+        /// Hours sailed in the gale.
+        hours: u32,
+        /// One 2d8 per hour.
+        rolls: Vec<Roll>,
+        /// Their sum.
+        total: i32,
+    },
 }
 
 impl GameEvent {

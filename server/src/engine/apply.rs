@@ -911,6 +911,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::PursuitRoundPassed { .. }
         | GameEvent::LureDropped { .. }
         | GameEvent::PursuitEnded { .. }
+        | GameEvent::GaleDamageRolled { .. }
         | GameEvent::Unharmed { .. } => {}
         GameEvent::LevelRaised {
             combatant, level, ..

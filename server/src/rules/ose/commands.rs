@@ -177,6 +177,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         Command::PursuitRound {} => super::pursuit::round(d, s),
         Command::DropLure { lure } => super::pursuit::drop_lure(d, s, *lure),
         Command::EndPursuit { caught } => super::pursuit::end(d, s, *caught),
+        Command::GaleDamage { hours } => super::travel::gale_damage(d, *hours),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {

@@ -674,6 +674,38 @@ fn darkvision_ranges_and_light_radii_light_and_darkvision() {
     assert!(load_encounter("party.toml", &far).is_err());
 }
 
+/// basic-fantasy-adventures.txt § Waterborne Travel, Gale ("apply 2d8 points of damage to any
+/// such ship, per hour sailed"): one 2d8 per hour, summed; 0 or more than 24 hours refused.
+#[test]
+fn a_gale_deals_2d8_per_hour_sailed_waterborne_travel() {
+    let enc = party();
+    let mut e = new_engine(&enc, 9);
+    let ev = run(&mut e, &Command::GaleDamage { hours: 3 });
+    let [
+        GameEvent::GaleDamageRolled {
+            hours: 3,
+            rolls,
+            total,
+        },
+    ] = ev.as_slice()
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(rolls.len(), 3);
+    for r in rolls {
+        assert_eq!(r.dice.len(), 2);
+        assert!(r.dice.iter().all(|d| d.sides == 8));
+        assert!((2..=16).contains(&r.total));
+    }
+    assert_eq!(*total, rolls.iter().map(|r| r.total).sum::<i32>());
+    for hours in [0, 25] {
+        assert_eq!(
+            refuse(&mut e, &Command::GaleDamage { hours }),
+            ErrorCode::InvalidArgument
+        );
+    }
+}
+
 /// basic-fantasy-adventures.txt § Dungeon Survival: without food no effect for two days, then
 /// 1 hit point a day and no natural healing; without water 1d4 a day from the first, healing
 /// lost at once; a day's food restores healing.

@@ -243,3 +243,28 @@ pub fn roll_wind(d: &mut Decider) -> R {
     });
     Ok(())
 }
+
+/// § Waterborne Travel, Gale: "ships exposed to a gale may be damaged or sunk; apply 2d8 points
+/// of damage to any such ship, per hour sailed" (`gale_damage`, 1..=24 hours).
+pub fn gale_damage(d: &mut Decider, hours: u32) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    if !(1..=24).contains(&hours) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "a gale's damage is counted for 1..=24 hours sailed",
+        ));
+    }
+    let mut rolls = Vec::new();
+    for _ in 0..hours {
+        rolls.push(d.roll("2d8", &Placeholders::default())?);
+    }
+    let total = rolls.iter().map(|r| r.total).sum();
+    d.emit(GameEvent::GaleDamageRolled {
+        hours,
+        rolls,
+        total,
+    });
+    Ok(())
+}

@@ -344,6 +344,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::PursuitRound {}
         | Command::DropLure { .. }
         | Command::EndPursuit { .. }
+        | Command::GaleDamage { .. }
         | Command::Concentrate { .. }
         | Command::EndConcentration { .. } => reject(
             ErrorCode::InvalidArgument,
