@@ -362,6 +362,7 @@ Old-School Essentials:
   pursue dungeon FLEE PURSUE [RUNNER..] | pursue water FLEE PURSUE DIST | pursue wilderness FLEE PURSUE
                                GM: a pursuit after a failed evasion
   pursuit-round                GM: a round (wilderness: a day) of the pursuit
+  gale near|full seaworthy|unseaworthy [land] [clear]   GM: a (near) gale strikes a ship
   lure treasure|food           GM: drop it: 3-in-6 the monsters stop
   end-pursuit [caught]         GM: the pursuit ends
   state | s                 print the state table
@@ -1058,6 +1059,36 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }))
         }
         "pursuit-round" => no_args(Input::Game(Command::PursuitRound {})),
+        "gale" => {
+            let usage = "`gale near|full seaworthy|unseaworthy [land] [clear]` (GM)";
+            let [kind, ship, rest @ ..] = args else {
+                return Err(usage.to_owned());
+            };
+            let near = match kind.to_lowercase().as_str() {
+                "near" => true,
+                "full" => false,
+                _ => return Err(usage.to_owned()),
+            };
+            let seaworthy = match ship.to_lowercase().as_str() {
+                "seaworthy" => true,
+                "unseaworthy" => false,
+                _ => return Err(usage.to_owned()),
+            };
+            let (mut land, mut clear_shore) = (false, false);
+            for w in rest {
+                match w.to_lowercase().as_str() {
+                    "land" => land = true,
+                    "clear" => clear_shore = true,
+                    _ => return Err(usage.to_owned()),
+                }
+            }
+            Ok(Input::Game(Command::GaleStrikes {
+                near,
+                seaworthy,
+                land,
+                clear_shore,
+            }))
+        }
         "lure" => {
             use fray_protocol::pursuit::Lure;
             match args {
@@ -1782,6 +1813,15 @@ mod tests {
             Ok(Command::EndPursuit { caught: true })
         );
         assert_eq!(game("bx-gale 3"), Ok(Command::GaleDamage { hours: 3 }));
+        assert_eq!(
+            game("gale full unseaworthy land"),
+            Ok(Command::GaleStrikes {
+                near: false,
+                seaworthy: false,
+                land: true,
+                clear_shore: false
+            })
+        );
     }
 
     fn attack_cmd(attack: &str, targets: &[&str]) -> Command {

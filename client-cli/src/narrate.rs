@@ -1339,6 +1339,19 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "The gale batters the ship: {total} damage over {hours} hour{}",
             if *hours == 1 { "" } else { "s" }
         ),
+        GameEvent::GaleStruck { near, outcome, .. } => format!(
+            "{}: the ship {}",
+            if *near { "A near gale" } else { "A gale" },
+            match outcome {
+                fray_protocol::ose::GaleOutcome::Weathered => "weathers it",
+                fray_protocol::ose::GaleOutcome::TakesOnWater =>
+                    "takes on water (movement -1/3 until repaired)",
+                fray_protocol::ose::GaleOutcome::Drifts => "runs before the wind at triple speed",
+                fray_protocol::ose::GaleOutcome::Wrecked => "is wrecked against the shore",
+                fray_protocol::ose::GaleOutcome::Sinks => "is overrun with water and sinks",
+                fray_protocol::ose::GaleOutcome::Beached => "is beached and weathers the storm",
+            }
+        ),
         GameEvent::LevelRaised {
             combatant,
             level,

@@ -533,6 +533,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::LureDropped { .. }
         | GameEvent::PursuitEnded { .. }
         | GameEvent::GaleDamageRolled { .. }
+        | GameEvent::GaleStruck { .. }
         | GameEvent::Unharmed { .. }
         | GameEvent::Subdued { .. }
         | GameEvent::RoutineAttack { .. } => {}

@@ -1036,6 +1036,24 @@ pub enum Command {
         /// Hours sailed in the gale.
         hours: u32,
     },
+    /// GM (Old-School Essentials § Waterborne Adventuring, Near Gales; Gales and Storms): a ship
+    /// meets a near gale (10% seaworthy, 20% unseaworthy: it takes on water) or a gale — a
+    /// seaworthy ship drifts (d6 direction, 1 the intended one), wrecking on 75% when `land`
+    /// lies on its way; an unseaworthy one sinks on 80%, unless in sight of `land` it beaches
+    /// (automatic on a `clear_shore`, else a safe harbor on 2-in-6).
+    GaleStrikes {
+        /// A near gale rather than a gale or storm.
+        #[serde(default)]
+        near: bool,
+        /// The ship is seaworthy.
+        seaworthy: bool,
+        /// Gale: land on the seaworthy ship's drift, or in sight of the unseaworthy one.
+        #[serde(default)]
+        land: bool,
+        /// Gale, unseaworthy, beaching: the shore is clear of rocks and cliffs.
+        #[serde(default)]
+        clear_shore: bool,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1199,6 +1217,7 @@ impl Command {
             | Command::DropLure { .. }
             | Command::EndPursuit { .. }
             | Command::GaleDamage { .. }
+            | Command::GaleStrikes { .. }
             | Command::EndSession => None,
         }
     }
@@ -1250,6 +1269,7 @@ impl Command {
             Command::DropLure { .. } => "drop_lure",
             Command::EndPursuit { .. } => "end_pursuit",
             Command::GaleDamage { .. } => "gale_damage",
+            Command::GaleStrikes { .. } => "gale_strikes",
             Command::Concentrate { .. } => "concentrate",
             Command::EndConcentration { .. } => "end_concentration",
             Command::StartAmbush { .. } => "start_ambush",

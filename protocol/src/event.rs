@@ -1583,6 +1583,22 @@ pub enum GameEvent {
         /// Their sum.
         total: i32,
     },
+    /// Old-School Essentials § Waterborne Adventuring, Near Gales; Gales and Storms: what a
+    /// (near) gale did to a ship.
+    GaleStruck {
+        /// A near gale.
+        near: bool,
+        /// The ship is seaworthy.
+        seaworthy: bool,
+        /// The d% (taking on water, wrecking or sinking), when rolled.
+        roll: Option<Roll>,
+        /// Gale, seaworthy: the d6 drift direction (1 intended, 2 60° right, 3 120° right, …).
+        drift: Option<Roll>,
+        /// Gale, unseaworthy, beaching on a dangerous shore: the d6 for a safe harbor (1–2).
+        harbor: Option<Roll>,
+        /// What befell the ship.
+        outcome: crate::ose::GaleOutcome,
+    },
 }
 
 impl GameEvent {

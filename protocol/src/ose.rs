@@ -417,3 +417,22 @@ pub enum EvasionSurprise {
     /// The fleeing side surprised the other: it evades automatically.
     Surprising,
 }
+
+/// Old-School Essentials § Waterborne Adventuring, Near Gales and Gales and Storms: what befell
+/// a ship.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GaleOutcome {
+    /// No harm.
+    Weathered,
+    /// Near gale: it takes on water (movement −⅓ until repaired at a dock).
+    TakesOnWater,
+    /// Gale, seaworthy: it runs with the wind at three times its speed in the drift direction.
+    Drifts,
+    /// Gale, seaworthy: it met land on its drift and wrecked against the shore (75%).
+    Wrecked,
+    /// Gale, unseaworthy: overrun with water, it sinks (80%).
+    Sinks,
+    /// Gale, unseaworthy, in sight of land: beached or in a safe harbor to weather the storm.
+    Beached,
+}

@@ -912,6 +912,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::LureDropped { .. }
         | GameEvent::PursuitEnded { .. }
         | GameEvent::GaleDamageRolled { .. }
+        | GameEvent::GaleStruck { .. }
         | GameEvent::Unharmed { .. } => {}
         GameEvent::LevelRaised {
             combatant, level, ..

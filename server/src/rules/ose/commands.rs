@@ -178,6 +178,12 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         Command::DropLure { lure } => super::pursuit::drop_lure(d, s, *lure),
         Command::EndPursuit { caught } => super::pursuit::end(d, s, *caught),
         Command::GaleDamage { hours } => super::travel::gale_damage(d, *hours),
+        Command::GaleStrikes {
+            near,
+            seaworthy,
+            land,
+            clear_shore,
+        } => super::waterborne::gale(d, *near, *seaworthy, *land, *clear_shore),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {

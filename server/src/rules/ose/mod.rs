@@ -37,6 +37,7 @@ mod subdual;
 pub mod tables;
 mod travel;
 mod turns;
+mod waterborne;
 
 #[cfg(test)]
 mod tests;
@@ -54,6 +55,8 @@ mod tests_pursuit;
 mod tests_routine;
 #[cfg(test)]
 mod tests_subdual;
+#[cfg(test)]
+mod tests_waterborne;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{

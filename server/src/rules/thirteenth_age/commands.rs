@@ -345,6 +345,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::DropLure { .. }
         | Command::EndPursuit { .. }
         | Command::GaleDamage { .. }
+        | Command::GaleStrikes { .. }
         | Command::Concentrate { .. }
         | Command::EndConcentration { .. } => reject(
             ErrorCode::InvalidArgument,
