@@ -23,7 +23,14 @@ pub fn gale(dec: &mut Decider, near: bool, seaworthy: bool, land: bool, clear_sh
     if dec.field.battle.phase == Phase::Ended {
         return Err(no(ErrorCode::BattleOver, "the session is over"));
     }
-    if (near && (land || clear_shore)) || (seaworthy && clear_shore) || (clear_shore && !land) {
+    let misplaced = if near {
+        land || clear_shore
+    } else if seaworthy {
+        clear_shore
+    } else {
+        clear_shore && !land
+    };
+    if misplaced {
         return Err(no(
             ErrorCode::InvalidArgument,
             "land and a clear shore matter in a gale only: land on a seaworthy ship's drift, \
