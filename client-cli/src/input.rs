@@ -366,6 +366,13 @@ Old-School Essentials:
   bx-load WHO none|leather|metal LB  GM: armor and load (movement)
   bx-effect TURNS [@WHO] NAME  GM: a timed effect lasting TURNS exploration turns
   bx-wind                      GM: the day's wind at sea (direction and conditions)
+  bx-gale HOURS                GM: a gale's damage to a ship, 2d8 per hour sailed
+  pursue dungeon FLEE PURSUE [RUNNER..] | pursue water FLEE PURSUE DIST | pursue wilderness FLEE PURSUE
+                               GM: a pursuit after a failed evasion
+  pursuit-round                GM: a round (wilderness: a day) of the pursuit
+  gale near|full seaworthy|unseaworthy [land] [clear]   GM: a (near) gale strikes a ship
+  lure treasure|food           GM: drop it: 3-in-6 the monsters stop
+  end-pursuit [caught]         GM: the pursuit ends
   state | s                 print the state table
   menu                      show your actions again
   help | h | ?              this text
@@ -1078,6 +1085,95 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             _ => Err("`bx-load WHO none|leather|metal LB` (GM)".to_owned()),
         },
         "bx-wind" => Ok(Input::Game(Command::RollWind {})),
+        "bx-gale" => match args {
+            [h] => Ok(Input::Game(Command::GaleDamage {
+                hours: h.parse().map_err(|_| format!("`{h}` is not a number"))?,
+            })),
+            _ => Err("`bx-gale HOURS` (GM)".to_owned()),
+        },
+        "pursue" => {
+            use fray_protocol::ose::EncounterSetting;
+            let usage = "`pursue dungeon FLEE PURSUE [RUNNER...]`, `pursue water FLEE PURSUE \
+                         DISTANCE` or `pursue wilderness FLEE PURSUE` (GM)";
+            let [place, fr, pr, rest @ ..] = args else {
+                return Err(usage.to_owned());
+            };
+            let num = |n: &str| n.parse::<u32>().map_err(|_| usage.to_owned());
+            let setting = match place.to_lowercase().as_str() {
+                "dungeon" => EncounterSetting::Dungeon,
+                "wilderness" => EncounterSetting::Wilderness,
+                "water" | "waterborne" => EncounterSetting::Waterborne,
+                _ => return Err(usage.to_owned()),
+            };
+            let (runners, distance) = match (setting, rest) {
+                (EncounterSetting::Dungeon, r) => (
+                    r.iter().map(|w| CombatantId::new(w.to_lowercase())).collect(),
+                    None,
+                ),
+                (EncounterSetting::Waterborne, [d]) => (Vec::new(), Some(num(d)?)),
+                (EncounterSetting::Wilderness, []) => (Vec::new(), None),
+                _ => return Err(usage.to_owned()),
+            };
+            Ok(Input::Game(Command::StartPursuit {
+                setting,
+                fleeing_rate: num(fr)?,
+                pursuer_rate: num(pr)?,
+                runners,
+                distance,
+            }))
+        }
+        "pursuit-round" => no_args(Input::Game(Command::PursuitRound {})),
+        "gale" => {
+            let usage = "`gale near|full seaworthy|unseaworthy [land] [clear]` (GM)";
+            let [kind, ship, rest @ ..] = args else {
+                return Err(usage.to_owned());
+            };
+            let near = match kind.to_lowercase().as_str() {
+                "near" => true,
+                "full" => false,
+                _ => return Err(usage.to_owned()),
+            };
+            let seaworthy = match ship.to_lowercase().as_str() {
+                "seaworthy" => true,
+                "unseaworthy" => false,
+                _ => return Err(usage.to_owned()),
+            };
+            let (mut land, mut clear_shore) = (false, false);
+            for w in rest {
+                match w.to_lowercase().as_str() {
+                    "land" => land = true,
+                    "clear" => clear_shore = true,
+                    _ => return Err(usage.to_owned()),
+                }
+            }
+            Ok(Input::Game(Command::GaleStrikes {
+                near,
+                seaworthy,
+                land,
+                clear_shore,
+            }))
+        }
+        "lure" => {
+            use fray_protocol::pursuit::Lure;
+            match args {
+                [l] if l.eq_ignore_ascii_case("treasure") => {
+                    Ok(Input::Game(Command::DropLure {
+                        lure: Lure::Treasure,
+                    }))
+                }
+                [l] if l.eq_ignore_ascii_case("food") => {
+                    Ok(Input::Game(Command::DropLure { lure: Lure::Food }))
+                }
+                _ => Err("`lure treasure|food` (GM)".to_owned()),
+            }
+        }
+        "end-pursuit" => match args {
+            [] => Ok(Input::Game(Command::EndPursuit { caught: false })),
+            [c] if c.eq_ignore_ascii_case("caught") => {
+                Ok(Input::Game(Command::EndPursuit { caught: true }))
+            }
+            _ => Err("`end-pursuit [caught]` (GM)".to_owned()),
+        },
         "bx-effect" => {
             let Some((turns, rest)) = args.split_first() else {
                 return Err("`bx-effect TURNS [@WHO] NAME` (GM)".to_owned());
@@ -1743,6 +1839,53 @@ mod tests {
             Input::Game(c) => Ok(c),
             other => Err(format!("not a game command: {other:?}")),
         }
+    }
+
+    #[test]
+    fn pursuit_and_gale_commands() {
+        use fray_protocol::ose::EncounterSetting;
+        assert_eq!(
+            game("pursue dungeon 90 120 Ada bram"),
+            Ok(Command::StartPursuit {
+                setting: EncounterSetting::Dungeon,
+                fleeing_rate: 90,
+                pursuer_rate: 120,
+                runners: vec![CombatantId::new("ada"), CombatantId::new("bram")],
+                distance: None
+            })
+        );
+        assert_eq!(
+            game("pursue water 90 150 120"),
+            Ok(Command::StartPursuit {
+                setting: EncounterSetting::Waterborne,
+                fleeing_rate: 90,
+                pursuer_rate: 150,
+                runners: Vec::new(),
+                distance: Some(120)
+            })
+        );
+        assert!(game("pursue wilderness 90 150 12").is_err());
+        assert_eq!(game("pursuit-round"), Ok(Command::PursuitRound {}));
+        assert_eq!(
+            game("lure food"),
+            Ok(Command::DropLure {
+                lure: fray_protocol::pursuit::Lure::Food
+            })
+        );
+        assert_eq!(
+            game("end-pursuit caught"),
+            Ok(Command::EndPursuit { caught: true })
+        );
+        assert_eq!(game("bx-gale 3"), Ok(Command::GaleDamage { hours: 3 }));
+        assert_eq!(
+            game("gale full unseaworthy land"),
+            Ok(Command::GaleStrikes {
+                near: false,
+                seaworthy: false,
+                land: true,
+                clear_shore: false
+            })
+        );
     }
 
     fn attack_cmd(attack: &str, targets: &[&str]) -> Command {

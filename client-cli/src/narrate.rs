@@ -1329,6 +1329,83 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "a pursuit occurs"
             }
         ),
+        GameEvent::PursuitStarted {
+            setting,
+            fleeing_rate,
+            pursuer_rate,
+            runners,
+            distance,
+        } => format!(
+            "A pursuit begins ({}): fleeing at {fleeing_rate}, pursuers at {pursuer_rate}{}{}",
+            format!("{setting:?}").to_lowercase(),
+            distance.map(|d| format!(", {d} apart")).unwrap_or_default(),
+            if runners.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; running: {}",
+                    runners.iter().map(&n).collect::<Vec<_>>().join(", ")
+                )
+            }
+        ),
+        GameEvent::PursuitRoundPassed {
+            round,
+            distance,
+            roll,
+            caught,
+            ..
+        } => format!(
+            "Pursuit, round {round}{}{}{}",
+            distance.map(|d| format!(": {d} apart")).unwrap_or_default(),
+            roll.as_ref()
+                .map(|r| format!(", catch-up d% {}", r.total))
+                .unwrap_or_default(),
+            if *caught { " — caught!" } else { "" }
+        ),
+        GameEvent::LureDropped {
+            lure,
+            roll,
+            stopped,
+        } => format!(
+            "The party drops {} (d6 {}): {}",
+            format!("{lure:?}").to_lowercase(),
+            roll.total,
+            if *stopped {
+                "the pursuers stop for it"
+            } else {
+                "the pursuers keep coming"
+            }
+        ),
+        GameEvent::GaleDamageRolled { hours, total, .. } => format!(
+            "The gale batters the ship: {total} damage over {hours} hour{}",
+            if *hours == 1 { "" } else { "s" }
+        ),
+        GameEvent::GaleStruck { near, outcome, .. } => format!(
+            "{}: the ship {}",
+            if *near { "A near gale" } else { "A gale" },
+            match outcome {
+                fray_protocol::ose::GaleOutcome::Weathered => "weathers it",
+                fray_protocol::ose::GaleOutcome::TakesOnWater =>
+                    "takes on water (movement -1/3 until repaired)",
+                fray_protocol::ose::GaleOutcome::Drifts => "runs before the wind at triple speed",
+                fray_protocol::ose::GaleOutcome::Wrecked => "is wrecked against the shore",
+                fray_protocol::ose::GaleOutcome::Sinks => "is overrun with water and sinks",
+                fray_protocol::ose::GaleOutcome::Beached => "is beached and weathers the storm",
+            }
+        ),
+        GameEvent::LevelRaised {
+            combatant,
+            level,
+            xp,
+        } => format!("{} reaches level {level} ({xp} XP)", n(combatant)),
+        GameEvent::PursuitEnded { how } => format!(
+            "The pursuit ends: {}",
+            match how {
+                fray_protocol::pursuit::PursuitEnd::Caught => "the fleeing side is caught",
+                fray_protocol::pursuit::PursuitEnd::Lured => "the pursuers stopped for the lure",
+                fray_protocol::pursuit::PursuitEnd::Escaped => "the fleeing side got away",
+            }
+        ),
         GameEvent::EncounterDistanceRolled {
             setting,
             roll,

@@ -137,6 +137,10 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
     let find = |state: &mut SessionState, id: &fray_protocol::CombatantId| {
         state.combatants.iter_mut().position(|c| &c.id == id)
     };
+    // Old-School Essentials § Evasion and Pursuit: the pursuit folds itself.
+    if let Some(b) = &mut state.ose {
+        fray_protocol::pursuit::fold(&mut b.pursuit, event);
+    }
     match event {
         GameEvent::BattleStarted => {
             state.phase = Phase::Running;
@@ -527,6 +531,12 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         GameEvent::SpellCast { .. }
         | GameEvent::EncounterDistanceRolled { .. }
         | GameEvent::EvasionAttempted { .. }
+        | GameEvent::PursuitStarted { .. }
+        | GameEvent::PursuitRoundPassed { .. }
+        | GameEvent::LureDropped { .. }
+        | GameEvent::PursuitEnded { .. }
+        | GameEvent::GaleDamageRolled { .. }
+        | GameEvent::GaleStruck { .. }
         | GameEvent::Unharmed { .. }
         | GameEvent::Subdued { .. }
         | GameEvent::RoutineAttack { .. } => {}
@@ -729,6 +739,16 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::WindRolled { .. } => {
             if let Some(b) = &mut state.ose {
                 b.bf.fold(event);
+            }
+        }
+        GameEvent::LevelRaised {
+            combatant, level, ..
+        } => {
+            if let Some(b) = &mut state.ose {
+                b.bf.fold(event);
+            }
+            if let Some(i) = find(state, combatant) {
+                state.combatants[i].level = *level;
             }
         }
         GameEvent::MoraleRolled { results, .. } => {

@@ -218,6 +218,10 @@ pub struct BfState {
     pub unfed: Vec<(CombatantId, u32)>,
     /// Days without enough water, per character.
     pub thirsty: Vec<(CombatantId, u32)>,
+    /// § Character Advancement: characters whose level was raised this adventure (one level at
+    /// most).
+    #[serde(default)]
+    pub levels_raised: Vec<CombatantId>,
 }
 
 fn bump(v: &mut Vec<(CombatantId, u32)>, id: &CombatantId, fed: bool) {
@@ -310,6 +314,9 @@ impl BfState {
                         self.xp_gained.push((id.clone(), *n));
                     }
                 }
+            }
+            GameEvent::LevelRaised { combatant, .. } if !self.levels_raised.contains(combatant) => {
+                self.levels_raised.push(combatant.clone());
             }
             GameEvent::EncumbranceSet {
                 combatant,

@@ -1035,6 +1035,67 @@ pub enum Command {
         #[serde(default)]
         landing: Option<crate::grid::Square>,
     },
+    /// GM (Old-School Essentials § Evasion and Pursuit): after a failed evasion, the pursuit
+    /// begins, before combat. `dungeon`: measured in rounds, the `runners` run at their base rate
+    /// (exhausted after 30 rounds); `waterborne`: in rounds, from `distance` (the encounter
+    /// distance, in the rates' unit), closing by the rates' difference, at least 30 a round;
+    /// `wilderness`: day by day, a 50% catch-up roll when the pursuers are faster.
+    StartPursuit {
+        /// Where.
+        setting: crate::ose::EncounterSetting,
+        /// The fleeing side's movement rate.
+        fleeing_rate: u32,
+        /// The pursuers' movement rate.
+        pursuer_rate: u32,
+        /// Dungeon: the combatants running.
+        #[serde(default)]
+        runners: Vec<CombatantId>,
+        /// Waterborne: the distance between the sides (1..=100000).
+        #[serde(default)]
+        distance: Option<u32>,
+    },
+    /// GM (Old-School Essentials § Evasion and Pursuit): a round (a day in the wilderness) of the
+    /// pursuit passes.
+    PursuitRound {},
+    /// GM (Old-School Essentials § Evasion and Pursuit, In the Dungeon): the characters drop
+    /// treasure or food; 3-in-6 the monsters stop to collect it (the GM decides whether these
+    /// monsters care).
+    DropLure {
+        /// Treasure or food.
+        lure: crate::pursuit::Lure,
+    },
+    /// GM (Old-School Essentials § Evasion and Pursuit): the pursuit ends — `caught` (the
+    /// fleeing side is caught or stops fleeing) or not (out of sight, an obstacle).
+    EndPursuit {
+        /// The fleeing side was caught.
+        #[serde(default)]
+        caught: bool,
+    },
+    /// GM (Basic Fantasy § Waterborne Travel, Gale: "apply 2d8 points of damage to any such
+    /// ship, per hour sailed"): the damage to a ship exposed to a gale for `hours` (1..=24); the
+    /// ship's own hull points are the GM's (the Vehicles section is not in the text).
+    GaleDamage {
+        /// Hours sailed in the gale.
+        hours: u32,
+    },
+    /// GM (Old-School Essentials § Waterborne Adventuring, Near Gales; Gales and Storms): a ship
+    /// meets a near gale (10% seaworthy, 20% unseaworthy: it takes on water) or a gale — a
+    /// seaworthy ship drifts (d6 direction, 1 the intended one), wrecking on 75% when `land`
+    /// lies on its way; an unseaworthy one sinks on 80%, unless in sight of `land` it beaches
+    /// (automatic on a `clear_shore`, else a safe harbor on 2-in-6).
+    GaleStrikes {
+        /// A near gale rather than a gale or storm.
+        #[serde(default)]
+        near: bool,
+        /// The ship is seaworthy.
+        seaworthy: bool,
+        /// Gale: land on the seaworthy ship's drift, or in sight of the unseaworthy one.
+        #[serde(default)]
+        land: bool,
+        /// Gale, unseaworthy, beaching: the shore is clear of rocks and cliffs.
+        #[serde(default)]
+        clear_shore: bool,
+    },
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1196,6 +1257,12 @@ impl Command {
             | Command::TimeEffect { .. }
             | Command::RollWind {}
             | Command::AttemptEvasion { .. }
+            | Command::StartPursuit { .. }
+            | Command::PursuitRound {}
+            | Command::DropLure { .. }
+            | Command::EndPursuit { .. }
+            | Command::GaleDamage { .. }
+            | Command::GaleStrikes { .. }
             | Command::EndSession => None,
         }
     }
@@ -1243,6 +1310,12 @@ impl Command {
             Command::DeclineAlly { .. } => "decline_ally",
             Command::ChooseToBeHit { .. } => "choose_to_be_hit",
             Command::AttemptEvasion { .. } => "attempt_evasion",
+            Command::StartPursuit { .. } => "start_pursuit",
+            Command::PursuitRound {} => "pursuit_round",
+            Command::DropLure { .. } => "drop_lure",
+            Command::EndPursuit { .. } => "end_pursuit",
+            Command::GaleDamage { .. } => "gale_damage",
+            Command::GaleStrikes { .. } => "gale_strikes",
             Command::Concentrate { .. } => "concentrate",
             Command::EndConcentration { .. } => "end_concentration",
             Command::StartAmbush { .. } => "start_ambush",

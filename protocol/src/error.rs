@@ -192,6 +192,10 @@ pub enum ErrorCode {
     /// Orcus § Mounting and dismounting: a `rider_choices` landing square not within 1 square
     /// of the mount's space (or inside it).
     InvalidLanding,
+    /// Old-School Essentials § Evasion and Pursuit: no pursuit is under way.
+    NoPursuit,
+    /// Old-School Essentials § Evasion and Pursuit: a pursuit is already under way.
+    PursuitUnderWay,
 }
 
 impl fmt::Display for ErrorCode {

@@ -1568,6 +1568,86 @@ pub enum GameEvent {
         /// Its landing square relative to the mount's north-west square, if chosen.
         landing: Option<crate::grid::Square>,
     },
+    /// Old-School Essentials § Evasion and Pursuit: a pursuit began.
+    PursuitStarted {
+        /// Where.
+        setting: crate::ose::EncounterSetting,
+        /// The fleeing side's movement rate.
+        fleeing_rate: u32,
+        /// The pursuers' movement rate.
+        pursuer_rate: u32,
+        /// Dungeon: the combatants running.
+        runners: Vec<CombatantId>,
+        /// Waterborne: the distance between the sides.
+        distance: Option<u32>,
+    },
+    /// Old-School Essentials § Evasion and Pursuit: a round (a day in the wilderness) of the
+    /// pursuit passed. `closed`: how much the distance shrank (waterborne); `roll`: the
+    /// wilderness catch-up d% (50% when the pursuers are faster); `caught`: the pursuit ends
+    /// with the fleeing side caught (`pursuit_ended` follows).
+    PursuitRoundPassed {
+        /// The round (day) just passed: 1, 2, …
+        round: u32,
+        /// Waterborne: the distance closed this round.
+        closed: Option<u32>,
+        /// Waterborne: the distance left.
+        distance: Option<u32>,
+        /// Wilderness: the catch-up d%.
+        roll: Option<Roll>,
+        /// The fleeing side was caught.
+        caught: bool,
+    },
+    /// Old-School Essentials § Evasion and Pursuit, In the Dungeon: treasure or food dropped;
+    /// on 1–3 of the d6 the monsters stop to collect it.
+    LureDropped {
+        /// Treasure or food.
+        lure: crate::pursuit::Lure,
+        /// The d6.
+        roll: Roll,
+        /// The monsters stop (`pursuit_ended` `lured` follows).
+        stopped: bool,
+    },
+    /// Old-School Essentials § Evasion and Pursuit: the pursuit ended.
+    PursuitEnded {
+        /// How.
+        how: crate::pursuit::PursuitEnd,
+    },
+    /// Basic Fantasy § Character Advancement: a character's experience reached its next level
+    /// (by its content `xp_table`); at most one level per adventure (the session).
+    LevelRaised {
+        /// The character.
+        combatant: CombatantId,
+        /// Its new level.
+        level: i32,
+        /// Its experience points now.
+        xp: u32,
+    },
+    /// Basic Fantasy § Waterborne Travel, Gale: the damage to a ship exposed to a gale, 2d8 per
+    /// hour sailed.
+    GaleDamageRolled {
+        /// Hours sailed in the gale.
+        hours: u32,
+        /// One 2d8 per hour.
+        rolls: Vec<Roll>,
+        /// Their sum.
+        total: i32,
+    },
+    /// Old-School Essentials § Waterborne Adventuring, Near Gales; Gales and Storms: what a
+    /// (near) gale did to a ship.
+    GaleStruck {
+        /// A near gale.
+        near: bool,
+        /// The ship is seaworthy.
+        seaworthy: bool,
+        /// The d% (taking on water, wrecking or sinking), when rolled.
+        roll: Option<Roll>,
+        /// Gale, seaworthy: the d6 drift direction (1 intended, 2 60° right, 3 120° right, …).
+        drift: Option<Roll>,
+        /// Gale, unseaworthy, beaching on a dangerous shore: the d6 for a safe harbor (1–2).
+        harbor: Option<Roll>,
+        /// What befell the ship.
+        outcome: crate::ose::GaleOutcome,
+    },
 }
 
 impl GameEvent {

@@ -13,6 +13,7 @@ pub mod grid;
 pub mod ids;
 pub mod message;
 pub mod ose;
+pub mod pursuit;
 pub mod roll;
 pub mod state;
 

@@ -105,6 +105,21 @@ pub struct OseOptions {
     /// by another invulnerable monster or a monster of 5 HD or more (default: off).
     #[serde(default)]
     pub monsters_harm_invulnerable: bool,
+    /// Basic Fantasy § Becoming Lost: the roll for becoming lost.
+    #[serde(default)]
+    pub lost_roll: LostRoll,
+}
+
+/// Basic Fantasy § Becoming Lost: how the leader's secret roll is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LostRoll {
+    /// A save vs. Death Ray adjusted by the leader's WIS bonus (the text's procedure).
+    #[default]
+    Save,
+    /// "Alternately, an Ability Roll against Wisdom … if that optional rule is in use": a d20
+    /// under the WIS score (§ Ability Checks of the shared core: 1 succeeds, 20 fails).
+    Ability,
 }
 
 /// § Combat, Initiative: per side (the text's default) or § Individual Initiative (optional).
@@ -139,6 +154,17 @@ pub enum LightSource {
     Torch,
     /// A lantern burning a flask of oil.
     Lantern,
+}
+
+impl LightSource {
+    /// Its light in feet: (radius of normal light, how much further dim light reaches) — Basic
+    /// Fantasy § Light: "A torch or lantern will provide light covering a 30′ radius; dim light
+    /// will extend about 20′ further" (OSE § Darkness: "normal vision within a 30′ radius").
+    pub fn radius(self) -> (u32, u32) {
+        match self {
+            LightSource::Torch | LightSource::Lantern => (30, 20),
+        }
+    }
 }
 
 /// A burning light source.
@@ -241,6 +267,21 @@ pub struct OseCombatant {
     /// longer count).
     #[serde(default)]
     pub engaged: Vec<crate::ids::CombatantId>,
+    /// Basic Fantasy § Darkvision (OSE § Infravision): its range in feet (0: none); it sees in
+    /// total darkness within it, but not while a light burns ([`OseBattle::sees_in_the_dark`]).
+    #[serde(default)]
+    pub darkvision: u32,
+}
+
+
+impl OseCombatant {
+    /// Whether it sees without light: it has darkvision and no light burns (Basic Fantasy
+    /// § Darkvision: "totally ineffective in any light greater than moonlight"; OSE
+    /// § Infravision: "Visible light … will disrupt it"). Positions are not tracked, so any
+    /// light burning in the session counts.
+    pub fn sees_in_the_dark(&self, battle: &OseBattle) -> bool {
+        self.darkvision > 0 && battle.exploration.lights.is_empty()
+    }
 }
 
 /// § Combat Sequence Per Round: the phases a side acts in, in their order (the winning side's
@@ -300,6 +341,9 @@ pub struct OseBattle {
     /// Basic Fantasy: retainers, experience, travel, encumbrance and timed effects.
     #[serde(default)]
     pub bf: crate::bf::BfState,
+    /// § Evasion and Pursuit: the pursuit under way, if any.
+    #[serde(default)]
+    pub pursuit: Option<crate::pursuit::Pursuit>,
 }
 
 /// What a GM-only secret roll is for (§ Searching, § Listening at Doors, § Wandering Monsters:
@@ -414,4 +458,23 @@ pub enum EvasionSurprise {
     Surprised,
     /// The fleeing side surprised the other: it evades automatically.
     Surprising,
+}
+
+/// Old-School Essentials § Waterborne Adventuring, Near Gales and Gales and Storms: what befell
+/// a ship.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GaleOutcome {
+    /// No harm.
+    Weathered,
+    /// Near gale: it takes on water (movement −⅓ until repaired at a dock).
+    TakesOnWater,
+    /// Gale, seaworthy: it runs with the wind at three times its speed in the drift direction.
+    Drifts,
+    /// Gale, seaworthy: it met land on its drift and wrecked against the shore (75%).
+    Wrecked,
+    /// Gale, unseaworthy: overrun with water, it sinks (80%).
+    Sinks,
+    /// Gale, unseaworthy, in sight of land: beached or in a safe harbor to weather the storm.
+    Beached,
 }

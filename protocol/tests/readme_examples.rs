@@ -93,12 +93,12 @@ fn five_torches_deep_table_examples_decode() {
 #[test]
 fn old_school_essentials_table_examples_decode() {
     let commands = table_examples("### Old-School Essentials commands");
-    assert_eq!(commands.len(), 21);
+    assert_eq!(commands.len(), 26);
     for json in commands {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
     let events = table_examples("### Old-School Essentials events");
-    assert_eq!(events.len(), 22);
+    assert_eq!(events.len(), 27);
     for json in events {
         serde_json::from_str::<GameEvent>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
@@ -116,12 +116,12 @@ fn event_table_examples_decode() {
 #[test]
 fn basic_fantasy_table_examples_decode() {
     let commands = table_examples("### Basic Fantasy commands");
-    assert_eq!(commands.len(), 7);
+    assert_eq!(commands.len(), 8);
     for json in commands {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
     let events = table_examples("### Basic Fantasy events");
-    assert_eq!(events.len(), 8);
+    assert_eq!(events.len(), 10);
     for json in events {
         serde_json::from_str::<GameEvent>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

@@ -972,6 +972,9 @@ pub struct OseSpec {
     /// § Bombing: it flies (content `flies`) and may drop bombs.
     #[serde(default)]
     pub flies: bool,
+    /// Basic Fantasy § Darkvision (OSE § Infravision): its range in feet (0: none).
+    #[serde(default)]
+    pub darkvision: u32,
 }
 
 /// Basic Fantasy (`basic-fantasy-adventures.txt`): a combatant's scores and advancement.

@@ -68,6 +68,10 @@ pub struct OseFile {
     /// Monster stat blocks.
     #[serde(default)]
     pub monster: Vec<MonsterFile>,
+    /// The party's animals (mounts, pack animals): monster stat blocks on the heroes' side
+    /// (Basic Fantasy § Overland Travel: a forced march hurts "their animals, if any").
+    #[serde(default)]
+    pub animals: Vec<GroupFile>,
 }
 
 /// `[[monsters]]`.
@@ -162,6 +166,13 @@ pub struct CharacterFile {
     /// Basic Fantasy § Carrying Capacity: the race (`halfling` carries less).
     #[serde(default)]
     pub race: Option<String>,
+    /// Basic Fantasy § Darkvision (OSE § Infravision): its range in feet (0: none; 0..=240).
+    #[serde(default)]
+    pub darkvision: u32,
+}
+
+fn as_i32(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
 }
 
 fn base_move() -> i32 {
@@ -210,6 +221,10 @@ pub struct MonsterFile {
     /// § Bombing: a flying creature (it may drop bombs, `bomb`).
     #[serde(default)]
     pub flies: bool,
+    /// Basic Fantasy § Darkvision (OSE § Infravision): its range in feet (0..=240); absent:
+    /// 60 ("if not given for a particular creature, assume the 60′ range").
+    #[serde(default)]
+    pub darkvision: Option<u32>,
 }
 
 /// `[[character.weapons]]` / `[[monster.attacks]]`.
@@ -449,6 +464,10 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
             invulnerable: Vec::new(),
             unintelligent: false,
             flies: false,
+            darkvision: {
+                in_range(ctx, f("darkvision"), as_i32(c.darkvision), 0, 240)?;
+                c.darkvision
+            },
         },
     ))
 }
@@ -600,6 +619,11 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
             invulnerable: kinds(ctx, f("invulnerable"), &m.invulnerable)?,
             unintelligent: m.unintelligent,
             flies: m.flies,
+            darkvision: {
+                let feet = m.darkvision.unwrap_or(60);
+                in_range(ctx, f("darkvision"), as_i32(feet), 0, 240)?;
+                feet
+            },
         },
     ))
 }
@@ -672,6 +696,26 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         })?;
         for n in 1..=g.count {
             combatants.push(monster(&Ctx { file }, m, n, g.count)?);
+        }
+    }
+    for (i, g) in enc.animals.iter().enumerate() {
+        in_range(
+            &ctx,
+            format!("animals[{i}].count"),
+            i32::try_from(g.count).unwrap_or(i32::MAX),
+            1,
+            20,
+        )?;
+        let (file, m) = mons.get(&g.template).ok_or_else(|| {
+            ctx.err(
+                format!("animals[{i}].template"),
+                format!("no monster '{}'", g.template),
+            )
+        })?;
+        for n in 1..=g.count {
+            let mut animal = monster(&Ctx { file }, m, n, g.count)?;
+            animal.side = Side::Heroes;
+            combatants.push(animal);
         }
     }
     combatants.sort_by(|a, b| a.id.cmp(&b.id));

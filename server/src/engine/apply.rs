@@ -57,6 +57,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
     // Basic Fantasy's bookkeeping (retainers, experience, days, timed effects) folds itself.
     if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
         f.bf.fold(event);
+        fray_protocol::pursuit::fold(&mut f.pursuit, event);
     }
     match event {
         GameEvent::GridMoved {
@@ -916,7 +917,16 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::DayPassed { .. }
         | GameEvent::WindRolled { .. }
         | GameEvent::EvasionAttempted { .. }
+        | GameEvent::PursuitStarted { .. }
+        | GameEvent::PursuitRoundPassed { .. }
+        | GameEvent::LureDropped { .. }
+        | GameEvent::PursuitEnded { .. }
+        | GameEvent::GaleDamageRolled { .. }
+        | GameEvent::GaleStruck { .. }
         | GameEvent::Unharmed { .. } => {}
+        GameEvent::LevelRaised {
+            combatant, level, ..
+        } => with::<Combatant>(world, combatant, |c| c.level = *level),
         GameEvent::Subdued {
             target, subdual, ..
         } => with::<OseSheet>(world, target, |s| s.0.subdual = *subdual),

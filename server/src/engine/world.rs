@@ -128,6 +128,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 phase: None,
                 moved: 0,
                 engaged: Vec::new(),
+                darkvision: k.darkvision,
             }),
             OseKit(k.clone()),
         ));

@@ -164,6 +164,31 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         ),
         Command::OseMove { actor, feet } => super::round::move_cmd(d, s, actor, *feet),
         Command::OseHold { actor } => super::round::hold(d, s, actor),
+        Command::StartPursuit {
+            setting,
+            fleeing_rate,
+            pursuer_rate,
+            runners,
+            distance,
+        } => super::pursuit::start(
+            d,
+            s,
+            *setting,
+            *fleeing_rate,
+            *pursuer_rate,
+            runners,
+            *distance,
+        ),
+        Command::PursuitRound {} => super::pursuit::round(d, s),
+        Command::DropLure { lure } => super::pursuit::drop_lure(d, s, *lure),
+        Command::EndPursuit { caught } => super::pursuit::end(d, s, *caught),
+        Command::GaleDamage { hours } => super::travel::gale_damage(d, *hours),
+        Command::GaleStrikes {
+            near,
+            seaworthy,
+            land,
+            clear_shore,
+        } => super::waterborne::gale(d, *near, *seaworthy, *land, *clear_shore),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {

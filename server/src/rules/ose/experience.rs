@@ -1,6 +1,8 @@
 //! Basic Fantasy § Character Advancement: experience by the monsters' hit dice (each asterisk
 //! adds the special-ability bonus), divided among the adventurers (retainers take half a
-//! share), and no more than one level from a single adventure (`award_xp`).
+//! share), and no more than one level from a single adventure (`award_xp`); a character whose
+//! XP reaches its next level (content `xp_table`) has its level raised (`level_raised`), which
+//! Fray's level-dependent rules then use (the retainers' level limit).
 
 use super::Sheets;
 use super::commands::{name, no, sheet, side_of};
@@ -130,7 +132,7 @@ pub fn award(
     }
     // "a group with four player characters and a retainer is counted as having 4½ members".
     let share = u32::try_from(u64::from(total) * 2 / u64::from(half_shares)).unwrap_or(u32::MAX);
-    let shares = party
+    let shares: Vec<(CombatantId, u32, u32)> = party
         .iter()
         .map(|c| {
             let own = if is_retainer(s, c) { share / 2 } else { share };
@@ -144,13 +146,42 @@ pub fn award(
             (c.clone(), after - before, after)
         })
         .collect();
+    // § Character Advancement: the levels reached ("he advances to 2,499 XP … and starts his
+    // next adventure at 2nd level" — one level at most, the cap above keeps the XP short of a
+    // second).
+    let raised: Vec<(CombatantId, i32, u32)> = shares
+        .iter()
+        .filter(|(c, _, _)| !b.bf.levels_raised.contains(c))
+        .filter_map(|(c, _, after)| {
+            let table = &s.get(c)?.1.bf.xp_table;
+            let level = d.field.get(c)?.c.level;
+            (level_for(*after, table) > level).then(|| (c.clone(), level.saturating_add(1), *after))
+        })
+        .collect();
     d.emit(GameEvent::XpAwarded {
         monsters: monsters.to_vec(),
         total,
         share,
         shares,
     });
+    for (combatant, level, xp) in raised {
+        d.emit(GameEvent::LevelRaised {
+            combatant,
+            level,
+            xp,
+        });
+    }
     Ok(())
+}
+
+/// The level an XP total reaches by an `xp_table` (the XP for levels 2, 3, …): 1 plus the
+/// thresholds reached; 0 without a table (no level is raised).
+pub fn level_for(xp: u32, table: &[u32]) -> i32 {
+    if table.is_empty() {
+        return 0;
+    }
+    let reached = table.iter().filter(|t| **t <= xp).count();
+    i32::try_from(reached).map_or(i32::MAX, |n| n.saturating_add(1))
 }
 
 fn is_retainer(s: &Sheets, id: &CombatantId) -> bool {

@@ -30,6 +30,7 @@ mod experience;
 mod hazards;
 mod initiative;
 mod invulnerability;
+mod pursuit;
 mod retainers;
 mod round;
 mod routine;
@@ -37,6 +38,7 @@ mod subdual;
 pub mod tables;
 mod travel;
 mod turns;
+mod waterborne;
 
 #[cfg(test)]
 mod tests;
@@ -51,9 +53,13 @@ mod tests_invulnerable;
 #[cfg(test)]
 mod tests_round;
 #[cfg(test)]
+mod tests_pursuit;
+#[cfg(test)]
 mod tests_routine;
 #[cfg(test)]
 mod tests_subdual;
+#[cfg(test)]
+mod tests_waterborne;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{

@@ -38,6 +38,11 @@ damage = "1d8"
 /// Ada (level 4, CHA 16: +2), Bram (level 1), Cole (level 2, a candidate), Eve (level 4, CHA
 /// 3: −3, one retainer at most) served by Dora (`retainer_of`), Hob the halfling; a 2** goon.
 fn party() -> Encounter {
+    load_encounter("party.toml", &party_text()).unwrap()
+}
+
+/// The TOML text of [`party`].
+fn party_text() -> String {
     let mut text = String::from(
         r#"
 ruleset = "basic-fantasy"
@@ -70,7 +75,7 @@ damage = "1d4"
     text += &pc("eve", "cleric", 4, 10, 3, "");
     text += &pc("dora", "fighter", 1, 10, 10, "retainer_of = \"eve\"");
     text += &pc("hob", "fighter", 1, 10, 10, "race = \"halfling\"");
-    load_encounter("party.toml", &text).unwrap()
+    text
 }
 
 fn hire(employer: &str, retainer: &str, adjustment: i32) -> Command {
@@ -293,7 +298,11 @@ fn xp_division_half_shares_and_one_level_per_adventure_character_advancement() {
     let of = |id: &str| shares.iter().find(|(c, _, _)| c.as_str() == id).unwrap().1;
     assert_eq!((of("ada"), of("dora")), (444, 222));
     let ev = run(&mut e, &award(&[], 2000, &["bram"]));
-    let [GameEvent::XpAwarded { shares, .. }] = ev.as_slice() else {
+    let [
+        GameEvent::XpAwarded { shares, .. },
+        GameEvent::LevelRaised { .. },
+    ] = ev.as_slice()
+    else {
         panic!("{ev:?}")
     };
     assert_eq!(shares[0], (cid("bram"), 1499, 2499));
@@ -319,6 +328,74 @@ fn xp_division_half_shares_and_one_level_per_adventure_character_advancement() {
         refuse(&mut e, &award(&[], 5, &["goon"])),
         ErrorCode::InvalidTarget
     );
+}
+
+/// basic-fantasy-adventures.txt § Character Advancement (Barthal: 1,000 XP at 1st level earns
+/// 2,000, "advances to 2,499 XP … and starts his next adventure at 2nd level"): reaching the
+/// next level of the content's `xp_table` raises the level once per adventure, and the raised
+/// level is the one Fray's rules use (§ Level of Retainers: half the employer's level).
+#[test]
+fn reaching_a_level_raises_it_once_per_adventure_character_advancement() {
+    use super::experience::level_for;
+    let table = [1250, 2500, 5000];
+    assert_eq!(
+        [0, 1249, 1250, 2499, 2500, 5000, 99_999].map(|xp| level_for(xp, &table)),
+        [1, 1, 2, 2, 3, 4, 4]
+    );
+    assert_eq!(level_for(10_000, &[]), 0);
+    let enc = party();
+    let mut e = new_engine(&enc, 3);
+    let award = |bonus: u32, party: &[&str]| Command::AwardXp {
+        monsters: Vec::new(),
+        bonus,
+        party: party.iter().map(|m| cid(m)).collect(),
+    };
+    let level = |e: &crate::engine::Engine, id: &str| {
+        e.state()
+            .combatants
+            .iter()
+            .find(|c| c.id == cid(id))
+            .map(|c| c.level)
+    };
+    // A 1st-level employer hires no one (half of 1 is 0).
+    assert_eq!(
+        refuse(&mut e, &hire("bram", "hob", 0)),
+        ErrorCode::RetainerLimit
+    );
+    // 249 XP more: 1,249, still 1st level.
+    let ev = run(&mut e, &award(249, &["bram"]));
+    assert!(
+        matches!(ev.as_slice(), [GameEvent::XpAwarded { .. }]),
+        "{ev:?}"
+    );
+    assert_eq!(level(&e, "bram"), Some(1));
+    // One more: 1,250, 2nd level.
+    let ev = run(&mut e, &award(1, &["bram"]));
+    assert_eq!(
+        ev[1..],
+        [GameEvent::LevelRaised {
+            combatant: cid("bram"),
+            level: 2,
+            xp: 1250
+        }]
+    );
+    assert_eq!(level(&e, "bram"), Some(2));
+    assert_eq!(e.state().ose.unwrap().bf.levels_raised, vec![cid("bram")]);
+    // No second level this adventure: the XP stops one short and no level follows.
+    let ev = run(&mut e, &award(5000, &["bram"]));
+    assert!(
+        matches!(ev.as_slice(), [GameEvent::XpAwarded { shares, .. }] if shares[0].2 == 2499),
+        "{ev:?}"
+    );
+    assert_eq!(level(&e, "bram"), Some(2));
+    // The 2nd-level Bram may now hire a 1st-level retainer.
+    assert!(matches!(
+        run(&mut e, &hire("bram", "hob", 0)).as_slice(),
+        [GameEvent::RetainerHireRolled { .. }]
+    ));
+    // Without an `xp_table` no level is raised.
+    let ev = run(&mut e, &award(100_000, &["ada"]));
+    assert_eq!(ev.len(), 1, "{ev:?}");
 }
 
 fn encumber(who: &str, armor: ArmorType, load: u32) -> Command {
@@ -488,6 +565,147 @@ fn forced_march_damage_after_the_first_day_overland_travel() {
     assert!(saw_fail && saw_save);
 }
 
+/// basic-fantasy-adventures.txt § Overland Travel: "Each day of forced march performed after
+/// the first inflicts 1d6 damage on the characters (and their animals, if any)", the save "for
+/// that character or creature": the party's `[[animals]]` (on the heroes' side) save vs. Death
+/// Ray by their hit dice (no CON bonus) and take the 1d6 on a failure; their movement counts for
+/// the slowest member (§ Wilderness Movement Rates).
+#[test]
+fn the_partys_animals_suffer_the_forced_march_overland_travel() {
+    let text = party_text()
+        + r#"
+[[animals]]
+template = "mule"
+[[monster]]
+template = "mule"
+name = "Mule"
+hd = "2"
+ac = 7
+hp = 9
+morale = 8
+movement = 90
+[[monster.attacks]]
+id = "kick"
+name = "Kick"
+damage = "1d4"
+"#;
+    let enc = load_encounter("party.toml", &text).unwrap();
+    assert!(
+        enc.combatants
+            .iter()
+            .any(|c| c.id == cid("mule") && c.side == fray_protocol::ids::Side::Heroes)
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..30 {
+        let mut e = new_engine(&enc, seed);
+        let ev = run(&mut e, &day(March::Forced, Terrain::Clear));
+        // The mule's 90′ a turn is 30′ a round: the slowest.
+        assert_eq!(passed(&ev).1, 30);
+        let ev = run(&mut e, &day(March::Forced, Terrain::Clear));
+        let save = ev.iter().find_map(|x| match x {
+            GameEvent::CheckRolled {
+                combatant,
+                success,
+                dc,
+                bonus,
+                ..
+            } if combatant == &cid("mule") => Some((*success, *dc, *bonus)),
+            _ => None,
+        });
+        let Some((success, dc, bonus)) = save else {
+            panic!("{ev:?}")
+        };
+        // § Monster Saving Throws, 1–3 HD: Death 12; an animal has no CON bonus.
+        assert_eq!((dc, bonus), (12, 0));
+        let hurt = ev.iter().any(|x| {
+            matches!(x, GameEvent::Damaged { target, cause: DamageCause::Hazard { purpose, .. }, .. }
+                if target == &cid("mule") && purpose == "forced march")
+        });
+        assert_eq!(hurt, !success);
+        seen.insert(success);
+    }
+    assert_eq!(seen.len(), 2);
+}
+
+/// basic-fantasy-adventures.txt § Darkvision ("The range of Darkvision is typically either 30′
+/// or 60′; if not given for a particular creature, assume the 60′ range"; "totally ineffective in
+/// any light greater than moonlight") and § Light (a torch or lantern: 30′, dim light 20′
+/// further): content `darkvision` in the state, monsters 60′ unless told, characters none unless
+/// told; no one sees by darkvision while a light burns.
+#[test]
+fn darkvision_ranges_and_light_radii_light_and_darkvision() {
+    use fray_protocol::ose::LightSource;
+    assert_eq!(LightSource::Torch.radius(), (30, 20));
+    assert_eq!(LightSource::Lantern.radius(), (30, 20));
+    let text = party_text().replace(
+        "race = \"halfling\"",
+        "race = \"halfling\"\ndarkvision = 30",
+    );
+    let enc = load_encounter("party.toml", &text).unwrap();
+    let mut e = new_engine(&enc, 1);
+    let vision = |e: &crate::engine::Engine, id: &str| {
+        let st = e.state();
+        let b = st.ose.clone().unwrap();
+        let o = st
+            .combatants
+            .iter()
+            .find(|c| c.id == cid(id))
+            .and_then(|c| c.ose.clone())
+            .unwrap();
+        (o.darkvision, o.sees_in_the_dark(&b))
+    };
+    assert_eq!(vision(&e, "hob"), (30, true));
+    assert_eq!(vision(&e, "ada"), (0, false));
+    assert_eq!(vision(&e, "goon"), (60, true));
+    run(
+        &mut e,
+        &Command::LightSource {
+            carrier: cid("ada"),
+            source: LightSource::Torch,
+        },
+    );
+    assert_eq!(vision(&e, "hob"), (30, false));
+    assert_eq!(vision(&e, "goon"), (60, false));
+    // A monster may be written without darkvision; ranges are 0..=240.
+    let blind = text.replace("hd = \"2**\"", "hd = \"2**\"\ndarkvision = 0");
+    let enc = load_encounter("party.toml", &blind).unwrap();
+    assert_eq!(vision(&new_engine(&enc, 1), "goon"), (0, false));
+    let far = text.replace("darkvision = 30", "darkvision = 300");
+    assert!(load_encounter("party.toml", &far).is_err());
+}
+
+/// basic-fantasy-adventures.txt § Waterborne Travel, Gale ("apply 2d8 points of damage to any
+/// such ship, per hour sailed"): one 2d8 per hour, summed; 0 or more than 24 hours refused.
+#[test]
+fn a_gale_deals_2d8_per_hour_sailed_waterborne_travel() {
+    let enc = party();
+    let mut e = new_engine(&enc, 9);
+    let ev = run(&mut e, &Command::GaleDamage { hours: 3 });
+    let [
+        GameEvent::GaleDamageRolled {
+            hours: 3,
+            rolls,
+            total,
+        },
+    ] = ev.as_slice()
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(rolls.len(), 3);
+    for r in rolls {
+        assert_eq!(r.dice.len(), 2);
+        assert!(r.dice.iter().all(|d| d.sides == 8));
+        assert!((2..=16).contains(&r.total));
+    }
+    assert_eq!(*total, rolls.iter().map(|r| r.total).sum::<i32>());
+    for hours in [0, 25] {
+        assert_eq!(
+            refuse(&mut e, &Command::GaleDamage { hours }),
+            ErrorCode::InvalidArgument
+        );
+    }
+}
+
 /// basic-fantasy-adventures.txt § Dungeon Survival: without food no effect for two days, then
 /// 1 hit point a day and no natural healing; without water 1d4 a day from the first, healing
 /// lost at once; a day's food restores healing.
@@ -577,6 +795,40 @@ fn the_lost_check_is_a_secret_save_becoming_lost() {
                 ..
             }
         ));
+    }
+    assert_eq!(outcomes.len(), 2);
+}
+
+/// basic-fantasy-adventures.txt § Becoming Lost ("Alternately, an Ability Roll against Wisdom
+/// may be rolled, if that optional rule is in use"): under the option `lost_roll = "ability"` the
+/// leader's secret d20 is rolled under its WIS score (ose-adventuring.txt § Ability Checks: 1
+/// succeeds, 20 fails).
+#[test]
+fn the_optional_wis_ability_roll_becoming_lost() {
+    let text = party_text() + "\n[options]\nlost_roll = \"ability\"\n";
+    let enc = load_encounter("party.toml", &text).unwrap();
+    let mut outcomes = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let mut e = new_engine(&enc, seed);
+        let mut cmd = day(March::Normal, Terrain::Forest);
+        if let Command::PassDay { leader, .. } = &mut cmd {
+            *leader = Some(cid("ada"));
+        }
+        let ev = run(&mut e, &cmd);
+        let Some(GameEvent::SecretRolled {
+            check: SecretCheck::LostDirection,
+            roll: Some(roll),
+            success: Some(success),
+            chance,
+            ..
+        }) = ev.last()
+        else {
+            panic!("{ev:?}")
+        };
+        // WIS 13: 13 or less on the d20 (13 faces).
+        assert_eq!(*chance, 13);
+        assert_eq!(*success, roll.natural().unwrap() <= 13);
+        outcomes.insert(*success);
     }
     assert_eq!(outcomes.len(), 2);
 }

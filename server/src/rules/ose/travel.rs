@@ -2,7 +2,8 @@
 //! or rest — the wilderness movement table and the terrain, forced march (1d6 after the first
 //! day, a save vs. Death Ray with the CON bonus until one fails; a day of rest restarts it),
 //! travel by air, food and water (hunger after two days, 1 hp a day; thirst 1d4 a day; both
-//! stop natural healing), and the secret check for becoming lost.
+//! stop natural healing), and the secret check for becoming lost (a save, or the optional WIS
+//! ability roll: the session option `lost_roll`).
 
 use super::Sheets;
 use super::commands::{as_i32, deal, name, no, sheet, side_of, up};
@@ -11,7 +12,7 @@ use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ids::{CombatantId, Side};
-use fray_protocol::ose::SecretCheck;
+use fray_protocol::ose::{LostRoll, SecretCheck};
 use fray_protocol::state::Phase;
 use fray_protocol::{ErrorCode, Rejection};
 use std::collections::BTreeSet;
@@ -81,10 +82,19 @@ pub fn pass_day(
     }
     party_list(d, s, unfed, "unfed")?;
     party_list(d, s, no_water, "no_water")?;
+    let b = s.battle();
     if let Some(l) = leader {
         party_list(d, s, std::slice::from_ref(l), "leader")?;
+        if b.options.lost_roll == LostRoll::Ability && sheet(s, l)?.1.scores.is_none() {
+            return Err(no(
+                ErrorCode::InvalidTarget,
+                format!(
+                    "{} has no WIS score for the ability roll (§ Becoming Lost)",
+                    name(d, l)
+                ),
+            ));
+        }
     }
-    let b = s.battle();
     let heroes: Vec<CombatantId> = d
         .field
         .all()
@@ -178,10 +188,24 @@ pub fn pass_day(
     if let Some(l) = leader
         && let Some((sh, kit)) = s.get(l)
     {
-        let value = sh.saves[0] - kit.bf.wis_bonus;
-        let chance = u32::try_from((21 - value).clamp(0, 20)).unwrap_or(0);
-        let roll = crate::dice::notation::roll_die(d.rng, 20);
-        let success = as_i32(roll.natural().unwrap_or(1)) >= value;
+        let (chance, roll, success) = match (b.options.lost_roll, kit.scores) {
+            // "Alternately, an Ability Roll against Wisdom may be rolled, if that optional rule
+            // is in use" (the shared core's § Ability Checks: d20 ≤ the score).
+            (LostRoll::Ability, Some(scores)) => {
+                let wis = scores[fray_protocol::ose::OseAbility::Wis.index()];
+                let chance = u32::try_from(wis.clamp(1, 19)).unwrap_or(1);
+                let roll = crate::dice::notation::roll_die(d.rng, 20);
+                let success = super::tables::ability_check(roll.natural().unwrap_or(20), 0, wis);
+                (chance, roll, success)
+            }
+            _ => {
+                let value = sh.saves[0] - kit.bf.wis_bonus;
+                let chance = u32::try_from((21 - value).clamp(0, 20)).unwrap_or(0);
+                let roll = crate::dice::notation::roll_die(d.rng, 20);
+                let success = as_i32(roll.natural().unwrap_or(1)) >= value;
+                (chance, roll, success)
+            }
+        };
         d.emit(GameEvent::SecretRolled {
             check: SecretCheck::LostDirection,
             combatant: Some(l.clone()),
@@ -216,6 +240,31 @@ pub fn roll_wind(d: &mut Decider) -> R {
         conditions,
         sailing,
         tacking,
+    });
+    Ok(())
+}
+
+/// § Waterborne Travel, Gale: "ships exposed to a gale may be damaged or sunk; apply 2d8 points
+/// of damage to any such ship, per hour sailed" (`gale_damage`, 1..=24 hours).
+pub fn gale_damage(d: &mut Decider, hours: u32) -> R {
+    if d.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    if !(1..=24).contains(&hours) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "a gale's damage is counted for 1..=24 hours sailed",
+        ));
+    }
+    let mut rolls = Vec::new();
+    for _ in 0..hours {
+        rolls.push(d.roll("2d8", &Placeholders::default())?);
+    }
+    let total = rolls.iter().map(|r| r.total).sum();
+    d.emit(GameEvent::GaleDamageRolled {
+        hours,
+        rolls,
+        total,
     });
     Ok(())
 }

@@ -350,6 +350,12 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::ChooseToBeHit { .. }
         | Command::RiderChoices { .. }
         | Command::AttemptEvasion { .. }
+        | Command::StartPursuit { .. }
+        | Command::PursuitRound {}
+        | Command::DropLure { .. }
+        | Command::EndPursuit { .. }
+        | Command::GaleDamage { .. }
+        | Command::GaleStrikes { .. }
         | Command::Concentrate { .. }
         | Command::EndConcentration { .. } => reject(
             ErrorCode::InvalidArgument,
