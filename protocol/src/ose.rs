@@ -273,7 +273,6 @@ pub struct OseCombatant {
     pub darkvision: u32,
 }
 
-
 impl OseCombatant {
     /// Whether it sees without light: it has darkvision and no light burns (Basic Fantasy
     /// § Darkvision: "totally ineffective in any light greater than moonlight"; OSE

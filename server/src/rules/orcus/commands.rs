@@ -1695,7 +1695,11 @@ fn adjacent_to_primaries(
         .filter(|f| &f.c.id != attacker && !primaries.contains(&f.c.id))
         .filter(|f| !matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain))
         .filter(|f| !enemies_only || is_enemy(d, attacker, &f.c.id))
-        .filter_map(|f| elevation::body(d, b, &f.c.id).ok().map(|s| (f.c.id.clone(), s)));
+        .filter_map(|f| {
+            elevation::body(d, b, &f.c.id)
+                .ok()
+                .map(|s| (f.c.id.clone(), s))
+        });
     match rule {
         S::Primary => Vec::new(),
         S::CreaturesAdjacentToPrimary | S::EnemiesAdjacentToPrimary => candidates

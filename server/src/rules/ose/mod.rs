@@ -51,9 +51,9 @@ mod tests_extras;
 #[cfg(test)]
 mod tests_invulnerable;
 #[cfg(test)]
-mod tests_round;
-#[cfg(test)]
 mod tests_pursuit;
+#[cfg(test)]
+mod tests_round;
 #[cfg(test)]
 mod tests_routine;
 #[cfg(test)]
@@ -77,7 +77,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "ose";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// The rulesets played on this B/X core: `ose` and `basic-fantasy`.
 pub fn is_bx(ruleset: &str) -> bool {
