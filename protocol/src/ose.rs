@@ -271,6 +271,10 @@ pub struct OseCombatant {
     /// total darkness within it, but not while a light burns ([`OseBattle::sees_in_the_dark`]).
     #[serde(default)]
     pub darkvision: u32,
+    /// § Running, Resting: the exploration turns in a row the party rested while it was
+    /// exhausted (characters only; at three full turns the exhaustion ends).
+    #[serde(default)]
+    pub rested_turns: u32,
 }
 
 impl OseCombatant {

@@ -863,7 +863,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
         }
         GameEvent::ExplorationTurnPassed {
-            turn, since_rest, ..
+            turn,
+            since_rest,
+            rested,
         } => {
             if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
                 let ex = &mut f.exploration;
@@ -871,6 +873,15 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 ex.since_rest = *since_rest;
                 for l in &mut ex.lights {
                     l.turns_left = l.turns_left.saturating_sub(1);
+                }
+            }
+            // § Running, Resting: the party's exhausted characters count their turns of rest.
+            let mut q = world.query::<(&Combatant, &mut OseSheet)>();
+            for (c, mut s) in q.iter_mut(world) {
+                if c.side == Side::Heroes
+                    && s.0.conditions.contains(&fray_protocol::ose::OseCondition::Exhausted)
+                {
+                    s.0.rested_turns = if *rested { s.0.rested_turns + 1 } else { 0 };
                 }
             }
         }
@@ -894,6 +905,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             condition,
             on,
         } => with::<OseSheet>(world, combatant, |s| {
+            if *condition == fray_protocol::ose::OseCondition::Exhausted {
+                s.0.rested_turns = 0;
+            }
             s.0.conditions.retain(|c| c != condition);
             if *on {
                 s.0.conditions.push(*condition);

@@ -129,6 +129,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 moved: 0,
                 engaged: Vec::new(),
                 darkvision: k.darkvision,
+                rested_turns: 0,
             }),
             OseKit(k.clone()),
         ));

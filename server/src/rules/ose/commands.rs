@@ -972,7 +972,8 @@ fn tired(d: &Decider, s: &Sheets, actor: &CombatantId) -> i32 {
 /// referee's secret d6, `wandering` in six; § Wandering Monsters "usually 1-in-6"), 2.–3. the
 /// party's actions and the description happen at the table, 4. end of turn: light burns down
 /// (one turn off every burning light; those at none burn out), the turns since the last rest
-/// count up (§ Resting: one turn every hour).
+/// count up (§ Resting: one turn every hour); three turns of rest end exhaustion
+/// (`exhaustion.rs`).
 fn exploration_turn(d: &mut Decider, s: &Sheets, wandering: Option<u32>, rest: bool) -> R {
     match d.field.battle.phase {
         Phase::Setup => {}
@@ -1014,6 +1015,7 @@ fn exploration_turn(d: &mut Decider, s: &Sheets, wandering: Option<u32>, rest: b
         });
     }
     super::durations::end_of_turn(d, s);
+    super::exhaustion::rest(d, s, rest);
     Ok(())
 }
 

@@ -26,6 +26,7 @@ mod commands;
 mod durations;
 mod encumbrance;
 mod evasion;
+mod exhaustion;
 mod experience;
 mod hazards;
 mod initiative;
@@ -46,6 +47,8 @@ mod tests;
 mod tests_bf;
 #[cfg(test)]
 mod tests_evasion;
+#[cfg(test)]
+mod tests_exhaustion;
 #[cfg(test)]
 mod tests_extras;
 #[cfg(test)]

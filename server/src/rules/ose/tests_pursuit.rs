@@ -90,7 +90,8 @@ fn runners_are_exhausted_after_thirty_rounds_running() {
         }]
     );
     assert_eq!(pursuit(&e), None);
-    // The exhaustion outlasts the pursuit (§ Running, Resting: three full turns; the GM clears it).
+    // The exhaustion outlasts the pursuit (§ Running, Resting: three full turns of rest,
+    // `tests_exhaustion.rs`).
     assert!(exhausted(&e, "ada"));
 }
 
