@@ -196,6 +196,9 @@ pub enum ErrorCode {
     NoPursuit,
     /// Old-School Essentials § Evasion and Pursuit: a pursuit is already under way.
     PursuitUnderWay,
+    /// Old-School Essentials § Movement Outside of Melee, Maximum duration: a combatant that
+    /// moved at its encounter rate in 60 rounds of the encounter moves no further at that rate.
+    MaxDuration,
 }
 
 impl fmt::Display for ErrorCode {

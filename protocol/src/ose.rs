@@ -275,6 +275,10 @@ pub struct OseCombatant {
     /// exhausted (characters only; at three full turns the exhaustion ends).
     #[serde(default)]
     pub rested_turns: u32,
+    /// § Movement Outside of Melee, Maximum duration: the rounds of this encounter in which it
+    /// moved at its encounter rate (at most 60).
+    #[serde(default)]
+    pub move_rounds: u32,
 }
 
 impl OseCombatant {

@@ -956,7 +956,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             total,
             ..
         } => {
-            with::<OseSheet>(world, combatant, |s| s.0.moved = *total);
+            with::<OseSheet>(world, combatant, |s| {
+                // § Movement Outside of Melee, Maximum duration: a round moved at the encounter
+                // rate (counted with its first move).
+                if *kind == fray_protocol::ose::OseMoveKind::Encounter && s.0.moved == 0 {
+                    s.0.move_rounds = s.0.move_rounds.saturating_add(1);
+                }
+                s.0.moved = *total;
+            });
             // § In Melee: a fighting withdrawal or a retreat leaves the melee.
             if *kind != fray_protocol::ose::OseMoveKind::Encounter {
                 for_all::<OseSheet>(world, |s| {

@@ -130,6 +130,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 engaged: Vec::new(),
                 darkvision: k.darkvision,
                 rested_turns: 0,
+                move_rounds: 0,
             }),
             OseKit(k.clone()),
         ));

@@ -21,6 +21,13 @@
 //!   melee attack with (`melee_engaged`) since it last withdrew or retreated, while they are in
 //!   the fight. § Spell Casting, No movement: a caster who moved this round cannot cast, one who
 //!   cast cannot move (`no_move_and_cast`).
+//! - § Movement Outside of Melee, "Maximum duration: Combatants may move at this rate for at
+//!   most 60 rounds": the rounds of the encounter in which a combatant moved at its encounter
+//!   rate are counted (`move_rounds`, with the round's first move); once it has 60, a move at
+//!   that rate in a new round is refused (`max_duration`). *Interpretation*: the text names no
+//!   consequence beyond the limit, so the movement stops (the GM may rule exhaustion with
+//!   `ose_condition`); a fighting withdrawal or retreat is § In Melee's movement, not counted
+//!   and not refused; a round's further moves within its allowance are not refused either.
 
 use super::Sheets;
 use super::commands::{R, name, no, on_turn, sheet, side_of, up};
@@ -33,6 +40,10 @@ use fray_protocol::ose::{Declaration, InitiativeRule, OseCondition, OseMoveKind,
 
 /// The longest single move accepted (feet), a bound on input only.
 const MAX_FEET: u32 = 1000;
+
+/// § Movement Outside of Melee, "Maximum duration: Combatants may move at this rate for at most
+/// 60 rounds."
+pub const MAX_ROUNDS: u32 = 60;
 
 /// § Slow Weapons: a combatant whose attacks are all slow (it acts last).
 pub fn slow_only(s: &Sheets, id: &CombatantId) -> bool {
@@ -204,6 +215,17 @@ pub fn move_cmd(d: &mut Decider, s: &Sheets, actor: &CombatantId, feet: u32) -> 
                 ),
             ));
         }
+    }
+    if kind == OseMoveKind::Encounter && sh.moved == 0 && sh.move_rounds >= MAX_ROUNDS {
+        return Err(no(
+            ErrorCode::MaxDuration,
+            format!(
+                "{} has moved at its encounter rate in {MAX_ROUNDS} rounds of this encounter \
+                 and may move no further at that rate (§ Movement Outside of Melee, Maximum \
+                 duration)",
+                name(d, actor)
+            ),
+        ));
     }
     let rate = encounter_rate(s, actor, kit);
     let allowed = match kind {

@@ -368,3 +368,37 @@ damage = "1d8"
             .any(|x| matches!(x, GameEvent::OseMoved { allowed: 40, .. }))
     );
 }
+
+/// ose-adventuring.txt § Movement Outside of Melee ("Maximum duration: Combatants may move at
+/// this rate for at most 60 rounds"): the rounds Ada moved at her encounter rate are counted
+/// (twice in a round counts once); in the 61st round a move at that rate is refused
+/// (`max_duration`, nothing changes), while a declared fighting withdrawal (§ In Melee) still
+/// moves her.
+#[test]
+fn sixty_rounds_of_encounter_movement_at_most_movement_outside_of_melee() {
+    let mut e = heroes_first("", None);
+    for round in 1..=60u32 {
+        assert!(reach(&mut e, "ada"), "round {round}");
+        run(&mut e, &mv("ada", 10));
+        if round == 1 {
+            run(&mut e, &mv("ada", 10));
+        }
+        assert_eq!(cs(&e, "ada").ose.unwrap().move_rounds, round);
+        run(&mut e, &Command::EndTurn { actor: cid("ada") });
+    }
+    assert!(reach(&mut e, "ada"));
+    assert_eq!(refuse(&mut e, &mv("ada", 10)), ErrorCode::MaxDuration);
+    // Bram moved in none of them: he still may.
+    run(&mut e, &declare("ada", Some(Declaration::Withdraw)));
+    run(&mut e, &Command::EndTurn { actor: cid("ada") });
+    assert!(reach(&mut e, "bram"));
+    run(&mut e, &mv("bram", 10));
+    assert!(reach(&mut e, "ada"));
+    let ev = run(&mut e, &mv("ada", 10));
+    assert!(
+        ev.iter().any(|x| matches!(x,
+            GameEvent::OseMoved { kind: OseMoveKind::Withdrawal, .. })),
+        "{ev:?}"
+    );
+    assert_eq!(cs(&e, "ada").ose.unwrap().move_rounds, 60);
+}
