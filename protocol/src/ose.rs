@@ -108,6 +108,11 @@ pub struct OseOptions {
     /// Basic Fantasy § Becoming Lost: the roll for becoming lost.
     #[serde(default)]
     pub lost_roll: LostRoll,
+    /// OSE § Darkness and § Infravision, Basic Fantasy § Light and § Darkvision: the encounter
+    /// is fought in darkness — while no light burns, a combatant without darkvision sees nothing
+    /// and is treated as blind (§ Blindness: unable to attack). Default off (the GM's).
+    #[serde(default)]
+    pub dark: bool,
 }
 
 /// Basic Fantasy § Becoming Lost: how the leader's secret roll is made.

@@ -486,6 +486,7 @@ fn attack_cmd(
         None => weapon(kit, attack)?.clone(),
     };
     super::combat_extras::may_attack(d, sh, actor)?;
+    super::darkness::may_attack(d, s, sh, actor)?;
     let (tsh, _) = sheet(s, target)?;
     let tsh = tsh.clone();
     match &sh.declared {

@@ -23,6 +23,7 @@
 mod bombing;
 mod combat_extras;
 mod commands;
+mod darkness;
 mod durations;
 mod encumbrance;
 mod evasion;
@@ -45,6 +46,8 @@ mod waterborne;
 mod tests;
 #[cfg(test)]
 mod tests_bf;
+#[cfg(test)]
+mod tests_darkness;
 #[cfg(test)]
 mod tests_evasion;
 #[cfg(test)]
