@@ -933,7 +933,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             use fray_protocol::ose::SecretCheck;
             let Some((what, rest)) = args.split_first() else {
                 return Err(
-                    "`secret search|traps|listen|wandering|stuck|locked|bars [WHO] [CHANCE] [@AREA]` (GM)"
+                    "`secret search|traps|listen|wandering|stuck|locked|bars|trigger [WHO] [CHANCE] [@AREA]` (GM)"
                         .to_owned(),
                 );
             };
@@ -945,14 +945,16 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 "stuck" => SecretCheck::StuckDoor,
                 "locked" => SecretCheck::LockedDoor,
                 "bars" | "bar" => SecretCheck::Bars,
+                "trigger" | "springs" => SecretCheck::TrapTrigger,
                 other => {
                     return Err(format!(
-                        "`{other}`: search, traps, listen, wandering, stuck, locked or bars"
+                        "`{other}`: search, traps, listen, wandering, stuck, locked, bars or trigger"
                     ));
                 }
             };
             let mut combatant = None;
-            let mut chance = 1;
+            // ose § Traps, Triggering Traps: "a 2-in-6 chance of the trap being sprung".
+            let mut chance = if check == SecretCheck::TrapTrigger { 2 } else { 1 };
             let mut area = None;
             for w in rest {
                 if let Some(a) = w.strip_prefix('@') {

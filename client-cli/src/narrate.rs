@@ -870,6 +870,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 fray_protocol::ose::SecretCheck::LockedDoor => "try at a locked door",
                 fray_protocol::ose::SecretCheck::Bars => "try at bending bars",
                 fray_protocol::ose::SecretCheck::LostDirection => "check for becoming lost",
+                fray_protocol::ose::SecretCheck::TrapTrigger => "check whether a trap springs",
             };
             let die = check.die();
             let mut who = combatant

@@ -381,6 +381,10 @@ pub enum SecretCheck {
     /// d20; `chance` is the number of faces that keep the party on course, `success` that it
     /// is not lost.
     LostDirection,
+    /// § Traps, Triggering Traps: a character (or monster) makes an action that could trigger a
+    /// trap — a room trap or a treasure trap — which springs on `chance` in six ("2-in-6").
+    /// Secret so that a trap that did not spring stays unknown to the players.
+    TrapTrigger,
 }
 
 impl SecretCheck {

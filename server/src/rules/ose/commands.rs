@@ -865,7 +865,9 @@ fn morale(d: &mut Decider, s: &Sheets, who: &[CombatantId], adjustment: i32) -> 
 }
 
 /// § Searching, § Listening at Doors, § Wandering Monsters: the referee's secret d6; success on
-/// `chance` or less. The event's roll and result are the GM's only (`GameEvent::redacted`).
+/// `chance` or less. § Traps, Triggering Traps (`trap_trigger`): whether a trap springs, on the
+/// GM's chance (the text's 2-in-6) — kept secret like the searches, so a trap that did not
+/// spring is not given away; its automatic damage is the GM's (e.g. `save_for_half`). The event's roll and result are the GM's only (`GameEvent::redacted`).
 pub(super) fn secret(
     d: &mut Decider,
     s: &Sheets,
@@ -890,7 +892,9 @@ pub(super) fn secret(
     let mut chance = chance;
     if let Some(id) = who {
         let (_, kit) = sheet(s, id)?;
-        if side_of(d, id)? != Side::Heroes {
+        // § Traps, Monsters: they "may be able to bypass traps without risk, if the referee
+        // wishes" — or trigger them: anyone may spring a trap.
+        if side_of(d, id)? != Side::Heroes && check != SecretCheck::TrapTrigger {
             return Err(no(
                 ErrorCode::InvalidTarget,
                 "searching and listening are done by characters of the party",

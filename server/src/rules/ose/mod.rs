@@ -65,6 +65,8 @@ mod tests_routine;
 #[cfg(test)]
 mod tests_subdual;
 #[cfg(test)]
+mod tests_traps;
+#[cfg(test)]
 mod tests_waterborne;
 
 use crate::content::model::OseSpec;
