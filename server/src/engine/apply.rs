@@ -879,7 +879,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             let mut q = world.query::<(&Combatant, &mut OseSheet)>();
             for (c, mut s) in q.iter_mut(world) {
                 if c.side == Side::Heroes
-                    && s.0.conditions.contains(&fray_protocol::ose::OseCondition::Exhausted)
+                    && s.0
+                        .conditions
+                        .contains(&fray_protocol::ose::OseCondition::Exhausted)
                 {
                     s.0.rested_turns = if *rested { s.0.rested_turns + 1 } else { 0 };
                 }

@@ -12,10 +12,8 @@ use fray_protocol::{Command, ErrorCode};
 /// The arena with `options`, Bram given 60′ of darkvision, an optional torch lit by Ada before
 /// the battle; started at Ada's turn.
 fn dark_arena(options: &str, torch: bool) -> Engine {
-    let text = arena_text(options, 200, 9).replace(
-        "name = \"Bram\"",
-        "name = \"Bram\"\ndarkvision = 60",
-    );
+    let text =
+        arena_text(options, 200, 9).replace("name = \"Bram\"", "name = \"Bram\"\ndarkvision = 60");
     let enc = load_encounter("arena.toml", &text).unwrap();
     for seed in 0..100 {
         let mut e = new_engine(&enc, seed);
@@ -49,9 +47,8 @@ fn reach(e: &mut Engine, who: &str) -> bool {
 }
 
 fn attacked(ev: &[GameEvent], who: &str) -> bool {
-    ev.iter().any(|x| {
-        matches!(x, GameEvent::AttackRolled { attacker, .. } if attacker.as_str() == who)
-    })
+    ev.iter()
+        .any(|x| matches!(x, GameEvent::AttackRolled { attacker, .. } if attacker.as_str() == who))
 }
 
 /// ose-adventuring.txt § Darkness ("Characters will usually want to bring a source of light"),

@@ -396,8 +396,13 @@ fn sixty_rounds_of_encounter_movement_at_most_movement_outside_of_melee() {
     assert!(reach(&mut e, "ada"));
     let ev = run(&mut e, &mv("ada", 10));
     assert!(
-        ev.iter().any(|x| matches!(x,
-            GameEvent::OseMoved { kind: OseMoveKind::Withdrawal, .. })),
+        ev.iter().any(|x| matches!(
+            x,
+            GameEvent::OseMoved {
+                kind: OseMoveKind::Withdrawal,
+                ..
+            }
+        )),
         "{ev:?}"
     );
     assert_eq!(cs(&e, "ada").ose.unwrap().move_rounds, 60);
