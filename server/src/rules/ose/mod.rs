@@ -59,6 +59,8 @@ mod tests_routine;
 #[cfg(test)]
 mod tests_subdual;
 #[cfg(test)]
+mod tests_tables;
+#[cfg(test)]
 mod tests_waterborne;
 
 use crate::content::model::OseSpec;
