@@ -617,9 +617,10 @@ async fn a_client_resumes_and_receives_exactly_the_events_it_missed() -> Result<
 }
 
 /// Old-School Essentials § Searching, § Listening at Doors, § Wandering Monsters (issue 6,
-/// Secrets): the GM's secret roll reaches the GM with its die and result; the player's and the
-/// spectator's sockets (JSON and bincode) see that it was made and nothing more, as does the
-/// public export of the log.
+/// Secrets): the GM's secret rolls (listening, a search, an exploration turn's wandering-monster
+/// check) reach the GM with their die, result and a wandering monster's distance; the player's
+/// and the spectator's sockets (JSON and bincode) see that they were made and nothing more, as
+/// does the public export of the log.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
     use fray_protocol::ose::SecretCheck;
@@ -650,11 +651,22 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
         command(&mut alice, 1, roll.clone()).await?.map_err(|e| e.0),
         Err(ErrorCode::GmOnly)
     );
-    gm.send(&ClientMessage::Command {
-        id: 1,
-        command: roll,
-    })
-    .await?;
+    // Listening, a search of a named area and an exploration turn's wandering-monster check
+    // (6-in-6: a monster comes, so the GM's event carries its distance too).
+    let search = Command::SecretRoll {
+        check: SecretCheck::SecretDoor,
+        combatant: Some(CombatantId::new("pell")),
+        chance: 1,
+        area: Some("crypt-wall".into()),
+    };
+    let turn = Command::ExplorationTurn {
+        wandering: Some(6),
+        rest: false,
+    };
+    for (id, cmd) in [(1, roll), (2, search), (3, turn)] {
+        gm.send(&ClientMessage::Command { id, command: cmd })
+            .await?;
+    }
     let secret = |m: &ServerMessage| {
         matches!(
             m,
@@ -664,23 +676,52 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
             }
         )
     };
-    let ServerMessage::Event { event: seen, .. } = until(&mut gm, secret).await? else {
-        bail!("no event")
-    };
-    let GameEvent::SecretRolled {
-        roll: Some(_),
-        success: Some(_),
-        ..
-    } = seen
-    else {
-        bail!("the GM sees the roll: {seen:?}")
-    };
-    for c in [&mut alice, &mut spectator] {
-        let ServerMessage::Event { event, .. } = until(c, secret).await? else {
+    let mut gm_saw = Vec::new();
+    for _ in 0..3 {
+        let ServerMessage::Event { event: seen, .. } = until(&mut gm, secret).await? else {
             bail!("no event")
         };
+        let GameEvent::SecretRolled {
+            check,
+            combatant,
+            chance,
+            roll: Some(_),
+            success: Some(_),
+            area,
+            distance,
+            turns,
+        } = seen.clone()
+        else {
+            bail!("the GM sees the roll: {seen:?}")
+        };
+        // Only the wandering monster that came has a distance (§ Distance, 2d6 × 10′).
         assert_eq!(
-            event,
+            distance.is_some(),
+            check == SecretCheck::WanderingMonster,
+            "{seen:?}"
+        );
+        // What the others must see: the same event without roll, result and distance.
+        gm_saw.push(GameEvent::SecretRolled {
+            check,
+            combatant,
+            chance,
+            roll: None,
+            success: None,
+            area,
+            distance: None,
+            turns,
+        });
+    }
+    for c in [&mut alice, &mut spectator] {
+        let mut saw = Vec::new();
+        for _ in 0..3 {
+            let ServerMessage::Event { event, .. } = until(c, secret).await? else {
+                bail!("no event")
+            };
+            saw.push(event);
+        }
+        assert_eq!(
+            saw[0],
             GameEvent::SecretRolled {
                 check: SecretCheck::Listen,
                 combatant: Some(CombatantId::new("quill")),
@@ -693,15 +734,30 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
             },
             "only the GM sees a secret roll"
         );
+        // The search and the wandering check: that they were made, nothing more.
+        assert_eq!(
+            saw, gm_saw,
+            "only the GM sees a secret roll or a monster's distance"
+        );
     }
     let dir = server.stop().await;
     let id = created["session"].as_str().unwrap_or_default().to_string();
     let path = dir.path().join("sessions").join(&id);
     let export = fray_server::replay::export_public_json(&fray_server::replay::read_log(&path)?)?;
-    assert!(export.contains("secret_rolled"));
-    assert!(!export.contains("\"success\":true") && !export.contains("\"success\":false"));
-    let found = true;
-    assert!(found, "the session's log directory");
+    // The export is pretty-printed JSON: read it as JSON, not as text.
+    let export: serde_json::Value = serde_json::from_str(&export)?;
+    let secrets: Vec<&serde_json::Value> = export["events"]
+        .as_array()
+        .ok_or_else(|| anyhow!("no events in the export"))?
+        .iter()
+        .filter_map(|e| e["event"].get("secret_rolled"))
+        .collect();
+    assert_eq!(secrets.len(), 3, "{secrets:?}");
+    for s in secrets {
+        for field in ["roll", "success", "distance"] {
+            assert!(s[field].is_null(), "the public export shows {field}: {s}");
+        }
+    }
     Ok(())
 }
 
