@@ -1038,8 +1038,15 @@ async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
             assert!(!matches!(m, ServerMessage::Rejected { .. }), "{who}: {m:?}");
             if let ServerMessage::Event { event, .. } = &m {
                 match event {
-                    GameEvent::SecretRolled { roll, success, .. } => {
+                    GameEvent::SecretRolled {
+                        roll,
+                        success,
+                        distance,
+                        ..
+                    } => {
                         secrets += 1;
+                        // A wandering monster's distance is the GM's alone too.
+                        assert!(who == "gm" || distance.is_none(), "{who}: {event:?}");
                         assert_eq!(
                             roll.is_some() && success.is_some(),
                             who == "gm",
