@@ -1,8 +1,9 @@
 //! The texts' tables checked row by row and at every edge, beyond `tables::tests`: the attack
 //! matrix's hit-dice column for every HD (with and without a bonus), the detailed encumbrance
-//! table at both edges of each row, and Basic Fantasy's wilderness movement and terrain tables
-//! as printed.
+//! table at both edges of each row, and Basic Fantasy's wilderness movement, terrain and XP
+//! tables as printed.
 
+use super::experience::monster_xp;
 use super::tables::{HitDice, detailed_encumbrance_rate, monster_thac0};
 use super::travel::{day_miles, miles_per_day};
 use fray_protocol::bf::{March, Terrain};
@@ -157,4 +158,65 @@ fn the_terrain_table_row_by_row_overland_travel() {
     assert_eq!(day_miles(120, March::Normal, Terrain::Jungle), 24);
     assert_eq!(day_miles(120, March::Normal, Terrain::Forest), 48);
     assert_eq!(day_miles(120, March::Normal, Terrain::Road), 96);
+}
+
+/// basic-fantasy-adventures.txt § Character Advancement, the XP table as printed (Monster Hit
+/// Dice, XP Value, Special Ability Bonus): every row, with none, one and two asterisks; "less
+/// than 1" is ½ HD and `1-1` (the matrix's *interpretation*).
+#[test]
+fn the_xp_table_row_by_row_character_advancement() {
+    let table = "\
+less than 1 10 3
+1 25 12
+2 75 25
+3 145 30
+4 240 40
+5 360 45
+6 500 55
+7 670 65
+8 875 70
+9 1,075 75
+10 1,300 90
+11 1,575 95
+12 1,875 100
+13 2,175 110
+14 2,500 115
+15 2,850 125
+16 3,250 135
+17 3,600 145
+18 4,000 160
+19 4,500 175
+20 5,250 200
+21 6,000 225
+22 6,750 250
+23 7,500 275
+24 8,250 300
+25 9,000 325";
+    let mut rows = 0;
+    for line in table.lines() {
+        let (hd, numbers) = match line.strip_prefix("less than 1 ") {
+            Some(rest) => (vec!["1/2", "1-1"], rest),
+            None => {
+                let (hd, rest) = line.split_once(' ').expect("row");
+                (vec![hd], rest)
+            }
+        };
+        let n: Vec<u32> = numbers
+            .split_whitespace()
+            .map(|c| c.replace(',', "").parse().expect("number"))
+            .collect();
+        let (xp, bonus) = (n[0], n[1]);
+        for written in hd {
+            let hd = HitDice::parse(written).expect("hit dice");
+            for stars in 0..=2 {
+                assert_eq!(
+                    monster_xp(hd, stars),
+                    xp + bonus * stars,
+                    "{line}, {stars} *"
+                );
+            }
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 26);
 }
