@@ -220,3 +220,32 @@ less than 1 10 3
     }
     assert_eq!(rows, 26);
 }
+
+/// basic-fantasy-adventures.txt § Waterborne Travel, the d12 Wind Direction table as printed:
+/// every face.
+#[test]
+fn the_wind_direction_table_face_by_face_waterborne_travel() {
+    use fray_protocol::bf::WindDirection;
+    let table = "1 Northerly\n2 Northeasterly\n3 Easterly\n4 Southeasterly\n5 Southerly\n\
+                 6 Southwesterly\n7 Westerly\n8 Northwesterly\n\
+                 9-12 Prevailing wind direction for this locale";
+    let mut faces = Vec::new();
+    for line in table.lines() {
+        let (roll, name) = line.trim().split_once(' ').expect("row");
+        let (lo, hi) = match roll.split_once('-') {
+            Some((a, b)) => (a.parse().expect("face"), b.parse().expect("face")),
+            None => {
+                let n: u32 = roll.parse().expect("face");
+                (n, n)
+            }
+        };
+        let first = name.split_whitespace().next().expect("name").to_lowercase();
+        let want: WindDirection =
+            serde_json::from_value(serde_json::Value::String(first)).expect("a direction");
+        for n in lo..=hi {
+            assert_eq!(WindDirection::from_d12(n), want, "{line}");
+            faces.push(n);
+        }
+    }
+    assert_eq!(faces, (1..=12).collect::<Vec<u32>>());
+}
