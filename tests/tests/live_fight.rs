@@ -764,7 +764,9 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
 /// Old-School Essentials end to end over real sockets (issue 6): the GM rolls surprise and the
 /// reaction, the magic-user's player declares a spell, and the table plays side-initiative
 /// rounds of missiles and melee until the barrow's monsters are slain or flee; the GM checks
-/// morale whenever the server proposes it. The players send their own characters' commands
+/// morale whenever the server proposes it; the magic-user declares a spell every round and the
+/// GM's monsters go for a caster still to cast, so that one is disrupted (§ Disrupting Spells),
+/// and a monster breaks and flees (§ Morale Checks). The players send their own characters' commands
 /// (alice: Odo and Wenna; bob: Pell and Quill), the GM the monsters'; a spectator (bincode)
 /// sees the whole encounter, monsters' hit points hidden. A side acts in its phase order
 /// (§ Combat Sequence Per Round): a character meaning to strike in melee holds its turn
@@ -775,7 +777,8 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
     use fray_protocol::ose::{Declaration, MissileRange};
     use fray_protocol::state::{LifeStatus, Phase};
     let server = TestServer::start().await?;
-    let created = create_session(server.addr, "barrow-of-the-hollow-king", 2).await?;
+    // Seed 4: the fight has a disrupted spell and a morale break (issue 6, Done when).
+    let created = create_session(server.addr, "barrow-of-the-hollow-king", 4).await?;
     let url = server.ws_url();
     let tok = |p: &str| {
         created["tokens"][p]
@@ -868,6 +871,21 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
                 continue;
             }
         }
+        // § Declare Spells and Melee Movement: Pell's player declares Sleep for every round.
+        let pell = CombatantId::new("pell");
+        if state
+            .combatant(&pell)
+            .is_some_and(|c| up(c) && c.ose.as_ref().is_some_and(|o| o.next.is_none()))
+        {
+            let declare = Command::Declare {
+                actor: pell,
+                declaration: Some(Declaration::Spell {
+                    spell: "Sleep".into(),
+                }),
+            };
+            assert_eq!(command(&mut clients[1], id(), declare).await?, Ok(()));
+            continue;
+        }
         let Some(cur) = state.current.clone() else {
             bail!("no current combatant while running")
         };
@@ -875,10 +893,22 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
             bail!("unknown current combatant")
         };
         let o = me.ose.clone().ok_or_else(|| anyhow!("no ose sheet"))?;
-        let foe = state
+        // The GM's monsters go for a caster still to cast this round (§ Disrupting Spells),
+        // else the first foe up.
+        let caster = |c: &&fray_protocol::state::CombatantState| {
+            c.ose.as_ref().is_some_and(|o| {
+                matches!(o.declared, Some(Declaration::Spell { .. })) && !o.acted && !o.disrupted
+            })
+        };
+        let foes: Vec<&fray_protocol::state::CombatantState> = state
             .combatants
             .iter()
-            .find(|c| c.side != me.side && up(c))
+            .filter(|c| c.side != me.side && up(c))
+            .collect();
+        let foe = foes
+            .iter()
+            .find(|c| me.side == Side::Monsters && caster(c))
+            .or(foes.first())
             .map(|c| c.id.clone());
         let cmd = match (&o.declared, foe) {
             // § Combat Sequence Per Round: a member meaning to act in an earlier phase of the
@@ -920,6 +950,15 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
     assert!(has(&|e| matches!(
         e,
         GameEvent::SpellCast { .. } | GameEvent::SpellDisrupted { .. }
+    )));
+    // Issue 6, Done when: "a disrupted spell, and a morale break".
+    assert!(has(&|e| matches!(e, GameEvent::SpellDisrupted { .. })));
+    assert!(has(&|e| matches!(
+        e,
+        GameEvent::LeftBattle {
+            how: fray_protocol::ftd::Departure::Fled,
+            ..
+        }
     )));
     assert!(has(
         &|e| matches!(e, GameEvent::AttackRolled { attack, .. } if attack == "sling")
