@@ -537,9 +537,25 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::PursuitEnded { .. }
         | GameEvent::GaleDamageRolled { .. }
         | GameEvent::GaleStruck { .. }
-        | GameEvent::Unharmed { .. }
-        | GameEvent::Subdued { .. }
-        | GameEvent::RoutineAttack { .. } => {}
+        | GameEvent::Unharmed { .. } => {}
+        // Old-School Essentials § Subduing: the target's subdual damage in all.
+        GameEvent::Subdued {
+            target, subdual, ..
+        } => {
+            if let Some(i) = find(state, target)
+                && let Some(o) = &mut state.combatants[i].ose
+            {
+                o.subdual = *subdual;
+            }
+        }
+        // Old-School Essentials § Attacks Per Round: a routine attack made this round.
+        GameEvent::RoutineAttack { combatant, attack } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(o) = &mut state.combatants[i].ose
+            {
+                o.routine_used.push(attack.clone());
+            }
+        }
         GameEvent::PhaseReached { combatant, phase } => {
             if let Some(i) = find(state, combatant)
                 && let Some(o) = &mut state.combatants[i].ose
@@ -1419,5 +1435,48 @@ mod tests {
         assert!(s.knock_outs_allowed);
         apply(&mut s, &GameEvent::KnockOutsRuled { allowed: false });
         assert!(!s.knock_outs_allowed);
+    }
+
+    /// ose-adventuring.txt § Attacks Per Round (a monster's routine attacks, once each per
+    /// round) and § Subduing (Optional Rule) (subdual damage noted apart): the tracker folds
+    /// `routine_attack` and `subdued` into the combatant's `ose` state as the engine does, and a
+    /// new round clears the routine.
+    #[test]
+    fn routine_attacks_and_subdual_are_tracked_attacks_per_round_subduing() {
+        let mut s = state();
+        let ose: fray_protocol::ose::OseCombatant = serde_json::from_value(serde_json::json!({
+            "class": null, "hd": "2", "thac0": 18, "ac": 7, "shield": 0,
+            "saves": [12, 13, 14, 15, 16], "morale": 8, "morale_successes": 0, "fled": false,
+            "declared": null, "next": null, "acted": false, "disrupted": false
+        }))
+        .expect("an OSE combatant");
+        s.combatants[0].ose = Some(ose);
+        let brakka = CombatantId::new("brakka");
+        for attack in ["claw-1", "claw-2"] {
+            apply(
+                &mut s,
+                &GameEvent::RoutineAttack {
+                    combatant: brakka.clone(),
+                    attack: attack.into(),
+                },
+            );
+        }
+        apply(
+            &mut s,
+            &GameEvent::Subdued {
+                attacker: CombatantId::new("odo"),
+                target: brakka.clone(),
+                attack: "club".into(),
+                amount: 3,
+                subdual: 5,
+            },
+        );
+        let o = s.combatants[0].ose.clone().expect("ose");
+        assert_eq!(o.routine_used, ["claw-1", "claw-2"]);
+        assert_eq!(o.subdual, 5);
+        apply(&mut s, &GameEvent::RoundStarted { round: 2 });
+        let o = s.combatants[0].ose.clone().expect("ose");
+        assert!(o.routine_used.is_empty());
+        assert_eq!(o.subdual, 5, "subdual damage outlasts the round");
     }
 }

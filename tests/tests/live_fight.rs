@@ -617,9 +617,10 @@ async fn a_client_resumes_and_receives_exactly_the_events_it_missed() -> Result<
 }
 
 /// Old-School Essentials § Searching, § Listening at Doors, § Wandering Monsters (issue 6,
-/// Secrets): the GM's secret roll reaches the GM with its die and result; the player's and the
-/// spectator's sockets (JSON and bincode) see that it was made and nothing more, as does the
-/// public export of the log.
+/// Secrets): the GM's secret rolls (listening, a search, an exploration turn's wandering-monster
+/// check) reach the GM with their die, result and a wandering monster's distance; the player's
+/// and the spectator's sockets (JSON and bincode) see that they were made and nothing more, as
+/// does the public export of the log.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
     use fray_protocol::ose::SecretCheck;
@@ -650,11 +651,22 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
         command(&mut alice, 1, roll.clone()).await?.map_err(|e| e.0),
         Err(ErrorCode::GmOnly)
     );
-    gm.send(&ClientMessage::Command {
-        id: 1,
-        command: roll,
-    })
-    .await?;
+    // Listening, a search of a named area and an exploration turn's wandering-monster check
+    // (6-in-6: a monster comes, so the GM's event carries its distance too).
+    let search = Command::SecretRoll {
+        check: SecretCheck::SecretDoor,
+        combatant: Some(CombatantId::new("pell")),
+        chance: 1,
+        area: Some("crypt-wall".into()),
+    };
+    let turn = Command::ExplorationTurn {
+        wandering: Some(6),
+        rest: false,
+    };
+    for (id, cmd) in [(1, roll), (2, search), (3, turn)] {
+        gm.send(&ClientMessage::Command { id, command: cmd })
+            .await?;
+    }
     let secret = |m: &ServerMessage| {
         matches!(
             m,
@@ -664,23 +676,52 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
             }
         )
     };
-    let ServerMessage::Event { event: seen, .. } = until(&mut gm, secret).await? else {
-        bail!("no event")
-    };
-    let GameEvent::SecretRolled {
-        roll: Some(_),
-        success: Some(_),
-        ..
-    } = seen
-    else {
-        bail!("the GM sees the roll: {seen:?}")
-    };
-    for c in [&mut alice, &mut spectator] {
-        let ServerMessage::Event { event, .. } = until(c, secret).await? else {
+    let mut gm_saw = Vec::new();
+    for _ in 0..3 {
+        let ServerMessage::Event { event: seen, .. } = until(&mut gm, secret).await? else {
             bail!("no event")
         };
+        let GameEvent::SecretRolled {
+            check,
+            combatant,
+            chance,
+            roll: Some(_),
+            success: Some(_),
+            area,
+            distance,
+            turns,
+        } = seen.clone()
+        else {
+            bail!("the GM sees the roll: {seen:?}")
+        };
+        // Only the wandering monster that came has a distance (§ Distance, 2d6 × 10′).
         assert_eq!(
-            event,
+            distance.is_some(),
+            check == SecretCheck::WanderingMonster,
+            "{seen:?}"
+        );
+        // What the others must see: the same event without roll, result and distance.
+        gm_saw.push(GameEvent::SecretRolled {
+            check,
+            combatant,
+            chance,
+            roll: None,
+            success: None,
+            area,
+            distance: None,
+            turns,
+        });
+    }
+    for c in [&mut alice, &mut spectator] {
+        let mut saw = Vec::new();
+        for _ in 0..3 {
+            let ServerMessage::Event { event, .. } = until(c, secret).await? else {
+                bail!("no event")
+            };
+            saw.push(event);
+        }
+        assert_eq!(
+            saw[0],
             GameEvent::SecretRolled {
                 check: SecretCheck::Listen,
                 combatant: Some(CombatantId::new("quill")),
@@ -693,22 +734,39 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
             },
             "only the GM sees a secret roll"
         );
+        // The search and the wandering check: that they were made, nothing more.
+        assert_eq!(
+            saw, gm_saw,
+            "only the GM sees a secret roll or a monster's distance"
+        );
     }
     let dir = server.stop().await;
     let id = created["session"].as_str().unwrap_or_default().to_string();
     let path = dir.path().join("sessions").join(&id);
     let export = fray_server::replay::export_public_json(&fray_server::replay::read_log(&path)?)?;
-    assert!(export.contains("secret_rolled"));
-    assert!(!export.contains("\"success\":true") && !export.contains("\"success\":false"));
-    let found = true;
-    assert!(found, "the session's log directory");
+    // The export is pretty-printed JSON: read it as JSON, not as text.
+    let export: serde_json::Value = serde_json::from_str(&export)?;
+    let secrets: Vec<&serde_json::Value> = export["events"]
+        .as_array()
+        .ok_or_else(|| anyhow!("no events in the export"))?
+        .iter()
+        .filter_map(|e| e["event"].get("secret_rolled"))
+        .collect();
+    assert_eq!(secrets.len(), 3, "{secrets:?}");
+    for s in secrets {
+        for field in ["roll", "success", "distance"] {
+            assert!(s[field].is_null(), "the public export shows {field}: {s}");
+        }
+    }
     Ok(())
 }
 
 /// Old-School Essentials end to end over real sockets (issue 6): the GM rolls surprise and the
 /// reaction, the magic-user's player declares a spell, and the table plays side-initiative
 /// rounds of missiles and melee until the barrow's monsters are slain or flee; the GM checks
-/// morale whenever the server proposes it. The players send their own characters' commands
+/// morale whenever the server proposes it; the magic-user declares a spell every round and the
+/// GM's monsters go for a caster still to cast, so that one is disrupted (§ Disrupting Spells),
+/// and a monster breaks and flees (§ Morale Checks). The players send their own characters' commands
 /// (alice: Odo and Wenna; bob: Pell and Quill), the GM the monsters'; a spectator (bincode)
 /// sees the whole encounter, monsters' hit points hidden. A side acts in its phase order
 /// (§ Combat Sequence Per Round): a character meaning to strike in melee holds its turn
@@ -719,7 +777,8 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
     use fray_protocol::ose::{Declaration, MissileRange};
     use fray_protocol::state::{LifeStatus, Phase};
     let server = TestServer::start().await?;
-    let created = create_session(server.addr, "barrow-of-the-hollow-king", 2).await?;
+    // Seed 4: the fight has a disrupted spell and a morale break (issue 6, Done when).
+    let created = create_session(server.addr, "barrow-of-the-hollow-king", 4).await?;
     let url = server.ws_url();
     let tok = |p: &str| {
         created["tokens"][p]
@@ -812,6 +871,21 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
                 continue;
             }
         }
+        // § Declare Spells and Melee Movement: Pell's player declares Sleep for every round.
+        let pell = CombatantId::new("pell");
+        if state
+            .combatant(&pell)
+            .is_some_and(|c| up(c) && c.ose.as_ref().is_some_and(|o| o.next.is_none()))
+        {
+            let declare = Command::Declare {
+                actor: pell,
+                declaration: Some(Declaration::Spell {
+                    spell: "Sleep".into(),
+                }),
+            };
+            assert_eq!(command(&mut clients[1], id(), declare).await?, Ok(()));
+            continue;
+        }
         let Some(cur) = state.current.clone() else {
             bail!("no current combatant while running")
         };
@@ -819,10 +893,22 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
             bail!("unknown current combatant")
         };
         let o = me.ose.clone().ok_or_else(|| anyhow!("no ose sheet"))?;
-        let foe = state
+        // The GM's monsters go for a caster still to cast this round (§ Disrupting Spells),
+        // else the first foe up.
+        let caster = |c: &&fray_protocol::state::CombatantState| {
+            c.ose.as_ref().is_some_and(|o| {
+                matches!(o.declared, Some(Declaration::Spell { .. })) && !o.acted && !o.disrupted
+            })
+        };
+        let foes: Vec<&fray_protocol::state::CombatantState> = state
             .combatants
             .iter()
-            .find(|c| c.side != me.side && up(c))
+            .filter(|c| c.side != me.side && up(c))
+            .collect();
+        let foe = foes
+            .iter()
+            .find(|c| me.side == Side::Monsters && caster(c))
+            .or(foes.first())
             .map(|c| c.id.clone());
         let cmd = match (&o.declared, foe) {
             // § Combat Sequence Per Round: a member meaning to act in an earlier phase of the
@@ -864,6 +950,15 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
     assert!(has(&|e| matches!(
         e,
         GameEvent::SpellCast { .. } | GameEvent::SpellDisrupted { .. }
+    )));
+    // Issue 6, Done when: "a disrupted spell, and a morale break".
+    assert!(has(&|e| matches!(e, GameEvent::SpellDisrupted { .. })));
+    assert!(has(&|e| matches!(
+        e,
+        GameEvent::LeftBattle {
+            how: fray_protocol::ftd::Departure::Fled,
+            ..
+        }
     )));
     assert!(has(
         &|e| matches!(e, GameEvent::AttackRolled { attack, .. } if attack == "sling")
@@ -982,8 +1077,15 @@ async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
             assert!(!matches!(m, ServerMessage::Rejected { .. }), "{who}: {m:?}");
             if let ServerMessage::Event { event, .. } = &m {
                 match event {
-                    GameEvent::SecretRolled { roll, success, .. } => {
+                    GameEvent::SecretRolled {
+                        roll,
+                        success,
+                        distance,
+                        ..
+                    } => {
                         secrets += 1;
+                        // A wandering monster's distance is the GM's alone too.
+                        assert!(who == "gm" || distance.is_none(), "{who}: {event:?}");
                         assert_eq!(
                             roll.is_some() && success.is_some(),
                             who == "gm",

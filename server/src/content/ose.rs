@@ -509,7 +509,7 @@ fn combatant(
 }
 
 /// § Mercenary Morale: the troop type's rating (untrained or militia 6, barbarian horde 7,
-/// trained warriors 8; mounted +1, elite +1).
+/// trained warriors 8; mounted +1, elite +1, fanatics or berserkers +2), each modifier once.
 pub fn troop_morale(troop: &str) -> Option<i32> {
     let mut words = troop.split_whitespace().map(str::to_lowercase);
     let mut rating = match words.next()?.as_str() {
@@ -520,11 +520,18 @@ pub fn troop_morale(troop: &str) -> Option<i32> {
     };
     let mut seen = Vec::new();
     for w in words {
-        if !matches!(w.as_str(), "mounted" | "elite") || seen.contains(&w) {
+        // The table's rows: "Fanatics, berserkers +2" is one row (either word, once).
+        let (row, bonus) = match w.as_str() {
+            "mounted" => ("mounted", 1),
+            "elite" => ("elite", 1),
+            "fanatic" | "fanatics" | "berserker" | "berserkers" => ("fanatic", 2),
+            _ => return None,
+        };
+        if seen.contains(&row) {
             return None;
         }
-        rating += 1;
-        seen.push(w);
+        rating += bonus;
+        seen.push(row);
     }
     Some(rating)
 }
@@ -829,6 +836,28 @@ mod tests {
         assert_eq!(rat.and_then(|c| c.ose.as_ref()).map(|k| k.thac0), Some(20));
         let bad = text.replace("morale = 8", "morale = 8\nattack_as = \"elf\"");
         assert!(load_encounter("test.toml", &bad).is_err());
+    }
+
+    /// ose-adventuring.txt § Mercenary Morale, the Troop Type Morale table's last row:
+    /// "Fanatics, berserkers +2" (either word, singular or plural, counted once).
+    #[test]
+    fn fanatics_and_berserkers_add_two_mercenary_morale() {
+        assert_eq!(troop_morale("barbarian berserkers"), Some(9));
+        assert_eq!(troop_morale("militia fanatic"), Some(8));
+        assert_eq!(troop_morale("trained mounted elite fanatics"), Some(12));
+        assert_eq!(troop_morale("Trained Berserker"), Some(10));
+        assert_eq!(troop_morale("trained fanatic berserker"), None);
+        assert_eq!(
+            troop_morale("fanatic"),
+            None,
+            "a modifier is not a troop type"
+        );
+        let text = format!(
+            "{HEAD}[[monster]]\ntemplate = \"grave-rat\"\nname = \"Berserker\"\nhd = \"1\"\nac = 7\nhp = 5\nmorale = 8\ntroop = \"barbarian berserker\"\n[[monster.attacks]]\nid = \"axe\"\nname = \"Axe\"\ndamage = \"1d8\"\n"
+        );
+        let e = load_encounter("test.toml", &text).unwrap();
+        let m = e.combatants.iter().find(|c| c.id.0 == "grave-rat").unwrap();
+        assert_eq!(m.ose.as_ref().unwrap().morale, Some(9));
     }
 
     // ose-adventuring.txt § Mercenary Morale: the rating by troop type (the Mercenary Morale

@@ -67,6 +67,8 @@ mod tests_subdual;
 #[cfg(test)]
 mod tests_traps;
 #[cfg(test)]
+mod tests_tables;
+#[cfg(test)]
 mod tests_waterborne;
 
 use crate::content::model::OseSpec;
