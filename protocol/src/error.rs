@@ -159,7 +159,7 @@ pub enum ErrorCode {
     CannotSubdue,
     /// Orcus § Deter: the actor was deterred from this kind of action until the end of its next
     /// turn; or, as the target of Deter or Unnerve, it already resisted this actor's
-    /// intimidation this encounter; or it has surrendered (§ Unnerve).
+    /// intimidation this encounter.
     Deterred,
     /// Five Torches Deep § Quick Actions: the actor already concentrates on another effect
     /// (end it first), or already maintained its concentration this turn.
@@ -196,6 +196,9 @@ pub enum ErrorCode {
     NoPursuit,
     /// Old-School Essentials § Evasion and Pursuit: a pursuit is already under way.
     PursuitUnderWay,
+    /// Orcus § Unnerve: the actor has surrendered and takes no actions (nor immediate actions)
+    /// until the battle ends.
+    Surrendered,
 }
 
 impl fmt::Display for ErrorCode {

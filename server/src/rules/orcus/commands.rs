@@ -238,7 +238,7 @@ pub fn pay(d: &mut Decider, actor: &CombatantId, needed: ActionKind) -> R {
     }
     if has_condition(f.fx, Condition::Surrendered) {
         return Err(no(
-            ErrorCode::Deterred,
+            ErrorCode::Surrendered,
             format!("{} has surrendered (§ Unnerve)", f.c.name),
         ));
     }
@@ -341,6 +341,7 @@ fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R
                 let code = match c {
                     Condition::Dazed => ErrorCode::Dazed,
                     Condition::Stunned => ErrorCode::Stunned,
+                    Condition::Surrendered => ErrorCode::Surrendered,
                     _ => ErrorCode::CannotAct,
                 };
                 return Err(no(

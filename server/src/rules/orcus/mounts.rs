@@ -233,6 +233,7 @@ pub fn rider_spends_immediate(d: &mut Decider, b: &Board, attacker: &CombatantId
                 Condition::Surprised,
                 Condition::Helpless,
                 Condition::Unconscious,
+                Condition::Surrendered,
             ]
             .into_iter()
             .all(|c| !crate::rules::thirteenth_age::field::has_condition(f.fx, c))
