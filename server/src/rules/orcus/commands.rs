@@ -253,7 +253,10 @@ pub fn pay(d: &mut Decider, actor: &CombatantId, needed: ActionKind) -> R {
     }
     let budget = f.budget.0;
     let fresh = budget.standard && budget.move_action && budget.quick;
-    if !fresh && single_action(d, actor) {
+    // A commanded mount's actions are the single ones its rider gave up (each paid by the
+    // rider, in the surprise round too); a dazed one is held to one command (`command_mount`).
+    let commanded = d.field.battle.current() != Some(actor);
+    if !fresh && !commanded && single_action(d, actor) {
         let (code, why) = if d.field.battle.surprise.is_some() {
             (
                 ErrorCode::SurpriseRound,
