@@ -80,7 +80,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::QuickRest { actor, recoveries } => {
             super::rests::short_rest(d, b, actor, *recoveries)
         }
-        Command::FullHealUp => super::rests::long_rest(d),
+        Command::FullHealUp => super::rests::long_rest(d, b),
         Command::EndSession => super::rests::end_session(d),
         Command::GrantTempHp { target, amount } => {
             // § Temporary hit points: as in 13th Age (the higher stays; no waking at 0 hp).
