@@ -1547,3 +1547,42 @@ fn a_rest_recharges_the_expended_powers_of_monsters_still_in_the_session_resting
     assert_eq!(regained(&ev, "brute-1"), ["howl"]);
     assert!(cs(&e, "brute-1").expended.is_empty());
 }
+
+/// orcus-basic-rules.txt § Healing: "A creature that is healed while it is on negative hit
+/// points has its current hit points set to the value of the healing" (Lira at −6 spends a
+/// recovery on a short rest: 6 hp, her recovery value, not 0), and "A creature that has died
+/// can't regain hit points" (dead at −16, at or below −12, § Negative HP: her short rest is
+/// refused with nothing changed and no dice, and the long rest leaves her dead as she was).
+#[test]
+fn healing_on_negative_hit_points_sets_them_to_the_healing_and_the_dead_regain_none_healing() {
+    for (damage, dies) in [(30, false), (40, true)] {
+        let src = arena_src(&OPEN, &smash(damage), 5, NEXT_TO_LIRA)
+            .replace("[map]", "[options]\nrests = true\n[map]");
+        let enc = load_encounter("heal.toml", &src).unwrap();
+        let mut e = started(&enc, 4);
+        until(&mut e, "brute-1");
+        run(&mut e, &atk("brute-1", "smash", &["lira"]));
+        assert_eq!(cs(&e, "lira").hp, Some(24 - damage));
+        run(&mut e, &Command::EndBattle);
+        let rest = Command::QuickRest {
+            actor: cid("lira"),
+            recoveries: 1,
+        };
+        if !dies {
+            let ev = run(&mut e, &rest);
+            assert!(ev.iter().any(|x| matches!(x,
+                GameEvent::Healed { target, amount: 6, hp_after: Some(6), .. }
+                    if target.as_str() == "lira")));
+            let l = cs(&e, "lira");
+            assert_eq!((l.status, l.hp), (LifeStatus::Conscious, Some(6)));
+            continue;
+        }
+        assert_eq!(cs(&e, "lira").status, LifeStatus::Dead);
+        assert_eq!(refuse(&mut e, &rest), ErrorCode::CannotAct);
+        let ev = run(&mut e, &Command::FullHealUp);
+        assert!(!ev.iter().any(|x| matches!(x,
+            GameEvent::Healed { target, .. } if target.as_str() == "lira")));
+        let l = cs(&e, "lira");
+        assert_eq!((l.status, l.hp), (LifeStatus::Dead, Some(-16)));
+    }
+}
