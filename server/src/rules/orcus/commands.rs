@@ -133,6 +133,13 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             move_mount,
             landing,
         } => super::mounts::rider_choices(d, b, actor, *move_mount, *landing),
+        Command::OrcusCheck {
+            combatant,
+            skill,
+            dc,
+            difficulty,
+            purpose,
+        } => super::checks::check(d, b, combatant, skill, *dc, *difficulty, purpose.as_deref()),
         other => Err(no(
             ErrorCode::InvalidArgument,
             format!("'{}' is not an Orcus command", other.kind()),

@@ -10,6 +10,7 @@
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
 
 pub mod armor;
+pub mod checks;
 mod commands;
 pub mod elevation;
 mod forced;
@@ -32,6 +33,8 @@ mod turns;
 mod tests;
 #[cfg(test)]
 mod tests_armor;
+#[cfg(test)]
+mod tests_checks;
 #[cfg(test)]
 mod tests_conditions;
 #[cfg(test)]
