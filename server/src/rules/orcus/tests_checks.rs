@@ -49,11 +49,11 @@ fn rolled(ev: &[GameEvent]) -> Vec<(String, i32, i32, bool)> {
         .collect()
 }
 
-/// orcus-basic-rules.txt § Ability and skill checks: the GM chooses the skill and the DC; d20
-/// + the skill modifier against it, in or out of combat (before the battle, during it without
+/// orcus-basic-rules.txt § Ability and skill checks: the GM chooses the skill and the DC; a d20
+/// plus the skill modifier against it, in or out of combat (before the battle, during it without
 /// spending an action, after it); a DC from § Table – Typical Difficulty Classes (easy 8,
 /// moderate 12, hard 18) grows with the checker's level (§ Maintaining difficulties at higher
-/// levels, interpretation: + (level − 1) / 2).
+/// levels, interpretation: plus (level − 1) / 2).
 #[test]
 fn the_gm_calls_a_skill_check_against_a_dc_or_a_table_difficulty_ability_and_skill_checks() {
     let src = arena_src(&OPEN, "", 5, NEXT_TO_LIRA)
