@@ -32,6 +32,8 @@ mod turns;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_abilities;
+#[cfg(test)]
 mod tests_armor;
 #[cfg(test)]
 mod tests_checks;
