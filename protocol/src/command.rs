@@ -1096,6 +1096,37 @@ pub enum Command {
         #[serde(default)]
         clear_shore: bool,
     },
+    /// GM (Orcus § Ability and skill checks): a skill check — d20 + the combatant's skill
+    /// modifier against a DC, the GM's number (`dc`) or read from § Table – Typical Difficulty
+    /// Classes (`difficulty`, raised with the combatant's level: § Maintaining difficulties at
+    /// higher levels); any time in the session (in or out of combat); takes no action.
+    OrcusCheck {
+        /// Who checks.
+        combatant: CombatantId,
+        /// The skill, by its lowercase name in § The skills (e.g. `athletics`, `heal`).
+        skill: String,
+        /// The DC (1..=60); exactly one of `dc` and `difficulty`.
+        #[serde(default)]
+        dc: Option<i32>,
+        /// The DC from the table instead.
+        #[serde(default)]
+        difficulty: Option<CheckDifficulty>,
+        /// What for (shown in the event as the check's purpose), e.g. `climb the cliff`.
+        #[serde(default)]
+        purpose: Option<String>,
+    },
+}
+
+/// Orcus § Table – Typical Difficulty Classes: easy, moderate, hard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckDifficulty {
+    /// Easy (DC 8 at level 1).
+    Easy,
+    /// Moderate (DC 12).
+    Moderate,
+    /// Hard (DC 18).
+    Hard,
 }
 
 fn clear() -> crate::bf::Terrain {
@@ -1263,6 +1294,7 @@ impl Command {
             | Command::EndPursuit { .. }
             | Command::GaleDamage { .. }
             | Command::GaleStrikes { .. }
+            | Command::OrcusCheck { .. }
             | Command::EndSession => None,
         }
     }
@@ -1316,6 +1348,7 @@ impl Command {
             Command::EndPursuit { .. } => "end_pursuit",
             Command::GaleDamage { .. } => "gale_damage",
             Command::GaleStrikes { .. } => "gale_strikes",
+            Command::OrcusCheck { .. } => "orcus_check",
             Command::Concentrate { .. } => "concentrate",
             Command::EndConcentration { .. } => "end_concentration",
             Command::StartAmbush { .. } => "start_ambush",

@@ -159,7 +159,7 @@ pub enum ErrorCode {
     CannotSubdue,
     /// Orcus § Deter: the actor was deterred from this kind of action until the end of its next
     /// turn; or, as the target of Deter or Unnerve, it already resisted this actor's
-    /// intimidation this encounter; or it has surrendered (§ Unnerve).
+    /// intimidation this encounter.
     Deterred,
     /// Five Torches Deep § Quick Actions: the actor already concentrates on another effect
     /// (end it first), or already maintained its concentration this turn.
@@ -199,6 +199,9 @@ pub enum ErrorCode {
     /// Old-School Essentials § Movement Outside of Melee, Maximum duration: a combatant that
     /// moved at its encounter rate in 60 rounds of the encounter moves no further at that rate.
     MaxDuration,
+    /// Orcus § Unnerve: the actor has surrendered and takes no actions (nor immediate actions)
+    /// until the battle ends.
+    Surrendered,
 }
 
 impl fmt::Display for ErrorCode {

@@ -184,6 +184,10 @@ pub struct GridState {
     /// to its mount's north-west square (`None`: Fray chooses).
     #[serde(default)]
     pub landing: Option<Square>,
+    /// § Controlling a mount: a controlled mount its rider commanded during the rider's current
+    /// turn (cleared when a turn ends); a dazed one takes no second commanded action.
+    #[serde(default)]
+    pub commanded: bool,
 }
 
 /// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).

@@ -121,12 +121,17 @@ pub struct HeroFile {
     pub hp: i32,
     /// AC as on the sheet; computed from `armor`/`shield` when either is given (then absent).
     pub ac: Option<i32>,
-    /// Fortitude.
-    pub fortitude: i32,
-    /// Reflex (before the shield bonus and the non-proficiency penalty).
-    pub reflex: i32,
-    /// Will.
-    pub will: i32,
+    /// Fortitude as on the sheet; absent: 10 + half level + the higher of the Strength and
+    /// Constitution modifiers (`HeroFile::defenses`).
+    #[serde(default)]
+    pub fortitude: Option<i32>,
+    /// Reflex (before the shield bonus and the non-proficiency penalty); absent: 10 + half
+    /// level + the higher of the Dexterity and Intelligence modifiers.
+    #[serde(default)]
+    pub reflex: Option<i32>,
+    /// Will; absent: 10 + half level + the higher of the Wisdom and Charisma modifiers.
+    #[serde(default)]
+    pub will: Option<i32>,
     /// Initiative bonus.
     pub initiative: i32,
     /// Speed in squares.
@@ -1357,8 +1362,24 @@ impl HeroFile {
         }
     }
 
+    /// Fortitude, Reflex (before the shield) and Will: the sheet's, or (§ Abilities, Fortitude
+    /// / Reflex / Will Defense: "add either your Strength modifier or your Constitution modifier
+    /// (whichever is higher)", Dexterity or Intelligence, Wisdom or Charisma) 10 + half level +
+    /// the higher modifier. Interpretation: the base 10 + half level is Fourth Edition's (the
+    /// text gives only the modifier); class and race bonuses are not in the text, so a hero
+    /// with them states its defenses.
+    fn defenses(&self) -> (i32, i32, i32) {
+        let base = 10 + self.level / 2;
+        (
+            self.fortitude.unwrap_or(base + self.str.max(self.con)),
+            self.reflex.unwrap_or(base + self.dex.max(self.int)),
+            self.will.unwrap_or(base + self.wis.max(self.cha)),
+        )
+    }
+
     fn resolve(&self, ctx: &Ctx, at: Square) -> Result<CombatantSpec, ContentError> {
         let f = |n: &str| format!("hero.{}.{n}", self.id);
+        let (fortitude, reflex, will) = self.defenses();
         if !(1..=30).contains(&self.level) {
             return Err(ctx.err(f("level"), format!("{} is outside 1..=30", self.level)));
         }
@@ -1436,8 +1457,8 @@ impl HeroFile {
             max_hp: self.hp,
             defenses: Defenses {
                 ac,
-                pd: self.fortitude,
-                md: self.will,
+                pd: fortitude,
+                md: will,
             },
             initiative: self.initiative,
             hero: Some(HeroSpec {
@@ -1460,9 +1481,9 @@ impl HeroFile {
                 square: at,
                 size,
                 speed,
-                fortitude: self.fortitude,
-                reflex: self.reflex + outfit.reflex,
-                will: self.will,
+                fortitude,
+                reflex: reflex + outfit.reflex,
+                will,
                 rank: "hero".into(),
                 action_points: 1,
                 recoveries: self.recoveries.max(0),

@@ -103,6 +103,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 ActionKind::Move => a.0.move_action = true,
                 ActionKind::Quick => a.0.quick = true,
             });
+            with::<Grid>(world, mount, |g| g.0.commanded = true);
         }
         GameEvent::MovedAloft { combatant, height } => {
             with::<Grid>(world, combatant, |g| g.0.height = *height);
@@ -560,6 +561,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             if let Some(m) = mount {
                 with::<ActionBudget>(world, &m, |a| a.0 = ActionsLeft::NONE);
             }
+            for_all::<Grid>(world, |g| g.0.commanded = false);
         }
         GameEvent::BattleEnded { winner } => {
             {
@@ -1080,6 +1082,7 @@ pub fn enter_battle(world: &mut World, number: u32) {
         g.0.action_point_round = None;
         g.0.opportunity_used = false;
         g.0.immediate_used = false;
+        g.0.commanded = false;
         g.0.rallied = false;
         g.0.maintained.clear();
         g.0.unloaded.clear();

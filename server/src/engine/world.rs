@@ -71,6 +71,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 hit_chosen_by: Vec::new(),
                 moves_mount: false,
                 landing: None,
+                commanded: false,
             }),
             OrcusKit(o.clone()),
         ));

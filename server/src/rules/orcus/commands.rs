@@ -80,7 +80,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::QuickRest { actor, recoveries } => {
             super::rests::short_rest(d, b, actor, *recoveries)
         }
-        Command::FullHealUp => super::rests::long_rest(d),
+        Command::FullHealUp => super::rests::long_rest(d, b),
         Command::EndSession => super::rests::end_session(d),
         Command::GrantTempHp { target, amount } => {
             // § Temporary hit points: as in 13th Age (the higher stays; no waking at 0 hp).
@@ -133,6 +133,13 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             move_mount,
             landing,
         } => super::mounts::rider_choices(d, b, actor, *move_mount, *landing),
+        Command::OrcusCheck {
+            combatant,
+            skill,
+            dc,
+            difficulty,
+            purpose,
+        } => super::checks::check(d, b, combatant, skill, *dc, *difficulty, purpose.as_deref()),
         other => Err(no(
             ErrorCode::InvalidArgument,
             format!("'{}' is not an Orcus command", other.kind()),
@@ -238,7 +245,7 @@ pub fn pay(d: &mut Decider, actor: &CombatantId, needed: ActionKind) -> R {
     }
     if has_condition(f.fx, Condition::Surrendered) {
         return Err(no(
-            ErrorCode::Deterred,
+            ErrorCode::Surrendered,
             format!("{} has surrendered (§ Unnerve)", f.c.name),
         ));
     }
@@ -253,7 +260,10 @@ pub fn pay(d: &mut Decider, actor: &CombatantId, needed: ActionKind) -> R {
     }
     let budget = f.budget.0;
     let fresh = budget.standard && budget.move_action && budget.quick;
-    if !fresh && single_action(d, actor) {
+    // A commanded mount's actions are the single ones its rider gave up (each paid by the
+    // rider, in the surprise round too); a dazed one is held to one command (`command_mount`).
+    let commanded = d.field.battle.current() != Some(actor);
+    if !fresh && !commanded && single_action(d, actor) {
         let (code, why) = if d.field.battle.surprise.is_some() {
             (
                 ErrorCode::SurpriseRound,
@@ -341,6 +351,7 @@ fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R
                 let code = match c {
                     Condition::Dazed => ErrorCode::Dazed,
                     Condition::Stunned => ErrorCode::Stunned,
+                    Condition::Surrendered => ErrorCode::Surrendered,
                     _ => ErrorCode::CannotAct,
                 };
                 return Err(no(

@@ -10,6 +10,7 @@
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
 
 pub mod armor;
+pub mod checks;
 mod commands;
 pub mod elevation;
 mod forced;
@@ -31,7 +32,11 @@ mod turns;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_abilities;
+#[cfg(test)]
 mod tests_armor;
+#[cfg(test)]
+mod tests_checks;
 #[cfg(test)]
 mod tests_conditions;
 #[cfg(test)]

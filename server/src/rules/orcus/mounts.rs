@@ -12,6 +12,7 @@ use super::commands::{
 use super::geometry::{self, Space};
 use crate::content::model::MountKind;
 use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::thirteenth_age::field::has_condition;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{
     ActionKind, Condition, Defense, EffectEndReason, EffectKind, GameEvent, SavePurpose,
@@ -190,8 +191,20 @@ pub fn command_mount(d: &mut Decider, b: &Board, actor: &CombatantId, action: Ac
             format!("{m} acts independently: it cannot be commanded"),
         ));
     }
-    if !super::commands::can_threaten(d, &m) {
+    // A dazed mount still takes one action (condition dazed, interpretation: Fourth Edition's
+    // single action per turn): one command in its rider's turn.
+    let dazed = d
+        .field
+        .get(&m)
+        .is_some_and(|f| has_condition(f.fx, Condition::Dazed));
+    if !commandable(d, &m) {
         return Err(no(ErrorCode::CannotAct, format!("{m} cannot act")));
+    }
+    if dazed && b.get(&m).is_some_and(|(g, _)| g.0.commanded) {
+        return Err(no(
+            ErrorCode::Dazed,
+            format!("{m} is dazed: it takes a single action per turn, already commanded"),
+        ));
     }
     pay(d, actor, action)?;
     d.emit(GameEvent::MountCommanded {
@@ -200,6 +213,23 @@ pub fn command_mount(d: &mut Decider, b: &Board, actor: &CombatantId, action: Ac
         action,
     });
     Ok(())
+}
+
+/// Able to act but for being dazed: conscious, not stunned, helpless, unconscious, surprised
+/// or surrendered.
+fn commandable(d: &Decider, id: &CombatantId) -> bool {
+    d.field.get(id).is_some_and(|f| {
+        f.vit.0 == LifeStatus::Conscious
+            && [
+                Condition::Stunned,
+                Condition::Helpless,
+                Condition::Unconscious,
+                Condition::Surprised,
+                Condition::Surrendered,
+            ]
+            .into_iter()
+            .all(|c| !has_condition(f.fx, c))
+    })
 }
 
 /// § Controlling a mount: whose immediate action `actor`'s counter or reaction spends — "you
@@ -233,9 +263,10 @@ pub fn rider_spends_immediate(d: &mut Decider, b: &Board, attacker: &CombatantId
                 Condition::Surprised,
                 Condition::Helpless,
                 Condition::Unconscious,
+                Condition::Surrendered,
             ]
             .into_iter()
-            .all(|c| !crate::rules::thirteenth_age::field::has_condition(f.fx, c))
+            .all(|c| !has_condition(f.fx, c))
         });
     if used || !able {
         return false;

@@ -24,7 +24,7 @@ use fray_protocol::ids::CombatantId;
 use fray_protocol::state::LifeStatus;
 
 /// The id `feint` is expended under (§ Feint is once per encounter).
-const FEINT: &str = "feint";
+pub(super) const FEINT: &str = "feint";
 /// § Grant Save: Heal vs 15.
 const GRANT_SAVE_DC: i32 = 15;
 /// § Rally Ally: Heal vs 10.
@@ -72,7 +72,7 @@ pub fn skill_action(
 }
 
 /// The id Create Diversion is expended under (§ Create Diversion is once per encounter).
-const CREATE_DIVERSION: &str = "create_diversion";
+pub(super) const CREATE_DIVERSION: &str = "create_diversion";
 /// § Deter: a hostile target's Will bonus (a creature in a fight is hostile: interpretation).
 const HOSTILE_WILL: i32 = 10;
 /// § Deter, § Unnerve: the Will bonus when the actor speaks no language the target understands.

@@ -2275,4 +2275,129 @@ mod tests {
             assert_eq!(size.space_half_squares(), side_half_squares, "{line}");
         }
     }
+
+    // --- The builder, table-driven ---------------------------------------
+
+    /// The text's damage cell `cell` ("1d10+3" or "5") with `bonus` added to its modifier.
+    fn plus_bonus(cell: &str, bonus: i32) -> String {
+        match cell.split_once('+') {
+            Some((dice, modifier)) => format!("{dice}+{}", num(modifier) + bonus),
+            None => (num(cell) + bonus).to_string(),
+        }
+    }
+
+    /// orcus-basic-rules.txt § Creating new monsters (Role blocks; "HP: For elites, double HP.
+    /// For bosses, quadruple it. Mooks only ever have 1 HP."; § Powers: wrecker bonus, half for
+    /// mooks), § Table – Monster Level and Damage, § Experience Points: for every role × level
+    /// (1–35; XP to 30) × rank, with and without the leader rider, the builder's stat block and
+    /// power damage equal the numbers read from the text itself.
+    #[test]
+    fn the_builder_reproduces_the_texts_tables_for_every_role_level_and_rank_creating_new_monsters()
+    {
+        let Some(text) = rules_text() else { return };
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let start = lines
+            .iter()
+            .position(|l| *l == "Creating new monsters")
+            .unwrap();
+        assert!(text.contains(
+            "HP: For elites, double HP. For bosses, quadruple it. Mooks only ever have 1 HP."
+        ));
+        // Role blocks: [ac, fort, ref, will, hp base, hp per level, vs AC, vs F/R/W].
+        let names = [
+            "Archer", "Blocker", "Skulker", "Spoiler", "Striker", "Wrecker",
+        ];
+        let mut blocks = Vec::new();
+        for name in names {
+            let at = start + lines[start..].iter().position(|l| *l == name).unwrap();
+            let vs_ac = at + lines[at..].iter().position(|l| *l == "vs AC").unwrap();
+            let vs_frw = at + lines[at..].iter().position(|l| *l == "vs F/R/W").unwrap();
+            let mut b = integers(lines[at + 1]);
+            b.extend(integers(lines[at + 2]));
+            b.extend(integers(lines[at + 3]));
+            b.extend(integers(lines[vs_ac + 1]));
+            b.extend(integers(lines[vs_frw + 1]));
+            assert_eq!(b.len(), 8, "{name}: {b:?}");
+            blocks.push(b);
+        }
+        let damage_rows = section(&text, "Wrecker Bonus Damage", |l| !starts_with_digit(l));
+        assert_eq!(damage_rows.len(), 35);
+        let xp_rows = section(&text, "Level Mook Standard Elite Boss", |l| l == "Size");
+        assert_eq!(xp_rows.len(), 30);
+        let kinds = [
+            DamageKind::Mook,
+            DamageKind::AtWillSingle,
+            DamageKind::AtWillMulti,
+            DamageKind::SurgeSingle,
+            DamageKind::SurgeMulti,
+        ];
+        let mut checked = 0;
+        for (role, b) in ROLES.iter().zip(&blocks) {
+            for level in 1..=MAX_MONSTER_LEVEL {
+                let damage: Vec<&str> = damage_rows[(level - 1) as usize]
+                    .split_whitespace()
+                    .collect();
+                assert_eq!(num(damage[0]), level);
+                let wrecker = num(damage[6].trim_start_matches('+'));
+                let xp_cells: Option<Vec<&str>> = xp_rows
+                    .get((level - 1) as usize)
+                    .map(|r| r.split_whitespace().collect());
+                for (column, rank) in RANKS.iter().enumerate() {
+                    for leader in [false, true] {
+                        let m = build_monster(level, *role, *rank, leader).unwrap();
+                        let standard_hp = b[4] + b[5] * level;
+                        let hp = match rank {
+                            Rank::Mook => 1,
+                            Rank::Standard => standard_hp,
+                            Rank::Elite => standard_hp * 2,
+                            Rank::Boss => standard_hp * 4,
+                        };
+                        assert_eq!(
+                            (
+                                m.ac,
+                                m.fortitude,
+                                m.reflex,
+                                m.will,
+                                m.hp,
+                                m.attack_vs_ac,
+                                m.attack_vs_other
+                            ),
+                            (
+                                b[0] + level,
+                                b[1] + level,
+                                b[2] + level,
+                                b[3] + level,
+                                hp,
+                                b[6] + level,
+                                b[7] + level
+                            ),
+                            "{role:?} {level} {rank:?}"
+                        );
+                        assert_eq!(
+                            (m.level, m.role, m.rank, m.leader),
+                            (level, *role, *rank, leader)
+                        );
+                        let xp = xp_cells.as_ref().map(|c| num(c[column + 1]));
+                        assert_eq!(m.xp, xp, "{role:?} {level} {rank:?}");
+                        let bonus = match (role, rank) {
+                            (Role::Wrecker, Rank::Mook) => wrecker / 2,
+                            (Role::Wrecker, _) => wrecker,
+                            _ => 0,
+                        };
+                        for (kind, cell) in kinds.iter().zip(&damage[1..6]) {
+                            assert_eq!(
+                                power_damage(level, *kind, *role, *rank)
+                                    .unwrap()
+                                    .to_string(),
+                                plus_bonus(cell, bonus),
+                                "{role:?} {level} {rank:?} {kind:?}"
+                            );
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 6 * 35 * 4 * 2);
+    }
 }

@@ -551,3 +551,60 @@ fn a_thrown_rider_lands_in_the_square_it_chose_mounting_and_dismounting() {
     );
     assert_eq!(square(&e, "kael"), Square::new(0, 4));
 }
+
+const DAZE: &str = r#"[[monster.powers]]
+id = "daze"
+name = "Daze"
+origin = "ranged"
+range = [10, 10]
+targets = "one creature"
+vs = "will"
+bonus = 40
+on_hit = [{ condition = "dazed", duration = "encounter" }]
+"#;
+
+/// orcus-basic-rules.txt § Controlling a mount with § Conditions, Dazed (interpretation, Fourth
+/// Edition: a single action per turn): a dazed controlled mount still takes the one action its
+/// rider commands; a second command in the same turn is refused `dazed` (nothing changes, no
+/// dice); the next turn it may be commanded again.
+#[test]
+fn a_dazed_controlled_mount_takes_one_commanded_action_per_turn_controlling_a_mount() {
+    let enc = stable(
+        HORSE,
+        "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [8, 0]\nbrute-2 = [8, 5]",
+        DAZE,
+    );
+    let mut e = started(&enc, 1);
+    run(&mut e, &mount("kael", "lira", true));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    run(&mut e, &atk("brute-1", "daze", &["lira"]));
+    let dazed = |e: &Engine| {
+        cs(e, "lira")
+            .effects
+            .iter()
+            .any(|x| x.kind == EffectKind::Condition(Condition::Dazed))
+    };
+    assert!(dazed(&e));
+    until(&mut e, "kael");
+    assert!(dazed(&e), "still dazed on its rider's turn");
+    let ev = run(&mut e, &command("kael", ActionKind::Standard));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::MountCommanded { .. }))
+    );
+    run(&mut e, &mv("lira", &[(2, 2), (3, 2)], MoveMode::Walk));
+    assert_eq!(square(&e, "lira"), Square::new(3, 2));
+    assert_eq!(square(&e, "kael"), Square::new(3, 2));
+    assert_eq!(
+        refuse(&mut e, &command("kael", ActionKind::Move)),
+        ErrorCode::Dazed
+    );
+    // The next turn, still dazed, it takes a commanded action again.
+    run(&mut e, &end("kael"));
+    until(&mut e, "kael");
+    assert!(dazed(&e));
+    run(&mut e, &command("kael", ActionKind::Move));
+    run(&mut e, &mv("lira", &[(4, 2)], MoveMode::Walk));
+    assert_eq!(square(&e, "lira"), Square::new(4, 2));
+}

@@ -4,7 +4,7 @@
 use super::tests::{arena_src, atk, end, mv, started, until};
 use crate::content::model::Encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
+use crate::rules::thirteenth_age::tests::{cid, cs, refusal, refuse, run};
 use fray_protocol::command::SkillActionKind;
 use fray_protocol::event::{ActionKind, Condition, EffectKind, GameEvent};
 use fray_protocol::grid::MoveMode;
@@ -275,4 +275,53 @@ fn a_side_whose_creatures_all_surrendered_or_fell_loses_the_battle_unnerve() {
         winner: Some(fray_protocol::ids::Side::Heroes)
     }));
     assert_eq!(e.state().winner, Some(fray_protocol::ids::Side::Heroes));
+}
+
+/// orcus-basic-rules.txt § Unnerve ("Success: The target surrenders"), interpretation: a
+/// surrendered creature takes no actions, immediate ones included; the refusal has its own
+/// reason, `surrendered` (not `deterred`, which is § Deter's), changes nothing and draws no dice.
+#[test]
+fn a_surrendered_creatures_actions_are_refused_as_surrendered_unnerve() {
+    let src = arena_src(
+        &OPEN,
+        r#"[[monster.powers]]
+id = "snap"
+name = "Snap Shot"
+action = "immediate reaction"
+trigger = "an enemy attacks the brute"
+origin = "ranged"
+range = [10, 10]
+vs = "ac"
+bonus = 4
+hit = "1"
+"#,
+        40,
+        "kael = [0, 0]\nlira = [0, 5]\nbrute-1 = [1, 0]\nbrute-2 = [8, 5]",
+    )
+    .replace("wis = 2", "wis = 2\nskills = { intimidate = 40 }")
+    .replace("hit = \"1d8+2\"", "hit = \"1d1+19\"");
+    let enc = crate::content::load_encounter("surrender.toml", &src).unwrap();
+    let snap = |actor: &str| Command::Attack {
+        actor: cid(actor),
+        attack: "snap".into(),
+        targets: vec![cid("kael")],
+        mode: fray_protocol::command::AttackMode::Standard,
+        knock_out: false,
+        forced: Vec::new(),
+    };
+    let mut e = started(&enc, 5);
+    run(&mut e, &atk("kael", "sword", &["brute-1"]));
+    assert!(cs(&e, "brute-1").staggered);
+    extra_standard(&mut e, "kael");
+    run(&mut e, &skill("kael", SkillActionKind::Unnerve, "kael"));
+    assert!(has(&e, "brute-1", Condition::Surrendered));
+    let r = refusal(&mut e, &snap("brute-1"));
+    assert_eq!(r.code, ErrorCode::Surrendered, "{r}");
+    assert!(r.message.contains("surrendered"), "{r}");
+    // Brute-2, not surrendered, takes the same reaction.
+    let ev = run(&mut e, &snap("brute-2"));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::InterruptUsed { .. }))
+    );
 }

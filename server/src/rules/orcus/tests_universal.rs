@@ -1426,3 +1426,163 @@ fn a_knocked_out_monster_comes_to_with_1_hp_after_the_partys_rest_knocking_a_cre
         }
     }
 }
+
+/// The brute's encounter, recharge and daily powers, one per action so that one turn spends all.
+const THREE_POWERS: &str = r#"[[monster.powers]]
+id = "roar"
+name = "Roar"
+frequency = "encounter"
+origin = "ranged"
+range = [10, 10]
+vs = "ac"
+bonus = 4
+hit = "1"
+[[monster.powers]]
+id = "spit"
+name = "Spit"
+action = "move"
+frequency = "recharge 6"
+origin = "ranged"
+range = [10, 10]
+vs = "ac"
+bonus = 4
+hit = "1"
+[[monster.powers]]
+id = "howl"
+name = "Howl"
+action = "swift"
+frequency = "daily"
+origin = "ranged"
+range = [10, 10]
+vs = "ac"
+bonus = 4
+hit = "1"
+"#;
+
+fn regained(ev: &[GameEvent], who: &str) -> Vec<String> {
+    ev.iter()
+        .filter_map(|x| match x {
+            GameEvent::PowerRegained {
+                combatant, power, ..
+            } if combatant.as_str() == who => Some(power.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// orcus-basic-rules.txt § Resting (§ Short rest: encounter powers; § Long rest: encounter and
+/// daily powers), § Recharge X–Y ("The power also recharges when the monster finishes a short
+/// or long rest"): the party's rest passes for a monster still in the session (here a
+/// knocked-out captive, interpretation), so its expended encounter and recharge powers come
+/// back with the first short rest and its daily one with the long rest; a hero's short rest
+/// recharges its once-per-encounter skill action Create Diversion too.
+#[test]
+fn a_rest_recharges_the_expended_powers_of_monsters_still_in_the_session_resting() {
+    let src = arena_src(
+        &OPEN,
+        THREE_POWERS,
+        40,
+        "kael = [1, 1]\nlira = [0, 5]\nbrute-1 = [4, 1]\nbrute-2 = [4, 2]",
+    )
+    .replace("hit = \"1d8+2\"", "hit = \"1d1+80\"")
+    .replace("wis = 2", "wis = 2\nskills = { bluff = 40 }")
+    .replace("[map]", "[options]\nrests = true\n[map]");
+    let enc = load_encounter("captive.toml", &src).unwrap();
+    let mut e = started(&enc, 3);
+    run(
+        &mut e,
+        &Command::SkillAction {
+            actor: cid("kael"),
+            action: fray_protocol::command::SkillActionKind::CreateDiversion,
+            target: cid("kael"),
+            effect: None,
+            forbid: None,
+            foreign: false,
+        },
+    );
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    for power in ["roar", "spit", "howl"] {
+        run(&mut e, &atk("brute-1", power, &["lira"]));
+    }
+    until(&mut e, "kael");
+    let used = cs(&e, "brute-1").expended;
+    for power in ["roar", "spit", "howl"] {
+        assert!(used.iter().any(|u| u == power), "{power}: {used:?}");
+    }
+    run(&mut e, &mv("kael", &[(2, 1), (3, 1)], MoveMode::Walk));
+    run(
+        &mut e,
+        &Command::Attack {
+            actor: cid("kael"),
+            attack: "sword".into(),
+            targets: vec![cid("brute-1")],
+            mode: AttackMode::Standard,
+            knock_out: true,
+            forced: Vec::new(),
+        },
+    );
+    assert_eq!(cs(&e, "brute-1").status, LifeStatus::KnockedOut);
+    run(
+        &mut e,
+        &Command::SpendActionPoint {
+            actor: cid("kael"),
+            action: fray_protocol::event::ActionKind::Standard,
+        },
+    );
+    run(&mut e, &atk("kael", "sword", &["brute-2"]));
+    assert_eq!(e.state().phase, fray_protocol::state::Phase::Ended);
+    let ev = run(
+        &mut e,
+        &Command::QuickRest {
+            actor: cid("kael"),
+            recoveries: 0,
+        },
+    );
+    assert_eq!(regained(&ev, "brute-1"), ["roar", "spit"]);
+    assert_eq!(regained(&ev, "kael"), ["create_diversion"]);
+    assert!(regained(&ev, "brute-2").is_empty(), "slain");
+    assert_eq!(cs(&e, "brute-1").expended, ["howl"]);
+    let ev = run(&mut e, &Command::FullHealUp);
+    assert_eq!(regained(&ev, "brute-1"), ["howl"]);
+    assert!(cs(&e, "brute-1").expended.is_empty());
+}
+
+/// orcus-basic-rules.txt § Healing: "A creature that is healed while it is on negative hit
+/// points has its current hit points set to the value of the healing" (Lira at −6 spends a
+/// recovery on a short rest: 6 hp, her recovery value, not 0), and "A creature that has died
+/// can't regain hit points" (dead at −16, at or below −12, § Negative HP: her short rest is
+/// refused with nothing changed and no dice, and the long rest leaves her dead as she was).
+#[test]
+fn healing_on_negative_hit_points_sets_them_to_the_healing_and_the_dead_regain_none_healing() {
+    for (damage, dies) in [(30, false), (40, true)] {
+        let src = arena_src(&OPEN, &smash(damage), 5, NEXT_TO_LIRA)
+            .replace("[map]", "[options]\nrests = true\n[map]");
+        let enc = load_encounter("heal.toml", &src).unwrap();
+        let mut e = started(&enc, 4);
+        until(&mut e, "brute-1");
+        run(&mut e, &atk("brute-1", "smash", &["lira"]));
+        assert_eq!(cs(&e, "lira").hp, Some(24 - damage));
+        run(&mut e, &Command::EndBattle);
+        let rest = Command::QuickRest {
+            actor: cid("lira"),
+            recoveries: 1,
+        };
+        if !dies {
+            let ev = run(&mut e, &rest);
+            assert!(ev.iter().any(|x| matches!(x,
+                GameEvent::Healed { target, amount: 6, hp_after: Some(6), .. }
+                    if target.as_str() == "lira")));
+            let l = cs(&e, "lira");
+            assert_eq!((l.status, l.hp), (LifeStatus::Conscious, Some(6)));
+            continue;
+        }
+        assert_eq!(cs(&e, "lira").status, LifeStatus::Dead);
+        assert_eq!(refuse(&mut e, &rest), ErrorCode::CannotAct);
+        let ev = run(&mut e, &Command::FullHealUp);
+        assert!(!ev.iter().any(|x| matches!(x,
+            GameEvent::Healed { target, .. } if target.as_str() == "lira")));
+        let l = cs(&e, "lira");
+        assert_eq!((l.status, l.hp), (LifeStatus::Dead, Some(-16)));
+    }
+}

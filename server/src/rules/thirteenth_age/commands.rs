@@ -356,6 +356,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::EndPursuit { .. }
         | Command::GaleDamage { .. }
         | Command::GaleStrikes { .. }
+        | Command::OrcusCheck { .. }
         | Command::Concentrate { .. }
         | Command::EndConcentration { .. } => reject(
             ErrorCode::InvalidArgument,
