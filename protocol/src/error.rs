@@ -199,6 +199,9 @@ pub enum ErrorCode {
     /// Old-School Essentials § Movement Outside of Melee, Maximum duration: a combatant that
     /// moved at its encounter rate in 60 rounds of the encounter moves no further at that rate.
     MaxDuration,
+    /// Old-School Essentials § Missile Attacks: "possible when opponents are more than 5′ from
+    /// one another" — a missile attack by a combatant in melee.
+    MissileInMelee,
 }
 
 impl fmt::Display for ErrorCode {

@@ -542,6 +542,18 @@ fn attack_cmd(
     };
     super::subdual::may_subdue(subdue, &w, sheet(s, target)?.1)?;
     let missile = w.ranges.is_some();
+    // § Missile Attacks: "possible when opponents are more than 5′ from one another"; Fray's
+    // "in melee" (no positions): it exchanged a melee attack with a foe still in the fight.
+    if missile && !super::round::melee_foes(d, s, actor).is_empty() {
+        return Err(no(
+            ErrorCode::MissileInMelee,
+            format!(
+                "{} is in melee: missile attacks are possible only when opponents are more \
+                 than 5′ apart (§ Missile Attacks); withdraw or retreat first",
+                name(d, actor)
+            ),
+        ));
+    }
     // § Combat Sequence Per Round: missile attacks, then (after spells) melee attacks.
     let phase = if missile {
         OsePhase::Missiles

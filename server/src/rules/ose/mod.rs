@@ -65,9 +65,9 @@ mod tests_routine;
 #[cfg(test)]
 mod tests_subdual;
 #[cfg(test)]
-mod tests_traps;
-#[cfg(test)]
 mod tests_tables;
+#[cfg(test)]
+mod tests_traps;
 #[cfg(test)]
 mod tests_waterborne;
 
