@@ -481,7 +481,9 @@ fn attack_cmd(
 ) -> R {
     on_turn(d, actor)?;
     let (sh, kit) = sheet(s, actor)?;
-    let w = match super::combat_extras::unarmed(kit, attack) {
+    let unarmed = super::combat_extras::unarmed(kit, attack);
+    let bare = unarmed.is_some();
+    let w = match unarmed {
         Some(w) => w,
         None => weapon(kit, attack)?.clone(),
     };
@@ -607,7 +609,8 @@ fn attack_cmd(
         });
         return Ok(());
     }
-    let dmg: Roll = d.roll(&w.damage, &Placeholders::default())?;
+    let dice = super::weapon_damage::dice(&s.battle().options, kit, &w, bare);
+    let dmg: Roll = d.roll(dice, &Placeholders::default())?;
     let str_dmg = if missile { 0 } else { kit.str_mod };
     let amount = (dmg.total + str_dmg - tired + extra.damage).max(1);
     d.emit(GameEvent::DamageRolled {

@@ -41,6 +41,7 @@ pub mod tables;
 mod travel;
 mod turns;
 mod waterborne;
+mod weapon_damage;
 
 #[cfg(test)]
 mod tests;
@@ -70,6 +71,8 @@ mod tests_tables;
 mod tests_traps;
 #[cfg(test)]
 mod tests_waterborne;
+#[cfg(test)]
+mod tests_weapon_damage;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{
