@@ -202,6 +202,9 @@ pub enum ErrorCode {
     /// Old-School Essentials § Missile Attacks: "possible when opponents are more than 5′ from
     /// one another" — a missile attack by a combatant in melee.
     MissileInMelee,
+    /// Old-School Essentials § Targets Behind Cover: an attack at a target the GM put behind
+    /// complete cover ("the target cannot be hit").
+    CompleteCover,
 }
 
 impl fmt::Display for ErrorCode {

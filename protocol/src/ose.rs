@@ -478,6 +478,9 @@ pub enum OseCondition {
     Unstable,
     /// § Running, Effects of exhaustion: −2 to attacks, damage and AC.
     Exhausted,
+    /// § Targets Behind Cover, Complete cover: "The target cannot be hit" (attacks at it are
+    /// refused while the GM keeps it set).
+    CompleteCover,
 }
 
 /// Surprise at a wilderness encounter, seen from the fleeing side (§ Evasion and Pursuit, In the

@@ -519,6 +519,7 @@ fn attack_cmd(
             format!("{} is out of the fight", name(d, target)),
         ));
     }
+    super::combat_extras::may_be_attacked(d, &tsh, target)?;
     if !(-10..=10).contains(&modifier) {
         return Err(no(
             ErrorCode::InvalidArgument,

@@ -48,6 +48,8 @@ mod tests;
 #[cfg(test)]
 mod tests_bf;
 #[cfg(test)]
+mod tests_cover;
+#[cfg(test)]
 mod tests_darkness;
 #[cfg(test)]
 mod tests_evasion;
