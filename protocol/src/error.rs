@@ -202,6 +202,12 @@ pub enum ErrorCode {
     /// Orcus § Unnerve: the actor has surrendered and takes no actions (nor immediate actions)
     /// until the battle ends.
     Surrendered,
+    /// Old-School Essentials § Missile Attacks: "possible when opponents are more than 5′ from
+    /// one another" — a missile attack by a combatant in melee.
+    MissileInMelee,
+    /// Old-School Essentials § Targets Behind Cover: an attack at a target the GM put behind
+    /// complete cover ("the target cannot be hit").
+    CompleteCover,
 }
 
 impl fmt::Display for ErrorCode {

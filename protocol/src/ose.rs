@@ -113,6 +113,22 @@ pub struct OseOptions {
     /// and is treated as blind (§ Blindness: unable to attack). Default off (the GM's).
     #[serde(default)]
     pub dark: bool,
+    /// § Rolling for Damage ("PC attacks: Inflict 1d6 damage") or § Variable Weapon Damage
+    /// (optional rule: the weapon's damage). Default `d6`, the text's rule; Basic Fantasy
+    /// sessions always use `variable`.
+    #[serde(default)]
+    pub weapon_damage: WeaponDamage,
+}
+
+/// § Rolling for Damage: how characters' weapon attacks roll damage (a session option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeaponDamage {
+    /// "PC attacks: Inflict 1d6 damage" (the text's rule).
+    #[default]
+    D6,
+    /// § Variable Weapon Damage (optional rule): the damage of the weapon in the equipment lists.
+    Variable,
 }
 
 /// Basic Fantasy § Becoming Lost: how the leader's secret roll is made.
@@ -462,6 +478,9 @@ pub enum OseCondition {
     Unstable,
     /// § Running, Effects of exhaustion: −2 to attacks, damage and AC.
     Exhausted,
+    /// § Targets Behind Cover, Complete cover: "The target cannot be hit" (attacks at it are
+    /// refused while the GM keeps it set).
+    CompleteCover,
 }
 
 /// Surprise at a wilderness encounter, seen from the fleeing side (§ Evasion and Pursuit, In the

@@ -627,7 +627,8 @@ pub fn ose_should_hold(state: &SessionState, cur: &CombatantId) -> bool {
         match (&o.declared, id.as_str()) {
             (Some(Declaration::Spell { .. }), _) if o.disrupted => None,
             (Some(Declaration::Spell { .. }), _) => Some(OsePhase::Spells),
-            (_, "quill") => Some(OsePhase::Missiles),
+            // § Missile Attacks: in melee he fights with his sword (`missile_in_melee`).
+            (_, "quill") if !ose_in_melee(state, id) => Some(OsePhase::Missiles),
             _ => Some(OsePhase::Melee),
         }
     };
@@ -641,6 +642,23 @@ pub fn ose_should_hold(state: &SessionState, cur: &CombatantId) -> bool {
         .iter()
         .take_while(|c| state.combatant(c).is_some_and(|c| c.side == side))
         .any(|c| intent(c).is_some_and(|p| p < mine))
+}
+
+/// Whether an Old-School Essentials combatant is in melee (§ In Melee, Fray's record: it
+/// exchanged a melee attack with a foe still in the fight), so that it may not shoot
+/// (§ Missile Attacks).
+pub fn ose_in_melee(state: &SessionState, id: &CombatantId) -> bool {
+    use fray_protocol::state::LifeStatus;
+    state
+        .combatant(id)
+        .and_then(|c| c.ose.as_ref())
+        .is_some_and(|o| {
+            o.engaged.iter().any(|f| {
+                state.combatant(f).is_some_and(|c| {
+                    c.status == LifeStatus::Conscious && c.ose.as_ref().is_some_and(|o| !o.fled)
+                })
+            })
+        })
 }
 
 /// Plays an Old-School Essentials session in process with a scripted GM (legal by
@@ -948,14 +966,18 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
             continue;
         }
         let cmd = match (me.side, missile, me.attacks.first().cloned()) {
-            (Side::Heroes, Some(m), _) if me.id.as_str() == "quill" => Command::OseAttack {
-                actor: cur,
-                attack: m.id,
-                target: foe,
-                range: Some(MissileRange::Short),
-                modifier: 0,
-                behind: false,
-            },
+            // § Missile Attacks: no shooting while in melee (`missile_in_melee`): he fights
+            // with his first (melee) weapon instead.
+            (Side::Heroes, Some(m), _) if me.id.as_str() == "quill" && !in_melee => {
+                Command::OseAttack {
+                    actor: cur,
+                    attack: m.id,
+                    target: foe,
+                    range: Some(MissileRange::Short),
+                    modifier: 0,
+                    behind: false,
+                }
+            }
             (_, _, Some(a)) => Command::OseAttack {
                 actor: cur,
                 attack: a.id,

@@ -917,14 +917,19 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
             (Some(Declaration::Spell { .. }), _) if o.disrupted => Command::EndTurn { actor: cur },
             (Some(Declaration::Spell { .. }), _) => Command::CastSpell { actor: cur },
             (_, None) => Command::EndTurn { actor: cur },
-            (_, Some(foe)) if cur.as_str() == "quill" => Command::OseAttack {
-                actor: cur,
-                attack: "sling".into(),
-                target: foe,
-                range: Some(MissileRange::Short),
-                modifier: 0,
-                behind: false,
-            },
+            // § Missile Attacks: Quill shoots unless he is in melee (`missile_in_melee`).
+            (_, Some(foe))
+                if cur.as_str() == "quill" && !fray_tests::ose_in_melee(&state, &cur) =>
+            {
+                Command::OseAttack {
+                    actor: cur,
+                    attack: "sling".into(),
+                    target: foe,
+                    range: Some(MissileRange::Short),
+                    modifier: 0,
+                    behind: false,
+                }
+            }
             (_, Some(foe)) => Command::OseAttack {
                 actor: cur,
                 attack: me.attacks[0].id.clone(),

@@ -653,6 +653,9 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     if ruleset == crate::rules::basic_fantasy::ID {
         // basic-fantasy-adventures.txt § Light: its own durations.
         options.light = fray_protocol::ose::LightRule::BasicFantasy;
+        // Basic Fantasy rolls each weapon's own damage (its equipment lists; the provided text
+        // has no 1d6 rule): variable weapon damage always.
+        options.weapon_damage = fray_protocol::ose::WeaponDamage::Variable;
     }
     let mut chars: BTreeMap<String, (String, CharacterFile)> = BTreeMap::new();
     let mut mons: BTreeMap<String, (String, MonsterFile)> = BTreeMap::new();

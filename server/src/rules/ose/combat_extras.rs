@@ -63,6 +63,21 @@ pub fn unarmed(kit: &OseSpec, attack: &str) -> Option<OseAttackSpec> {
     })
 }
 
+/// § Targets Behind Cover, Complete cover: "The target cannot be hit" — the GM's condition
+/// `complete_cover` on the target (Fray tracks no positions: cover is the GM's ruling).
+pub fn may_be_attacked(d: &Decider, target: &OseCombatant, id: &CombatantId) -> R {
+    if has(target, OseCondition::CompleteCover) {
+        return Err(no(
+            ErrorCode::CompleteCover,
+            format!(
+                "{} is behind complete cover: the target cannot be hit (§ Targets Behind Cover)",
+                name(d, id)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// § Blindness: "A blind character is unable to attack."
 pub fn may_attack(d: &Decider, sh: &OseCombatant, actor: &CombatantId) -> R {
     if has(sh, OseCondition::Blind) {

@@ -481,7 +481,9 @@ fn attack_cmd(
 ) -> R {
     on_turn(d, actor)?;
     let (sh, kit) = sheet(s, actor)?;
-    let w = match super::combat_extras::unarmed(kit, attack) {
+    let unarmed = super::combat_extras::unarmed(kit, attack);
+    let bare = unarmed.is_some();
+    let w = match unarmed {
         Some(w) => w,
         None => weapon(kit, attack)?.clone(),
     };
@@ -517,6 +519,7 @@ fn attack_cmd(
             format!("{} is out of the fight", name(d, target)),
         ));
     }
+    super::combat_extras::may_be_attacked(d, &tsh, target)?;
     if !(-10..=10).contains(&modifier) {
         return Err(no(
             ErrorCode::InvalidArgument,
@@ -542,6 +545,18 @@ fn attack_cmd(
     };
     super::subdual::may_subdue(subdue, &w, sheet(s, target)?.1)?;
     let missile = w.ranges.is_some();
+    // § Missile Attacks: "possible when opponents are more than 5′ from one another"; Fray's
+    // "in melee" (no positions): it exchanged a melee attack with a foe still in the fight.
+    if missile && !super::round::melee_foes(d, s, actor).is_empty() {
+        return Err(no(
+            ErrorCode::MissileInMelee,
+            format!(
+                "{} is in melee: missile attacks are possible only when opponents are more \
+                 than 5′ apart (§ Missile Attacks); withdraw or retreat first",
+                name(d, actor)
+            ),
+        ));
+    }
     // § Combat Sequence Per Round: missile attacks, then (after spells) melee attacks.
     let phase = if missile {
         OsePhase::Missiles
@@ -595,7 +610,8 @@ fn attack_cmd(
         });
         return Ok(());
     }
-    let dmg: Roll = d.roll(&w.damage, &Placeholders::default())?;
+    let dice = super::weapon_damage::dice(&s.battle().options, kit, &w, bare);
+    let dmg: Roll = d.roll(dice, &Placeholders::default())?;
     let str_dmg = if missile { 0 } else { kit.str_mod };
     let amount = (dmg.total + str_dmg - tired + extra.damage).max(1);
     d.emit(GameEvent::DamageRolled {

@@ -41,11 +41,14 @@ pub mod tables;
 mod travel;
 mod turns;
 mod waterborne;
+mod weapon_damage;
 
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_bf;
+#[cfg(test)]
+mod tests_cover;
 #[cfg(test)]
 mod tests_darkness;
 #[cfg(test)]
@@ -65,11 +68,13 @@ mod tests_routine;
 #[cfg(test)]
 mod tests_subdual;
 #[cfg(test)]
-mod tests_traps;
-#[cfg(test)]
 mod tests_tables;
 #[cfg(test)]
+mod tests_traps;
+#[cfg(test)]
 mod tests_waterborne;
+#[cfg(test)]
+mod tests_weapon_damage;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{

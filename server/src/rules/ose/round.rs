@@ -123,7 +123,7 @@ pub(super) fn enter_phase(d: &mut Decider, s: &Sheets, actor: &CombatantId, phas
 }
 
 /// The foes the combatant is in melee with (still in the fight).
-fn melee_foes(d: &mut Decider, s: &Sheets, id: &CombatantId) -> Vec<CombatantId> {
+pub(super) fn melee_foes(d: &mut Decider, s: &Sheets, id: &CombatantId) -> Vec<CombatantId> {
     let engaged = s
         .get(id)
         .map(|(sh, _)| sh.engaged.clone())

@@ -334,7 +334,8 @@ fn the_reaction_roll_adds_the_speakers_charisma() {
 // § Rolling for Damage (STR to melee damage, minimum 1), § Range Modifiers, § Missile Attacks.
 #[test]
 fn attacks_use_the_matrix_with_str_dex_range_and_minimum_damage() {
-    let enc = arena("reroll", 30, 5);
+    // § Variable Weapon Damage (optional rule): the staff's 1d2 − 2 is always the minimum.
+    let enc = arena_with("ties = \"reroll\"\nweapon_damage = \"variable\"", 30, 5);
     let mut checked = (0, 0, 0);
     for seed in 0..40 {
         let (mut e, _) = started(&enc, seed);
@@ -343,22 +344,26 @@ fn attacks_use_the_matrix_with_str_dex_range_and_minimum_damage() {
                 break;
             }
             let me = current(&e);
-            let (ev, ability, attacker_thac0) = if me == "ada" {
-                let short = Command::OseAttack {
-                    actor: cid("ada"),
-                    attack: "bow".into(),
-                    target: cid("goon-1"),
-                    range: Some(MissileRange::Short),
-                    modifier: -2,
-                    behind: false,
+            let (ev, ability, attacker_thac0) =
+                if me == "ada" && !cs(&e, "ada").ose.unwrap().engaged.is_empty() {
+                    // § Missile Attacks: no shooting in melee (`missile_in_melee`).
+                    (run(&mut e, &Command::EndTurn { actor: cid("ada") }), 0, 19)
+                } else if me == "ada" {
+                    let short = Command::OseAttack {
+                        actor: cid("ada"),
+                        attack: "bow".into(),
+                        target: cid("goon-1"),
+                        range: Some(MissileRange::Short),
+                        modifier: -2,
+                        behind: false,
+                    };
+                    (run(&mut e, &short), 1 + 1 - 2, 19)
+                } else if me == "bram" {
+                    (run(&mut e, &attack("bram", "staff", "goon-2")), -2, 19)
+                } else {
+                    let t = if me == "boss" { 17 } else { 19 };
+                    (swing(&mut e), 0, t)
                 };
-                (run(&mut e, &short), 1 + 1 - 2, 19)
-            } else if me == "bram" {
-                (run(&mut e, &attack("bram", "staff", "goon-2")), -2, 19)
-            } else {
-                let t = if me == "boss" { 17 } else { 19 };
-                (swing(&mut e), 0, t)
-            };
             let Some(GameEvent::AttackRolled {
                 roll,
                 bonus,

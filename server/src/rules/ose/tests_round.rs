@@ -407,3 +407,30 @@ fn sixty_rounds_of_encounter_movement_at_most_movement_outside_of_melee() {
     );
     assert_eq!(cs(&e, "ada").ose.unwrap().move_rounds, 60);
 }
+
+/// ose-adventuring.txt § Missile Attacks: "possible when opponents are more than 5′ from one
+/// another". A combatant in melee (it exchanged a melee attack with a foe still in the fight)
+/// may not shoot — at that foe or any other (`missile_in_melee`, nothing changes, no dice); its
+/// foe may not shoot it either; after a fighting withdrawal takes it out of melee it shoots again.
+#[test]
+fn no_missile_attack_while_in_melee_missile_attacks() {
+    let mut e = heroes_first("", None);
+    run(&mut e, &attack("ada", "sword", "goon-1"));
+    run(&mut e, &declare("ada", Some(Declaration::Withdraw)));
+    run(&mut e, &attack("bram", "staff", "goon-2"));
+    assert!(reach(&mut e, "ada"));
+    assert_eq!(cs(&e, "ada").ose.unwrap().engaged, [cid("goon-1")]);
+    assert_eq!(
+        refuse(&mut e, &shoot("ada", "goon-1")),
+        ErrorCode::MissileInMelee
+    );
+    assert_eq!(
+        refuse(&mut e, &shoot("ada", "boss")),
+        ErrorCode::MissileInMelee
+    );
+    run(&mut e, &mv("ada", 20));
+    assert!(cs(&e, "ada").ose.unwrap().engaged.is_empty());
+    let ev = run(&mut e, &shoot("ada", "goon-1"));
+    assert!(ev.iter().any(|x| matches!(x,
+        GameEvent::AttackRolled { attacker, .. } if attacker.as_str() == "ada")));
+}
