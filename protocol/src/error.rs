@@ -199,6 +199,9 @@ pub enum ErrorCode {
     /// Old-School Essentials § Movement Outside of Melee, Maximum duration: a combatant that
     /// moved at its encounter rate in 60 rounds of the encounter moves no further at that rate.
     MaxDuration,
+    /// Old-School Essentials § Wilderness Adventuring, Forced March: "After a forced march,
+    /// characters must rest for a full day" — a day of travel before that day of rest.
+    RestRequired,
 }
 
 impl fmt::Display for ErrorCode {

@@ -41,6 +41,7 @@ pub mod tables;
 mod travel;
 mod turns;
 mod waterborne;
+mod wilderness;
 
 #[cfg(test)]
 mod tests;
@@ -65,11 +66,13 @@ mod tests_routine;
 #[cfg(test)]
 mod tests_subdual;
 #[cfg(test)]
-mod tests_traps;
-#[cfg(test)]
 mod tests_tables;
 #[cfg(test)]
+mod tests_traps;
+#[cfg(test)]
 mod tests_waterborne;
+#[cfg(test)]
+mod tests_wilderness;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{
