@@ -2,7 +2,7 @@
 //! (`wilderness.rs`) through the real engine; the `basic-fantasy` ruleset keeps its own rules.
 
 use super::tests::{arena_text, arena_with, attack};
-use super::wilderness::{day_miles, lost_chance};
+use super::wilderness::{day_miles, lost_chance, wandering_chance};
 use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
@@ -192,7 +192,18 @@ fn losing_direction_is_a_secret_d6_by_terrain_losing_direction() {
             *leader = Some(cid("ada"));
         }
         let ev = run(&mut e, &cmd);
-        let lost = ev.last().unwrap();
+        let lost = ev
+            .iter()
+            .find(|x| {
+                matches!(
+                    x,
+                    GameEvent::SecretRolled {
+                        check: SecretCheck::LostDirection,
+                        ..
+                    }
+                )
+            })
+            .unwrap();
         let GameEvent::SecretRolled {
             check: SecretCheck::LostDirection,
             combatant,
@@ -228,8 +239,64 @@ fn losing_direction_is_a_secret_d6_by_terrain_losing_direction() {
     let mut e = new_engine(&enc, 1);
     let ev = run(&mut e, &day(March::Rest, Terrain::Jungle));
     assert!(
-        !ev.iter()
-            .any(|x| matches!(x, GameEvent::SecretRolled { .. })),
+        !ev.iter().any(|x| matches!(
+            x,
+            GameEvent::SecretRolled {
+                check: SecretCheck::LostDirection,
+                ..
+            }
+        )),
         "{ev:?}"
     );
+}
+
+/// ose-adventuring.txt § Wilderness Adventuring, Wandering Monsters ("A check is typically
+/// rolled once per day"; "Distance: … 4d6 × 10 yards away"), Chance by Terrain ("City, clear,
+/// grasslands, settled lands: 1-in-6. Aerial, barren, desert, forest, hills: 2-in-6. Jungle,
+/// mountains, swamp: 3-in-6"): the day's secret d6, the 4d6 of the distance on an encounter.
+#[test]
+fn the_days_wandering_check_is_a_secret_d6_by_terrain_chance_by_terrain() {
+    let enc = arena_with("", 200, 9);
+    let mut outcomes = BTreeSet::new();
+    for seed in 0..60 {
+        let terrain = TERRAINS[usize::try_from(seed % 4).unwrap()];
+        let march = [March::Normal, March::Rest, March::Air][usize::try_from(seed % 3).unwrap()];
+        let mut e = new_engine(&enc, seed);
+        let ev = run(&mut e, &day(march, terrain));
+        let Some(
+            w @ GameEvent::SecretRolled {
+                check: SecretCheck::WanderingMonster,
+                roll: Some(roll),
+                success: Some(success),
+                chance,
+                distance,
+                ..
+            },
+        ) = ev.last()
+        else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(*chance, wandering_chance(march, terrain));
+        assert_eq!(*success, roll.natural().unwrap() <= *chance);
+        assert_eq!(
+            distance.as_ref().map(|r| (r.dice.len(), r.dice[0].sides)),
+            success.then_some((4, 6))
+        );
+        outcomes.insert(*success);
+        assert!(matches!(
+            w.redacted(|_| false),
+            GameEvent::SecretRolled {
+                roll: None,
+                success: None,
+                distance: None,
+                ..
+            }
+        ));
+    }
+    assert_eq!(outcomes.len(), 2);
+    assert_eq!(
+        TERRAINS.map(|t| wandering_chance(March::Normal, t)),
+        [1, 1, 2, 3]
+    );
+    assert_eq!(wandering_chance(March::Air, Terrain::Jungle), 2);
 }

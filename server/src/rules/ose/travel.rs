@@ -195,7 +195,7 @@ pub fn pass_day(
     }
     if ose {
         super::wilderness::lost_check(d, march, terrain, leader);
-        return Ok(());
+        return super::wilderness::wandering_check(d, march, terrain);
     }
     // § Becoming Lost: "Secretly roll a save vs. Death Ray, adjusted by the Wisdom of the party
     // leader"; the GM decides what being lost means.

@@ -2,11 +2,13 @@
 //! sessions (the `basic-fantasy` ruleset keeps its own rules in `travel.rs`): Terrain Modifiers
 //! (33% / 50% slower, roads 50% faster), Forced March (+50%, then a full day of rest:
 //! `rest_required`), Resting (a day per six days of travel, else −1 to hit and damage) and
-//! Losing Direction (the referee's secret d6 by terrain).
+//! Losing Direction (the referee's secret d6 by terrain), Wandering Monsters (the day's secret
+//! d6 by terrain, Chance by Terrain).
 
 use super::Sheets;
 use super::commands::{R, no};
 use super::travel::miles_per_day;
+use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::bf::{March, Terrain};
@@ -94,4 +96,45 @@ pub fn lost_check(d: &mut Decider, march: March, terrain: Terrain, leader: Optio
         distance: None,
         turns: 0,
     });
+}
+
+/// § Wandering Monsters, Chance by Terrain: city, clear, grasslands, settled lands 1-in-6;
+/// aerial, barren, desert, forest, hills 2; jungle, mountains, swamp 3 — `clear` and `road`
+/// (*interpretation*: settled lands) 1, `forest` 2, `jungle` 3, and by air 2 (aerial).
+pub fn wandering_chance(march: March, terrain: Terrain) -> u32 {
+    if march == March::Air {
+        return 2;
+    }
+    match terrain {
+        Terrain::Clear | Terrain::Road => 1,
+        Terrain::Forest => 2,
+        Terrain::Jungle => 3,
+    }
+}
+
+/// § Wandering Monsters: "A check is typically rolled once per day" — the secret d6
+/// (`secret_rolled` `wandering_monster`, GM only) every day, a day of rest included
+/// (*interpretation*; further checks, "up to three or four per day", are the GM's
+/// `secret_roll`); on an encounter `distance` is the 4d6 of "4d6 × 10 yards away" (the GM
+/// reduces it to 1d4 × 10 if either side is surprised).
+pub fn wandering_check(d: &mut Decider, march: March, terrain: Terrain) -> R {
+    let chance = wandering_chance(march, terrain);
+    let roll = crate::dice::notation::roll_die(d.rng, 6);
+    let success = roll.natural().unwrap_or(6) <= chance;
+    let distance = if success {
+        Some(d.roll("4d6", &Placeholders::default())?)
+    } else {
+        None
+    };
+    d.emit(GameEvent::SecretRolled {
+        check: SecretCheck::WanderingMonster,
+        combatant: None,
+        chance,
+        roll: Some(roll),
+        success: Some(success),
+        area: None,
+        distance,
+        turns: 0,
+    });
+    Ok(())
 }
