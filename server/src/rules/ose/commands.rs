@@ -143,7 +143,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             combatant,
             turns,
         } => super::durations::time_effect(d, s, name, combatant.as_ref(), *turns),
-        Command::RollWind {} => super::travel::roll_wind(d),
+        Command::RollWind {} => super::travel::roll_wind(d, s),
         Command::AttemptEvasion {
             setting,
             fleeing_rate,

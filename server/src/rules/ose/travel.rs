@@ -236,7 +236,11 @@ pub fn pass_day(
 
 /// § Waterborne Travel: the d12 wind direction and the d% wind conditions with their sailing and
 /// tacking multipliers (the ships' own rates are the Vehicles section's: the GM applies them).
-pub fn roll_wind(d: &mut Decider) -> R {
+pub fn roll_wind(d: &mut Decider, s: &Sheets) -> R {
+    if super::wilderness::is_ose(d) {
+        // OSE § Wind Conditions: the daily 2d6 (`waterborne.rs`).
+        return super::waterborne::wind(d, s);
+    }
     if d.field.battle.phase == Phase::Ended {
         return Err(no(ErrorCode::BattleOver, "the session is over"));
     }
