@@ -1394,6 +1394,18 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 fray_protocol::ose::GaleOutcome::Beached => "is beached and weathers the storm",
             }
         ),
+        GameEvent::OseWindRolled {
+            wind,
+            sailing,
+            oars,
+            ..
+        } => format!(
+            "The wind: {wind:?}; sailing x{}/{}{}",
+            sailing.0,
+            sailing.1,
+            oars.map(|(a, b)| format!(", oars x{a}/{b}"))
+                .unwrap_or_default()
+        ),
         GameEvent::LevelRaised {
             combatant,
             level,

@@ -537,6 +537,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         | GameEvent::PursuitEnded { .. }
         | GameEvent::GaleDamageRolled { .. }
         | GameEvent::GaleStruck { .. }
+        | GameEvent::OseWindRolled { .. }
         | GameEvent::Unharmed { .. } => {}
         // Old-School Essentials § Subduing: the target's subdual damage in all.
         GameEvent::Subdued {

@@ -222,6 +222,10 @@ pub struct BfState {
     /// most).
     #[serde(default)]
     pub levels_raised: Vec<CombatantId>,
+    /// Old-School Essentials § Wilderness Adventuring, Resting: days of travel since the last
+    /// day of rest (`pass_day`; counted in both rulesets, read in `ose` sessions only).
+    #[serde(default)]
+    pub travel_days: u32,
 }
 
 fn bump(v: &mut Vec<(CombatantId, u32)>, id: &CombatantId, fed: bool) {
@@ -362,6 +366,11 @@ impl BfState {
                     self.forced_days = 0;
                     self.march_save_failed.clear();
                 }
+                self.travel_days = if *march == March::Rest {
+                    0
+                } else {
+                    self.travel_days.saturating_add(1)
+                };
                 for id in march_saves_failed {
                     if !self.march_save_failed.contains(id) {
                         self.march_save_failed.push(id.clone());

@@ -208,6 +208,9 @@ pub enum ErrorCode {
     /// Old-School Essentials § Targets Behind Cover: an attack at a target the GM put behind
     /// complete cover ("the target cannot be hit").
     CompleteCover,
+    /// Old-School Essentials § Wilderness Adventuring, Forced March: "After a forced march,
+    /// characters must rest for a full day" — a day of travel before that day of rest.
+    RestRequired,
 }
 
 impl fmt::Display for ErrorCode {

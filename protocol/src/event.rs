@@ -1648,6 +1648,20 @@ pub enum GameEvent {
         /// What befell the ship.
         outcome: crate::ose::GaleOutcome,
     },
+    /// Old-School Essentials § Waterborne Adventuring, Wind Conditions (`roll_wind` in an `ose`
+    /// session): the day's 2d6 and its row, on the plain table or (the session option
+    /// `variable_wind`) § Variable Wind Conditions.
+    OseWindRolled {
+        /// The 2d6.
+        roll: Roll,
+        /// Its row.
+        wind: crate::ose::OseWind,
+        /// The sailing movement multiplier (numerator, denominator); (0, 1): no sailing.
+        sailing: (u32, u32),
+        /// Movement by oar (variable table, no wind: ⅓ "due to fatigue"); else null (the oars'
+        /// rate is unchanged).
+        oars: Option<(u32, u32)>,
+    },
 }
 
 impl GameEvent {

@@ -118,6 +118,10 @@ pub struct OseOptions {
     /// sessions always use `variable`.
     #[serde(default)]
     pub weapon_damage: WeaponDamage,
+    /// Old-School Essentials § Variable Wind Conditions (optional rule): `roll_wind` reads the
+    /// detailed 2d6 table (faint breeze to gale) instead of the plain one. Default off.
+    #[serde(default)]
+    pub variable_wind: bool,
 }
 
 /// § Rolling for Damage: how characters' weapon attacks roll damage (a session option).
@@ -512,4 +516,64 @@ pub enum GaleOutcome {
     Sinks,
     /// Gale, unseaworthy, in sight of land: beached or in a safe harbor to weather the storm.
     Beached,
+}
+
+/// Old-School Essentials § Waterborne Adventuring, Wind Conditions: the day's 2d6 (the plain
+/// table: 2, 3–11, 12; § Variable Wind Conditions, optional: every row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OseWind {
+    /// 2: no wind — sailing impossible (variable: by oar at ⅓ rate, due to fatigue).
+    NoWind,
+    /// 3–11 (plain table): normal sailing.
+    Normal,
+    /// Variable 3: sailing ×⅓.
+    FaintBreeze,
+    /// Variable 4: sailing ×½.
+    GentleBreeze,
+    /// Variable 5: sailing ×⅔.
+    ModerateBreeze,
+    /// Variable 6–8: normal sailing.
+    FreshBreeze,
+    /// Variable 9: sailing ×1⅓.
+    StrongBreeze,
+    /// Variable 10: sailing ×1½.
+    HighWind,
+    /// Variable 11: sailing ×2 (see Near Gales: `gale_strikes` with `near`).
+    NearGale,
+    /// 12: gale or storm — sailing ×3 (see Gales and Storms: `gale_strikes`).
+    Gale,
+}
+
+impl OseWind {
+    /// The row for a 2d6 total, on the plain or the variable table.
+    pub fn from_2d6(total: i32, variable: bool) -> OseWind {
+        match (total, variable) {
+            (..=2, _) => OseWind::NoWind,
+            (12.., _) => OseWind::Gale,
+            (_, false) => OseWind::Normal,
+            (3, true) => OseWind::FaintBreeze,
+            (4, true) => OseWind::GentleBreeze,
+            (5, true) => OseWind::ModerateBreeze,
+            (6..=8, true) => OseWind::FreshBreeze,
+            (9, true) => OseWind::StrongBreeze,
+            (10, true) => OseWind::HighWind,
+            (_, true) => OseWind::NearGale,
+        }
+    }
+
+    /// The sailing movement multiplier as (numerator, denominator); 0: sailing impossible.
+    pub fn sailing(self) -> (u32, u32) {
+        match self {
+            OseWind::NoWind => (0, 1),
+            OseWind::Normal | OseWind::FreshBreeze => (1, 1),
+            OseWind::FaintBreeze => (1, 3),
+            OseWind::GentleBreeze => (1, 2),
+            OseWind::ModerateBreeze => (2, 3),
+            OseWind::StrongBreeze => (4, 3),
+            OseWind::HighWind => (3, 2),
+            OseWind::NearGale => (2, 1),
+            OseWind::Gale => (3, 1),
+        }
+    }
 }

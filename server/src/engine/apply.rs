@@ -941,6 +941,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | GameEvent::PursuitEnded { .. }
         | GameEvent::GaleDamageRolled { .. }
         | GameEvent::GaleStruck { .. }
+        | GameEvent::OseWindRolled { .. }
         | GameEvent::Unharmed { .. } => {}
         GameEvent::LevelRaised {
             combatant, level, ..

@@ -143,7 +143,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             combatant,
             turns,
         } => super::durations::time_effect(d, s, name, combatant.as_ref(), *turns),
-        Command::RollWind {} => super::travel::roll_wind(d),
+        Command::RollWind {} => super::travel::roll_wind(d, s),
         Command::AttemptEvasion {
             setting,
             fleeing_rate,
@@ -986,7 +986,9 @@ pub(super) fn secret(
 /// exploration turns without a rest.
 fn tired(d: &Decider, s: &Sheets, actor: &CombatantId) -> i32 {
     let heroes = d.field.get(actor).is_some_and(|f| f.c.side == Side::Heroes);
-    i32::from(heroes && s.battle().exploration.since_rest >= 6)
+    // OSE § Wilderness Adventuring, Resting: the same −1 after six days of travel without a
+    // day of rest (`wilderness.rs::weary`; one penalty, not two).
+    i32::from(heroes && (s.battle().exploration.since_rest >= 6 || super::wilderness::weary(d, s)))
 }
 
 /// § Dungeon Adventuring, Sequence of Play Per Turn: 1. the wandering-monster check (the

@@ -42,6 +42,7 @@ mod travel;
 mod turns;
 mod waterborne;
 mod weapon_damage;
+mod wilderness;
 
 #[cfg(test)]
 mod tests;
@@ -75,6 +76,8 @@ mod tests_traps;
 mod tests_waterborne;
 #[cfg(test)]
 mod tests_weapon_damage;
+#[cfg(test)]
+mod tests_wilderness;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{

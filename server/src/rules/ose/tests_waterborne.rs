@@ -120,3 +120,95 @@ fn gales_drift_wreck_sink_or_beach_gales_and_storms() {
         assert_eq!(refuse(&mut e, &bad), ErrorCode::InvalidArgument, "{bad:?}");
     }
 }
+
+/// The day's wind: the 2d6 total, its row, the sailing and oar multipliers.
+type Wind = (
+    i32,
+    fray_protocol::ose::OseWind,
+    (u32, u32),
+    Option<(u32, u32)>,
+);
+
+fn wind(ev: &[GameEvent]) -> Wind {
+    match ev {
+        [
+            GameEvent::OseWindRolled {
+                roll,
+                wind,
+                sailing,
+                oars,
+            },
+        ] => (roll.total, *wind, *sailing, *oars),
+        _ => panic!("{ev:?}"),
+    }
+}
+
+/// ose-adventuring.txt § Waterborne Adventuring, Wind Conditions ("rolling 2d6: 2: No wind;
+/// sailing is not possible. 3-11: Normal sailing is possible. 12: Gale or storm; sailing vessels’
+/// speed tripled"): `roll_wind` in an `ose` session rolls the 2d6, not Basic Fantasy's d12 and
+/// d%; on the plain table only the three rows.
+#[test]
+fn the_daily_wind_is_a_2d6_on_the_plain_table_wind_conditions() {
+    use fray_protocol::ose::OseWind;
+    let enc = arena_with("", 30, 9);
+    let mut seen = BTreeSet::new();
+    for seed in 0..120 {
+        let mut e = new_engine(&enc, seed);
+        let (total, w, sailing, oars) = wind(&run(&mut e, &Command::RollWind {}));
+        let expect = match total {
+            2 => (OseWind::NoWind, (0, 1)),
+            12 => (OseWind::Gale, (3, 1)),
+            _ => (OseWind::Normal, (1, 1)),
+        };
+        assert!((2..=12).contains(&total));
+        assert_eq!((w, sailing, oars), (expect.0, expect.1, None));
+        seen.insert(w == OseWind::Normal);
+    }
+    assert_eq!(seen.len(), 2, "both the normal row and a 2 or 12 came up");
+    for (t, w) in [
+        (2, OseWind::NoWind),
+        (7, OseWind::Normal),
+        (12, OseWind::Gale),
+    ] {
+        assert_eq!(OseWind::from_2d6(t, false), w);
+    }
+    let mut e = new_engine(&enc, 1);
+    run(&mut e, &Command::StartBattle);
+    run(&mut e, &Command::EndBattle);
+    assert_eq!(refuse(&mut e, &Command::RollWind {}), ErrorCode::BattleOver);
+}
+
+/// ose-adventuring.txt § Variable Wind Conditions (optional rule; the table: 2 no wind, oars at
+/// 1/3; 3 ×1/3; 4 ×1/2; 5 ×2/3; 6-8 normal; 9 ×1⅓; 10 ×1½; 11 near gale ×2; 12 gale ×3): the
+/// session option `variable_wind`.
+#[test]
+fn the_variable_table_details_every_2d6_row_variable_wind_conditions() {
+    use fray_protocol::ose::OseWind;
+    let table = [
+        (2, OseWind::NoWind, (0, 1)),
+        (3, OseWind::FaintBreeze, (1, 3)),
+        (4, OseWind::GentleBreeze, (1, 2)),
+        (5, OseWind::ModerateBreeze, (2, 3)),
+        (6, OseWind::FreshBreeze, (1, 1)),
+        (8, OseWind::FreshBreeze, (1, 1)),
+        (9, OseWind::StrongBreeze, (4, 3)),
+        (10, OseWind::HighWind, (3, 2)),
+        (11, OseWind::NearGale, (2, 1)),
+        (12, OseWind::Gale, (3, 1)),
+    ];
+    for (t, w, sailing) in table {
+        assert_eq!(OseWind::from_2d6(t, true), w, "{t}");
+        assert_eq!(w.sailing(), sailing, "{t}");
+    }
+    let enc = arena_with("variable_wind = true", 30, 9);
+    let mut seen = BTreeSet::new();
+    for seed in 0..60 {
+        let mut e = new_engine(&enc, seed);
+        let (total, w, sailing, oars) = wind(&run(&mut e, &Command::RollWind {}));
+        assert_eq!(w, OseWind::from_2d6(total, true));
+        assert_eq!(sailing, w.sailing());
+        assert_eq!(oars, (total == 2).then_some((1, 3)));
+        seen.insert(total);
+    }
+    assert!(seen.len() >= 8, "{seen:?}");
+}

@@ -3,7 +3,8 @@
 //! day, a save vs. Death Ray with the CON bonus until one fails; a day of rest restarts it),
 //! travel by air, food and water (hunger after two days, 1 hp a day; thirst 1d4 a day; both
 //! stop natural healing), and the secret check for becoming lost (a save, or the optional WIS
-//! ability roll: the session option `lost_roll`).
+//! ability roll: the session option `lost_roll`). In `ose` sessions the terrain, forced march,
+//! resting and losing direction are OSE's own (`wilderness.rs`).
 
 use super::Sheets;
 use super::commands::{as_i32, deal, name, no, sheet, side_of, up};
@@ -80,12 +81,16 @@ pub fn pass_day(
         }
         Phase::Ended => return Err(no(ErrorCode::BattleOver, "the session is over")),
     }
+    let ose = super::wilderness::is_ose(d);
+    if ose {
+        super::wilderness::check_rest_owed(s, march)?;
+    }
     party_list(d, s, unfed, "unfed")?;
     party_list(d, s, no_water, "no_water")?;
     let b = s.battle();
     if let Some(l) = leader {
         party_list(d, s, std::slice::from_ref(l), "leader")?;
-        if b.options.lost_roll == LostRoll::Ability && sheet(s, l)?.1.scores.is_none() {
+        if !ose && b.options.lost_roll == LostRoll::Ability && sheet(s, l)?.1.scores.is_none() {
             return Err(no(
                 ErrorCode::InvalidTarget,
                 format!(
@@ -120,7 +125,8 @@ pub fn pass_day(
     // § Overland Travel, forced march: every day of it after the first (since a day of rest).
     let mut march_damage = Vec::new();
     let mut failed = Vec::new();
-    if march == March::Forced && b.bf.forced_days >= 1 {
+    // (OSE § Forced March: no save and no damage; the rest it requires is refused above.)
+    if !ose && march == March::Forced && b.bf.forced_days >= 1 {
         for h in &heroes {
             let Some((sh, kit)) = s.get(h) else { continue };
             if !b.bf.march_save_failed.contains(h) {
@@ -158,7 +164,11 @@ pub fn pass_day(
         march,
         terrain,
         rate,
-        miles: day_miles(rate, march, terrain),
+        miles: if ose {
+            super::wilderness::day_miles(rate, march, terrain)
+        } else {
+            day_miles(rate, march, terrain)
+        },
         fed,
         watered,
         march_saves_failed: failed,
@@ -182,6 +192,10 @@ pub fn pass_day(
             let r = d.roll("1d6", &Placeholders::default())?;
             deal(d, s, h, r.total, hazard("forced march"));
         }
+    }
+    if ose {
+        super::wilderness::lost_check(d, march, terrain, leader);
+        return super::wilderness::wandering_check(d, march, terrain);
     }
     // § Becoming Lost: "Secretly roll a save vs. Death Ray, adjusted by the Wisdom of the party
     // leader"; the GM decides what being lost means.
@@ -222,7 +236,11 @@ pub fn pass_day(
 
 /// § Waterborne Travel: the d12 wind direction and the d% wind conditions with their sailing and
 /// tacking multipliers (the ships' own rates are the Vehicles section's: the GM applies them).
-pub fn roll_wind(d: &mut Decider) -> R {
+pub fn roll_wind(d: &mut Decider, s: &Sheets) -> R {
+    if super::wilderness::is_ose(d) {
+        // OSE § Wind Conditions: the daily 2d6 (`waterborne.rs`).
+        return super::waterborne::wind(d, s);
+    }
     if d.field.battle.phase == Phase::Ended {
         return Err(no(ErrorCode::BattleOver, "the session is over"));
     }

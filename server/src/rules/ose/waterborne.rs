@@ -1,4 +1,5 @@
-//! Old-School Essentials (`ose-adventuring.txt`) § Waterborne Adventuring, Near Gales and Gales
+//! Old-School Essentials (`ose-adventuring.txt`) § Waterborne Adventuring, Wind Conditions
+//! (`roll_wind` in `ose` sessions: the daily 2d6, plain or variable), Near Gales and Gales
 //! and Storms (`gale_strikes`): taking on water in a near gale, and in a gale a seaworthy ship's
 //! drift and wreck or an unseaworthy ship's sinking and beaching. Ships are not combatants: the
 //! event tells the GM what befell the ship.
@@ -7,7 +8,7 @@ use super::commands::{R, no};
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
-use fray_protocol::ose::GaleOutcome;
+use fray_protocol::ose::{GaleOutcome, OseWind};
 use fray_protocol::state::Phase;
 
 fn d(dec: &mut Decider, sides: u32) -> fray_protocol::roll::Roll {
@@ -99,6 +100,27 @@ pub fn gale(dec: &mut Decider, near: bool, seaworthy: bool, land: bool, clear_sh
         drift,
         harbor,
         outcome,
+    });
+    Ok(())
+}
+
+/// `roll_wind` in an `ose` session: § Wind Conditions, "The referee should check the wind
+/// conditions at the start of each day, rolling 2d6" — 2 no wind, 3–11 normal sailing, 12 gale
+/// (speed tripled); under the session option `variable_wind` § Variable Wind Conditions
+/// (optional rule): ×⅓ … ×3, and with no wind "Movement by oar at 1/3 rate".
+pub fn wind(dec: &mut Decider, s: &super::Sheets) -> R {
+    if dec.field.battle.phase == Phase::Ended {
+        return Err(no(ErrorCode::BattleOver, "the session is over"));
+    }
+    let variable = s.battle().options.variable_wind;
+    let roll = dec.roll("2d6", &crate::dice::Placeholders::default())?;
+    let wind = OseWind::from_2d6(roll.total, variable);
+    let oars = (variable && wind == OseWind::NoWind).then_some((1, 3));
+    dec.emit(GameEvent::OseWindRolled {
+        roll,
+        sailing: wind.sailing(),
+        wind,
+        oars,
     });
     Ok(())
 }

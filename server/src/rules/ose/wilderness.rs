@@ -1,0 +1,140 @@
+//! Old-School Essentials (`ose-adventuring.txt`) § Wilderness Adventuring in `pass_day` for `ose`
+//! sessions (the `basic-fantasy` ruleset keeps its own rules in `travel.rs`): Terrain Modifiers
+//! (33% / 50% slower, roads 50% faster), Forced March (+50%, then a full day of rest:
+//! `rest_required`), Resting (a day per six days of travel, else −1 to hit and damage) and
+//! Losing Direction (the referee's secret d6 by terrain), Wandering Monsters (the day's secret
+//! d6 by terrain, Chance by Terrain).
+
+use super::Sheets;
+use super::commands::{R, no};
+use super::travel::miles_per_day;
+use crate::dice::Placeholders;
+use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::ErrorCode;
+use fray_protocol::bf::{March, Terrain};
+use fray_protocol::event::GameEvent;
+use fray_protocol::ids::CombatantId;
+use fray_protocol::ose::SecretCheck;
+
+/// Whether the session plays OSE's own wilderness rules (the `ose` ruleset).
+pub fn is_ose(d: &Decider) -> bool {
+    d.field.battle.ruleset == super::ID
+}
+
+/// § Overland Travel (miles = base rate ÷ 5 = the per-round rate × 6 ÷ 10), § Terrain Modifiers,
+/// § Forced March ("increased by 50%"), § Flying ("double", terrain ignored). The `Terrain`
+/// values are the Basic Fantasy classes, which group the same terrains: `forest` (broken lands,
+/// desert, forest, hills) "33% slower" ×⅔, `jungle` (jungle, mountains, swamp) "50% slower"
+/// ×½, `road` "50% faster" ×1½. Miles rounded down (*interpretation*).
+pub fn day_miles(rate: i32, march: March, terrain: Terrain) -> u32 {
+    let base = miles_per_day(rate);
+    let (tn, td) = match terrain {
+        Terrain::Jungle => (1, 2),
+        Terrain::Forest => (2, 3),
+        Terrain::Clear => (1, 1),
+        Terrain::Road => (3, 2),
+    };
+    match march {
+        March::Rest => 0,
+        March::Normal => base * tn / td,
+        March::Forced => base * tn * 3 / (td * 2),
+        March::Air => base * 2,
+    }
+}
+
+/// § Forced March: "After a forced march, characters must rest for a full day" — any day but a
+/// day of rest is refused until then (a forced march counts since the last day of rest).
+pub fn check_rest_owed(s: &Sheets, march: March) -> R {
+    if march != March::Rest && s.battle().bf.forced_days >= 1 {
+        return Err(no(
+            ErrorCode::RestRequired,
+            "after a forced march the party must rest for a full day (§ Forced March)",
+        ));
+    }
+    Ok(())
+}
+
+/// § Resting: "Characters must rest for one day per six days of travel … a penalty of -1 to hit
+/// and damage rolls until they have rested for one full day" — after six days of travel without
+/// a day of rest (*interpretation*: counted like the dungeon's six turns, `tired`), in `ose`
+/// sessions only.
+pub fn weary(d: &Decider, s: &Sheets) -> bool {
+    is_ose(d) && s.battle().bf.travel_days >= 6
+}
+
+/// § Losing Direction: the chance in six of losing direction — clear, grasslands 1; barren
+/// lands, hills, mountains, woods 2; desert, jungle, swamp 3. By the `Terrain` classes
+/// (*interpretation*): `clear` 1, `forest` 2, `jungle` 3, and `road` 1 (the text names no road;
+/// a road crosses clear land).
+pub fn lost_chance(terrain: Terrain) -> u32 {
+    match terrain {
+        Terrain::Clear | Terrain::Road => 1,
+        Terrain::Forest => 2,
+        Terrain::Jungle => 3,
+    }
+}
+
+/// § Losing Direction: "At the start of each day of travel, the referee should roll" — the
+/// secret d6 (`secret_rolled` `lost_direction`, GM only), on every day of travel (not a day of
+/// rest; by air the terrain below counts, *interpretation*). As with Basic Fantasy's check,
+/// `chance` is the faces that keep the party on course and `success` that it is not lost;
+/// `combatant` is the `leader` if one is named (OSE adjusts nothing by it).
+pub fn lost_check(d: &mut Decider, march: March, terrain: Terrain, leader: Option<&CombatantId>) {
+    if march == March::Rest {
+        return;
+    }
+    let lost_in = lost_chance(terrain);
+    let roll = crate::dice::notation::roll_die(d.rng, 6);
+    let success = roll.natural().unwrap_or(1) > lost_in;
+    d.emit(GameEvent::SecretRolled {
+        check: SecretCheck::LostDirection,
+        combatant: leader.cloned(),
+        chance: 6 - lost_in,
+        roll: Some(roll),
+        success: Some(success),
+        area: None,
+        distance: None,
+        turns: 0,
+    });
+}
+
+/// § Wandering Monsters, Chance by Terrain: city, clear, grasslands, settled lands 1-in-6;
+/// aerial, barren, desert, forest, hills 2; jungle, mountains, swamp 3 — `clear` and `road`
+/// (*interpretation*: settled lands) 1, `forest` 2, `jungle` 3, and by air 2 (aerial).
+pub fn wandering_chance(march: March, terrain: Terrain) -> u32 {
+    if march == March::Air {
+        return 2;
+    }
+    match terrain {
+        Terrain::Clear | Terrain::Road => 1,
+        Terrain::Forest => 2,
+        Terrain::Jungle => 3,
+    }
+}
+
+/// § Wandering Monsters: "A check is typically rolled once per day" — the secret d6
+/// (`secret_rolled` `wandering_monster`, GM only) every day, a day of rest included
+/// (*interpretation*; further checks, "up to three or four per day", are the GM's
+/// `secret_roll`); on an encounter `distance` is the 4d6 of "4d6 × 10 yards away" (the GM
+/// reduces it to 1d4 × 10 if either side is surprised).
+pub fn wandering_check(d: &mut Decider, march: March, terrain: Terrain) -> R {
+    let chance = wandering_chance(march, terrain);
+    let roll = crate::dice::notation::roll_die(d.rng, 6);
+    let success = roll.natural().unwrap_or(6) <= chance;
+    let distance = if success {
+        Some(d.roll("4d6", &Placeholders::default())?)
+    } else {
+        None
+    };
+    d.emit(GameEvent::SecretRolled {
+        check: SecretCheck::WanderingMonster,
+        combatant: None,
+        chance,
+        roll: Some(roll),
+        success: Some(success),
+        area: None,
+        distance,
+        turns: 0,
+    });
+    Ok(())
+}
