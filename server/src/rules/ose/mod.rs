@@ -95,7 +95,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "ose";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 /// The rulesets played on this B/X core: `ose` and `basic-fantasy`.
 pub fn is_bx(ruleset: &str) -> bool {
