@@ -223,6 +223,12 @@ impl Battle {
             _ => None,
         }
     }
+
+    /// The order of the round without `who`, to put it back elsewhere (a readied action taken,
+    /// an OSE member holding its turn).
+    pub fn order_without(&self, who: &CombatantId) -> Vec<CombatantId> {
+        self.order.iter().filter(|c| *c != who).cloned().collect()
+    }
 }
 
 /// The session's later battles (from its encounter), in order.

@@ -286,14 +286,7 @@ pub fn hold(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
     let Some(last) = members.last() else {
         return Err(no(ErrorCode::CannotHold, "no group"));
     };
-    let mut order: Vec<CombatantId> = d
-        .field
-        .battle
-        .order
-        .iter()
-        .filter(|c| *c != actor)
-        .cloned()
-        .collect();
+    let mut order = d.field.battle.order_without(actor);
     let after = order
         .iter()
         .position(|c| c == last)

@@ -470,20 +470,10 @@ fn take_readied_action(d: &mut Decider, cmd: &Command) {
     if !spends_action || interrupt || readied(d, actor).is_none() {
         return;
     }
-    let (Some(current), Some(index)) =
-        (d.field.battle.current().cloned(), d.field.battle.turn_index)
-    else {
+    let Some(current) = d.field.battle.current().cloned() else {
         return;
     };
-    let _ = index;
-    let mut order: Vec<CombatantId> = d
-        .field
-        .battle
-        .order
-        .iter()
-        .filter(|c| *c != actor)
-        .cloned()
-        .collect();
+    let mut order = d.field.battle.order_without(actor);
     let at = order.iter().position(|c| *c == current).unwrap_or(0);
     order.insert(at, actor.clone());
     d.emit(GameEvent::ReadiedActionTaken {
