@@ -1511,12 +1511,7 @@ pub(super) fn outside_battle_with_no_one_dying(d: &mut Decider, in_battle: &str)
 }
 
 pub(super) fn anyone_dying(d: &mut Decider) -> bool {
-    let heroes: Vec<CombatantId> = d
-        .field
-        .all()
-        .filter(|f| f.c.side == Side::Heroes)
-        .map(|f| f.c.id.clone())
-        .collect();
+    let heroes: Vec<CombatantId> = d.field.ids_of(Side::Heroes);
     heroes
         .iter()
         .any(|h| d.status(h) == Some(LifeStatus::Unconscious))
@@ -1681,12 +1676,7 @@ fn rest(d: &mut Decider, s: &Sheets, safe: bool, nights: u32) -> R {
     if !(1..=30).contains(&nights) {
         return Err(no(ErrorCode::InvalidArgument, "rest 1-30 nights"));
     }
-    let heroes: Vec<CombatantId> = d
-        .field
-        .all()
-        .filter(|f| f.c.side == Side::Heroes)
-        .map(|f| f.c.id.clone())
-        .collect();
+    let heroes: Vec<CombatantId> = d.field.ids_of(Side::Heroes);
     if anyone_dying(d) {
         return Err(no(
             ErrorCode::InvalidArgument,

@@ -55,12 +55,7 @@ pub fn roll_to_return(d: &mut Decider, s: &Sheets, path: ReturnPath, listed: &[C
         "roll to return outside battle (end the battle first)",
     )?;
     let who: Vec<CombatantId> = if listed.is_empty() {
-        let heroes: Vec<CombatantId> = d
-            .field
-            .all()
-            .filter(|f| f.c.side == Side::Heroes)
-            .map(|f| f.c.id.clone())
-            .collect();
+        let heroes: Vec<CombatantId> = d.field.ids_of(Side::Heroes);
         heroes
             .into_iter()
             .filter(|h| super::commands::up(d, s, h))

@@ -129,12 +129,7 @@ fn after_battle(d: &mut Decider, s: &Sheets, secret: &SeedSecret) {
     if d.field.battle.seed_revealed {
         return;
     }
-    let heroes: Vec<CombatantId> = d
-        .field
-        .all()
-        .filter(|f| f.c.side == Side::Heroes)
-        .map(|f| f.c.id.clone())
-        .collect();
+    let heroes: Vec<CombatantId> = d.field.ids_of(Side::Heroes);
     let helper = heroes.iter().any(|h| up(d, s, h));
     let round = d.field.battle.round;
     let over = d.field.battle.session_over;

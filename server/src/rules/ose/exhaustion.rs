@@ -21,12 +21,7 @@ pub fn rest(d: &mut Decider, s: &Sheets, rested: bool) {
     if !rested {
         return;
     }
-    let heroes: Vec<CombatantId> = d
-        .field
-        .all()
-        .filter(|f| f.c.side == Side::Heroes)
-        .map(|f| f.c.id.clone())
-        .collect();
+    let heroes: Vec<CombatantId> = d.field.ids_of(Side::Heroes);
     for id in heroes {
         let Some((sh, _)) = s.get(&id) else { continue };
         if sh.conditions.contains(&OseCondition::Exhausted)

@@ -100,12 +100,7 @@ pub fn pass_day(
             ));
         }
     }
-    let heroes: Vec<CombatantId> = d
-        .field
-        .all()
-        .filter(|f| f.c.side == Side::Heroes)
-        .map(|f| f.c.id.clone())
-        .collect();
+    let heroes: Vec<CombatantId> = d.field.ids_of(Side::Heroes);
     let heroes: Vec<CombatantId> = heroes.into_iter().filter(|h| up(d, s, h)).collect();
     // § Wilderness Movement Rates: "any group traveling together moves at the rate of the
     // slowest member" — its `set_encumbrance` movement, else its base rate per round (a third

@@ -66,6 +66,14 @@ impl<'w, 's> Field<'w, 's> {
     pub fn all(&self) -> impl Iterator<Item = FighterItem<'_, 's>> {
         self.roster.0.values().filter_map(|e| self.q.get(*e).ok())
     }
+
+    /// The ids of one side's combatants, sorted.
+    pub fn ids_of(&self, side: fray_protocol::ids::Side) -> Vec<CombatantId> {
+        self.all()
+            .filter(|f| f.c.side == side)
+            .map(|f| f.c.id.clone())
+            .collect()
+    }
 }
 
 /// Whether an effect list holds a condition.
