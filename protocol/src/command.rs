@@ -228,7 +228,7 @@ pub enum Command {
     },
     /// Orcus: a near or far area attack. `origin` is the square the area starts from: the
     /// centre of a far burst, the north-west square of a blast; absent for a near burst (centred
-    /// on the actor). `targets` chooses among the creatures in the area when the power picks
+    /// on the actor); `origin_height` raises a far area's origin off the ground. `targets` chooses among the creatures in the area when the power picks
     /// (one enemy, any, …); otherwise every creature it targets in the area is attacked.
     AreaAttack {
         /// Who attacks.
@@ -245,6 +245,10 @@ pub enum Command {
         /// `attack`; `[]` when absent (JSON).
         #[serde(default)]
         forced: Vec<crate::grid::ForcedPath>,
+        /// Elevation (an interpretation): the height of a far area's origin, in squares above
+        /// the ground (0 to 20; absent: on the ground). Only for far bursts and blasts.
+        #[serde(default)]
+        origin_height: Option<i32>,
     },
     /// GM: a teleport effect (13th Age § Teleportation) moves `target` at once: it leaves every
     /// engagement and draws no opportunity attacks, escapes grabs and lets go of those it grabs

@@ -306,6 +306,7 @@ fn area(
                 origin,
                 targets: vec![nearest.0.id.clone()],
                 forced: Vec::new(),
+                origin_height: None,
             });
         }
     }

@@ -54,7 +54,8 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             origin,
             targets,
             forced,
-        } => area_attack(d, b, actor, attack, *origin, targets, forced),
+            origin_height,
+        } => area_attack(d, b, actor, attack, (*origin, *origin_height), targets, forced),
         Command::Rally { actor } => rally(d, b, actor),
         Command::Stabilize { actor, target } => stabilize(d, b, actor, target),
         Command::EndTurn { actor } => {
@@ -1963,11 +1964,12 @@ fn area_attack(
     b: &Board,
     actor: &CombatantId,
     attack: &str,
-    origin: Option<Square>,
+    (origin, origin_height): (Option<Square>, Option<i32>),
     chosen: &[CombatantId],
     forced: &[fray_protocol::grid::ForcedPath],
 ) -> R {
     let p = power(b, actor, attack)?.clone();
+    super::aloft::check_origin_height(&p, origin_height)?;
     check_timing(d, b, actor, &p)?;
     check_frequency(d, actor, &p)?;
     let me = space(d, b, actor)?;
@@ -1985,7 +1987,8 @@ fn area_attack(
     };
     // The area and the square it originates from (§ Areas of effect; cover is judged from it),
     // then the heights it fills (elevation: bursts and blasts are cubes; eyesight and earshot
-    // have none, walls being full height). A far area's origin square is on the ground.
+    // have none, walls being full height). A far area's origin square is on the ground unless
+    // `origin_height` lifts it (`aloft.rs`).
     let (squares, from) = match (p.origin, origin) {
         // § Areas of effect, special sizes: the creatures the user sees and/or that hear it.
         (o, _) if o.senses().is_some() => {
@@ -2012,11 +2015,11 @@ fn area_attack(
         }
         (Origin::FarBurst { size, range }, Some(o)) => (
             g.far_burst(me, o, size, range).map_err(area_err)?,
-            Body::ground(Space::single(o)),
+            super::aloft::far_origin(&p, my_body, o, origin_height)?,
         ),
         (Origin::FarBlast { size, range }, Some(o)) => {
             let (o, area) = g.far_blast(me, o, size, range).map_err(area_err)?;
-            (area, Body::ground(Space::single(o)))
+            (area, super::aloft::far_origin(&p, my_body, o, origin_height)?)
         }
         (Origin::NearBlast { .. } | Origin::FarBurst { .. } | Origin::FarBlast { .. }, None) => {
             return Err(no(

@@ -190,11 +190,11 @@ pub fn flanking_3d(target: Body, a: Body, b: Body) -> bool {
 }
 
 /// The heights of a burst `n` (interpretation: a burst is a cube): its origin's cubes (the
-/// user's for a near burst, the ground cube of a far burst's origin square) and `n` more up and
-/// down.
+/// user's for a near burst, the cube of a far burst's origin square: on the ground, or at the
+/// command's `origin_height`) and `n` more up and down, clamped at the ground.
 pub fn burst_heights(origin: Heights, n: i32) -> Heights {
     Heights {
-        low: origin.low.saturating_sub(n),
+        low: origin.low.saturating_sub(n).max(0),
         high: origin.high.saturating_add(n),
     }
 }
@@ -646,7 +646,7 @@ mod tests {
     fn bursts_and_blasts_are_cubes_areas_of_effect() {
         // orcus-basic-rules.txt § Areas of effect; cube heights: interpretation.
         let ground = Heights { low: 0, high: 0 };
-        assert_eq!(burst_heights(ground, 2), Heights { low: -2, high: 2 });
+        assert_eq!(burst_heights(ground, 2), Heights { low: 0, high: 2 });
         let aloft = body(0, 0, Size::Medium, 3).heights();
         assert_eq!(burst_heights(aloft, 1), Heights { low: 2, high: 4 });
         assert_eq!(blast_heights(ground, 3), Heights { low: 0, high: 2 });

@@ -9,6 +9,7 @@
 //! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
 
+pub mod aloft;
 pub mod armor;
 pub mod checks;
 mod commands;
@@ -33,6 +34,8 @@ mod turns;
 mod tests;
 #[cfg(test)]
 mod tests_abilities;
+#[cfg(test)]
+mod tests_aloft;
 #[cfg(test)]
 mod tests_armor;
 #[cfg(test)]

@@ -551,6 +551,7 @@ brute-2 = [7, 2]"#,
             origin: None,
             targets: vec![],
             forced: Vec::new(),
+            origin_height: None,
         },
     );
     let rolled: Vec<String> = ev
@@ -897,6 +898,7 @@ fn obscured_squares_conceal_from_melee_and_ranged_but_not_areas_concealment() {
             origin: None,
             targets: vec![],
             forced: Vec::new(),
+            origin_height: None,
         },
     );
     assert_eq!(first_bonus(&ev), 5);

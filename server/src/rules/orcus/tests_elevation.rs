@@ -26,18 +26,18 @@ fn field(kael_extra: &str, climb_dc: i32, positions: &str, powers: &str) -> Enco
     crate::content::load_encounter("cliff.toml", &src).unwrap()
 }
 
-fn aloft(actor: &str, height: i32) -> Command {
+pub(super) fn aloft(actor: &str, height: i32) -> Command {
     Command::MoveAloft {
         actor: cid(actor),
         height,
     }
 }
 
-fn height(e: &Engine, id: &str) -> i32 {
+pub(super) fn height(e: &Engine, id: &str) -> i32 {
     cs(e, id).grid.map_or(0, |g| g.height)
 }
 
-fn prone(e: &Engine, id: &str) -> bool {
+pub(super) fn prone(e: &Engine, id: &str) -> bool {
     cs(e, id)
         .effects
         .iter()
@@ -215,7 +215,7 @@ const OPEN: [&str; 6] = [
 
 /// An open arena; `kael`, `lira` and `brute` are added to each one's stat block (before its
 /// powers), `powers` to the brutes' powers.
-fn open_field(kael: &str, lira: &str, brute: &str, positions: &str, powers: &str) -> Encounter {
+pub(super) fn open_field(kael: &str, lira: &str, brute: &str, positions: &str, powers: &str) -> Encounter {
     let src = arena_src(&OPEN, powers, 5, positions)
         .replace("wis = 2", &format!("wis = 2\n{kael}"))
         .replace("recoveries = 1", &format!("recoveries = 1\n{lira}"))
@@ -230,10 +230,11 @@ fn area(actor: &str, attack: &str, origin: Option<(i32, i32)>) -> Command {
         origin: origin.map(|(x, y)| fray_protocol::grid::Square::new(x, y)),
         targets: vec![],
         forced: Vec::new(),
+        origin_height: None,
     }
 }
 
-fn attacked(ev: &[GameEvent]) -> Vec<String> {
+pub(super) fn attacked(ev: &[GameEvent]) -> Vec<String> {
     let mut v: Vec<String> = ev
         .iter()
         .filter_map(|x| match x {

@@ -256,6 +256,7 @@ fn an_area_attack_takes_the_chosen_paths_and_an_earlier_push_can_block_a_later_o
         origin: None,
         targets: Vec::new(),
         forced,
+        origin_height: None,
     };
     let mut e = started(&enc, 1);
     assert_eq!(

@@ -954,6 +954,7 @@ hit = "0"
             origin: None,
             targets: vec![],
             forced: Vec::new(),
+            origin_height: None,
         },
     );
     let targets: Vec<&str> = ev
@@ -1003,6 +1004,7 @@ fn a_large_creature_in_an_area_is_attacked_once_areas_of_effect() {
             origin: None,
             targets: vec![],
             forced: Vec::new(),
+            origin_height: None,
         },
     );
     let rolls = ev
