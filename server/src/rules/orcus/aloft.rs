@@ -15,12 +15,16 @@
 //!   while aloft keeps its height and moves horizontally at it; only creatures whose cubes
 //!   overlap its own stop it.
 
-use super::commands::{R, no};
-use super::elevation::MAX_HEIGHT;
+use super::Board;
+use super::commands::{R, no, occupant_at, space};
+use super::elevation::{self, MAX_HEIGHT};
 use super::geometry::{self, Body, Space};
 use crate::content::model::{Origin, PowerSpec};
+use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
-use fray_protocol::grid::Square;
+use fray_protocol::event::GameEvent;
+use fray_protocol::grid::{MoveMode, Square};
+use fray_protocol::ids::CombatantId;
 
 /// Checks `area_attack`'s `origin_height` before anything else is decided: only a far burst or
 /// far blast has an origin off the user (`invalid_argument` otherwise), and a height is 0 to
@@ -70,4 +74,47 @@ pub(super) fn far_origin(p: &PowerSpec, user: Body, o: Square, h: Option<i32>) -
         ));
     }
     Ok(origin)
+}
+/// Whether the columns of `mover` (at its present height, in a space of its size) and `other`
+/// share a height: only then does `other` occupy the squares of its space for `mover`'s
+/// movement (everyone on the ground: always).
+pub(super) fn level_with(d: &Decider, b: &Board, mover: &CombatantId, other: &CombatantId) -> bool {
+    let (Ok(m), Ok(o)) = (elevation::body(d, b, mover), elevation::body(d, b, other)) else {
+        return true;
+    };
+    m.heights().overlaps(o.heights())
+}
+
+/// After a fall: a creature that comes down onto another's space (it hovered over it, or was
+/// moved over it while aloft) lands in the nearest unoccupied space instead — the space nearest
+/// its own, then the first in row order — moved there unwillingly (`grid_moved`, mode
+/// `unwilling`: it provokes nothing). Interpretation: the text has no falls; two creatures never
+/// share a space at one height.
+pub(super) fn land_clear(d: &mut Decider, b: &Board, who: &CombatantId) {
+    let (Ok(sp), Some(map)) = (space(d, b, who), b.map.0.as_ref()) else {
+        return;
+    };
+    let free = |d: &Decider, at: Space| {
+        at.squares().all(|s| {
+            geometry::on_map(map, s)
+                && !geometry::solid(map, s)
+                && occupant_at(d, b, who, s).is_none()
+        })
+    };
+    if free(d, sp) {
+        return;
+    }
+    let best = (0..map.height)
+        .flat_map(|y| (0..map.width).map(move |x| Square::new(x, y)))
+        .map(|at| Space { at, size: sp.size })
+        .filter(|c| free(d, *c))
+        .min_by_key(|c| (geometry::distance(sp, *c), c.at.y, c.at.x));
+    if let Some(to) = best {
+        d.emit(GameEvent::GridMoved {
+            combatant: who.clone(),
+            path: vec![to.at],
+            cost: 0,
+            mode: MoveMode::Unwilling,
+        });
+    }
 }

@@ -568,7 +568,8 @@ fn reorder(d: &mut Decider, order: &[CombatantId]) -> R {
 // --- movement ------------------------------------------------------------------------------
 
 /// Whether a combatant blocks movement through its space for `mover` (§ Occupied spaces: allies
-/// and helpless enemies can be passed through; nobody can be ended on unless prone).
+/// and helpless enemies can be passed through; nobody can be ended on unless prone). Only
+/// creatures level with the mover count (elevation, `aloft::level_with`).
 pub(super) fn occupant_at(
     d: &Decider,
     b: &Board,
@@ -582,6 +583,10 @@ pub(super) fn occupant_at(
         }
         // § Mounted combat: a mount and its rider share a space.
         if super::mounts::shares_space(b, &f.c.id, mover) {
+            continue;
+        }
+        // Elevation: one passes over or under a creature whose cubes its own do not meet.
+        if !super::aloft::level_with(d, b, mover, &f.c.id) {
             continue;
         }
         let Ok(sp) = space(d, b, &f.c.id) else {

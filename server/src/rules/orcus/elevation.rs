@@ -165,6 +165,7 @@ pub fn fall(d: &mut Decider, b: &Board, who: &CombatantId, from: i32) {
         combatant: who.clone(),
         squares: from,
     });
+    super::aloft::land_clear(d, b, who);
     if b.get(who).is_some_and(|(_, k)| k.0.slow_fall) {
         return;
     }

@@ -2,10 +2,11 @@
 //! these extend its sections with Fourth Edition's 3-D reading, an interpretation): far areas
 //! centred aloft, flying over creatures, forced movement aloft.
 
-use super::tests::{end, started, until};
-use super::tests_elevation::{aloft, attacked, open_field};
-use crate::rules::thirteenth_age::tests::{cid, refusal, run};
-use fray_protocol::grid::Square;
+use super::tests::{atk, end, mv, square, started, until};
+use super::tests_elevation::{STUN, aloft, attacked, height, open_field, prone};
+use crate::rules::thirteenth_age::tests::{cid, refusal, refuse, run};
+use fray_protocol::event::GameEvent;
+use fray_protocol::grid::{MoveMode, Square};
 use fray_protocol::{Command, ErrorCode};
 
 fn area_at(actor: &str, attack: &str, origin: (i32, i32), up: Option<i32>) -> Command {
@@ -108,4 +109,127 @@ fn an_origin_aloft_beyond_range_or_height_is_refused_range() {
     };
     let r = refusal(&mut e, &near);
     assert_eq!(r.code, ErrorCode::InvalidArgument, "{r}");
+}
+
+// ---- Flying over creatures (§ Moving; occupied squares extended aloft, `aloft::level_with`).
+
+/// orcus-basic-rules.txt § Walk / Fly through occupied squares (an enemy's square cannot be
+/// entered), extended aloft (interpretation, `aloft.rs`): Kael flying 1 up passes over the
+/// brute on the ground (their cubes do not meet) and may stop right above it; on the ground the
+/// same path is refused, and the refusal changes nothing.
+#[test]
+fn a_flier_passes_over_an_enemy_and_may_stop_above_it_flying_over_creatures() {
+    let pos = "kael = [6, 4]\nlira = [0, 5]\nbrute-1 = [7, 4]\nbrute-2 = [9, 0]";
+    for up in [0, 1] {
+        let enc = open_field("fly = 4", "", "", pos, "");
+        let mut e = started(&enc, 5);
+        if up > 0 {
+            run(&mut e, &aloft("kael", up));
+            run(&mut e, &end("kael"));
+            until(&mut e, "kael");
+        }
+        let over = mv("kael", &[(7, 4), (8, 4)], MoveMode::Fly);
+        let stop = mv("kael", &[(7, 4)], MoveMode::Fly);
+        if up == 0 {
+            assert_eq!(refuse(&mut e, &over), ErrorCode::IllegalPath);
+            assert_eq!(refuse(&mut e, &stop), ErrorCode::IllegalPath);
+            continue;
+        }
+        let ev = run(&mut e, &stop);
+        assert!(
+            ev.iter().any(|x| matches!(x, GameEvent::GridMoved { .. })),
+            "{ev:?}"
+        );
+        assert_eq!(square(&e, "kael"), Square::new(7, 4));
+        assert_eq!(height(&e, "kael"), 1);
+    }
+}
+
+/// orcus-basic-rules.txt § Walk through occupied squares, extended aloft (interpretation,
+/// `aloft.rs`): the brute walks under Kael flying 1 up (an enemy, but their cubes do not meet)
+/// and may stop under him; adjacency for opportunity attacks still counts height, so staying
+/// next to him (under him, then beside him) provokes nothing.
+#[test]
+fn a_walker_passes_under_a_flier_flying_over_creatures() {
+    let pos = "kael = [7, 4]\nlira = [0, 5]\nbrute-1 = [8, 4]\nbrute-2 = [9, 0]";
+    for (up, ok) in [(0, false), (1, true)] {
+        let enc = open_field("fly = 4", "", "", pos, "");
+        let mut e = started(&enc, 5);
+        if up > 0 {
+            run(&mut e, &aloft("kael", up));
+        }
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        let under = mv("brute-1", &[(7, 4), (6, 4)], MoveMode::Walk);
+        if !ok {
+            assert_eq!(refuse(&mut e, &under), ErrorCode::IllegalPath);
+            continue;
+        }
+        let ev = run(&mut e, &under);
+        assert!(
+            !ev.iter()
+                .any(|x| matches!(x, GameEvent::OpportunityTaken { .. })),
+            "{ev:?}"
+        );
+        assert_eq!(square(&e, "brute-1"), Square::new(6, 4));
+    }
+}
+
+/// orcus-basic-rules.txt § Fly through occupied squares, extended aloft (interpretation,
+/// `aloft.rs`): at the same height as a flying enemy its square is occupied as on the ground:
+/// Kael 1 up can neither pass through nor stop in the brute's square when the brute is 1 up
+/// too (their cubes meet); once the brute is 2 up, he passes under it.
+#[test]
+fn a_flier_is_stopped_by_a_flier_whose_cubes_it_meets_flying_over_creatures() {
+    let pos = "kael = [6, 4]\nlira = [0, 5]\nbrute-1 = [7, 4]\nbrute-2 = [9, 0]";
+    for (brute_up, ok) in [(1, false), (2, true)] {
+        let enc = open_field("fly = 4", "", "fly = 4", pos, "");
+        let mut e = started(&enc, 5);
+        run(&mut e, &aloft("kael", 1));
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        run(&mut e, &aloft("brute-1", brute_up));
+        until(&mut e, "kael");
+        let through = mv("kael", &[(7, 4), (8, 4)], MoveMode::Fly);
+        if ok {
+            run(&mut e, &through);
+            assert_eq!(square(&e, "kael"), Square::new(8, 4));
+        } else {
+            assert_eq!(refuse(&mut e, &through), ErrorCode::IllegalPath);
+            let stop = mv("kael", &[(7, 4)], MoveMode::Fly);
+            assert_eq!(refuse(&mut e, &stop), ErrorCode::IllegalPath);
+        }
+    }
+}
+
+/// orcus-basic-rules.txt § Special movement modes (Fly) and falling (interpretation, see
+/// `elevation.rs`), extended (`aloft::land_clear`): Kael hovering 1 up above the brute is
+/// stunned by it and falls; he lands prone in the nearest unoccupied space, not in the brute's.
+#[test]
+fn a_flier_falling_onto_a_creature_lands_beside_it_flying_over_creatures() {
+    let pos = "kael = [6, 4]\nlira = [0, 5]\nbrute-1 = [7, 4]\nbrute-2 = [9, 0]";
+    let enc = open_field("fly = 4", "", "", pos, STUN);
+    let mut e = started(&enc, 5);
+    run(&mut e, &aloft("kael", 1));
+    run(&mut e, &end("kael"));
+    until(&mut e, "kael");
+    run(&mut e, &mv("kael", &[(7, 4)], MoveMode::Fly));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    let ev = run(&mut e, &atk("brute-1", "stun", &["kael"]));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::Fell { squares: 1, .. })),
+        "{ev:?}"
+    );
+    assert!(
+        ev.iter().any(|x| matches!(x,
+            GameEvent::GridMoved { combatant, mode: MoveMode::Unwilling, .. }
+                if combatant.as_str() == "kael")),
+        "{ev:?}"
+    );
+    assert_eq!(height(&e, "kael"), 0);
+    assert_eq!(square(&e, "kael"), Square::new(6, 3));
+    assert_eq!(square(&e, "brute-1"), Square::new(7, 4));
+    assert!(prone(&e, "kael"));
 }

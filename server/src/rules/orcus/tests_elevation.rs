@@ -164,7 +164,7 @@ fn a_failed_climb_makes_no_progress_and_slow_fall_lands_unharmed_climb() {
     assert_eq!(height(&e, "lira"), 0);
 }
 
-const STUN: &str = r#"[[monster.powers]]
+pub(super) const STUN: &str = r#"[[monster.powers]]
 id = "stun"
 name = "Stun"
 origin = "melee"
