@@ -1,7 +1,8 @@
 //! Orcus § Unwilling movement (`orcus-basic-rules.txt`): a power's push, pull or shunt moves a
 //! target it hits. The user chooses the path (the `forced` field of `attack` and
 //! `area_attack`), checked before any die is rolled; without a choice Fray takes the
-//! straightest free path (`geometry.rs::Geo::forced_path`).
+//! straightest free path (`geometry.rs::Geo::forced_path`). Aloft (elevation, an interpretation):
+//! the target keeps its height; only creatures whose cubes meet its own stop it.
 
 use super::Board;
 use super::commands::{R, no, space};
@@ -23,12 +24,17 @@ fn kind(f: ForcedSpec) -> geometry::ForcedKind {
 }
 
 /// The spaces that stop `target`'s forced movement: every other creature still in the fight
-/// (its rider or mount, sharing its space, aside).
+/// (its rider or mount, sharing its space, aside) whose cubes meet the target's. Elevation (an
+/// interpretation, `aloft.rs`): a creature moved while aloft keeps its height and moves
+/// horizontally at it, so only creatures level with it stop it; it can be pushed over (or
+/// under) the others. A climber moved off its wall falls after the command
+/// (`elevation::sweep`); a flier stays up.
 fn obstacles(d: &Decider, b: &Board, target: &CombatantId) -> Vec<Space> {
     d.field
         .all()
         .filter(|c| &c.c.id != target && !matches!(c.vit.0, LifeStatus::Dead | LifeStatus::Slain))
         .filter(|c| !super::mounts::shares_space(b, &c.c.id, target))
+        .filter(|c| super::aloft::level_with(d, b, target, &c.c.id))
         .filter_map(|c| space(d, b, &c.c.id).ok())
         .collect()
 }

@@ -233,3 +233,131 @@ fn a_flier_falling_onto_a_creature_lands_beside_it_flying_over_creatures() {
     assert_eq!(square(&e, "brute-1"), Square::new(7, 4));
     assert!(prone(&e, "kael"));
 }
+
+// ---- Forced movement aloft (§ Unwilling movement extended aloft, `forced.rs::obstacles`).
+
+const SHOVE: &str = r#"[[hero.powers]]
+id = "shove"
+name = "Shove"
+origin = "melee"
+vs = "fortitude"
+bonus = 40
+hit = "1"
+push = 2
+"#;
+
+fn shove(forced: Vec<(&str, &[(i32, i32)])>) -> Command {
+    Command::Attack {
+        actor: cid("kael"),
+        attack: "shove".into(),
+        targets: vec![cid("brute-1")],
+        mode: fray_protocol::command::AttackMode::Standard,
+        knock_out: false,
+        forced: forced
+            .into_iter()
+            .map(|(t, p)| fray_protocol::grid::ForcedPath {
+                target: cid(t),
+                path: p.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
+            })
+            .collect(),
+    }
+}
+
+/// A battle on Kael's second turn, the brutes (fliers) having risen to `up1` and `up2`.
+fn shove_field(up1: i32, up2: i32) -> crate::engine::Engine {
+    let pos = "kael = [6, 4]\nlira = [0, 5]\nbrute-1 = [7, 4]\nbrute-2 = [8, 4]";
+    let enc = open_field(&format!("fly = 4\n{SHOVE}"), "", "fly = 4", pos, "");
+    let mut e = started(&enc, 5);
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    if up1 > 0 {
+        run(&mut e, &aloft("brute-1", up1));
+    }
+    until(&mut e, "brute-2");
+    if up2 > 0 {
+        run(&mut e, &aloft("brute-2", up2));
+    }
+    until(&mut e, "kael");
+    e
+}
+
+/// orcus-basic-rules.txt § Unwilling movement (a push; another creature's space stops it),
+/// extended aloft (interpretation, `forced.rs::obstacles`): Kael pushes the brute flying 1 up
+/// two squares east, over brute-2 on the ground (their cubes do not meet); it keeps its height.
+/// On the ground the same chosen path is refused before any die (`invalid_forced_path`), and
+/// so it is when brute-2 flies 1 up too (level with it).
+#[test]
+fn a_creature_pushed_aloft_keeps_its_height_and_passes_over_others_unwilling_movement() {
+    let over: &[(i32, i32)] = &[(8, 4), (9, 4)];
+    let mut e = shove_field(1, 0);
+    let ev = run(&mut e, &shove(vec![("brute-1", over)]));
+    assert!(
+        ev.iter().any(|x| matches!(x,
+            GameEvent::GridMoved { combatant, mode: MoveMode::Unwilling, path, .. }
+                if combatant.as_str() == "brute-1" && path.last() == Some(&Square::new(9, 4)))),
+        "{ev:?}"
+    );
+    assert_eq!(square(&e, "brute-1"), Square::new(9, 4));
+    assert_eq!(height(&e, "brute-1"), 1);
+    assert_eq!(square(&e, "brute-2"), Square::new(8, 4));
+    for (up1, up2) in [(0, 0), (1, 1)] {
+        let mut e = shove_field(up1, up2);
+        assert_eq!(
+            refuse(&mut e, &shove(vec![("brute-1", over)])),
+            ErrorCode::InvalidForcedPath,
+            "brute-1 {up1} up, brute-2 {up2} up"
+        );
+    }
+}
+
+/// orcus-basic-rules.txt § Unwilling movement, Fray's own path when the user names none
+/// (`geometry::Geo::forced_path`: straight away from the source), extended aloft: the brute 1
+/// up is pushed straight east over brute-2 on the ground to (9, 4); level with a flying
+/// brute-2 it goes around it instead (by (8, 3) to (9, 2)), still 1 up.
+#[test]
+fn fray_s_push_path_aloft_ignores_creatures_below_unwilling_movement() {
+    for (up2, to) in [(0, Square::new(9, 4)), (1, Square::new(9, 2))] {
+        let mut e = shove_field(1, up2);
+        run(&mut e, &shove(vec![]));
+        assert_eq!(height(&e, "brute-1"), 1);
+        assert_eq!(square(&e, "brute-1"), to, "brute-2 {up2} up");
+    }
+}
+
+/// orcus-basic-rules.txt § Unwilling movement and § Special movement modes (Climb), extended
+/// aloft (interpretation, `forced.rs::obstacles`, `elevation::sweep`): a climber pushed while
+/// aloft keeps its height, so pushed away from its wall (`^`) it falls after the attack: the
+/// brute climbing 2 up beside the cliff square is shoved one square off it and falls 2 squares.
+#[test]
+fn a_climber_pushed_off_its_wall_falls_unwilling_movement() {
+    let rows = [
+        "..........",
+        "..........",
+        "..........",
+        "...^......",
+        "..........",
+        "..........",
+    ];
+    let pos = "kael = [4, 2]\nlira = [0, 5]\nbrute-1 = [4, 3]\nbrute-2 = [9, 0]";
+    let src = super::tests::arena_src(&rows, "", 5, pos)
+        .replace("wis = 2", &format!("wis = 2\nfly = 4\n{SHOVE}"))
+        .replace("dex = 0", "dex = 0\nclimb = 3");
+    let enc = crate::content::load_encounter("cliff.toml", &src).unwrap();
+    let mut e = started(&enc, 5);
+    run(&mut e, &aloft("kael", 2));
+    run(&mut e, &end("kael"));
+    until(&mut e, "brute-1");
+    run(&mut e, &aloft("brute-1", 2));
+    until(&mut e, "kael");
+    let ev = run(&mut e, &shove(vec![("brute-1", &[(5, 4)])]));
+    let moved = ev.iter().position(|x| {
+        matches!(x, GameEvent::GridMoved { combatant, .. } if combatant.as_str() == "brute-1")
+    });
+    let fell = ev.iter().position(|x| {
+        matches!(x, GameEvent::Fell { combatant, squares: 2 } if combatant.as_str() == "brute-1")
+    });
+    assert!(moved.is_some() && fell > moved, "{ev:?}");
+    assert_eq!(square(&e, "brute-1"), Square::new(5, 4));
+    assert_eq!(height(&e, "brute-1"), 0);
+    assert!(prone(&e, "brute-1"));
+}
