@@ -55,7 +55,15 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             targets,
             forced,
             origin_height,
-        } => area_attack(d, b, actor, attack, (*origin, *origin_height), targets, forced),
+        } => area_attack(
+            d,
+            b,
+            actor,
+            attack,
+            (*origin, *origin_height),
+            targets,
+            forced,
+        ),
         Command::Rally { actor } => rally(d, b, actor),
         Command::Stabilize { actor, target } => stabilize(d, b, actor, target),
         Command::EndTurn { actor } => {
@@ -2024,7 +2032,10 @@ fn area_attack(
         ),
         (Origin::FarBlast { size, range }, Some(o)) => {
             let (o, area) = g.far_blast(me, o, size, range).map_err(area_err)?;
-            (area, super::aloft::far_origin(&p, my_body, o, origin_height)?)
+            (
+                area,
+                super::aloft::far_origin(&p, my_body, o, origin_height)?,
+            )
         }
         (Origin::NearBlast { .. } | Origin::FarBurst { .. } | Origin::FarBlast { .. }, None) => {
             return Err(no(

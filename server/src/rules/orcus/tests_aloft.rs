@@ -350,9 +350,9 @@ fn a_climber_pushed_off_its_wall_falls_unwilling_movement() {
     run(&mut e, &aloft("brute-1", 2));
     until(&mut e, "kael");
     let ev = run(&mut e, &shove(vec![("brute-1", &[(5, 4)])]));
-    let moved = ev.iter().position(|x| {
-        matches!(x, GameEvent::GridMoved { combatant, .. } if combatant.as_str() == "brute-1")
-    });
+    let moved = ev.iter().position(
+        |x| matches!(x, GameEvent::GridMoved { combatant, .. } if combatant.as_str() == "brute-1"),
+    );
     let fell = ev.iter().position(|x| {
         matches!(x, GameEvent::Fell { combatant, squares: 2 } if combatant.as_str() == "brute-1")
     });

@@ -215,7 +215,13 @@ const OPEN: [&str; 6] = [
 
 /// An open arena; `kael`, `lira` and `brute` are added to each one's stat block (before its
 /// powers), `powers` to the brutes' powers.
-pub(super) fn open_field(kael: &str, lira: &str, brute: &str, positions: &str, powers: &str) -> Encounter {
+pub(super) fn open_field(
+    kael: &str,
+    lira: &str,
+    brute: &str,
+    positions: &str,
+    powers: &str,
+) -> Encounter {
     let src = arena_src(&OPEN, powers, 5, positions)
         .replace("wis = 2", &format!("wis = 2\n{kael}"))
         .replace("recoveries = 1", &format!("recoveries = 1\n{lira}"))
