@@ -118,3 +118,19 @@ pub(super) fn land_clear(d: &mut Decider, b: &Board, who: &CombatantId) {
         });
     }
 }
+
+/// Whether another creature in the fight (`who`'s mount or rider aside) has a space covering
+/// `s` at any height: a square to land in from a mount must have its whole column clear, as
+/// the rider may come down to the ground there (so mounting and dismounting keep the ground
+/// rule).
+pub(super) fn column_occupied(d: &Decider, b: &Board, who: &CombatantId, s: Square) -> bool {
+    d.field.all().any(|f| {
+        &f.c.id != who
+            && !matches!(
+                f.vit.0,
+                fray_protocol::state::LifeStatus::Dead | fray_protocol::state::LifeStatus::Slain
+            )
+            && !super::mounts::shares_space(b, &f.c.id, who)
+            && space(d, b, &f.c.id).is_ok_and(|sp| sp.covers(s))
+    })
+}

@@ -291,10 +291,14 @@ pub fn opportunity_target(d: &Decider, b: &Board, provoker: &CombatantId) -> Com
     }
 }
 
-/// A square a creature could stand in: on the map, not a wall, nobody there.
+/// A square a creature could stand in: on the map, not a wall, nobody there (at any height:
+/// `aloft::column_occupied`).
 fn free(d: &Decider, b: &Board, who: &CombatantId, s: Square) -> bool {
     b.map.0.as_ref().is_some_and(|map| {
-        geometry::on_map(map, s) && !geometry::solid(map, s) && occupant_at(d, b, who, s).is_none()
+        geometry::on_map(map, s)
+            && !geometry::solid(map, s)
+            && occupant_at(d, b, who, s).is_none()
+            && !super::aloft::column_occupied(d, b, who, s)
     })
 }
 

@@ -361,3 +361,38 @@ fn a_climber_pushed_off_its_wall_falls_unwilling_movement() {
     assert_eq!(height(&e, "brute-1"), 0);
     assert!(prone(&e, "brute-1"));
 }
+
+/// orcus-basic-rules.txt § Mounting and dismounting ("an adjacent unoccupied space"), with
+/// heights (interpretation, `aloft::column_occupied`): a landing square from a mount keeps the
+/// ground rule, its whole column clear, as the rider may come down there. Kael riding Lira
+/// (a Large flier) 2 up cannot dismount over the brute on the ground, and can beside it.
+#[test]
+fn a_rider_aloft_dismounts_only_where_the_column_is_clear_mounting_and_dismounting() {
+    let pos = "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [0, 2]\nbrute-2 = [9, 0]";
+    let horse = "size = \"large\"\nmount = \"trained\"\nfly = 4";
+    let enc = open_field("fly = 4", horse, "", pos, "");
+    let mut e = started(&enc, 5);
+    run(&mut e, &aloft("kael", 2));
+    run(&mut e, &end("kael"));
+    until(&mut e, "lira");
+    run(&mut e, &aloft("lira", 2));
+    until(&mut e, "kael");
+    run(
+        &mut e,
+        &Command::Mount {
+            actor: cid("kael"),
+            mount: cid("lira"),
+            control: false,
+        },
+    );
+    run(&mut e, &end("kael"));
+    until(&mut e, "kael");
+    let off = |x, y| Command::Dismount {
+        actor: cid("kael"),
+        to: Square::new(x, y),
+    };
+    assert_eq!(refuse(&mut e, &off(0, 2)), ErrorCode::IllegalPath);
+    run(&mut e, &off(0, 4));
+    assert_eq!(square(&e, "kael"), Square::new(0, 4));
+    assert_eq!(height(&e, "kael"), 2);
+}
