@@ -91,9 +91,18 @@ pub(super) fn level_with(d: &Decider, b: &Board, mover: &CombatantId, other: &Co
 /// `unwilling`: it provokes nothing). Interpretation: the text has no falls; two creatures never
 /// share a space at one height.
 pub(super) fn land_clear(d: &mut Decider, b: &Board, who: &CombatantId) {
-    let (Ok(sp), Some(map)) = (space(d, b, who), b.map.0.as_ref()) else {
+    let (Ok(mut sp), Some(map)) = (space(d, b, who), b.map.0.as_ref()) else {
         return;
     };
+    // A rider thrown or dismounted in this decision stands in its landing square.
+    if let Some(at) = d.events().iter().rev().find_map(|e| match e {
+        GameEvent::Dismounted { rider, square, .. } if rider == who => Some(Some(*square)),
+        GameEvent::GridMoved { combatant, .. } if combatant == who => Some(None),
+        _ => None,
+    }) && let Some(at) = at
+    {
+        sp.at = at;
+    }
     let free = |d: &Decider, at: Space| {
         at.squares().all(|s| {
             geometry::on_map(map, s)
