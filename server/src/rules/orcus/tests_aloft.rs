@@ -31,6 +31,16 @@ vs = "reflex"
 bonus = 4
 hit = "1d6"
 [[monster.powers]]
+id = "quake"
+name = "Quake"
+origin = "far burst"
+area = 2
+range = [10]
+targets = "all enemies"
+vs = "reflex"
+bonus = 4
+hit = "1d6"
+[[monster.powers]]
 id = "gout"
 name = "Gout"
 origin = "far blast"
@@ -395,4 +405,33 @@ fn a_rider_aloft_dismounts_only_where_the_column_is_clear_mounting_and_dismounti
     run(&mut e, &off(0, 4));
     assert_eq!(square(&e, "kael"), Square::new(0, 4));
     assert_eq!(height(&e, "kael"), 2);
+}
+
+/// orcus-basic-rules.txt § Cover (an area's cover is judged from its origin square) with
+/// heights (interpretation, `geometry::in_the_way_at_height`, `aloft.rs`): from a far burst's
+/// origin 2 up, Lira on the ground between it and Kael 2 up is below the shot and gives him no
+/// cover; from the same origin on the ground, the shot climbs through her height and she does
+/// (−2).
+#[test]
+fn cover_from_an_origin_aloft_counts_only_creatures_at_the_shot_s_heights_cover() {
+    let pos = "kael = [7, 4]\nlira = [6, 4]\nbrute-1 = [9, 0]\nbrute-2 = [0, 0]";
+    let kael_bonus = |up: Option<i32>| {
+        let enc = open_field("fly = 4", "", "", pos, FAR_AREAS);
+        let mut e = started(&enc, 5);
+        run(&mut e, &aloft("kael", 2));
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        let ev = run(&mut e, &area_at("brute-1", "quake", (5, 4), up));
+        assert_eq!(attacked(&ev), vec!["kael".to_owned(), "lira".to_owned()]);
+        ev.iter()
+            .find_map(|x| match x {
+                GameEvent::AttackRolled { target, bonus, .. } if target.as_str() == "kael" => {
+                    Some(*bonus)
+                }
+                _ => None,
+            })
+            .expect("Kael attacked")
+    };
+    assert_eq!(kael_bonus(Some(2)), 4);
+    assert_eq!(kael_bonus(None), 4 - 2);
 }
