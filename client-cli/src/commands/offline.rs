@@ -125,6 +125,12 @@ pub fn verify(path: &Path) -> ExitCode {
                     fight.commitment()
                 );
             }
+            if report.secret_commitment_checked {
+                println!(
+                    "The secret stream's seed in this log matches its commitment {}",
+                    fight.genesis().secret_commitment
+                );
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

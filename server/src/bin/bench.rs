@@ -1078,6 +1078,7 @@ fn real_batches(encounter: &Encounter, seed: u64, ticks: usize) -> Result<Vec<Ve
                     first_seq: seq,
                     events,
                     rng_draws: engine.rng().draws(),
+                    secret_draws: engine.secret_draws(),
                 })?);
                 seq += n;
                 if tick.is_multiple_of(16) {
