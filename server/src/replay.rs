@@ -451,3 +451,7 @@ pub fn export_public_json(fight: &RecordedFight) -> Result<String, ReplayError> 
     };
     serde_json::to_string_pretty(&export).map_err(|e| ReplayError::Invalid(e.to_string()))
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+mod tests_secrets;

@@ -150,7 +150,11 @@ fn replay_session(
             players: vec!["replay-alice".into(), "replay-bob".into()],
             // A fixed secret seed per recording (its genesis holds it; the recording is the GM's).
             secret_seed: !seed,
-            secret_salt: (!seed).to_le_bytes().repeat(2).try_into().unwrap_or([0; 16]),
+            secret_salt: (!seed)
+                .to_le_bytes()
+                .repeat(2)
+                .try_into()
+                .unwrap_or([0; 16]),
         },
         false,
         SessionConfig {
