@@ -62,6 +62,10 @@ fn render_replay(fight: &RecordedFight, folded: &Folded) -> String {
         Some((seed, salt)) => out.push_str(&format!("Seed: {seed} (salt {salt})\n")),
         None => out.push_str("Seed: not revealed\n"),
     }
+    out.push_str(&format!(
+        "Secret stream commitment: {} (its seed is never revealed)\n",
+        fight.genesis().secret_commitment
+    ));
     out.push('\n');
     out.push_str(&narrative(
         folded.events.iter().map(|e| (e.seq, &e.event)),

@@ -306,3 +306,26 @@ fn verify_checks_the_secret_commitment_and_the_secret_rolls_tampering() {
         Err(ReplayError::EventMismatch { .. })
     ));
 }
+
+/// ose-adventuring.txt § Listening at Doors ("Referee rolls"): an engine built without a secret
+/// stream (`Engine::new` alone; a session's always has one) refuses a secret roll, drawing
+/// nothing, rather than draw it from the main stream, whose seed is revealed.
+#[test]
+fn an_engine_without_a_secret_stream_refuses_secret_rolls_listening_at_doors() {
+    let (name, text) = builtin_encounters("ose")[0];
+    let enc = load_encounter(name, text).unwrap();
+    let mut e = Engine::new(
+        &enc,
+        SessionRng::from_seed(SEED),
+        crate::engine::components::SeedSecret {
+            seed: SEED,
+            salt: "00".repeat(16),
+        },
+    )
+    .unwrap();
+    assert!(e.secret_rng().is_none());
+    let r = crate::rules::thirteenth_age::tests::refusal(&mut e, &listen());
+    assert_eq!(r.code, fray_protocol::ErrorCode::InvalidArgument);
+    assert!(r.message.contains("no secret stream"), "{r}");
+    assert_eq!(e.rng().draws(), 0);
+}
