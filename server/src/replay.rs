@@ -3,7 +3,10 @@
 //!   every stored state hash against the folded state;
 //! - **verify** re-runs decide from the seed and the stored commands and checks that it
 //!   reproduces every stored event and state hash byte for byte, that the RNG in the log header
-//!   derives from the seed, and, once revealed, that the seed and salt match the commitment.
+//!   derives from the seed, and, once revealed, that the seed and salt match the commitment;
+//!   it needs the full log (the GM's: its genesis holds the secret stream's seed, checked against
+//!   `secret_commitment`, from which the secret rolls are re-decided). The public export has no
+//!   secret seed: its secret rolls are redacted and taken as recorded.
 
 use crate::dice::{SessionRng, verify_commitment};
 use crate::engine::Engine;
@@ -116,6 +119,9 @@ pub struct VerifyReport {
     pub hashes: u64,
     /// Whether the seed was revealed and matched the commitment.
     pub commitment_checked: bool,
+    /// Whether the genesis's secret seed and salt matched its `secret_commitment` (always, for
+    /// a log that verifies: the full log holds them).
+    pub secret_commitment_checked: bool,
 }
 
 /// Replay failures. Mismatches name the first event or hash that differs.
@@ -273,12 +279,14 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
         }
         commitment_checked = true;
     }
+    check_secret_commitment(g)?;
     let mut engine = engine_for(g).map_err(|e| ReplayError::Invalid(e.to_string()))?;
     let mut report = VerifyReport {
         commands: 0,
         events: 0,
         hashes: 0,
         commitment_checked,
+        secret_commitment_checked: true,
     };
     let mut last = 0u64;
     let mut i = 0;
@@ -355,6 +363,28 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
     Ok(report)
 }
 
+/// The secret stream's seed and salt in the genesis open its published `secret_commitment`
+/// (the secret rolls are then re-decided from that seed by `verify`).
+fn check_secret_commitment(g: &Genesis) -> Result<(), ReplayError> {
+    let salt: [u8; 16] = hex::decode(&g.secret_salt)
+        .ok()
+        .and_then(|v| v.try_into().ok())
+        .ok_or_else(|| ReplayError::Fairness("the secret salt is not 32 hex digits".into()))?;
+    let commitment: [u8; 32] = hex::decode(&g.secret_commitment)
+        .ok()
+        .and_then(|v| v.try_into().ok())
+        .ok_or_else(|| {
+            ReplayError::Fairness("the secret commitment is not 64 hex digits".into())
+        })?;
+    if !verify_commitment(&commitment, g.secret_seed, &salt) {
+        return Err(ReplayError::Fairness(
+            "SHA-256(secret seed ‖ secret salt) does not equal the published secret commitment"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 /// The public export: what players and spectators may see.
 #[derive(Debug, Serialize)]
 struct PublicExport<'a> {
@@ -368,10 +398,12 @@ struct PublicExport<'a> {
     combatants: Vec<serde_json::Value>,
     events: Vec<LoggedEvent>,
     final_state: SessionState,
+    secret_commitment: &'a str,
 }
 
 /// The public (redacted) export as pretty JSON: no tokens, no seed before it is revealed,
-/// no exact monster hit points.
+/// no exact monster hit points, and never the secret stream's seed or salt (only its
+/// `secret_commitment`), so the redacted secret rolls stay secret after the seed is revealed.
 pub fn export_public_json(fight: &RecordedFight) -> Result<String, ReplayError> {
     let folded = fold(fight)?;
     let g = &fight.genesis;
@@ -415,6 +447,11 @@ pub fn export_public_json(fight: &RecordedFight) -> Result<String, ReplayError> 
             })
             .collect(),
         final_state: folded.state.redacted(),
+        secret_commitment: &g.secret_commitment,
     };
     serde_json::to_string_pretty(&export).map_err(|e| ReplayError::Invalid(e.to_string()))
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+mod tests_secrets;

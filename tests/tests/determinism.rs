@@ -21,6 +21,8 @@ fn secrets(seed: u64) -> Secrets {
         gm: "gm-token".into(),
         spectator: "spectator-token".into(),
         players: vec!["alice-token".into(), "bob-token".into()],
+        secret_seed: !seed,
+        secret_salt: [8; 16],
     }
 }
 

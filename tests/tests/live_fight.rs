@@ -620,7 +620,10 @@ async fn a_client_resumes_and_receives_exactly_the_events_it_missed() -> Result<
 /// Secrets): the GM's secret rolls (listening, a search, an exploration turn's wandering-monster
 /// check) reach the GM with their die, result and a wandering monster's distance; the player's
 /// and the spectator's sockets (JSON and bincode) see that they were made and nothing more, as
-/// does the public export of the log.
+/// does the public export of the log — also after the end, when the seed is revealed: the secret
+/// rolls come from the secret stream (`dice::rng`), whose seed the export never holds (only its
+/// `secret_commitment`, the one the session's creation answered); a secret roll after the
+/// battle is allowed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
     use fray_protocol::ose::SecretCheck;
@@ -677,6 +680,7 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
         )
     };
     let mut gm_saw = Vec::new();
+    let mut gm_rolls = Vec::new();
     for _ in 0..3 {
         let ServerMessage::Event { event: seen, .. } = until(&mut gm, secret).await? else {
             bail!("no event")
@@ -685,7 +689,7 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
             check,
             combatant,
             chance,
-            roll: Some(_),
+            roll: Some(roll),
             success: Some(_),
             area,
             distance,
@@ -694,6 +698,7 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
         else {
             bail!("the GM sees the roll: {seen:?}")
         };
+        gm_rolls.push((roll, distance.clone()));
         // Only the wandering monster that came has a distance (§ Distance, 2d6 × 10′).
         assert_eq!(
             distance.is_some(),
@@ -740,19 +745,60 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
             "only the GM sees a secret roll or a monster's distance"
         );
     }
+    // The battle ends (the seed is revealed); a secret roll after it is still made in secret.
+    assert_eq!(command(&mut gm, 4, Command::StartBattle).await?, Ok(()));
+    assert_eq!(command(&mut gm, 5, Command::EndBattle).await?, Ok(()));
+    let listen = Command::SecretRoll {
+        check: SecretCheck::Listen,
+        combatant: Some(CombatantId::new("quill")),
+        chance: 1,
+        area: None,
+    };
+    gm.send(&ClientMessage::Command {
+        id: 6,
+        command: listen,
+    })
+    .await?;
+    let ServerMessage::Event {
+        event: GameEvent::SecretRolled {
+            roll: Some(roll), ..
+        },
+        ..
+    } = until(&mut gm, secret).await?
+    else {
+        bail!("the GM sees the roll after the end")
+    };
+    gm_rolls.push((roll, None));
     let dir = server.stop().await;
     let id = created["session"].as_str().unwrap_or_default().to_string();
     let path = dir.path().join("sessions").join(&id);
-    let export = fray_server::replay::export_public_json(&fray_server::replay::read_log(&path)?)?;
+    let fight = fray_server::replay::read_log(&path)?;
+    let text = fray_server::replay::export_public_json(&fight)?;
+    // The GM's rolls are the secret stream's, from the secret seed in the full log only.
+    let g = fight.genesis();
+    let mut stream = fray_server::dice::SessionRng::from_secret_seed(g.secret_seed);
+    for (roll, distance) in &gm_rolls {
+        assert_eq!(*roll, fray_server::dice::roll_die(&mut stream, 6));
+        if let Some(d) = distance {
+            let again = fray_server::dice::DiceExpr::parse("2d6")?
+                .roll(&mut stream, &fray_server::dice::Placeholders::default())?;
+            assert_eq!(*d, again);
+        }
+    }
+    assert!(fight.revealed().is_some(), "the seed is revealed");
+    assert!(!text.contains(&g.secret_seed.to_string()), "no secret seed");
+    assert!(!text.contains(&g.secret_salt), "no secret salt");
     // The export is pretty-printed JSON: read it as JSON, not as text.
-    let export: serde_json::Value = serde_json::from_str(&export)?;
+    let export: serde_json::Value = serde_json::from_str(&text)?;
+    assert_eq!(export["secret_commitment"], created["secret_commitment"]);
+    assert_eq!(export["secret_commitment"], g.secret_commitment.as_str());
     let secrets: Vec<&serde_json::Value> = export["events"]
         .as_array()
         .ok_or_else(|| anyhow!("no events in the export"))?
         .iter()
         .filter_map(|e| e["event"].get("secret_rolled"))
         .collect();
-    assert_eq!(secrets.len(), 3, "{secrets:?}");
+    assert_eq!(secrets.len(), 4, "{secrets:?}");
     for s in secrets {
         for field in ["roll", "success", "distance"] {
             assert!(s[field].is_null(), "the public export shows {field}: {s}");

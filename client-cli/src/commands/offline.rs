@@ -62,6 +62,10 @@ fn render_replay(fight: &RecordedFight, folded: &Folded) -> String {
         Some((seed, salt)) => out.push_str(&format!("Seed: {seed} (salt {salt})\n")),
         None => out.push_str("Seed: not revealed\n"),
     }
+    out.push_str(&format!(
+        "Secret stream commitment: {} (its seed is never revealed)\n",
+        fight.genesis().secret_commitment
+    ));
     out.push('\n');
     out.push_str(&narrative(
         folded.events.iter().map(|e| (e.seq, &e.event)),
@@ -123,6 +127,12 @@ pub fn verify(path: &Path) -> ExitCode {
                 println!(
                     "The seed was not revealed in this log: commitment {} not checked",
                     fight.commitment()
+                );
+            }
+            if report.secret_commitment_checked {
+                println!(
+                    "The secret stream's seed in this log matches its commitment {}",
+                    fight.genesis().secret_commitment
                 );
             }
             ExitCode::SUCCESS

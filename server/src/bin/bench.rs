@@ -297,7 +297,7 @@ fn scaled(encounter: &Encounter, k: i32) -> Encounter {
 }
 
 fn new_engine(encounter: &Encounter, seed: u64) -> Result<Engine> {
-    Engine::new(
+    let mut engine = Engine::new(
         encounter,
         SessionRng::from_seed(seed),
         SeedSecret {
@@ -305,7 +305,10 @@ fn new_engine(encounter: &Encounter, seed: u64) -> Result<Engine> {
             salt: "00".repeat(16),
         },
     )
-    .map_err(|r| anyhow!("engine: {r}"))
+    .map_err(|r| anyhow!("engine: {r}"))?;
+    // A session's engine has its secret stream too (`session::engine_for`).
+    engine.set_secret_rng(SessionRng::from_secret_seed(!seed));
+    Ok(engine)
 }
 
 struct Fighter {
@@ -1078,6 +1081,7 @@ fn real_batches(encounter: &Encounter, seed: u64, ticks: usize) -> Result<Vec<Ve
                     first_seq: seq,
                     events,
                     rng_draws: engine.rng().draws(),
+                    secret_draws: engine.secret_draws(),
                 })?);
                 seq += n;
                 if tick.is_multiple_of(16) {

@@ -27,6 +27,17 @@
 //! The log header records the generator id ([`GENERATOR_ID`]) and the initial
 //! `(state, stream)`; a position inside the stream is the number of draws, so a session
 //! can be resumed from `(state, stream, draws)` by jumping ahead ([`SessionRng::resume`]).
+//!
+//! # The secret stream
+//!
+//! Rolls the referee makes in secret (OSE's searching, listening, wandering monsters, losing
+//! direction: `GameEvent::SecretRolled`) come from a second generator per session, the *secret
+//! stream*, so that revealing the main seed reveals nothing about them. It is the same generator
+//! and sampler seeded from its own 64-bit *secret seed* through its own domain: step 1 above with
+//! [`SECRET_SEED_DOMAIN`] (`"fray-secret-rng-v1"`, 18 ASCII bytes) in place of `"fray-rng-v1"`
+//! ([`SessionRng::derive_secret_parts`]). Its position is counted like the main one's (the log
+//! records both per tick), and its seed is committed to separately (`secret_commitment`) and never
+//! published: only the genesis record of the server's log (the GM's) holds it.
 
 use std::fmt;
 
@@ -39,6 +50,9 @@ pub const GENERATOR_ID: &str = "pcg64/fray-rng-v1";
 
 /// Domain-separation prefix hashed in front of the seed by [`SessionRng::derive_parts`].
 pub const SEED_DOMAIN: &[u8] = b"fray-rng-v1";
+
+/// Domain-separation prefix of the secret stream ([`SessionRng::derive_secret_parts`]).
+pub const SECRET_SEED_DOMAIN: &[u8] = b"fray-secret-rng-v1";
 
 /// Mask applied to the stream parameter: PCG only uses its low 127 bits.
 const STREAM_MASK: u128 = u128::MAX >> 1;
@@ -65,19 +79,19 @@ impl fmt::Debug for SessionRng {
 impl SessionRng {
     /// Derives the initial `(state, stream)` from a 64-bit seed (see the module docs).
     pub fn derive_parts(seed: u64) -> (u128, u128) {
-        let mut hasher = Sha256::new();
-        hasher.update(SEED_DOMAIN);
-        hasher.update(seed.to_le_bytes());
-        let digest: [u8; 32] = hasher.finalize().into();
-        let mut state = [0u8; 16];
-        let mut stream = [0u8; 16];
-        let (lo, hi) = digest.split_at(16);
-        state.copy_from_slice(lo);
-        stream.copy_from_slice(hi);
-        (
-            u128::from_le_bytes(state),
-            u128::from_le_bytes(stream) & STREAM_MASK,
-        )
+        derive(SEED_DOMAIN, seed)
+    }
+
+    /// Derives the secret stream's initial `(state, stream)` from its secret seed (see the
+    /// module docs, "The secret stream").
+    pub fn derive_secret_parts(secret_seed: u64) -> (u128, u128) {
+        derive(SECRET_SEED_DOMAIN, secret_seed)
+    }
+
+    /// Creates the secret stream for a secret seed.
+    pub fn from_secret_seed(secret_seed: u64) -> Self {
+        let (state, stream) = Self::derive_secret_parts(secret_seed);
+        Self::from_parts(state, stream)
     }
 
     /// Creates the generator for a session seed.
@@ -135,6 +149,23 @@ impl SessionRng {
         }
         self.below(sides) + 1
     }
+}
+
+/// `SHA-256(domain ‖ seed_le)` split into `(state, stream)` (module docs, step 1).
+fn derive(domain: &[u8], seed: u64) -> (u128, u128) {
+    let mut hasher = Sha256::new();
+    hasher.update(domain);
+    hasher.update(seed.to_le_bytes());
+    let digest: [u8; 32] = hasher.finalize().into();
+    let mut state = [0u8; 16];
+    let mut stream = [0u8; 16];
+    let (lo, hi) = digest.split_at(16);
+    state.copy_from_slice(lo);
+    stream.copy_from_slice(hi);
+    (
+        u128::from_le_bytes(state),
+        u128::from_le_bytes(stream) & STREAM_MASK,
+    )
 }
 
 /// Lemire's nearly-divisionless bounded sampler over a source of 64-bit words.
@@ -195,6 +226,29 @@ mod tests {
     #[test]
     fn golden_parts_seed_42() {
         assert_eq!(SessionRng::derive_parts(42), GOLDEN_PARTS_SEED_42);
+    }
+
+    /// The secret stream's derivation (module docs, "The secret stream"), cross-checked with
+    /// Python: `hashlib.sha256(b"fray-secret-rng-v1" + struct.pack('<Q', 42))`.
+    #[test]
+    fn golden_secret_parts_seed_42() {
+        assert_eq!(
+            SessionRng::derive_secret_parts(42),
+            (
+                0x1027_a573_a715_7d89_5a61_1e3f_2b99_debe,
+                0x0834_99c5_9aac_3b4a_7a59_ebc7_9bc9_11ea,
+            )
+        );
+        assert_ne!(
+            SessionRng::derive_secret_parts(42),
+            SessionRng::derive_parts(42),
+            "the domains separate the two streams"
+        );
+        let (state, stream) = SessionRng::derive_secret_parts(42);
+        assert_eq!(
+            SessionRng::from_secret_seed(42),
+            SessionRng::from_parts(state, stream)
+        );
     }
 
     #[test]

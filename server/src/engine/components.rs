@@ -252,9 +252,16 @@ pub struct Outbox {
     pub rejection: Option<Rejection>,
 }
 
-/// The session's only source of randomness.
+/// The session's source of randomness (the main stream; its seed is revealed at the end).
 #[derive(Resource, Debug, Clone)]
 pub struct Dice(pub SessionRng);
+
+/// The session's secret stream (`dice::rng`, "The secret stream"): the dice of the referee's
+/// secret rolls only, from a seed that is never revealed. `None` in an engine built without one
+/// (`Engine::new` alone, as unit tests do): a secret roll is then refused rather than drawn from
+/// the main stream. Sessions always set it (`session::engine_for`).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct SecretDice(pub Option<SessionRng>);
 
 /// The seed and salt, revealed in a `SeedRevealed` event when the battle ends.
 #[derive(Resource, Debug, Clone)]

@@ -24,7 +24,7 @@ use crate::dice::SessionRng;
 use crate::rules;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{LogLevel, ScheduleBuildSettings, SingleThreadedExecutor};
-use components::{Dice, Outbox, Pending, SeedSecret};
+use components::{Dice, Outbox, Pending, SecretDice, SeedSecret};
 use fray_protocol::{Command, ErrorCode, GameEvent, Rejection, SessionState};
 
 /// A bound on turn-machinery passes in one tick; reaching it is a ruleset bug, reported as a
@@ -149,6 +149,21 @@ impl Engine {
     /// Replaces the RNG (recovery: folding does not draw, so the RNG is resumed from the log).
     pub fn set_rng(&mut self, rng: SessionRng) {
         self.world.resource_mut::<Dice>().0 = rng;
+    }
+
+    /// The secret stream as it stands (`None` if this engine has none).
+    pub fn secret_rng(&self) -> Option<&SessionRng> {
+        self.world.resource::<SecretDice>().0.as_ref()
+    }
+
+    /// Sets the secret stream (creation, recovery: like [`Self::set_rng`]).
+    pub fn set_secret_rng(&mut self, rng: SessionRng) {
+        self.world.resource_mut::<SecretDice>().0 = Some(rng);
+    }
+
+    /// Draws consumed from the secret stream so far (0 without one).
+    pub fn secret_draws(&self) -> u64 {
+        self.secret_rng().map_or(0, SessionRng::draws)
     }
 
     /// Read access to the world (tests, bots).

@@ -172,6 +172,7 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
     world.insert_resource(Pending::default());
     world.insert_resource(Outbox::default());
     world.insert_resource(Dice(rng));
+    world.insert_resource(SecretDice::default());
     world.insert_resource(Options(encounter.options));
     world.insert_resource(LaterBattles(encounter.battles.clone()));
     world.insert_resource(secret);

@@ -49,6 +49,9 @@ pub struct Created {
     pub ws_url: String,
     /// Tokens.
     pub tokens: CreatedTokens,
+    /// Hex SHA-256(secret_seed ‖ secret_salt): the commitment to the secret stream (never
+    /// opened in public; `fray verify` checks it on the full log).
+    pub secret_commitment: String,
 }
 
 /// Live sessions and tokens.
@@ -133,6 +136,7 @@ impl Registry {
             ruleset: g.ruleset.clone(),
             title: g.encounter.title.clone(),
             commitment: g.commitment.clone(),
+            secret_commitment: g.secret_commitment.clone(),
             ws_url: String::new(),
             tokens: CreatedTokens {
                 gm: g.tokens.gm.clone(),

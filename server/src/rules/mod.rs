@@ -5,6 +5,7 @@ pub mod basic_fantasy;
 pub mod five_torches;
 pub mod orcus;
 pub mod ose;
+pub mod secret;
 pub mod thirteenth_age;
 
 use crate::engine::components::{Dice, Outbox, Pending};

@@ -77,6 +77,7 @@ struct Snapshot {
     last_seq: u64,
     rng_draws: u64,
     state: SessionState,
+    secret_draws: u64,
 }
 
 /// What a staged command produced.
@@ -107,7 +108,8 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], SessionError> {
     Ok(b)
 }
 
-/// A session's secrets: the seed and salt of the commitment, and the access tokens.
+/// A session's secrets: the seed and salt of the commitment, the access tokens, and the secret
+/// stream's seed and salt (never revealed).
 #[derive(Debug, Clone)]
 pub struct Secrets {
     /// RNG seed.
@@ -120,10 +122,15 @@ pub struct Secrets {
     pub spectator: String,
     /// One token per seat.
     pub players: Vec<String>,
+    /// The secret stream's seed (`dice::rng`, "The secret stream").
+    pub secret_seed: u64,
+    /// The secret stream's commitment salt.
+    pub secret_salt: [u8; 16],
 }
 
 impl Secrets {
-    /// Random secrets (the seed may be given).
+    /// Random secrets (the seed may be given; the secret seed is always random, so a chosen
+    /// seed tells nothing about the secret rolls).
     pub fn random(seed: Option<u64>, seats: usize) -> Result<Secrets, SessionError> {
         Ok(Secrets {
             seed: match seed {
@@ -134,6 +141,8 @@ impl Secrets {
             gm: new_token()?,
             spectator: new_token()?,
             players: (0..seats).map(|_| new_token()).collect::<Result<_, _>>()?,
+            secret_seed: u64::from_le_bytes(random_bytes::<8>()?),
+            secret_salt: random_bytes::<16>()?,
         })
     }
 }
@@ -183,9 +192,10 @@ pub fn decode_frames(frames: &[(u64, Vec<u8>)]) -> Result<Vec<Record>, SessionEr
         .collect()
 }
 
-/// Builds the engine a genesis describes, before any command.
+/// Builds the engine a genesis describes, before any command: the main stream from the seed,
+/// the secret stream from the secret seed.
 pub fn engine_for(genesis: &Genesis) -> Result<Engine, SessionError> {
-    Engine::new(
+    let mut engine = Engine::new(
         &genesis.encounter,
         SessionRng::from_seed(genesis.seed),
         SeedSecret {
@@ -193,7 +203,9 @@ pub fn engine_for(genesis: &Genesis) -> Result<Engine, SessionError> {
             salt: genesis.salt.clone(),
         },
     )
-    .map_err(|r| SessionError::Setup(r.message))
+    .map_err(|r| SessionError::Setup(r.message))?;
+    engine.set_secret_rng(SessionRng::from_secret_seed(genesis.secret_seed));
+    Ok(engine)
 }
 
 impl Session {
@@ -244,6 +256,9 @@ impl Session {
             },
             hash_every: config.hash_every.max(1),
             encounter,
+            secret_commitment: hex::encode(commitment(secrets.secret_seed, &secrets.secret_salt)),
+            secret_seed: secrets.secret_seed,
+            secret_salt: hex::encode(secrets.secret_salt),
         };
         let engine = engine_for(&genesis)?;
         let mut log = SessionLog::create_with(
@@ -315,18 +330,27 @@ impl Session {
             salt: genesis.salt.clone(),
         };
         let (state, stream) = SessionRng::derive_parts(genesis.seed);
-        let (mut engine, skip_frames, mut tick, mut last_seq, mut draws) = match snapshot {
-            Some((frame_seq, snap)) => match Engine::restore(
-                &genesis.encounter,
-                &snap.state,
-                SessionRng::resume(state, stream, snap.rng_draws),
-                secret,
-            ) {
-                Ok(engine) => (engine, frame_seq, snap.tick, snap.last_seq, snap.rng_draws),
-                Err(_) => (engine_for(&genesis)?, 1, 0, 0, 0),
-            },
-            None => (engine_for(&genesis)?, 1, 0, 0, 0),
-        };
+        let (secret_state, secret_stream) = SessionRng::derive_secret_parts(genesis.secret_seed);
+        let (mut engine, skip_frames, mut tick, mut last_seq, mut draws, mut secret_draws) =
+            match snapshot {
+                Some((frame_seq, snap)) => match Engine::restore(
+                    &genesis.encounter,
+                    &snap.state,
+                    SessionRng::resume(state, stream, snap.rng_draws),
+                    secret,
+                ) {
+                    Ok(engine) => (
+                        engine,
+                        frame_seq,
+                        snap.tick,
+                        snap.last_seq,
+                        snap.rng_draws,
+                        snap.secret_draws,
+                    ),
+                    Err(_) => (engine_for(&genesis)?, 1, 0, 0, 0, 0),
+                },
+                None => (engine_for(&genesis)?, 1, 0, 0, 0, 0),
+            };
         for (i, rec) in records.iter().enumerate().skip(skip_frames as usize) {
             match rec {
                 Record::Events {
@@ -334,6 +358,7 @@ impl Session {
                     first_seq,
                     events,
                     rng_draws,
+                    secret_draws: secret_at,
                 } => {
                     if *first_seq != last_seq + 1 {
                         return Err(SessionError::Inconsistent(format!(
@@ -347,6 +372,7 @@ impl Session {
                     last_seq += events.len() as u64;
                     tick = *t;
                     draws = *rng_draws;
+                    secret_draws = *secret_at;
                 }
                 Record::Command { .. } | Record::StateHash { .. } => {}
                 Record::Genesis(_) => {
@@ -356,8 +382,13 @@ impl Session {
                 }
             }
         }
-        // The RNG continues where the last folded tick left it.
+        // The RNG and the secret stream continue where the last folded tick left them.
         engine.set_rng(SessionRng::resume(state, stream, draws));
+        engine.set_secret_rng(SessionRng::resume(
+            secret_state,
+            secret_stream,
+            secret_draws,
+        ));
         let mut s = Session::assemble(genesis, engine, log, config);
         s.tick = tick;
         s.last_seq = last_seq;
@@ -407,6 +438,7 @@ impl Session {
                 first_seq,
                 events,
                 rng_draws: self.engine.rng().draws(),
+                secret_draws: self.engine.secret_draws(),
             },
         ];
         if tick.is_multiple_of(self.genesis.hash_every) || ended {
@@ -454,6 +486,7 @@ impl Session {
             last_seq: self.last_seq,
             rng_draws: self.engine.rng().draws(),
             state: self.engine.state(),
+            secret_draws: self.engine.secret_draws(),
         };
         let bytes = to_bincode(&snap).map_err(|e| SessionError::Setup(e.to_string()))?;
         self.log.write_snapshot(self.log.next_seq(), &bytes)?;
@@ -539,6 +572,8 @@ mod tests {
             gm: "g".into(),
             spectator: "s".into(),
             players: vec!["a".into(), "b".into()],
+            secret_seed: 90,
+            secret_salt: [4; 16],
         };
         Session::create_with(
             storage,
@@ -592,6 +627,8 @@ mod tests {
                     gm: "g".into(),
                     spectator: "s".into(),
                     players: vec!["a".into(), "b".into()],
+                    secret_seed: 50,
+                    secret_salt: [5; 16],
                 },
                 false,
                 SessionConfig::default(),
@@ -670,6 +707,8 @@ mod tests {
                 gm: "g".into(),
                 spectator: "s".into(),
                 players: vec!["a".into(), "b".into()],
+                secret_seed: 70,
+                secret_salt: [6; 16],
             },
             false,
             SessionConfig::default(),

@@ -45,6 +45,13 @@ pub struct Genesis {
     pub tokens: Tokens,
     /// A state hash is recorded after every this many ticks (and at the end).
     pub hash_every: u64,
+    /// Hex SHA-256(secret_seed ‖ secret_salt): the public commitment to the secret stream
+    /// (`dice::rng`, "The secret stream"), in the public export.
+    pub secret_commitment: String,
+    /// The secret stream's seed: never revealed, never exported (the GM's, in this log only).
+    pub secret_seed: u64,
+    /// The secret stream's salt, hex (never revealed, never exported).
+    pub secret_salt: String,
 }
 
 /// A log record.
@@ -75,6 +82,9 @@ pub enum Record {
         /// 64-bit draws consumed from the session RNG after this tick (restores the RNG when
         /// folding instead of re-deciding).
         rng_draws: u64,
+        /// 64-bit draws consumed from the secret stream after this tick (restores it like
+        /// `rng_draws`).
+        secret_draws: u64,
     },
     /// The state hash after a tick.
     StateHash {

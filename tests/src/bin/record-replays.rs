@@ -148,6 +148,13 @@ fn replay_session(
             gm: "replay-gm".into(),
             spectator: "replay-spectator".into(),
             players: vec!["replay-alice".into(), "replay-bob".into()],
+            // A fixed secret seed per recording (its genesis holds it; the recording is the GM's).
+            secret_seed: !seed,
+            secret_salt: (!seed)
+                .to_le_bytes()
+                .repeat(2)
+                .try_into()
+                .unwrap_or([0; 16]),
         },
         false,
         SessionConfig {

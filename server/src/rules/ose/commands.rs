@@ -884,6 +884,8 @@ fn morale(d: &mut Decider, s: &Sheets, who: &[CombatantId], adjustment: i32) -> 
 /// `chance` or less. § Traps, Triggering Traps (`trap_trigger`): whether a trap springs, on the
 /// GM's chance (the text's 2-in-6) — kept secret like the searches, so a trap that did not
 /// spring is not given away; its automatic damage is the GM's (e.g. `save_for_half`). The event's roll and result are the GM's only (`GameEvent::redacted`).
+/// The dice come from the secret stream (`rules::secret`), so the revealed seed does not give
+/// them away: secret rolls are also allowed after the battle (searching the room after a fight).
 pub(super) fn secret(
     d: &mut Decider,
     s: &Sheets,
@@ -892,12 +894,6 @@ pub(super) fn secret(
     chance: u32,
     area: Option<&str>,
 ) -> R {
-    if d.field.battle.phase == Phase::Ended {
-        return Err(no(
-            ErrorCode::BattleOver,
-            "the session is over (the seed is revealed: a secret roll would not be secret)",
-        ));
-    }
     let die = check.die();
     if !(1..=die).contains(&chance) {
         return Err(no(
@@ -959,12 +955,12 @@ pub(super) fn secret(
             ),
         ));
     }
-    let roll = crate::dice::notation::roll_die(d.rng, die);
+    let roll = d.secret_die(die)?;
     let success = roll.natural().unwrap_or(die) <= chance;
     // § Dungeon Adventuring, Wandering Monsters: "Distance: Wandering monsters are encountered
     // 2d6 × 10 feet away, moving in the direction of the party."
     let distance = if success && check == SecretCheck::WanderingMonster {
-        Some(d.roll("2d6", &Placeholders::default())?)
+        Some(d.secret_roll("2d6")?)
     } else {
         None
     };

@@ -81,7 +81,7 @@ mod tests_wilderness;
 
 use crate::content::model::OseSpec;
 use crate::engine::components::{
-    Dice, OseField, OseKit, OseSheet, Outbox, Pending, Roster, SeedSecret,
+    Dice, OseField, OseKit, OseSheet, Outbox, Pending, Roster, SecretDice, SeedSecret,
 };
 use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::Field;
@@ -142,20 +142,21 @@ fn decide_command(
     sheets: Sheets,
     pending: Res<Pending>,
     mut dice: ResMut<Dice>,
+    mut secret_dice: ResMut<SecretDice>,
     mut out: ResMut<Outbox>,
 ) {
     let Some(cmd) = &pending.0 else { return };
-    // A refused command leaves the RNG where it was, even when the refusal is found after
-    // rolling began.
-    let before = dice.0.clone();
+    // A refused command leaves the RNG (and the secret stream) where it was, even when the
+    // refusal is found after rolling began.
+    let before = (dice.0.clone(), secret_dice.0.clone());
     let decided = {
-        let mut d = Decider::new(&field, &mut dice.0);
+        let mut d = Decider::new(&field, &mut dice.0).with_secret(secret_dice.0.as_mut());
         commands::decide(&mut d, &sheets, cmd).map(|()| d.into_events())
     };
     match decided {
         Ok(events) => out.events = events,
         Err(r) => {
-            dice.0 = before;
+            (dice.0, secret_dice.0) = before;
             out.rejection = Some(r);
         }
     }
@@ -166,9 +167,10 @@ fn advance_turns(
     sheets: Sheets,
     secret: Res<SeedSecret>,
     mut dice: ResMut<Dice>,
+    mut secret_dice: ResMut<SecretDice>,
     mut out: ResMut<Outbox>,
 ) {
-    let mut d = Decider::new(&field, &mut dice.0);
+    let mut d = Decider::new(&field, &mut dice.0).with_secret(secret_dice.0.as_mut());
     turns::advance(&mut d, &sheets, &secret);
     out.events = d.into_events();
 }

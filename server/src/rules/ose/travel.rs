@@ -189,7 +189,7 @@ pub fn pass_day(
         }
     }
     if ose {
-        super::wilderness::lost_check(d, march, terrain, leader);
+        super::wilderness::lost_check(d, march, terrain, leader)?;
         return super::wilderness::wandering_check(d, march, terrain);
     }
     // § Becoming Lost: "Secretly roll a save vs. Death Ray, adjusted by the Wisdom of the party
@@ -203,14 +203,14 @@ pub fn pass_day(
             (LostRoll::Ability, Some(scores)) => {
                 let wis = scores[fray_protocol::ose::OseAbility::Wis.index()];
                 let chance = u32::try_from(wis.clamp(1, 19)).unwrap_or(1);
-                let roll = crate::dice::notation::roll_die(d.rng, 20);
+                let roll = d.secret_die(20)?;
                 let success = super::tables::ability_check(roll.natural().unwrap_or(20), 0, wis);
                 (chance, roll, success)
             }
             _ => {
                 let value = sh.saves[0] - kit.bf.wis_bonus;
                 let chance = u32::try_from((21 - value).clamp(0, 20)).unwrap_or(0);
-                let roll = crate::dice::notation::roll_die(d.rng, 20);
+                let roll = d.secret_die(20)?;
                 let success = as_i32(roll.natural().unwrap_or(1)) >= value;
                 (chance, roll, success)
             }

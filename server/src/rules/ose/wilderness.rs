@@ -8,7 +8,6 @@
 use super::Sheets;
 use super::commands::{R, no};
 use super::travel::miles_per_day;
-use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::bf::{March, Terrain};
@@ -79,12 +78,17 @@ pub fn lost_chance(terrain: Terrain) -> u32 {
 /// rest; by air the terrain below counts, *interpretation*). As with Basic Fantasy's check,
 /// `chance` is the faces that keep the party on course and `success` that it is not lost;
 /// `combatant` is the `leader` if one is named (OSE adjusts nothing by it).
-pub fn lost_check(d: &mut Decider, march: March, terrain: Terrain, leader: Option<&CombatantId>) {
+pub fn lost_check(
+    d: &mut Decider,
+    march: March,
+    terrain: Terrain,
+    leader: Option<&CombatantId>,
+) -> R {
     if march == March::Rest {
-        return;
+        return Ok(());
     }
     let lost_in = lost_chance(terrain);
-    let roll = crate::dice::notation::roll_die(d.rng, 6);
+    let roll = d.secret_die(6)?;
     let success = roll.natural().unwrap_or(1) > lost_in;
     d.emit(GameEvent::SecretRolled {
         check: SecretCheck::LostDirection,
@@ -96,6 +100,7 @@ pub fn lost_check(d: &mut Decider, march: March, terrain: Terrain, leader: Optio
         distance: None,
         turns: 0,
     });
+    Ok(())
 }
 
 /// § Wandering Monsters, Chance by Terrain: city, clear, grasslands, settled lands 1-in-6;
@@ -119,10 +124,10 @@ pub fn wandering_chance(march: March, terrain: Terrain) -> u32 {
 /// reduces it to 1d4 × 10 if either side is surprised).
 pub fn wandering_check(d: &mut Decider, march: March, terrain: Terrain) -> R {
     let chance = wandering_chance(march, terrain);
-    let roll = crate::dice::notation::roll_die(d.rng, 6);
+    let roll = d.secret_die(6)?;
     let success = roll.natural().unwrap_or(6) <= chance;
     let distance = if success {
-        Some(d.roll("4d6", &Placeholders::default())?)
+        Some(d.secret_roll("4d6")?)
     } else {
         None
     };

@@ -16,6 +16,9 @@ pub struct Decider<'a, 'w, 's> {
     pub field: &'a Field<'w, 's>,
     /// The session RNG.
     pub rng: &'a mut SessionRng,
+    /// The secret stream, for the referee's secret rolls only (`rules::secret`); `None` in the
+    /// rulesets that make none.
+    pub(crate) secret: Option<&'a mut SessionRng>,
     /// Hit points and status after this pass's events.
     pub overlay: Overlay,
     events: Vec<GameEvent>,
@@ -29,6 +32,7 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
         Decider {
             field,
             rng,
+            secret: None,
             overlay: Overlay::default(),
             events: Vec::new(),
             next_effect_id,

@@ -305,8 +305,12 @@ fn secret(seed: u64) -> SeedSecret {
     }
 }
 
+/// An engine for `seed`; its secret stream (`rules::secret`) takes the same number as its secret
+/// seed (another stream: the domains differ), as a session's would take its own.
 pub(crate) fn new_engine(enc: &Encounter, seed: u64) -> Engine {
-    Engine::new(enc, SessionRng::from_seed(seed), secret(seed)).unwrap()
+    let mut e = Engine::new(enc, SessionRng::from_seed(seed), secret(seed)).unwrap();
+    e.set_secret_rng(SessionRng::from_secret_seed(seed));
+    e
 }
 
 /// A fresh engine with the battle started, and the events of `StartBattle`.
@@ -364,6 +368,7 @@ pub(crate) fn refusal(e: &mut Engine, cmd: &Command) -> fray_protocol::Rejection
     let hash = e.state_hash();
     let state = e.state();
     let draws = e.rng().draws();
+    let secret_draws = e.secret_draws();
     let r = match e.execute(cmd) {
         Ok(ev) => panic!("{cmd:?} was accepted: {ev:?}"),
         Err(r) => r,
@@ -378,6 +383,11 @@ pub(crate) fn refusal(e: &mut Engine, cmd: &Command) -> fray_protocol::Rejection
         e.rng().draws(),
         draws,
         "{cmd:?} refused ({r}) but drew dice"
+    );
+    assert_eq!(
+        e.secret_draws(),
+        secret_draws,
+        "{cmd:?} refused ({r}) but drew secret dice"
     );
     r
 }
