@@ -746,6 +746,37 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.action_points += 1;
             }
         }
+        GameEvent::ZoneCreated { zone } => {
+            if let Some(i) = find(state, &zone.source)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.zones.push(zone.clone());
+            }
+        }
+        GameEvent::ZoneArmed { source, zone } => {
+            if let Some(i) = find(state, source)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                for z in g.zones.iter_mut().filter(|z| z.id == *zone) {
+                    z.armed = true;
+                }
+            }
+        }
+        GameEvent::ZoneEnded { source, zone, .. } => {
+            if let Some(i) = find(state, source)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.zones.retain(|z| z.id != *zone);
+                g.maintain_needed.retain(|m| m.effect != *zone);
+            }
+        }
+        GameEvent::MaintenanceNeeded { combatant, effect } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.maintain_needed.push(effect.clone());
+            }
+        }
         GameEvent::RetainerHireRolled { .. }
         | GameEvent::LoyaltyChecked { .. }
         | GameEvent::XpAwarded { .. }
@@ -832,6 +863,11 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].effects.retain(|e| e.id != *effect);
                 if let Some(g) = &mut state.combatants[i].grid {
                     g.riders.retain(|r| r.effect != *effect);
+                }
+            }
+            for c in &mut state.combatants {
+                if let Some(g) = &mut c.grid {
+                    g.maintain_needed.retain(|m| m.effect != *effect);
                 }
             }
         }

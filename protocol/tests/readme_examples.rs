@@ -70,7 +70,7 @@ fn orcus_table_examples_decode() {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
     let events = table_examples("### Orcus events");
-    assert_eq!(events.len(), 22);
+    assert_eq!(events.len(), 25);
     for json in events {
         serde_json::from_str::<GameEvent>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
