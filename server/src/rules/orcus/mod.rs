@@ -49,6 +49,8 @@ mod tests_forced;
 #[cfg(test)]
 mod tests_loading;
 #[cfg(test)]
+mod tests_maintain;
+#[cfg(test)]
 mod tests_maneuvers;
 #[cfg(test)]
 mod tests_mounts;
