@@ -47,6 +47,8 @@ mod tests_elevation;
 #[cfg(test)]
 mod tests_forced;
 #[cfg(test)]
+mod tests_free_actions;
+#[cfg(test)]
 mod tests_loading;
 #[cfg(test)]
 mod tests_maintain;
