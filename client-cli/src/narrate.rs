@@ -341,7 +341,10 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             zone.id
         ),
         GameEvent::ZoneArmed { source, zone } => {
-            format!("{}'s zone #{zone} lasts until the end of this turn", n(source))
+            format!(
+                "{}'s zone #{zone} lasts until the end of this turn",
+                n(source)
+            )
         }
         GameEvent::ZoneEnded { source, zone, .. } => {
             format!("{}'s zone #{zone} ends", n(source))

@@ -1032,7 +1032,12 @@ fn power(
     }
     let mut on_miss = Vec::new();
     for (i, e) in p.on_miss.iter().enumerate() {
-        on_miss.push(effects::clause(ctx, &format!("{field}.on_miss[{i}]"), e, p)?);
+        on_miss.push(effects::clause(
+            ctx,
+            &format!("{field}.on_miss[{i}]"),
+            e,
+            p,
+        )?);
     }
     let secondary = match &p.secondary {
         Some(sec) => {

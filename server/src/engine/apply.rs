@@ -538,7 +538,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 g.0.riders.retain(|r| r.effect != *effect)
             });
             // Orcus § Maintain: an ended effect needs no more maintaining.
-            for_all::<Grid>(world, |g| g.0.maintain_needed.retain(|m| m.effect != *effect));
+            for_all::<Grid>(world, |g| {
+                g.0.maintain_needed.retain(|m| m.effect != *effect)
+            });
         }
         GameEvent::ZoneCreated { zone } => {
             {
@@ -556,9 +558,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             g.0.zones.retain(|z| z.id != *zone);
             g.0.maintain_needed.retain(|m| m.effect != *zone);
         }),
-        GameEvent::MaintenanceNeeded { combatant, effect } => {
-            with::<Grid>(world, combatant, |g| g.0.maintain_needed.push(effect.clone()))
-        }
+        GameEvent::MaintenanceNeeded { combatant, effect } => with::<Grid>(world, combatant, |g| {
+            g.0.maintain_needed.push(effect.clone())
+        }),
         GameEvent::TurnEnded { combatant } => {
             // § Interrupt Actions: another one only after the end of your next turn.
             with::<InterruptUsed>(world, combatant, |i| i.0 = false);

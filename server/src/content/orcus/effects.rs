@@ -133,10 +133,12 @@ pub(super) fn effect_line(
             maintained,
         });
     }
-    let maintains_something =
-        zone.as_ref().is_some_and(|z| z.maintained)
-            || effects.iter().any(|e| e.maintained)
-            || p.on_hit.iter().chain(&p.on_miss).any(|e| e.duration.as_deref() == Some("maintain"));
+    let maintains_something = zone.as_ref().is_some_and(|z| z.maintained)
+        || effects.iter().any(|e| e.maintained)
+        || p.on_hit
+            .iter()
+            .chain(&p.on_miss)
+            .any(|e| e.duration.as_deref() == Some("maintain"));
     if maintain.is_some() && !maintains_something {
         return Err(ctx.err(
             format!("{field}.maintain"),

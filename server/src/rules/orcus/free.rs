@@ -24,8 +24,7 @@ use fray_protocol::state::LifeStatus;
 /// turn), or outside it for a power with a trigger.
 pub(super) fn check(d: &Decider, actor: &CombatantId, p: &PowerSpec) -> R {
     running(d)?;
-    let own_turn =
-        d.field.battle.current() == Some(actor) || super::mounts::commanded(d, actor);
+    let own_turn = d.field.battle.current() == Some(actor) || super::mounts::commanded(d, actor);
     if !own_turn && p.trigger.is_none() {
         return Err(no(
             ErrorCode::NotYourTurn,

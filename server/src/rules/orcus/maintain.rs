@@ -84,7 +84,10 @@ fn going(d: &mut Decider, b: &Board, m: &MaintainedEffect) -> Option<Option<Effe
             .any(|z| z.id == m.effect)
             .then_some(None),
         Some(t) => {
-            if matches!(d.status(t), Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
+            if matches!(
+                d.status(t),
+                Some(LifeStatus::Dead | LifeStatus::Slain) | None
+            ) {
                 return None;
             }
             let now = d
@@ -116,7 +119,9 @@ fn ended(d: &Decider, b: &Board, effect: u32) -> bool {
         return false;
     }
     let on_someone = d.field.all().any(|f| f.fx.0.iter().any(|e| e.id == effect))
-        || d.events().iter().any(|e| matches!(e, GameEvent::EffectApplied { effect: x } if x.id == effect));
+        || d.events()
+            .iter()
+            .any(|e| matches!(e, GameEvent::EffectApplied { effect: x } if x.id == effect));
     let ended_now = d.events().iter().any(|e| match e {
         GameEvent::EffectEnded { effect: x, .. } => *x == effect,
         GameEvent::ZoneEnded { zone, .. } => *zone == effect,
@@ -136,7 +141,10 @@ fn ended_refusal(effect: u32) -> fray_protocol::Rejection {
 /// turn; other ids go to the Grapple's maintain.
 pub fn maintain(d: &mut Decider, b: &Board, actor: &CombatantId, effect: u32) -> R {
     on_turn(d, actor)?;
-    let Some(m) = records(d, b, actor).into_iter().find(|m| m.effect == effect) else {
+    let Some(m) = records(d, b, actor)
+        .into_iter()
+        .find(|m| m.effect == effect)
+    else {
         if ended(d, b, effect) {
             return Err(ended_refusal(effect));
         }
@@ -168,7 +176,10 @@ pub fn maintain(d: &mut Decider, b: &Board, actor: &CombatantId, effect: u32) ->
 pub fn end_effect(d: &mut Decider, b: &Board, actor: &CombatantId, effect: u32) -> R {
     running(d)?;
     super::free::able(d, actor)?;
-    if let Some(m) = records(d, b, actor).into_iter().find(|m| m.effect == effect) {
+    if let Some(m) = records(d, b, actor)
+        .into_iter()
+        .find(|m| m.effect == effect)
+    {
         stop(d, b, actor, &m, EffectEndReason::Released);
         return Ok(());
     }
@@ -186,7 +197,13 @@ pub fn end_effect(d: &mut Decider, b: &Board, actor: &CombatantId, effect: u32) 
 }
 
 /// Ends a maintained effect or zone.
-fn stop(d: &mut Decider, b: &Board, user: &CombatantId, m: &MaintainedEffect, why: EffectEndReason) {
+fn stop(
+    d: &mut Decider,
+    b: &Board,
+    user: &CombatantId,
+    m: &MaintainedEffect,
+    why: EffectEndReason,
+) {
     match (going(d, b, m), &m.target) {
         (Some(Some(e)), Some(t)) => riders::end(d, b, t, &e, why),
         (Some(None), None) => power_effects::end_zone(d, user, m.effect, why),

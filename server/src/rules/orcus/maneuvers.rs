@@ -457,7 +457,11 @@ pub fn escape(
 }
 
 /// A grapple the actor holds, by effect id: (target, effect).
-pub(super) fn held_by(d: &Decider, actor: &CombatantId, effect: u32) -> Option<(CombatantId, Effect)> {
+pub(super) fn held_by(
+    d: &Decider,
+    actor: &CombatantId,
+    effect: u32,
+) -> Option<(CombatantId, Effect)> {
     d.field.all().find_map(|f| {
         grapples_on(d, &f.c.id)
             .into_iter()

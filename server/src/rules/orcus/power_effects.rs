@@ -39,7 +39,10 @@ pub(super) fn apply_clause(
 /// § Category, utility: no attack roll; the Effect line lands on each target still in the fight.
 pub(super) fn utility(d: &mut Decider, user: &CombatantId, p: &PowerSpec, targets: &[CombatantId]) {
     for t in targets {
-        if matches!(d.status(t), Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
+        if matches!(
+            d.status(t),
+            Some(LifeStatus::Dead | LifeStatus::Slain) | None
+        ) {
             continue;
         }
         for e in &p.effect {
@@ -111,9 +114,7 @@ pub(super) fn start_of_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
     let arming: Vec<u32> = zones(d, b)
         .into_iter()
         .filter(|z| {
-            &z.source == id
-                && z.duration == EffectDuration::UntilEndOfSourcesNextTurn
-                && !z.armed
+            &z.source == id && z.duration == EffectDuration::UntilEndOfSourcesNextTurn && !z.armed
         })
         .map(|z| z.id)
         .collect();

@@ -50,8 +50,10 @@ fn a_free_action_costs_nothing_and_may_be_used_any_number_of_times_free_actions(
     let actions = cs(&e, "kael").actions;
     for n in 1..=3 {
         let ev = run(&mut e, &atk("kael", "taunt", &["brute-1"]));
-        assert!(!ev.iter().any(|x| matches!(x,
-            GameEvent::ActionUsed { .. } | GameEvent::InterruptUsed { .. })));
+        assert!(!ev.iter().any(|x| matches!(
+            x,
+            GameEvent::ActionUsed { .. } | GameEvent::InterruptUsed { .. }
+        )));
         assert_eq!(marks(&e, "brute-1"), n);
     }
     assert_eq!(cs(&e, "kael").actions, actions);
@@ -79,7 +81,10 @@ fn a_free_action_with_a_trigger_is_used_outside_the_users_turn_free_actions() {
     );
     for n in 1..=2 {
         let ev = run(&mut e, &atk("kael", "warning", &["brute-1"]));
-        assert!(!ev.iter().any(|x| matches!(x, GameEvent::InterruptUsed { .. })));
+        assert!(
+            !ev.iter()
+                .any(|x| matches!(x, GameEvent::InterruptUsed { .. }))
+        );
         assert_eq!(marks(&e, "brute-1"), n);
     }
     assert!(!cs(&e, "kael").grid.unwrap().immediate_used);
@@ -89,7 +94,11 @@ fn a_free_action_with_a_trigger_is_used_outside_the_users_turn_free_actions() {
 /// another action with one is refused on load, and `free` is a known action.
 #[test]
 fn only_immediate_and_free_actions_have_a_trigger_free_actions() {
-    let bad = POWERS.replacen("action = \"free\"\ntrigger", "action = \"swift\"\ntrigger", 1);
+    let bad = POWERS.replacen(
+        "action = \"free\"\ntrigger",
+        "action = \"swift\"\ntrigger",
+        1,
+    );
     let err = load_encounter("bad.toml", &with_kael_powers(&bad, SPREAD))
         .unwrap_err()
         .to_string();

@@ -75,15 +75,30 @@ fn a_maintained_zone_ends_with_the_first_turn_it_is_not_maintained_maintain() {
     let mut e = engine();
     let ev = run(&mut e, &far("kael", "tentacles", (4, 2)));
     let zone = zone_id(&ev);
-    assert!(ev.iter().any(|x| matches!(x, GameEvent::MaintenanceNeeded { effect, .. }
-        if effect.effect == zone && effect.action == ActionKind::Quick && effect.target.is_none())));
-    assert!(ev.iter().any(|x| matches!(x, GameEvent::Maintained { effect, .. } if *effect == zone)));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::MaintenanceNeeded { effect, .. }
+        if effect.effect == zone && effect.action == ActionKind::Quick && effect.target.is_none()))
+    );
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::Maintained { effect, .. } if *effect == zone))
+    );
     run(&mut e, &end("kael"));
-    assert_eq!(zone_count(&e, "kael"), 1, "the turn it was made counts as paid");
+    assert_eq!(
+        zone_count(&e, "kael"),
+        1,
+        "the turn it was made counts as paid"
+    );
     until(&mut e, "kael");
     let ev = run(&mut e, &maintain("kael", zone));
-    assert!(ev.iter().any(|x| matches!(x,
-        GameEvent::ActionUsed { action: ActionKind::Quick, .. })));
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::ActionUsed {
+            action: ActionKind::Quick,
+            ..
+        }
+    )));
     assert_eq!(
         refuse(&mut e, &maintain("kael", zone)),
         ErrorCode::ActionAlreadyUsed,
@@ -110,10 +125,19 @@ fn maintaining_an_ended_effect_is_refused_maintain() {
     run(&mut e, &end("kael"));
     until(&mut e, "kael");
     assert_eq!(zone_count(&e, "kael"), 0);
-    assert_eq!(refuse(&mut e, &maintain("kael", zone)), ErrorCode::EffectEnded);
-    assert_eq!(refuse(&mut e, &end_effect("kael", zone)), ErrorCode::EffectEnded);
+    assert_eq!(
+        refuse(&mut e, &maintain("kael", zone)),
+        ErrorCode::EffectEnded
+    );
+    assert_eq!(
+        refuse(&mut e, &end_effect("kael", zone)),
+        ErrorCode::EffectEnded
+    );
     // An id never issued is not an ended effect.
-    assert_eq!(refuse(&mut e, &maintain("kael", 999)), ErrorCode::NotGrappled);
+    assert_eq!(
+        refuse(&mut e, &maintain("kael", 999)),
+        ErrorCode::NotGrappled
+    );
 }
 
 /// orcus-basic-rules.txt § Maintain: "You can maintain any number of effects, provided you have
@@ -128,11 +152,19 @@ fn several_effects_are_maintained_each_with_its_action_maintain() {
     until(&mut e, "kael");
     let zone = zone_id(&run(&mut e, &far("kael", "tentacles", (4, 2))));
     let ev = run(&mut e, &maintain("kael", hold));
-    assert!(ev.iter().any(|x| matches!(x,
-        GameEvent::ActionUsed { action: ActionKind::Move, .. })));
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::ActionUsed {
+            action: ActionKind::Move,
+            ..
+        }
+    )));
     // The standard action went on the tentacles and the move action on Hold Person: nothing
     // is left to pay for the tentacles again (they are maintained this turn anyway).
-    assert_eq!(refuse(&mut e, &maintain("kael", zone)), ErrorCode::ActionAlreadyUsed);
+    assert_eq!(
+        refuse(&mut e, &maintain("kael", zone)),
+        ErrorCode::ActionAlreadyUsed
+    );
     run(&mut e, &end("kael"));
     assert_eq!(slowed(&e, "brute-1"), Some(hold));
     assert_eq!(zone_count(&e, "kael"), 1);
@@ -260,7 +292,11 @@ fn a_dead_users_maintained_zone_ends_maintain() {
         until(&mut e, "brute-1");
         run(
             &mut e,
-            &super::tests::mv("brute-1", &[(8, 0), (7, 0), (6, 0), (5, 0), (4, 0), (3, 0)], fray_protocol::grid::MoveMode::Walk),
+            &super::tests::mv(
+                "brute-1",
+                &[(8, 0), (7, 0), (6, 0), (5, 0), (4, 0), (3, 0)],
+                fray_protocol::grid::MoveMode::Walk,
+            ),
         );
         run(&mut e, &end("brute-1"));
         until(&mut e, "kael");
@@ -269,14 +305,21 @@ fn a_dead_users_maintained_zone_ends_maintain() {
         until(&mut e, "brute-1");
         run(
             &mut e,
-            &super::tests::mv("brute-1", &[(2, 0), (1, 0)], fray_protocol::grid::MoveMode::Walk),
+            &super::tests::mv(
+                "brute-1",
+                &[(2, 0), (1, 0)],
+                fray_protocol::grid::MoveMode::Walk,
+            ),
         );
         let ev = run(&mut e, &super::tests::atk("brute-1", "smash", &["kael"]));
         if cs(&e, "kael").status != fray_protocol::state::LifeStatus::Dead {
             continue;
         }
-        assert!(ev.iter().any(|x| matches!(x,
-            GameEvent::ZoneEnded { zone: z, reason: EffectEndReason::Cleared, .. } if *z == zone)), "{ev:?}");
+        assert!(
+            ev.iter().any(|x| matches!(x,
+            GameEvent::ZoneEnded { zone: z, reason: EffectEndReason::Cleared, .. } if *z == zone)),
+            "{ev:?}"
+        );
         assert_eq!(zone_count(&e, "kael"), 0);
         return;
     }

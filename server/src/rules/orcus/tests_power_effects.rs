@@ -91,7 +91,10 @@ fn an_area_becomes_difficult_terrain_until_the_end_of_the_users_next_turn_action
     assert_eq!(moved_cost(&walked), 4, "{walked:?}");
     // The zone lasts through Kael's next turn and ends with it.
     let ev = until(&mut e, "kael");
-    assert!(ev.iter().any(|x| matches!(x, GameEvent::ZoneArmed { zone: z, .. } if *z == zone.id)));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::ZoneArmed { zone: z, .. } if *z == zone.id))
+    );
     assert_eq!(zone_count(&e, "kael"), 1);
     let ev = run(&mut e, &end("kael"));
     assert!(ev.iter().any(|x| matches!(x,
@@ -126,9 +129,9 @@ effect = [{{ condition = "slowed", duration = "end of your next turn" }}]
         for seed in 0..20 {
             let mut e = started(&enc, seed);
             let ev = run(&mut e, &atk("kael", "snare", &["brute-1"]));
-            let hit = ev.iter().any(|x| {
-                matches!(x, GameEvent::AttackRolled { outcome, .. } if outcome.is_hit())
-            });
+            let hit = ev
+                .iter()
+                .any(|x| matches!(x, GameEvent::AttackRolled { outcome, .. } if outcome.is_hit()));
             if hit != hits {
                 continue;
             }
@@ -168,18 +171,29 @@ effect = [{ zone = "difficult terrain", duration = "encounter" }]
     let mut e = started(&enc, 3);
     let draws = e.rng().draws();
     let ev = run(&mut e, &atk("kael", "hinder", &["brute-1"]));
-    assert!(!ev.iter().any(|x| matches!(x, GameEvent::AttackRolled { .. })));
+    assert!(
+        !ev.iter()
+            .any(|x| matches!(x, GameEvent::AttackRolled { .. }))
+    );
     assert_eq!(e.rng().draws(), draws, "no die for a utility power");
-    assert!(cs(&e, "brute-1")
-        .effects
-        .iter()
-        .any(|x| x.kind == EffectKind::Condition(Condition::Slowed)));
+    assert!(
+        cs(&e, "brute-1")
+            .effects
+            .iter()
+            .any(|x| x.kind == EffectKind::Condition(Condition::Slowed))
+    );
     // The standard action is spent; the area power waits for the next turn.
     run(&mut e, &end("kael"));
     until(&mut e, "kael");
     let ev = run(&mut e, &far("kael", "roots", (4, 2)));
-    assert!(!ev.iter().any(|x| matches!(x, GameEvent::AttackRolled { .. })));
-    assert!(ev.iter().any(|x| matches!(x, GameEvent::ZoneCreated { .. })));
+    assert!(
+        !ev.iter()
+            .any(|x| matches!(x, GameEvent::AttackRolled { .. }))
+    );
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::ZoneCreated { .. }))
+    );
     // An encounter zone outlasts the user's next turn.
     run(&mut e, &end("kael"));
     until(&mut e, "kael");
@@ -267,8 +281,11 @@ range = [5]
 #[test]
 fn a_zone_costs_walkers_but_not_fliers_action_descriptions() {
     let positions = "kael = [0, 0]\nlira = [1, 3]\nbrute-1 = [9, 0]\nbrute-2 = [9, 5]";
-    let src = with_kael_powers(TANGLES, positions)
-        .replacen("id = \"lira\"\nname = \"Lira\"", "id = \"lira\"\nname = \"Lira\"\nfly = 6", 1);
+    let src = with_kael_powers(TANGLES, positions).replacen(
+        "id = \"lira\"\nname = \"Lira\"",
+        "id = \"lira\"\nname = \"Lira\"\nfly = 6",
+        1,
+    );
     let enc = load_encounter("tangles.toml", &src).unwrap();
     let mut e = started(&enc, 1);
     run(&mut e, &far("kael", "tangles", (3, 3)));
