@@ -332,6 +332,30 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::Maintained { combatant, effect } => {
             format!("{} maintains effect #{effect}", n(combatant))
         }
+        GameEvent::ZoneCreated { zone } => format!(
+            "{}'s {} makes {} square{} difficult terrain (zone #{})",
+            n(&zone.source),
+            zone.power,
+            zone.squares.len(),
+            if zone.squares.len() == 1 { "" } else { "s" },
+            zone.id
+        ),
+        GameEvent::ZoneArmed { source, zone } => {
+            format!(
+                "{}'s zone #{zone} lasts until the end of this turn",
+                n(source)
+            )
+        }
+        GameEvent::ZoneEnded { source, zone, .. } => {
+            format!("{}'s zone #{zone} ends", n(source))
+        }
+        GameEvent::MaintenanceNeeded { combatant, effect } => format!(
+            "{} must maintain effect #{} ({}) with a {} action each turn",
+            n(combatant),
+            effect.effect,
+            effect.power,
+            action_name(effect.action)
+        ),
         GameEvent::RiderAttached { target, rider } => {
             let mut parts = Vec::new();
             if let Some(a) = &rider.aftereffect {

@@ -746,6 +746,37 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.action_points += 1;
             }
         }
+        GameEvent::ZoneCreated { zone } => {
+            if let Some(i) = find(state, &zone.source)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.zones.push(zone.clone());
+            }
+        }
+        GameEvent::ZoneArmed { source, zone } => {
+            if let Some(i) = find(state, source)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                for z in g.zones.iter_mut().filter(|z| z.id == *zone) {
+                    z.armed = true;
+                }
+            }
+        }
+        GameEvent::ZoneEnded { source, zone, .. } => {
+            if let Some(i) = find(state, source)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.zones.retain(|z| z.id != *zone);
+                g.maintain_needed.retain(|m| m.effect != *zone);
+            }
+        }
+        GameEvent::MaintenanceNeeded { combatant, effect } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.maintain_needed.push(effect.clone());
+            }
+        }
         GameEvent::RetainerHireRolled { .. }
         | GameEvent::LoyaltyChecked { .. }
         | GameEvent::XpAwarded { .. }
@@ -832,6 +863,11 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].effects.retain(|e| e.id != *effect);
                 if let Some(g) = &mut state.combatants[i].grid {
                     g.riders.retain(|r| r.effect != *effect);
+                }
+            }
+            for c in &mut state.combatants {
+                if let Some(g) = &mut c.grid {
+                    g.maintain_needed.retain(|m| m.effect != *effect);
                 }
             }
         }
@@ -1479,5 +1515,153 @@ mod tests {
         let o = s.combatants[0].ose.clone().expect("ose");
         assert!(o.routine_used.is_empty());
         assert_eq!(o.subdual, 5, "subdual damage outlasts the round");
+    }
+}
+
+/// Orcus § Action descriptions (zones) and § Maintain: the tracker folds a power's zones and
+/// maintained effects as the server does.
+#[cfg(test)]
+mod orcus_effects_fold {
+    use super::apply;
+    use fray_protocol::{CombatantId, Command};
+    use fray_server::engine::Engine;
+    use fray_server::engine::components::SeedSecret;
+
+    const ENCOUNTER: &str = r#"
+ruleset = "orcus"
+heroes = ["kael"]
+[[monsters]]
+template = "brute"
+count = 1
+[map]
+rows = ["........", "........", "........", "........"]
+[positions]
+kael = [0, 0]
+brute-1 = [7, 3]
+[[hero]]
+id = "kael"
+name = "Kael"
+level = 1
+hp = 30
+ac = 16
+fortitude = 14
+reflex = 13
+will = 12
+initiative = 30
+speed = 5
+recoveries = 2
+[[hero.powers]]
+id = "tentacles"
+name = "Black Tentacles"
+origin = "far burst"
+area = 1
+range = [10]
+maintain = "swift"
+effect = [{ zone = "difficult terrain", duration = "maintain" }]
+[[hero.powers]]
+id = "hold"
+name = "Hold"
+action = "free"
+origin = "ranged"
+range = [10]
+targets = "one creature"
+maintain = "move"
+effect = [{ condition = "slowed", duration = "maintain" }]
+[[monster]]
+template = "brute"
+name = "Brute"
+level = 1
+role = "wrecker"
+rank = "standard"
+[[monster.powers]]
+id = "club"
+name = "Club"
+origin = "melee"
+vs = "ac"
+hit = "1d10+3"
+basic = true
+"#;
+
+    #[test]
+    fn zones_and_maintained_effects_fold_like_the_server() {
+        let enc = fray_server::content::load_encounter("fold.toml", ENCOUNTER).unwrap();
+        let secret = SeedSecret {
+            seed: 3,
+            salt: "salt".into(),
+        };
+        let mut e = Engine::new(&enc, fray_server::dice::SessionRng::from_seed(3), secret).unwrap();
+        let mut tracked = e.state();
+        let kael = CombatantId::new("kael");
+        let mut cmds = vec![
+            Command::StartBattle,
+            Command::AreaAttack {
+                actor: kael.clone(),
+                attack: "tentacles".into(),
+                origin: Some(fray_protocol::grid::Square::new(3, 1)),
+                targets: Vec::new(),
+                forced: Vec::new(),
+            },
+            Command::Attack {
+                actor: kael.clone(),
+                attack: "hold".into(),
+                targets: vec![CombatantId::new("brute-1")],
+                mode: fray_protocol::command::AttackMode::Standard,
+                knock_out: false,
+                forced: Vec::new(),
+            },
+        ];
+        let mut checks = 0;
+        while let Some(cmd) = cmds.first().cloned() {
+            cmds.remove(0);
+            for ev in e.execute(&cmd).unwrap() {
+                apply(&mut tracked, &ev);
+            }
+            let grid = |s: &fray_protocol::state::SessionState| {
+                s.combatant(&kael).and_then(|c| c.grid.clone()).unwrap()
+            };
+            let (mine, theirs) = (grid(&tracked), grid(&e.state()));
+            assert_eq!(mine.zones, theirs.zones, "after {cmd:?}");
+            assert_eq!(
+                mine.maintain_needed, theirs.maintain_needed,
+                "after {cmd:?}"
+            );
+            assert_eq!(mine.maintained, theirs.maintained, "after {cmd:?}");
+            checks += usize::from(!theirs.maintain_needed.is_empty());
+            // After the two powers: Kael maintains the zone only, then ends his turn (the hold
+            // lapses), and ends the zone early on his next one.
+            if cmds.is_empty() && checks == 2 {
+                let zone = theirs.zones[0].id;
+                cmds.push(Command::EndTurn {
+                    actor: kael.clone(),
+                });
+                cmds.push(Command::EndTurn {
+                    actor: CombatantId::new("brute-1"),
+                });
+                cmds.push(Command::Maintain {
+                    actor: kael.clone(),
+                    effect: zone,
+                });
+                cmds.push(Command::EndTurn {
+                    actor: kael.clone(),
+                });
+                cmds.push(Command::EndTurn {
+                    actor: CombatantId::new("brute-1"),
+                });
+                cmds.push(Command::EndEffect {
+                    actor: kael.clone(),
+                    effect: zone,
+                });
+            }
+        }
+        let end = e.state();
+        let g = end.combatant(&kael).and_then(|c| c.grid.clone()).unwrap();
+        assert!(g.zones.is_empty() && g.maintain_needed.is_empty());
+        assert_eq!(
+            tracked
+                .combatant(&CombatantId::new("brute-1"))
+                .unwrap()
+                .effects,
+            end.combatant(&CombatantId::new("brute-1")).unwrap().effects
+        );
     }
 }

@@ -1119,6 +1119,15 @@ pub enum Command {
         #[serde(default)]
         purpose: Option<String>,
     },
+    /// Orcus § Maintain: "You can end an effect that requires maintenance at any time as a free
+    /// action" — the actor ends one of its effects or zones that needs maintaining (or a grapple
+    /// it holds), by id.
+    EndEffect {
+        /// Who ends it (its creator).
+        actor: CombatantId,
+        /// The effect or zone, by id.
+        effect: u32,
+    },
 }
 
 /// Orcus § Table – Typical Difficulty Classes: easy, moderate, hard.
@@ -1212,6 +1221,7 @@ impl Command {
             | Command::Grapple { actor, .. }
             | Command::Escape { actor, .. }
             | Command::Maintain { actor, .. }
+            | Command::EndEffect { actor, .. }
             | Command::SkillAction { actor, .. }
             | Command::Retreat { actor }
             | Command::DelayTo { actor, .. }
@@ -1391,6 +1401,7 @@ impl Command {
             Command::Grapple { .. } => "grapple",
             Command::Escape { .. } => "escape",
             Command::Maintain { .. } => "maintain",
+            Command::EndEffect { .. } => "end_effect",
             Command::SkillAction { .. } => "skill_action",
             Command::KnockOuts { .. } => "knock_outs",
             Command::Check { .. } => "check",

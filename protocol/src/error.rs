@@ -211,6 +211,9 @@ pub enum ErrorCode {
     /// Old-School Essentials § Wilderness Adventuring, Forced March: "After a forced march,
     /// characters must rest for a full day" — a day of travel before that day of rest.
     RestRequired,
+    /// Orcus § Maintain: "You cannot maintain an effect that has ended" — `maintain` or
+    /// `end_effect` naming an effect or zone that is over.
+    EffectEnded,
 }
 
 impl fmt::Display for ErrorCode {

@@ -1662,6 +1662,38 @@ pub enum GameEvent {
         /// rate is unchanged).
         oars: Option<(u32, u32)>,
     },
+    /// Orcus § Action descriptions (a power's Effect line, e.g. tangles): a zone was created
+    /// over an area's squares; it is listed in its creator's `grid.zones`.
+    ZoneCreated {
+        /// The zone.
+        zone: crate::grid::Zone,
+    },
+    /// Orcus: the creator of a zone lasting until the end of its next turn started that turn.
+    ZoneArmed {
+        /// The creator.
+        source: CombatantId,
+        /// The zone, by id.
+        zone: u32,
+    },
+    /// Orcus: a zone ended (its duration ran out: `expired`; not maintained: `expired`; ended by
+    /// its creator with `end_effect`: `released`; its creator out of the fight or the battle
+    /// over: `cleared`).
+    ZoneEnded {
+        /// The creator.
+        source: CombatantId,
+        /// The zone, by id.
+        zone: u32,
+        /// Why.
+        reason: EffectEndReason,
+    },
+    /// Orcus § Maintain: an effect or zone just created lasts only while `combatant` maintains
+    /// it (listed in its `grid.maintain_needed` until it ends).
+    MaintenanceNeeded {
+        /// The creator, who maintains it.
+        combatant: CombatantId,
+        /// The effect and the action that maintains it.
+        effect: crate::grid::MaintainedEffect,
+    },
 }
 
 impl GameEvent {

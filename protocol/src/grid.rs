@@ -188,6 +188,55 @@ pub struct GridState {
     /// turn (cleared when a turn ends); a dazed one takes no second commanded action.
     #[serde(default)]
     pub commanded: bool,
+    /// Zones it created with a power's Effect line (§ Action descriptions), until they end.
+    #[serde(default)]
+    pub zones: Vec<Zone>,
+    /// § Maintain: the effects of its powers that last only while it maintains them.
+    #[serde(default)]
+    pub maintain_needed: Vec<MaintainedEffect>,
+}
+
+/// A zone: squares a power's Effect line changed (Orcus § Action descriptions, tangles: "The
+/// area becomes difficult terrain until the end of your next turn"). It belongs to its creator.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Zone {
+    /// Its id, from the effects' numbering (`maintain` and `end_effect` name it).
+    pub id: u32,
+    /// Who created it.
+    pub source: crate::ids::CombatantId,
+    /// The power that created it.
+    pub power: String,
+    /// What it does to its squares.
+    pub kind: ZoneKind,
+    /// The squares.
+    pub squares: Vec<Square>,
+    /// How long it lasts: `until_end_of_sources_next_turn`, or `end_of_battle` (also a zone kept
+    /// by § Maintain, which ends sooner when not maintained).
+    pub duration: crate::event::EffectDuration,
+    /// An `until_end_of_sources_next_turn` zone whose creator's next turn has started.
+    pub armed: bool,
+}
+
+/// What a zone does to its squares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZoneKind {
+    /// Difficult terrain: entering a square costs 1 extra square of movement (fliers ignore it).
+    DifficultTerrain,
+}
+
+/// Orcus § Maintain: an effect (on a creature) or a zone that ends at the end of its creator's
+/// turn unless the creator spent `action` on `maintain` for it in that turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MaintainedEffect {
+    /// The effect or zone, by id.
+    pub effect: u32,
+    /// The creature bearing the effect; `None` for a zone.
+    pub target: Option<crate::ids::CombatantId>,
+    /// The power it comes from.
+    pub power: String,
+    /// The action that maintains it (`quick` is the swift action).
+    pub action: crate::event::ActionKind,
 }
 
 /// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).

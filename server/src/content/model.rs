@@ -584,6 +584,10 @@ pub struct OrcusEffect {
     /// An aftereffect that deals damage once instead of applying an effect.
     #[serde(default)]
     pub aftereffect_damage: Option<fray_protocol::grid::RiderDamage>,
+    /// § Maintain: the effect lasts only while its user maintains it (content duration
+    /// `maintain`).
+    #[serde(default)]
+    pub maintained: bool,
 }
 
 /// Where an Orcus power reaches (§ Origin of effect, § Areas of effect, § Range).
@@ -856,6 +860,31 @@ pub struct PowerSpec {
     /// before it attacks again.
     #[serde(default)]
     pub loading_swift: bool,
+    /// § Action descriptions, the Effect line: effects on each target, hit or missed
+    /// ("regardless of whether they hit or miss"), or on each target of a utility power.
+    #[serde(default)]
+    pub effect: Vec<OrcusEffect>,
+    /// § Action descriptions (tangles): the area power's squares become a zone.
+    #[serde(default)]
+    pub zone: Option<ZoneSpec>,
+    /// § Category, utility: a power with no attack roll (no `vs`); its Effect line applies to
+    /// each target.
+    #[serde(default)]
+    pub utility: bool,
+    /// § Maintain: the action that keeps its `maintain`-duration effects and zone going.
+    #[serde(default)]
+    pub maintain: Option<fray_protocol::event::ActionKind>,
+}
+
+/// A zone an area power's Effect line creates over its area (§ Action descriptions).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZoneSpec {
+    /// What it does to its squares.
+    pub kind: fray_protocol::grid::ZoneKind,
+    /// `until_end_of_sources_next_turn` or `end_of_battle`.
+    pub duration: EffectDuration,
+    /// It lasts only while maintained (§ Maintain).
+    pub maintained: bool,
 }
 
 /// The action an Orcus power costs.
@@ -872,6 +901,9 @@ pub enum ActionCost {
     ImmediateCounter,
     /// § Immediate actions: a reaction (resolves after its trigger), out of turn.
     ImmediateReaction,
+    /// § Free actions: costs nothing; any number on the user's turn, and outside it when the
+    /// power has a trigger (§ Outside of your turn).
+    Free,
 }
 
 /// A Five Torches Deep combatant's numbers beyond the shared ones

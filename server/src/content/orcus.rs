@@ -17,6 +17,8 @@ use fray_protocol::state::Defenses;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
+mod effects;
+
 /// `[options]` of an Orcus encounter.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -341,10 +343,10 @@ pub struct PowerFile {
     pub id: String,
     /// Name.
     pub name: String,
-    /// `standard`, `move`, `swift`, `immediate counter` or `immediate reaction`.
+    /// `standard`, `move`, `swift`, `immediate counter`, `immediate reaction` or `free`.
     #[serde(default = "standard")]
     pub action: String,
-    /// The trigger of an immediate action.
+    /// The trigger of an immediate action (or of a free action usable outside the user's turn).
     pub trigger: Option<String>,
     /// On a hit, push the target this many squares (§ Unwilling movement).
     pub push: Option<u32>,
@@ -369,8 +371,9 @@ pub struct PowerFile {
     pub targets: Option<String>,
     /// Maximum targets (melee/ranged).
     pub max_targets: Option<u8>,
-    /// `ac`, `fortitude`, `reflex`, `will`.
-    pub vs: String,
+    /// `ac`, `fortitude`, `reflex`, `will`; none for a utility power (no attack roll: its
+    /// `effect` applies to each target).
+    pub vs: Option<String>,
     /// Attack bonus (monsters: defaults to the builder's).
     pub bonus: Option<i32>,
     /// Hit damage: a dice expression, or (monsters) `table:at-will`, `table:at-will-multi`,
@@ -404,6 +407,14 @@ pub struct PowerFile {
     /// action, `reload`, before the next attack with it).
     #[serde(default)]
     pub loading: Option<String>,
+    /// § Action descriptions, the Effect line: effect clauses on each target, hit or missed (or
+    /// each target of a utility power); an area power may add one zone clause
+    /// (`{ zone = "difficult terrain", duration = "end of your next turn" }`).
+    #[serde(default)]
+    pub effect: Vec<EffectFile>,
+    /// § Maintain: `swift`, `move` or `standard` — the action that keeps the power's
+    /// `maintain`-duration effects and zone going.
+    pub maintain: Option<String>,
 }
 
 /// `[…powers.secondary]`: what differs from the primary attack (§ Secondary attacks: "the same
@@ -457,6 +468,9 @@ pub struct EffectFile {
     pub first_failed_save: Option<Box<EffectFile>>,
     /// In an aftereffect only: damage dealt once (`{ damage = 3, damage_type = "fire" }`).
     pub damage: Option<i32>,
+    /// In a power's `effect` only, for an area power: its area becomes a zone
+    /// (`difficult terrain`).
+    pub zone: Option<String>,
 }
 
 fn damage_type(ctx: &Ctx, field: &str, s: &str) -> Result<DamageType, ContentError> {
@@ -561,6 +575,7 @@ fn orcus_effect(ctx: &Ctx, field: &str, e: &EffectFile) -> Result<OrcusEffect, C
         aftereffect,
         first_failed_save,
         aftereffect_damage,
+        maintained: false,
     })
 }
 
@@ -599,6 +614,12 @@ fn after_damage(
 }
 
 fn effect(ctx: &Ctx, field: &str, e: &EffectFile) -> Result<EffectSpec, ContentError> {
+    if e.zone.is_some() {
+        return Err(ctx.err(
+            format!("{field}.zone"),
+            "a zone belongs in an area power's `effect` list, as a clause of its own",
+        ));
+    }
     if e.damage.is_some() {
         return Err(ctx.err(
             format!("{field}.damage"),
@@ -743,11 +764,12 @@ fn power(
         "swift" => ActionCost::Swift,
         "immediate counter" => ActionCost::ImmediateCounter,
         "immediate reaction" => ActionCost::ImmediateReaction,
+        "free" => ActionCost::Free,
         o => {
             return Err(ctx.err(
                 format!("{field}.action"),
                 format!(
-                    "unknown action '{o}' (standard, move, swift, immediate counter, immediate reaction)"
+                    "unknown action '{o}' (standard, move, swift, immediate counter, immediate reaction, free)"
                 ),
             ));
         }
@@ -756,6 +778,8 @@ fn power(
         action,
         ActionCost::ImmediateCounter | ActionCost::ImmediateReaction
     );
+    // § Outside of your turn: free actions may have a trigger too.
+    let may_trigger = immediate || action == ActionCost::Free;
     match (&p.trigger, immediate) {
         (None, true) => {
             return Err(ctx.err(
@@ -763,13 +787,13 @@ fn power(
                 "an immediate action names its trigger",
             ));
         }
-        (Some(_), false) => {
+        (Some(_), false) if !may_trigger => {
             return Err(ctx.err(
                 format!("{field}.trigger"),
-                "only immediate actions have a trigger",
+                "only immediate and free actions have a trigger",
             ));
         }
-        (Some(t), true) if t.trim().is_empty() || t.chars().count() > 200 => {
+        (Some(t), _) if t.trim().is_empty() || t.chars().count() > 200 => {
             return Err(ctx.err(format!("{field}.trigger"), "a trigger is 1-200 characters"));
         }
         _ => {}
@@ -902,7 +926,12 @@ fn power(
             ));
         }
     };
-    let vs = match p.vs.as_str() {
+    // § Category: a utility power makes no attack roll.
+    let utility = p.vs.is_none();
+    if utility {
+        effects::check_utility(ctx, field, p)?;
+    }
+    let vs = match p.vs.as_deref().unwrap_or("ac") {
         "ac" => Defense::Ac,
         "fortitude" => Defense::Fortitude,
         "reflex" => Defense::Reflex,
@@ -918,6 +947,7 @@ fn power(
         (Some(b), _) => b,
         (None, Some(m)) if vs == Defense::Ac => m.vs_ac,
         (None, Some(m)) => m.vs_other,
+        (None, None) if utility => 0,
         (None, None) => {
             return Err(ctx.err(format!("{field}.bonus"), "a hero's power gives its bonus"));
         }
@@ -998,11 +1028,16 @@ fn power(
     };
     let mut on_hit = Vec::new();
     for (i, e) in p.on_hit.iter().enumerate() {
-        on_hit.push(orcus_effect(ctx, &format!("{field}.on_hit[{i}]"), e)?);
+        on_hit.push(effects::clause(ctx, &format!("{field}.on_hit[{i}]"), e, p)?);
     }
     let mut on_miss = Vec::new();
     for (i, e) in p.on_miss.iter().enumerate() {
-        on_miss.push(orcus_effect(ctx, &format!("{field}.on_miss[{i}]"), e)?);
+        on_miss.push(effects::clause(
+            ctx,
+            &format!("{field}.on_miss[{i}]"),
+            e,
+            p,
+        )?);
     }
     let secondary = match &p.secondary {
         Some(sec) => {
@@ -1045,7 +1080,7 @@ fn power(
                 area: p.area,
                 targets: p.targets.clone(),
                 max_targets: p.max_targets,
-                vs: sec.vs.clone().unwrap_or_else(|| p.vs.clone()),
+                vs: sec.vs.clone().or_else(|| p.vs.clone()),
                 bonus: sec.bonus.or(p.bonus),
                 hit: sec.hit.clone(),
                 damage_type: sec.damage_type.clone().or_else(|| p.damage_type.clone()),
@@ -1057,6 +1092,8 @@ fn power(
                 secondary: None,
                 ammunition: None,
                 loading: None,
+                effect: Vec::new(),
+                maintain: None,
             };
             let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
             Some(Box::new(SecondaryAttack {
@@ -1073,6 +1110,8 @@ fn power(
             "ammunition is counted for heroes only",
         ));
     }
+    let maintain = effects::maintain(ctx, field, p)?;
+    let (effect, zone) = effects::effect_line(ctx, field, p, &origin, maintain)?;
     Ok(PowerSpec {
         id: p.id.clone(),
         uses_ammunition: ammunition(ctx, field, p, uses_dw, gear)?,
@@ -1105,6 +1144,10 @@ fn power(
         on_hit,
         on_miss,
         loading_swift: loading(ctx, field, p, uses_dw, gear)?,
+        effect,
+        zone,
+        utility,
+        maintain,
     })
 }
 

@@ -537,7 +537,30 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             with::<Grid>(world, target, |g| {
                 g.0.riders.retain(|r| r.effect != *effect)
             });
+            // Orcus § Maintain: an ended effect needs no more maintaining.
+            for_all::<Grid>(world, |g| {
+                g.0.maintain_needed.retain(|m| m.effect != *effect)
+            });
         }
+        GameEvent::ZoneCreated { zone } => {
+            {
+                let mut b = world.resource_mut::<Battle>();
+                b.next_effect_id = b.next_effect_id.max(zone.id + 1);
+            }
+            with::<Grid>(world, &zone.source, |g| g.0.zones.push(zone.clone()));
+        }
+        GameEvent::ZoneArmed { source, zone } => with::<Grid>(world, source, |g| {
+            for z in g.0.zones.iter_mut().filter(|z| z.id == *zone) {
+                z.armed = true;
+            }
+        }),
+        GameEvent::ZoneEnded { source, zone, .. } => with::<Grid>(world, source, |g| {
+            g.0.zones.retain(|z| z.id != *zone);
+            g.0.maintain_needed.retain(|m| m.effect != *zone);
+        }),
+        GameEvent::MaintenanceNeeded { combatant, effect } => with::<Grid>(world, combatant, |g| {
+            g.0.maintain_needed.push(effect.clone())
+        }),
         GameEvent::TurnEnded { combatant } => {
             // § Interrupt Actions: another one only after the end of your next turn.
             with::<InterruptUsed>(world, combatant, |i| i.0 = false);
@@ -572,7 +595,11 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
             // Effects end with the battle; temporary hit points reset to 0 after a battle.
             for_all::<Effects>(world, |fx| fx.0.clear());
-            for_all::<Grid>(world, |g| g.0.riders.clear());
+            for_all::<Grid>(world, |g| {
+                g.0.riders.clear();
+                g.0.zones.clear();
+                g.0.maintain_needed.clear();
+            });
             for_all::<Position>(world, |p| p.engaged.clear());
             {
                 let mut b = world.resource_mut::<Battle>();
@@ -1146,5 +1173,11 @@ fn out_of_fight(world: &mut World, id: &CombatantId, status: LifeStatus) {
     with::<Vitality>(world, id, |v| v.0 = status);
     with::<Effects>(world, id, |fx| fx.0.clear());
     with::<Grid>(world, id, |g| g.0.riders.clear());
+    // Orcus § Maintain: effects it bore need no more maintaining (its own zones and maintained
+    // effects end by events, `maintain::sweep`).
+    for_all::<Grid>(world, |g| {
+        g.0.maintain_needed
+            .retain(|m| m.target.as_ref() != Some(id))
+    });
     with::<ActionBudget>(world, id, |a| a.0 = ActionsLeft::NONE);
 }

@@ -72,6 +72,8 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 moves_mount: false,
                 landing: None,
                 commanded: false,
+                zones: Vec::new(),
+                maintain_needed: Vec::new(),
             }),
             OrcusKit(o.clone()),
         ));

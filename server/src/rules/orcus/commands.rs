@@ -4,7 +4,7 @@
 use super::Board;
 use super::elevation;
 use super::geometry::{self, AreaError, AttackKind, Body, Geo, Space};
-use super::riders::{self, emit_effect};
+use super::riders::emit_effect;
 use super::rules;
 use crate::content::model::{ActionCost, Frequency, Origin, PowerSpec, TargetRule};
 use crate::dice::{DiceExpr, Placeholders};
@@ -112,7 +112,8 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             skill,
             step_to,
         } => super::maneuvers::escape(d, b, actor, *skill, *step_to),
-        Command::Maintain { actor, effect } => super::maneuvers::maintain(d, b, actor, *effect),
+        Command::Maintain { actor, effect } => super::maintain::maintain(d, b, actor, *effect),
+        Command::EndEffect { actor, effect } => super::maintain::end_effect(d, b, actor, *effect),
         Command::LetGo { actor, target } => super::maneuvers::let_go(d, actor, target),
         Command::Mount {
             actor,
@@ -318,7 +319,7 @@ fn cost_kind(c: ActionCost) -> Option<ActionKind> {
         ActionCost::Standard => Some(ActionKind::Standard),
         ActionCost::Move => Some(ActionKind::Move),
         ActionCost::Swift => Some(ActionKind::Quick),
-        ActionCost::ImmediateCounter | ActionCost::ImmediateReaction => None,
+        ActionCost::ImmediateCounter | ActionCost::ImmediateReaction | ActionCost::Free => None,
     }
 }
 
@@ -327,6 +328,9 @@ fn cost_kind(c: ActionCost) -> Option<ActionKind> {
 /// stunned, surprised, helpless or down — dazed per Fourth Edition, an interpretation).
 /// Whether the trigger happened is the table's call, as with 13th Age interrupts.
 fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R {
+    if p.action == ActionCost::Free {
+        return super::free::check(d, actor, p);
+    }
     if cost_kind(p.action).is_some() {
         return on_turn(d, actor);
     }
@@ -426,6 +430,9 @@ fn use_ammunition(d: &mut Decider, actor: &CombatantId, count: Option<i32>) {
 /// Spends what a power costs: its turn action, or the immediate action (a controlled mount's:
 /// its rider's, § Controlling a mount).
 fn spend_for(d: &mut Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R {
+    if p.action == ActionCost::Free {
+        return Ok(()); // § Free actions: no cost.
+    }
     match cost_kind(p.action) {
         Some(k) => pay(d, actor, k),
         None => {
@@ -664,7 +671,7 @@ pub(super) fn path_cost(
             at: *step,
             size: start.size,
         };
-        let extra = extra_cost(map, sp, mode);
+        let extra = extra_cost(map, sp, mode).max(super::power_effects::extra_cost(d, b, sp, mode));
         for s in sp.squares() {
             if !geometry::on_map(map, s) {
                 return Err(no(
@@ -877,9 +884,11 @@ pub(super) fn walk(
                 }
             }
         }
+        let sp = Space { at: *step, size };
         cost_so_far += 1 + map
             .as_ref()
-            .map_or(0, |m| extra_cost(m, Space { at: *step, size }, mode));
+            .map_or(0, |m| extra_cost(m, sp, mode))
+            .max(super::power_effects::extra_cost(d, b, sp, mode));
         walked.push(*step);
         at = Space { at: *step, size };
     }
@@ -1451,6 +1460,11 @@ pub(super) fn resolve(
         knock_out,
         forced,
     } = delivery;
+    if p.utility {
+        // § Category, utility: no attack roll; the Effect line lands on each target.
+        super::power_effects::utility(d, attacker, p, targets);
+        return Ok(());
+    }
     let ph = Placeholders::default();
     let g = geo(b);
     let from = match from {
@@ -1614,8 +1628,9 @@ pub(super) fn resolve(
         if matches!(d.status(&t), Some(LifeStatus::Dead | LifeStatus::Slain)) {
             continue;
         }
-        for e in effects.clone() {
-            riders::apply(d, attacker, &t, &e);
+        // § Category: the Effect line lands "regardless of whether they hit or miss".
+        for e in effects.iter().chain(&p.effect) {
+            super::power_effects::apply_clause(d, attacker, p, &t, e);
         }
         if outcome.is_hit()
             && let Some(f) = p.forced
@@ -1859,6 +1874,12 @@ fn attack_cmd(
         return Err(no(
             ErrorCode::InvalidArgument,
             "Orcus opportunity attacks are taken automatically when provoked",
+        ));
+    }
+    if mode == AttackMode::CoupDeGrace && p.utility {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{} makes no attack: a coup de grace uses an attack", p.name),
         ));
     }
     check_timing(d, b, actor, &p)?;
@@ -2177,7 +2198,10 @@ fn area_attack(
             knock_out: false,
             forced,
         },
-    )
+    )?;
+    // § Action descriptions (tangles): the area becomes the power's zone.
+    super::power_effects::zone(d, actor, &p, &squares);
+    Ok(())
 }
 
 // --- universal actions ---------------------------------------------------------------------

@@ -69,6 +69,10 @@ fn strength_attack(b: &Board, actor: &CombatantId, id: &str, name: &str, vs: Def
         on_hit: Vec::new(),
         on_miss: Vec::new(),
         loading_swift: false,
+        effect: Vec::new(),
+        zone: None,
+        utility: false,
+        maintain: None,
     }
 }
 
@@ -368,7 +372,7 @@ fn grapples_on(d: &Decider, target: &CombatantId) -> Vec<Effect> {
         .unwrap_or_default()
 }
 
-fn release(d: &mut Decider, target: &CombatantId, effect: u32) {
+pub(super) fn release(d: &mut Decider, target: &CombatantId, effect: u32) {
     d.emit(GameEvent::EffectEnded {
         target: target.clone(),
         effect,
@@ -453,7 +457,11 @@ pub fn escape(
 }
 
 /// A grapple the actor holds, by effect id: (target, effect).
-fn held_by(d: &Decider, actor: &CombatantId, effect: u32) -> Option<(CombatantId, Effect)> {
+pub(super) fn held_by(
+    d: &Decider,
+    actor: &CombatantId,
+    effect: u32,
+) -> Option<(CombatantId, Effect)> {
     d.field.all().find_map(|f| {
         grapples_on(d, &f.c.id)
             .into_iter()

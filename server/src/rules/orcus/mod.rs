@@ -15,11 +15,14 @@ pub mod checks;
 mod commands;
 pub mod elevation;
 mod forced;
+mod free;
 pub mod geometry;
 pub mod grid;
 pub mod loading;
+mod maintain;
 pub mod maneuvers;
 pub mod mounts;
+mod power_effects;
 pub mod rests;
 pub mod riders;
 pub mod rules;
@@ -47,13 +50,19 @@ mod tests_elevation;
 #[cfg(test)]
 mod tests_forced;
 #[cfg(test)]
+mod tests_free_actions;
+#[cfg(test)]
 mod tests_loading;
+#[cfg(test)]
+mod tests_maintain;
 #[cfg(test)]
 mod tests_maneuvers;
 #[cfg(test)]
 mod tests_mounts;
 #[cfg(test)]
 mod tests_movement;
+#[cfg(test)]
+mod tests_power_effects;
 #[cfg(test)]
 mod tests_riders;
 #[cfg(test)]
@@ -114,6 +123,7 @@ fn decide_command(
         maneuvers::sweep(d, &board);
         mounts::sweep(d, &board);
         elevation::sweep(d, &board);
+        maintain::sweep(d, &board);
         Ok(())
     });
 }
@@ -161,6 +171,7 @@ pub fn summaries(kit: &OrcusSpec) -> Vec<AttackSummary> {
                 crate::content::model::ActionCost::Swift => "swift",
                 crate::content::model::ActionCost::ImmediateCounter => "immediate counter",
                 crate::content::model::ActionCost::ImmediateReaction => "immediate reaction",
+                crate::content::model::ActionCost::Free => "free",
             }
             .into(),
         })

@@ -59,8 +59,8 @@ pub fn emit_effect(
     id
 }
 
-/// Applies an effect clause and attaches its riders.
-pub fn apply(d: &mut Decider, source: &CombatantId, target: &CombatantId, e: &OrcusEffect) {
+/// Applies an effect clause and attaches its riders; returns the effect's id.
+pub fn apply(d: &mut Decider, source: &CombatantId, target: &CombatantId, e: &OrcusEffect) -> u32 {
     let main = parts(&e.effect);
     let id = emit_effect(d, target, source, main.kind, main.duration);
     attach(
@@ -73,6 +73,7 @@ pub fn apply(d: &mut Decider, source: &CombatantId, target: &CombatantId, e: &Or
             aftereffect_damage: e.aftereffect_damage,
         },
     );
+    id
 }
 
 fn attach(d: &mut Decider, target: &CombatantId, rider: Rider) {

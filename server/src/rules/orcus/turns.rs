@@ -160,6 +160,7 @@ fn start_of_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
     for (target, effect) in arming {
         d.emit(GameEvent::EffectArmed { target, effect });
     }
+    super::power_effects::start_of_turn(d, b, id);
     // § Persistent damage: X of each type, only the highest of a type.
     for (ty, (effect, amount)) in persistent(d, id) {
         if out(d, id) {
@@ -279,6 +280,7 @@ pub fn end_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
         }
     }
     super::maneuvers::lapse(d, b, id);
+    super::power_effects::end_of_turn(d, b, id);
     death_save(d, b, id);
     d.emit(GameEvent::TurnEnded {
         combatant: id.clone(),
