@@ -1806,6 +1806,8 @@ mod tests {
             maneuvers: Vec::new(),
             usage: "at-will".into(),
             action: "standard".into(),
+            category: "attack".into(),
+            tags: Vec::new(),
         }
     }
 

@@ -856,6 +856,34 @@ pub struct PowerSpec {
     /// before it attacks again.
     #[serde(default)]
     pub loading_swift: bool,
+    /// § Action descriptions, Category: an attack or a utility action.
+    #[serde(default)]
+    pub category: PowerCategory,
+    /// § Action descriptions, Tags and Traditions: the power's tags, lowercase, from the
+    /// vocabulary of `rules/orcus/tags.rs` (`weapon`, `focus`, `fire`, `arcane`, `zone`, …).
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+/// An Orcus power's category (§ Action descriptions, Category).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PowerCategory {
+    /// Directed against one or more targets, with an attack roll.
+    #[default]
+    Attack,
+    /// Affects the user, an ally or the environment, typically not an enemy.
+    Utility,
+}
+
+impl PowerCategory {
+    /// The wire name (`attack`, `utility`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PowerCategory::Attack => "attack",
+            PowerCategory::Utility => "utility",
+        }
+    }
 }
 
 /// The action an Orcus power costs.

@@ -404,6 +404,13 @@ pub struct PowerFile {
     /// action, `reload`, before the next attack with it).
     #[serde(default)]
     pub loading: Option<String>,
+    /// § Action descriptions, Category: `attack` (default) or `utility`.
+    #[serde(default)]
+    pub category: Option<String>,
+    /// § Action descriptions, Tags and Traditions (`rules/orcus/tags.rs`): e.g.
+    /// `["weapon", "martial"]`, `["arcane", "fire", "zone"]`.
+    #[serde(default)]
+    pub tags: Vec<String>,
 }
 
 /// `[…powers.secondary]`: what differs from the primary attack (§ Secondary attacks: "the same
@@ -1057,6 +1064,9 @@ fn power(
                 secondary: None,
                 ammunition: None,
                 loading: None,
+                // § Secondary attacks: "the same tags … as the original attack".
+                category: p.category.clone(),
+                tags: p.tags.clone(),
             };
             let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
             Some(Box::new(SecondaryAttack {
@@ -1067,6 +1077,10 @@ fn power(
         }
         None => None,
     };
+    let tags = crate::rules::orcus::tags::tags(&p.tags).map_err(|(i, e)| match i {
+        Some(i) => ctx.err(format!("{field}.tags[{i}]"), e),
+        None => ctx.err(format!("{field}.tags"), e),
+    })?;
     if p.ammunition == Some(true) && monster.is_some() {
         return Err(ctx.err(
             format!("{field}.ammunition"),
@@ -1078,11 +1092,15 @@ fn power(
         uses_ammunition: ammunition(ctx, field, p, uses_dw, gear)?,
         // § Underwater combat: weapon attacks (powers using the weapon's dice) take −2 unless
         // the weapon is a spear, lance or crossbow.
-        underwater_penalty: uses_dw
-            && gear.and_then(|g| g.weapon).is_some_and(|w| {
-                !w.in_group(tables::WeaponGroup::SpearsAndLances)
+        // A Weapon power is a weapon attack too; a monster's names no weapon, so it takes it.
+        underwater_penalty: match gear.and_then(|g| g.weapon) {
+            Some(w) => {
+                (uses_dw || tags.iter().any(|t| t == "weapon"))
+                    && !w.in_group(tables::WeaponGroup::SpearsAndLances)
                     && !w.in_group(tables::WeaponGroup::Crossbows)
-            }),
+            }
+            None => tags.iter().any(|t| t == "weapon"),
+        },
         secondary,
         forced: forced(ctx, field, p)?,
         trigger: p.trigger.clone(),
@@ -1105,6 +1123,9 @@ fn power(
         on_hit,
         on_miss,
         loading_swift: loading(ctx, field, p, uses_dw, gear)?,
+        category: crate::rules::orcus::tags::category(p.category.as_deref())
+            .map_err(|e| ctx.err(format!("{field}.category"), e))?,
+        tags,
     })
 }
 

@@ -1171,8 +1171,8 @@ fn cover(d: &Decider, b: &Board, g: &Geo, from: Body, target: &CombatantId) -> i
 /// where the effect originates (an area's origin square; the attacker's space otherwise).
 /// § Underwater combat, for an attacker in water (interpretation: water squares are deep, so a
 /// creature with any square of its space in water fights underwater): −2 to weapon attacks
-/// unless the weapon is a spear, lance or crossbow; −2 to powers with the Fire tag (Fray: fire
-/// damage); +2 for an Aquatic attacker against a target without the tag.
+/// unless the weapon is a spear, lance or crossbow; −2 to powers with the Fire tag (or fire
+/// damage: `tags.rs::fire`); +2 for an Aquatic attacker against a target without the tag.
 fn underwater(
     b: &Board,
     attacker: &CombatantId,
@@ -1190,7 +1190,7 @@ fn underwater(
     if p.underwater_penalty {
         m += rules::UNDERWATER_WEAPON;
     }
-    if p.damage_type == Some(DamageType::Fire) {
+    if super::tags::fire(p) {
         m += rules::UNDERWATER_FIRE;
     }
     let aquatic = |id: &CombatantId| b.get(id).is_some_and(|(_, kit)| kit.0.aquatic);

@@ -69,6 +69,8 @@ fn strength_attack(b: &Board, actor: &CombatantId, id: &str, name: &str, vs: Def
         on_hit: Vec::new(),
         on_miss: Vec::new(),
         loading_swift: false,
+        category: crate::content::model::PowerCategory::Attack,
+        tags: Vec::new(),
     }
 }
 

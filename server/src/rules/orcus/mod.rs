@@ -26,6 +26,7 @@ pub mod senses;
 pub mod sessions;
 pub mod skills;
 pub mod tables;
+pub mod tags;
 pub mod targets;
 mod turns;
 
@@ -61,6 +62,8 @@ mod tests_senses;
 mod tests_sessions;
 #[cfg(test)]
 mod tests_skills;
+#[cfg(test)]
+mod tests_tags;
 #[cfg(test)]
 mod tests_targets;
 #[cfg(test)]
@@ -160,6 +163,8 @@ pub fn summaries(kit: &OrcusSpec) -> Vec<AttackSummary> {
                 crate::content::model::ActionCost::ImmediateReaction => "immediate reaction",
             }
             .into(),
+            category: p.category.name().into(),
+            tags: p.tags.clone(),
         })
         .collect()
 }
