@@ -207,6 +207,17 @@ pub struct HeroFile {
     /// wears).
     #[serde(default)]
     pub armor_proficiency: Option<Vec<String>>,
+    /// § Weapon proficiency: weapons (table names) and categories (`simple`, `martial`,
+    /// `exotic`) the hero is proficient with (default: the weapons it carries).
+    #[serde(default)]
+    pub weapon_proficiency: Option<Vec<String>>,
+    /// § Improvised weapons: with `weapon = "unarmed"` or `"improvised"`, strikes in 1 or 2
+    /// hands (default: unarmed two-handed when both hands are free, improvised one-handed).
+    #[serde(default)]
+    pub improvised_hands: Option<u8>,
+    /// § Weapon properties, Side Weapon: the side weapon in the off hand (table name).
+    #[serde(default)]
+    pub side_weapon: Option<String>,
 }
 
 /// § Special movement modes: the climb, fly, swim and burrow speeds, each 0..=20 (0: none).
@@ -679,11 +690,13 @@ struct Builder {
     vs_other: i32,
 }
 
-/// A hero's weapon (§ Weapons) and level, for `dW` damage and Improved Critical.
+/// A hero's weapon (§ Weapons) and level, for `dW` damage and Improved Critical; whether it
+/// is proficient with the weapon (§ Weapon proficiency, for Weapon powers).
 #[derive(Clone, Copy)]
 struct Gear {
     weapon: Option<&'static tables::Weapon>,
     level: i32,
+    proficient: bool,
 }
 
 /// Replaces every `NdW` (N weapon dice; `dW` is one) with the weapon's dice times N (§ Weapon
@@ -741,6 +754,17 @@ fn power(
     monster: Option<&Builder>,
     gear: Option<Gear>,
 ) -> Result<PowerSpec, ContentError> {
+    // § Tags, the Weapon tag: a hero's Weapon power takes its weapon's reach or range and adds
+    // its proficiency bonus (`rules/orcus/weapons.rs`).
+    let weapon_power = match gear {
+        Some(g) => crate::rules::orcus::weapons::weapon_power(p, g.weapon, g.proficient)
+            .map_err(|(f, e)| ctx.err(format!("{field}.{f}"), e))?,
+        None => None,
+    };
+    let (p, proficiency) = match &weapon_power {
+        Some((q, bonus)) => (q, *bonus),
+        None => (p, 0),
+    };
     if p.id.is_empty() || p.id.len() > 40 {
         return Err(ctx.err(format!("{field}.id"), "an id is 1-40 characters"));
     }
@@ -922,7 +946,7 @@ fn power(
         }
     };
     let bonus = match (p.bonus, monster) {
-        (Some(b), _) => b,
+        (Some(b), _) => b + proficiency,
         (None, Some(m)) if vs == Defense::Ac => m.vs_ac,
         (None, Some(m)) => m.vs_other,
         (None, None) => {
@@ -991,6 +1015,7 @@ fn power(
         Some(Gear {
             weapon: Some(w),
             level,
+            ..
         }) if uses_dw && w.has_property(tables::WeaponProperty::ImprovedCritical) => {
             let n = if level >= 21 {
                 3
@@ -1410,17 +1435,15 @@ impl HeroFile {
         if !(0..=20).contains(&self.speed) {
             return Err(ctx.err(f("speed"), format!("{} is outside 0..=20", self.speed)));
         }
-        let weapon = match &self.weapon {
-            Some(name) => Some(tables::weapon(name).ok_or_else(|| {
-                ctx.err(
-                    f("weapon"),
-                    format!(
-                        "unknown weapon '{name}' (a name from the weapon tables, e.g. longsword)"
-                    ),
-                )
-            })?),
-            None => None,
-        };
+        let wielded = crate::rules::orcus::weapons::hands(
+            self.weapon.as_deref(),
+            self.improvised_hands,
+            self.side_weapon.as_deref(),
+            self.shield.is_some(),
+            self.weapon_proficiency.as_deref(),
+        )
+        .map_err(|(field, e)| ctx.err(f(&field), e))?;
+        let weapon = wielded.main;
         let (ac, outfit) = self.outfit(ctx, &f)?;
         let mut powers = Vec::new();
         for (i, p) in self.powers.iter().enumerate() {
@@ -1432,6 +1455,7 @@ impl HeroFile {
                 Some(Gear {
                     weapon,
                     level: self.level,
+                    proficient: wielded.main_proficient,
                 }),
             )?;
             with_attack_penalty(&mut p, outfit.attack);

@@ -29,6 +29,7 @@ pub mod tables;
 pub mod tags;
 pub mod targets;
 mod turns;
+pub mod weapons;
 
 #[cfg(test)]
 mod tests;
@@ -68,6 +69,8 @@ mod tests_tags;
 mod tests_targets;
 #[cfg(test)]
 mod tests_universal;
+#[cfg(test)]
+mod tests_weapons;
 
 use crate::content::model::OrcusSpec;
 use crate::engine::components::{
