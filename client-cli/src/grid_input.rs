@@ -197,6 +197,7 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 origin,
                 targets,
                 forced: Vec::new(),
+                weapon: None,
             })
         })(),
         "charge" => (|| {
@@ -336,6 +337,7 @@ mod tests {
                 origin: Some(Square::new(6, 2)),
                 targets: vec![],
                 forced: Vec::new(),
+                weapon: None,
             }
         );
         assert_eq!(

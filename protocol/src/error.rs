@@ -211,6 +211,9 @@ pub enum ErrorCode {
     /// Old-School Essentials § Wilderness Adventuring, Forced March: "After a forced march,
     /// characters must rest for a full day" — a day of travel before that day of rest.
     RestRequired,
+    /// Orcus § Weapon properties, Side Weapon: an attack made with the side weapon by a hero
+    /// without one, or with a power without the Weapon tag.
+    NoSideWeapon,
 }
 
 impl fmt::Display for ErrorCode {

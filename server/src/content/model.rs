@@ -863,6 +863,11 @@ pub struct PowerSpec {
     /// vocabulary of `rules/orcus/tags.rs` (`weapon`, `focus`, `fire`, `arcane`, `zone`, …).
     #[serde(default)]
     pub tags: Vec<String>,
+    /// § Weapon properties, Side Weapon: this Weapon power made with the hero's side weapon
+    /// (its dice, Improved Critical, reach or range and proficiency), chosen by the `attack`
+    /// command's `weapon = "side"`.
+    #[serde(default)]
+    pub side: Option<Box<PowerSpec>>,
 }
 
 /// An Orcus power's category (§ Action descriptions, Category).

@@ -697,6 +697,8 @@ struct Gear {
     weapon: Option<&'static tables::Weapon>,
     level: i32,
     proficient: bool,
+    /// § Side Weapon: the side weapon and proficiency with it.
+    side: Option<(&'static tables::Weapon, bool)>,
 }
 
 /// Replaces every `NdW` (N weapon dice; `dW` is one) with the weapon's dice times N (§ Weapon
@@ -760,6 +762,26 @@ fn power(
         Some(g) => crate::rules::orcus::weapons::weapon_power(p, g.weapon, g.proficient)
             .map_err(|(f, e)| ctx.err(format!("{field}.{f}"), e))?,
         None => None,
+    };
+    // § Side Weapon: the same power made with the side weapon, precomputed.
+    let side = match gear {
+        Some(Gear {
+            side: Some((w, proficient)),
+            level,
+            ..
+        }) if weapon_power.is_some() => Some(Box::new(power(
+            ctx,
+            field,
+            p,
+            monster,
+            Some(Gear {
+                weapon: Some(w),
+                level,
+                proficient,
+                side: None,
+            }),
+        )?)),
+        _ => None,
     };
     let (p, proficiency) = match &weapon_power {
         Some((q, bonus)) => (q, *bonus),
@@ -1151,6 +1173,7 @@ fn power(
         category: crate::rules::orcus::tags::category(p.category.as_deref())
             .map_err(|e| ctx.err(format!("{field}.category"), e))?,
         tags,
+        side,
     })
 }
 
@@ -1333,6 +1356,9 @@ fn with_attack_penalty(p: &mut PowerSpec, penalty: i32) {
     if let Some(sec) = p.secondary.as_mut() {
         with_attack_penalty(&mut sec.power, penalty);
     }
+    if let Some(side) = p.side.as_mut() {
+        with_attack_penalty(side, penalty);
+    }
 }
 
 impl HeroFile {
@@ -1456,6 +1482,7 @@ impl HeroFile {
                     weapon,
                     level: self.level,
                     proficient: wielded.main_proficient,
+                    side: wielded.side,
                 }),
             )?;
             with_attack_penalty(&mut p, outfit.attack);

@@ -164,6 +164,7 @@ fn attack(actor: &CombatantId, power: &str, target: &CombatantId, mode: AttackMo
         mode,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 
@@ -306,6 +307,7 @@ fn area(
                 origin,
                 targets: vec![nearest.0.id.clone()],
                 forced: Vec::new(),
+                weapon: None,
             });
         }
     }

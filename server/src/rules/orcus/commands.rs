@@ -47,14 +47,18 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             mode,
             knock_out,
             forced,
-        } => attack_cmd(d, b, actor, attack, targets, *mode, *knock_out, forced),
+            weapon,
+        } => attack_cmd(
+            d, b, actor, attack, targets, *mode, *knock_out, forced, *weapon,
+        ),
         Command::AreaAttack {
             actor,
             attack,
             origin,
             targets,
             forced,
-        } => area_attack(d, b, actor, attack, *origin, targets, forced),
+            weapon,
+        } => area_attack(d, b, actor, attack, *origin, targets, forced, *weapon),
         Command::Rally { actor } => rally(d, b, actor),
         Command::Stabilize { actor, target } => stabilize(d, b, actor, target),
         Command::EndTurn { actor } => {
@@ -1832,9 +1836,10 @@ fn attack_cmd(
     mode: fray_protocol::command::AttackMode,
     knock_out: bool,
     forced: &[fray_protocol::grid::ForcedPath],
+    weapon: Option<fray_protocol::command::WeaponHand>,
 ) -> R {
     use fray_protocol::command::AttackMode;
-    let p = power(b, actor, attack)?.clone();
+    let p = super::weapons::choose(power(b, actor, attack)?, weapon)?.clone();
     if p.origin.is_area() {
         return Err(no(
             ErrorCode::InvalidArgument,
@@ -1958,6 +1963,7 @@ fn attack_cmd(
 }
 
 /// § Areas of effect: near/far bursts and blasts; each creature once.
+#[allow(clippy::too_many_arguments)]
 fn area_attack(
     d: &mut Decider,
     b: &Board,
@@ -1966,8 +1972,9 @@ fn area_attack(
     origin: Option<Square>,
     chosen: &[CombatantId],
     forced: &[fray_protocol::grid::ForcedPath],
+    weapon: Option<fray_protocol::command::WeaponHand>,
 ) -> R {
-    let p = power(b, actor, attack)?.clone();
+    let p = super::weapons::choose(power(b, actor, attack)?, weapon)?.clone();
     check_timing(d, b, actor, &p)?;
     check_frequency(d, actor, &p)?;
     let me = space(d, b, actor)?;

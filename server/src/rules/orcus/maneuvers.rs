@@ -71,6 +71,7 @@ fn strength_attack(b: &Board, actor: &CombatantId, id: &str, name: &str, vs: Def
         loading_swift: false,
         category: crate::content::model::PowerCategory::Attack,
         tags: Vec::new(),
+        side: None,
     }
 }
 

@@ -166,6 +166,7 @@ pub(super) fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
         mode: AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 
@@ -274,6 +275,7 @@ fn an_attacker_may_knock_out_instead_of_killing_knocking_a_creature_out() {
             mode: AttackMode::Standard,
             knock_out: true,
             forced: Vec::new(),
+            weapon: None,
         },
     );
     if ev.iter().any(|x| matches!(x, GameEvent::KnockedOut { .. })) {
@@ -551,6 +553,7 @@ brute-2 = [7, 2]"#,
             origin: None,
             targets: vec![],
             forced: Vec::new(),
+            weapon: None,
         },
     );
     let rolled: Vec<String> = ev
@@ -897,6 +900,7 @@ fn obscured_squares_conceal_from_melee_and_ranged_but_not_areas_concealment() {
             origin: None,
             targets: vec![],
             forced: Vec::new(),
+            weapon: None,
         },
     );
     assert_eq!(first_bonus(&ev), 5);

@@ -230,6 +230,7 @@ fn area(actor: &str, attack: &str, origin: Option<(i32, i32)>) -> Command {
         origin: origin.map(|(x, y)| fray_protocol::grid::Square::new(x, y)),
         targets: vec![],
         forced: Vec::new(),
+        weapon: None,
     }
 }
 

@@ -90,6 +90,7 @@ fn area(e: &mut Engine, attack: &str) -> Vec<String> {
             origin: None,
             targets: vec![],
             forced: Vec::new(),
+            weapon: None,
         },
     );
     let mut hit: Vec<String> = ev
@@ -205,6 +206,7 @@ fn a_one_target_eyesight_power_refuses_an_unseen_creature_areas_of_effect() {
         origin: None,
         targets: vec![cid(t)],
         forced: Vec::new(),
+        weapon: None,
     };
     assert_eq!(refuse(&mut e, &stare("brute-1")), ErrorCode::InvalidTarget);
     let ev = run(&mut e, &stare("brute-2"));

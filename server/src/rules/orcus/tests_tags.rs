@@ -121,6 +121,7 @@ fn a_fire_tagged_power_takes_minus_2_underwater_underwater_combat() {
                 mode: AttackMode::Standard,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             },
         );
         ev.iter().find_map(|x| match x {

@@ -22,6 +22,7 @@ fn burst(e: &mut Engine) -> Vec<String> {
             origin: None,
             targets: vec![],
             forced: Vec::new(),
+            weapon: None,
         },
     );
     ev.iter()

@@ -5,8 +5,10 @@
 use super::tests::{arena_src, atk, started};
 use crate::content::load_encounter;
 use crate::content::model::{Origin, PowerSpec};
-use crate::rules::thirteenth_age::tests::run;
-use fray_protocol::event::GameEvent;
+use crate::rules::thirteenth_age::tests::{cid, refusal, refuse, run};
+use fray_protocol::command::WeaponHand;
+use fray_protocol::event::{ActionKind, GameEvent};
+use fray_protocol::{Command, ErrorCode};
 
 /// Kael at (0, 0), Lira at (0, 5), a brute two squares east of Kael, the other far away.
 const TWO_AWAY: &str = "kael = [0, 0]\nlira = [0, 5]\nbrute-1 = [2, 0]\nbrute-2 = [9, 5]";
@@ -267,4 +269,140 @@ fn two_handed_weapons_leave_no_hand_for_a_shield_or_side_weapon_two_handed() {
         )
         .is_ok()
     );
+}
+
+fn with_hand(cmd: Command, hand: WeaponHand) -> Command {
+    match cmd {
+        Command::Attack {
+            actor,
+            attack,
+            targets,
+            mode,
+            knock_out,
+            forced,
+            ..
+        } => Command::Attack {
+            actor,
+            attack,
+            targets,
+            mode,
+            knock_out,
+            forced,
+            weapon: Some(hand),
+        },
+        other => other,
+    }
+}
+
+fn rolled_bonus(ev: &[GameEvent]) -> Option<i32> {
+    ev.iter().find_map(|x| match x {
+        GameEvent::AttackRolled { bonus, .. } => Some(*bonus),
+        _ => None,
+    })
+}
+
+/// orcus-basic-rules.txt § Weapon properties, Side Weapon ("You can wield a one-handed weapon
+/// in one hand and a side weapon in your other. Each time you make a weapon attack (including
+/// a weapon power), you choose which weapon you attack with"), Improved Critical: a longsword
+/// (+3, 1d8) and a light pick (+2, 1d6, Improved Critical) — Kael's Weapon power made with the
+/// pick (`weapon = "side"`) takes the pick's dice, crit die and proficiency (none without it),
+/// melee or as an area; the main weapon is the default.
+#[test]
+fn a_side_weapon_attack_takes_the_side_weapons_dice_and_proficiency_side_weapon() {
+    let gear = "weapon = \"longsword\"\nside_weapon = \"light pick\"";
+    let src = kael_src(gear, WEAPON, "")
+        .replace("hit = \"1d8+2\"", "hit = \"1dW+2\"")
+        .replace("id = \"burst\"", "id = \"burst\"\ntags = [\"weapon\"]")
+        .replace(
+            TWO_AWAY,
+            "kael = [0, 0]\nlira = [0, 5]\nbrute-1 = [1, 0]\nbrute-2 = [9, 5]",
+        );
+    let sword = power(&src, "sword");
+    assert_eq!(
+        (
+            sword.bonus,
+            sword.hit.as_deref(),
+            sword.crit_extra.as_deref()
+        ),
+        (8, Some("1d8+2"), None)
+    );
+    let pick = sword.side.as_deref().unwrap();
+    assert_eq!(
+        (
+            pick.id.as_str(),
+            pick.bonus,
+            pick.hit.as_deref(),
+            pick.crit_extra.as_deref()
+        ),
+        ("sword", 7, Some("1d6+2"), Some("1d6"))
+    );
+    assert_eq!(pick.origin, Origin::Melee { reach: 1 });
+    assert!(power(&src, "bow").side.is_none(), "no Weapon tag");
+    let unskilled = src.replace(
+        gear,
+        &format!("{gear}\nweapon_proficiency = [\"longsword\"]"),
+    );
+    assert_eq!(power(&unskilled, "sword").side.unwrap().bonus, 5);
+    // In play.
+    let mut e = started(&load_encounter("pick.toml", &src).unwrap(), 2);
+    let ev = run(
+        &mut e,
+        &with_hand(atk("kael", "sword", &["brute-1"]), WeaponHand::Side),
+    );
+    assert_eq!(rolled_bonus(&ev), Some(7));
+    run(
+        &mut e,
+        &Command::SpendActionPoint {
+            actor: cid("kael"),
+            action: ActionKind::Standard,
+        },
+    );
+    let ev = run(
+        &mut e,
+        &Command::AreaAttack {
+            actor: cid("kael"),
+            attack: "burst".into(),
+            origin: None,
+            targets: Vec::new(),
+            forced: Vec::new(),
+            weapon: Some(WeaponHand::Side),
+        },
+    );
+    assert_eq!(rolled_bonus(&ev), Some(7));
+}
+
+/// orcus-basic-rules.txt § Weapon properties, Side Weapon: only a weapon attack is made with
+/// the side weapon, and only by a hero holding one — otherwise `no_side_weapon`, changing
+/// nothing and drawing no dice; `weapon = "main"` is the default.
+#[test]
+fn the_side_weapon_choice_is_refused_without_a_side_weapon_or_weapon_power_side_weapon() {
+    let near = "kael = [0, 0]\nlira = [0, 5]\nbrute-1 = [1, 0]\nbrute-2 = [9, 5]";
+    let src = kael_src(
+        "weapon = \"longsword\"\nside_weapon = \"knife\"",
+        WEAPON,
+        "",
+    )
+    .replace(TWO_AWAY, near);
+    let mut e = started(&load_encounter("knife.toml", &src).unwrap(), 2);
+    assert_eq!(
+        refuse(
+            &mut e,
+            &with_hand(atk("kael", "bow", &["brute-1"]), WeaponHand::Side)
+        ),
+        ErrorCode::NoSideWeapon
+    );
+    let ev = run(
+        &mut e,
+        &with_hand(atk("kael", "sword", &["brute-1"]), WeaponHand::Main),
+    );
+    assert_eq!(rolled_bonus(&ev), Some(8));
+    // Without a side weapon.
+    let src = kael_src("weapon = \"longsword\"", WEAPON, "").replace(TWO_AWAY, near);
+    let mut e = started(&load_encounter("sword.toml", &src).unwrap(), 2);
+    let r = refusal(
+        &mut e,
+        &with_hand(atk("kael", "sword", &["brute-1"]), WeaponHand::Side),
+    );
+    assert_eq!(r.code, ErrorCode::NoSideWeapon);
+    assert!(r.message.contains("no side weapon"), "{}", r.message);
 }

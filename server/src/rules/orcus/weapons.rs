@@ -9,8 +9,12 @@
 //! A Weapon power is precomputed with the side weapon too (`PowerSpec::side`), and the
 //! `attack` command's `weapon = "side"` chooses that variant ([`choose`]).
 
+use super::commands::{R, no};
 use super::tables::{self, Hands, Weapon, WeaponCategory, WeaponKind, WeaponProperty};
+use crate::content::model::PowerSpec;
 use crate::content::orcus::PowerFile;
+use fray_protocol::ErrorCode;
+use fray_protocol::command::WeaponHand;
 
 /// An improvised weapon or unarmed strike (§ Improvised weapons): 1d4 one-handed, 1d8
 /// two-handed, "with no proficiency bonus on the attack" (proficiency bonus 0); no group, no
@@ -296,4 +300,26 @@ pub fn weapon_power(
     }
     let bonus = if proficient { w.proficiency_bonus } else { 0 };
     Ok(Some((q, bonus)))
+}
+
+/// The `attack` command's weapon choice (§ Weapon properties, Side Weapon: "Each time you make
+/// a weapon attack (including a weapon power), you choose which weapon you attack with"): the
+/// main weapon's power or its side-weapon variant. Refused `no_side_weapon` for a power without
+/// the Weapon tag or a hero without a side weapon.
+pub fn choose(p: &PowerSpec, hand: Option<WeaponHand>) -> R<&PowerSpec> {
+    match (hand, &p.side) {
+        (None | Some(WeaponHand::Main), _) => Ok(p),
+        (Some(WeaponHand::Side), Some(side)) => Ok(side),
+        (Some(WeaponHand::Side), None) if super::tags::has(p, "weapon") => Err(no(
+            ErrorCode::NoSideWeapon,
+            format!("no side weapon to make {} with", p.name),
+        )),
+        (Some(WeaponHand::Side), None) => Err(no(
+            ErrorCode::NoSideWeapon,
+            format!(
+                "{} has no Weapon tag: only a Weapon power is made with a side weapon",
+                p.name
+            ),
+        )),
+    }
 }

@@ -52,6 +52,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             knock_out,
             mode: fray_protocol::command::AttackMode::Standard,
             forced,
+            weapon: None,
         } if forced.is_empty() => match targets.as_slice() {
             [target] => attack_cmd(d, s, actor, attack, target, None, 0, false, *knock_out),
             _ => Err(no(
