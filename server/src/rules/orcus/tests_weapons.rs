@@ -406,3 +406,33 @@ fn the_side_weapon_choice_is_refused_without_a_side_weapon_or_weapon_power_side_
     assert_eq!(r.code, ErrorCode::NoSideWeapon);
     assert!(r.message.contains("no side weapon"), "{}", r.message);
 }
+
+/// orcus-basic-rules.txt § Weapon properties, Side Weapon: the weapon choice is Orcus's; the
+/// other rulesets refuse an `attack` carrying it (`invalid_argument`), changing nothing.
+#[test]
+fn other_rulesets_refuse_the_weapon_choice_side_weapon() {
+    for ruleset in ["13th-age", "five-torches-deep", "ose"] {
+        let (name, text) = crate::content::builtin_encounters(ruleset)[0];
+        let enc = load_encounter(name, text).unwrap();
+        let mut e = crate::rules::thirteenth_age::tests::new_engine(&enc, 1);
+        let actor = enc.combatants[0].id.clone();
+        let target = enc.combatants[enc.combatants.len() - 1].id.clone();
+        let cmd = Command::Attack {
+            actor,
+            attack: "melee".into(),
+            targets: vec![target],
+            mode: fray_protocol::command::AttackMode::Standard,
+            knock_out: false,
+            forced: Vec::new(),
+            weapon: Some(WeaponHand::Side),
+        };
+        let r = refusal(&mut e, &cmd);
+        assert_eq!(
+            r.code,
+            ErrorCode::InvalidArgument,
+            "{ruleset}: {}",
+            r.message
+        );
+        assert!(r.message.contains("weapon"), "{ruleset}: {}", r.message);
+    }
+}

@@ -62,8 +62,8 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         },
         Command::Attack { .. } => Err(no(
             ErrorCode::InvalidArgument,
-            "knock-out blows, opportunity attacks, coups de grace and forced paths are not \
-             Old-School Essentials attacks (use ose_attack)",
+            "knock-out blows, opportunity attacks, coups de grace, forced paths and weapon \
+             choices are not Old-School Essentials attacks (use ose_attack)",
         )),
         Command::CastSpell { actor } => cast(d, s, actor),
         Command::OseMorale {
