@@ -133,3 +133,42 @@ fn a_fire_tagged_power_takes_minus_2_underwater_underwater_combat() {
     assert_eq!(bonus("\"fire\""), Some(3));
     assert_eq!(bonus("\"cold\", \"spell\""), Some(5));
 }
+
+/// orcus-basic-rules.txt § Underwater combat ("When making a weapon attack, a creature has -2
+/// on the attack roll unless the weapon is in the Spears & Lances or Crossbows weapon
+/// groups"): a monster's power with the Weapon tag is a weapon attack, and a monster names no
+/// weapon, so it takes the −2 in water; its untagged club does not.
+#[test]
+fn a_monsters_weapon_power_is_a_weapon_attack_underwater_underwater_combat() {
+    let pool = [
+        "..........",
+        "..wwww....",
+        "..wwww....",
+        "..........",
+    ];
+    let wet = "kael = [1, 1]\nlira = [0, 3]\nbrute-1 = [2, 1]\nbrute-2 = [9, 3]";
+    let bonus = |tags: &str| {
+        let src = arena_src(&pool, "", 5, wet)
+            .replace("id = \"club\"", &format!("id = \"club\"\ntags = [{tags}]"));
+        let mut e = started(&load_encounter("pool.toml", &src).unwrap(), 7);
+        super::tests::until(&mut e, "brute-1");
+        let ev = run(
+            &mut e,
+            &Command::Attack {
+                actor: cid("brute-1"),
+                attack: "club".into(),
+                targets: vec![cid("kael")],
+                mode: AttackMode::Standard,
+                knock_out: false,
+                forced: Vec::new(),
+                weapon: None,
+            },
+        );
+        ev.iter().find_map(|x| match x {
+            GameEvent::AttackRolled { bonus, .. } => Some(*bonus),
+            _ => None,
+        })
+    };
+    assert_eq!(bonus(""), Some(4));
+    assert_eq!(bonus("\"weapon\""), Some(2));
+}
