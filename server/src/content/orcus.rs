@@ -1038,7 +1038,9 @@ fn power(
             weapon: Some(w),
             level,
             ..
-        }) if uses_dw && w.has_property(tables::WeaponProperty::ImprovedCritical) => {
+        }) if (uses_dw || weapon_power.is_some())
+            && w.has_property(tables::WeaponProperty::ImprovedCritical) =>
+        {
             let n = if level >= 21 {
                 3
             } else if level >= 11 {
@@ -1136,7 +1138,8 @@ fn power(
     }
     Ok(PowerSpec {
         id: p.id.clone(),
-        uses_ammunition: ammunition(ctx, field, p, uses_dw, gear)?,
+        // A Weapon power attacks with the weapon, as a `dW` power does.
+        uses_ammunition: ammunition(ctx, field, p, uses_dw || weapon_power.is_some(), gear)?,
         // § Underwater combat: weapon attacks (powers using the weapon's dice) take −2 unless
         // the weapon is a spear, lance or crossbow.
         // A Weapon power is a weapon attack too; a monster's names no weapon, so it takes it.
@@ -1169,7 +1172,7 @@ fn power(
         crit_extra,
         on_hit,
         on_miss,
-        loading_swift: loading(ctx, field, p, uses_dw, gear)?,
+        loading_swift: loading(ctx, field, p, uses_dw || weapon_power.is_some(), gear)?,
         category: crate::rules::orcus::tags::category(p.category.as_deref())
             .map_err(|e| ctx.err(format!("{field}.category"), e))?,
         tags,
@@ -1199,8 +1202,8 @@ fn ammunition(
             format!("{field}.ammunition"),
             format!(
                 "contradicts the weapon: the {} has the Loading property, so each attack with \
-                 its dice (dW) uses a piece of ammunition; leave `ammunition` out (a hero \
-                 without an `ammunition` count is not tracked)",
+                 it (its dice dW, or the Weapon tag) uses a piece of ammunition; leave \
+                 `ammunition` out (a hero without an `ammunition` count is not tracked)",
                 w.name
             ),
         )),
@@ -1251,8 +1254,9 @@ fn loading(
             Err(ctx.err(
                 format!("{field}.loading"),
                 format!(
-                    "contradicts the weapon: this power uses the {}'s dice (dW) and the {} has \
-                     {has}; leave `loading` out (the weapon table decides)",
+                    "contradicts the weapon: this power attacks with the {} (its dice dW, or the \
+                     Weapon tag) and the {} has {has}; leave `loading` out (the weapon table \
+                     decides)",
                     w.name, w.name
                 ),
             ))

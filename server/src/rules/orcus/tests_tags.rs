@@ -140,12 +140,7 @@ fn a_fire_tagged_power_takes_minus_2_underwater_underwater_combat() {
 /// weapon, so it takes the −2 in water; its untagged club does not.
 #[test]
 fn a_monsters_weapon_power_is_a_weapon_attack_underwater_underwater_combat() {
-    let pool = [
-        "..........",
-        "..wwww....",
-        "..wwww....",
-        "..........",
-    ];
+    let pool = ["..........", "..wwww....", "..wwww....", ".........."];
     let wet = "kael = [1, 1]\nlira = [0, 3]\nbrute-1 = [2, 1]\nbrute-2 = [9, 3]";
     let bonus = |tags: &str| {
         let src = arena_src(&pool, "", 5, wet)

@@ -436,3 +436,29 @@ fn other_rulesets_refuse_the_weapon_choice_side_weapon() {
         assert!(r.message.contains("weapon"), "{ruleset}: {}", r.message);
     }
 }
+
+/// orcus-basic-rules.txt § Tags (a Weapon power "uses a weapon you are wielding"), § Weapon
+/// properties, Loading ("Each time you attack with the weapon, you expend one piece of
+/// ammunition"; Loading (swift)) and Improved Critical: a Weapon power attacks with the weapon
+/// even when its damage is written without `dW` — a heavy crossbow's needs reloading and uses
+/// ammunition, a warhammer's adds its die on a critical hit; untagged powers do not.
+#[test]
+fn a_weapon_power_takes_the_weapons_loading_and_improved_critical_weapon_tag() {
+    let src = kael_src("weapon = \"heavy crossbow\"", "", WEAPON).replace("range = [5, 10]\n", "");
+    let bow = power(&src, "bow");
+    assert_eq!(
+        (bow.loading_swift, bow.uses_ammunition, bow.origin),
+        (
+            true,
+            true,
+            Origin::Ranged {
+                short: 15,
+                long: 30
+            }
+        )
+    );
+    let src = kael_src("weapon = \"warhammer\"", WEAPON, "");
+    assert_eq!(power(&src, "sword").crit_extra.as_deref(), Some("1d8"));
+    let src = kael_src("weapon = \"warhammer\"", "", "");
+    assert_eq!(power(&src, "sword").crit_extra, None);
+}
