@@ -198,6 +198,7 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 targets,
                 forced: Vec::new(),
                 origin_height: None,
+                weapon: None,
             })
         })(),
         "charge" => (|| {
@@ -338,6 +339,7 @@ mod tests {
                 targets: vec![],
                 forced: Vec::new(),
                 origin_height: None,
+                weapon: None,
             }
         );
         assert_eq!(

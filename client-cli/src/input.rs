@@ -220,6 +220,7 @@ impl Menu {
             mode: AttackMode::Standard,
             knock_out: false,
             forced: Vec::new(),
+            weapon: None,
         })
     }
 
@@ -711,6 +712,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 mode: AttackMode::Opportunity,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             })),
             _ => {
                 Err("`oa ATTACKER TARGET [ATTACK]`: an opportunity attack (basic melee)".to_owned())
@@ -1806,6 +1808,8 @@ mod tests {
             maneuvers: Vec::new(),
             usage: "at-will".into(),
             action: "standard".into(),
+            category: "attack".into(),
+            tags: Vec::new(),
         }
     }
 
@@ -1898,6 +1902,7 @@ mod tests {
             mode: AttackMode::Standard,
             knock_out: false,
             forced: Vec::new(),
+            weapon: None,
         }
     }
 

@@ -1863,6 +1863,8 @@ mod tests {
                 maneuvers: Vec::new(),
                 usage: "at-will".into(),
                 action: "standard".into(),
+                category: "attack".into(),
+                tags: Vec::new(),
                 id: "melee".into(),
                 name: "Longsword".into(),
                 range: "melee".into(),

@@ -171,6 +171,7 @@ mod tests {
                 mode: crate::command::AttackMode::Standard,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             },
         }
     }
@@ -182,7 +183,7 @@ mod tests {
         };
         assert_eq!(
             text,
-            r#"{"command":{"id":7,"command":{"attack":{"actor":"brakka","attack":"melee","targets":["goblin-1"],"mode":"standard","knock_out":false,"forced":[]}}}}"#
+            r#"{"command":{"id":7,"command":{"attack":{"actor":"brakka","attack":"melee","targets":["goblin-1"],"mode":"standard","knock_out":false,"forced":[],"weapon":null}}}}"#
         );
         let back: ClientMessage = decode_client(text.as_bytes(), Encoding::Json).unwrap();
         assert_eq!(back, sample());

@@ -42,6 +42,10 @@ pub enum Command {
         /// `[]` when absent (JSON).
         #[serde(default)]
         forced: Vec<crate::grid::ForcedPath>,
+        /// Orcus § Weapon properties, Side Weapon: the weapon a Weapon power is made with —
+        /// `side` for the hero's side weapon; the main weapon when absent (JSON).
+        #[serde(default)]
+        weapon: Option<WeaponHand>,
     },
     /// Spend the move action to move: engage an enemy, or move (while engaged: away, drawing
     /// opportunity attacks), optionally far away from the fight.
@@ -249,6 +253,9 @@ pub enum Command {
         /// the ground (0 to 20; absent: on the ground). Only for far bursts and blasts.
         #[serde(default)]
         origin_height: Option<i32>,
+        /// Orcus § Side Weapon: the weapon a Weapon power is made with, as for `attack`.
+        #[serde(default)]
+        weapon: Option<WeaponHand>,
     },
     /// GM: a teleport effect (13th Age § Teleportation) moves `target` at once: it leaves every
     /// engagement and draws no opportunity attacks, escapes grabs and lets go of those it grabs
@@ -1457,4 +1464,17 @@ pub enum EscalationAction {
     Resume,
     /// Back to 0 (combat virtually ceased).
     Reset,
+}
+
+/// Orcus § Weapon properties, Side Weapon: which of the hero's weapons a Weapon power is made
+/// with ("Each time you make a weapon attack (including a weapon power), you choose which
+/// weapon you attack with").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeaponHand {
+    /// The main weapon.
+    #[default]
+    Main,
+    /// The side weapon in the off hand.
+    Side,
 }

@@ -214,6 +214,9 @@ pub enum ErrorCode {
     /// Orcus § Maintain: "You cannot maintain an effect that has ended" — `maintain` or
     /// `end_effect` naming an effect or zone that is over.
     EffectEnded,
+    /// Orcus § Weapon properties, Side Weapon: an attack made with the side weapon by a hero
+    /// without one, or with a power without the Weapon tag.
+    NoSideWeapon,
 }
 
 impl fmt::Display for ErrorCode {

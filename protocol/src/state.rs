@@ -136,6 +136,13 @@ pub struct AttackSummary {
     pub usage: String,
     /// The action it takes: `standard`, `quick` or `interrupt`.
     pub action: String,
+    /// Orcus § Action descriptions, Category: `attack` or `utility` (other rulesets: `attack`).
+    #[serde(default)]
+    pub category: String,
+    /// Orcus § Action descriptions, Tags and Traditions (`weapon`, `fire`, `arcane`, …); empty
+    /// in other rulesets.
+    #[serde(default)]
+    pub tags: Vec<String>,
 }
 
 /// One combatant.

@@ -408,6 +408,7 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     mode: Default::default(),
                     knock_out: false,
                     forced: Vec::new(),
+                    weapon: None,
                 },
                 &mut sent,
             )?;
@@ -600,6 +601,7 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     mode: Default::default(),
                     knock_out: false,
                     forced: Vec::new(),
+                    weapon: None,
                 },
                 &mut sent,
             )?;

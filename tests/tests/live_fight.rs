@@ -377,6 +377,7 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
             mode: AttackMode::Standard,
             knock_out: false,
             forced: Vec::new(),
+            weapon: None,
         },
     )
     .await?;
@@ -450,6 +451,7 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
         mode: AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     };
     let r = command(&mut gm, 7, attack.clone()).await?;
     assert_eq!(r.unwrap_err().0, ErrorCode::NotEngaged);

@@ -448,6 +448,7 @@ impl Bot {
             mode: AttackMode::Standard,
             knock_out: false,
             forced: Vec::new(),
+            weapon: None,
         })
     }
 

@@ -874,6 +874,18 @@ pub struct PowerSpec {
     /// § Maintain: the action that keeps its `maintain`-duration effects and zone going.
     #[serde(default)]
     pub maintain: Option<fray_protocol::event::ActionKind>,
+    /// § Action descriptions, Category: an attack or a utility action.
+    #[serde(default)]
+    pub category: PowerCategory,
+    /// § Action descriptions, Tags and Traditions: the power's tags, lowercase, from the
+    /// vocabulary of `rules/orcus/tags.rs` (`weapon`, `focus`, `fire`, `arcane`, `zone`, …).
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// § Weapon properties, Side Weapon: this Weapon power made with the hero's side weapon
+    /// (its dice, Improved Critical, reach or range and proficiency), chosen by the `attack`
+    /// command's `weapon = "side"`.
+    #[serde(default)]
+    pub side: Option<Box<PowerSpec>>,
 }
 
 /// A zone an area power's Effect line creates over its area (§ Action descriptions).
@@ -885,6 +897,27 @@ pub struct ZoneSpec {
     pub duration: EffectDuration,
     /// It lasts only while maintained (§ Maintain).
     pub maintained: bool,
+}
+
+/// An Orcus power's category (§ Action descriptions, Category).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PowerCategory {
+    /// Directed against one or more targets, with an attack roll.
+    #[default]
+    Attack,
+    /// Affects the user, an ally or the environment, typically not an enemy.
+    Utility,
+}
+
+impl PowerCategory {
+    /// The wire name (`attack`, `utility`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PowerCategory::Attack => "attack",
+            PowerCategory::Utility => "utility",
+        }
+    }
 }
 
 /// The action an Orcus power costs.

@@ -209,6 +209,17 @@ pub struct HeroFile {
     /// wears).
     #[serde(default)]
     pub armor_proficiency: Option<Vec<String>>,
+    /// § Weapon proficiency: weapons (table names) and categories (`simple`, `martial`,
+    /// `exotic`) the hero is proficient with (default: the weapons it carries).
+    #[serde(default)]
+    pub weapon_proficiency: Option<Vec<String>>,
+    /// § Improvised weapons: with `weapon = "unarmed"` or `"improvised"`, strikes in 1 or 2
+    /// hands (default: unarmed two-handed when both hands are free, improvised one-handed).
+    #[serde(default)]
+    pub improvised_hands: Option<u8>,
+    /// § Weapon properties, Side Weapon: the side weapon in the off hand (table name).
+    #[serde(default)]
+    pub side_weapon: Option<String>,
 }
 
 /// § Special movement modes: the climb, fly, swim and burrow speeds, each 0..=20 (0: none).
@@ -415,6 +426,13 @@ pub struct PowerFile {
     /// § Maintain: `swift`, `move` or `standard` — the action that keeps the power's
     /// `maintain`-duration effects and zone going.
     pub maintain: Option<String>,
+    /// § Action descriptions, Category: `attack` (default) or `utility`.
+    #[serde(default)]
+    pub category: Option<String>,
+    /// § Action descriptions, Tags and Traditions (`rules/orcus/tags.rs`): e.g.
+    /// `["weapon", "martial"]`, `["arcane", "fire", "zone"]`.
+    #[serde(default)]
+    pub tags: Vec<String>,
 }
 
 /// `[…powers.secondary]`: what differs from the primary attack (§ Secondary attacks: "the same
@@ -693,11 +711,15 @@ struct Builder {
     vs_other: i32,
 }
 
-/// A hero's weapon (§ Weapons) and level, for `dW` damage and Improved Critical.
+/// A hero's weapon (§ Weapons) and level, for `dW` damage and Improved Critical; whether it
+/// is proficient with the weapon (§ Weapon proficiency, for Weapon powers).
 #[derive(Clone, Copy)]
 struct Gear {
     weapon: Option<&'static tables::Weapon>,
     level: i32,
+    proficient: bool,
+    /// § Side Weapon: the side weapon and proficiency with it.
+    side: Option<(&'static tables::Weapon, bool)>,
 }
 
 /// Replaces every `NdW` (N weapon dice; `dW` is one) with the weapon's dice times N (§ Weapon
@@ -755,6 +777,37 @@ fn power(
     monster: Option<&Builder>,
     gear: Option<Gear>,
 ) -> Result<PowerSpec, ContentError> {
+    // § Tags, the Weapon tag: a hero's Weapon power takes its weapon's reach or range and adds
+    // its proficiency bonus (`rules/orcus/weapons.rs`).
+    let weapon_power = match gear {
+        Some(g) => crate::rules::orcus::weapons::weapon_power(p, g.weapon, g.proficient)
+            .map_err(|(f, e)| ctx.err(format!("{field}.{f}"), e))?,
+        None => None,
+    };
+    // § Side Weapon: the same power made with the side weapon, precomputed.
+    let side = match gear {
+        Some(Gear {
+            side: Some((w, proficient)),
+            level,
+            ..
+        }) if weapon_power.is_some() => Some(Box::new(power(
+            ctx,
+            field,
+            p,
+            monster,
+            Some(Gear {
+                weapon: Some(w),
+                level,
+                proficient,
+                side: None,
+            }),
+        )?)),
+        _ => None,
+    };
+    let (p, proficiency) = match &weapon_power {
+        Some((q, bonus)) => (q, *bonus),
+        None => (p, 0),
+    };
     if p.id.is_empty() || p.id.len() > 40 {
         return Err(ctx.err(format!("{field}.id"), "an id is 1-40 characters"));
     }
@@ -944,7 +997,7 @@ fn power(
         }
     };
     let bonus = match (p.bonus, monster) {
-        (Some(b), _) => b,
+        (Some(b), _) => b + proficiency,
         (None, Some(m)) if vs == Defense::Ac => m.vs_ac,
         (None, Some(m)) => m.vs_other,
         (None, None) if utility => 0,
@@ -1014,7 +1067,10 @@ fn power(
         Some(Gear {
             weapon: Some(w),
             level,
-        }) if uses_dw && w.has_property(tables::WeaponProperty::ImprovedCritical) => {
+            ..
+        }) if (uses_dw || weapon_power.is_some())
+            && w.has_property(tables::WeaponProperty::ImprovedCritical) =>
+        {
             let n = if level >= 21 {
                 3
             } else if level >= 11 {
@@ -1094,6 +1150,9 @@ fn power(
                 loading: None,
                 effect: Vec::new(),
                 maintain: None,
+                // § Secondary attacks: "the same tags … as the original attack".
+                category: p.category.clone(),
+                tags: p.tags.clone(),
             };
             let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
             Some(Box::new(SecondaryAttack {
@@ -1104,6 +1163,10 @@ fn power(
         }
         None => None,
     };
+    let tags = crate::rules::orcus::tags::tags(&p.tags).map_err(|(i, e)| match i {
+        Some(i) => ctx.err(format!("{field}.tags[{i}]"), e),
+        None => ctx.err(format!("{field}.tags"), e),
+    })?;
     if p.ammunition == Some(true) && monster.is_some() {
         return Err(ctx.err(
             format!("{field}.ammunition"),
@@ -1114,14 +1177,19 @@ fn power(
     let (effect, zone) = effects::effect_line(ctx, field, p, &origin, maintain)?;
     Ok(PowerSpec {
         id: p.id.clone(),
-        uses_ammunition: ammunition(ctx, field, p, uses_dw, gear)?,
+        // A Weapon power attacks with the weapon, as a `dW` power does.
+        uses_ammunition: ammunition(ctx, field, p, uses_dw || weapon_power.is_some(), gear)?,
         // § Underwater combat: weapon attacks (powers using the weapon's dice) take −2 unless
         // the weapon is a spear, lance or crossbow.
-        underwater_penalty: uses_dw
-            && gear.and_then(|g| g.weapon).is_some_and(|w| {
-                !w.in_group(tables::WeaponGroup::SpearsAndLances)
+        // A Weapon power is a weapon attack too; a monster's names no weapon, so it takes it.
+        underwater_penalty: match gear.and_then(|g| g.weapon) {
+            Some(w) => {
+                (uses_dw || tags.iter().any(|t| t == "weapon"))
+                    && !w.in_group(tables::WeaponGroup::SpearsAndLances)
                     && !w.in_group(tables::WeaponGroup::Crossbows)
-            }),
+            }
+            None => tags.iter().any(|t| t == "weapon"),
+        },
         secondary,
         forced: forced(ctx, field, p)?,
         trigger: p.trigger.clone(),
@@ -1143,11 +1211,15 @@ fn power(
         crit_extra,
         on_hit,
         on_miss,
-        loading_swift: loading(ctx, field, p, uses_dw, gear)?,
         effect,
         zone,
         utility,
         maintain,
+        loading_swift: loading(ctx, field, p, uses_dw || weapon_power.is_some(), gear)?,
+        category: crate::rules::orcus::tags::category(p.category.as_deref())
+            .map_err(|e| ctx.err(format!("{field}.category"), e))?,
+        tags,
+        side,
     })
 }
 
@@ -1173,8 +1245,8 @@ fn ammunition(
             format!("{field}.ammunition"),
             format!(
                 "contradicts the weapon: the {} has the Loading property, so each attack with \
-                 its dice (dW) uses a piece of ammunition; leave `ammunition` out (a hero \
-                 without an `ammunition` count is not tracked)",
+                 it (its dice dW, or the Weapon tag) uses a piece of ammunition; leave \
+                 `ammunition` out (a hero without an `ammunition` count is not tracked)",
                 w.name
             ),
         )),
@@ -1225,8 +1297,9 @@ fn loading(
             Err(ctx.err(
                 format!("{field}.loading"),
                 format!(
-                    "contradicts the weapon: this power uses the {}'s dice (dW) and the {} has \
-                     {has}; leave `loading` out (the weapon table decides)",
+                    "contradicts the weapon: this power attacks with the {} (its dice dW, or the \
+                     Weapon tag) and the {} has {has}; leave `loading` out (the weapon table \
+                     decides)",
                     w.name, w.name
                 ),
             ))
@@ -1330,6 +1403,9 @@ fn with_attack_penalty(p: &mut PowerSpec, penalty: i32) {
     if let Some(sec) = p.secondary.as_mut() {
         with_attack_penalty(&mut sec.power, penalty);
     }
+    if let Some(side) = p.side.as_mut() {
+        with_attack_penalty(side, penalty);
+    }
 }
 
 impl HeroFile {
@@ -1432,17 +1508,15 @@ impl HeroFile {
         if !(0..=20).contains(&self.speed) {
             return Err(ctx.err(f("speed"), format!("{} is outside 0..=20", self.speed)));
         }
-        let weapon = match &self.weapon {
-            Some(name) => Some(tables::weapon(name).ok_or_else(|| {
-                ctx.err(
-                    f("weapon"),
-                    format!(
-                        "unknown weapon '{name}' (a name from the weapon tables, e.g. longsword)"
-                    ),
-                )
-            })?),
-            None => None,
-        };
+        let wielded = crate::rules::orcus::weapons::hands(
+            self.weapon.as_deref(),
+            self.improvised_hands,
+            self.side_weapon.as_deref(),
+            self.shield.is_some(),
+            self.weapon_proficiency.as_deref(),
+        )
+        .map_err(|(field, e)| ctx.err(f(&field), e))?;
+        let weapon = wielded.main;
         let (ac, outfit) = self.outfit(ctx, &f)?;
         let mut powers = Vec::new();
         for (i, p) in self.powers.iter().enumerate() {
@@ -1454,6 +1528,8 @@ impl HeroFile {
                 Some(Gear {
                     weapon,
                     level: self.level,
+                    proficient: wielded.main_proficient,
+                    side: wielded.side,
                 }),
             )?;
             with_attack_penalty(&mut p, outfit.attack);

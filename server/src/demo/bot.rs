@@ -121,6 +121,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
                 mode: AttackMode::Opportunity,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             });
         }
     }
@@ -168,6 +169,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
                 mode: AttackMode::CoupDeGrace,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             });
         }
     }
@@ -259,6 +261,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             mode: AttackMode::Standard,
             knock_out,
             forced: Vec::new(),
+            weapon: None,
         });
     }
     let nearby: Vec<&CombatantState> = enemies.iter().copied().filter(|c| !c.far_away).collect();
@@ -274,6 +277,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             mode: AttackMode::Standard,
             knock_out: false,
             forced: Vec::new(),
+            weapon: None,
         });
     }
     if can_move

@@ -164,6 +164,7 @@ fn attack(actor: &CombatantId, power: &str, target: &CombatantId, mode: AttackMo
         mode,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 
@@ -307,6 +308,7 @@ fn area(
                 targets: vec![nearest.0.id.clone()],
                 forced: Vec::new(),
                 origin_height: None,
+                weapon: None,
             });
         }
     }

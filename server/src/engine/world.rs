@@ -348,6 +348,8 @@ fn summaries(attacks: &[crate::content::model::AttackSpec]) -> Vec<AttackSummary
                 "standard"
             }
             .into(),
+            category: "attack".into(),
+            tags: Vec::new(),
         })
         .collect()
 }

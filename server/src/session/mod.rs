@@ -672,6 +672,7 @@ mod tests {
                         mode: Default::default(),
                         knock_out: false,
                         forced: Vec::new(),
+                        weapon: None,
                     },
                 );
             }

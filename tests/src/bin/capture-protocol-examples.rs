@@ -128,6 +128,7 @@ async fn main() -> Result<()> {
         mode: AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     };
     let script = [
         (2, attack.clone()),

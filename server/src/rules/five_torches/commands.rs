@@ -43,6 +43,12 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             "forced is an Orcus attack option (§ Unwilling movement)",
         )),
         Command::Attack {
+            weapon: Some(_), ..
+        } => Err(Rejection::new(
+            ErrorCode::InvalidArgument,
+            "weapon is an Orcus attack option (§ Side Weapon)",
+        )),
+        Command::Attack {
             actor,
             attack,
             targets,

@@ -136,6 +136,8 @@ pub fn summaries(kit: &FtdSpec) -> Vec<AttackSummary> {
             maneuvers: Vec::new(),
             usage: "at-will".into(),
             action: "active".into(),
+            category: "attack".into(),
+            tags: Vec::new(),
         })
         .collect()
 }

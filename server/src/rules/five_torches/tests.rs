@@ -124,6 +124,7 @@ pub(super) fn attack(actor: &str, attack: &str, target: &str) -> Command {
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 
@@ -1133,6 +1134,7 @@ fn refusals_change_nothing() {
                 mode: Default::default(),
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             }
         ),
         ErrorCode::WrongTargetCount

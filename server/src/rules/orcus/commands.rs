@@ -47,7 +47,10 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             mode,
             knock_out,
             forced,
-        } => attack_cmd(d, b, actor, attack, targets, *mode, *knock_out, forced),
+            weapon,
+        } => attack_cmd(
+            d, b, actor, attack, targets, *mode, *knock_out, forced, *weapon,
+        ),
         Command::AreaAttack {
             actor,
             attack,
@@ -55,6 +58,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             targets,
             forced,
             origin_height,
+            weapon,
         } => area_attack(
             d,
             b,
@@ -63,6 +67,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             (*origin, *origin_height),
             targets,
             forced,
+            *weapon,
         ),
         Command::Rally { actor } => rally(d, b, actor),
         Command::Stabilize { actor, target } => stabilize(d, b, actor, target),
@@ -1194,8 +1199,8 @@ fn cover(d: &Decider, b: &Board, g: &Geo, from: Body, target: &CombatantId) -> i
 /// where the effect originates (an area's origin square; the attacker's space otherwise).
 /// § Underwater combat, for an attacker in water (interpretation: water squares are deep, so a
 /// creature with any square of its space in water fights underwater): −2 to weapon attacks
-/// unless the weapon is a spear, lance or crossbow; −2 to powers with the Fire tag (Fray: fire
-/// damage); +2 for an Aquatic attacker against a target without the tag.
+/// unless the weapon is a spear, lance or crossbow; −2 to powers with the Fire tag (or fire
+/// damage: `tags.rs::fire`); +2 for an Aquatic attacker against a target without the tag.
 fn underwater(
     b: &Board,
     attacker: &CombatantId,
@@ -1213,7 +1218,7 @@ fn underwater(
     if p.underwater_penalty {
         m += rules::UNDERWATER_WEAPON;
     }
-    if p.damage_type == Some(DamageType::Fire) {
+    if super::tags::fire(p) {
         m += rules::UNDERWATER_FIRE;
     }
     let aquatic = |id: &CombatantId| b.get(id).is_some_and(|(_, kit)| kit.0.aquatic);
@@ -1861,9 +1866,10 @@ fn attack_cmd(
     mode: fray_protocol::command::AttackMode,
     knock_out: bool,
     forced: &[fray_protocol::grid::ForcedPath],
+    weapon: Option<fray_protocol::command::WeaponHand>,
 ) -> R {
     use fray_protocol::command::AttackMode;
-    let p = power(b, actor, attack)?.clone();
+    let p = super::weapons::choose(power(b, actor, attack)?, weapon)?.clone();
     if p.origin.is_area() {
         return Err(no(
             ErrorCode::InvalidArgument,
@@ -1993,6 +1999,7 @@ fn attack_cmd(
 }
 
 /// § Areas of effect: near/far bursts and blasts; each creature once.
+#[allow(clippy::too_many_arguments)]
 fn area_attack(
     d: &mut Decider,
     b: &Board,
@@ -2001,8 +2008,9 @@ fn area_attack(
     (origin, origin_height): (Option<Square>, Option<i32>),
     chosen: &[CombatantId],
     forced: &[fray_protocol::grid::ForcedPath],
+    weapon: Option<fray_protocol::command::WeaponHand>,
 ) -> R {
-    let p = power(b, actor, attack)?.clone();
+    let p = super::weapons::choose(power(b, actor, attack)?, weapon)?.clone();
     super::aloft::check_origin_height(&p, origin_height)?;
     check_timing(d, b, actor, &p)?;
     check_frequency(d, actor, &p)?;

@@ -73,6 +73,9 @@ fn strength_attack(b: &Board, actor: &CombatantId, id: &str, name: &str, vs: Def
         zone: None,
         utility: false,
         maintain: None,
+        category: crate::content::model::PowerCategory::Attack,
+        tags: Vec::new(),
+        side: None,
     }
 }
 

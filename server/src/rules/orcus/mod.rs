@@ -30,8 +30,10 @@ pub mod senses;
 pub mod sessions;
 pub mod skills;
 pub mod tables;
+pub mod tags;
 pub mod targets;
 mod turns;
+pub mod weapons;
 
 #[cfg(test)]
 mod tests;
@@ -74,9 +76,13 @@ mod tests_sessions;
 #[cfg(test)]
 mod tests_skills;
 #[cfg(test)]
+mod tests_tags;
+#[cfg(test)]
 mod tests_targets;
 #[cfg(test)]
 mod tests_universal;
+#[cfg(test)]
+mod tests_weapons;
 
 use crate::content::model::OrcusSpec;
 use crate::engine::components::{
@@ -174,6 +180,8 @@ pub fn summaries(kit: &OrcusSpec) -> Vec<AttackSummary> {
                 crate::content::model::ActionCost::Free => "free",
             }
             .into(),
+            category: p.category.name().into(),
+            tags: p.tags.clone(),
         })
         .collect()
 }

@@ -166,6 +166,7 @@ pub(super) fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
         mode: AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 
@@ -274,6 +275,7 @@ fn an_attacker_may_knock_out_instead_of_killing_knocking_a_creature_out() {
             mode: AttackMode::Standard,
             knock_out: true,
             forced: Vec::new(),
+            weapon: None,
         },
     );
     if ev.iter().any(|x| matches!(x, GameEvent::KnockedOut { .. })) {
@@ -552,6 +554,7 @@ brute-2 = [7, 2]"#,
             targets: vec![],
             forced: Vec::new(),
             origin_height: None,
+            weapon: None,
         },
     );
     let rolled: Vec<String> = ev
@@ -899,6 +902,7 @@ fn obscured_squares_conceal_from_melee_and_ranged_but_not_areas_concealment() {
             targets: vec![],
             forced: Vec::new(),
             origin_height: None,
+            weapon: None,
         },
     );
     assert_eq!(first_bonus(&ev), 5);

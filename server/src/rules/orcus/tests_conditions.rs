@@ -347,6 +347,7 @@ fn snap() -> fray_protocol::Command {
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 

@@ -237,6 +237,7 @@ fn area(actor: &str, attack: &str, origin: Option<(i32, i32)>) -> Command {
         targets: vec![],
         forced: Vec::new(),
         origin_height: None,
+        weapon: None,
     }
 }
 

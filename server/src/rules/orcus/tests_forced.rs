@@ -74,6 +74,7 @@ fn hit(actor: &str, power: &str, targets: &[&str], forced: Vec<ForcedPath>) -> C
         mode: AttackMode::Standard,
         knock_out: false,
         forced,
+        weapon: None,
     }
 }
 
@@ -257,6 +258,7 @@ fn an_area_attack_takes_the_chosen_paths_and_an_earlier_push_can_block_a_later_o
         targets: Vec::new(),
         forced,
         origin_height: None,
+        weapon: None,
     };
     let mut e = started(&enc, 1);
     assert_eq!(

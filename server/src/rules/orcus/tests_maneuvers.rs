@@ -309,6 +309,7 @@ hit = "1d6"
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     };
     let ev = run(&mut e, &lash("brute-1"));
     assert!(ev.iter().any(|x| matches!(
@@ -403,6 +404,7 @@ pull = 2
                 mode: fray_protocol::command::AttackMode::Standard,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             },
         );
         if !rolled(&ev).is_some_and(|(_, o)| o.is_hit()) {
@@ -431,6 +433,7 @@ pull = 2
                 mode: fray_protocol::command::AttackMode::Standard,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             },
         );
         if rolled(&ev).is_some_and(|(_, o)| o.is_hit()) {
@@ -571,6 +574,7 @@ on_hit = [{ condition = "weakened" }]
                 mode: fray_protocol::command::AttackMode::Standard,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             },
         );
         if !cs(&e, "kael")
@@ -753,6 +757,7 @@ on_hit = [{ condition = "slowed", duration = "end of your next turn" }]
                 mode: fray_protocol::command::AttackMode::Standard,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             },
         );
         let rolls: Vec<(&str, fray_protocol::event::Defense, AttackOutcome)> = ev
@@ -827,6 +832,7 @@ fn rake_at_kael(enc: &Encounter, seed: u64) -> Rake {
             mode: fray_protocol::command::AttackMode::Standard,
             knock_out: false,
             forced: Vec::new(),
+            weapon: None,
         },
     );
     let primary_hit = ev.iter().any(|x| {
@@ -955,6 +961,7 @@ hit = "0"
             targets: vec![],
             forced: Vec::new(),
             origin_height: None,
+            weapon: None,
         },
     );
     let targets: Vec<&str> = ev
@@ -976,6 +983,7 @@ hit = "0"
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     };
     assert_eq!(refuse(&mut e, &mend("kael")), ErrorCode::InvalidTarget);
     assert_eq!(refuse(&mut e, &mend("brute-1")), ErrorCode::InvalidTarget);
@@ -1005,6 +1013,7 @@ fn a_large_creature_in_an_area_is_attacked_once_areas_of_effect() {
             targets: vec![],
             forced: Vec::new(),
             origin_height: None,
+            weapon: None,
         },
     );
     let rolls = ev

@@ -418,6 +418,7 @@ fn a_controlled_mount_uses_a_reaction_by_its_riders_immediate_action_controlling
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     };
     let spent_by = |ev: &[GameEvent]| -> Vec<String> {
         ev.iter()

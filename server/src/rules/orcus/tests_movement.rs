@@ -191,6 +191,7 @@ fn attack(actor: &str, power: &str, target: &str) -> Command {
         mode: AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 

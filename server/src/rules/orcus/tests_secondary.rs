@@ -51,6 +51,7 @@ fn secondary_targets(targets: &str, positions: &str) -> Vec<String> {
                 mode: fray_protocol::command::AttackMode::Standard,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             },
         );
         let hit = ev.iter().any(|x| {

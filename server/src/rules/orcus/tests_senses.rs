@@ -91,6 +91,7 @@ fn area(e: &mut Engine, attack: &str) -> Vec<String> {
             targets: vec![],
             forced: Vec::new(),
             origin_height: None,
+            weapon: None,
         },
     );
     let mut hit: Vec<String> = ev
@@ -207,6 +208,7 @@ fn a_one_target_eyesight_power_refuses_an_unseen_creature_areas_of_effect() {
         targets: vec![cid(t)],
         forced: Vec::new(),
         origin_height: None,
+        weapon: None,
     };
     assert_eq!(refuse(&mut e, &stare("brute-1")), ErrorCode::InvalidTarget);
     let ev = run(&mut e, &stare("brute-2"));

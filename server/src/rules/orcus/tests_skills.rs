@@ -308,6 +308,7 @@ hit = "1"
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     };
     let mut e = started(&enc, 5);
     run(&mut e, &atk("kael", "sword", &["brute-1"]));

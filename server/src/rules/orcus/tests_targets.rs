@@ -23,6 +23,7 @@ fn burst(e: &mut Engine) -> Vec<String> {
             targets: vec![],
             forced: Vec::new(),
             origin_height: None,
+            weapon: None,
         },
     );
     ev.iter()

@@ -175,6 +175,7 @@ fn coup_de_grace(actor: &str, power: &str, target: &str) -> Command {
         mode: AttackMode::CoupDeGrace,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 
@@ -1100,6 +1101,7 @@ damage_type = "fire"
         mode: AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     };
     let mut e = started(&enc, 3);
     until(&mut e, "brute-1");
@@ -1116,6 +1118,7 @@ damage_type = "fire"
             mode: AttackMode::Standard,
             knock_out: false,
             forced: Vec::new(),
+            weapon: None,
         },
     );
     assert!(ev.iter().any(
@@ -1174,6 +1177,7 @@ hit = "1"
             mode: AttackMode::Standard,
             knock_out: false,
             forced: Vec::new(),
+            weapon: None,
         },
     );
     assert!(cs(&e, "brute-1").expended.contains(&"rage".to_owned()));
@@ -1215,6 +1219,7 @@ fn a_knocked_out_hero_heals_1_hp_after_a_short_rest_knocking_a_creature_out() {
                 mode: AttackMode::Standard,
                 knock_out: true,
                 forced: Vec::new(),
+                weapon: None,
             },
         );
         if cs(&e, "lira").status != LifeStatus::KnockedOut {
@@ -1330,6 +1335,7 @@ fn a_knocked_out_creature_is_helpless_to_a_coup_de_grace_knocking_a_creature_out
         mode: AttackMode::Standard,
         knock_out: true,
         forced: Vec::new(),
+        weapon: None,
     };
     for _ in 0..40 {
         if cs(&e, "brute-1").status != LifeStatus::Conscious {
@@ -1381,6 +1387,7 @@ fn a_knocked_out_monster_comes_to_with_1_hp_after_the_partys_rest_knocking_a_cre
                 mode: AttackMode::Standard,
                 knock_out: true,
                 forced: Vec::new(),
+                weapon: None,
             },
         );
         assert_eq!(cs(&e, "brute-1").status, LifeStatus::KnockedOut);
@@ -1520,6 +1527,7 @@ fn a_rest_recharges_the_expended_powers_of_monsters_still_in_the_session_resting
             mode: AttackMode::Standard,
             knock_out: true,
             forced: Vec::new(),
+            weapon: None,
         },
     );
     assert_eq!(cs(&e, "brute-1").status, LifeStatus::KnockedOut);

@@ -206,6 +206,8 @@ pub fn summaries(kit: &OseSpec) -> Vec<AttackSummary> {
             maneuvers: Vec::new(),
             usage: "at-will".into(),
             action: "attack".into(),
+            category: "attack".into(),
+            tags: Vec::new(),
         })
         .collect()
 }

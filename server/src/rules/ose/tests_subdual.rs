@@ -17,6 +17,7 @@ fn subdue(actor: &str, attack: &str, target: &str) -> Command {
         mode: AttackMode::Standard,
         knock_out: true,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 

@@ -152,7 +152,14 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             mode,
             knock_out,
             forced,
+            weapon,
         } => {
+            if weapon.is_some() {
+                return reject(
+                    ErrorCode::InvalidArgument,
+                    "weapon is an Orcus attack option (§ Side Weapon)",
+                );
+            }
             if !forced.is_empty() {
                 return reject(
                     ErrorCode::InvalidArgument,

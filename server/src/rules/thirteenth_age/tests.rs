@@ -332,6 +332,7 @@ pub(super) fn attack(actor: &str, attack: &str, targets: &[&str]) -> Command {
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 

@@ -153,6 +153,7 @@ fn attack(actor: &str, attack: &str, target: &str) -> Command {
         mode: AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 
@@ -504,6 +505,7 @@ fn a_rolled_number_of_targets_attacks_the_first_named_ones() {
                 mode: AttackMode::Standard,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             })
             .unwrap();
         let count = ev
@@ -1135,6 +1137,7 @@ fn a_group_attack_cannot_skip_enemies() {
             mode: AttackMode::Standard,
             knock_out: false,
             forced: Vec::new(),
+            weapon: None,
         })
         .unwrap();
     let hit: Vec<CombatantId> = rolls(&ev).into_iter().map(|r| r.0).collect();

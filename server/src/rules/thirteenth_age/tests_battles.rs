@@ -142,6 +142,7 @@ fn attack(actor: &str, attack: &str, target: &str) -> Command {
         mode: fray_protocol::command::AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 

@@ -174,6 +174,7 @@ fn shot(actor: &str, attack: &str, target: &str, knock_out: bool) -> Command {
         mode: AttackMode::Standard,
         knock_out,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 

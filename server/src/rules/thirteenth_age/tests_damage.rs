@@ -110,6 +110,7 @@ fn attack(e: &mut Engine, attack: &str) -> Vec<GameEvent> {
         mode: AttackMode::Standard,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     })
     .unwrap()
 }

@@ -241,6 +241,7 @@ fn attack_as(mode: AttackMode, actor: &str, attack: &str, targets: &[&str]) -> C
         mode,
         knock_out: false,
         forced: Vec::new(),
+        weapon: None,
     }
 }
 
