@@ -17,6 +17,7 @@ fn area_at(actor: &str, attack: &str, origin: (i32, i32), up: Option<i32>) -> Co
         targets: vec![],
         forced: Vec::new(),
         origin_height: up,
+        weapon: None,
     }
 }
 
@@ -116,6 +117,7 @@ fn an_origin_aloft_beyond_range_or_height_is_refused_range() {
         targets: vec![],
         forced: Vec::new(),
         origin_height: Some(1),
+        weapon: None,
     };
     let r = refusal(&mut e, &near);
     assert_eq!(r.code, ErrorCode::InvalidArgument, "{r}");
@@ -270,6 +272,7 @@ fn shove(forced: Vec<(&str, &[(i32, i32)])>) -> Command {
                 path: p.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
             })
             .collect(),
+            weapon: None,
     }
 }
 

@@ -47,6 +47,8 @@ pub(super) fn far(actor: &str, power: &str, at: (i32, i32)) -> Command {
         origin: Some(Square::new(at.0, at.1)),
         targets: Vec::new(),
         forced: Vec::new(),
+        weapon: None,
+        origin_height: None,
     }
 }
 

@@ -366,6 +366,7 @@ fn a_side_weapon_attack_takes_the_side_weapons_dice_and_proficiency_side_weapon(
             targets: Vec::new(),
             forced: Vec::new(),
             weapon: Some(WeaponHand::Side),
+            origin_height: None,
         },
     );
     assert_eq!(rolled_bonus(&ev), Some(7));
