@@ -1082,6 +1082,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     combatant: CombatantId::new(who.to_lowercase()),
                     armor,
                     load,
+                    treasure: false,
                 }))
             }
             _ => Err("`bx-load WHO none|leather|metal LB` (GM)".to_owned()),

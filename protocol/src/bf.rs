@@ -33,11 +33,14 @@ impl Hiring {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ArmorType {
-    /// No armor or magic leather.
+    /// No armor or magic leather (OSE § Optional Rule: Encumbrance: unarmored).
+    #[serde(alias = "unarmored")]
     None,
-    /// Leather armor or magic metal.
+    /// Leather armor or magic metal (OSE: light armor).
+    #[serde(alias = "light")]
     Leather,
-    /// Metal armor.
+    /// Metal armor (OSE: heavy armor).
+    #[serde(alias = "heavy")]
     Metal,
 }
 

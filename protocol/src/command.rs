@@ -870,8 +870,13 @@ pub enum Command {
         combatant: CombatantId,
         /// Its armor.
         armor: crate::bf::ArmorType,
-        /// Its load in pounds, armor included.
+        /// Its load in pounds, armor included (Old-School Essentials: in coins of weight —
+        /// treasure under the `basic` option, everything carried under `detailed`).
         load: u32,
+        /// Old-School Essentials, `basic` option: it carries a significant amount of treasure
+        /// (the referee's judgement). Ignored elsewhere.
+        #[serde(default)]
+        treasure: bool,
     },
     /// GM (Basic Fantasy § Time and Scale): an effect that lasts `turns` exploration turns; it
     /// ends at the end of its last turn (`timed_effect_ended`).

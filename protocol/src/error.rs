@@ -211,6 +211,13 @@ pub enum ErrorCode {
     /// Old-School Essentials § Wilderness Adventuring, Forced March: "After a forced march,
     /// characters must rest for a full day" — a day of travel before that day of rest.
     RestRequired,
+    /// Old-School Essentials § Optional Rule: Encumbrance, Maximum load: "Characters carrying
+    /// more than this [1,600 coins] cannot move" — an `ose_move`, or a day of travel, by such a
+    /// character.
+    CannotMove,
+    /// Old-School Essentials § Optional Rule: Encumbrance: `set_encumbrance` in an `ose` session
+    /// whose option `encumbrance` is `none` (the rule is not in use).
+    EncumbranceOff,
 }
 
 impl fmt::Display for ErrorCode {

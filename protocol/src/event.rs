@@ -1319,12 +1319,16 @@ pub enum GameEvent {
         combatant: CombatantId,
         /// Its armor.
         armor: crate::bf::ArmorType,
-        /// Its load in pounds.
+        /// Its load in pounds (Old-School Essentials: coins of weight).
         load: u32,
-        /// Heavily loaded.
+        /// Heavily loaded (Old-School Essentials: over the maximum load of 1,600 coins — it
+        /// cannot move).
         heavy: bool,
         /// Movement in feet per round.
         movement: i32,
+        /// Old-School Essentials, `basic` option: carrying a significant amount of treasure.
+        #[serde(default)]
+        treasure: bool,
     },
     /// Basic Fantasy § Time and Scale: a timed effect started.
     EffectTimed {

@@ -122,6 +122,27 @@ pub struct OseOptions {
     /// detailed 2d6 table (faint breeze to gale) instead of the plain one. Default off.
     #[serde(default)]
     pub variable_wind: bool,
+    /// Old-School Essentials § Optional Rule: Encumbrance: `none` (the default: the rule is
+    /// optional; characters move at their base `movement`), `basic` (Option 1: by armor and
+    /// treasure) or `detailed` (Option 2: by the coins of weight carried).
+    #[serde(default)]
+    pub encumbrance: EncumbranceRule,
+}
+
+/// § Optional Rule: Encumbrance: which option is in play (a session option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EncumbranceRule {
+    /// Not in use: characters move at their base movement rate.
+    #[default]
+    None,
+    /// Option 1: Basic Encumbrance — the movement rate by armor worn and whether a significant
+    /// amount of treasure is carried (the referee's judgement); treasure is weighed only against
+    /// the maximum load.
+    Basic,
+    /// Option 2: Detailed Encumbrance — the movement rate by the total coins of weight carried
+    /// (treasure, weapons, armor; gear as 80 coins).
+    Detailed,
 }
 
 /// § Rolling for Damage: how characters' weapon attacks roll damage (a session option).

@@ -720,6 +720,7 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     combatant: CombatantId::new(who),
                     armor,
                     load,
+                    treasure: false,
                 },
                 &mut sent,
             )?;

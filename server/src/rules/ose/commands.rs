@@ -137,7 +137,8 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             combatant,
             armor,
             load,
-        } => super::encumbrance::set(d, s, combatant, *armor, *load),
+            treasure,
+        } => super::encumbrance::set(d, s, combatant, *armor, *load, *treasure),
         Command::TimeEffect {
             name,
             combatant,

@@ -53,6 +53,8 @@ mod tests_cover;
 #[cfg(test)]
 mod tests_darkness;
 #[cfg(test)]
+mod tests_encumbrance;
+#[cfg(test)]
 mod tests_evasion;
 #[cfg(test)]
 mod tests_exhaustion;

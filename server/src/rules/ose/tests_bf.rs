@@ -403,6 +403,7 @@ fn encumber(who: &str, armor: ArmorType, load: u32) -> Command {
         combatant: cid(who),
         armor,
         load,
+        treasure: false,
     }
 }
 
@@ -430,7 +431,8 @@ fn movement_by_armor_and_load_movement_and_encumbrance() {
                 armor,
                 load,
                 heavy,
-                movement
+                movement,
+                treasure: false,
             }]
         );
     }

@@ -105,14 +105,20 @@ pub fn pass_day(
     // § Wilderness Movement Rates: "any group traveling together moves at the rate of the
     // slowest member" — its `set_encumbrance` movement, else its base rate per round (a third
     // of the content's feet per turn).
+    // (OSE § Optional Rule: Encumbrance: its rate by the option; over the maximum load a
+    // character cannot move, and a day of travel is refused.)
+    if march != March::Rest {
+        for h in &heroes {
+            if let Some((_, k)) = s.get(h) {
+                super::encumbrance::may_move(d, s, h, k)?;
+            }
+        }
+    }
     let rate = heroes
         .iter()
         .map(|h| {
-            b.bf.movement
-                .iter()
-                .find(|(c, _)| c == h)
-                .map(|(_, m)| *m)
-                .or_else(|| s.get(h).map(|(_, k)| k.movement / 3))
+            s.get(h)
+                .map(|(_, k)| super::encumbrance::per_round(s, h, k))
                 .unwrap_or(40)
         })
         .min()
