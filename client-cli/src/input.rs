@@ -1066,6 +1066,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 unfed,
                 no_water,
                 leader,
+                water: None,
             }))
         }
         "bx-load" => match args {
@@ -2166,6 +2167,7 @@ mod tests {
                 unfed: vec![CombatantId::new("ada"), CombatantId::new("bram")],
                 no_water: Vec::new(),
                 leader: Some(CombatantId::new("ada")),
+                water: None,
             })
         );
         assert_eq!(

@@ -72,6 +72,8 @@ pub enum March {
     Forced,
     /// By air: twice the overland rate, terrain ignored.
     Air,
+    /// Old-School Essentials § Travel on the Water: by boat or ship (`pass_day`'s `water`).
+    Water,
 }
 
 /// § Waterborne Travel: the d12 wind direction.

@@ -862,6 +862,10 @@ pub enum Command {
         /// The party leader, when the party may become lost (trackless terrain).
         #[serde(default)]
         leader: Option<CombatantId>,
+        /// Old-School Essentials § Travel on the Water: the day on the water (with `march`
+        /// `water`; `ose` sessions).
+        #[serde(default)]
+        water: Option<crate::ose::WaterDay>,
     },
     /// GM (Basic Fantasy § Movement and Encumbrance): a character's armor and load in pounds;
     /// its movement follows the table (light or heavy load by its STR and race).

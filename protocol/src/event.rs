@@ -1368,6 +1368,13 @@ pub enum GameEvent {
         watered: Vec<(CombatantId, bool)>,
         /// Forced-march saves failed this day (no more saves until a day of rest).
         march_saves_failed: Vec<CombatantId>,
+        /// Old-School Essentials § Travel on the Water: the day on the water, when by water.
+        #[serde(default)]
+        water: Option<crate::ose::WaterDay>,
+        /// § Travel on the Water, River travel: the current's 1d6+6 miles (added downstream,
+        /// taken away upstream), when rolled.
+        #[serde(default)]
+        current: Option<Roll>,
     },
     /// Basic Fantasy § Waterborne Travel: the wind.
     WindRolled {

@@ -129,6 +129,49 @@ pub struct OseOptions {
     pub encumbrance: EncumbranceRule,
 }
 
+/// § Waterborne Adventuring, Travel on the Water: a day on the water (`pass_day` `water`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WaterDay {
+    /// The vessel's (or creature's) base movement rate for the day, feet per turn (1..=10000;
+    /// the wind's effect on a sailing vessel is the GM's, § Wind Conditions): miles = rate ÷ 5.
+    pub rate: u32,
+    /// The waters crossed.
+    pub waters: Waters,
+    /// River travel: the current (`river` only).
+    #[serde(default)]
+    pub current: Current,
+    /// A navigator is aboard (§ Losing Direction).
+    #[serde(default)]
+    pub navigator: bool,
+}
+
+/// § Waterborne Adventuring: where the day is spent on the water.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Waters {
+    /// The open seas (ocean) out of sight of land.
+    Sea,
+    /// At sea within sight of land.
+    Coast,
+    /// A river.
+    River,
+    /// A swamp.
+    Swamp,
+}
+
+/// § Travel on the Water, River travel: the current's direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Current {
+    /// No current (or not on a river).
+    #[default]
+    None,
+    /// Downstream: 1d6+6 miles more.
+    Downstream,
+    /// Upstream: 1d6+6 miles less.
+    Upstream,
+}
+
 /// § Optional Rule: Encumbrance: which option is in play (a session option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

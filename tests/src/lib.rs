@@ -738,6 +738,7 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     unfed: vec![CombatantId::new("quill")],
                     no_water: Vec::new(),
                     leader: Some(CombatantId::new("odo")),
+                    water: None,
                 },
                 &mut sent,
             )?;

@@ -132,7 +132,17 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             unfed,
             no_water,
             leader,
-        } => super::travel::pass_day(d, s, *march, *terrain, unfed, no_water, leader.as_ref()),
+            water,
+        } => super::travel::pass_day(
+            d,
+            s,
+            *march,
+            *terrain,
+            unfed,
+            no_water,
+            leader.as_ref(),
+            water.as_ref(),
+        ),
         Command::SetEncumbrance {
             combatant,
             armor,

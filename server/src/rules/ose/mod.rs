@@ -40,6 +40,7 @@ mod subdual;
 pub mod tables;
 mod travel;
 mod turns;
+mod water_travel;
 mod waterborne;
 mod weapon_damage;
 mod wilderness;
@@ -74,6 +75,8 @@ mod tests_subdual;
 mod tests_tables;
 #[cfg(test)]
 mod tests_traps;
+#[cfg(test)]
+mod tests_water_travel;
 #[cfg(test)]
 mod tests_waterborne;
 #[cfg(test)]

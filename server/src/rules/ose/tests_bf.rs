@@ -457,6 +457,7 @@ fn day(march: March, terrain: Terrain) -> Command {
         unfed: Vec::new(),
         no_water: Vec::new(),
         leader: None,
+        water: None,
     }
 }
 
@@ -721,6 +722,7 @@ fn hunger_and_thirst_dungeon_survival() {
         unfed: vec![cid("ada")],
         no_water: vec![cid("bram")],
         leader: None,
+        water: None,
     };
     let hunger = |ev: &[GameEvent], who: &str, what: &str| -> Option<i32> {
         ev.iter().find_map(|x| match x {

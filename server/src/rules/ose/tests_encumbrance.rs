@@ -27,6 +27,7 @@ fn day(march: March) -> Command {
         unfed: Vec::new(),
         no_water: Vec::new(),
         leader: None,
+        water: None,
     }
 }
 

@@ -40,6 +40,7 @@ pub fn day_miles(rate: i32, march: March, terrain: Terrain) -> u32 {
         March::Normal => base * tn / td,
         March::Forced => base * tn * 3 / (td * 2),
         March::Air => base * 2,
+        March::Water => 0,
     }
 }
 
@@ -70,6 +71,7 @@ pub fn pass_day(
     unfed: &[CombatantId],
     no_water: &[CombatantId],
     leader: Option<&CombatantId>,
+    water: Option<&fray_protocol::ose::WaterDay>,
 ) -> R {
     match d.field.battle.phase {
         Phase::Setup => {}
@@ -82,6 +84,7 @@ pub fn pass_day(
         Phase::Ended => return Err(no(ErrorCode::BattleOver, "the session is over")),
     }
     let ose = super::wilderness::is_ose(d);
+    super::water_travel::check(ose, march, water)?;
     if ose {
         super::wilderness::check_rest_owed(s, march)?;
     }
@@ -107,7 +110,7 @@ pub fn pass_day(
     // of the content's feet per turn).
     // (OSE § Optional Rule: Encumbrance: its rate by the option; over the maximum load a
     // character cannot move, and a day of travel is refused.)
-    if march != March::Rest {
+    if !matches!(march, March::Rest | March::Water) {
         for h in &heroes {
             if let Some((_, k)) = s.get(h) {
                 super::encumbrance::may_move(d, s, h, k)?;
@@ -152,6 +155,11 @@ pub fn pass_day(
             march_damage.push(h.clone());
         }
     }
+    // (OSE § Travel on the Water: the vessel's rate and the river's current.)
+    let current = match water {
+        Some(w) => super::water_travel::current_roll(d, w)?,
+        None => None,
+    };
     let fed: Vec<(CombatantId, bool)> = heroes
         .iter()
         .map(|h| (h.clone(), !unfed.contains(h)))
@@ -164,15 +172,17 @@ pub fn pass_day(
         day: b.bf.day.saturating_add(1),
         march,
         terrain,
-        rate,
-        miles: if ose {
-            super::wilderness::day_miles(rate, march, terrain)
-        } else {
-            day_miles(rate, march, terrain)
+        rate: water.map_or(rate, |w| i32::try_from(w.rate / 3).unwrap_or(0)),
+        miles: match water {
+            Some(w) => super::water_travel::miles(w, current.as_ref()),
+            None if ose => super::wilderness::day_miles(rate, march, terrain),
+            None => day_miles(rate, march, terrain),
         },
         fed,
         watered,
         march_saves_failed: failed,
+        water: water.copied(),
+        current,
     });
     let hazard = |purpose: &str| DamageCause::Hazard {
         purpose: purpose.into(),
@@ -193,6 +203,9 @@ pub fn pass_day(
             let r = d.roll("1d6", &Placeholders::default())?;
             deal(d, s, h, r.total, hazard("forced march"));
         }
+    }
+    if let Some(w) = water {
+        return super::water_travel::checks(d, w, leader);
     }
     if ose {
         super::wilderness::lost_check(d, march, terrain, leader);

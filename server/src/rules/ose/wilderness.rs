@@ -39,6 +39,7 @@ pub fn day_miles(rate: i32, march: March, terrain: Terrain) -> u32 {
         March::Normal => base * tn / td,
         March::Forced => base * tn * 3 / (td * 2),
         March::Air => base * 2,
+        March::Water => 0,
     }
 }
 
@@ -83,7 +84,12 @@ pub fn lost_check(d: &mut Decider, march: March, terrain: Terrain, leader: Optio
     if march == March::Rest {
         return;
     }
-    let lost_in = lost_chance(terrain);
+    lost_roll(d, lost_chance(terrain), leader);
+}
+
+/// The secret d6 of § Losing Direction, lost on 1..=`lost_in` (6: always lost) — wilderness
+/// and waterborne (`water_travel.rs`).
+pub fn lost_roll(d: &mut Decider, lost_in: u32, leader: Option<&CombatantId>) {
     let roll = crate::dice::notation::roll_die(d.rng, 6);
     let success = roll.natural().unwrap_or(1) > lost_in;
     d.emit(GameEvent::SecretRolled {
@@ -118,7 +124,12 @@ pub fn wandering_chance(march: March, terrain: Terrain) -> u32 {
 /// `secret_roll`); on an encounter `distance` is the 4d6 of "4d6 × 10 yards away" (the GM
 /// reduces it to 1d4 × 10 if either side is surprised).
 pub fn wandering_check(d: &mut Decider, march: March, terrain: Terrain) -> R {
-    let chance = wandering_chance(march, terrain);
+    wandering_roll(d, wandering_chance(march, terrain))
+}
+
+/// The day's secret wandering-monster d6 at `chance` in six, with the 4d6 of the distance on an
+/// encounter — wilderness and waterborne (`water_travel.rs`; both 4d6 × 10 yards).
+pub fn wandering_roll(d: &mut Decider, chance: u32) -> R {
     let roll = crate::dice::notation::roll_die(d.rng, 6);
     let success = roll.natural().unwrap_or(6) <= chance;
     let distance = if success {
