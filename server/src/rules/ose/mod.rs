@@ -70,6 +70,8 @@ mod tests_round;
 #[cfg(test)]
 mod tests_routine;
 #[cfg(test)]
+mod tests_starvation;
+#[cfg(test)]
 mod tests_subdual;
 #[cfg(test)]
 mod tests_tables;
@@ -130,11 +132,12 @@ impl Sheets<'_, '_> {
 
     /// Basic Fantasy § Dungeon Survival: whether a combatant still heals naturally (not after
     /// two days without food, nor once thirst has cost it hit points); for natural healing.
+    /// In `ose` sessions always (OSE § Starvation leaves its effects to the referee).
     pub fn heals_naturally(&self, id: &CombatantId) -> bool {
         self.field
             .0
             .as_ref()
-            .is_none_or(|b| b.bf.heals_naturally(id))
+            .is_none_or(|b| !b.basic_fantasy || b.bf.heals_naturally(id))
     }
 }
 

@@ -189,6 +189,12 @@ pub fn pass_day(
         doubled: false,
     };
     for h in &heroes {
+        // OSE § Starvation: "the referee may begin to apply penalties … or even begin to
+        // deduct hit points (in extreme cases)" — the referee's, so `ose` sessions only count
+        // the days (`fed`, `watered`); Basic Fantasy's numbers below are its own.
+        if ose {
+            break;
+        }
         // § Dungeon Survival: no effect for the first two days without food, then 1 hp a day.
         if unfed.contains(h) && b.bf.days_without(h, false) >= 2 {
             deal(d, s, h, 1, hazard("hunger"));
