@@ -1048,9 +1048,16 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                         "normal" => march = March::Normal,
                         "forced" => march = March::Forced,
                         "air" => march = March::Air,
-                        "jungle" | "mountains" | "swamp" => terrain = Terrain::Jungle,
-                        "desert" | "forest" | "hills" => terrain = Terrain::Forest,
+                        "jungle" => terrain = Terrain::Jungle,
+                        "mountains" => terrain = Terrain::Mountains,
+                        "swamp" => terrain = Terrain::Swamp,
+                        "desert" => terrain = Terrain::Desert,
+                        "forest" | "woods" => terrain = Terrain::Forest,
+                        "hills" => terrain = Terrain::Hills,
+                        "barren" | "broken" => terrain = Terrain::Barren,
                         "clear" | "plains" | "trail" => terrain = Terrain::Clear,
+                        "grasslands" => terrain = Terrain::Grasslands,
+                        "settled" | "city" => terrain = Terrain::Settled,
                         "road" => terrain = Terrain::Road,
                         other => {
                             return Err(format!(

@@ -38,6 +38,7 @@ mod round;
 mod routine;
 mod subdual;
 pub mod tables;
+mod terrain;
 mod travel;
 mod turns;
 mod water_travel;
@@ -75,6 +76,8 @@ mod tests_starvation;
 mod tests_subdual;
 #[cfg(test)]
 mod tests_tables;
+#[cfg(test)]
+mod tests_terrain;
 #[cfg(test)]
 mod tests_traps;
 #[cfg(test)]

@@ -29,11 +29,11 @@ pub fn miles_per_day(rate: i32) -> u32 {
 /// § Overland Travel, § Traveling by Air: the day's miles (rounded down; *interpretation*).
 pub fn day_miles(rate: i32, march: March, terrain: Terrain) -> u32 {
     let base = miles_per_day(rate);
-    let (tn, td) = match terrain {
+    let (tn, td) = match terrain.bf_class() {
         Terrain::Jungle => (1, 3),
         Terrain::Forest => (2, 3),
-        Terrain::Clear => (1, 1),
         Terrain::Road => (4, 3),
+        _ => (1, 1),
     };
     match march {
         March::Rest => 0,

@@ -21,19 +21,12 @@ pub fn is_ose(d: &Decider) -> bool {
     d.field.battle.ruleset == super::ID
 }
 
-/// § Overland Travel (miles = base rate ÷ 5 = the per-round rate × 6 ÷ 10), § Terrain Modifiers,
-/// § Forced March ("increased by 50%"), § Flying ("double", terrain ignored). The `Terrain`
-/// values are the Basic Fantasy classes, which group the same terrains: `forest` (broken lands,
-/// desert, forest, hills) "33% slower" ×⅔, `jungle` (jungle, mountains, swamp) "50% slower"
-/// ×½, `road` "50% faster" ×1½. Miles rounded down (*interpretation*).
+/// § Overland Travel (miles = base rate ÷ 5 = the per-round rate × 6 ÷ 10), § Terrain Modifiers
+/// (`terrain.rs::speed`), § Forced March ("increased by 50%"), § Flying ("double", terrain
+/// ignored). Miles rounded down (*interpretation*).
 pub fn day_miles(rate: i32, march: March, terrain: Terrain) -> u32 {
     let base = miles_per_day(rate);
-    let (tn, td) = match terrain {
-        Terrain::Jungle => (1, 2),
-        Terrain::Forest => (2, 3),
-        Terrain::Clear => (1, 1),
-        Terrain::Road => (3, 2),
-    };
+    let (tn, td) = super::terrain::speed(terrain);
     match march {
         March::Rest => 0,
         March::Normal => base * tn / td,
@@ -63,16 +56,9 @@ pub fn weary(d: &Decider, s: &Sheets) -> bool {
     is_ose(d) && s.battle().bf.travel_days >= 6
 }
 
-/// § Losing Direction: the chance in six of losing direction — clear, grasslands 1; barren
-/// lands, hills, mountains, woods 2; desert, jungle, swamp 3. By the `Terrain` classes
-/// (*interpretation*): `clear` 1, `forest` 2, `jungle` 3, and `road` 1 (the text names no road;
-/// a road crosses clear land).
+/// § Losing Direction: the chance in six of losing direction by terrain (`terrain.rs::lost`).
 pub fn lost_chance(terrain: Terrain) -> u32 {
-    match terrain {
-        Terrain::Clear | Terrain::Road => 1,
-        Terrain::Forest => 2,
-        Terrain::Jungle => 3,
-    }
+    super::terrain::lost(terrain)
 }
 
 /// § Losing Direction: "At the start of each day of travel, the referee should roll" — the
@@ -104,18 +90,12 @@ pub fn lost_roll(d: &mut Decider, lost_in: u32, leader: Option<&CombatantId>) {
     });
 }
 
-/// § Wandering Monsters, Chance by Terrain: city, clear, grasslands, settled lands 1-in-6;
-/// aerial, barren, desert, forest, hills 2; jungle, mountains, swamp 3 — `clear` and `road`
-/// (*interpretation*: settled lands) 1, `forest` 2, `jungle` 3, and by air 2 (aerial).
+/// § Wandering Monsters, Chance by Terrain (`terrain.rs::wandering`), by air 2 (aerial).
 pub fn wandering_chance(march: March, terrain: Terrain) -> u32 {
     if march == March::Air {
         return 2;
     }
-    match terrain {
-        Terrain::Clear | Terrain::Road => 1,
-        Terrain::Forest => 2,
-        Terrain::Jungle => 3,
-    }
+    super::terrain::wandering(terrain)
 }
 
 /// § Wandering Monsters: "A check is typically rolled once per day" — the secret d6
