@@ -1124,6 +1124,15 @@ pub enum Command {
         #[serde(default)]
         purpose: Option<String>,
     },
+    /// GM (Basic Fantasy § Light): a character lights a taper candle `inches` high (1..=24);
+    /// it burns "about 3 turns per inch of height" (`light_lit` `candle`). Refused under the
+    /// `light` option `ose` (the OSE text gives no candle).
+    LightCandle {
+        /// Who carries it.
+        carrier: CombatantId,
+        /// Its height in inches.
+        inches: u32,
+    },
 }
 
 /// Orcus § Table – Typical Difficulty Classes: easy, moderate, hard.
@@ -1304,6 +1313,7 @@ impl Command {
             | Command::GaleDamage { .. }
             | Command::GaleStrikes { .. }
             | Command::OrcusCheck { .. }
+            | Command::LightCandle { .. }
             | Command::EndSession => None,
         }
     }
@@ -1358,6 +1368,7 @@ impl Command {
             Command::GaleDamage { .. } => "gale_damage",
             Command::GaleStrikes { .. } => "gale_strikes",
             Command::OrcusCheck { .. } => "orcus_check",
+            Command::LightCandle { .. } => "light_candle",
             Command::Concentrate { .. } => "concentrate",
             Command::EndConcentration { .. } => "end_concentration",
             Command::StartAmbush { .. } => "start_ambush",

@@ -243,6 +243,8 @@ pub enum LightSource {
     Torch,
     /// A lantern burning a flask of oil.
     Lantern,
+    /// Basic Fantasy § Light: a taper candle (`light_candle`).
+    Candle,
 }
 
 impl LightSource {
@@ -252,6 +254,8 @@ impl LightSource {
     pub fn radius(self) -> (u32, u32) {
         match self {
             LightSource::Torch | LightSource::Lantern => (30, 20),
+            // "A candle will shed light over a 5′ radius, with dim light extending 5′ further".
+            LightSource::Candle => (5, 5),
         }
     }
 }

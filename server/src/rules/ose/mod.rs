@@ -21,6 +21,7 @@
 //! overlay of hit points and status, events); the engine's `apply` folds the events.
 
 mod bombing;
+mod candles;
 mod combat_extras;
 mod commands;
 mod darkness;
@@ -50,6 +51,8 @@ mod wilderness;
 mod tests;
 #[cfg(test)]
 mod tests_bf;
+#[cfg(test)]
+mod tests_candles;
 #[cfg(test)]
 mod tests_cover;
 #[cfg(test)]

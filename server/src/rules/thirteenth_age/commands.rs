@@ -357,6 +357,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::GaleDamage { .. }
         | Command::GaleStrikes { .. }
         | Command::OrcusCheck { .. }
+        | Command::LightCandle { .. }
         | Command::Concentrate { .. }
         | Command::EndConcentration { .. } => reject(
             ErrorCode::InvalidArgument,
