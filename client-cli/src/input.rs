@@ -1050,9 +1050,16 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                         "normal" => march = March::Normal,
                         "forced" => march = March::Forced,
                         "air" => march = March::Air,
-                        "jungle" | "mountains" | "swamp" => terrain = Terrain::Jungle,
-                        "desert" | "forest" | "hills" => terrain = Terrain::Forest,
+                        "jungle" => terrain = Terrain::Jungle,
+                        "mountains" => terrain = Terrain::Mountains,
+                        "swamp" => terrain = Terrain::Swamp,
+                        "desert" => terrain = Terrain::Desert,
+                        "forest" | "woods" => terrain = Terrain::Forest,
+                        "hills" => terrain = Terrain::Hills,
+                        "barren" | "broken" => terrain = Terrain::Barren,
                         "clear" | "plains" | "trail" => terrain = Terrain::Clear,
+                        "grasslands" => terrain = Terrain::Grasslands,
+                        "settled" | "city" => terrain = Terrain::Settled,
                         "road" => terrain = Terrain::Road,
                         other => {
                             return Err(format!(
@@ -1068,6 +1075,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 unfed,
                 no_water,
                 leader,
+                water: None,
             }))
         }
         "bx-load" => match args {
@@ -1084,6 +1092,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     combatant: CombatantId::new(who.to_lowercase()),
                     armor,
                     load,
+                    treasure: false,
                 }))
             }
             _ => Err("`bx-load WHO none|leather|metal LB` (GM)".to_owned()),
@@ -2170,6 +2179,7 @@ mod tests {
                 unfed: vec![CombatantId::new("ada"), CombatantId::new("bram")],
                 no_water: Vec::new(),
                 leader: Some(CombatantId::new("ada")),
+                water: None,
             })
         );
         assert_eq!(

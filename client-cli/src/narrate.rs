@@ -946,6 +946,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             let what = match source {
                 fray_protocol::ose::LightSource::Torch => "a torch",
                 fray_protocol::ose::LightSource::Lantern => "a lantern",
+                fray_protocol::ose::LightSource::Candle => "a candle",
             };
             match roll {
                 Some(r) => format!(
@@ -961,6 +962,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             let what = match source {
                 fray_protocol::ose::LightSource::Torch => "torch",
                 fray_protocol::ose::LightSource::Lantern => "lantern",
+                fray_protocol::ose::LightSource::Candle => "candle",
             };
             format!("{}'s {what} burns out!", n(carrier))
         }
@@ -1130,6 +1132,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             let what = match source {
                 fray_protocol::ose::LightSource::Torch => "torch",
                 fray_protocol::ose::LightSource::Lantern => "lantern",
+                fray_protocol::ose::LightSource::Candle => "candle",
             };
             format!("{} puts out the {what}", n(carrier))
         }

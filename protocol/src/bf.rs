@@ -33,26 +33,63 @@ impl Hiring {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ArmorType {
-    /// No armor or magic leather.
+    /// No armor or magic leather (OSE § Optional Rule: Encumbrance: unarmored).
+    #[serde(alias = "unarmored")]
     None,
-    /// Leather armor or magic metal.
+    /// Leather armor or magic metal (OSE: light armor).
+    #[serde(alias = "light")]
     Leather,
-    /// Metal armor.
+    /// Metal armor (OSE: heavy armor).
+    #[serde(alias = "heavy")]
     Metal,
 }
 
-/// § Overland Travel: the terrain table.
+/// § Overland Travel: the terrain table. The first four are Basic Fantasy's classes; the rest
+/// are Old-School Essentials' own terrains (§ Wilderness Adventuring), which a `basic-fantasy`
+/// session reads by their class (`bf_class`). In an `ose` session each is itself (`jungle`
+/// the jungle, `forest` the forest or woods).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Terrain {
-    /// Jungle, mountains, swamp: ×1/3.
+    /// Jungle, mountains, swamp: ×1/3 (OSE: jungle).
     Jungle,
-    /// Desert, forest, hills: ×2/3.
+    /// Desert, forest, hills: ×2/3 (OSE: forest, also written `woods`).
+    #[serde(alias = "woods")]
     Forest,
     /// Clear, plains, trail: ×1.
     Clear,
-    /// Paved road: ×1⅓.
+    /// Paved road: ×1⅓ (OSE: maintained roads).
     Road,
+    /// OSE: grasslands (Basic Fantasy's clear class).
+    Grasslands,
+    /// OSE: barren or broken lands, also written `broken` (Basic Fantasy's forest class).
+    #[serde(alias = "broken")]
+    Barren,
+    /// OSE: hills (Basic Fantasy's forest class).
+    Hills,
+    /// OSE: mountains (Basic Fantasy's jungle class).
+    Mountains,
+    /// OSE: desert (Basic Fantasy's forest class).
+    Desert,
+    /// OSE: swamp (Basic Fantasy's jungle class).
+    Swamp,
+    /// OSE: settled lands or a city, also written `city` (Basic Fantasy's clear class).
+    #[serde(alias = "city")]
+    Settled,
+}
+
+impl Terrain {
+    /// Basic Fantasy § Overland Travel: the terrain's class in its table (jungle, mountains,
+    /// swamp; desert, forest, hills — with barren lands —; clear, plains — with grasslands and
+    /// settled lands —; road).
+    pub fn bf_class(self) -> Terrain {
+        match self {
+            Terrain::Jungle | Terrain::Mountains | Terrain::Swamp => Terrain::Jungle,
+            Terrain::Forest | Terrain::Barren | Terrain::Hills | Terrain::Desert => Terrain::Forest,
+            Terrain::Clear | Terrain::Grasslands | Terrain::Settled => Terrain::Clear,
+            Terrain::Road => Terrain::Road,
+        }
+    }
 }
 
 /// How the party spends a day (§ Overland Travel; § Traveling by Air).
@@ -69,6 +106,8 @@ pub enum March {
     Forced,
     /// By air: twice the overland rate, terrain ignored.
     Air,
+    /// Old-School Essentials § Travel on the Water: by boat or ship (`pass_day`'s `water`).
+    Water,
 }
 
 /// § Waterborne Travel: the d12 wind direction.

@@ -873,6 +873,10 @@ pub enum Command {
         /// The party leader, when the party may become lost (trackless terrain).
         #[serde(default)]
         leader: Option<CombatantId>,
+        /// Old-School Essentials § Travel on the Water: the day on the water (with `march`
+        /// `water`; `ose` sessions).
+        #[serde(default)]
+        water: Option<crate::ose::WaterDay>,
     },
     /// GM (Basic Fantasy § Movement and Encumbrance): a character's armor and load in pounds;
     /// its movement follows the table (light or heavy load by its STR and race).
@@ -881,8 +885,13 @@ pub enum Command {
         combatant: CombatantId,
         /// Its armor.
         armor: crate::bf::ArmorType,
-        /// Its load in pounds, armor included.
+        /// Its load in pounds, armor included (Old-School Essentials: in coins of weight —
+        /// treasure under the `basic` option, everything carried under `detailed`).
         load: u32,
+        /// Old-School Essentials, `basic` option: it carries a significant amount of treasure
+        /// (the referee's judgement). Ignored elsewhere.
+        #[serde(default)]
+        treasure: bool,
     },
     /// GM (Basic Fantasy § Time and Scale): an effect that lasts `turns` exploration turns; it
     /// ends at the end of its last turn (`timed_effect_ended`).
@@ -1134,6 +1143,14 @@ pub enum Command {
         actor: CombatantId,
         /// The effect or zone, by id.
         effect: u32,
+    /// GM (Basic Fantasy § Light): a character lights a taper candle `inches` high (1..=24);
+    /// it burns "about 3 turns per inch of height" (`light_lit` `candle`). Refused under the
+    /// `light` option `ose` (the OSE text gives no candle).
+    LightCandle {
+        /// Who carries it.
+        carrier: CombatantId,
+        /// Its height in inches.
+        inches: u32,
     },
 }
 
@@ -1316,6 +1333,7 @@ impl Command {
             | Command::GaleDamage { .. }
             | Command::GaleStrikes { .. }
             | Command::OrcusCheck { .. }
+            | Command::LightCandle { .. }
             | Command::EndSession => None,
         }
     }
@@ -1370,6 +1388,7 @@ impl Command {
             Command::GaleDamage { .. } => "gale_damage",
             Command::GaleStrikes { .. } => "gale_strikes",
             Command::OrcusCheck { .. } => "orcus_check",
+            Command::LightCandle { .. } => "light_candle",
             Command::Concentrate { .. } => "concentrate",
             Command::EndConcentration { .. } => "end_concentration",
             Command::StartAmbush { .. } => "start_ambush",

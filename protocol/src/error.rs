@@ -217,6 +217,13 @@ pub enum ErrorCode {
     /// Orcus § Weapon properties, Side Weapon: an attack made with the side weapon by a hero
     /// without one, or with a power without the Weapon tag.
     NoSideWeapon,
+    /// Old-School Essentials § Optional Rule: Encumbrance, Maximum load: "Characters carrying
+    /// more than this [1,600 coins] cannot move" — an `ose_move`, or a day of travel, by such a
+    /// character.
+    CannotMove,
+    /// Old-School Essentials § Optional Rule: Encumbrance: `set_encumbrance` in an `ose` session
+    /// whose option `encumbrance` is `none` (the rule is not in use).
+    EncumbranceOff,
 }
 
 impl fmt::Display for ErrorCode {

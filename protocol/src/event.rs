@@ -1319,12 +1319,16 @@ pub enum GameEvent {
         combatant: CombatantId,
         /// Its armor.
         armor: crate::bf::ArmorType,
-        /// Its load in pounds.
+        /// Its load in pounds (Old-School Essentials: coins of weight).
         load: u32,
-        /// Heavily loaded.
+        /// Heavily loaded (Old-School Essentials: over the maximum load of 1,600 coins — it
+        /// cannot move).
         heavy: bool,
         /// Movement in feet per round.
         movement: i32,
+        /// Old-School Essentials, `basic` option: carrying a significant amount of treasure.
+        #[serde(default)]
+        treasure: bool,
     },
     /// Basic Fantasy § Time and Scale: a timed effect started.
     EffectTimed {
@@ -1364,6 +1368,13 @@ pub enum GameEvent {
         watered: Vec<(CombatantId, bool)>,
         /// Forced-march saves failed this day (no more saves until a day of rest).
         march_saves_failed: Vec<CombatantId>,
+        /// Old-School Essentials § Travel on the Water: the day on the water, when by water.
+        #[serde(default)]
+        water: Option<crate::ose::WaterDay>,
+        /// § Travel on the Water, River travel: the current's 1d6+6 miles (added downstream,
+        /// taken away upstream), when rolled.
+        #[serde(default)]
+        current: Option<Roll>,
     },
     /// Basic Fantasy § Waterborne Travel: the wind.
     WindRolled {

@@ -122,6 +122,70 @@ pub struct OseOptions {
     /// detailed 2d6 table (faint breeze to gale) instead of the plain one. Default off.
     #[serde(default)]
     pub variable_wind: bool,
+    /// Old-School Essentials § Optional Rule: Encumbrance: `none` (the default: the rule is
+    /// optional; characters move at their base `movement`), `basic` (Option 1: by armor and
+    /// treasure) or `detailed` (Option 2: by the coins of weight carried).
+    #[serde(default)]
+    pub encumbrance: EncumbranceRule,
+}
+
+/// § Waterborne Adventuring, Travel on the Water: a day on the water (`pass_day` `water`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WaterDay {
+    /// The vessel's (or creature's) base movement rate for the day, feet per turn (1..=10000;
+    /// the wind's effect on a sailing vessel is the GM's, § Wind Conditions): miles = rate ÷ 5.
+    pub rate: u32,
+    /// The waters crossed.
+    pub waters: Waters,
+    /// River travel: the current (`river` only).
+    #[serde(default)]
+    pub current: Current,
+    /// A navigator is aboard (§ Losing Direction).
+    #[serde(default)]
+    pub navigator: bool,
+}
+
+/// § Waterborne Adventuring: where the day is spent on the water.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Waters {
+    /// The open seas (ocean) out of sight of land.
+    Sea,
+    /// At sea within sight of land.
+    Coast,
+    /// A river.
+    River,
+    /// A swamp.
+    Swamp,
+}
+
+/// § Travel on the Water, River travel: the current's direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Current {
+    /// No current (or not on a river).
+    #[default]
+    None,
+    /// Downstream: 1d6+6 miles more.
+    Downstream,
+    /// Upstream: 1d6+6 miles less.
+    Upstream,
+}
+
+/// § Optional Rule: Encumbrance: which option is in play (a session option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EncumbranceRule {
+    /// Not in use: characters move at their base movement rate.
+    #[default]
+    None,
+    /// Option 1: Basic Encumbrance — the movement rate by armor worn and whether a significant
+    /// amount of treasure is carried (the referee's judgement); treasure is weighed only against
+    /// the maximum load.
+    Basic,
+    /// Option 2: Detailed Encumbrance — the movement rate by the total coins of weight carried
+    /// (treasure, weapons, armor; gear as 80 coins).
+    Detailed,
 }
 
 /// § Rolling for Damage: how characters' weapon attacks roll damage (a session option).
@@ -179,6 +243,8 @@ pub enum LightSource {
     Torch,
     /// A lantern burning a flask of oil.
     Lantern,
+    /// Basic Fantasy § Light: a taper candle (`light_candle`).
+    Candle,
 }
 
 impl LightSource {
@@ -188,6 +254,8 @@ impl LightSource {
     pub fn radius(self) -> (u32, u32) {
         match self {
             LightSource::Torch | LightSource::Lantern => (30, 20),
+            // "A candle will shed light over a 5′ radius, with dim light extending 5′ further".
+            LightSource::Candle => (5, 5),
         }
     }
 }

@@ -116,7 +116,7 @@ fn event_table_examples_decode() {
 #[test]
 fn basic_fantasy_table_examples_decode() {
     let commands = table_examples("### Basic Fantasy commands");
-    assert_eq!(commands.len(), 8);
+    assert_eq!(commands.len(), 9);
     for json in commands {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

@@ -722,6 +722,7 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     combatant: CombatantId::new(who),
                     armor,
                     load,
+                    treasure: false,
                 },
                 &mut sent,
             )?;
@@ -739,6 +740,7 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     unfed: vec![CombatantId::new("quill")],
                     no_water: Vec::new(),
                     leader: Some(CombatantId::new("odo")),
+                    water: None,
                 },
                 &mut sent,
             )?;

@@ -1194,6 +1194,7 @@ async fn a_basic_fantasy_day_of_travel_over_real_sockets() -> Result<()> {
         unfed: Vec::new(),
         no_water: vec![CombatantId::new("quill")],
         leader: leader.then(|| CombatantId::new("odo")),
+        water: None,
     };
     assert_eq!(
         command(&mut alice, 1, day(false)).await?.map_err(|e| e.0),

@@ -1040,6 +1040,31 @@ pub struct OseSpec {
     /// Basic Fantasy § Darkvision (OSE § Infravision): its range in feet (0: none).
     #[serde(default)]
     pub darkvision: u32,
+    /// OSE § Optional Rule: Encumbrance: what a character wears and carries at the start
+    /// (content `armor`, `load`, `treasure`), read when the session option is in play.
+    #[serde(default)]
+    pub load: OseLoad,
+}
+
+/// OSE § Optional Rule: Encumbrance: a character's armor and load at the start of the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OseLoad {
+    /// Armor worn: `none` (unarmored), `leather` (light) or `metal` (heavy).
+    pub armor: fray_protocol::bf::ArmorType,
+    /// Coins of weight carried (treasure under the `basic` option, everything under `detailed`).
+    pub coins: u32,
+    /// A significant amount of treasure (the `basic` option).
+    pub treasure: bool,
+}
+
+impl Default for OseLoad {
+    fn default() -> Self {
+        OseLoad {
+            armor: fray_protocol::bf::ArmorType::None,
+            coins: 0,
+            treasure: false,
+        }
+    }
 }
 
 /// Basic Fantasy (`basic-fantasy-adventures.txt`): a combatant's scores and advancement.

@@ -169,6 +169,17 @@ pub struct CharacterFile {
     /// Basic Fantasy § Darkvision (OSE § Infravision): its range in feet (0: none; 0..=240).
     #[serde(default)]
     pub darkvision: u32,
+    /// OSE § Optional Rule: Encumbrance: armor worn — `none`/`unarmored`, `leather`/`light`
+    /// or `metal`/`heavy` (default none).
+    #[serde(default)]
+    pub armor: Option<fray_protocol::bf::ArmorType>,
+    /// OSE § Optional Rule: Encumbrance: the coins of weight carried at the start (0..=100000;
+    /// treasure under the `basic` option, everything carried under `detailed`).
+    #[serde(default)]
+    pub load: u32,
+    /// OSE § Optional Rule: Encumbrance, Option 1: carrying a significant amount of treasure.
+    #[serde(default)]
+    pub treasure: bool,
 }
 
 fn as_i32(n: u32) -> i32 {
@@ -468,6 +479,14 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
                 in_range(ctx, f("darkvision"), as_i32(c.darkvision), 0, 240)?;
                 c.darkvision
             },
+            load: {
+                in_range(ctx, f("load"), as_i32(c.load), 0, 100_000)?;
+                super::model::OseLoad {
+                    armor: c.armor.unwrap_or(fray_protocol::bf::ArmorType::None),
+                    coins: c.load,
+                    treasure: c.treasure,
+                }
+            },
         },
     ))
 }
@@ -631,6 +650,7 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
                 in_range(ctx, f("darkvision"), as_i32(feet), 0, 240)?;
                 feet
             },
+            load: super::model::OseLoad::default(),
         },
     ))
 }

@@ -133,12 +133,23 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             unfed,
             no_water,
             leader,
-        } => super::travel::pass_day(d, s, *march, *terrain, unfed, no_water, leader.as_ref()),
+            water,
+        } => super::travel::pass_day(
+            d,
+            s,
+            *march,
+            *terrain,
+            unfed,
+            no_water,
+            leader.as_ref(),
+            water.as_ref(),
+        ),
         Command::SetEncumbrance {
             combatant,
             armor,
             load,
-        } => super::encumbrance::set(d, s, combatant, *armor, *load),
+            treasure,
+        } => super::encumbrance::set(d, s, combatant, *armor, *load, *treasure),
         Command::TimeEffect {
             name,
             combatant,
@@ -190,6 +201,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             land,
             clear_shore,
         } => super::waterborne::gale(d, *near, *seaworthy, *land, *clear_shore),
+        Command::LightCandle { carrier, inches } => super::candles::light(d, s, carrier, *inches),
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {
@@ -1070,13 +1082,20 @@ fn light(
             format!("{} already carries a burning {source:?}", name(d, carrier)).to_lowercase(),
         ));
     }
+    if source == LightSource::Candle {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "a candle is lit with light_candle (its height sets its time)",
+        ));
+    }
     let (roll, turns) = match (s.battle().options.light, source) {
+        (_, LightSource::Candle) => (None, 0),
         (LightRule::Ose, LightSource::Torch) => (None, 6),
         (LightRule::Ose, LightSource::Lantern) => (None, 24),
         (LightRule::BasicFantasy, src) => {
             let (die, base) = match src {
                 LightSource::Torch => (4, 4),
-                LightSource::Lantern => (6, 18),
+                LightSource::Lantern | LightSource::Candle => (6, 18),
             };
             let roll = crate::dice::notation::roll_die(d.rng, die);
             let turns = roll.natural().unwrap_or(1) + base;

@@ -21,6 +21,7 @@
 //! overlay of hit points and status, events); the engine's `apply` folds the events.
 
 mod bombing;
+mod candles;
 mod combat_extras;
 mod commands;
 mod darkness;
@@ -38,8 +39,10 @@ mod round;
 mod routine;
 mod subdual;
 pub mod tables;
+mod terrain;
 mod travel;
 mod turns;
+mod water_travel;
 mod waterborne;
 mod weapon_damage;
 mod wilderness;
@@ -49,9 +52,13 @@ mod tests;
 #[cfg(test)]
 mod tests_bf;
 #[cfg(test)]
+mod tests_candles;
+#[cfg(test)]
 mod tests_cover;
 #[cfg(test)]
 mod tests_darkness;
+#[cfg(test)]
+mod tests_encumbrance;
 #[cfg(test)]
 mod tests_evasion;
 #[cfg(test)]
@@ -67,11 +74,17 @@ mod tests_round;
 #[cfg(test)]
 mod tests_routine;
 #[cfg(test)]
+mod tests_starvation;
+#[cfg(test)]
 mod tests_subdual;
 #[cfg(test)]
 mod tests_tables;
 #[cfg(test)]
+mod tests_terrain;
+#[cfg(test)]
 mod tests_traps;
+#[cfg(test)]
+mod tests_water_travel;
 #[cfg(test)]
 mod tests_waterborne;
 #[cfg(test)]
@@ -125,11 +138,12 @@ impl Sheets<'_, '_> {
 
     /// Basic Fantasy § Dungeon Survival: whether a combatant still heals naturally (not after
     /// two days without food, nor once thirst has cost it hit points); for natural healing.
+    /// In `ose` sessions always (OSE § Starvation leaves its effects to the referee).
     pub fn heals_naturally(&self, id: &CombatantId) -> bool {
         self.field
             .0
             .as_ref()
-            .is_none_or(|b| b.bf.heals_naturally(id))
+            .is_none_or(|b| !b.basic_fantasy || b.bf.heals_naturally(id))
     }
 }
 

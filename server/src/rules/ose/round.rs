@@ -147,14 +147,7 @@ pub(super) fn engage(d: &mut Decider, s: &Sheets, attacker: &CombatantId, target
 /// § Encounters, Movement: the encounter rate per round — a third of the base rate; Basic
 /// Fantasy's `set_encumbrance` gives a rate per round, used as it is.
 fn encounter_rate(s: &Sheets, id: &CombatantId, kit: &OseSpec) -> u32 {
-    let per_round = s
-        .battle()
-        .bf
-        .movement
-        .iter()
-        .find(|(c, _)| c == id)
-        .map_or_else(|| super::tables::encounter_move(kit.movement), |(_, m)| *m);
-    u32::try_from(per_round).unwrap_or(0)
+    u32::try_from(super::encumbrance::per_round(s, id, kit)).unwrap_or(0)
 }
 
 /// § Spell Casting, No movement: a caster that moved this round cannot cast.
@@ -227,6 +220,7 @@ pub fn move_cmd(d: &mut Decider, s: &Sheets, actor: &CombatantId, feet: u32) -> 
             ),
         ));
     }
+    super::encumbrance::may_move(d, s, actor, kit)?;
     let rate = encounter_rate(s, actor, kit);
     let allowed = match kind {
         // § In Melee, Fighting withdrawal: "up to half their encounter movement rate".

@@ -263,6 +263,19 @@ pub fn detailed_encumbrance_rate(coins: u32) -> Option<i32> {
     }
 }
 
+/// OSE § Tracking Encumbrance, the Treasure Encumbrance table: weight in coins of a common
+/// item of treasure (`coin` of any type, `gem`, `jewelry` — one piece —, `potion`, `rod`,
+/// `scroll`, `staff`, `wand`); `None` for other treasure (the referee decides its weight).
+pub fn treasure_coins(item: &str) -> Option<u32> {
+    Some(match item {
+        "coin" | "gem" | "scroll" => 1,
+        "jewelry" | "potion" | "wand" => 10,
+        "rod" => 20,
+        "staff" => 40,
+        _ => return None,
+    })
+}
+
 /// § Falling: 1d6 per 10′ fallen (the number of dice).
 pub fn falling_dice(feet: u32) -> u32 {
     feet / 10

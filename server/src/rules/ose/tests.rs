@@ -1148,6 +1148,7 @@ fn basic_fantasy_torches_burn_1d4_plus_4_and_oil_18_plus_1d6_turns() {
                     assert_eq!(*turns, n + 18);
                     flasks.insert(*turns);
                 }
+                LightSource::Candle => panic!("no candle was lit"),
             }
         }
         // The torch burns out at the end of exactly its last turn.

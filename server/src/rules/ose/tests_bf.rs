@@ -403,6 +403,7 @@ fn encumber(who: &str, armor: ArmorType, load: u32) -> Command {
         combatant: cid(who),
         armor,
         load,
+        treasure: false,
     }
 }
 
@@ -430,7 +431,8 @@ fn movement_by_armor_and_load_movement_and_encumbrance() {
                 armor,
                 load,
                 heavy,
-                movement
+                movement,
+                treasure: false,
             }]
         );
     }
@@ -455,6 +457,7 @@ fn day(march: March, terrain: Terrain) -> Command {
         unfed: Vec::new(),
         no_water: Vec::new(),
         leader: None,
+        water: None,
     }
 }
 
@@ -719,6 +722,7 @@ fn hunger_and_thirst_dungeon_survival() {
         unfed: vec![cid("ada")],
         no_water: vec![cid("bram")],
         leader: None,
+        water: None,
     };
     let hunger = |ev: &[GameEvent], who: &str, what: &str| -> Option<i32> {
         ev.iter().find_map(|x| match x {

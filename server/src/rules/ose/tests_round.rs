@@ -350,6 +350,7 @@ damage = "1d8"
             combatant: cid("ada"),
             armor: fray_protocol::bf::ArmorType::Metal,
             load: 100,
+            treasure: false,
         },
     );
     run(&mut e, &Command::StartBattle);

@@ -28,6 +28,7 @@ fn day(march: March, terrain: Terrain) -> Command {
         unfed: Vec::new(),
         no_water: Vec::new(),
         leader: None,
+        water: None,
     }
 }
 

@@ -29,17 +29,18 @@ pub fn miles_per_day(rate: i32) -> u32 {
 /// § Overland Travel, § Traveling by Air: the day's miles (rounded down; *interpretation*).
 pub fn day_miles(rate: i32, march: March, terrain: Terrain) -> u32 {
     let base = miles_per_day(rate);
-    let (tn, td) = match terrain {
+    let (tn, td) = match terrain.bf_class() {
         Terrain::Jungle => (1, 3),
         Terrain::Forest => (2, 3),
-        Terrain::Clear => (1, 1),
         Terrain::Road => (4, 3),
+        _ => (1, 1),
     };
     match march {
         March::Rest => 0,
         March::Normal => base * tn / td,
         March::Forced => base * tn * 3 / (td * 2),
         March::Air => base * 2,
+        March::Water => 0,
     }
 }
 
@@ -70,6 +71,7 @@ pub fn pass_day(
     unfed: &[CombatantId],
     no_water: &[CombatantId],
     leader: Option<&CombatantId>,
+    water: Option<&fray_protocol::ose::WaterDay>,
 ) -> R {
     match d.field.battle.phase {
         Phase::Setup => {}
@@ -82,6 +84,7 @@ pub fn pass_day(
         Phase::Ended => return Err(no(ErrorCode::BattleOver, "the session is over")),
     }
     let ose = super::wilderness::is_ose(d);
+    super::water_travel::check(ose, march, water)?;
     if ose {
         super::wilderness::check_rest_owed(s, march)?;
     }
@@ -105,14 +108,20 @@ pub fn pass_day(
     // § Wilderness Movement Rates: "any group traveling together moves at the rate of the
     // slowest member" — its `set_encumbrance` movement, else its base rate per round (a third
     // of the content's feet per turn).
+    // (OSE § Optional Rule: Encumbrance: its rate by the option; over the maximum load a
+    // character cannot move, and a day of travel is refused.)
+    if !matches!(march, March::Rest | March::Water) {
+        for h in &heroes {
+            if let Some((_, k)) = s.get(h) {
+                super::encumbrance::may_move(d, s, h, k)?;
+            }
+        }
+    }
     let rate = heroes
         .iter()
         .map(|h| {
-            b.bf.movement
-                .iter()
-                .find(|(c, _)| c == h)
-                .map(|(_, m)| *m)
-                .or_else(|| s.get(h).map(|(_, k)| k.movement / 3))
+            s.get(h)
+                .map(|(_, k)| super::encumbrance::per_round(s, h, k))
                 .unwrap_or(40)
         })
         .min()
@@ -146,6 +155,11 @@ pub fn pass_day(
             march_damage.push(h.clone());
         }
     }
+    // (OSE § Travel on the Water: the vessel's rate and the river's current.)
+    let current = match water {
+        Some(w) => super::water_travel::current_roll(d, w)?,
+        None => None,
+    };
     let fed: Vec<(CombatantId, bool)> = heroes
         .iter()
         .map(|h| (h.clone(), !unfed.contains(h)))
@@ -158,21 +172,29 @@ pub fn pass_day(
         day: b.bf.day.saturating_add(1),
         march,
         terrain,
-        rate,
-        miles: if ose {
-            super::wilderness::day_miles(rate, march, terrain)
-        } else {
-            day_miles(rate, march, terrain)
+        rate: water.map_or(rate, |w| i32::try_from(w.rate / 3).unwrap_or(0)),
+        miles: match water {
+            Some(w) => super::water_travel::miles(w, current.as_ref()),
+            None if ose => super::wilderness::day_miles(rate, march, terrain),
+            None => day_miles(rate, march, terrain),
         },
         fed,
         watered,
         march_saves_failed: failed,
+        water: water.copied(),
+        current,
     });
     let hazard = |purpose: &str| DamageCause::Hazard {
         purpose: purpose.into(),
         doubled: false,
     };
     for h in &heroes {
+        // OSE § Starvation: "the referee may begin to apply penalties … or even begin to
+        // deduct hit points (in extreme cases)" — the referee's, so `ose` sessions only count
+        // the days (`fed`, `watered`); Basic Fantasy's numbers below are its own.
+        if ose {
+            break;
+        }
         // § Dungeon Survival: no effect for the first two days without food, then 1 hp a day.
         if unfed.contains(h) && b.bf.days_without(h, false) >= 2 {
             deal(d, s, h, 1, hazard("hunger"));
@@ -187,6 +209,9 @@ pub fn pass_day(
             let r = d.roll("1d6", &Placeholders::default())?;
             deal(d, s, h, r.total, hazard("forced march"));
         }
+    }
+    if let Some(w) = water {
+        return super::water_travel::checks(d, w, leader);
     }
     if ose {
         super::wilderness::lost_check(d, march, terrain, leader)?;

@@ -20,24 +20,18 @@ pub fn is_ose(d: &Decider) -> bool {
     d.field.battle.ruleset == super::ID
 }
 
-/// § Overland Travel (miles = base rate ÷ 5 = the per-round rate × 6 ÷ 10), § Terrain Modifiers,
-/// § Forced March ("increased by 50%"), § Flying ("double", terrain ignored). The `Terrain`
-/// values are the Basic Fantasy classes, which group the same terrains: `forest` (broken lands,
-/// desert, forest, hills) "33% slower" ×⅔, `jungle` (jungle, mountains, swamp) "50% slower"
-/// ×½, `road` "50% faster" ×1½. Miles rounded down (*interpretation*).
+/// § Overland Travel (miles = base rate ÷ 5 = the per-round rate × 6 ÷ 10), § Terrain Modifiers
+/// (`terrain.rs::speed`), § Forced March ("increased by 50%"), § Flying ("double", terrain
+/// ignored). Miles rounded down (*interpretation*).
 pub fn day_miles(rate: i32, march: March, terrain: Terrain) -> u32 {
     let base = miles_per_day(rate);
-    let (tn, td) = match terrain {
-        Terrain::Jungle => (1, 2),
-        Terrain::Forest => (2, 3),
-        Terrain::Clear => (1, 1),
-        Terrain::Road => (3, 2),
-    };
+    let (tn, td) = super::terrain::speed(terrain);
     match march {
         March::Rest => 0,
         March::Normal => base * tn / td,
         March::Forced => base * tn * 3 / (td * 2),
         March::Air => base * 2,
+        March::Water => 0,
     }
 }
 
@@ -61,16 +55,9 @@ pub fn weary(d: &Decider, s: &Sheets) -> bool {
     is_ose(d) && s.battle().bf.travel_days >= 6
 }
 
-/// § Losing Direction: the chance in six of losing direction — clear, grasslands 1; barren
-/// lands, hills, mountains, woods 2; desert, jungle, swamp 3. By the `Terrain` classes
-/// (*interpretation*): `clear` 1, `forest` 2, `jungle` 3, and `road` 1 (the text names no road;
-/// a road crosses clear land).
+/// § Losing Direction: the chance in six of losing direction by terrain (`terrain.rs::lost`).
 pub fn lost_chance(terrain: Terrain) -> u32 {
-    match terrain {
-        Terrain::Clear | Terrain::Road => 1,
-        Terrain::Forest => 2,
-        Terrain::Jungle => 3,
-    }
+    super::terrain::lost(terrain)
 }
 
 /// § Losing Direction: "At the start of each day of travel, the referee should roll" — the
@@ -87,7 +74,12 @@ pub fn lost_check(
     if march == March::Rest {
         return Ok(());
     }
-    let lost_in = lost_chance(terrain);
+    lost_roll(d, lost_chance(terrain), leader)
+}
+
+/// The secret d6 of § Losing Direction, lost on 1..=`lost_in` (6: always lost) — wilderness
+/// and waterborne (`water_travel.rs`); from the secret stream.
+pub fn lost_roll(d: &mut Decider, lost_in: u32, leader: Option<&CombatantId>) -> R {
     let roll = d.secret_die(6)?;
     let success = roll.natural().unwrap_or(1) > lost_in;
     d.emit(GameEvent::SecretRolled {
@@ -103,18 +95,12 @@ pub fn lost_check(
     Ok(())
 }
 
-/// § Wandering Monsters, Chance by Terrain: city, clear, grasslands, settled lands 1-in-6;
-/// aerial, barren, desert, forest, hills 2; jungle, mountains, swamp 3 — `clear` and `road`
-/// (*interpretation*: settled lands) 1, `forest` 2, `jungle` 3, and by air 2 (aerial).
+/// § Wandering Monsters, Chance by Terrain (`terrain.rs::wandering`), by air 2 (aerial).
 pub fn wandering_chance(march: March, terrain: Terrain) -> u32 {
     if march == March::Air {
         return 2;
     }
-    match terrain {
-        Terrain::Clear | Terrain::Road => 1,
-        Terrain::Forest => 2,
-        Terrain::Jungle => 3,
-    }
+    super::terrain::wandering(terrain)
 }
 
 /// § Wandering Monsters: "A check is typically rolled once per day" — the secret d6
@@ -123,7 +109,13 @@ pub fn wandering_chance(march: March, terrain: Terrain) -> u32 {
 /// `secret_roll`); on an encounter `distance` is the 4d6 of "4d6 × 10 yards away" (the GM
 /// reduces it to 1d4 × 10 if either side is surprised).
 pub fn wandering_check(d: &mut Decider, march: March, terrain: Terrain) -> R {
-    let chance = wandering_chance(march, terrain);
+    wandering_roll(d, wandering_chance(march, terrain))
+}
+
+/// The day's secret wandering-monster d6 at `chance` in six, with the 4d6 of the distance on an
+/// encounter — wilderness and waterborne (`water_travel.rs`; both 4d6 × 10 yards); from the
+/// secret stream.
+pub fn wandering_roll(d: &mut Decider, chance: u32) -> R {
     let roll = d.secret_die(6)?;
     let success = roll.natural().unwrap_or(6) <= chance;
     let distance = if success {

@@ -365,6 +365,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::GaleStrikes { .. }
         | Command::OrcusCheck { .. }
         | Command::EndEffect { .. }
+        | Command::LightCandle { .. }
         | Command::Concentrate { .. }
         | Command::EndConcentration { .. } => reject(
             ErrorCode::InvalidArgument,
