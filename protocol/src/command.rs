@@ -1143,6 +1143,7 @@ pub enum Command {
         actor: CombatantId,
         /// The effect or zone, by id.
         effect: u32,
+    },
     /// GM (Basic Fantasy § Light): a character lights a taper candle `inches` high (1..=24);
     /// it burns "about 3 turns per inch of height" (`light_lit` `candle`). Refused under the
     /// `light` option `ose` (the OSE text gives no candle).
