@@ -1600,6 +1600,8 @@ basic = true
                 origin: Some(fray_protocol::grid::Square::new(3, 1)),
                 targets: Vec::new(),
                 forced: Vec::new(),
+                origin_height: None,
+                weapon: None,
             },
             Command::Attack {
                 actor: kael.clone(),
@@ -1608,6 +1610,7 @@ basic = true
                 mode: fray_protocol::command::AttackMode::Standard,
                 knock_out: false,
                 forced: Vec::new(),
+                weapon: None,
             },
         ];
         let mut checks = 0;
