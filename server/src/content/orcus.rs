@@ -1216,7 +1216,7 @@ fn power(
         utility,
         maintain,
         loading_swift: loading(ctx, field, p, uses_dw || weapon_power.is_some(), gear)?,
-        category: crate::rules::orcus::tags::category(p.category.as_deref())
+        category: crate::rules::orcus::tags::category(p.category.as_deref(), !utility)
             .map_err(|e| ctx.err(format!("{field}.category"), e))?,
         tags,
         side,

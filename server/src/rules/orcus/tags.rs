@@ -53,13 +53,18 @@ fn vocabulary() -> String {
     [OTHER_TAGS, TRADITIONS, DAMAGE_TAGS].concat().join(", ")
 }
 
-/// A power file's `category`: `attack` or `utility`; absent, an attack (every Orcus power in
-/// Fray attacks a defense).
-pub fn category(given: Option<&str>) -> Result<PowerCategory, String> {
-    match given {
-        None | Some("attack") => Ok(PowerCategory::Attack),
-        Some("utility") => Ok(PowerCategory::Utility),
-        Some(o) => Err(format!("unknown category '{o}' (attack, utility)")),
+/// A power file's `category`: `attack` or `utility` (§ Action descriptions, Category). Absent:
+/// an attack when the power attacks a defense (`vs`), a utility power when it has no attack
+/// roll. An attack without `vs` is refused; a utility power may still make an attack roll (the
+/// text's utility actions such as Identify Persistent Power do).
+pub fn category(given: Option<&str>, attacks: bool) -> Result<PowerCategory, String> {
+    match (given, attacks) {
+        (None, true) | (Some("attack"), true) => Ok(PowerCategory::Attack),
+        (None, false) | (Some("utility"), _) => Ok(PowerCategory::Utility),
+        (Some("attack"), false) => Err(
+            "an attack power attacks a defense: give it `vs`, or make it `utility`".to_owned(),
+        ),
+        (Some(o), _) => Err(format!("unknown category '{o}' (attack, utility)")),
     }
 }
 

@@ -167,3 +167,45 @@ fn a_monsters_weapon_power_is_a_weapon_attack_underwater_underwater_combat() {
     assert_eq!(bonus(""), Some(4));
     assert_eq!(bonus("\"weapon\""), Some(2));
 }
+
+/// orcus-basic-rules.txt § Action descriptions, Category ("An attack action … usually involves
+/// an attack roll"; "A utility action may affect you, an ally, the environment"): a power with
+/// no attack roll (no `vs`) is a utility power without saying so; calling it an attack is
+/// refused on load; a utility power may still attack a defense.
+#[test]
+fn a_power_without_an_attack_roll_is_a_utility_power_category() {
+    let hinder = |extra: &str, vs: &str| {
+        burst_with("").replace(
+            "[[hero]]\nid = \"lira\"",
+            &format!(
+                "[[hero.powers]]\nid = \"hinder\"\nname = \"Hinder\"\norigin = \"ranged\"\n\
+                 range = [10]\n{vs}{extra}effect = [{{ condition = \"slowed\", duration = \"end of your next turn\" }}]\n\
+                 [[hero]]\nid = \"lira\""
+            ),
+        )
+    };
+    let power = |src: &str| {
+        kael(src)
+            .orcus
+            .map(|o| o.powers)
+            .unwrap_or_default()
+            .into_iter()
+            .find(|p| p.id == "hinder")
+            .map(|p| p.category)
+    };
+    assert_eq!(power(&hinder("", "")), Some(PowerCategory::Utility));
+    // A utility power may attack a defense (and then rolls).
+    assert_eq!(
+        power(&hinder("category = \"utility\"\nbonus = 4\n", "vs = \"will\"\n")),
+        Some(PowerCategory::Utility)
+    );
+    assert_eq!(
+        power(&hinder("bonus = 4\n", "vs = \"will\"\n")),
+        Some(PowerCategory::Attack)
+    );
+    let e = err(&hinder("category = \"attack\"\n", ""));
+    assert!(
+        e.contains("powers[3].category") && e.contains("give it `vs`"),
+        "{e}"
+    );
+}
