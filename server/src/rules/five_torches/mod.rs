@@ -59,7 +59,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "five-torches-deep";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// What decide reads beyond the shared battlefield: each combatant's sheet and stat block, and
 /// the battle's Five Torches Deep state.

@@ -61,9 +61,9 @@ pub fn category(given: Option<&str>, attacks: bool) -> Result<PowerCategory, Str
     match (given, attacks) {
         (None, true) | (Some("attack"), true) => Ok(PowerCategory::Attack),
         (None, false) | (Some("utility"), _) => Ok(PowerCategory::Utility),
-        (Some("attack"), false) => Err(
-            "an attack power attacks a defense: give it `vs`, or make it `utility`".to_owned(),
-        ),
+        (Some("attack"), false) => {
+            Err("an attack power attacks a defense: give it `vs`, or make it `utility`".to_owned())
+        }
         (Some(o), _) => Err(format!("unknown category '{o}' (attack, utility)")),
     }
 }

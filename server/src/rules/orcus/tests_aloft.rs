@@ -272,7 +272,7 @@ fn shove(forced: Vec<(&str, &[(i32, i32)])>) -> Command {
                 path: p.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
             })
             .collect(),
-            weapon: None,
+        weapon: None,
     }
 }
 

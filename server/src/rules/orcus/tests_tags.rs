@@ -196,7 +196,10 @@ fn a_power_without_an_attack_roll_is_a_utility_power_category() {
     assert_eq!(power(&hinder("", "")), Some(PowerCategory::Utility));
     // A utility power may attack a defense (and then rolls).
     assert_eq!(
-        power(&hinder("category = \"utility\"\nbonus = 4\n", "vs = \"will\"\n")),
+        power(&hinder(
+            "category = \"utility\"\nbonus = 4\n",
+            "vs = \"will\"\n"
+        )),
         Some(PowerCategory::Utility)
     );
     assert_eq!(

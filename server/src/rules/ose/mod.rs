@@ -108,7 +108,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "ose";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// The rulesets played on this B/X core: `ose` and `basic-fantasy`.
 pub fn is_bx(ruleset: &str) -> bool {

@@ -36,7 +36,7 @@ use field::Field;
 pub const ID: &str = "13th-age";
 /// Ruleset version: bump when a rule change alters outcomes (old replays then fail verify
 /// deliberately and visibly).
-pub const VERSION: u32 = 26;
+pub const VERSION: u32 = 27;
 
 fn decide_command(
     field: Field,
