@@ -5,7 +5,7 @@
 //! `douse_light` `candle`.
 
 use super::Sheets;
-use super::commands::{R, name, no, sheet, up};
+use super::commands::{R, no};
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
@@ -39,24 +39,7 @@ pub fn light(d: &mut Decider, s: &Sheets, carrier: &CombatantId, inches: u32) ->
             format!("a taper candle is 1 to {MAX_INCHES} inches high"),
         ));
     }
-    sheet(s, carrier)?;
-    if !up(d, s, carrier) {
-        return Err(no(
-            ErrorCode::InvalidTarget,
-            format!("{} cannot light anything", name(d, carrier)),
-        ));
-    }
-    if s.battle()
-        .exploration
-        .lights
-        .iter()
-        .any(|l| &l.carrier == carrier && l.source == LightSource::Candle)
-    {
-        return Err(no(
-            ErrorCode::InvalidArgument,
-            format!("{} already carries a burning candle", name(d, carrier)),
-        ));
-    }
+    super::commands::may_light(d, s, carrier, LightSource::Candle)?;
     d.emit(GameEvent::LightLit {
         carrier: carrier.clone(),
         source: LightSource::Candle,

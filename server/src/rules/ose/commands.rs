@@ -1051,16 +1051,15 @@ fn exploration_turn(d: &mut Decider, s: &Sheets, wandering: Option<u32>, rest: b
     Ok(())
 }
 
-/// § Light (Old-School Essentials: a torch 6 turns, a flask of oil 24 — its equipment list) or
-/// Basic Fantasy § Light ("Normal torches burn for 1d4+4 turns, while a flask of oil in a
-/// lantern will burn for 18+1d6 turns"), by the session's light rule.
-fn light(
+/// Whether `carrier` may light a `source` now: the session is not over, it is a character who
+/// is up, and it does not already carry that kind of light burning (`light_source`,
+/// `light_candle`).
+pub(super) fn may_light(
     d: &mut Decider,
     s: &Sheets,
     carrier: &CombatantId,
     source: fray_protocol::ose::LightSource,
 ) -> R {
-    use fray_protocol::ose::{LightRule, LightSource};
     if d.field.battle.phase == Phase::Ended {
         return Err(no(ErrorCode::BattleOver, "the session is over"));
     }
@@ -1079,9 +1078,27 @@ fn light(
     {
         return Err(no(
             ErrorCode::InvalidArgument,
-            format!("{} already carries a burning {source:?}", name(d, carrier)).to_lowercase(),
+            format!(
+                "{} already carries a burning {}",
+                name(d, carrier),
+                format!("{source:?}").to_lowercase()
+            ),
         ));
     }
+    Ok(())
+}
+
+/// § Light (Old-School Essentials: a torch 6 turns, a flask of oil 24 — its equipment list) or
+/// Basic Fantasy § Light ("Normal torches burn for 1d4+4 turns, while a flask of oil in a
+/// lantern will burn for 18+1d6 turns"), by the session's light rule.
+fn light(
+    d: &mut Decider,
+    s: &Sheets,
+    carrier: &CombatantId,
+    source: fray_protocol::ose::LightSource,
+) -> R {
+    use fray_protocol::ose::{LightRule, LightSource};
+    may_light(d, s, carrier, source)?;
     if source == LightSource::Candle {
         return Err(no(
             ErrorCode::InvalidArgument,
