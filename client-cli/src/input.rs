@@ -256,17 +256,19 @@ Commands (case-insensitive):
                             opportunity attacks)
   move TARGET               engage an enemy (a move action)
   move far                  move far away from the fight
-      ready [standard|move]     ready an action (a standard action); take it out of turn before
+  ready [standard|move]     ready an action (a standard action); take it out of turn before
                             your next turn with any command of that kind
   delay                     delay: act later this round (before taking any action)
   act WHO                   a delaying combatant acts right after the current turn
   disengage | d             disengage check (11+, -1 per extra foe; a move action)
   coup ATTACK TARGET        coup de grace on a helpless enemy you are engaged with
   ko ATTACK TARGET...       a knock-out blow: a monster it drops to 0 hp is knocked out (OSE: subdue)
+                            instead of slain (heroes; the GM may refuse knock-outs)
   shove ATTACK TARGET X,Y...  Orcus: attack one target with a push/pull/shunt power, choosing
                             the squares it is moved through if hit
-                            instead of slain (heroes; the GM may refuse knock-outs)
-    potion [ALLY]             drink a healing potion, or feed one to an ally (standard action)
+  side ATTACK TARGET...     Orcus: a Weapon power made with the hero's side weapon (its dice,
+                            crit, reach and proficiency; without `side`: the main weapon)
+  potion [ALLY]             drink a healing potion, or feed one to an ally (standard action)
   stabilize ALLY            DC 10 Wisdom check to stabilize an unconscious ally
   oa ATTACKER TARGET        opportunity attack (out of turn, basic melee) against a provoker
   intercept WHO MOVER       stop an enemy that just moved and engage it
@@ -275,17 +277,19 @@ Commands (case-insensitive):
   rally | r                 rally (standard action, spends a recovery)
   end | e                   end the turn
   start                     GM: start the battle (initiative as the ruleset says)
-    end battle                GM: end the battle now (the seed is revealed)
-    ambush WHO [escalate]     GM: start with an ambush round led by WHO (escalate: the
+  end battle                GM: end the battle now (the seed is revealed)
+  ambush WHO [escalate]     GM: start with an ambush round led by WHO (escalate: the
                             escalation die goes to 1 after it)
-    spirit WHO ALLY STAT      a PC out of the fight fights in spirit: ALLY gets +1 (+2 the
+  spirit WHO ALLY STAT      a PC out of the fight fights in spirit: ALLY gets +1 (+2 the
                             first time) to attack, ac, pd or md
-    rest HERO N               after the battle (rests option): quick rest spending N recoveries
+  rest HERO N               after the battle (rests option): quick rest spending N recoveries
   healup                    GM: full heal-up (rests option)
   end-session               GM: end the session and reveal the seed (rests option)
   next-battle               GM: bring in the session's next battle (rests option)
   pass-time MINUTES         GM (Orcus): time passes outside the battle (the session clock)
   reload WHO POWER          Orcus: reload a Loading (swift) weapon power (a swift action)
+  skill-check WHO SKILL DC|easy|moderate|hard [PURPOSE...]
+                            GM (Orcus): a skill check against a DC or a difficulty by level
   skill WHO KIND [TARGET] [standard|move|swift] [foreign] [EFFECT]
                             Orcus skill action: feint, grant-save, rally-ally,
                             create-diversion, deter, unnerve (deter: the action to forbid;
@@ -299,7 +303,7 @@ Commands (case-insensitive):
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
   knockouts allow|refuse    GM: allow or refuse the heroes' knock-out blows
-    temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
+  temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
   modifier WHO STAT +2|-2   GM: the universal modifier to attack, ac, pd or md until the end
                             of WHO's next turn
 Five Torches Deep:
@@ -695,6 +699,14 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
             Ok(Input::Game(cmd))
         }
+        "side" => {
+            let mut cmd = need_menu()?.parse_attack(args)?;
+            if let Command::Attack { weapon, .. } = &mut cmd {
+                *weapon = Some(fray_protocol::command::WeaponHand::Side);
+            }
+            Ok(Input::Game(cmd))
+        }
+        "skill-check" => orcus_check(args),
         "knockouts" | "knock-outs" => match args {
             [w] if w.eq_ignore_ascii_case("allow") => {
                 Ok(Input::Game(Command::KnockOuts { allowed: true }))
@@ -1758,6 +1770,37 @@ fn ids(list: &str) -> Vec<CombatantId> {
         .collect()
 }
 
+/// `skill-check WHO SKILL DC|easy|moderate|hard [PURPOSE...]`: the GM's Orcus skill check
+/// (`orcus_check`).
+fn orcus_check(args: &[&str]) -> Result<Input, String> {
+    use fray_protocol::command::CheckDifficulty;
+    const USAGE: &str =
+        "`skill-check WHO SKILL DC|easy|moderate|hard [PURPOSE...]` (GM; SKILL e.g. athletics)";
+    let [who, skill, against, purpose @ ..] = args else {
+        return Err(USAGE.into());
+    };
+    let (dc, difficulty) = match against.to_lowercase().as_str() {
+        "easy" => (None, Some(CheckDifficulty::Easy)),
+        "moderate" => (None, Some(CheckDifficulty::Moderate)),
+        "hard" => (None, Some(CheckDifficulty::Hard)),
+        other => match other.strip_prefix("dc").unwrap_or(other).parse::<i32>() {
+            Ok(n) => (Some(n), None),
+            Err(_) => {
+                return Err(format!(
+                    "`{against}` is not a DC or easy, moderate or hard; {USAGE}"
+                ));
+            }
+        },
+    };
+    Ok(Input::Game(Command::OrcusCheck {
+        combatant: CombatantId::new(who.to_lowercase()),
+        skill: skill.to_lowercase(),
+        dc,
+        difficulty,
+        purpose: (!purpose.is_empty()).then(|| purpose.join(" ")),
+    }))
+}
+
 /// `skill WHO KIND [TARGET] [standard|move|swift] [foreign] [EFFECT]`: an Orcus skill action.
 fn skill_action(args: &[&str]) -> Result<Input, String> {
     use fray_protocol::command::SkillActionKind as K;
@@ -1913,6 +1956,63 @@ mod tests {
             forced: Vec::new(),
             weapon: None,
         }
+    }
+
+    /// orcus-basic-rules.txt § Weapon properties, Side Weapon ("you choose which weapon you
+    /// attack with"): `side` sends the attack with `weapon: side`; a plain attack leaves the
+    /// field out (the main weapon).
+    #[test]
+    fn side_attacks_with_the_side_weapon_side_weapon() {
+        let mut side = attack_cmd("melee", &["goblin-2"]);
+        if let Command::Attack { weapon, .. } = &mut side {
+            *weapon = Some(fray_protocol::command::WeaponHand::Side);
+        }
+        assert_eq!(game("side melee goblin-2"), Ok(side));
+        assert_eq!(
+            game("attack melee 2"),
+            Ok(attack_cmd("melee", &["goblin-2"]))
+        );
+        assert!(game("side").is_err_and(|e| e.contains("attack with what")));
+        assert!(parse("side melee 1", None).is_err());
+    }
+
+    /// orcus-basic-rules.txt § Ability and skill checks, § Table – Typical Difficulty Classes:
+    /// the GM's `skill-check` names a DC or a difficulty band, and an optional purpose.
+    #[test]
+    fn skill_check_takes_a_dc_or_a_difficulty_typical_difficulty_classes() {
+        use fray_protocol::command::CheckDifficulty;
+        assert_eq!(
+            game("skill-check Tamsin Athletics 15 climb the cliff"),
+            Ok(Command::OrcusCheck {
+                combatant: CombatantId::new("tamsin"),
+                skill: "athletics".into(),
+                dc: Some(15),
+                difficulty: None,
+                purpose: Some("climb the cliff".into()),
+            })
+        );
+        assert_eq!(
+            parse("skill-check tamsin heal hard", None),
+            Ok(Input::Game(Command::OrcusCheck {
+                combatant: CombatantId::new("tamsin"),
+                skill: "heal".into(),
+                dc: None,
+                difficulty: Some(CheckDifficulty::Hard),
+                purpose: None,
+            }))
+        );
+        assert_eq!(
+            game("skill-check tamsin stealth dc12"),
+            Ok(Command::OrcusCheck {
+                combatant: CombatantId::new("tamsin"),
+                skill: "stealth".into(),
+                dc: Some(12),
+                difficulty: None,
+                purpose: None,
+            })
+        );
+        assert!(game("skill-check tamsin stealth tricky").is_err_and(|e| e.contains("easy")));
+        assert!(game("skill-check tamsin").is_err_and(|e| e.contains("skill-check WHO")));
     }
 
     #[test]
