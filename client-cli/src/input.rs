@@ -353,7 +353,7 @@ Old-School Essentials:
                             GM: a secret roll only the GM sees (doors: d6/d10/d20 + STR)
   bx-turn [CHANCE] [rest]   GM: an exploration turn (wandering check; light; rest)
   bx-light WHO torch|lantern   GM: light a torch or a lantern
-  bx-douse WHO torch|lantern   GM: put it out
+  bx-douse WHO torch|lantern|candle   GM: put it out
   save-half WHO CATEGORY DICE [MOD]   GM: a save for half of DICE damage
   bx-check WHO str|int|wis|dex|con|cha [MOD]   GM: roll-under ability check
   fall WHO FEET             GM: 1d6 damage per 10' fallen
@@ -368,7 +368,14 @@ Old-School Essentials:
   bx-xp A,B,.. [BONUS] [MONSTER..]  GM: award XP (defeated monsters + bonus) to the party
   bx-day [rest|normal|forced|air] [jungle|forest|clear|road] [unfed=A,B] [nowater=A,B] [leader=X]
                                GM: a day of travel or rest
-  bx-load WHO none|leather|metal LB  GM: armor and load (movement)
+  bx-sail RATE sea|coast|river|swamp [downstream|upstream] [navigator] [unfed=A,B] [nowater=A,B] [leader=X]
+                               GM (OSE): a day on the water (RATE: the vessel's feet per turn;
+                               also `bx-day water RATE ...`)
+  bx-load WHO none|leather|metal LOAD [treasure]  GM: armor and load (movement; OSE: also
+                               unarmored|light|heavy, LOAD in coins, treasure: a significant
+                               amount under the basic option)
+  bx-candle WHO INCHES         GM (Basic Fantasy): light a taper candle 1-24 inches high
+                               (`bx-douse WHO candle` puts it out)
   bx-effect TURNS [@WHO] NAME  GM: a timed effect lasting TURNS exploration turns
   bx-wind                      GM: the day's wind at sea (direction and conditions)
   bx-gale HOURS                GM: a gale's damage to a ship, 2d8 per hour sailed
@@ -1043,6 +1050,20 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 party,
             }))
         }
+        "bx-sail" => water_day(args),
+        "bx-day" if args.first().is_some_and(|w| w.eq_ignore_ascii_case("water")) => {
+            water_day(&args[1..])
+        }
+        "bx-candle" => match args {
+            [who, inches] => Ok(Input::Game(Command::LightCandle {
+                carrier: CombatantId::new(who.to_lowercase()),
+                inches: inches
+                    .trim_end_matches('"')
+                    .parse()
+                    .map_err(|_| format!("`{inches}` is not a height in inches (1-24)"))?,
+            })),
+            _ => Err("`bx-candle WHO INCHES` (GM: a taper candle, 1-24 inches high)".to_owned()),
+        },
         "bx-day" => {
             use fray_protocol::bf::{March, Terrain};
             let mut march = March::Normal;
@@ -1091,23 +1112,32 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }))
         }
         "bx-load" => match args {
-            [who, armor, lb] => {
+            [who, armor, lb, rest @ ..]
+                if rest.is_empty()
+                    || matches!(rest, [t] if t.eq_ignore_ascii_case("treasure")) =>
+            {
                 use fray_protocol::bf::ArmorType;
                 let armor = match armor.to_lowercase().as_str() {
-                    "none" => ArmorType::None,
-                    "leather" => ArmorType::Leather,
-                    "metal" => ArmorType::Metal,
-                    other => return Err(format!("`{other}`: none, leather or metal")),
+                    "none" | "unarmored" => ArmorType::None,
+                    "leather" | "light" => ArmorType::Leather,
+                    "metal" | "heavy" => ArmorType::Metal,
+                    other => {
+                        return Err(format!(
+                            "`{other}`: none, leather or metal (OSE: unarmored, light, heavy)"
+                        ));
+                    }
                 };
-                let load = lb.parse::<u32>().map_err(|_| format!("`{lb}`: pounds"))?;
+                let load = lb
+                    .parse::<u32>()
+                    .map_err(|_| format!("`{lb}`: pounds (OSE: coins of weight)"))?;
                 Ok(Input::Game(Command::SetEncumbrance {
                     combatant: CombatantId::new(who.to_lowercase()),
                     armor,
                     load,
-                    treasure: false,
+                    treasure: !rest.is_empty(),
                 }))
             }
-            _ => Err("`bx-load WHO none|leather|metal LB` (GM)".to_owned()),
+            _ => Err("`bx-load WHO none|leather|metal LOAD [treasure]` (GM)".to_owned()),
         },
         "bx-wind" => Ok(Input::Game(Command::RollWind {})),
         "bx-gale" => match args {
@@ -1228,7 +1258,16 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     let source = match src.to_lowercase().as_str() {
                         "torch" => LightSource::Torch,
                         "lantern" | "oil" => LightSource::Lantern,
-                        other => return Err(format!("`{other}`: torch or lantern")),
+                        // A candle is lit with `bx-candle` (its height); it is doused here.
+                        "candle" if verb == "bx-douse" => LightSource::Candle,
+                        other if verb == "bx-douse" => {
+                            return Err(format!("`{other}`: torch, lantern or candle"));
+                        }
+                        other => {
+                            return Err(format!(
+                                "`{other}`: torch or lantern (a candle: `bx-candle WHO INCHES`)"
+                            ));
+                        }
                     };
                     Ok(Input::Game(if verb == "bx-light" {
                         Command::LightSource { carrier, source }
@@ -1236,6 +1275,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                         Command::DouseLight { carrier, source }
                     }))
                 }
+                _ if verb == "bx-douse" => Err("`bx-douse WHO torch|lantern|candle` (GM)".to_owned()),
                 _ => Err(format!("`{verb} WHO torch|lantern` (GM)")),
             }
         }
@@ -1770,6 +1810,60 @@ fn ids(list: &str) -> Vec<CombatantId> {
         .collect()
 }
 
+/// `bx-sail RATE sea|coast|river|swamp [downstream|upstream] [navigator] [unfed=A,B]
+/// [nowater=A,B] [leader=X]`: a day on the water (`pass_day` `march` `water`, OSE § Waterborne
+/// Adventuring, Travel on the Water).
+fn water_day(args: &[&str]) -> Result<Input, String> {
+    use fray_protocol::bf::{March, Terrain};
+    use fray_protocol::ose::{Current, WaterDay, Waters};
+    const USAGE: &str = "`bx-sail RATE sea|coast|river|swamp [downstream|upstream] [navigator] [unfed=A,B] [nowater=A,B] [leader=X]` (GM; RATE: the vessel's feet per turn)";
+    let [rate, rest @ ..] = args else {
+        return Err(USAGE.into());
+    };
+    let rate = rate
+        .parse::<u32>()
+        .map_err(|_| format!("`{rate}` is not a rate in feet per turn; {USAGE}"))?;
+    let (mut waters, mut current, mut navigator) = (None, Current::None, false);
+    let (mut unfed, mut no_water, mut leader) = (Vec::new(), Vec::new(), None);
+    for w in rest {
+        let w = w.to_lowercase();
+        if let Some(v) = w.strip_prefix("unfed=") {
+            unfed = ids(v);
+        } else if let Some(v) = w.strip_prefix("nowater=") {
+            no_water = ids(v);
+        } else if let Some(v) = w.strip_prefix("leader=") {
+            leader = Some(CombatantId::new(v));
+        } else {
+            match w.as_str() {
+                "sea" | "ocean" => waters = Some(Waters::Sea),
+                "coast" => waters = Some(Waters::Coast),
+                "river" => waters = Some(Waters::River),
+                "swamp" => waters = Some(Waters::Swamp),
+                "downstream" => current = Current::Downstream,
+                "upstream" => current = Current::Upstream,
+                "navigator" => navigator = true,
+                other => return Err(format!("`{other}`: {USAGE}")),
+            }
+        }
+    }
+    let Some(waters) = waters else {
+        return Err(format!("which waters: sea, coast, river or swamp? {USAGE}"));
+    };
+    Ok(Input::Game(Command::PassDay {
+        march: March::Water,
+        terrain: Terrain::Clear,
+        unfed,
+        no_water,
+        leader,
+        water: Some(WaterDay {
+            rate,
+            waters,
+            current,
+            navigator,
+        }),
+    }))
+}
+
 /// `skill-check WHO SKILL DC|easy|moderate|hard [PURPOSE...]`: the GM's Orcus skill check
 /// (`orcus_check`).
 fn orcus_check(args: &[&str]) -> Result<Input, String> {
@@ -2013,6 +2107,113 @@ mod tests {
         );
         assert!(game("skill-check tamsin stealth tricky").is_err_and(|e| e.contains("easy")));
         assert!(game("skill-check tamsin").is_err_and(|e| e.contains("skill-check WHO")));
+    }
+
+    /// ose-adventuring.txt § Waterborne Adventuring, Travel on the Water (a day on the water:
+    /// `pass_day` `march` `water` with the vessel's rate, the waters, a river's current and a
+    /// navigator); `bx-day water …` is the same verb.
+    #[test]
+    fn bx_sail_passes_a_day_on_the_water_travel_on_the_water() {
+        use fray_protocol::bf::{March, Terrain};
+        use fray_protocol::ose::{Current, WaterDay, Waters};
+        let day = |water: WaterDay, unfed: Vec<CombatantId>, leader: Option<&str>| {
+            Ok(Command::PassDay {
+                march: March::Water,
+                terrain: Terrain::Clear,
+                unfed,
+                no_water: Vec::new(),
+                leader: leader.map(CombatantId::new),
+                water: Some(water),
+            })
+        };
+        assert_eq!(
+            game("bx-sail 360 river downstream leader=Ada"),
+            day(
+                WaterDay {
+                    rate: 360,
+                    waters: Waters::River,
+                    current: Current::Downstream,
+                    navigator: false,
+                },
+                Vec::new(),
+                Some("ada"),
+            )
+        );
+        assert_eq!(
+            game("bx-day water 120 sea navigator unfed=ada"),
+            day(
+                WaterDay {
+                    rate: 120,
+                    waters: Waters::Sea,
+                    current: Current::None,
+                    navigator: true,
+                },
+                vec![CombatantId::new("ada")],
+                None,
+            )
+        );
+        assert_eq!(
+            parse("bx-sail 90 SWAMP", None),
+            day(
+                WaterDay {
+                    rate: 90,
+                    waters: Waters::Swamp,
+                    current: Current::None,
+                    navigator: false,
+                },
+                Vec::new(),
+                None,
+            )
+            .map(Input::Game)
+        );
+        assert!(game("bx-sail 360").is_err_and(|e| e.contains("which waters")));
+        assert!(game("bx-sail fast sea").is_err_and(|e| e.contains("feet per turn")));
+        assert!(game("bx-sail 360 lake").is_err_and(|e| e.contains("bx-sail RATE")));
+    }
+
+    /// ose-adventuring.txt § Optional Rule: Encumbrance (armor and "a significant amount of
+    /// treasure" under the basic option): `bx-load … treasure` sets the flag, OSE's armor
+    /// words are accepted; basic-fantasy-adventures.txt § Light (taper candles): `bx-candle`
+    /// lights one, `bx-douse … candle` puts it out.
+    #[test]
+    fn bx_load_carries_treasure_and_bx_candle_lights_a_candle_encumbrance_light() {
+        use fray_protocol::bf::ArmorType;
+        use fray_protocol::ose::LightSource;
+        assert_eq!(
+            game("bx-load Ada heavy 400 treasure"),
+            Ok(Command::SetEncumbrance {
+                combatant: CombatantId::new("ada"),
+                armor: ArmorType::Metal,
+                load: 400,
+                treasure: true,
+            })
+        );
+        assert_eq!(
+            game("bx-load ada leather 30"),
+            Ok(Command::SetEncumbrance {
+                combatant: CombatantId::new("ada"),
+                armor: ArmorType::Leather,
+                load: 30,
+                treasure: false,
+            })
+        );
+        assert!(game("bx-load ada light 30 gold").is_err_and(|e| e.contains("[treasure]")));
+        assert_eq!(
+            game("bx-candle Quill 2"),
+            Ok(Command::LightCandle {
+                carrier: CombatantId::new("quill"),
+                inches: 2,
+            })
+        );
+        assert_eq!(
+            game("bx-douse quill candle"),
+            Ok(Command::DouseLight {
+                carrier: CombatantId::new("quill"),
+                source: LightSource::Candle,
+            })
+        );
+        assert!(game("bx-candle quill tall").is_err_and(|e| e.contains("inches")));
+        assert!(game("bx-light quill candle").is_err_and(|e| e.contains("bx-candle")));
     }
 
     #[test]
