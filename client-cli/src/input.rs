@@ -360,7 +360,8 @@ Old-School Essentials:
   bomb FLIER FT DICE T..    GM: a flier's bomb, 16+ on d20 per target
   bx-heal WHO DAYS          GM: 1d3 hit points per full day of rest
   distance dungeon|wilderness|water [surprised]   GM: the encounter distance
-  condition WHO blind|paralyzed|unstable|exhausted on|off   GM: set or clear it
+  condition WHO blind|paralyzed|unstable|exhausted|cover on|off   GM: set or clear it (cover:
+                            complete cover, attacks at WHO are refused)
   evade dungeon|water FLEE PURSUE | evade wilderness FLEE PURSUE N_FLEE N_PURSUE [surprised|surprising] [±PCT]   GM: an evasion attempt (rates in feet)
   behind WEAPON TARGET      a melee attack from behind (the shield does not count)
   bx-hire WHO CANDIDATE [ADJ]  GM: Basic Fantasy hiring roll for a retainer
@@ -1414,7 +1415,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         }
         "condition" => {
             use fray_protocol::ose::OseCondition;
-            let usage = "`condition WHO blind|paralyzed|unstable|exhausted on|off` (GM)";
+            let usage = "`condition WHO blind|paralyzed|unstable|exhausted|cover on|off` (GM; cover: complete cover)";
             let [who, c, on] = args else {
                 return Err(usage.to_owned());
             };
@@ -1423,6 +1424,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 "paralyzed" => OseCondition::Paralyzed,
                 "unstable" => OseCondition::Unstable,
                 "exhausted" => OseCondition::Exhausted,
+                "cover" | "complete-cover" | "complete_cover" => OseCondition::CompleteCover,
                 _ => return Err(usage.to_owned()),
             };
             let on = match on.to_lowercase().as_str() {
@@ -2214,6 +2216,30 @@ mod tests {
         );
         assert!(game("bx-candle quill tall").is_err_and(|e| e.contains("inches")));
         assert!(game("bx-light quill candle").is_err_and(|e| e.contains("bx-candle")));
+    }
+
+    /// ose-adventuring.txt § Targets Behind Cover (complete cover: "The target cannot be
+    /// hit"): `condition WHO cover on|off` sets the GM's `complete_cover`.
+    #[test]
+    fn condition_cover_sets_complete_cover_targets_behind_cover() {
+        use fray_protocol::ose::OseCondition;
+        assert_eq!(
+            game("condition Odo cover on"),
+            Ok(Command::OseCondition {
+                combatant: CombatantId::new("odo"),
+                condition: OseCondition::CompleteCover,
+                on: true,
+            })
+        );
+        assert_eq!(
+            game("condition odo complete-cover off"),
+            Ok(Command::OseCondition {
+                combatant: CombatantId::new("odo"),
+                condition: OseCondition::CompleteCover,
+                on: false,
+            })
+        );
+        assert!(game("condition odo hidden on").is_err_and(|e| e.contains("cover")));
     }
 
     #[test]
