@@ -5,7 +5,7 @@
 use crate::input::{Input, Menu};
 use fray_protocol::command::{EscapeSkill, WeaponHand};
 use fray_protocol::event::ActionKind;
-use fray_protocol::grid::{MoveMode, Square};
+use fray_protocol::grid::{ForcedPath, MoveMode, Square};
 use fray_protocol::{CombatantId, Command};
 
 /// The help for these verbs.
@@ -22,7 +22,9 @@ Grid commands (Orcus; squares are X,Y):
   area ATTACK [X,Y] [TARGET] [height=N] [side]  a near or far area power; X,Y is the far
                             burst's centre or the blast's north-west square; TARGET when the
                             power picks one; height=N lifts a far area's origin N squares
-                            (0-20); side: a Weapon power made with the side weapon
+                            (0-20); side: a Weapon power made with the side weapon;
+                            WHO>X,Y>X,Y: the squares a target hit is pushed, pulled or
+                            shunted through (WHO>: not moved)
   charge TARGET X,Y...      walk straight at TARGET and make a basic melee attack (+1 after 2
                             squares); the turn's other actions are lost
   bullrush TARGET X,Y [follow]  push an adjacent enemy to X,Y; follow steps into its square
@@ -189,7 +191,7 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
             };
             let mut origin = None;
             let mut targets = Vec::new();
-            let (mut origin_height, mut weapon) = (None, None);
+            let (mut origin_height, mut weapon, mut forced) = (None, None, Vec::new());
             for w in rest {
                 let lw = w.to_lowercase();
                 if let Some(h) = lw.strip_prefix("height=").or_else(|| lw.strip_prefix("h=")) {
@@ -201,6 +203,18 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                     weapon = Some(WeaponHand::Side);
                 } else if lw == "main" {
                     weapon = Some(WeaponHand::Main);
+                } else if let Some((who, path)) = lw.split_once('>') {
+                    // § Unwilling movement: WHO>X,Y>X,Y… the squares a target hit is moved
+                    // through (`WHO>`: it is not moved).
+                    forced.push(ForcedPath {
+                        target: CombatantId::new(who),
+                        path: squares(
+                            &path
+                                .split('>')
+                                .filter(|p| !p.is_empty())
+                                .collect::<Vec<_>>(),
+                        )?,
+                    });
                 } else if w.contains(',') {
                     origin = Some(square(w)?);
                 } else {
@@ -212,7 +226,7 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 attack: attack.to_lowercase(),
                 origin,
                 targets,
-                forced: Vec::new(),
+                forced,
                 origin_height,
                 weapon,
             })
@@ -462,6 +476,33 @@ mod tests {
         );
     }
 
+    /// orcus-basic-rules.txt § Unwilling movement (the user chooses where each target goes):
+    /// `area … WHO>X,Y>X,Y` gives a target's forced path, `WHO>` none.
+    #[test]
+    fn area_takes_forced_paths_unwilling_movement() {
+        assert_eq!(
+            game("area tide 2,2 Rat-1>5,3>6,3 rat-2>"),
+            Command::AreaAttack {
+                actor: CombatantId::new("brenna"),
+                attack: "tide".into(),
+                origin: Some(Square::new(2, 2)),
+                targets: vec![],
+                forced: vec![
+                    ForcedPath {
+                        target: CombatantId::new("rat-1"),
+                        path: vec![Square::new(5, 3), Square::new(6, 3)],
+                    },
+                    ForcedPath {
+                        target: CombatantId::new("rat-2"),
+                        path: vec![],
+                    },
+                ],
+                origin_height: None,
+                weapon: None,
+            }
+        );
+    }
+
     /// orcus-basic-rules.txt § Maintain ("You can end an effect that requires maintenance at
     /// any time as a free action"): `maintain` and `end-effect` take the effect's or zone's
     /// number, for the acting combatant or a named one (out of its turn).
@@ -513,6 +554,7 @@ mod tests {
         assert!(err("end-effect").contains("end-effect [WHO] EFFECT"));
         assert!(err("end-effect zone").contains("not an effect number"));
         assert!(err("area burst height=up").contains("height=N"));
+        assert!(err("area burst rat>5;3").contains("X,Y"));
         assert!(matches!(parse("end-effect", &["4"], None), Some(Err(_))));
         assert!(parse("dance", &[], Some(&menu())).is_none());
         // Without a combatant to act for.
