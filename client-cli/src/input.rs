@@ -340,7 +340,8 @@ Five Torches Deep:
   stealth-dc N|default      GM: the stealth DC (11 by default)
   reveal WHO                GM: WHO's stealth ends
 Old-School Essentials:
-  surprise party|monsters|both   GM: d6 surprise rolls (before the battle)
+  surprise party|monsters|both   GM: d6 surprise rolls (before the battle); any other words
+                            name the surprised (`start_surprise`, as on the Orcus grid)
   reaction [SPEAKER]        GM: the 2d6 monster reaction roll (+ SPEAKER's CHA)
   declare spell NAME | withdraw | retreat | none   declare for the next round
   shoot WEAPON TARGET short|medium|long [MOD]      a missile attack at a range band
@@ -851,9 +852,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     vec![fray_protocol::Side::Heroes]
                 }
                 [w] if w.eq_ignore_ascii_case("monsters") => vec![fray_protocol::Side::Monsters],
-                _ => {
-                    return Err("`surprise party|monsters|both` (GM, before the battle)".to_owned());
+                [] => {
+                    return Err("`surprise party|monsters|both` (GM, OSE: the d6 rolls) or `surprise WHO...` (GM: start with the listed surprised)".to_owned());
                 }
+                // Orcus and Five Torches Deep: `start_surprise` naming the surprised.
+                _ => return Ok(Input::Game(Command::StartSurprise { surprised: ids(&args.join(",")) })),
             };
             Ok(Input::Game(Command::RollSurprise { sides }))
         }
@@ -2240,6 +2243,177 @@ mod tests {
             })
         );
         assert!(game("condition odo hidden on").is_err_and(|e| e.contains("cover")));
+    }
+
+    /// Every command in protocol/README.md's command tables has a verb: one line per command
+    /// parses into a command of that kind (so a command added to the protocol without a verb
+    /// fails here).
+    #[test]
+    fn every_command_in_the_protocol_readme_has_a_verb() {
+        const LINES: &[&str] = &[
+            "start",
+            "ambush goblin-1",
+            "attack melee goblin-1",
+            "move",
+            "disengage",
+            "intercept brakka goblin-1",
+            "potion",
+            "stabilize goblin-3",
+            "rally",
+            "letgo brakka goblin-1",
+            "end",
+            "spirit brakka ogre ac",
+            "ready",
+            "delay",
+            "act brakka",
+            "end battle",
+            "rest brakka 2",
+            "healup",
+            "end-session",
+            "next-battle",
+            "escalation hold",
+            "flee",
+            "modifier brakka ac +2",
+            "temp brakka 8",
+            "knockouts refuse",
+            "teleport brakka far",
+            "surprise goblin-1 goblin-2",
+            "reorder brakka goblin-1",
+            "walk 4,4 5,3",
+            "stand",
+            "defend",
+            "ap standard",
+            "area burst",
+            "charge goblin-1 3,4",
+            "bullrush goblin-1 1,2",
+            "grapple goblin-1",
+            "escape athletics",
+            "maintain 12",
+            "end-effect 14",
+            "mount horse",
+            "dismount 3,2",
+            "command-mount move",
+            "aloft 2",
+            "skill brakka feint goblin-1",
+            "reload brakka crossbow",
+            "allies brakka goblin-1",
+            "decline-ally brakka ogre",
+            "rider brakka take",
+            "be-hit brakka ogre",
+            "pass-time 90",
+            "skill-check brakka athletics 15",
+            "check brakka dex 13",
+            "grant brakka adv",
+            "morale goblin-1",
+            "retreat",
+            "resolve",
+            "delay-to ogre",
+            "heal brakka 2d4",
+            "light dark",
+            "torch",
+            "load brakka 10",
+            "travel",
+            "return dangerous",
+            "chase open 40 brakka",
+            "corrupt brakka",
+            "cure brakka",
+            "time-dice 2",
+            "set-time 5",
+            "crawl",
+            "resilience brakka",
+            "exhaust brakka",
+            "camp safe",
+            "hide",
+            "stealth-dc 14",
+            "reveal brakka",
+            "ready-for active the goblin moves",
+            "concentrate bless",
+            "unconcentrate",
+            "surprise party",
+            "reaction",
+            "declare withdraw",
+            "shoot ranged goblin-1 short",
+            "cast",
+            "bx-morale goblin-1",
+            "save brakka breath",
+            "secret listen",
+            "bx-turn",
+            "bx-light brakka torch",
+            "bx-douse brakka torch",
+            "bomb roc 100 2d6 brakka",
+            "save-half brakka breath 3d6",
+            "bx-check brakka str",
+            "fall brakka 30",
+            "bx-heal brakka 2",
+            "distance dungeon",
+            "evade dungeon 90 120",
+            "bx-move 10",
+            "bx-hold",
+            "condition brakka blind on",
+            "pursue dungeon 90 120",
+            "pursuit-round",
+            "lure food",
+            "end-pursuit",
+            "gale near seaworthy",
+            "bx-hire brakka cole",
+            "bx-loyalty cole",
+            "bx-xp brakka goblin-1",
+            "bx-day",
+            "bx-load brakka metal 90",
+            "bx-effect 12 light spell",
+            "bx-wind",
+            "bx-gale 2",
+            "bx-candle brakka 2",
+        ];
+        let mut kinds = std::collections::BTreeSet::new();
+        for line in LINES {
+            match game(line) {
+                Ok(c) => kinds.insert(c.kind()),
+                Err(e) => panic!("{line}: {e}"),
+            };
+        }
+        let readme = include_str!("../../protocol/README.md");
+        let mut in_commands = false;
+        let (mut missing, mut rows) = (Vec::new(), 0);
+        for l in readme.lines() {
+            if l.starts_with("### ") {
+                in_commands = l == "### Commands" || l.ends_with(" commands");
+            }
+            let Some(json) = l
+                .strip_suffix("` |")
+                .and_then(|r| r.rsplit_once(" `"))
+                .map(|(_, j)| j)
+                .filter(|_| in_commands && l.starts_with('|'))
+            else {
+                continue;
+            };
+            let name = match serde_json::from_str::<serde_json::Value>(json) {
+                Ok(serde_json::Value::String(s)) => s,
+                Ok(serde_json::Value::Object(m)) => m.keys().next().cloned().unwrap_or_default(),
+                other => panic!("{l}: {other:?}"),
+            };
+            rows += 1;
+            if !kinds.contains(name.as_str()) && !missing.contains(&name) {
+                missing.push(name);
+            }
+        }
+        // `surprise` names the surprised unless it names a side (OSE's d6 rolls).
+        assert_eq!(
+            game("surprise Goblin-1 goblin-2"),
+            Ok(Command::StartSurprise {
+                surprised: vec![CombatantId::new("goblin-1"), CombatantId::new("goblin-2")]
+            })
+        );
+        assert_eq!(
+            game("surprise monsters"),
+            Ok(Command::RollSurprise {
+                sides: vec![fray_protocol::Side::Monsters]
+            })
+        );
+        assert!(game("surprise").is_err_and(|e| e.contains("surprise WHO")));
+        assert!(rows >= 113, "only {rows} command rows read");
+        assert!(missing.is_empty(), "no verb for {missing:?}");
+        assert!(kinds.len() >= 113, "{}", kinds.len());
     }
 
     #[test]
