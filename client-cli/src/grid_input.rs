@@ -3,9 +3,9 @@
 //! north-west corner, as in the state's `grid.square`).
 
 use crate::input::{Input, Menu};
-use fray_protocol::command::EscapeSkill;
+use fray_protocol::command::{EscapeSkill, WeaponHand};
 use fray_protocol::event::ActionKind;
-use fray_protocol::grid::{MoveMode, Square};
+use fray_protocol::grid::{ForcedPath, MoveMode, Square};
 use fray_protocol::{CombatantId, Command};
 
 /// The help for these verbs.
@@ -19,14 +19,21 @@ Grid commands (Orcus; squares are X,Y):
   stand                     stand up from prone (a move action)
   defend                    full defense: +2 to all defenses (a standard action)
   ap standard|move|swift    spend an action point for one more action
-  area ATTACK [X,Y] [TARGET]  a near or far area power; X,Y is the far burst's centre or the
-                            blast's north-west square; TARGET when the power picks one
+  area ATTACK [X,Y] [TARGET] [height=N] [side]  a near or far area power; X,Y is the far
+                            burst's centre or the blast's north-west square; TARGET when the
+                            power picks one; height=N lifts a far area's origin N squares
+                            (0-20); side: a Weapon power made with the side weapon;
+                            WHO>X,Y>X,Y: the squares a target hit is pushed, pulled or
+                            shunted through (WHO>: not moved)
   charge TARGET X,Y...      walk straight at TARGET and make a basic melee attack (+1 after 2
                             squares); the turn's other actions are lost
   bullrush TARGET X,Y [follow]  push an adjacent enemy to X,Y; follow steps into its square
   grapple TARGET            grapple an adjacent enemy
   escape acrobatics|athletics [X,Y]  escape a grapple, then maybe step to X,Y
-  maintain EFFECT           maintain a grapple (a swift action, by effect number)
+  maintain [WHO] EFFECT     maintain a grapple (a swift action) or a power's effect or zone
+                            (its maintain action), by its #number
+  end-effect [WHO] EFFECT   end an effect, zone or grapple WHO maintains (a free action, any
+                            turn); WHO: the creator, when it is not the one acting now
   letgo GRAPPLER TARGET     end a grapple (a free action)
   mount MOUNT [control]     mount an adjacent larger ally (a move action); control: a trained
                             mount that acts with the actions you give up
@@ -184,11 +191,34 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
             };
             let mut origin = None;
             let mut targets = Vec::new();
+            let (mut origin_height, mut weapon, mut forced) = (None, None, Vec::new());
             for w in rest {
-                if w.contains(',') {
+                let lw = w.to_lowercase();
+                if let Some(h) = lw.strip_prefix("height=").or_else(|| lw.strip_prefix("h=")) {
+                    let h = h
+                        .parse::<i32>()
+                        .map_err(|_| format!("`{w}`: height=N, the origin's height in squares"))?;
+                    origin_height = Some(h);
+                } else if lw == "side" {
+                    weapon = Some(WeaponHand::Side);
+                } else if lw == "main" {
+                    weapon = Some(WeaponHand::Main);
+                } else if let Some((who, path)) = lw.split_once('>') {
+                    // § Unwilling movement: WHO>X,Y>X,Y… the squares a target hit is moved
+                    // through (`WHO>`: it is not moved).
+                    forced.push(ForcedPath {
+                        target: CombatantId::new(who),
+                        path: squares(
+                            &path
+                                .split('>')
+                                .filter(|p| !p.is_empty())
+                                .collect::<Vec<_>>(),
+                        )?,
+                    });
+                } else if w.contains(',') {
                     origin = Some(square(w)?);
                 } else {
-                    targets.push(CombatantId::new(w.to_lowercase()));
+                    targets.push(CombatantId::new(lw));
                 }
             }
             game(Command::AreaAttack {
@@ -196,9 +226,9 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 attack: attack.to_lowercase(),
                 origin,
                 targets,
-                forced: Vec::new(),
-                origin_height: None,
-                weapon: None,
+                forced,
+                origin_height,
+                weapon,
             })
         })(),
         "charge" => (|| {
@@ -254,18 +284,25 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 step_to: step,
             })
         })(),
-        "maintain" => (|| {
-            let m = need()?;
-            let [n] = args else {
-                return Err("`maintain EFFECT` (the effect's number)".to_owned());
+        "maintain" | "end-effect" | "release" => (|| {
+            let usage = if verb == "maintain" {
+                "`maintain [WHO] EFFECT` (the effect's or zone's number)"
+            } else {
+                "`end-effect [WHO] EFFECT` (the effect's or zone's number)"
+            };
+            let (actor, n) = match args {
+                [n] => (need()?.actor.clone(), n),
+                [who, n] => (CombatantId::new(who.to_lowercase()), n),
+                _ => return Err(usage.to_owned()),
             };
             let effect = n
                 .trim_start_matches('#')
                 .parse::<u32>()
-                .map_err(|_| format!("`{n}` is not an effect number"))?;
-            game(Command::Maintain {
-                actor: m.actor.clone(),
-                effect,
+                .map_err(|_| format!("`{n}` is not an effect number; {usage}"))?;
+            game(if verb == "maintain" {
+                Command::Maintain { actor, effect }
+            } else {
+                Command::EndEffect { actor, effect }
             })
         })(),
         "surprise" => game(Command::StartSurprise {
@@ -397,6 +434,111 @@ mod tests {
         );
     }
 
+    /// orcus-basic-rules.txt § Areas of effect (far areas centred aloft: `origin_height`) and
+    /// § Weapon properties, Side Weapon: `area` takes `height=N` and `side` (or `main`).
+    #[test]
+    fn area_takes_an_origin_height_and_the_side_weapon_side_weapon() {
+        assert_eq!(
+            game("area frost-bloom 6,2 height=2"),
+            Command::AreaAttack {
+                actor: CombatantId::new("brenna"),
+                attack: "frost-bloom".into(),
+                origin: Some(Square::new(6, 2)),
+                targets: vec![],
+                forced: Vec::new(),
+                origin_height: Some(2),
+                weapon: None,
+            }
+        );
+        assert_eq!(
+            game("area Sweep SIDE"),
+            Command::AreaAttack {
+                actor: CombatantId::new("brenna"),
+                attack: "sweep".into(),
+                origin: None,
+                targets: vec![],
+                forced: Vec::new(),
+                origin_height: None,
+                weapon: Some(WeaponHand::Side),
+            }
+        );
+        assert_eq!(
+            game("area volley 3,3 gutter-rat-1 h=0 main"),
+            Command::AreaAttack {
+                actor: CombatantId::new("brenna"),
+                attack: "volley".into(),
+                origin: Some(Square::new(3, 3)),
+                targets: vec![CombatantId::new("gutter-rat-1")],
+                forced: Vec::new(),
+                origin_height: Some(0),
+                weapon: Some(WeaponHand::Main),
+            }
+        );
+    }
+
+    /// orcus-basic-rules.txt § Unwilling movement (the user chooses where each target goes):
+    /// `area … WHO>X,Y>X,Y` gives a target's forced path, `WHO>` none.
+    #[test]
+    fn area_takes_forced_paths_unwilling_movement() {
+        assert_eq!(
+            game("area tide 2,2 Rat-1>5,3>6,3 rat-2>"),
+            Command::AreaAttack {
+                actor: CombatantId::new("brenna"),
+                attack: "tide".into(),
+                origin: Some(Square::new(2, 2)),
+                targets: vec![],
+                forced: vec![
+                    ForcedPath {
+                        target: CombatantId::new("rat-1"),
+                        path: vec![Square::new(5, 3), Square::new(6, 3)],
+                    },
+                    ForcedPath {
+                        target: CombatantId::new("rat-2"),
+                        path: vec![],
+                    },
+                ],
+                origin_height: None,
+                weapon: None,
+            }
+        );
+    }
+
+    /// orcus-basic-rules.txt § Maintain ("You can end an effect that requires maintenance at
+    /// any time as a free action"): `maintain` and `end-effect` take the effect's or zone's
+    /// number, for the acting combatant or a named one (out of its turn).
+    #[test]
+    fn maintain_and_end_effect_name_the_effect_maintain() {
+        assert_eq!(
+            game("maintain #12"),
+            Command::Maintain {
+                actor: CombatantId::new("brenna"),
+                effect: 12,
+            }
+        );
+        assert_eq!(
+            game("end-effect 14"),
+            Command::EndEffect {
+                actor: CombatantId::new("brenna"),
+                effect: 14,
+            }
+        );
+        assert_eq!(
+            game("release Orin #14"),
+            Command::EndEffect {
+                actor: CombatantId::new("orin"),
+                effect: 14,
+            }
+        );
+        // Naming the creator needs no combatant acting now.
+        assert_eq!(
+            parse("end-effect", &["orin", "3"], None),
+            Some(Ok(Input::Game(Command::EndEffect {
+                actor: CombatantId::new("orin"),
+                effect: 3,
+            })))
+        );
+    }
+
     #[test]
     fn bad_grid_input_says_what_is_accepted() {
         let err = |line: &str| {
@@ -409,6 +551,11 @@ mod tests {
         assert!(err("walk 4-4").contains("X,Y"));
         assert!(err("escape swimming").contains("acrobatics or athletics"));
         assert!(err("ap twice").contains("standard|move|swift"));
+        assert!(err("end-effect").contains("end-effect [WHO] EFFECT"));
+        assert!(err("end-effect zone").contains("not an effect number"));
+        assert!(err("area burst height=up").contains("height=N"));
+        assert!(err("area burst rat>5;3").contains("X,Y"));
+        assert!(matches!(parse("end-effect", &["4"], None), Some(Err(_))));
         assert!(parse("dance", &[], Some(&menu())).is_none());
         // Without a combatant to act for.
         assert!(matches!(parse("stand", &[], None), Some(Err(_))));

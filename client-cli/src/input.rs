@@ -256,17 +256,19 @@ Commands (case-insensitive):
                             opportunity attacks)
   move TARGET               engage an enemy (a move action)
   move far                  move far away from the fight
-      ready [standard|move]     ready an action (a standard action); take it out of turn before
+  ready [standard|move]     ready an action (a standard action); take it out of turn before
                             your next turn with any command of that kind
   delay                     delay: act later this round (before taking any action)
   act WHO                   a delaying combatant acts right after the current turn
   disengage | d             disengage check (11+, -1 per extra foe; a move action)
   coup ATTACK TARGET        coup de grace on a helpless enemy you are engaged with
   ko ATTACK TARGET...       a knock-out blow: a monster it drops to 0 hp is knocked out (OSE: subdue)
+                            instead of slain (heroes; the GM may refuse knock-outs)
   shove ATTACK TARGET X,Y...  Orcus: attack one target with a push/pull/shunt power, choosing
                             the squares it is moved through if hit
-                            instead of slain (heroes; the GM may refuse knock-outs)
-    potion [ALLY]             drink a healing potion, or feed one to an ally (standard action)
+  side ATTACK TARGET...     Orcus: a Weapon power made with the hero's side weapon (its dice,
+                            crit, reach and proficiency; without `side`: the main weapon)
+  potion [ALLY]             drink a healing potion, or feed one to an ally (standard action)
   stabilize ALLY            DC 10 Wisdom check to stabilize an unconscious ally
   oa ATTACKER TARGET        opportunity attack (out of turn, basic melee) against a provoker
   intercept WHO MOVER       stop an enemy that just moved and engage it
@@ -275,17 +277,19 @@ Commands (case-insensitive):
   rally | r                 rally (standard action, spends a recovery)
   end | e                   end the turn
   start                     GM: start the battle (initiative as the ruleset says)
-    end battle                GM: end the battle now (the seed is revealed)
-    ambush WHO [escalate]     GM: start with an ambush round led by WHO (escalate: the
+  end battle                GM: end the battle now (the seed is revealed)
+  ambush WHO [escalate]     GM: start with an ambush round led by WHO (escalate: the
                             escalation die goes to 1 after it)
-    spirit WHO ALLY STAT      a PC out of the fight fights in spirit: ALLY gets +1 (+2 the
+  spirit WHO ALLY STAT      a PC out of the fight fights in spirit: ALLY gets +1 (+2 the
                             first time) to attack, ac, pd or md
-    rest HERO N               after the battle (rests option): quick rest spending N recoveries
+  rest HERO N               after the battle (rests option): quick rest spending N recoveries
   healup                    GM: full heal-up (rests option)
   end-session               GM: end the session and reveal the seed (rests option)
   next-battle               GM: bring in the session's next battle (rests option)
   pass-time MINUTES         GM (Orcus): time passes outside the battle (the session clock)
   reload WHO POWER          Orcus: reload a Loading (swift) weapon power (a swift action)
+  skill-check WHO SKILL DC|easy|moderate|hard [PURPOSE...]
+                            GM (Orcus): a skill check against a DC or a difficulty by level
   skill WHO KIND [TARGET] [standard|move|swift] [foreign] [EFFECT]
                             Orcus skill action: feint, grant-save, rally-ally,
                             create-diversion, deter, unnerve (deter: the action to forbid;
@@ -299,7 +303,7 @@ Commands (case-insensitive):
   flee                      GM: the party flees (all players agreed; a campaign loss)
   escalation hold|resume|reset   GM: hold, resume or reset the escalation die
   knockouts allow|refuse    GM: allow or refuse the heroes' knock-out blows
-    temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
+  temp TARGET AMOUNT        GM: grant temporary hit points (the higher amount stays)
   modifier WHO STAT +2|-2   GM: the universal modifier to attack, ac, pd or md until the end
                             of WHO's next turn
 Five Torches Deep:
@@ -336,7 +340,8 @@ Five Torches Deep:
   stealth-dc N|default      GM: the stealth DC (11 by default)
   reveal WHO                GM: WHO's stealth ends
 Old-School Essentials:
-  surprise party|monsters|both   GM: d6 surprise rolls (before the battle)
+  surprise party|monsters|both   GM: d6 surprise rolls (before the battle); any other words
+                            name the surprised (`start_surprise`, as on the Orcus grid)
   reaction [SPEAKER]        GM: the 2d6 monster reaction roll (+ SPEAKER's CHA)
   declare spell NAME | withdraw | retreat | none   declare for the next round
   shoot WEAPON TARGET short|medium|long [MOD]      a missile attack at a range band
@@ -349,14 +354,15 @@ Old-School Essentials:
                             GM: a secret roll only the GM sees (doors: d6/d10/d20 + STR)
   bx-turn [CHANCE] [rest]   GM: an exploration turn (wandering check; light; rest)
   bx-light WHO torch|lantern   GM: light a torch or a lantern
-  bx-douse WHO torch|lantern   GM: put it out
+  bx-douse WHO torch|lantern|candle   GM: put it out
   save-half WHO CATEGORY DICE [MOD]   GM: a save for half of DICE damage
   bx-check WHO str|int|wis|dex|con|cha [MOD]   GM: roll-under ability check
   fall WHO FEET             GM: 1d6 damage per 10' fallen
   bomb FLIER FT DICE T..    GM: a flier's bomb, 16+ on d20 per target
   bx-heal WHO DAYS          GM: 1d3 hit points per full day of rest
   distance dungeon|wilderness|water [surprised]   GM: the encounter distance
-  condition WHO blind|paralyzed|unstable|exhausted on|off   GM: set or clear it
+  condition WHO blind|paralyzed|unstable|exhausted|cover on|off   GM: set or clear it (cover:
+                            complete cover, attacks at WHO are refused)
   evade dungeon|water FLEE PURSUE | evade wilderness FLEE PURSUE N_FLEE N_PURSUE [surprised|surprising] [±PCT]   GM: an evasion attempt (rates in feet)
   behind WEAPON TARGET      a melee attack from behind (the shield does not count)
   bx-hire WHO CANDIDATE [ADJ]  GM: Basic Fantasy hiring roll for a retainer
@@ -364,7 +370,14 @@ Old-School Essentials:
   bx-xp A,B,.. [BONUS] [MONSTER..]  GM: award XP (defeated monsters + bonus) to the party
   bx-day [rest|normal|forced|air] [jungle|forest|clear|road] [unfed=A,B] [nowater=A,B] [leader=X]
                                GM: a day of travel or rest
-  bx-load WHO none|leather|metal LB  GM: armor and load (movement)
+  bx-sail RATE sea|coast|river|swamp [downstream|upstream] [navigator] [unfed=A,B] [nowater=A,B] [leader=X]
+                               GM (OSE): a day on the water (RATE: the vessel's feet per turn;
+                               also `bx-day water RATE ...`)
+  bx-load WHO none|leather|metal LOAD [treasure]  GM: armor and load (movement; OSE: also
+                               unarmored|light|heavy, LOAD in coins, treasure: a significant
+                               amount under the basic option)
+  bx-candle WHO INCHES         GM (Basic Fantasy): light a taper candle 1-24 inches high
+                               (`bx-douse WHO candle` puts it out)
   bx-effect TURNS [@WHO] NAME  GM: a timed effect lasting TURNS exploration turns
   bx-wind                      GM: the day's wind at sea (direction and conditions)
   bx-gale HOURS                GM: a gale's damage to a ship, 2d8 per hour sailed
@@ -695,6 +708,14 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
             Ok(Input::Game(cmd))
         }
+        "side" => {
+            let mut cmd = need_menu()?.parse_attack(args)?;
+            if let Command::Attack { weapon, .. } = &mut cmd {
+                *weapon = Some(fray_protocol::command::WeaponHand::Side);
+            }
+            Ok(Input::Game(cmd))
+        }
+        "skill-check" => orcus_check(args),
         "knockouts" | "knock-outs" => match args {
             [w] if w.eq_ignore_ascii_case("allow") => {
                 Ok(Input::Game(Command::KnockOuts { allowed: true }))
@@ -831,9 +852,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     vec![fray_protocol::Side::Heroes]
                 }
                 [w] if w.eq_ignore_ascii_case("monsters") => vec![fray_protocol::Side::Monsters],
-                _ => {
-                    return Err("`surprise party|monsters|both` (GM, before the battle)".to_owned());
+                [] => {
+                    return Err("`surprise party|monsters|both` (GM, OSE: the d6 rolls) or `surprise WHO...` (GM: start with the listed surprised)".to_owned());
                 }
+                // Orcus and Five Torches Deep: `start_surprise` naming the surprised.
+                _ => return Ok(Input::Game(Command::StartSurprise { surprised: ids(&args.join(",")) })),
             };
             Ok(Input::Game(Command::RollSurprise { sides }))
         }
@@ -1031,6 +1054,20 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 party,
             }))
         }
+        "bx-sail" => water_day(args),
+        "bx-day" if args.first().is_some_and(|w| w.eq_ignore_ascii_case("water")) => {
+            water_day(&args[1..])
+        }
+        "bx-candle" => match args {
+            [who, inches] => Ok(Input::Game(Command::LightCandle {
+                carrier: CombatantId::new(who.to_lowercase()),
+                inches: inches
+                    .trim_end_matches('"')
+                    .parse()
+                    .map_err(|_| format!("`{inches}` is not a height in inches (1-24)"))?,
+            })),
+            _ => Err("`bx-candle WHO INCHES` (GM: a taper candle, 1-24 inches high)".to_owned()),
+        },
         "bx-day" => {
             use fray_protocol::bf::{March, Terrain};
             let mut march = March::Normal;
@@ -1079,23 +1116,32 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }))
         }
         "bx-load" => match args {
-            [who, armor, lb] => {
+            [who, armor, lb, rest @ ..]
+                if rest.is_empty()
+                    || matches!(rest, [t] if t.eq_ignore_ascii_case("treasure")) =>
+            {
                 use fray_protocol::bf::ArmorType;
                 let armor = match armor.to_lowercase().as_str() {
-                    "none" => ArmorType::None,
-                    "leather" => ArmorType::Leather,
-                    "metal" => ArmorType::Metal,
-                    other => return Err(format!("`{other}`: none, leather or metal")),
+                    "none" | "unarmored" => ArmorType::None,
+                    "leather" | "light" => ArmorType::Leather,
+                    "metal" | "heavy" => ArmorType::Metal,
+                    other => {
+                        return Err(format!(
+                            "`{other}`: none, leather or metal (OSE: unarmored, light, heavy)"
+                        ));
+                    }
                 };
-                let load = lb.parse::<u32>().map_err(|_| format!("`{lb}`: pounds"))?;
+                let load = lb
+                    .parse::<u32>()
+                    .map_err(|_| format!("`{lb}`: pounds (OSE: coins of weight)"))?;
                 Ok(Input::Game(Command::SetEncumbrance {
                     combatant: CombatantId::new(who.to_lowercase()),
                     armor,
                     load,
-                    treasure: false,
+                    treasure: !rest.is_empty(),
                 }))
             }
-            _ => Err("`bx-load WHO none|leather|metal LB` (GM)".to_owned()),
+            _ => Err("`bx-load WHO none|leather|metal LOAD [treasure]` (GM)".to_owned()),
         },
         "bx-wind" => Ok(Input::Game(Command::RollWind {})),
         "bx-gale" => match args {
@@ -1216,7 +1262,16 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     let source = match src.to_lowercase().as_str() {
                         "torch" => LightSource::Torch,
                         "lantern" | "oil" => LightSource::Lantern,
-                        other => return Err(format!("`{other}`: torch or lantern")),
+                        // A candle is lit with `bx-candle` (its height); it is doused here.
+                        "candle" if verb == "bx-douse" => LightSource::Candle,
+                        other if verb == "bx-douse" => {
+                            return Err(format!("`{other}`: torch, lantern or candle"));
+                        }
+                        other => {
+                            return Err(format!(
+                                "`{other}`: torch or lantern (a candle: `bx-candle WHO INCHES`)"
+                            ));
+                        }
                     };
                     Ok(Input::Game(if verb == "bx-light" {
                         Command::LightSource { carrier, source }
@@ -1224,6 +1279,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                         Command::DouseLight { carrier, source }
                     }))
                 }
+                _ if verb == "bx-douse" => Err("`bx-douse WHO torch|lantern|candle` (GM)".to_owned()),
                 _ => Err(format!("`{verb} WHO torch|lantern` (GM)")),
             }
         }
@@ -1362,7 +1418,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         }
         "condition" => {
             use fray_protocol::ose::OseCondition;
-            let usage = "`condition WHO blind|paralyzed|unstable|exhausted on|off` (GM)";
+            let usage = "`condition WHO blind|paralyzed|unstable|exhausted|cover on|off` (GM; cover: complete cover)";
             let [who, c, on] = args else {
                 return Err(usage.to_owned());
             };
@@ -1371,6 +1427,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 "paralyzed" => OseCondition::Paralyzed,
                 "unstable" => OseCondition::Unstable,
                 "exhausted" => OseCondition::Exhausted,
+                "cover" | "complete-cover" | "complete_cover" => OseCondition::CompleteCover,
                 _ => return Err(usage.to_owned()),
             };
             let on = match on.to_lowercase().as_str() {
@@ -1758,6 +1815,91 @@ fn ids(list: &str) -> Vec<CombatantId> {
         .collect()
 }
 
+/// `bx-sail RATE sea|coast|river|swamp [downstream|upstream] [navigator] [unfed=A,B]
+/// [nowater=A,B] [leader=X]`: a day on the water (`pass_day` `march` `water`, OSE § Waterborne
+/// Adventuring, Travel on the Water).
+fn water_day(args: &[&str]) -> Result<Input, String> {
+    use fray_protocol::bf::{March, Terrain};
+    use fray_protocol::ose::{Current, WaterDay, Waters};
+    const USAGE: &str = "`bx-sail RATE sea|coast|river|swamp [downstream|upstream] [navigator] [unfed=A,B] [nowater=A,B] [leader=X]` (GM; RATE: the vessel's feet per turn)";
+    let [rate, rest @ ..] = args else {
+        return Err(USAGE.into());
+    };
+    let rate = rate
+        .parse::<u32>()
+        .map_err(|_| format!("`{rate}` is not a rate in feet per turn; {USAGE}"))?;
+    let (mut waters, mut current, mut navigator) = (None, Current::None, false);
+    let (mut unfed, mut no_water, mut leader) = (Vec::new(), Vec::new(), None);
+    for w in rest {
+        let w = w.to_lowercase();
+        if let Some(v) = w.strip_prefix("unfed=") {
+            unfed = ids(v);
+        } else if let Some(v) = w.strip_prefix("nowater=") {
+            no_water = ids(v);
+        } else if let Some(v) = w.strip_prefix("leader=") {
+            leader = Some(CombatantId::new(v));
+        } else {
+            match w.as_str() {
+                "sea" | "ocean" => waters = Some(Waters::Sea),
+                "coast" => waters = Some(Waters::Coast),
+                "river" => waters = Some(Waters::River),
+                "swamp" => waters = Some(Waters::Swamp),
+                "downstream" => current = Current::Downstream,
+                "upstream" => current = Current::Upstream,
+                "navigator" => navigator = true,
+                other => return Err(format!("`{other}`: {USAGE}")),
+            }
+        }
+    }
+    let Some(waters) = waters else {
+        return Err(format!("which waters: sea, coast, river or swamp? {USAGE}"));
+    };
+    Ok(Input::Game(Command::PassDay {
+        march: March::Water,
+        terrain: Terrain::Clear,
+        unfed,
+        no_water,
+        leader,
+        water: Some(WaterDay {
+            rate,
+            waters,
+            current,
+            navigator,
+        }),
+    }))
+}
+
+/// `skill-check WHO SKILL DC|easy|moderate|hard [PURPOSE...]`: the GM's Orcus skill check
+/// (`orcus_check`).
+fn orcus_check(args: &[&str]) -> Result<Input, String> {
+    use fray_protocol::command::CheckDifficulty;
+    const USAGE: &str =
+        "`skill-check WHO SKILL DC|easy|moderate|hard [PURPOSE...]` (GM; SKILL e.g. athletics)";
+    let [who, skill, against, purpose @ ..] = args else {
+        return Err(USAGE.into());
+    };
+    let (dc, difficulty) = match against.to_lowercase().as_str() {
+        "easy" => (None, Some(CheckDifficulty::Easy)),
+        "moderate" => (None, Some(CheckDifficulty::Moderate)),
+        "hard" => (None, Some(CheckDifficulty::Hard)),
+        other => match other.strip_prefix("dc").unwrap_or(other).parse::<i32>() {
+            Ok(n) => (Some(n), None),
+            Err(_) => {
+                return Err(format!(
+                    "`{against}` is not a DC or easy, moderate or hard; {USAGE}"
+                ));
+            }
+        },
+    };
+    Ok(Input::Game(Command::OrcusCheck {
+        combatant: CombatantId::new(who.to_lowercase()),
+        skill: skill.to_lowercase(),
+        dc,
+        difficulty,
+        purpose: (!purpose.is_empty()).then(|| purpose.join(" ")),
+    }))
+}
+
 /// `skill WHO KIND [TARGET] [standard|move|swift] [foreign] [EFFECT]`: an Orcus skill action.
 fn skill_action(args: &[&str]) -> Result<Input, String> {
     use fray_protocol::command::SkillActionKind as K;
@@ -1913,6 +2055,365 @@ mod tests {
             forced: Vec::new(),
             weapon: None,
         }
+    }
+
+    /// orcus-basic-rules.txt § Weapon properties, Side Weapon ("you choose which weapon you
+    /// attack with"): `side` sends the attack with `weapon: side`; a plain attack leaves the
+    /// field out (the main weapon).
+    #[test]
+    fn side_attacks_with_the_side_weapon_side_weapon() {
+        let mut side = attack_cmd("melee", &["goblin-2"]);
+        if let Command::Attack { weapon, .. } = &mut side {
+            *weapon = Some(fray_protocol::command::WeaponHand::Side);
+        }
+        assert_eq!(game("side melee goblin-2"), Ok(side));
+        assert_eq!(
+            game("attack melee 2"),
+            Ok(attack_cmd("melee", &["goblin-2"]))
+        );
+        assert!(game("side").is_err_and(|e| e.contains("attack with what")));
+        assert!(parse("side melee 1", None).is_err());
+    }
+
+    /// orcus-basic-rules.txt § Ability and skill checks, § Table – Typical Difficulty Classes:
+    /// the GM's `skill-check` names a DC or a difficulty band, and an optional purpose.
+    #[test]
+    fn skill_check_takes_a_dc_or_a_difficulty_typical_difficulty_classes() {
+        use fray_protocol::command::CheckDifficulty;
+        assert_eq!(
+            game("skill-check Tamsin Athletics 15 climb the cliff"),
+            Ok(Command::OrcusCheck {
+                combatant: CombatantId::new("tamsin"),
+                skill: "athletics".into(),
+                dc: Some(15),
+                difficulty: None,
+                purpose: Some("climb the cliff".into()),
+            })
+        );
+        assert_eq!(
+            parse("skill-check tamsin heal hard", None),
+            Ok(Input::Game(Command::OrcusCheck {
+                combatant: CombatantId::new("tamsin"),
+                skill: "heal".into(),
+                dc: None,
+                difficulty: Some(CheckDifficulty::Hard),
+                purpose: None,
+            }))
+        );
+        assert_eq!(
+            game("skill-check tamsin stealth dc12"),
+            Ok(Command::OrcusCheck {
+                combatant: CombatantId::new("tamsin"),
+                skill: "stealth".into(),
+                dc: Some(12),
+                difficulty: None,
+                purpose: None,
+            })
+        );
+        assert!(game("skill-check tamsin stealth tricky").is_err_and(|e| e.contains("easy")));
+        assert!(game("skill-check tamsin").is_err_and(|e| e.contains("skill-check WHO")));
+    }
+
+    /// ose-adventuring.txt § Waterborne Adventuring, Travel on the Water (a day on the water:
+    /// `pass_day` `march` `water` with the vessel's rate, the waters, a river's current and a
+    /// navigator); `bx-day water …` is the same verb.
+    #[test]
+    fn bx_sail_passes_a_day_on_the_water_travel_on_the_water() {
+        use fray_protocol::bf::{March, Terrain};
+        use fray_protocol::ose::{Current, WaterDay, Waters};
+        let day = |water: WaterDay, unfed: Vec<CombatantId>, leader: Option<&str>| {
+            Ok(Command::PassDay {
+                march: March::Water,
+                terrain: Terrain::Clear,
+                unfed,
+                no_water: Vec::new(),
+                leader: leader.map(CombatantId::new),
+                water: Some(water),
+            })
+        };
+        assert_eq!(
+            game("bx-sail 360 river downstream leader=Ada"),
+            day(
+                WaterDay {
+                    rate: 360,
+                    waters: Waters::River,
+                    current: Current::Downstream,
+                    navigator: false,
+                },
+                Vec::new(),
+                Some("ada"),
+            )
+        );
+        assert_eq!(
+            game("bx-day water 120 sea navigator unfed=ada"),
+            day(
+                WaterDay {
+                    rate: 120,
+                    waters: Waters::Sea,
+                    current: Current::None,
+                    navigator: true,
+                },
+                vec![CombatantId::new("ada")],
+                None,
+            )
+        );
+        assert_eq!(
+            parse("bx-sail 90 SWAMP", None),
+            day(
+                WaterDay {
+                    rate: 90,
+                    waters: Waters::Swamp,
+                    current: Current::None,
+                    navigator: false,
+                },
+                Vec::new(),
+                None,
+            )
+            .map(Input::Game)
+        );
+        assert!(game("bx-sail 360").is_err_and(|e| e.contains("which waters")));
+        assert!(game("bx-sail fast sea").is_err_and(|e| e.contains("feet per turn")));
+        assert!(game("bx-sail 360 lake").is_err_and(|e| e.contains("bx-sail RATE")));
+    }
+
+    /// ose-adventuring.txt § Optional Rule: Encumbrance (armor and "a significant amount of
+    /// treasure" under the basic option): `bx-load … treasure` sets the flag, OSE's armor
+    /// words are accepted; basic-fantasy-adventures.txt § Light (taper candles): `bx-candle`
+    /// lights one, `bx-douse … candle` puts it out.
+    #[test]
+    fn bx_load_carries_treasure_and_bx_candle_lights_a_candle_encumbrance_light() {
+        use fray_protocol::bf::ArmorType;
+        use fray_protocol::ose::LightSource;
+        assert_eq!(
+            game("bx-load Ada heavy 400 treasure"),
+            Ok(Command::SetEncumbrance {
+                combatant: CombatantId::new("ada"),
+                armor: ArmorType::Metal,
+                load: 400,
+                treasure: true,
+            })
+        );
+        assert_eq!(
+            game("bx-load ada leather 30"),
+            Ok(Command::SetEncumbrance {
+                combatant: CombatantId::new("ada"),
+                armor: ArmorType::Leather,
+                load: 30,
+                treasure: false,
+            })
+        );
+        assert!(game("bx-load ada light 30 gold").is_err_and(|e| e.contains("[treasure]")));
+        assert_eq!(
+            game("bx-candle Quill 2"),
+            Ok(Command::LightCandle {
+                carrier: CombatantId::new("quill"),
+                inches: 2,
+            })
+        );
+        assert_eq!(
+            game("bx-douse quill candle"),
+            Ok(Command::DouseLight {
+                carrier: CombatantId::new("quill"),
+                source: LightSource::Candle,
+            })
+        );
+        assert!(game("bx-candle quill tall").is_err_and(|e| e.contains("inches")));
+        assert!(game("bx-light quill candle").is_err_and(|e| e.contains("bx-candle")));
+    }
+
+    /// ose-adventuring.txt § Targets Behind Cover (complete cover: "The target cannot be
+    /// hit"): `condition WHO cover on|off` sets the GM's `complete_cover`.
+    #[test]
+    fn condition_cover_sets_complete_cover_targets_behind_cover() {
+        use fray_protocol::ose::OseCondition;
+        assert_eq!(
+            game("condition Odo cover on"),
+            Ok(Command::OseCondition {
+                combatant: CombatantId::new("odo"),
+                condition: OseCondition::CompleteCover,
+                on: true,
+            })
+        );
+        assert_eq!(
+            game("condition odo complete-cover off"),
+            Ok(Command::OseCondition {
+                combatant: CombatantId::new("odo"),
+                condition: OseCondition::CompleteCover,
+                on: false,
+            })
+        );
+        assert!(game("condition odo hidden on").is_err_and(|e| e.contains("cover")));
+    }
+
+    /// Every command in protocol/README.md's command tables has a verb: one line per command
+    /// parses into a command of that kind (so a command added to the protocol without a verb
+    /// fails here).
+    #[test]
+    fn every_command_in_the_protocol_readme_has_a_verb() {
+        const LINES: &[&str] = &[
+            "start",
+            "ambush goblin-1",
+            "attack melee goblin-1",
+            "move",
+            "disengage",
+            "intercept brakka goblin-1",
+            "potion",
+            "stabilize goblin-3",
+            "rally",
+            "letgo brakka goblin-1",
+            "end",
+            "spirit brakka ogre ac",
+            "ready",
+            "delay",
+            "act brakka",
+            "end battle",
+            "rest brakka 2",
+            "healup",
+            "end-session",
+            "next-battle",
+            "escalation hold",
+            "flee",
+            "modifier brakka ac +2",
+            "temp brakka 8",
+            "knockouts refuse",
+            "teleport brakka far",
+            "surprise goblin-1 goblin-2",
+            "reorder brakka goblin-1",
+            "walk 4,4 5,3",
+            "stand",
+            "defend",
+            "ap standard",
+            "area burst",
+            "charge goblin-1 3,4",
+            "bullrush goblin-1 1,2",
+            "grapple goblin-1",
+            "escape athletics",
+            "maintain 12",
+            "end-effect 14",
+            "mount horse",
+            "dismount 3,2",
+            "command-mount move",
+            "aloft 2",
+            "skill brakka feint goblin-1",
+            "reload brakka crossbow",
+            "allies brakka goblin-1",
+            "decline-ally brakka ogre",
+            "rider brakka take",
+            "be-hit brakka ogre",
+            "pass-time 90",
+            "skill-check brakka athletics 15",
+            "check brakka dex 13",
+            "grant brakka adv",
+            "morale goblin-1",
+            "retreat",
+            "resolve",
+            "delay-to ogre",
+            "heal brakka 2d4",
+            "light dark",
+            "torch",
+            "load brakka 10",
+            "travel",
+            "return dangerous",
+            "chase open 40 brakka",
+            "corrupt brakka",
+            "cure brakka",
+            "time-dice 2",
+            "set-time 5",
+            "crawl",
+            "resilience brakka",
+            "exhaust brakka",
+            "camp safe",
+            "hide",
+            "stealth-dc 14",
+            "reveal brakka",
+            "ready-for active the goblin moves",
+            "concentrate bless",
+            "unconcentrate",
+            "surprise party",
+            "reaction",
+            "declare withdraw",
+            "shoot ranged goblin-1 short",
+            "cast",
+            "bx-morale goblin-1",
+            "save brakka breath",
+            "secret listen",
+            "bx-turn",
+            "bx-light brakka torch",
+            "bx-douse brakka torch",
+            "bomb roc 100 2d6 brakka",
+            "save-half brakka breath 3d6",
+            "bx-check brakka str",
+            "fall brakka 30",
+            "bx-heal brakka 2",
+            "distance dungeon",
+            "evade dungeon 90 120",
+            "bx-move 10",
+            "bx-hold",
+            "condition brakka blind on",
+            "pursue dungeon 90 120",
+            "pursuit-round",
+            "lure food",
+            "end-pursuit",
+            "gale near seaworthy",
+            "bx-hire brakka cole",
+            "bx-loyalty cole",
+            "bx-xp brakka goblin-1",
+            "bx-day",
+            "bx-load brakka metal 90",
+            "bx-effect 12 light spell",
+            "bx-wind",
+            "bx-gale 2",
+            "bx-candle brakka 2",
+        ];
+        let mut kinds = std::collections::BTreeSet::new();
+        for line in LINES {
+            match game(line) {
+                Ok(c) => kinds.insert(c.kind()),
+                Err(e) => panic!("{line}: {e}"),
+            };
+        }
+        let readme = include_str!("../../protocol/README.md");
+        let mut in_commands = false;
+        let (mut missing, mut rows) = (Vec::new(), 0);
+        for l in readme.lines() {
+            if l.starts_with("### ") {
+                in_commands = l == "### Commands" || l.ends_with(" commands");
+            }
+            let Some(json) = l
+                .strip_suffix("` |")
+                .and_then(|r| r.rsplit_once(" `"))
+                .map(|(_, j)| j)
+                .filter(|_| in_commands && l.starts_with('|'))
+            else {
+                continue;
+            };
+            let name = match serde_json::from_str::<serde_json::Value>(json) {
+                Ok(serde_json::Value::String(s)) => s,
+                Ok(serde_json::Value::Object(m)) => m.keys().next().cloned().unwrap_or_default(),
+                other => panic!("{l}: {other:?}"),
+            };
+            rows += 1;
+            if !kinds.contains(name.as_str()) && !missing.contains(&name) {
+                missing.push(name);
+            }
+        }
+        // `surprise` names the surprised unless it names a side (OSE's d6 rolls).
+        assert_eq!(
+            game("surprise Goblin-1 goblin-2"),
+            Ok(Command::StartSurprise {
+                surprised: vec![CombatantId::new("goblin-1"), CombatantId::new("goblin-2")]
+            })
+        );
+        assert_eq!(
+            game("surprise monsters"),
+            Ok(Command::RollSurprise {
+                sides: vec![fray_protocol::Side::Monsters]
+            })
+        );
+        assert!(game("surprise").is_err_and(|e| e.contains("surprise WHO")));
+        assert!(rows >= 113, "only {rows} command rows read");
+        assert!(missing.is_empty(), "no verb for {missing:?}");
+        assert!(kinds.len() >= 113, "{}", kinds.len());
     }
 
     #[test]

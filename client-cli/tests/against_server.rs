@@ -262,3 +262,96 @@ async fn replay_verify_and_export_work_on_recorded_fights() {
     let out = fray(vec!["verify".into(), target.display().to_string()], None).await;
     assert_ne!(out.status.code(), Some(0), "a tampered log verified");
 }
+
+/// Kael (a longsword and a light pick as side weapon, a Weapon power `sword`, and `hold`, a
+/// free utility power whose slowed effect needs maintaining) next to a brute, and going first.
+const SIDE_WEAPON_ENCOUNTER: &str = r#"
+ruleset = "orcus"
+heroes = ["kael"]
+[[monsters]]
+template = "brute"
+count = 1
+[map]
+rows = ["........", "........", "........", "........"]
+[positions]
+kael = [0, 0]
+brute-1 = [1, 0]
+[[hero]]
+id = "kael"
+name = "Kael"
+level = 1
+hp = 30
+ac = 16
+fortitude = 14
+reflex = 13
+will = 12
+initiative = 30
+speed = 5
+recoveries = 2
+weapon = "longsword"
+side_weapon = "light pick"
+[[hero.powers]]
+id = "sword"
+name = "Sword"
+origin = "melee"
+vs = "ac"
+bonus = 5
+hit = "1dW+2"
+basic = true
+tags = ["weapon"]
+[[hero.powers]]
+id = "hold"
+name = "Hold"
+action = "free"
+origin = "ranged"
+range = [10]
+targets = "one creature"
+maintain = "move"
+effect = [{ condition = "slowed", duration = "maintain" }]
+[[monster]]
+template = "brute"
+name = "Brute"
+level = 1
+role = "wrecker"
+rank = "standard"
+[[monster.powers]]
+id = "club"
+name = "Club"
+origin = "melee"
+vs = "ac"
+hit = "1d10+3"
+basic = true
+"#;
+
+/// orcus-basic-rules.txt § Weapon properties, Side Weapon and § Maintain, through the real
+/// `fray play` and server: `side sword brute-1` attacks with the light pick (+5 and the pick's
+/// +2 proficiency, not the longsword's +3), `hold` lays a maintained effect, and
+/// `end-effect` releases it (a free action); `side` with a non-Weapon power is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_sends_side_weapon_attacks_and_ends_effects_side_weapon_maintain() {
+    let server = start(false).await;
+    let addr = server.addr.to_string();
+    let created =
+        fray_server::demo::client::create_session(server.addr, "s", SIDE_WEAPON_ENCOUNTER, Some(5))
+            .await
+            .expect("create");
+    let gm = created["tokens"]["gm"].as_str().expect("gm").to_string();
+    let out = fray(
+        vec!["play".into(), "--token".into(), gm, "--server".into(), addr],
+        Some("start\nside sword brute-1\nside hold brute-1\nhold brute-1\nend-effect 1\n".into()),
+    )
+    .await;
+    let stdout = text(&out.stdout);
+    let all = format!("{stdout}{}", text(&out.stderr));
+    assert!(out.status.success(), "{all}");
+    // The pick's +2, not the longsword's +3.
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("Kael attacks Brute 1 with Sword: d20=") && l.contains(" +7 = ")),
+        "{all}"
+    );
+    assert!(all.contains("no_side_weapon"), "{all}");
+    assert!(stdout.contains("must maintain effect #1"), "{all}");
+    assert!(stdout.contains("(released) [effect #1]"), "{all}");
+}
