@@ -921,6 +921,7 @@ fn power(
         "near earshot" => Origin::NearEarshot,
         "near eyesight or earshot" => Origin::NearEyesightOrEarshot,
         "near eyesight and earshot" => Origin::NearEyesightAndEarshot,
+        "self" => Origin::Personal,
         "far burst" | "far blast" => {
             let Some(range) = range_at(0) else {
                 return Err(ctx.err(
@@ -938,7 +939,7 @@ fn power(
             return Err(ctx.err(
                 format!("{field}.origin"),
                 format!(
-                    "unknown origin '{o}' (melee, ranged, near burst, near blast, far burst, far blast, near eyesight, near earshot, near eyesight or earshot, near eyesight and earshot)"
+                    "unknown origin '{o}' (melee, ranged, near burst, near blast, far burst, far blast, near eyesight, near earshot, near eyesight or earshot, near eyesight and earshot, self)"
                 ),
             ));
         }
@@ -959,7 +960,25 @@ fn power(
             format!("{reach} is outside 1..=5"),
         ));
     }
+    // § Origin of effect, Self: affects only its user, with no attack roll.
+    if origin == Origin::Personal
+        && let Some(f) = [
+            ("vs", p.vs.is_some()),
+            ("targets", p.targets.is_some()),
+            ("range", !p.range.is_empty()),
+            ("reach", p.reach.is_some()),
+            ("area", p.area.is_some()),
+        ]
+        .iter()
+        .find_map(|(f, given)| given.then_some(*f))
+    {
+        return Err(ctx.err(
+            format!("{field}.{f}"),
+            "a self power affects only its user (no attack roll): give no vs, targets, range, reach or area",
+        ));
+    }
     let targets = match p.targets.as_deref() {
+        None if origin == Origin::Personal => TargetRule::Any,
         None if origin.is_area() => TargetRule::AllCreatures,
         None | Some("one enemy") => TargetRule::OneEnemy,
         Some("one creature") => TargetRule::OneCreature,
