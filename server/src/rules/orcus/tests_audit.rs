@@ -2,12 +2,14 @@
 //! surprise round, origin self, Stand Up, opportunity attacks, initiative ties, effects that never
 //! worsen, Run, the hero XP/level table and increased weapon dice.
 
-use super::tests::{SPREAD, arena_src, atk, end, started};
-use super::tests_power_effects::with_kael_powers;
+use super::tests::{SPREAD, arena_src, atk, end, first_bonus, mv, started, until};
+use super::tests_power_effects::{OPEN, with_kael_powers};
 use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
-use fray_protocol::event::{ActionKind, Condition, EffectKind, GameEvent};
+use fray_protocol::event::{ActionKind, BonusStat, Condition, EffectKind, GameEvent};
+use fray_protocol::grid::MoveMode;
+use fray_protocol::ids::Side;
 use fray_protocol::{Command, ErrorCode};
 
 /// A self power: Kael drops prone (an effect on its user only).
@@ -38,8 +40,7 @@ fn used(ev: &[GameEvent], who: &str, action: ActionKind) -> bool {
 /// round — refused `surprise_round`, nothing changes; after it the monster spends one.
 #[test]
 fn no_action_point_in_the_surprise_round_for_heroes_or_monsters_action_points() {
-    let src = arena_src(&super::tests_power_effects::OPEN, "", 5, SPREAD)
-        .replace("rank = \"standard\"", "rank = \"elite\"");
+    let src = arena_src(&OPEN, "", 5, SPREAD).replace("rank = \"standard\"", "rank = \"elite\"");
     let enc = load_encounter("arena.toml", &src).unwrap();
     // Heroes surprised: the brutes act.
     let mut e = new_engine(&enc, 10);
@@ -156,10 +157,7 @@ fn standing_up_spends_the_move_action_and_needs_prone_stand_up() {
     assert_eq!(refuse(&mut e, &stand), ErrorCode::InvalidArgument);
     run(&mut e, &atk("kael", "drop", &[]));
     assert_eq!(
-        refuse(
-            &mut e,
-            &super::tests::mv("kael", &[(1, 1)], fray_protocol::grid::MoveMode::Walk)
-        ),
+        refuse(&mut e, &mv("kael", &[(1, 1)], MoveMode::Walk)),
         ErrorCode::Prone
     );
     let ev = run(&mut e, &stand);
@@ -170,6 +168,161 @@ fn standing_up_spends_the_move_action_and_needs_prone_stand_up() {
             |x| matches!(x, GameEvent::EffectEnded { target, .. } if target.as_str() == "kael")
         )
     );
-    // The move action is gone (the standard one could still pay for a walk: trade down).
-    run(&mut e, &end("kael"));
+}
+
+/// An engine on the open map with the given positions, Kael's turn first.
+fn open(positions: &str, seed: u64) -> Engine {
+    let enc = load_encounter("open.toml", &arena_src(&OPEN, "", 5, positions)).unwrap();
+    started(&enc, seed)
+}
+
+const KAEL_NEXT_TO_BRUTE: &str = "kael = [1, 1]\nlira = [0, 5]\nbrute-1 = [2, 1]\nbrute-2 = [8, 1]";
+
+fn opportunities(ev: &[GameEvent]) -> Vec<(String, String)> {
+    ev.iter()
+        .filter_map(|x| match x {
+            GameEvent::OpportunityTaken { attacker, target } => {
+                Some((attacker.to_string(), target.to_string()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// orcus-basic-rules.txt § Opportunity attacks ("Making a ranged attack or a far attack provokes
+/// an opportunity attack from adjacent enemies"; one opportunity attack per turn): a ranged
+/// attack next to an enemy provokes it before the shot; the same enemy makes no second one when
+/// the shooter then walks away in the same turn.
+#[test]
+fn a_ranged_attack_next_to_an_enemy_provokes_once_per_turn_opportunity_attacks() {
+    let mut e = open(KAEL_NEXT_TO_BRUTE, 5);
+    let ev = run(&mut e, &atk("kael", "bow", &["brute-2"]));
+    assert_eq!(
+        opportunities(&ev),
+        vec![("brute-1".to_owned(), "kael".to_owned())]
+    );
+    let taken = ev
+        .iter()
+        .position(|x| matches!(x, GameEvent::OpportunityTaken { .. }))
+        .unwrap();
+    let shot = ev
+        .iter()
+        .position(|x| {
+            matches!(x, GameEvent::AttackRolled { attacker, .. } if attacker.as_str() == "kael")
+        })
+        .expect("the shot still happens");
+    assert!(taken < shot, "the opportunity attack comes first");
+    assert!(cs(&e, "brute-1").grid.unwrap().opportunity_used);
+    // A second provocation (leaving brute-1's adjacency) in the same turn: no second attack.
+    let ev = run(&mut e, &mv("kael", &[(0, 1)], MoveMode::Walk));
+    assert!(opportunities(&ev).is_empty(), "{ev:?}");
+    assert_eq!(square_of(&e, "kael"), (0, 1));
+}
+
+fn square_of(e: &Engine, who: &str) -> (i32, i32) {
+    let s = cs(e, who).grid.unwrap().square;
+    (s.x, s.y)
+}
+
+/// orcus-basic-rules.txt § Opportunity attacks ("moving to a square that is no longer adjacent"
+/// provokes, "unless they step"): a step that leaves an enemy's adjacency provokes nothing, and
+/// the enemy keeps its opportunity attack for a later provocation.
+#[test]
+fn a_step_that_leaves_adjacency_provokes_nothing_opportunity_attacks() {
+    let mut e = open(KAEL_NEXT_TO_BRUTE, 5);
+    let ev = run(&mut e, &mv("kael", &[(0, 0)], MoveMode::Step));
+    assert_eq!(square_of(&e, "kael"), (0, 0));
+    assert!(opportunities(&ev).is_empty(), "{ev:?}");
+    assert!(!cs(&e, "brute-1").grid.unwrap().opportunity_used);
+}
+
+/// orcus-basic-rules.txt § Initiative (ties are the GM's call; Fray's default order, see the
+/// matrix row): higher total first, then the higher bonus, then heroes before monsters, then id.
+#[test]
+fn initiative_ties_go_to_the_higher_bonus_then_heroes_then_id_initiative() {
+    let r = |id: &str, total: i32, bonus: i32, side: Side| (cid(id), total, bonus, side);
+    let order = super::commands::initiative_order(vec![
+        r("brute-1", 15, 2, Side::Monsters),
+        r("kael", 15, 2, Side::Heroes),
+        r("lira", 15, 3, Side::Heroes),
+        r("ana", 15, 2, Side::Heroes),
+        r("ogre", 16, 0, Side::Monsters),
+        r("aardvark", 15, 2, Side::Monsters),
+    ]);
+    let ids: Vec<&str> = order.iter().map(|c| c.as_str()).collect();
+    assert_eq!(ids, ["ogre", "lira", "ana", "kael", "aardvark", "brute-1"]);
+}
+
+/// Kael moves twice (three squares, then four, the second paid with the standard action) in
+/// `mode`, spends an action point for a standard action and swings at brute-1: the engine and the
+/// sword's attack bonus.
+fn two_moves_then_a_swing(mode: MoveMode) -> (Engine, i32) {
+    let mut e = open(SPREAD, 9);
+    run(&mut e, &mv("kael", &[(1, 0), (2, 0), (3, 0)], mode));
+    run(&mut e, &mv("kael", &[(4, 0), (5, 0), (6, 0), (7, 0)], mode));
+    run(
+        &mut e,
+        &Command::SpendActionPoint {
+            actor: cid("kael"),
+            action: ActionKind::Standard,
+        },
+    );
+    let bonus = first_bonus(&run(&mut e, &atk("kael", "sword", &["brute-1"])));
+    (e, bonus)
+}
+
+/// orcus-basic-rules.txt § Conditions ("the effects never worsen": two instances of the same
+/// effect apply once) with § Run's −5: Kael runs twice in one turn, carries two −5 penalties,
+/// and attacks (an action point) at −5, not −10, against the same two moves walked.
+#[test]
+fn two_instances_of_the_same_penalty_apply_once_conditions() {
+    let (_, walked) = two_moves_then_a_swing(MoveMode::Walk);
+    let (e, ran) = two_moves_then_a_swing(MoveMode::Run);
+    let penalties = cs(&e, "kael")
+        .effects
+        .iter()
+        .filter(|x| {
+            x.kind
+                == EffectKind::Bonus {
+                    stat: BonusStat::Attack,
+                    amount: -5,
+                }
+        })
+        .count();
+    assert_eq!(penalties, 2, "two instances of the run penalty");
+    assert_eq!(ran, walked - 5);
+}
+
+/// orcus-basic-rules.txt § Run ("you are off-guard until the start of your next turn"): after a
+/// run the runner is off-guard, so the enemy's attack gets +2 over the same attack on a walker;
+/// the condition ends when its next turn starts.
+#[test]
+fn running_leaves_the_runner_off_guard_until_its_next_turn_run() {
+    let club_bonus = |mode: MoveMode| {
+        let mut e = open(SPREAD, 9);
+        run(
+            &mut e,
+            &mv("kael", &[(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)], mode),
+        );
+        let ran = cs(&e, "kael")
+            .effects
+            .iter()
+            .any(|x| x.kind == EffectKind::Condition(Condition::OffGuard));
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        run(&mut e, &mv("brute-1", &[(7, 0), (6, 0)], MoveMode::Walk));
+        let bonus = first_bonus(&run(&mut e, &atk("brute-1", "club", &["kael"])));
+        run(&mut e, &end("brute-1"));
+        until(&mut e, "kael");
+        let still = cs(&e, "kael")
+            .effects
+            .iter()
+            .any(|x| x.kind == EffectKind::Condition(Condition::OffGuard));
+        (ran, bonus, still)
+    };
+    let (walk_off_guard, walked, _) = club_bonus(MoveMode::Walk);
+    let (run_off_guard, ran, still) = club_bonus(MoveMode::Run);
+    assert!(!walk_off_guard && run_off_guard);
+    assert_eq!(ran, walked + 2);
+    assert!(!still, "off-guard ends at the start of Kael's next turn");
 }
