@@ -82,6 +82,39 @@ pub fn render(level: i32, role_name: &str, rank_name: &str, leader: bool) -> Res
     Ok(out)
 }
 
+/// `fray orcus-levels`: the hero XP/level table (orcus-basic-rules.txt "Table – Levels and
+/// Their Benefits") — per level the total XP needed, the XP to the next level and the tier; with
+/// `xp`, the level a hero with that many XP has reached.
+pub fn hero_levels(xp: Option<i32>) -> Result<String> {
+    let err = |e: tables::TableError| anyhow::anyhow!("{e}");
+    if let Some(xp) = xp {
+        if xp < 0 {
+            bail!("XP is never negative (got {xp})");
+        }
+        let level = tables::hero_level_for_xp(xp);
+        let next = match tables::hero_xp_for_level(level + 1) {
+            Ok(n) => format!("; level {} at {n} XP ({} more)", level + 1, n - xp),
+            Err(_) => "; the highest level".to_owned(),
+        };
+        return Ok(format!("{xp} XP: level {level}{next}\n"));
+    }
+    let mut out = String::from("Level  XP total  XP to next  Tier\n");
+    for level in 1..=30 {
+        let total = tables::hero_xp_for_level(level).map_err(err)?;
+        let next = match tables::hero_xp_to_next_level(level).map_err(err)? {
+            Some(n) => n.to_string(),
+            None => "-".to_owned(),
+        };
+        let tier = match tables::hero_tier(level).map_err(err)? {
+            tables::Tier::Adventurer => "adventurer",
+            tables::Tier::Prestige => "prestige",
+            tables::Tier::Epic => "epic",
+        };
+        out.push_str(&format!("{level:>5}  {total:>8}  {next:>10}  {tier}\n"));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +136,28 @@ mod tests {
                 .unwrap()
                 .contains("mook, static")
         );
+    }
+
+    /// orcus-basic-rules.txt "Table – Levels and Their Benefits": `fray orcus-levels` prints
+    /// every level's total XP, XP to the next level and tier, and the level for a given XP.
+    #[test]
+    fn the_hero_xp_table_is_printed_levels_and_their_benefits() {
+        let text = hero_levels(None).unwrap();
+        let rows: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(rows.len(), 30);
+        let cells = |i: usize| rows[i].split_whitespace().collect::<Vec<_>>();
+        assert_eq!(cells(0), ["1", "0", "1000", "adventurer"]);
+        assert_eq!(cells(1), ["2", "1000", "1250", "adventurer"]);
+        assert_eq!(cells(10), ["11", "25500", "6000", "prestige"]);
+        assert_eq!(cells(29), ["30", "826500", "-", "epic"]);
+        assert_eq!(
+            hero_levels(Some(2_249)).unwrap(),
+            "2249 XP: level 2; level 3 at 2250 XP (1 more)\n"
+        );
+        assert_eq!(
+            hero_levels(Some(1_000_000)).unwrap(),
+            "1000000 XP: level 30; the highest level\n"
+        );
+        assert!(hero_levels(Some(-1)).is_err());
     }
 }

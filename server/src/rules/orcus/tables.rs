@@ -1345,6 +1345,18 @@ pub fn increase_die(dice: Dice) -> Option<DieIncrease> {
     }
 }
 
+/// `dice` increased `steps` times by [`increase_die`] (§ Increasing weapon damage dice); where
+/// the table offers "2d6 or 1d12" the first listed (2d6) is taken (interpretation: the writer of
+/// a hero file wanting 1d12 has no other way to name it; 2d6 is the text's first choice). `None`
+/// when a step leaves the table (beyond 1d10, or multi-die weapons).
+pub fn increased_die(dice: Dice, steps: u8) -> Option<Dice> {
+    (0..steps).try_fold(dice, |d, _| {
+        increase_die(d).map(|up| match up {
+            DieIncrease::To(x) | DieIncrease::Either(x, _) => x,
+        })
+    })
+}
+
 // ---------------------------------------------------------------------------
 // Armor
 // ---------------------------------------------------------------------------

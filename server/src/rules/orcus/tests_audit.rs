@@ -326,3 +326,59 @@ fn running_leaves_the_runner_off_guard_until_its_next_turn_run() {
     assert_eq!(ran, walked + 2);
     assert!(!still, "off-guard ends at the start of Kael's next turn");
 }
+
+/// Kael's `sword` power (`3dW+2`) with `weapon` and `weapon_die_increase = steps`: its hit and
+/// Improved Critical dice, or the load error.
+fn increased(weapon: &str, steps: u8) -> Result<(Option<String>, Option<String>), String> {
+    let src = arena_src(&OPEN, "", 5, SPREAD)
+        .replace(
+            "wis = 2",
+            &format!("wis = 2\nweapon = \"{weapon}\"\nweapon_die_increase = {steps}"),
+        )
+        .replace("hit = \"1d8+2\"", "hit = \"3dW+2\"");
+    let enc = load_encounter("w.toml", &src).map_err(|e| e.to_string())?;
+    let kit = enc
+        .combatants
+        .iter()
+        .find(|c| c.id.as_str() == "kael")
+        .unwrap();
+    let sword = kit
+        .orcus
+        .as_ref()
+        .unwrap()
+        .powers
+        .iter()
+        .find(|p| p.id == "sword")
+        .unwrap();
+    Ok((sword.hit.clone(), sword.crit_extra.clone()))
+}
+
+/// orcus-basic-rules.txt § Increasing weapon damage dice (Table – Increased Weapon Die: 1d4 →
+/// 1d6 → 1d8 → 1d10 → "2d6 or 1d12"): a hero's `weapon_die_increase` steps its weapon die
+/// (`dW`, Improved Critical's extra die too); a step beyond the table is refused on load.
+#[test]
+fn a_heros_weapon_die_increases_along_the_table_increasing_weapon_damage_dice() {
+    let some = |s: &str| Some(s.to_owned());
+    assert_eq!(increased("warhammer", 0), Ok((some("3d8+2"), some("1d8"))));
+    assert_eq!(
+        increased("warhammer", 1),
+        Ok((some("3d10+2"), some("1d10")))
+    );
+    // 1d10 becomes 2d6 (the first of "2d6 or 1d12": interpretation).
+    assert_eq!(increased("warhammer", 2), Ok((some("6d6+2"), some("2d6"))));
+    assert_eq!(increased("knife", 3), Ok((some("3d10+2"), None)));
+    for (weapon, steps) in [("warhammer", 3), ("knife", 4), ("Dwarven spear-axe", 1)] {
+        let err = increased(weapon, steps).unwrap_err();
+        assert!(
+            err.contains("weapon_die_increase"),
+            "{weapon} {steps}: {err}"
+        );
+    }
+    let err = load_encounter(
+        "w.toml",
+        &arena_src(&OPEN, "", 5, SPREAD).replace("wis = 2", "wis = 2\nweapon_die_increase = 1"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("weapon_die_increase"), "{err}");
+}
