@@ -74,11 +74,34 @@ pub fn render(level: i32, role_name: &str, rank_name: &str, leader: bool) -> Res
         Some(xp) => format!("XP {xp}\n"),
         None => "XP — (the XP table stops at level 30)\n".to_owned(),
     });
-    out.push_str(&format!(
-        "Ability modifiers, initiative and skills: half level (+{}) plus the base modifier; \
-         trained skills +5 more\n",
-        tables::half_level(level)
-    ));
+    out.push_str(&abilities(level)?);
+    Ok(out)
+}
+
+/// § Creating new monsters, Abilities / Skills / Initiative: for ability scores from 8 up to the
+/// highest (about 16 + half level), the monster's modifier, its initiative with that Dexterity,
+/// a trained skill's bonus and its untrained Perception with that Wisdom.
+fn abilities(level: i32) -> Result<String> {
+    let err = |e: tables::TableError| anyhow::anyhow!("{e}");
+    let highest = 16 + tables::half_level(level);
+    let mut out = format!(
+        "Highest ability score about {highest}\n\
+         Score  Modifier  Initiative (Dex)  Trained skill  Perception untrained (Wis)\n"
+    );
+    let mut scores: Vec<i32> = (8..=highest).step_by(2).collect();
+    if scores.last() != Some(&highest) {
+        scores.push(highest);
+    }
+    for score in scores {
+        let base = tables::ability_modifier(score).map_err(err)?;
+        let modifier = tables::monster_ability_modifier(level, score).map_err(err)?;
+        let initiative = tables::monster_initiative(level, base).map_err(err)?;
+        let trained = tables::monster_trained_skill(level, base).map_err(err)?;
+        let perception = tables::monster_untrained_perception(level, base).map_err(err)?;
+        out.push_str(&format!(
+            "{score:>5}  {modifier:>+8}  {initiative:>+16}  {trained:>+13}  {perception:>+26}\n"
+        ));
+    }
     Ok(out)
 }
 
@@ -129,6 +152,18 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("Level 5 elite striker"), "{text}");
+        // § Abilities, Skills, Initiative: numbers, not a formula (level 5: half level +2;
+        // highest score 18).
+        assert!(text.contains("Highest ability score about 18\n"), "{text}");
+        let row = |score: &str| {
+            text.lines()
+                .find(|l| l.split_whitespace().next() == Some(score))
+                .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        };
+        assert_eq!(row("10"), Some(vec!["10", "+2", "+2", "+7", "+2"]));
+        assert_eq!(row("18"), Some(vec!["18", "+6", "+6", "+11", "+6"]));
+        assert_eq!(row("8"), Some(vec!["8", "+1", "+1", "+6", "+1"]));
+        assert!(!text.contains("half level ("), "{text}");
         assert!(render(5, "dancer", "elite", false).is_err());
         assert!(render(0, "striker", "elite", false).is_err());
         assert!(

@@ -2411,5 +2411,35 @@ mod tests {
             }
         }
         assert_eq!(checked, 6 * 35 * 4 * 2);
+        // Abilities, Skills, Initiative (the sentences of § Creating new monsters): with the
+        // base modifiers of Table – Ability Scores and Modifiers, every level's modifier,
+        // trained skill, untrained Perception and initiative, for scores 1-30.
+        for sentence in [
+            "A monster\u{2019}s modifier for each ability is equal to the base ability modifier, plus half its level (rounded down).",
+            "They have a bonus of 5 + half level + the relevant ability modifier.",
+            "If they are not trained, the modifier is half monster level + Wisdom modifier.",
+            "Half the monster's level plus its Dexterity modifier.",
+        ] {
+            assert!(text.contains(sentence), "{sentence}");
+        }
+        let mut base = Vec::new();
+        for line in section(&text, "Score Modifier", |l| l.is_empty()) {
+            let cells: Vec<&str> = line.split_whitespace().collect();
+            let (lo, hi) = match cells[0].split_once('-') {
+                Some((lo, hi)) => (num(lo), num(hi)),
+                None => (num(cells[0]), num(cells[0])),
+            };
+            base.extend((lo..=hi).map(|score| (score, num(cells[1]))));
+        }
+        assert_eq!(base.len(), 30);
+        for level in 1..=MAX_MONSTER_LEVEL {
+            let half = level.div_euclid(2);
+            for &(score, m) in &base {
+                assert_eq!(monster_ability_modifier(level, score), Ok(m + half));
+                assert_eq!(monster_trained_skill(level, m), Ok(5 + half + m));
+                assert_eq!(monster_untrained_perception(level, m), Ok(half + m));
+                assert_eq!(monster_initiative(level, m), Ok(half + m));
+            }
+        }
     }
 }
