@@ -88,6 +88,12 @@ enum Cmd {
         #[arg(long)]
         leader: bool,
     },
+    /// Orcus hero XP/level table (Table – Levels and Their Benefits), or the level for `--xp`.
+    OrcusLevels {
+        /// A hero's total XP: print the level reached instead of the table.
+        #[arg(long)]
+        xp: Option<i32>,
+    },
     /// Export a recorded fight in its public (redacted) form.
     Export {
         /// A session log (directory or segment file).
@@ -169,6 +175,16 @@ fn main() -> ExitCode {
             rank,
             leader,
         } => match commands::monster::render(level, &role, &rank, leader) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+        Cmd::OrcusLevels { xp } => match commands::monster::hero_levels(xp) {
             Ok(text) => {
                 print!("{text}");
                 ExitCode::SUCCESS

@@ -104,9 +104,9 @@ pub enum ErrorCode {
     /// A wall blocks the line of effect.
     NoLineOfEffect,
     /// No action point to spend, or one already spent (heroes: once per encounter; monsters:
-    /// once per round; none in a surprise round).
+    /// once per round).
     NoActionPoint,
-    /// In the surprise round a combatant takes a single action.
+    /// In the surprise round a combatant takes a single action (and spends no action point).
     SurpriseRound,
     /// Orcus: escaping, letting go or maintaining needs a grapple that is not there.
     NotGrappled,

@@ -217,6 +217,10 @@ pub struct HeroFile {
     /// hands (default: unarmed two-handed when both hands are free, improvised one-handed).
     #[serde(default)]
     pub improvised_hands: Option<u8>,
+    /// § Increasing weapon damage dice: steps (0..=3) by which the hero's weapon die (`dW`,
+    /// main and side weapon) is increased along "Table – Increased Weapon Die".
+    #[serde(default)]
+    pub weapon_die_increase: u8,
     /// § Weapon properties, Side Weapon: the side weapon in the off hand (table name).
     #[serde(default)]
     pub side_weapon: Option<String>,
@@ -720,6 +724,15 @@ struct Gear {
     proficient: bool,
     /// § Side Weapon: the side weapon and proficiency with it.
     side: Option<(&'static tables::Weapon, bool)>,
+    /// § Increasing weapon damage dice: steps on the weapon die (checked on load).
+    die_steps: u8,
+}
+
+impl Gear {
+    /// The weapon's damage die after the hero's increases (§ Increasing weapon damage dice).
+    fn die(&self, w: &tables::Weapon) -> tables::Dice {
+        tables::increased_die(w.damage, self.die_steps).unwrap_or(w.damage)
+    }
 }
 
 /// Replaces every `NdW` (N weapon dice; `dW` is one) with the weapon's dice times N (§ Weapon
@@ -733,7 +746,7 @@ fn expand_dw(
     if !expr.contains("dW") {
         return Ok((expr.to_owned(), false));
     }
-    let Some(w) = gear.and_then(|g| g.weapon) else {
+    let Some((w, g)) = gear.and_then(|g| g.weapon.map(|w| (w, g))) else {
         return Err(ctx.err(
             field,
             "`dW` needs a weapon: give the hero `weapon = \"...\"` (monsters use dice or table:)",
@@ -763,7 +776,8 @@ fn expand_dw(
             return Err(ctx.err(field, format!("{n}dW is outside 1..=10 weapon dice")));
         }
         out.push_str(head);
-        out.push_str(&format!("{}d{}", n * w.damage.count, w.damage.sides));
+        let die = g.die(w);
+        out.push_str(&format!("{}d{}", n * die.count, die.sides));
         rest = &after[2..];
     }
     out.push_str(rest);
@@ -789,6 +803,7 @@ fn power(
         Some(Gear {
             side: Some((w, proficient)),
             level,
+            die_steps,
             ..
         }) if weapon_power.is_some() => Some(Box::new(power(
             ctx,
@@ -800,6 +815,7 @@ fn power(
                 level,
                 proficient,
                 side: None,
+                die_steps,
             }),
         )?)),
         _ => None,
@@ -921,6 +937,7 @@ fn power(
         "near earshot" => Origin::NearEarshot,
         "near eyesight or earshot" => Origin::NearEyesightOrEarshot,
         "near eyesight and earshot" => Origin::NearEyesightAndEarshot,
+        "self" => Origin::Personal,
         "far burst" | "far blast" => {
             let Some(range) = range_at(0) else {
                 return Err(ctx.err(
@@ -938,7 +955,7 @@ fn power(
             return Err(ctx.err(
                 format!("{field}.origin"),
                 format!(
-                    "unknown origin '{o}' (melee, ranged, near burst, near blast, far burst, far blast, near eyesight, near earshot, near eyesight or earshot, near eyesight and earshot)"
+                    "unknown origin '{o}' (melee, ranged, near burst, near blast, far burst, far blast, near eyesight, near earshot, near eyesight or earshot, near eyesight and earshot, self)"
                 ),
             ));
         }
@@ -959,7 +976,25 @@ fn power(
             format!("{reach} is outside 1..=5"),
         ));
     }
+    // § Origin of effect, Self: affects only its user, with no attack roll.
+    if origin == Origin::Personal
+        && let Some(f) = [
+            ("vs", p.vs.is_some()),
+            ("targets", p.targets.is_some()),
+            ("range", !p.range.is_empty()),
+            ("reach", p.reach.is_some()),
+            ("area", p.area.is_some()),
+        ]
+        .iter()
+        .find_map(|(f, given)| given.then_some(*f))
+    {
+        return Err(ctx.err(
+            format!("{field}.{f}"),
+            "a self power affects only its user (no attack roll): give no vs, targets, range, reach or area",
+        ));
+    }
     let targets = match p.targets.as_deref() {
+        None if origin == Origin::Personal => TargetRule::Any,
         None if origin.is_area() => TargetRule::AllCreatures,
         None | Some("one enemy") => TargetRule::OneEnemy,
         Some("one creature") => TargetRule::OneCreature,
@@ -1064,11 +1099,13 @@ fn power(
     // § Weapon properties, Improved Critical: +1dW on a critical hit (2dW from level 11, 3dW
     // from 21), for powers that use the weapon's dice.
     let crit_extra = match gear {
-        Some(Gear {
-            weapon: Some(w),
-            level,
-            ..
-        }) if (uses_dw || weapon_power.is_some())
+        Some(
+            g @ Gear {
+                weapon: Some(w),
+                level,
+                ..
+            },
+        ) if (uses_dw || weapon_power.is_some())
             && w.has_property(tables::WeaponProperty::ImprovedCritical) =>
         {
             let n = if level >= 21 {
@@ -1078,7 +1115,8 @@ fn power(
             } else {
                 1
             };
-            Some(format!("{}d{}", n * w.damage.count, w.damage.sides))
+            let die = g.die(w);
+            Some(format!("{}d{}", n * die.count, die.sides))
         }
         _ => None,
     };
@@ -1517,6 +1555,31 @@ impl HeroFile {
         )
         .map_err(|(field, e)| ctx.err(f(&field), e))?;
         let weapon = wielded.main;
+        // § Increasing weapon damage dice: at most three steps (1d4 to 1d10), within the table.
+        let steps = self.weapon_die_increase;
+        if steps > 0 {
+            let dice = [weapon, wielded.side.map(|(w, _)| w)];
+            let Some(w) = weapon else {
+                return Err(ctx.err(
+                    f("weapon_die_increase"),
+                    "an increased weapon die needs a table weapon (`weapon`)",
+                ));
+            };
+            if steps > 3
+                || dice
+                    .iter()
+                    .flatten()
+                    .any(|w| tables::increased_die(w.damage, steps).is_none())
+            {
+                return Err(ctx.err(
+                    f("weapon_die_increase"),
+                    format!(
+                        "{steps} steps on {}'s {}d{} leave Table – Increased Weapon Die (1d4, 1d6, 1d8, 1d10; at most 3)",
+                        w.name, w.damage.count, w.damage.sides
+                    ),
+                ));
+            }
+        }
         let (ac, outfit) = self.outfit(ctx, &f)?;
         let mut powers = Vec::new();
         for (i, p) in self.powers.iter().enumerate() {
@@ -1530,6 +1593,7 @@ impl HeroFile {
                     level: self.level,
                     proficient: wielded.main_proficient,
                     side: wielded.side,
+                    die_steps: self.weapon_die_increase,
                 }),
             )?;
             with_attack_penalty(&mut p, outfit.attack);

@@ -939,8 +939,8 @@ fn stand_up(d: &mut Decider, actor: &CombatantId) -> R {
     Ok(())
 }
 
-/// § Action points: heroes once per encounter (not in a surprise round); elite and boss monsters
-/// at most one per round.
+/// § Action points: heroes once per encounter (not in a surprise round: `surprise_round`); elite
+/// and boss monsters at most one per round.
 fn action_point(d: &mut Decider, b: &Board, actor: &CombatantId, action: ActionKind) -> R {
     on_turn(d, actor)?;
     let f = fighter(d, actor)?;
@@ -953,9 +953,12 @@ fn action_point(d: &mut Decider, b: &Board, actor: &CombatantId, action: ActionK
     if f.vit.0 != LifeStatus::Conscious {
         return Err(no(ErrorCode::CannotAct, format!("{} is down", f.c.name)));
     }
+    // § Action points bars heroes "during a surprise round"; § Surprise round gives every
+    // creature that acts a single action, which an action point (an additional action) would
+    // exceed, so monsters are refused too (interpretation).
     if d.field.battle.surprise.is_some() {
         return Err(no(
-            ErrorCode::NoActionPoint,
+            ErrorCode::SurpriseRound,
             "no action points in a surprise round",
         ));
     }
@@ -1876,6 +1879,7 @@ fn attack_cmd(
             format!("{} is an area power: use area_attack", p.name),
         ));
     }
+    let targets = super::personal::targets(&p, actor, targets)?;
     if mode == AttackMode::Opportunity {
         return Err(no(
             ErrorCode::InvalidArgument,

@@ -22,6 +22,7 @@ pub mod loading;
 mod maintain;
 pub mod maneuvers;
 pub mod mounts;
+mod personal;
 mod power_effects;
 pub mod rests;
 pub mod riders;
@@ -43,6 +44,8 @@ mod tests_abilities;
 mod tests_aloft;
 #[cfg(test)]
 mod tests_armor;
+#[cfg(test)]
+mod tests_audit;
 #[cfg(test)]
 mod tests_checks;
 #[cfg(test)]

@@ -1345,6 +1345,18 @@ pub fn increase_die(dice: Dice) -> Option<DieIncrease> {
     }
 }
 
+/// `dice` increased `steps` times by [`increase_die`] (§ Increasing weapon damage dice); where
+/// the table offers "2d6 or 1d12" the first listed (2d6) is taken (interpretation: the writer of
+/// a hero file wanting 1d12 has no other way to name it; 2d6 is the text's first choice). `None`
+/// when a step leaves the table (beyond 1d10, or multi-die weapons).
+pub fn increased_die(dice: Dice, steps: u8) -> Option<Dice> {
+    (0..steps).try_fold(dice, |d, _| {
+        increase_die(d).map(|up| match up {
+            DieIncrease::To(x) | DieIncrease::Either(x, _) => x,
+        })
+    })
+}
+
 // ---------------------------------------------------------------------------
 // Armor
 // ---------------------------------------------------------------------------
@@ -1436,18 +1448,56 @@ mod tests {
         "/../../shared/rules/orcus-basic-rules.txt"
     );
 
-    /// The rules text, from `ORCUS_RULES_TEXT` or [`RULES_PATH`]. The
-    /// cross-check tests are skipped (with a message) when it is absent, so
-    /// the module's own tests still run elsewhere.
+    /// Set to `1` to skip the rules-text cross-checks in a checkout without `../shared`.
+    const SKIP_VAR: &str = "FRAY_SKIP_RULES_TEXT";
+
+    /// The rules text, from `ORCUS_RULES_TEXT` or [`RULES_PATH`]. A missing
+    /// text fails the cross-check tests (they would otherwise pass without
+    /// checking anything) unless [`SKIP_VAR`] is `1`: then they are skipped
+    /// with a message.
     fn rules_text() -> Option<String> {
         let path = std::env::var("ORCUS_RULES_TEXT").unwrap_or_else(|_| RULES_PATH.to_string());
-        match std::fs::read_to_string(&path) {
+        let skip = std::env::var(SKIP_VAR).is_ok_and(|v| v == "1");
+        text_or_skip(&path, std::fs::read_to_string(&path), skip)
+    }
+
+    /// [`rules_text`]'s decision: the text, `None` (skipped) when it cannot be
+    /// read and skipping is asked for, otherwise a panic naming the path and
+    /// the variable.
+    fn text_or_skip(path: &str, read: std::io::Result<String>, skip: bool) -> Option<String> {
+        match read {
             Ok(text) => Some(text),
-            Err(err) => {
-                eprintln!("skipping rules-text cross-check: cannot read {path}: {err}");
+            Err(err) if skip => {
+                eprintln!(
+                    "skipping rules-text cross-check ({SKIP_VAR}=1): cannot read {path}: {err}"
+                );
                 None
             }
+            Err(err) => panic!(
+                "the rules-text cross-check cannot read {path}: {err}. Put the rules texts in \
+                 ../shared/rules beside the repository (as CI does), point ORCUS_RULES_TEXT at \
+                 orcus-basic-rules.txt, or set {SKIP_VAR}=1 to skip these checks"
+            ),
         }
+    }
+
+    /// The cross-checks fail when the text is missing, unless skipping is asked for.
+    #[test]
+    fn a_missing_rules_text_fails_unless_skipped_explicitly() {
+        let missing = || Err(std::io::Error::from(std::io::ErrorKind::NotFound));
+        assert_eq!(text_or_skip("nowhere.txt", missing(), true), None);
+        assert_eq!(
+            text_or_skip("here.txt", Ok("text".to_owned()), false).as_deref(),
+            Some("text")
+        );
+        let failed = std::panic::catch_unwind(|| text_or_skip("nowhere.txt", missing(), false));
+        let message = failed
+            .expect_err("a missing text must fail")
+            .downcast::<String>()
+            .map(|m| *m)
+            .unwrap_or_default();
+        assert!(message.contains("FRAY_SKIP_RULES_TEXT=1"), "{message}");
+        assert!(message.contains("nowhere.txt"), "{message}");
     }
 
     /// Lines following the first line equal to `header`, up to (not
@@ -2399,5 +2449,35 @@ mod tests {
             }
         }
         assert_eq!(checked, 6 * 35 * 4 * 2);
+        // Abilities, Skills, Initiative (the sentences of § Creating new monsters): with the
+        // base modifiers of Table – Ability Scores and Modifiers, every level's modifier,
+        // trained skill, untrained Perception and initiative, for scores 1-30.
+        for sentence in [
+            "A monster\u{2019}s modifier for each ability is equal to the base ability modifier, plus half its level (rounded down).",
+            "They have a bonus of 5 + half level + the relevant ability modifier.",
+            "If they are not trained, the modifier is half monster level + Wisdom modifier.",
+            "Half the monster's level plus its Dexterity modifier.",
+        ] {
+            assert!(text.contains(sentence), "{sentence}");
+        }
+        let mut base = Vec::new();
+        for line in section(&text, "Score Modifier", |l| l.is_empty()) {
+            let cells: Vec<&str> = line.split_whitespace().collect();
+            let (lo, hi) = match cells[0].split_once('-') {
+                Some((lo, hi)) => (num(lo), num(hi)),
+                None => (num(cells[0]), num(cells[0])),
+            };
+            base.extend((lo..=hi).map(|score| (score, num(cells[1]))));
+        }
+        assert_eq!(base.len(), 30);
+        for level in 1..=MAX_MONSTER_LEVEL {
+            let half = level.div_euclid(2);
+            for &(score, m) in &base {
+                assert_eq!(monster_ability_modifier(level, score), Ok(m + half));
+                assert_eq!(monster_trained_skill(level, m), Ok(5 + half + m));
+                assert_eq!(monster_untrained_perception(level, m), Ok(half + m));
+                assert_eq!(monster_initiative(level, m), Ok(half + m));
+            }
+        }
     }
 }

@@ -792,7 +792,7 @@ fn in_a_surprise_round_only_the_aware_act_with_a_single_action_surprise_round() 
                 action: ActionKind::Move
             }
         ),
-        ErrorCode::NoActionPoint
+        ErrorCode::SurpriseRound
     );
     // One action, then the turn passes by itself.
     let ev = run(&mut e, &mv("kael", &[(1, 1)], MoveMode::Walk));
