@@ -127,6 +127,17 @@ pub struct OseOptions {
     /// treasure) or `detailed` (Option 2: by the coins of weight carried).
     #[serde(default)]
     pub encumbrance: EncumbranceRule,
+    /// Old-School Essentials § Morale (Optional Rule) and § Monster Morale (Optional Rule, "See
+    /// Morale"): morale checks are proposed (`morale_proposed`) and `ose_morale` rolls them.
+    /// Default off (the rule is optional: "the referee decides whether monsters or NPCs
+    /// surrender or run away"); Basic Fantasy sessions always use it (its text uses monsters'
+    /// Morale scores: § Retainers, Loyalty).
+    #[serde(default)]
+    pub morale: bool,
+    /// Old-School Essentials § Subduing (Optional Rule): an `attack` with `knock_out: true`
+    /// deals subdual damage. Default off (the rule is optional).
+    #[serde(default)]
+    pub subduing: bool,
 }
 
 /// § Waterborne Adventuring, Travel on the Water: a day on the water (`pass_day` `water`).

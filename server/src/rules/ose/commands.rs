@@ -556,6 +556,7 @@ fn attack_cmd(
             })?
         }
     };
+    super::optional_rules::subduing(&s.battle().options, subdue)?;
     super::subdual::may_subdue(subdue, &w, sheet(s, target)?.1)?;
     let missile = w.ranges.is_some();
     // § Missile Attacks: "possible when opponents are more than 5′ from one another"; Fray's
@@ -694,6 +695,9 @@ pub fn slay(d: &mut Decider, s: &Sheets, target: &CombatantId) {
 /// § When to Check Morale: the first death on a side, and half of it killed or incapacitated;
 /// only for sides with morale ratings (monsters; retainers make loyalty checks instead).
 fn propose_morale(d: &mut Decider, s: &Sheets, side: Side) {
+    if super::optional_rules::morale(&s.battle().options).is_err() {
+        return;
+    }
     let members: Vec<CombatantId> = d
         .field
         .all()
@@ -824,6 +828,7 @@ fn save(d: &mut Decider, s: &Sheets, who: &CombatantId, cat: SaveCategory, modif
 /// or 12); higher breaks (it flees), two successes mean no further checks.
 fn morale(d: &mut Decider, s: &Sheets, who: &[CombatantId], adjustment: i32) -> R {
     running(d)?;
+    super::optional_rules::morale(&s.battle().options)?;
     if who.is_empty() {
         return Err(no(ErrorCode::InvalidArgument, "list who checks morale"));
     }

@@ -33,6 +33,7 @@ mod experience;
 mod hazards;
 mod initiative;
 mod invulnerability;
+mod optional_rules;
 mod pursuit;
 mod retainers;
 mod round;
@@ -67,6 +68,8 @@ mod tests_exhaustion;
 mod tests_extras;
 #[cfg(test)]
 mod tests_invulnerable;
+#[cfg(test)]
+mod tests_optional_rules;
 #[cfg(test)]
 mod tests_pursuit;
 #[cfg(test)]

@@ -430,7 +430,7 @@ fn attacks_use_the_matrix_with_str_dex_range_and_minimum_damage() {
 // Per Round; refusals change nothing and draw no dice.
 #[test]
 fn refusals_name_the_rule_and_change_nothing() {
-    let enc = arena("reroll", 30, 9);
+    let enc = arena_with("ties = \"reroll\"\nmorale = true", 30, 9);
     let (mut e, _) = started(&enc, 2);
     let me = current(&e);
     let other = if me == "ada" { "bram" } else { "ada" };
@@ -505,7 +505,7 @@ fn refusals_name_the_rule_and_change_nothing() {
 // Morale (first death on side; side half incapacitated), § Morale Checks, § Two successes.
 #[test]
 fn deaths_propose_morale_and_failed_checks_flee() {
-    let enc = arena("reroll", 1, 9);
+    let enc = arena_with("ties = \"reroll\"\nmorale = true", 1, 9);
     let mut saw = (false, false, false, false);
     for seed in 0..60 {
         let (mut e, _) = started(&enc, seed);
