@@ -455,6 +455,12 @@ pub struct OseBattle {
     /// § Evasion and Pursuit: the pursuit under way, if any.
     #[serde(default)]
     pub pursuit: Option<crate::pursuit::Pursuit>,
+    /// Old-School Essentials § Stuck Doors, Surprise: "A failed attempt to force open a door
+    /// eliminates any possibility of surprise … that the party may have against any monsters on
+    /// the other side of the door" — set by a failed `door_forced` (a stuck or locked door), the
+    /// monsters' next `roll_surprise` finds them not surprised (and clears it).
+    #[serde(default)]
+    pub surprise_spoiled: bool,
 }
 
 /// What a GM-only secret roll is for (§ Searching, § Listening at Doors, § Wandering Monsters:
@@ -471,10 +477,12 @@ pub enum SecretCheck {
     /// The wandering-monster check (usually 1-in-6).
     WanderingMonster,
     /// Basic Fantasy § Doors: forcing a stuck door — 1 on 1d6, plus the STR bonus to the range.
+    /// Rolled in the open (`door_forced`; OSE § Stuck Doors and Basic Fantasy § Doors do not
+    /// make it the referee's secret).
     StuckDoor,
-    /// Basic Fantasy § Doors: forcing a locked door — the same range on 1d10.
+    /// Basic Fantasy § Doors: forcing a locked door — the same range on 1d10 (in the open).
     LockedDoor,
-    /// Basic Fantasy § Doors: bending metal bars — the same range on 1d20.
+    /// Basic Fantasy § Doors: bending metal bars — the same range on 1d20 (in the open).
     Bars,
     /// Basic Fantasy § Becoming Lost: the leader's save vs. Death Ray with the WIS bonus, on a
     /// d20; `chance` is the number of faces that keep the party on course, `success` that it

@@ -355,7 +355,9 @@ fn surprise(d: &mut Decider, s: &Sheets, sides: &[Side]) -> R {
     for side in sides {
         let roll = crate::dice::notation::roll_die(d.rng, 6);
         let lit_foe = lit.iter().any(|l| l != side);
-        let surprised = tables::surprised(roll.natural().unwrap_or(6)) && !lit_foe;
+        let surprised = tables::surprised(roll.natural().unwrap_or(6))
+            && !lit_foe
+            && !super::doors::surprise_spoiled(&b, *side);
         d.emit(GameEvent::SurpriseRolled {
             side: *side,
             roll,
@@ -972,6 +974,9 @@ pub(super) fn secret(
                 name(d, id)
             ),
         ));
+    }
+    if let (true, Some(id)) = (check.adds_strength(), who) {
+        return super::doors::force(d, check, id, chance);
     }
     let roll = d.secret_die(die)?;
     let success = roll.natural().unwrap_or(die) <= chance;

@@ -25,6 +25,7 @@ mod candles;
 mod combat_extras;
 mod commands;
 mod darkness;
+mod doors;
 mod durations;
 mod encumbrance;
 mod evasion;
@@ -58,6 +59,8 @@ mod tests_candles;
 mod tests_cover;
 #[cfg(test)]
 mod tests_darkness;
+#[cfg(test)]
+mod tests_doors;
 #[cfg(test)]
 mod tests_encumbrance;
 #[cfg(test)]
