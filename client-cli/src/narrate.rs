@@ -922,6 +922,30 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 _ => format!("The GM rolls a secret {what}{who}."),
             }
         }
+        GameEvent::DoorForced {
+            check,
+            combatant,
+            chance,
+            roll,
+            success,
+        } => {
+            let what = match check {
+                fray_protocol::ose::SecretCheck::Bars => "bend the bars",
+                fray_protocol::ose::SecretCheck::LockedDoor => "force a locked door",
+                _ => "force a stuck door",
+            };
+            let die = check.die();
+            format!(
+                "{} tries to {what}: d{die}={} vs {chance}-in-{die} — {}",
+                n(combatant),
+                roll.natural().unwrap_or(0),
+                if *success {
+                    "it gives way"
+                } else {
+                    "it holds (any surprise is lost)"
+                }
+            )
+        }
         GameEvent::ExplorationTurnPassed {
             turn,
             rested,

@@ -488,6 +488,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         } => {
             if let Some(f) = &mut state.ose {
                 f.surprise_rolled.push(*side);
+                if *side == fray_protocol::Side::Monsters {
+                    f.surprise_spoiled = false;
+                }
                 if *surprised {
                     f.surprised.push(*side);
                 }
@@ -620,6 +623,14 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                     o.conditions.push(*condition);
                     o.conditions.sort();
                 }
+            }
+        }
+        GameEvent::DoorForced { check, success, .. } => {
+            if !success
+                && *check != fray_protocol::ose::SecretCheck::Bars
+                && let Some(b) = &mut state.ose
+            {
+                b.surprise_spoiled = true;
             }
         }
         GameEvent::SecretRolled {

@@ -224,6 +224,10 @@ pub enum ErrorCode {
     /// Old-School Essentials § Optional Rule: Encumbrance: `set_encumbrance` in an `ose` session
     /// whose option `encumbrance` is `none` (the rule is not in use).
     EncumbranceOff,
+    /// Old-School Essentials: a command of an optional rule the session has not adopted — an
+    /// `ose_morale` while the option `morale` is off (§ Morale (Optional Rule)), an `attack`
+    /// with `knock_out: true` while `subduing` is off (§ Subduing (Optional Rule)).
+    OptionOff,
 }
 
 impl fmt::Display for ErrorCode {

@@ -1705,6 +1705,23 @@ pub enum GameEvent {
         /// The effect and the action that maintains it.
         effect: crate::grid::MaintainedEffect,
     },
+    /// Old-School Essentials § Stuck Doors, Basic Fantasy § Doors: a character tried to force a
+    /// door open (`stuck_door`, `locked_door`) or bend bars (`bars`) — a public roll (neither
+    /// text makes it the referee's secret): success on `chance` or less of the die
+    /// (`SecretCheck::die`). A failed attempt at a door spoils the party's surprise
+    /// (`ose.surprise_spoiled`).
+    DoorForced {
+        /// Which door check.
+        check: crate::ose::SecretCheck,
+        /// The character.
+        combatant: CombatantId,
+        /// The range that succeeds (1 plus the STR bonus, 0 to the die).
+        chance: u32,
+        /// The die.
+        roll: Roll,
+        /// Forced open (bent).
+        success: bool,
+    },
 }
 
 impl GameEvent {

@@ -127,6 +127,17 @@ pub struct OseOptions {
     /// treasure) or `detailed` (Option 2: by the coins of weight carried).
     #[serde(default)]
     pub encumbrance: EncumbranceRule,
+    /// Old-School Essentials § Morale (Optional Rule) and § Monster Morale (Optional Rule, "See
+    /// Morale"): morale checks are proposed (`morale_proposed`) and `ose_morale` rolls them.
+    /// Default off (the rule is optional: "the referee decides whether monsters or NPCs
+    /// surrender or run away"); Basic Fantasy sessions always use it (its text uses monsters'
+    /// Morale scores: § Retainers, Loyalty).
+    #[serde(default)]
+    pub morale: bool,
+    /// Old-School Essentials § Subduing (Optional Rule): an `attack` with `knock_out: true`
+    /// deals subdual damage. Default off (the rule is optional).
+    #[serde(default)]
+    pub subduing: bool,
 }
 
 /// § Waterborne Adventuring, Travel on the Water: a day on the water (`pass_day` `water`).
@@ -444,6 +455,12 @@ pub struct OseBattle {
     /// § Evasion and Pursuit: the pursuit under way, if any.
     #[serde(default)]
     pub pursuit: Option<crate::pursuit::Pursuit>,
+    /// Old-School Essentials § Stuck Doors, Surprise: "A failed attempt to force open a door
+    /// eliminates any possibility of surprise … that the party may have against any monsters on
+    /// the other side of the door" — set by a failed `door_forced` (a stuck or locked door), the
+    /// monsters' next `roll_surprise` finds them not surprised (and clears it).
+    #[serde(default)]
+    pub surprise_spoiled: bool,
 }
 
 /// What a GM-only secret roll is for (§ Searching, § Listening at Doors, § Wandering Monsters:
@@ -460,10 +477,12 @@ pub enum SecretCheck {
     /// The wandering-monster check (usually 1-in-6).
     WanderingMonster,
     /// Basic Fantasy § Doors: forcing a stuck door — 1 on 1d6, plus the STR bonus to the range.
+    /// Rolled in the open (`door_forced`; OSE § Stuck Doors and Basic Fantasy § Doors do not
+    /// make it the referee's secret).
     StuckDoor,
-    /// Basic Fantasy § Doors: forcing a locked door — the same range on 1d10.
+    /// Basic Fantasy § Doors: forcing a locked door — the same range on 1d10 (in the open).
     LockedDoor,
-    /// Basic Fantasy § Doors: bending metal bars — the same range on 1d20.
+    /// Basic Fantasy § Doors: bending metal bars — the same range on 1d20 (in the open).
     Bars,
     /// Basic Fantasy § Becoming Lost: the leader's save vs. Death Ray with the WIS bonus, on a
     /// d20; `chance` is the number of faces that keep the party on course, `success` that it

@@ -98,7 +98,7 @@ fn old_school_essentials_table_examples_decode() {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
     let events = table_examples("### Old-School Essentials events");
-    assert_eq!(events.len(), 28);
+    assert_eq!(events.len(), 29);
     for json in events {
         serde_json::from_str::<GameEvent>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

@@ -1041,7 +1041,7 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
 /// basic-fantasy-adventures.txt (issue 6: "a Basic Fantasy exploration session of several turns
 /// with a stuck door, a secret search seen only by the GM, a wandering-monster check, and a
 /// torch burning out"), over real sockets: § Light (a torch, 1d4+4 turns), § Doors (a stuck
-/// door, 1d6 plus STR), § Secret Doors; ose-adventuring.txt § Sequence of Play Per Turn and
+/// door, 1d6 plus STR, forced in the open: everyone sees its die), § Secret Doors; ose-adventuring.txt § Sequence of Play Per Turn and
 /// § Wandering Monsters. The GM's socket sees every roll; the player's (JSON) and the
 /// spectator's (bincode) see that the secret rolls were made, the turns pass and the torch burn
 /// out — never a secret roll or result. Players may not pass turns.
@@ -1124,6 +1124,7 @@ async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
         ("spectator", &mut spectator),
     ] {
         let mut secrets = 0;
+        let mut doors = 0;
         let mut turns = 0;
         loop {
             let m = recv(c).await?;
@@ -1146,6 +1147,12 @@ async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
                         );
                         assert_eq!(roll.is_none() && success.is_none(), who != "gm");
                     }
+                    // The stuck door is forced in the open (OSE § Stuck Doors, Basic Fantasy
+                    // § Doors): everyone sees the die.
+                    GameEvent::DoorForced { chance, .. } => {
+                        doors += 1;
+                        assert_eq!(*chance, 3, "{who}: Odo's STR +2");
+                    }
                     GameEvent::ExplorationTurnPassed { .. } => turns += 1,
                     _ => {}
                 }
@@ -1154,9 +1161,10 @@ async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
                 break;
             }
         }
-        // The stuck door, the secret-door search and one wandering check per turn so far.
+        // The secret-door search and one wandering check per turn so far; the door in the open.
         assert!(turns >= 5, "{who}: {turns}");
-        assert_eq!(secrets, 2 + turns, "{who}");
+        assert_eq!(secrets, 1 + turns, "{who}");
+        assert_eq!(doors, 1, "{who}");
     }
     let state = snapshot(&mut alice).await?;
     assert!(state.ose.is_some_and(|o| o.exploration.turn == 9));

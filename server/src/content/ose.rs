@@ -676,6 +676,10 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         // Basic Fantasy rolls each weapon's own damage (its equipment lists; the provided text
         // has no 1d6 rule): variable weapon damage always.
         options.weapon_damage = fray_protocol::ose::WeaponDamage::Variable;
+        // Basic Fantasy § Retainers, Loyalty: "used just as the Morale score of monsters or
+        // mercenaries is used" — its text takes monster morale as in play, not optional (OSE's
+        // § Morale (Optional Rule) is an option there): morale always.
+        options.morale = true;
     }
     let mut chars: BTreeMap<String, (String, CharacterFile)> = BTreeMap::new();
     let mut mons: BTreeMap<String, (String, MonsterFile)> = BTreeMap::new();

@@ -848,6 +848,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         } => {
             if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
                 f.surprise_rolled.push(*side);
+                if *side == Side::Monsters {
+                    f.surprise_spoiled = false;
+                }
                 if *surprised {
                     f.surprised.push(*side);
                 }
@@ -879,6 +882,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             with::<OseSheet>(world, combatant, |s| s.0.disrupted = true)
         }
         GameEvent::SpellCast { .. } => {}
+        GameEvent::DoorForced { check, success, .. } => {
+            if !success
+                && *check != fray_protocol::ose::SecretCheck::Bars
+                && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
+            {
+                f.surprise_spoiled = true;
+            }
+        }
         GameEvent::SecretRolled {
             check,
             combatant,

@@ -355,7 +355,9 @@ fn surprise(d: &mut Decider, s: &Sheets, sides: &[Side]) -> R {
     for side in sides {
         let roll = crate::dice::notation::roll_die(d.rng, 6);
         let lit_foe = lit.iter().any(|l| l != side);
-        let surprised = tables::surprised(roll.natural().unwrap_or(6)) && !lit_foe;
+        let surprised = tables::surprised(roll.natural().unwrap_or(6))
+            && !lit_foe
+            && !super::doors::surprise_spoiled(&b, *side);
         d.emit(GameEvent::SurpriseRolled {
             side: *side,
             roll,
@@ -556,6 +558,7 @@ fn attack_cmd(
             })?
         }
     };
+    super::optional_rules::subduing(&s.battle().options, subdue)?;
     super::subdual::may_subdue(subdue, &w, sheet(s, target)?.1)?;
     let missile = w.ranges.is_some();
     // § Missile Attacks: "possible when opponents are more than 5′ from one another"; Fray's
@@ -694,6 +697,9 @@ pub fn slay(d: &mut Decider, s: &Sheets, target: &CombatantId) {
 /// § When to Check Morale: the first death on a side, and half of it killed or incapacitated;
 /// only for sides with morale ratings (monsters; retainers make loyalty checks instead).
 fn propose_morale(d: &mut Decider, s: &Sheets, side: Side) {
+    if super::optional_rules::morale(&s.battle().options).is_err() {
+        return;
+    }
     let members: Vec<CombatantId> = d
         .field
         .all()
@@ -824,6 +830,7 @@ fn save(d: &mut Decider, s: &Sheets, who: &CombatantId, cat: SaveCategory, modif
 /// or 12); higher breaks (it flees), two successes mean no further checks.
 fn morale(d: &mut Decider, s: &Sheets, who: &[CombatantId], adjustment: i32) -> R {
     running(d)?;
+    super::optional_rules::morale(&s.battle().options)?;
     if who.is_empty() {
         return Err(no(ErrorCode::InvalidArgument, "list who checks morale"));
     }
@@ -967,6 +974,9 @@ pub(super) fn secret(
                 name(d, id)
             ),
         ));
+    }
+    if let (true, Some(id)) = (check.adds_strength(), who) {
+        return super::doors::force(d, check, id, chance);
     }
     let roll = d.secret_die(die)?;
     let success = roll.natural().unwrap_or(die) <= chance;

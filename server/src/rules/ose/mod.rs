@@ -25,6 +25,7 @@ mod candles;
 mod combat_extras;
 mod commands;
 mod darkness;
+mod doors;
 mod durations;
 mod encumbrance;
 mod evasion;
@@ -33,6 +34,7 @@ mod experience;
 mod hazards;
 mod initiative;
 mod invulnerability;
+mod optional_rules;
 mod pursuit;
 mod retainers;
 mod round;
@@ -58,6 +60,8 @@ mod tests_cover;
 #[cfg(test)]
 mod tests_darkness;
 #[cfg(test)]
+mod tests_doors;
+#[cfg(test)]
 mod tests_encumbrance;
 #[cfg(test)]
 mod tests_evasion;
@@ -67,6 +71,8 @@ mod tests_exhaustion;
 mod tests_extras;
 #[cfg(test)]
 mod tests_invulnerable;
+#[cfg(test)]
+mod tests_optional_rules;
 #[cfg(test)]
 mod tests_pursuit;
 #[cfg(test)]

@@ -166,7 +166,17 @@ fn coins_of_weight_set_the_rate_and_over_1600_nothing_moves_option_2_detailed_en
     let enc = arena("detailed", "load = 700");
     let mut e = new_engine(&enc, 1);
     assert_eq!(travel(&mut e), (20, 12));
-    for (coins, movement) in [(400, 40), (401, 30), (600, 30), (800, 20), (1600, 10)] {
+    // Every row of the table at both of its edges.
+    for (coins, movement) in [
+        (0, 40),
+        (400, 40),
+        (401, 30),
+        (600, 30),
+        (601, 20),
+        (800, 20),
+        (801, 10),
+        (1600, 10),
+    ] {
         let ev = run(&mut e, &load("ada", ArmorType::Metal, coins, true));
         assert!(
             matches!(ev.as_slice(), [GameEvent::EncumbranceSet { movement: m, heavy: false, .. }] if *m == movement),

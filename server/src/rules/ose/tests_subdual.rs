@@ -23,7 +23,7 @@ fn subdue(actor: &str, attack: &str, target: &str) -> Command {
 
 /// A started fight with monsters of `hp` hit points, on Ada's turn.
 fn on_adas_turn(hp: i32, seed: u64) -> Option<Engine> {
-    let mut e = new_engine(&arena_with("", hp, 9), seed);
+    let mut e = new_engine(&arena_with("subduing = true", hp, 9), seed);
     run(&mut e, &Command::StartBattle);
     for _ in 0..6 {
         let me = current(&e);
@@ -125,7 +125,7 @@ fn missiles_and_unintelligent_targets_cannot_subdue_subduing() {
         refuse(&mut e, &subdue("ada", "bow", "boss")),
         ErrorCode::CannotSubdue
     );
-    let text = super::tests::arena_text("", 30, 9).replace(
+    let text = super::tests::arena_text("subduing = true", 30, 9).replace(
         "[[monster.attacks]]\nid = \"maul\"",
         "unintelligent = true\n[[monster.attacks]]\nid = \"maul\"",
     );

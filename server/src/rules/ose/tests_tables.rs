@@ -84,21 +84,41 @@ fn every_hit_die_uses_its_printed_row_attack_matrix() {
     assert_eq!(monster_thac0(half), row_for(1), "HD 1/2");
 }
 
-/// ose-adventuring.txt § Optional Rule: Encumbrance, Option 2: Detailed Encumbrance (up to 400
-/// coins 120′, 600 90′, 800 60′, 1,600 30′) and § Maximum load ("Characters carrying more than
-/// this cannot move"): each row at both of its edges.
+/// ose-adventuring.txt § Optional Rule: Encumbrance, Option 2: Detailed Encumbrance, the table
+/// as printed ("Up to 400 coins 120′ (40′) Up to 600 coins 90′ (30′) Up to 800 coins 60′ (20′)
+/// Up to 1,600 coins 30′ (10′)"), and § Maximum load ("Characters carrying more than this cannot
+/// move"): every row — its rate and its encounter rate in brackets (§ Encounters, Movement: a
+/// third) — at every load in coins from 0 to past the maximum, each load in the first row whose
+/// "up to" it does not exceed.
 #[test]
-fn detailed_encumbrance_rows_at_both_edges_optional_rule_encumbrance() {
-    for (lo, hi, rate) in [
-        (0, 400, 120),
-        (401, 600, 90),
-        (601, 800, 60),
-        (801, 1600, 30),
-    ] {
-        assert_eq!(detailed_encumbrance_rate(lo), Some(rate), "{lo} coins");
-        assert_eq!(detailed_encumbrance_rate(hi), Some(rate), "{hi} coins");
+fn detailed_encumbrance_every_row_at_every_load_optional_rule_encumbrance() {
+    let printed = "Up to 400 coins 120′ (40′) Up to 600 coins 90′ (30′) Up to 800 coins 60′ \
+                   (20′) Up to 1,600 coins 30′ (10′)";
+    let mut rows: Vec<(u32, i32, i32)> = Vec::new();
+    for row in printed.split("Up to ").filter(|r| !r.trim().is_empty()) {
+        let (coins, rest) = row.split_once(" coins ").expect("coins");
+        let (rate, encounter) = rest.trim().split_once("′ (").expect("rate");
+        let encounter = encounter.trim().trim_end_matches("′)");
+        rows.push((
+            coins.replace(',', "").parse().expect("coins"),
+            rate.parse().expect("rate"),
+            encounter.parse().expect("encounter rate"),
+        ));
     }
-    assert_eq!(detailed_encumbrance_rate(1601), None);
+    assert_eq!(rows.len(), 4);
+    let mut seen = Vec::new();
+    for coins in 0..=2000u32 {
+        let row = rows.iter().find(|(up_to, _, _)| coins <= *up_to);
+        let rate = detailed_encumbrance_rate(coins);
+        assert_eq!(rate, row.map(|r| r.1), "{coins} coins");
+        if let (Some(rate), Some(&(_, printed_rate, printed_encounter))) = (rate, row) {
+            assert_eq!(super::tables::encounter_move(rate), printed_encounter);
+            if seen.last() != Some(&printed_rate) {
+                seen.push(printed_rate);
+            }
+        }
+    }
+    assert_eq!(seen, [120, 90, 60, 30], "every row reached, in order");
     assert_eq!(detailed_encumbrance_rate(u32::MAX), None);
 }
 
