@@ -199,6 +199,7 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 forced: Vec::new(),
                 origin_height: None,
                 weapon: None,
+                secondary_target: None,
             })
         })(),
         "charge" => (|| {
@@ -340,6 +341,7 @@ mod tests {
                 forced: Vec::new(),
                 origin_height: None,
                 weapon: None,
+                secondary_target: None,
             }
         );
         assert_eq!(

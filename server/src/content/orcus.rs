@@ -1328,6 +1328,10 @@ fn secondary_targets(text: &str) -> Option<SecondaryTargets> {
                 SecondaryTargets::CreaturesWithinOfPrimary { within: n }
             } else if let Some(n) = within("enemies_within_") {
                 SecondaryTargets::EnemiesWithinOfPrimary { within: n }
+            } else if let Some(n) = within("one_creature_within_") {
+                SecondaryTargets::OneCreatureWithinOfPrimary { within: n }
+            } else if let Some(n) = within("one_enemy_within_") {
+                SecondaryTargets::OneEnemyWithinOfPrimary { within: n }
             } else {
                 return None;
             }

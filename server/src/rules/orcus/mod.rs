@@ -26,6 +26,7 @@ mod power_effects;
 pub mod rests;
 pub mod riders;
 pub mod rules;
+mod secondary;
 pub mod senses;
 pub mod sessions;
 pub mod skills;

@@ -238,6 +238,7 @@ fn area(actor: &str, attack: &str, origin: Option<(i32, i32)>) -> Command {
         forced: Vec::new(),
         origin_height: None,
         weapon: None,
+        secondary_target: None,
     }
 }
 

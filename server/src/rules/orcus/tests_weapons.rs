@@ -289,6 +289,7 @@ fn with_hand(cmd: Command, hand: WeaponHand) -> Command {
             knock_out,
             forced,
             weapon: Some(hand),
+            secondary_target: None,
         },
         other => other,
     }
@@ -367,6 +368,7 @@ fn a_side_weapon_attack_takes_the_side_weapons_dice_and_proficiency_side_weapon(
             forced: Vec::new(),
             weapon: Some(WeaponHand::Side),
             origin_height: None,
+            secondary_target: None,
         },
     );
     assert_eq!(rolled_bonus(&ev), Some(7));
@@ -426,6 +428,7 @@ fn other_rulesets_refuse_the_weapon_choice_side_weapon() {
             knock_out: false,
             forced: Vec::new(),
             weapon: Some(WeaponHand::Side),
+            secondary_target: None,
         };
         let r = refusal(&mut e, &cmd);
         assert_eq!(
