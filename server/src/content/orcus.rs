@@ -433,6 +433,11 @@ pub struct PowerFile {
     /// `["weapon", "martial"]`, `["arcane", "fire", "zone"]`.
     #[serde(default)]
     pub tags: Vec<String>,
+    /// `"auto"`: a hero's basic Weapon attack adds the ability modifier its weapon calls for to
+    /// the attack and damage rolls (§ Weapon properties, Thrown (light)/(heavy); § Strength and
+    /// § Dexterity, Attack Rolls and Damage; `rules/orcus/weapons.rs::basic_ability`).
+    #[serde(default)]
+    pub ability: Option<String>,
 }
 
 /// `[…powers.secondary]`: what differs from the primary attack (§ Secondary attacks: "the same
@@ -720,6 +725,8 @@ struct Gear {
     proficient: bool,
     /// § Side Weapon: the side weapon and proficiency with it.
     side: Option<(&'static tables::Weapon, bool)>,
+    /// The hero's Strength and Dexterity modifiers (for `ability = "auto"`).
+    str_dex: (i32, i32),
 }
 
 /// Replaces every `NdW` (N weapon dice; `dW` is one) with the weapon's dice times N (§ Weapon
@@ -789,6 +796,7 @@ fn power(
         Some(Gear {
             side: Some((w, proficient)),
             level,
+            str_dex,
             ..
         }) if weapon_power.is_some() => Some(Box::new(power(
             ctx,
@@ -800,6 +808,7 @@ fn power(
                 level,
                 proficient,
                 side: None,
+                str_dex,
             }),
         )?)),
         _ => None,
@@ -996,8 +1005,19 @@ fn power(
             ));
         }
     };
+    // § Weapon properties, Thrown (light)/(heavy); § Strength, § Dexterity: a basic Weapon
+    // attack's ability modifier, to the attack and damage rolls (`ability = "auto"`).
+    let ability = match p.ability.as_deref() {
+        None => 0,
+        Some(a) => crate::rules::orcus::weapons::basic_ability(
+            p,
+            a,
+            gear.and_then(|g| g.weapon.map(|w| (w, g.str_dex))),
+        )
+        .map_err(|(f, e)| ctx.err(format!("{field}.{f}"), e))?,
+    };
     let bonus = match (p.bonus, monster) {
-        (Some(b), _) => b + proficiency,
+        (Some(b), _) => b + proficiency + ability,
         (None, Some(m)) if vs == Defense::Ac => m.vs_ac,
         (None, Some(m)) => m.vs_other,
         (None, None) if utility => 0,
@@ -1047,6 +1067,11 @@ fn power(
         (Some(h), _) => {
             let (h, dw) = expand_dw(ctx, &format!("{field}.hit"), h, gear)?;
             uses_dw |= dw;
+            let h = match ability {
+                0 => h,
+                m if m > 0 => format!("{h}+{m}"),
+                m => format!("{h}-{}", -m),
+            };
             check_dice(ctx, &format!("{field}.hit"), &h)?;
             Some(h)
         }
@@ -1137,7 +1162,8 @@ fn power(
                 targets: p.targets.clone(),
                 max_targets: p.max_targets,
                 vs: sec.vs.clone().or_else(|| p.vs.clone()),
-                bonus: sec.bonus.or(p.bonus),
+                // (the primary's ability modifier, `ability = "auto"`, stays in the attack)
+                bonus: sec.bonus.or(p.bonus.map(|b| b + ability)),
                 hit: sec.hit.clone(),
                 damage_type: sec.damage_type.clone().or_else(|| p.damage_type.clone()),
                 miss: sec.miss.clone(),
@@ -1153,6 +1179,7 @@ fn power(
                 // § Secondary attacks: "the same tags … as the original attack".
                 category: p.category.clone(),
                 tags: p.tags.clone(),
+                ability: None,
             };
             let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
             Some(Box::new(SecondaryAttack {
@@ -1534,6 +1561,7 @@ impl HeroFile {
                     level: self.level,
                     proficient: wielded.main_proficient,
                     side: wielded.side,
+                    str_dex: (self.str, self.dex),
                 }),
             )?;
             with_attack_penalty(&mut p, outfit.attack);
