@@ -286,3 +286,53 @@ fn the_choice_is_an_orcus_option_and_its_range_is_checked_on_load_secondary_atta
         );
     }
 }
+
+/// orcus-basic-rules.txt § Secondary attacks and § Areas of effect: an area power's secondary
+/// attack of the user's choice takes `secondary_target` on `area_attack` as on `attack` —
+/// required while a creature qualifies, then made against the chosen one.
+#[test]
+fn an_area_attack_names_its_secondary_target_too_secondary_attacks() {
+    let src = src("one_creature_within_3_of_primary", AROUND).replace(
+        "origin = \"melee\"\nvs = \"ac\"",
+        "origin = \"near burst\"\narea = 1\ntargets = \"all enemies\"\nvs = \"ac\"",
+    );
+    assert!(src.contains("near burst"));
+    let enc = load_encounter("burst.toml", &src).unwrap();
+    let burst = |chosen: Option<&str>| Command::AreaAttack {
+        actor: cid("brute-1"),
+        attack: "lunge".into(),
+        origin: None,
+        targets: Vec::new(),
+        forced: Vec::new(),
+        origin_height: None,
+        weapon: None,
+        secondary_target: chosen.map(cid),
+    };
+    for seed in 0..30 {
+        let mut e = started(&enc, seed);
+        until(&mut e, "brute-1");
+        assert_eq!(
+            refusal(&mut e, &burst(None)).code,
+            ErrorCode::SecondaryTargetRequired
+        );
+        let ev = run(&mut e, &burst(Some("lira")));
+        if !ev.iter().any(|x| {
+            matches!(x, GameEvent::AttackRolled { attack, outcome, .. }
+                if attack == "lunge" && outcome.is_hit())
+        }) {
+            continue;
+        }
+        let secondary: Vec<&str> = ev
+            .iter()
+            .filter_map(|x| match x {
+                GameEvent::AttackRolled { attack, target, .. } if attack == "lunge-secondary" => {
+                    Some(target.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(secondary, ["lira"]);
+        return;
+    }
+    panic!("the burst never hit");
+}
