@@ -229,6 +229,7 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 forced,
                 origin_height,
                 weapon,
+                secondary_target: None,
             })
         })(),
         "charge" => (|| {
@@ -377,6 +378,7 @@ mod tests {
                 forced: Vec::new(),
                 origin_height: None,
                 weapon: None,
+                secondary_target: None,
             }
         );
         assert_eq!(

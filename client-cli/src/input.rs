@@ -221,6 +221,7 @@ impl Menu {
             knock_out: false,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         })
     }
 
@@ -733,7 +734,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 mode: AttackMode::Opportunity,
                 knock_out: false,
                 forced: Vec::new(),
-                weapon: None,
+                weapon: None, secondary_target: None,
             })),
             _ => {
                 Err("`oa ATTACKER TARGET [ATTACK]`: an opportunity attack (basic melee)".to_owned())
@@ -2054,6 +2055,7 @@ mod tests {
             knock_out: false,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         }
     }
 

@@ -1613,6 +1613,7 @@ basic = true
                 forced: Vec::new(),
                 origin_height: None,
                 weapon: None,
+                secondary_target: None,
             },
             Command::Attack {
                 actor: kael.clone(),
@@ -1622,6 +1623,7 @@ basic = true
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             },
         ];
         let mut checks = 0;

@@ -172,6 +172,7 @@ mod tests {
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             },
         }
     }
@@ -183,7 +184,7 @@ mod tests {
         };
         assert_eq!(
             text,
-            r#"{"command":{"id":7,"command":{"attack":{"actor":"brakka","attack":"melee","targets":["goblin-1"],"mode":"standard","knock_out":false,"forced":[],"weapon":null}}}}"#
+            r#"{"command":{"id":7,"command":{"attack":{"actor":"brakka","attack":"melee","targets":["goblin-1"],"mode":"standard","knock_out":false,"forced":[],"weapon":null,"secondary_target":null}}}}"#
         );
         let back: ClientMessage = decode_client(text.as_bytes(), Encoding::Json).unwrap();
         assert_eq!(back, sample());

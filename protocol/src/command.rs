@@ -46,6 +46,12 @@ pub enum Command {
         /// `side` for the hero's side weapon; the main weapon when absent (JSON).
         #[serde(default)]
         weapon: Option<WeaponHand>,
+        /// Orcus § Secondary attacks: the creature of the user's choice a secondary attack
+        /// against "one creature (or enemy) within N" of a primary target is made against —
+        /// required when such a creature exists, checked before any die; absent (JSON) when the
+        /// power makes no such choice.
+        #[serde(default)]
+        secondary_target: Option<CombatantId>,
     },
     /// Spend the move action to move: engage an enemy, or move (while engaged: away, drawing
     /// opportunity attacks), optionally far away from the fight.
@@ -256,6 +262,11 @@ pub enum Command {
         /// Orcus § Side Weapon: the weapon a Weapon power is made with, as for `attack`.
         #[serde(default)]
         weapon: Option<WeaponHand>,
+        /// Orcus § Secondary attacks: the creature chosen for a secondary attack against "one
+        /// creature (or enemy) of the user's choice within N" of a primary target, as for
+        /// `attack`; absent (JSON) when the power makes no such choice.
+        #[serde(default)]
+        secondary_target: Option<CombatantId>,
     },
     /// GM: a teleport effect (13th Age § Teleportation) moves `target` at once: it leaves every
     /// engagement and draws no opportunity attacks, escapes grabs and lets go of those it grabs

@@ -228,6 +228,14 @@ pub enum ErrorCode {
     /// `ose_morale` while the option `morale` is off (§ Morale (Optional Rule)), an `attack`
     /// with `knock_out: true` while `subduing` is off (§ Subduing (Optional Rule)).
     OptionOff,
+    /// Orcus § Secondary attacks: an attack with a power whose secondary attack targets "one
+    /// creature (or enemy) of the user's choice within N" of the primary target, without
+    /// `secondary_target` while such a creature exists.
+    SecondaryTargetRequired,
+    /// Orcus § Secondary attacks: a `secondary_target` the power does not allow — it makes no
+    /// such choice, or the creature is the user, a primary target, out of the fight, not an
+    /// enemy (for "one enemy") or farther than N squares from every primary target.
+    InvalidSecondaryTarget,
 }
 
 impl fmt::Display for ErrorCode {

@@ -65,7 +65,7 @@ fn command_table_examples_decode() {
 #[test]
 fn orcus_table_examples_decode() {
     let commands = table_examples("### Orcus commands");
-    assert_eq!(commands.len(), 31);
+    assert_eq!(commands.len(), 32);
     for json in commands {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

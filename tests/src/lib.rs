@@ -409,6 +409,7 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     knock_out: false,
                     forced: Vec::new(),
                     weapon: None,
+                    secondary_target: None,
                 },
                 &mut sent,
             )?;
@@ -602,6 +603,7 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     knock_out: false,
                     forced: Vec::new(),
                     weapon: None,
+                    secondary_target: None,
                 },
                 &mut sent,
             )?;

@@ -243,6 +243,7 @@ async fn a_dungeon_session_over_real_sockets_burns_a_torch_and_refuses_what_it_m
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             };
             assert_eq!(
                 command(&mut gm, next(), attack).await?,

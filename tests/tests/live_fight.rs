@@ -378,6 +378,7 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
             knock_out: false,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         },
     )
     .await?;
@@ -452,6 +453,7 @@ async fn illegal_commands_are_refused_with_their_own_codes_and_change_nothing() 
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     };
     let r = command(&mut gm, 7, attack.clone()).await?;
     assert_eq!(r.unwrap_err().0, ErrorCode::NotEngaged);

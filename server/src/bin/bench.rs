@@ -449,6 +449,7 @@ impl Bot {
             knock_out: false,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         })
     }
 

@@ -537,6 +537,19 @@ pub enum SecondaryTargets {
     NearestCreatureToPrimary,
     /// The enemy of the user nearest the primary target; content `nearest_enemy_to_primary`.
     NearestEnemyToPrimary,
+    /// One creature of the user's choice within `within` squares of the primary target (not the
+    /// primary target, not the user), named by the command's `secondary_target`; content
+    /// `one_creature_within_N_of_primary`.
+    OneCreatureWithinOfPrimary {
+        /// The range from the primary target, in squares (§ Range).
+        within: u32,
+    },
+    /// One enemy of the user's choice within `within` squares of the primary target; content
+    /// `one_enemy_within_N_of_primary`.
+    OneEnemyWithinOfPrimary {
+        /// The range from the primary target, in squares (§ Range).
+        within: u32,
+    },
 }
 
 /// When a secondary attack takes place.

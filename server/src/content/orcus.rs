@@ -437,6 +437,11 @@ pub struct PowerFile {
     /// `["weapon", "martial"]`, `["arcane", "fire", "zone"]`.
     #[serde(default)]
     pub tags: Vec<String>,
+    /// `"auto"`: a hero's basic Weapon attack adds the ability modifier its weapon calls for to
+    /// the attack and damage rolls (§ Weapon properties, Thrown (light)/(heavy); § Strength and
+    /// § Dexterity, Attack Rolls and Damage; `rules/orcus/weapons.rs::basic_ability`).
+    #[serde(default)]
+    pub ability: Option<String>,
 }
 
 /// `[…powers.secondary]`: what differs from the primary attack (§ Secondary attacks: "the same
@@ -726,6 +731,8 @@ struct Gear {
     side: Option<(&'static tables::Weapon, bool)>,
     /// § Increasing weapon damage dice: steps on the weapon die (checked on load).
     die_steps: u8,
+    /// The hero's Strength and Dexterity modifiers (for `ability = "auto"`).
+    str_dex: (i32, i32),
 }
 
 impl Gear {
@@ -804,6 +811,7 @@ fn power(
             side: Some((w, proficient)),
             level,
             die_steps,
+            str_dex,
             ..
         }) if weapon_power.is_some() => Some(Box::new(power(
             ctx,
@@ -816,6 +824,7 @@ fn power(
                 proficient,
                 side: None,
                 die_steps,
+                str_dex,
             }),
         )?)),
         _ => None,
@@ -1031,8 +1040,19 @@ fn power(
             ));
         }
     };
+    // § Weapon properties, Thrown (light)/(heavy); § Strength, § Dexterity: a basic Weapon
+    // attack's ability modifier, to the attack and damage rolls (`ability = "auto"`).
+    let ability = match p.ability.as_deref() {
+        None => 0,
+        Some(a) => crate::rules::orcus::weapons::basic_ability(
+            p,
+            a,
+            gear.and_then(|g| g.weapon.map(|w| (w, g.str_dex))),
+        )
+        .map_err(|(f, e)| ctx.err(format!("{field}.{f}"), e))?,
+    };
     let bonus = match (p.bonus, monster) {
-        (Some(b), _) => b + proficiency,
+        (Some(b), _) => b + proficiency + ability,
         (None, Some(m)) if vs == Defense::Ac => m.vs_ac,
         (None, Some(m)) => m.vs_other,
         (None, None) if utility => 0,
@@ -1082,6 +1102,11 @@ fn power(
         (Some(h), _) => {
             let (h, dw) = expand_dw(ctx, &format!("{field}.hit"), h, gear)?;
             uses_dw |= dw;
+            let h = match ability {
+                0 => h,
+                m if m > 0 => format!("{h}+{m}"),
+                m => format!("{h}-{}", -m),
+            };
             check_dice(ctx, &format!("{field}.hit"), &h)?;
             Some(h)
         }
@@ -1175,7 +1200,8 @@ fn power(
                 targets: p.targets.clone(),
                 max_targets: p.max_targets,
                 vs: sec.vs.clone().or_else(|| p.vs.clone()),
-                bonus: sec.bonus.or(p.bonus),
+                // (the primary's ability modifier, `ability = "auto"`, stays in the attack)
+                bonus: sec.bonus.or(p.bonus.map(|b| b + ability)),
                 hit: sec.hit.clone(),
                 damage_type: sec.damage_type.clone().or_else(|| p.damage_type.clone()),
                 miss: sec.miss.clone(),
@@ -1191,6 +1217,7 @@ fn power(
                 // § Secondary attacks: "the same tags … as the original attack".
                 category: p.category.clone(),
                 tags: p.tags.clone(),
+                ability: None,
             };
             let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
             Some(Box::new(SecondaryAttack {
@@ -1366,6 +1393,10 @@ fn secondary_targets(text: &str) -> Option<SecondaryTargets> {
                 SecondaryTargets::CreaturesWithinOfPrimary { within: n }
             } else if let Some(n) = within("enemies_within_") {
                 SecondaryTargets::EnemiesWithinOfPrimary { within: n }
+            } else if let Some(n) = within("one_creature_within_") {
+                SecondaryTargets::OneCreatureWithinOfPrimary { within: n }
+            } else if let Some(n) = within("one_enemy_within_") {
+                SecondaryTargets::OneEnemyWithinOfPrimary { within: n }
             } else {
                 return None;
             }
@@ -1594,6 +1625,7 @@ impl HeroFile {
                     proficient: wielded.main_proficient,
                     side: wielded.side,
                     die_steps: self.weapon_die_increase,
+                    str_dex: (self.str, self.dex),
                 }),
             )?;
             with_attack_penalty(&mut p, outfit.attack);

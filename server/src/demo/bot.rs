@@ -122,6 +122,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             });
         }
     }
@@ -170,6 +171,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             });
         }
     }
@@ -262,6 +264,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             knock_out,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         });
     }
     let nearby: Vec<&CombatantState> = enemies.iter().copied().filter(|c| !c.far_away).collect();
@@ -278,6 +281,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             knock_out: false,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         });
     }
     if can_move

@@ -165,6 +165,7 @@ fn attack(actor: &CombatantId, power: &str, target: &CombatantId, mode: AttackMo
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 
@@ -309,6 +310,7 @@ fn area(
                 forced: Vec::new(),
                 origin_height: None,
                 weapon: None,
+                secondary_target: None,
             });
         }
     }

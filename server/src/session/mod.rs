@@ -673,6 +673,7 @@ mod tests {
                         knock_out: false,
                         forced: Vec::new(),
                         weapon: None,
+                        secondary_target: None,
                     },
                 );
             }

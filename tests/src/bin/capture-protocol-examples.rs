@@ -129,6 +129,7 @@ async fn main() -> Result<()> {
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     };
     let script = [
         (2, attack.clone()),

@@ -49,6 +49,13 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             "weapon is an Orcus attack option (§ Side Weapon)",
         )),
         Command::Attack {
+            secondary_target: Some(_),
+            ..
+        } => Err(Rejection::new(
+            ErrorCode::InvalidArgument,
+            "secondary_target is an Orcus attack option (§ Secondary attacks)",
+        )),
+        Command::Attack {
             actor,
             attack,
             targets,

@@ -125,6 +125,7 @@ pub(super) fn attack(actor: &str, attack: &str, target: &str) -> Command {
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 
@@ -1135,6 +1136,7 @@ fn refusals_change_nothing() {
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             }
         ),
         ErrorCode::WrongTargetCount

@@ -48,8 +48,17 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             knock_out,
             forced,
             weapon,
+            secondary_target,
         } => attack_cmd(
-            d, b, actor, attack, targets, *mode, *knock_out, forced, *weapon,
+            d,
+            b,
+            actor,
+            attack,
+            targets,
+            *mode,
+            *knock_out,
+            forced,
+            (*weapon, secondary_target.as_ref()),
         ),
         Command::AreaAttack {
             actor,
@@ -59,6 +68,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             forced,
             origin_height,
             weapon,
+            secondary_target,
         } => area_attack(
             d,
             b,
@@ -67,7 +77,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             (*origin, *origin_height),
             targets,
             forced,
-            *weapon,
+            (*weapon, secondary_target.as_ref()),
         ),
         Command::Rally { actor } => rally(d, b, actor),
         Command::Stabilize { actor, target } => stabilize(d, b, actor, target),
@@ -1143,6 +1153,8 @@ pub struct Delivery<'a> {
     pub knock_out: bool,
     /// § Unwilling movement: the user's chosen paths (checked by `forced::check`).
     pub forced: &'a [fray_protocol::grid::ForcedPath],
+    /// § Secondary attacks: the user's chosen secondary target (checked by `secondary::check`).
+    pub secondary: Option<&'a CombatantId>,
 }
 
 /// How an attack is being made.
@@ -1467,6 +1479,7 @@ pub(super) fn resolve(
         from,
         knock_out,
         forced,
+        secondary: chosen,
     } = delivery;
     if p.utility {
         // § Category, utility: no attack roll; the Effect line lands on each target.
@@ -1651,7 +1664,7 @@ pub(super) fn resolve(
     if let Some(sec) = &p.secondary
         && sec.targets != crate::content::model::SecondaryTargets::Primary
     {
-        let new = adjacent_to_primaries(d, b, attacker, targets, &secondaries, sec.targets);
+        let new = super::secondary::targets(d, b, attacker, targets, &secondaries, sec, chosen);
         if !new.is_empty() && d.status(attacker) == Some(LifeStatus::Conscious) {
             // One attack roll per target, the damage rolled once for all of them (§ Damage:
             // "roll the damage once").
@@ -1666,6 +1679,7 @@ pub(super) fn resolve(
                     from: Some(from),
                     knock_out,
                     forced: &[],
+                    secondary: None,
                 },
             )?;
         }
@@ -1690,6 +1704,7 @@ pub(super) fn resolve(
                     from: Some(from),
                     knock_out,
                     forced: &[],
+                    secondary: None,
                 },
             )?;
         }
@@ -1719,7 +1734,7 @@ pub(super) fn alive(d: &Decider, t: &CombatantId) -> R {
 /// Fray choosing for the attacker); never the attacker, a primary target or a creature out of
 /// the fight. Interpretation: a rule around the primary target replaces the primary's range,
 /// so no range check from the user.
-fn adjacent_to_primaries(
+pub(super) fn adjacent_to_primaries(
     d: &Decider,
     b: &Board,
     attacker: &CombatantId,
@@ -1749,7 +1764,9 @@ fn adjacent_to_primaries(
                 .map(|s| (f.c.id.clone(), s))
         });
     match rule {
-        S::Primary => Vec::new(),
+        S::Primary | S::OneCreatureWithinOfPrimary { .. } | S::OneEnemyWithinOfPrimary { .. } => {
+            Vec::new()
+        }
         S::CreaturesAdjacentToPrimary | S::EnemiesAdjacentToPrimary => candidates
             .filter(|(_, s)| spaces.iter().any(|&at| geometry::adjacent_3d(*s, at)))
             .map(|(id, _)| id)
@@ -1869,7 +1886,10 @@ fn attack_cmd(
     mode: fray_protocol::command::AttackMode,
     knock_out: bool,
     forced: &[fray_protocol::grid::ForcedPath],
-    weapon: Option<fray_protocol::command::WeaponHand>,
+    (weapon, chosen): (
+        Option<fray_protocol::command::WeaponHand>,
+        Option<&CombatantId>,
+    ),
 ) -> R {
     use fray_protocol::command::AttackMode;
     let p = super::weapons::choose(power(b, actor, attack)?, weapon)?.clone();
@@ -1948,6 +1968,7 @@ fn attack_cmd(
         }
     }
     super::forced::check(d, b, g.as_ref(), &p, a_sp, targets, forced)?;
+    super::secondary::check(d, b, actor, &p, targets, chosen)?;
     let way = if mode == AttackMode::CoupDeGrace {
         // § Coup De Grace: adjacent helpless enemy; a standard action.
         let t = &targets[0];
@@ -1998,6 +2019,7 @@ fn attack_cmd(
             from: None,
             knock_out,
             forced,
+            secondary: chosen,
         },
     )
 }
@@ -2012,7 +2034,10 @@ fn area_attack(
     (origin, origin_height): (Option<Square>, Option<i32>),
     chosen: &[CombatantId],
     forced: &[fray_protocol::grid::ForcedPath],
-    weapon: Option<fray_protocol::command::WeaponHand>,
+    (weapon, chosen_secondary): (
+        Option<fray_protocol::command::WeaponHand>,
+        Option<&CombatantId>,
+    ),
 ) -> R {
     let p = super::weapons::choose(power(b, actor, attack)?, weapon)?.clone();
     super::aloft::check_origin_height(&p, origin_height)?;
@@ -2187,6 +2212,7 @@ fn area_attack(
         }
     };
     super::forced::check(d, b, Some(&g), &p, from.space, &targets, forced)?;
+    super::secondary::check(d, b, actor, &p, &targets, chosen_secondary)?;
     let ammo = ammunition_needed(b, actor, &p, targets.len())?;
     spend_for(d, b, actor, &p)?;
     use_ammunition(d, actor, ammo);
@@ -2209,6 +2235,7 @@ fn area_attack(
             from: Some(from),
             knock_out: false,
             forced,
+            secondary: chosen_secondary,
         },
     )?;
     // § Action descriptions (tangles): the area becomes the power's zone.

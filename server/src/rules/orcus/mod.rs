@@ -27,6 +27,7 @@ mod power_effects;
 pub mod rests;
 pub mod riders;
 pub mod rules;
+mod secondary;
 pub mod senses;
 pub mod sessions;
 pub mod skills;
@@ -145,7 +146,12 @@ fn advance_turns(
     mut out: ResMut<Outbox>,
 ) {
     super::advance_pass(&field, &mut dice, &mut out, |d| {
-        turns::advance(d, &board, &secret)
+        turns::advance(d, &board, &secret);
+        // Falling: a creature the turn machinery leaves unable to stay up (dropped by
+        // persistent damage, say) falls in the same pass, as after a command.
+        if !d.events().is_empty() {
+            elevation::sweep(d, &board);
+        }
     });
 }
 

@@ -167,6 +167,7 @@ pub(super) fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 
@@ -276,6 +277,7 @@ fn an_attacker_may_knock_out_instead_of_killing_knocking_a_creature_out() {
             knock_out: true,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         },
     );
     if ev.iter().any(|x| matches!(x, GameEvent::KnockedOut { .. })) {
@@ -555,6 +557,7 @@ brute-2 = [7, 2]"#,
             forced: Vec::new(),
             origin_height: None,
             weapon: None,
+            secondary_target: None,
         },
     );
     let rolled: Vec<String> = ev
@@ -903,6 +906,7 @@ fn obscured_squares_conceal_from_melee_and_ranged_but_not_areas_concealment() {
             forced: Vec::new(),
             origin_height: None,
             weapon: None,
+            secondary_target: None,
         },
     );
     assert_eq!(first_bonus(&ev), 5);

@@ -18,6 +18,7 @@ fn area_at(actor: &str, attack: &str, origin: (i32, i32), up: Option<i32>) -> Co
         forced: Vec::new(),
         origin_height: up,
         weapon: None,
+        secondary_target: None,
     }
 }
 
@@ -118,6 +119,7 @@ fn an_origin_aloft_beyond_range_or_height_is_refused_range() {
         forced: Vec::new(),
         origin_height: Some(1),
         weapon: None,
+        secondary_target: None,
     };
     let r = refusal(&mut e, &near);
     assert_eq!(r.code, ErrorCode::InvalidArgument, "{r}");
@@ -273,6 +275,7 @@ fn shove(forced: Vec<(&str, &[(i32, i32)])>) -> Command {
             })
             .collect(),
         weapon: None,
+        secondary_target: None,
     }
 }
 

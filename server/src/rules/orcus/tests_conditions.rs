@@ -348,6 +348,7 @@ fn snap() -> fray_protocol::Command {
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 

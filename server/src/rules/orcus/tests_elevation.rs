@@ -238,6 +238,7 @@ fn area(actor: &str, attack: &str, origin: Option<(i32, i32)>) -> Command {
         forced: Vec::new(),
         origin_height: None,
         weapon: None,
+        secondary_target: None,
     }
 }
 
@@ -484,4 +485,78 @@ hit = "1d6"
         let want: Vec<String> = if hit { vec!["brute-1".into()] } else { vec![] };
         assert_eq!(attacked(&ev), want, "{up} up");
     }
+}
+
+/// Falling (interpretation, Fourth Edition; orcus-basic-rules.txt § Special movement modes,
+/// Fly, and § Persistent damage): a flier that persistent damage drops at the start of its turn
+/// falls at once, in the same tick as the damage — 1d10 for 2 squares, landing prone — not at
+/// the next command.
+#[test]
+fn a_flier_dropped_by_persistent_damage_falls_at_once_falling() {
+    let acid = r#"[[monster.powers]]
+id = "acid"
+name = "Acid Spit"
+origin = "ranged"
+range = [10, 10]
+vs = "reflex"
+bonus = 40
+hit = "28"
+on_hit = [{ persistent = 5, damage_type = "acid" }]
+"#;
+    let enc = field(
+        "fly = 4",
+        15,
+        "kael = [0, 4]\nlira = [0, 5]\nbrute-1 = [8, 4]\nbrute-2 = [9, 0]",
+        acid,
+    );
+    for seed in 0..30 {
+        let mut e = started(&enc, seed);
+        run(&mut e, &aloft("kael", 2));
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        let ev = run(&mut e, &atk("brute-1", "acid", &["kael"]));
+        if !ev
+            .iter()
+            .any(|x| matches!(x, GameEvent::AttackRolled { outcome, .. } if outcome.is_hit()))
+        {
+            continue;
+        }
+        assert_eq!(cs(&e, "kael").hp, Some(2));
+        // End turns up to the one in which Kael's turn starts (and the acid drops him).
+        let ev = loop {
+            let c = crate::rules::thirteenth_age::tests::current(&e);
+            let ev = run(&mut e, &end(&c));
+            if ev.iter().any(
+                |x| matches!(x, GameEvent::TurnStarted { combatant, .. } if combatant.as_str() == "kael"),
+            ) {
+                break ev;
+            }
+        };
+        let dropped = ev.iter().position(
+            |x| matches!(x, GameEvent::Damaged { target, .. } if target.as_str() == "kael"),
+        );
+        let fell = ev
+            .iter()
+            .position(|x| matches!(x, GameEvent::Fell { combatant, squares: 2 } if combatant.as_str() == "kael"));
+        assert!(
+            dropped.is_some() && fell.is_some() && dropped < fell,
+            "the acid drops Kael, then he falls: {ev:?}"
+        );
+        assert!(
+            ev.iter().any(|x| matches!(x, GameEvent::Damaged {
+                target,
+                cause: DamageCause::Hazard { purpose, .. },
+                ..
+            } if target.as_str() == "kael" && purpose == "fall")),
+            "1d10 for the fall: {ev:?}"
+        );
+        assert_eq!(height(&e, "kael"), 0);
+        assert!(prone(&e, "kael"));
+        assert_ne!(
+            cs(&e, "kael").status,
+            fray_protocol::state::LifeStatus::Conscious
+        );
+        return;
+    }
+    panic!("the acid never hit");
 }

@@ -75,6 +75,7 @@ fn hit(actor: &str, power: &str, targets: &[&str], forced: Vec<ForcedPath>) -> C
         knock_out: false,
         forced,
         weapon: None,
+        secondary_target: None,
     }
 }
 
@@ -259,6 +260,7 @@ fn an_area_attack_takes_the_chosen_paths_and_an_earlier_push_can_block_a_later_o
         forced,
         origin_height: None,
         weapon: None,
+        secondary_target: None,
     };
     let mut e = started(&enc, 1);
     assert_eq!(

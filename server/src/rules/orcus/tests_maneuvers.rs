@@ -310,6 +310,7 @@ hit = "1d6"
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     };
     let ev = run(&mut e, &lash("brute-1"));
     assert!(ev.iter().any(|x| matches!(
@@ -405,6 +406,7 @@ pull = 2
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             },
         );
         if !rolled(&ev).is_some_and(|(_, o)| o.is_hit()) {
@@ -434,6 +436,7 @@ pull = 2
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             },
         );
         if rolled(&ev).is_some_and(|(_, o)| o.is_hit()) {
@@ -575,6 +578,7 @@ on_hit = [{ condition = "weakened" }]
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             },
         );
         if !cs(&e, "kael")
@@ -758,6 +762,7 @@ on_hit = [{ condition = "slowed", duration = "end of your next turn" }]
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             },
         );
         let rolls: Vec<(&str, fray_protocol::event::Defense, AttackOutcome)> = ev
@@ -833,6 +838,7 @@ fn rake_at_kael(enc: &Encounter, seed: u64) -> Rake {
             knock_out: false,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         },
     );
     let primary_hit = ev.iter().any(|x| {
@@ -962,6 +968,7 @@ hit = "0"
             forced: Vec::new(),
             origin_height: None,
             weapon: None,
+            secondary_target: None,
         },
     );
     let targets: Vec<&str> = ev
@@ -984,6 +991,7 @@ hit = "0"
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     };
     assert_eq!(refuse(&mut e, &mend("kael")), ErrorCode::InvalidTarget);
     assert_eq!(refuse(&mut e, &mend("brute-1")), ErrorCode::InvalidTarget);
@@ -1014,6 +1022,7 @@ fn a_large_creature_in_an_area_is_attacked_once_areas_of_effect() {
             forced: Vec::new(),
             origin_height: None,
             weapon: None,
+            secondary_target: None,
         },
     );
     let rolls = ev

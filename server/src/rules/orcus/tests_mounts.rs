@@ -419,6 +419,7 @@ fn a_controlled_mount_uses_a_reaction_by_its_riders_immediate_action_controlling
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     };
     let spent_by = |ev: &[GameEvent]| -> Vec<String> {
         ev.iter()

@@ -192,6 +192,7 @@ fn attack(actor: &str, power: &str, target: &str) -> Command {
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 

@@ -49,6 +49,7 @@ pub(super) fn far(actor: &str, power: &str, at: (i32, i32)) -> Command {
         forced: Vec::new(),
         weapon: None,
         origin_height: None,
+        secondary_target: None,
     }
 }
 

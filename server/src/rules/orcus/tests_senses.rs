@@ -92,6 +92,7 @@ fn area(e: &mut Engine, attack: &str) -> Vec<String> {
             forced: Vec::new(),
             origin_height: None,
             weapon: None,
+            secondary_target: None,
         },
     );
     let mut hit: Vec<String> = ev
@@ -209,6 +210,7 @@ fn a_one_target_eyesight_power_refuses_an_unseen_creature_areas_of_effect() {
         forced: Vec::new(),
         origin_height: None,
         weapon: None,
+        secondary_target: None,
     };
     assert_eq!(refuse(&mut e, &stare("brute-1")), ErrorCode::InvalidTarget);
     let ev = run(&mut e, &stare("brute-2"));

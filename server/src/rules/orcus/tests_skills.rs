@@ -309,6 +309,7 @@ hit = "1"
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     };
     let mut e = started(&enc, 5);
     run(&mut e, &atk("kael", "sword", &["brute-1"]));

@@ -122,6 +122,7 @@ fn a_fire_tagged_power_takes_minus_2_underwater_underwater_combat() {
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             },
         );
         ev.iter().find_map(|x| match x {
@@ -157,6 +158,7 @@ fn a_monsters_weapon_power_is_a_weapon_attack_underwater_underwater_combat() {
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             },
         );
         ev.iter().find_map(|x| match x {

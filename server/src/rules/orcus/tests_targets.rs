@@ -24,6 +24,7 @@ fn burst(e: &mut Engine) -> Vec<String> {
             forced: Vec::new(),
             origin_height: None,
             weapon: None,
+            secondary_target: None,
         },
     );
     ev.iter()

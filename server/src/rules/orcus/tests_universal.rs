@@ -176,6 +176,7 @@ fn coup_de_grace(actor: &str, power: &str, target: &str) -> Command {
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 
@@ -1102,6 +1103,7 @@ damage_type = "fire"
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     };
     let mut e = started(&enc, 3);
     until(&mut e, "brute-1");
@@ -1119,6 +1121,7 @@ damage_type = "fire"
             knock_out: false,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         },
     );
     assert!(ev.iter().any(
@@ -1178,6 +1181,7 @@ hit = "1"
             knock_out: false,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         },
     );
     assert!(cs(&e, "brute-1").expended.contains(&"rage".to_owned()));
@@ -1220,6 +1224,7 @@ fn a_knocked_out_hero_heals_1_hp_after_a_short_rest_knocking_a_creature_out() {
                 knock_out: true,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             },
         );
         if cs(&e, "lira").status != LifeStatus::KnockedOut {
@@ -1336,6 +1341,7 @@ fn a_knocked_out_creature_is_helpless_to_a_coup_de_grace_knocking_a_creature_out
         knock_out: true,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     };
     for _ in 0..40 {
         if cs(&e, "brute-1").status != LifeStatus::Conscious {
@@ -1388,6 +1394,7 @@ fn a_knocked_out_monster_comes_to_with_1_hp_after_the_partys_rest_knocking_a_cre
                 knock_out: true,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             },
         );
         assert_eq!(cs(&e, "brute-1").status, LifeStatus::KnockedOut);
@@ -1528,6 +1535,7 @@ fn a_rest_recharges_the_expended_powers_of_monsters_still_in_the_session_resting
             knock_out: true,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         },
     );
     assert_eq!(cs(&e, "brute-1").status, LifeStatus::KnockedOut);

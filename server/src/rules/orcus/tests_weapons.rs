@@ -289,6 +289,7 @@ fn with_hand(cmd: Command, hand: WeaponHand) -> Command {
             knock_out,
             forced,
             weapon: Some(hand),
+            secondary_target: None,
         },
         other => other,
     }
@@ -367,6 +368,7 @@ fn a_side_weapon_attack_takes_the_side_weapons_dice_and_proficiency_side_weapon(
             forced: Vec::new(),
             weapon: Some(WeaponHand::Side),
             origin_height: None,
+            secondary_target: None,
         },
     );
     assert_eq!(rolled_bonus(&ev), Some(7));
@@ -426,6 +428,7 @@ fn other_rulesets_refuse_the_weapon_choice_side_weapon() {
             knock_out: false,
             forced: Vec::new(),
             weapon: Some(WeaponHand::Side),
+            secondary_target: None,
         };
         let r = refusal(&mut e, &cmd);
         assert_eq!(
@@ -462,4 +465,78 @@ fn a_weapon_power_takes_the_weapons_loading_and_improved_critical_weapon_tag() {
     assert_eq!(power(&src, "sword").crit_extra.as_deref(), Some("1d8"));
     let src = kael_src("weapon = \"warhammer\"", "", "");
     assert_eq!(power(&src, "sword").crit_extra, None);
+}
+
+/// orcus-basic-rules.txt § Weapon properties, Thrown (light) ("Use Dexterity for attack and
+/// damage rolls when you make a basic ranged attack") and Thrown (heavy) ("Use Strength instead
+/// of Dexterity"); § Strength and § Dexterity, Attack Rolls and Damage (Strength for a basic
+/// attack with a melee weapon): a hero's basic Weapon power with `ability = "auto"` adds Dex
+/// (Kael's +1) to the attack and damage with a thrown knife, Str (+3) with a thrown handaxe —
+/// the side weapon's variant too — and Str with a melee weapon; in play the knife throw rolls
+/// at 5 + 3 (proficiency) + 1.
+#[test]
+fn a_basic_thrown_attack_uses_dex_for_light_and_str_for_heavy_weapons_thrown() {
+    const AUTO: &str = "tags = [\"weapon\"]\nbasic = true\nability = \"auto\"";
+    let mods = "str = 3\ndex = 1";
+    let src = kael_src(&format!("{mods}\nweapon = \"knife\""), "", AUTO);
+    let bow = power(&src, "bow");
+    assert_eq!((bow.bonus, bow.hit.as_deref()), (5 + 3 + 1, Some("1d8+1")));
+    let src = kael_src(&format!("{mods}\nweapon = \"handaxe\""), "", AUTO);
+    let bow = power(&src, "bow");
+    assert_eq!((bow.bonus, bow.hit.as_deref()), (5 + 2 + 3, Some("1d8+3")));
+    // The side weapon's variant takes its own weapon's ability.
+    let src = kael_src(
+        &format!("{mods}\nweapon = \"knife\"\nside_weapon = \"handaxe\""),
+        "",
+        AUTO,
+    );
+    let bow = power(&src, "bow");
+    let side = bow.side.as_deref().unwrap();
+    assert_eq!((bow.bonus, side.bonus), (9, 10));
+    assert_eq!(side.hit.as_deref(), Some("1d8+3"));
+    // A melee basic attack: Strength; a negative modifier is subtracted.
+    let src = kael_src(
+        &format!("{mods}\nweapon = \"longsword\""),
+        &format!("{WEAPON}\nability = \"auto\""),
+        "",
+    );
+    let plain = kael_src(&format!("{mods}\nweapon = \"longsword\""), WEAPON, "");
+    let (auto, base) = (power(&src, "sword"), power(&plain, "sword"));
+    assert_eq!(auto.bonus, base.bonus + 3);
+    assert_eq!(auto.hit.as_deref(), Some("1d8+2+3"));
+    let src = kael_src("dex = -1\nweapon = \"dart\"", "", AUTO);
+    assert_eq!(power(&src, "bow").hit.as_deref(), Some("1d8-1"));
+    // In play: the throw's attack roll carries the Dexterity modifier.
+    let src = kael_src(&format!("{mods}\nweapon = \"knife\""), "", AUTO);
+    let mut e = started(&load_encounter("knife.toml", &src).unwrap(), 2);
+    let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::AttackRolled { bonus: 9, .. })),
+        "{ev:?}"
+    );
+}
+
+/// orcus-basic-rules.txt § Weapon properties, Thrown (light)/(heavy): the automatic ability is
+/// only for a hero's basic Weapon attack (melee or ranged); another value, a power that is not
+/// basic or has no Weapon tag, and a monster's power are refused on load, naming the field.
+#[test]
+fn the_automatic_ability_is_refused_off_a_basic_weapon_attack_thrown() {
+    let mods = "str = 3\ndex = 1\nweapon = \"knife\"";
+    for bow in [
+        "tags = [\"weapon\"]\nbasic = true\nability = \"dex\"",
+        "tags = [\"weapon\"]\nability = \"auto\"",
+        "basic = true\nability = \"auto\"",
+    ] {
+        let e = err(&kael_src(mods, "", bow));
+        assert!(e.contains("powers[1].ability"), "{bow}: {e}");
+    }
+    let monster = arena_src(
+        &[".........."; 6],
+        "[[monster.powers]]\nid = \"hurl\"\nname = \"Hurl\"\norigin = \"ranged\"\nrange = [5, 10]\nvs = \"ac\"\nhit = \"1d6\"\nbasic = true\nability = \"auto\"\n",
+        5,
+        TWO_AWAY,
+    );
+    let e = err(&monster);
+    assert!(e.contains("ability"), "{e}");
 }

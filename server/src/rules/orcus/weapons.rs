@@ -323,3 +323,35 @@ pub fn choose(p: &PowerSpec, hand: Option<WeaponHand>) -> R<&PowerSpec> {
         )),
     }
 }
+
+/// A basic Weapon attack's ability modifier (content `ability = "auto"`; § Weapon properties,
+/// Thrown (light): "Use Dexterity for attack and damage rolls when you make a basic ranged
+/// attack", Thrown (heavy): "Use Strength instead of Dexterity"; § Strength, § Dexterity,
+/// Attack Rolls and Damage: Strength for a basic attack with a melee weapon or a heavy thrown
+/// weapon, Dexterity with a ranged weapon or a light thrown one): a melee power takes Strength;
+/// a ranged power Strength with a Thrown (heavy) weapon, Dexterity otherwise. `weapon` is the
+/// hero's weapon for the power and its Strength and Dexterity modifiers. Refused (the error
+/// names the field): another value, a power that is not a hero's basic Weapon attack with a
+/// melee or ranged origin.
+pub fn basic_ability(
+    p: &PowerFile,
+    value: &str,
+    weapon: Option<(&'static Weapon, (i32, i32))>,
+) -> Result<i32, LoadError> {
+    let err = |m: &str| Err(("ability".to_owned(), m.to_owned()));
+    if value != "auto" {
+        return err("the only value is \"auto\" (the ability the weapon calls for)");
+    }
+    if !p.basic || !has_weapon_tag(p) {
+        return err("\"auto\" is for a basic attack with the Weapon tag (basic = true)");
+    }
+    let Some((w, (str_mod, dex_mod))) = weapon else {
+        return err("\"auto\" is for a hero's basic attack with a weapon");
+    };
+    match p.origin.as_str() {
+        "melee" => Ok(str_mod),
+        "ranged" if w.has_property(WeaponProperty::ThrownHeavy) => Ok(str_mod),
+        "ranged" => Ok(dex_mod),
+        _ => err("\"auto\" is for a melee or ranged basic attack"),
+    }
+}

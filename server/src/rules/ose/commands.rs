@@ -53,6 +53,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             mode: fray_protocol::command::AttackMode::Standard,
             forced,
             weapon: None,
+            secondary_target: None,
         } if forced.is_empty() => match targets.as_slice() {
             [target] => attack_cmd(d, s, actor, attack, target, None, 0, false, *knock_out),
             _ => Err(no(
@@ -62,8 +63,8 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         },
         Command::Attack { .. } => Err(no(
             ErrorCode::InvalidArgument,
-            "knock-out blows, opportunity attacks, coups de grace, forced paths and weapon \
-             choices are not Old-School Essentials attacks (use ose_attack)",
+            "knock-out blows, opportunity attacks, coups de grace, forced paths, weapon \
+             and secondary target choices are not Old-School Essentials attacks (use ose_attack)",
         )),
         Command::CastSpell { actor } => cast(d, s, actor),
         Command::OseMorale {

@@ -153,7 +153,14 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             knock_out,
             forced,
             weapon,
+            secondary_target,
         } => {
+            if secondary_target.is_some() {
+                return reject(
+                    ErrorCode::InvalidArgument,
+                    "secondary_target is an Orcus attack option (§ Secondary attacks)",
+                );
+            }
             if weapon.is_some() {
                 return reject(
                     ErrorCode::InvalidArgument,

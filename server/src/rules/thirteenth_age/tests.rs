@@ -333,6 +333,7 @@ pub(super) fn attack(actor: &str, attack: &str, targets: &[&str]) -> Command {
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 

@@ -154,6 +154,7 @@ fn attack(actor: &str, attack: &str, target: &str) -> Command {
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 
@@ -506,6 +507,7 @@ fn a_rolled_number_of_targets_attacks_the_first_named_ones() {
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
+                secondary_target: None,
             })
             .unwrap();
         let count = ev
@@ -1138,6 +1140,7 @@ fn a_group_attack_cannot_skip_enemies() {
             knock_out: false,
             forced: Vec::new(),
             weapon: None,
+            secondary_target: None,
         })
         .unwrap();
     let hit: Vec<CombatantId> = rolls(&ev).into_iter().map(|r| r.0).collect();

@@ -143,6 +143,7 @@ fn attack(actor: &str, attack: &str, target: &str) -> Command {
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 

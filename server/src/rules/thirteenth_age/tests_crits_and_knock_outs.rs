@@ -175,6 +175,7 @@ fn shot(actor: &str, attack: &str, target: &str, knock_out: bool) -> Command {
         knock_out,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 

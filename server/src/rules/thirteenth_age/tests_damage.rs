@@ -111,6 +111,7 @@ fn attack(e: &mut Engine, attack: &str) -> Vec<GameEvent> {
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     })
     .unwrap()
 }

@@ -242,6 +242,7 @@ fn attack_as(mode: AttackMode, actor: &str, attack: &str, targets: &[&str]) -> C
         knock_out: false,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 
