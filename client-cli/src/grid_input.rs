@@ -450,6 +450,7 @@ mod tests {
                 forced: Vec::new(),
                 origin_height: Some(2),
                 weapon: None,
+                secondary_target: None,
             }
         );
         assert_eq!(
@@ -462,6 +463,7 @@ mod tests {
                 forced: Vec::new(),
                 origin_height: None,
                 weapon: Some(WeaponHand::Side),
+                secondary_target: None,
             }
         );
         assert_eq!(
@@ -474,6 +476,7 @@ mod tests {
                 forced: Vec::new(),
                 origin_height: Some(0),
                 weapon: Some(WeaponHand::Main),
+                secondary_target: None,
             }
         );
     }
@@ -501,6 +504,7 @@ mod tests {
                 ],
                 origin_height: None,
                 weapon: None,
+                secondary_target: None,
             }
         );
     }

@@ -119,6 +119,7 @@ fn subdue(actor: &str, attack: &str, target: &str) -> Command {
         knock_out: true,
         forced: Vec::new(),
         weapon: None,
+        secondary_target: None,
     }
 }
 
