@@ -11,7 +11,7 @@ use bevy_ecs::schedule::Schedule;
 /// Ruleset id.
 pub const ID: &str = "basic-fantasy";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 /// Adds the ruleset's decide systems: the shared B/X core's.
 pub fn add_systems(schedule: &mut Schedule) {

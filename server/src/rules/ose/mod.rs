@@ -114,7 +114,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "ose";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// The rulesets played on this B/X core: `ose` and `basic-fantasy`.
 pub fn is_bx(ruleset: &str) -> bool {
