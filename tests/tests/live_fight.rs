@@ -1001,7 +1001,15 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
     let has = |f: &dyn Fn(&GameEvent) -> bool| seen.iter().any(|(_, e)| f(e));
     assert!(has(&|e| matches!(e, GameEvent::SurpriseRolled { .. })));
     assert!(has(&|e| matches!(e, GameEvent::ReactionRolled { .. })));
-    assert!(has(&|e| matches!(e, GameEvent::SideInitiative { .. })));
+    // "through side-initiative rounds": a d6 per side every round, over several rounds.
+    let initiative_rounds = seen
+        .iter()
+        .filter(|(_, e)| matches!(e, GameEvent::SideInitiative { .. }))
+        .count();
+    assert!(
+        initiative_rounds >= 2,
+        "side initiative was rolled in {initiative_rounds} round(s)"
+    );
     assert!(has(&|e| matches!(
         e,
         GameEvent::SpellCast { .. } | GameEvent::SpellDisrupted { .. }
@@ -1017,6 +1025,11 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
     )));
     assert!(has(
         &|e| matches!(e, GameEvent::AttackRolled { attack, .. } if attack == "sling")
+    ));
+    // "missile and melee": a melee attack too (any attack but the sling's; the monsters and
+    // the other heroes fight hand to hand).
+    assert!(has(
+        &|e| matches!(e, GameEvent::AttackRolled { attack, .. } if attack != "sling")
     ));
     // § Combat Sequence Per Round: a player held a character's turn so that the side's spell
     // came before its melee.
