@@ -269,6 +269,10 @@ Commands (case-insensitive):
                             the squares it is moved through if hit
   side ATTACK TARGET...     Orcus: a Weapon power made with the hero's side weapon (its dice,
                             crit, reach and proficiency; without `side`: the main weapon)
+  second ATTACK [TARGET...] WHO
+                            Orcus: the attack, its secondary attack against WHO (a power
+                            whose secondary targets 'one creature/enemy within N' of the
+                            primary target asks for it)
   potion [ALLY]             drink a healing potion, or feed one to an ally (standard action)
   stabilize ALLY            DC 10 Wisdom check to stabilize an unconscious ally
   oa ATTACKER TARGET        opportunity attack (out of turn, basic melee) against a provoker
@@ -706,6 +710,26 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             let mut cmd = need_menu()?.parse_attack(args)?;
             if let Command::Attack { knock_out, .. } = &mut cmd {
                 *knock_out = true;
+            }
+            Ok(Input::Game(cmd))
+        }
+        "second" => {
+            // § Secondary attacks, "one creature of the user's choice within N": the last word
+            // names the secondary attack's target.
+            let [rest @ .., who] = args else {
+                return Err(
+                    "`second ATTACK [TARGET...] WHO`: WHO is the secondary attack's target"
+                        .to_owned(),
+                );
+            };
+            let menu = need_menu()?;
+            let chosen = menu.anyone(who)?;
+            let mut cmd = menu.parse_attack(rest)?;
+            if let Command::Attack {
+                secondary_target, ..
+            } = &mut cmd
+            {
+                *secondary_target = Some(chosen);
             }
             Ok(Input::Game(cmd))
         }
@@ -2075,6 +2099,22 @@ mod tests {
         );
         assert!(game("side").is_err_and(|e| e.contains("attack with what")));
         assert!(parse("side melee 1", None).is_err());
+    }
+
+    /// orcus-basic-rules.txt § Secondary attacks ("one creature of the user's choice within
+    /// N"): `second` sends the attack with `secondary_target`, the last word.
+    #[test]
+    fn second_names_the_secondary_target_secondary_attacks() {
+        let mut cmd = attack_cmd("melee", &["goblin-2"]);
+        if let Command::Attack {
+            secondary_target, ..
+        } = &mut cmd
+        {
+            *secondary_target = Some(CombatantId::new("goblin-1"));
+        }
+        assert_eq!(game("second melee goblin-2 goblin-1"), Ok(cmd));
+        assert!(game("second").is_err_and(|e| e.contains("secondary attack's target")));
+        assert!(game("second melee goblin-2 nobody").is_err());
     }
 
     /// orcus-basic-rules.txt § Ability and skill checks, § Table – Typical Difficulty Classes:
