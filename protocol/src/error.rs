@@ -236,6 +236,9 @@ pub enum ErrorCode {
     /// such choice, or the creature is the user, a primary target, out of the fight, not an
     /// enemy (for "one enemy") or farther than N squares from every primary target.
     InvalidSecondaryTarget,
+    /// Orcus § Grapple, "Requirements You have one or more hands free": a hero whose weapon,
+    /// side weapon and shield fill both hands.
+    NoFreeHand,
 }
 
 impl fmt::Display for ErrorCode {

@@ -484,6 +484,11 @@ pub struct OrcusSpec {
     /// Elevation: it falls slowly and lands unharmed.
     #[serde(default)]
     pub slow_fall: bool,
+    /// § Grapple, "Requirements You have one or more hands free": false when a hero's weapon,
+    /// side weapon and shield fill both hands (monsters: their stat blocks say nothing, so they
+    /// have a hand free).
+    #[serde(default)]
+    pub no_free_hand: bool,
 }
 
 /// Orcus § Mounted combat: what kind of mount a creature is.

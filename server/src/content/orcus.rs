@@ -1722,6 +1722,7 @@ impl HeroFile {
                 weak: Vec::new(),
                 immune: Vec::new(),
                 powers,
+                no_free_hand: wielded.hands_full(self.shield.is_some()),
             }),
         })
     }
@@ -1862,6 +1863,7 @@ impl MonsterFile {
                 weak,
                 immune,
                 powers,
+                no_free_hand: false,
             }),
         })
     }

@@ -324,6 +324,12 @@ pub fn grapple(d: &mut Decider, b: &Board, actor: &CombatantId, target: &Combata
             format!("{actor} cannot make opportunity attacks, so it cannot grapple"),
         ));
     }
+    if b.get(actor).is_some_and(|(_, k)| k.0.no_free_hand) {
+        return Err(no(
+            ErrorCode::NoFreeHand,
+            format!("{actor} has no hand free to grapple with (§ Grapple, Requirements)"),
+        ));
+    }
     pay(d, actor, ActionKind::Standard)?;
     let p = strength_attack(b, actor, "grapple", "Grapple", Defense::Reflex);
     resolve(

@@ -1059,3 +1059,35 @@ fn each_target_uses_a_piece_of_ammunition_attacks_with_ammunition() {
         ErrorCode::NoAmmunition
     );
 }
+
+/// orcus-basic-rules.txt § Grapple ("Requirements You have one or more hands free"): a hero
+/// with a one-handed weapon and a shield has no hand free and is refused `no_free_hand`; with
+/// the weapon alone it grapples (the Strength attack is rolled). Monsters' stat blocks say
+/// nothing of hands: they may grapple (the brutes do in the other tests).
+#[test]
+fn a_hero_with_both_hands_full_cannot_grapple_grapple() {
+    let positions = "kael = [3, 0]\nlira = [0, 5]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]";
+    let armed = |gear: &str| {
+        let src = super::tests::arena_src(&OPEN, "", 5, positions).replacen(
+            "ac = 16\n",
+            &format!("{gear}\n"),
+            1,
+        );
+        crate::content::load_encounter("hands.toml", &src).unwrap()
+    };
+    let grapple = Command::Grapple {
+        actor: cid("kael"),
+        target: cid("brute-1"),
+    };
+    let mut e = started(
+        &armed("weapon = \"longsword\"\nshield = \"light shield\""),
+        1,
+    );
+    assert_eq!(refuse(&mut e, &grapple), ErrorCode::NoFreeHand);
+    let mut e = started(&armed("weapon = \"longsword\"\nac = 16"), 1);
+    let ev = run(&mut e, &grapple);
+    assert!(rolled(&ev).is_some(), "{ev:?}");
+    // An unarmed hero holds nothing, even with a shield.
+    let mut e = started(&armed("weapon = \"unarmed\"\nshield = \"light shield\""), 1);
+    assert!(rolled(&run(&mut e, &grapple)).is_some());
+}

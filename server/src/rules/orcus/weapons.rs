@@ -61,6 +61,21 @@ pub struct Wielded {
     pub side: Option<(&'static Weapon, bool)>,
 }
 
+impl Wielded {
+    /// § Grapple, "Requirements You have one or more hands free": whether both hands hold
+    /// something — the main weapon (a table or improvised weapon, in one or two hands; an unarmed
+    /// strike holds nothing), a side weapon, a shield.
+    pub fn hands_full(&self, shield: bool) -> bool {
+        let main = match self.main {
+            None => 0,
+            Some(w) if std::ptr::eq(w, &UNARMED_ONE) || std::ptr::eq(w, &UNARMED_TWO) => 0,
+            Some(w) if w.hands == Hands::Two => 2,
+            Some(_) => 1,
+        };
+        main + usize::from(shield) + usize::from(self.side.is_some()) >= 2
+    }
+}
+
 /// A load error: the hero field (`weapon`, `side_weapon`, …) and the message.
 pub type LoadError = (String, String);
 
