@@ -110,10 +110,18 @@ pub struct MapState {
     /// hears it.
     #[serde(default)]
     pub earshot: Option<i32>,
+    /// Orcus § Athletics, swimming: the DC of the Athletics check a creature without a swim
+    /// speed makes when it starts swimming (`[map] swim_dc`, the GM's; default 10).
+    #[serde(default = "default_swim_dc")]
+    pub swim_dc: i32,
 }
 
 fn default_climb_dc() -> i32 {
     15
+}
+
+fn default_swim_dc() -> i32 {
+    10
 }
 
 /// The grid part of a combatant's state (Orcus).

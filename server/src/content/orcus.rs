@@ -107,6 +107,9 @@ pub struct MapFile {
     /// The earshot radius in squares (§ Areas of effect, "earshot"; default: the whole map).
     #[serde(default)]
     pub earshot: Option<i32>,
+    /// § Athletics, swimming: the DC to start swimming without a swim speed (default 10).
+    #[serde(default)]
+    pub swim_dc: Option<i32>,
 }
 
 /// `[[hero]]`.
@@ -1892,9 +1895,13 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
         climbable: Vec::new(),
         climb_dc: m.climb_dc.unwrap_or(15),
         earshot: m.earshot,
+        swim_dc: m.swim_dc.unwrap_or(10),
     };
     if !(1..=60).contains(&state.climb_dc) {
         return Err(ctx.err("map.climb_dc", "a climb DC is 1 to 60"));
+    }
+    if !(1..=60).contains(&state.swim_dc) {
+        return Err(ctx.err("map.swim_dc", "a swim DC is 1 to 60"));
     }
     if state.earshot.is_some_and(|r| !(1..=128).contains(&r)) {
         return Err(ctx.err(

@@ -900,6 +900,16 @@ pub(super) fn walk(
             }
         }
         let sp = Space { at: *step, size };
+        // § Athletics, swimming: "When you start swimming as part of your movement, make an
+        // Athletics check against a DC chosen by the GM. If you fail …, your action ends and
+        // you stay in place" (interpretation: failing by 5 or more — "you sink 1 square
+        // underwater" — also leaves it where it is: the water has no depth in Fray).
+        if let Some(m) = map.as_ref()
+            && starts_swimming(d, b, actor, m, at, sp, mode)
+            && !skill_check(d, b, actor, "athletics", m.swim_dc, "swim")
+        {
+            break;
+        }
         cost_so_far += 1 + map
             .as_ref()
             .map_or(0, |m| extra_cost(m, sp, mode))
@@ -1071,6 +1081,9 @@ fn off_guard(
     if melee && has_condition(fx, Condition::Prone) {
         return true;
     }
+    if swimming(d, b, target) {
+        return true;
+    }
     // § Feint: off-guard to the feinter only.
     if fx.0.iter().any(|e| {
         matches!(e.kind, EffectKind::Condition(Condition::Feinted)) && &e.source == attacker
@@ -1216,6 +1229,42 @@ fn cover(d: &Decider, b: &Board, g: &Geo, from: Body, target: &CombatantId) -> i
 /// creature with any square of its space in water fights underwater): −2 to weapon attacks
 /// unless the weapon is a spear, lance or crossbow; −2 to powers with the Fire tag (or fire
 /// damage: `tags.rs::fire`); +2 for an Aquatic attacker against a target without the tag.
+/// § Athletics, swimming: the move from `from` into `to` starts a swim — a creature without a
+/// swim speed, on the water's level, not riding, walking (running or stepping) from a space with
+/// no water into one with water.
+fn starts_swimming(
+    d: &Decider,
+    b: &Board,
+    id: &CombatantId,
+    map: &fray_protocol::grid::MapState,
+    from: Space,
+    to: Space,
+    mode: MoveMode,
+) -> bool {
+    let wet = |sp: Space| sp.squares().any(|s| geometry::water(map, s));
+    matches!(mode, MoveMode::Walk | MoveMode::Run | MoveMode::Step)
+        && !wet(from)
+        && wet(to)
+        && b.get(id).is_some_and(|(_, kit)| kit.0.modes.swim == 0)
+        && super::mounts::mounted_on(b, id).is_none()
+        && elevation::height(d, b, id) == 0
+}
+
+/// § Athletics ("While swimming, you are off-guard"), § Swim ("A creature that has a swimming
+/// speed … doesn't become off-guard just because it is swimming"): a creature on the water's
+/// level (height 0) with a square of its space in water, without a swim speed and not riding
+/// (its mount swims) — the water squares are deep, as for § Underwater combat.
+pub(super) fn swimming(d: &Decider, b: &Board, id: &CombatantId) -> bool {
+    let (Some(map), Some((_, kit))) = (b.map.0.as_ref(), b.get(id)) else {
+        return false;
+    };
+    if kit.0.modes.swim > 0 || super::mounts::mounted_on(b, id).is_some() {
+        return false;
+    }
+    elevation::body(d, b, id)
+        .is_ok_and(|body| body.height == 0 && body.space.squares().any(|s| geometry::water(map, s)))
+}
+
 fn underwater(
     b: &Board,
     attacker: &CombatantId,

@@ -499,6 +499,7 @@ mod tests {
             water: vec![],
             climbable: vec![],
             climb_dc: 15,
+            swim_dc: 10,
             earshot: None,
         }
     }

@@ -87,7 +87,7 @@ fn a_mode_needs_its_speed_and_is_limited_by_it_special_movement_modes() {
 #[test]
 fn swimming_costs_nothing_extra_with_a_swim_speed_and_one_extra_without_special_movement_modes() {
     // orcus-basic-rules.txt § Swim: no extra movement with a swimming speed; § Athletics:
-    // swimming without one costs 1 extra square per square (the Athletics check is the GM's).
+    // swimming without one costs 1 extra square per square (with a swim speed no check).
     let enc = pool(FAR, "swim = 4", "", "");
     let mut e = started(&enc, 2);
     let ev = run(
@@ -207,8 +207,10 @@ fn weapon_attacks_take_minus_2_underwater_except_spears_and_crossbows_underwater
     let wet = "kael = [2, 2]\nlira = [0, 5]\nbrute-1 = [3, 2]\nbrute-2 = [9, 5]";
     let dry = "kael = [1, 4]\nlira = [0, 5]\nbrute-1 = [2, 4]\nbrute-2 = [9, 5]";
     let sword = |at: &str, weapon: &str| {
+        // The brutes swim (§ Swim: not off-guard for swimming), so only the weapon counts.
         let src = arena_src(&POOL, "", 5, at)
             .replace("wis = 2", &format!("wis = 2\nweapon = \"{weapon}\""))
+            .replace("dex = 0", "dex = 0\nswim = 4")
             .replace("hit = \"1d8+2\"", "hit = \"1dW+2\"");
         crate::content::load_encounter("pool.toml", &src).unwrap()
     };
@@ -226,7 +228,7 @@ fn weapon_attacks_take_minus_2_underwater_except_spears_and_crossbows_underwater
     );
     // A power without the weapon's dice is not a weapon attack.
     assert_eq!(
-        kael_swings(&mut started(&pool(wet, "", "", ""), 6)),
+        kael_swings(&mut started(&pool(wet, "", "swim = 4", ""), 6)),
         Some(5)
     );
 }
@@ -243,10 +245,11 @@ fn fire_powers_take_minus_2_and_aquatic_creatures_get_plus_2_underwater_combat()
         until(&mut e, "brute-1");
         bonus(&run(&mut e, &attack("brute-1", power, "kael")))
     };
-    let plain = pool(wet, "", "", flame);
+    // Kael swims (§ Swim: not off-guard for swimming), so only the underwater rules count.
+    let plain = pool(wet, "swim = 4", "", flame);
     assert_eq!(brute(&plain, "club"), Some(4));
     assert_eq!(brute(&plain, "flame"), Some(2));
-    let aquatic = pool(wet, "", "aquatic = true", flame);
+    let aquatic = pool(wet, "swim = 4", "aquatic = true", flame);
     assert_eq!(brute(&aquatic, "club"), Some(6));
     assert_eq!(brute(&aquatic, "flame"), Some(4));
     // Out of the water nothing applies; nor against an Aquatic target.
@@ -256,7 +259,7 @@ fn fire_powers_take_minus_2_and_aquatic_creatures_get_plus_2_underwater_combat()
     );
     assert_eq!(
         brute(
-            &pool(wet, "aquatic = true", "aquatic = true", flame),
+            &pool(wet, "aquatic = true\nswim = 4", "aquatic = true", flame),
             "club"
         ),
         Some(4)
@@ -278,4 +281,61 @@ fn a_mode_speed_out_of_range_is_refused_on_load_special_movement_modes() {
         .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(err.contains("monster.brute.swim"), "{err}");
+}
+
+/// orcus-basic-rules.txt § Athletics ("While swimming, you are off-guard") and § Swim ("A
+/// creature that has a swimming speed … doesn't become off-guard just because it is
+/// swimming"): a brute in the (deep) water without a swim speed is off-guard, +2 to Kael's
+/// attack; one with a swim speed is not; on dry land neither is.
+#[test]
+fn a_creature_swimming_without_a_swim_speed_is_off_guard_swim() {
+    let wet = "kael = [2, 2]\nlira = [0, 5]\nbrute-1 = [3, 2]\nbrute-2 = [9, 5]";
+    let dry = "kael = [1, 4]\nlira = [0, 5]\nbrute-1 = [2, 4]\nbrute-2 = [9, 5]";
+    let swing =
+        |at: &str, brute_extra: &str| kael_swings(&mut started(&pool(at, "", brute_extra, ""), 6));
+    assert_eq!(swing(dry, ""), Some(5));
+    assert_eq!(swing(wet, ""), Some(7));
+    assert_eq!(swing(wet, "swim = 4"), Some(5));
+}
+
+/// orcus-basic-rules.txt § Athletics, swimming ("When you start swimming as part of your
+/// movement, make an Athletics check against a DC chosen by the GM. If you fail by 4 or less,
+/// your action ends and you stay in place"): a walker without a swim speed checks against the
+/// map's `swim_dc` on its first water square — failing, it stops at the edge (its move action
+/// spent); succeeding, it swims on; a swimmer makes no check.
+#[test]
+fn starting_to_swim_without_a_swim_speed_takes_an_athletics_check_swim() {
+    let wade = |dc: i32, kael_extra: &str| {
+        let src = arena_src(&POOL, "", 5, FAR)
+            .replace("wis = 2", &format!("wis = 2\n{kael_extra}"))
+            .replace("[map]\n", &format!("[map]\nswim_dc = {dc}\n"));
+        let mut e = started(
+            &crate::content::load_encounter("pool.toml", &src).unwrap(),
+            2,
+        );
+        let ev = run(&mut e, &mv("kael", &[(1, 3), (2, 3)], MoveMode::Walk));
+        let checks: Vec<bool> = ev
+            .iter()
+            .filter_map(|x| match x {
+                GameEvent::CheckRolled {
+                    purpose, success, ..
+                } if purpose == "swim" => Some(*success),
+                _ => None,
+            })
+            .collect();
+        (checks, square(&e, "kael"))
+    };
+    // DC 60: the check fails; Kael stays at the water's edge.
+    assert_eq!(wade(60, ""), (vec![false], Square::new(1, 3)));
+    // DC 1: he swims in.
+    assert_eq!(wade(1, ""), (vec![true], Square::new(2, 3)));
+    // A swim speed: no check.
+    assert_eq!(wade(60, "swim = 4"), (vec![], Square::new(2, 3)));
+    // A bad DC is refused on load.
+    let src = arena_src(&POOL, "", 5, FAR).replace("[map]\n", "[map]\nswim_dc = 0\n");
+    let err = crate::content::load_encounter("pool.toml", &src)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(err.contains("map.swim_dc"), "{err}");
 }

@@ -107,10 +107,13 @@ fn a_fire_tagged_power_takes_minus_2_underwater_underwater_combat() {
     let pool = ["..........", "..wwww....", "..wwww....", ".........."];
     let wet = "kael = [2, 1]\nlira = [0, 3]\nbrute-1 = [3, 1]\nbrute-2 = [9, 3]";
     let bonus = |tags: &str| {
-        let src = arena_src(&pool, "", 5, wet).replace(
-            "id = \"sword\"",
-            &format!("id = \"sword\"\ndamage_type = \"cold\"\ntags = [{tags}]"),
-        );
+        // The brutes swim (§ Swim: not off-guard for swimming), so only the tag counts.
+        let src = arena_src(&pool, "", 5, wet)
+            .replace("dex = 0", "dex = 0\nswim = 4")
+            .replace(
+                "id = \"sword\"",
+                &format!("id = \"sword\"\ndamage_type = \"cold\"\ntags = [{tags}]"),
+            );
         let mut e = started(&load_encounter("pool.toml", &src).unwrap(), 3);
         let ev = run(
             &mut e,
