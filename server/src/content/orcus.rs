@@ -4,9 +4,9 @@
 
 use super::file::{Ctx, SeatFile, parse_size};
 use super::model::{
-    AbilityMods, ActionCost, CombatantSpec, CounterTrigger, EffectSpec, Encounter, Frequency, HeroSpec, MountKind,
-    OrcusEffect, OrcusSpec, Origin, PowerSpec, RechargeCondition, SecondaryAttack, SecondaryOn,
-    SecondaryTargets, SessionOptions, TargetRule,
+    AbilityMods, ActionCost, CombatantSpec, CounterTrigger, EffectSpec, Encounter, Frequency,
+    HeroSpec, MountKind, OrcusEffect, OrcusSpec, Origin, PowerSpec, RechargeCondition,
+    SecondaryAttack, SecondaryOn, SecondaryTargets, SessionOptions, TargetRule,
 };
 use super::{ContentError, resolve_seats};
 use crate::rules::orcus::{armor, rules, tables};

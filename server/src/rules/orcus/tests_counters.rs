@@ -61,9 +61,8 @@ fn readied(e: &Engine, who: &str) -> Option<String> {
 
 /// Where the first attack roll by `attacker` is in `ev`.
 fn roll_by(ev: &[GameEvent], attacker: &str) -> Option<usize> {
-    ev.iter().position(
-        |x| matches!(x, GameEvent::AttackRolled { attacker: a, .. } if a.0 == attacker),
-    )
+    ev.iter()
+        .position(|x| matches!(x, GameEvent::AttackRolled { attacker: a, .. } if a.0 == attacker))
 }
 
 /// orcus-basic-rules.txt § Action required ("If the action is a counter, its effects commence
@@ -182,7 +181,11 @@ fn a_reaction_still_resolves_after_its_trigger_action_required() {
             .any(|x| matches!(x, GameEvent::InterruptUsed { combatant } if combatant.0 == "kael"))
     );
     for bad in [
-        powers("1").replacen("action = \"immediate counter\"", "action = \"immediate reaction\"", 1),
+        powers("1").replacen(
+            "action = \"immediate counter\"",
+            "action = \"immediate reaction\"",
+            1,
+        ),
         powers("1").replacen("counter_on = \"attacked\"", "counter_on = \"moved\"", 1),
     ] {
         let err = load_encounter("bad.toml", &with_kael_powers(&bad, CLOSE))
