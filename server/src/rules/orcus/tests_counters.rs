@@ -194,3 +194,47 @@ fn a_reaction_still_resolves_after_its_trigger_action_required() {
         assert!(err.contains("counter_on"), "{err}");
     }
 }
+
+/// orcus-basic-rules.txt § Action required: an enemy's `area_attack` that takes the readied
+/// creature among its targets triggers the counter too, before the area's first attack die;
+/// a counter that drops the attacker leaves the area without any attack roll.
+#[test]
+fn an_area_attack_triggers_a_readied_counter_first_action_required() {
+    const STOMP: &str = r#"
+[[monster.powers]]
+id = "stomp"
+name = "Stomp"
+origin = "near burst"
+area = 1
+targets = "all enemies"
+vs = "reflex"
+bonus = 4
+hit = "1"
+"#;
+    let src = with_kael_powers(&powers("100"), CLOSE) + STOMP;
+    let enc = load_encounter("counters.toml", &src).unwrap();
+    let stomp = Command::AreaAttack {
+        actor: cid("brute-1"),
+        attack: "stomp".into(),
+        origin: None,
+        targets: Vec::new(),
+        forced: Vec::new(),
+        origin_height: None,
+        weapon: None,
+        secondary_target: None,
+    };
+    for seed in 0..40 {
+        let mut e = started(&enc, seed);
+        run(&mut e, &ready("kael", "riposte"));
+        run(&mut e, &end("kael"));
+        until(&mut e, "brute-1");
+        let ev = run(&mut e, &stomp);
+        assert!(roll_by(&ev, "kael").is_some(), "{ev:?}");
+        if cs(&e, "brute-1").status == LifeStatus::Conscious {
+            continue;
+        }
+        assert_eq!(roll_by(&ev, "brute-1"), None, "{ev:?}");
+        return;
+    }
+    panic!("no seed where the riposte hit");
+}
