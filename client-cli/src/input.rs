@@ -293,6 +293,7 @@ Commands (case-insensitive):
   next-battle               GM: bring in the session's next battle (rests option)
   pass-time MINUTES         GM (Orcus): time passes outside the battle (the session clock)
   reload WHO POWER          Orcus: reload a Loading (swift) weapon power (a swift action)
+  ready-counter WHO POWER   Orcus: ready an immediate counter to resolve before an attack on WHO
   skill-check WHO SKILL DC|easy|moderate|hard [PURPOSE...]
                             GM (Orcus): a skill check against a DC or a difficulty by level
   skill WHO KIND [TARGET] [standard|move|swift] [foreign] [EFFECT]
@@ -475,6 +476,13 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 power: power.to_lowercase(),
             })),
             _ => Err("usage: reload WHO POWER".into()),
+        },
+        "ready-counter" => match args {
+            [who, power] => Ok(Input::Game(Command::ReadyCounter {
+                actor: CombatantId::new(who.to_lowercase()),
+                power: power.to_lowercase(),
+            })),
+            _ => Err("usage: ready-counter WHO POWER".into()),
         },
         "pass-time" | "passtime" => match args {
             [m] => Ok(Input::Game(Command::PassTime {
@@ -2338,6 +2346,7 @@ mod tests {
             "aloft 2",
             "skill brakka feint goblin-1",
             "reload brakka crossbow",
+            "ready-counter brakka riposte",
             "allies brakka goblin-1",
             "decline-ally brakka ogre",
             "rider brakka take",
@@ -2777,6 +2786,14 @@ mod tests {
             })
         );
         assert!(game("skill kael dance").is_err());
+        assert_eq!(
+            game("ready-counter Kael riposte"),
+            Ok(Command::ReadyCounter {
+                actor: CombatantId::new("kael"),
+                power: "riposte".into()
+            })
+        );
+        assert!(game("ready-counter kael").is_err());
         assert_eq!(
             game("reload tamsin crossbow"),
             Ok(Command::Reload {

@@ -349,6 +349,9 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::ZoneEnded { source, zone, .. } => {
             format!("{}'s zone #{zone} ends", n(source))
         }
+        GameEvent::CounterReadied { combatant, power } => {
+            format!("{} readies the counter {power}", n(combatant))
+        }
         GameEvent::MaintenanceNeeded { combatant, effect } => format!(
             "{} must maintain effect #{} ({}) with a {} action each turn",
             n(combatant),

@@ -195,6 +195,10 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 .and_then(|i| u32::try_from(i).ok());
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].actions = ActionsLeft::FULL;
+                // Orcus § Action required: a readied counter lapses when its turn starts.
+                if let Some(g) = &mut state.combatants[i].grid {
+                    g.readied_counter = None;
+                }
             }
         }
         GameEvent::ActionUsed {
@@ -1152,7 +1156,15 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].interrupt_used = true;
                 if let Some(g) = &mut state.combatants[i].grid {
                     g.immediate_used = true;
+                    g.readied_counter = None;
                 }
+            }
+        }
+        GameEvent::CounterReadied { combatant, power } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.readied_counter = Some(power.clone());
             }
         }
         GameEvent::FellIntoComa { combatant } => {

@@ -1164,6 +1164,17 @@ pub enum Command {
         /// Its height in inches.
         inches: u32,
     },
+    /// Orcus § Action required ("If the action is a counter, its effects commence before the
+    /// trigger is resolved"): the actor readies an immediate counter whose content names a
+    /// machine-readable trigger (`counter_on`); spending nothing now, it resolves before the
+    /// trigger's attack roll when the trigger happens. Lapses at the start of the actor's next
+    /// turn or when its immediate action is spent.
+    ReadyCounter {
+        /// Who readies it.
+        actor: CombatantId,
+        /// The counter power, by id.
+        power: String,
+    },
 }
 
 /// Orcus § Table – Typical Difficulty Classes: easy, moderate, hard.
@@ -1258,6 +1269,7 @@ impl Command {
             | Command::Escape { actor, .. }
             | Command::Maintain { actor, .. }
             | Command::EndEffect { actor, .. }
+            | Command::ReadyCounter { actor, .. }
             | Command::SkillAction { actor, .. }
             | Command::Retreat { actor }
             | Command::DelayTo { actor, .. }
@@ -1440,6 +1452,7 @@ impl Command {
             Command::Escape { .. } => "escape",
             Command::Maintain { .. } => "maintain",
             Command::EndEffect { .. } => "end_effect",
+            Command::ReadyCounter { .. } => "ready_counter",
             Command::SkillAction { .. } => "skill_action",
             Command::KnockOuts { .. } => "knock_outs",
             Command::Check { .. } => "check",

@@ -1722,6 +1722,16 @@ pub enum GameEvent {
         /// Forced open (bent).
         success: bool,
     },
+    /// Orcus § Action required: `combatant` readied its immediate counter `power`
+    /// (`ready_counter`); it resolves before the attack roll of an enemy's attack that targets
+    /// it (`grid.readied_counter`, cleared at the start of its next turn or when its immediate
+    /// action is spent).
+    CounterReadied {
+        /// Who readied it.
+        combatant: CombatantId,
+        /// The counter power, by id.
+        power: String,
+    },
 }
 
 impl GameEvent {

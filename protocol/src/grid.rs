@@ -202,6 +202,10 @@ pub struct GridState {
     /// § Maintain: the effects of its powers that last only while it maintains them.
     #[serde(default)]
     pub maintain_needed: Vec<MaintainedEffect>,
+    /// § Action required: the immediate counter it readied (`ready_counter`), by power id,
+    /// until it resolves, its immediate action is spent or its next turn starts.
+    #[serde(default)]
+    pub readied_counter: Option<String>,
 }
 
 /// A zone: squares a power's Effect line changed (Orcus § Action descriptions, tangles: "The

@@ -904,6 +904,18 @@ pub struct PowerSpec {
     /// command's `weapon = "side"`.
     #[serde(default)]
     pub side: Option<Box<PowerSpec>>,
+    /// § Action required: an immediate counter's machine-readable trigger, which lets
+    /// `ready_counter` ready it to resolve before that trigger (`rules/orcus/counters.rs`).
+    #[serde(default)]
+    pub counter_on: Option<CounterTrigger>,
+}
+
+/// The triggers a readied counter answers (§ Action required; content `counter_on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CounterTrigger {
+    /// `attacked`: an enemy's `attack` or `area_attack` targets the user.
+    Attacked,
 }
 
 /// A zone an area power's Effect line creates over its area (§ Action descriptions).

@@ -4,9 +4,9 @@
 
 use super::file::{Ctx, SeatFile, parse_size};
 use super::model::{
-    AbilityMods, ActionCost, CombatantSpec, EffectSpec, Encounter, Frequency, HeroSpec, MountKind,
-    OrcusEffect, OrcusSpec, Origin, PowerSpec, RechargeCondition, SecondaryAttack, SecondaryOn,
-    SecondaryTargets, SessionOptions, TargetRule,
+    AbilityMods, ActionCost, CombatantSpec, CounterTrigger, EffectSpec, Encounter, Frequency,
+    HeroSpec, MountKind, OrcusEffect, OrcusSpec, Origin, PowerSpec, RechargeCondition,
+    SecondaryAttack, SecondaryOn, SecondaryTargets, SessionOptions, TargetRule,
 };
 use super::{ContentError, resolve_seats};
 use crate::rules::orcus::{armor, rules, tables};
@@ -445,6 +445,11 @@ pub struct PowerFile {
     /// § Dexterity, Attack Rolls and Damage; `rules/orcus/weapons.rs::basic_ability`).
     #[serde(default)]
     pub ability: Option<String>,
+    /// § Action required: an `immediate counter`'s machine-readable trigger, `"attacked"` (an
+    /// enemy's attack targets the user), so that `ready_counter` can ready it to resolve before
+    /// its trigger. A melee or ranged attack power, or a self utility power.
+    #[serde(default)]
+    pub counter_on: Option<String>,
 }
 
 /// `[…powers.secondary]`: what differs from the primary attack (§ Secondary attacks: "the same
@@ -1221,6 +1226,7 @@ fn power(
                 category: p.category.clone(),
                 tags: p.tags.clone(),
                 ability: None,
+                counter_on: None,
             };
             let spec = power(ctx, &format!("{field}.secondary"), &merged, monster, gear)?;
             Some(Box::new(SecondaryAttack {
@@ -1243,6 +1249,7 @@ fn power(
     }
     let maintain = effects::maintain(ctx, field, p)?;
     let (effect, zone) = effects::effect_line(ctx, field, p, &origin, maintain)?;
+    let counter_on = counter_on(ctx, field, p, action, origin, utility)?;
     Ok(PowerSpec {
         id: p.id.clone(),
         // A Weapon power attacks with the weapon, as a `dW` power does.
@@ -1288,7 +1295,41 @@ fn power(
             .map_err(|e| ctx.err(format!("{field}.category"), e))?,
         tags,
         side,
+        counter_on,
     })
+}
+
+/// § Action required: `counter_on` names the trigger a readied counter answers
+/// (`rules/orcus/counters.rs`): only `"attacked"`, only on an `immediate counter`, and only on
+/// a power Fray can aim at the attacker (melee or ranged) or a self utility power.
+fn counter_on(
+    ctx: &Ctx,
+    field: &str,
+    p: &PowerFile,
+    action: ActionCost,
+    origin: Origin,
+    utility: bool,
+) -> Result<Option<CounterTrigger>, ContentError> {
+    let Some(on) = &p.counter_on else {
+        return Ok(None);
+    };
+    let f = format!("{field}.counter_on");
+    let trigger = match on.as_str() {
+        "attacked" => CounterTrigger::Attacked,
+        o => return Err(ctx.err(f, format!("unknown trigger '{o}' (attacked)"))),
+    };
+    if action != ActionCost::ImmediateCounter {
+        return Err(ctx.err(f, "only an `immediate counter` is readied"));
+    }
+    let aimed = matches!(origin, Origin::Melee { .. } | Origin::Ranged { .. })
+        || (origin == Origin::Personal && utility);
+    if !aimed {
+        return Err(ctx.err(
+            f,
+            "a readied counter is a melee or ranged power (aimed at the attacker) or a self              utility power",
+        ));
+    }
+    Ok(Some(trigger))
 }
 
 /// § Weapon properties, Loading: "Each time you attack with the weapon, you expend one piece of

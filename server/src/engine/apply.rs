@@ -302,7 +302,11 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             // Orcus § Opportunity attacks: one per turn (every creature's turn);
             // § Immediate actions: one between each of your turns.
             for_all::<Grid>(world, |g| g.0.opportunity_used = false);
-            with::<Grid>(world, combatant, |g| g.0.immediate_used = false);
+            with::<Grid>(world, combatant, |g| {
+                g.0.immediate_used = false;
+                // § Action required: a readied counter lapses when its user's turn starts.
+                g.0.readied_counter = None;
+            });
         }
         GameEvent::ActionUsed {
             combatant, spent, ..
@@ -473,8 +477,15 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::InterruptUsed { combatant } => {
             with::<InterruptUsed>(world, combatant, |i| i.0 = true);
             // Orcus § Immediate actions: one between each of its turns.
-            with::<Grid>(world, combatant, |g| g.0.immediate_used = true);
+            with::<Grid>(world, combatant, |g| {
+                g.0.immediate_used = true;
+                // A readied counter is used (or can no longer be) once it is spent.
+                g.0.readied_counter = None;
+            });
         }
+        GameEvent::CounterReadied { combatant, power } => with::<Grid>(world, combatant, |g| {
+            g.0.readied_counter = Some(power.clone())
+        }),
         GameEvent::FellIntoComa { combatant } => with::<Hero>(world, combatant, |h| h.coma = true),
         GameEvent::LastingWound {
             combatant,
@@ -1128,6 +1139,7 @@ pub fn enter_battle(world: &mut World, number: u32) {
         g.0.chosen_allies = None;
         g.0.declined_by.clear();
         g.0.hit_chosen_by.clear();
+        g.0.readied_counter = None;
     });
     let placements = usize::try_from(number)
         .ok()

@@ -74,6 +74,7 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 commanded: false,
                 zones: Vec::new(),
                 maintain_needed: Vec::new(),
+                readied_counter: None,
             }),
             OrcusKit(o.clone()),
         ));

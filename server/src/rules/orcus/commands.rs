@@ -129,6 +129,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         } => super::maneuvers::escape(d, b, actor, *skill, *step_to),
         Command::Maintain { actor, effect } => super::maintain::maintain(d, b, actor, *effect),
         Command::EndEffect { actor, effect } => super::maintain::end_effect(d, b, actor, *effect),
+        Command::ReadyCounter { actor, power } => super::counters::ready(d, b, actor, power),
         Command::LetGo { actor, target } => super::maneuvers::let_go(d, actor, target),
         Command::Mount {
             actor,
@@ -342,7 +343,7 @@ fn cost_kind(c: ActionCost) -> Option<ActionKind> {
 /// else's turn, one between each of the actor's turns, by a creature able to act (not dazed,
 /// stunned, surprised, helpless or down — dazed per Fourth Edition, an interpretation).
 /// Whether the trigger happened is the table's call, as with 13th Age interrupts.
-fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R {
+pub(super) fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R {
     if p.action == ActionCost::Free {
         return super::free::check(d, actor, p);
     }
@@ -350,12 +351,24 @@ fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R
         return on_turn(d, actor);
     }
     running(d)?;
+    immediate_able(d, b, actor, p, false)
+}
+
+/// Whether `actor` may take the immediate action `p` now (or, `readying`, ready it: on its own
+/// turn too, `counters.rs`): able to act and its (or its rider's) immediate action unspent.
+pub(super) fn immediate_able(
+    d: &Decider,
+    b: &Board,
+    actor: &CombatantId,
+    p: &PowerSpec,
+    readying: bool,
+) -> R {
     // § Controlling a mount: a controlled mount's counters and reactions use its rider's
     // immediate action; both must be able to act.
     let payer = super::mounts::immediate_payer(d, b, actor);
     for who in [actor, &payer] {
         let f = fighter(d, who)?;
-        if d.field.battle.current() == Some(who) {
+        if !readying && d.field.battle.current() == Some(who) {
             return Err(no(
                 ErrorCode::NotYourTurn,
                 format!(
@@ -408,7 +421,7 @@ fn check_timing(d: &Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R
 
 /// § Attacks with ammunition: one piece per target (an area attack with a ranged weapon too);
 /// `Some(n)` when the hero's ammunition is counted.
-fn ammunition_needed(
+pub(super) fn ammunition_needed(
     b: &Board,
     actor: &CombatantId,
     p: &PowerSpec,
@@ -431,7 +444,7 @@ fn ammunition_needed(
     Ok(Some(need))
 }
 
-fn use_ammunition(d: &mut Decider, actor: &CombatantId, count: Option<i32>) {
+pub(super) fn use_ammunition(d: &mut Decider, actor: &CombatantId, count: Option<i32>) {
     if let Some(count) = count
         && count > 0
     {
@@ -444,7 +457,7 @@ fn use_ammunition(d: &mut Decider, actor: &CombatantId, count: Option<i32>) {
 
 /// Spends what a power costs: its turn action, or the immediate action (a controlled mount's:
 /// its rider's, § Controlling a mount).
-fn spend_for(d: &mut Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R {
+pub(super) fn spend_for(d: &mut Decider, b: &Board, actor: &CombatantId, p: &PowerSpec) -> R {
     if p.action == ActionCost::Free {
         return Ok(()); // § Free actions: no cost.
     }
@@ -1013,7 +1026,7 @@ fn action_point(d: &mut Decider, b: &Board, actor: &CombatantId, action: ActionK
 
 // --- attacks -------------------------------------------------------------------------------
 
-fn power<'a>(b: &'a Board, actor: &CombatantId, id: &str) -> R<&'a PowerSpec> {
+pub(super) fn power<'a>(b: &'a Board, actor: &CombatantId, id: &str) -> R<&'a PowerSpec> {
     let (_, kit) = b.get(actor).ok_or_else(|| {
         no(
             ErrorCode::UnknownCombatant,
@@ -1028,7 +1041,7 @@ fn power<'a>(b: &'a Board, actor: &CombatantId, id: &str) -> R<&'a PowerSpec> {
     })
 }
 
-fn check_frequency(d: &Decider, actor: &CombatantId, p: &PowerSpec) -> R {
+pub(super) fn check_frequency(d: &Decider, actor: &CombatantId, p: &PowerSpec) -> R {
     if p.frequency != Frequency::AtWill
         && d.field.get(actor).is_some_and(|f| f.used.0.contains(&p.id))
     {
@@ -1040,7 +1053,7 @@ fn check_frequency(d: &Decider, actor: &CombatantId, p: &PowerSpec) -> R {
     Ok(())
 }
 
-fn expend(d: &mut Decider, actor: &CombatantId, p: &PowerSpec) {
+pub(super) fn expend(d: &mut Decider, actor: &CombatantId, p: &PowerSpec) {
     if p.frequency != Frequency::AtWill {
         d.emit(GameEvent::PowerExpended {
             combatant: actor.clone(),
@@ -1199,7 +1212,7 @@ fn attack_kind(o: Origin) -> AttackKind {
 }
 
 /// The battle map as geometry, if the session has one.
-fn geo(b: &Board) -> Option<Geo> {
+pub(super) fn geo(b: &Board) -> Option<Geo> {
     b.map.0.as_ref().and_then(Geo::new)
 }
 
@@ -1850,7 +1863,7 @@ fn adjacent_enemies(d: &Decider, b: &Board, actor: &CombatantId, at: Space) -> V
 
 /// Opportunity attacks provoked by a ranged or far power (§ Opportunity attacks), resolved
 /// before it; returns whether the attacker is still up.
-fn provoke_ranged(d: &mut Decider, b: &Board, actor: &CombatantId) -> R<bool> {
+pub(super) fn provoke_ranged(d: &mut Decider, b: &Board, actor: &CombatantId) -> R<bool> {
     let at = space(d, b, actor)?;
     for e in adjacent_enemies(d, b, actor, at) {
         opportunity_attack(d, b, &e, actor, at)?;
@@ -2055,6 +2068,9 @@ fn attack_cmd(
     };
     expend(d, actor, &p);
     if matches!(p.origin, Origin::Ranged { .. }) && !provoke_ranged(d, b, actor)? {
+        return Ok(());
+    }
+    if !super::counters::before_attack(d, b, actor, &p, targets)? {
         return Ok(());
     }
     resolve(
@@ -2271,6 +2287,9 @@ fn area_attack(
     if matches!(p.origin, Origin::FarBurst { .. } | Origin::FarBlast { .. })
         && !provoke_ranged(d, b, actor)?
     {
+        return Ok(());
+    }
+    if !super::counters::before_attack(d, b, actor, &p, &targets)? {
         return Ok(());
     }
     resolve(

@@ -76,6 +76,7 @@ fn strength_attack(b: &Board, actor: &CombatantId, id: &str, name: &str, vs: Def
         category: crate::content::model::PowerCategory::Attack,
         tags: Vec::new(),
         side: None,
+        counter_on: None,
     }
 }
 

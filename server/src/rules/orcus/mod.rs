@@ -13,6 +13,7 @@ pub mod aloft;
 pub mod armor;
 pub mod checks;
 mod commands;
+mod counters;
 pub mod elevation;
 mod forced;
 mod free;
@@ -51,6 +52,8 @@ mod tests_audit;
 mod tests_checks;
 #[cfg(test)]
 mod tests_conditions;
+#[cfg(test)]
+mod tests_counters;
 #[cfg(test)]
 mod tests_elevation;
 #[cfg(test)]

@@ -372,6 +372,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::GaleStrikes { .. }
         | Command::OrcusCheck { .. }
         | Command::EndEffect { .. }
+        | Command::ReadyCounter { .. }
         | Command::LightCandle { .. }
         | Command::Concentrate { .. }
         | Command::EndConcentration { .. } => reject(
