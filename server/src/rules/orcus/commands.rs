@@ -322,7 +322,7 @@ fn action_name(k: ActionKind) -> &'static str {
     }
 }
 
-fn condition_name(c: Condition) -> String {
+pub(super) fn condition_name(c: Condition) -> String {
     serde_json::to_value(c)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
@@ -377,34 +377,7 @@ pub(super) fn immediate_able(
                 ),
             ));
         }
-        if f.vit.0 != LifeStatus::Conscious {
-            return Err(no(ErrorCode::CannotAct, format!("{} is down", f.c.name)));
-        }
-        for c in [
-            Condition::Dazed,
-            Condition::Stunned,
-            Condition::Surprised,
-            Condition::Helpless,
-            Condition::Unconscious,
-            Condition::Surrendered,
-        ] {
-            if has_condition(f.fx, c) {
-                let code = match c {
-                    Condition::Dazed => ErrorCode::Dazed,
-                    Condition::Stunned => ErrorCode::Stunned,
-                    Condition::Surrendered => ErrorCode::Surrendered,
-                    _ => ErrorCode::CannotAct,
-                };
-                return Err(no(
-                    code,
-                    format!(
-                        "{} is {} and takes no immediate actions",
-                        f.c.name,
-                        condition_name(c)
-                    ),
-                ));
-            }
-        }
+        super::free::incapable(d, who, true, "immediate actions")?;
     }
     let used = b.get(&payer).is_some_and(|(g, _)| g.0.immediate_used)
         || d.events()

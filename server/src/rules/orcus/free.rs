@@ -39,26 +39,39 @@ pub(super) fn check(d: &Decider, actor: &CombatantId, p: &PowerSpec) -> R {
 
 /// The actor can take actions (free ones included).
 pub(super) fn able(d: &Decider, actor: &CombatantId) -> R {
+    incapable(d, actor, false, "actions")
+}
+
+/// Refuses an actor that cannot take `what` (free actions: `actions`; immediate actions, which
+/// a dazed creature cannot take too: `dazed_too`): down, stunned, surprised, helpless,
+/// unconscious or surrendered — each with its own code where it has one.
+pub(super) fn incapable(d: &Decider, actor: &CombatantId, dazed_too: bool, what: &str) -> R {
     let f = fighter(d, actor)?;
     if f.vit.0 != LifeStatus::Conscious {
         return Err(no(ErrorCode::CannotAct, format!("{} is down", f.c.name)));
     }
-    for c in [
+    let dazed = dazed_too.then_some(Condition::Dazed);
+    for c in dazed.into_iter().chain([
         Condition::Stunned,
-        Condition::Unconscious,
-        Condition::Helpless,
         Condition::Surprised,
+        Condition::Helpless,
+        Condition::Unconscious,
         Condition::Surrendered,
-    ] {
+    ]) {
         if has_condition(f.fx, c) {
             let code = match c {
+                Condition::Dazed => ErrorCode::Dazed,
                 Condition::Stunned => ErrorCode::Stunned,
                 Condition::Surrendered => ErrorCode::Surrendered,
                 _ => ErrorCode::CannotAct,
             };
             return Err(no(
                 code,
-                format!("{} is {c:?} and takes no actions", f.c.name),
+                format!(
+                    "{} is {} and takes no {what}",
+                    f.c.name,
+                    super::commands::condition_name(c)
+                ),
             ));
         }
     }
