@@ -16,6 +16,8 @@ Grid commands (Orcus; squares are X,Y):
   step X,Y                  step one square (provokes no opportunity attack)
   fly|climb|swim|burrow X,Y...  move with that speed (swim: through water only)
   run-fly|run-climb|run-swim|run-burrow X,Y...  run in that mode (its speed + 2)
+  (any move) ... hide       try to hide at the end of the move (Stealth vs each enemy's
+                            passive Perception; needs three-quarters cover or total concealment)
   stand                     stand up from prone (a move action)
   defend                    full defense: +2 to all defenses (a standard action)
   ap standard|move|swift    spend an action point for one more action
@@ -90,8 +92,15 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
         "walk" | "run" | "step" | "fly" | "climb" | "swim" | "burrow" | "run-fly" | "run-climb"
         | "run-swim" | "run-burrow" => (|| {
             let m = need()?;
+            // § Stealth: a trailing `hide` tries to hide at the end of the move.
+            let (args, hide) = match args.split_last() {
+                Some((last, rest)) if last.eq_ignore_ascii_case("hide") => (rest, true),
+                _ => (args, false),
+            };
             if args.is_empty() {
-                return Err(format!("`{verb} X,Y...`: the squares to enter, in order"));
+                return Err(format!(
+                    "`{verb} X,Y... [hide]`: the squares to enter, in order"
+                ));
             }
             let mode = match verb {
                 "walk" => MoveMode::Walk,
@@ -110,6 +119,7 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 actor: m.actor.clone(),
                 path: squares(args)?,
                 mode,
+                hide,
             })
         })(),
         "stand" | "stand-up" => need().and_then(|m| {

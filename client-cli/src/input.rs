@@ -296,10 +296,12 @@ Commands (case-insensitive):
   ready-counter WHO POWER   Orcus: ready an immediate counter to resolve before an attack on WHO
   skill-check WHO SKILL DC|easy|moderate|hard [PURPOSE...]
                             GM (Orcus): a skill check against a DC or a difficulty by level
-  skill WHO KIND [TARGET] [standard|move|swift] [foreign] [EFFECT]
+  skill WHO KIND [TARGET] [standard|move|swift] [foreign] [hide] [EFFECT]
                             Orcus skill action: feint, grant-save, rally-ally,
                             create-diversion, deter, unnerve (deter: the action to forbid;
-                            foreign: no shared language)
+                            foreign: no shared language; hide: hide after a diversion)
+  search [WHO]              Orcus: search actively for hidden enemies (a Perception check on
+                            your turn, no action, once per turn)
   allies WHO [ALLY...]      Orcus: who counts as WHO's allies for its next attack
   decline-ally WHO USER     Orcus: WHO counts as USER's enemy for USER's next attack
   be-hit WHO ATTACKER       Orcus: WHO chooses to be hit by ATTACKER's next attack (no roll)
@@ -476,6 +478,15 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 power: power.to_lowercase(),
             })),
             _ => Err("usage: reload WHO POWER".into()),
+        },
+        "search" => match args {
+            [] => Ok(Input::Game(Command::Search {
+                actor: need_menu()?.actor.clone(),
+            })),
+            [who] => Ok(Input::Game(Command::Search {
+                actor: CombatantId::new(who.to_lowercase()),
+            })),
+            _ => Err("usage: search [WHO]".into()),
         },
         "ready-counter" => match args {
             [who, power] => Ok(Input::Game(Command::ReadyCounter {
@@ -1936,7 +1947,7 @@ fn orcus_check(args: &[&str]) -> Result<Input, String> {
 /// `skill WHO KIND [TARGET] [standard|move|swift] [foreign] [EFFECT]`: an Orcus skill action.
 fn skill_action(args: &[&str]) -> Result<Input, String> {
     use fray_protocol::command::SkillActionKind as K;
-    const USAGE: &str = "usage: skill WHO feint|grant-save|rally-ally|create-diversion|deter|unnerve [TARGET] [standard|move|swift] [foreign] [EFFECT]";
+    const USAGE: &str = "usage: skill WHO feint|grant-save|rally-ally|create-diversion|deter|unnerve [TARGET] [standard|move|swift] [foreign] [hide] [EFFECT]";
     let [who, kind, rest @ ..] = args else {
         return Err(USAGE.into());
     };
@@ -1951,9 +1962,10 @@ fn skill_action(args: &[&str]) -> Result<Input, String> {
     };
     let actor = CombatantId::new(who.to_lowercase());
     let mut target = actor.clone();
-    let (mut effect, mut forbid, mut foreign) = (None, None, false);
+    let (mut effect, mut forbid, mut foreign, mut hide) = (None, None, false, false);
     for (i, a) in rest.iter().enumerate() {
         match a.to_lowercase().as_str() {
+            "hide" => hide = true,
             "standard" => forbid = Some(fray_protocol::event::ActionKind::Standard),
             "move" => forbid = Some(fray_protocol::event::ActionKind::Move),
             "swift" | "quick" => forbid = Some(fray_protocol::event::ActionKind::Quick),
@@ -1972,6 +1984,7 @@ fn skill_action(args: &[&str]) -> Result<Input, String> {
         effect,
         forbid,
         foreign,
+        hide,
     }))
 }
 
@@ -2347,6 +2360,7 @@ mod tests {
             "skill brakka feint goblin-1",
             "reload brakka crossbow",
             "ready-counter brakka riposte",
+            "search brakka",
             "allies brakka goblin-1",
             "decline-ally brakka ogre",
             "rider brakka take",

@@ -7,8 +7,8 @@
 //! `None` in the events and simply not mentioned.
 
 use fray_protocol::event::{
-    ActionKind, AttackOutcome, Condition, DamageCause, DamageType, Defense, Effect, EffectDuration,
-    EffectEndReason, EffectKind, SaveDifficulty, SavePurpose,
+    ActionKind, AttackOutcome, Condition, DamageCause, DamageType, Defense, DiscoveryReason,
+    Effect, EffectDuration, EffectEndReason, EffectKind, SaveDifficulty, SavePurpose,
 };
 use fray_protocol::ftd::{
     Ability, Advantage, Departure, Injury, LightLevel, LightSource, MoraleTrigger, Threat,
@@ -352,6 +352,69 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::CounterReadied { combatant, power } => {
             format!("{} readies the counter {power}", n(combatant))
         }
+        GameEvent::HideChecked {
+            combatant,
+            roll,
+            bonus,
+            penalty,
+            total,
+            hidden_from,
+            seen_by,
+        } => {
+            let list = |ids: &[CombatantId]| {
+                if ids.is_empty() {
+                    "no one".to_owned()
+                } else {
+                    ids.iter().map(&n).collect::<Vec<_>>().join(", ")
+                }
+            };
+            format!(
+                "{} tries to hide: Stealth d20={} {bonus:+}{} = {total}; hidden from {}; seen by {}",
+                n(combatant),
+                roll.natural().unwrap_or(0),
+                if *penalty == 0 {
+                    String::new()
+                } else {
+                    format!(" {penalty:+}")
+                },
+                list(hidden_from),
+                list(seen_by)
+            )
+        }
+        GameEvent::Discovered {
+            combatant,
+            by,
+            reason,
+        } => format!(
+            "{} is discovered by {} ({})",
+            n(combatant),
+            by.iter().map(&n).collect::<Vec<_>>().join(", "),
+            match reason {
+                DiscoveryReason::Attacked => "it attacked",
+                DiscoveryReason::Exposed => "out of cover and concealment",
+                DiscoveryReason::Searched => "an active search",
+                DiscoveryReason::Revealed => "the GM revealed it",
+            }
+        ),
+        GameEvent::Searched {
+            combatant,
+            roll,
+            bonus,
+            total,
+            found,
+        } => format!(
+            "{} searches: Perception d20={} {bonus:+} = {total}; {}",
+            n(combatant),
+            roll.natural().unwrap_or(0),
+            if found.is_empty() {
+                "finds no one".to_owned()
+            } else {
+                format!(
+                    "finds {}",
+                    found.iter().map(&n).collect::<Vec<_>>().join(", ")
+                )
+            }
+        ),
         GameEvent::MaintenanceNeeded { combatant, effect } => format!(
             "{} must maintain effect #{} ({}) with a {} action each turn",
             n(combatant),

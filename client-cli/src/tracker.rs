@@ -193,11 +193,21 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 .iter()
                 .position(|c| c == combatant)
                 .and_then(|i| u32::try_from(i).ok());
+            // Orcus § Opportunity attacks: one per turn (every creature's turn).
+            for c in &mut state.combatants {
+                if let Some(g) = &mut c.grid {
+                    g.opportunity_used = false;
+                }
+            }
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].actions = ActionsLeft::FULL;
-                // Orcus § Action required: a readied counter lapses when its turn starts.
                 if let Some(g) = &mut state.combatants[i].grid {
+                    // § Immediate actions: one between each of its turns.
+                    g.immediate_used = false;
+                    // § Action required: a readied counter lapses when its turn starts.
                     g.readied_counter = None;
+                    // § Stealth: one active search per turn.
+                    g.searched = false;
                 }
             }
         }
@@ -1158,6 +1168,37 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                     g.immediate_used = true;
                     g.readied_counter = None;
                 }
+            }
+        }
+        // Orcus § Stealth.
+        GameEvent::HideChecked {
+            combatant,
+            total,
+            hidden_from,
+            ..
+        } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.hidden_from.clone_from(hidden_from);
+                g.stealth = (!hidden_from.is_empty()).then_some(*total);
+            }
+        }
+        GameEvent::Discovered { combatant, by, .. } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.hidden_from.retain(|e| !by.contains(e));
+                if g.hidden_from.is_empty() {
+                    g.stealth = None;
+                }
+            }
+        }
+        GameEvent::Searched { combatant, .. } => {
+            if let Some(i) = find(state, combatant)
+                && let Some(g) = state.combatants[i].grid.as_mut()
+            {
+                g.searched = true;
             }
         }
         GameEvent::CounterReadied { combatant, power } => {

@@ -216,6 +216,12 @@ pub enum Command {
         /// How; `walk` when absent (JSON).
         #[serde(default)]
         mode: crate::grid::MoveMode,
+        /// Orcus § Stealth: at the end of the move, try to hide (a Stealth check against the
+        /// passive Perception of each enemy that can sense the mover; −5 after 3 or more
+        /// squares, −10 after a run). Needs three-quarters cover or total concealment from an
+        /// enemy at the path's end (`no_cover`).
+        #[serde(default)]
+        hide: bool,
     },
     /// Orcus Stand Up: a move action that ends prone.
     StandUp {
@@ -469,6 +475,12 @@ pub enum Command {
         /// (+5 to their Will; the players' and GM's call, as Fray tracks no languages).
         #[serde(default)]
         foreign: bool,
+        /// For `create_diversion` (§ Stealth; Create Diversion's success "you have the momentary
+        /// diversion you need to attempt a Stealth check while people are aware of you"): try
+        /// to hide at the end of the action without having moved; the enemies whose passive
+        /// Insight beat the Bluff still see the actor.
+        #[serde(default)]
+        hide: bool,
     },
     /// GM (Five Torches Deep § Light): sets the scene's light (`combatant` null; `light`
     /// required) or the light where one combatant is (`light` null: back to the scene's).
@@ -1175,6 +1187,14 @@ pub enum Command {
         /// The counter power, by id.
         power: String,
     },
+    /// Orcus § Stealth ("any creature that actively searches on its turn for signs of your
+    /// presence (does not require an action …)"), § Perception: on its turn, once per turn and
+    /// without an action, the actor makes a Perception check; every creature hidden from it
+    /// whose Stealth total the check meets is found (`discovered`, reason `searched`).
+    Search {
+        /// Who searches.
+        actor: CombatantId,
+    },
 }
 
 /// Orcus § Table – Typical Difficulty Classes: easy, moderate, hard.
@@ -1270,6 +1290,7 @@ impl Command {
             | Command::Maintain { actor, .. }
             | Command::EndEffect { actor, .. }
             | Command::ReadyCounter { actor, .. }
+            | Command::Search { actor }
             | Command::SkillAction { actor, .. }
             | Command::Retreat { actor }
             | Command::DelayTo { actor, .. }
@@ -1453,6 +1474,7 @@ impl Command {
             Command::Maintain { .. } => "maintain",
             Command::EndEffect { .. } => "end_effect",
             Command::ReadyCounter { .. } => "ready_counter",
+            Command::Search { .. } => "search",
             Command::SkillAction { .. } => "skill_action",
             Command::KnockOuts { .. } => "knock_outs",
             Command::Check { .. } => "check",

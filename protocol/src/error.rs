@@ -239,6 +239,11 @@ pub enum ErrorCode {
     /// Orcus § Grapple, "Requirements You have one or more hands free": a hero whose weapon,
     /// side weapon and shield fill both hands.
     NoFreeHand,
+    /// Orcus § Stealth: hiding needs three-quarters cover or total concealment from an enemy
+    /// that can sense the hider (at the end of its move), and an enemy to hide from.
+    NoCover,
+    /// Orcus § Stealth: a creature searches actively once per turn.
+    AlreadySearched,
 }
 
 impl fmt::Display for ErrorCode {

@@ -1732,6 +1732,65 @@ pub enum GameEvent {
         /// The counter power, by id.
         power: String,
     },
+    /// Orcus § Stealth: `combatant` made a Stealth check to hide (`move_to` or
+    /// `create_diversion` with `hide`), or again after moving 3 or more squares while hidden.
+    /// It is now hidden from `hidden_from` (those that sensed it, in three-quarters cover or
+    /// total concealment from them, whose passive Perception `total` met) and seen by
+    /// `seen_by`; `grid.hidden_from` and `grid.stealth` (= `total`) become these.
+    HideChecked {
+        /// Who hides.
+        combatant: CombatantId,
+        /// The d20.
+        roll: Roll,
+        /// Its Stealth modifier.
+        bonus: i32,
+        /// −5 after moving 3 or more squares, −10 after a run, else 0.
+        penalty: i32,
+        /// d20 + bonus + penalty: what searches contest while it stays hidden.
+        total: i32,
+        /// The enemies it is hidden from.
+        hidden_from: Vec<CombatantId>,
+        /// The enemies that sense it and still see it.
+        seen_by: Vec<CombatantId>,
+    },
+    /// Orcus § Stealth: `by` no longer lose track of `combatant` (removed from its
+    /// `grid.hidden_from`).
+    Discovered {
+        /// Who was hidden.
+        combatant: CombatantId,
+        /// The enemies that now perceive it.
+        by: Vec<CombatantId>,
+        /// Why.
+        reason: DiscoveryReason,
+    },
+    /// Orcus § Stealth, § Perception: `combatant` searched actively (`search`); every creature
+    /// hidden from it whose Stealth total `total` met is in `found` (each then `discovered`).
+    Searched {
+        /// Who searches.
+        combatant: CombatantId,
+        /// The d20.
+        roll: Roll,
+        /// Its Perception modifier.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// The hidden creatures it found.
+        found: Vec<CombatantId>,
+    },
+}
+
+/// Why a hidden creature was discovered (Orcus § Stealth).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscoveryReason {
+    /// It made an attack (its hiding ends at the end of that action).
+    Attacked,
+    /// It is no longer in three-quarters cover or total concealment from them.
+    Exposed,
+    /// Their active Perception check met its Stealth total.
+    Searched,
+    /// The GM revealed it (`reveal`: excessive noise, or the GM's ruling).
+    Revealed,
 }
 
 impl GameEvent {

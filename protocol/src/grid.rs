@@ -206,6 +206,15 @@ pub struct GridState {
     /// until it resolves, its immediate action is spent or its next turn starts.
     #[serde(default)]
     pub readied_counter: Option<String>,
+    /// § Stealth: the enemies it is hidden from ("silent and invisible against those enemies").
+    #[serde(default)]
+    pub hidden_from: Vec<crate::ids::CombatantId>,
+    /// § Stealth: the total of the Stealth check that hid it, while it is hidden from anyone.
+    #[serde(default)]
+    pub stealth: Option<i32>,
+    /// § Stealth: it has searched actively this turn (`search`; once per turn).
+    #[serde(default)]
+    pub searched: bool,
 }
 
 /// A zone: squares a power's Effect line changed (Orcus § Action descriptions, tangles: "The

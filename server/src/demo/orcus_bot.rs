@@ -132,6 +132,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
                 actor: id.clone(),
                 path,
                 mode: MoveMode::Walk,
+                hide: false,
             });
         }
     }

@@ -306,6 +306,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 g.0.immediate_used = false;
                 // § Action required: a readied counter lapses when its user's turn starts.
                 g.0.readied_counter = None;
+                // § Stealth: one active search per turn.
+                g.0.searched = false;
             });
         }
         GameEvent::ActionUsed {
@@ -486,6 +488,25 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::CounterReadied { combatant, power } => with::<Grid>(world, combatant, |g| {
             g.0.readied_counter = Some(power.clone())
         }),
+        // Orcus § Stealth.
+        GameEvent::HideChecked {
+            combatant,
+            total,
+            hidden_from,
+            ..
+        } => with::<Grid>(world, combatant, |g| {
+            g.0.hidden_from = hidden_from.clone();
+            g.0.stealth = (!hidden_from.is_empty()).then_some(*total);
+        }),
+        GameEvent::Discovered { combatant, by, .. } => with::<Grid>(world, combatant, |g| {
+            g.0.hidden_from.retain(|e| !by.contains(e));
+            if g.0.hidden_from.is_empty() {
+                g.0.stealth = None;
+            }
+        }),
+        GameEvent::Searched { combatant, .. } => {
+            with::<Grid>(world, combatant, |g| g.0.searched = true)
+        }
         GameEvent::FellIntoComa { combatant } => with::<Hero>(world, combatant, |h| h.coma = true),
         GameEvent::LastingWound {
             combatant,
@@ -1140,6 +1161,9 @@ pub fn enter_battle(world: &mut World, number: u32) {
         g.0.declined_by.clear();
         g.0.hit_chosen_by.clear();
         g.0.readied_counter = None;
+        g.0.hidden_from.clear();
+        g.0.stealth = None;
+        g.0.searched = false;
     });
     let placements = usize::try_from(number)
         .ok()

@@ -75,6 +75,9 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
                 zones: Vec::new(),
                 maintain_needed: Vec::new(),
                 readied_counter: None,
+                hidden_from: Vec::new(),
+                stealth: None,
+                searched: false,
             }),
             OrcusKit(o.clone()),
         ));

@@ -32,7 +32,12 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::StartBattle => start(d, &[]),
         Command::StartSurprise { surprised } => start(d, surprised),
         Command::ReorderInitiative { order } => reorder(d, order),
-        Command::MoveTo { actor, path, mode } => move_to(d, b, actor, path, *mode),
+        Command::MoveTo {
+            actor,
+            path,
+            mode,
+            hide,
+        } => move_to(d, b, actor, path, *mode, *hide),
         Command::StandUp { actor } => stand_up(d, actor),
         Command::FullDefense { actor } => {
             pay(d, actor, ActionKind::Standard)?;
@@ -100,7 +105,17 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             effect,
             forbid,
             foreign,
-        } => super::skills::skill_action(d, b, actor, *action, target, *effect, *forbid, *foreign),
+            hide,
+        } => super::skills::skill_action(
+            d,
+            b,
+            actor,
+            *action,
+            target,
+            (*effect, *forbid),
+            *foreign,
+            *hide,
+        ),
         Command::QuickRest { actor, recoveries } => {
             super::rests::short_rest(d, b, actor, *recoveries)
         }
@@ -130,6 +145,13 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::Maintain { actor, effect } => super::maintain::maintain(d, b, actor, *effect),
         Command::EndEffect { actor, effect } => super::maintain::end_effect(d, b, actor, *effect),
         Command::ReadyCounter { actor, power } => super::counters::ready(d, b, actor, power),
+        Command::Search { actor } => super::stealth::search(d, b, actor),
+        Command::Reveal { combatant } => super::stealth::reveal(d, b, combatant),
+        Command::Hide { .. } => Err(no(
+            ErrorCode::InvalidArgument,
+            "Orcus § Stealth: hide at the end of a move (`move_to` with `hide`: true) or of a \
+             Create Diversion (`skill_action` with `hide`: true)",
+        )),
         Command::LetGo { actor, target } => super::maneuvers::let_go(d, actor, target),
         Command::Mount {
             actor,
@@ -773,7 +795,14 @@ pub(super) fn cannot_leave_space(d: &Decider, id: &CombatantId) -> R {
 }
 
 /// § Walk, § Run, § Step.
-fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mode: MoveMode) -> R {
+fn move_to(
+    d: &mut Decider,
+    b: &Board,
+    actor: &CombatantId,
+    path: &[Square],
+    mode: MoveMode,
+    hide: bool,
+) -> R {
     on_turn(d, actor)?;
     super::mounts::not_mounted(b, actor)?;
     cannot_leave_space(d, actor)?;
@@ -814,10 +843,28 @@ fn move_to(d: &mut Decider, b: &Board, actor: &CombatantId, path: &[Square], mod
             format!("the path costs {cost} squares of movement; this move allows {allowed}"),
         ));
     }
+    // § Stealth: hiding at the end of the move needs cover or concealment there (checked
+    // before any die).
+    if hide && let Some(last) = path.last() {
+        let size = space(d, b, actor)?.size;
+        let end = elevation::body_at(d, b, actor, Space { at: *last, size });
+        super::stealth::check_cover(d, b, actor, end)?;
+    }
     pay(d, actor, ActionKind::Move)?;
     if !walk(d, b, actor, path, mode)? {
         return Ok(());
     }
+    let squares: usize = d
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::GridMoved {
+                combatant, path, ..
+            } if combatant == actor => Some(path.len()),
+            _ => None,
+        })
+        .sum();
+    super::stealth::after_move(d, b, actor, squares, mode.is_run(), hide);
     if mode.is_run() {
         // § Run: −5 to attacks and off-guard until the start of the next turn.
         emit_effect(
@@ -1070,6 +1117,11 @@ fn off_guard(
     if swimming(d, b, target) {
         return true;
     }
+    // § Stealth (interpretation, as for Blinded): a target that cannot see its hidden attacker
+    // is off-guard to it.
+    if super::stealth::unseen(d, b, attacker, target) {
+        return true;
+    }
     // § Feint: off-guard to the feinter only.
     if fx.0.iter().any(|e| {
         matches!(e.kind, EffectKind::Condition(Condition::Feinted)) && &e.source == attacker
@@ -1196,6 +1248,18 @@ fn cover(d: &Decider, b: &Board, g: &Geo, from: Body, target: &CombatantId) -> i
     let Ok(ts) = elevation::body(d, b, target) else {
         return 0;
     };
+    cover_at(d, b, g, from, target, ts)
+}
+
+/// [`cover`] for `target` standing at `ts` (where a move would end, say).
+pub(super) fn cover_at(
+    d: &Decider,
+    b: &Board,
+    g: &Geo,
+    from: Body,
+    target: &CombatantId,
+    ts: Body,
+) -> i32 {
     let side = fighter_side(d, target);
     let allies: Vec<Space> = d
         .field
@@ -1318,10 +1382,18 @@ fn circumstances(
             concealment = concealment.min(rules::TOTAL_CONCEALMENT);
         }
     }
+    // § Stealth: a target hidden from the attacker is invisible to it — total concealment
+    // against melee and ranged attacks (§ Concealment: "An invisible target also has total
+    // concealment"), and never seen for the off-guard bonus.
+    let hidden = super::stealth::unseen(d, b, target, attacker);
+    if hidden && matches!(kind, AttackKind::Melee | AttackKind::Ranged) {
+        concealment = concealment.min(rules::TOTAL_CONCEALMENT);
+    }
     m += concealment;
     // § Off-guard: only attackers that can see the target get the bonus (total concealment
     // means it cannot be seen).
-    if concealment > rules::TOTAL_CONCEALMENT && off_guard(d, b, attacker, target, melee) {
+    if concealment > rules::TOTAL_CONCEALMENT && !hidden && off_guard(d, b, attacker, target, melee)
+    {
         m += rules::OFF_GUARD;
     }
     m += underwater(b, attacker, target, p, space(d, b, attacker).ok());
@@ -1862,6 +1934,7 @@ fn opportunity_attack(
         || d.field
             .get(attacker)
             .is_some_and(|f| has_condition(f.fx, Condition::Blinded))
+        || super::stealth::unseen(d, b, provoker, attacker)
     {
         return Ok(());
     }
@@ -2105,18 +2178,37 @@ fn area_attack(
                 .field
                 .get(actor)
                 .is_some_and(|f| has_condition(f.fx, Condition::Blinded));
-            let others: Vec<Space> = d
+            let others: Vec<(Space, bool)> = d
                 .field
                 .all()
                 .filter(|f| &f.c.id != actor)
-                .filter_map(|f| space(d, b, &f.c.id).ok())
+                .filter_map(|f| {
+                    let seen = !super::stealth::unseen(d, b, &f.c.id, actor);
+                    space(d, b, &f.c.id).ok().map(|s| (s, seen))
+                })
                 .collect();
-            let senses = o.senses().unwrap_or_default();
+            let (sight, hearing, both) = o.senses().unwrap_or_default();
             let map = b.map.0.as_ref();
-            (
-                super::senses::sensed(&g, map, me, blinded, senses, others),
-                my_body,
-            )
+            // § Stealth: a creature hidden from the user is not in its eyesight (it still
+            // hears the user).
+            let visible = others.iter().filter(|(_, v)| *v).map(|(s, _)| *s);
+            let all = others.iter().map(|(s, _)| *s);
+            let squares = if both {
+                super::senses::sensed(&g, map, me, blinded, (sight, hearing, true), visible)
+            } else {
+                let mut seen =
+                    super::senses::sensed(&g, map, me, blinded, (sight, false, false), visible);
+                seen.extend(super::senses::sensed(
+                    &g,
+                    map,
+                    me,
+                    blinded,
+                    (false, hearing, false),
+                    all,
+                ));
+                seen
+            };
+            (squares, my_body)
         }
         (Origin::NearBurst { size }, _) => (g.near_burst(me, size).map_err(area_err)?, my_body),
         (Origin::NearBlast { size }, Some(o)) => {

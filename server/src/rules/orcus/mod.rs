@@ -6,8 +6,11 @@
 //! stabilize. The matrix of rule → code → test is `docs/rules/orcus.md`.
 //!
 //! Decide systems (in order, one schedule):
-//! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
-//! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
+//! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events,
+//!   then the sweeps over what the command changed (grapples, mounts, falls, maintained
+//!   effects, hiding: `stealth::sweep`);
+//! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent (falls
+//!   and hiding swept after a pass that changed something).
 
 pub mod aloft;
 pub mod armor;
@@ -32,6 +35,7 @@ mod secondary;
 pub mod senses;
 pub mod sessions;
 pub mod skills;
+mod stealth;
 pub mod tables;
 pub mod tags;
 pub mod targets;
@@ -83,6 +87,8 @@ mod tests_sessions;
 #[cfg(test)]
 mod tests_skills;
 #[cfg(test)]
+mod tests_stealth;
+#[cfg(test)]
 mod tests_tags;
 #[cfg(test)]
 mod tests_targets;
@@ -104,7 +110,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "orcus";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 25;
+pub const VERSION: u32 = 26;
 
 /// What decide reads beyond the shared battlefield: the grid part of each combatant, its
 /// powers, and the map.
@@ -137,6 +143,7 @@ fn decide_command(
         mounts::sweep(d, &board);
         elevation::sweep(d, &board);
         maintain::sweep(d, &board);
+        stealth::sweep(d, &board);
         Ok(())
     });
 }
@@ -154,6 +161,7 @@ fn advance_turns(
         // persistent damage, say) falls in the same pass, as after a command.
         if !d.events().is_empty() {
             elevation::sweep(d, &board);
+            stealth::sweep(d, &board);
         }
     });
 }

@@ -75,6 +75,15 @@ pub const UNDERWATER_FIRE: i32 = -2;
 /// § Underwater combat: an Aquatic creature against one without the tag.
 pub const AQUATIC: i32 = 2;
 
+/// § Passive skills: a passive value is 10 + the skill modifier.
+pub const PASSIVE_BASE: i32 = 10;
+/// § Stealth, Movement: moving this many squares or more gives the hide penalty.
+pub const HIDE_MOVE_SQUARES: usize = 3;
+/// § Stealth, Movement: −5 to hide after moving 3 squares or more.
+pub const HIDE_MOVE_PENALTY: i32 = -5;
+/// § Stealth, Movement: −10 to hide after the Run action.
+pub const HIDE_RUN_PENALTY: i32 = -10;
+
 #[cfg(test)]
 mod tests {
     use super::*;

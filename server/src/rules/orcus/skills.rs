@@ -12,6 +12,7 @@ use super::commands::{
 use super::elevation::body;
 use super::geometry;
 use super::riders::{self, emit_effect};
+use super::rules;
 use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::has_condition;
 use fray_protocol::ErrorCode;
@@ -56,16 +57,22 @@ pub fn skill_action(
     actor: &CombatantId,
     kind: SkillActionKind,
     target: &CombatantId,
-    effect: Option<u32>,
-    forbid: Option<ActionKind>,
+    (effect, forbid): (Option<u32>, Option<ActionKind>),
     foreign: bool,
+    hide: bool,
 ) -> R {
     on_turn(d, actor)?;
+    if hide && kind != SkillActionKind::CreateDiversion {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "`hide` goes with create_diversion only (§ Stealth: other hides end a move)",
+        ));
+    }
     match kind {
         SkillActionKind::Feint => feint(d, b, actor, target),
         SkillActionKind::GrantSave => grant_save(d, b, actor, target, effect),
         SkillActionKind::RallyAlly => rally_ally(d, b, actor, target),
-        SkillActionKind::CreateDiversion => create_diversion(d, b, actor),
+        SkillActionKind::CreateDiversion => create_diversion(d, b, actor, hide),
         SkillActionKind::Deter => deter(d, b, actor, target, forbid, foreign),
         SkillActionKind::Unnerve => unnerve(d, b, actor, foreign),
     }
@@ -92,7 +99,9 @@ fn sensed_by(
         .field
         .get(actor)
         .is_some_and(|f| has_condition(f.fx, Condition::Blinded));
-    let seen = super::senses::sees(g.as_ref(), from, blinded, to);
+    // § Stealth: a target hidden from the actor is not seen (it still hears the actor).
+    let seen = super::senses::sees(g.as_ref(), from, blinded, to)
+        && !super::stealth::unseen(d, b, target, actor);
     let heard = super::senses::hears(b.map.0.as_ref(), from, to);
     Ok(if both { seen && heard } else { seen || heard })
 }
@@ -117,7 +126,9 @@ fn enemies_in_eyesight(
             continue;
         }
         let Ok(to) = space(d, b, &id) else { continue };
-        if super::senses::sees(g.as_ref(), from, blinded, to) {
+        if super::senses::sees(g.as_ref(), from, blinded, to)
+            && !super::stealth::unseen(d, b, &id, actor)
+        {
             out.push(id);
         }
     }
@@ -161,7 +172,7 @@ fn intimidate(
 /// Insight. A success is the diversion the actor needs to attempt a Stealth check while that
 /// enemy is aware of it; Fray tracks no hiding, so the checks in the log are the GM's to rule on
 /// (interpretation).
-fn create_diversion(d: &mut Decider, b: &Board, actor: &CombatantId) -> R {
+fn create_diversion(d: &mut Decider, b: &Board, actor: &CombatantId, hide: bool) -> R {
     if fighter(d, actor)?.used.0.contains(CREATE_DIVERSION) {
         return Err(no(
             ErrorCode::PowerExpended,
@@ -175,21 +186,33 @@ fn create_diversion(d: &mut Decider, b: &Board, actor: &CombatantId) -> R {
             format!("{actor} sees no enemy to divert"),
         ));
     }
+    if hide {
+        super::stealth::check_cover(d, b, actor, body(d, b, actor)?)?;
+    }
     pay(d, actor, ActionKind::Standard)?;
     d.emit(GameEvent::PowerExpended {
         combatant: actor.clone(),
         power: CREATE_DIVERSION.into(),
     });
+    let mut undiverted = Vec::new();
     for t in targets {
-        let dc = 10 + skill_mod(b, &t, "insight");
-        skill_check(
+        let dc = rules::PASSIVE_BASE + skill_mod(b, &t, "insight");
+        if !skill_check(
             d,
             b,
             actor,
             "bluff",
             dc,
             &format!("create diversion vs {t}"),
-        );
+        ) {
+            undiverted.push(t);
+        }
+    }
+    // § Create Diversion, Success: "the momentary diversion you need to attempt a Stealth
+    // check while people are aware of you" — the hide needs no movement; the enemies the
+    // Bluff did not divert keep watching the actor.
+    if hide {
+        super::stealth::hide(d, b, actor, 0, &undiverted);
     }
     Ok(())
 }
@@ -318,7 +341,7 @@ fn feint(d: &mut Decider, b: &Board, actor: &CombatantId, target: &CombatantId) 
         combatant: actor.clone(),
         power: FEINT.into(),
     });
-    let dc = 10 + skill_mod(b, target, "insight");
+    let dc = rules::PASSIVE_BASE + skill_mod(b, target, "insight");
     if skill_check(d, b, actor, "bluff", dc, "feint") {
         emit_effect(
             d,

@@ -155,6 +155,7 @@ pub(super) fn mv(actor: &str, path: &[(i32, i32)], mode: MoveMode) -> Command {
         actor: cid(actor),
         path: path.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
         mode,
+        hide: false,
     }
 }
 

@@ -475,6 +475,7 @@ fn skill(actor: &str, action: fray_protocol::command::SkillActionKind, target: &
         effect: None,
         forbid: None,
         foreign: false,
+        hide: false,
     }
 }
 

@@ -266,6 +266,7 @@ fn deter_needs_the_target_in_eyesight_or_earshot_deter() {
         effect: None,
         forbid: None,
         foreign: false,
+        hide: false,
     };
     let mut e = earshot_engine(Some(7));
     assert_eq!(refuse(&mut e, &deter), ErrorCode::InvalidTarget);

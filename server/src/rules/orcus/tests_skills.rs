@@ -45,6 +45,7 @@ fn skill(actor: &str, action: SkillActionKind, target: &str) -> Command {
         effect: None,
         forbid: None,
         foreign: false,
+        hide: false,
     }
 }
 
@@ -171,6 +172,7 @@ fn a_failed_deter_makes_the_target_immune_to_the_actors_intimidation_deter() {
             effect: None,
             forbid: Some(ActionKind::Move),
             foreign: true,
+            hide: false,
         },
     );
     assert_eq!(checks(&ev), vec![("deter".to_string(), will + 15, false)]);

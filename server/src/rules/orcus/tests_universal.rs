@@ -1512,6 +1512,7 @@ fn a_rest_recharges_the_expended_powers_of_monsters_still_in_the_session_resting
             effect: None,
             forbid: None,
             foreign: false,
+            hide: false,
         },
     );
     run(&mut e, &end("kael"));

@@ -373,6 +373,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
         | Command::OrcusCheck { .. }
         | Command::EndEffect { .. }
         | Command::ReadyCounter { .. }
+        | Command::Search { .. }
         | Command::LightCandle { .. }
         | Command::Concentrate { .. }
         | Command::EndConcentration { .. } => reject(
