@@ -360,6 +360,17 @@ mod tests {
                 actor: CombatantId::new("brenna"),
                 path: vec![Square::new(4, 4), Square::new(5, 3)],
                 mode: MoveMode::Walk,
+                hide: false,
+            }
+        );
+        // § Stealth: a trailing `hide` hides at the end of the move.
+        assert_eq!(
+            game("run 4,4 5,3 hide"),
+            Command::MoveTo {
+                actor: CombatantId::new("brenna"),
+                path: vec![Square::new(4, 4), Square::new(5, 3)],
+                mode: MoveMode::Run,
+                hide: true,
             }
         );
         assert_eq!(
@@ -368,6 +379,7 @@ mod tests {
                 actor: CombatantId::new("brenna"),
                 path: vec![Square::new(4, 4)],
                 mode: MoveMode::RunSwim,
+                hide: false,
             }
         );
         assert_eq!(
@@ -376,6 +388,7 @@ mod tests {
                 actor: CombatantId::new("brenna"),
                 path: vec![Square::new(4, 4)],
                 mode: MoveMode::Fly,
+                hide: false,
             }
         );
         assert_eq!(

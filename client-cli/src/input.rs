@@ -2796,7 +2796,26 @@ mod tests {
                 target: CombatantId::new("brute-1"),
                 effect: None,
                 forbid: Some(fray_protocol::event::ActionKind::Move),
-                foreign: true
+                foreign: true,
+                hide: false,
+            })
+        );
+        assert_eq!(
+            game("skill kael create-diversion hide"),
+            Ok(Command::SkillAction {
+                actor: CombatantId::new("kael"),
+                action: fray_protocol::command::SkillActionKind::CreateDiversion,
+                target: CombatantId::new("kael"),
+                effect: None,
+                forbid: None,
+                foreign: false,
+                hide: true,
+            })
+        );
+        assert_eq!(
+            game("search Kael"),
+            Ok(Command::Search {
+                actor: CombatantId::new("kael"),
             })
         );
         assert!(game("skill kael dance").is_err());

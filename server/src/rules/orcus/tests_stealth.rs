@@ -46,7 +46,10 @@ fn arena(rows: &[&str], positions: &str, stealth: i32, bluff: i32, trained: bool
         &format!("wis = 2\nskills = {{ stealth = {stealth}, bluff = {bluff} }}"),
     );
     if trained {
-        src = src.replace("dex = 0", "dex = 0\ntrained = [\"perception\", \"insight\"]");
+        src = src.replace(
+            "dex = 0",
+            "dex = 0\ntrained = [\"perception\", \"insight\"]",
+        );
     }
     load_encounter("stealth.toml", &src).unwrap()
 }
