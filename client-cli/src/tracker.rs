@@ -1733,4 +1733,80 @@ basic = true
             end.combatant(&CombatantId::new("brute-1")).unwrap().effects
         );
     }
+
+    /// Orcus § Stealth and the per-turn resets: after every command the tracker's grid state of
+    /// each combatant equals the server's (hiding, a search, an exposure, immediate and
+    /// opportunity use at `turn_started`).
+    #[test]
+    fn hiding_and_turn_resets_fold_like_the_server() {
+        let src = ENCOUNTER
+            .replace(
+                r#"rows = ["........", "........", "........", "........"]"#,
+                r#"rows = [".......", ".......", "..#....", ".......", "......."]"#,
+            )
+            .replace(
+                "kael = [0, 0]\nbrute-1 = [7, 3]",
+                "kael = [6, 1]\nbrute-1 = [0, 3]",
+            )
+            .replace(
+                "recoveries = 2",
+                "recoveries = 2\nskills = { stealth = 40 }",
+            );
+        let enc = fray_server::content::load_encounter("hide.toml", &src).unwrap();
+        let secret = SeedSecret {
+            seed: 5,
+            salt: "salt".into(),
+        };
+        let mut e = Engine::new(&enc, fray_server::dice::SessionRng::from_seed(5), secret).unwrap();
+        let mut tracked = e.state();
+        let (kael, brute) = (CombatantId::new("kael"), CombatantId::new("brute-1"));
+        let sq = fray_protocol::grid::Square::new;
+        let cmds = [
+            Command::StartBattle,
+            Command::MoveTo {
+                actor: kael.clone(),
+                path: vec![sq(5, 1), sq(4, 1)],
+                mode: fray_protocol::grid::MoveMode::Walk,
+                hide: true,
+            },
+            Command::EndTurn {
+                actor: kael.clone(),
+            },
+            Command::Search {
+                actor: brute.clone(),
+            },
+            Command::MoveTo {
+                actor: brute.clone(),
+                path: vec![sq(0, 2), sq(0, 1)],
+                mode: fray_protocol::grid::MoveMode::Walk,
+                hide: false,
+            },
+            Command::EndTurn {
+                actor: brute.clone(),
+            },
+        ];
+        let mut hidden_seen = false;
+        for cmd in &cmds {
+            for ev in e.execute(cmd).unwrap() {
+                apply(&mut tracked, &ev);
+            }
+            let server = e.state();
+            for id in [&kael, &brute] {
+                let grid = |s: &fray_protocol::state::SessionState| {
+                    s.combatant(id).and_then(|c| c.grid.clone()).unwrap()
+                };
+                assert_eq!(grid(&tracked), grid(&server), "{id} after {cmd:?}");
+            }
+            hidden_seen |= !grid_of(&server, &kael).hidden_from.is_empty();
+        }
+        assert!(hidden_seen, "Kael hid at some point");
+        assert!(grid_of(&e.state(), &kael).hidden_from.is_empty());
+    }
+
+    fn grid_of(
+        s: &fray_protocol::state::SessionState,
+        id: &CombatantId,
+    ) -> fray_protocol::grid::GridState {
+        s.combatant(id).and_then(|c| c.grid.clone()).unwrap()
+    }
 }
