@@ -12,8 +12,8 @@
 //!   see it — its melee and ranged attacks against it take total concealment's −5 (§
 //!   Concealment: "An invisible target also has total concealment"), it gets no off-guard bonus
 //!   against it (§ Off-guard: only attackers that can see), it is not in that enemy's eyesight
-//!   (§ Areas of effect) and gets no opportunity attack from it (which needs seeing the
-//!   provoker). Interpretation (as for Blinded, which is off-guard to everyone): an enemy that
+//!   (§ Areas of effect) and gets no opportunity attack from it (§ Opportunity attacks: "an
+//!   adjacent hostile creature that you can see"). Interpretation (as for Blinded, which is off-guard to everyone): an enemy that
 //!   cannot see the hider is off-guard to it.
 //! - It stays hidden from an enemy until it attacks (its hiding ends at the end of that
 //!   action, § Effects of Hidden), is no longer in three-quarters cover or total concealment

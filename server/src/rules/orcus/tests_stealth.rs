@@ -408,8 +408,8 @@ fn the_gm_reveals_a_noisy_hider_stealth() {
     assert_eq!(refuse(&mut e, &reveal), ErrorCode::InvalidTarget);
 }
 
-/// orcus-basic-rules.txt § Stealth ("silent and invisible"), § Opportunity attacks (Fray: the
-/// attacker must see the provoker): Kael hidden in darkness next to brute-1 walks away without
+/// orcus-basic-rules.txt § Stealth ("silent and invisible"), § Opportunity attacks ("an
+/// adjacent hostile creature that you can see moves …"): Kael hidden in darkness next to brute-1 walks away without
 /// an opportunity attack — then, out of the darkness, is discovered.
 #[test]
 fn a_hidden_creature_leaves_adjacency_without_an_opportunity_attack_stealth() {
