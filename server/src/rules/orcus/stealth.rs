@@ -188,31 +188,39 @@ pub(super) fn hide(
     penalty: i32,
     aware: &[CombatantId],
 ) {
-    let Some(g) = super::commands::geo(b) else {
-        return;
-    };
-    let Ok(h) = elevation::body(d, b, hider) else {
+    let (Some(g), Ok(h)) = (super::commands::geo(b), elevation::body(d, b, hider)) else {
         return;
     };
     let before = hiding(d, b, hider).0;
+    let against = enemies(d, hider)
+        .into_iter()
+        .filter(|e| before.contains(e) || senses(d, b, &g, e, h))
+        .collect();
+    stealth_check(d, b, (&g, h), hider, penalty, against, aware);
+}
+
+/// One Stealth check (d20 + Stealth + `penalty`) by `hider` at `h` against `against`: each
+/// stays or becomes hidden from when it does not sense the hider, or when it is not `aware`,
+/// the hider is in three-quarters cover or total concealment from it and the total meets its
+/// passive Perception; the others see it.
+fn stealth_check(
+    d: &mut Decider,
+    b: &Board,
+    (g, h): (&Geo, Body),
+    hider: &CombatantId,
+    penalty: i32,
+    against: Vec<CombatantId>,
+    aware: &[CombatantId],
+) {
     let bonus = skill_mod(b, hider, "stealth");
     let roll = d.d20();
     let total = roll.total + bonus + penalty;
-    let (mut hidden_from, mut seen_by) = (Vec::new(), Vec::new());
-    for e in enemies(d, hider) {
-        if !senses(d, b, &g, &e, h) {
-            if before.contains(&e) {
-                hidden_from.push(e);
-            }
-        } else if !aware.contains(&e)
-            && covered(d, b, &g, hider, &e, h)
-            && total >= passive_perception(b, &e)
-        {
-            hidden_from.push(e);
-        } else {
-            seen_by.push(e);
-        }
-    }
+    let (hidden_from, seen_by) = against.into_iter().partition(|e| {
+        !senses(d, b, g, e, h)
+            || (!aware.contains(e)
+                && covered(d, b, g, hider, e, h)
+                && total >= passive_perception(b, e))
+    });
     d.emit(GameEvent::HideChecked {
         combatant: hider.clone(),
         roll,
@@ -261,28 +269,7 @@ pub(super) fn after_move(
     let (Some(g), Ok(h)) = (super::commands::geo(b), elevation::body(d, b, hider)) else {
         return;
     };
-    let bonus = skill_mod(b, hider, "stealth");
-    let roll = d.d20();
-    let total = roll.total + bonus + penalty;
-    let (mut hidden_from, mut seen_by) = (Vec::new(), Vec::new());
-    for e in before {
-        let kept = !senses(d, b, &g, &e, h)
-            || (covered(d, b, &g, hider, &e, h) && total >= passive_perception(b, &e));
-        if kept {
-            hidden_from.push(e);
-        } else {
-            seen_by.push(e);
-        }
-    }
-    d.emit(GameEvent::HideChecked {
-        combatant: hider.clone(),
-        roll,
-        bonus,
-        penalty,
-        total,
-        hidden_from,
-        seen_by,
-    });
+    stealth_check(d, b, (&g, h), hider, penalty, before, &[]);
 }
 
 /// § Stealth, active search (`search`): on the actor's turn, no action, once per turn; one

@@ -55,9 +55,14 @@ fn arena(rows: &[&str], positions: &str, stealth: i32, bluff: i32, trained: bool
 }
 
 fn hide_mv(actor: &str, path: &[(i32, i32)], mode: MoveMode) -> Command {
+    moving(true, actor, path, mode)
+}
+
+/// A `move_to`, hiding at its end or not.
+fn moving(hiding: bool, actor: &str, path: &[(i32, i32)], mode: MoveMode) -> Command {
     let mut c = mv(actor, path, mode);
     if let Command::MoveTo { hide, .. } = &mut c {
-        *hide = true;
+        *hide = hiding;
     }
     c
 }
@@ -216,11 +221,7 @@ fn attacks_against_a_hidden_creature_take_total_concealment_and_no_off_guard_bon
     for hide in [false, true] {
         let mut e = started(&enc, 3);
         let path = [(5, 1), (4, 1)];
-        let cmd = if hide {
-            hide_mv("kael", &path, MoveMode::Run)
-        } else {
-            mv("kael", &path, MoveMode::Run)
-        };
+        let cmd = moving(hide, "kael", &path, MoveMode::Run);
         run(&mut e, &cmd);
         until(&mut e, "brute-1");
         let ev = run(&mut e, &atk("brute-1", "sling", &["kael"]));
@@ -241,11 +242,7 @@ fn a_hidden_attacker_has_the_target_off_guard_and_its_attack_ends_the_hiding_ste
     for hide in [false, true] {
         let mut e = started(&enc, 3);
         let path = [(5, 1), (4, 1)];
-        let cmd = if hide {
-            hide_mv("kael", &path, MoveMode::Walk)
-        } else {
-            mv("kael", &path, MoveMode::Walk)
-        };
+        let cmd = moving(hide, "kael", &path, MoveMode::Walk);
         run(&mut e, &cmd);
         let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
         bonus.push(first_bonus(&ev));
@@ -417,11 +414,7 @@ fn a_hidden_creature_leaves_adjacency_without_an_opportunity_attack_stealth() {
     for hide in [false, true] {
         let mut e = started(&enc, 3);
         let path = [(2, 1), (3, 1)];
-        let cmd = if hide {
-            hide_mv("kael", &path, MoveMode::Walk)
-        } else {
-            mv("kael", &path, MoveMode::Walk)
-        };
+        let cmd = moving(hide, "kael", &path, MoveMode::Walk);
         let ev = run(&mut e, &cmd);
         if hide {
             // Totally obscured: total concealment from both brutes.
@@ -454,11 +447,7 @@ fn a_hidden_creature_is_not_in_an_enemys_eyesight_stealth() {
     for hide in [false, true] {
         let mut e = started(&enc, 3);
         let path = [(2, 1), (3, 1)];
-        let cmd = if hide {
-            hide_mv("kael", &path, MoveMode::Walk)
-        } else {
-            mv("kael", &path, MoveMode::Walk)
-        };
+        let cmd = moving(hide, "kael", &path, MoveMode::Walk);
         run(&mut e, &cmd);
         until(&mut e, "brute-1");
         let ev = run(&mut e, &area("brute-1", "glare"));
