@@ -1,6 +1,7 @@
 //! End to end over real sockets: a GM, two players and spectators (JSON and bincode) play a
 //! 13th Age fight to its end; illegal commands are refused with their own codes and change
-//! nothing; a client resumes after a disconnect; the seed commitment holds.
+//! nothing; a client resumes after a disconnect; the seed commitment holds; Orcus hiding in the
+//! README's JSON (hide, search, reveal).
 
 use anyhow::{Result, anyhow, bail};
 use fray_protocol::codec::Encoding;
@@ -1381,5 +1382,151 @@ async fn old_school_essentials_hazards_and_conditions_over_real_sockets() -> Res
         q.ose.as_ref().map(|o| o.conditions.clone()),
         Some(vec![OseCondition::Blind])
     );
+    Ok(())
+}
+
+/// An Orcus pillar room: from brute-1 at (0,3) the pillar at (2,2) gives Kael, once at (4,1),
+/// three-quarters cover; (6,3) is in the open.
+const HIDING_ROOM: &str = r#"
+ruleset = "orcus"
+heroes = ["kael"]
+[[monsters]]
+template = "brute"
+count = 1
+[map]
+rows = [".......", ".......", "..#....", ".......", "......."]
+[positions]
+kael = [6, 1]
+brute-1 = [0, 3]
+[[hero]]
+id = "kael"
+name = "Kael"
+level = 1
+hp = 30
+ac = 16
+fortitude = 14
+reflex = 13
+will = 12
+initiative = 30
+speed = 5
+recoveries = 2
+skills = { stealth = 40 }
+[[hero.powers]]
+id = "sword"
+name = "Sword"
+origin = "melee"
+vs = "ac"
+bonus = 5
+hit = "1d8+2"
+basic = true
+[[monster]]
+template = "brute"
+name = "Brute"
+level = 1
+role = "wrecker"
+rank = "standard"
+[[monster.powers]]
+id = "club"
+name = "Club"
+origin = "melee"
+vs = "ac"
+hit = "1d10+3"
+basic = true
+"#;
+
+/// orcus-basic-rules.txt § Stealth over real sockets, in the protocol README's JSON: Kael hides
+/// at the end of a move (`move_to` with `hide`, `hide_checked`), a hide in the open is refused
+/// (`no_cover`), brute-1 searches once per turn (`searched`, then `already_searched`) and the
+/// GM reveals Kael (`discovered`, reason `revealed`); the snapshots carry `grid.hidden_from`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orcus_hiding_searching_and_revealing_over_real_sockets_stealth() -> Result<()> {
+    use fray_protocol::event::DiscoveryReason;
+    use fray_protocol::grid::{MoveMode, Square};
+    let server = TestServer::start().await?;
+    let created =
+        fray_server::demo::client::create_session(server.addr, "hide.toml", HIDING_ROOM, Some(3))
+            .await?;
+    let tok = |p: &str| {
+        created["tokens"][p]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let url = server.ws_url();
+    let (mut gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
+    let (mut spectator, _, _) = join(&url, &tok("spectator"), Encoding::Json).await?;
+    let (kael, brute) = (CombatantId::new("kael"), CombatantId::new("brute-1"));
+    let walk = |path: &[(i32, i32)], hide: bool| Command::MoveTo {
+        actor: CombatantId::new("kael"),
+        path: path.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
+        mode: MoveMode::Walk,
+        hide,
+    };
+    let event = |m: &ServerMessage, f: &dyn Fn(&GameEvent) -> bool| matches!(m, ServerMessage::Event { event, .. } if f(event));
+    assert_eq!(command(&mut gm, 1, Command::StartBattle).await?, Ok(()));
+    assert_eq!(
+        command(&mut gm, 2, walk(&[(5, 1), (4, 1)], true)).await?,
+        Ok(())
+    );
+    let m = until(&mut spectator, |m| {
+        event(m, &|e| matches!(e, GameEvent::HideChecked { .. }))
+    })
+    .await?;
+    let ServerMessage::Event {
+        event: GameEvent::HideChecked {
+            hidden_from, total, ..
+        },
+        ..
+    } = m
+    else {
+        bail!("expected hide_checked")
+    };
+    assert_eq!(hidden_from, vec![brute.clone()]);
+    let grid = |s: &SessionState| s.combatant(&kael).and_then(|c| c.grid.clone());
+    let g = grid(&snapshot(&mut gm).await?).ok_or_else(|| anyhow!("no grid"))?;
+    assert_eq!(
+        (g.hidden_from, g.stealth),
+        (vec![brute.clone()], Some(total))
+    );
+    // Hiding in the open is refused, and Kael stays where he is.
+    let refused = command(&mut gm, 3, walk(&[(5, 2), (6, 3)], true)).await?;
+    assert_eq!(refused.map_err(|(c, _)| c), Err(ErrorCode::NoCover));
+    let end = Command::EndTurn {
+        actor: kael.clone(),
+    };
+    assert_eq!(command(&mut gm, 4, end).await?, Ok(()));
+    let search = Command::Search {
+        actor: brute.clone(),
+    };
+    assert_eq!(command(&mut gm, 5, search.clone()).await?, Ok(()));
+    until(&mut spectator, |m| {
+        event(
+            m,
+            &|e| matches!(e, GameEvent::Searched { found, .. } if found.is_empty()),
+        )
+    })
+    .await?;
+    let again = command(&mut gm, 6, search).await?;
+    assert_eq!(again.map_err(|(c, _)| c), Err(ErrorCode::AlreadySearched));
+    let reveal = Command::Reveal {
+        combatant: kael.clone(),
+    };
+    assert_eq!(command(&mut gm, 7, reveal).await?, Ok(()));
+    until(&mut spectator, |m| {
+        event(m, &|e| {
+            matches!(
+                e,
+                GameEvent::Discovered {
+                    reason: DiscoveryReason::Revealed,
+                    ..
+                }
+            )
+        })
+    })
+    .await?;
+    let g = grid(&snapshot(&mut gm).await?).ok_or_else(|| anyhow!("no grid"))?;
+    assert!(g.hidden_from.is_empty() && g.stealth.is_none());
+    assert_eq!(g.square, Square::new(4, 1));
+    server.stop().await;
     Ok(())
 }
