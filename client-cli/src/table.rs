@@ -250,6 +250,8 @@ pub fn grid_map(state: &SessionState) -> String {
         }
     };
     for (list, c) in [
+        (&map.dim_light, ','),
+        (&map.darkness, ';'),
         (&map.difficult, '~'),
         (&map.lightly_obscured, ':'),
         (&map.heavily_obscured, '%'),

@@ -114,6 +114,14 @@ pub struct MapState {
     /// speed makes when it starts swimming (`[map] swim_dc`, the GM's; default 10).
     #[serde(default = "default_swim_dc")]
     pub swim_dc: i32,
+    /// Orcus § Senses, lighting: squares in dim light (`,`): lightly obscured to a creature
+    /// with normal vision, clear to one with low-light vision or darkvision.
+    #[serde(default)]
+    pub dim_light: Vec<Square>,
+    /// Orcus § Senses, lighting: squares in darkness (`;`): totally obscured to a creature with
+    /// normal or low-light vision, lightly obscured (as dim light) to one with darkvision.
+    #[serde(default)]
+    pub darkness: Vec<Square>,
 }
 
 fn default_climb_dc() -> i32 {

@@ -489,6 +489,24 @@ pub struct OrcusSpec {
     /// have a hand free).
     #[serde(default)]
     pub no_free_hand: bool,
+    /// § Senses: how it sees in dim light and darkness (content `senses`).
+    #[serde(default)]
+    pub vision: Vision,
+}
+
+/// Orcus § Senses: "If none are identified, assume the creature can sense things about as well
+/// as a human can"; Low-Light Vision sees in dim light as if it were bright light; Darkvision
+/// sees in dim light as if it were bright light, and in darkness as if it were dim light.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Vision {
+    /// As well as a human.
+    #[default]
+    Normal,
+    /// Low-Light Vision.
+    LowLight,
+    /// Darkvision.
+    Darkvision,
 }
 
 /// Orcus § Mounted combat: what kind of mount a creature is.

@@ -6,7 +6,7 @@ use super::file::{Ctx, SeatFile, parse_size};
 use super::model::{
     AbilityMods, ActionCost, CombatantSpec, CounterTrigger, EffectSpec, Encounter, Frequency,
     HeroSpec, MountKind, OrcusEffect, OrcusSpec, Origin, PowerSpec, RechargeCondition,
-    SecondaryAttack, SecondaryOn, SecondaryTargets, SessionOptions, TargetRule,
+    SecondaryAttack, SecondaryOn, SecondaryTargets, SessionOptions, TargetRule, Vision,
 };
 use super::{ContentError, resolve_seats};
 use crate::rules::orcus::{armor, rules, tables};
@@ -190,6 +190,9 @@ pub struct HeroFile {
     /// The Aquatic tag (§ Underwater combat: +2 to attacks against creatures without it).
     #[serde(default)]
     pub aquatic: bool,
+    /// § Senses: `"low-light vision"` and/or `"darkvision"` (none: as well as a human).
+    #[serde(default)]
+    pub senses: Vec<String>,
     /// § Mounted combat: it can serve as a mount (`trained`, `untrained` or `intelligent`).
     #[serde(default)]
     pub mount: Option<MountKind>,
@@ -326,6 +329,9 @@ pub struct MonsterFile {
     /// The Aquatic tag (§ Underwater combat: +2 to attacks against creatures without it).
     #[serde(default)]
     pub aquatic: bool,
+    /// § Senses: `"low-light vision"` and/or `"darkvision"` (none: as well as a human).
+    #[serde(default)]
+    pub senses: Vec<String>,
     /// § Mounted combat: it can serve as a mount (`trained`, `untrained` or `intelligent`).
     #[serde(default)]
     pub mount: Option<MountKind>,
@@ -1767,6 +1773,7 @@ impl HeroFile {
                 immune: Vec::new(),
                 powers,
                 no_free_hand: wielded.hands_full(self.shield.is_some()),
+                vision: vision(ctx, &f("senses"), &self.senses)?,
             }),
         })
     }
@@ -1908,6 +1915,7 @@ impl MonsterFile {
                 immune,
                 powers,
                 no_free_hand: false,
+                vision: vision(ctx, &f("senses"), &self.senses)?,
             }),
         })
     }
@@ -1915,6 +1923,33 @@ impl MonsterFile {
 
 fn parse(name: &str, text: &str) -> Result<OrcusFile, ContentError> {
     super::parse_toml(name, text)
+}
+
+/// § Senses: the creature's vision from its `senses` list (darkvision includes low-light
+/// vision's benefit); an unknown or repeated sense is refused.
+fn vision(ctx: &Ctx, field: &str, senses: &[String]) -> Result<Vision, ContentError> {
+    let mut v = Vision::Normal;
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, name) in senses.iter().enumerate() {
+        let key = name.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+        let this = match key.as_str() {
+            "low-light-vision" | "low-light" => Vision::LowLight,
+            "darkvision" => Vision::Darkvision,
+            _ => {
+                return Err(ctx.err(
+                    format!("{field}[{i}]"),
+                    format!("unknown sense '{name}' (low-light vision, darkvision)"),
+                ));
+            }
+        };
+        if !seen.insert(key) {
+            return Err(ctx.err(format!("{field}[{i}]"), format!("'{name}' is listed twice")));
+        }
+        if this == Vision::Darkvision || v == Vision::Normal {
+            v = this;
+        }
+    }
+    Ok(v)
 }
 
 fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
@@ -1937,6 +1972,8 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
         climb_dc: m.climb_dc.unwrap_or(15),
         earshot: m.earshot,
         swim_dc: m.swim_dc.unwrap_or(10),
+        dim_light: Vec::new(),
+        darkness: Vec::new(),
     };
     if !(1..=60).contains(&state.climb_dc) {
         return Err(ctx.err("map.climb_dc", "a climb DC is 1 to 60"));
@@ -1972,12 +2009,15 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
                 '@' => state.totally_obscured.push(s),
                 'w' => state.water.push(s),
                 '^' => state.climbable.push(s),
+                ',' => state.dim_light.push(s),
+                ';' => state.darkness.push(s),
                 o => {
                     return Err(ctx.err(
                         format!("map.rows[{y}]"),
                         format!(
                             "unknown square '{o}' at column {x} (. floor, # wall, ~ difficult, \
-                             = transparent wall, : lightly, % heavily, @ totally obscured, w water, ^ climbable)"
+                             = transparent wall, : lightly, % heavily, @ totally obscured, , dim light, ; darkness, \
+                             w water, ^ climbable)"
                         ),
                     ));
                 }

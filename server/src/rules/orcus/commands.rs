@@ -1236,6 +1236,11 @@ fn attack_kind(o: Origin) -> AttackKind {
     }
 }
 
+/// § Senses: how a combatant sees in dim light and darkness.
+pub(super) fn vision(b: &Board, id: &CombatantId) -> crate::content::model::Vision {
+    b.get(id).map(|(_, kit)| kit.0.vision).unwrap_or_default()
+}
+
 /// The battle map as geometry, if the session has one.
 pub(super) fn geo(b: &Board) -> Option<Geo> {
     b.map.0.as_ref().and_then(Geo::new)
@@ -1358,7 +1363,7 @@ fn circumstances(
     // concealment, interpretation); the worse one counts.
     let mut concealment = 0;
     if let (Some(g), Ok(a_sp), Ok(t_sp)) = (g, space(d, b, attacker), space(d, b, target)) {
-        concealment = g.concealment(a_sp, t_sp, kind);
+        concealment = g.concealment(a_sp, t_sp, kind, vision(b, attacker));
         // § Cover.
         m += cover(d, b, g, from, target);
     }

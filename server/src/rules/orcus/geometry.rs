@@ -7,6 +7,7 @@
 //! concealment stay on the ground plane (walls are full height, obscurement fills the column).
 
 use super::grid;
+use crate::content::model::Vision;
 use fray_protocol::grid::{MapState, Size, Square};
 use std::collections::BTreeSet;
 
@@ -264,6 +265,8 @@ impl Geo {
         set(&m.totally_obscured, &|t| {
             t.obscured = t.obscured.max(grid::Obscurement::Total)
         });
+        set(&m.dim_light, &|t| t.light = t.light.max(grid::Light::Dim));
+        set(&m.darkness, &|t| t.light = grid::Light::Dark);
         Some(Geo(map))
     }
 
@@ -290,9 +293,16 @@ impl Geo {
             .map_or(0, grid::Cover::attack_modifier)
     }
 
-    /// § Concealment from obscured squares: the attack-roll modifier (0, −2 or −5).
-    pub fn concealment(&self, attacker: Space, target: Space, kind: AttackKind) -> i32 {
-        grid::concealment(&self.0, &attacker.g(), &target.g(), kind)
+    /// § Concealment from obscured squares, and from dim light and darkness as the attacker's
+    /// `vision` sees them (§ Senses): the attack-roll modifier (0, −2 or −5).
+    pub fn concealment(
+        &self,
+        attacker: Space,
+        target: Space,
+        kind: AttackKind,
+        vision: Vision,
+    ) -> i32 {
+        grid::concealment_seen_by(&self.0, &attacker.g(), &target.g(), kind, vision)
             .map_or(0, grid::Concealment::attack_modifier)
     }
 
@@ -501,6 +511,8 @@ mod tests {
             climb_dc: 15,
             swim_dc: 10,
             earshot: None,
+            dim_light: vec![],
+            darkness: vec![],
         }
     }
 
@@ -566,12 +578,30 @@ mod tests {
         m.heavily_obscured = vec![Square::new(7, 7)];
         m.totally_obscured = vec![Square::new(2, 8)];
         let g = Geo::new(&m).unwrap();
-        assert_eq!(g.concealment(sp(0, 0), sp(5, 5), AttackKind::Ranged), -2);
-        assert_eq!(g.concealment(sp(0, 0), sp(5, 5), AttackKind::Far), 0);
-        assert_eq!(g.concealment(sp(0, 0), sp(7, 7), AttackKind::Ranged), -5);
-        assert_eq!(g.concealment(sp(6, 6), sp(7, 7), AttackKind::Melee), -2);
-        assert_eq!(g.concealment(sp(2, 7), sp(2, 8), AttackKind::Melee), -5);
-        assert_eq!(g.concealment(sp(0, 0), sp(1, 1), AttackKind::Melee), 0);
+        assert_eq!(
+            g.concealment(sp(0, 0), sp(5, 5), AttackKind::Ranged, Vision::Normal),
+            -2
+        );
+        assert_eq!(
+            g.concealment(sp(0, 0), sp(5, 5), AttackKind::Far, Vision::Normal),
+            0
+        );
+        assert_eq!(
+            g.concealment(sp(0, 0), sp(7, 7), AttackKind::Ranged, Vision::Normal),
+            -5
+        );
+        assert_eq!(
+            g.concealment(sp(6, 6), sp(7, 7), AttackKind::Melee, Vision::Normal),
+            -2
+        );
+        assert_eq!(
+            g.concealment(sp(2, 7), sp(2, 8), AttackKind::Melee, Vision::Normal),
+            -5
+        );
+        assert_eq!(
+            g.concealment(sp(0, 0), sp(1, 1), AttackKind::Melee, Vision::Normal),
+            0
+        );
     }
 
     #[test]

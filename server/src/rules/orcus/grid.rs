@@ -49,6 +49,7 @@
 //! large creatures, concealment of targets partly in obscured squares, obscured squares not
 //! blocking sight, and adjacency for opportunity attacks when sharing a prone creature's space.
 
+use crate::content::model::Vision;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -302,6 +303,34 @@ pub enum Obscurement {
     Total,
 }
 
+/// The light in a square (§ Senses: dim light and darkness).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Light {
+    /// Bright light (or a map that says nothing of light).
+    #[default]
+    Bright,
+    /// Dim light.
+    Dim,
+    /// Darkness.
+    Dark,
+}
+
+impl Light {
+    /// How obscured a square in this light is to a creature with `vision` (§ Senses; the
+    /// degrees of § Concealment): dim light is lightly obscured to normal vision and clear to
+    /// low-light vision and darkvision; darkness is totally obscured to normal and low-light
+    /// vision and, seen "as if it were dim light", lightly obscured to darkvision.
+    pub const fn obscurement(self, vision: Vision) -> Obscurement {
+        match (self, vision) {
+            (Light::Bright, _) | (Light::Dim, Vision::LowLight | Vision::Darkvision) => {
+                Obscurement::None
+            }
+            (Light::Dim, Vision::Normal) | (Light::Dark, Vision::Darkvision) => Obscurement::Light,
+            (Light::Dark, Vision::Normal | Vision::LowLight) => Obscurement::Total,
+        }
+    }
+}
+
 /// Terrain of one square.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Terrain {
@@ -310,8 +339,10 @@ pub struct Terrain {
     /// Difficult terrain: entering the square costs 1 extra square of movement
     /// (Movement and positioning › Difficult terrain).
     pub difficult: bool,
-    /// How obscured the square is.
+    /// How obscured the square is (fog, smoke, foliage: the same for every viewer).
     pub obscured: Obscurement,
+    /// Its light (how obscured it is depends on the viewer's vision: [`Light::obscurement`]).
+    pub light: Light,
 }
 
 impl Terrain {
@@ -320,6 +351,7 @@ impl Terrain {
         obstacle: Obstacle::Clear,
         difficult: false,
         obscured: Obscurement::None,
+        light: Light::Bright,
     };
     /// A blocking square (wall).
     pub const BLOCKING: Terrain = Terrain {
@@ -977,6 +1009,19 @@ pub fn concealment(
     target: &Space,
     kind: AttackKind,
 ) -> Result<Concealment, MapError> {
+    concealment_seen_by(map, attacker, target, kind, Vision::Normal)
+}
+
+/// [`concealment`] for an attacker with `vision`: each square of the target's space is as
+/// obscured as the worse of its own obscurement and what its light is to that vision (§
+/// Senses).
+pub fn concealment_seen_by(
+    map: &Map,
+    attacker: &Space,
+    target: &Space,
+    kind: AttackKind,
+    vision: Vision,
+) -> Result<Concealment, MapError> {
     map.check_space(attacker)?;
     map.check_space(target)?;
     if matches!(kind, AttackKind::Near | AttackKind::Far) {
@@ -985,7 +1030,7 @@ pub fn concealment(
     let least = target
         .squares()
         .filter_map(|s| map.terrain(s))
-        .map(|t| t.obscured)
+        .map(|t| t.obscured.max(t.light.obscurement(vision)))
         .min()
         .unwrap_or(Obscurement::None);
     Ok(match least {
@@ -2588,6 +2633,21 @@ mod tests {
                 concealment(&map, &med(0, 0), &med(2, 0), kind),
                 Ok(Concealment::None)
             );
+        }
+    }
+
+    /// orcus-basic-rules.txt § Senses: what dim light and darkness are to each vision.
+    #[test]
+    fn light_is_obscured_by_vision__senses() {
+        use Obscurement as O;
+        for (light, normal, low, dark) in [
+            (Light::Bright, O::None, O::None, O::None),
+            (Light::Dim, O::Light, O::None, O::None),
+            (Light::Dark, O::Total, O::Total, O::Light),
+        ] {
+            assert_eq!(light.obscurement(Vision::Normal), normal, "{light:?}");
+            assert_eq!(light.obscurement(Vision::LowLight), low, "{light:?}");
+            assert_eq!(light.obscurement(Vision::Darkvision), dark, "{light:?}");
         }
     }
 

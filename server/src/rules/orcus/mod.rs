@@ -95,6 +95,8 @@ mod tests_targets;
 #[cfg(test)]
 mod tests_universal;
 #[cfg(test)]
+mod tests_vision;
+#[cfg(test)]
 mod tests_weapons;
 
 use crate::content::model::OrcusSpec;
@@ -110,7 +112,7 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "orcus";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 26;
+pub const VERSION: u32 = 27;
 
 /// What decide reads beyond the shared battlefield: the grid part of each combatant, its
 /// powers, and the map.

@@ -113,8 +113,8 @@ fn senses(d: &Decider, b: &Board, g: &Geo, enemy: &CombatantId, h: Body) -> bool
 
 /// Whether a hider whose body is `h` is in three-quarters cover or total concealment from
 /// `enemy`: out of its line of sight, the enemy blinded, totally concealed from it (§
-/// Concealment: obscured squares), or three-quarters cover against it (§ Cover, the hider's
-/// allies counting as obstacles).
+/// Concealment: obscured squares, and darkness unless the enemy has darkvision, § Senses), or
+/// three-quarters cover against it (§ Cover, the hider's allies counting as obstacles).
 fn covered(
     d: &Decider,
     b: &Board,
@@ -128,7 +128,12 @@ fn covered(
     };
     blinded(d, enemy)
         || !g.line_of_sight(e.space, h.space)
-        || g.concealment(e.space, h.space, AttackKind::Ranged) <= rules::TOTAL_CONCEALMENT
+        || g.concealment(
+            e.space,
+            h.space,
+            AttackKind::Ranged,
+            super::commands::vision(b, enemy),
+        ) <= rules::TOTAL_CONCEALMENT
         || super::commands::cover_at(d, b, g, e, hider, h) <= rules::THREE_QUARTERS_COVER
 }
 
