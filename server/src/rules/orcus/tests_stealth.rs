@@ -20,7 +20,7 @@ const DARK: [&str; 3] = [".......", "...@...", "......."];
 const BY_DARK: &str = "kael = [1, 1]\nlira = [0, 2]\nbrute-1 = [4, 1]\nbrute-2 = [6, 2]";
 
 /// The brutes' extra powers: a sling and an eyesight glare.
-const BRUTE_POWERS: &str = r#"[[monster.powers]]
+pub(super) const BRUTE_POWERS: &str = r#"[[monster.powers]]
 id = "sling"
 name = "Sling"
 origin = "ranged"

@@ -2,6 +2,7 @@
 //! darkness on the map (`,` and `;`), through § Concealment and § Stealth.
 
 use super::tests::{arena_src, first_bonus, started, until};
+use super::tests_stealth::BRUTE_POWERS;
 use crate::content::{load_encounter, model::Encounter};
 use crate::rules::thirteenth_age::tests::{refuse, run};
 use fray_protocol::grid::MoveMode;
@@ -11,19 +12,9 @@ use fray_protocol::{Command, ErrorCode};
 const LIT: [&str; 3] = [".......", ".;.,...", "......."];
 const POSITIONS: &str = "kael = [1, 1]\nlira = [3, 1]\nbrute-1 = [6, 0]\nbrute-2 = [6, 2]";
 
-const SLING: &str = r#"[[monster.powers]]
-id = "sling"
-name = "Sling"
-origin = "ranged"
-range = [10, 20]
-vs = "ac"
-bonus = 4
-hit = "1d4"
-"#;
-
-/// The brutes with the given `senses` (a TOML array) and a sling; Kael with Stealth 40.
+/// The brutes with the given `senses` (a TOML array), a sling and a glare; Kael with Stealth 40.
 fn arena(rows: &[&str], positions: &str, senses: &str) -> Encounter {
-    let src = arena_src(rows, SLING, 5, positions)
+    let src = arena_src(rows, BRUTE_POWERS, 5, positions)
         .replace("dex = 0", &format!("dex = 0\nsenses = {senses}"))
         .replace("wis = 2", "wis = 2\nskills = { stealth = 40 }");
     load_encounter("vision.toml", &src).unwrap()
@@ -92,7 +83,7 @@ fn senses_and_lighting_load_from_content_senses() {
     assert_eq!(map.darkness, vec![fray_protocol::grid::Square::new(1, 1)]);
     assert_eq!(map.dim_light, vec![fray_protocol::grid::Square::new(3, 1)]);
     for bad in [r#"["tremorsense"]"#, r#"["darkvision", "darkvision"]"#] {
-        let src = arena_src(&LIT, SLING, 5, POSITIONS)
+        let src = arena_src(&LIT, BRUTE_POWERS, 5, POSITIONS)
             .replace("dex = 0", &format!("dex = 0\nsenses = {bad}"));
         let err = load_encounter("vision.toml", &src).unwrap_err().to_string();
         assert!(err.contains("senses"), "{err}");
