@@ -1792,10 +1792,11 @@ basic = true
             }
             let server = e.state();
             for id in [&kael, &brute] {
-                let grid = |s: &fray_protocol::state::SessionState| {
-                    s.combatant(id).and_then(|c| c.grid.clone()).unwrap()
-                };
-                assert_eq!(grid(&tracked), grid(&server), "{id} after {cmd:?}");
+                assert_eq!(
+                    grid_of(&tracked, id),
+                    grid_of(&server, id),
+                    "{id} after {cmd:?}"
+                );
             }
             hidden_seen |= !grid_of(&server, &kael).hidden_from.is_empty();
         }

@@ -107,14 +107,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             foreign,
             hide,
         } => super::skills::skill_action(
-            d,
-            b,
-            actor,
-            *action,
-            target,
-            (*effect, *forbid),
-            *foreign,
-            *hide,
+            d, b, actor, *action, target, *effect, *forbid, *foreign, *hide,
         ),
         Command::QuickRest { actor, recoveries } => {
             super::rests::short_rest(d, b, actor, *recoveries)
@@ -2188,32 +2181,17 @@ fn area_attack(
                 .all()
                 .filter(|f| &f.c.id != actor)
                 .filter_map(|f| {
+                    // § Stealth: a creature hidden from the user is out of its eyesight.
                     let seen = !super::stealth::unseen(d, b, &f.c.id, actor);
                     space(d, b, &f.c.id).ok().map(|s| (s, seen))
                 })
                 .collect();
-            let (sight, hearing, both) = o.senses().unwrap_or_default();
+            let senses = o.senses().unwrap_or_default();
             let map = b.map.0.as_ref();
-            // § Stealth: a creature hidden from the user is not in its eyesight (it still
-            // hears the user).
-            let visible = others.iter().filter(|(_, v)| *v).map(|(s, _)| *s);
-            let all = others.iter().map(|(s, _)| *s);
-            let squares = if both {
-                super::senses::sensed(&g, map, me, blinded, (sight, hearing, true), visible)
-            } else {
-                let mut seen =
-                    super::senses::sensed(&g, map, me, blinded, (sight, false, false), visible);
-                seen.extend(super::senses::sensed(
-                    &g,
-                    map,
-                    me,
-                    blinded,
-                    (false, hearing, false),
-                    all,
-                ));
-                seen
-            };
-            (squares, my_body)
+            (
+                super::senses::sensed(&g, map, me, blinded, senses, others),
+                my_body,
+            )
         }
         (Origin::NearBurst { size }, _) => (g.near_burst(me, size).map_err(area_err)?, my_body),
         (Origin::NearBlast { size }, Some(o)) => {

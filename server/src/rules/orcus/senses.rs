@@ -17,20 +17,22 @@ use super::geometry::{Geo, Space};
 use fray_protocol::grid::{MapState, Square};
 use std::collections::BTreeSet;
 
-/// The squares of the creatures (`others`) inside an eyesight/earshot area of a user at `user`;
-/// `senses` is [`crate::content::model::Origin::senses`]: `(sight, hearing, both needed)`.
+/// The squares of the creatures (`others`: each space, and whether the user could see it at
+/// all — false for a creature hidden from it, § Stealth) inside an eyesight/earshot area of a
+/// user at `user`; `senses` is [`crate::content::model::Origin::senses`]: `(sight, hearing,
+/// both needed)`. A hidden creature still hears the user.
 pub fn sensed(
     g: &Geo,
     map: Option<&MapState>,
     user: Space,
     blinded: bool,
     senses: (bool, bool, bool),
-    others: impl IntoIterator<Item = Space>,
+    others: impl IntoIterator<Item = (Space, bool)>,
 ) -> BTreeSet<Square> {
     let (sight, hearing, both) = senses;
     let mut out = BTreeSet::new();
-    for s in others {
-        let seen = sight && sees(Some(g), user, blinded, s);
+    for (s, visible) in others {
+        let seen = sight && visible && sees(Some(g), user, blinded, s);
         let heard = hearing && hears(map, user, s);
         let inside = if both { seen && heard } else { seen || heard };
         if inside {

@@ -57,7 +57,8 @@ pub fn skill_action(
     actor: &CombatantId,
     kind: SkillActionKind,
     target: &CombatantId,
-    (effect, forbid): (Option<u32>, Option<ActionKind>),
+    effect: Option<u32>,
+    forbid: Option<ActionKind>,
     foreign: bool,
     hide: bool,
 ) -> R {

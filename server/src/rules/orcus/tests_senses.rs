@@ -185,7 +185,7 @@ fn a_blinded_user_has_no_eyesight_area_areas_of_effect() {
         at: Square::new(x, y),
         size: Size::Medium,
     };
-    let (kael, others) = (at(0, 4), [at(8, 1), at(8, 4)]);
+    let (kael, others) = (at(0, 4), [(at(8, 1), true), (at(8, 4), true)]);
     let sight = (true, false, false);
     assert_eq!(sensed(&g, None, kael, false, sight, others).len(), 1);
     assert!(sensed(&g, None, kael, true, sight, others).is_empty());
