@@ -67,6 +67,33 @@ fn kick_message(code: ErrorCode) -> &'static str {
     }
 }
 
+/// Most queue items written before one flush (fairness under a steady stream).
+const MAX_ITEMS_PER_FLUSH: usize = 64;
+
+/// Writes `first` and everything else already queued, then flushes once: on a no-delay socket a
+/// command's events and its `accepted` leave in one write. Returns false when the socket is gone.
+async fn write_queued(
+    sink: &mut Sink,
+    first: Outbound,
+    queue: &mut mpsc::Receiver<Outbound>,
+) -> bool {
+    let mut next = Some(first);
+    let mut items = 0;
+    while let Some(out) = next.take() {
+        for m in out.messages() {
+            // Cloning a message clones a reference to its shared bytes, not the bytes.
+            if sink.feed(m.clone()).await.is_err() {
+                return false;
+            }
+        }
+        items += 1;
+        if items < MAX_ITEMS_PER_FLUSH {
+            next = queue.try_recv().ok();
+        }
+    }
+    sink.flush().await.is_ok()
+}
+
 enum Incoming {
     Msg(ClientMessage),
     Bad(ErrorCode, String),
@@ -232,14 +259,7 @@ async fn run(
         tokio::select! {
             out = out_rx.recv() => {
                 let ok = match out {
-                    Some(Outbound::One(m)) => sink.send(m).await.is_ok(),
-                    Some(Outbound::Many(ms)) => {
-                        let mut ok = true;
-                        for m in ms {
-                            if sink.feed(m).await.is_err() { ok = false; break; }
-                        }
-                        ok && sink.flush().await.is_ok()
-                    }
+                    Some(first) => write_queued(&mut sink, first, &mut out_rx).await,
                     None => {
                         // The session let go of this subscriber: say why, if it said.
                         let code = (&mut kick_rx).await.unwrap_or(ErrorCode::SessionUnavailable);
@@ -253,9 +273,8 @@ async fn run(
             code = &mut kick_rx => {
                 // Deliver what was queued before the kick, then say why.
                 while let Ok(out) = out_rx.try_recv() {
-                    match out {
-                        Outbound::One(m) => { let _ = sink.feed(m).await; }
-                        Outbound::Many(ms) => for m in ms { let _ = sink.feed(m).await; },
+                    for m in out.messages() {
+                        let _ = sink.feed(m.clone()).await;
                     }
                 }
                 let code = code.unwrap_or(ErrorCode::SessionUnavailable);

@@ -8,6 +8,7 @@
 
 pub mod auth;
 pub mod connection;
+pub mod listener;
 pub mod registry;
 pub mod session_task;
 
@@ -141,7 +142,7 @@ pub async fn serve(
         registry: registry.clone(),
         addr,
     };
-    axum::serve(listener, router(app))
+    axum::serve(listener::FrayListener::new(listener), router(app))
         .with_graceful_shutdown(shutdown)
         .await?;
     shutdown_sessions(&registry).await;

@@ -29,13 +29,32 @@ const SYNC_TICK: std::time::Duration = std::time::Duration::from_millis(50);
 /// Queue length of each subscriber.
 pub const SUBSCRIBER_QUEUE: usize = 4096;
 
-/// What a connection receives from the session.
-#[derive(Debug)]
-pub enum Outbound {
-    /// One message.
+/// One piece of what a connection writes: its own message, or messages shared by every
+/// subscriber of one audience and encoding (encoded once, never copied per subscriber).
+#[derive(Debug, Clone)]
+pub enum Part {
+    /// A message for this connection alone (`welcome`, `accepted`, `rejected`, …).
     One(Message),
-    /// Several messages in order (catch-up).
-    Many(Vec<Message>),
+    /// A tick's events, shared.
+    Shared(Arc<[Message]>),
+}
+
+/// What a connection receives from the session in one queue item: messages written in order
+/// and then flushed together, so that a command's events and its `accepted` leave in one write.
+#[derive(Debug, Default)]
+pub struct Outbound {
+    /// The pieces, in order.
+    pub parts: Vec<Part>,
+}
+
+impl Outbound {
+    /// Every message, in order.
+    pub fn messages(&self) -> impl Iterator<Item = &Message> {
+        self.parts.iter().flat_map(|p| match p {
+            Part::One(m) => std::slice::from_ref(m),
+            Part::Shared(ms) => ms,
+        })
+    }
 }
 
 /// Listing entry.
@@ -296,6 +315,9 @@ impl Task {
             self.stop(id);
             return false;
         }
+        // Everything the group sends, one queue item per connection: a sender's events and
+        // its answer leave in one write.
+        let mut out: BTreeMap<u64, Outbound> = BTreeMap::new();
         for p in group.drain(..) {
             match p {
                 Pending::Rejected {
@@ -304,29 +326,28 @@ impl Task {
                     code,
                     message,
                 } => {
-                    self.send_to(
-                        conn,
-                        &ServerMessage::Rejected {
-                            command_id: id,
-                            code,
-                            message,
-                        },
-                    );
+                    let msg = ServerMessage::Rejected {
+                        command_id: id,
+                        code,
+                        message,
+                    };
+                    self.queue_to(&mut out, conn, &msg);
                 }
                 Pending::Accepted { conn, id, events } => {
-                    self.broadcast(&events);
+                    self.queue_events(&mut out, &events);
                     if let (Some(first), Some(last)) = (events.first(), events.last()) {
-                        self.send_to(
-                            conn,
-                            &ServerMessage::Accepted {
-                                command_id: id,
-                                first_seq: first.seq,
-                                last_seq: last.seq,
-                            },
-                        );
+                        let msg = ServerMessage::Accepted {
+                            command_id: id,
+                            first_seq: first.seq,
+                            last_seq: last.seq,
+                        };
+                        self.queue_to(&mut out, conn, &msg);
                     }
                 }
             }
+        }
+        for (conn, o) in out {
+            self.push(conn, o);
         }
         if let Ok(mut info) = self.info.lock() {
             info.seq = self.session.last_seq();
@@ -348,11 +369,20 @@ impl Task {
     }
 
     fn send_to(&mut self, conn: u64, msg: &ServerMessage) {
+        let mut out = BTreeMap::new();
+        self.queue_to(&mut out, conn, msg);
+        for (conn, o) in out {
+            self.push(conn, o);
+        }
+    }
+
+    /// Adds a message for one connection, encoded in its encoding, to what the group sends.
+    fn queue_to(&self, out: &mut BTreeMap<u64, Outbound>, conn: u64, msg: &ServerMessage) {
         let Some(sub) = self.subscribers.get(&conn) else {
             return;
         };
         if let Some(m) = message(msg, sub.encoding) {
-            self.push(conn, Outbound::One(m));
+            out.entry(conn).or_default().parts.push(Part::One(m));
         }
     }
 
@@ -378,21 +408,20 @@ impl Task {
         }
     }
 
-    /// Encodes each event once per encoding and audience, then fans out.
-    fn broadcast(&mut self, events: &[LoggedEvent]) {
-        let mut cache: BTreeMap<(bool, bool), Vec<Message>> = BTreeMap::new();
-        let conns: Vec<(u64, bool, Encoding)> = self
-            .subscribers
-            .iter()
-            .map(|(c, s)| (*c, s.is_gm(), s.encoding))
-            .collect();
-        for (conn, gm, enc) in conns {
-            let key = (gm, enc == Encoding::Bincode);
-            let msgs = cache
-                .entry(key)
-                .or_insert_with(|| self.encode_events(events, gm, enc))
+    /// Encodes the events once per encoding and audience and adds the shared bytes to what
+    /// every subscriber receives.
+    fn queue_events(&self, out: &mut BTreeMap<u64, Outbound>, events: &[LoggedEvent]) {
+        let mut cache: BTreeMap<(bool, bool), Arc<[Message]>> = BTreeMap::new();
+        for (conn, sub) in &self.subscribers {
+            let gm = sub.is_gm();
+            let shared = cache
+                .entry((gm, sub.encoding == Encoding::Bincode))
+                .or_insert_with(|| self.encode_events(events, gm, sub.encoding).into())
                 .clone();
-            self.push(conn, Outbound::Many(msgs));
+            out.entry(*conn)
+                .or_default()
+                .parts
+                .push(Part::Shared(shared));
         }
     }
 
@@ -467,7 +496,10 @@ impl Task {
             return;
         }
         let gm = matches!(s.role, Role::Gm);
-        let mut first: Vec<Message> = message(&welcome, s.encoding).into_iter().collect();
+        let mut first: Vec<Part> = message(&welcome, s.encoding)
+            .into_iter()
+            .map(Part::One)
+            .collect();
         match s.resume_from {
             None => {
                 let state = if gm {
@@ -475,16 +507,21 @@ impl Task {
                 } else {
                     self.session.state().redacted()
                 };
-                first.extend(message(
-                    &ServerMessage::Snapshot {
-                        seq: last,
-                        state: Box::new(state),
-                    },
-                    s.encoding,
-                ));
+                first.extend(
+                    message(
+                        &ServerMessage::Snapshot {
+                            seq: last,
+                            state: Box::new(state),
+                        },
+                        s.encoding,
+                    )
+                    .map(Part::One),
+                );
             }
             Some(from) => match self.session.events_after(from) {
-                Ok(events) => first.extend(self.encode_events(&events, gm, s.encoding)),
+                Ok(events) => first.push(Part::Shared(
+                    self.encode_events(&events, gm, s.encoding).into(),
+                )),
                 Err(e) => {
                     tracing::error!(error = %e, "cannot read the log for a resume");
                     let _ = s.kick.send(ErrorCode::SessionUnavailable);
@@ -501,6 +538,6 @@ impl Task {
                 kick: Some(s.kick),
             },
         );
-        self.push(s.conn, Outbound::Many(first));
+        self.push(s.conn, Outbound { parts: first });
     }
 }
