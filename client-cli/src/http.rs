@@ -97,6 +97,17 @@ pub async fn request(
     path: &str,
     json_body: Option<&[u8]>,
 ) -> Result<Response> {
+    request_as(server, method, path, json_body, None).await
+}
+
+/// [`request`] with `Authorization: Bearer <bearer>` when given (the operator key).
+pub async fn request_as(
+    server: &Server,
+    method: &str,
+    path: &str,
+    json_body: Option<&[u8]>,
+    bearer: Option<&str>,
+) -> Result<Response> {
     let exchange = async {
         let mut stream = TcpStream::connect(server.authority())
             .await
@@ -107,6 +118,9 @@ pub async fn request(
             server.authority(),
             env!("CARGO_PKG_VERSION"),
         );
+        if let Some(key) = bearer {
+            head.push_str(&format!("Authorization: Bearer {key}\r\n"));
+        }
         if let Some(body) = json_body {
             head.push_str(&format!(
                 "Content-Type: application/json\r\nContent-Length: {}\r\n",
@@ -304,14 +318,15 @@ fn refusal(what: &str, resp: &Response) -> anyhow::Error {
     }
 }
 
-/// `POST /sessions`: creates a session from encounter text.
+/// `POST /sessions` with the operator key: creates a session from encounter text.
 pub async fn create_session(
     server: &Server,
+    admin: &str,
     encounter: &str,
     seed: Option<u64>,
 ) -> Result<Created> {
     let body = serde_json::to_vec(&CreateRequest { encounter, seed })?;
-    let resp = request(server, "POST", "/sessions", Some(&body)).await?;
+    let resp = request_as(server, "POST", "/sessions", Some(&body), Some(admin)).await?;
     if !resp.is_success() {
         return Err(refusal("creating the session", &resp));
     }

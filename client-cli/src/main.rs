@@ -38,6 +38,12 @@ enum Cmd {
         /// Fix the session seed (for reproducible fights); the server picks one otherwise.
         #[arg(long)]
         seed: Option<u64>,
+        /// The server's operator key [default: read from DATA_DIR/admin-token].
+        #[arg(long, env = "FRAY_ADMIN_TOKEN", hide_env_values = true)]
+        admin_token: Option<String>,
+        /// The server's data directory, where it keeps its operator key.
+        #[arg(long, env = "FRAY_DATA_DIR", default_value = "fray-data")]
+        data_dir: PathBuf,
         #[command(flatten)]
         server: ServerArg,
     },
@@ -149,8 +155,15 @@ fn main() -> ExitCode {
         Cmd::New {
             encounter,
             seed,
+            admin_token,
+            data_dir,
             server,
-        } => network(|| commands::new::run(&server.server, &encounter, seed)),
+        } => {
+            let admin = commands::new::admin_key(admin_token.as_deref(), &data_dir);
+            network(|| async {
+                commands::new::run(&server.server, &admin?, &encounter, seed).await
+            })
+        }
         Cmd::Spectate {
             token,
             resume_from,

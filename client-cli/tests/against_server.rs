@@ -10,6 +10,8 @@ use std::process::{Output, Stdio};
 use std::time::Duration;
 
 const GIVE_UP: Duration = Duration::from_secs(120);
+/// The test server's operator key.
+const ADMIN_KEY: &str = "cli-tests-operator-key";
 
 struct Server {
     addr: SocketAddr,
@@ -25,13 +27,15 @@ async fn start(demo: bool) -> Server {
     let addr = listener.local_addr().expect("addr");
     let reg = registry.clone();
     tokio::spawn(async move {
-        let _ = net::serve(listener, reg, std::future::pending()).await;
+        let admin = fray_server::net::admin::AdminKey::new(ADMIN_KEY);
+        let _ = net::serve(listener, reg, admin, std::future::pending()).await;
     });
     if demo {
         tokio::spawn(fray_server::demo::run(
             registry,
             addr,
             Duration::from_millis(5),
+            Vec::new(),
         ));
     }
     Server { addr, _dir: dir }
@@ -42,6 +46,8 @@ async fn fray(args: Vec<String>, stdin: Option<String>) -> Output {
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fray"))
             .args(&args)
             .env_remove("FRAY_SERVER")
+            .env_remove("FRAY_ADMIN_TOKEN")
+            .env_remove("FRAY_DATA_DIR")
             .stdin(if stdin.is_some() {
                 Stdio::piped()
             } else {
@@ -78,23 +84,52 @@ fn repo(path: &str) -> String {
 async fn new_prints_tokens_and_reports_bad_encounters() {
     let server = start(false).await;
     let addr = server.addr.to_string();
-    let out = fray(
-        vec![
+    let goblins = repo("server/content/13th-age/encounters/goblin-ambush.toml");
+    let new = |extra: &[&str]| {
+        let mut args: Vec<String> = vec![
             "new".into(),
-            repo("server/content/13th-age/encounters/goblin-ambush.toml"),
+            goblins.clone(),
             "--seed".into(),
             "7".into(),
             "--server".into(),
             addr.clone(),
-        ],
-        None,
-    )
-    .await;
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    // The operator key from the server's data directory (as when both run in one folder).
+    let data = tempfile::tempdir().expect("tempdir");
+    std::fs::write(data.path().join("admin-token"), format!("{ADMIN_KEY}\n")).expect("key file");
+    let data_dir = data.path().display().to_string();
+    let out = fray(new(&["--data-dir", &data_dir]), None).await;
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("fray play --token"), "{stdout}");
     assert!(stdout.contains("fray spectate --token"), "{stdout}");
     assert!(stdout.contains("alice"), "{stdout}");
+
+    // No key anywhere: refused before asking the server, saying where the key is looked for.
+    let empty = tempfile::tempdir().expect("tempdir");
+    let out = fray(
+        new(&["--data-dir", &empty.path().display().to_string()]),
+        None,
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("operator key"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // A wrong key: the server refuses with `unauthorized`.
+    let out = fray(new(&["--admin-token", "not-the-operator-key"]), None).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("unauthorized"),
+        "{}",
+        text(&out.stderr)
+    );
 
     let dir = tempfile::tempdir().expect("tempdir");
     let bad = dir.path().join("bad.toml");
@@ -104,6 +139,8 @@ async fn new_prints_tokens_and_reports_bad_encounters() {
         vec![
             "new".into(),
             bad.display().to_string(),
+            "--admin-token".into(),
+            ADMIN_KEY.into(),
             "--server".into(),
             addr,
         ],
@@ -157,9 +194,10 @@ async fn play_piped_as_gm_starts_and_refuses_illegal_moves() {
     let server = start(false).await;
     let addr = server.addr.to_string();
     let (_, text_toml) = fray_server::content::builtin_encounters("13th-age")[0];
-    let created = fray_server::demo::client::create_session(server.addr, "g", text_toml, Some(3))
-        .await
-        .expect("create");
+    let created =
+        fray_server::demo::client::create_session(server.addr, ADMIN_KEY, "g", text_toml, Some(3))
+            .await
+            .expect("create");
     let gm = created["tokens"]["gm"].as_str().expect("gm").to_string();
     let alice = created["tokens"]["players"][0]["token"]
         .as_str()
@@ -202,9 +240,10 @@ async fn play_on_the_orcus_grid_shows_the_map_and_takes_grid_verbs() {
     let server = start(false).await;
     let addr = server.addr.to_string();
     let (_, text_toml) = fray_server::content::builtin_encounters("orcus")[0];
-    let created = fray_server::demo::client::create_session(server.addr, "o", text_toml, Some(3))
-        .await
-        .expect("create");
+    let created =
+        fray_server::demo::client::create_session(server.addr, ADMIN_KEY, "o", text_toml, Some(3))
+            .await
+            .expect("create");
     let gm = created["tokens"]["gm"].as_str().expect("gm").to_string();
     // The GM starts, looks at the map, and tries to walk a monster through the gorge wall.
     let out = fray(
@@ -331,10 +370,15 @@ basic = true
 async fn play_sends_side_weapon_attacks_and_ends_effects_side_weapon_maintain() {
     let server = start(false).await;
     let addr = server.addr.to_string();
-    let created =
-        fray_server::demo::client::create_session(server.addr, "s", SIDE_WEAPON_ENCOUNTER, Some(5))
-            .await
-            .expect("create");
+    let created = fray_server::demo::client::create_session(
+        server.addr,
+        ADMIN_KEY,
+        "s",
+        SIDE_WEAPON_ENCOUNTER,
+        Some(5),
+    )
+    .await
+    .expect("create");
     let gm = created["tokens"]["gm"].as_str().expect("gm").to_string();
     let out = fray(
         vec!["play".into(), "--token".into(), gm, "--server".into(), addr],

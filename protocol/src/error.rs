@@ -244,6 +244,18 @@ pub enum ErrorCode {
     NoCover,
     /// Orcus § Stealth: a creature searches actively once per turn.
     AlreadySearched,
+    // --- the server's guards (HTTP and WebSocket) ---
+    /// `POST /sessions` without the operator key (`Authorization: Bearer <key>`), or with a
+    /// wrong one (HTTP 401).
+    Unauthorized,
+    /// Too many requests or messages in too short a time: session creations per client
+    /// address (HTTP 429), or messages per second on a connection (the message is dropped).
+    RateLimited,
+    /// The server holds as many live sessions as it is allowed to (HTTP 503).
+    TooManySessions,
+    /// The session, or the token, already has as many connections as it is allowed to
+    /// (connection closed).
+    TooManyConnections,
 }
 
 impl fmt::Display for ErrorCode {

@@ -8,42 +8,10 @@ use fray_server::demo::bot::choose;
 use fray_server::demo::client::{Client, create_session};
 use fray_server::engine::hash::state_hash;
 use fray_server::replay;
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start(data: &std::path::Path) -> (Server, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fray-server"))
-        .args(["--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(data)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn fray-server");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("read the listening line");
-    let addr = line
-        .trim()
-        .rsplit(' ')
-        .next()
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
-    (Server(child), addr)
-}
+mod support;
+use support::start;
 
 async fn recv(c: &mut Client) -> ServerMessage {
     tokio::time::timeout(Duration::from_secs(10), c.recv())
@@ -64,9 +32,9 @@ async fn state(c: &mut Client) -> fray_protocol::SessionState {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_mid_fight_loses_no_acknowledged_event() {
     let data = tempfile::tempdir().expect("tempdir");
-    let (server, addr) = start(data.path());
+    let (server, addr) = start(data.path(), &[]);
     let (_, text) = fray_server::content::builtin_encounters("13th-age")[0];
-    let created = create_session(addr, "goblin-ambush", text, Some(4))
+    let created = create_session(addr, support::ADMIN_KEY, "goblin-ambush", text, Some(4))
         .await
         .expect("create");
     let gm_token = created["tokens"]["gm"]
@@ -112,7 +80,7 @@ async fn sigkill_mid_fight_loses_no_acknowledged_event() {
     // Kill -9: no chance to flush anything.
     drop(server);
 
-    let (_server, addr) = start(data.path());
+    let (_server, addr) = start(data.path(), &[]);
     let url = format!("ws://{addr}/ws");
     let mut gm = Client::connect(&url, Encoding::Json)
         .await

@@ -13,6 +13,9 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
+/// The operator key of every [`TestServer`].
+pub const ADMIN_KEY: &str = "fray-tests-operator-key";
+
 /// A server running in this process.
 pub struct TestServer {
     /// Its address.
@@ -28,14 +31,21 @@ pub struct TestServer {
 impl TestServer {
     /// Starts a server on 127.0.0.1:0 with a fresh data dir.
     pub async fn start() -> Result<TestServer> {
+        TestServer::start_with(fray_server::net::limits::Limits::default()).await
+    }
+
+    /// [`TestServer::start`] with other limits.
+    pub async fn start_with(limits: fray_server::net::limits::Limits) -> Result<TestServer> {
         let dir = tempfile::tempdir()?;
-        let registry = Registry::new(dir.path().to_path_buf(), SessionConfig::default());
+        let registry =
+            Registry::with_limits(dir.path().to_path_buf(), SessionConfig::default(), limits);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let reg = registry.clone();
         let task = tokio::spawn(async move {
-            let _ = net::serve(listener, reg, async {
+            let admin = fray_server::net::admin::AdminKey::new(ADMIN_KEY);
+            let _ = net::serve(listener, reg, admin, async {
                 let _ = rx.await;
             })
             .await;
@@ -76,7 +86,10 @@ pub async fn create_session(
         .find(|(n, _)| *n == encounter)
         .map(|(_, t)| *t)
         .ok_or_else(|| anyhow!("no built-in encounter {encounter}"))?;
-    Ok(fray_server::demo::client::create_session(addr, encounter, text, Some(seed)).await?)
+    Ok(
+        fray_server::demo::client::create_session(addr, ADMIN_KEY, encounter, text, Some(seed))
+            .await?,
+    )
 }
 
 /// The roles of a session's seats, GM first.

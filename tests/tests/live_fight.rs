@@ -1443,9 +1443,14 @@ async fn orcus_hiding_searching_and_revealing_over_real_sockets_stealth() -> Res
     use fray_protocol::event::DiscoveryReason;
     use fray_protocol::grid::{MoveMode, Square};
     let server = TestServer::start().await?;
-    let created =
-        fray_server::demo::client::create_session(server.addr, "hide.toml", HIDING_ROOM, Some(3))
-            .await?;
+    let created = fray_server::demo::client::create_session(
+        server.addr,
+        fray_tests::ADMIN_KEY,
+        "hide.toml",
+        HIDING_ROOM,
+        Some(3),
+    )
+    .await?;
     let tok = |p: &str| {
         created["tokens"][p]
             .as_str()

@@ -3,15 +3,33 @@
 
 use crate::DEFAULT_SERVER;
 use crate::http::{self, Created, Server};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow};
 use std::path::Path;
 
+/// The operator key: `--admin-token` / `FRAY_ADMIN_TOKEN`, else the server's key file in
+/// `data_dir` (`fray-data/admin-token` when the server runs from the same directory).
+pub fn admin_key(given: Option<&str>, data_dir: &Path) -> Result<String> {
+    if let Some(k) = given.map(str::trim).filter(|k| !k.is_empty()) {
+        return Ok(k.to_owned());
+    }
+    let file = fray_server::net::admin::key_file(data_dir);
+    fray_server::net::admin::read_key_file(data_dir)
+        .with_context(|| format!("cannot read the operator key from {}", file.display()))?
+        .ok_or_else(|| {
+            anyhow!(
+                "creating a session needs the server's operator key: pass --admin-token KEY, set \
+                 FRAY_ADMIN_TOKEN, or give --data-dir of the server (no key in {})",
+                file.display()
+            )
+        })
+}
+
 /// Runs `fray new`.
-pub async fn run(server_arg: &str, encounter: &Path, seed: Option<u64>) -> Result<()> {
+pub async fn run(server_arg: &str, admin: &str, encounter: &Path, seed: Option<u64>) -> Result<()> {
     let server = Server::parse(server_arg)?;
     let text = std::fs::read_to_string(encounter)
         .with_context(|| format!("cannot read {}", encounter.display()))?;
-    let created = http::create_session(&server, &text, seed).await?;
+    let created = http::create_session(&server, admin, &text, seed).await?;
     print!("{}", report(&created, &server));
     Ok(())
 }

@@ -1548,34 +1548,31 @@ async fn ws_fray(
         config,
         nodelay,
     } = server;
-    let registry = fray_server::net::Registry::new(dir, config);
+    // The bench's GM and spectators are the server's own clients: no rate or connection cap.
+    let limits = fray_server::net::limits::Limits {
+        messages_per_second: u32::MAX / 2,
+        message_burst: u32::MAX / 2,
+        connections_per_session: n + 8,
+        connections_per_token: n + 8,
+        ..Default::default()
+    };
+    let registry = fray_server::net::Registry::with_limits(dir, config, limits);
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let stop = async move {
         let _ = stop_rx.await;
     };
-    let server = if nodelay {
-        // `net::serve` as it is, except that accepted sockets get TCP_NODELAY (axum::serve
-        // leaves Nagle's algorithm on).
-        let registry = registry.clone();
-        tokio::spawn(async move {
-            let app = fray_server::net::router(fray_server::net::AppState {
-                registry: registry.clone(),
-                addr,
-            });
-            let listener = axum::serve::ListenerExt::tap_io(listener, |s: &mut TcpStream| {
-                let _ = s.set_nodelay(true);
-            });
-            axum::serve(listener, app)
-                .with_graceful_shutdown(stop)
-                .await?;
-            fray_server::net::shutdown_sessions(&registry).await;
-            Ok(())
-        })
-    } else {
-        tokio::spawn(fray_server::net::serve(listener, registry.clone(), stop))
-    };
+    // `net::serve` sets TCP_NODELAY on every socket since issue 19: both variants are the same
+    // server now.
+    let _ = nodelay;
+    let admin = fray_server::net::admin::AdminKey::new("bench-operator-key-000000");
+    let server = tokio::spawn(fray_server::net::serve(
+        listener,
+        registry.clone(),
+        admin,
+        stop,
+    ));
     let created = registry.create(encounter.clone(), Some(seed), false)?;
     let url = format!("ws://{addr}/ws");
     let shared = Arc::new(Shared::new(n));

@@ -40,9 +40,21 @@ pub async fn http(
     path: &str,
     body: &str,
 ) -> Result<(u16, String), ClientError> {
+    http_as(addr, method, path, body, None).await
+}
+
+/// [`http`] with `Authorization: Bearer <bearer>` when given (the operator key).
+pub async fn http_as(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    bearer: Option<&str>,
+) -> Result<(u16, String), ClientError> {
     let mut s = TcpStream::connect(addr).await?;
+    let auth = bearer.map_or(String::new(), |k| format!("Authorization: Bearer {k}\r\n"));
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await?;
@@ -77,16 +89,18 @@ pub async fn http(
     Ok((status, out))
 }
 
-/// `POST /sessions`: creates a session from encounter TOML; returns the creation JSON.
+/// `POST /sessions` with the operator key: creates a session from encounter TOML; returns the
+/// creation JSON.
 pub async fn create_session(
     addr: SocketAddr,
+    admin: &str,
     name: &str,
     encounter_toml: &str,
     seed: Option<u64>,
 ) -> Result<serde_json::Value, ClientError> {
     let body =
         serde_json::json!({"encounter": encounter_toml, "seed": seed, "name": name}).to_string();
-    let (status, body) = http(addr, "POST", "/sessions", &body).await?;
+    let (status, body) = http_as(addr, "POST", "/sessions", &body, Some(admin)).await?;
     if status != 201 {
         return Err(ClientError::Http(format!("{status}: {body}")));
     }

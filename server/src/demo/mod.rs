@@ -6,7 +6,7 @@ pub mod client;
 pub mod orcus_bot;
 
 use crate::content::{builtin_encounters, load_encounter};
-use crate::net::Registry;
+use crate::net::{DemoSeats, Registry};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,9 +14,35 @@ use std::time::Duration;
 /// Finished demo sessions kept in the listing.
 const KEEP_FINISHED: usize = 3;
 
-/// Runs demo fights forever (until the task is dropped).
-pub async fn run(registry: Arc<Registry>, addr: SocketAddr, pace: Duration) {
+/// Plays one fight with bots on every seat until its seed is revealed.
+async fn play_fight(url: &str, gm: String, players: &[String], pace: Duration) {
+    let mut bots = Vec::new();
+    for p in players {
+        bots.push(tokio::spawn(bot::play(url.to_owned(), p.clone(), pace)));
+    }
+    if let Err(e) = bot::play(url.to_owned(), gm, pace).await {
+        tracing::warn!(error = %e, "demo GM bot stopped");
+    }
+    for b in bots {
+        let _ = b.await;
+    }
+}
+
+/// Runs demo fights forever (until the task is dropped): first the bots finish the demo fights
+/// that were being played when the server last stopped (`resume`), then new ones.
+pub async fn run(
+    registry: Arc<Registry>,
+    addr: SocketAddr,
+    pace: Duration,
+    resume: Vec<DemoSeats>,
+) {
     let url = format!("ws://{addr}/ws");
+    let mut finished: std::collections::VecDeque<fray_protocol::SessionId> = Default::default();
+    for fight in resume {
+        tracing::info!(session = %fight.session, "demo fight '{}' resumed: its bots finish it", fight.title);
+        play_fight(&url, fight.gm, &fight.players, pace).await;
+        finished.push_back(fight.session);
+    }
     // The built-in encounters of the rulesets the bots can play, in turn (13th Age, then Orcus
     // on its grid; Five Torches Deep needs a GM's rulings the bots do not make yet).
     let encounters: Vec<(&str, &str)> = [crate::rules::thirteenth_age::ID, crate::rules::orcus::ID]
@@ -26,7 +52,6 @@ pub async fn run(registry: Arc<Registry>, addr: SocketAddr, pace: Duration) {
     let mut n = 0usize;
     // Finished demo fights stay listed for a while (to be replayed or verified), then leave the
     // registry; their logs stay on disk.
-    let mut finished: std::collections::VecDeque<fray_protocol::SessionId> = Default::default();
     loop {
         let Some((name, text)) = encounters.get(n % encounters.len().max(1)) else {
             return;
@@ -55,17 +80,13 @@ pub async fn run(registry: Arc<Registry>, addr: SocketAddr, pace: Duration) {
             "demo fight '{}' started: watch it with `fray spectate`",
             created.title
         );
-        let mut bots = Vec::new();
-        for p in &created.tokens.players {
-            bots.push(tokio::spawn(bot::play(url.clone(), p.token.clone(), pace)));
-        }
-        let gm = bot::play(url.clone(), created.tokens.gm.clone(), pace).await;
-        if let Err(e) = gm {
-            tracing::warn!(error = %e, "demo GM bot stopped");
-        }
-        for b in bots {
-            let _ = b.await;
-        }
+        let players: Vec<String> = created
+            .tokens
+            .players
+            .iter()
+            .map(|p| p.token.clone())
+            .collect();
+        play_fight(&url, created.tokens.gm.clone(), &players, pace).await;
         finished.push_back(fray_protocol::SessionId(created.session.clone()));
         while finished.len() > KEEP_FINISHED {
             if let Some(old) = finished.pop_front() {

@@ -1,7 +1,11 @@
 //! One WebSocket connection: greets with `hello`, subscribes to its session, forwards commands,
 //! and writes what the session sends. Bad frames get an `error` with a reason code and the
 //! connection stays up; hostile input (an oversize frame, a flood of bad frames) closes it.
+//! Messages beyond the connection's rate ([`Limits`](super::limits::Limits)) are dropped with
+//! `rate_limited`; as many of those in a row as bad frames close it as a flood.
 
+use super::limits::Bucket;
+use super::listener::Handshake;
 use super::registry::Registry;
 use super::session_task::{Outbound, SUBSCRIBER_QUEUE, SessionHandle, SessionMsg, Subscribe};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -9,14 +13,12 @@ use fray_protocol::codec::{CodecError, Encoding, MAX_CLIENT_FRAME, decode_client
 use fray_protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
 use tokio::sync::{mpsc, oneshot};
 
-/// Consecutive bad frames before the connection is closed as a flood.
+/// Consecutive bad (or rate-limited) frames before the connection is closed as a flood.
 const MAX_BAD_FRAMES: u32 = 16;
-/// Time allowed for `hello`.
-const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
@@ -63,6 +65,9 @@ fn kick_message(code: ErrorCode) -> &'static str {
             "fell too far behind; reconnect with resume_from to catch up from the log"
         }
         ErrorCode::ResumeOutOfRange => "resume_from is beyond the last event of the session",
+        ErrorCode::TooManyConnections => {
+            "the session, or this token, already has as many connections as the server allows"
+        }
         _ => "the session is unavailable",
     }
 }
@@ -72,14 +77,11 @@ const MAX_ITEMS_PER_FLUSH: usize = 64;
 
 /// Writes `first` and everything else already queued, then flushes once: on a no-delay socket a
 /// command's events and its `accepted` leave in one write. Returns false when the socket is gone.
-async fn write_queued(
-    sink: &mut Sink,
-    first: Outbound,
-    queue: &mut mpsc::Receiver<Outbound>,
-) -> bool {
+async fn write_queued(sink: &mut Sink, first: Outbound, queue: &mut Queue) -> bool {
     let mut next = Some(first);
     let mut items = 0;
     while let Some(out) = next.take() {
+        queue.written(&out);
         for m in out.messages() {
             // Cloning a message clones a reference to its shared bytes, not the bytes.
             if sink.feed(m.clone()).await.is_err() {
@@ -88,10 +90,29 @@ async fn write_queued(
         }
         items += 1;
         if items < MAX_ITEMS_PER_FLUSH {
-            next = queue.try_recv().ok();
+            next = queue.try_recv();
         }
     }
     sink.flush().await.is_ok()
+}
+
+/// How long a dropped subscriber's close handshake may take.
+const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// After a close frame to a client that is still in good standing (lagging, a cap, the session
+/// gone): reads and discards what the client still sends until its close answer, for at most
+/// [`CLOSE_GRACE`]. Dropping a socket whose incoming bytes were never read makes the kernel
+/// reset the connection, and a reset discards what the client had not read yet — the very
+/// `error` that says why it was dropped.
+async fn drain(stream: &mut futures_util::stream::SplitStream<WebSocket>) {
+    let until_close = async {
+        while let Some(Ok(m)) = stream.next().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(CLOSE_GRACE, until_close).await;
 }
 
 enum Incoming {
@@ -131,15 +152,40 @@ fn decode(msg: Message, enc: Encoding) -> Incoming {
     }
 }
 
-/// Serves one connection until it closes.
-pub async fn serve(socket: WebSocket, enc: Encoding, registry: Arc<Registry>) {
+/// The connection's message rate.
+struct Rate(Bucket);
+
+impl Rate {
+    fn new(registry: &Registry) -> Rate {
+        let l = registry.limits();
+        Rate(Bucket::new(
+            f64::from(l.messages_per_second),
+            l.message_burst,
+        ))
+    }
+
+    fn allows(&mut self) -> bool {
+        self.0.take(Instant::now())
+    }
+}
+
+/// Serves one connection until it closes. `handshake` is the socket's guard: the deadline for
+/// `hello` (counted from TCP accept) is lifted once `hello` is accepted.
+pub async fn serve(
+    socket: WebSocket,
+    enc: Encoding,
+    registry: Arc<Registry>,
+    handshake: Arc<Handshake>,
+) {
     let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
     let mut bad = 0u32;
+    let rate = Rate::new(&registry);
+    let hello_timeout = registry.limits().handshake_timeout;
 
     // 1. Hello.
-    let (handle, out_rx, kick_rx) = loop {
-        let next = match tokio::time::timeout(HELLO_TIMEOUT, stream.next()).await {
+    let (handle, out_rx, kick_rx, queued) = loop {
+        let next = match tokio::time::timeout(hello_timeout, stream.next()).await {
             Ok(Some(Ok(m))) => m,
             Ok(_) => return,
             Err(_) => {
@@ -182,6 +228,7 @@ pub async fn serve(socket: WebSocket, enc: Encoding, registry: Arc<Registry>) {
                 };
                 let (out_tx, out_rx) = mpsc::channel(SUBSCRIBER_QUEUE);
                 let (kick_tx, kick_rx) = oneshot::channel();
+                let queued = Arc::new(AtomicUsize::new(0));
                 let sub = Subscribe {
                     conn,
                     role,
@@ -189,6 +236,7 @@ pub async fn serve(socket: WebSocket, enc: Encoding, registry: Arc<Registry>) {
                     resume_from,
                     out: out_tx,
                     kick: kick_tx,
+                    queued: queued.clone(),
                 };
                 if handle
                     .tx
@@ -205,7 +253,8 @@ pub async fn serve(socket: WebSocket, enc: Encoding, registry: Arc<Registry>) {
                     .await;
                     return;
                 }
-                break (handle, out_rx, kick_rx);
+                handshake.greeted();
+                break (handle, out_rx, kick_rx, queued);
             }
             Incoming::Msg(_) => {
                 bad += 1;
@@ -242,29 +291,53 @@ pub async fn serve(socket: WebSocket, enc: Encoding, registry: Arc<Registry>) {
         }
     };
 
-    run(conn, enc, handle, sink, stream, out_rx, kick_rx).await;
+    let queue = Queue {
+        rx: out_rx,
+        bytes: queued,
+    };
+    run(conn, enc, handle, sink, stream, queue, kick_rx, rate).await;
 }
 
+/// The subscriber's queue and its byte count (shared with the session task).
+struct Queue {
+    rx: mpsc::Receiver<Outbound>,
+    bytes: Arc<AtomicUsize>,
+}
+
+impl Queue {
+    fn try_recv(&mut self) -> Option<Outbound> {
+        self.rx.try_recv().ok()
+    }
+
+    /// An item left the queue.
+    fn written(&self, out: &Outbound) {
+        self.bytes.fetch_sub(out.bytes(), Ordering::AcqRel);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 async fn run(
     conn: u64,
     enc: Encoding,
     handle: SessionHandle,
     mut sink: Sink,
     mut stream: futures_util::stream::SplitStream<WebSocket>,
-    mut out_rx: mpsc::Receiver<Outbound>,
+    mut queue: Queue,
     mut kick_rx: oneshot::Receiver<ErrorCode>,
+    mut rate: Rate,
 ) {
     let mut bad = 0u32;
     loop {
         tokio::select! {
-            out = out_rx.recv() => {
+            out = queue.rx.recv() => {
                 let ok = match out {
-                    Some(first) => write_queued(&mut sink, first, &mut out_rx).await,
+                    Some(first) => write_queued(&mut sink, first, &mut queue).await,
                     None => {
                         // The session let go of this subscriber: say why, if it said.
                         let code = (&mut kick_rx).await.unwrap_or(ErrorCode::SessionUnavailable);
                         let _ = error(&mut sink, enc, code, kick_message(code)).await;
                         close(&mut sink, kick_message(code)).await;
+                        drain(&mut stream).await;
                         false
                     }
                 };
@@ -272,7 +345,8 @@ async fn run(
             }
             code = &mut kick_rx => {
                 // Deliver what was queued before the kick, then say why.
-                while let Ok(out) = out_rx.try_recv() {
+                while let Some(out) = queue.try_recv() {
+                    queue.written(&out);
                     for m in out.messages() {
                         let _ = sink.feed(m.clone()).await;
                     }
@@ -281,11 +355,23 @@ async fn run(
                 let msg = kick_message(code);
                 let _ = error(&mut sink, enc, code, msg).await;
                 close(&mut sink, msg).await;
+                drain(&mut stream).await;
                 break;
             }
             incoming = stream.next() => {
                 let Some(Ok(m)) = incoming else { break };
-                match decode(m, enc) {
+                let decoded = decode(m, enc);
+                if matches!(decoded, Incoming::Msg(_)) && !rate.allows() {
+                    bad += 1;
+                    let _ = error(&mut sink, enc, ErrorCode::RateLimited, "too many messages; this one was dropped").await;
+                    if bad >= MAX_BAD_FRAMES {
+                        let _ = error(&mut sink, enc, ErrorCode::Flood, "too many messages").await;
+                        close(&mut sink, "flood").await;
+                        break;
+                    }
+                    continue;
+                }
+                match decoded {
                     Incoming::Msg(ClientMessage::Command { id, command }) => {
                         bad = 0;
                         if handle.tx.send(SessionMsg::Command { conn, id, command }).await.is_err() {

@@ -1,26 +1,33 @@
 //! The network front end: HTTP for creating and listing sessions, WebSocket for play.
 //!
 //! - `POST /sessions` — create a session from an encounter (TOML text) and an optional seed;
-//!   returns the tokens and the seed commitment.
-//! - `GET /sessions` — list sessions (spectator tokens only for demo sessions).
+//!   returns the tokens and the seed commitment. Needs the operator key (`admin.rs`).
+//! - `GET /sessions` — list sessions: the demo sessions to anyone, every session to the
+//!   operator (spectator tokens only for demo sessions).
 //! - `GET /ws` — the WebSocket endpoint (subprotocols `fray.v1.json`, `fray.v1.bincode`).
 //! - `GET /health` — liveness.
 
+pub mod admin;
 pub mod auth;
 pub mod connection;
+pub mod limits;
 pub mod listener;
 pub mod registry;
 pub mod session_task;
 
 use crate::content::{ContentError, load_encounter};
-use axum::extract::{State, WebSocketUpgrade};
-use axum::http::StatusCode;
+use admin::AdminKey;
+use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use fray_protocol::ErrorCode;
 use fray_protocol::codec::Encoding;
 use fray_protocol::message::{SUBPROTOCOL_BINCODE, SUBPROTOCOL_JSON};
-pub use registry::Registry;
+use limits::PerAddress;
+use listener::{FrayListener, Peer};
+pub use registry::{DemoSeats, Recovery, Registry};
 use serde::Deserialize;
 use session_task::SessionMsg;
 use std::net::SocketAddr;
@@ -33,6 +40,10 @@ pub struct AppState {
     pub registry: Arc<Registry>,
     /// The address clients reach (for `ws_url`).
     pub addr: SocketAddr,
+    /// The operator key.
+    pub admin: AdminKey,
+    /// Session creations per client address.
+    pub creations: Arc<PerAddress>,
 }
 
 /// Body of `POST /sessions`.
@@ -48,6 +59,17 @@ pub struct CreateRequest {
     pub name: Option<String>,
 }
 
+fn refuse(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> Response {
+    json_error(status, &code.to_string(), message)
+}
+
+fn is_operator(app: &AppState, headers: &HeaderMap) -> bool {
+    let auth = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    app.admin.admits(auth)
+}
+
 fn json_error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
     (
         status,
@@ -56,7 +78,38 @@ fn json_error(status: StatusCode, code: &str, message: impl Into<String>) -> Res
         .into_response()
 }
 
-async fn create_session(State(app): State<AppState>, body: axum::body::Bytes) -> Response {
+async fn create_session(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<Peer>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    if !is_operator(&app, &headers) {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            ErrorCode::Unauthorized,
+            "creating a session needs the operator key: Authorization: Bearer <key> (see the server's admin-token file)",
+        );
+    }
+    if !app.creations.allow(peer.addr.ip()) {
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            format!(
+                "more than {} session creations a minute from {}",
+                app.registry.limits().creations_per_minute,
+                peer.addr.ip()
+            ),
+        );
+    }
+    let max = app.registry.limits().max_sessions;
+    if app.registry.len() >= max {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::TooManySessions,
+            format!("the server already holds {max} live sessions"),
+        );
+    }
     if body.len() > 256 * 1024 {
         return json_error(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -102,11 +155,19 @@ async fn create_session(State(app): State<AppState>, body: axum::body::Bytes) ->
     }
 }
 
-async fn list_sessions(State(app): State<AppState>) -> Response {
-    Json(app.registry.list()).into_response()
+async fn list_sessions(State(app): State<AppState>, headers: HeaderMap) -> Response {
+    let mut list = app.registry.list();
+    if !is_operator(&app, &headers) {
+        list.retain(|s| s.demo);
+    }
+    Json(list).into_response()
 }
 
-async fn ws_handler(State(app): State<AppState>, ws: WebSocketUpgrade) -> Response {
+async fn ws_handler(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<Peer>,
+    ws: WebSocketUpgrade,
+) -> Response {
     let ws = ws
         .protocols([SUBPROTOCOL_JSON, SUBPROTOCOL_BINCODE])
         // Frames up to 1 MiB are read so that an oversize one gets a `frame_too_large` answer;
@@ -119,7 +180,7 @@ async fn ws_handler(State(app): State<AppState>, ws: WebSocketUpgrade) -> Respon
         .and_then(Encoding::from_subprotocol)
         .unwrap_or(Encoding::Json);
     let registry = app.registry.clone();
-    ws.on_upgrade(move |socket| connection::serve(socket, enc, registry))
+    ws.on_upgrade(move |socket| connection::serve(socket, enc, registry, peer.handshake))
 }
 
 /// The router.
@@ -131,20 +192,29 @@ pub fn router(app: AppState) -> Router {
         .with_state(app)
 }
 
-/// Serves until `shutdown` resolves, then flushes every session's log.
+/// Serves until `shutdown` resolves, then flushes every session's log. `admin` is the operator
+/// key that creating sessions needs; the limits are the registry's.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     registry: Arc<Registry>,
+    admin: AdminKey,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let addr = listener.local_addr()?;
+    let limits = registry.limits().clone();
     let app = AppState {
         registry: registry.clone(),
         addr,
+        admin,
+        creations: Arc::new(PerAddress::new(limits.creations_per_minute)),
     };
-    axum::serve(listener::FrayListener::new(listener), router(app))
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    let listener = FrayListener::new(listener, &limits);
+    axum::serve(
+        listener,
+        router(app).into_make_service_with_connect_info::<Peer>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await?;
     shutdown_sessions(&registry).await;
     Ok(())
 }

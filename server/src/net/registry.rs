@@ -2,6 +2,7 @@
 //! session writes its log under `<data dir>/sessions/<id>/` and starts its task; on start the
 //! server recovers every session found there.
 
+use super::limits::Limits;
 use super::session_task::{self, SessionHandle, SessionInfo};
 use crate::content::model::Encounter;
 use crate::log::FsStorage;
@@ -54,10 +55,46 @@ pub struct Created {
     pub secret_commitment: String,
 }
 
+/// What [`Registry::recover_all`] brought back.
+#[derive(Debug, Default)]
+pub struct Recovery {
+    /// Sessions served again.
+    pub recovered: usize,
+    /// Demo fights that were being played when the server stopped (served again only when the
+    /// demo runs, for its bots to finish).
+    pub unfinished_demos: Vec<DemoSeats>,
+}
+
+/// The seats of a demo fight, for its bots.
+#[derive(Debug, Clone)]
+pub struct DemoSeats {
+    /// Session id.
+    pub session: SessionId,
+    /// Title.
+    pub title: String,
+    /// The GM's token.
+    pub gm: String,
+    /// The players' tokens.
+    pub players: Vec<String>,
+}
+
+impl DemoSeats {
+    fn of(session: &Session) -> DemoSeats {
+        let g = session.genesis();
+        DemoSeats {
+            session: g.session.clone(),
+            title: g.encounter.title.clone(),
+            gm: g.tokens.gm.clone(),
+            players: g.tokens.players.clone(),
+        }
+    }
+}
+
 /// Live sessions and tokens.
 pub struct Registry {
     data_dir: PathBuf,
     config: SessionConfig,
+    limits: Limits,
     sessions: RwLock<BTreeMap<SessionId, SessionHandle>>,
     tokens: RwLock<HashMap<String, (SessionId, Role)>>,
     registered: std::sync::atomic::AtomicU64,
@@ -69,11 +106,17 @@ fn new_session_id() -> Result<SessionId, SessionError> {
 }
 
 impl Registry {
-    /// An empty registry.
+    /// An empty registry with the default limits.
     pub fn new(data_dir: PathBuf, config: SessionConfig) -> Arc<Registry> {
+        Registry::with_limits(data_dir, config, Limits::default())
+    }
+
+    /// An empty registry.
+    pub fn with_limits(data_dir: PathBuf, config: SessionConfig, limits: Limits) -> Arc<Registry> {
         Arc::new(Registry {
             data_dir,
             config,
+            limits,
             sessions: RwLock::new(BTreeMap::new()),
             tokens: RwLock::new(HashMap::new()),
             registered: std::sync::atomic::AtomicU64::new(1),
@@ -101,7 +144,8 @@ impl Registry {
         let number = self
             .registered
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let handle = session_task::spawn(session, number, Arc::downgrade(self));
+        let handle =
+            session_task::spawn(session, number, Arc::downgrade(self), self.limits.clone());
         if let Ok(mut t) = self.tokens.write() {
             for (tok, role) in tokens {
                 t.insert(tok, (g.session.clone(), role));
@@ -159,11 +203,15 @@ impl Registry {
         Ok(created)
     }
 
-    /// Recovers every session under the data directory. Returns how many were recovered;
-    /// sessions that cannot be recovered are reported and skipped.
-    pub fn recover_all(self: &Arc<Self>) -> usize {
+    /// Recovers every session under the data directory; sessions that cannot be recovered are
+    /// reported and skipped. A demo fight that was still being played when the server stopped
+    /// is served again only when `resume_demos` (the server runs its demo, whose bots then
+    /// finish it: [`Recovery::unfinished_demos`]); otherwise it is left on disk, unlisted, so
+    /// that nobody attaches to a fight no one plays.
+    pub fn recover_all(self: &Arc<Self>, resume_demos: bool) -> Recovery {
+        let mut out = Recovery::default();
         let Ok(entries) = std::fs::read_dir(self.sessions_dir()) else {
-            return 0;
+            return out;
         };
         let mut dirs: Vec<PathBuf> = entries
             .filter_map(|e| e.ok())
@@ -171,7 +219,6 @@ impl Registry {
             .filter(|p| p.is_dir())
             .collect();
         dirs.sort();
-        let mut n = 0;
         for dir in dirs {
             let storage = match FsStorage::open(&dir) {
                 Ok(s) => s,
@@ -185,6 +232,12 @@ impl Registry {
                     // A finished demo fight: its log stays on disk for `fray replay`/`verify`.
                     tracing::debug!(dir = %dir.display(), "finished demo session not relisted");
                 }
+                Ok((session, _)) if session.genesis().demo && !resume_demos => {
+                    tracing::info!(
+                        session = %session.genesis().session,
+                        "unfinished demo fight not served (no bots without --demo); its log stays on disk"
+                    );
+                }
                 Ok((session, truncated)) => {
                     if let Some(t) = truncated {
                         tracing::warn!(
@@ -197,15 +250,33 @@ impl Registry {
                         );
                     }
                     tracing::info!(session = %session.genesis().session, seq = session.last_seq(), "session recovered");
+                    if session.genesis().demo {
+                        out.unfinished_demos.push(DemoSeats::of(&session));
+                    }
                     self.register(session);
-                    n += 1;
+                    out.recovered += 1;
                 }
                 Err(e) => {
                     tracing::error!(dir = %dir.display(), error = %e, "cannot recover session")
                 }
             }
         }
-        n
+        out
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Live sessions.
+    pub fn len(&self) -> usize {
+        self.sessions.read().map(|s| s.len()).unwrap_or(0)
+    }
+
+    /// Whether no session is live.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Looks up a token.
@@ -226,7 +297,8 @@ impl Registry {
         out
     }
 
-    /// Removes a session that stopped (its log failed).
+    /// Removes a session from memory and the listing (its log failed, or it finished and its
+    /// retention time passed); its log stays on disk.
     pub fn remove(&self, id: &SessionId) {
         if let Ok(mut s) = self.sessions.write() {
             s.remove(id);

@@ -2,11 +2,15 @@
 //! bounded channel; it authorizes and stages commands, commits them to the log in groups (one
 //! append per group), then acknowledges and broadcasts. Nothing else touches the world.
 //!
-//! Fan-out is non-blocking: each subscriber has a bounded queue of pre-encoded messages; a
-//! subscriber whose queue is full is dropped with the reason `lagging` and may reconnect with
-//! `resume_from` to catch up from the log.
+//! Fan-out is non-blocking: each subscriber has a queue of pre-encoded messages bounded in
+//! items and in bytes ([`Limits::subscriber_queue_bytes`]); a subscriber whose queue is full is
+//! dropped with the reason `lagging` and may reconnect with `resume_from` to catch up from the
+//! log. A session admits [`Limits::connections_per_session`] subscribers, and
+//! [`Limits::connections_per_token`] per seat. A finished session (seed revealed) that nobody
+//! has watched for [`Limits::retention`] leaves the registry; its log stays on disk.
 
 use super::auth::authorize;
+use super::limits::Limits;
 use super::registry::Registry;
 use crate::replay::LoggedEvent;
 use crate::session::Session;
@@ -17,7 +21,9 @@ use fray_protocol::state::Phase;
 use fray_protocol::{Command, ErrorCode, GameEvent, PROTOCOL_VERSION, ServerMessage};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
+use std::time::Instant;
 use tokio::sync::{mpsc, oneshot};
 
 /// Queue length of the session's inbox.
@@ -26,7 +32,7 @@ const INBOX: usize = 1024;
 const MAX_GROUP: usize = 256;
 /// How often an idle session checks whether its log is due for a sync.
 const SYNC_TICK: std::time::Duration = std::time::Duration::from_millis(50);
-/// Queue length of each subscriber.
+/// Queue length of each subscriber, in items (its bytes are bounded too: [`Limits`]).
 pub const SUBSCRIBER_QUEUE: usize = 4096;
 
 /// One piece of what a connection writes: its own message, or messages shared by every
@@ -47,7 +53,20 @@ pub struct Outbound {
     pub parts: Vec<Part>,
 }
 
+fn message_len(m: &Message) -> usize {
+    match m {
+        Message::Text(t) => t.len(),
+        Message::Binary(b) => b.len(),
+        _ => 0,
+    }
+}
+
 impl Outbound {
+    /// Payload bytes of every message (what the subscriber's byte bound counts).
+    pub fn bytes(&self) -> usize {
+        self.messages().map(message_len).sum()
+    }
+
     /// Every message, in order.
     pub fn messages(&self) -> impl Iterator<Item = &Message> {
         self.parts.iter().flat_map(|p| match p {
@@ -93,6 +112,8 @@ pub struct Subscribe {
     pub out: mpsc::Sender<Outbound>,
     /// Fired with a reason when the session drops the subscriber.
     pub kick: oneshot::Sender<ErrorCode>,
+    /// Bytes queued and not yet written: the session adds, the connection subtracts.
+    pub queued: Arc<AtomicUsize>,
 }
 
 /// Messages to the session task.
@@ -145,6 +166,7 @@ struct Subscriber {
     encoding: Encoding,
     out: mpsc::Sender<Outbound>,
     kick: Option<oneshot::Sender<ErrorCode>>,
+    queued: Arc<AtomicUsize>,
 }
 
 impl Subscriber {
@@ -178,7 +200,12 @@ fn message(msg: &ServerMessage, enc: Encoding) -> Option<Message> {
 }
 
 /// Starts the task of a session.
-pub fn spawn(session: Session, number: u64, registry: Weak<Registry>) -> SessionHandle {
+pub fn spawn(
+    session: Session,
+    number: u64,
+    registry: Weak<Registry>,
+    limits: Limits,
+) -> SessionHandle {
     let (tx, rx) = mpsc::channel(INBOX);
     let g = session.genesis();
     let info = Arc::new(Mutex::new(SessionInfo {
@@ -187,7 +214,7 @@ pub fn spawn(session: Session, number: u64, registry: Weak<Registry>) -> Session
         ruleset: g.ruleset.clone(),
         title: g.encounter.title.clone(),
         demo: g.demo,
-        phase: session.state().phase,
+        phase: session.status().0,
         seq: session.last_seq(),
         spectator_token: g.demo.then(|| g.tokens.spectator.clone()),
     }));
@@ -196,6 +223,8 @@ pub fn spawn(session: Session, number: u64, registry: Weak<Registry>) -> Session
         subscribers: BTreeMap::new(),
         info: info.clone(),
         registry,
+        limits,
+        unwatched_since: None,
     };
     tokio::spawn(task.run(rx));
     SessionHandle { tx, info }
@@ -206,6 +235,9 @@ struct Task {
     subscribers: BTreeMap<u64, Subscriber>,
     info: Arc<Mutex<SessionInfo>>,
     registry: Weak<Registry>,
+    limits: Limits,
+    /// Since when the session has been over with nobody connected.
+    unwatched_since: Option<Instant>,
 }
 
 /// Output of a group, held until it is durable.
@@ -234,6 +266,12 @@ impl Task {
                     // Idle: under the interval policy, make what was appended durable.
                     if let Err(e) = self.session.sync_if_due() {
                         tracing::error!(session = %id, error = %e, "log sync failed; the session stops");
+                        self.stop(&id);
+                        return;
+                    }
+                    if self.retention_over() {
+                        let _ = self.session.flush();
+                        tracing::info!(session = %id, "finished session left memory (its log stays on disk)");
                         self.stop(&id);
                         return;
                     }
@@ -269,6 +307,18 @@ impl Task {
             }
         }
         let _ = self.session.flush();
+    }
+
+    /// Whether the session is over, nobody has been connected for the retention time, and so
+    /// it may leave memory.
+    fn retention_over(&mut self) -> bool {
+        let over = self.session.status().1;
+        if !over || !self.subscribers.is_empty() {
+            self.unwatched_since = None;
+            return false;
+        }
+        let since = *self.unwatched_since.get_or_insert_with(Instant::now);
+        since.elapsed() >= self.limits.retention
     }
 
     fn stage(&mut self, conn: u64, id: u64, command: &Command) -> Pending {
@@ -351,7 +401,7 @@ impl Task {
         }
         if let Ok(mut info) = self.info.lock() {
             info.seq = self.session.last_seq();
-            info.phase = self.session.state().phase;
+            info.phase = self.session.status().0;
         }
         true
     }
@@ -386,10 +436,23 @@ impl Task {
         }
     }
 
-    /// Queues without waiting; a full queue drops the subscriber with `lagging`.
+    /// Queues without waiting; a full queue (in items, or in bytes: an item that would take a
+    /// non-empty queue past the byte bound) drops the subscriber with `lagging`.
     fn push(&mut self, conn: u64, out: Outbound) {
+        let cap = self.limits.subscriber_queue_bytes;
         let result = match self.subscribers.get(&conn) {
-            Some(sub) => sub.out.try_send(out),
+            Some(sub) => {
+                let bytes = out.bytes();
+                let queued = sub.queued.load(Ordering::Acquire);
+                if queued > 0 && queued.saturating_add(bytes) > cap {
+                    Err(mpsc::error::TrySendError::Full(out))
+                } else {
+                    sub.queued.fetch_add(bytes, Ordering::AcqRel);
+                    sub.out.try_send(out).inspect_err(|_| {
+                        sub.queued.fetch_sub(bytes, Ordering::AcqRel);
+                    })
+                }
+            }
             None => return,
         };
         match result {
@@ -495,6 +558,19 @@ impl Task {
             let _ = s.kick.send(ErrorCode::ResumeOutOfRange);
             return;
         }
+        if self.subscribers.len() >= self.limits.connections_per_session {
+            let _ = s.kick.send(ErrorCode::TooManyConnections);
+            return;
+        }
+        let same_seat = self
+            .subscribers
+            .values()
+            .filter(|x| x.role == s.role)
+            .count();
+        if same_seat >= self.limits.connections_per_token {
+            let _ = s.kick.send(ErrorCode::TooManyConnections);
+            return;
+        }
         let gm = matches!(s.role, Role::Gm);
         let mut first: Vec<Part> = message(&welcome, s.encoding)
             .into_iter()
@@ -536,6 +612,7 @@ impl Task {
                 encoding: s.encoding,
                 out: s.out,
                 kick: Some(s.kick),
+                queued: s.queued,
             },
         );
         self.push(s.conn, Outbound { parts: first });

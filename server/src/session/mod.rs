@@ -535,6 +535,16 @@ impl Session {
     pub fn state(&self) -> SessionState {
         self.engine.state()
     }
+    /// The phase and whether the seed is revealed (the session is over), read without building
+    /// the whole state.
+    pub fn status(&self) -> (fray_protocol::state::Phase, bool) {
+        self.engine
+            .world()
+            .get_resource::<crate::engine::components::Battle>()
+            .map_or((fray_protocol::state::Phase::Setup, false), |b| {
+                (b.phase, b.seed_revealed)
+            })
+    }
     /// The state hash.
     pub fn state_hash(&self) -> String {
         self.engine.state_hash()
