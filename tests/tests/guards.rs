@@ -286,3 +286,52 @@ async fn messages_beyond_the_rate_are_dropped_with_rate_limited() -> Result<()> 
     server.stop().await;
     Ok(())
 }
+
+#[tokio::test]
+async fn a_finished_session_nobody_watches_leaves_memory_after_the_retention_time() -> Result<()> {
+    let server = TestServer::start_with(Limits {
+        retention: Duration::from_millis(300),
+        ..Limits::default()
+    })
+    .await?;
+    let created = create_session(server.addr, "goblin-ambush", 1).await?;
+    let gm = created["tokens"]["gm"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no gm token"))?;
+    let session = created["session"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no session id"))?
+        .to_owned();
+    let mut c = Client::connect(&server.ws_url(), Encoding::Json).await?;
+    c.hello(gm, None).await?;
+    for (id, command) in [
+        (1, fray_protocol::Command::StartBattle),
+        (2, fray_protocol::Command::EndBattle),
+    ] {
+        c.send(&ClientMessage::Command { id, command }).await?;
+        loop {
+            match tokio::time::timeout(T, c.recv()).await?? {
+                ServerMessage::Accepted { command_id, .. } if command_id == id => break,
+                ServerMessage::Rejected { message, .. } => bail!("refused: {message}"),
+                _ => {}
+            }
+        }
+    }
+    // Watched: it stays, however long.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(server.registry.len(), 1, "a watched session stays");
+    c.close().await;
+    let mut waited = Duration::ZERO;
+    while server.registry.len() > 0 {
+        assert!(waited < T, "the finished session is still in memory");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        waited += Duration::from_millis(50);
+    }
+    let log = server.dir.path().join("sessions").join(&session);
+    assert!(log.is_dir(), "its log stays on disk");
+    let mut again = Client::connect(&server.ws_url(), Encoding::Json).await?;
+    again.hello(gm, None).await?;
+    assert_eq!(error_code(&mut again).await?, Some(ErrorCode::UnknownToken));
+    server.stop().await;
+    Ok(())
+}
