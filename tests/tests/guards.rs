@@ -322,7 +322,7 @@ async fn a_finished_session_nobody_watches_leaves_memory_after_the_retention_tim
     assert_eq!(server.registry.len(), 1, "a watched session stays");
     c.close().await;
     let mut waited = Duration::ZERO;
-    while server.registry.len() > 0 {
+    while !server.registry.is_empty() {
         assert!(waited < T, "the finished session is still in memory");
         tokio::time::sleep(Duration::from_millis(50)).await;
         waited += Duration::from_millis(50);
