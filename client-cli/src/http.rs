@@ -334,6 +334,17 @@ pub async fn create_session(
         .with_context(|| format!("unexpected answer to POST /sessions: {}", resp.text()))
 }
 
+/// `GET /sessions/{id}/log` with a token of the session: its log as JSON lines (public, or the
+/// full log for the GM's token).
+pub async fn session_log(server: &Server, session: &str, token: &str) -> Result<Vec<u8>> {
+    let path = format!("/sessions/{session}/log");
+    let resp = request_as(server, "GET", &path, None, Some(token)).await?;
+    if !resp.is_success() {
+        return Err(refusal("downloading the log", &resp));
+    }
+    Ok(resp.body)
+}
+
 /// `GET /sessions`: lists sessions.
 pub async fn list_sessions(server: &Server) -> Result<Vec<Listing>> {
     let resp = request(server, "GET", "/sessions", None).await?;

@@ -76,7 +76,8 @@ enum Cmd {
     },
     /// Re-run a recorded fight from its seed and check every event and state hash.
     Verify {
-        /// A session log (directory or segment file).
+        /// A session log: a directory, a segment file, or a JSON-lines log (`fray export`,
+        /// `GET /sessions/{id}/log`).
         file: PathBuf,
     },
     /// Orcus monster builder: a stat block's numbers from level, role and rank.
@@ -100,12 +101,27 @@ enum Cmd {
         #[arg(long)]
         xp: Option<i32>,
     },
-    /// Export a recorded fight in its public (redacted) form.
+    /// Download a session's log from the server (public for a player's or spectator's token,
+    /// the full log for the GM's), as JSON lines that `fray verify` checks.
+    Log {
+        /// The session id (`s-…`, printed by `fray new` and in `welcome`).
+        session: String,
+        /// A token of the session.
+        #[arg(long)]
+        token: String,
+        /// Write to this file instead of stdout.
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        server: ServerArg,
+    },
+    /// Export a recorded fight's public log (redacted, no secrets; JSON lines, as the server
+    /// serves it at GET /sessions/{id}/log), which `fray verify` checks once the seed is revealed.
     Export {
         /// A session log (directory or segment file).
         file: PathBuf,
-        /// Export as JSON (the only format so far).
-        #[arg(long, required = true)]
+        /// JSON lines (the format; accepted for older scripts).
+        #[arg(long)]
         json: bool,
         /// Write to this file instead of stdout.
         #[arg(short = 'o', long = "output")]
@@ -207,10 +223,18 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Cmd::Log {
+            session,
+            token,
+            output,
+            server,
+        } => network(|| commands::log::run(&server.server, &session, &token, output.as_deref())),
         Cmd::Verify { file } => commands::offline::verify(&file),
-        Cmd::Export { file, json, output } => {
-            commands::offline::export(&file, json, output.as_deref())
-        }
+        Cmd::Export {
+            file,
+            json: _,
+            output,
+        } => commands::offline::export(&file, output.as_deref()),
     }
 }
 

@@ -274,11 +274,25 @@ async fn replay_verify_and_export_work_on_recorded_fights() {
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.lines().count() > 100, "{stdout}");
     let out = fray(vec!["export".into(), fight.clone(), "--json".into()], None).await;
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("export is JSON");
-    assert!(json["events"].as_array().is_some_and(|e| !e.is_empty()));
+    let exported = text(&out.stdout);
+    let lines: Vec<serde_json::Value> = exported
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("export is JSON lines"))
+        .collect();
+    assert_eq!(lines[0]["audience"], "public");
+    assert!(lines.iter().any(|l| l["events"]["events"].is_array()));
+    assert!(!exported.contains("replay-gm"), "tokens leaked");
+    // The public log verifies, saying what it could not check.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let public = dir.path().join("public.jsonl");
+    std::fs::write(&public, &exported).expect("write");
+    let out = fray(vec!["verify".into(), public.display().to_string()], None).await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("Public log"), "{stdout}");
     assert!(
-        !String::from_utf8_lossy(&out.stdout).contains("replay-gm"),
-        "tokens leaked"
+        stdout.contains("Not checked without the secret seed"),
+        "{stdout}"
     );
     // A missing file is exit 2.
     let out = fray(vec!["verify".into(), "/nonexistent/log".into()], None).await;
@@ -398,4 +412,161 @@ async fn play_sends_side_weapon_attacks_and_ends_effects_side_weapon_maintain() 
     assert!(all.contains("no_side_weapon"), "{all}");
     assert!(stdout.contains("must maintain effect #1"), "{all}");
     assert!(stdout.contains("(released) [effect #1]"), "{all}");
+}
+
+/// The recipe of protocol/README.md § "How a player checks the dice", run as written: a
+/// player downloads the public log of a finished Old-School Essentials session that has GM-only
+/// secret rolls and `fray verify` passes on it; the log holds no secret roll's result and no
+/// secret seed; one public die changed in it fails verification.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_protocol_documents_recipe_checks_the_dice_of_a_finished_ose_session() {
+    use fray_protocol::codec::Encoding;
+    use fray_protocol::ose::SecretCheck;
+    use fray_protocol::{ClientMessage, CombatantId, Command, ServerMessage};
+    use fray_server::demo::client::Client;
+
+    let server = start(false).await;
+    let (_, toml) = fray_server::content::builtin_encounters("ose")
+        .iter()
+        .find(|(n, _)| *n == "barrow-of-the-hollow-king")
+        .copied()
+        .expect("the OSE encounter");
+    let created =
+        fray_server::demo::client::create_session(server.addr, ADMIN_KEY, "barrow", toml, Some(4))
+            .await
+            .expect("create");
+    let session = created["session"].as_str().expect("id").to_owned();
+    let gm_token = created["tokens"]["gm"].as_str().expect("gm").to_owned();
+    let player = created["tokens"]["players"][0]["token"]
+        .as_str()
+        .expect("a player")
+        .to_owned();
+    // The GM: two secret rolls, then the battle starts and ends (the seed is revealed).
+    let mut gm = Client::connect(&format!("ws://{}/ws", server.addr), Encoding::Json)
+        .await
+        .expect("connect");
+    gm.hello(&gm_token, None).await.expect("hello");
+    let listen = Command::SecretRoll {
+        check: SecretCheck::Listen,
+        combatant: Some(CombatantId::new("quill")),
+        chance: 2,
+        area: None,
+    };
+    let wandering = Command::SecretRoll {
+        check: SecretCheck::WanderingMonster,
+        combatant: None,
+        chance: 2,
+        area: None,
+    };
+    let commands = [listen, wandering, Command::StartBattle, Command::EndBattle];
+    for (id, command) in (1u64..).zip(commands) {
+        gm.send(&ClientMessage::Command { id, command })
+            .await
+            .expect("send");
+        loop {
+            match tokio::time::timeout(GIVE_UP, gm.recv())
+                .await
+                .expect("timely")
+                .expect("a message")
+            {
+                ServerMessage::Accepted { command_id, .. } if command_id == id => break,
+                ServerMessage::Rejected { message, .. } => panic!("refused: {message}"),
+                _ => {}
+            }
+        }
+    }
+
+    // The recipe, as the document writes it.
+    let readme = std::fs::read_to_string(repo("protocol/README.md")).expect("README");
+    let recipe = readme
+        .split("<!-- recipe: check-the-dice -->")
+        .nth(1)
+        .and_then(|r| r.split("<!-- end recipe -->").next())
+        .expect("the recipe markers");
+    let script: String = recipe
+        .lines()
+        .filter(|l| !l.starts_with("```"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_fray"))
+        .parent()
+        .expect("bin dir")
+        .to_path_buf();
+    let work = tempfile::tempdir().expect("tempdir");
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |script: String| {
+        let dir = work.path().to_path_buf();
+        let env = [
+            ("SESSION", session.clone()),
+            ("TOKEN", player.clone()),
+            ("SERVER", server.addr.to_string()),
+            ("PATH", path.clone()),
+        ];
+        tokio::task::spawn_blocking(move || {
+            std::process::Command::new("bash")
+                .args(["-euo", "pipefail", "-c", &script])
+                .current_dir(dir)
+                .envs(env)
+                .env_remove("FRAY_SERVER")
+                .output()
+                .expect("bash")
+        })
+    };
+    let out = run(script.clone()).await.expect("recipe");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("OK:"), "{stdout}");
+    assert!(stdout.contains("2 GM-only secret rolls"), "{stdout}");
+
+    // No secret: the secret rolls are redacted, the secret seed and salt are not there.
+    let log = std::fs::read_to_string(work.path().join("fight.jsonl")).expect("the log");
+    let full = fray_server::replay::read_log(&server._dir.path().join("sessions").join(&session))
+        .expect("the server's full log");
+    let g = full.genesis();
+    assert!(!log.contains(&g.secret_seed.to_string()) && !log.contains(&g.secret_salt));
+    assert!(!log.contains(&gm_token) && !log.contains(&player));
+    let mut secret_rolls = 0;
+    for line in log.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        for e in v["events"]["events"].as_array().into_iter().flatten() {
+            if let Some(r) = e.get("secret_rolled") {
+                secret_rolls += 1;
+                assert!(r["roll"].is_null() && r["success"].is_null() && r["distance"].is_null());
+            }
+        }
+    }
+    assert_eq!(secret_rolls, 2);
+
+    // One public die changed (the first initiative roll's face): verification fails.
+    let mut changed = false;
+    let forged: String = log
+        .lines()
+        .map(|line| {
+            if !changed && line.contains("\"face\":") && line.starts_with("{\"events\"") {
+                let at = line.find("\"face\":").expect("a face") + 7;
+                let end = at
+                    + line[at..]
+                        .find(|c: char| !c.is_ascii_digit())
+                        .expect("digits");
+                let face: u32 = line[at..end].parse().expect("a number");
+                changed = true;
+                format!("{}{}{}\n", &line[..at], face % 6 + 1, &line[end..])
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect();
+    assert!(changed);
+    std::fs::write(work.path().join("fight.jsonl"), forged).expect("write");
+    let out = run("fray verify fight.jsonl".into()).await.expect("verify");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("MISMATCH"),
+        "{}",
+        text(&out.stdout)
+    );
 }

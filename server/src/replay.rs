@@ -5,8 +5,9 @@
 //!   reproduces every stored event and state hash byte for byte, that the RNG in the log header
 //!   derives from the seed, and, once revealed, that the seed and salt match the commitment;
 //!   it needs the full log (the GM's: its genesis holds the secret stream's seed, checked against
-//!   `secret_commitment`, from which the secret rolls are re-decided). The public export has no
-//!   secret seed: its secret rolls are redacted and taken as recorded.
+//!   `secret_commitment`, from which the secret rolls are re-decided). A public log
+//!   ([`log_lines`], audience `public`) has no secret seed: its events are compared redacted,
+//!   so every public die is checked and the secret rolls' dice are not (they are not in it).
 
 use crate::dice::{SessionRng, verify_commitment};
 use crate::engine::Engine;
@@ -14,7 +15,6 @@ use crate::log::{SegmentHeader, Truncation, read_log_path};
 use crate::session::record::{Genesis, Record};
 use crate::session::{decode_frames, engine_for};
 use fray_protocol::codec::to_bincode;
-use fray_protocol::ids::Side;
 use fray_protocol::{GameEvent, SessionState};
 use serde::Serialize;
 use std::path::Path;
@@ -31,13 +31,20 @@ pub struct LoggedEvent {
     pub event: GameEvent,
 }
 
-/// A recorded fight read from a log directory or segment file.
+pub mod log_lines;
+
+pub use log_lines::Audience;
+
+/// A recorded fight read from a log directory, a segment file, or a JSON-lines log.
 #[derive(Debug, Clone)]
 pub struct RecordedFight {
-    header: SegmentHeader,
+    /// The segment header (segment logs only).
+    header: Option<SegmentHeader>,
     genesis: Genesis,
     records: Vec<Record>,
     truncated: Option<Truncation>,
+    /// The GM's full log, or a public one (JSON lines only).
+    audience: Audience,
 }
 
 impl RecordedFight {
@@ -66,6 +73,10 @@ impl RecordedFight {
     /// The genesis record.
     pub fn genesis(&self) -> &Genesis {
         &self.genesis
+    }
+    /// Whether this is the full log or a public one.
+    pub fn audience(&self) -> Audience {
+        self.audience
     }
     /// A torn tail found at the end of the log (reported, not repaired: this is read-only).
     pub fn truncated(&self) -> Option<&Truncation> {
@@ -120,8 +131,14 @@ pub struct VerifyReport {
     /// Whether the seed was revealed and matched the commitment.
     pub commitment_checked: bool,
     /// Whether the genesis's secret seed and salt matched its `secret_commitment` (always, for
-    /// a log that verifies: the full log holds them).
+    /// a full log that verifies; never for a public log, which has no secret seed).
     pub secret_commitment_checked: bool,
+    /// The log's audience: a public log's events were compared redacted.
+    pub audience: Audience,
+    /// Ticks whose main-stream draw count matched (every die the next draw, none skipped).
+    pub draw_counts: u64,
+    /// Secret rolls in the log (their dice are checked only on the full log).
+    pub secret_rolls: u64,
 }
 
 /// Replay failures. Mismatches name the first event or hash that differs.
@@ -162,10 +179,24 @@ pub enum ReplayError {
     /// Seed, salt, RNG state or commitment disagree.
     #[error("fairness check failed: {0}")]
     Fairness(String),
+    /// A public log whose seed is not revealed yet cannot be re-decided.
+    #[error(
+        "the seed is not revealed in this public log yet (it is revealed when the session ends): the dice cannot be checked before"
+    )]
+    NotRevealed,
 }
 
-/// Reads a log (a session directory or a single segment file).
+/// Reads a log: a session directory, a single segment file, or a JSON-lines log
+/// ([`log_lines`]: what the server serves and `fray export` writes).
 pub fn read_log(path: &Path) -> Result<RecordedFight, ReplayError> {
+    if path.is_file() {
+        let bytes = std::fs::read(path).map_err(|e| ReplayError::Read(e.to_string()))?;
+        if log_lines::looks_like_lines(&bytes) {
+            let text = std::str::from_utf8(&bytes)
+                .map_err(|e| ReplayError::Invalid(format!("not UTF-8 JSON lines: {e}")))?;
+            return log_lines::read(text);
+        }
+    }
     let recovered = read_log_path(path).map_err(|e| ReplayError::Read(e.to_string()))?;
     let records =
         decode_frames(&recovered.frames).map_err(|e| ReplayError::Invalid(e.to_string()))?;
@@ -175,10 +206,11 @@ pub fn read_log(path: &Path) -> Result<RecordedFight, ReplayError> {
         ));
     };
     Ok(RecordedFight {
-        header: recovered.header,
+        header: Some(recovered.header),
         genesis: (**genesis).clone(),
         records: records[1..].to_vec(),
         truncated: recovered.truncated,
+        audience: Audience::Gm,
     })
 }
 
@@ -201,6 +233,11 @@ fn check_hash(engine: &Engine, tick: u64, seq: u64, stored: &str) -> Result<(), 
 
 /// Folds the stored events, checking stored state hashes.
 pub fn fold(fight: &RecordedFight) -> Result<Folded, ReplayError> {
+    if fight.audience == Audience::Public {
+        return Err(ReplayError::Invalid(
+            "a public log holds the events as players saw them (redacted), which do not fold into the full state: `fray verify` checks it; replaying needs the full log".into(),
+        ));
+    }
     let mut engine = engine_for(&fight.genesis).map_err(|e| ReplayError::Invalid(e.to_string()))?;
     let mut last = 0u64;
     let mut events = Vec::new();
@@ -247,17 +284,13 @@ pub fn fold(fight: &RecordedFight) -> Result<Folded, ReplayError> {
 
 /// Re-decides every command from the seed and compares events and hashes byte for byte.
 pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
-    let g = &fight.genesis;
-    let (state, stream) = SessionRng::derive_parts(g.seed);
-    if (state, stream) != (fight.header.rng_state, fight.header.rng_stream) {
-        return Err(ReplayError::Fairness(
-            "the RNG state in the log header does not derive from the seed".into(),
-        ));
+    let public = fight.audience == Audience::Public;
+    if public && fight.revealed().is_none() {
+        return Err(ReplayError::NotRevealed);
     }
-    if hex::encode(fight.header.seed_commitment) != g.commitment {
-        return Err(ReplayError::Fairness(
-            "the commitment in the header differs from the genesis record".into(),
-        ));
+    let g = &fight.genesis;
+    if let Some(header) = &fight.header {
+        check_header(header, g)?;
     }
     let mut commitment_checked = false;
     if let Some((seed, salt)) = fight.revealed() {
@@ -279,14 +312,19 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
         }
         commitment_checked = true;
     }
-    check_secret_commitment(g)?;
+    if !public {
+        check_secret_commitment(g)?;
+    }
     let mut engine = engine_for(g).map_err(|e| ReplayError::Invalid(e.to_string()))?;
     let mut report = VerifyReport {
         commands: 0,
         events: 0,
         hashes: 0,
         commitment_checked,
-        secret_commitment_checked: true,
+        secret_commitment_checked: !public,
+        audience: fight.audience,
+        draw_counts: 0,
+        secret_rolls: 0,
     };
     let mut last = 0u64;
     let mut i = 0;
@@ -296,6 +334,7 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                 let Some(Record::Events {
                     first_seq,
                     events: stored,
+                    rng_draws,
                     ..
                 }) = fight.records.get(i + 1)
                 else {
@@ -311,6 +350,19 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                         stored: stored.first().map(json).unwrap_or_default(),
                         decided: format!("the command was rejected: {r}"),
                     })?;
+                // A public log holds the events as players saw them: compare them so.
+                let decided: Vec<GameEvent> = if public {
+                    decided
+                        .iter()
+                        .map(|e| e.redacted(|id| g.is_monster(id)))
+                        .collect()
+                } else {
+                    decided
+                };
+                report.secret_rolls += stored
+                    .iter()
+                    .filter(|e| matches!(e, GameEvent::SecretRolled { .. }))
+                    .count() as u64;
                 for (k, s) in stored.iter().enumerate() {
                     let seq = first_seq + k as u64;
                     let same = decided
@@ -342,6 +394,13 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                         last + 1
                     )));
                 }
+                let draws = engine.rng().draws();
+                if draws != *rng_draws {
+                    return Err(ReplayError::Fairness(format!(
+                        "after tick {tick} the main stream had made {draws} draws, the log says {rng_draws}: a die was skipped or drawn again"
+                    )));
+                }
+                report.draw_counts += 1;
                 last += stored.len() as u64;
                 report.commands += 1;
                 report.events += stored.len() as u64;
@@ -361,6 +420,22 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
         }
     }
     Ok(report)
+}
+
+/// The segment header's RNG state derives from the seed, and its commitment is the genesis's.
+fn check_header(header: &SegmentHeader, g: &Genesis) -> Result<(), ReplayError> {
+    let (state, stream) = SessionRng::derive_parts(g.seed);
+    if (state, stream) != (header.rng_state, header.rng_stream) {
+        return Err(ReplayError::Fairness(
+            "the RNG state in the log header does not derive from the seed".into(),
+        ));
+    }
+    if hex::encode(header.seed_commitment) != g.commitment {
+        return Err(ReplayError::Fairness(
+            "the commitment in the header differs from the genesis record".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// The secret stream's seed and salt in the genesis open its published `secret_commitment`
@@ -385,73 +460,10 @@ fn check_secret_commitment(g: &Genesis) -> Result<(), ReplayError> {
     Ok(())
 }
 
-/// The public export: what players and spectators may see.
-#[derive(Debug, Serialize)]
-struct PublicExport<'a> {
-    format: &'static str,
-    session: &'a str,
-    ruleset: &'a str,
-    ruleset_version: u32,
-    title: &'a str,
-    commitment: &'a str,
-    revealed: Option<(u64, String)>,
-    combatants: Vec<serde_json::Value>,
-    events: Vec<LoggedEvent>,
-    final_state: SessionState,
-    secret_commitment: &'a str,
-}
-
-/// The public (redacted) export as pretty JSON: no tokens, no seed before it is revealed,
-/// no exact monster hit points, and never the secret stream's seed or salt (only its
-/// `secret_commitment`), so the redacted secret rolls stay secret after the seed is revealed.
-pub fn export_public_json(fight: &RecordedFight) -> Result<String, ReplayError> {
-    let folded = fold(fight)?;
-    let g = &fight.genesis;
-    let is_monster = |id: &fray_protocol::CombatantId| {
-        g.encounter
-            .combatants
-            .iter()
-            .any(|c| &c.id == id && c.side == Side::Monsters)
-    };
-    let combatants = g
-        .encounter
-        .combatants
-        .iter()
-        .map(|c| {
-            serde_json::json!({
-                "id": c.id,
-                "name": c.name,
-                "side": c.side,
-                "template": c.template,
-                "level": c.level,
-                "max_hp": if c.side == Side::Monsters { None } else { Some(c.max_hp) },
-            })
-        })
-        .collect();
-    let export = PublicExport {
-        format: "fray-public-export-v1",
-        session: &g.session.0,
-        ruleset: &g.ruleset,
-        ruleset_version: g.ruleset_version,
-        title: &g.encounter.title,
-        commitment: &g.commitment,
-        revealed: fight.revealed(),
-        combatants,
-        events: folded
-            .events
-            .iter()
-            .map(|e| LoggedEvent {
-                seq: e.seq,
-                tick: e.tick,
-                event: e.event.redacted(is_monster),
-            })
-            .collect(),
-        final_state: folded.state.redacted(),
-        secret_commitment: &g.secret_commitment,
-    };
-    serde_json::to_string_pretty(&export).map_err(|e| ReplayError::Invalid(e.to_string()))
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 mod tests_secrets;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+mod tests_public_log;

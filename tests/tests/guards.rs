@@ -335,3 +335,48 @@ async fn a_finished_session_nobody_watches_leaves_memory_after_the_retention_tim
     server.stop().await;
     Ok(())
 }
+
+#[tokio::test]
+async fn a_sessions_log_is_served_to_its_own_tokens_public_to_players_full_to_the_gm() -> Result<()>
+{
+    let server = TestServer::start().await?;
+    let a = create_session(server.addr, "goblin-ambush", 1).await?;
+    let b = create_session(server.addr, "goblin-ambush", 2).await?;
+    let id = a["session"].as_str().ok_or_else(|| anyhow!("no id"))?;
+    let path = format!("/sessions/{id}/log");
+    let token = |c: &serde_json::Value, seat: &str| c["tokens"][seat].as_str().map(str::to_owned);
+    let (status, _) = http(server.addr, "GET", &path, "").await?;
+    assert_eq!(status, 401, "no token");
+    let other = token(&b, "spectator").ok_or_else(|| anyhow!("no token"))?;
+    let (status, _) = http_as(server.addr, "GET", &path, "", Some(&other)).await?;
+    assert_eq!(status, 401, "another session's token");
+    let spectator = token(&a, "spectator").ok_or_else(|| anyhow!("no token"))?;
+    let (status, public) = http_as(server.addr, "GET", &path, "", Some(&spectator)).await?;
+    assert_eq!(status, 200);
+    assert!(public.starts_with("{\"fray_log\":1,\"audience\":\"public\""));
+    assert!(!public.contains(&spectator), "no token in the public log");
+    let gm = token(&a, "gm").ok_or_else(|| anyhow!("no token"))?;
+    let (status, full) = http_as(server.addr, "GET", &path, "", Some(&gm)).await?;
+    assert_eq!(status, 200);
+    assert!(full.starts_with("{\"fray_log\":1,\"audience\":\"gm\""));
+    let (status, _) = http_as(
+        server.addr,
+        "GET",
+        "/sessions/s-0000/log",
+        "",
+        Some(ADMIN_KEY),
+    )
+    .await?;
+    assert_eq!(status, 404);
+    let (status, _) = http_as(
+        server.addr,
+        "GET",
+        "/sessions/..%2F..%2Fetc/log",
+        "",
+        Some(ADMIN_KEY),
+    )
+    .await?;
+    assert_eq!(status, 404, "no path outside the data dir");
+    server.stop().await;
+    Ok(())
+}

@@ -778,7 +778,8 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
     let id = created["session"].as_str().unwrap_or_default().to_string();
     let path = dir.path().join("sessions").join(&id);
     let fight = fray_server::replay::read_log(&path)?;
-    let text = fray_server::replay::export_public_json(&fight)?;
+    let text =
+        fray_server::replay::log_lines::write(&fight, fray_server::replay::Audience::Public)?;
     // The GM's rolls are the secret stream's, from the secret seed in the full log only.
     let g = fight.genesis();
     let mut stream = fray_server::dice::SessionRng::from_secret_seed(g.secret_seed);
@@ -793,15 +794,19 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
     assert!(fight.revealed().is_some(), "the seed is revealed");
     assert!(!text.contains(&g.secret_seed.to_string()), "no secret seed");
     assert!(!text.contains(&g.secret_salt), "no secret salt");
-    // The export is pretty-printed JSON: read it as JSON, not as text.
-    let export: serde_json::Value = serde_json::from_str(&text)?;
-    assert_eq!(export["secret_commitment"], created["secret_commitment"]);
-    assert_eq!(export["secret_commitment"], g.secret_commitment.as_str());
-    let secrets: Vec<&serde_json::Value> = export["events"]
-        .as_array()
-        .ok_or_else(|| anyhow!("no events in the export"))?
+    // The public log is JSON lines: read it as JSON, not as text.
+    let lines = text
+        .lines()
+        .map(serde_json::from_str::<serde_json::Value>)
+        .collect::<Result<Vec<_>, _>>()?;
+    let genesis = &lines.first().ok_or_else(|| anyhow!("an empty log"))?["genesis"];
+    assert_eq!(genesis["secret_commitment"], created["secret_commitment"]);
+    assert_eq!(genesis["secret_commitment"], g.secret_commitment.as_str());
+    let secrets: Vec<&serde_json::Value> = lines
         .iter()
-        .filter_map(|e| e["event"].get("secret_rolled"))
+        .filter_map(|l| l["events"]["events"].as_array())
+        .flatten()
+        .filter_map(|e| e.get("secret_rolled"))
         .collect();
     assert_eq!(secrets.len(), 4, "{secrets:?}");
     for s in secrets {

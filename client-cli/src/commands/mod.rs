@@ -1,6 +1,8 @@
 //! The subcommands: `new` (create a session over HTTP), `play` and `spectate` (WebSocket),
-//! and the offline ones on recorded logs, `replay`, `verify` and `export`.
+//! `log` (download a session's log over HTTP), and the offline ones on recorded logs, `replay`,
+//! `verify` and `export`.
 
+pub mod log;
 pub mod monster;
 pub mod new;
 pub mod offline;

@@ -1,5 +1,6 @@
-//! The offline subcommands on a recorded fight (a session log directory or segment file):
-//! `replay` narrates it, `verify` re-runs it from its seed, `export` writes the public JSON.
+//! The offline subcommands on a recorded fight (a session log directory, a segment file, or a
+//! JSON-lines log as the server serves it): `replay` narrates it, `verify` re-runs it from its
+//! seed, `export` writes the public log (JSON lines, `fray-log-v1`).
 //! They call `fray_server::replay` directly; no server needs to run.
 //!
 //! Exit codes: 0 success, 1 a failure of the fight itself (verification mismatch, a fold or
@@ -135,6 +136,17 @@ pub fn verify(path: &Path) -> ExitCode {
                     fight.genesis().secret_commitment
                 );
             }
+            if report.audience == replay::Audience::Public {
+                println!(
+                    "Public log: every public die is the next draw of the committed seed's stream ({} draw counts match: none skipped, none drawn again)",
+                    report.draw_counts
+                );
+                println!(
+                    "Not checked without the secret seed: the dice of the {} GM-only secret rolls (committed to by {}; the GM's full log verifies them)",
+                    report.secret_rolls,
+                    fight.genesis().secret_commitment
+                );
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -144,16 +156,14 @@ pub fn verify(path: &Path) -> ExitCode {
     }
 }
 
-/// `fray export FILE --json [-o OUT]`.
-pub fn export(path: &Path, json: bool, output: Option<&Path>) -> ExitCode {
-    if !json {
-        return fail("choose an export format: --json");
-    }
+/// `fray export FILE [-o OUT]`: the public log, JSON lines (`--json` is accepted: it is the
+/// format).
+pub fn export(path: &Path, output: Option<&Path>) -> ExitCode {
     let fight = match read(path) {
         Ok(f) => f,
         Err(code) => return code,
     };
-    let mut text = match replay::export_public_json(&fight) {
+    let mut text = match replay::log_lines::write(&fight, replay::Audience::Public) {
         Ok(t) => t,
         Err(e) => return fail(format!("cannot export {}: {e}", path.display())),
     };

@@ -4,6 +4,8 @@
 //!   returns the tokens and the seed commitment. Needs the operator key (`admin.rs`).
 //! - `GET /sessions` — list sessions: the demo sessions to anyone, every session to the
 //!   operator (spectator tokens only for demo sessions).
+//! - `GET /sessions/{id}/log` — the session's log as JSON lines (`replay::log_lines`): the
+//!   public log to any token of the session, the full log to its GM's token or the operator.
 //! - `GET /ws` — the WebSocket endpoint (subprotocols `fray.v1.json`, `fray.v1.bincode`).
 //! - `GET /health` — liveness.
 
@@ -17,7 +19,7 @@ pub mod session_task;
 
 use crate::content::{ContentError, load_encounter};
 use admin::AdminKey;
-use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -163,6 +165,62 @@ async fn list_sessions(State(app): State<AppState>, headers: HeaderMap) -> Respo
     Json(list).into_response()
 }
 
+/// `GET /sessions/{id}/log`: the log as JSON lines for the bearer's audience.
+async fn session_log(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|h| h.strip_prefix("Bearer "))
+        .map(str::trim);
+    let audience = if is_operator(&app, &headers) {
+        Some(crate::replay::Audience::Gm)
+    } else {
+        bearer
+            .and_then(|t| app.registry.token(t))
+            .filter(|(handle, _)| handle.info().session == id)
+            .map(|(_, role)| match role {
+                fray_protocol::Role::Gm => crate::replay::Audience::Gm,
+                _ => crate::replay::Audience::Public,
+            })
+    };
+    let Some(audience) = audience else {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            ErrorCode::Unauthorized,
+            "a session's log needs one of its tokens (or the operator key): Authorization: Bearer <token>",
+        );
+    };
+    let Some(dir) = app.registry.session_dir(&id).filter(|d| d.is_dir()) else {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            ErrorCode::SessionUnavailable,
+            format!("no session {id}"),
+        );
+    };
+    let lines = tokio::task::spawn_blocking(move || {
+        crate::replay::read_log(&dir)
+            .and_then(|fight| crate::replay::log_lines::write(&fight, audience))
+    })
+    .await;
+    match lines {
+        Ok(Ok(text)) => ([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response(),
+        Ok(Err(e)) => refuse(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::SessionUnavailable,
+            format!("cannot read the log of {id}: {e}"),
+        ),
+        Err(e) => refuse(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::SessionUnavailable,
+            e.to_string(),
+        ),
+    }
+}
+
 async fn ws_handler(
     State(app): State<AppState>,
     ConnectInfo(peer): ConnectInfo<Peer>,
@@ -187,6 +245,7 @@ async fn ws_handler(
 pub fn router(app: AppState) -> Router {
     Router::new()
         .route("/sessions", post(create_session).get(list_sessions))
+        .route("/sessions/{id}/log", get(session_log))
         .route("/ws", get(ws_handler))
         .route("/health", get(|| async { "ok" }))
         .with_state(app)

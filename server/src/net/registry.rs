@@ -264,6 +264,16 @@ impl Registry {
         out
     }
 
+    /// The log directory of a session (whether or not it is live). `None` for an id that is
+    /// not a session id (`s-` and hex digits), so that no path outside the data dir is named.
+    pub fn session_dir(&self, id: &str) -> Option<PathBuf> {
+        let hex = id.strip_prefix("s-")?;
+        if hex.is_empty() || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        Some(self.sessions_dir().join(id))
+    }
+
     /// The limits in force.
     pub fn limits(&self) -> &Limits {
         &self.limits

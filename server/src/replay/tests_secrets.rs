@@ -240,24 +240,44 @@ fn the_public_export_keeps_secret_rolls_secret_after_the_end_listening_at_doors(
     let dir = tempfile::tempdir().unwrap();
     let fight = finished_log(dir.path());
     assert_eq!(fight.revealed().map(|(seed, _)| seed), Some(SEED));
-    let text = export_public_json(&fight).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let text = log_lines::write(&fight, Audience::Public).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let commitment = hex::encode(crate::dice::commitment(SECRET_SEED, &SECRET_SALT));
-    assert_eq!(json["secret_commitment"], commitment.as_str());
+    assert_eq!(
+        lines[0]["genesis"]["secret_commitment"],
+        commitment.as_str()
+    );
     assert_eq!(fight.genesis().secret_commitment, commitment);
     assert!(!text.contains(&SECRET_SEED.to_string()), "no secret seed");
     assert!(!text.contains(&hex::encode(SECRET_SALT)), "no secret salt");
     assert!(!text.contains("secret_seed") && !text.contains("secret_salt"));
-    let secret_events: Vec<&serde_json::Value> = json["events"]
-        .as_array()
-        .unwrap()
+    let secret_events: Vec<&serde_json::Value> = lines
         .iter()
-        .filter_map(|e| e["event"].get("secret_rolled"))
+        .filter_map(|l| l["events"]["events"].as_array())
+        .flatten()
+        .filter_map(|e| e.get("secret_rolled"))
         .collect();
     assert_eq!(secret_events.len(), 25);
     for e in secret_events {
         assert!(e["roll"].is_null() && e["success"].is_null() && e["distance"].is_null());
     }
+    // The draw count of the secret stream is not published (it would tell how many secret dice
+    // were rolled).
+    assert!(
+        lines
+            .iter()
+            .filter_map(|l| l["events"]["secret_draws"].as_u64())
+            .all(|n| n == 0)
+    );
+    // And the public log verifies without the secret seed.
+    let public = log_lines::read(&text).unwrap();
+    let report = verify(&public).unwrap();
+    assert_eq!(report.audience, Audience::Public);
+    assert!(report.commitment_checked && !report.secret_commitment_checked);
+    assert_eq!(report.secret_rolls, 25);
 }
 
 /// Fray's fairness check: `verify` on the full log checks the genesis's secret seed and salt

@@ -54,6 +54,17 @@ pub struct Genesis {
     pub secret_salt: String,
 }
 
+impl Genesis {
+    /// Whether a combatant is one of the GM's monsters (redaction hides their exact hit
+    /// points).
+    pub fn is_monster(&self, id: &fray_protocol::CombatantId) -> bool {
+        self.encounter
+            .combatants
+            .iter()
+            .any(|c| &c.id == id && c.side == fray_protocol::ids::Side::Monsters)
+    }
+}
+
 /// A log record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
