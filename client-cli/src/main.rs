@@ -284,8 +284,22 @@ mod tests {
     }
 
     #[test]
-    fn export_requires_a_format() {
-        assert!(Cli::try_parse_from(["fray", "export", "log"]).is_err());
+    fn export_needs_no_format_flag_and_still_takes_json() {
+        assert!(Cli::try_parse_from(["fray", "export", "log"]).is_ok());
         assert!(Cli::try_parse_from(["fray", "export", "log", "--json", "-o", "x.json"]).is_ok());
+    }
+
+    #[test]
+    fn log_takes_a_session_and_a_token() {
+        let cli = Cli::try_parse_from(["fray", "log", "s-1", "--token", "t", "-o", "f.jsonl"])
+            .expect("parses");
+        let Cmd::Log { session, token, .. } = cli.command else {
+            panic!("log expected");
+        };
+        assert_eq!((session.as_str(), token.as_str()), ("s-1", "t"));
+        assert!(
+            Cli::try_parse_from(["fray", "log", "s-1"]).is_err(),
+            "a token is needed"
+        );
     }
 }

@@ -199,6 +199,17 @@ fn message(msg: &ServerMessage, enc: Encoding) -> Option<Message> {
     }
 }
 
+/// Runs disk work (a group's write and fsync, a snapshot) so that it does not hold up the other
+/// tasks of this worker thread: on the multi-threaded runtime the worker hands its other tasks to
+/// another thread first (`block_in_place`); on a current-thread runtime (tests) it just runs.
+/// The session task itself still waits for it: nothing is acknowledged before the fsync.
+fn off_worker<T>(work: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(work),
+        _ => work(),
+    }
+}
+
 /// Starts the task of a session.
 pub fn spawn(
     session: Session,
@@ -264,7 +275,7 @@ impl Task {
                 Ok(None) => break,
                 Err(_) => {
                     // Idle: under the interval policy, make what was appended durable.
-                    if let Err(e) = self.session.sync_if_due() {
+                    if let Err(e) = off_worker(|| self.session.sync_if_due()) {
                         tracing::error!(session = %id, error = %e, "log sync failed; the session stops");
                         self.stop(&id);
                         return;
@@ -360,7 +371,7 @@ impl Task {
         if group.is_empty() {
             return true;
         }
-        if let Err(e) = self.session.commit() {
+        if let Err(e) = off_worker(|| self.session.commit()) {
             tracing::error!(session = %id, error = %e, "log append failed; the session stops and will be rebuilt from its log");
             self.stop(id);
             return false;

@@ -6,6 +6,7 @@
 //! session must be dropped (fail-stop): its world may be ahead of its log, and it is rebuilt from
 //! the log on the next start.
 
+pub mod event_index;
 pub mod record;
 
 use crate::content::model::Encounter;
@@ -100,6 +101,8 @@ pub struct Session {
     queued: Vec<Vec<u8>>,
     events_since_snapshot: u64,
     monsters: BTreeSet<CombatantId>,
+    /// Event seq → frame of its tick, for resumes.
+    event_index: event_index::EventIndex,
 }
 
 fn random_bytes<const N: usize>() -> Result<[u8; N], SessionError> {
@@ -296,6 +299,7 @@ impl Session {
             queued: Vec::new(),
             events_since_snapshot: 0,
             monsters,
+            event_index: event_index::EventIndex::default(),
         }
     }
 
@@ -351,6 +355,14 @@ impl Session {
                 },
                 None => (engine_for(&genesis)?, 1, 0, 0, 0, 0),
             };
+        // Each tick's events follow its command: index the command's frame by the first event.
+        let mut index = event_index::EventIndex::default();
+        for (i, rec) in records.iter().enumerate() {
+            let command_frame = i.checked_sub(1).and_then(|j| recovered.frames.get(j));
+            if let (Record::Events { first_seq, .. }, Some((frame, _))) = (rec, command_frame) {
+                index.note(*first_seq, *frame);
+            }
+        }
         for (i, rec) in records.iter().enumerate().skip(skip_frames as usize) {
             match rec {
                 Record::Events {
@@ -392,6 +404,7 @@ impl Session {
         let mut s = Session::assemble(genesis, engine, log, config);
         s.tick = tick;
         s.last_seq = last_seq;
+        s.event_index = index;
         Ok((s, recovered.truncated))
     }
 
@@ -426,6 +439,11 @@ impl Session {
                     | fray_protocol::GameEvent::SeedRevealed { .. }
             )
         });
+        // The command's frame: after what is appended and what is queued before it.
+        let frame = self.log.next_seq() + self.queued.len() as u64;
+        if !events.is_empty() {
+            self.event_index.note(first_seq, frame);
+        }
         let mut records = vec![
             Record::Command {
                 tick,
@@ -506,7 +524,9 @@ impl Session {
 
     /// Every logged event with a sequence number greater than `after`, from the log.
     pub fn events_after(&self, after: u64) -> Result<Vec<LoggedEvent>, SessionError> {
-        let frames = self.log.read_frames_from(1)?;
+        // Only the tail: from the tick that holds event `after + 1` (the sparse index).
+        let from = self.event_index.frame_for_events_after(after).unwrap_or(1);
+        let frames = self.log.read_frames_from(from)?;
         let mut out = Vec::new();
         for rec in decode_frames(&frames)? {
             if let Record::Events {
@@ -594,6 +614,75 @@ mod tests {
             SessionConfig::default(),
         )
         .unwrap()
+    }
+
+    /// Every event of the log, read from its first frame (what `events_after` did before it had
+    /// an index).
+    fn all_events(s: &Session) -> Vec<LoggedEvent> {
+        let frames = s.log.read_frames_from(1).unwrap();
+        let mut out = Vec::new();
+        for rec in decode_frames(&frames).unwrap() {
+            if let Record::Events {
+                tick,
+                first_seq,
+                events,
+                ..
+            } = rec
+            {
+                for (i, event) in events.into_iter().enumerate() {
+                    out.push(LoggedEvent {
+                        seq: first_seq + i as u64,
+                        tick,
+                        event,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_resume_reads_the_same_events_from_the_index_as_from_the_first_frame() {
+        let storage = MemStorage::new();
+        let mut s = session(storage.clone());
+        // A dense index, so that a short fight has many entries to choose from.
+        s.event_index = event_index::EventIndex::with_stride(8);
+        let roles = vec![
+            fray_protocol::Role::Gm,
+            fray_protocol::Role::Player {
+                name: "alice".into(),
+                controls: s.genesis().encounter.seats[0].controls.clone(),
+            },
+            fray_protocol::Role::Player {
+                name: "bob".into(),
+                controls: s.genesis().encounter.seats[1].controls.clone(),
+            },
+        ];
+        for tick in 0..400 {
+            let state = s.state();
+            if state.seed_revealed {
+                break;
+            }
+            let Some((_, cmd)) = crate::demo::bot::next_for_table(&state, &roles, tick) else {
+                break;
+            };
+            s.stage("gm", tick + 1, &cmd).unwrap();
+            s.commit().unwrap();
+        }
+        let all = all_events(&s);
+        let last = s.last_seq();
+        assert!(last > 100, "a long enough fight: {last} events");
+        let check = |s: &Session| {
+            for after in [0, 1, 2, 7, 8, 9, 50, last / 2, last - 1, last] {
+                let expected: Vec<&LoggedEvent> = all.iter().filter(|e| e.seq > after).collect();
+                let got = s.events_after(after).unwrap();
+                assert_eq!(got.iter().collect::<Vec<_>>(), expected, "after {after}");
+            }
+        };
+        check(&s);
+        drop(s);
+        let (reopened, _) = Session::open(storage, SessionConfig::default()).unwrap();
+        check(&reopened);
     }
 
     #[test]
