@@ -14,7 +14,6 @@ use crate::engine::Engine;
 use crate::log::{SegmentHeader, Truncation, read_log_path};
 use crate::session::record::{Genesis, Record};
 use crate::session::{decode_frames, engine_for};
-use fray_protocol::codec::to_bincode;
 use fray_protocol::{GameEvent, SessionState};
 use serde::Serialize;
 use std::path::Path;
@@ -365,9 +364,9 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                     .count() as u64;
                 for (k, s) in stored.iter().enumerate() {
                     let seq = first_seq + k as u64;
-                    let same = decided
-                        .get(k)
-                        .is_some_and(|d| to_bincode(d).ok() == to_bincode(s).ok());
+                    // Derived equality on plain data (no floats, ordered maps) is equality of
+                    // the bincode bytes, without encoding both.
+                    let same = decided.get(k).is_some_and(|d| d == s);
                     if !same {
                         return Err(ReplayError::EventMismatch {
                             seq,
