@@ -570,3 +570,37 @@ async fn the_protocol_documents_recipe_checks_the_dice_of_a_finished_ose_session
         text(&out.stdout)
     );
 }
+
+/// A byte flipped in the middle of a shipped replay's segment: `verify`, `replay` and `export`
+/// each fail (exit 2, the log cannot be read as it is) naming the segment file, the byte offset
+/// and the last good seq — none of them passes off the damage as a torn tail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verify_replay_and_export_refuse_a_log_damaged_in_the_middle() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fight = PathBuf::from(repo("replays/ose/barrow-of-the-hollow-king-seed-24"));
+    let copy = dir.path().join("fight");
+    std::fs::create_dir_all(&copy).expect("mkdir");
+    for e in std::fs::read_dir(&fight).expect("golden") {
+        let e = e.expect("entry");
+        std::fs::copy(e.path(), copy.join(e.file_name())).expect("copy");
+    }
+    let seg = copy.join("seg-000000.log");
+    let mut bytes = std::fs::read(&seg).expect("read");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    std::fs::write(&seg, bytes).expect("write");
+    for verb in ["verify", "replay", "export"] {
+        let out = fray(vec![verb.into(), copy.display().to_string()], None).await;
+        let stderr = text(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{verb}: {stderr}{}",
+            text(&out.stdout)
+        );
+        assert!(stderr.contains("corruption in"), "{verb}: {stderr}");
+        assert!(stderr.contains("seg-000000.log"), "{verb}: {stderr}");
+        assert!(stderr.contains("at byte"), "{verb}: {stderr}");
+        assert!(stderr.contains("last good frame seq"), "{verb}: {stderr}");
+    }
+}

@@ -149,7 +149,7 @@ async fn main() -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
     let addr = listener.local_addr()?;
-    tracing::info!(%addr, data_dir = %args.data_dir.display(), recovered = recovered.recovered, "fray-server ready");
+    tracing::info!(%addr, data_dir = %args.data_dir.display(), recovered = recovered.recovered, quarantined = recovered.quarantined.len(), "fray-server ready");
     // One machine-readable line on stdout for scripts and tests.
     println!("fray-server listening on {addr}");
     let demo = args.demo.then(|| {

@@ -35,16 +35,26 @@ pub enum LogError {
         #[source]
         source: HeaderError,
     },
-    /// A sealed (non-last) segment is corrupt. Never repaired automatically.
-    #[error("corruption in sealed segment {segment} ({file}) at offset {offset}: {reason}")]
-    SealedCorruption {
+    /// A bad frame that is not a torn tail: in a sealed segment, or followed by a valid frame,
+    /// or a well-formed frame out of sequence. Never repaired automatically: acknowledged
+    /// events may follow it.
+    #[error(
+        "corruption in {file} (segment {segment}{sealed}) at byte {offset}, after {last_good}: {reason}",
+        sealed = if *sealed { ", sealed" } else { "" },
+        last_good = match last_good_seq { Some(s) => format!("last good frame seq {s}"), None => "no good frame".to_owned() }
+    )]
+    Corruption {
         /// Segment index.
         segment: u32,
         /// Segment file.
         file: String,
         /// Byte offset of the first bad frame.
         offset: u64,
-        /// What is wrong with it.
+        /// Seq of the last good frame before it, if any.
+        last_good_seq: Option<u64>,
+        /// Whether the segment is sealed (not the last one).
+        sealed: bool,
+        /// What is wrong with the frame there.
         reason: FrameError,
     },
     /// A frame inside the committed part of the log could not be read back.

@@ -136,6 +136,21 @@ pub fn decode_frame(buf: &[u8]) -> Result<(Frame<'_>, usize), FrameError> {
     Ok((Frame { seq, payload }, total))
 }
 
+/// Whether a valid frame (checksum good) with a seq of at least `min_seq` starts anywhere in
+/// `buf` after offset `from`: what tells a damaged frame in the middle of a log from a torn
+/// tail. Only offsets whose `seq` field is plausible (from `min_seq` up to one more than the
+/// frames that could fit) are checksummed, so random or zeroed bytes cost one look each.
+pub(super) fn valid_frame_after(buf: &[u8], from: usize, min_seq: u64) -> Option<usize> {
+    let max_frames = (buf.len() / FRAME_HEADER_LEN) as u64 + 1;
+    let max_seq = min_seq.saturating_add(max_frames);
+    (from.saturating_add(1)..buf.len()).find(|&at| {
+        let rest = buf.get(at..).unwrap_or_default();
+        let plausible =
+            le_u64(rest, SEQ_OFFSET).is_some_and(|seq| (min_seq..=max_seq).contains(&seq));
+        plausible && decode_frame(rest).is_ok()
+    })
+}
+
 /// Where a [`scan_frames`] stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct ScanEnd {

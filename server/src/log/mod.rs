@@ -17,9 +17,10 @@
 //!
 //! - [`writer::SessionLog`] appends batches with group commit under an [`FsyncPolicy`], rotates
 //!   segments, fails stop (poisons itself) on any write or sync error, and serves catch-up reads.
-//! - [`recovery`] scans a log on open: a torn tail of the active segment (short frame, bad CRC,
-//!   oversize length, out-of-order seq) is truncated and reported; corruption in a sealed segment
-//!   is an error ([`LogError::SealedCorruption`]). [`read_log`] / [`read_log_path`] do the same
+//! - [`recovery`] scans a log on open: a torn tail (a short, checksum-failing or oversize last
+//!   frame of the active segment with no valid frame after it) is truncated and reported;
+//!   anything else — a bad frame followed by a valid one, an out-of-order seq, a bad frame in a
+//!   sealed segment — is corruption ([`LogError::Corruption`]), and nothing is cut. [`read_log`] / [`read_log_path`] do the same
 //!   scan read-only, for `verify`/`replay` tools.
 //! - [`storage`] holds the [`Storage`] trait, [`FsStorage`] and the fault-injecting
 //!   [`MemStorage`].

@@ -7,17 +7,22 @@
 //! - each segment's `first_seq` is where the previous segment ended (segment 0 starts at 0);
 //! - frames decode ([`decode_frame`](super::frame::decode_frame)) and their seqs are gapless.
 //!
-//! In the last (active) segment, the first short frame, bad CRC, oversize `len` or out-of-order
-//! seq ends the log: everything from there is a torn tail, reported as a [`Truncation`] (and cut
-//! off by [`SessionLog::open`](super::SessionLog::open), but not by [`read_log`]). The same
-//! problem in a sealed segment is [`LogError::SealedCorruption`].
+//! A **torn tail** is what a crash in the middle of an append leaves: at the end of the last
+//! (active) segment, a frame that runs past the end of the file, or whose checksum fails or
+//! whose `len` is impossible, with **no valid frame anywhere after it** (any later offset whose
+//! `seq` is at least the bad frame's and whose checksum holds counts as valid). It is reported
+//! as a [`Truncation`] (and cut off by [`SessionLog::open`](super::SessionLog::open), but not
+//! by [`read_log`]). Everything else is [`LogError::Corruption`], naming the segment, the byte
+//! offset and the last good seq, and nothing is cut: a bad frame followed by a valid one (a
+//! flipped bit in the middle of the log), a well-formed frame out of sequence, any bad frame in
+//! a sealed segment, a header that does not match, a sequence gap between segments.
 
 use std::fs;
 use std::ops::ControlFlow;
 use std::path::Path;
 
 use super::error::{LogError, Result};
-use super::frame::{FrameError, scan_frames};
+use super::frame::{FrameError, scan_frames, valid_frame_after};
 use super::header::SegmentHeader;
 use super::storage::{FsStorage, Storage, segment_file_name};
 
@@ -200,11 +205,16 @@ fn scan_sources(
             ControlFlow::Continue(())
         });
         if let Some(reason) = end.corruption {
-            if !is_last {
-                return Err(LogError::SealedCorruption {
+            let torn = is_last
+                && !matches!(reason, FrameError::SeqOutOfOrder { .. })
+                && valid_frame_after(&bytes, end.end, end.next_seq).is_none();
+            if !torn {
+                return Err(LogError::Corruption {
                     segment,
                     file,
                     offset: end.end as u64,
+                    last_good_seq: end.next_seq.checked_sub(1).filter(|_| !frames.is_empty()),
+                    sealed: !is_last,
                     reason,
                 });
             }
@@ -375,6 +385,109 @@ mod tests {
         Ok(())
     }
 
+    /// Offsets of the frames of segment 0 of a `mem_log`, and the segment's length.
+    fn frame_offsets(n: u64) -> (Vec<usize>, usize) {
+        let mut offsets = Vec::new();
+        let mut at = header_len();
+        for p in payloads(0..n) {
+            offsets.push(at);
+            at += 16 + p.len();
+        }
+        (offsets, at)
+    }
+
+    /// DESIGN §7 (issue 16): one flipped bit anywhere in a small log is found. In any frame but
+    /// the last it is corruption naming the frame's offset and the last good seq, and neither
+    /// reading nor opening the log cuts anything; in the last frame it is a torn tail that drops
+    /// that frame only; in the header the log does not open.
+    #[test]
+    fn every_bit_flip_in_a_small_log_is_found_and_only_the_last_frame_is_a_torn_tail() -> TestResult
+    {
+        let n = 6;
+        let (mem, _) = mem_log(n, LogConfig::default())?;
+        let pristine = mem.segment_bytes(0).ok_or("no segment")?;
+        let (offsets, len) = frame_offsets(n);
+        assert_eq!(len, pristine.len());
+        let last = *offsets.last().ok_or("no frame")?;
+        for pos in 0..pristine.len() {
+            let mut bytes = pristine.clone();
+            bytes[pos] ^= 1 << (pos % 8);
+            let copy = MemStorage::new();
+            copy.set_segment_bytes(0, bytes.clone());
+            let read = read_log(&copy);
+            if pos < header_len() {
+                assert!(read.is_err(), "a flip at header byte {pos} went unseen");
+                continue;
+            }
+            let frame = offsets.iter().rposition(|o| *o <= pos).ok_or("no frame")?;
+            if offsets[frame] == last {
+                let r = read.map_err(|e| format!("byte {pos}: {e}"))?;
+                let t = r.truncated.ok_or(format!("byte {pos}: no torn tail"))?;
+                assert_eq!(t.offset, last as u64, "byte {pos}");
+                assert_eq!(r.frames.len() as u64, n - 1, "byte {pos}");
+            } else {
+                match read {
+                    Err(LogError::Corruption {
+                        offset,
+                        last_good_seq,
+                        sealed: false,
+                        ..
+                    }) => {
+                        assert_eq!(offset, offsets[frame] as u64, "byte {pos}");
+                        assert_eq!(last_good_seq, (frame as u64).checked_sub(1), "byte {pos}");
+                    }
+                    other => return Err(format!("byte {pos}: {other:?}").into()),
+                }
+                assert!(SessionLog::open(copy.clone()).is_err(), "byte {pos} opened");
+                assert_eq!(copy.segment_bytes(0), Some(bytes), "byte {pos}: cut");
+            }
+        }
+        Ok(())
+    }
+
+    /// A crash in the middle of the last append: the log cut at every byte of its last frame is
+    /// a torn tail that drops that frame only.
+    #[test]
+    fn a_cut_at_every_byte_of_the_last_frame_is_a_torn_tail() -> TestResult {
+        let n = 5;
+        let (mem, _) = mem_log(n, LogConfig::default())?;
+        let pristine = mem.segment_bytes(0).ok_or("no segment")?;
+        let (offsets, _) = frame_offsets(n);
+        let last = *offsets.last().ok_or("no frame")?;
+        for cut in last + 1..pristine.len() {
+            let copy = MemStorage::new();
+            copy.set_segment_bytes(0, pristine[..cut].to_vec());
+            let (_, r) = SessionLog::open(copy.clone()).map_err(|e| format!("cut {cut}: {e}"))?;
+            let t = r.truncated.ok_or(format!("cut {cut}: no torn tail"))?;
+            assert_eq!(
+                (t.offset, t.bytes_dropped),
+                (last as u64, (cut - last) as u64)
+            );
+            assert_eq!(r.frames.len() as u64, n - 1);
+            assert_eq!(copy.segment_bytes(0).map(|b| b.len()), Some(last));
+        }
+        Ok(())
+    }
+
+    /// A bit flip in a middle frame's `len` can make the frame seem to run past the end of the
+    /// file, like a torn tail; the valid frames after it show that it is not.
+    #[test]
+    fn a_flipped_length_in_a_middle_frame_is_corruption_not_a_torn_tail() -> TestResult {
+        let (mem, _) = mem_log(4, LogConfig::default())?;
+        let (offsets, _) = frame_offsets(4);
+        // The high byte of frame 1's len: the frame now claims ~16 MiB or more.
+        assert!(mem.flip_bit(0, offsets[1] + 3, 0));
+        match read_log(&mem) {
+            Err(LogError::Corruption {
+                offset,
+                last_good_seq: Some(0),
+                ..
+            }) => assert_eq!(offset, offsets[1] as u64),
+            other => return Err(format!("unexpected {other:?}").into()),
+        }
+        Ok(())
+    }
+
     #[test]
     fn bit_flip_in_last_frame_is_truncated() -> TestResult {
         let (mem, _) = mem_log(4, LogConfig::default())?;
@@ -390,22 +503,28 @@ mod tests {
     }
 
     #[test]
-    fn out_of_order_seq_is_truncated() -> TestResult {
+    fn a_well_formed_frame_out_of_sequence_at_the_tail_is_corruption_not_a_torn_tail() -> TestResult
+    {
         let (mem, _) = mem_log(2, LogConfig::default())?;
         let mut bytes = mem.segment_bytes(0).unwrap_or_default();
         let good = bytes.len();
         encode_frame(&mut bytes, 7, b"stale")?;
-        mem.set_segment_bytes(0, bytes);
-        let (_, recovered) = SessionLog::open(mem.clone())?;
-        let t = recovered.truncated.ok_or("no truncation reported")?;
-        assert_eq!(
-            t.reason,
-            FrameError::SeqOutOfOrder {
-                expected: 2,
-                found: 7
-            }
-        );
-        assert_eq!(t.offset, good as u64);
+        mem.set_segment_bytes(0, bytes.clone());
+        match SessionLog::open(mem.clone()) {
+            Err(LogError::Corruption {
+                offset,
+                last_good_seq: Some(1),
+                sealed: false,
+                reason:
+                    FrameError::SeqOutOfOrder {
+                        expected: 2,
+                        found: 7,
+                    },
+                ..
+            }) => assert_eq!(offset, good as u64),
+            other => return Err(format!("unexpected {other:?}").into()),
+        }
+        assert_eq!(mem.segment_bytes(0), Some(bytes), "nothing was cut");
         Ok(())
     }
 
@@ -422,7 +541,7 @@ mod tests {
         assert_eq!(mem.list_segments()?, vec![0, 1, 2]);
         assert!(mem.flip_bit(1, header_len() + 18, 0));
         match SessionLog::open(mem.clone()) {
-            Err(LogError::SealedCorruption {
+            Err(LogError::Corruption {
                 segment: 1,
                 offset,
                 reason: FrameError::BadCrc { .. },
@@ -430,16 +549,13 @@ mod tests {
             }) => assert_eq!(offset, header_len() as u64),
             other => return Err(format!("unexpected {other:?}").into()),
         }
-        assert!(matches!(
-            read_log(&mem),
-            Err(LogError::SealedCorruption { .. })
-        ));
+        assert!(matches!(read_log(&mem), Err(LogError::Corruption { .. })));
         let mut sealed = mem.segment_bytes(0).unwrap_or_default();
         sealed.truncate(sealed.len() - 1);
         mem.set_segment_bytes(0, sealed);
         assert!(matches!(
             read_log(&mem),
-            Err(LogError::SealedCorruption { segment: 0, .. })
+            Err(LogError::Corruption { segment: 0, .. })
         ));
         Ok(())
     }

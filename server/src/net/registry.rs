@@ -63,6 +63,9 @@ pub struct Recovery {
     /// Demo fights that were being played when the server stopped (served again only when the
     /// demo runs, for its bots to finish).
     pub unfinished_demos: Vec<DemoSeats>,
+    /// Session folders whose logs could not be recovered (corrupt, unreadable): not served,
+    /// left as they are.
+    pub quarantined: Vec<PathBuf>,
 }
 
 /// The seats of a demo fight, for its bots.
@@ -257,7 +260,14 @@ impl Registry {
                     out.recovered += 1;
                 }
                 Err(e) => {
-                    tracing::error!(dir = %dir.display(), error = %e, "cannot recover session")
+                    // Quarantined: a damaged log is never cut or repaired here (acknowledged
+                    // events may follow the damage); the other sessions are served.
+                    tracing::error!(
+                        dir = %dir.display(),
+                        error = %e,
+                        "session quarantined: its log cannot be recovered; it is not served and its files are left as they are"
+                    );
+                    out.quarantined.push(dir.clone());
                 }
             }
         }
