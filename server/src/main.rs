@@ -79,6 +79,10 @@ struct LimitArgs {
     /// Seconds a finished session nobody watches stays in memory and the listing [default: 900].
     #[arg(long)]
     retention_secs: Option<u64>,
+    /// Seconds a session nobody is connected to keeps its world in memory before it hibernates
+    /// (reopened from its log at the next connection) [default: 60].
+    #[arg(long)]
+    hibernate_after_secs: Option<u64>,
 }
 
 impl LimitArgs {
@@ -105,6 +109,9 @@ impl LimitArgs {
                 .subscriber_queue_bytes
                 .unwrap_or(d.subscriber_queue_bytes),
             retention: self.retention_secs.map_or(d.retention, Duration::from_secs),
+            hibernate_after: self
+                .hibernate_after_secs
+                .map_or(d.hibernate_after, Duration::from_secs),
         }
     }
 }

@@ -12,6 +12,7 @@
 //! | from TCP accept to `hello` | 10 s | the TCP connection is closed |
 //! | bytes queued for one subscriber | 1 MiB | `error` `lagging`, closed |
 //! | a finished session (seed revealed, nobody connected) stays served | 15 min | leaves memory and the listing; its log stays on disk |
+//! | a session nobody is connected to keeps its world in memory | 60 s | hibernates: world and file let go, reopened from the log at the next connection |
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -41,6 +42,9 @@ pub struct Limits {
     pub subscriber_queue_bytes: usize,
     /// How long a finished session nobody watches stays in memory and in the listing.
     pub retention: Duration,
+    /// How long a session nobody is connected to keeps its world in memory and its log file
+    /// open before it hibernates.
+    pub hibernate_after: Duration,
 }
 
 impl Default for Limits {
@@ -56,6 +60,7 @@ impl Default for Limits {
             handshake_timeout: Duration::from_secs(10),
             subscriber_queue_bytes: 1 << 20,
             retention: Duration::from_secs(15 * 60),
+            hibernate_after: Duration::from_secs(60),
         }
     }
 }

@@ -284,6 +284,17 @@ impl Registry {
         Some(self.sessions_dir().join(id))
     }
 
+    /// Opens a session of the data directory from its log (a hibernating session waking up).
+    pub fn open_session(&self, id: &SessionId) -> Result<Session, SessionError> {
+        let dir = self.sessions_dir().join(&id.0);
+        let storage = FsStorage::open(&dir)?;
+        let (session, truncated) = Session::open(storage, self.config.clone())?;
+        if let Some(t) = truncated {
+            tracing::warn!(session = %id, offset = t.offset, "torn tail truncated when reopening");
+        }
+        Ok(session)
+    }
+
     /// The limits in force.
     pub fn limits(&self) -> &Limits {
         &self.limits

@@ -237,8 +237,93 @@ pub fn spawn(
         limits,
         unwatched_since: None,
     };
-    tokio::spawn(task.run(rx));
+    tokio::spawn(lifecycle(task, rx));
     SessionHandle { tx, info }
+}
+
+/// Why [`Task::run`] returned.
+enum Exit {
+    /// The session stopped (shutdown, its log failed, it left memory, or every handle is gone).
+    Stopped,
+    /// Nobody has been connected for [`Limits::hibernate_after`]: the world and the log's file
+    /// are let go; the task waits for the next message to reopen the session from its log.
+    Hibernate,
+}
+
+/// A session task's life: run while awake; while hibernating hold only the inbox, the listing
+/// entry and the registry's handle (no world, no open file), and reopen the session from its log
+/// (its latest snapshot and the tail, as at a restart) when a connection subscribes.
+async fn lifecycle(mut task: Task, mut rx: mpsc::Receiver<SessionMsg>) {
+    let mut first = None;
+    loop {
+        if let Exit::Stopped = task.run(&mut rx, first.take()).await {
+            return;
+        }
+        let id = task.session.genesis().session.clone();
+        let finished = task.session.status().1;
+        let Task {
+            session,
+            subscribers: _,
+            info,
+            registry,
+            limits,
+            unwatched_since,
+        } = task;
+        drop(session);
+        tracing::debug!(session = %id, "session hibernating");
+        let asleep = Instant::now();
+        let since = unwatched_since.unwrap_or(asleep);
+        let msg = loop {
+            let wait = if finished {
+                limits.retention.saturating_sub(since.elapsed())
+            } else {
+                std::time::Duration::MAX
+            };
+            match tokio::time::timeout(wait, rx.recv()).await {
+                Ok(Some(SessionMsg::Unsubscribe { .. })) => {}
+                Ok(Some(SessionMsg::Shutdown(done))) => {
+                    let _ = done.send(());
+                    return;
+                }
+                Ok(Some(m)) => break m,
+                Ok(None) => return,
+                Err(_) => {
+                    tracing::info!(session = %id, "finished session left memory (its log stays on disk)");
+                    if let Some(r) = registry.upgrade() {
+                        r.remove(&id);
+                    }
+                    return;
+                }
+            }
+        };
+        let reopened = match registry.upgrade() {
+            Some(r) => off_worker(|| r.open_session(&id)),
+            None => return,
+        };
+        let session = match reopened {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::error!(session = %id, error = %e, "cannot reopen a hibernating session; it stops");
+                if let SessionMsg::Subscribe(s) = msg {
+                    let _ = s.kick.send(ErrorCode::SessionUnavailable);
+                }
+                if let Some(r) = registry.upgrade() {
+                    r.remove(&id);
+                }
+                return;
+            }
+        };
+        tracing::debug!(session = %id, slept_ms = asleep.elapsed().as_millis() as u64, "session woke up");
+        task = Task {
+            session,
+            subscribers: BTreeMap::new(),
+            info,
+            registry,
+            limits,
+            unwatched_since: finished.then_some(since),
+        };
+        first = Some(msg);
+    }
 }
 
 struct Task {
@@ -249,6 +334,13 @@ struct Task {
     limits: Limits,
     /// Since when the session has been over with nobody connected.
     unwatched_since: Option<Instant>,
+}
+
+impl Task {
+    /// Whether nobody is connected and nothing happened for the hibernation time.
+    fn may_hibernate(&self, idle_since: Instant) -> bool {
+        self.subscribers.is_empty() && idle_since.elapsed() >= self.limits.hibernate_after
+    }
 }
 
 /// Output of a group, held until it is durable.
@@ -267,24 +359,43 @@ enum Pending {
 }
 
 impl Task {
-    async fn run(mut self, mut rx: mpsc::Receiver<SessionMsg>) {
+    async fn run(&mut self, rx: &mut mpsc::Receiver<SessionMsg>, wake: Option<SessionMsg>) -> Exit {
         let id = self.session.genesis().session.clone();
+        let mut wake = wake;
+        let mut idle_since = Instant::now();
         loop {
-            let first = match tokio::time::timeout(SYNC_TICK, rx.recv()).await {
-                Ok(Some(m)) => m,
+            let received = match wake.take() {
+                Some(m) => Ok(Some(m)),
+                None => tokio::time::timeout(SYNC_TICK, rx.recv()).await,
+            };
+            let first = match received {
+                Ok(Some(m)) => {
+                    idle_since = Instant::now();
+                    m
+                }
                 Ok(None) => break,
                 Err(_) => {
                     // Idle: under the interval policy, make what was appended durable.
                     if let Err(e) = off_worker(|| self.session.sync_if_due()) {
                         tracing::error!(session = %id, error = %e, "log sync failed; the session stops");
                         self.stop(&id);
-                        return;
+                        return Exit::Stopped;
                     }
                     if self.retention_over() {
                         let _ = self.session.flush();
                         tracing::info!(session = %id, "finished session left memory (its log stays on disk)");
                         self.stop(&id);
-                        return;
+                        return Exit::Stopped;
+                    }
+                    if self.may_hibernate(idle_since) {
+                        match off_worker(|| self.session.flush()) {
+                            Ok(()) => return Exit::Hibernate,
+                            Err(e) => {
+                                tracing::error!(session = %id, error = %e, "log flush failed; the session stops");
+                                self.stop(&id);
+                                return Exit::Stopped;
+                            }
+                        }
                     }
                     continue;
                 }
@@ -304,20 +415,21 @@ impl Task {
                     other => {
                         // Anything else sees the world only after the group is durable.
                         if !self.flush_group(&mut group, &id) {
-                            return;
+                            return Exit::Stopped;
                         }
                         if !self.handle_other(other) {
-                            return;
+                            return Exit::Stopped;
                         }
                         next = rx.try_recv().ok();
                     }
                 }
             }
             if !self.flush_group(&mut group, &id) {
-                return;
+                return Exit::Stopped;
             }
         }
         let _ = self.session.flush();
+        Exit::Stopped
     }
 
     /// Whether the session is over, nobody has been connected for the retention time, and so
