@@ -604,3 +604,26 @@ async fn verify_replay_and_export_refuse_a_log_damaged_in_the_middle() {
         assert!(stderr.contains("last good frame seq"), "{verb}: {stderr}");
     }
 }
+
+/// A crash in the middle of an append leaves a torn tail: `verify` still checks everything
+/// before it (exit 0) and says on stderr what it left out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verify_says_when_it_leaves_out_a_torn_tail() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fight = PathBuf::from(repo("replays/13th-age/goblin-ambush-seed-111"));
+    let copy = dir.path().join("fight");
+    std::fs::create_dir_all(&copy).expect("mkdir");
+    for e in std::fs::read_dir(&fight).expect("golden") {
+        let e = e.expect("entry");
+        std::fs::copy(e.path(), copy.join(e.file_name())).expect("copy");
+    }
+    // Half a frame appended, as a crash mid-append leaves it.
+    let seg = copy.join("seg-000000.log");
+    let mut bytes = std::fs::read(&seg).expect("read");
+    bytes.extend_from_slice(&[40, 0, 0, 0, 1, 2, 3, 4, 9, 9]);
+    std::fs::write(&seg, bytes).expect("write");
+    let out = fray(vec!["verify".into(), copy.display().to_string()], None).await;
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}{}", text(&out.stdout));
+    assert!(stderr.contains("torn tail of 10 bytes"), "{stderr}");
+}

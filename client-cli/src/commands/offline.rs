@@ -17,12 +17,20 @@ use std::process::ExitCode;
 /// Exit code for an unreadable log.
 const UNREADABLE: u8 = 2;
 
-/// Reads a log, or reports why not.
+/// Reads a log, or reports why not. A torn tail (an append cut short by a crash, never
+/// acknowledged) is left out and said on stderr.
 fn read(path: &Path) -> Result<RecordedFight, ExitCode> {
-    replay::read_log(path).map_err(|e| {
+    let fight = replay::read_log(path).map_err(|e| {
         eprintln!("error: cannot read the log {}: {e}", path.display());
         ExitCode::from(UNREADABLE)
-    })
+    })?;
+    if let Some(t) = fight.truncated() {
+        eprintln!(
+            "note: {}: a torn tail of {} bytes at byte {} (an append cut short by a crash, never acknowledged) is left out: {}",
+            t.file, t.bytes_dropped, t.offset, t.reason
+        );
+    }
+    Ok(fight)
 }
 
 fn fail(what: impl std::fmt::Display) -> ExitCode {
