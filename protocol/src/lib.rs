@@ -21,5 +21,5 @@ pub use command::Command;
 pub use error::{ErrorCode, Rejection};
 pub use event::GameEvent;
 pub use ids::{CombatantId, Role, SessionId, Side};
-pub use message::{ClientMessage, PROTOCOL_VERSION, ServerMessage};
+pub use message::{ClientMessage, EventMessage, PROTOCOL_VERSION, ServerMessage};
 pub use state::SessionState;

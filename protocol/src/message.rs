@@ -45,11 +45,40 @@ pub enum ClientMessage {
     },
 }
 
+/// A borrowed `ServerMessage::Event`: serializes to exactly the bytes of
+/// `ServerMessage::Event { seq, tick, event: event.clone() }` in both encodings, without the
+/// clone (the server encodes the GM's copy of every event this way).
+#[derive(Debug, Clone, Copy)]
+pub struct EventMessage<'a> {
+    /// Gapless sequence number.
+    pub seq: u64,
+    /// The tick that produced it.
+    pub tick: u64,
+    /// The event.
+    pub event: &'a GameEvent,
+}
+
+/// Index of `Event` among `ServerMessage`'s variants (bincode encodes the index).
+const EVENT_VARIANT: u32 = 1;
+
+impl Serialize for EventMessage<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStructVariant;
+        let mut v =
+            serializer.serialize_struct_variant("ServerMessage", EVENT_VARIANT, "event", 3)?;
+        v.serialize_field("seq", &self.seq)?;
+        v.serialize_field("tick", &self.tick)?;
+        v.serialize_field("event", self.event)?;
+        v.end()
+    }
+}
+
 /// Server → client.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ServerMessage {
-    /// Answer to `Hello`.
+    /// Answer to `Hello`. (Variant order is the bincode encoding: `Event` stays second,
+    /// see `EventMessage`.)
     Welcome {
         /// Protocol version.
         protocol: u32,
@@ -110,4 +139,40 @@ pub enum ServerMessage {
         /// The ping's nonce.
         nonce: u64,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::{Encoding, encode};
+
+    #[test]
+    fn an_event_message_encodes_exactly_as_the_owned_server_message() {
+        for json in [
+            r#""battle_started""#,
+            r#"{"round_started":{"round":2}}"#,
+            r#"{"initiative_rolled":{"combatants":["brakka"],"roll":{"expr":"d20","dice":[{"sides":20,"face":15,"kept":true}],"modifier":0,"total":15},"bonus":3,"total":18}}"#,
+        ] {
+            let event: GameEvent = serde_json::from_str(json).unwrap_or(GameEvent::BattleStarted);
+            for enc in [Encoding::Json, Encoding::Bincode] {
+                let owned = encode(
+                    &ServerMessage::Event {
+                        seq: 300,
+                        tick: 7,
+                        event: event.clone(),
+                    },
+                    enc,
+                );
+                let borrowed = encode(
+                    &EventMessage {
+                        seq: 300,
+                        tick: 7,
+                        event: &event,
+                    },
+                    enc,
+                );
+                assert_eq!(owned.ok(), borrowed.ok(), "{json} in {enc:?}");
+            }
+        }
+    }
 }

@@ -18,7 +18,7 @@ use axum::extract::ws::Message;
 use fray_protocol::codec::{Encoding, Frame, encode};
 use fray_protocol::ids::{Role, SessionId};
 use fray_protocol::state::Phase;
-use fray_protocol::{Command, ErrorCode, GameEvent, PROTOCOL_VERSION, ServerMessage};
+use fray_protocol::{Command, ErrorCode, EventMessage, PROTOCOL_VERSION, ServerMessage};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -611,23 +611,31 @@ impl Task {
         }
     }
 
+    /// Each event as its audience sees it, encoded once: the GM's copy straight from the
+    /// logged event (no clone), the public copy redacted.
     fn encode_events(&self, events: &[LoggedEvent], gm: bool, enc: Encoding) -> Vec<Message> {
         events
             .iter()
             .filter_map(|e| {
-                let event: GameEvent = if gm {
-                    e.event.clone()
+                let redacted;
+                let event = if gm {
+                    &e.event
                 } else {
-                    e.event.redacted(|id| self.session.is_monster(id))
+                    redacted = e.event.redacted(|id| self.session.is_monster(id));
+                    &redacted
                 };
-                message(
-                    &ServerMessage::Event {
-                        seq: e.seq,
-                        tick: e.tick,
-                        event,
-                    },
-                    enc,
-                )
+                let frame = EventMessage {
+                    seq: e.seq,
+                    tick: e.tick,
+                    event,
+                };
+                match encode(&frame, enc) {
+                    Ok(f) => Some(to_message(f)),
+                    Err(e) => {
+                        tracing::error!(error = %e, "cannot encode an event");
+                        None
+                    }
+                }
             })
             .collect()
     }

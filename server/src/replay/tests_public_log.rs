@@ -150,3 +150,37 @@ fn a_json_lines_file_is_read_by_read_log() {
     assert_eq!(read.audience(), Audience::Public);
     assert!(fold(&read).is_err(), "a public log does not fold");
 }
+
+/// The server writes every event through the borrowed `EventMessage` (no clone per GM copy):
+/// its bytes are those of the owned `ServerMessage::Event`, for every event of every recorded
+/// fight, in both encodings.
+#[test]
+fn every_recorded_event_encodes_alike_borrowed_and_owned() {
+    use fray_protocol::codec::{Encoding, encode};
+    use fray_protocol::{EventMessage, ServerMessage};
+    for path in goldens() {
+        for e in read_log(&path).unwrap().events() {
+            for enc in [Encoding::Json, Encoding::Bincode] {
+                let owned = encode(
+                    &ServerMessage::Event {
+                        seq: e.seq,
+                        tick: e.tick,
+                        event: e.event.clone(),
+                    },
+                    enc,
+                )
+                .unwrap();
+                let borrowed = encode(
+                    &EventMessage {
+                        seq: e.seq,
+                        tick: e.tick,
+                        event: &e.event,
+                    },
+                    enc,
+                )
+                .unwrap();
+                assert_eq!(owned, borrowed, "{} seq {}", path.display(), e.seq);
+            }
+        }
+    }
+}

@@ -421,15 +421,6 @@ impl Session {
         self.tick += 1;
         let tick = self.tick;
         let first_seq = self.last_seq + 1;
-        let logged: Vec<LoggedEvent> = events
-            .iter()
-            .enumerate()
-            .map(|(i, e)| LoggedEvent {
-                seq: first_seq + i as u64,
-                tick,
-                event: e.clone(),
-            })
-            .collect();
         self.last_seq += events.len() as u64;
         self.events_since_snapshot += events.len() as u64;
         let ended = events.iter().any(|e| {
@@ -473,6 +464,23 @@ impl Session {
                 Err(_) => self.queued.push(Vec::new()),
             }
         }
+        // The events move out of their record, now encoded, into what the caller broadcasts.
+        let events = records
+            .into_iter()
+            .find_map(|r| match r {
+                Record::Events { events, .. } => Some(events),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let logged = events
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| LoggedEvent {
+                seq: first_seq + i as u64,
+                tick,
+                event,
+            })
+            .collect();
         Ok(Staged {
             tick,
             events: logged,
