@@ -725,7 +725,7 @@ impl Task {
                     .map(Part::One),
                 );
             }
-            Some(from) => match self.session.events_after(from) {
+            Some(from) => match off_worker(|| self.session.events_after(from)) {
                 Ok(events) => first.push(Part::Shared(
                     self.encode_events(&events, gm, s.encoding).into(),
                 )),
