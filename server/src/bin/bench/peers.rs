@@ -1,0 +1,327 @@
+//! The `peers` scenario: closed loop, as a client lives (DESIGN §9, issue 19).
+//!
+//! One GM plays the fight that `ws::ws_script` played in advance (hit points × 100 ×
+//! `--hp-scale`, so that it does not end; `--peer-ticks` ticks: a run that uses them all ends
+//! early with a warning) while S spectators watch. The GM sends its next command only when
+//! fewer than W commands are *incomplete*; a command is complete when the GM has its
+//! acknowledgement (Fray's `accepted`, the relay's echoed marker) **and** every spectator has
+//! received the command's last event. With W = 1 the GM therefore waits for each `accepted`
+//! before the next command (and for the spectators, which a server that broadcasts before it
+//! acknowledges has already served); with W = 32 it pipelines. Gating on the spectators too
+//! keeps a server that is faster than its spectators from queueing without bound (Fray drops a
+//! spectator 4,096 ticks behind; the relay would drop frames), so the latency stays the
+//! latency of a command rather than of a queue.
+//!
+//! Latency of a command = the instant it is complete − the instant just before the GM sent
+//! it. Per run: commands/s and deliveries/s (events received by the spectators, summed over
+//! them) from the first send to the last completion; p50/p99/max latency; the p50/p99 of the
+//! GM's acknowledgement alone (where a per-write stall such as Nagle's shows); and, for Fray,
+//! the ratio to the relay run with the same S and W. The relay is the bare tokio-tungstenite
+//! relay of `ws` (TCP_NODELAY on its sockets) fed the very spectator frames Fray sends.
+//!
+//! Then the open-rate figure: `--rate` (1,000) commands/s paced regardless of answers to
+//! `--spectators` (100), fsync always, p99 of command → all spectators (and the GM).
+
+use crate::ws::{Drive, FrayServer, Raw, Script, ws_fray, ws_relay, ws_script};
+use crate::{Args, PeerFsync, Report, Target, fmt_num, scaled};
+use anyhow::Result;
+use fray_server::content::model::Encounter;
+use fray_server::log::FsyncPolicy;
+use fray_server::session::SessionConfig;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Which server a run talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Server {
+    Relay,
+    Fray(PeerFsync),
+}
+
+impl Server {
+    fn label(self) -> &'static str {
+        match self {
+            Server::Relay => "relay",
+            Server::Fray(PeerFsync::Always) => "fray fsync always",
+            Server::Fray(PeerFsync::Never) => "fray fsync never",
+        }
+    }
+}
+
+/// The figures of one run.
+#[derive(Debug, Default, Clone)]
+struct Closed {
+    sent: u64,
+    complete: u64,
+    /// First send to the last completion.
+    span_secs: f64,
+    commands_per_sec: f64,
+    deliveries_per_sec: f64,
+    /// Command → GM and every spectator, ms, sorted.
+    latencies: Vec<f64>,
+    /// Command → the GM's acknowledgement alone, ms, sorted.
+    ack_latencies: Vec<f64>,
+    accepted: u64,
+    rejected: u64,
+    mismatch: u64,
+    /// Frames at spectators that were not events (e.g. Fray's `lagging` error).
+    other: u64,
+}
+
+fn pct(sorted: &[f64], p: f64) -> f64 {
+    sorted
+        .get(((sorted.len().max(1) - 1) as f64 * p).round() as usize)
+        .copied()
+        .unwrap_or(f64::NAN)
+}
+
+fn closed(raw: &Raw) -> Closed {
+    let mut c = Closed {
+        sent: raw.sent.len() as u64,
+        accepted: raw.acks.accepted,
+        rejected: raw.acks.rejected,
+        mismatch: raw.acks.mismatch,
+        ..Closed::default()
+    };
+    let Some(&first) = raw.sent.first() else {
+        return c;
+    };
+    let mut end = first;
+    for (k, t0) in raw.sent.iter().enumerate() {
+        let ack = raw.acks.at.get(k).copied().flatten();
+        if let Some(a) = ack {
+            c.ack_latencies
+                .push(a.duration_since(*t0).as_secs_f64() * 1e3);
+        }
+        let mut done: Option<Instant> = ack;
+        for s in &raw.seen {
+            done = match (done, s.at.get(k).copied().flatten()) {
+                (Some(d), Some(t)) => Some(d.max(t)),
+                _ => None,
+            };
+        }
+        if let Some(d) = done {
+            c.complete += 1;
+            end = end.max(d);
+            c.latencies.push(d.duration_since(*t0).as_secs_f64() * 1e3);
+        }
+    }
+    let events: u64 = raw.seen.iter().map(|s| s.events).sum();
+    c.other = raw.seen.iter().map(|s| s.other).sum();
+    c.span_secs = (end - first).as_secs_f64();
+    c.commands_per_sec = c.complete as f64 / c.span_secs.max(1e-9);
+    c.deliveries_per_sec = events as f64 / c.span_secs.max(1e-9);
+    c.latencies.sort_unstable_by(f64::total_cmp);
+    c.ack_latencies.sort_unstable_by(f64::total_cmp);
+    c
+}
+
+/// Runs one (server, spectators, drive) on the runtime.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    rt: &tokio::runtime::Runtime,
+    server: Server,
+    dir: &Path,
+    long: &Encounter,
+    seed: u64,
+    script: &Arc<Script>,
+    n: usize,
+    mode: Drive,
+    budget: Duration,
+) -> Result<Closed> {
+    let raw = match server {
+        Server::Relay => rt.block_on(ws_relay(script.clone(), n, mode, budget, true))?,
+        Server::Fray(f) => {
+            let config = SessionConfig {
+                fsync: match f {
+                    PeerFsync::Always => FsyncPolicy::Always,
+                    PeerFsync::Never => FsyncPolicy::Never,
+                },
+                ..SessionConfig::default()
+            };
+            rt.block_on(ws_fray(
+                FrayServer {
+                    dir: dir.to_path_buf(),
+                    config,
+                    nodelay: false,
+                },
+                long,
+                seed,
+                script.clone(),
+                n,
+                mode,
+                budget,
+                true,
+            ))?
+        }
+    };
+    let c = closed(&raw);
+    if c.sent as usize >= script.len() {
+        eprintln!(
+            "    warning: the run used all {} ticks of the script and ended early (raise --peer-ticks)",
+            script.len()
+        );
+    }
+    if c.complete < c.sent || c.accepted < c.sent || c.rejected > 0 || c.mismatch > 0 {
+        eprintln!(
+            "    warning: {} of {} commands complete; {} acknowledged, {} rejected, {} with other sequence numbers than the script; {} non-event frames at spectators",
+            c.complete, c.sent, c.accepted, c.rejected, c.mismatch, c.other
+        );
+    }
+    Ok(c)
+}
+
+/// Adds one run's figures to the report and a row to the table.
+fn record(
+    report: &mut Report,
+    table: &mut String,
+    label: &str,
+    c: &Closed,
+    relay: Option<&Closed>,
+    p99_target: Option<Target>,
+) {
+    let s = "peers";
+    report.add(s, format!("{label}: commands sent"), c.sent as f64, "cmd");
+    report.add(
+        s,
+        format!("{label}: commands not complete"),
+        c.sent.saturating_sub(c.complete) as f64,
+        "cmd",
+    );
+    report.add(
+        s,
+        format!("{label}: commands/s"),
+        c.commands_per_sec,
+        "cmd/s",
+    );
+    report.add(
+        s,
+        format!("{label}: deliveries/s (events × spectators)"),
+        c.deliveries_per_sec,
+        "ev/s",
+    );
+    let (p50, p99, max) = (
+        pct(&c.latencies, 0.5),
+        pct(&c.latencies, 0.99),
+        pct(&c.latencies, 1.0),
+    );
+    report.add(s, format!("{label}: latency p50"), p50, "ms");
+    report.push(s, format!("{label}: latency p99"), p99, "ms", p99_target);
+    report.add(s, format!("{label}: latency max"), max, "ms");
+    let (a50, a99) = (pct(&c.ack_latencies, 0.5), pct(&c.ack_latencies, 0.99));
+    report.add(s, format!("{label}: GM acknowledgement p50"), a50, "ms");
+    report.add(s, format!("{label}: GM acknowledgement p99"), a99, "ms");
+    let (ratio_cmds, ratio_p99) = match relay {
+        Some(r) => {
+            let rc = c.commands_per_sec / r.commands_per_sec.max(1e-9);
+            let rp = p99 / pct(&r.latencies, 0.99);
+            report.add(s, format!("{label}: commands/s / relay's"), rc, "×");
+            report.add(s, format!("{label}: latency p99 / relay's"), rp, "×");
+            (format!("{rc:.2}×"), format!("{rp:.1}×"))
+        }
+        None => (String::new(), String::new()),
+    };
+    let _ = writeln!(
+        table,
+        "| {label} | {} | {} | {} | {p50:.2} | {p99:.2} | {a50:.2} / {a99:.2} | {ratio_cmds} | {ratio_p99} |",
+        c.sent,
+        fmt_num(c.commands_per_sec),
+        fmt_num(c.deliveries_per_sec),
+    );
+}
+
+pub(crate) fn scenario_peers(
+    args: &Args,
+    root: &Path,
+    encounter: &Encounter,
+    report: &mut Report,
+) -> Result<()> {
+    let budget = Duration::from_secs_f64((args.seconds / 4.0).max(0.5));
+    let hp = args.hp_scale.saturating_mul(100);
+    let long = scaled(encounter, hp);
+    let want = ((args.rate * budget.as_secs_f64()) as usize + 1).max(args.peer_ticks);
+    eprintln!("peers: playing the fight in advance (hp x{hp}, up to {want} ticks) …");
+    let script = Arc::new(ws_script(&long, args.seed, want)?);
+    if script.len() < want {
+        eprintln!(
+            "peers: warning: the fight ended after {} ticks (wanted {want})",
+            script.len()
+        );
+    }
+    report.add(
+        "peers",
+        "events per command",
+        script.events as f64 / script.len().max(1) as f64,
+        "ev",
+    );
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let mut servers = vec![Server::Relay];
+    for f in &args.peer_fsync {
+        if !servers.contains(&Server::Fray(*f)) {
+            servers.push(Server::Fray(*f));
+        }
+    }
+    let mut table = String::from(
+        "| peers run | commands | commands/s | deliveries/s | p50 ms | p99 ms | GM ack p50 / p99 ms | commands/s vs relay | p99 vs relay |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut runs = 0usize;
+    for &n in &args.peer_spectators {
+        let n = n.max(1);
+        for &w in &args.peer_windows {
+            let w = w.max(1);
+            let mut relay: Option<Closed> = None;
+            for &server in &servers {
+                let label = format!("S={n} W={w} {}", server.label());
+                eprintln!("peers ({label}): {:.1} s …", budget.as_secs_f64());
+                runs += 1;
+                let c = run(
+                    &rt,
+                    server,
+                    &root.join(format!("peers-{runs}")),
+                    &long,
+                    args.seed,
+                    &script,
+                    n,
+                    Drive::Window(w),
+                    budget,
+                )?;
+                record(report, &mut table, &label, &c, relay.as_ref(), None);
+                if server == Server::Relay {
+                    relay = Some(c);
+                }
+            }
+        }
+    }
+    // The open-rate figure of DESIGN §9: paced, fsync always, to `--spectators`.
+    let n = args.spectators.max(1);
+    let mut relay: Option<Closed> = None;
+    for server in [Server::Relay, Server::Fray(PeerFsync::Always)] {
+        let label = format!("S={n} {} cmd/s paced {}", args.rate, server.label());
+        eprintln!("peers ({label}): {:.1} s …", budget.as_secs_f64());
+        runs += 1;
+        let target = (server != Server::Relay && (args.rate - 1000.0).abs() < 0.5 && n == 100)
+            .then_some(Target::AtMost(2.0));
+        let c = run(
+            &rt,
+            server,
+            &root.join(format!("peers-{runs}")),
+            &long,
+            args.seed,
+            &script,
+            n,
+            Drive::Rate(args.rate),
+            budget,
+        )?;
+        record(report, &mut table, &label, &c, relay.as_ref(), target);
+        if server == Server::Relay {
+            relay = Some(c);
+        }
+    }
+    report.tables.push(table);
+    rt.shutdown_timeout(Duration::from_secs(2));
+    Ok(())
+}
