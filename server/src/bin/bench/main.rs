@@ -148,6 +148,10 @@ struct Args {
         default_value = "always,never"
     )]
     peer_fsync: Vec<PeerFsync>,
+    /// Also run the peers scenario against Colyseus 0.16 (needs node and the packages of
+    /// server/benches/peers/colyseus installed with npm ci).
+    #[arg(long)]
+    peer_colyseus: bool,
     /// Ticks of the fight played in advance for the peers scenario (a run that uses them all
     /// ends early, with a warning).
     #[arg(long, default_value_t = 60_000)]
@@ -1333,6 +1337,7 @@ fn main() -> Result<()> {
                 "peer_windows": args.peer_windows,
                 "peer_fsync": args.peer_fsync.iter().map(|f| format!("{f:?}").to_lowercase()).collect::<Vec<_>>(),
                 "peer_ticks": args.peer_ticks,
+                "peer_colyseus": args.peer_colyseus,
             },
             "metrics": report.metrics.iter().map(Metric::json).collect::<Vec<_>>(),
         });

@@ -21,15 +21,23 @@
 //!
 //! Then the open-rate figure: `--rate` (1,000) commands/s paced regardless of answers to
 //! `--spectators` (100), fsync always, p99 of command → all spectators (and the GM).
+//!
+//! With `--peer-colyseus`, the same runs against Colyseus 0.16 (`server/benches/peers/colyseus`:
+//! a room that does no game work, broadcasting as many messages of the same size per command as
+//! Fray's frames, then acknowledging to the GM), measured by a Node driver of the same closed
+//! loop (colyseus.js clients) that prints the same fields as JSON. Its clients run in one Node
+//! process (one core), the Rust driver's on the tokio runtime (both cores).
 
 use crate::ws::{Drive, FrayServer, Raw, Script, ws_fray, ws_relay, ws_script};
 use crate::{Args, PeerFsync, Report, Target, fmt_num, scaled};
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 use fray_server::content::model::Encounter;
 use fray_server::log::FsyncPolicy;
 use fray_server::session::SessionConfig;
+use serde_json::Value;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -38,6 +46,7 @@ use std::time::{Duration, Instant};
 enum Server {
     Relay,
     Fray(PeerFsync),
+    Colyseus,
 }
 
 impl Server {
@@ -46,6 +55,7 @@ impl Server {
             Server::Relay => "relay",
             Server::Fray(PeerFsync::Always) => "fray fsync always",
             Server::Fray(PeerFsync::Never) => "fray fsync never",
+            Server::Colyseus => "colyseus 0.16",
         }
     }
 }
@@ -59,10 +69,13 @@ struct Closed {
     span_secs: f64,
     commands_per_sec: f64,
     deliveries_per_sec: f64,
-    /// Command → GM and every spectator, ms, sorted.
-    latencies: Vec<f64>,
-    /// Command → the GM's acknowledgement alone, ms, sorted.
-    ack_latencies: Vec<f64>,
+    /// Command → GM and every spectator, ms.
+    p50: f64,
+    p99: f64,
+    max: f64,
+    /// Command → the GM's acknowledgement alone, ms.
+    ack_p50: f64,
+    ack_p99: f64,
     accepted: u64,
     rejected: u64,
     mismatch: u64,
@@ -88,12 +101,12 @@ fn closed(raw: &Raw) -> Closed {
     let Some(&first) = raw.sent.first() else {
         return c;
     };
+    let (mut latencies, mut ack_latencies) = (Vec::new(), Vec::new());
     let mut end = first;
     for (k, t0) in raw.sent.iter().enumerate() {
         let ack = raw.acks.at.get(k).copied().flatten();
         if let Some(a) = ack {
-            c.ack_latencies
-                .push(a.duration_since(*t0).as_secs_f64() * 1e3);
+            ack_latencies.push(a.duration_since(*t0).as_secs_f64() * 1e3);
         }
         let mut done: Option<Instant> = ack;
         for s in &raw.seen {
@@ -105,7 +118,7 @@ fn closed(raw: &Raw) -> Closed {
         if let Some(d) = done {
             c.complete += 1;
             end = end.max(d);
-            c.latencies.push(d.duration_since(*t0).as_secs_f64() * 1e3);
+            latencies.push(d.duration_since(*t0).as_secs_f64() * 1e3);
         }
     }
     let events: u64 = raw.seen.iter().map(|s| s.events).sum();
@@ -113,9 +126,82 @@ fn closed(raw: &Raw) -> Closed {
     c.span_secs = (end - first).as_secs_f64();
     c.commands_per_sec = c.complete as f64 / c.span_secs.max(1e-9);
     c.deliveries_per_sec = events as f64 / c.span_secs.max(1e-9);
-    c.latencies.sort_unstable_by(f64::total_cmp);
-    c.ack_latencies.sort_unstable_by(f64::total_cmp);
+    latencies.sort_unstable_by(f64::total_cmp);
+    ack_latencies.sort_unstable_by(f64::total_cmp);
+    c.p50 = pct(&latencies, 0.5);
+    c.p99 = pct(&latencies, 0.99);
+    c.max = pct(&latencies, 1.0);
+    c.ack_p50 = pct(&ack_latencies, 0.5);
+    c.ack_p99 = pct(&ack_latencies, 0.99);
     c
+}
+
+/// Where the Colyseus peer lives (`npm ci --omit=optional --ignore-scripts` there first).
+fn colyseus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/peers/colyseus")
+}
+
+/// Whether the Colyseus peer can run: `node` answers and the packages are installed.
+fn colyseus_ready() -> bool {
+    colyseus_dir().join("node_modules/@colyseus/core").is_dir()
+        && Process::new("node")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+}
+
+/// One run of the Colyseus peer: its Node driver (`bench.js`, which starts the room server
+/// `server.js` on 127.0.0.1) measures the same closed loop and prints the same fields as JSON.
+fn run_colyseus(
+    n: usize,
+    mode: Drive,
+    budget: Duration,
+    events: u64,
+    bytes: u64,
+) -> Result<Closed> {
+    let (window, rate) = match mode {
+        Drive::Window(w) => (w, 0.0),
+        Drive::Rate(r) => (1, r),
+    };
+    let out = Process::new("node")
+        .arg(colyseus_dir().join("bench.js"))
+        .args(["--spectators", &n.to_string()])
+        .args(["--window", &window.to_string()])
+        .args(["--rate", &rate.to_string()])
+        .args(["--seconds", &budget.as_secs_f64().to_string()])
+        .args(["--events", &events.to_string()])
+        .args(["--bytes", &bytes.to_string()])
+        .output()
+        .context("running node bench.js")?;
+    if !out.status.success() {
+        bail!(
+            "the Colyseus driver failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let v: Value = serde_json::from_slice(&out.stdout).context("the Colyseus driver's JSON")?;
+    let f = |k: &str| v.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
+    let u = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let c = Closed {
+        sent: u("sent"),
+        complete: u("complete"),
+        accepted: u("acknowledged"),
+        commands_per_sec: f("commands_per_sec"),
+        deliveries_per_sec: f("deliveries_per_sec"),
+        p50: f("p50_ms"),
+        p99: f("p99_ms"),
+        max: f("max_ms"),
+        ack_p50: f("ack_p50_ms"),
+        ack_p99: f("ack_p99_ms"),
+        ..Closed::default()
+    };
+    if c.complete < c.sent {
+        eprintln!(
+            "    warning: {} of {} commands complete",
+            c.complete, c.sent
+        );
+    }
+    Ok(c)
 }
 
 /// Runs one (server, spectators, drive) on the runtime.
@@ -132,6 +218,11 @@ fn run(
     budget: Duration,
 ) -> Result<Closed> {
     let raw = match server {
+        Server::Colyseus => {
+            let events = (script.events as f64 / script.len().max(1) as f64).round() as u64;
+            let bytes = script.frame_bytes / script.events.max(1);
+            return run_colyseus(n, mode, budget, events, bytes);
+        }
         Server::Relay => rt.block_on(ws_relay(script.clone(), n, mode, budget, true))?,
         Server::Fray(f) => {
             let config = SessionConfig {
@@ -202,21 +293,17 @@ fn record(
         c.deliveries_per_sec,
         "ev/s",
     );
-    let (p50, p99, max) = (
-        pct(&c.latencies, 0.5),
-        pct(&c.latencies, 0.99),
-        pct(&c.latencies, 1.0),
-    );
+    let (p50, p99, max) = (c.p50, c.p99, c.max);
     report.add(s, format!("{label}: latency p50"), p50, "ms");
     report.push(s, format!("{label}: latency p99"), p99, "ms", p99_target);
     report.add(s, format!("{label}: latency max"), max, "ms");
-    let (a50, a99) = (pct(&c.ack_latencies, 0.5), pct(&c.ack_latencies, 0.99));
+    let (a50, a99) = (c.ack_p50, c.ack_p99);
     report.add(s, format!("{label}: GM acknowledgement p50"), a50, "ms");
     report.add(s, format!("{label}: GM acknowledgement p99"), a99, "ms");
     let (ratio_cmds, ratio_p99) = match relay {
         Some(r) => {
             let rc = c.commands_per_sec / r.commands_per_sec.max(1e-9);
-            let rp = p99 / pct(&r.latencies, 0.99);
+            let rp = p99 / r.p99;
             report.add(s, format!("{label}: commands/s / relay's"), rc, "×");
             report.add(s, format!("{label}: latency p99 / relay's"), rp, "×");
             (format!("{rc:.2}×"), format!("{rp:.1}×"))
@@ -265,6 +352,16 @@ pub(crate) fn scenario_peers(
             servers.push(Server::Fray(*f));
         }
     }
+    if args.peer_colyseus {
+        if colyseus_ready() {
+            servers.push(Server::Colyseus);
+        } else {
+            eprintln!(
+                "peers: Colyseus skipped (needs node and `npm ci --omit=optional --ignore-scripts` in {})",
+                colyseus_dir().display()
+            );
+        }
+    }
     let mut table = String::from(
         "| peers run | commands | commands/s | deliveries/s | p50 ms | p99 ms | GM ack p50 / p99 ms | commands/s vs relay | p99 vs relay |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
@@ -299,12 +396,17 @@ pub(crate) fn scenario_peers(
     // The open-rate figure of DESIGN §9: paced, fsync always, to `--spectators`.
     let n = args.spectators.max(1);
     let mut relay: Option<Closed> = None;
-    for server in [Server::Relay, Server::Fray(PeerFsync::Always)] {
+    let mut paced = vec![Server::Relay, Server::Fray(PeerFsync::Always)];
+    if servers.contains(&Server::Colyseus) {
+        paced.push(Server::Colyseus);
+    }
+    for server in paced {
         let label = format!("S={n} {} cmd/s paced {}", args.rate, server.label());
         eprintln!("peers ({label}): {:.1} s …", budget.as_secs_f64());
         runs += 1;
-        let target = (server != Server::Relay && (args.rate - 1000.0).abs() < 0.5 && n == 100)
-            .then_some(Target::AtMost(2.0));
+        let target =
+            (matches!(server, Server::Fray(_)) && (args.rate - 1000.0).abs() < 0.5 && n == 100)
+                .then_some(Target::AtMost(2.0));
         let c = run(
             &rt,
             server,
