@@ -46,7 +46,8 @@
 //!   `--peer-spectators` (10, 100). Latency per command = complete − send. Fray with fsync
 //!   `--peer-fsync` (always, never) and the bare relay (which echoes a marker to the GM after
 //!   queueing a tick's frames to every spectator), each run `--seconds`/4; then `--rate`
-//!   commands/s paced (open loop) to `--spectators`, p99 command → all spectators. (`peers.rs`)
+//!   commands/s paced (open loop) to `--spectators`, p99 command → all spectators; optionally
+//!   the same against Colyseus and boardgame.io (`--peer-node`, Node drivers). (`peers.rs`)
 //!
 //! Scratch files live under `--dir` (default: the system temporary directory) in
 //! `fray-bench-<pid>` and are removed at the end. Progress goes to stderr; the table (or, with
@@ -148,10 +149,10 @@ struct Args {
         default_value = "always,never"
     )]
     peer_fsync: Vec<PeerFsync>,
-    /// Also run the peers scenario against Colyseus 0.16 (needs node and the packages of
-    /// server/benches/peers/colyseus installed with npm ci).
-    #[arg(long)]
-    peer_colyseus: bool,
+    /// Also run the peers scenario against these peers from npm (needs node, and the packages
+    /// of server/benches/peers/<peer> installed with npm ci).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    peer_node: Vec<NodePeer>,
     /// Ticks of the fight played in advance for the peers scenario (a run that uses them all
     /// ends early, with a warning).
     #[arg(long, default_value_t = 60_000)]
@@ -174,6 +175,13 @@ enum Scenario {
     Log,
     Ws,
     Peers,
+}
+
+/// A peer from npm for the peers scenario (`server/benches/peers/<name>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum NodePeer {
+    Colyseus,
+    Boardgameio,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -1337,7 +1345,7 @@ fn main() -> Result<()> {
                 "peer_windows": args.peer_windows,
                 "peer_fsync": args.peer_fsync.iter().map(|f| format!("{f:?}").to_lowercase()).collect::<Vec<_>>(),
                 "peer_ticks": args.peer_ticks,
-                "peer_colyseus": args.peer_colyseus,
+                "peer_node": args.peer_node.iter().map(|p| format!("{p:?}").to_lowercase()).collect::<Vec<_>>(),
             },
             "metrics": report.metrics.iter().map(Metric::json).collect::<Vec<_>>(),
         });

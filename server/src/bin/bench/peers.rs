@@ -22,14 +22,18 @@
 //! Then the open-rate figure: `--rate` (1,000) commands/s paced regardless of answers to
 //! `--spectators` (100), fsync always, p99 of command → all spectators (and the GM).
 //!
-//! With `--peer-colyseus`, the same runs against Colyseus 0.16 (`server/benches/peers/colyseus`:
-//! a room that does no game work, broadcasting as many messages of the same size per command as
-//! Fray's frames, then acknowledging to the GM), measured by a Node driver of the same closed
-//! loop (colyseus.js clients) that prints the same fields as JSON. Its clients run in one Node
-//! process (one core), the Rust driver's on the tokio runtime (both cores).
+//! With `--peer-node colyseus,boardgameio`, the same runs against peers from npm
+//! (`server/benches/peers/`): Colyseus 0.16 (a room that does no game work, broadcasting as many
+//! messages of the same size per command as Fray's frames, then acknowledging to the GM) and
+//! boardgame.io 0.50 (a game whose one move stores that many strings of that size, which
+//! boardgame.io sends to every client as its state update; W = 1 only: it rejects a move made
+//! on a stale state, so one client cannot pipeline). Each is measured by a Node driver of the
+//! same closed loop (`closed-loop.js`, the peer's own client library) that prints the same
+//! fields as JSON. Its clients run in one Node process (one core), the Rust driver's on the
+//! tokio runtime (both cores).
 
 use crate::ws::{Drive, FrayServer, Raw, Script, ws_fray, ws_relay, ws_script};
-use crate::{Args, PeerFsync, Report, Target, fmt_num, scaled};
+use crate::{Args, NodePeer, PeerFsync, Report, Target, fmt_num, scaled};
 use anyhow::{Context, Result, bail};
 use fray_server::content::model::Encounter;
 use fray_server::log::FsyncPolicy;
@@ -46,7 +50,7 @@ use std::time::{Duration, Instant};
 enum Server {
     Relay,
     Fray(PeerFsync),
-    Colyseus,
+    Node(NodePeer),
 }
 
 impl Server {
@@ -55,7 +59,8 @@ impl Server {
             Server::Relay => "relay",
             Server::Fray(PeerFsync::Always) => "fray fsync always",
             Server::Fray(PeerFsync::Never) => "fray fsync never",
-            Server::Colyseus => "colyseus 0.16",
+            Server::Node(NodePeer::Colyseus) => "colyseus 0.16",
+            Server::Node(NodePeer::Boardgameio) => "boardgame.io 0.50",
         }
     }
 }
@@ -136,23 +141,42 @@ fn closed(raw: &Raw) -> Closed {
     c
 }
 
-/// Where the Colyseus peer lives (`npm ci --omit=optional --ignore-scripts` there first).
-fn colyseus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/peers/colyseus")
+impl NodePeer {
+    /// Where the peer lives (`npm ci --omit=optional --ignore-scripts` there first).
+    fn dir(self) -> PathBuf {
+        let name = match self {
+            NodePeer::Colyseus => "colyseus",
+            NodePeer::Boardgameio => "boardgameio",
+        };
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("benches/peers")
+            .join(name)
+    }
+    /// A package that `npm ci` installs.
+    fn package(self) -> &'static str {
+        match self {
+            NodePeer::Colyseus => "node_modules/@colyseus/core",
+            NodePeer::Boardgameio => "node_modules/boardgame.io",
+        }
+    }
+    /// Whether one client may have several commands in flight.
+    fn pipelines(self) -> bool {
+        self == NodePeer::Colyseus
+    }
+    /// Whether the peer can run: `node` answers and the packages are installed.
+    fn ready(self) -> bool {
+        self.dir().join(self.package()).is_dir()
+            && Process::new("node")
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+    }
 }
 
-/// Whether the Colyseus peer can run: `node` answers and the packages are installed.
-fn colyseus_ready() -> bool {
-    colyseus_dir().join("node_modules/@colyseus/core").is_dir()
-        && Process::new("node")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-}
-
-/// One run of the Colyseus peer: its Node driver (`bench.js`, which starts the room server
-/// `server.js` on 127.0.0.1) measures the same closed loop and prints the same fields as JSON.
-fn run_colyseus(
+/// One run of a Node peer: its driver (`bench.js`, which starts the peer's server `server.js`
+/// on 127.0.0.1) measures the same closed loop and prints the same fields as JSON.
+fn run_node(
+    peer: NodePeer,
     n: usize,
     mode: Drive,
     budget: Duration,
@@ -164,22 +188,21 @@ fn run_colyseus(
         Drive::Rate(r) => (1, r),
     };
     let out = Process::new("node")
-        .arg(colyseus_dir().join("bench.js"))
+        .arg(peer.dir().join("bench.js"))
         .args(["--spectators", &n.to_string()])
         .args(["--window", &window.to_string()])
         .args(["--rate", &rate.to_string()])
         .args(["--seconds", &budget.as_secs_f64().to_string()])
         .args(["--events", &events.to_string()])
         .args(["--bytes", &bytes.to_string()])
+        .stderr(std::process::Stdio::inherit())
         .output()
-        .context("running node bench.js")?;
+        .with_context(|| format!("running node {}", peer.dir().join("bench.js").display()))?;
     if !out.status.success() {
-        bail!(
-            "the Colyseus driver failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        bail!("the {peer:?} driver failed ({})", out.status);
     }
-    let v: Value = serde_json::from_slice(&out.stdout).context("the Colyseus driver's JSON")?;
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .with_context(|| format!("the {peer:?} driver's JSON"))?;
     let f = |k: &str| v.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
     let u = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
     let c = Closed {
@@ -218,10 +241,10 @@ fn run(
     budget: Duration,
 ) -> Result<Closed> {
     let raw = match server {
-        Server::Colyseus => {
+        Server::Node(peer) => {
             let events = (script.events as f64 / script.len().max(1) as f64).round() as u64;
             let bytes = script.frame_bytes / script.events.max(1);
-            return run_colyseus(n, mode, budget, events, bytes);
+            return run_node(peer, n, mode, budget, events, bytes);
         }
         Server::Relay => rt.block_on(ws_relay(script.clone(), n, mode, budget, true))?,
         Server::Fray(f) => {
@@ -352,13 +375,15 @@ pub(crate) fn scenario_peers(
             servers.push(Server::Fray(*f));
         }
     }
-    if args.peer_colyseus {
-        if colyseus_ready() {
-            servers.push(Server::Colyseus);
+    for &peer in &args.peer_node {
+        if peer.ready() {
+            if !servers.contains(&Server::Node(peer)) {
+                servers.push(Server::Node(peer));
+            }
         } else {
             eprintln!(
-                "peers: Colyseus skipped (needs node and `npm ci --omit=optional --ignore-scripts` in {})",
-                colyseus_dir().display()
+                "peers: {peer:?} skipped (needs node and `npm ci --omit=optional --ignore-scripts` in {})",
+                peer.dir().display()
             );
         }
     }
@@ -372,6 +397,12 @@ pub(crate) fn scenario_peers(
             let w = w.max(1);
             let mut relay: Option<Closed> = None;
             for &server in &servers {
+                if let Server::Node(peer) = server
+                    && w > 1
+                    && !peer.pipelines()
+                {
+                    continue;
+                }
                 let label = format!("S={n} W={w} {}", server.label());
                 eprintln!("peers ({label}): {:.1} s …", budget.as_secs_f64());
                 runs += 1;
@@ -397,8 +428,12 @@ pub(crate) fn scenario_peers(
     let n = args.spectators.max(1);
     let mut relay: Option<Closed> = None;
     let mut paced = vec![Server::Relay, Server::Fray(PeerFsync::Always)];
-    if servers.contains(&Server::Colyseus) {
-        paced.push(Server::Colyseus);
+    for &server in &servers {
+        if let Server::Node(peer) = server
+            && peer.pipelines()
+        {
+            paced.push(server);
+        }
     }
     for server in paced {
         let label = format!("S={n} {} cmd/s paced {}", args.rate, server.label());
