@@ -626,7 +626,9 @@ pub(crate) async fn relay_serve(listener: TcpListener) {
                             }
                         }
                         Message::Binary(b) => {
-                            if ws.send(Message::Binary(b)).await.is_err() {
+                            // The closed loop's acknowledgement (after the frames before it).
+                            let echoed = ws.send(Message::Binary(b)).await;
+                            if echoed.is_err() {
                                 return;
                             }
                         }
