@@ -94,10 +94,12 @@ async function run(name, serverScript, connect, { pipelining = true } = {}) {
         if (due > now) await sleep(due - now);
       } else {
         if (performance.now() >= end) break;
-        while (sent.length - complete >= W) {
-          await new Promise((r) => (wake = r));
+        // The window may never open (a lost message): the run still ends with its budget.
+        while (sent.length - complete >= W && performance.now() < end) {
+          await Promise.race([new Promise((r) => (wake = r)), sleep(end - performance.now())]);
           wake = null;
         }
+        if (sent.length - complete >= W) break;
       }
       waiting.push(S + 1);
       sent.push(performance.now());

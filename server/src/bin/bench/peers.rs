@@ -187,17 +187,34 @@ fn run_node(
         Drive::Window(w) => (w, 0.0),
         Drive::Rate(r) => (1, r),
     };
-    let out = Process::new("node")
-        .arg(peer.dir().join("bench.js"))
+    let script = peer.dir().join("bench.js");
+    let mut child = Process::new("node")
+        .arg(&script)
         .args(["--spectators", &n.to_string()])
         .args(["--window", &window.to_string()])
         .args(["--rate", &rate.to_string()])
         .args(["--seconds", &budget.as_secs_f64().to_string()])
         .args(["--events", &events.to_string()])
         .args(["--bytes", &bytes.to_string()])
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::inherit())
-        .output()
-        .with_context(|| format!("running node {}", peer.dir().join("bench.js").display()))?;
+        .spawn()
+        .with_context(|| format!("running node {}", script.display()))?;
+    // The driver stops by itself (its run, then at most 3 s of waiting); a minute more is
+    // for connecting the clients. After that it is stopped.
+    let deadline = Instant::now() + budget + Duration::from_secs(60);
+    while child.try_wait()?.is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!(
+                "the {peer:?} driver did not finish within {:?}",
+                budget + Duration::from_secs(60)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output()?;
     if !out.status.success() {
         bail!("the {peer:?} driver failed ({})", out.status);
     }
@@ -406,7 +423,7 @@ pub(crate) fn scenario_peers(
                 let label = format!("S={n} W={w} {}", server.label());
                 eprintln!("peers ({label}): {:.1} s …", budget.as_secs_f64());
                 runs += 1;
-                let c = run(
+                let c = match run(
                     &rt,
                     server,
                     &root.join(format!("peers-{runs}")),
@@ -416,7 +433,15 @@ pub(crate) fn scenario_peers(
                     n,
                     Drive::Window(w),
                     budget,
-                )?;
+                ) {
+                    Ok(c) => c,
+                    // A peer from npm that fails is left out of the table, not the scenario.
+                    Err(e) if matches!(server, Server::Node(_)) => {
+                        eprintln!("    warning: {e:#}; left out");
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
                 record(report, &mut table, &label, &c, relay.as_ref(), None);
                 if server == Server::Relay {
                     relay = Some(c);
@@ -442,7 +467,7 @@ pub(crate) fn scenario_peers(
         let target =
             (matches!(server, Server::Fray(_)) && (args.rate - 1000.0).abs() < 0.5 && n == 100)
                 .then_some(Target::AtMost(2.0));
-        let c = run(
+        let c = match run(
             &rt,
             server,
             &root.join(format!("peers-{runs}")),
@@ -452,7 +477,15 @@ pub(crate) fn scenario_peers(
             n,
             Drive::Rate(args.rate),
             budget,
-        )?;
+        ) {
+            Ok(c) => c,
+            // A peer from npm that fails is left out of the table, not the scenario.
+            Err(e) if matches!(server, Server::Node(_)) => {
+                eprintln!("    warning: {e:#}; left out");
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         record(report, &mut table, &label, &c, relay.as_ref(), target);
         if server == Server::Relay {
             relay = Some(c);

@@ -268,8 +268,24 @@ pub(crate) async fn drive(
                 if start.elapsed() >= budget {
                     break;
                 }
+                // The window may never open (a spectator dropped, a command rejected): the
+                // run still ends with its budget.
+                let deadline = tokio::time::Instant::from_std(start + budget);
+                let mut stalled = false;
                 while (i as u64).saturating_sub(shared.progress()) >= w {
-                    shared.notify.notified().await;
+                    let woken = tokio::time::timeout_at(deadline, shared.notify.notified()).await;
+                    if woken.is_err() {
+                        stalled = true;
+                        break;
+                    }
+                }
+                if stalled {
+                    eprintln!(
+                        "    warning: the window stayed full until the end of the run ({} ticks sent, {} complete)",
+                        sent.len(),
+                        shared.progress()
+                    );
+                    break;
                 }
             }
         }
