@@ -39,7 +39,15 @@
 //!   most `--window` ticks not yet received by every spectator), each `--seconds`/2: fsync
 //!   `Never`, `Never` with TCP_NODELAY on the server's sockets, `Always`; then the same against
 //!   a bare tokio-tungstenite broadcast relay fed the very same spectator frames. The
-//!   throughput ratio is events delivered/s unthrottled, Fray over relay.
+//!   throughput ratio is events delivered/s unthrottled, Fray over relay. (`ws.rs`)
+//! - `peers`: closed loop, as a client lives (DESIGN §9): the GM sends its next command only
+//!   when fewer than W commands are incomplete, a command being complete when the GM has its
+//!   `accepted` and every spectator its last event; W in `--peer-windows` (1, 32), S in
+//!   `--peer-spectators` (10, 100). Latency per command = complete − send. Fray with fsync
+//!   `--peer-fsync` (always, never) and the bare relay (which echoes a marker to the GM after
+//!   queueing a tick's frames to every spectator), each run `--seconds`/4; then `--rate`
+//!   commands/s paced (open loop) to `--spectators`, p99 command → all spectators; optionally
+//!   the same against Colyseus and boardgame.io (`--peer-node`, Node drivers). (`peers.rs`)
 //!
 //! Scratch files live under `--dir` (default: the system temporary directory) in
 //! `fray-bench-<pid>` and are removed at the end. Progress goes to stderr; the table (or, with
@@ -52,7 +60,6 @@ use fray_protocol::codec::{Encoding, encode, to_bincode};
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{Condition, EffectKind};
 use fray_protocol::ids::{CombatantId, SessionId, Side};
-use fray_protocol::message::SUBPROTOCOL_JSON;
 use fray_protocol::state::LifeStatus;
 use fray_protocol::{Command, PROTOCOL_VERSION, ServerMessage};
 use fray_server::content::model::Encounter;
@@ -70,20 +77,14 @@ use fray_server::log::{
 use fray_server::replay;
 use fray_server::session::record::Record;
 use fray_server::session::{Session, SessionConfig};
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Notify;
-use tokio::sync::mpsc::{self, error::TrySendError};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
+
+mod peers;
+mod ws;
 
 /// Page size assumed when reading `/proc/self/statm`.
 const PAGE: u64 = 4096;
@@ -134,6 +135,28 @@ struct Args {
     /// Ticks of the fight played in advance for the ws scenario (at least rate × run time).
     #[arg(long, default_value_t = 40_000)]
     ws_ticks: usize,
+    /// Spectator counts of the peers scenario's closed-loop runs.
+    #[arg(long, value_delimiter = ',', default_value = "10,100")]
+    peer_spectators: Vec<usize>,
+    /// Windows (commands sent but not yet complete) of the peers scenario's closed-loop runs.
+    #[arg(long, value_delimiter = ',', default_value = "1,32")]
+    peer_windows: Vec<u64>,
+    /// Fsync policies of the Fray server in the peers scenario.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "always,never"
+    )]
+    peer_fsync: Vec<PeerFsync>,
+    /// Also run the peers scenario against these peers from npm (needs node, and the packages
+    /// of server/benches/peers/<peer> installed with npm ci).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    peer_node: Vec<NodePeer>,
+    /// Ticks of the fight played in advance for the peers scenario (a run that uses them all
+    /// ends early, with a warning).
+    #[arg(long, default_value_t = 60_000)]
+    peer_ticks: usize,
     /// Internal: run one memory probe and print its result as JSON.
     #[arg(long, value_enum, hide = true)]
     probe: Option<Probe>,
@@ -151,6 +174,20 @@ enum Scenario {
     Memory,
     Log,
     Ws,
+    Peers,
+}
+
+/// A peer from npm for the peers scenario (`server/benches/peers/<name>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum NodePeer {
+    Colyseus,
+    Boardgameio,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum PeerFsync {
+    Always,
+    Never,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -210,6 +247,8 @@ impl Metric {
 #[derive(Default)]
 struct Report {
     metrics: Vec<Metric>,
+    /// Markdown tables printed after the metrics (not in the JSON: their figures are metrics).
+    tables: Vec<String>,
 }
 
 impl Report {
@@ -1192,729 +1231,6 @@ fn scenario_log(
 }
 
 // ---------------------------------------------------------------------------------------------
-// ws: end to end over loopback WebSockets, and a bare tokio-tungstenite relay as the baseline
-
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
-type WsSink = futures_util::stream::SplitSink<Ws, Message>;
-
-/// The whole fight, played in advance on a local `Session` (same encounter, seed and engine as
-/// the server's): per tick, the GM's command frame, the frames a spectator receives (the relay
-/// forwards these very frames), and the sequence number of the tick's last event.
-struct Script {
-    commands: Vec<Message>,
-    frames: Vec<Vec<Message>>,
-    first_seq: Vec<u64>,
-    last_seq: Vec<u64>,
-    events: u64,
-    frame_bytes: u64,
-}
-
-impl Script {
-    fn len(&self) -> usize {
-        self.commands.len()
-    }
-}
-
-fn text(frame: fray_protocol::codec::Frame) -> Message {
-    match frame {
-        fray_protocol::codec::Frame::Text(s) => Message::Text(s.into()),
-        fray_protocol::codec::Frame::Binary(b) => Message::Binary(b.into()),
-    }
-}
-
-fn ws_script(encounter: &Encounter, seed: u64, ticks: usize) -> Result<Script> {
-    let mut session = Session::create(
-        MemStorage::new(),
-        SessionId("ws-script".into()),
-        encounter.clone(),
-        Some(seed),
-        false,
-        SessionConfig {
-            fsync: FsyncPolicy::Never,
-            ..SessionConfig::default()
-        },
-    )?;
-    let mut bot = Bot::new(session.engine())?;
-    let mut script = Script {
-        commands: Vec::with_capacity(ticks),
-        frames: Vec::with_capacity(ticks),
-        first_seq: Vec::with_capacity(ticks),
-        last_seq: Vec::with_capacity(ticks),
-        events: 0,
-        frame_bytes: 0,
-    };
-    while script.len() < ticks {
-        let command = match bot.next(session.engine()) {
-            Next::Command(c) => c,
-            Next::Over => break,
-        };
-        let id = script.len() as u64 + 1;
-        let events = match session.stage("gm", id, &command) {
-            Ok(staged) => staged.events,
-            Err(r) => {
-                bot.rejected(&command, &r)?;
-                continue;
-            }
-        };
-        session.commit()?;
-        let (Some(first), Some(last)) = (events.first(), events.last()) else {
-            bail!("tick {id} has no events");
-        };
-        script.first_seq.push(first.seq);
-        script.last_seq.push(last.seq);
-        let mut frames = Vec::with_capacity(events.len());
-        for e in &events {
-            let msg = ServerMessage::Event {
-                seq: e.seq,
-                tick: e.tick,
-                event: e.event.redacted(|c| session.is_monster(c)),
-            };
-            let m = text(encode(&msg, Encoding::Json)?);
-            script.frame_bytes += m.len() as u64;
-            frames.push(m);
-        }
-        script.events += events.len() as u64;
-        script.frames.push(frames);
-        script.commands.push(text(encode(
-            &fray_protocol::ClientMessage::Command { id, command },
-            Encoding::Json,
-        )?));
-    }
-    Ok(script)
-}
-
-/// `(seq, tick)` of an event frame: the prefix of `{"event":{"seq":S,"tick":T,...`, else a full
-/// decode. Spectators do only this, so that their CPU (which shares the two cores with the
-/// server) goes to the sockets rather than to JSON.
-fn event_ids(t: &str) -> Option<(u64, u64)> {
-    let fast = || -> Option<(u64, u64)> {
-        let rest = t.strip_prefix(r#"{"event":{"seq":"#)?;
-        let (seq, rest) = rest.split_once(',')?;
-        let rest = rest.strip_prefix(r#""tick":"#)?;
-        let end = rest.find(|c: char| !c.is_ascii_digit())?;
-        Some((seq.parse().ok()?, rest[..end].parse().ok()?))
-    };
-    fast().or_else(
-        || match fray_protocol::codec::decode_server(t.as_bytes(), Encoding::Json) {
-            Ok(ServerMessage::Event { seq, tick, .. }) => Some((seq, tick)),
-            _ => None,
-        },
-    )
-}
-
-/// State shared by the driver and the spectators of one run.
-struct Shared {
-    /// Per spectator: ticks whose last event it has received (delivery is in order).
-    done: Vec<AtomicU64>,
-    notify: Notify,
-    /// Set when the driver has sent everything it will send.
-    finished: AtomicBool,
-    sent: AtomicU64,
-}
-
-impl Shared {
-    fn new(n: usize) -> Shared {
-        Shared {
-            done: (0..n).map(|_| AtomicU64::new(0)).collect(),
-            notify: Notify::new(),
-            finished: AtomicBool::new(false),
-            sent: AtomicU64::new(0),
-        }
-    }
-    fn min_done(&self) -> u64 {
-        self.done
-            .iter()
-            .map(|d| d.load(Ordering::Acquire))
-            .min()
-            .unwrap_or(0)
-    }
-}
-
-/// What one spectator saw: per tick, when the tick's last event arrived.
-struct Seen {
-    at: Vec<Option<Instant>>,
-    events: u64,
-    /// Frames that were not events (e.g. an `error` when the server dropped it as lagging).
-    other: u64,
-}
-
-async fn spectate(mut ws: Ws, script: Arc<Script>, shared: Arc<Shared>, me: usize) -> Seen {
-    let mut seen = Seen {
-        at: vec![None; script.len()],
-        events: 0,
-        other: 0,
-    };
-    let mut give_up: Option<Instant> = None;
-    loop {
-        match tokio::time::timeout(Duration::from_millis(50), ws.next()).await {
-            Ok(Some(Ok(Message::Text(t)))) => {
-                let now = Instant::now();
-                match event_ids(t.as_str()) {
-                    Some((seq, tick)) if tick >= 1 && tick as usize <= script.len() => {
-                        seen.events += 1;
-                        let k = tick as usize - 1;
-                        if seq == script.last_seq[k] {
-                            seen.at[k] = Some(now);
-                            shared.done[me].store(tick, Ordering::Release);
-                            shared.notify.notify_one();
-                        }
-                    }
-                    _ => seen.other += 1,
-                }
-            }
-            Ok(Some(Ok(Message::Close(_))) | Some(Err(_)) | None) => break,
-            Ok(Some(Ok(_))) | Err(_) => {}
-        }
-        if shared.finished.load(Ordering::Acquire) {
-            if shared.done[me].load(Ordering::Acquire) >= shared.sent.load(Ordering::Acquire) {
-                break;
-            }
-            let limit = *give_up.get_or_insert_with(|| Instant::now() + Duration::from_secs(3));
-            if Instant::now() > limit {
-                break;
-            }
-        }
-    }
-    let _ = ws.close(None).await;
-    seen
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Drive {
-    /// Open loop: one command every 1/rate s, whatever happens.
-    Rate(f64),
-    /// As fast as the slowest spectator allows: at most this many ticks sent but not yet
-    /// received in full by every spectator.
-    Window(u64),
-}
-
-/// Sends the script's ticks; returns the send instants (one per tick sent).
-async fn drive(
-    sink: &mut WsSink,
-    frames: impl Fn(usize) -> Vec<Message>,
-    available: usize,
-    mode: Drive,
-    budget: Duration,
-    shared: &Shared,
-) -> Result<Vec<Instant>> {
-    let start = Instant::now();
-    let mut sent = Vec::new();
-    let limit = match mode {
-        Drive::Rate(r) => available.min((r * budget.as_secs_f64()).ceil() as usize),
-        Drive::Window(_) => available,
-    };
-    let mut next_report = start + Duration::from_secs(1);
-    for i in 0..limit {
-        match mode {
-            Drive::Rate(r) => {
-                tokio::time::sleep_until((start + Duration::from_secs_f64(i as f64 / r)).into())
-                    .await;
-            }
-            Drive::Window(w) => {
-                if start.elapsed() >= budget {
-                    break;
-                }
-                while (i as u64).saturating_sub(shared.min_done()) >= w {
-                    shared.notify.notified().await;
-                }
-            }
-        }
-        let t = Instant::now();
-        for m in frames(i) {
-            sink.feed(m).await?;
-        }
-        sink.flush().await?;
-        sent.push(t);
-        shared.sent.store(sent.len() as u64, Ordering::Release);
-        if t >= next_report {
-            eprintln!(
-                "    {:.0} s: {} ticks sent, slowest spectator at {}",
-                t.duration_since(start).as_secs_f64(),
-                sent.len(),
-                shared.min_done()
-            );
-            next_report += Duration::from_secs(1);
-        }
-    }
-    shared.finished.store(true, Ordering::Release);
-    Ok(sent)
-}
-
-#[derive(Default)]
-struct WsRun {
-    sent: u64,
-    send_secs: f64,
-    /// First send to the last receipt anywhere.
-    span_secs: f64,
-    /// Latency of each (tick, spectator) pair, µs.
-    latencies: Vec<f64>,
-    missing: u64,
-    events: u64,
-    other: u64,
-    accepted: u64,
-    rejected: u64,
-    seq_mismatch: u64,
-}
-
-fn summarize(sent: &[Instant], seen: &[Seen]) -> WsRun {
-    let mut run = WsRun {
-        sent: sent.len() as u64,
-        ..WsRun::default()
-    };
-    let (Some(&first), Some(&last)) = (sent.first(), sent.last()) else {
-        return run;
-    };
-    run.send_secs = (last - first).as_secs_f64();
-    let mut end = last;
-    run.latencies.reserve(sent.len() * seen.len());
-    for s in seen {
-        run.events += s.events;
-        run.other += s.other;
-        for (t0, at) in sent.iter().zip(&s.at) {
-            match at {
-                Some(t) => {
-                    run.latencies
-                        .push(t.duration_since(*t0).as_secs_f64() * 1e6);
-                    end = end.max(*t);
-                }
-                None => run.missing += 1,
-            }
-        }
-    }
-    run.span_secs = (end - first).as_secs_f64();
-    run.latencies.sort_unstable_by(f64::total_cmp);
-    run
-}
-
-async fn connect(url: &str, subprotocol: Option<&'static str>) -> Result<Ws> {
-    let mut req = url.into_client_request()?;
-    if let Some(p) = subprotocol {
-        req.headers_mut()
-            .insert("Sec-WebSocket-Protocol", HeaderValue::from_static(p));
-    }
-    // The bench's own sockets never wait for Nagle (the server's are as the server sets them).
-    let (ws, _) = tokio_tungstenite::connect_async_with_config(req, None, true).await?;
-    Ok(ws)
-}
-
-/// Hello, then wait for `welcome` and the `snapshot`.
-async fn fray_hello(ws: &mut Ws, token: &str) -> Result<()> {
-    let hello = fray_protocol::ClientMessage::Hello {
-        protocol: PROTOCOL_VERSION,
-        token: token.to_owned(),
-        resume_from: None,
-    };
-    ws.send(text(encode(&hello, Encoding::Json)?)).await?;
-    loop {
-        let m = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .context("no snapshot after hello")?
-            .context("closed after hello")??;
-        if let Message::Text(t) = m {
-            match fray_protocol::codec::decode_server(t.as_bytes(), Encoding::Json)? {
-                ServerMessage::Snapshot { .. } => return Ok(()),
-                ServerMessage::Welcome { .. } => {}
-                other => bail!("unexpected answer to hello: {other:?}"),
-            }
-        }
-    }
-}
-
-/// One run against the real server: a fresh registry with `config`, one session, `n`
-/// spectators and a GM connection.
-/// A ws run: label, the Fray server's (session config, TCP_NODELAY) or `None` for the relay,
-/// and how the commands are sent.
-type Variant = (String, Option<(SessionConfig, bool)>, Drive);
-
-/// Which server a Fray run starts: where its sessions live, their configuration, and whether
-/// the accepted sockets get TCP_NODELAY.
-struct FrayServer {
-    dir: PathBuf,
-    config: SessionConfig,
-    nodelay: bool,
-}
-
-async fn ws_fray(
-    server: FrayServer,
-    encounter: &Encounter,
-    seed: u64,
-    script: Arc<Script>,
-    n: usize,
-    mode: Drive,
-    budget: Duration,
-) -> Result<WsRun> {
-    let FrayServer {
-        dir,
-        config,
-        nodelay,
-    } = server;
-    // The bench's GM and spectators are the server's own clients: no rate or connection cap.
-    let limits = fray_server::net::limits::Limits {
-        messages_per_second: u32::MAX / 2,
-        message_burst: u32::MAX / 2,
-        connections_per_session: n + 8,
-        connections_per_token: n + 8,
-        ..Default::default()
-    };
-    let registry = fray_server::net::Registry::with_limits(dir, config, limits);
-    let listener = TcpListener::bind("127.0.0.1:0").await?;
-    let addr = listener.local_addr()?;
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let stop = async move {
-        let _ = stop_rx.await;
-    };
-    // `net::serve` sets TCP_NODELAY on every socket since issue 19: both variants are the same
-    // server now.
-    let _ = nodelay;
-    let admin = fray_server::net::admin::AdminKey::new("bench-operator-key-000000");
-    let server = tokio::spawn(fray_server::net::serve(
-        listener,
-        registry.clone(),
-        admin,
-        stop,
-    ));
-    let created = registry.create(encounter.clone(), Some(seed), false)?;
-    let url = format!("ws://{addr}/ws");
-    let shared = Arc::new(Shared::new(n));
-    let mut spectators = Vec::with_capacity(n);
-    for i in 0..n {
-        let mut ws = connect(&url, Some(SUBPROTOCOL_JSON)).await?;
-        fray_hello(&mut ws, &created.tokens.spectator).await?;
-        spectators.push(tokio::spawn(spectate(
-            ws,
-            script.clone(),
-            shared.clone(),
-            i,
-        )));
-    }
-    let mut gm = connect(&url, Some(SUBPROTOCOL_JSON)).await?;
-    fray_hello(&mut gm, &created.tokens.gm).await?;
-    let (mut sink, mut stream) = gm.split();
-    // The GM's own feed (acknowledgements, unredacted events) must be drained, and the
-    // acknowledgements tell whether the server played the same fight as the script.
-    let acks = {
-        let script = script.clone();
-        tokio::spawn(async move {
-            let (mut accepted, mut rejected, mut mismatch) = (0u64, 0u64, 0u64);
-            while let Some(Ok(m)) = stream.next().await {
-                let Message::Text(t) = m else { continue };
-                if t.starts_with(r#"{"event""#) {
-                    continue;
-                }
-                match fray_protocol::codec::decode_server(t.as_bytes(), Encoding::Json) {
-                    Ok(ServerMessage::Accepted {
-                        command_id,
-                        first_seq,
-                        last_seq,
-                    }) => {
-                        accepted += 1;
-                        let k = command_id as usize - 1;
-                        if script.first_seq.get(k) != Some(&first_seq)
-                            || script.last_seq.get(k) != Some(&last_seq)
-                        {
-                            mismatch += 1;
-                        }
-                    }
-                    Ok(ServerMessage::Rejected { .. }) => rejected += 1,
-                    _ => {}
-                }
-            }
-            (accepted, rejected, mismatch)
-        })
-    };
-    let sent = drive(
-        &mut sink,
-        |i| vec![script.commands[i].clone()],
-        script.len(),
-        mode,
-        budget,
-        &shared,
-    )
-    .await?;
-    let mut seen = Vec::with_capacity(n);
-    for s in spectators {
-        seen.push(s.await?);
-    }
-    let _ = sink.close().await;
-    let (accepted, rejected, mismatch) = tokio::time::timeout(Duration::from_secs(5), acks)
-        .await
-        .unwrap_or(Ok((0, 0, 0)))?;
-    let _ = stop_tx.send(());
-    if tokio::time::timeout(Duration::from_secs(10), server)
-        .await
-        .is_err()
-    {
-        eprintln!("    warning: the server did not shut down within 10 s");
-    }
-    let mut run = summarize(&sent, &seen);
-    run.accepted = accepted;
-    run.rejected = rejected;
-    run.seq_mismatch = mismatch;
-    Ok(run)
-}
-
-/// The baseline: a bare tokio-tungstenite relay. A client's first text message says `sub` or
-/// `pub`; every text message from a `pub` goes to every `sub` (a bounded queue each, written
-/// by its own task, flushed when the queue runs dry). No game work, no encoding.
-async fn relay_serve(listener: TcpListener) {
-    let subs: Arc<std::sync::Mutex<Vec<mpsc::Sender<Message>>>> = Arc::default();
-    while let Ok((stream, _)) = listener.accept().await {
-        let subs = subs.clone();
-        tokio::spawn(async move {
-            let _ = stream.set_nodelay(true);
-            let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
-                return;
-            };
-            let role = match ws.next().await {
-                Some(Ok(Message::Text(t))) => t.to_string(),
-                _ => return,
-            };
-            if role == "sub" {
-                let (tx, mut rx) = mpsc::channel::<Message>(4096);
-                if let Ok(mut s) = subs.lock() {
-                    s.push(tx);
-                }
-                if ws.send(Message::text("ok")).await.is_err() {
-                    return;
-                }
-                while let Some(m) = rx.recv().await {
-                    if ws.feed(m).await.is_err() {
-                        return;
-                    }
-                    while let Ok(m) = rx.try_recv() {
-                        if ws.feed(m).await.is_err() {
-                            return;
-                        }
-                    }
-                    if ws.flush().await.is_err() {
-                        return;
-                    }
-                }
-            } else {
-                while let Some(Ok(m)) = ws.next().await {
-                    if let Message::Text(_) = m
-                        && let Ok(mut s) = subs.lock()
-                    {
-                        s.retain(|tx| {
-                            !matches!(tx.try_send(m.clone()), Err(TrySendError::Closed(_)))
-                        });
-                    }
-                }
-            }
-        });
-    }
-}
-
-async fn ws_relay(script: Arc<Script>, n: usize, mode: Drive, budget: Duration) -> Result<WsRun> {
-    let listener = TcpListener::bind("127.0.0.1:0").await?;
-    let url = format!("ws://{}/", listener.local_addr()?);
-    let relay = tokio::spawn(relay_serve(listener));
-    let shared = Arc::new(Shared::new(n));
-    let mut spectators = Vec::with_capacity(n);
-    for i in 0..n {
-        let mut ws = connect(&url, None).await?;
-        ws.send(Message::text("sub")).await?;
-        match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
-            Ok(Some(Ok(Message::Text(t)))) if t.as_str() == "ok" => {}
-            other => bail!("relay subscription failed: {other:?}"),
-        }
-        spectators.push(tokio::spawn(spectate(
-            ws,
-            script.clone(),
-            shared.clone(),
-            i,
-        )));
-    }
-    let mut producer = connect(&url, None).await?;
-    producer.send(Message::text("pub")).await?;
-    let (mut sink, _stream) = producer.split();
-    let sent = drive(
-        &mut sink,
-        |i| script.frames[i].clone(),
-        script.len(),
-        mode,
-        budget,
-        &shared,
-    )
-    .await?;
-    let mut seen = Vec::with_capacity(n);
-    for s in spectators {
-        seen.push(s.await?);
-    }
-    let _ = sink.close().await;
-    relay.abort();
-    Ok(summarize(&sent, &seen))
-}
-
-fn scenario_ws(args: &Args, root: &Path, encounter: &Encounter, report: &mut Report) -> Result<()> {
-    let s = "ws";
-    let n = args.spectators.max(1);
-    let budget = Duration::from_secs_f64((args.seconds / 2.0).max(0.5));
-    let long = scaled(encounter, args.hp_scale.saturating_mul(10));
-    let want = ((args.rate * budget.as_secs_f64()) as usize).max(args.ws_ticks);
-    eprintln!(
-        "ws: playing the fight in advance (hp x{}, up to {want} ticks) …",
-        args.hp_scale.saturating_mul(10)
-    );
-    let script = Arc::new(ws_script(&long, args.seed, want)?);
-    if script.len() < want {
-        eprintln!(
-            "ws: warning: the fight ended after {} ticks (wanted {want})",
-            script.len()
-        );
-    }
-    let events_per_tick = script.events as f64 / script.len().max(1) as f64;
-    report.add(s, "events per command", events_per_tick, "ev");
-    report.add(
-        s,
-        "ServerMessage::Event JSON frame (spectator copy)",
-        script.frame_bytes as f64 / script.events.max(1) as f64,
-        "B",
-    );
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    let rate = Drive::Rate(args.rate);
-    let window = Drive::Window(args.window);
-    let never = SessionConfig {
-        fsync: FsyncPolicy::Never,
-        ..SessionConfig::default()
-    };
-    let always = SessionConfig::default();
-    // (label, (session config, TCP_NODELAY on the server's sockets) or the relay, drive)
-    let mut variants: Vec<Variant> = Vec::new();
-    for (mode, how) in [
-        (rate, format!("{} cmd/s", args.rate)),
-        (window, format!("unthrottled (window {})", args.window)),
-    ] {
-        variants.push((
-            format!("fray fsync never, {how}"),
-            Some((never.clone(), false)),
-            mode,
-        ));
-        variants.push((format!("relay, {how}"), None, mode));
-        variants.push((
-            format!("fray fsync never + TCP_NODELAY, {how}"),
-            Some((never.clone(), true)),
-            mode,
-        ));
-        variants.push((
-            format!("fray fsync always, {how}"),
-            Some((always.clone(), false)),
-            mode,
-        ));
-    }
-    let mut throughput = Vec::new();
-    for (i, (label, fray, mode)) in variants.into_iter().enumerate() {
-        eprintln!(
-            "ws ({label}, {n} spectators): {:.1} s …",
-            budget.as_secs_f64()
-        );
-        let is_fray = fray.is_some();
-        let run = match fray {
-            Some((config, nodelay)) => rt.block_on(ws_fray(
-                FrayServer {
-                    dir: root.join(format!("ws-{i}")),
-                    config,
-                    nodelay,
-                },
-                &long,
-                args.seed,
-                script.clone(),
-                n,
-                mode,
-                budget,
-            ))?,
-            None => rt.block_on(ws_relay(script.clone(), n, mode, budget))?,
-        };
-        let pct = |p: f64| {
-            run.latencies
-                .get(((run.latencies.len().max(1) - 1) as f64 * p) as usize)
-                .map_or(f64::NAN, |v| v / 1000.0)
-        };
-        let p99_target = match mode {
-            Drive::Rate(r) if is_fray && (r - 1000.0).abs() < 0.5 && n == 100 => {
-                Some(Target::AtMost(2.0))
-            }
-            _ => None,
-        };
-        let cmds = run.sent as f64 / run.send_secs.max(1e-9);
-        let delivered = run.events as f64 / run.span_secs.max(1e-9);
-        report.add(s, format!("{label}: commands sent"), run.sent as f64, "cmd");
-        report.add(s, format!("{label}: commands/s sent"), cmds, "cmd/s");
-        report.add(
-            s,
-            format!("{label}: events/s delivered (all spectators)"),
-            delivered,
-            "ev/s",
-        );
-        report.add(s, format!("{label}: latency p50"), pct(0.5), "ms");
-        report.push(
-            s,
-            format!("{label}: latency p99"),
-            pct(0.99),
-            "ms",
-            p99_target,
-        );
-        report.add(s, format!("{label}: latency max"), pct(1.0), "ms");
-        report.add(
-            s,
-            format!("{label}: (command, spectator) pairs not delivered"),
-            run.missing as f64,
-            "pairs",
-        );
-        if run.other > 0 {
-            report.add(
-                s,
-                format!("{label}: non-event frames at spectators"),
-                run.other as f64,
-                "frames",
-            );
-        }
-        if is_fray {
-            if run.rejected > 0 || run.seq_mismatch > 0 || run.accepted != run.sent {
-                eprintln!(
-                    "    warning: {} accepted, {} rejected, {} with other sequence numbers than the script, of {} sent",
-                    run.accepted, run.rejected, run.seq_mismatch, run.sent
-                );
-            }
-            report.add(
-                s,
-                format!("{label}: commands accepted"),
-                run.accepted as f64,
-                "cmd",
-            );
-        }
-        if let Drive::Window(_) = mode {
-            throughput.push(delivered);
-        }
-    }
-    if let [fray, relay, nodelay, always] = throughput[..] {
-        report.push(
-            s,
-            "throughput ratio fray (fsync never) / relay, events delivered/s unthrottled",
-            fray / relay,
-            "×",
-            Some(Target::AtLeast(0.8)),
-        );
-        report.add(
-            s,
-            "throughput ratio fray (fsync never, TCP_NODELAY) / relay, events delivered/s unthrottled",
-            nodelay / relay,
-            "×",
-        );
-        report.add(
-            s,
-            "throughput ratio fray (fsync always) / relay, events delivered/s unthrottled",
-            always / relay,
-            "×",
-        );
-    }
-    rt.shutdown_timeout(Duration::from_secs(2));
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------------------------
 
 fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
@@ -1950,6 +1266,10 @@ fn print_table(report: &Report) {
             target,
             ratio
         );
+    }
+    for table in &report.tables {
+        println!();
+        print!("{table}");
     }
 }
 
@@ -2001,7 +1321,10 @@ fn main() -> Result<()> {
         scenario_log(&args, root, &encounter, &mut report)?;
     }
     if wants(Scenario::Ws) {
-        scenario_ws(&args, root, &encounter, &mut report)?;
+        ws::scenario_ws(&args, root, &encounter, &mut report)?;
+    }
+    if wants(Scenario::Peers) {
+        peers::scenario_peers(&args, root, &encounter, &mut report)?;
     }
 
     if args.json {
@@ -2018,6 +1341,11 @@ fn main() -> Result<()> {
                 "spectators": args.spectators,
                 "rate": args.rate,
                 "window": args.window,
+                "peer_spectators": args.peer_spectators,
+                "peer_windows": args.peer_windows,
+                "peer_fsync": args.peer_fsync.iter().map(|f| format!("{f:?}").to_lowercase()).collect::<Vec<_>>(),
+                "peer_ticks": args.peer_ticks,
+                "peer_node": args.peer_node.iter().map(|p| format!("{p:?}").to_lowercase()).collect::<Vec<_>>(),
             },
             "metrics": report.metrics.iter().map(Metric::json).collect::<Vec<_>>(),
         });
