@@ -383,6 +383,12 @@ pub(crate) fn scenario_peers(
         script.events as f64 / script.len().max(1) as f64,
         "ev",
     );
+    report.add(
+        "peers",
+        "ServerMessage::Event JSON frame (spectator copy)",
+        script.frame_bytes as f64 / script.events.max(1) as f64,
+        "B",
+    );
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
