@@ -273,6 +273,10 @@ fn write_fuzz_seeds() {
     }
     for (i, msg) in SERVER.iter().enumerate() {
         write("server_messages", 2 * i, &bytes_of(msg, Encoding::Json));
-        write("server_messages", 2 * i + 1, &bytes_of(msg, Encoding::Bincode));
+        write(
+            "server_messages",
+            2 * i + 1,
+            &bytes_of(msg, Encoding::Bincode),
+        );
     }
 }

@@ -27,7 +27,10 @@ pub(crate) static SEGMENTS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
         }
     }
     paths.sort();
-    assert!(paths.len() >= 10, "the recorded fights are there: {paths:?}");
+    assert!(
+        paths.len() >= 10,
+        "the recorded fights are there: {paths:?}"
+    );
     paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
 });
 
@@ -92,7 +95,11 @@ fn check_scan(bytes: &[u8], start: usize, first_seq: u64) {
     assert_eq!(end.end, next_offset);
     assert!(end.end <= bytes.len());
     if end.corruption.is_none() {
-        assert_eq!(end.end, bytes.len(), "a scan stops early only at corruption");
+        assert_eq!(
+            end.end,
+            bytes.len(),
+            "a scan stops early only at corruption"
+        );
     }
 }
 
@@ -116,7 +123,10 @@ fn real_snapshot(segment: &prop::sample::Index, frame: &prop::sample::Index) -> 
         payloads.push(payload.to_vec());
         ControlFlow::Continue(())
     });
-    encode_snapshot(header.first_seq + 40, &payloads[frame.index(payloads.len())])
+    encode_snapshot(
+        header.first_seq + 40,
+        &payloads[frame.index(payloads.len())],
+    )
 }
 
 proptest! {
@@ -215,7 +225,10 @@ fn a_snapshot_declaring_more_bytes_than_the_address_space_is_a_length_error() {
     bytes[18..26].copy_from_slice(&u64::MAX.to_le_bytes());
     assert!(matches!(
         decode_snapshot(&bytes),
-        Err(SnapshotError::LengthMismatch { declared: u64::MAX, actual: 5 })
+        Err(SnapshotError::LengthMismatch {
+            declared: u64::MAX,
+            actual: 5
+        })
     ));
     assert!(matches!(
         decode_snapshot(&bytes[..SNAPSHOT_HEADER_LEN - 1]),

@@ -33,7 +33,13 @@ fn fights() -> Vec<std::path::PathBuf> {
 static RECORDS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
     let mut out = Vec::new();
     for fight in fights() {
-        out.extend(read_log_path(&fight).unwrap().frames.into_iter().map(|(_, p)| p));
+        out.extend(
+            read_log_path(&fight)
+                .unwrap()
+                .frames
+                .into_iter()
+                .map(|(_, p)| p),
+        );
     }
     assert!(out.len() > 100, "{} records", out.len());
     out
@@ -159,7 +165,11 @@ fn every_recorded_frame_and_snapshot_decodes_and_re_encodes_to_its_bytes() {
 fn real_power() -> PowerSpec {
     for bytes in RECORDS.iter() {
         if let Ok(Record::Genesis(genesis)) = from_bincode_record::<Record>(bytes) {
-            let orcus = genesis.encounter.combatants.iter().find_map(|c| c.orcus.as_ref());
+            let orcus = genesis
+                .encounter
+                .combatants
+                .iter()
+                .find_map(|c| c.orcus.as_ref());
             if let Some(power) = orcus.and_then(|o| o.powers.first()) {
                 return PowerSpec {
                     secondary: None,
@@ -195,7 +205,10 @@ fn a_record_nesting_powers_a_hundred_thousand_deep_is_an_error_not_a_stack_overf
     let power = real_power();
     let shallow = nested_side_powers(&power, 2);
     let decoded = from_bincode_record::<PowerSpec>(&shallow).unwrap();
-    assert_eq!(decoded.side.and_then(|s| s.side).map(|s| *s), Some(power.clone()));
+    assert_eq!(
+        decoded.side.and_then(|s| s.side).map(|s| *s),
+        Some(power.clone())
+    );
 
     let deep = nested_side_powers(&power, 100_000);
     assert!(deep.len() < fray_protocol::codec::MAX_RECORD);
@@ -203,9 +216,12 @@ fn a_record_nesting_powers_a_hundred_thousand_deep_is_an_error_not_a_stack_overf
     assert!(err.to_string().contains("nested"), "{err}");
     // The depth count is back to zero after the refusal.
     assert!(from_bincode_record::<PowerSpec>(&shallow).is_ok());
-    let err = from_bincode_record::<PowerSpec>(&nested_side_powers(&power, MAX_POWER_NESTING + 1)).unwrap_err();
+    let err = from_bincode_record::<PowerSpec>(&nested_side_powers(&power, MAX_POWER_NESTING + 1))
+        .unwrap_err();
     assert!(err.to_string().contains("nested"), "{err}");
-    assert!(from_bincode_record::<PowerSpec>(&nested_side_powers(&power, MAX_POWER_NESTING)).is_ok());
+    assert!(
+        from_bincode_record::<PowerSpec>(&nested_side_powers(&power, MAX_POWER_NESTING)).is_ok()
+    );
 
     // The same power inside a genesis, where a log's first frame would carry it.
     let genesis_bytes = RECORDS
@@ -236,4 +252,54 @@ fn a_record_nesting_powers_a_hundred_thousand_deep_is_an_error_not_a_stack_overf
     hostile.extend_from_slice(&flat[at + power_bytes.len()..]);
     let err = decode_frames(&[(0, hostile)]).unwrap_err();
     assert!(err.to_string().contains("nested"), "{err}");
+}
+
+/// Writes the seed corpora of the cargo-fuzz targets `segment_header`, `frame`, `snapshot` and
+/// `record` under `$FRAY_FUZZ_SEEDS/<target>/`, from the recorded fights:
+/// `FRAY_FUZZ_SEEDS=server/fuzz/corpus cargo test -p fray-server --lib write_fuzz_seeds -- --ignored`.
+#[test]
+#[ignore = "writes files; run by hand to seed the fuzz corpora"]
+fn write_fuzz_seeds() {
+    use crate::log::SegmentHeader;
+    use crate::log::snapshot::encode_snapshot;
+    let Some(root) = std::env::var_os("FRAY_FUZZ_SEEDS") else {
+        return;
+    };
+    let root = std::path::PathBuf::from(root);
+    let write = |target: &str, name: String, bytes: &[u8]| {
+        let dir = root.join(target);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), bytes).unwrap();
+    };
+    for (i, segment) in SEGMENTS.iter().enumerate() {
+        let (_, start) = SegmentHeader::decode(segment).unwrap();
+        write(
+            "segment_header",
+            format!("header-{i:02}"),
+            &segment[..start],
+        );
+        // The body's first frames (a genesis, a command, its events): small enough to mutate.
+        let body = &segment[start..];
+        write(
+            "frame",
+            format!("body-{i:02}"),
+            &body[..body.len().min(4096)],
+        );
+    }
+    for (i, payload) in SNAPSHOTS.iter().enumerate() {
+        write("record", format!("snapshot-{i:02}"), payload);
+        write(
+            "snapshot",
+            format!("snap-{i:02}"),
+            &encode_snapshot(i as u64 * 7, payload),
+        );
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, payload) in RECORDS.iter().enumerate() {
+        // One seed per record kind and length, at most 400, so the corpus stays small.
+        let kind = payload.first().copied();
+        if seen.len() < 400 && seen.insert((kind, payload.len())) {
+            write("record", format!("record-{i:04}"), payload);
+        }
+    }
 }
