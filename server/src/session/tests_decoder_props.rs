@@ -200,6 +200,43 @@ fn nested_side_powers(power: &PowerSpec, depth: usize) -> Vec<u8> {
     out
 }
 
+/// The bincode of `power` with `depth` copies of itself nested as secondary attacks (on a hit,
+/// against the primary target), built from bytes like [`nested_side_powers`].
+fn nested_secondary_powers(power: &PowerSpec, depth: usize) -> Vec<u8> {
+    // `id`, `uses_ammunition`, `underwater_penalty`, then the `secondary` option's tag.
+    let flat = to_bincode(power).unwrap();
+    let at = to_bincode(&power.id).unwrap().len() + 2;
+    assert_eq!(flat[at], 0);
+    let mut out = Vec::new();
+    for _ in 0..depth {
+        out.extend_from_slice(&flat[..at]);
+        out.extend_from_slice(&[1, 0]); // secondary: Some(SecondaryAttack { on: Hit, power: …
+    }
+    out.extend_from_slice(&flat);
+    for _ in 0..depth {
+        out.push(0); // …, targets: Primary }), the outer power's other fields
+        out.extend_from_slice(&flat[at + 1..]);
+    }
+    out
+}
+
+#[test]
+fn powers_nested_through_secondary_attacks_are_bounded_like_side_weapons() {
+    let power = real_power();
+    let ok = from_bincode_record::<PowerSpec>(&nested_secondary_powers(&power, MAX_POWER_NESTING));
+    let mut inner = ok.unwrap();
+    for _ in 0..MAX_POWER_NESTING {
+        let secondary = inner.secondary.take().unwrap();
+        inner = secondary.power;
+    }
+    assert_eq!(inner, power);
+    for depth in [MAX_POWER_NESTING + 1, 100_000] {
+        let err =
+            from_bincode_record::<PowerSpec>(&nested_secondary_powers(&power, depth)).unwrap_err();
+        assert!(err.to_string().contains("nested"), "{err}");
+    }
+}
+
 #[test]
 fn a_record_nesting_powers_a_hundred_thousand_deep_is_an_error_not_a_stack_overflow() {
     let power = real_power();
