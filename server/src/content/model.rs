@@ -840,6 +840,50 @@ impl Frequency {
     }
 }
 
+/// Deepest nesting of powers inside a power (through `secondary` and `side`) a decoder accepts.
+/// Content nests at most two deep (a side weapon's power with a secondary attack).
+pub const MAX_POWER_NESTING: usize = 8;
+
+/// Bounds the recursion of decoding a [`PowerSpec`]: bincode has no depth limit, so a genesis
+/// record nesting powers a hundred thousand deep (6 MB, under the 16 MiB record limit) overflowed
+/// the decoder's stack and aborted the process. Every `secondary` and `side` field passes
+/// through [`deserialize`](power_nesting::deserialize), which counts the depth on this thread:
+/// the fields of a power nested more than [`MAX_POWER_NESTING`] deep are refused.
+mod power_nesting {
+    use super::MAX_POWER_NESTING;
+    use serde::{Deserialize, Deserializer, de::Error};
+    use std::cell::Cell;
+
+    thread_local! {
+        static DEPTH: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Leaves one level when dropped, also when decoding fails or unwinds.
+    struct Level;
+
+    impl Drop for Level {
+        fn drop(&mut self) {
+            DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+        }
+    }
+
+    pub(super) fn deserialize<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+    where
+        D: Deserializer<'de>,
+        T: Deserialize<'de>,
+    {
+        let depth = DEPTH.with(|d| d.get());
+        if depth > MAX_POWER_NESTING {
+            return Err(D::Error::custom(format!(
+                "powers nested more than {MAX_POWER_NESTING} deep"
+            )));
+        }
+        DEPTH.with(|d| d.set(depth + 1));
+        let _level = Level;
+        T::deserialize(deserializer)
+    }
+}
+
 /// A resolved Orcus power: an attack (or an automatic effect) with its targeting.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PowerSpec {
@@ -853,7 +897,7 @@ pub struct PowerSpec {
     #[serde(default)]
     pub underwater_penalty: bool,
     /// § Secondary attacks: an attack against the same target, contingent on this one.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "power_nesting::deserialize")]
     pub secondary: Option<Box<SecondaryAttack>>,
     /// § Unwilling movement on a hit: push, pull or shunt so many squares.
     #[serde(default)]
@@ -920,7 +964,7 @@ pub struct PowerSpec {
     /// § Weapon properties, Side Weapon: this Weapon power made with the hero's side weapon
     /// (its dice, Improved Critical, reach or range and proficiency), chosen by the `attack`
     /// command's `weapon = "side"`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "power_nesting::deserialize")]
     pub side: Option<Box<PowerSpec>>,
     /// § Action required: an immediate counter's machine-readable trigger, which lets
     /// `ready_counter` ready it to resolve before that trigger (`rules/orcus/counters.rs`).

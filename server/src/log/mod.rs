@@ -38,6 +38,10 @@ pub mod snapshot;
 pub mod storage;
 pub mod writer;
 
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+pub(crate) mod tests_decoder_props;
+
 pub use error::{LogError, Result};
 pub use frame::{FrameError, MAX_PAYLOAD_LEN};
 pub use header::{CODEC_BINCODE, HeaderError, SegmentHeader};

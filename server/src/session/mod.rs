@@ -9,6 +9,10 @@
 pub mod event_index;
 pub mod record;
 
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+mod tests_decoder_props;
+
 use crate::content::model::Encounter;
 use crate::dice::{SessionRng, commitment};
 use crate::engine::Engine;
