@@ -136,18 +136,43 @@ pub fn decode_frame(buf: &[u8]) -> Result<(Frame<'_>, usize), FrameError> {
     Ok((Frame { seq, payload }, total))
 }
 
+/// Bytes [`valid_frame_after`] may checksum per byte it searches (at least 1 MiB in all).
+const SEARCH_CRC_BYTES_PER_BYTE: usize = 16;
+
 /// Whether a valid frame (checksum good) with a seq of at least `min_seq` starts anywhere in
 /// `buf` after offset `from`: what tells a damaged frame in the middle of a log from a torn
 /// tail. Only offsets whose `seq` field is plausible (from `min_seq` up to one more than the
-/// frames that could fit) are checksummed, so random or zeroed bytes cost one look each.
+/// frames that could fit) and whose payload fits are checksummed, so random or zeroed bytes
+/// cost one look each.
+///
+/// Hostile bytes can make every 16th offset a plausible frame with a payload of megabytes;
+/// checksumming them all is quadratic (a crafted 8 MiB segment took over a minute). So the
+/// search checksums at most [`SEARCH_CRC_BYTES_PER_BYTE`] bytes per byte searched, and past
+/// that budget it gives up and answers the candidate's offset: the cautious answer, a
+/// corruption to report rather than a torn tail to cut.
 pub(super) fn valid_frame_after(buf: &[u8], from: usize, min_seq: u64) -> Option<usize> {
     let max_frames = (buf.len() / FRAME_HEADER_LEN) as u64 + 1;
     let max_seq = min_seq.saturating_add(max_frames);
+    let mut budget = buf
+        .len()
+        .saturating_sub(from)
+        .saturating_mul(SEARCH_CRC_BYTES_PER_BYTE)
+        .max(1 << 20);
     (from.saturating_add(1)..buf.len()).find(|&at| {
         let rest = buf.get(at..).unwrap_or_default();
         let plausible =
             le_u64(rest, SEQ_OFFSET).is_some_and(|seq| (min_seq..=max_seq).contains(&seq));
-        plausible && decode_frame(rest).is_ok()
+        let Some(len) = le_u32(rest, LEN_OFFSET).map(|len| len as usize) else {
+            return false;
+        };
+        if !plausible || len > MAX_PAYLOAD_LEN as usize || encoded_len(len) > rest.len() {
+            return false;
+        }
+        let Some(left) = budget.checked_sub(len) else {
+            return true;
+        };
+        budget = left;
+        decode_frame(rest).is_ok()
     })
 }
 

@@ -7,7 +7,7 @@
 //! or a value that re-encodes to exactly the bytes it was read from. The cargo-fuzz targets
 //! `frame`, `segment_header` and `snapshot` (`server/fuzz/`) run the same checks for longer.
 
-use super::frame::{FRAME_HEADER_LEN, decode_frame, encode_frame, scan_frames};
+use super::frame::{FRAME_HEADER_LEN, decode_frame, encode_frame, scan_frames, valid_frame_after};
 use super::header::{HeaderError, SegmentHeader};
 use super::snapshot::{SNAPSHOT_HEADER_LEN, SnapshotError, decode_snapshot, encode_snapshot};
 use proptest::prelude::*;
@@ -255,4 +255,40 @@ fn a_frame_declaring_the_largest_payload_with_none_present_is_truncated_without_
         decode_frame(&bytes),
         Err(super::FrameError::Truncated { .. })
     ));
+}
+
+#[test]
+fn a_tail_of_blocks_that_only_look_like_frames_is_judged_quickly_and_as_corruption() {
+    // Frame 0, then 4 MiB of 16-byte blocks each claiming to be frame 1 with a 2 MiB payload
+    // and a wrong checksum: every one of the first 128 Ki offsets would be checksummed over
+    // 2 MiB (256 GiB in all, minutes) without the search's budget.
+    let mut bytes = super::header::sample_header().encode().unwrap();
+    let start = bytes.len();
+    encode_frame(&mut bytes, 0, b"genesis").unwrap();
+    let damaged = bytes.len();
+    let mut block = (2u32 << 20).to_le_bytes().to_vec();
+    block.extend_from_slice(&[0; 4]);
+    block.extend_from_slice(&1u64.to_le_bytes());
+    while bytes.len() < damaged + (4 << 20) {
+        bytes.extend_from_slice(&block);
+    }
+    let t = std::time::Instant::now();
+    let end = scan_frames(&bytes, start, 0, |_, _, _| ControlFlow::Continue(()));
+    assert_eq!((end.end, end.next_seq), (damaged, 1));
+    assert!(
+        valid_frame_after(&bytes, damaged, 1).is_some(),
+        "gives up: not a torn tail"
+    );
+    let mem = super::MemStorage::new();
+    mem.set_segment_bytes(0, bytes);
+    let err = super::read_log(&mem).map(|r| r.frames.len());
+    assert!(
+        matches!(err, Err(super::LogError::Corruption { .. })),
+        "{err:?}"
+    );
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        t.elapsed()
+    );
 }
