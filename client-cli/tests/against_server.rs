@@ -571,19 +571,24 @@ async fn the_protocol_documents_recipe_checks_the_dice_of_a_finished_ose_session
     );
 }
 
+/// A copy of a recorded fight's folder (`replays/…`) in `dir`, to damage.
+fn copy_golden(fight: &str, dir: &std::path::Path) -> PathBuf {
+    let copy = dir.join("fight");
+    std::fs::create_dir_all(&copy).expect("mkdir");
+    for e in std::fs::read_dir(repo(fight)).expect("golden") {
+        let e = e.expect("entry");
+        std::fs::copy(e.path(), copy.join(e.file_name())).expect("copy");
+    }
+    copy
+}
+
 /// A byte flipped in the middle of a shipped replay's segment: `verify`, `replay` and `export`
 /// each fail (exit 2, the log cannot be read as it is) naming the segment file, the byte offset
 /// and the last good seq — none of them passes off the damage as a torn tail.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn verify_replay_and_export_refuse_a_log_damaged_in_the_middle() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let fight = PathBuf::from(repo("replays/ose/barrow-of-the-hollow-king-seed-24"));
-    let copy = dir.path().join("fight");
-    std::fs::create_dir_all(&copy).expect("mkdir");
-    for e in std::fs::read_dir(&fight).expect("golden") {
-        let e = e.expect("entry");
-        std::fs::copy(e.path(), copy.join(e.file_name())).expect("copy");
-    }
+    let copy = copy_golden("replays/ose/barrow-of-the-hollow-king-seed-24", dir.path());
     let seg = copy.join("seg-000000.log");
     let mut bytes = std::fs::read(&seg).expect("read");
     let middle = bytes.len() / 2;
@@ -610,13 +615,7 @@ async fn verify_replay_and_export_refuse_a_log_damaged_in_the_middle() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn verify_says_when_it_leaves_out_a_torn_tail() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let fight = PathBuf::from(repo("replays/13th-age/goblin-ambush-seed-111"));
-    let copy = dir.path().join("fight");
-    std::fs::create_dir_all(&copy).expect("mkdir");
-    for e in std::fs::read_dir(&fight).expect("golden") {
-        let e = e.expect("entry");
-        std::fs::copy(e.path(), copy.join(e.file_name())).expect("copy");
-    }
+    let copy = copy_golden("replays/13th-age/goblin-ambush-seed-111", dir.path());
     // Half a frame appended, as a crash mid-append leaves it.
     let seg = copy.join("seg-000000.log");
     let mut bytes = std::fs::read(&seg).expect("read");

@@ -20,6 +20,13 @@ use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 const T: Duration = Duration::from_secs(20);
 
+/// The token of a seat (`gm`, `spectator`) in a creation answer.
+fn seat_token<'a>(created: &'a serde_json::Value, seat: &str) -> Result<&'a str> {
+    created["tokens"][seat]
+        .as_str()
+        .ok_or_else(|| anyhow!("no {seat} token"))
+}
+
 fn encounter_body() -> Result<String> {
     let text = fray_server::content::builtin_encounters("13th-age")
         .first()
@@ -117,10 +124,7 @@ async fn a_thousand_idle_tcp_sockets_are_closed_after_the_handshake_deadline() -
     })
     .await?;
     let created = create_session(server.addr, "goblin-ambush", 1).await?;
-    let spectator = created["tokens"]["spectator"]
-        .as_str()
-        .ok_or_else(|| anyhow!("no spectator token"))?
-        .to_owned();
+    let spectator = seat_token(&created, "spectator")?.to_owned();
     let mut idle = Vec::new();
     for _ in 0..1_000 {
         idle.push(TcpStream::connect(server.addr).await?);
@@ -148,9 +152,7 @@ async fn a_connection_beyond_the_per_token_cap_is_refused() -> Result<()> {
     })
     .await?;
     let created = create_session(server.addr, "goblin-ambush", 1).await?;
-    let spectator = created["tokens"]["spectator"]
-        .as_str()
-        .ok_or_else(|| anyhow!("no spectator token"))?;
+    let spectator = seat_token(&created, "spectator")?;
     let mut kept = Vec::new();
     for _ in 0..2 {
         let mut c = Client::connect(&server.ws_url(), Encoding::Json).await?;
@@ -168,9 +170,7 @@ async fn a_connection_beyond_the_per_token_cap_is_refused() -> Result<()> {
         Some(ErrorCode::TooManyConnections)
     );
     // Another seat of the same session is not affected.
-    let gm = created["tokens"]["gm"]
-        .as_str()
-        .ok_or_else(|| anyhow!("no gm token"))?;
+    let gm = seat_token(&created, "gm")?;
     still_serves(&server, gm).await?;
     drop(kept);
     server.stop().await;
@@ -187,9 +187,7 @@ async fn a_client_that_never_reads_is_dropped_before_its_queue_passes_the_byte_b
     })
     .await?;
     let created = create_session(server.addr, "goblin-ambush", 1).await?;
-    let spectator = created["tokens"]["spectator"]
-        .as_str()
-        .ok_or_else(|| anyhow!("no spectator token"))?;
+    let spectator = seat_token(&created, "spectator")?;
 
     // A socket with a small receive buffer, so that the kernel holds little for it.
     let socket = TcpSocket::new_v4()?;
@@ -261,9 +259,7 @@ async fn messages_beyond_the_rate_are_dropped_with_rate_limited() -> Result<()> 
     })
     .await?;
     let created = create_session(server.addr, "goblin-ambush", 1).await?;
-    let spectator = created["tokens"]["spectator"]
-        .as_str()
-        .ok_or_else(|| anyhow!("no spectator token"))?;
+    let spectator = seat_token(&created, "spectator")?;
     let mut c = Client::connect(&server.ws_url(), Encoding::Json).await?;
     c.hello(spectator, None).await?;
     for nonce in 0..10 {
@@ -295,9 +291,7 @@ async fn a_finished_session_nobody_watches_leaves_memory_after_the_retention_tim
     })
     .await?;
     let created = create_session(server.addr, "goblin-ambush", 1).await?;
-    let gm = created["tokens"]["gm"]
-        .as_str()
-        .ok_or_else(|| anyhow!("no gm token"))?;
+    let gm = seat_token(&created, "gm")?;
     let session = created["session"]
         .as_str()
         .ok_or_else(|| anyhow!("no session id"))?

@@ -38,6 +38,13 @@ impl std::fmt::Debug for AdminKey {
     }
 }
 
+/// The credential of an `Authorization: Bearer <credential>` header value, trimmed.
+pub fn bearer(authorization: Option<&str>) -> Option<&str> {
+    authorization
+        .and_then(|h| h.strip_prefix("Bearer "))
+        .map(str::trim)
+}
+
 /// Path of the key file of a data directory.
 pub fn key_file(data_dir: &Path) -> PathBuf {
     data_dir.join(KEY_FILE)
@@ -96,10 +103,10 @@ impl AdminKey {
     /// Whether an `Authorization` header value carries this key (`Bearer <key>`). The
     /// comparison takes the same time wherever the first difference is.
     pub fn admits(&self, authorization: Option<&str>) -> bool {
-        let Some(given) = authorization.and_then(|h| h.strip_prefix("Bearer ")) else {
+        let Some(given) = bearer(authorization) else {
             return false;
         };
-        let (a, b) = (given.trim().as_bytes(), self.key.as_bytes());
+        let (a, b) = (given.as_bytes(), self.key.as_bytes());
         a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
     }
 

@@ -65,11 +65,15 @@ fn refuse(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> Re
     json_error(status, &code.to_string(), message)
 }
 
-fn is_operator(app: &AppState, headers: &HeaderMap) -> bool {
-    let auth = headers
+/// The `Authorization` header's value, if it is text.
+fn authorization(headers: &HeaderMap) -> Option<&str> {
+    headers
         .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    app.admin.admits(auth)
+        .and_then(|v| v.to_str().ok())
+}
+
+fn is_operator(app: &AppState, headers: &HeaderMap) -> bool {
+    app.admin.admits(authorization(headers))
 }
 
 fn json_error(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
@@ -171,11 +175,7 @@ async fn session_log(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|h| h.strip_prefix("Bearer "))
-        .map(str::trim);
+    let bearer = admin::bearer(authorization(&headers));
     let audience = if is_operator(&app, &headers) {
         Some(crate::replay::Audience::Gm)
     } else {
