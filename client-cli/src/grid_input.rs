@@ -3,6 +3,7 @@
 //! north-west corner, as in the state's `grid.square`).
 
 use crate::input::{Input, Menu};
+use fray_protocol::OrcusCommand;
 use fray_protocol::command::{EscapeSkill, WeaponHand};
 use fray_protocol::event::ActionKind;
 use fray_protocol::grid::{ForcedPath, MoveMode, Square};
@@ -115,22 +116,22 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 "run-burrow" => MoveMode::RunBurrow,
                 _ => MoveMode::Step,
             };
-            game(Command::MoveTo {
+            game(Command::Orcus(OrcusCommand::MoveTo {
                 actor: m.actor.clone(),
                 path: squares(args)?,
                 mode,
                 hide,
-            })
+            }))
         })(),
         "stand" | "stand-up" => need().and_then(|m| {
-            game(Command::StandUp {
+            game(Command::Orcus(OrcusCommand::StandUp {
                 actor: m.actor.clone(),
-            })
+            }))
         }),
         "defend" | "full-defense" => need().and_then(|m| {
-            game(Command::FullDefense {
+            game(Command::Orcus(OrcusCommand::FullDefense {
                 actor: m.actor.clone(),
-            })
+            }))
         }),
         "ap" => (|| {
             let m = need()?;
@@ -142,10 +143,10 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 }
                 _ => return Err("`ap standard|move|swift`".to_owned()),
             };
-            game(Command::SpendActionPoint {
+            game(Command::Orcus(OrcusCommand::SpendActionPoint {
                 actor: m.actor.clone(),
                 action,
-            })
+            }))
         })(),
         "mount" => (|| {
             let m = need()?;
@@ -154,21 +155,21 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 [w, c] if c.eq_ignore_ascii_case("control") => (w, true),
                 _ => return Err("`mount MOUNT [control]`".to_owned()),
             };
-            game(Command::Mount {
+            game(Command::Orcus(OrcusCommand::Mount {
                 actor: m.actor.clone(),
                 mount: CombatantId::new(mount.to_lowercase()),
                 control,
-            })
+            }))
         })(),
         "dismount" => (|| {
             let m = need()?;
             let [to] = args else {
                 return Err("`dismount X,Y`: the adjacent square to land in".to_owned());
             };
-            game(Command::Dismount {
+            game(Command::Orcus(OrcusCommand::Dismount {
                 actor: m.actor.clone(),
                 to: square(to)?,
-            })
+            }))
         })(),
         "command-mount" => (|| {
             let m = need()?;
@@ -176,10 +177,10 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 [w] => action_word(w).ok_or("`command-mount standard|move|swift`")?,
                 _ => return Err("`command-mount standard|move|swift`".to_owned()),
             };
-            game(Command::CommandMount {
+            game(Command::Orcus(OrcusCommand::CommandMount {
                 actor: m.actor.clone(),
                 action,
-            })
+            }))
         })(),
         "aloft" => (|| {
             let m = need()?;
@@ -189,10 +190,10 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                     .map_err(|_| format!("`aloft N`: `{w}` is not a height in squares"))?,
                 _ => return Err("`aloft N`: the height in squares (0: the ground)".to_owned()),
             };
-            game(Command::MoveAloft {
+            game(Command::Orcus(OrcusCommand::MoveAloft {
                 actor: m.actor.clone(),
                 height,
-            })
+            }))
         })(),
         "area" => (|| {
             let m = need()?;
@@ -231,7 +232,7 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                     targets.push(CombatantId::new(lw));
                 }
             }
-            game(Command::AreaAttack {
+            game(Command::Orcus(OrcusCommand::AreaAttack {
                 actor: m.actor.clone(),
                 attack: attack.to_lowercase(),
                 origin,
@@ -240,18 +241,18 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 origin_height,
                 weapon,
                 secondary_target: None,
-            })
+            }))
         })(),
         "charge" => (|| {
             let m = need()?;
             let Some((target, path)) = args.split_first() else {
                 return Err("`charge TARGET X,Y...`".to_owned());
             };
-            game(Command::Charge {
+            game(Command::Orcus(OrcusCommand::Charge {
                 actor: m.actor.clone(),
                 target: CombatantId::new(target.to_lowercase()),
                 path: squares(path)?,
-            })
+            }))
         })(),
         "bullrush" | "bull-rush" => (|| {
             let m = need()?;
@@ -260,22 +261,22 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 [t, sq, f] if f.eq_ignore_ascii_case("follow") => (t, sq, true),
                 _ => return Err("`bullrush TARGET X,Y [follow]`".to_owned()),
             };
-            game(Command::BullRush {
+            game(Command::Orcus(OrcusCommand::BullRush {
                 actor: m.actor.clone(),
                 target: CombatantId::new(target.to_lowercase()),
                 push_to: square(to)?,
                 follow,
-            })
+            }))
         })(),
         "grapple" => (|| {
             let m = need()?;
             let [target] = args else {
                 return Err("`grapple TARGET`".to_owned());
             };
-            game(Command::Grapple {
+            game(Command::Orcus(OrcusCommand::Grapple {
                 actor: m.actor.clone(),
                 target: CombatantId::new(target.to_lowercase()),
-            })
+            }))
         })(),
         "escape" => (|| {
             let m = need()?;
@@ -289,11 +290,11 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 "athletics" => EscapeSkill::Athletics,
                 other => return Err(format!("`{other}`: acrobatics or athletics")),
             };
-            game(Command::Escape {
+            game(Command::Orcus(OrcusCommand::Escape {
                 actor: m.actor.clone(),
                 skill,
                 step_to: step,
-            })
+            }))
         })(),
         "maintain" | "end-effect" | "release" => (|| {
             let usage = if verb == "maintain" {
@@ -311,9 +312,9 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
                 .parse::<u32>()
                 .map_err(|_| format!("`{n}` is not an effect number; {usage}"))?;
             game(if verb == "maintain" {
-                Command::Maintain { actor, effect }
+                Command::Orcus(OrcusCommand::Maintain { actor, effect })
             } else {
-                Command::EndEffect { actor, effect }
+                Command::Orcus(OrcusCommand::EndEffect { actor, effect })
             })
         })(),
         "surprise" => game(Command::StartSurprise {
@@ -356,44 +357,44 @@ mod tests {
     fn grid_verbs_become_orcus_commands() {
         assert_eq!(
             game("walk 4,4 5,3"),
-            Command::MoveTo {
+            Command::Orcus(OrcusCommand::MoveTo {
                 actor: CombatantId::new("brenna"),
                 path: vec![Square::new(4, 4), Square::new(5, 3)],
                 mode: MoveMode::Walk,
                 hide: false,
-            }
+            })
         );
         // § Stealth: a trailing `hide` hides at the end of the move.
         assert_eq!(
             game("run 4,4 5,3 hide"),
-            Command::MoveTo {
+            Command::Orcus(OrcusCommand::MoveTo {
                 actor: CombatantId::new("brenna"),
                 path: vec![Square::new(4, 4), Square::new(5, 3)],
                 mode: MoveMode::Run,
                 hide: true,
-            }
+            })
         );
         assert_eq!(
             game("run-swim 4,4"),
-            Command::MoveTo {
+            Command::Orcus(OrcusCommand::MoveTo {
                 actor: CombatantId::new("brenna"),
                 path: vec![Square::new(4, 4)],
                 mode: MoveMode::RunSwim,
                 hide: false,
-            }
+            })
         );
         assert_eq!(
             game("fly 4,4"),
-            Command::MoveTo {
+            Command::Orcus(OrcusCommand::MoveTo {
                 actor: CombatantId::new("brenna"),
                 path: vec![Square::new(4, 4)],
                 mode: MoveMode::Fly,
                 hide: false,
-            }
+            })
         );
         assert_eq!(
             game("area frost-bloom 6,2"),
-            Command::AreaAttack {
+            Command::Orcus(OrcusCommand::AreaAttack {
                 actor: CombatantId::new("brenna"),
                 attack: "frost-bloom".into(),
                 origin: Some(Square::new(6, 2)),
@@ -402,60 +403,60 @@ mod tests {
                 origin_height: None,
                 weapon: None,
                 secondary_target: None,
-            }
+            })
         );
         assert_eq!(
             game("bullrush gutter-rat-1 1,2 follow"),
-            Command::BullRush {
+            Command::Orcus(OrcusCommand::BullRush {
                 actor: CombatantId::new("brenna"),
                 target: CombatantId::new("gutter-rat-1"),
                 push_to: Square::new(1, 2),
                 follow: true,
-            }
+            })
         );
         assert_eq!(
             game("escape athletics 1,1"),
-            Command::Escape {
+            Command::Orcus(OrcusCommand::Escape {
                 actor: CombatantId::new("brenna"),
                 skill: EscapeSkill::Athletics,
                 step_to: Some(Square::new(1, 1)),
-            }
+            })
         );
         assert_eq!(
             game("mount warhorse control"),
-            Command::Mount {
+            Command::Orcus(OrcusCommand::Mount {
                 actor: CombatantId::new("brenna"),
                 mount: CombatantId::new("warhorse"),
                 control: true,
-            }
+            })
         );
         assert_eq!(
             game("dismount 2,3"),
-            Command::Dismount {
+            Command::Orcus(OrcusCommand::Dismount {
                 actor: CombatantId::new("brenna"),
                 to: Square::new(2, 3),
-            }
+            })
         );
         assert_eq!(
             game("command-mount move"),
-            Command::CommandMount {
+            Command::Orcus(OrcusCommand::CommandMount {
                 actor: CombatantId::new("brenna"),
                 action: ActionKind::Move,
-            }
+            })
         );
         assert_eq!(
             game("aloft 3"),
-            Command::MoveAloft {
+            Command::Orcus(OrcusCommand::MoveAloft {
                 actor: CombatantId::new("brenna"),
                 height: 3,
-            }
+            })
         );
         assert_eq!(
             game("ap swift"),
-            Command::SpendActionPoint {
+            Command::Orcus(OrcusCommand::SpendActionPoint {
                 actor: CombatantId::new("brenna"),
                 action: ActionKind::Quick,
-            }
+            })
         );
     }
 
@@ -465,7 +466,7 @@ mod tests {
     fn area_takes_an_origin_height_and_the_side_weapon_side_weapon() {
         assert_eq!(
             game("area frost-bloom 6,2 height=2"),
-            Command::AreaAttack {
+            Command::Orcus(OrcusCommand::AreaAttack {
                 actor: CombatantId::new("brenna"),
                 attack: "frost-bloom".into(),
                 origin: Some(Square::new(6, 2)),
@@ -474,11 +475,11 @@ mod tests {
                 origin_height: Some(2),
                 weapon: None,
                 secondary_target: None,
-            }
+            })
         );
         assert_eq!(
             game("area Sweep SIDE"),
-            Command::AreaAttack {
+            Command::Orcus(OrcusCommand::AreaAttack {
                 actor: CombatantId::new("brenna"),
                 attack: "sweep".into(),
                 origin: None,
@@ -487,11 +488,11 @@ mod tests {
                 origin_height: None,
                 weapon: Some(WeaponHand::Side),
                 secondary_target: None,
-            }
+            })
         );
         assert_eq!(
             game("area volley 3,3 gutter-rat-1 h=0 main"),
-            Command::AreaAttack {
+            Command::Orcus(OrcusCommand::AreaAttack {
                 actor: CombatantId::new("brenna"),
                 attack: "volley".into(),
                 origin: Some(Square::new(3, 3)),
@@ -500,7 +501,7 @@ mod tests {
                 origin_height: Some(0),
                 weapon: Some(WeaponHand::Main),
                 secondary_target: None,
-            }
+            })
         );
     }
 
@@ -510,7 +511,7 @@ mod tests {
     fn area_takes_forced_paths_unwilling_movement() {
         assert_eq!(
             game("area tide 2,2 Rat-1>5,3>6,3 rat-2>"),
-            Command::AreaAttack {
+            Command::Orcus(OrcusCommand::AreaAttack {
                 actor: CombatantId::new("brenna"),
                 attack: "tide".into(),
                 origin: Some(Square::new(2, 2)),
@@ -528,7 +529,7 @@ mod tests {
                 origin_height: None,
                 weapon: None,
                 secondary_target: None,
-            }
+            })
         );
     }
 
@@ -539,32 +540,32 @@ mod tests {
     fn maintain_and_end_effect_name_the_effect_maintain() {
         assert_eq!(
             game("maintain #12"),
-            Command::Maintain {
+            Command::Orcus(OrcusCommand::Maintain {
                 actor: CombatantId::new("brenna"),
                 effect: 12,
-            }
+            })
         );
         assert_eq!(
             game("end-effect 14"),
-            Command::EndEffect {
+            Command::Orcus(OrcusCommand::EndEffect {
                 actor: CombatantId::new("brenna"),
                 effect: 14,
-            }
+            })
         );
         assert_eq!(
             game("release Orin #14"),
-            Command::EndEffect {
+            Command::Orcus(OrcusCommand::EndEffect {
                 actor: CombatantId::new("orin"),
                 effect: 14,
-            }
+            })
         );
         // Naming the creator needs no combatant acting now.
         assert_eq!(
             parse("end-effect", &["orin", "3"], None),
-            Some(Ok(Input::Game(Command::EndEffect {
+            Some(Ok(Input::Game(Command::Orcus(OrcusCommand::EndEffect {
                 actor: CombatantId::new("orin"),
                 effect: 3,
-            })))
+            }))))
         );
     }
 

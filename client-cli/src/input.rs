@@ -9,6 +9,7 @@
 use fray_protocol::command::AttackMode;
 use fray_protocol::ftd::TimeDicePurpose;
 use fray_protocol::state::AttackSummary;
+use fray_protocol::{BxCommand, FiveTorchesCommand, OrcusCommand, ThirteenthAgeCommand};
 use fray_protocol::{CombatantId, Command, SessionState};
 
 /// What a line asks for.
@@ -430,27 +431,27 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "end-session" | "endsession" => no_args(Input::Game(Command::EndSession)),
         "next-battle" | "nextbattle" => no_args(Input::Game(Command::NextBattle)),
         "allies" | "choose-allies" => match args {
-            [who, rest @ ..] => Ok(Input::Game(Command::ChooseAllies {
+            [who, rest @ ..] => Ok(Input::Game(Command::Orcus(OrcusCommand::ChooseAllies {
                 actor: CombatantId::new(who.to_lowercase()),
                 allies: rest
                     .iter()
                     .map(|a| CombatantId::new(a.to_lowercase()))
                     .collect(),
-            })),
+            }))),
             _ => Err("usage: allies WHO [ALLY...]".into()),
         },
         "decline-ally" => match args {
-            [who, user] => Ok(Input::Game(Command::DeclineAlly {
+            [who, user] => Ok(Input::Game(Command::Orcus(OrcusCommand::DeclineAlly {
                 actor: CombatantId::new(who.to_lowercase()),
                 user: CombatantId::new(user.to_lowercase()),
-            })),
+            }))),
             _ => Err("usage: decline-ally WHO USER".into()),
         },
         "be-hit" | "choose-to-be-hit" => match args {
-            [who, attacker] => Ok(Input::Game(Command::ChooseToBeHit {
+            [who, attacker] => Ok(Input::Game(Command::Orcus(OrcusCommand::ChooseToBeHit {
                 actor: CombatantId::new(who.to_lowercase()),
                 attacker: CombatantId::new(attacker.to_lowercase()),
-            })),
+            }))),
             _ => Err("usage: be-hit WHO ATTACKER".into()),
         },
         "rider" | "rider-choices" => {
@@ -465,40 +466,40 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 "fall" => false,
                 _ => return Err(usage()),
             };
-            Ok(Input::Game(Command::RiderChoices {
+            Ok(Input::Game(Command::Orcus(OrcusCommand::RiderChoices {
                 actor: CombatantId::new(who.to_lowercase()),
                 move_mount,
                 landing,
-            }))
+            })))
         }
         "skill" => skill_action(args),
         "reload" => match args {
-            [who, power] => Ok(Input::Game(Command::Reload {
+            [who, power] => Ok(Input::Game(Command::Orcus(OrcusCommand::Reload {
                 actor: CombatantId::new(who.to_lowercase()),
                 power: power.to_lowercase(),
-            })),
+            }))),
             _ => Err("usage: reload WHO POWER".into()),
         },
         "search" => match args {
-            [] => Ok(Input::Game(Command::Search {
+            [] => Ok(Input::Game(Command::Orcus(OrcusCommand::Search {
                 actor: need_menu()?.actor.clone(),
-            })),
-            [who] => Ok(Input::Game(Command::Search {
+            }))),
+            [who] => Ok(Input::Game(Command::Orcus(OrcusCommand::Search {
                 actor: CombatantId::new(who.to_lowercase()),
-            })),
+            }))),
             _ => Err("usage: search [WHO]".into()),
         },
         "ready-counter" => match args {
-            [who, power] => Ok(Input::Game(Command::ReadyCounter {
+            [who, power] => Ok(Input::Game(Command::Orcus(OrcusCommand::ReadyCounter {
                 actor: CombatantId::new(who.to_lowercase()),
                 power: power.to_lowercase(),
-            })),
+            }))),
             _ => Err("usage: ready-counter WHO POWER".into()),
         },
         "pass-time" | "passtime" => match args {
-            [m] => Ok(Input::Game(Command::PassTime {
+            [m] => Ok(Input::Game(Command::Orcus(OrcusCommand::PassTime {
                 minutes: m.parse().map_err(|_| format!("`{m}` is not a number"))?,
-            })),
+            }))),
             _ => Err("usage: pass-time MINUTES".into()),
         },
         "rest" => match args {
@@ -518,11 +519,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     "md" => BonusStat::Md,
                     other => return Err(format!("`{other}`: attack, ac, pd or md")),
                 };
-                Ok(Input::Game(Command::FightInSpirit {
+                Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::FightInSpirit {
                     actor: CombatantId::new(who.to_lowercase()),
                     ally: CombatantId::new(ally.to_lowercase()),
                     stat,
-                }))
+                })))
             }
             _ => Err(
                 "`spirit WHO ALLY attack|ac|pd|md`: fight in spirit (a PC out of the fight)"
@@ -530,12 +531,12 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             ),
         },
         "ambush" => match args {
-            [who] | [who, _] => Ok(Input::Game(Command::StartAmbush {
+            [who] | [who, _] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::StartAmbush {
                 ambusher: CombatantId::new(who.to_lowercase()),
                 advance_escalation: args
                     .get(1)
                     .is_some_and(|w| w.eq_ignore_ascii_case("escalate")),
-            })),
+            }))),
             _ => Err("`ambush WHO [escalate]` (GM): start with an ambush round".to_owned()),
         },
         "escalation" => match args {
@@ -546,7 +547,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     "reset" => fray_protocol::command::EscalationAction::Reset,
                     _ => return Err("`escalation hold|resume|reset` (GM)".to_owned()),
                 };
-                Ok(Input::Game(Command::Escalation { action }))
+                Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Escalation { action })))
             }
             _ => Err("`escalation hold|resume|reset` (GM)".to_owned()),
         },
@@ -560,11 +561,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     "md" => BonusStat::Md,
                     other => return Err(format!("`{other}`: attack, ac, pd or md")),
                 };
-                Ok(Input::Game(Command::SituationalModifier {
+                Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::SituationalModifier {
                     target: CombatantId::new(who.to_lowercase()),
                     stat,
                     amount: n.parse().map_err(|_| format!("`{n}` is not a number"))?,
-                }))
+                })))
             }
             _ => Err("`modifier WHO attack|ac|pd|md +2|-2` (GM)".to_owned()),
         },
@@ -624,11 +625,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     );
                 }
             };
-            Ok(Input::Game(Command::SpecialMove {
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SpecialMove {
                 actor,
                 engage,
                 far_away,
-            }))
+            })))
         }
         "ready" => {
             let actor = need_menu()?.actor.clone();
@@ -653,25 +654,25 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             if trigger.is_empty() {
                 return Err("`ready-for active|move TRIGGER...`: declare the trigger".to_owned());
             }
-            Ok(Input::Game(Command::ReadyAction {
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::ReadyAction {
                 actor,
                 action,
                 trigger: trigger.join(" "),
-            }))
+            })))
         }
         "delay" => {
             let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::Delay { actor }))
+            no_args(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Delay { actor })))
         }
         "undelay" | "act" => match args {
-            [who] => Ok(Input::Game(Command::Undelay {
+            [who] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Undelay {
                 actor: CombatantId::new(who.to_lowercase()),
-            })),
+            }))),
             _ => Err("`act WHO`: a delaying combatant acts after the current turn".to_owned()),
         },
         "disengage" | "d" => {
             let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::Disengage { actor }))
+            no_args(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Disengage { actor })))
         }
         "stabilize" | "stab" => {
             let m = need_menu()?;
@@ -686,14 +687,14 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "potion" => {
             let m = need_menu()?;
             match args {
-                [] => Ok(Input::Game(Command::UsePotion {
+                [] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::UsePotion {
                     actor: m.actor.clone(),
                     target: m.actor.clone(),
-                })),
-                [w] => Ok(Input::Game(Command::UsePotion {
+                }))),
+                [w] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::UsePotion {
                     actor: m.actor.clone(),
                     target: m.anyone(w)?,
-                })),
+                }))),
                 _ => Err("`potion` (drink) or `potion ALLY` (feed a dying ally)".to_owned()),
             }
         }
@@ -784,10 +785,10 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
         },
         "intercept" => match args {
-            [actor, mover] => Ok(Input::Game(Command::Intercept {
+            [actor, mover] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Intercept {
                 actor: CombatantId::new(actor.to_lowercase()),
                 mover: CombatantId::new(mover.to_lowercase()),
-            })),
+            }))),
             _ => Err("`intercept INTERCEPTOR MOVER`".to_owned()),
         },
         "letgo" | "let-go" => match args {
@@ -798,17 +799,17 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             _ => Err("`letgo GRABBER TARGET`: let go of a grabbed creature".to_owned()),
         },
         "teleport" => match args {
-            [who] => Ok(Input::Game(Command::Teleport {
+            [who] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Teleport {
                 target: CombatantId::new(who.to_lowercase()),
                 engage: None,
                 far_away: false,
-            })),
-            [who, w] => Ok(Input::Game(Command::Teleport {
+            }))),
+            [who, w] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Teleport {
                 target: CombatantId::new(who.to_lowercase()),
                 engage: (!w.eq_ignore_ascii_case("far"))
                     .then(|| CombatantId::new(w.to_lowercase())),
                 far_away: w.eq_ignore_ascii_case("far"),
-            })),
+            }))),
             _ => Err("`teleport WHO [ENEMY|far]` (GM)".to_owned()),
         },
         "rally" | "r" => {
@@ -818,23 +819,23 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "attack" | "a" | "att" => Ok(Input::Game(need_menu()?.parse_attack(args)?)),
         "retreat" => {
             let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::Retreat { actor }))
+            no_args(Input::Game(Command::FiveTorches(FiveTorchesCommand::Retreat { actor })))
         }
         "delay-to" | "delayto" => {
             let m = need_menu()?;
             match args {
-                [w] => Ok(Input::Game(Command::DelayTo {
+                [w] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::DelayTo {
                     actor: m.actor.clone(),
                     after: m.anyone(w)?,
-                })),
+                }))),
                 _ => Err("`delay-to WHO`: act right after WHO from now on".to_owned()),
             }
         }
         "grant" => match args {
-            [who, adv] => Ok(Input::Game(Command::GrantAdvantage {
+            [who, adv] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::GrantAdvantage {
                 combatant: CombatantId::new(who.to_lowercase()),
                 advantage: advantage(adv)?,
-            })),
+            }))),
             _ => Err("`grant WHO adv|dis|none` (GM)".to_owned()),
         },
         "check" => match args {
@@ -853,7 +854,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                         },
                     }
                 }
-                Ok(Input::Game(Command::Check {
+                Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Check {
                     combatant: CombatantId::new(who.to_lowercase()),
                     ability: ability_word(ability)?,
                     dc: dc.parse().map_err(|_| format!("`{dc}` is not a number"))?,
@@ -862,7 +863,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     damage,
                     purpose: None,
                     task,
-                }))
+                })))
             }
             _ => Err(
                 "`check WHO ABILITY DC [prof] [adv|dis] [TASK] [DAMAGE]` (GM; TASK: stealth, listening, sight, defense, danger, finesse, tracking, movement)"
@@ -877,7 +878,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             if who.is_empty() {
                 return Err("`morale [group] WHO...` (GM)".to_owned());
             }
-            Ok(Input::Game(Command::MoraleCheck {
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::MoraleCheck {
                 combatants: who
                     .iter()
                     .map(|w| CombatantId::new(w.to_lowercase()))
@@ -885,7 +886,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 group,
                 advantage: fray_protocol::ftd::Advantage::None,
                 on_failure: fray_protocol::ftd::MoraleOutcome::Flee,
-            }))
+            })))
         }
         "surprise" => {
             let sides = match args {
@@ -902,13 +903,13 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 // Orcus and Five Torches Deep: `start_surprise` naming the surprised.
                 _ => return Ok(Input::Game(Command::StartSurprise { surprised: ids(&args.join(",")) })),
             };
-            Ok(Input::Game(Command::RollSurprise { sides }))
+            Ok(Input::Game(Command::Bx(BxCommand::RollSurprise { sides })))
         }
         "reaction" => match args {
-            [] => Ok(Input::Game(Command::RollReaction { speaker: None })),
-            [who] => Ok(Input::Game(Command::RollReaction {
+            [] => Ok(Input::Game(Command::Bx(BxCommand::RollReaction { speaker: None }))),
+            [who] => Ok(Input::Game(Command::Bx(BxCommand::RollReaction {
                 speaker: Some(CombatantId::new(who.to_lowercase())),
-            })),
+            }))),
             _ => Err("`reaction [SPEAKER]` (GM)".to_owned()),
         },
         "declare" => {
@@ -930,7 +931,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     );
                 }
             };
-            Ok(Input::Game(Command::Declare { actor, declaration }))
+            Ok(Input::Game(Command::Bx(BxCommand::Declare { actor, declaration })))
         }
         "shoot" => {
             use fray_protocol::ose::MissileRange;
@@ -948,37 +949,37 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                         [n] => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
                         _ => 0,
                     };
-                    Ok(Input::Game(Command::OseAttack {
+                    Ok(Input::Game(Command::Bx(BxCommand::OseAttack {
                         actor: m.actor.clone(),
                         attack: weapon.to_lowercase(),
                         target: m.anyone(target)?,
                         range: Some(range),
                         modifier,
                         behind: false,
-                    }))
+                    })))
                 }
                 _ => Err("`shoot WEAPON TARGET short|medium|long [MODIFIER]`".to_owned()),
             }
         }
         "cast" => {
             let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::CastSpell { actor }))
+            no_args(Input::Game(Command::Bx(BxCommand::CastSpell { actor })))
         }
         "bx-move" => {
             let actor = need_menu()?.actor.clone();
             match args {
-                [feet] => Ok(Input::Game(Command::OseMove {
+                [feet] => Ok(Input::Game(Command::Bx(BxCommand::OseMove {
                     actor,
                     feet: feet
                         .parse()
                         .map_err(|_| format!("`{feet}` is not a number of feet"))?,
-                })),
+                }))),
                 _ => Err("`bx-move FEET` (this round's movement)".to_owned()),
             }
         }
         "bx-hold" => {
             let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::OseHold { actor }))
+            no_args(Input::Game(Command::Bx(BxCommand::OseHold { actor })))
         }
         "bx-morale" => {
             let (adjustment, who) = match args.split_first() {
@@ -990,13 +991,13 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     "`bx-morale [ADJUSTMENT] WHO...` (GM: 2d6 vs each one's rating)".to_owned(),
                 );
             }
-            Ok(Input::Game(Command::OseMorale {
+            Ok(Input::Game(Command::Bx(BxCommand::OseMorale {
                 combatants: who
                     .iter()
                     .map(|w| CombatantId::new(w.to_lowercase()))
                     .collect(),
                 adjustment,
-            }))
+            })))
         }
         "secret" => {
             use fray_protocol::ose::SecretCheck;
@@ -1035,12 +1036,12 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     Err(_) => combatant = Some(CombatantId::new(w.to_lowercase())),
                 }
             }
-            Ok(Input::Game(Command::SecretRoll {
+            Ok(Input::Game(Command::Bx(BxCommand::SecretRoll {
                 check,
                 combatant,
                 chance,
                 area,
-            }))
+            })))
         }
         "bx-turn" | "xturn" => {
             let mut wandering = None;
@@ -1056,7 +1057,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     }
                 }
             }
-            Ok(Input::Game(Command::ExplorationTurn { wandering, rest }))
+            Ok(Input::Game(Command::Bx(BxCommand::ExplorationTurn { wandering, rest })))
         }
         "bx-hire" | "bx-loyalty" => {
             let adj = |w: Option<&&str>| -> Result<i32, String> {
@@ -1064,17 +1065,17 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             };
             match (verb.as_str(), args) {
                 ("bx-hire", [who, cand, rest @ ..]) if rest.len() <= 1 => {
-                    Ok(Input::Game(Command::HireRetainer {
+                    Ok(Input::Game(Command::Bx(BxCommand::HireRetainer {
                         employer: CombatantId::new(who.to_lowercase()),
                         retainer: CombatantId::new(cand.to_lowercase()),
                         adjustment: adj(rest.first())?,
-                    }))
+                    })))
                 }
                 ("bx-loyalty", [who, rest @ ..]) if rest.len() <= 1 => {
-                    Ok(Input::Game(Command::LoyaltyCheck {
+                    Ok(Input::Game(Command::Bx(BxCommand::LoyaltyCheck {
                         retainer: CombatantId::new(who.to_lowercase()),
                         adjustment: adj(rest.first())?,
-                    }))
+                    })))
                 }
                 _ => Err("`bx-hire WHO CANDIDATE [ADJ]` / `bx-loyalty WHO [ADJ]` (GM)".to_owned()),
             }
@@ -1092,24 +1093,24 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     Err(_) => monsters.push(CombatantId::new(w.to_lowercase())),
                 }
             }
-            Ok(Input::Game(Command::AwardXp {
+            Ok(Input::Game(Command::Bx(BxCommand::AwardXp {
                 monsters,
                 bonus,
                 party,
-            }))
+            })))
         }
         "bx-sail" => water_day(args),
         "bx-day" if args.first().is_some_and(|w| w.eq_ignore_ascii_case("water")) => {
             water_day(&args[1..])
         }
         "bx-candle" => match args {
-            [who, inches] => Ok(Input::Game(Command::LightCandle {
+            [who, inches] => Ok(Input::Game(Command::Bx(BxCommand::LightCandle {
                 carrier: CombatantId::new(who.to_lowercase()),
                 inches: inches
                     .trim_end_matches('"')
                     .parse()
                     .map_err(|_| format!("`{inches}` is not a height in inches (1-24)"))?,
-            })),
+            }))),
             _ => Err("`bx-candle WHO INCHES` (GM: a taper candle, 1-24 inches high)".to_owned()),
         },
         "bx-day" => {
@@ -1150,14 +1151,14 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     }
                 }
             }
-            Ok(Input::Game(Command::PassDay {
+            Ok(Input::Game(Command::Bx(BxCommand::PassDay {
                 march,
                 terrain,
                 unfed,
                 no_water,
                 leader,
                 water: None,
-            }))
+            })))
         }
         "bx-load" => match args {
             [who, armor, lb, rest @ ..]
@@ -1178,20 +1179,20 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 let load = lb
                     .parse::<u32>()
                     .map_err(|_| format!("`{lb}`: pounds (OSE: coins of weight)"))?;
-                Ok(Input::Game(Command::SetEncumbrance {
+                Ok(Input::Game(Command::Bx(BxCommand::SetEncumbrance {
                     combatant: CombatantId::new(who.to_lowercase()),
                     armor,
                     load,
                     treasure: !rest.is_empty(),
-                }))
+                })))
             }
             _ => Err("`bx-load WHO none|leather|metal LOAD [treasure]` (GM)".to_owned()),
         },
-        "bx-wind" => Ok(Input::Game(Command::RollWind {})),
+        "bx-wind" => Ok(Input::Game(Command::Bx(BxCommand::RollWind {}))),
         "bx-gale" => match args {
-            [h] => Ok(Input::Game(Command::GaleDamage {
+            [h] => Ok(Input::Game(Command::Bx(BxCommand::GaleDamage {
                 hours: h.parse().map_err(|_| format!("`{h}` is not a number"))?,
-            })),
+            }))),
             _ => Err("`bx-gale HOURS` (GM)".to_owned()),
         },
         "pursue" => {
@@ -1217,15 +1218,15 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 (EncounterSetting::Wilderness, []) => (Vec::new(), None),
                 _ => return Err(usage.to_owned()),
             };
-            Ok(Input::Game(Command::StartPursuit {
+            Ok(Input::Game(Command::Bx(BxCommand::StartPursuit {
                 setting,
                 fleeing_rate: num(fr)?,
                 pursuer_rate: num(pr)?,
                 runners,
                 distance,
-            }))
+            })))
         }
-        "pursuit-round" => no_args(Input::Game(Command::PursuitRound {})),
+        "pursuit-round" => no_args(Input::Game(Command::Bx(BxCommand::PursuitRound {}))),
         "gale" => {
             let usage = "`gale near|full seaworthy|unseaworthy [land] [clear]` (GM)";
             let [kind, ship, rest @ ..] = args else {
@@ -1249,31 +1250,31 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     _ => return Err(usage.to_owned()),
                 }
             }
-            Ok(Input::Game(Command::GaleStrikes {
+            Ok(Input::Game(Command::Bx(BxCommand::GaleStrikes {
                 near,
                 seaworthy,
                 land,
                 clear_shore,
-            }))
+            })))
         }
         "lure" => {
             use fray_protocol::pursuit::Lure;
             match args {
                 [l] if l.eq_ignore_ascii_case("treasure") => {
-                    Ok(Input::Game(Command::DropLure {
+                    Ok(Input::Game(Command::Bx(BxCommand::DropLure {
                         lure: Lure::Treasure,
-                    }))
+                    })))
                 }
                 [l] if l.eq_ignore_ascii_case("food") => {
-                    Ok(Input::Game(Command::DropLure { lure: Lure::Food }))
+                    Ok(Input::Game(Command::Bx(BxCommand::DropLure { lure: Lure::Food })))
                 }
                 _ => Err("`lure treasure|food` (GM)".to_owned()),
             }
         }
         "end-pursuit" => match args {
-            [] => Ok(Input::Game(Command::EndPursuit { caught: false })),
+            [] => Ok(Input::Game(Command::Bx(BxCommand::EndPursuit { caught: false }))),
             [c] if c.eq_ignore_ascii_case("caught") => {
-                Ok(Input::Game(Command::EndPursuit { caught: true }))
+                Ok(Input::Game(Command::Bx(BxCommand::EndPursuit { caught: true })))
             }
             _ => Err("`end-pursuit [caught]` (GM)".to_owned()),
         },
@@ -1292,11 +1293,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     None => name.push(*w),
                 }
             }
-            Ok(Input::Game(Command::TimeEffect {
+            Ok(Input::Game(Command::Bx(BxCommand::TimeEffect {
                 name: name.join(" "),
                 combatant,
                 turns,
-            }))
+            })))
         }
         "bx-light" | "bx-douse" => {
             use fray_protocol::ose::LightSource;
@@ -1318,9 +1319,9 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                         }
                     };
                     Ok(Input::Game(if verb == "bx-light" {
-                        Command::LightSource { carrier, source }
+                        Command::Bx(BxCommand::LightSource { carrier, source })
                     } else {
-                        Command::DouseLight { carrier, source }
+                        Command::Bx(BxCommand::DouseLight { carrier, source })
                     }))
                 }
                 _ if verb == "bx-douse" => Err("`bx-douse WHO torch|lantern|candle` (GM)".to_owned()),
@@ -1329,20 +1330,20 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         }
         "save-half" => match args {
             [who, cat, dice, rest @ ..] if rest.len() <= 1 => {
-                let Input::Game(Command::SavingThrow {
+                let Input::Game(Command::Bx(BxCommand::SavingThrow {
                     combatant,
                     category,
                     modifier,
-                }) = parse(&format!("save {who} {cat} {}", rest.join(" ")), menu)?
+                })) = parse(&format!("save {who} {cat} {}", rest.join(" ")), menu)?
                 else {
                     return Err("`save-half WHO CATEGORY DICE [MODIFIER]` (GM)".to_owned());
                 };
-                Ok(Input::Game(Command::SaveForHalf {
+                Ok(Input::Game(Command::Bx(BxCommand::SaveForHalf {
                     combatant,
                     category,
                     damage: dice.to_lowercase(),
                     modifier,
-                }))
+                })))
             }
             _ => Err("`save-half WHO CATEGORY DICE [MODIFIER]` (GM)".to_owned()),
         },
@@ -1363,11 +1364,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                         [n] => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
                         _ => 0,
                     };
-                    Ok(Input::Game(Command::AbilityCheck {
+                    Ok(Input::Game(Command::Bx(BxCommand::AbilityCheck {
                         combatant: CombatantId::new(who.to_lowercase()),
                         ability,
                         modifier,
-                    }))
+                    })))
                 }
                 _ => Err("`bx-check WHO str|int|wis|dex|con|cha [MODIFIER]` (GM)".to_owned()),
             }
@@ -1377,7 +1378,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 let altitude: u32 = alt
                     .parse()
                     .map_err(|_| format!("`{alt}` is not a number"))?;
-                Ok(Input::Game(Command::Bomb {
+                Ok(Input::Game(Command::Bx(BxCommand::Bomb {
                     attacker: CombatantId::new(who.to_lowercase()),
                     targets: targets
                         .iter()
@@ -1385,7 +1386,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                         .collect(),
                     damage: (*dice).to_owned(),
                     altitude,
-                }))
+                })))
             }
             _ => Err("`bomb FLIER ALTITUDE DICE TARGET...` (GM)".to_owned()),
         },
@@ -1394,9 +1395,9 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 let n: u32 = n.parse().map_err(|_| format!("`{n}` is not a number"))?;
                 let combatant = CombatantId::new(who.to_lowercase());
                 Ok(Input::Game(if verb == "fall" {
-                    Command::Fall { combatant, feet: n }
+                    Command::Bx(BxCommand::Fall { combatant, feet: n })
                 } else {
-                    Command::NaturalHealing { combatant, days: n }
+                    Command::Bx(BxCommand::NaturalHealing { combatant, days: n })
                 }))
             }
             _ if verb == "fall" => Err("`fall WHO FEET` (GM)".to_owned()),
@@ -1416,7 +1417,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 "water" | "waterborne" => EncounterSetting::Waterborne,
                 _ => return Err(usage.to_owned()),
             };
-            Ok(Input::Game(Command::RollEncounterDistance { setting, surprised }))
+            Ok(Input::Game(Command::Bx(BxCommand::RollEncounterDistance { setting, surprised })))
         }
         "evade" => {
             use fray_protocol::ose::{EncounterSetting, EvasionSurprise};
@@ -1450,7 +1451,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             } else if !more.is_empty() {
                 return Err(usage.to_owned());
             }
-            Ok(Input::Game(Command::AttemptEvasion {
+            Ok(Input::Game(Command::Bx(BxCommand::AttemptEvasion {
                 setting,
                 fleeing_rate: num(fr)?,
                 pursuer_rate: num(pr)?,
@@ -1458,7 +1459,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 pursuers,
                 surprise,
                 modifier,
-            }))
+            })))
         }
         "condition" => {
             use fray_protocol::ose::OseCondition;
@@ -1479,23 +1480,23 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 "off" => false,
                 _ => return Err(usage.to_owned()),
             };
-            Ok(Input::Game(Command::OseCondition {
+            Ok(Input::Game(Command::Bx(BxCommand::OseCondition {
                 combatant: CombatantId::new(who.to_lowercase()),
                 condition,
                 on,
-            }))
+            })))
         }
         "behind" => {
             let m = need_menu()?;
             match args {
-                [weapon, target] => Ok(Input::Game(Command::OseAttack {
+                [weapon, target] => Ok(Input::Game(Command::Bx(BxCommand::OseAttack {
                     actor: m.actor.clone(),
                     attack: weapon.to_lowercase(),
                     target: m.anyone(target)?,
                     range: None,
                     modifier: 0,
                     behind: true,
-                })),
+                }))),
                 _ => Err("`behind WEAPON TARGET`".to_owned()),
             }
         }
@@ -1519,11 +1520,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                         [n] => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
                         _ => 0,
                     };
-                    Ok(Input::Game(Command::SavingThrow {
+                    Ok(Input::Game(Command::Bx(BxCommand::SavingThrow {
                         combatant: CombatantId::new(who.to_lowercase()),
                         category,
                         modifier,
-                    }))
+                    })))
                 }
                 _ => {
                     Err("`save WHO death|wands|paralysis|breath|spells [MODIFIER]` (GM)".to_owned())
@@ -1531,11 +1532,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
         }
         "heal" => match args {
-            [who, dice] => Ok(Input::Game(Command::Heal {
+            [who, dice] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Heal {
                 target: CombatantId::new(who.to_lowercase()),
                 dice: dice.to_lowercase(),
                 by: None,
-            })),
+            }))),
             _ => Err("`heal WHO DICE` (GM: magic or medicine)".to_owned()),
         },
         "resolve" => {
@@ -1550,13 +1551,13 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 ),
                 rest => (None, rest),
             };
-            Ok(Input::Game(Command::ResolveRetreat {
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::ResolveRetreat {
                 check,
                 attackers: attackers
                     .iter()
                     .map(|w| CombatantId::new(w.to_lowercase()))
                     .collect(),
-            }))
+            })))
         }
         "light" => {
             let (who, level) = match args {
@@ -1568,10 +1569,10 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 "scene" if who.is_some() => None,
                 w => Some(light_level(w).ok_or_else(|| LIGHT_HELP.to_owned())?),
             };
-            Ok(Input::Game(Command::SetLight {
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SetLight {
                 combatant: who,
                 light,
-            }))
+            })))
         }
         "torch" | "lantern" | "douse" => {
             use fray_protocol::ftd::LightSource;
@@ -1580,39 +1581,39 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 [] => need_menu()?.actor.clone(),
                 _ => return Err("`torch|lantern|douse [WHO]`: light a fresh one, or put it out".to_owned()),
             };
-            Ok(Input::Game(Command::CarryLight {
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::CarryLight {
                 actor,
                 source: match verb.as_str() {
                     "torch" => Some(LightSource::Torch),
                     "lantern" => Some(LightSource::Lantern),
                     _ => None,
                 },
-            }))
+            })))
         }
         "load" => match args {
-            [who, load, rest @ ..] if rest.len() <= 1 => Ok(Input::Game(Command::SetLoad {
+            [who, load, rest @ ..] if rest.len() <= 1 => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SetLoad {
                 combatant: CombatantId::new(who.to_lowercase()),
                 load: load.parse().map_err(|_| format!("`{load}` is not a number"))?,
                 coins: match rest.first() {
                     Some(c) => c.parse().map_err(|_| format!("`{c}` is not a number"))?,
                     None => 0,
                 },
-            })),
+            }))),
             _ => Err("`load WHO LOAD [COINS]` (GM)".to_owned()),
         },
         "travel" => match args {
-            [] => Ok(Input::Game(Command::TravelTurn {
+            [] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::TravelTurn {
                 advantage: fray_protocol::ftd::Advantage::None,
-            })),
-            [adv] => Ok(Input::Game(Command::TravelTurn {
+            }))),
+            [adv] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::TravelTurn {
                 advantage: advantage(adv)?,
-            })),
+            }))),
             _ => Err("`travel [adv|dis]` (GM: a travel turn)".to_owned()),
         },
         "resilience" => match args {
-            [who] => Ok(Input::Game(Command::ResilienceCheck {
+            [who] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::ResilienceCheck {
                 combatant: CombatantId::new(who.to_lowercase()),
-            })),
+            }))),
             _ => Err("`resilience WHO` (GM)".to_owned()),
         },
         "return" => {
@@ -1625,14 +1626,14 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     );
                 }
             };
-            Ok(Input::Game(Command::RollToReturn {
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::RollToReturn {
                 path,
                 combatants: args
                     .iter()
                     .skip(1)
                     .map(|w| CombatantId::new(w.to_lowercase()))
                     .collect(),
-            }))
+            })))
         }
         "chase" => {
             let usage = "`chase open|uneven|overland SPEED WHO.. [group] [adv|dis] [dc=N]` (GM)";
@@ -1663,17 +1664,17 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     pursuers.push(CombatantId::new(lw));
                 }
             }
-            Ok(Input::Game(Command::Chase {
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Chase {
                 pursuers,
                 speed,
                 terrain,
                 group,
                 advantage: adv,
                 dc_modifier,
-            }))
+            })))
         }
         "corrupt" => match args {
-            [who, rest @ ..] if rest.len() <= 2 => Ok(Input::Game(Command::CorruptionCheck {
+            [who, rest @ ..] if rest.len() <= 2 => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::CorruptionCheck {
                 combatant: CombatantId::new(who.to_lowercase()),
                 name: rest.first().map(|w| w.replace('_', " ")),
                 dc: match rest.get(1) {
@@ -1682,53 +1683,53 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 },
                 check: None,
                 damages: None,
-            })),
+            }))),
             _ => Err("`corrupt WHO [NAME [DC]]` (GM; NAME with _ for spaces)".to_owned()),
         },
         "time-dice" => {
             let usage = "`time-dice N [duration|from HOUR]` (GM: N is 1-4, or 1-2 from HOUR)";
             let num = |w: &str| w.parse::<u32>().map_err(|_| usage.to_owned());
             match args {
-                [n] => Ok(Input::Game(Command::RollTimeDice {
+                [n] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
                     dice: num(n)?,
                     purpose: TimeDicePurpose::TimeOfDay,
                     start_hour: None,
-                })),
+                }))),
                 [n, d] if d.eq_ignore_ascii_case("duration") => {
-                    Ok(Input::Game(Command::RollTimeDice {
+                    Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
                         dice: num(n)?,
                         purpose: TimeDicePurpose::Duration,
                         start_hour: None,
-                    }))
+                    })))
                 }
                 [n, f, h] if f.eq_ignore_ascii_case("from") => {
-                    Ok(Input::Game(Command::RollTimeDice {
+                    Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
                         dice: num(n)?,
                         purpose: TimeDicePurpose::TimeOfDay,
                         start_hour: Some(num(h)?),
-                    }))
+                    })))
                 }
                 _ => Err(usage.to_owned()),
             }
         }
         "set-time" => match args {
-            [h] => Ok(Input::Game(Command::SetTime {
+            [h] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SetTime {
                 hour: h
                     .parse()
                     .map_err(|_| format!("`{h}` is not an hour (0-23)"))?,
-            })),
+            }))),
             _ => Err("`set-time HOUR` (GM: 0-23)".to_owned()),
         },
         "cure" => match args {
-            [who] => Ok(Input::Game(Command::EndCorruption {
+            [who] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::EndCorruption {
                 combatant: CombatantId::new(who.to_lowercase()),
-            })),
+            }))),
             _ => Err("`cure WHO` (GM: the corruption ends)".to_owned()),
         },
         "exhaust" => match args {
-            [who] => Ok(Input::Game(Command::Exhaust {
+            [who] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Exhaust {
                 combatant: CombatantId::new(who.to_lowercase()),
-            })),
+            }))),
             _ => Err("`exhaust WHO` (GM)".to_owned()),
         },
         "camp" => {
@@ -1741,7 +1742,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 Some(n) => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
                 None => 1,
             };
-            Ok(Input::Game(Command::Rest { safe, nights }))
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Rest { safe, nights })))
         }
         "hide" => {
             let actor = need_menu()?.actor.clone();
@@ -1752,14 +1753,14 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             if args.is_empty() {
                 return Err("`concentrate EFFECT...`: name the effect".to_owned());
             }
-            Ok(Input::Game(Command::Concentrate {
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Concentrate {
                 actor,
                 effect: args.join(" "),
-            }))
+            })))
         }
         "unconcentrate" => {
             let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::EndConcentration { actor }))
+            no_args(Input::Game(Command::FiveTorches(FiveTorchesCommand::EndConcentration { actor })))
         }
         "reveal" => match args {
             [who] => Ok(Input::Game(Command::Reveal {
@@ -1769,11 +1770,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         },
         "stealth-dc" => match args {
             [w] if w.eq_ignore_ascii_case("default") => {
-                Ok(Input::Game(Command::SetStealthDc { dc: None }))
+                Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SetStealthDc { dc: None })))
             }
-            [w] => Ok(Input::Game(Command::SetStealthDc {
+            [w] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SetStealthDc {
                 dc: Some(w.parse().map_err(|_| format!("`{w}` is not a number"))?),
-            })),
+            }))),
             _ => Err("`stealth-dc N|default` (GM)".to_owned()),
         },
         _ => match menu {
@@ -1898,7 +1899,7 @@ fn water_day(args: &[&str]) -> Result<Input, String> {
     let Some(waters) = waters else {
         return Err(format!("which waters: sea, coast, river or swamp? {USAGE}"));
     };
-    Ok(Input::Game(Command::PassDay {
+    Ok(Input::Game(Command::Bx(BxCommand::PassDay {
         march: March::Water,
         terrain: Terrain::Clear,
         unfed,
@@ -1910,7 +1911,7 @@ fn water_day(args: &[&str]) -> Result<Input, String> {
             current,
             navigator,
         }),
-    }))
+    })))
 }
 
 /// `skill-check WHO SKILL DC|easy|moderate|hard [PURPOSE...]`: the GM's Orcus skill check
@@ -1935,13 +1936,13 @@ fn orcus_check(args: &[&str]) -> Result<Input, String> {
             }
         },
     };
-    Ok(Input::Game(Command::OrcusCheck {
+    Ok(Input::Game(Command::Orcus(OrcusCommand::OrcusCheck {
         combatant: CombatantId::new(who.to_lowercase()),
         skill: skill.to_lowercase(),
         dc,
         difficulty,
         purpose: (!purpose.is_empty()).then(|| purpose.join(" ")),
-    }))
+    })))
 }
 
 /// `skill WHO KIND [TARGET] [standard|move|swift] [foreign] [EFFECT]`: an Orcus skill action.
@@ -1977,7 +1978,7 @@ fn skill_action(args: &[&str]) -> Result<Input, String> {
             },
         }
     }
-    Ok(Input::Game(Command::SkillAction {
+    Ok(Input::Game(Command::Orcus(OrcusCommand::SkillAction {
         actor,
         action,
         target,
@@ -1985,7 +1986,7 @@ fn skill_action(args: &[&str]) -> Result<Input, String> {
         forbid,
         foreign,
         hide,
-    }))
+    })))
 }
 
 #[cfg(test)]
@@ -2049,45 +2050,51 @@ mod tests {
         use fray_protocol::ose::EncounterSetting;
         assert_eq!(
             game("pursue dungeon 90 120 Ada bram"),
-            Ok(Command::StartPursuit {
+            Ok(Command::Bx(BxCommand::StartPursuit {
                 setting: EncounterSetting::Dungeon,
                 fleeing_rate: 90,
                 pursuer_rate: 120,
                 runners: vec![CombatantId::new("ada"), CombatantId::new("bram")],
                 distance: None
-            })
+            }))
         );
         assert_eq!(
             game("pursue water 90 150 120"),
-            Ok(Command::StartPursuit {
+            Ok(Command::Bx(BxCommand::StartPursuit {
                 setting: EncounterSetting::Waterborne,
                 fleeing_rate: 90,
                 pursuer_rate: 150,
                 runners: Vec::new(),
                 distance: Some(120)
-            })
+            }))
         );
         assert!(game("pursue wilderness 90 150 12").is_err());
-        assert_eq!(game("pursuit-round"), Ok(Command::PursuitRound {}));
+        assert_eq!(
+            game("pursuit-round"),
+            Ok(Command::Bx(BxCommand::PursuitRound {}))
+        );
         assert_eq!(
             game("lure food"),
-            Ok(Command::DropLure {
+            Ok(Command::Bx(BxCommand::DropLure {
                 lure: fray_protocol::pursuit::Lure::Food
-            })
+            }))
         );
         assert_eq!(
             game("end-pursuit caught"),
-            Ok(Command::EndPursuit { caught: true })
+            Ok(Command::Bx(BxCommand::EndPursuit { caught: true }))
         );
-        assert_eq!(game("bx-gale 3"), Ok(Command::GaleDamage { hours: 3 }));
+        assert_eq!(
+            game("bx-gale 3"),
+            Ok(Command::Bx(BxCommand::GaleDamage { hours: 3 }))
+        );
         assert_eq!(
             game("gale full unseaworthy land"),
-            Ok(Command::GaleStrikes {
+            Ok(Command::Bx(BxCommand::GaleStrikes {
                 near: false,
                 seaworthy: false,
                 land: true,
                 clear_shore: false
-            })
+            }))
         );
     }
 
@@ -2145,33 +2152,33 @@ mod tests {
         use fray_protocol::command::CheckDifficulty;
         assert_eq!(
             game("skill-check Tamsin Athletics 15 climb the cliff"),
-            Ok(Command::OrcusCheck {
+            Ok(Command::Orcus(OrcusCommand::OrcusCheck {
                 combatant: CombatantId::new("tamsin"),
                 skill: "athletics".into(),
                 dc: Some(15),
                 difficulty: None,
                 purpose: Some("climb the cliff".into()),
-            })
+            }))
         );
         assert_eq!(
             parse("skill-check tamsin heal hard", None),
-            Ok(Input::Game(Command::OrcusCheck {
+            Ok(Input::Game(Command::Orcus(OrcusCommand::OrcusCheck {
                 combatant: CombatantId::new("tamsin"),
                 skill: "heal".into(),
                 dc: None,
                 difficulty: Some(CheckDifficulty::Hard),
                 purpose: None,
-            }))
+            })))
         );
         assert_eq!(
             game("skill-check tamsin stealth dc12"),
-            Ok(Command::OrcusCheck {
+            Ok(Command::Orcus(OrcusCommand::OrcusCheck {
                 combatant: CombatantId::new("tamsin"),
                 skill: "stealth".into(),
                 dc: Some(12),
                 difficulty: None,
                 purpose: None,
-            })
+            }))
         );
         assert!(game("skill-check tamsin stealth tricky").is_err_and(|e| e.contains("easy")));
         assert!(game("skill-check tamsin").is_err_and(|e| e.contains("skill-check WHO")));
@@ -2185,14 +2192,14 @@ mod tests {
         use fray_protocol::bf::{March, Terrain};
         use fray_protocol::ose::{Current, WaterDay, Waters};
         let day = |water: WaterDay, unfed: Vec<CombatantId>, leader: Option<&str>| {
-            Ok(Command::PassDay {
+            Ok(Command::Bx(BxCommand::PassDay {
                 march: March::Water,
                 terrain: Terrain::Clear,
                 unfed,
                 no_water: Vec::new(),
                 leader: leader.map(CombatantId::new),
                 water: Some(water),
-            })
+            }))
         };
         assert_eq!(
             game("bx-sail 360 river downstream leader=Ada"),
@@ -2249,36 +2256,36 @@ mod tests {
         use fray_protocol::ose::LightSource;
         assert_eq!(
             game("bx-load Ada heavy 400 treasure"),
-            Ok(Command::SetEncumbrance {
+            Ok(Command::Bx(BxCommand::SetEncumbrance {
                 combatant: CombatantId::new("ada"),
                 armor: ArmorType::Metal,
                 load: 400,
                 treasure: true,
-            })
+            }))
         );
         assert_eq!(
             game("bx-load ada leather 30"),
-            Ok(Command::SetEncumbrance {
+            Ok(Command::Bx(BxCommand::SetEncumbrance {
                 combatant: CombatantId::new("ada"),
                 armor: ArmorType::Leather,
                 load: 30,
                 treasure: false,
-            })
+            }))
         );
         assert!(game("bx-load ada light 30 gold").is_err_and(|e| e.contains("[treasure]")));
         assert_eq!(
             game("bx-candle Quill 2"),
-            Ok(Command::LightCandle {
+            Ok(Command::Bx(BxCommand::LightCandle {
                 carrier: CombatantId::new("quill"),
                 inches: 2,
-            })
+            }))
         );
         assert_eq!(
             game("bx-douse quill candle"),
-            Ok(Command::DouseLight {
+            Ok(Command::Bx(BxCommand::DouseLight {
                 carrier: CombatantId::new("quill"),
                 source: LightSource::Candle,
-            })
+            }))
         );
         assert!(game("bx-candle quill tall").is_err_and(|e| e.contains("inches")));
         assert!(game("bx-light quill candle").is_err_and(|e| e.contains("bx-candle")));
@@ -2291,19 +2298,19 @@ mod tests {
         use fray_protocol::ose::OseCondition;
         assert_eq!(
             game("condition Odo cover on"),
-            Ok(Command::OseCondition {
+            Ok(Command::Bx(BxCommand::OseCondition {
                 combatant: CombatantId::new("odo"),
                 condition: OseCondition::CompleteCover,
                 on: true,
-            })
+            }))
         );
         assert_eq!(
             game("condition odo complete-cover off"),
-            Ok(Command::OseCondition {
+            Ok(Command::Bx(BxCommand::OseCondition {
                 combatant: CombatantId::new("odo"),
                 condition: OseCondition::CompleteCover,
                 on: false,
-            })
+            }))
         );
         assert!(game("condition odo hidden on").is_err_and(|e| e.contains("cover")));
     }
@@ -2471,9 +2478,9 @@ mod tests {
         );
         assert_eq!(
             game("surprise monsters"),
-            Ok(Command::RollSurprise {
+            Ok(Command::Bx(BxCommand::RollSurprise {
                 sides: vec![fray_protocol::Side::Monsters]
-            })
+            }))
         );
         assert!(game("surprise").is_err_and(|e| e.contains("surprise WHO")));
         assert!(rows >= 113, "only {rows} command rows read");
@@ -2553,164 +2560,167 @@ mod tests {
         use fray_protocol::ose::{Declaration, MissileRange, SaveCategory};
         assert_eq!(
             game("declare spell Magic Missile"),
-            Ok(Command::Declare {
+            Ok(Command::Bx(BxCommand::Declare {
                 actor: CombatantId::new("brakka"),
                 declaration: Some(Declaration::Spell {
                     spell: "Magic Missile".into()
                 })
-            })
+            }))
         );
         assert_eq!(
             game("cast"),
-            Ok(Command::CastSpell {
+            Ok(Command::Bx(BxCommand::CastSpell {
                 actor: CombatantId::new("brakka")
-            })
+            }))
         );
         assert!(matches!(
             game("shoot bow ogre short -1"),
-            Ok(Command::OseAttack {
+            Ok(Command::Bx(BxCommand::OseAttack {
                 range: Some(MissileRange::Short),
                 modifier: -1,
                 behind: false,
                 ..
-            })
+            }))
         ));
         assert_eq!(
             game("save ogre breath 2"),
-            Ok(Command::SavingThrow {
+            Ok(Command::Bx(BxCommand::SavingThrow {
                 combatant: CombatantId::new("ogre"),
                 category: SaveCategory::Breath,
                 modifier: 2
-            })
+            }))
         );
         assert_eq!(
             game("bx-move 20"),
-            Ok(Command::OseMove {
+            Ok(Command::Bx(BxCommand::OseMove {
                 actor: CombatantId::new("brakka"),
                 feet: 20
-            })
+            }))
         );
         assert_eq!(
             game("bx-hold"),
-            Ok(Command::OseHold {
+            Ok(Command::Bx(BxCommand::OseHold {
                 actor: CombatantId::new("brakka")
-            })
+            }))
         );
         assert_eq!(
             game("bx-morale -1 ogre"),
-            Ok(Command::OseMorale {
+            Ok(Command::Bx(BxCommand::OseMorale {
                 combatants: vec![CombatantId::new("ogre")],
                 adjustment: -1
-            })
+            }))
         );
         assert_eq!(
             game("surprise both"),
-            Ok(Command::RollSurprise {
+            Ok(Command::Bx(BxCommand::RollSurprise {
                 sides: vec![fray_protocol::Side::Heroes, fray_protocol::Side::Monsters]
-            })
+            }))
         );
         assert!(game("shoot bow ogre far").is_err());
         assert_eq!(
             game("secret listen brakka 2"),
-            Ok(Command::SecretRoll {
+            Ok(Command::Bx(BxCommand::SecretRoll {
                 check: fray_protocol::ose::SecretCheck::Listen,
                 combatant: Some(CombatantId::new("brakka")),
                 chance: 2,
                 area: None
-            })
+            }))
         );
         assert_eq!(
             game("secret stuck brakka"),
-            Ok(Command::SecretRoll {
+            Ok(Command::Bx(BxCommand::SecretRoll {
                 check: fray_protocol::ose::SecretCheck::StuckDoor,
                 combatant: Some(CombatantId::new("brakka")),
                 chance: 1,
                 area: None
-            })
+            }))
         );
         assert_eq!(
             game("secret traps brakka @crypt-hall"),
-            Ok(Command::SecretRoll {
+            Ok(Command::Bx(BxCommand::SecretRoll {
                 check: fray_protocol::ose::SecretCheck::RoomTrap,
                 combatant: Some(CombatantId::new("brakka")),
                 chance: 1,
                 area: Some("crypt-hall".into())
-            })
+            }))
         );
         assert_eq!(
             game("bx-turn 1 rest"),
-            Ok(Command::ExplorationTurn {
+            Ok(Command::Bx(BxCommand::ExplorationTurn {
                 wandering: Some(1),
                 rest: true
-            })
+            }))
         );
         assert_eq!(
             game("bx-turn"),
-            Ok(Command::ExplorationTurn {
+            Ok(Command::Bx(BxCommand::ExplorationTurn {
                 wandering: None,
                 rest: false
-            })
+            }))
         );
         assert_eq!(
             game("bx-light brakka lantern"),
-            Ok(Command::LightSource {
+            Ok(Command::Bx(BxCommand::LightSource {
                 carrier: CombatantId::new("brakka"),
                 source: fray_protocol::ose::LightSource::Lantern
-            })
+            }))
         );
         assert!(game("bx-light brakka candle").is_err());
-        assert_eq!(game("pass-time 90"), Ok(Command::PassTime { minutes: 90 }));
+        assert_eq!(
+            game("pass-time 90"),
+            Ok(Command::Orcus(OrcusCommand::PassTime { minutes: 90 }))
+        );
         assert!(game("pass-time soon").is_err());
         assert_eq!(
             game("save-half brakka breath 6d6 -1"),
-            Ok(Command::SaveForHalf {
+            Ok(Command::Bx(BxCommand::SaveForHalf {
                 combatant: CombatantId::new("brakka"),
                 category: fray_protocol::ose::SaveCategory::Breath,
                 damage: "6d6".into(),
                 modifier: -1
-            })
+            }))
         );
         assert_eq!(
             game("bx-check brakka str 2"),
-            Ok(Command::AbilityCheck {
+            Ok(Command::Bx(BxCommand::AbilityCheck {
                 combatant: CombatantId::new("brakka"),
                 ability: fray_protocol::ose::OseAbility::Str,
                 modifier: 2
-            })
+            }))
         );
         assert_eq!(
             game("bomb roc 100 2d6 brakka odo"),
-            Ok(Command::Bomb {
+            Ok(Command::Bx(BxCommand::Bomb {
                 attacker: CombatantId::new("roc"),
                 targets: vec![CombatantId::new("brakka"), CombatantId::new("odo")],
                 damage: "2d6".into(),
                 altitude: 100
-            })
+            }))
         );
         assert_eq!(
             game("fall brakka 30"),
-            Ok(Command::Fall {
+            Ok(Command::Bx(BxCommand::Fall {
                 combatant: CombatantId::new("brakka"),
                 feet: 30
-            })
+            }))
         );
         assert_eq!(
             game("bx-heal brakka 2"),
-            Ok(Command::NaturalHealing {
+            Ok(Command::Bx(BxCommand::NaturalHealing {
                 combatant: CombatantId::new("brakka"),
                 days: 2
-            })
+            }))
         );
         assert_eq!(
             game("distance water surprised"),
-            Ok(Command::RollEncounterDistance {
+            Ok(Command::Bx(BxCommand::RollEncounterDistance {
                 setting: fray_protocol::ose::EncounterSetting::Waterborne,
                 surprised: true
-            })
+            }))
         );
         assert_eq!(
             game("evade wilderness 120 240 3 5 +25"),
-            Ok(Command::AttemptEvasion {
+            Ok(Command::Bx(BxCommand::AttemptEvasion {
                 setting: fray_protocol::ose::EncounterSetting::Wilderness,
                 fleeing_rate: 120,
                 pursuer_rate: 240,
@@ -2718,79 +2728,79 @@ mod tests {
                 pursuers: 5,
                 surprise: None,
                 modifier: 25
-            })
+            }))
         );
         assert_eq!(
             game("condition brakka blind on"),
-            Ok(Command::OseCondition {
+            Ok(Command::Bx(BxCommand::OseCondition {
                 combatant: CombatantId::new("brakka"),
                 condition: fray_protocol::ose::OseCondition::Blind,
                 on: true
-            })
+            }))
         );
         assert!(game("condition brakka sleepy on").is_err());
         assert_eq!(
             game("bx-hire ada cole 1"),
-            Ok(Command::HireRetainer {
+            Ok(Command::Bx(BxCommand::HireRetainer {
                 employer: CombatantId::new("ada"),
                 retainer: CombatantId::new("cole"),
                 adjustment: 1
-            })
+            }))
         );
         assert_eq!(
             game("bx-day forced forest unfed=ada,bram leader=ada"),
-            Ok(Command::PassDay {
+            Ok(Command::Bx(BxCommand::PassDay {
                 march: fray_protocol::bf::March::Forced,
                 terrain: fray_protocol::bf::Terrain::Forest,
                 unfed: vec![CombatantId::new("ada"), CombatantId::new("bram")],
                 no_water: Vec::new(),
                 leader: Some(CombatantId::new("ada")),
                 water: None,
-            })
+            }))
         );
         assert_eq!(
             game("bx-effect 3 @eve light spell"),
-            Ok(Command::TimeEffect {
+            Ok(Command::Bx(BxCommand::TimeEffect {
                 name: "light spell".into(),
                 combatant: Some(CombatantId::new("eve")),
                 turns: 3
-            })
+            }))
         );
         assert!(game("bx-load ada plate 10").is_err());
         assert_eq!(
             game("allies ysolde brenna"),
-            Ok(Command::ChooseAllies {
+            Ok(Command::Orcus(OrcusCommand::ChooseAllies {
                 actor: CombatantId::new("ysolde"),
                 allies: vec![CombatantId::new("brenna")]
-            })
+            }))
         );
         assert_eq!(
             game("decline-ally brenna ysolde"),
-            Ok(Command::DeclineAlly {
+            Ok(Command::Orcus(OrcusCommand::DeclineAlly {
                 actor: CombatantId::new("brenna"),
                 user: CombatantId::new("ysolde")
-            })
+            }))
         );
         assert_eq!(
             game("be-hit brenna ysolde"),
-            Ok(Command::ChooseToBeHit {
+            Ok(Command::Orcus(OrcusCommand::ChooseToBeHit {
                 actor: CombatantId::new("brenna"),
                 attacker: CombatantId::new("ysolde")
-            })
+            }))
         );
         assert!(game("be-hit brenna").is_err());
         assert_eq!(
             game("rider brenna take -1,0"),
-            Ok(Command::RiderChoices {
+            Ok(Command::Orcus(OrcusCommand::RiderChoices {
                 actor: CombatantId::new("brenna"),
                 move_mount: true,
                 landing: Some(fray_protocol::grid::Square::new(-1, 0))
-            })
+            }))
         );
         assert!(game("rider brenna sideways").is_err());
         assert_eq!(
             game("skill kael deter brute-1 move foreign"),
-            Ok(Command::SkillAction {
+            Ok(Command::Orcus(OrcusCommand::SkillAction {
                 actor: CombatantId::new("kael"),
                 action: fray_protocol::command::SkillActionKind::Deter,
                 target: CombatantId::new("brute-1"),
@@ -2798,11 +2808,11 @@ mod tests {
                 forbid: Some(fray_protocol::event::ActionKind::Move),
                 foreign: true,
                 hide: false,
-            })
+            }))
         );
         assert_eq!(
             game("skill kael create-diversion hide"),
-            Ok(Command::SkillAction {
+            Ok(Command::Orcus(OrcusCommand::SkillAction {
                 actor: CombatantId::new("kael"),
                 action: fray_protocol::command::SkillActionKind::CreateDiversion,
                 target: CombatantId::new("kael"),
@@ -2810,36 +2820,36 @@ mod tests {
                 forbid: None,
                 foreign: false,
                 hide: true,
-            })
+            }))
         );
         assert_eq!(
             game("search Kael"),
-            Ok(Command::Search {
+            Ok(Command::Orcus(OrcusCommand::Search {
                 actor: CombatantId::new("kael"),
-            })
+            }))
         );
         assert!(game("skill kael dance").is_err());
         assert_eq!(
             game("ready-counter Kael riposte"),
-            Ok(Command::ReadyCounter {
+            Ok(Command::Orcus(OrcusCommand::ReadyCounter {
                 actor: CombatantId::new("kael"),
                 power: "riposte".into()
-            })
+            }))
         );
         assert!(game("ready-counter kael").is_err());
         assert_eq!(
             game("reload tamsin crossbow"),
-            Ok(Command::Reload {
+            Ok(Command::Orcus(OrcusCommand::Reload {
                 actor: CombatantId::new("tamsin"),
                 power: "crossbow".into()
-            })
+            }))
         );
         assert_eq!(
             game("bx-douse brakka torch"),
-            Ok(Command::DouseLight {
+            Ok(Command::Bx(BxCommand::DouseLight {
                 carrier: CombatantId::new("brakka"),
                 source: fray_protocol::ose::LightSource::Torch
-            })
+            }))
         );
     }
 
@@ -2848,20 +2858,20 @@ mod tests {
         use fray_protocol::ftd::{Ability, Advantage};
         assert_eq!(
             game("retreat"),
-            Ok(Command::Retreat {
+            Ok(Command::FiveTorches(FiveTorchesCommand::Retreat {
                 actor: CombatantId::new("brakka")
-            })
+            }))
         );
         assert_eq!(
             game("grant ogre dis"),
-            Ok(Command::GrantAdvantage {
+            Ok(Command::FiveTorches(FiveTorchesCommand::GrantAdvantage {
                 combatant: CombatantId::new("ogre"),
                 advantage: Advantage::Disadvantage
-            })
+            }))
         );
         assert_eq!(
             game("check brakka dex 13 prof 2d6"),
-            Ok(Command::Check {
+            Ok(Command::FiveTorches(FiveTorchesCommand::Check {
                 combatant: CombatantId::new("brakka"),
                 ability: Ability::Dex,
                 dc: 13,
@@ -2870,19 +2880,22 @@ mod tests {
                 damage: Some("2d6".into()),
                 purpose: None,
                 task: None
-            })
+            }))
         );
         assert!(matches!(
             game("morale group goblin-1 goblin-2"),
-            Ok(Command::MoraleCheck { group: true, ref combatants, .. }) if combatants.len() == 2
+            Ok(Command::FiveTorches(FiveTorchesCommand::MoraleCheck { group: true, ref combatants, .. })) if combatants.len() == 2
         ));
         assert!(matches!(
             game("resolve dex 12 ogre"),
-            Ok(Command::ResolveRetreat { check: Some(_), ref attackers }) if attackers.len() == 1
+            Ok(Command::FiveTorches(FiveTorchesCommand::ResolveRetreat { check: Some(_), ref attackers })) if attackers.len() == 1
         ));
         assert!(matches!(
             game("resolve"),
-            Ok(Command::ResolveRetreat { check: None, .. })
+            Ok(Command::FiveTorches(FiveTorchesCommand::ResolveRetreat {
+                check: None,
+                ..
+            }))
         ));
         assert!(game("grant ogre maybe").is_err());
     }
@@ -2924,117 +2937,122 @@ mod tests {
         let id = |s: &str| CombatantId::new(s);
         assert_eq!(
             game("light dark"),
-            Ok(Command::SetLight {
+            Ok(Command::FiveTorches(FiveTorchesCommand::SetLight {
                 combatant: None,
                 light: Some(LightLevel::Darkness)
-            })
+            }))
         );
         assert_eq!(
             game("light hesk scene"),
-            Ok(Command::SetLight {
+            Ok(Command::FiveTorches(FiveTorchesCommand::SetLight {
                 combatant: Some(id("hesk")),
                 light: None
-            })
+            }))
         );
         assert_eq!(
             game("torch hesk"),
-            Ok(Command::CarryLight {
+            Ok(Command::FiveTorches(FiveTorchesCommand::CarryLight {
                 actor: id("hesk"),
                 source: Some(LightSource::Torch)
-            })
+            }))
         );
         assert_eq!(
             game("douse"),
-            Ok(Command::CarryLight {
+            Ok(Command::FiveTorches(FiveTorchesCommand::CarryLight {
                 actor: id("brakka"),
                 source: None
-            })
+            }))
         );
         assert_eq!(
             game("load hesk 17 600"),
-            Ok(Command::SetLoad {
+            Ok(Command::FiveTorches(FiveTorchesCommand::SetLoad {
                 combatant: id("hesk"),
                 load: 17,
                 coins: 600
-            })
+            }))
         );
         assert_eq!(
             game("travel adv"),
-            Ok(Command::TravelTurn {
+            Ok(Command::FiveTorches(FiveTorchesCommand::TravelTurn {
                 advantage: Advantage::Advantage
-            })
+            }))
         );
         assert_eq!(
             game("chase uneven 40 hesk mirelle group dis dc=-1"),
-            Ok(Command::Chase {
+            Ok(Command::FiveTorches(FiveTorchesCommand::Chase {
                 pursuers: vec![id("hesk"), id("mirelle")],
                 speed: 40,
                 terrain: fray_protocol::ftd::ChaseTerrain::Uneven,
                 group: true,
                 advantage: Advantage::Disadvantage,
                 dc_modifier: -1
-            })
+            }))
         );
         assert_eq!(
             game("corrupt hesk marsh_fever 13"),
-            Ok(Command::CorruptionCheck {
+            Ok(Command::FiveTorches(FiveTorchesCommand::CorruptionCheck {
                 combatant: id("hesk"),
                 name: Some("marsh fever".into()),
                 dc: Some(13),
                 check: None,
                 damages: None
-            })
+            }))
         );
         assert_eq!(
             game("time-dice 2"),
-            Ok(Command::RollTimeDice {
+            Ok(Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
                 dice: 2,
                 purpose: TimeDicePurpose::TimeOfDay,
                 start_hour: None
-            })
+            }))
         );
         assert_eq!(
             game("time-dice 1 from 5"),
-            Ok(Command::RollTimeDice {
+            Ok(Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
                 dice: 1,
                 purpose: TimeDicePurpose::TimeOfDay,
                 start_hour: Some(5)
-            })
+            }))
         );
         assert_eq!(
             game("time-dice 3 duration"),
-            Ok(Command::RollTimeDice {
+            Ok(Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
                 dice: 3,
                 purpose: TimeDicePurpose::Duration,
                 start_hour: None
-            })
+            }))
         );
-        assert_eq!(game("set-time 7"), Ok(Command::SetTime { hour: 7 }));
+        assert_eq!(
+            game("set-time 7"),
+            Ok(Command::FiveTorches(FiveTorchesCommand::SetTime {
+                hour: 7
+            }))
+        );
         assert_eq!(
             game("cure hesk"),
-            Ok(Command::EndCorruption {
+            Ok(Command::FiveTorches(FiveTorchesCommand::EndCorruption {
                 combatant: id("hesk")
-            })
+            }))
         );
         assert_eq!(
             game("return arduous hesk"),
-            Ok(Command::RollToReturn {
+            Ok(Command::FiveTorches(FiveTorchesCommand::RollToReturn {
                 path: fray_protocol::ftd::ReturnPath::Arduous,
                 combatants: vec![id("hesk")]
-            })
+            }))
         );
         assert_eq!(
             game("resilience hesk"),
-            Ok(Command::ResilienceCheck {
+            Ok(Command::FiveTorches(FiveTorchesCommand::ResilienceCheck {
                 combatant: id("hesk")
-            })
+            }))
         );
         assert_eq!(
             game("camp safe 2"),
-            Ok(Command::Rest {
+            Ok(Command::FiveTorches(FiveTorchesCommand::Rest {
                 safe: true,
                 nights: 2
-            })
+            }))
         );
         assert_eq!(
             game("hide"),
@@ -3044,28 +3062,30 @@ mod tests {
         );
         assert_eq!(
             game("concentrate bless the party"),
-            Ok(Command::Concentrate {
+            Ok(Command::FiveTorches(FiveTorchesCommand::Concentrate {
                 actor: id("brakka"),
                 effect: "bless the party".into()
-            })
+            }))
         );
         assert_eq!(
             game("unconcentrate"),
-            Ok(Command::EndConcentration {
+            Ok(Command::FiveTorches(FiveTorchesCommand::EndConcentration {
                 actor: id("brakka")
-            })
+            }))
         );
         assert_eq!(
             game("ready-for active the door opens"),
-            Ok(Command::ReadyAction {
+            Ok(Command::FiveTorches(FiveTorchesCommand::ReadyAction {
                 actor: id("brakka"),
                 action: fray_protocol::event::ActionKind::Standard,
                 trigger: "the door opens".into()
-            })
+            }))
         );
         assert_eq!(
             game("stealth-dc 14"),
-            Ok(Command::SetStealthDc { dc: Some(14) })
+            Ok(Command::FiveTorches(FiveTorchesCommand::SetStealthDc {
+                dc: Some(14)
+            }))
         );
         assert_eq!(
             game("reveal hesk"),
@@ -3075,17 +3095,17 @@ mod tests {
         );
         assert_eq!(
             game("exhaust hesk"),
-            Ok(Command::Exhaust {
+            Ok(Command::FiveTorches(FiveTorchesCommand::Exhaust {
                 combatant: id("hesk")
-            })
+            }))
         );
         assert!(matches!(
             game("check hesk wis 12 sight"),
-            Ok(Command::Check {
+            Ok(Command::FiveTorches(FiveTorchesCommand::Check {
                 task: Some(LightTask::Sight),
                 damage: None,
                 ..
-            })
+            }))
         ));
         assert!(game("light murky").is_err());
     }
@@ -3119,11 +3139,11 @@ mod tests {
         assert!(game("move fast").is_err());
         assert_eq!(
             game("crawl far"),
-            Ok(Command::SpecialMove {
+            Ok(Command::FiveTorches(FiveTorchesCommand::SpecialMove {
                 actor: brakka(),
                 engage: None,
                 far_away: true
-            })
+            }))
         );
     }
 

@@ -14,6 +14,7 @@ use fray_protocol::ftd::{
     Ability, Advantage, Departure, Injury, LightLevel, LightSource, MoraleTrigger, Threat,
 };
 use fray_protocol::roll::Roll;
+use fray_protocol::{BxEvent, FiveTorchesEvent, OrcusEvent, ThirteenthAgeEvent};
 use fray_protocol::{CombatantId, GameEvent, SessionState, Side};
 use std::collections::BTreeMap;
 
@@ -136,7 +137,9 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         ),
         GameEvent::TurnOrder { order } => format!("Order of battle: {}", roster.names_of(order)),
         GameEvent::RoundStarted { round } => format!("=== Round {round} ==="),
-        GameEvent::EscalationDie { value } => format!("The escalation die shows {value}"),
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationDie { value }) => {
+            format!("The escalation die shows {value}")
+        }
         GameEvent::TurnStarted { combatant, round } => {
             format!("--- {}'s turn (round {round}) ---", n(combatant))
         }
@@ -186,11 +189,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             roster.attack(attacker, attack),
             roll_text(roll)
         ),
-        GameEvent::AlliesCounted {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::AlliesCounted {
             attacker,
             allies,
             bonus,
-        } => {
+        }) => {
             if allies.is_empty() {
                 format!("{} counts no ally nearby: +0 damage", n(attacker))
             } else {
@@ -270,7 +273,9 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             }
             line
         }
-        GameEvent::Staggered { combatant } => format!("{} is staggered!", n(combatant)),
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered { combatant }) => {
+            format!("{} is staggered!", n(combatant))
+        }
         GameEvent::FellUnconscious { combatant } => {
             format!("{} falls unconscious!", n(combatant))
         }
@@ -293,13 +298,15 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             (None, true) => format!("{} moves far away", n(combatant)),
             (None, false) => format!("{} moves", n(combatant)),
         },
-        GameEvent::Disengaged { combatant } => format!("{} disengages", n(combatant)),
-        GameEvent::GridMoved {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Disengaged { combatant }) => {
+            format!("{} disengages", n(combatant))
+        }
+        GameEvent::Orcus(OrcusEvent::GridMoved {
             combatant,
             path,
             cost,
             mode,
-        } => {
+        }) => {
             let verb = match mode {
                 fray_protocol::grid::MoveMode::Walk => "walks",
                 fray_protocol::grid::MoveMode::Run => "runs",
@@ -319,20 +326,20 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 None => format!("{} stays put", n(combatant)),
             }
         }
-        GameEvent::ActionPointSpent { combatant, action } => format!(
+        GameEvent::Orcus(OrcusEvent::ActionPointSpent { combatant, action }) => format!(
             "{} spends an action point for a {} action",
             n(combatant),
             action_name(*action)
         ),
-        GameEvent::AmmunitionUsed { combatant, count } => format!(
+        GameEvent::Orcus(OrcusEvent::AmmunitionUsed { combatant, count }) => format!(
             "{} uses {count} piece{} of ammunition",
             n(combatant),
             if *count == 1 { "" } else { "s" }
         ),
-        GameEvent::Maintained { combatant, effect } => {
+        GameEvent::Orcus(OrcusEvent::Maintained { combatant, effect }) => {
             format!("{} maintains effect #{effect}", n(combatant))
         }
-        GameEvent::ZoneCreated { zone } => format!(
+        GameEvent::Orcus(OrcusEvent::ZoneCreated { zone }) => format!(
             "{}'s {} makes {} square{} difficult terrain (zone #{})",
             n(&zone.source),
             zone.power,
@@ -340,19 +347,19 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             if zone.squares.len() == 1 { "" } else { "s" },
             zone.id
         ),
-        GameEvent::ZoneArmed { source, zone } => {
+        GameEvent::Orcus(OrcusEvent::ZoneArmed { source, zone }) => {
             format!(
                 "{}'s zone #{zone} lasts until the end of this turn",
                 n(source)
             )
         }
-        GameEvent::ZoneEnded { source, zone, .. } => {
+        GameEvent::Orcus(OrcusEvent::ZoneEnded { source, zone, .. }) => {
             format!("{}'s zone #{zone} ends", n(source))
         }
-        GameEvent::CounterReadied { combatant, power } => {
+        GameEvent::Orcus(OrcusEvent::CounterReadied { combatant, power }) => {
             format!("{} readies the counter {power}", n(combatant))
         }
-        GameEvent::HideChecked {
+        GameEvent::Orcus(OrcusEvent::HideChecked {
             combatant,
             roll,
             bonus,
@@ -360,7 +367,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             total,
             hidden_from,
             seen_by,
-        } => {
+        }) => {
             let list = |ids: &[CombatantId]| {
                 if ids.is_empty() {
                     "no one".to_owned()
@@ -381,11 +388,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 list(seen_by)
             )
         }
-        GameEvent::Discovered {
+        GameEvent::Orcus(OrcusEvent::Discovered {
             combatant,
             by,
             reason,
-        } => format!(
+        }) => format!(
             "{} is discovered by {} ({})",
             n(combatant),
             by.iter().map(&n).collect::<Vec<_>>().join(", "),
@@ -396,13 +403,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 DiscoveryReason::Revealed => "the GM revealed it",
             }
         ),
-        GameEvent::Searched {
+        GameEvent::Orcus(OrcusEvent::Searched {
             combatant,
             roll,
             bonus,
             total,
             found,
-        } => format!(
+        }) => format!(
             "{} searches: Perception d20={} {bonus:+} = {total}; {}",
             n(combatant),
             roll.natural().unwrap_or(0),
@@ -415,14 +422,14 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 )
             }
         ),
-        GameEvent::MaintenanceNeeded { combatant, effect } => format!(
+        GameEvent::Orcus(OrcusEvent::MaintenanceNeeded { combatant, effect }) => format!(
             "{} must maintain effect #{} ({}) with a {} action each turn",
             n(combatant),
             effect.effect,
             effect.power,
             action_name(effect.action)
         ),
-        GameEvent::RiderAttached { target, rider } => {
+        GameEvent::Orcus(OrcusEvent::RiderAttached { target, rider }) => {
             let mut parts = Vec::new();
             if let Some(a) = &rider.aftereffect {
                 parts.push(format!("aftereffect: {}", effect_kind_text(&a.kind)));
@@ -441,19 +448,19 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "The GM sets the order: {}",
             order.iter().map(&n).collect::<Vec<_>>().join(", ")
         ),
-        GameEvent::LetGo { grabber, grabbed } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::LetGo { grabber, grabbed }) => {
             format!("{} lets go of {}", n(grabber), n(grabbed))
         }
-        GameEvent::Carried { grabber, grabbed } => format!(
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Carried { grabber, grabbed }) => format!(
             "{} carries {} along, still grabbed (no opportunity attacks)",
             n(grabber),
             n(grabbed)
         ),
-        GameEvent::Teleported {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Teleported {
             combatant,
             engaged,
             far_away,
-        } => match (engaged, far_away) {
+        }) => match (engaged, far_away) {
             (Some(t), _) => format!(
                 "{} teleports next to {} (no opportunity attacks)",
                 n(combatant),
@@ -465,35 +472,35 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 n(combatant)
             ),
         },
-        GameEvent::EscalationHeld { held } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationHeld { held }) => {
             if *held {
                 "The GM holds the escalation die: it will not advance.".to_owned()
             } else {
                 "The escalation die advances again each round.".to_owned()
             }
         }
-        GameEvent::TargetsRolled {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::TargetsRolled {
             attacker,
             roll,
             count,
-        } => format!(
+        }) => format!(
             "{} rolls {} for the number of targets: {count}",
             n(attacker),
             roll.expr
         ),
         GameEvent::Delayed { combatant } => format!("{} delays", n(combatant)),
-        GameEvent::Readied { combatant, action } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Readied { combatant, action }) => {
             format!(
                 "{} readies a {} action",
                 n(combatant),
                 format!("{action:?}").to_lowercase()
             )
         }
-        GameEvent::ReadyDeclared {
+        GameEvent::FiveTorches(FiveTorchesEvent::ReadyDeclared {
             combatant,
             action,
             trigger,
-        } => format!(
+        }) => format!(
             "{} readies {} action for: {trigger}",
             n(combatant),
             if *action == fray_protocol::event::ActionKind::Move {
@@ -505,10 +512,10 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::ReadiedActionTaken { combatant } => {
             format!("{} takes its readied action now", n(combatant))
         }
-        GameEvent::DelayEnding { combatant } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::DelayEnding { combatant }) => {
             format!("{} will take its delayed turn after this one", n(combatant))
         }
-        GameEvent::OrderChanged { order, .. } => format!(
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::OrderChanged { order, .. }) => format!(
             "New order of battle: {}",
             order.iter().map(n).collect::<Vec<_>>().join(", ")
         ),
@@ -516,29 +523,31 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "Ambush! Only {} act in the surprise round",
             acting.iter().map(n).collect::<Vec<_>>().join(" and ")
         ),
-        GameEvent::FoughtInSpirit { combatant, ally } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::FoughtInSpirit { combatant, ally }) => {
             format!("{} fights in spirit beside {}", n(combatant), n(ally))
         }
         GameEvent::InterruptUsed { combatant } => {
             format!("{} interrupts with an out-of-turn action", n(combatant))
         }
-        GameEvent::FellIntoComa { combatant } => format!(
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa { combatant }) => format!(
             "{} falls into a coma (meaningful death): out of the fight, but alive",
             n(combatant)
         ),
-        GameEvent::LastingWound {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::LastingWound {
             combatant,
             max_hp_after,
-        } => format!(
+        }) => format!(
             "{} takes a lasting wound: maximum hit points drop to {max_hp_after}",
             n(combatant)
         ),
-        GameEvent::ConfusedAttack { attacker, ally, .. } => format!(
-            "{} is confused and attacks its ally {} instead",
-            n(attacker),
-            n(ally)
-        ),
-        GameEvent::PotionUsed { by, target } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ConfusedAttack { attacker, ally, .. }) => {
+            format!(
+                "{} is confused and attacks its ally {} instead",
+                n(attacker),
+                n(ally)
+            )
+        }
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::PotionUsed { by, target }) => {
             if by == target {
                 format!("{} drinks a healing potion", n(by))
             } else {
@@ -558,7 +567,9 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "=== Battle {battle}: {title} === The heroes face {}",
             roster.names_of(monsters)
         ),
-        GameEvent::PartyFled => "The party flees, carrying its fallen: a campaign loss.".to_owned(),
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::PartyFled) => {
+            "The party flees, carrying its fallen: a campaign loss.".to_owned()
+        }
         GameEvent::TempHpGained {
             target,
             amount,
@@ -567,12 +578,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "{} gains {amount} temporary hit points (now {temp_after})",
             n(target)
         ),
-        GameEvent::MissChance {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::MissChance {
             attacker,
             target,
             roll,
             missed,
-        } => format!(
+        }) => format!(
             "{} swings at invisible {}: d20={} — {}",
             n(attacker),
             n(target),
@@ -583,11 +594,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "finds the mark; roll to hit"
             }
         ),
-        GameEvent::ShotIntoMelee {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ShotIntoMelee {
             attacker,
             target,
             ally,
-        } => format!(
+        }) => format!(
             "{} fumbles a shot at {} into the melee: the attack is rerolled against {}",
             n(attacker),
             n(target),
@@ -608,13 +619,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             ),
             None => format!("{} regains {power}", n(combatant)),
         },
-        GameEvent::Resisted {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Resisted {
             target,
             damage_type,
             natural,
             resistance,
             immune,
-        } => {
+        }) => {
             let t = format!("{damage_type:?}").to_lowercase();
             if *immune {
                 format!("{} is immune to non-magical {t}", n(target))
@@ -625,17 +636,17 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 )
             }
         }
-        GameEvent::Engaged { combatant, with } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Engaged { combatant, with }) => {
             format!("{} is now engaged with {}", n(combatant), n(with))
         }
-        GameEvent::Intercepted { interceptor, mover } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Intercepted { interceptor, mover }) => {
             format!("{} intercepts {} and engages it", n(interceptor), n(mover))
         }
-        GameEvent::OpportunityOpened {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::OpportunityOpened {
             provoker,
             attackers,
             reason,
-        } => {
+        }) => {
             let why = match reason {
                 fray_protocol::event::Provocation::MovingAway => "moving away",
                 fray_protocol::event::Provocation::RangedAttack => "a ranged attack",
@@ -664,12 +675,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(target),
             attack
         ),
-        GameEvent::ManeuverTriggered {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ManeuverTriggered {
             attacker,
             maneuver,
             natural,
             ..
-        } => format!("{}'s natural {natural} triggers {maneuver}", n(attacker)),
+        }) => format!("{}'s natural {natural} triggers {maneuver}", n(attacker)),
         GameEvent::CheckRolled {
             combatant,
             purpose,
@@ -691,22 +702,22 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 n(combatant)
             )
         }
-        GameEvent::StabilizationEnded { combatant } => format!(
+        GameEvent::Orcus(OrcusEvent::StabilizationEnded { combatant }) => format!(
             "{} is hurt again: no longer stabilized, death saves resume",
             n(combatant)
         ),
         GameEvent::Died { combatant } => format!("{} dies.", n(combatant)),
-        GameEvent::InitiativeScores { scores } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::InitiativeScores { scores }) => {
             let parts: Vec<String> = scores
                 .iter()
                 .map(|(id, dex)| format!("{} (DEX {dex})", n(id)))
                 .collect();
             format!("Initiative by DEX score: {}", parts.join(", "))
         }
-        GameEvent::AdvantageGranted {
+        GameEvent::FiveTorches(FiveTorchesEvent::AdvantageGranted {
             combatant,
             advantage,
-        } => match advantage {
+        }) => match advantage {
             Advantage::None => format!("The GM withdraws {}'s advantage", n(combatant)),
             Advantage::Advantage => {
                 format!("The GM grants {} advantage on its next roll", n(combatant))
@@ -718,12 +729,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 )
             }
         },
-        GameEvent::InjuryRolled {
+        GameEvent::FiveTorches(FiveTorchesEvent::InjuryRolled {
             combatant,
             roll,
             injury,
             ..
-        } => {
+        }) => {
             let what = match injury {
                 Injury::Dead => "a false hope — dead".to_owned(),
                 Injury::AbilityLoss { ability, amount } => {
@@ -753,14 +764,14 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             },
             roster.names_of(combatants)
         ),
-        GameEvent::MoraleChecked {
+        GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked {
             combatants,
             roll,
             bonus,
             total,
             dc,
             success,
-        } => format!(
+        }) => format!(
             "Morale for {}: {} {} = {total} vs DC {dc} — {}",
             roster.names_of(combatants),
             d20_text(roll),
@@ -776,23 +787,25 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 Departure::Escaped => "escapes the battle",
             }
         ),
-        GameEvent::RetreatStarted { combatant } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::RetreatStarted { combatant }) => {
             format!("{} tries to retreat (the GM rules)", n(combatant))
         }
-        GameEvent::RetreatFailed { combatant } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::RetreatFailed { combatant }) => {
             format!("{}'s retreat fails: it stops moving", n(combatant))
         }
-        GameEvent::LightSet { combatant, light } => match (combatant, light) {
-            (None, Some(l)) => format!("The GM sets the scene's light: {}", light_text(*l)),
-            (Some(c), Some(l)) => format!("The light where {} is: {}", n(c), light_text(*l)),
-            (Some(c), None) => format!("{} is in the scene's light again", n(c)),
-            (None, None) => "The light is unchanged".to_owned(),
-        },
-        GameEvent::LightCarried {
+        GameEvent::FiveTorches(FiveTorchesEvent::LightSet { combatant, light }) => {
+            match (combatant, light) {
+                (None, Some(l)) => format!("The GM sets the scene's light: {}", light_text(*l)),
+                (Some(c), Some(l)) => format!("The light where {} is: {}", n(c), light_text(*l)),
+                (Some(c), None) => format!("{} is in the scene's light again", n(c)),
+                (None, None) => "The light is unchanged".to_owned(),
+            }
+        }
+        GameEvent::FiveTorches(FiveTorchesEvent::LightCarried {
             combatant,
             source,
             seconds,
-        } => match source {
+        }) => match source {
             Some(src) => format!(
                 "{} lights a {} ({} min)",
                 n(combatant),
@@ -801,19 +814,19 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             ),
             None => format!("{} puts out its light", n(combatant)),
         },
-        GameEvent::LightWentOut { combatant, source } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut { combatant, source }) => {
             format!("{}'s {} burns out!", n(combatant), source_text(*source))
         }
-        GameEvent::TimePassed { seconds } => match *seconds {
+        GameEvent::FiveTorches(FiveTorchesEvent::TimePassed { seconds }) => match *seconds {
             s if s >= 3600 => format!("Time passes: {} h {} min", s / 3600, s % 3600 / 60),
             s if s >= 60 => format!("Time passes: {} min", s / 60),
             s => format!("Time passes: {s} s"),
         },
-        GameEvent::TravelTurnRolled {
+        GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled {
             number,
             roll,
             threat,
-        } => format!(
+        }) => format!(
             "Travel turn {number}: {} — {}",
             d20_text(roll),
             match threat {
@@ -823,15 +836,15 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 Threat::Nothing => "nothing bad, maybe even good",
             }
         ),
-        GameEvent::LoadSet {
+        GameEvent::FiveTorches(FiveTorchesEvent::LoadSet {
             combatant,
             load,
             coins,
-        } => format!("{} carries {load} load and {coins} coins", n(combatant)),
-        GameEvent::ExhaustionChanged {
+        }) => format!("{} carries {load} load and {coins} coins", n(combatant)),
+        GameEvent::FiveTorches(FiveTorchesEvent::ExhaustionChanged {
             combatant,
             exhausted,
-        } => {
+        }) => {
             if *exhausted {
                 format!(
                     "{} is exhausted: disadvantage on all checks, 0' speed",
@@ -841,27 +854,27 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 format!("{} is no longer exhausted", n(combatant))
             }
         }
-        GameEvent::Rested { safe, nights } => format!(
+        GameEvent::FiveTorches(FiveTorchesEvent::Rested { safe, nights }) => format!(
             "The party rests {nights} night{} ({})",
             if *nights == 1 { "" } else { "s" },
             if *safe { "safe" } else { "unsafe" }
         ),
-        GameEvent::StealthChanged { combatant, hidden } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged { combatant, hidden }) => {
             if *hidden {
                 format!("{} slips into stealth", n(combatant))
             } else {
                 format!("{} is no longer hidden", n(combatant))
             }
         }
-        GameEvent::StealthDcSet { dc } => match dc {
+        GameEvent::FiveTorches(FiveTorchesEvent::StealthDcSet { dc }) => match dc {
             Some(dc) => format!("Stealth DC is now {dc}"),
             None => "Stealth DC is back to 11".to_owned(),
         },
-        GameEvent::SurpriseRolled {
+        GameEvent::Bx(BxEvent::SurpriseRolled {
             side,
             roll,
             surprised,
-        } => format!(
+        }) => format!(
             "Surprise for the {}: d6={} — {}",
             side_text(*side),
             roll.natural().unwrap_or(0),
@@ -871,13 +884,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "not surprised"
             }
         ),
-        GameEvent::ReactionRolled {
+        GameEvent::Bx(BxEvent::ReactionRolled {
             speaker,
             roll,
             modifier,
             total,
             reaction,
-        } => format!(
+        }) => format!(
             "Reaction roll{}: {} {} = {total} — {}",
             speaker
                 .as_ref()
@@ -893,11 +906,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 fray_protocol::ose::Reaction::Friendly => "friendly, helpful",
             }
         ),
-        GameEvent::SideInitiative {
+        GameEvent::Bx(BxEvent::SideInitiative {
             rolls,
             order,
             simultaneous,
-        } => {
+        }) => {
             let rolled: Vec<String> = rolls
                 .iter()
                 .map(|(s, r)| format!("{} d6={}", side_text(*s), r.natural().unwrap_or(0)))
@@ -917,10 +930,10 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 )
             }
         }
-        GameEvent::Declared {
+        GameEvent::Bx(BxEvent::Declared {
             combatant,
             declaration,
-        } => match declaration {
+        }) => match declaration {
             Some(fray_protocol::ose::Declaration::Spell { spell }) => {
                 format!("{} will cast {spell} next round", n(combatant))
             }
@@ -935,10 +948,10 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             }
             None => format!("{} withdraws its declaration", n(combatant)),
         },
-        GameEvent::SpellDisrupted { combatant } => {
+        GameEvent::Bx(BxEvent::SpellDisrupted { combatant }) => {
             format!("{}'s spell is disrupted and lost!", n(combatant))
         }
-        GameEvent::SpellCast { combatant, spell } => {
+        GameEvent::Bx(BxEvent::SpellCast { combatant, spell }) => {
             format!("{} casts {spell}", n(combatant))
         }
         GameEvent::SecretRolled {
@@ -988,13 +1001,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 _ => format!("The GM rolls a secret {what}{who}."),
             }
         }
-        GameEvent::DoorForced {
+        GameEvent::Bx(BxEvent::DoorForced {
             check,
             combatant,
             chance,
             roll,
             success,
-        } => {
+        }) => {
             let what = match check {
                 fray_protocol::ose::SecretCheck::Bars => "bend the bars",
                 fray_protocol::ose::SecretCheck::LockedDoor => "force a locked door",
@@ -1012,11 +1025,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 }
             )
         }
-        GameEvent::ExplorationTurnPassed {
+        GameEvent::Bx(BxEvent::ExplorationTurnPassed {
             turn,
             rested,
             since_rest,
-        } => {
+        }) => {
             let mut line = format!("Exploration turn {turn} passes (10 minutes)");
             if *rested {
                 line.push_str(": the party rests");
@@ -1027,12 +1040,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             }
             line
         }
-        GameEvent::LightLit {
+        GameEvent::Bx(BxEvent::LightLit {
             carrier,
             source,
             roll,
             turns,
-        } => {
+        }) => {
             let what = match source {
                 fray_protocol::ose::LightSource::Torch => "a torch",
                 fray_protocol::ose::LightSource::Lantern => "a lantern",
@@ -1048,7 +1061,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 None => format!("{} lights {what}: it burns {turns} turns", n(carrier)),
             }
         }
-        GameEvent::LightBurnedOut { carrier, source } => {
+        GameEvent::Bx(BxEvent::LightBurnedOut { carrier, source }) => {
             let what = match source {
                 fray_protocol::ose::LightSource::Torch => "torch",
                 fray_protocol::ose::LightSource::Lantern => "lantern",
@@ -1056,11 +1069,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             };
             format!("{}'s {what} burns out!", n(carrier))
         }
-        GameEvent::Mounted {
+        GameEvent::Orcus(OrcusEvent::Mounted {
             rider,
             mount,
             controlled,
-        } => format!(
+        }) => format!(
             "{} mounts {}{}",
             n(rider),
             n(mount),
@@ -1070,16 +1083,16 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 " (it acts on its own)"
             }
         ),
-        GameEvent::Dismounted {
+        GameEvent::Orcus(OrcusEvent::Dismounted {
             rider,
             mount,
             square,
-        } => format!("{} gets off {} at {square}", n(rider), n(mount)),
-        GameEvent::MountCommanded {
+        }) => format!("{} gets off {} at {square}", n(rider), n(mount)),
+        GameEvent::Orcus(OrcusEvent::MountCommanded {
             rider,
             mount,
             action,
-        } => {
+        }) => {
             let what = match action {
                 fray_protocol::event::ActionKind::Standard => "standard",
                 fray_protocol::event::ActionKind::Move => "move",
@@ -1087,13 +1100,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             };
             format!("{} gives {} a {what} action", n(rider), n(mount))
         }
-        GameEvent::MovedAloft { combatant, height } => {
+        GameEvent::Orcus(OrcusEvent::MovedAloft { combatant, height }) => {
             format!("{} is now {height} squares up", n(combatant))
         }
-        GameEvent::Fell { combatant, squares } => {
+        GameEvent::Orcus(OrcusEvent::Fell { combatant, squares }) => {
             format!("{} falls {squares} squares!", n(combatant))
         }
-        GameEvent::RetainerHireRolled {
+        GameEvent::Bx(BxEvent::RetainerHireRolled {
             employer,
             retainer,
             roll,
@@ -1101,7 +1114,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             total,
             result,
             loyalty,
-        } => format!(
+        }) => format!(
             "{} asks {} to serve: 2d6={}{modifier:+} = {total} — {}",
             n(employer),
             n(retainer),
@@ -1114,7 +1127,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 _ => "refused".into(),
             }
         ),
-        GameEvent::LoyaltyChecked {
+        GameEvent::Bx(BxEvent::LoyaltyChecked {
             retainer,
             roll,
             adjustment,
@@ -1123,7 +1136,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             loyalty_after,
             leaves,
             ..
-        } => {
+        }) => {
             let mut line = format!(
                 "{} checks loyalty: 2d6={} vs {loyalty}{adjustment:+} — {}",
                 n(retainer),
@@ -1138,25 +1151,25 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             }
             line
         }
-        GameEvent::XpAwarded {
+        GameEvent::Bx(BxEvent::XpAwarded {
             total,
             share,
             shares,
             ..
-        } => {
+        }) => {
             let each: Vec<String> = shares
                 .iter()
                 .map(|(c, got, after)| format!("{} +{got} ({after})", n(c)))
                 .collect();
             format!("{total} XP awarded, {share} a share: {}", each.join(", "))
         }
-        GameEvent::EncumbranceSet {
+        GameEvent::Bx(BxEvent::EncumbranceSet {
             combatant,
             load,
             heavy,
             movement,
             ..
-        } => format!(
+        }) => format!(
             "{} carries {load} lb ({}): {movement}′ per round",
             n(combatant),
             if *heavy {
@@ -1165,28 +1178,28 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "lightly loaded"
             }
         ),
-        GameEvent::EffectTimed {
+        GameEvent::Bx(BxEvent::EffectTimed {
             name,
             combatant,
             turns,
             ..
-        } => format!(
+        }) => format!(
             "{name}{} lasts {turns} turns",
             combatant
                 .as_ref()
                 .map(|c| format!(" on {}", n(c)))
                 .unwrap_or_default()
         ),
-        GameEvent::TimedEffectEnded {
+        GameEvent::Bx(BxEvent::TimedEffectEnded {
             name, combatant, ..
-        } => format!(
+        }) => format!(
             "{name}{} ends",
             combatant
                 .as_ref()
                 .map(|c| format!(" on {}", n(c)))
                 .unwrap_or_default()
         ),
-        GameEvent::DayPassed {
+        GameEvent::Bx(BxEvent::DayPassed {
             day,
             march,
             terrain,
@@ -1194,7 +1207,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             fed,
             watered,
             ..
-        } => {
+        }) => {
             let mut line = format!("Day {day} passes: {march:?} march, {terrain:?}, {miles} miles")
                 .to_lowercase();
             line = line.replacen('d', "D", 1);
@@ -1208,17 +1221,17 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             }
             line
         }
-        GameEvent::WindRolled {
+        GameEvent::Bx(BxEvent::WindRolled {
             direction,
             conditions,
             sailing,
             tacking,
             ..
-        } => format!(
+        }) => format!(
             "The wind: {direction:?}, {conditions:?} — sailing ×{}/{}, tacking ×{}/{}",
             sailing.0, sailing.1, tacking.0, tacking.1
         ),
-        GameEvent::LightDoused { carrier, source } => {
+        GameEvent::Bx(BxEvent::LightDoused { carrier, source }) => {
             let what = match source {
                 fray_protocol::ose::LightSource::Torch => "torch",
                 fray_protocol::ose::LightSource::Lantern => "lantern",
@@ -1226,12 +1239,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             };
             format!("{} puts out the {what}", n(carrier))
         }
-        GameEvent::TimeDiceRolled {
+        GameEvent::FiveTorches(FiveTorchesEvent::TimeDiceRolled {
             purpose,
             start_hour,
             roll,
             hours,
-        } => match (purpose, start_hour) {
+        }) => match (purpose, start_hour) {
             (fray_protocol::ftd::TimeDicePurpose::Duration, _) => {
                 format!(
                     "The GM rolls the time dice for a duration ({}): {hours} hours",
@@ -1249,13 +1262,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 time_of_day_text(*hours)
             ),
         },
-        GameEvent::TimeSet { hour } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::TimeSet { hour }) => {
             format!("The GM sets the time dice: {}", time_of_day_text(*hour))
         }
-        GameEvent::CorruptionChanged {
+        GameEvent::FiveTorches(FiveTorchesEvent::CorruptionChanged {
             combatant,
             corruption,
-        } => match corruption {
+        }) => match corruption {
             Some(c) if c.stage == 0 => format!(
                 "{} is infected by {} ({} checks, DC {}; each stage 1d6 {})",
                 n(combatant),
@@ -1267,12 +1280,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             Some(c) => format!("{}'s {}: stage {} ends", n(combatant), c.name, c.stage),
             None => format!("{} is no longer infected", n(combatant)),
         },
-        GameEvent::AbilityDamaged {
+        GameEvent::FiveTorches(FiveTorchesEvent::AbilityDamaged {
             combatant,
             ability,
             roll,
             score_after,
-        } => format!(
+        }) => format!(
             "{} takes {} {} damage ({}): {} {score_after}",
             n(combatant),
             roll.total,
@@ -1280,19 +1293,21 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             roll_text(roll),
             ability_text(*ability)
         ),
-        GameEvent::ClockAdvanced { minutes, clock } => format!(
+        GameEvent::Orcus(OrcusEvent::ClockAdvanced { minutes, clock }) => format!(
             "{minutes} minutes pass (the session clock stands at {}h{:02})",
             clock / 60,
             clock % 60
         ),
-        GameEvent::ReloadNeeded { combatant, power } => {
+        GameEvent::Orcus(OrcusEvent::ReloadNeeded { combatant, power }) => {
             format!(
                 "{} must reload ({power}) before attacking with it again",
                 n(combatant)
             )
         }
-        GameEvent::Reloaded { combatant, power } => format!("{} reloads ({power})", n(combatant)),
-        GameEvent::AlliesChosen { combatant, allies } => {
+        GameEvent::Orcus(OrcusEvent::Reloaded { combatant, power }) => {
+            format!("{} reloads ({power})", n(combatant))
+        }
+        GameEvent::Orcus(OrcusEvent::AlliesChosen { combatant, allies }) => {
             let names: Vec<String> = allies.iter().map(|a| n(a).to_string()).collect();
             format!(
                 "{} counts as allies for its next attack: {}",
@@ -1304,27 +1319,27 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 }
             )
         }
-        GameEvent::AllyDeclined { combatant, user } => format!(
+        GameEvent::Orcus(OrcusEvent::AllyDeclined { combatant, user }) => format!(
             "{} chooses to count as {}'s enemy for its next attack",
             n(combatant),
             n(user)
         ),
-        GameEvent::AlliesReset { combatant } => {
+        GameEvent::Orcus(OrcusEvent::AlliesReset { combatant }) => {
             format!("{}'s allies are its side again", n(combatant))
         }
-        GameEvent::HitChosen {
+        GameEvent::Orcus(OrcusEvent::HitChosen {
             combatant,
             attacker,
-        } => format!(
+        }) => format!(
             "{} chooses to be hit by {}'s next attack",
             n(combatant),
             n(attacker)
         ),
-        GameEvent::RiderChoicesMade {
+        GameEvent::Orcus(OrcusEvent::RiderChoicesMade {
             rider,
             move_mount,
             landing,
-        } => format!(
+        }) => format!(
             "{} will {} its mount when moved against its will{}",
             n(rider),
             if *move_mount {
@@ -1337,26 +1352,26 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 None => String::new(),
             }
         ),
-        GameEvent::HitByChoice {
+        GameEvent::Orcus(OrcusEvent::HitByChoice {
             attacker,
             target,
             attack,
-        } => format!(
+        }) => format!(
             "{} hits {} with {attack}, no roll: it chose to be hit",
             n(attacker),
             n(target)
         ),
-        GameEvent::ActionPointGained { combatant } => {
+        GameEvent::Orcus(OrcusEvent::ActionPointGained { combatant }) => {
             format!(
                 "{} gains an action point (a second encounter)",
                 n(combatant)
             )
         }
-        GameEvent::Concentrating {
+        GameEvent::FiveTorches(FiveTorchesEvent::Concentrating {
             combatant,
             effect,
             maintained,
-        } => format!(
+        }) => format!(
             "{} {} {effect}",
             n(combatant),
             if *maintained {
@@ -1365,11 +1380,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "concentrates on"
             }
         ),
-        GameEvent::ConcentrationEnded {
+        GameEvent::FiveTorches(FiveTorchesEvent::ConcentrationEnded {
             combatant,
             effect,
             reason,
-        } => format!(
+        }) => format!(
             "{}'s concentration on {effect} ends ({})",
             n(combatant),
             match reason {
@@ -1380,27 +1395,27 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 fray_protocol::ftd::ConcentrationEnd::LeftBattle => "left the battle",
             }
         ),
-        GameEvent::Subdued {
+        GameEvent::Bx(BxEvent::Subdued {
             attacker,
             target,
             amount,
             subdual,
             ..
-        } => format!(
+        }) => format!(
             "{} deals {amount} subdual damage to {} ({subdual} in all)",
             n(attacker),
             n(target)
         ),
-        GameEvent::PhaseReached { combatant, phase } => {
+        GameEvent::Bx(BxEvent::PhaseReached { combatant, phase }) => {
             format!("{} acts in the {phase:?} phase", n(combatant)).to_lowercase()
         }
-        GameEvent::OseMoved {
+        GameEvent::Bx(BxEvent::OseMoved {
             combatant,
             feet,
             kind,
             total,
             allowed,
-        } => format!(
+        }) => format!(
             "{} moves {feet}′ ({}; {total}′ of {allowed}′ this round)",
             n(combatant),
             match kind {
@@ -1409,33 +1424,33 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 fray_protocol::ose::OseMoveKind::Retreat => "retreat",
             }
         ),
-        GameEvent::MeleeEngaged { attacker, target } => {
+        GameEvent::Bx(BxEvent::MeleeEngaged { attacker, target }) => {
             format!("{} and {} are in melee", n(attacker), n(target))
         }
-        GameEvent::TurnHeld { combatant, .. } => {
+        GameEvent::Bx(BxEvent::TurnHeld { combatant, .. }) => {
             format!("{} holds: the rest of its side acts first", n(combatant))
         }
-        GameEvent::RoutineAttack { combatant, attack } => {
+        GameEvent::Bx(BxEvent::RoutineAttack { combatant, attack }) => {
             format!(
                 "{} attacks with its {attack} (one of its attacks this round)",
                 n(combatant)
             )
         }
-        GameEvent::Unharmed {
+        GameEvent::Bx(BxEvent::Unharmed {
             attacker,
             target,
             attack,
-        } => format!(
+        }) => format!(
             "{}'s {attack} hits {} but cannot harm it (invulnerable)",
             n(attacker),
             n(target)
         ),
-        GameEvent::EvasionAttempted {
+        GameEvent::Bx(BxEvent::EvasionAttempted {
             setting,
             chance,
             roll,
             evaded,
-        } => format!(
+        }) => format!(
             "Evasion ({}): {chance}%{} — {}",
             format!("{setting:?}").to_lowercase(),
             roll.as_ref()
@@ -1447,13 +1462,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "a pursuit occurs"
             }
         ),
-        GameEvent::PursuitStarted {
+        GameEvent::Bx(BxEvent::PursuitStarted {
             setting,
             fleeing_rate,
             pursuer_rate,
             runners,
             distance,
-        } => format!(
+        }) => format!(
             "A pursuit begins ({}): fleeing at {fleeing_rate}, pursuers at {pursuer_rate}{}{}",
             format!("{setting:?}").to_lowercase(),
             distance.map(|d| format!(", {d} apart")).unwrap_or_default(),
@@ -1466,13 +1481,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 )
             }
         ),
-        GameEvent::PursuitRoundPassed {
+        GameEvent::Bx(BxEvent::PursuitRoundPassed {
             round,
             distance,
             roll,
             caught,
             ..
-        } => format!(
+        }) => format!(
             "Pursuit, round {round}{}{}{}",
             distance.map(|d| format!(": {d} apart")).unwrap_or_default(),
             roll.as_ref()
@@ -1480,11 +1495,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 .unwrap_or_default(),
             if *caught { " — caught!" } else { "" }
         ),
-        GameEvent::LureDropped {
+        GameEvent::Bx(BxEvent::LureDropped {
             lure,
             roll,
             stopped,
-        } => format!(
+        }) => format!(
             "The party drops {} (d6 {}): {}",
             format!("{lure:?}").to_lowercase(),
             roll.total,
@@ -1494,11 +1509,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "the pursuers keep coming"
             }
         ),
-        GameEvent::GaleDamageRolled { hours, total, .. } => format!(
+        GameEvent::Bx(BxEvent::GaleDamageRolled { hours, total, .. }) => format!(
             "The gale batters the ship: {total} damage over {hours} hour{}",
             if *hours == 1 { "" } else { "s" }
         ),
-        GameEvent::GaleStruck { near, outcome, .. } => format!(
+        GameEvent::Bx(BxEvent::GaleStruck { near, outcome, .. }) => format!(
             "{}: the ship {}",
             if *near { "A near gale" } else { "A gale" },
             match outcome {
@@ -1511,24 +1526,24 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 fray_protocol::ose::GaleOutcome::Beached => "is beached and weathers the storm",
             }
         ),
-        GameEvent::OseWindRolled {
+        GameEvent::Bx(BxEvent::OseWindRolled {
             wind,
             sailing,
             oars,
             ..
-        } => format!(
+        }) => format!(
             "The wind: {wind:?}; sailing x{}/{}{}",
             sailing.0,
             sailing.1,
             oars.map(|(a, b)| format!(", oars x{a}/{b}"))
                 .unwrap_or_default()
         ),
-        GameEvent::LevelRaised {
+        GameEvent::Bx(BxEvent::LevelRaised {
             combatant,
             level,
             xp,
-        } => format!("{} reaches level {level} ({xp} XP)", n(combatant)),
-        GameEvent::PursuitEnded { how } => format!(
+        }) => format!("{} reaches level {level} ({xp} XP)", n(combatant)),
+        GameEvent::Bx(BxEvent::PursuitEnded { how }) => format!(
             "The pursuit ends: {}",
             match how {
                 fray_protocol::pursuit::PursuitEnd::Caught => "the fleeing side is caught",
@@ -1536,22 +1551,22 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 fray_protocol::pursuit::PursuitEnd::Escaped => "the fleeing side got away",
             }
         ),
-        GameEvent::EncounterDistanceRolled {
+        GameEvent::Bx(BxEvent::EncounterDistanceRolled {
             setting,
             roll,
             distance,
             unit,
             ..
-        } => format!(
+        }) => format!(
             "Encounter distance ({}): {} × 10 = {distance} {unit}",
             format!("{setting:?}").to_lowercase(),
             roll.total
         ),
-        GameEvent::OseConditionChanged {
+        GameEvent::Bx(BxEvent::OseConditionChanged {
             combatant,
             condition,
             on,
-        } => {
+        }) => {
             let what = format!("{condition:?}").to_lowercase();
             if *on {
                 format!("{} is now {what}", n(combatant))
@@ -1559,11 +1574,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 format!("{} is no longer {what}", n(combatant))
             }
         }
-        GameEvent::MoraleRolled {
+        GameEvent::Bx(BxEvent::MoraleRolled {
             roll,
             adjustment,
             results,
-        } => {
+        }) => {
             let each: Vec<String> = results
                 .iter()
                 .map(|(c, rating, holds)| {
@@ -1586,7 +1601,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "{} is knocked out — alive, unconscious and out of the fight.",
             n(combatant)
         ),
-        GameEvent::KnockOutsRuled { allowed } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::KnockOutsRuled { allowed }) => {
             if *allowed {
                 "The GM allows knock-out blows: a monster dropped by one is knocked out, not slain."
                     .to_owned()
@@ -1629,7 +1644,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             if *failures == 1 { "" } else { "s" }
         ),
         GameEvent::Rallied { combatant } => format!("{} rallies", n(combatant)),
-        GameEvent::RallyFailed { combatant, round } => format!(
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::RallyFailed { combatant, round }) => format!(
             "{} fails to rally and cannot rally again in round {round}",
             n(combatant)
         ),
@@ -2006,7 +2021,7 @@ mod tests {
 
     #[test]
     fn time_dice_read_as_the_hour_and_its_faces() {
-        let e = GameEvent::TimeDiceRolled {
+        let e = GameEvent::FiveTorches(FiveTorchesEvent::TimeDiceRolled {
             purpose: fray_protocol::ftd::TimeDicePurpose::TimeOfDay,
             start_hour: None,
             roll: Roll {
@@ -2016,13 +2031,16 @@ mod tests {
                 total: 5,
             },
             hours: 5,
-        };
+        });
         assert_eq!(
             narrate(&e, &Roster::default()),
             "The GM rolls the time dice (2d6: [3, 2] = 5): it is 05:00h, pre-dawn (time dice 5)"
         );
         assert_eq!(
-            narrate(&GameEvent::TimeSet { hour: 20 }, &Roster::default()),
+            narrate(
+                &GameEvent::FiveTorches(FiveTorchesEvent::TimeSet { hour: 20 }),
+                &Roster::default()
+            ),
             "The GM sets the time dice: it is 20:00h, night (time dice 6, 6, 6, 2)"
         );
     }
@@ -2187,7 +2205,10 @@ mod tests {
             "Goblin Scrapper 2 is knocked out — alive, unconscious and out of the fight."
         );
         assert_eq!(
-            narrate(&GameEvent::KnockOutsRuled { allowed: false }, &r),
+            narrate(
+                &GameEvent::ThirteenthAge(ThirteenthAgeEvent::KnockOutsRuled { allowed: false }),
+                &r
+            ),
             "The GM refuses knock-out blows: monsters at 0 hp are slain."
         );
     }
@@ -2217,7 +2238,7 @@ mod tests {
                 order: vec![id("brakka"), id("goblin-2")],
             },
             GameEvent::RoundStarted { round: 1 },
-            GameEvent::EscalationDie { value: 1 },
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationDie { value: 1 }),
             GameEvent::TurnStarted {
                 combatant: id("brakka"),
                 round: 1,
@@ -2234,9 +2255,9 @@ mod tests {
                 recovery_used: true,
                 hp_after: Some(30),
             },
-            GameEvent::Staggered {
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered {
                 combatant: id("brakka"),
-            },
+            }),
             GameEvent::FellUnconscious {
                 combatant: id("brakka"),
             },
@@ -2261,10 +2282,10 @@ mod tests {
             GameEvent::Rallied {
                 combatant: id("brakka"),
             },
-            GameEvent::RallyFailed {
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::RallyFailed {
                 combatant: id("brakka"),
                 round: 3,
-            },
+            }),
             GameEvent::EffectApplied { effect },
             GameEvent::EffectArmed {
                 target: id("brakka"),
@@ -2283,7 +2304,7 @@ mod tests {
             GameEvent::KnockedOut {
                 combatant: id("goblin-2"),
             },
-            GameEvent::KnockOutsRuled { allowed: false },
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::KnockOutsRuled { allowed: false }),
         ];
         let r = roster();
         for e in &events {
@@ -2307,11 +2328,13 @@ mod tests {
 
     #[test]
     fn special_movement_modes_read_as_verbs() {
-        let moved = |mode| GameEvent::GridMoved {
-            combatant: id("brakka"),
-            path: vec![fray_protocol::grid::Square::new(4, 4)],
-            cost: 1,
-            mode,
+        let moved = |mode| {
+            GameEvent::Orcus(OrcusEvent::GridMoved {
+                combatant: id("brakka"),
+                path: vec![fray_protocol::grid::Square::new(4, 4)],
+                cost: 1,
+                mode,
+            })
         };
         assert_eq!(
             narrate(&moved(fray_protocol::grid::MoveMode::Fly), &roster()),

@@ -12,6 +12,7 @@
 use crate::narrate::{Roster, narrate};
 use fray_protocol::event::ActionKind;
 use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
+use fray_protocol::{BxEvent, FiveTorchesEvent, OrcusEvent, ThirteenthAgeEvent};
 use fray_protocol::{CombatantId, GameEvent, SessionState};
 use std::collections::VecDeque;
 
@@ -171,7 +172,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::EscalationDie { value } => state.escalation = *value,
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationDie { value }) => {
+            state.escalation = *value
+        }
         GameEvent::TurnStarted { combatant, round } => {
             if let Some(i) = find(state, combatant)
                 && let Some(o) = &mut state.combatants[i].ose
@@ -245,7 +248,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::Staggered { combatant } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered { combatant }) => {
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].staggered = true;
             }
@@ -255,26 +258,26 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
         }
         GameEvent::Revived { combatant, .. } => set_status(state, combatant, LifeStatus::Conscious),
         GameEvent::Died { combatant } => set_status(state, combatant, LifeStatus::Dead),
-        GameEvent::InitiativeScores { scores } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::InitiativeScores { scores }) => {
             for (id, dex) in scores {
                 if let Some(i) = find(state, id) {
                     state.combatants[i].initiative = Some(*dex);
                 }
             }
         }
-        GameEvent::AdvantageGranted {
+        GameEvent::FiveTorches(FiveTorchesEvent::AdvantageGranted {
             combatant,
             advantage,
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(f) = &mut state.combatants[i].ftd
             {
                 f.granted = *advantage;
             }
         }
-        GameEvent::InjuryRolled {
+        GameEvent::FiveTorches(FiveTorchesEvent::InjuryRolled {
             combatant, injury, ..
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(f) = &mut state.combatants[i].ftd
             {
@@ -315,7 +318,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::MoraleChecked { .. } => {}
+        GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { .. }) => {}
         GameEvent::LeftBattle { combatant, how } => {
             unlink(state, combatant);
             if let Some(i) = find(state, combatant) {
@@ -334,35 +337,37 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 f.retreat = None;
             }
         }
-        GameEvent::RetreatStarted { combatant } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::RetreatStarted { combatant }) => {
             if let Some(f) = &mut state.ftd {
                 f.retreat = Some(combatant.clone());
             }
         }
-        GameEvent::RetreatFailed { .. } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::RetreatFailed { .. }) => {
             if let Some(f) = &mut state.ftd {
                 f.retreat = None;
             }
         }
-        GameEvent::LightSet { combatant, light } => match combatant {
-            Some(c) => {
-                if let Some(i) = find(state, c)
-                    && let Some(f) = &mut state.combatants[i].ftd
-                {
-                    f.light = *light;
+        GameEvent::FiveTorches(FiveTorchesEvent::LightSet { combatant, light }) => {
+            match combatant {
+                Some(c) => {
+                    if let Some(i) = find(state, c)
+                        && let Some(f) = &mut state.combatants[i].ftd
+                    {
+                        f.light = *light;
+                    }
+                }
+                None => {
+                    if let (Some(f), Some(l)) = (&mut state.ftd, light) {
+                        f.light = *l;
+                    }
                 }
             }
-            None => {
-                if let (Some(f), Some(l)) = (&mut state.ftd, light) {
-                    f.light = *l;
-                }
-            }
-        },
-        GameEvent::LightCarried {
+        }
+        GameEvent::FiveTorches(FiveTorchesEvent::LightCarried {
             combatant,
             source,
             seconds,
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(f) = &mut state.combatants[i].ftd
             {
@@ -372,14 +377,14 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 });
             }
         }
-        GameEvent::LightWentOut { combatant, .. } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut { combatant, .. }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(f) = &mut state.combatants[i].ftd
             {
                 f.carried = None;
             }
         }
-        GameEvent::TimePassed { seconds } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::TimePassed { seconds }) => {
             if let Some(f) = &mut state.ftd {
                 f.clock = f.clock.saturating_add(*seconds);
                 f.time_of_day = f
@@ -395,16 +400,16 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::TravelTurnRolled { number, .. } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled { number, .. }) => {
             if let Some(f) = &mut state.ftd {
                 f.travel_turns = *number;
             }
         }
-        GameEvent::LoadSet {
+        GameEvent::FiveTorches(FiveTorchesEvent::LoadSet {
             combatant,
             load,
             coins,
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(f) = &mut state.combatants[i].ftd
             {
@@ -413,33 +418,33 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 f.refresh_encumbrance();
             }
         }
-        GameEvent::TimeDiceRolled {
+        GameEvent::FiveTorches(FiveTorchesEvent::TimeDiceRolled {
             purpose: fray_protocol::ftd::TimeDicePurpose::TimeOfDay,
             hours,
             ..
-        }
-        | GameEvent::TimeSet { hour: hours } => {
+        })
+        | GameEvent::FiveTorches(FiveTorchesEvent::TimeSet { hour: hours }) => {
             if let Some(f) = &mut state.ftd {
                 f.time_of_day = Some(hours % 24 * 3600);
             }
         }
-        GameEvent::TimeDiceRolled { .. } => {}
-        GameEvent::CorruptionChanged {
+        GameEvent::FiveTorches(FiveTorchesEvent::TimeDiceRolled { .. }) => {}
+        GameEvent::FiveTorches(FiveTorchesEvent::CorruptionChanged {
             combatant,
             corruption,
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(f) = &mut state.combatants[i].ftd
             {
                 f.corruption = corruption.clone();
             }
         }
-        GameEvent::AbilityDamaged {
+        GameEvent::FiveTorches(FiveTorchesEvent::AbilityDamaged {
             combatant,
             ability,
             score_after,
             ..
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(f) = &mut state.combatants[i].ftd
             {
@@ -447,10 +452,10 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 f.refresh_encumbrance();
             }
         }
-        GameEvent::ExhaustionChanged {
+        GameEvent::FiveTorches(FiveTorchesEvent::ExhaustionChanged {
             combatant,
             exhausted,
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(f) = &mut state.combatants[i].ftd
             {
@@ -458,7 +463,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 f.refresh_encumbrance();
             }
         }
-        GameEvent::Rested { .. } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::Rested { .. }) => {
             for c in &mut state.combatants {
                 if let Some(f) = &mut c.ftd {
                     f.disadvantage_until_rest = false;
@@ -466,16 +471,16 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::StealthChanged { combatant, hidden } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged { combatant, hidden }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(f) = &mut state.combatants[i].ftd
             {
                 f.hidden = *hidden;
             }
         }
-        GameEvent::Concentrating {
+        GameEvent::FiveTorches(FiveTorchesEvent::Concentrating {
             combatant, effect, ..
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(f) = &mut state.combatants[i].ftd
             {
@@ -485,21 +490,21 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 });
             }
         }
-        GameEvent::ConcentrationEnded { combatant, .. } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::ConcentrationEnded { combatant, .. }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(f) = &mut state.combatants[i].ftd
             {
                 f.concentration = None;
             }
         }
-        GameEvent::StealthDcSet { dc } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::StealthDcSet { dc }) => {
             if let Some(f) = &mut state.ftd {
                 f.stealth_dc = *dc;
             }
         }
-        GameEvent::SurpriseRolled {
+        GameEvent::Bx(BxEvent::SurpriseRolled {
             side, surprised, ..
-        } => {
+        }) => {
             if let Some(f) = &mut state.ose {
                 f.surprise_rolled.push(*side);
                 if *side == fray_protocol::Side::Monsters {
@@ -510,16 +515,16 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::ReactionRolled { reaction, .. } => {
+        GameEvent::Bx(BxEvent::ReactionRolled { reaction, .. }) => {
             if let Some(f) = &mut state.ose {
                 f.reaction = Some(*reaction);
             }
         }
-        GameEvent::SideInitiative {
+        GameEvent::Bx(BxEvent::SideInitiative {
             rolls,
             simultaneous,
             ..
-        } => {
+        }) => {
             if let Some(f) = &mut state.ose {
                 f.initiative = rolls
                     .iter()
@@ -528,38 +533,38 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 f.simultaneous = *simultaneous;
             }
         }
-        GameEvent::Declared {
+        GameEvent::Bx(BxEvent::Declared {
             combatant,
             declaration,
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(o) = &mut state.combatants[i].ose
             {
                 o.next = declaration.clone();
             }
         }
-        GameEvent::SpellDisrupted { combatant } => {
+        GameEvent::Bx(BxEvent::SpellDisrupted { combatant }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(o) = &mut state.combatants[i].ose
             {
                 o.disrupted = true;
             }
         }
-        GameEvent::SpellCast { .. }
-        | GameEvent::EncounterDistanceRolled { .. }
-        | GameEvent::EvasionAttempted { .. }
-        | GameEvent::PursuitStarted { .. }
-        | GameEvent::PursuitRoundPassed { .. }
-        | GameEvent::LureDropped { .. }
-        | GameEvent::PursuitEnded { .. }
-        | GameEvent::GaleDamageRolled { .. }
-        | GameEvent::GaleStruck { .. }
-        | GameEvent::OseWindRolled { .. }
-        | GameEvent::Unharmed { .. } => {}
+        GameEvent::Bx(BxEvent::SpellCast { .. })
+        | GameEvent::Bx(BxEvent::EncounterDistanceRolled { .. })
+        | GameEvent::Bx(BxEvent::EvasionAttempted { .. })
+        | GameEvent::Bx(BxEvent::PursuitStarted { .. })
+        | GameEvent::Bx(BxEvent::PursuitRoundPassed { .. })
+        | GameEvent::Bx(BxEvent::LureDropped { .. })
+        | GameEvent::Bx(BxEvent::PursuitEnded { .. })
+        | GameEvent::Bx(BxEvent::GaleDamageRolled { .. })
+        | GameEvent::Bx(BxEvent::GaleStruck { .. })
+        | GameEvent::Bx(BxEvent::OseWindRolled { .. })
+        | GameEvent::Bx(BxEvent::Unharmed { .. }) => {}
         // Old-School Essentials § Subduing: the target's subdual damage in all.
-        GameEvent::Subdued {
+        GameEvent::Bx(BxEvent::Subdued {
             target, subdual, ..
-        } => {
+        }) => {
             if let Some(i) = find(state, target)
                 && let Some(o) = &mut state.combatants[i].ose
             {
@@ -567,26 +572,26 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             }
         }
         // Old-School Essentials § Attacks Per Round: a routine attack made this round.
-        GameEvent::RoutineAttack { combatant, attack } => {
+        GameEvent::Bx(BxEvent::RoutineAttack { combatant, attack }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(o) = &mut state.combatants[i].ose
             {
                 o.routine_used.push(attack.clone());
             }
         }
-        GameEvent::PhaseReached { combatant, phase } => {
+        GameEvent::Bx(BxEvent::PhaseReached { combatant, phase }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(o) = &mut state.combatants[i].ose
             {
                 o.phase = Some(*phase);
             }
         }
-        GameEvent::OseMoved {
+        GameEvent::Bx(BxEvent::OseMoved {
             combatant,
             kind,
             total,
             ..
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(o) = &mut state.combatants[i].ose
             {
@@ -604,7 +609,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::MeleeEngaged { attacker, target } => {
+        GameEvent::Bx(BxEvent::MeleeEngaged { attacker, target }) => {
             for (me, foe) in [(attacker, target), (target, attacker)] {
                 if let Some(i) = find(state, me)
                     && let Some(o) = &mut state.combatants[i].ose
@@ -614,7 +619,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::TurnHeld { combatant, order } => {
+        GameEvent::Bx(BxEvent::TurnHeld { combatant, order }) => {
             state.order = order.clone();
             state.turn_index = state.turn_index.and_then(|i| i.checked_sub(1));
             state.current = None;
@@ -624,11 +629,11 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 o.acted = false;
             }
         }
-        GameEvent::OseConditionChanged {
+        GameEvent::Bx(BxEvent::OseConditionChanged {
             combatant,
             condition,
             on,
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(o) = &mut state.combatants[i].ose
             {
@@ -639,7 +644,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::DoorForced { check, success, .. } => {
+        GameEvent::Bx(BxEvent::DoorForced { check, success, .. }) => {
             if !success
                 && *check != fray_protocol::ose::SecretCheck::Bars
                 && let Some(b) = &mut state.ose
@@ -659,9 +664,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 b.exploration.searched.push((*check, c.clone(), a.clone()));
             }
         }
-        GameEvent::ExplorationTurnPassed {
+        GameEvent::Bx(BxEvent::ExplorationTurnPassed {
             turn, since_rest, ..
-        } => {
+        }) => {
             if let Some(b) = &mut state.ose {
                 b.bf.fold(event);
                 b.exploration.turn = *turn;
@@ -671,12 +676,12 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::LightLit {
+        GameEvent::Bx(BxEvent::LightLit {
             carrier,
             source,
             turns,
             ..
-        } => {
+        }) => {
             if let Some(b) = &mut state.ose {
                 b.exploration.lights.push(fray_protocol::ose::BurningLight {
                     carrier: carrier.clone(),
@@ -685,16 +690,16 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 });
             }
         }
-        GameEvent::LightBurnedOut { carrier, source }
-        | GameEvent::LightDoused { carrier, source } => {
+        GameEvent::Bx(BxEvent::LightBurnedOut { carrier, source })
+        | GameEvent::Bx(BxEvent::LightDoused { carrier, source }) => {
             if let Some(b) = &mut state.ose {
                 b.exploration
                     .lights
                     .retain(|l| !(&l.carrier == carrier && l.source == *source));
             }
         }
-        GameEvent::ClockAdvanced { clock, .. } => state.clock = *clock,
-        GameEvent::ReloadNeeded { combatant, power } => {
+        GameEvent::Orcus(OrcusEvent::ClockAdvanced { clock, .. }) => state.clock = *clock,
+        GameEvent::Orcus(OrcusEvent::ReloadNeeded { combatant, power }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()
                 && !g.unloaded.contains(power)
@@ -702,14 +707,14 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.unloaded.push(power.clone());
             }
         }
-        GameEvent::AlliesChosen { combatant, allies } => {
+        GameEvent::Orcus(OrcusEvent::AlliesChosen { combatant, allies }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
                 g.chosen_allies = Some(allies.clone());
             }
         }
-        GameEvent::AllyDeclined { combatant, user } => {
+        GameEvent::Orcus(OrcusEvent::AllyDeclined { combatant, user }) => {
             if let Some(i) = find(state, user)
                 && let Some(g) = state.combatants[i].grid.as_mut()
                 && !g.declined_by.contains(combatant)
@@ -717,7 +722,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.declined_by.push(combatant.clone());
             }
         }
-        GameEvent::AlliesReset { combatant } => {
+        GameEvent::Orcus(OrcusEvent::AlliesReset { combatant }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
@@ -725,10 +730,10 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.declined_by.clear();
             }
         }
-        GameEvent::HitChosen {
+        GameEvent::Orcus(OrcusEvent::HitChosen {
             combatant,
             attacker,
-        } => {
+        }) => {
             if let Some(i) = find(state, attacker)
                 && let Some(g) = state.combatants[i].grid.as_mut()
                 && !g.hit_chosen_by.contains(combatant)
@@ -736,11 +741,11 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.hit_chosen_by.push(combatant.clone());
             }
         }
-        GameEvent::RiderChoicesMade {
+        GameEvent::Orcus(OrcusEvent::RiderChoicesMade {
             rider,
             move_mount,
             landing,
-        } => {
+        }) => {
             if let Some(i) = find(state, rider)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
@@ -748,37 +753,37 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.landing = *landing;
             }
         }
-        GameEvent::HitByChoice {
+        GameEvent::Orcus(OrcusEvent::HitByChoice {
             attacker, target, ..
-        } => {
+        }) => {
             if let Some(i) = find(state, attacker)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
                 g.hit_chosen_by.retain(|c| c != target);
             }
         }
-        GameEvent::Reloaded { combatant, power } => {
+        GameEvent::Orcus(OrcusEvent::Reloaded { combatant, power }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
                 g.unloaded.retain(|p| p != power);
             }
         }
-        GameEvent::ActionPointGained { combatant } => {
+        GameEvent::Orcus(OrcusEvent::ActionPointGained { combatant }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
                 g.action_points += 1;
             }
         }
-        GameEvent::ZoneCreated { zone } => {
+        GameEvent::Orcus(OrcusEvent::ZoneCreated { zone }) => {
             if let Some(i) = find(state, &zone.source)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
                 g.zones.push(zone.clone());
             }
         }
-        GameEvent::ZoneArmed { source, zone } => {
+        GameEvent::Orcus(OrcusEvent::ZoneArmed { source, zone }) => {
             if let Some(i) = find(state, source)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
@@ -787,7 +792,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::ZoneEnded { source, zone, .. } => {
+        GameEvent::Orcus(OrcusEvent::ZoneEnded { source, zone, .. }) => {
             if let Some(i) = find(state, source)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
@@ -795,28 +800,28 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.maintain_needed.retain(|m| m.effect != *zone);
             }
         }
-        GameEvent::MaintenanceNeeded { combatant, effect } => {
+        GameEvent::Orcus(OrcusEvent::MaintenanceNeeded { combatant, effect }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
                 g.maintain_needed.push(effect.clone());
             }
         }
-        GameEvent::RetainerHireRolled { .. }
-        | GameEvent::LoyaltyChecked { .. }
-        | GameEvent::XpAwarded { .. }
-        | GameEvent::EncumbranceSet { .. }
-        | GameEvent::EffectTimed { .. }
-        | GameEvent::TimedEffectEnded { .. }
-        | GameEvent::DayPassed { .. }
-        | GameEvent::WindRolled { .. } => {
+        GameEvent::Bx(BxEvent::RetainerHireRolled { .. })
+        | GameEvent::Bx(BxEvent::LoyaltyChecked { .. })
+        | GameEvent::Bx(BxEvent::XpAwarded { .. })
+        | GameEvent::Bx(BxEvent::EncumbranceSet { .. })
+        | GameEvent::Bx(BxEvent::EffectTimed { .. })
+        | GameEvent::Bx(BxEvent::TimedEffectEnded { .. })
+        | GameEvent::Bx(BxEvent::DayPassed { .. })
+        | GameEvent::Bx(BxEvent::WindRolled { .. }) => {
             if let Some(b) = &mut state.ose {
                 b.bf.fold(event);
             }
         }
-        GameEvent::LevelRaised {
+        GameEvent::Bx(BxEvent::LevelRaised {
             combatant, level, ..
-        } => {
+        }) => {
             if let Some(b) = &mut state.ose {
                 b.bf.fold(event);
             }
@@ -824,7 +829,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].level = *level;
             }
         }
-        GameEvent::MoraleRolled { results, .. } => {
+        GameEvent::Bx(BxEvent::MoraleRolled { results, .. }) => {
             for (c, _, holds) in results {
                 if *holds
                     && let Some(i) = find(state, c)
@@ -847,7 +852,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].effects.clear();
             }
         }
-        GameEvent::KnockOutsRuled { allowed } => state.knock_outs_allowed = *allowed,
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::KnockOutsRuled { allowed }) => {
+            state.knock_outs_allowed = *allowed
+        }
         GameEvent::DeathSaveFailed {
             combatant,
             failures,
@@ -861,7 +868,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].rallies += 1;
             }
         }
-        GameEvent::RallyFailed { combatant, round } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::RallyFailed { combatant, round }) => {
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].rally_barred_round = Some(*round);
             }
@@ -896,7 +903,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::AmmunitionUsed { combatant, count } => {
+        GameEvent::Orcus(OrcusEvent::AmmunitionUsed { combatant, count }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = &mut state.combatants[i].grid
                 && let Some(a) = &mut g.ammunition
@@ -904,14 +911,14 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 *a -= count;
             }
         }
-        GameEvent::Maintained { combatant, effect } => {
+        GameEvent::Orcus(OrcusEvent::Maintained { combatant, effect }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = &mut state.combatants[i].grid
             {
                 g.maintained.push(*effect);
             }
         }
-        GameEvent::RiderAttached { target, rider } => {
+        GameEvent::Orcus(OrcusEvent::RiderAttached { target, rider }) => {
             if let Some(i) = find(state, target)
                 && let Some(g) = &mut state.combatants[i].grid
             {
@@ -945,9 +952,9 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             state.current = None;
         }
         GameEvent::SeedRevealed { .. } => state.seed_revealed = true,
-        GameEvent::GridMoved {
+        GameEvent::Orcus(OrcusEvent::GridMoved {
             combatant, path, ..
-        } => {
+        }) => {
             if let (Some(i), Some(to)) = (find(state, combatant), path.last())
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
@@ -964,11 +971,11 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::Mounted {
+        GameEvent::Orcus(OrcusEvent::Mounted {
             rider,
             mount,
             controlled,
-        } => {
+        }) => {
             let at = find(state, mount)
                 .and_then(|i| state.combatants[i].grid.as_ref())
                 .map(|g| (g.square, g.height));
@@ -983,7 +990,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::Dismounted { rider, square, .. } => {
+        GameEvent::Orcus(OrcusEvent::Dismounted { rider, square, .. }) => {
             if let Some(i) = find(state, rider)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
@@ -992,7 +999,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.square = *square;
             }
         }
-        GameEvent::MountCommanded { mount, action, .. } => {
+        GameEvent::Orcus(OrcusEvent::MountCommanded { mount, action, .. }) => {
             if let Some(i) = find(state, mount) {
                 let a = &mut state.combatants[i].actions;
                 match action {
@@ -1002,7 +1009,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::MovedAloft { combatant, height } => {
+        GameEvent::Orcus(OrcusEvent::MovedAloft { combatant, height }) => {
             for c in &mut state.combatants {
                 let mover = &c.id == combatant;
                 if let Some(g) = c.grid.as_mut()
@@ -1012,7 +1019,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::Fell { combatant, .. } => {
+        GameEvent::Orcus(OrcusEvent::Fell { combatant, .. }) => {
             for c in &mut state.combatants {
                 let mover = &c.id == combatant;
                 if let Some(g) = c.grid.as_mut()
@@ -1022,7 +1029,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::ActionPointSpent { combatant, action } => {
+        GameEvent::Orcus(OrcusEvent::ActionPointSpent { combatant, action }) => {
             let round = state.round;
             if let Some(i) = find(state, combatant) {
                 let c = &mut state.combatants[i];
@@ -1054,18 +1061,20 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 link(state, combatant, t);
             }
         }
-        GameEvent::Disengaged { combatant } => unlink(state, combatant),
-        GameEvent::LetGo { grabber, grabbed } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Disengaged { combatant }) => {
+            unlink(state, combatant)
+        }
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::LetGo { grabber, grabbed }) => {
             let pair = (grabber.clone(), grabbed.clone());
             if !state.released.contains(&pair) {
                 state.released.push(pair);
             }
         }
-        GameEvent::Teleported {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Teleported {
             combatant,
             engaged,
             far_away,
-        } => {
+        }) => {
             unlink(state, combatant);
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].far_away = *far_away;
@@ -1074,23 +1083,25 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 link(state, combatant, t);
             }
         }
-        GameEvent::Engaged { combatant, with } => link(state, combatant, with),
-        GameEvent::Carried { grabber, grabbed } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Engaged { combatant, with }) => {
+            link(state, combatant, with)
+        }
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Carried { grabber, grabbed }) => {
             unlink(state, grabbed);
             if let Some(i) = find(state, grabbed) {
                 state.combatants[i].far_away = false;
             }
             link(state, grabbed, grabber);
         }
-        GameEvent::Intercepted { interceptor, mover } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Intercepted { interceptor, mover }) => {
             unlink(state, mover);
             link(state, mover, interceptor);
         }
-        GameEvent::OpportunityOpened {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::OpportunityOpened {
             provoker,
             attackers,
             ..
-        } => {
+        }) => {
             for a in attackers {
                 let pair = (a.clone(), provoker.clone());
                 if !state.opportunities.contains(&pair) {
@@ -1106,7 +1117,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].stabilized = true;
             }
         }
-        GameEvent::StabilizationEnded { combatant } => {
+        GameEvent::Orcus(OrcusEvent::StabilizationEnded { combatant }) => {
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].stabilized = false;
             }
@@ -1123,12 +1134,14 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].expended.retain(|p| p != power);
             }
         }
-        GameEvent::ConfusedAttack { .. }
-        | GameEvent::MissChance { .. }
-        | GameEvent::ShotIntoMelee { .. }
-        | GameEvent::TargetsRolled { .. } => {}
-        GameEvent::EscalationHeld { held } => state.escalation_held = *held,
-        GameEvent::PartyFled => state.fled = true,
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ConfusedAttack { .. })
+        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::MissChance { .. })
+        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::ShotIntoMelee { .. })
+        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::TargetsRolled { .. }) => {}
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationHeld { held }) => {
+            state.escalation_held = *held
+        }
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::PartyFled) => state.fled = true,
         GameEvent::QuickRested { combatant } => {
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].rested = true;
@@ -1171,12 +1184,12 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             }
         }
         // Orcus § Stealth.
-        GameEvent::HideChecked {
+        GameEvent::Orcus(OrcusEvent::HideChecked {
             combatant,
             total,
             hidden_from,
             ..
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
@@ -1184,7 +1197,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.stealth = (!hidden_from.is_empty()).then_some(*total);
             }
         }
-        GameEvent::Discovered { combatant, by, .. } => {
+        GameEvent::Orcus(OrcusEvent::Discovered { combatant, by, .. }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
@@ -1194,29 +1207,29 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::Searched { combatant, .. } => {
+        GameEvent::Orcus(OrcusEvent::Searched { combatant, .. }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
                 g.searched = true;
             }
         }
-        GameEvent::CounterReadied { combatant, power } => {
+        GameEvent::Orcus(OrcusEvent::CounterReadied { combatant, power }) => {
             if let Some(i) = find(state, combatant)
                 && let Some(g) = state.combatants[i].grid.as_mut()
             {
                 g.readied_counter = Some(power.clone());
             }
         }
-        GameEvent::FellIntoComa { combatant } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa { combatant }) => {
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].coma = true;
             }
         }
-        GameEvent::LastingWound {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::LastingWound {
             combatant,
             max_hp_after,
-        } => {
+        }) => {
             if let Some(i) = find(state, combatant) {
                 let c = &mut state.combatants[i];
                 c.lasting_wounds += 1;
@@ -1226,12 +1239,12 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::PotionUsed { by, .. } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::PotionUsed { by, .. }) => {
             if let Some(i) = find(state, by) {
                 state.combatants[i].potions = state.combatants[i].potions.saturating_sub(1);
             }
         }
-        GameEvent::FoughtInSpirit { combatant, .. } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::FoughtInSpirit { combatant, .. }) => {
             state.spirit_used = true;
             state.spirit_rounds.push((combatant.clone(), state.round));
         }
@@ -1249,15 +1262,17 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.current = None;
             }
         }
-        GameEvent::Readied { combatant, action }
-        | GameEvent::ReadyDeclared {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Readied { combatant, action })
+        | GameEvent::FiveTorches(FiveTorchesEvent::ReadyDeclared {
             combatant, action, ..
-        } => state.readied.push((combatant.clone(), *action)),
+        }) => state.readied.push((combatant.clone(), *action)),
         GameEvent::ReadiedActionTaken { combatant } => {
             state.readied.retain(|(c, _)| c != combatant)
         }
-        GameEvent::DelayEnding { combatant } => state.undelay = Some(combatant.clone()),
-        GameEvent::OrderChanged { order, turn_index } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::DelayEnding { combatant }) => {
+            state.undelay = Some(combatant.clone())
+        }
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::OrderChanged { order, turn_index }) => {
             state.order = order.clone();
             state.turn_index = Some(*turn_index);
         }
@@ -1268,12 +1283,12 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 state.combatants[i].temp_hp = *temp_after;
             }
         }
-        GameEvent::Resisted { .. }
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Resisted { .. })
         | GameEvent::CoupDeGrace { .. }
-        | GameEvent::ManeuverTriggered { .. }
+        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::ManeuverTriggered { .. })
         | GameEvent::CheckRolled { .. } => {}
         GameEvent::AttackRolled { .. }
-        | GameEvent::AlliesCounted { .. }
+        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::AlliesCounted { .. })
         | GameEvent::DamageRolled { .. }
         | GameEvent::SaveRolled { .. } => {}
     }
@@ -1411,10 +1426,10 @@ mod tests {
         );
         apply(
             &mut s,
-            &GameEvent::Carried {
+            &GameEvent::ThirteenthAge(ThirteenthAgeEvent::Carried {
                 grabber: id("ogre"),
                 grabbed: id("brakka"),
-            },
+            }),
         );
         let engaged: Vec<Vec<CombatantId>> = s
             .combatants
@@ -1518,10 +1533,10 @@ mod tests {
         });
         apply(
             &mut s,
-            &GameEvent::Engaged {
+            &GameEvent::ThirteenthAge(ThirteenthAgeEvent::Engaged {
                 combatant: brakka.clone(),
                 with: goblin.clone(),
-            },
+            }),
         );
         assert_eq!(s.combatants[0].engaged_with, vec![goblin.clone()]);
         apply(
@@ -1534,7 +1549,10 @@ mod tests {
         assert!(s.combatants[0].engaged_with.is_empty());
         assert!(s.combatants[1].engaged_with.is_empty());
         assert!(s.knock_outs_allowed);
-        apply(&mut s, &GameEvent::KnockOutsRuled { allowed: false });
+        apply(
+            &mut s,
+            &GameEvent::ThirteenthAge(ThirteenthAgeEvent::KnockOutsRuled { allowed: false }),
+        );
         assert!(!s.knock_outs_allowed);
     }
 
@@ -1556,21 +1574,21 @@ mod tests {
         for attack in ["claw-1", "claw-2"] {
             apply(
                 &mut s,
-                &GameEvent::RoutineAttack {
+                &GameEvent::Bx(BxEvent::RoutineAttack {
                     combatant: brakka.clone(),
                     attack: attack.into(),
-                },
+                }),
             );
         }
         apply(
             &mut s,
-            &GameEvent::Subdued {
+            &GameEvent::Bx(BxEvent::Subdued {
                 attacker: CombatantId::new("odo"),
                 target: brakka.clone(),
                 attack: "club".into(),
                 amount: 3,
                 subdual: 5,
-            },
+            }),
         );
         let o = s.combatants[0].ose.clone().expect("ose");
         assert_eq!(o.routine_used, ["claw-1", "claw-2"]);
@@ -1587,7 +1605,7 @@ mod tests {
 #[cfg(test)]
 mod orcus_effects_fold {
     use super::apply;
-    use fray_protocol::{CombatantId, Command};
+    use fray_protocol::{CombatantId, Command, OrcusCommand};
     use fray_server::engine::Engine;
     use fray_server::engine::components::SeedSecret;
 
@@ -1658,7 +1676,7 @@ basic = true
         let kael = CombatantId::new("kael");
         let mut cmds = vec![
             Command::StartBattle,
-            Command::AreaAttack {
+            Command::Orcus(OrcusCommand::AreaAttack {
                 actor: kael.clone(),
                 attack: "tentacles".into(),
                 origin: Some(fray_protocol::grid::Square::new(3, 1)),
@@ -1667,7 +1685,7 @@ basic = true
                 origin_height: None,
                 weapon: None,
                 secondary_target: None,
-            },
+            }),
             Command::Attack {
                 actor: kael.clone(),
                 attack: "hold".into(),
@@ -1706,20 +1724,20 @@ basic = true
                 cmds.push(Command::EndTurn {
                     actor: CombatantId::new("brute-1"),
                 });
-                cmds.push(Command::Maintain {
+                cmds.push(Command::Orcus(OrcusCommand::Maintain {
                     actor: kael.clone(),
                     effect: zone,
-                });
+                }));
                 cmds.push(Command::EndTurn {
                     actor: kael.clone(),
                 });
                 cmds.push(Command::EndTurn {
                     actor: CombatantId::new("brute-1"),
                 });
-                cmds.push(Command::EndEffect {
+                cmds.push(Command::Orcus(OrcusCommand::EndEffect {
                     actor: kael.clone(),
                     effect: zone,
-                });
+                }));
             }
         }
         let end = e.state();
@@ -1763,24 +1781,24 @@ basic = true
         let sq = fray_protocol::grid::Square::new;
         let cmds = [
             Command::StartBattle,
-            Command::MoveTo {
+            Command::Orcus(OrcusCommand::MoveTo {
                 actor: kael.clone(),
                 path: vec![sq(5, 1), sq(4, 1)],
                 mode: fray_protocol::grid::MoveMode::Walk,
                 hide: true,
-            },
+            }),
             Command::EndTurn {
                 actor: kael.clone(),
             },
-            Command::Search {
+            Command::Orcus(OrcusCommand::Search {
                 actor: brute.clone(),
-            },
-            Command::MoveTo {
+            }),
+            Command::Orcus(OrcusCommand::MoveTo {
                 actor: brute.clone(),
                 path: vec![sq(0, 2), sq(0, 1)],
                 mode: fray_protocol::grid::MoveMode::Walk,
                 hide: false,
-            },
+            }),
             Command::EndTurn {
                 actor: brute.clone(),
             },

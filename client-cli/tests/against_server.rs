@@ -1,6 +1,7 @@
 //! The real `fray` binary against a real Fray server (in this process, port 0) and the real
 //! recorded fights in `replays/`.
 
+use fray_protocol::BxCommand;
 use fray_server::net::{self, Registry};
 use fray_server::session::SessionConfig;
 use std::io::Write;
@@ -446,18 +447,18 @@ async fn the_protocol_documents_recipe_checks_the_dice_of_a_finished_ose_session
         .await
         .expect("connect");
     gm.hello(&gm_token, None).await.expect("hello");
-    let listen = Command::SecretRoll {
+    let listen = Command::Bx(BxCommand::SecretRoll {
         check: SecretCheck::Listen,
         combatant: Some(CombatantId::new("quill")),
         chance: 2,
         area: None,
-    };
-    let wandering = Command::SecretRoll {
+    });
+    let wandering = Command::Bx(BxCommand::SecretRoll {
         check: SecretCheck::WanderingMonster,
         combatant: None,
         chance: 2,
         area: None,
-    };
+    });
     let commands = [listen, wandering, Command::StartBattle, Command::EndBattle];
     for (id, command) in (1u64..).zip(commands) {
         gm.send(&ClientMessage::Command { id, command })

@@ -2,6 +2,7 @@
 //! retainers, experience, travel, encumbrance and timed effects, and the session's Basic
 //! Fantasy bookkeeping (`OseBattle::bf`), folded from the events by [`BfState::fold`].
 
+use crate::BxEvent;
 use crate::event::GameEvent;
 use crate::ids::CombatantId;
 use serde::{Deserialize, Serialize};
@@ -306,13 +307,13 @@ impl BfState {
     /// Folds one event; events of other rules change nothing.
     pub fn fold(&mut self, e: &GameEvent) {
         match e {
-            GameEvent::RetainerHireRolled {
+            GameEvent::Bx(BxEvent::RetainerHireRolled {
                 employer,
                 retainer,
                 result,
                 loyalty,
                 ..
-            } => {
+            }) => {
                 if *result == Hiring::RefusalWithPenalty && !self.hiring_penalty.contains(employer)
                 {
                     self.hiring_penalty.push(employer.clone());
@@ -327,13 +328,13 @@ impl BfState {
                     });
                 }
             }
-            GameEvent::LoyaltyChecked {
+            GameEvent::Bx(BxEvent::LoyaltyChecked {
                 retainer,
                 employer,
                 loyalty_after,
                 leaves,
                 ..
-            } => {
+            }) => {
                 if let Some(r) = self.retainers.iter_mut().find(|r| &r.retainer == retainer) {
                     r.loyalty = *loyalty_after;
                     r.left |= *leaves;
@@ -346,9 +347,9 @@ impl BfState {
                     });
                 }
             }
-            GameEvent::XpAwarded {
+            GameEvent::Bx(BxEvent::XpAwarded {
                 shares, monsters, ..
-            } => {
+            }) => {
                 self.xp_counted.extend(monsters.iter().cloned());
                 for (id, n, _) in shares {
                     if let Some((_, g)) = self.xp_gained.iter_mut().find(|(c, _)| c == id) {
@@ -358,23 +359,25 @@ impl BfState {
                     }
                 }
             }
-            GameEvent::LevelRaised { combatant, .. } if !self.levels_raised.contains(combatant) => {
+            GameEvent::Bx(BxEvent::LevelRaised { combatant, .. })
+                if !self.levels_raised.contains(combatant) =>
+            {
                 self.levels_raised.push(combatant.clone());
             }
-            GameEvent::EncumbranceSet {
+            GameEvent::Bx(BxEvent::EncumbranceSet {
                 combatant,
                 movement,
                 ..
-            } => {
+            }) => {
                 self.movement.retain(|(c, _)| c != combatant);
                 self.movement.push((combatant.clone(), *movement));
             }
-            GameEvent::EffectTimed {
+            GameEvent::Bx(BxEvent::EffectTimed {
                 id,
                 name,
                 combatant,
                 turns,
-            } => {
+            }) => {
                 self.effects.push(TimedEffect {
                     id: *id,
                     name: name.clone(),
@@ -383,20 +386,22 @@ impl BfState {
                 });
                 self.next_effect = self.next_effect.max(id.saturating_add(1));
             }
-            GameEvent::ExplorationTurnPassed { .. } => {
+            GameEvent::Bx(BxEvent::ExplorationTurnPassed { .. }) => {
                 for t in &mut self.effects {
                     t.turns_left = t.turns_left.saturating_sub(1);
                 }
             }
-            GameEvent::TimedEffectEnded { id, .. } => self.effects.retain(|t| t.id != *id),
-            GameEvent::DayPassed {
+            GameEvent::Bx(BxEvent::TimedEffectEnded { id, .. }) => {
+                self.effects.retain(|t| t.id != *id)
+            }
+            GameEvent::Bx(BxEvent::DayPassed {
                 day,
                 march,
                 fed,
                 watered,
                 march_saves_failed,
                 ..
-            } => {
+            }) => {
                 self.day = *day;
                 // § Overland Travel: "A day spent resting 'restarts' the progression".
                 if *march == March::Forced {

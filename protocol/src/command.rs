@@ -7,20 +7,10 @@ use serde::{Deserialize, Serialize};
 /// A game command. Commands that act for a combatant name it as `actor`; a player may only name
 /// combatants it controls. Commands without an actor are GM commands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum Command {
     /// GM: roll initiative for everyone and begin round 1.
     StartBattle,
-    /// GM: start with an ambush (13th Age § Ambushes and Surprise): the ambushing side rolls
-    /// initiative; only `ambusher` and its highest-initiative ally act in the ambush round; then
-    /// the ambushed side rolls and normal rounds follow.
-    StartAmbush {
-        /// The nominated ambusher.
-        ambusher: CombatantId,
-        /// Whether the escalation die advances to 1 after the ambush round (the GM's choice).
-        #[serde(default)]
-        advance_escalation: bool,
-    },
     /// Attack with one of the actor's attacks against the listed targets.
     Attack {
         /// Who attacks.
@@ -67,20 +57,6 @@ pub enum Command {
         #[serde(default)]
         far_away: bool,
     },
-    /// 13th Age disengage check: a move action; on an 11+ save (−1 per foe beyond the first)
-    /// the actor leaves every engagement without drawing opportunity attacks.
-    Disengage {
-        /// Who disengages.
-        actor: CombatantId,
-    },
-    /// 13th Age intercept: an unengaged combatant stops an enemy that just moved this turn and
-    /// engages it (a free action on the mover's turn; the GM rules on "moving past").
-    Intercept {
-        /// Who intercepts.
-        actor: CombatantId,
-        /// The enemy that moved.
-        mover: CombatantId,
-    },
     /// 13th Age stabilize: a DC 10 Wisdom check (d20 + Wis + level) to stop an unconscious ally
     /// dying; a standard action, or a quick action on 25+.
     /// Five Torches Deep: an ally's WIS check (DC 11, proficiency with `medicine`) to stabilize
@@ -114,6 +90,118 @@ pub enum Command {
         /// The action held (`standard` or `move`).
         action: crate::event::ActionKind,
     },
+    /// End the actor's turn (end-of-turn ongoing damage and saves follow).
+    EndTurn {
+        /// Whose turn ends.
+        actor: CombatantId,
+    },
+    /// GM: end the battle now (e.g. the fight is abandoned); the seed is revealed.
+    EndBattle,
+    /// A hero's quick rest after the battle (13th Age § Quick Rests; sessions with the `rests`
+    /// option): spend recoveries (a staggered hero must), regain once-per-battle powers, roll
+    /// to recharge recharge powers. Once per hero.
+    QuickRest {
+        /// The hero.
+        actor: CombatantId,
+        /// Recoveries to spend.
+        recoveries: u32,
+    },
+    /// GM: full heal-up (13th Age § Full Heal-ups): hit points, recoveries, powers and lasting
+    /// wounds reset for every hero.
+    FullHealUp,
+    /// GM: end the session (with the `rests` option; the seed is revealed).
+    EndSession,
+    /// GM: after a battle of a session with later battles (`rests` option), the next battle's
+    /// monsters come in: the last battle's monsters leave, the heroes keep their hit points,
+    /// recoveries, expended powers and lasting wounds, and regain once-per-battle powers. The GM
+    /// then starts it (`start_battle` or `start_ambush`).
+    NextBattle,
+    /// GM: the party flees (13th Age § Flee; every player agreed): the battle ends, the
+    /// fallen are carried away, and the party suffers a campaign loss.
+    Flee,
+    /// GM (Orcus § Surprise round): start with a surprise round in which only combatants not
+    /// listed act, each with a single action (a standard action, or a move or swift action in
+    /// its place); then normal rounds follow.
+    /// Five Torches Deep (an ambush): the unsurprised act in a surprise round with full turns.
+    StartSurprise {
+        /// The surprised combatants.
+        surprised: Vec<CombatantId>,
+    },
+    /// GM (Orcus § Initiative): set the order of battle — every combatant in the order once —
+    /// e.g. to settle ties differently from Fray's default rule.
+    ReorderInitiative {
+        /// The new order.
+        order: Vec<CombatantId>,
+    },
+    /// GM: grant temporary hit points (13th Age § Temporary Hit Points: they don't stack; the
+    /// higher amount stays).
+    GrantTempHp {
+        /// Who gains them.
+        target: CombatantId,
+        /// How many.
+        amount: i32,
+    },
+    /// GM (13th Age § Unconscious): allow or refuse the heroes' knock-out blows (`attack` with
+    /// `knock_out`) — whether "the attack seems like a potentially humane blow" is the GM's
+    /// judgement. Allowed at the start of a session.
+    KnockOuts {
+        /// Whether knock-out blows are allowed from now on.
+        allowed: bool,
+    },
+    /// Five Torches Deep § Stealth: an active action — a DEX check (proficiency with
+    /// `stealth`) against the GM's stealth DC; success hides the actor.
+    Hide {
+        /// Who hides.
+        actor: CombatantId,
+    },
+    /// GM: a hidden combatant is found (its stealth ends).
+    Reveal {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// 13th Age's own commands (wire: this variant's tag, then the inner tag; JSON: the inner
+    /// command alone, as if it were a variant of this enum).
+    ThirteenthAge(ThirteenthAgeCommand),
+    /// Orcus's own commands (wire: this variant's tag, then the inner tag; JSON: the inner
+    /// command alone, as if it were a variant of this enum).
+    Orcus(OrcusCommand),
+    /// Five Torches Deep's own commands (wire: this variant's tag, then the inner tag; JSON: the inner
+    /// command alone, as if it were a variant of this enum).
+    FiveTorches(FiveTorchesCommand),
+    /// Old-School Essentials and Basic Fantasy (B/X)'s own commands (wire: this variant's tag, then the inner tag; JSON: the inner
+    /// command alone, as if it were a variant of this enum).
+    Bx(BxCommand),
+}
+
+/// 13th Age's own commands: a command of another ruleset's family is refused with
+/// `wrong_ruleset` before any ruleset sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThirteenthAgeCommand {
+    /// GM: start with an ambush (13th Age § Ambushes and Surprise): the ambushing side rolls
+    /// initiative; only `ambusher` and its highest-initiative ally act in the ambush round; then
+    /// the ambushed side rolls and normal rounds follow.
+    StartAmbush {
+        /// The nominated ambusher.
+        ambusher: CombatantId,
+        /// Whether the escalation die advances to 1 after the ambush round (the GM's choice).
+        #[serde(default)]
+        advance_escalation: bool,
+    },
+    /// 13th Age disengage check: a move action; on an 11+ save (−1 per foe beyond the first)
+    /// the actor leaves every engagement without drawing opportunity attacks.
+    Disengage {
+        /// Who disengages.
+        actor: CombatantId,
+    },
+    /// 13th Age intercept: an unengaged combatant stops an enemy that just moved this turn and
+    /// engages it (a free action on the mover's turn; the GM rules on "moving past").
+    Intercept {
+        /// Who intercepts.
+        actor: CombatantId,
+        /// The enemy that moved.
+        mover: CombatantId,
+    },
     /// 13th Age delay: at the start of its turn, before any action, the actor steps out of the
     /// order to act later.
     Delay {
@@ -145,41 +233,12 @@ pub enum Command {
         /// What improves.
         stat: crate::event::BonusStat,
     },
-    /// End the actor's turn (end-of-turn ongoing damage and saves follow).
-    EndTurn {
-        /// Whose turn ends.
-        actor: CombatantId,
-    },
-    /// GM: end the battle now (e.g. the fight is abandoned); the seed is revealed.
-    EndBattle,
-    /// A hero's quick rest after the battle (13th Age § Quick Rests; sessions with the `rests`
-    /// option): spend recoveries (a staggered hero must), regain once-per-battle powers, roll
-    /// to recharge recharge powers. Once per hero.
-    QuickRest {
-        /// The hero.
-        actor: CombatantId,
-        /// Recoveries to spend.
-        recoveries: u32,
-    },
-    /// GM: full heal-up (13th Age § Full Heal-ups): hit points, recoveries, powers and lasting
-    /// wounds reset for every hero.
-    FullHealUp,
-    /// GM: end the session (with the `rests` option; the seed is revealed).
-    EndSession,
-    /// GM: after a battle of a session with later battles (`rests` option), the next battle's
-    /// monsters come in: the last battle's monsters leave, the heroes keep their hit points,
-    /// recoveries, expended powers and lasting wounds, and regain once-per-battle powers. The GM
-    /// then starts it (`start_battle` or `start_ambush`).
-    NextBattle,
     /// GM: the escalation die (13th Age § Escalation Die): hold it when the heroes avoid the
     /// fight, resume it, or reset it to 0 when combat virtually ceases.
     Escalation {
         /// What to do.
         action: EscalationAction,
     },
-    /// GM: the party flees (13th Age § Flee; every player agreed): the battle ends, the
-    /// fallen are carried away, and the party suffers a campaign loss.
-    Flee,
     /// GM: the universal combat modifier (13th Age § Combat Modifiers): +2 for advantageous or
     /// −2 for adverse circumstances, to attacks or a defense, until the end of the target's next
     /// turn.
@@ -191,20 +250,27 @@ pub enum Command {
         /// +2 or −2.
         amount: i32,
     },
-    /// GM (Orcus § Surprise round): start with a surprise round in which only combatants not
-    /// listed act, each with a single action (a standard action, or a move or swift action in
-    /// its place); then normal rounds follow.
-    /// Five Torches Deep (an ambush): the unsurprised act in a surprise round with full turns.
-    StartSurprise {
-        /// The surprised combatants.
-        surprised: Vec<CombatantId>,
+    /// GM: a teleport effect (13th Age § Teleportation) moves `target` at once: it leaves every
+    /// engagement and draws no opportunity attacks, escapes grabs and lets go of those it grabs
+    /// (stuck does not stop it), and engages `engage` or goes far away. The power that causes it
+    /// (and any opportunity attacks its casting draws) is the table's.
+    Teleport {
+        /// Who teleports.
+        target: CombatantId,
+        /// The enemy it arrives next to, if any.
+        #[serde(default)]
+        engage: Option<CombatantId>,
+        /// Arrive far away from the fight.
+        #[serde(default)]
+        far_away: bool,
     },
-    /// GM (Orcus § Initiative): set the order of battle — every combatant in the order once —
-    /// e.g. to settle ties differently from Fray's default rule.
-    ReorderInitiative {
-        /// The new order.
-        order: Vec<CombatantId>,
-    },
+}
+
+/// Orcus's own commands: a command of another ruleset's family is refused with
+/// `wrong_ruleset` before any ruleset sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrcusCommand {
     /// Orcus: move along a path of adjacent squares (the squares entered, in order): Walk (a
     /// move action, up to speed), Run (speed + 2; −5 to attacks and off-guard until the start of
     /// the next turn) or Step (1 square, provokes nothing).
@@ -274,28 +340,6 @@ pub enum Command {
         #[serde(default)]
         secondary_target: Option<CombatantId>,
     },
-    /// GM: a teleport effect (13th Age § Teleportation) moves `target` at once: it leaves every
-    /// engagement and draws no opportunity attacks, escapes grabs and lets go of those it grabs
-    /// (stuck does not stop it), and engages `engage` or goes far away. The power that causes it
-    /// (and any opportunity attacks its casting draws) is the table's.
-    Teleport {
-        /// Who teleports.
-        target: CombatantId,
-        /// The enemy it arrives next to, if any.
-        #[serde(default)]
-        engage: Option<CombatantId>,
-        /// Arrive far away from the fight.
-        #[serde(default)]
-        far_away: bool,
-    },
-    /// GM: grant temporary hit points (13th Age § Temporary Hit Points: they don't stack; the
-    /// higher amount stays).
-    GrantTempHp {
-        /// Who gains them.
-        target: CombatantId,
-        /// How many.
-        amount: i32,
-    },
     /// Orcus § Charge: walk up to speed straight toward `target` (every square of `path` brings
     /// the charger closer), then a basic melee attack (+1 after at least 2 squares); the turn's
     /// other actions are lost.
@@ -351,13 +395,186 @@ pub enum Command {
         /// The effect, by id.
         effect: u32,
     },
-    /// GM (13th Age § Unconscious): allow or refuse the heroes' knock-out blows (`attack` with
-    /// `knock_out`) — whether "the attack seems like a potentially humane blow" is the GM's
-    /// judgement. Allowed at the start of a session.
-    KnockOuts {
-        /// Whether knock-out blows are allowed from now on.
-        allowed: bool,
+    /// Orcus skill actions (§ Skill actions): `feint` (encounter; Bluff vs the adjacent enemy's
+    /// passive Insight: it is off-guard to the actor until the end of the actor's next turn),
+    /// `grant_save` (Heal DC 15 on an adjacent ally: it saves at once against `effect`, or its
+    /// oldest save-ends effect), `rally_ally` (Heal DC 10 on an adjacent ally: it rallies without
+    /// using an action), `create_diversion` (encounter; Bluff vs every enemy's passive Insight
+    /// in line of sight: the log says whom the actor diverted for a Stealth check the GM rules),
+    /// `deter` (Intimidate vs the enemy's Will +10, +5 more if `foreign`: it cannot take the
+    /// `forbid` action, standard by default, until the end of its next turn), `unnerve`
+    /// (Intimidate vs Will +10 (+5 if `foreign`) of every staggered enemy in line of sight: it
+    /// surrenders). A failed Deter or Unnerve leaves the target immune to the actor's Deter and
+    /// Unnerve for the encounter. Each a standard action; `target` is ignored by the two
+    /// all-enemies actions.
+    SkillAction {
+        /// Who acts.
+        actor: CombatantId,
+        /// Which skill action.
+        action: SkillActionKind,
+        /// The enemy or ally it is aimed at.
+        target: CombatantId,
+        /// For `grant_save`: the effect to save against.
+        #[serde(default)]
+        effect: Option<u32>,
+        /// For `deter`: the action the target cannot take (default `standard`).
+        #[serde(default)]
+        forbid: Option<crate::event::ActionKind>,
+        /// For `deter` and `unnerve`: the actor speaks no language the targets understand
+        /// (+5 to their Will; the players' and GM's call, as Fray tracks no languages).
+        #[serde(default)]
+        foreign: bool,
+        /// For `create_diversion` (§ Stealth; Create Diversion's success "you have the momentary
+        /// diversion you need to attempt a Stealth check while people are aware of you"): try
+        /// to hide at the end of the action without having moved; the enemies whose passive
+        /// Insight beat the Bluff still see the actor.
+        #[serde(default)]
+        hide: bool,
     },
+    /// GM (Orcus § Resting): time passes outside the battle — the session clock advances by
+    /// `minutes` (1..=10080). Short and long rests advance it on their own.
+    PassTime {
+        /// Minutes that pass.
+        minutes: u32,
+    },
+    /// Orcus § Mounted combat, Mounting and dismounting: a move action; the actor mounts an
+    /// adjacent willing creature (a `mount` in its stat block) at least one size larger.
+    /// `control`: the rider controls the mount (§ Controlling a mount; trained mounts only).
+    Mount {
+        /// The rider.
+        actor: CombatantId,
+        /// The mount.
+        mount: CombatantId,
+        /// Control the mount (its initiative follows the rider's) or let it act independently.
+        #[serde(default)]
+        control: bool,
+    },
+    /// Orcus § Mounting and dismounting: a move action; the rider dismounts into an adjacent,
+    /// unoccupied square `to`.
+    Dismount {
+        /// The rider.
+        actor: CombatantId,
+        /// Where it lands.
+        to: crate::grid::Square,
+    },
+    /// Orcus § Controlling a mount: the rider gives up an action so that its controlled mount
+    /// takes the same action (the mount then acts with its own commands on the rider's turn).
+    CommandMount {
+        /// The rider.
+        actor: CombatantId,
+        /// The action given up and granted to the mount.
+        action: crate::event::ActionKind,
+    },
+    /// Orcus elevation: a move action to fly (fly speed) or climb (a climbable `^` square,
+    /// climb speed or an Athletics check against the map's `climb_dc`) up or down to `height`
+    /// squares above the ground.
+    MoveAloft {
+        /// Who.
+        actor: CombatantId,
+        /// The new height in squares (0: the ground).
+        height: i32,
+    },
+    /// Orcus (§ Weapon properties, Loading (swift)): reload a fired weapon power (a swift
+    /// action) so that it can attack again.
+    Reload {
+        /// Who reloads.
+        actor: CombatantId,
+        /// The power (its weapon) to reload.
+        power: String,
+    },
+    /// Orcus (§ Targets, Allies and enemies): for its next attack or area attack, exactly
+    /// `allies` count as the actor's allies (every other creature as an enemy). No action.
+    ChooseAllies {
+        /// The power's user.
+        actor: CombatantId,
+        /// Who counts as its allies (never itself).
+        allies: Vec<CombatantId>,
+    },
+    /// Orcus (§ Targets, Allies and enemies): the actor chooses not to count as `user`'s ally
+    /// (so as its enemy) for `user`'s next attack or area attack. No action.
+    DeclineAlly {
+        /// The creature declining.
+        actor: CombatantId,
+        /// Whose action.
+        user: CombatantId,
+    },
+    /// Orcus (§ Attack roll, Choosing to be hit): the actor chooses to be hit by `attacker`'s
+    /// next attack against it, with no attack roll. No action.
+    ChooseToBeHit {
+        /// The creature choosing to be hit.
+        actor: CombatantId,
+        /// The attacker.
+        attacker: CombatantId,
+    },
+    /// Orcus (§ Mounting and dismounting): the rider's standing choices for falls and pushes,
+    /// kept until changed. No action.
+    RiderChoices {
+        /// The rider (mounted or not yet).
+        actor: CombatantId,
+        /// Moved against its will while mounted, it takes its mount along (the mount is moved
+        /// the same way); `false`: it falls off and is moved.
+        move_mount: bool,
+        /// Where it lands when it falls off (a failed save when knocked prone, its mount
+        /// knocked prone or dropping): a square relative to the mount's north-west square,
+        /// within 1 square of the mount's space (`{"x":-1,"y":0}`: west of it); when that
+        /// square is not free, or `null`, Fray chooses.
+        #[serde(default)]
+        landing: Option<crate::grid::Square>,
+    },
+    /// GM (Orcus § Ability and skill checks): a skill check — d20 + the combatant's skill
+    /// modifier against a DC, the GM's number (`dc`) or read from § Table – Typical Difficulty
+    /// Classes (`difficulty`, raised with the combatant's level: § Maintaining difficulties at
+    /// higher levels); any time in the session (in or out of combat); takes no action.
+    OrcusCheck {
+        /// Who checks.
+        combatant: CombatantId,
+        /// The skill, by its lowercase name in § The skills (e.g. `athletics`, `heal`).
+        skill: String,
+        /// The DC (1..=60); exactly one of `dc` and `difficulty`.
+        #[serde(default)]
+        dc: Option<i32>,
+        /// The DC from the table instead.
+        #[serde(default)]
+        difficulty: Option<CheckDifficulty>,
+        /// What for (shown in the event as the check's purpose), e.g. `climb the cliff`.
+        #[serde(default)]
+        purpose: Option<String>,
+    },
+    /// Orcus § Maintain: "You can end an effect that requires maintenance at any time as a free
+    /// action" — the actor ends one of its effects or zones that needs maintaining (or a grapple
+    /// it holds), by id.
+    EndEffect {
+        /// Who ends it (its creator).
+        actor: CombatantId,
+        /// The effect or zone, by id.
+        effect: u32,
+    },
+    /// Orcus § Action required ("If the action is a counter, its effects commence before the
+    /// trigger is resolved"): the actor readies an immediate counter whose content names a
+    /// machine-readable trigger (`counter_on`); spending nothing now, it resolves before the
+    /// trigger's attack roll when the trigger happens. Lapses at the start of the actor's next
+    /// turn or when its immediate action is spent.
+    ReadyCounter {
+        /// Who readies it.
+        actor: CombatantId,
+        /// The counter power, by id.
+        power: String,
+    },
+    /// Orcus § Stealth ("any creature that actively searches on its turn for signs of your
+    /// presence (does not require an action …)"), § Perception: on its turn, once per turn and
+    /// without an action, the actor makes a Perception check; every creature hidden from it
+    /// whose Stealth total the check meets is found (`discovered`, reason `searched`).
+    Search {
+        /// Who searches.
+        actor: CombatantId,
+    },
+}
+
+/// Five Torches Deep's own commands: a command of another ruleset's family is refused with
+/// `wrong_ruleset` before any ruleset sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FiveTorchesCommand {
     /// GM (Five Torches Deep § Saves & Checks): a check — d20 + ability modifier (+ proficiency
     /// when proficient) against a DC, with advantage or disadvantage. With `damage`, a failure
     /// deals that damage to the combatant (doubled for a PC on a natural 1).
@@ -446,42 +663,6 @@ pub enum Command {
         #[serde(default)]
         by: Option<CombatantId>,
     },
-    /// Orcus skill actions (§ Skill actions): `feint` (encounter; Bluff vs the adjacent enemy's
-    /// passive Insight: it is off-guard to the actor until the end of the actor's next turn),
-    /// `grant_save` (Heal DC 15 on an adjacent ally: it saves at once against `effect`, or its
-    /// oldest save-ends effect), `rally_ally` (Heal DC 10 on an adjacent ally: it rallies without
-    /// using an action), `create_diversion` (encounter; Bluff vs every enemy's passive Insight
-    /// in line of sight: the log says whom the actor diverted for a Stealth check the GM rules),
-    /// `deter` (Intimidate vs the enemy's Will +10, +5 more if `foreign`: it cannot take the
-    /// `forbid` action, standard by default, until the end of its next turn), `unnerve`
-    /// (Intimidate vs Will +10 (+5 if `foreign`) of every staggered enemy in line of sight: it
-    /// surrenders). A failed Deter or Unnerve leaves the target immune to the actor's Deter and
-    /// Unnerve for the encounter. Each a standard action; `target` is ignored by the two
-    /// all-enemies actions.
-    SkillAction {
-        /// Who acts.
-        actor: CombatantId,
-        /// Which skill action.
-        action: SkillActionKind,
-        /// The enemy or ally it is aimed at.
-        target: CombatantId,
-        /// For `grant_save`: the effect to save against.
-        #[serde(default)]
-        effect: Option<u32>,
-        /// For `deter`: the action the target cannot take (default `standard`).
-        #[serde(default)]
-        forbid: Option<crate::event::ActionKind>,
-        /// For `deter` and `unnerve`: the actor speaks no language the targets understand
-        /// (+5 to their Will; the players' and GM's call, as Fray tracks no languages).
-        #[serde(default)]
-        foreign: bool,
-        /// For `create_diversion` (§ Stealth; Create Diversion's success "you have the momentary
-        /// diversion you need to attempt a Stealth check while people are aware of you"): try
-        /// to hide at the end of the action without having moved; the enemies whose passive
-        /// Insight beat the Bluff still see the actor.
-        #[serde(default)]
-        hide: bool,
-    },
     /// GM (Five Torches Deep § Light): sets the scene's light (`combatant` null; `light`
     /// required) or the light where one combatant is (`light` null: back to the scene's).
     SetLight {
@@ -534,23 +715,12 @@ pub enum Command {
         #[serde(default = "one_night")]
         nights: u32,
     },
-    /// Five Torches Deep § Stealth: an active action — a DEX check (proficiency with
-    /// `stealth`) against the GM's stealth DC; success hides the actor.
-    Hide {
-        /// Who hides.
-        actor: CombatantId,
-    },
     /// GM (Five Torches Deep § Stealth: "Stealth DCs can vary by circumstances"): the DC of
     /// hiding from now on (null: back to 11).
     SetStealthDc {
         /// The DC.
         #[serde(default)]
         dc: Option<i32>,
-    },
-    /// GM: a hidden combatant is found (its stealth ends).
-    Reveal {
-        /// Who.
-        combatant: CombatantId,
     },
     /// GM (Five Torches Deep § Resilience & Exhaustion: "other maladies at the GM's
     /// discretion"): the combatant becomes exhausted.
@@ -570,6 +740,113 @@ pub enum Command {
         /// The declared trigger, e.g. `the first goon through the door`.
         trigger: String,
     },
+    /// GM (Five Torches Deep § Rolling To Return): outside battle, each listed PC (none listed:
+    /// every PC still up) rolls a check with its best ability modifier plus proficiency against
+    /// DC 10 + 1 per travel turn (max 20). Failing, a `dangerous` path deals 1d6 per point under
+    /// the DC, an `arduous` one drops 1 load per point under it.
+    RollToReturn {
+        /// The GM's ruling on the path to safety.
+        path: crate::ftd::ReturnPath,
+        /// Who rolls (empty: every PC still up).
+        #[serde(default)]
+        combatants: Vec<CombatantId>,
+    },
+    /// GM (Five Torches Deep § Chases): the listed PCs chase a quarry (or flee a pursuer) whose
+    /// speed is `speed` feet: a check by terrain (`open`: STR, `uneven`: DEX, `overland`: CON)
+    /// against DC 11 ± 1 per 5′ from 30′ (+ `dc_modifier`), each PC on its own or, with
+    /// `group`, once by the one with the worst modifier.
+    Chase {
+        /// The PCs who roll.
+        pursuers: Vec<CombatantId>,
+        /// The other side's speed in feet (30 for most creatures).
+        speed: i32,
+        /// What the chase tests.
+        terrain: crate::ftd::ChaseTerrain,
+        /// One roll for the party, by the PC with the worst modifier.
+        #[serde(default)]
+        group: bool,
+        /// Line of sight easily broken (disadvantage) or a better position (advantage).
+        #[serde(default)]
+        advantage: crate::ftd::Advantage,
+        /// The GM's change to the DC (bow range, caltrops, false trails), −10..=10.
+        #[serde(default)]
+        dc_modifier: i32,
+    },
+    /// GM (Five Torches Deep § Corruptions): a PC not infected checks against a disease,
+    /// poison or venom (`name` needed; failing, it is infected); an infected PC's stage ends
+    /// (the check again; failing, 1d6 damage to the `damages` score; at 0 it dies).
+    CorruptionCheck {
+        /// Who.
+        combatant: CombatantId,
+        /// The corruption's name (only for a new infection).
+        #[serde(default)]
+        name: Option<String>,
+        /// DC (11 unless given; only for a new infection).
+        #[serde(default)]
+        dc: Option<i32>,
+        /// The check's ability (CON unless given; only for a new infection).
+        #[serde(default)]
+        check: Option<crate::ftd::Ability>,
+        /// The score damaged (CON unless given; only for a new infection).
+        #[serde(default)]
+        damages: Option<crate::ftd::Ability>,
+    },
+    /// GM (Five Torches Deep § Corruptions): the infection ends (cured, or run its course).
+    EndCorruption {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// GM (Five Torches Deep, the time dice): roll 1–4 time dice (d6) for the hour of day (their
+    /// sum; or `start_hour` plus 1–2 dice) or for a duration in hours.
+    RollTimeDice {
+        /// How many dice (1..=4; 1..=2 after a starting hour).
+        dice: u32,
+        /// The hour of day or a duration.
+        purpose: crate::ftd::TimeDicePurpose,
+        /// The starting hour (0..=23) the dice count from (only for the hour of day).
+        #[serde(default)]
+        start_hour: Option<u32>,
+    },
+    /// GM (Five Torches Deep, the time dice): the time of day is `hour`:00 (0..=23).
+    SetTime {
+        /// The hour (0..=23).
+        hour: u32,
+    },
+    /// Five Torches Deep (§ Movement Actions): special movement — swimming, crawling, climbing,
+    /// difficult terrain — at half speed, as `move` but for the movement and the active action
+    /// both (Fray's reading: half speed covers a band with two movement actions' worth).
+    SpecialMove {
+        /// Who moves.
+        actor: CombatantId,
+        /// Move close to (engage) this combatant; none to reposition.
+        #[serde(default)]
+        engage: Option<CombatantId>,
+        /// Move far away.
+        #[serde(default)]
+        far_away: bool,
+    },
+    /// Five Torches Deep § Quick Actions ("maintaining concentration … are quick actions"): on
+    /// its turn the actor spends its quick action to start concentrating on `effect` (1–80
+    /// characters) or to maintain the one it holds; a turn that ends without it lapses the
+    /// concentration. One at a time.
+    Concentrate {
+        /// Who concentrates.
+        actor: CombatantId,
+        /// The effect (a spell, a class feature…).
+        effect: String,
+    },
+    /// Five Torches Deep: the actor lets its concentration go (free, at any time).
+    EndConcentration {
+        /// Who.
+        actor: CombatantId,
+    },
+}
+
+/// Old-School Essentials and Basic Fantasy (B/X)'s own commands: a command of another ruleset's family is refused with
+/// `wrong_ruleset` before any ruleset sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BxCommand {
     /// GM (Old-School Essentials § Encounters, Surprise): a d6 for each side not expecting the
     /// encounter; 1–2 means it is surprised and cannot act in the first round. Before the battle.
     RollSurprise {
@@ -683,105 +960,6 @@ pub enum Command {
         carrier: CombatantId,
         /// Torch or lantern.
         source: crate::ose::LightSource,
-    },
-    /// GM (Five Torches Deep § Rolling To Return): outside battle, each listed PC (none listed:
-    /// every PC still up) rolls a check with its best ability modifier plus proficiency against
-    /// DC 10 + 1 per travel turn (max 20). Failing, a `dangerous` path deals 1d6 per point under
-    /// the DC, an `arduous` one drops 1 load per point under it.
-    RollToReturn {
-        /// The GM's ruling on the path to safety.
-        path: crate::ftd::ReturnPath,
-        /// Who rolls (empty: every PC still up).
-        #[serde(default)]
-        combatants: Vec<CombatantId>,
-    },
-    /// GM (Five Torches Deep § Chases): the listed PCs chase a quarry (or flee a pursuer) whose
-    /// speed is `speed` feet: a check by terrain (`open`: STR, `uneven`: DEX, `overland`: CON)
-    /// against DC 11 ± 1 per 5′ from 30′ (+ `dc_modifier`), each PC on its own or, with
-    /// `group`, once by the one with the worst modifier.
-    Chase {
-        /// The PCs who roll.
-        pursuers: Vec<CombatantId>,
-        /// The other side's speed in feet (30 for most creatures).
-        speed: i32,
-        /// What the chase tests.
-        terrain: crate::ftd::ChaseTerrain,
-        /// One roll for the party, by the PC with the worst modifier.
-        #[serde(default)]
-        group: bool,
-        /// Line of sight easily broken (disadvantage) or a better position (advantage).
-        #[serde(default)]
-        advantage: crate::ftd::Advantage,
-        /// The GM's change to the DC (bow range, caltrops, false trails), −10..=10.
-        #[serde(default)]
-        dc_modifier: i32,
-    },
-    /// GM (Five Torches Deep § Corruptions): a PC not infected checks against a disease,
-    /// poison or venom (`name` needed; failing, it is infected); an infected PC's stage ends
-    /// (the check again; failing, 1d6 damage to the `damages` score; at 0 it dies).
-    CorruptionCheck {
-        /// Who.
-        combatant: CombatantId,
-        /// The corruption's name (only for a new infection).
-        #[serde(default)]
-        name: Option<String>,
-        /// DC (11 unless given; only for a new infection).
-        #[serde(default)]
-        dc: Option<i32>,
-        /// The check's ability (CON unless given; only for a new infection).
-        #[serde(default)]
-        check: Option<crate::ftd::Ability>,
-        /// The score damaged (CON unless given; only for a new infection).
-        #[serde(default)]
-        damages: Option<crate::ftd::Ability>,
-    },
-    /// GM (Five Torches Deep § Corruptions): the infection ends (cured, or run its course).
-    EndCorruption {
-        /// Who.
-        combatant: CombatantId,
-    },
-    /// GM (Orcus § Resting): time passes outside the battle — the session clock advances by
-    /// `minutes` (1..=10080). Short and long rests advance it on their own.
-    PassTime {
-        /// Minutes that pass.
-        minutes: u32,
-    },
-    /// Orcus § Mounted combat, Mounting and dismounting: a move action; the actor mounts an
-    /// adjacent willing creature (a `mount` in its stat block) at least one size larger.
-    /// `control`: the rider controls the mount (§ Controlling a mount; trained mounts only).
-    Mount {
-        /// The rider.
-        actor: CombatantId,
-        /// The mount.
-        mount: CombatantId,
-        /// Control the mount (its initiative follows the rider's) or let it act independently.
-        #[serde(default)]
-        control: bool,
-    },
-    /// Orcus § Mounting and dismounting: a move action; the rider dismounts into an adjacent,
-    /// unoccupied square `to`.
-    Dismount {
-        /// The rider.
-        actor: CombatantId,
-        /// Where it lands.
-        to: crate::grid::Square,
-    },
-    /// Orcus § Controlling a mount: the rider gives up an action so that its controlled mount
-    /// takes the same action (the mount then acts with its own commands on the rider's turn).
-    CommandMount {
-        /// The rider.
-        actor: CombatantId,
-        /// The action given up and granted to the mount.
-        action: crate::event::ActionKind,
-    },
-    /// Orcus elevation: a move action to fly (fly speed) or climb (a climbable `^` square,
-    /// climb speed or an Athletics check against the map's `climb_dc`) up or down to `height`
-    /// squares above the ground.
-    MoveAloft {
-        /// Who.
-        actor: CombatantId,
-        /// The new height in squares (0: the ground).
-        height: i32,
     },
     /// GM (Old-School Essentials § Saving Throws, Successful Saves): the combatant saves in the
     /// category against damage (`damage` dice, e.g. a dragon's breath `6d6`): the full damage
@@ -930,67 +1108,6 @@ pub enum Command {
     /// GM (Basic Fantasy § Waterborne Travel): the day's wind — a d12 for its direction and a
     /// d% for its conditions, with the sailing and tacking multipliers.
     RollWind {},
-    /// Orcus (§ Weapon properties, Loading (swift)): reload a fired weapon power (a swift
-    /// action) so that it can attack again.
-    Reload {
-        /// Who reloads.
-        actor: CombatantId,
-        /// The power (its weapon) to reload.
-        power: String,
-    },
-    /// Orcus (§ Targets, Allies and enemies): for its next attack or area attack, exactly
-    /// `allies` count as the actor's allies (every other creature as an enemy). No action.
-    ChooseAllies {
-        /// The power's user.
-        actor: CombatantId,
-        /// Who counts as its allies (never itself).
-        allies: Vec<CombatantId>,
-    },
-    /// Orcus (§ Targets, Allies and enemies): the actor chooses not to count as `user`'s ally
-    /// (so as its enemy) for `user`'s next attack or area attack. No action.
-    DeclineAlly {
-        /// The creature declining.
-        actor: CombatantId,
-        /// Whose action.
-        user: CombatantId,
-    },
-    /// Orcus (§ Attack roll, Choosing to be hit): the actor chooses to be hit by `attacker`'s
-    /// next attack against it, with no attack roll. No action.
-    ChooseToBeHit {
-        /// The creature choosing to be hit.
-        actor: CombatantId,
-        /// The attacker.
-        attacker: CombatantId,
-    },
-    /// GM (Five Torches Deep, the time dice): roll 1–4 time dice (d6) for the hour of day (their
-    /// sum; or `start_hour` plus 1–2 dice) or for a duration in hours.
-    RollTimeDice {
-        /// How many dice (1..=4; 1..=2 after a starting hour).
-        dice: u32,
-        /// The hour of day or a duration.
-        purpose: crate::ftd::TimeDicePurpose,
-        /// The starting hour (0..=23) the dice count from (only for the hour of day).
-        #[serde(default)]
-        start_hour: Option<u32>,
-    },
-    /// GM (Five Torches Deep, the time dice): the time of day is `hour`:00 (0..=23).
-    SetTime {
-        /// The hour (0..=23).
-        hour: u32,
-    },
-    /// Five Torches Deep (§ Movement Actions): special movement — swimming, crawling, climbing,
-    /// difficult terrain — at half speed, as `move` but for the movement and the active action
-    /// both (Fray's reading: half speed covers a band with two movement actions' worth).
-    SpecialMove {
-        /// Who moves.
-        actor: CombatantId,
-        /// Move close to (engage) this combatant; none to reposition.
-        #[serde(default)]
-        engage: Option<CombatantId>,
-        /// Move far away.
-        #[serde(default)]
-        far_away: bool,
-    },
     /// GM (Old-School Essentials § Evasion and Pursuit): before combat, one side flees and the
     /// other pursues. `dungeon`: the faster fleeing side evades; `waterborne`: the Waterborne
     /// Evasion Chance by the rates' difference; `wilderness`: the Wilderness Evasion Base Chance
@@ -1016,21 +1133,6 @@ pub enum Command {
         /// Wilderness: the GM's environment modifier in percent (−100..=100).
         #[serde(default)]
         modifier: i32,
-    },
-    /// Five Torches Deep § Quick Actions ("maintaining concentration … are quick actions"): on
-    /// its turn the actor spends its quick action to start concentrating on `effect` (1–80
-    /// characters) or to maintain the one it holds; a turn that ends without it lapses the
-    /// concentration. One at a time.
-    Concentrate {
-        /// Who concentrates.
-        actor: CombatantId,
-        /// The effect (a spell, a class feature…).
-        effect: String,
-    },
-    /// Five Torches Deep: the actor lets its concentration go (free, at any time).
-    EndConcentration {
-        /// Who.
-        actor: CombatantId,
     },
     /// GM (Old-School Essentials § Bombing): on its turn, a flying creature (content `flies`)
     /// drops a bomb from `altitude` feet (at most 300) — its attack of the round; 16 or higher on
@@ -1062,21 +1164,6 @@ pub enum Command {
     OseHold {
         /// Who holds.
         actor: CombatantId,
-    },
-    /// Orcus (§ Mounting and dismounting): the rider's standing choices for falls and pushes,
-    /// kept until changed. No action.
-    RiderChoices {
-        /// The rider (mounted or not yet).
-        actor: CombatantId,
-        /// Moved against its will while mounted, it takes its mount along (the mount is moved
-        /// the same way); `false`: it falls off and is moved.
-        move_mount: bool,
-        /// Where it lands when it falls off (a failed save when knocked prone, its mount
-        /// knocked prone or dropping): a square relative to the mount's north-west square,
-        /// within 1 square of the mount's space (`{"x":-1,"y":0}`: west of it); when that
-        /// square is not free, or `null`, Fray chooses.
-        #[serde(default)]
-        landing: Option<crate::grid::Square>,
     },
     /// GM (Old-School Essentials § Evasion and Pursuit): after a failed evasion, the pursuit
     /// begins, before combat. `dungeon`: measured in rounds, the `runners` run at their base rate
@@ -1139,34 +1226,6 @@ pub enum Command {
         #[serde(default)]
         clear_shore: bool,
     },
-    /// GM (Orcus § Ability and skill checks): a skill check — d20 + the combatant's skill
-    /// modifier against a DC, the GM's number (`dc`) or read from § Table – Typical Difficulty
-    /// Classes (`difficulty`, raised with the combatant's level: § Maintaining difficulties at
-    /// higher levels); any time in the session (in or out of combat); takes no action.
-    OrcusCheck {
-        /// Who checks.
-        combatant: CombatantId,
-        /// The skill, by its lowercase name in § The skills (e.g. `athletics`, `heal`).
-        skill: String,
-        /// The DC (1..=60); exactly one of `dc` and `difficulty`.
-        #[serde(default)]
-        dc: Option<i32>,
-        /// The DC from the table instead.
-        #[serde(default)]
-        difficulty: Option<CheckDifficulty>,
-        /// What for (shown in the event as the check's purpose), e.g. `climb the cliff`.
-        #[serde(default)]
-        purpose: Option<String>,
-    },
-    /// Orcus § Maintain: "You can end an effect that requires maintenance at any time as a free
-    /// action" — the actor ends one of its effects or zones that needs maintaining (or a grapple
-    /// it holds), by id.
-    EndEffect {
-        /// Who ends it (its creator).
-        actor: CombatantId,
-        /// The effect or zone, by id.
-        effect: u32,
-    },
     /// GM (Basic Fantasy § Light): a character lights a taper candle `inches` high (1..=24);
     /// it burns "about 3 turns per inch of height" (`light_lit` `candle`). Refused under the
     /// `light` option `ose` (the OSE text gives no candle).
@@ -1175,25 +1234,6 @@ pub enum Command {
         carrier: CombatantId,
         /// Its height in inches.
         inches: u32,
-    },
-    /// Orcus § Action required ("If the action is a counter, its effects commence before the
-    /// trigger is resolved"): the actor readies an immediate counter whose content names a
-    /// machine-readable trigger (`counter_on`); spending nothing now, it resolves before the
-    /// trigger's attack roll when the trigger happens. Lapses at the start of the actor's next
-    /// turn or when its immediate action is spent.
-    ReadyCounter {
-        /// Who readies it.
-        actor: CombatantId,
-        /// The counter power, by id.
-        power: String,
-    },
-    /// Orcus § Stealth ("any creature that actively searches on its turn for signs of your
-    /// presence (does not require an action …)"), § Perception: on its turn, once per turn and
-    /// without an action, the actor makes a Perception check; every creature hidden from it
-    /// whose Stealth total the check meets is found (`discovered`, reason `searched`).
-    Search {
-        /// Who searches.
-        actor: CombatantId,
     },
 }
 
@@ -1267,118 +1307,118 @@ impl Command {
         match self {
             Command::Attack { actor, .. }
             | Command::Move { actor, .. }
-            | Command::Disengage { actor }
-            | Command::Intercept { actor, .. }
+            | Command::ThirteenthAge(ThirteenthAgeCommand::Disengage { actor })
+            | Command::ThirteenthAge(ThirteenthAgeCommand::Intercept { actor, .. })
             | Command::Stabilize { actor, .. }
             | Command::Rally { actor }
             | Command::LetGo { actor, .. }
-            | Command::Delay { actor }
+            | Command::ThirteenthAge(ThirteenthAgeCommand::Delay { actor })
             | Command::Ready { actor, .. }
-            | Command::FightInSpirit { actor, .. }
+            | Command::ThirteenthAge(ThirteenthAgeCommand::FightInSpirit { actor, .. })
             | Command::QuickRest { actor, .. }
-            | Command::UsePotion { actor, .. }
-            | Command::Undelay { actor }
-            | Command::MoveTo { actor, .. }
-            | Command::StandUp { actor }
-            | Command::FullDefense { actor }
-            | Command::SpendActionPoint { actor, .. }
-            | Command::AreaAttack { actor, .. }
-            | Command::Charge { actor, .. }
-            | Command::BullRush { actor, .. }
-            | Command::Grapple { actor, .. }
-            | Command::Escape { actor, .. }
-            | Command::Maintain { actor, .. }
-            | Command::EndEffect { actor, .. }
-            | Command::ReadyCounter { actor, .. }
-            | Command::Search { actor }
-            | Command::SkillAction { actor, .. }
-            | Command::Retreat { actor }
-            | Command::DelayTo { actor, .. }
-            | Command::CarryLight { actor, .. }
+            | Command::ThirteenthAge(ThirteenthAgeCommand::UsePotion { actor, .. })
+            | Command::ThirteenthAge(ThirteenthAgeCommand::Undelay { actor })
+            | Command::Orcus(OrcusCommand::MoveTo { actor, .. })
+            | Command::Orcus(OrcusCommand::StandUp { actor })
+            | Command::Orcus(OrcusCommand::FullDefense { actor })
+            | Command::Orcus(OrcusCommand::SpendActionPoint { actor, .. })
+            | Command::Orcus(OrcusCommand::AreaAttack { actor, .. })
+            | Command::Orcus(OrcusCommand::Charge { actor, .. })
+            | Command::Orcus(OrcusCommand::BullRush { actor, .. })
+            | Command::Orcus(OrcusCommand::Grapple { actor, .. })
+            | Command::Orcus(OrcusCommand::Escape { actor, .. })
+            | Command::Orcus(OrcusCommand::Maintain { actor, .. })
+            | Command::Orcus(OrcusCommand::EndEffect { actor, .. })
+            | Command::Orcus(OrcusCommand::ReadyCounter { actor, .. })
+            | Command::Orcus(OrcusCommand::Search { actor })
+            | Command::Orcus(OrcusCommand::SkillAction { actor, .. })
+            | Command::FiveTorches(FiveTorchesCommand::Retreat { actor })
+            | Command::FiveTorches(FiveTorchesCommand::DelayTo { actor, .. })
+            | Command::FiveTorches(FiveTorchesCommand::CarryLight { actor, .. })
             | Command::Hide { actor }
-            | Command::ReadyAction { actor, .. }
-            | Command::Concentrate { actor, .. }
-            | Command::EndConcentration { actor }
-            | Command::Mount { actor, .. }
-            | Command::Dismount { actor, .. }
-            | Command::CommandMount { actor, .. }
-            | Command::MoveAloft { actor, .. }
-            | Command::Declare { actor, .. }
-            | Command::OseAttack { actor, .. }
-            | Command::CastSpell { actor }
-            | Command::Reload { actor, .. }
-            | Command::ChooseAllies { actor, .. }
-            | Command::DeclineAlly { actor, .. }
-            | Command::ChooseToBeHit { actor, .. }
-            | Command::RiderChoices { actor, .. }
-            | Command::SpecialMove { actor, .. }
-            | Command::OseMove { actor, .. }
-            | Command::OseHold { actor }
+            | Command::FiveTorches(FiveTorchesCommand::ReadyAction { actor, .. })
+            | Command::FiveTorches(FiveTorchesCommand::Concentrate { actor, .. })
+            | Command::FiveTorches(FiveTorchesCommand::EndConcentration { actor })
+            | Command::Orcus(OrcusCommand::Mount { actor, .. })
+            | Command::Orcus(OrcusCommand::Dismount { actor, .. })
+            | Command::Orcus(OrcusCommand::CommandMount { actor, .. })
+            | Command::Orcus(OrcusCommand::MoveAloft { actor, .. })
+            | Command::Bx(BxCommand::Declare { actor, .. })
+            | Command::Bx(BxCommand::OseAttack { actor, .. })
+            | Command::Bx(BxCommand::CastSpell { actor })
+            | Command::Orcus(OrcusCommand::Reload { actor, .. })
+            | Command::Orcus(OrcusCommand::ChooseAllies { actor, .. })
+            | Command::Orcus(OrcusCommand::DeclineAlly { actor, .. })
+            | Command::Orcus(OrcusCommand::ChooseToBeHit { actor, .. })
+            | Command::Orcus(OrcusCommand::RiderChoices { actor, .. })
+            | Command::FiveTorches(FiveTorchesCommand::SpecialMove { actor, .. })
+            | Command::Bx(BxCommand::OseMove { actor, .. })
+            | Command::Bx(BxCommand::OseHold { actor })
             | Command::EndTurn { actor } => Some(actor),
             Command::StartBattle
-            | Command::StartAmbush { .. }
+            | Command::ThirteenthAge(ThirteenthAgeCommand::StartAmbush { .. })
             | Command::EndBattle
-            | Command::Escalation { .. }
+            | Command::ThirteenthAge(ThirteenthAgeCommand::Escalation { .. })
             | Command::Flee
             | Command::GrantTempHp { .. }
             | Command::KnockOuts { .. }
-            | Command::Teleport { .. }
-            | Command::SituationalModifier { .. }
+            | Command::ThirteenthAge(ThirteenthAgeCommand::Teleport { .. })
+            | Command::ThirteenthAge(ThirteenthAgeCommand::SituationalModifier { .. })
             | Command::FullHealUp
             | Command::StartSurprise { .. }
             | Command::ReorderInitiative { .. }
             | Command::NextBattle
-            | Command::Check { .. }
-            | Command::GrantAdvantage { .. }
-            | Command::MoraleCheck { .. }
-            | Command::ResolveRetreat { .. }
-            | Command::Heal { .. }
-            | Command::SetLight { .. }
-            | Command::SetLoad { .. }
-            | Command::TravelTurn { .. }
-            | Command::ResilienceCheck { .. }
-            | Command::Rest { .. }
-            | Command::SetStealthDc { .. }
+            | Command::FiveTorches(FiveTorchesCommand::Check { .. })
+            | Command::FiveTorches(FiveTorchesCommand::GrantAdvantage { .. })
+            | Command::FiveTorches(FiveTorchesCommand::MoraleCheck { .. })
+            | Command::FiveTorches(FiveTorchesCommand::ResolveRetreat { .. })
+            | Command::FiveTorches(FiveTorchesCommand::Heal { .. })
+            | Command::FiveTorches(FiveTorchesCommand::SetLight { .. })
+            | Command::FiveTorches(FiveTorchesCommand::SetLoad { .. })
+            | Command::FiveTorches(FiveTorchesCommand::TravelTurn { .. })
+            | Command::FiveTorches(FiveTorchesCommand::ResilienceCheck { .. })
+            | Command::FiveTorches(FiveTorchesCommand::Rest { .. })
+            | Command::FiveTorches(FiveTorchesCommand::SetStealthDc { .. })
             | Command::Reveal { .. }
-            | Command::Exhaust { .. }
-            | Command::RollSurprise { .. }
-            | Command::RollReaction { .. }
-            | Command::OseMorale { .. }
-            | Command::SavingThrow { .. }
-            | Command::SecretRoll { .. }
-            | Command::ExplorationTurn { .. }
-            | Command::LightSource { .. }
-            | Command::DouseLight { .. }
-            | Command::RollToReturn { .. }
-            | Command::Chase { .. }
-            | Command::CorruptionCheck { .. }
-            | Command::EndCorruption { .. }
-            | Command::RollTimeDice { .. }
-            | Command::SetTime { .. }
-            | Command::PassTime { .. }
-            | Command::SaveForHalf { .. }
-            | Command::AbilityCheck { .. }
-            | Command::Fall { .. }
-            | Command::Bomb { .. }
-            | Command::NaturalHealing { .. }
-            | Command::RollEncounterDistance { .. }
-            | Command::OseCondition { .. }
-            | Command::HireRetainer { .. }
-            | Command::LoyaltyCheck { .. }
-            | Command::AwardXp { .. }
-            | Command::PassDay { .. }
-            | Command::SetEncumbrance { .. }
-            | Command::TimeEffect { .. }
-            | Command::RollWind {}
-            | Command::AttemptEvasion { .. }
-            | Command::StartPursuit { .. }
-            | Command::PursuitRound {}
-            | Command::DropLure { .. }
-            | Command::EndPursuit { .. }
-            | Command::GaleDamage { .. }
-            | Command::GaleStrikes { .. }
-            | Command::OrcusCheck { .. }
-            | Command::LightCandle { .. }
+            | Command::FiveTorches(FiveTorchesCommand::Exhaust { .. })
+            | Command::Bx(BxCommand::RollSurprise { .. })
+            | Command::Bx(BxCommand::RollReaction { .. })
+            | Command::Bx(BxCommand::OseMorale { .. })
+            | Command::Bx(BxCommand::SavingThrow { .. })
+            | Command::Bx(BxCommand::SecretRoll { .. })
+            | Command::Bx(BxCommand::ExplorationTurn { .. })
+            | Command::Bx(BxCommand::LightSource { .. })
+            | Command::Bx(BxCommand::DouseLight { .. })
+            | Command::FiveTorches(FiveTorchesCommand::RollToReturn { .. })
+            | Command::FiveTorches(FiveTorchesCommand::Chase { .. })
+            | Command::FiveTorches(FiveTorchesCommand::CorruptionCheck { .. })
+            | Command::FiveTorches(FiveTorchesCommand::EndCorruption { .. })
+            | Command::FiveTorches(FiveTorchesCommand::RollTimeDice { .. })
+            | Command::FiveTorches(FiveTorchesCommand::SetTime { .. })
+            | Command::Orcus(OrcusCommand::PassTime { .. })
+            | Command::Bx(BxCommand::SaveForHalf { .. })
+            | Command::Bx(BxCommand::AbilityCheck { .. })
+            | Command::Bx(BxCommand::Fall { .. })
+            | Command::Bx(BxCommand::Bomb { .. })
+            | Command::Bx(BxCommand::NaturalHealing { .. })
+            | Command::Bx(BxCommand::RollEncounterDistance { .. })
+            | Command::Bx(BxCommand::OseCondition { .. })
+            | Command::Bx(BxCommand::HireRetainer { .. })
+            | Command::Bx(BxCommand::LoyaltyCheck { .. })
+            | Command::Bx(BxCommand::AwardXp { .. })
+            | Command::Bx(BxCommand::PassDay { .. })
+            | Command::Bx(BxCommand::SetEncumbrance { .. })
+            | Command::Bx(BxCommand::TimeEffect { .. })
+            | Command::Bx(BxCommand::RollWind {})
+            | Command::Bx(BxCommand::AttemptEvasion { .. })
+            | Command::Bx(BxCommand::StartPursuit { .. })
+            | Command::Bx(BxCommand::PursuitRound {})
+            | Command::Bx(BxCommand::DropLure { .. })
+            | Command::Bx(BxCommand::EndPursuit { .. })
+            | Command::Bx(BxCommand::GaleDamage { .. })
+            | Command::Bx(BxCommand::GaleStrikes { .. })
+            | Command::Orcus(OrcusCommand::OrcusCheck { .. })
+            | Command::Bx(BxCommand::LightCandle { .. })
             | Command::EndSession => None,
         }
     }
@@ -1387,120 +1427,124 @@ impl Command {
     pub fn kind(&self) -> &'static str {
         match self {
             Command::StartBattle => "start_battle",
-            Command::RollSurprise { .. } => "roll_surprise",
-            Command::RollReaction { .. } => "roll_reaction",
-            Command::Declare { .. } => "declare",
-            Command::OseAttack { .. } => "ose_attack",
-            Command::CastSpell { .. } => "cast_spell",
-            Command::OseMorale { .. } => "ose_morale",
-            Command::SavingThrow { .. } => "saving_throw",
-            Command::SecretRoll { .. } => "secret_roll",
-            Command::ExplorationTurn { .. } => "exploration_turn",
-            Command::LightSource { .. } => "light_source",
-            Command::DouseLight { .. } => "douse_light",
-            Command::RollToReturn { .. } => "roll_to_return",
-            Command::Chase { .. } => "chase",
-            Command::CorruptionCheck { .. } => "corruption_check",
-            Command::EndCorruption { .. } => "end_corruption",
-            Command::RollTimeDice { .. } => "roll_time_dice",
-            Command::SetTime { .. } => "set_time",
-            Command::SpecialMove { .. } => "special_move",
-            Command::PassTime { .. } => "pass_time",
-            Command::SaveForHalf { .. } => "save_for_half",
-            Command::AbilityCheck { .. } => "ability_check",
-            Command::Fall { .. } => "fall",
-            Command::Bomb { .. } => "bomb",
-            Command::RiderChoices { .. } => "rider_choices",
-            Command::NaturalHealing { .. } => "natural_healing",
-            Command::RollEncounterDistance { .. } => "roll_encounter_distance",
-            Command::OseCondition { .. } => "ose_condition",
-            Command::HireRetainer { .. } => "hire_retainer",
-            Command::LoyaltyCheck { .. } => "loyalty_check",
-            Command::AwardXp { .. } => "award_xp",
-            Command::PassDay { .. } => "pass_day",
-            Command::SetEncumbrance { .. } => "set_encumbrance",
-            Command::TimeEffect { .. } => "time_effect",
-            Command::RollWind {} => "roll_wind",
-            Command::Reload { .. } => "reload",
-            Command::ChooseAllies { .. } => "choose_allies",
-            Command::DeclineAlly { .. } => "decline_ally",
-            Command::ChooseToBeHit { .. } => "choose_to_be_hit",
-            Command::AttemptEvasion { .. } => "attempt_evasion",
-            Command::StartPursuit { .. } => "start_pursuit",
-            Command::PursuitRound {} => "pursuit_round",
-            Command::DropLure { .. } => "drop_lure",
-            Command::EndPursuit { .. } => "end_pursuit",
-            Command::GaleDamage { .. } => "gale_damage",
-            Command::GaleStrikes { .. } => "gale_strikes",
-            Command::OrcusCheck { .. } => "orcus_check",
-            Command::LightCandle { .. } => "light_candle",
-            Command::Concentrate { .. } => "concentrate",
-            Command::EndConcentration { .. } => "end_concentration",
-            Command::StartAmbush { .. } => "start_ambush",
+            Command::Bx(BxCommand::RollSurprise { .. }) => "roll_surprise",
+            Command::Bx(BxCommand::RollReaction { .. }) => "roll_reaction",
+            Command::Bx(BxCommand::Declare { .. }) => "declare",
+            Command::Bx(BxCommand::OseAttack { .. }) => "ose_attack",
+            Command::Bx(BxCommand::CastSpell { .. }) => "cast_spell",
+            Command::Bx(BxCommand::OseMorale { .. }) => "ose_morale",
+            Command::Bx(BxCommand::SavingThrow { .. }) => "saving_throw",
+            Command::Bx(BxCommand::SecretRoll { .. }) => "secret_roll",
+            Command::Bx(BxCommand::ExplorationTurn { .. }) => "exploration_turn",
+            Command::Bx(BxCommand::LightSource { .. }) => "light_source",
+            Command::Bx(BxCommand::DouseLight { .. }) => "douse_light",
+            Command::FiveTorches(FiveTorchesCommand::RollToReturn { .. }) => "roll_to_return",
+            Command::FiveTorches(FiveTorchesCommand::Chase { .. }) => "chase",
+            Command::FiveTorches(FiveTorchesCommand::CorruptionCheck { .. }) => "corruption_check",
+            Command::FiveTorches(FiveTorchesCommand::EndCorruption { .. }) => "end_corruption",
+            Command::FiveTorches(FiveTorchesCommand::RollTimeDice { .. }) => "roll_time_dice",
+            Command::FiveTorches(FiveTorchesCommand::SetTime { .. }) => "set_time",
+            Command::FiveTorches(FiveTorchesCommand::SpecialMove { .. }) => "special_move",
+            Command::Orcus(OrcusCommand::PassTime { .. }) => "pass_time",
+            Command::Bx(BxCommand::SaveForHalf { .. }) => "save_for_half",
+            Command::Bx(BxCommand::AbilityCheck { .. }) => "ability_check",
+            Command::Bx(BxCommand::Fall { .. }) => "fall",
+            Command::Bx(BxCommand::Bomb { .. }) => "bomb",
+            Command::Orcus(OrcusCommand::RiderChoices { .. }) => "rider_choices",
+            Command::Bx(BxCommand::NaturalHealing { .. }) => "natural_healing",
+            Command::Bx(BxCommand::RollEncounterDistance { .. }) => "roll_encounter_distance",
+            Command::Bx(BxCommand::OseCondition { .. }) => "ose_condition",
+            Command::Bx(BxCommand::HireRetainer { .. }) => "hire_retainer",
+            Command::Bx(BxCommand::LoyaltyCheck { .. }) => "loyalty_check",
+            Command::Bx(BxCommand::AwardXp { .. }) => "award_xp",
+            Command::Bx(BxCommand::PassDay { .. }) => "pass_day",
+            Command::Bx(BxCommand::SetEncumbrance { .. }) => "set_encumbrance",
+            Command::Bx(BxCommand::TimeEffect { .. }) => "time_effect",
+            Command::Bx(BxCommand::RollWind {}) => "roll_wind",
+            Command::Orcus(OrcusCommand::Reload { .. }) => "reload",
+            Command::Orcus(OrcusCommand::ChooseAllies { .. }) => "choose_allies",
+            Command::Orcus(OrcusCommand::DeclineAlly { .. }) => "decline_ally",
+            Command::Orcus(OrcusCommand::ChooseToBeHit { .. }) => "choose_to_be_hit",
+            Command::Bx(BxCommand::AttemptEvasion { .. }) => "attempt_evasion",
+            Command::Bx(BxCommand::StartPursuit { .. }) => "start_pursuit",
+            Command::Bx(BxCommand::PursuitRound {}) => "pursuit_round",
+            Command::Bx(BxCommand::DropLure { .. }) => "drop_lure",
+            Command::Bx(BxCommand::EndPursuit { .. }) => "end_pursuit",
+            Command::Bx(BxCommand::GaleDamage { .. }) => "gale_damage",
+            Command::Bx(BxCommand::GaleStrikes { .. }) => "gale_strikes",
+            Command::Orcus(OrcusCommand::OrcusCheck { .. }) => "orcus_check",
+            Command::Bx(BxCommand::LightCandle { .. }) => "light_candle",
+            Command::FiveTorches(FiveTorchesCommand::Concentrate { .. }) => "concentrate",
+            Command::FiveTorches(FiveTorchesCommand::EndConcentration { .. }) => {
+                "end_concentration"
+            }
+            Command::ThirteenthAge(ThirteenthAgeCommand::StartAmbush { .. }) => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",
-            Command::Disengage { .. } => "disengage",
-            Command::Intercept { .. } => "intercept",
+            Command::ThirteenthAge(ThirteenthAgeCommand::Disengage { .. }) => "disengage",
+            Command::ThirteenthAge(ThirteenthAgeCommand::Intercept { .. }) => "intercept",
             Command::Stabilize { .. } => "stabilize",
             Command::Rally { .. } => "rally",
             Command::LetGo { .. } => "let_go",
-            Command::Teleport { .. } => "teleport",
-            Command::Delay { .. } => "delay",
+            Command::ThirteenthAge(ThirteenthAgeCommand::Teleport { .. }) => "teleport",
+            Command::ThirteenthAge(ThirteenthAgeCommand::Delay { .. }) => "delay",
             Command::Ready { .. } => "ready",
-            Command::FightInSpirit { .. } => "fight_in_spirit",
-            Command::UsePotion { .. } => "use_potion",
-            Command::Undelay { .. } => "undelay",
+            Command::ThirteenthAge(ThirteenthAgeCommand::FightInSpirit { .. }) => "fight_in_spirit",
+            Command::ThirteenthAge(ThirteenthAgeCommand::UsePotion { .. }) => "use_potion",
+            Command::ThirteenthAge(ThirteenthAgeCommand::Undelay { .. }) => "undelay",
             Command::EndTurn { .. } => "end_turn",
             Command::EndBattle => "end_battle",
             Command::QuickRest { .. } => "quick_rest",
             Command::FullHealUp => "full_heal_up",
             Command::EndSession => "end_session",
             Command::NextBattle => "next_battle",
-            Command::Escalation { .. } => "escalation",
+            Command::ThirteenthAge(ThirteenthAgeCommand::Escalation { .. }) => "escalation",
             Command::Flee => "flee",
             Command::GrantTempHp { .. } => "grant_temp_hp",
-            Command::SituationalModifier { .. } => "situational_modifier",
+            Command::ThirteenthAge(ThirteenthAgeCommand::SituationalModifier { .. }) => {
+                "situational_modifier"
+            }
             Command::StartSurprise { .. } => "start_surprise",
             Command::ReorderInitiative { .. } => "reorder_initiative",
-            Command::MoveTo { .. } => "move_to",
-            Command::StandUp { .. } => "stand_up",
-            Command::FullDefense { .. } => "full_defense",
-            Command::SpendActionPoint { .. } => "spend_action_point",
-            Command::AreaAttack { .. } => "area_attack",
-            Command::Charge { .. } => "charge",
-            Command::BullRush { .. } => "bull_rush",
-            Command::Grapple { .. } => "grapple",
-            Command::Escape { .. } => "escape",
-            Command::Maintain { .. } => "maintain",
-            Command::EndEffect { .. } => "end_effect",
-            Command::ReadyCounter { .. } => "ready_counter",
-            Command::Search { .. } => "search",
-            Command::SkillAction { .. } => "skill_action",
+            Command::Orcus(OrcusCommand::MoveTo { .. }) => "move_to",
+            Command::Orcus(OrcusCommand::StandUp { .. }) => "stand_up",
+            Command::Orcus(OrcusCommand::FullDefense { .. }) => "full_defense",
+            Command::Orcus(OrcusCommand::SpendActionPoint { .. }) => "spend_action_point",
+            Command::Orcus(OrcusCommand::AreaAttack { .. }) => "area_attack",
+            Command::Orcus(OrcusCommand::Charge { .. }) => "charge",
+            Command::Orcus(OrcusCommand::BullRush { .. }) => "bull_rush",
+            Command::Orcus(OrcusCommand::Grapple { .. }) => "grapple",
+            Command::Orcus(OrcusCommand::Escape { .. }) => "escape",
+            Command::Orcus(OrcusCommand::Maintain { .. }) => "maintain",
+            Command::Orcus(OrcusCommand::EndEffect { .. }) => "end_effect",
+            Command::Orcus(OrcusCommand::ReadyCounter { .. }) => "ready_counter",
+            Command::Orcus(OrcusCommand::Search { .. }) => "search",
+            Command::Orcus(OrcusCommand::SkillAction { .. }) => "skill_action",
             Command::KnockOuts { .. } => "knock_outs",
-            Command::Check { .. } => "check",
-            Command::GrantAdvantage { .. } => "grant_advantage",
-            Command::MoraleCheck { .. } => "morale_check",
-            Command::Retreat { .. } => "retreat",
-            Command::ResolveRetreat { .. } => "resolve_retreat",
-            Command::DelayTo { .. } => "delay_to",
-            Command::Heal { .. } => "heal",
-            Command::SetLight { .. } => "set_light",
-            Command::CarryLight { .. } => "carry_light",
-            Command::SetLoad { .. } => "set_load",
-            Command::TravelTurn { .. } => "travel_turn",
-            Command::ResilienceCheck { .. } => "resilience_check",
-            Command::Rest { .. } => "rest",
+            Command::FiveTorches(FiveTorchesCommand::Check { .. }) => "check",
+            Command::FiveTorches(FiveTorchesCommand::GrantAdvantage { .. }) => "grant_advantage",
+            Command::FiveTorches(FiveTorchesCommand::MoraleCheck { .. }) => "morale_check",
+            Command::FiveTorches(FiveTorchesCommand::Retreat { .. }) => "retreat",
+            Command::FiveTorches(FiveTorchesCommand::ResolveRetreat { .. }) => "resolve_retreat",
+            Command::FiveTorches(FiveTorchesCommand::DelayTo { .. }) => "delay_to",
+            Command::FiveTorches(FiveTorchesCommand::Heal { .. }) => "heal",
+            Command::FiveTorches(FiveTorchesCommand::SetLight { .. }) => "set_light",
+            Command::FiveTorches(FiveTorchesCommand::CarryLight { .. }) => "carry_light",
+            Command::FiveTorches(FiveTorchesCommand::SetLoad { .. }) => "set_load",
+            Command::FiveTorches(FiveTorchesCommand::TravelTurn { .. }) => "travel_turn",
+            Command::FiveTorches(FiveTorchesCommand::ResilienceCheck { .. }) => "resilience_check",
+            Command::FiveTorches(FiveTorchesCommand::Rest { .. }) => "rest",
             Command::Hide { .. } => "hide",
-            Command::SetStealthDc { .. } => "set_stealth_dc",
+            Command::FiveTorches(FiveTorchesCommand::SetStealthDc { .. }) => "set_stealth_dc",
             Command::Reveal { .. } => "reveal",
-            Command::Exhaust { .. } => "exhaust",
-            Command::ReadyAction { .. } => "ready_action",
-            Command::Mount { .. } => "mount",
-            Command::Dismount { .. } => "dismount",
-            Command::CommandMount { .. } => "command_mount",
-            Command::MoveAloft { .. } => "move_aloft",
-            Command::OseMove { .. } => "ose_move",
-            Command::OseHold { .. } => "ose_hold",
+            Command::FiveTorches(FiveTorchesCommand::Exhaust { .. }) => "exhaust",
+            Command::FiveTorches(FiveTorchesCommand::ReadyAction { .. }) => "ready_action",
+            Command::Orcus(OrcusCommand::Mount { .. }) => "mount",
+            Command::Orcus(OrcusCommand::Dismount { .. }) => "dismount",
+            Command::Orcus(OrcusCommand::CommandMount { .. }) => "command_mount",
+            Command::Orcus(OrcusCommand::MoveAloft { .. }) => "move_aloft",
+            Command::Bx(BxCommand::OseMove { .. }) => "ose_move",
+            Command::Bx(BxCommand::OseHold { .. }) => "ose_hold",
         }
     }
 }
@@ -1544,3 +1588,15 @@ pub enum WeaponHand {
     /// The side weapon in the off hand.
     Side,
 }
+
+crate::namespace::namespaced!(
+    Command,
+    "command",
+    command_owners,
+    [
+        (ThirteenthAge, ThirteenthAgeCommand),
+        (Orcus, OrcusCommand),
+        (FiveTorches, FiveTorchesCommand),
+        (Bx, BxCommand),
+    ]
+);

@@ -256,6 +256,10 @@ pub enum ErrorCode {
     /// The session, or the token, already has as many connections as it is allowed to
     /// (connection closed).
     TooManyConnections,
+    // --- rulesets ---
+    /// A command of another ruleset's family (an Orcus command in a 13th Age session, say):
+    /// refused by one check before any ruleset sees it.
+    WrongRuleset,
 }
 
 impl fmt::Display for ErrorCode {

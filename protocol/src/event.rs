@@ -316,28 +316,10 @@ pub enum EffectEndReason {
 /// A fact of the fight. Events are ordered by their sequence number; folding them rebuilds the
 /// state. Hidden values (a monster's exact hit points) are `None` in the public view.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum GameEvent {
     /// The GM started the battle; temporary hit points drop to 0.
     BattleStarted,
-    /// Orcus: a combatant moved along a path of squares (`path` ends on its new square).
-    GridMoved {
-        /// Who moved.
-        combatant: CombatantId,
-        /// The squares entered, in order.
-        path: Vec<crate::grid::Square>,
-        /// Squares of movement spent.
-        cost: i32,
-        /// Walk, run, step or unwilling movement.
-        mode: crate::grid::MoveMode,
-    },
-    /// Orcus: an action point was spent for one more action this turn.
-    ActionPointSpent {
-        /// Who.
-        combatant: CombatantId,
-        /// The action gained.
-        action: ActionKind,
-    },
     /// The GM set the initiative order (Orcus § Initiative: ties are the GM's and players'
     /// choice); turns go on from the same place.
     InitiativeReordered {
@@ -375,71 +357,10 @@ pub enum GameEvent {
         /// 1-based.
         round: u32,
     },
-    /// The escalation die's new value.
-    EscalationDie {
-        /// 0..=6.
-        value: u8,
-    },
-    /// The number of targets of a "1d3 nearby enemies" attack was rolled; the first `count`
-    /// named targets are attacked.
-    TargetsRolled {
-        /// Who attacks.
-        attacker: CombatantId,
-        /// The roll.
-        roll: Roll,
-        /// Targets attacked.
-        count: u32,
-    },
-    /// Optional meaningful-death rule: instead of dying, the PC falls into a coma (out of the
-    /// fight, no more death saves; conscious again only once out of danger).
-    FellIntoComa {
-        /// Who.
-        combatant: CombatantId,
-    },
-    /// Optional lasting-wound rule: a PC dropped during the fight loses 2 + level maximum hit
-    /// points when the battle ends.
-    LastingWound {
-        /// Who.
-        combatant: CombatantId,
-        /// Maximum hit points now.
-        max_hp_after: i32,
-    },
-    /// A confused attacker's attack goes against a random nearby ally (the roll picks it among
-    /// the allies in id order).
-    ConfusedAttack {
-        /// Who attacks.
-        attacker: CombatantId,
-        /// The ally attacked instead.
-        ally: CombatantId,
-        /// The die that picked it.
-        roll: Roll,
-    },
     /// An interrupt action is being used out of turn (its attack follows).
     InterruptUsed {
         /// Who.
         combatant: CombatantId,
-    },
-    /// A healing potion was used (healing follows, spending the drinker's recovery).
-    PotionUsed {
-        /// Who gave it.
-        by: CombatantId,
-        /// Who drank it.
-        target: CombatantId,
-    },
-    /// A combatant out of the fight fights in spirit (13th Age § Fight in Spirit); a `Bonus`
-    /// effect on the ally follows.
-    FoughtInSpirit {
-        /// Who, from out of the fight.
-        combatant: CombatantId,
-        /// The ally encouraged.
-        ally: CombatantId,
-    },
-    /// A combatant readied an action (held until before its next turn).
-    Readied {
-        /// Who.
-        combatant: CombatantId,
-        /// The action held.
-        action: ActionKind,
     },
     /// A readied action is taken now, out of turn (the order of battle changes with an
     /// `order_changed` event that follows).
@@ -472,26 +393,6 @@ pub enum GameEvent {
         /// Who.
         combatant: CombatantId,
     },
-    /// A delaying combatant will act right after the current turn.
-    DelayEnding {
-        /// Who.
-        combatant: CombatantId,
-    },
-    /// The order of battle changed (a delayed action moved a combatant); `turn_index` is the
-    /// index, in the new order, of the turn that just ended.
-    OrderChanged {
-        /// The new order.
-        order: Vec<CombatantId>,
-        /// Index of the last turn in the new order.
-        turn_index: u32,
-    },
-    /// The GM held or resumed the escalation die.
-    EscalationHeld {
-        /// Whether it is held (does not advance).
-        held: bool,
-    },
-    /// The party fled: a campaign loss (the battle-ended event follows).
-    PartyFled,
     /// Temporary hit points gained (the higher of old and new stays; they don't stack).
     TempHpGained {
         /// Who.
@@ -547,16 +448,6 @@ pub enum GameEvent {
         /// The roll.
         roll: Roll,
     },
-    /// A power counting allies (13th Age § Allies: the other PCs and companions, conscious and
-    /// nearby; NPCs don't count) adds damage per ally to its hit damage.
-    AlliesCounted {
-        /// Who attacks.
-        attacker: CombatantId,
-        /// The allies counted, by id.
-        allies: Vec<CombatantId>,
-        /// The damage added to the hit damage roll.
-        bonus: i32,
-    },
     /// Damage taken.
     Damaged {
         /// Who takes it.
@@ -584,11 +475,6 @@ pub enum GameEvent {
         recovery_used: bool,
         /// Hit points after healing (negative hit points count from 0 first).
         hp_after: Option<i32>,
-    },
-    /// Crossed to half hit points or fewer.
-    Staggered {
-        /// Who.
-        combatant: CombatantId,
     },
     /// A PC dropped to 0 hp or below.
     FellUnconscious {
@@ -638,13 +524,6 @@ pub enum GameEvent {
         /// Who.
         combatant: CombatantId,
     },
-    /// A later rally's save failed: no rally this round, the standard action is kept.
-    RallyFailed {
-        /// Who.
-        combatant: CombatantId,
-        /// The round in which rallying is barred.
-        round: u32,
-    },
     /// An effect began.
     EffectApplied {
         /// The effect.
@@ -679,6 +558,241 @@ pub enum GameEvent {
         engaged: Option<CombatantId>,
         /// Whether it is now far away.
         far_away: bool,
+    },
+    /// A limited power (once per battle, daily, recharge) was used and is expended.
+    PowerExpended {
+        /// Who.
+        combatant: CombatantId,
+        /// The attack or power id.
+        power: String,
+    },
+    /// An expended power is available again (a rest, or a successful recharge roll).
+    PowerRegained {
+        /// Who.
+        combatant: CombatantId,
+        /// The attack or power id.
+        power: String,
+        /// The recharge roll, if one was needed.
+        roll: Option<Roll>,
+    },
+    /// An opportunity attack is being made (its roll follows).
+    OpportunityTaken {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The provoker.
+        target: CombatantId,
+    },
+    /// A coup de grace: an automatic critical hit (damage follows).
+    CoupDeGrace {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The helpless target.
+        target: CombatantId,
+        /// With what.
+        attack: String,
+    },
+    /// A skill check (d20 + ability + level against a DC).
+    CheckRolled {
+        /// Who checks.
+        combatant: CombatantId,
+        /// What for (e.g. `stabilize`).
+        purpose: String,
+        /// The d20.
+        roll: Roll,
+        /// Ability modifier + level.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// Difficulty.
+        dc: i32,
+        /// Whether it succeeded.
+        success: bool,
+    },
+    /// An unconscious PC was stabilized: failed death saves no longer count.
+    Stabilized {
+        /// Who.
+        combatant: CombatantId,
+        /// By whom.
+        by: CombatantId,
+    },
+    /// The battle is over.
+    BattleEnded {
+        /// The side left standing, if any (none when the GM ended it).
+        winner: Option<Side>,
+    },
+    /// Commit–reveal: the seed and salt whose SHA-256 was published at creation.
+    SeedRevealed {
+        /// The session seed.
+        seed: u64,
+        /// The salt, 32 hex digits.
+        salt: String,
+    },
+    /// 13th Age § Unconscious: a monster dropped to 0 hp by a hero's blow meant to keep it alive
+    /// is knocked out instead of slain: unconscious, out of the fight, defeated.
+    KnockedOut {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// Five Torches Deep § When To Check Morale: the server proposes a morale check to the GM
+    /// (the battle begins, the first kill, a leader killed); nothing is rolled.
+    MoraleProposed {
+        /// Why.
+        trigger: crate::ftd::MoraleTrigger,
+        /// Who might check (those still in the fight on the side concerned).
+        combatants: Vec<CombatantId>,
+    },
+    /// Five Torches Deep: a combatant left the battle — fled or surrendered (failed morale) or
+    /// escaped (a successful retreat). It no longer acts or counts for the end of the battle.
+    LeftBattle {
+        /// Who.
+        combatant: CombatantId,
+        /// How.
+        how: crate::ftd::Departure,
+    },
+    /// Old-School Essentials: a GM-only secret roll (search, listen, wandering monsters).
+    /// Players and spectators (and the public export) get it with `roll` and `success` null:
+    /// they see that the roll was made, never its result.
+    SecretRolled {
+        /// What for.
+        check: crate::ose::SecretCheck,
+        /// The character searching or listening, if any.
+        combatant: Option<CombatantId>,
+        /// The chance in six.
+        chance: u32,
+        /// The d6 (GM only).
+        roll: Option<Roll>,
+        /// Found, heard, or a monster comes (GM only).
+        success: Option<bool>,
+        /// The area or item searched, if named.
+        area: Option<String>,
+        /// A wandering monster comes: its distance, 2d6 × 10′ (§ Wandering Monsters, Distance;
+        /// GM only).
+        distance: Option<Roll>,
+        /// Exploration turns the search takes (§ Searching, "Time: Searching takes one turn";
+        /// Basic Fantasy § Secret Doors: the third searcher of an area two, later ones an hour);
+        /// 0 for listening, doors and the wandering check. Public.
+        turns: u32,
+    },
+    /// 13th Age's own events (wire: this variant's tag, then the inner tag; JSON: the inner
+    /// event alone, as if it were a variant of this enum).
+    ThirteenthAge(ThirteenthAgeEvent),
+    /// Orcus's own events (wire: this variant's tag, then the inner tag; JSON: the inner
+    /// event alone, as if it were a variant of this enum).
+    Orcus(OrcusEvent),
+    /// Five Torches Deep's own events (wire: this variant's tag, then the inner tag; JSON: the inner
+    /// event alone, as if it were a variant of this enum).
+    FiveTorches(FiveTorchesEvent),
+    /// Old-School Essentials and Basic Fantasy (B/X)'s own events (wire: this variant's tag, then the inner tag; JSON: the inner
+    /// event alone, as if it were a variant of this enum).
+    Bx(BxEvent),
+}
+
+/// 13th Age's own events, folded by that ruleset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThirteenthAgeEvent {
+    /// The escalation die's new value.
+    EscalationDie {
+        /// 0..=6.
+        value: u8,
+    },
+    /// The number of targets of a "1d3 nearby enemies" attack was rolled; the first `count`
+    /// named targets are attacked.
+    TargetsRolled {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The roll.
+        roll: Roll,
+        /// Targets attacked.
+        count: u32,
+    },
+    /// Optional meaningful-death rule: instead of dying, the PC falls into a coma (out of the
+    /// fight, no more death saves; conscious again only once out of danger).
+    FellIntoComa {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// Optional lasting-wound rule: a PC dropped during the fight loses 2 + level maximum hit
+    /// points when the battle ends.
+    LastingWound {
+        /// Who.
+        combatant: CombatantId,
+        /// Maximum hit points now.
+        max_hp_after: i32,
+    },
+    /// A confused attacker's attack goes against a random nearby ally (the roll picks it among
+    /// the allies in id order).
+    ConfusedAttack {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The ally attacked instead.
+        ally: CombatantId,
+        /// The die that picked it.
+        roll: Roll,
+    },
+    /// A healing potion was used (healing follows, spending the drinker's recovery).
+    PotionUsed {
+        /// Who gave it.
+        by: CombatantId,
+        /// Who drank it.
+        target: CombatantId,
+    },
+    /// A combatant out of the fight fights in spirit (13th Age § Fight in Spirit); a `Bonus`
+    /// effect on the ally follows.
+    FoughtInSpirit {
+        /// Who, from out of the fight.
+        combatant: CombatantId,
+        /// The ally encouraged.
+        ally: CombatantId,
+    },
+    /// A combatant readied an action (held until before its next turn).
+    Readied {
+        /// Who.
+        combatant: CombatantId,
+        /// The action held.
+        action: ActionKind,
+    },
+    /// A delaying combatant will act right after the current turn.
+    DelayEnding {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// The order of battle changed (a delayed action moved a combatant); `turn_index` is the
+    /// index, in the new order, of the turn that just ended.
+    OrderChanged {
+        /// The new order.
+        order: Vec<CombatantId>,
+        /// Index of the last turn in the new order.
+        turn_index: u32,
+    },
+    /// The GM held or resumed the escalation die.
+    EscalationHeld {
+        /// Whether it is held (does not advance).
+        held: bool,
+    },
+    /// The party fled: a campaign loss (the battle-ended event follows).
+    PartyFled,
+    /// A power counting allies (13th Age § Allies: the other PCs and companions, conscious and
+    /// nearby; NPCs don't count) adds damage per ally to its hit damage.
+    AlliesCounted {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The allies counted, by id.
+        allies: Vec<CombatantId>,
+        /// The damage added to the hit damage roll.
+        bonus: i32,
+    },
+    /// Crossed to half hit points or fewer.
+    Staggered {
+        /// Who.
+        combatant: CombatantId,
+    },
+    /// A later rally's save failed: no rally this round, the standard action is kept.
+    RallyFailed {
+        /// Who.
+        combatant: CombatantId,
+        /// The round in which rallying is barred.
+        round: u32,
     },
     /// A grabber let go of a creature (a free action; the grab's `effect_ended` follows).
     LetGo {
@@ -729,22 +843,6 @@ pub enum GameEvent {
         /// Immune: non-magical energy against energy resistance.
         immune: bool,
     },
-    /// A limited power (once per battle, daily, recharge) was used and is expended.
-    PowerExpended {
-        /// Who.
-        combatant: CombatantId,
-        /// The attack or power id.
-        power: String,
-    },
-    /// An expended power is available again (a rest, or a successful recharge roll).
-    PowerRegained {
-        /// Who.
-        combatant: CombatantId,
-        /// The attack or power id.
-        power: String,
-        /// The recharge roll, if one was needed.
-        roll: Option<Roll>,
-    },
     /// The 50 % miss chance against an invisible target (d20: 1–10 misses), before the roll.
     MissChance {
         /// Who attacks.
@@ -787,22 +885,6 @@ pub enum GameEvent {
         /// Why.
         reason: Provocation,
     },
-    /// An opportunity attack is being made (its roll follows).
-    OpportunityTaken {
-        /// Who attacks.
-        attacker: CombatantId,
-        /// The provoker.
-        target: CombatantId,
-    },
-    /// A coup de grace: an automatic critical hit (damage follows).
-    CoupDeGrace {
-        /// Who attacks.
-        attacker: CombatantId,
-        /// The helpless target.
-        target: CombatantId,
-        /// With what.
-        attack: String,
-    },
     /// A flexible attack's natural roll triggered a maneuver.
     ManeuverTriggered {
         /// Who attacked.
@@ -814,41 +896,34 @@ pub enum GameEvent {
         /// The natural roll.
         natural: u32,
     },
-    /// A skill check (d20 + ability + level against a DC).
-    CheckRolled {
-        /// Who checks.
-        combatant: CombatantId,
-        /// What for (e.g. `stabilize`).
-        purpose: String,
-        /// The d20.
-        roll: Roll,
-        /// Ability modifier + level.
-        bonus: i32,
-        /// d20 + bonus.
-        total: i32,
-        /// Difficulty.
-        dc: i32,
-        /// Whether it succeeded.
-        success: bool,
+    /// The GM allowed or refused the heroes' knock-out blows (13th Age § Unconscious).
+    KnockOutsRuled {
+        /// Whether they are allowed from now on.
+        allowed: bool,
     },
-    /// An unconscious PC was stabilized: failed death saves no longer count.
-    Stabilized {
+}
+
+/// Orcus's own events, folded by that ruleset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrcusEvent {
+    /// Orcus: a combatant moved along a path of squares (`path` ends on its new square).
+    GridMoved {
+        /// Who moved.
+        combatant: CombatantId,
+        /// The squares entered, in order.
+        path: Vec<crate::grid::Square>,
+        /// Squares of movement spent.
+        cost: i32,
+        /// Walk, run, step or unwilling movement.
+        mode: crate::grid::MoveMode,
+    },
+    /// Orcus: an action point was spent for one more action this turn.
+    ActionPointSpent {
         /// Who.
         combatant: CombatantId,
-        /// By whom.
-        by: CombatantId,
-    },
-    /// The battle is over.
-    BattleEnded {
-        /// The side left standing, if any (none when the GM ended it).
-        winner: Option<Side>,
-    },
-    /// Commit–reveal: the seed and salt whose SHA-256 was published at creation.
-    SeedRevealed {
-        /// The session seed.
-        seed: u64,
-        /// The salt, 32 hex digits.
-        salt: String,
+        /// The action gained.
+        action: ActionKind,
     },
     /// Orcus: saving-throw riders were attached to an effect just applied (§ Special saving
     /// throw riders): an aftereffect and/or what the effect becomes on the first failed save.
@@ -872,17 +947,226 @@ pub enum GameEvent {
         /// The hero.
         combatant: CombatantId,
     },
-    /// 13th Age § Unconscious: a monster dropped to 0 hp by a hero's blow meant to keep it alive
-    /// is knocked out instead of slain: unconscious, out of the fight, defeated.
-    KnockedOut {
-        /// Who.
+    /// Orcus § Attacks with ammunition: pieces used by an attack (one per target).
+    AmmunitionUsed {
+        /// Who shot.
+        combatant: CombatantId,
+        /// How many pieces.
+        count: i32,
+    },
+    /// Orcus (§ Resting): the session clock advanced — a short rest (5 minutes), a long rest
+    /// (6 hours) or the GM's `pass_time`.
+    ClockAdvanced {
+        /// Minutes that passed.
+        minutes: u32,
+        /// The session clock now, in minutes since the session began.
+        clock: u32,
+    },
+    /// Orcus (§ Action points): a hero gained an action point — after every second encounter
+    /// between long rests.
+    ActionPointGained {
+        /// The hero.
         combatant: CombatantId,
     },
-    /// The GM allowed or refused the heroes' knock-out blows (13th Age § Unconscious).
-    KnockOutsRuled {
-        /// Whether they are allowed from now on.
-        allowed: bool,
+    /// Orcus § Mounted combat: a rider mounted a creature; it shares the mount's space.
+    Mounted {
+        /// The rider.
+        rider: CombatantId,
+        /// The mount.
+        mount: CombatantId,
+        /// The rider controls the mount (§ Controlling a mount).
+        controlled: bool,
     },
+    /// Orcus § Mounting and dismounting: a rider left (or fell off) its mount.
+    Dismounted {
+        /// The rider.
+        rider: CombatantId,
+        /// The mount.
+        mount: CombatantId,
+        /// Where the rider lands.
+        square: crate::grid::Square,
+    },
+    /// Orcus § Controlling a mount: the rider gave up an action; the mount may take it.
+    MountCommanded {
+        /// The rider.
+        rider: CombatantId,
+        /// The mount.
+        mount: CombatantId,
+        /// The action granted.
+        action: ActionKind,
+    },
+    /// Orcus elevation: a creature flew or climbed to a new height (squares above the ground).
+    MovedAloft {
+        /// Who.
+        combatant: CombatantId,
+        /// The new height.
+        height: i32,
+    },
+    /// Orcus elevation: a creature fell to the ground from `squares` up (damage follows as a
+    /// `hazard` with purpose `fall`).
+    Fell {
+        /// Who.
+        combatant: CombatantId,
+        /// The height it fell from.
+        squares: i32,
+    },
+    /// Orcus (§ Weapon properties, Loading (swift)): a power with such a weapon attacked; it
+    /// must be reloaded before it attacks again.
+    ReloadNeeded {
+        /// Who fired.
+        combatant: CombatantId,
+        /// The power.
+        power: String,
+    },
+    /// Orcus: a weapon power was reloaded (a swift action).
+    Reloaded {
+        /// Who reloaded.
+        combatant: CombatantId,
+        /// The power.
+        power: String,
+    },
+    /// Orcus (§ Targets, Allies and enemies): for its next attack, exactly `allies` count as
+    /// `combatant`'s allies.
+    AlliesChosen {
+        /// The power's user.
+        combatant: CombatantId,
+        /// Its allies for that action.
+        allies: Vec<CombatantId>,
+    },
+    /// Orcus: `combatant` counts as `user`'s enemy for `user`'s next attack.
+    AllyDeclined {
+        /// The creature declining.
+        combatant: CombatantId,
+        /// Whose action.
+        user: CombatantId,
+    },
+    /// Orcus: `combatant`'s attack is over: its allies are its side again.
+    AlliesReset {
+        /// The power's user.
+        combatant: CombatantId,
+    },
+    /// Orcus (§ Attack roll, Choosing to be hit): `combatant` will be hit by `attacker`'s next
+    /// attack against it, with no attack roll.
+    HitChosen {
+        /// Who chose to be hit.
+        combatant: CombatantId,
+        /// By whom.
+        attacker: CombatantId,
+    },
+    /// Orcus: an attack hit a target that chose to be hit, with no roll (in place of
+    /// `attack_rolled`).
+    HitByChoice {
+        /// Who attacks.
+        attacker: CombatantId,
+        /// The target.
+        target: CombatantId,
+        /// Attack id.
+        attack: String,
+    },
+    /// Orcus (§ Mounting and dismounting): the rider's standing choices (`rider_choices`):
+    /// whether a push, pull or shunt takes its mount along, and where it lands relative to its
+    /// mount when it falls off.
+    RiderChoicesMade {
+        /// The rider.
+        rider: CombatantId,
+        /// It takes its mount along when moved against its will.
+        move_mount: bool,
+        /// Its landing square relative to the mount's north-west square, if chosen.
+        landing: Option<crate::grid::Square>,
+    },
+    /// Orcus § Action descriptions (a power's Effect line, e.g. tangles): a zone was created
+    /// over an area's squares; it is listed in its creator's `grid.zones`.
+    ZoneCreated {
+        /// The zone.
+        zone: crate::grid::Zone,
+    },
+    /// Orcus: the creator of a zone lasting until the end of its next turn started that turn.
+    ZoneArmed {
+        /// The creator.
+        source: CombatantId,
+        /// The zone, by id.
+        zone: u32,
+    },
+    /// Orcus: a zone ended (its duration ran out: `expired`; not maintained: `expired`; ended by
+    /// its creator with `end_effect`: `released`; its creator out of the fight or the battle
+    /// over: `cleared`).
+    ZoneEnded {
+        /// The creator.
+        source: CombatantId,
+        /// The zone, by id.
+        zone: u32,
+        /// Why.
+        reason: EffectEndReason,
+    },
+    /// Orcus § Maintain: an effect or zone just created lasts only while `combatant` maintains
+    /// it (listed in its `grid.maintain_needed` until it ends).
+    MaintenanceNeeded {
+        /// The creator, who maintains it.
+        combatant: CombatantId,
+        /// The effect and the action that maintains it.
+        effect: crate::grid::MaintainedEffect,
+    },
+    /// Orcus § Action required: `combatant` readied its immediate counter `power`
+    /// (`ready_counter`); it resolves before the attack roll of an enemy's attack that targets
+    /// it (`grid.readied_counter`, cleared at the start of its next turn or when its immediate
+    /// action is spent).
+    CounterReadied {
+        /// Who readied it.
+        combatant: CombatantId,
+        /// The counter power, by id.
+        power: String,
+    },
+    /// Orcus § Stealth: `combatant` made a Stealth check to hide (`move_to` or
+    /// `create_diversion` with `hide`), or again after moving 3 or more squares while hidden.
+    /// It is now hidden from `hidden_from` (those that sensed it, in three-quarters cover or
+    /// total concealment from them, whose passive Perception `total` met) and seen by
+    /// `seen_by`; `grid.hidden_from` and `grid.stealth` (= `total`) become these.
+    HideChecked {
+        /// Who hides.
+        combatant: CombatantId,
+        /// The d20.
+        roll: Roll,
+        /// Its Stealth modifier.
+        bonus: i32,
+        /// −5 after moving 3 or more squares, −10 after a run, else 0.
+        penalty: i32,
+        /// d20 + bonus + penalty: what searches contest while it stays hidden.
+        total: i32,
+        /// The enemies it is hidden from.
+        hidden_from: Vec<CombatantId>,
+        /// The enemies that sense it and still see it.
+        seen_by: Vec<CombatantId>,
+    },
+    /// Orcus § Stealth: `by` no longer lose track of `combatant` (removed from its
+    /// `grid.hidden_from`).
+    Discovered {
+        /// Who was hidden.
+        combatant: CombatantId,
+        /// The enemies that now perceive it.
+        by: Vec<CombatantId>,
+        /// Why.
+        reason: DiscoveryReason,
+    },
+    /// Orcus § Stealth, § Perception: `combatant` searched actively (`search`); every creature
+    /// hidden from it whose Stealth total `total` met is in `found` (each then `discovered`).
+    Searched {
+        /// Who searches.
+        combatant: CombatantId,
+        /// The d20.
+        roll: Roll,
+        /// Its Perception modifier.
+        bonus: i32,
+        /// d20 + bonus.
+        total: i32,
+        /// The hidden creatures it found.
+        found: Vec<CombatantId>,
+    },
+}
+
+/// Five Torches Deep's own events, folded by that ruleset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FiveTorchesEvent {
     /// Five Torches Deep § initiative: each combatant's place is its DEX score (not modifier),
     /// fixed for the battle; a `turn_order` follows.
     InitiativeScores {
@@ -909,14 +1193,6 @@ pub enum GameEvent {
         /// The 1d6 or 1d8 the result rolled, if any.
         effect_roll: Option<Roll>,
     },
-    /// Five Torches Deep § When To Check Morale: the server proposes a morale check to the GM
-    /// (the battle begins, the first kill, a leader killed); nothing is rolled.
-    MoraleProposed {
-        /// Why.
-        trigger: crate::ftd::MoraleTrigger,
-        /// Who might check (those still in the fight on the side concerned).
-        combatants: Vec<CombatantId>,
-    },
     /// Five Torches Deep § Morale Checks: one morale roll (DC 11) for the listed combatants.
     MoraleChecked {
         /// Who this roll is for.
@@ -932,14 +1208,6 @@ pub enum GameEvent {
         /// They stand and fight.
         success: bool,
     },
-    /// Five Torches Deep: a combatant left the battle — fled or surrendered (failed morale) or
-    /// escaped (a successful retreat). It no longer acts or counts for the end of the battle.
-    LeftBattle {
-        /// Who.
-        combatant: CombatantId,
-        /// How.
-        how: crate::ftd::Departure,
-    },
     /// Five Torches Deep § Retreat: a PC spends its whole turn retreating; the GM rules next.
     RetreatStarted {
         /// Who.
@@ -950,13 +1218,6 @@ pub enum GameEvent {
     RetreatFailed {
         /// Who.
         combatant: CombatantId,
-    },
-    /// Orcus § Attacks with ammunition: pieces used by an attack (one per target).
-    AmmunitionUsed {
-        /// Who shot.
-        combatant: CombatantId,
-        /// How many pieces.
-        count: i32,
     },
     /// Five Torches Deep § Light: the GM set the scene's light (`combatant` null) or the light
     /// where one combatant is (`light` null: the scene's again).
@@ -1045,6 +1306,70 @@ pub enum GameEvent {
         /// The declared trigger.
         trigger: String,
     },
+    /// Five Torches Deep § Corruptions: a PC became infected by a disease, poison or venom, its
+    /// infection reached a new stage, or it ended (`corruption` null).
+    CorruptionChanged {
+        /// Who.
+        combatant: CombatantId,
+        /// The infection now.
+        corruption: Option<crate::ftd::Corruption>,
+    },
+    /// Five Torches Deep § Corruptions: ability score damage (at 0 the PC dies).
+    AbilityDamaged {
+        /// Who.
+        combatant: CombatantId,
+        /// Which score.
+        ability: crate::ftd::Ability,
+        /// The damage roll (1d6 per stage).
+        roll: Roll,
+        /// The score after it (never below 0).
+        score_after: i32,
+    },
+    /// Five Torches Deep, the time dice: the GM rolled them. For the hour of day `hours` is the
+    /// new hour (0..=23: the sum, or `start_hour` plus it, wrapping at 24) and the time of day
+    /// becomes `hours`:00; for a duration `hours` is the sum and nothing else changes.
+    TimeDiceRolled {
+        /// The hour of day or a duration.
+        purpose: crate::ftd::TimeDicePurpose,
+        /// The starting hour the dice counted from, if any.
+        start_hour: Option<u32>,
+        /// The dice (`Nd6`).
+        roll: Roll,
+        /// The hour of day, or the duration in hours.
+        hours: u32,
+    },
+    /// Five Torches Deep, the time dice: the GM set the time of day to `hour`:00.
+    TimeSet {
+        /// The hour (0..=23).
+        hour: u32,
+    },
+    /// Five Torches Deep § Quick Actions: a combatant spent its quick action concentrating on
+    /// `effect` — starting it (`maintained` false) or maintaining it this turn (true).
+    Concentrating {
+        /// Who.
+        combatant: CombatantId,
+        /// The effect.
+        effect: String,
+        /// Kept from an earlier turn.
+        maintained: bool,
+    },
+    /// Five Torches Deep § Retreat / § Quick Actions: a concentration ended — halted by a
+    /// retreat, lapsed (a turn without the quick action for it), dropped, incapacitated, or
+    /// left the battle.
+    ConcentrationEnded {
+        /// Who.
+        combatant: CombatantId,
+        /// The effect.
+        effect: String,
+        /// Why.
+        reason: crate::ftd::ConcentrationEnd,
+    },
+}
+
+/// Old-School Essentials and Basic Fantasy (B/X)'s own events, folded by that ruleset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BxEvent {
     /// Old-School Essentials § Surprise Checks: a side's d6; 1–2 means it is surprised.
     SurpriseRolled {
         /// The side.
@@ -1110,30 +1435,6 @@ pub enum GameEvent {
         /// (combatant, its rating, it holds).
         results: Vec<(CombatantId, i32, bool)>,
     },
-    /// Old-School Essentials: a GM-only secret roll (search, listen, wandering monsters).
-    /// Players and spectators (and the public export) get it with `roll` and `success` null:
-    /// they see that the roll was made, never its result.
-    SecretRolled {
-        /// What for.
-        check: crate::ose::SecretCheck,
-        /// The character searching or listening, if any.
-        combatant: Option<CombatantId>,
-        /// The chance in six.
-        chance: u32,
-        /// The d6 (GM only).
-        roll: Option<Roll>,
-        /// Found, heard, or a monster comes (GM only).
-        success: Option<bool>,
-        /// The area or item searched, if named.
-        area: Option<String>,
-        /// A wandering monster comes: its distance, 2d6 × 10′ (§ Wandering Monsters, Distance;
-        /// GM only).
-        distance: Option<Roll>,
-        /// Exploration turns the search takes (§ Searching, "Time: Searching takes one turn";
-        /// Basic Fantasy § Secret Doors: the third searcher of an area two, later ones an hour);
-        /// 0 for listening, doors and the wandering check. Public.
-        turns: u32,
-    },
     /// Old-School Essentials (§ Sequence of Play Per Turn): an exploration turn passed.
     ExplorationTurnPassed {
         /// The exploration turn just ended (1, 2, …).
@@ -1168,81 +1469,6 @@ pub enum GameEvent {
         carrier: CombatantId,
         /// Torch or lantern.
         source: crate::ose::LightSource,
-    },
-    /// Five Torches Deep § Corruptions: a PC became infected by a disease, poison or venom, its
-    /// infection reached a new stage, or it ended (`corruption` null).
-    CorruptionChanged {
-        /// Who.
-        combatant: CombatantId,
-        /// The infection now.
-        corruption: Option<crate::ftd::Corruption>,
-    },
-    /// Five Torches Deep § Corruptions: ability score damage (at 0 the PC dies).
-    AbilityDamaged {
-        /// Who.
-        combatant: CombatantId,
-        /// Which score.
-        ability: crate::ftd::Ability,
-        /// The damage roll (1d6 per stage).
-        roll: Roll,
-        /// The score after it (never below 0).
-        score_after: i32,
-    },
-    /// Orcus (§ Resting): the session clock advanced — a short rest (5 minutes), a long rest
-    /// (6 hours) or the GM's `pass_time`.
-    ClockAdvanced {
-        /// Minutes that passed.
-        minutes: u32,
-        /// The session clock now, in minutes since the session began.
-        clock: u32,
-    },
-    /// Orcus (§ Action points): a hero gained an action point — after every second encounter
-    /// between long rests.
-    ActionPointGained {
-        /// The hero.
-        combatant: CombatantId,
-    },
-    /// Orcus § Mounted combat: a rider mounted a creature; it shares the mount's space.
-    Mounted {
-        /// The rider.
-        rider: CombatantId,
-        /// The mount.
-        mount: CombatantId,
-        /// The rider controls the mount (§ Controlling a mount).
-        controlled: bool,
-    },
-    /// Orcus § Mounting and dismounting: a rider left (or fell off) its mount.
-    Dismounted {
-        /// The rider.
-        rider: CombatantId,
-        /// The mount.
-        mount: CombatantId,
-        /// Where the rider lands.
-        square: crate::grid::Square,
-    },
-    /// Orcus § Controlling a mount: the rider gave up an action; the mount may take it.
-    MountCommanded {
-        /// The rider.
-        rider: CombatantId,
-        /// The mount.
-        mount: CombatantId,
-        /// The action granted.
-        action: ActionKind,
-    },
-    /// Orcus elevation: a creature flew or climbed to a new height (squares above the ground).
-    MovedAloft {
-        /// Who.
-        combatant: CombatantId,
-        /// The new height.
-        height: i32,
-    },
-    /// Orcus elevation: a creature fell to the ground from `squares` up (damage follows as a
-    /// `hazard` with purpose `fall`).
-    Fell {
-        /// Who.
-        combatant: CombatantId,
-        /// The height it fell from.
-        squares: i32,
     },
     /// Old-School Essentials § Encounter Distance: how far away the encounter begins.
     EncounterDistanceRolled {
@@ -1391,77 +1617,6 @@ pub enum GameEvent {
         /// Tacking against it (0: not possible).
         tacking: (u32, u32),
     },
-    /// Orcus (§ Weapon properties, Loading (swift)): a power with such a weapon attacked; it
-    /// must be reloaded before it attacks again.
-    ReloadNeeded {
-        /// Who fired.
-        combatant: CombatantId,
-        /// The power.
-        power: String,
-    },
-    /// Orcus: a weapon power was reloaded (a swift action).
-    Reloaded {
-        /// Who reloaded.
-        combatant: CombatantId,
-        /// The power.
-        power: String,
-    },
-    /// Orcus (§ Targets, Allies and enemies): for its next attack, exactly `allies` count as
-    /// `combatant`'s allies.
-    AlliesChosen {
-        /// The power's user.
-        combatant: CombatantId,
-        /// Its allies for that action.
-        allies: Vec<CombatantId>,
-    },
-    /// Orcus: `combatant` counts as `user`'s enemy for `user`'s next attack.
-    AllyDeclined {
-        /// The creature declining.
-        combatant: CombatantId,
-        /// Whose action.
-        user: CombatantId,
-    },
-    /// Orcus: `combatant`'s attack is over: its allies are its side again.
-    AlliesReset {
-        /// The power's user.
-        combatant: CombatantId,
-    },
-    /// Orcus (§ Attack roll, Choosing to be hit): `combatant` will be hit by `attacker`'s next
-    /// attack against it, with no attack roll.
-    HitChosen {
-        /// Who chose to be hit.
-        combatant: CombatantId,
-        /// By whom.
-        attacker: CombatantId,
-    },
-    /// Orcus: an attack hit a target that chose to be hit, with no roll (in place of
-    /// `attack_rolled`).
-    HitByChoice {
-        /// Who attacks.
-        attacker: CombatantId,
-        /// The target.
-        target: CombatantId,
-        /// Attack id.
-        attack: String,
-    },
-    /// Five Torches Deep, the time dice: the GM rolled them. For the hour of day `hours` is the
-    /// new hour (0..=23: the sum, or `start_hour` plus it, wrapping at 24) and the time of day
-    /// becomes `hours`:00; for a duration `hours` is the sum and nothing else changes.
-    TimeDiceRolled {
-        /// The hour of day or a duration.
-        purpose: crate::ftd::TimeDicePurpose,
-        /// The starting hour the dice counted from, if any.
-        start_hour: Option<u32>,
-        /// The dice (`Nd6`).
-        roll: Roll,
-        /// The hour of day, or the duration in hours.
-        hours: u32,
-    },
-    /// Five Torches Deep, the time dice: the GM set the time of day to `hour`:00.
-    TimeSet {
-        /// The hour (0..=23).
-        hour: u32,
-    },
     /// Old-School Essentials § Evasion and Pursuit: an evasion attempt. `chance` is the
     /// percentage (0: no chance, 100: automatic); `roll` is the d% when one was needed; on
     /// failure a pursuit occurs.
@@ -1499,27 +1654,6 @@ pub enum GameEvent {
         amount: i32,
         /// The target's subdual damage in all.
         subdual: i32,
-    },
-    /// Five Torches Deep § Quick Actions: a combatant spent its quick action concentrating on
-    /// `effect` — starting it (`maintained` false) or maintaining it this turn (true).
-    Concentrating {
-        /// Who.
-        combatant: CombatantId,
-        /// The effect.
-        effect: String,
-        /// Kept from an earlier turn.
-        maintained: bool,
-    },
-    /// Five Torches Deep § Retreat / § Quick Actions: a concentration ended — halted by a
-    /// retreat, lapsed (a turn without the quick action for it), dropped, incapacitated, or
-    /// left the battle.
-    ConcentrationEnded {
-        /// Who.
-        combatant: CombatantId,
-        /// The effect.
-        effect: String,
-        /// Why.
-        reason: crate::ftd::ConcentrationEnd,
     },
     /// Old-School Essentials § Attacks Per Round: a monster made one of its routine attacks
     /// (content `routine`); each may be made once per round, and its standard action is spent
@@ -1567,17 +1701,6 @@ pub enum GameEvent {
         combatant: CombatantId,
         /// The round's order from now on.
         order: Vec<CombatantId>,
-    },
-    /// Orcus (§ Mounting and dismounting): the rider's standing choices (`rider_choices`):
-    /// whether a push, pull or shunt takes its mount along, and where it lands relative to its
-    /// mount when it falls off.
-    RiderChoicesMade {
-        /// The rider.
-        rider: CombatantId,
-        /// It takes its mount along when moved against its will.
-        move_mount: bool,
-        /// Its landing square relative to the mount's north-west square, if chosen.
-        landing: Option<crate::grid::Square>,
     },
     /// Old-School Essentials § Evasion and Pursuit: a pursuit began.
     PursuitStarted {
@@ -1673,38 +1796,6 @@ pub enum GameEvent {
         /// rate is unchanged).
         oars: Option<(u32, u32)>,
     },
-    /// Orcus § Action descriptions (a power's Effect line, e.g. tangles): a zone was created
-    /// over an area's squares; it is listed in its creator's `grid.zones`.
-    ZoneCreated {
-        /// The zone.
-        zone: crate::grid::Zone,
-    },
-    /// Orcus: the creator of a zone lasting until the end of its next turn started that turn.
-    ZoneArmed {
-        /// The creator.
-        source: CombatantId,
-        /// The zone, by id.
-        zone: u32,
-    },
-    /// Orcus: a zone ended (its duration ran out: `expired`; not maintained: `expired`; ended by
-    /// its creator with `end_effect`: `released`; its creator out of the fight or the battle
-    /// over: `cleared`).
-    ZoneEnded {
-        /// The creator.
-        source: CombatantId,
-        /// The zone, by id.
-        zone: u32,
-        /// Why.
-        reason: EffectEndReason,
-    },
-    /// Orcus § Maintain: an effect or zone just created lasts only while `combatant` maintains
-    /// it (listed in its `grid.maintain_needed` until it ends).
-    MaintenanceNeeded {
-        /// The creator, who maintains it.
-        combatant: CombatantId,
-        /// The effect and the action that maintains it.
-        effect: crate::grid::MaintainedEffect,
-    },
     /// Old-School Essentials § Stuck Doors, Basic Fantasy § Doors: a character tried to force a
     /// door open (`stuck_door`, `locked_door`) or bend bars (`bars`) — a public roll (neither
     /// text makes it the referee's secret): success on `chance` or less of the die
@@ -1721,61 +1812,6 @@ pub enum GameEvent {
         roll: Roll,
         /// Forced open (bent).
         success: bool,
-    },
-    /// Orcus § Action required: `combatant` readied its immediate counter `power`
-    /// (`ready_counter`); it resolves before the attack roll of an enemy's attack that targets
-    /// it (`grid.readied_counter`, cleared at the start of its next turn or when its immediate
-    /// action is spent).
-    CounterReadied {
-        /// Who readied it.
-        combatant: CombatantId,
-        /// The counter power, by id.
-        power: String,
-    },
-    /// Orcus § Stealth: `combatant` made a Stealth check to hide (`move_to` or
-    /// `create_diversion` with `hide`), or again after moving 3 or more squares while hidden.
-    /// It is now hidden from `hidden_from` (those that sensed it, in three-quarters cover or
-    /// total concealment from them, whose passive Perception `total` met) and seen by
-    /// `seen_by`; `grid.hidden_from` and `grid.stealth` (= `total`) become these.
-    HideChecked {
-        /// Who hides.
-        combatant: CombatantId,
-        /// The d20.
-        roll: Roll,
-        /// Its Stealth modifier.
-        bonus: i32,
-        /// −5 after moving 3 or more squares, −10 after a run, else 0.
-        penalty: i32,
-        /// d20 + bonus + penalty: what searches contest while it stays hidden.
-        total: i32,
-        /// The enemies it is hidden from.
-        hidden_from: Vec<CombatantId>,
-        /// The enemies that sense it and still see it.
-        seen_by: Vec<CombatantId>,
-    },
-    /// Orcus § Stealth: `by` no longer lose track of `combatant` (removed from its
-    /// `grid.hidden_from`).
-    Discovered {
-        /// Who was hidden.
-        combatant: CombatantId,
-        /// The enemies that now perceive it.
-        by: Vec<CombatantId>,
-        /// Why.
-        reason: DiscoveryReason,
-    },
-    /// Orcus § Stealth, § Perception: `combatant` searched actively (`search`); every creature
-    /// hidden from it whose Stealth total `total` met is in `found` (each then `discovered`).
-    Searched {
-        /// Who searches.
-        combatant: CombatantId,
-        /// The d20.
-        roll: Roll,
-        /// Its Perception modifier.
-        bonus: i32,
-        /// d20 + bonus.
-        total: i32,
-        /// The hidden creatures it found.
-        found: Vec<CombatantId>,
     },
 }
 
@@ -1870,3 +1906,15 @@ impl GameEvent {
         }
     }
 }
+
+crate::namespace::namespaced!(
+    GameEvent,
+    "event",
+    event_owners,
+    [
+        (ThirteenthAge, ThirteenthAgeEvent),
+        (Orcus, OrcusEvent),
+        (FiveTorches, FiveTorchesEvent),
+        (Bx, BxEvent),
+    ]
+);

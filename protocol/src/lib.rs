@@ -12,14 +12,16 @@ pub mod ftd;
 pub mod grid;
 pub mod ids;
 pub mod message;
+pub mod namespace;
 pub mod ose;
 pub mod pursuit;
 pub mod roll;
 pub mod state;
 
-pub use command::Command;
+pub use command::{BxCommand, Command, FiveTorchesCommand, OrcusCommand, ThirteenthAgeCommand};
 pub use error::{ErrorCode, Rejection};
-pub use event::GameEvent;
+pub use event::{BxEvent, FiveTorchesEvent, GameEvent, OrcusEvent, ThirteenthAgeEvent};
 pub use ids::{CombatantId, Role, SessionId, Side};
 pub use message::{ClientMessage, EventMessage, PROTOCOL_VERSION, ServerMessage};
+pub use namespace::Family;
 pub use state::SessionState;

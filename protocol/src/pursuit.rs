@@ -2,6 +2,7 @@
 //! pursuit after a failed evasion and its state (`OseBattle::pursuit`), folded from the events by
 //! [`fold`] in both the server's apply and the CLI tracker.
 
+use crate::BxEvent;
 use crate::event::GameEvent;
 use crate::ids::CombatantId;
 use crate::ose::EncounterSetting;
@@ -53,13 +54,13 @@ pub const EXHAUSTING_ROUNDS: u32 = 30;
 /// Folds one event into the session's pursuit; events of other rules change nothing.
 pub fn fold(pursuit: &mut Option<Pursuit>, e: &GameEvent) {
     match e {
-        GameEvent::PursuitStarted {
+        GameEvent::Bx(BxEvent::PursuitStarted {
             setting,
             fleeing_rate,
             pursuer_rate,
             runners,
             distance,
-        } => {
+        }) => {
             *pursuit = Some(Pursuit {
                 setting: *setting,
                 fleeing_rate: *fleeing_rate,
@@ -69,9 +70,9 @@ pub fn fold(pursuit: &mut Option<Pursuit>, e: &GameEvent) {
                 distance: *distance,
             });
         }
-        GameEvent::PursuitRoundPassed {
+        GameEvent::Bx(BxEvent::PursuitRoundPassed {
             round, distance, ..
-        } => {
+        }) => {
             if let Some(p) = pursuit {
                 p.rounds = *round;
                 p.distance = *distance;
@@ -79,8 +80,8 @@ pub fn fold(pursuit: &mut Option<Pursuit>, e: &GameEvent) {
         }
         // A new evasion that succeeds ends the pursuit (§ In the Wilderness, Pursuit: "it may
         // make another evasion attempt"); so do its end and the start of combat.
-        GameEvent::EvasionAttempted { evaded: true, .. }
-        | GameEvent::PursuitEnded { .. }
+        GameEvent::Bx(BxEvent::EvasionAttempted { evaded: true, .. })
+        | GameEvent::Bx(BxEvent::PursuitEnded { .. })
         | GameEvent::BattleStarted => *pursuit = None,
         _ => {}
     }

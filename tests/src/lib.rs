@@ -5,6 +5,7 @@
 use anyhow::{Result, anyhow};
 use fray_protocol::ids::{CombatantId, Role, Side};
 use fray_protocol::state::Phase;
+use fray_protocol::{BxCommand, BxEvent, FiveTorchesCommand, OrcusEvent};
 use fray_protocol::{Command, GameEvent, SessionState};
 use fray_server::demo::bot::next_for_table;
 use fray_server::net::{self, Registry};
@@ -167,9 +168,9 @@ pub fn orcus_coverage(
     for e in events {
         let mut tag: Option<&'static str> = None;
         match e {
-            GameEvent::GridMoved {
+            GameEvent::Orcus(OrcusEvent::GridMoved {
                 combatant, path, ..
-            } => {
+            }) => {
                 if let (Some(last), Some(entry)) = (path.last(), at.get_mut(combatant)) {
                     entry.0.at = *last;
                 }
@@ -211,7 +212,7 @@ pub fn orcus_coverage(
                     seen.insert("flanking");
                 }
             }
-            GameEvent::RiderAttached { rider, .. } => {
+            GameEvent::Orcus(OrcusEvent::RiderAttached { rider, .. }) => {
                 riders.insert(rider.effect, rider.aftereffect.is_some());
             }
             GameEvent::EffectEnded { effect, reason, .. } => {
@@ -241,7 +242,7 @@ pub fn orcus_coverage(
                 purpose: SavePurpose::Death,
                 ..
             } => tag = Some("death-save"),
-            GameEvent::ActionPointSpent { .. } => tag = Some("action-point"),
+            GameEvent::Orcus(OrcusEvent::ActionPointSpent { .. }) => tag = Some("action-point"),
             GameEvent::CoupDeGrace { .. } => tag = Some("coup-de-grace"),
             GameEvent::Rallied { .. } => tag = Some("rally"),
             GameEvent::Stabilized { .. } => tag = Some("stabilize"),
@@ -338,23 +339,23 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         .collect();
     send(
         session,
-        Command::SetLight {
+        Command::FiveTorches(FiveTorchesCommand::SetLight {
             combatant: None,
             light: Some(LightLevel::Darkness),
-        },
+        }),
         &mut sent,
     )?;
     if let Some(torchbearer) = heroes.first() {
-        let torch = Command::CarryLight {
+        let torch = Command::FiveTorches(FiveTorchesCommand::CarryLight {
             actor: torchbearer.clone(),
             source: Some(LightSource::Torch),
-        };
+        });
         send(session, torch.clone(), &mut sent)?;
         send(
             session,
-            Command::TravelTurn {
+            Command::FiveTorches(FiveTorchesCommand::TravelTurn {
                 advantage: Advantage::Advantage,
-            },
+            }),
             &mut sent,
         )?;
         send(session, torch, &mut sent)?;
@@ -368,11 +369,11 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
     {
         send(
             session,
-            Command::SetLoad {
+            Command::FiveTorches(FiveTorchesCommand::SetLoad {
                 combatant: porter.clone(),
                 load: str_score,
                 coins: 500,
-            },
+            }),
             &mut sent,
         )?;
     }
@@ -431,14 +432,16 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         if state.phase == Phase::Ended {
             if state.seed_revealed {
                 // A night's unsafe rest after the fight, unless the GM ended the session.
-                let rested = sent.iter().any(|c| matches!(c, Command::Rest { .. }));
+                let rested = sent
+                    .iter()
+                    .any(|c| matches!(c, Command::FiveTorches(FiveTorchesCommand::Rest { .. })));
                 if !rested && !state.session_over {
                     send(
                         session,
-                        Command::Rest {
+                        Command::FiveTorches(FiveTorchesCommand::Rest {
                             safe: false,
                             nights: 1,
-                        },
+                        }),
                         &mut sent,
                     )?;
                 }
@@ -469,7 +472,7 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                     .all(|c| state.combatant(c).is_some_and(|c| c.side == Side::Monsters));
                 events = send(
                     session,
-                    Command::MoraleCheck {
+                    Command::FiveTorches(FiveTorchesCommand::MoraleCheck {
                         combatants: who,
                         group: monsters && trigger == MoraleTrigger::LeaderKilled,
                         advantage: if trigger == MoraleTrigger::PcRetreated {
@@ -478,7 +481,7 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                             Advantage::None
                         },
                         on_failure: MoraleOutcome::Flee,
-                    },
+                    }),
                     &mut sent,
                 )?;
                 continue;
@@ -492,14 +495,14 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                 .unwrap_or_default();
             events = send(
                 session,
-                Command::ResolveRetreat {
+                Command::FiveTorches(FiveTorchesCommand::ResolveRetreat {
                     check: Some(RetreatCheck {
                         ability: Ability::Dex,
                         dc: 12,
                         proficient: false,
                     }),
                     attackers,
-                },
+                }),
                 &mut sent,
             )?;
             continue;
@@ -528,7 +531,11 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                 continue;
             }
             if fresh && me.hp.is_some_and(|h| h <= 2) && !me.engaged_with.is_empty() {
-                events = send(session, Command::Retreat { actor: cur }, &mut sent)?;
+                events = send(
+                    session,
+                    Command::FiveTorches(FiveTorchesCommand::Retreat { actor: cur }),
+                    &mut sent,
+                )?;
                 continue;
             }
             // Once a fight, a fresh hero with a close first attack and no one close waits for
@@ -541,11 +548,11 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                 readied_once = true;
                 send(
                     session,
-                    Command::ReadyAction {
+                    Command::FiveTorches(FiveTorchesCommand::ReadyAction {
                         actor: cur.clone(),
                         action: fray_protocol::event::ActionKind::Standard,
                         trigger: "an enemy comes close".into(),
-                    },
+                    }),
                     &mut sent,
                 )?;
                 events = send(session, Command::EndTurn { actor: cur }, &mut sent)?;
@@ -598,10 +605,10 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
             {
                 events = send(
                     session,
-                    Command::GrantAdvantage {
+                    Command::FiveTorches(FiveTorchesCommand::GrantAdvantage {
                         combatant: cur,
                         advantage: Advantage::Advantage,
-                    },
+                    }),
                     &mut sent,
                 )?;
                 continue;
@@ -720,11 +727,11 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         use fray_protocol::bf::{ArmorType, March, Terrain};
         send(
             session,
-            Command::HireRetainer {
+            Command::Bx(BxCommand::HireRetainer {
                 employer: CombatantId::new("wenna"),
                 retainer: CombatantId::new("pell"),
                 adjustment: 1,
-            },
+            }),
             &mut sent,
         )?;
         for (who, armor, load) in [
@@ -733,12 +740,12 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         ] {
             send(
                 session,
-                Command::SetEncumbrance {
+                Command::Bx(BxCommand::SetEncumbrance {
                     combatant: CombatantId::new(who),
                     armor,
                     load,
                     treasure: false,
-                },
+                }),
                 &mut sent,
             )?;
         }
@@ -749,32 +756,32 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         ] {
             send(
                 session,
-                Command::PassDay {
+                Command::Bx(BxCommand::PassDay {
                     march,
                     terrain,
                     unfed: vec![CombatantId::new("quill")],
                     no_water: Vec::new(),
                     leader: Some(CombatantId::new("odo")),
                     water: None,
-                },
+                }),
                 &mut sent,
             )?;
         }
         send(
             session,
-            Command::TimeEffect {
+            Command::Bx(BxCommand::TimeEffect {
                 name: "bless".into(),
                 combatant: Some(CombatantId::new("wenna")),
                 turns: 2,
-            },
+            }),
             &mut sent,
         )?;
         send(
             session,
-            Command::LightSource {
+            Command::Bx(BxCommand::LightSource {
                 carrier: CombatantId::new("odo"),
                 source: LightSource::Torch,
-            },
+            }),
             &mut sent,
         )?;
         for (check, who, chance) in [
@@ -785,27 +792,27 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         ] {
             send(
                 session,
-                Command::SecretRoll {
+                Command::Bx(BxCommand::SecretRoll {
                     check,
                     combatant: Some(CombatantId::new(who)),
                     chance,
                     area: None,
-                },
+                }),
                 &mut sent,
             )?;
         }
         for turn in 1..=12 {
             let events = send(
                 session,
-                Command::ExplorationTurn {
+                Command::Bx(BxCommand::ExplorationTurn {
                     wandering: Some(1),
                     rest: turn == 6,
-                },
+                }),
                 &mut sent,
             )?;
             if events
                 .iter()
-                .any(|e| matches!(e, GameEvent::LightBurnedOut { .. }))
+                .any(|e| matches!(e, GameEvent::Bx(BxEvent::LightBurnedOut { .. })))
             {
                 break;
             }
@@ -819,24 +826,24 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
     };
     send(
         session,
-        Command::RollSurprise {
+        Command::Bx(BxCommand::RollSurprise {
             sides: vec![Side::Monsters],
-        },
+        }),
         &mut sent,
     )?;
     send(
         session,
-        Command::RollReaction {
+        Command::Bx(BxCommand::RollReaction {
             speaker: Some(CombatantId::new("wenna")),
-        },
+        }),
         &mut sent,
     )?;
     send(
         session,
-        Command::Declare {
+        Command::Bx(BxCommand::Declare {
             actor: caster.clone(),
             declaration: sleep(),
-        },
+        }),
         &mut sent,
     )?;
     let mut proposals: Vec<Vec<CombatantId>> = Vec::new();
@@ -846,7 +853,7 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         for e in &events {
             match e {
                 GameEvent::MoraleProposed { combatants, .. } => proposals.push(combatants.clone()),
-                GameEvent::SpellCast { .. } => cast = true,
+                GameEvent::Bx(BxEvent::SpellCast { .. }) => cast = true,
                 _ => {}
             }
         }
@@ -870,11 +877,11 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                         .collect();
                     send(
                         session,
-                        Command::AwardXp {
+                        Command::Bx(BxCommand::AwardXp {
                             monsters: defeated,
                             bonus: 50,
                             party,
-                        },
+                        }),
                         &mut sent,
                     )?;
                 }
@@ -890,11 +897,11 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         {
             events = send(
                 session,
-                Command::SavingThrow {
+                Command::Bx(BxCommand::SavingThrow {
                     combatant: m.id.clone(),
                     category: SaveCategory::Spells,
                     modifier: 0,
-                },
+                }),
                 &mut sent,
             )?;
             continue;
@@ -913,10 +920,10 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
             if !who.is_empty() {
                 events = send(
                     session,
-                    Command::OseMorale {
+                    Command::Bx(BxCommand::OseMorale {
                         combatants: who,
                         adjustment: 0,
-                    },
+                    }),
                     &mut sent,
                 )?;
                 continue;
@@ -930,10 +937,10 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         {
             events = send(
                 session,
-                Command::Declare {
+                Command::Bx(BxCommand::Declare {
                     actor: caster.clone(),
                     declaration: sleep(),
-                },
+                }),
                 &mut sent,
             )?;
             continue;
@@ -948,14 +955,18 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
             return Err(anyhow!("{cur} has no Old-School Essentials sheet"));
         };
         if ose_should_hold(&state, &cur) {
-            events = send(session, Command::OseHold { actor: cur }, &mut sent)?;
+            events = send(
+                session,
+                Command::Bx(BxCommand::OseHold { actor: cur }),
+                &mut sent,
+            )?;
             continue;
         }
         if matches!(o.declared, Some(Declaration::Spell { .. })) {
             let cmd = if o.disrupted {
                 Command::EndTurn { actor: cur }
             } else {
-                Command::CastSpell { actor: cur }
+                Command::Bx(BxCommand::CastSpell { actor: cur })
             };
             events = send(session, cmd, &mut sent)?;
             continue;
@@ -976,10 +987,10 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         if me.id.as_str() == "quill" && missile.is_some() && o.moved == 0 && !in_melee {
             events = send(
                 session,
-                Command::OseMove {
+                Command::Bx(BxCommand::OseMove {
                     actor: cur,
                     feet: 10,
-                },
+                }),
                 &mut sent,
             )?;
             continue;
@@ -988,23 +999,23 @@ pub fn play_ose_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
             // § Missile Attacks: no shooting while in melee (`missile_in_melee`): he fights
             // with his first (melee) weapon instead.
             (Side::Heroes, Some(m), _) if me.id.as_str() == "quill" && !in_melee => {
-                Command::OseAttack {
+                Command::Bx(BxCommand::OseAttack {
                     actor: cur,
                     attack: m.id,
                     target: foe,
                     range: Some(MissileRange::Short),
                     modifier: 0,
                     behind: false,
-                }
+                })
             }
-            (_, _, Some(a)) => Command::OseAttack {
+            (_, _, Some(a)) => Command::Bx(BxCommand::OseAttack {
                 actor: cur,
                 attack: a.id,
                 target: foe,
                 range: None,
                 modifier: 0,
                 behind: false,
-            },
+            }),
             _ => Command::EndTurn { actor: cur },
         };
         events = send(session, cmd, &mut sent)?;

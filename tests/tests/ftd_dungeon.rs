@@ -13,6 +13,7 @@ use fray_protocol::ftd::{Advantage, LightLevel, LightSource};
 use fray_protocol::ids::SessionId;
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::{ClientMessage, Command, ErrorCode, GameEvent, ServerMessage, SessionState};
+use fray_protocol::{FiveTorchesCommand, FiveTorchesEvent};
 use fray_server::demo::client::Client;
 use fray_server::log::MemStorage;
 use fray_server::session::{Session, SessionConfig};
@@ -101,48 +102,53 @@ async fn a_dungeon_session_over_real_sockets_burns_a_torch_and_refuses_what_it_m
         n
     };
     // The GM's light; a player may not set it.
-    let dark = Command::SetLight {
+    let dark = Command::FiveTorches(FiveTorchesCommand::SetLight {
         combatant: None,
         light: Some(LightLevel::Darkness),
-    };
+    });
     assert_eq!(
         command(&mut bob, next(), dark.clone()).await?,
         Err(ErrorCode::GmOnly)
     );
     assert!(command(&mut gm, next(), dark).await?.is_ok());
     // Hesk's torch (alice's), Ilsabet's lantern (bob's own player lights it).
-    let torch = Command::CarryLight {
+    let torch = Command::FiveTorches(FiveTorchesCommand::CarryLight {
         actor: id("hesk"),
         source: Some(LightSource::Torch),
-    };
+    });
     assert!(command(&mut gm, next(), torch).await?.is_ok());
-    let lantern = Command::CarryLight {
+    let lantern = Command::FiveTorches(FiveTorchesCommand::CarryLight {
         actor: id("ilsabet"),
         source: Some(LightSource::Lantern),
-    };
+    });
     assert!(command(&mut bob, next(), lantern).await?.is_ok());
     // A travel turn: an hour; the torch burns out, the lantern goes on.
     let Ok(events) = command(
         &mut gm,
         next(),
-        Command::TravelTurn {
+        Command::FiveTorches(FiveTorchesCommand::TravelTurn {
             advantage: Advantage::None,
-        },
+        }),
     )
     .await?
     else {
         bail!("travel turn refused")
     };
+    assert!(events.iter().any(|e| matches!(
+        e,
+        GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled { number: 1, .. })
+    )));
     assert!(
-        events
-            .iter()
-            .any(|e| matches!(e, GameEvent::TravelTurnRolled { number: 1, .. }))
+        events.contains(&GameEvent::FiveTorches(FiveTorchesEvent::TimePassed {
+            seconds: 3600
+        }))
     );
-    assert!(events.contains(&GameEvent::TimePassed { seconds: 3600 }));
-    assert!(events.contains(&GameEvent::LightWentOut {
-        combatant: id("hesk"),
-        source: LightSource::Torch
-    }));
+    assert!(
+        events.contains(&GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut {
+            combatant: id("hesk"),
+            source: LightSource::Torch
+        }))
+    );
     let s = snapshot(&mut gm).await?;
     let ftd = |c: &str| s.combatant(&id(c)).and_then(|c| c.ftd.clone());
     assert!(ftd("hesk").is_some_and(|f| f.carried.is_none()));
@@ -153,9 +159,9 @@ async fn a_dungeon_session_over_real_sockets_burns_a_torch_and_refuses_what_it_m
         command(
             &mut gm,
             next(),
-            Command::ResilienceCheck {
+            Command::FiveTorches(FiveTorchesCommand::ResilienceCheck {
                 combatant: id("hesk")
-            }
+            })
         )
         .await?,
         Err(ErrorCode::InvalidArgument)
@@ -172,11 +178,11 @@ async fn a_dungeon_session_over_real_sockets_burns_a_torch_and_refuses_what_it_m
         command(
             &mut gm,
             next(),
-            Command::SetLoad {
+            Command::FiveTorches(FiveTorchesCommand::SetLoad {
                 combatant: id("mirelle"),
                 load: 40,
                 coins: 0
-            }
+            })
         )
         .await?
         .is_ok()
@@ -196,9 +202,13 @@ async fn a_dungeon_session_over_real_sockets_burns_a_torch_and_refuses_what_it_m
     );
     // Stealth at the GM's DC 1: she hides; no enemy may target her.
     assert!(
-        command(&mut gm, next(), Command::SetStealthDc { dc: Some(1) })
-            .await?
-            .is_ok()
+        command(
+            &mut gm,
+            next(),
+            Command::FiveTorches(FiveTorchesCommand::SetStealthDc { dc: Some(1) })
+        )
+        .await?
+        .is_ok()
     );
     let Ok(events) = command(
         &mut gm,
@@ -211,10 +221,12 @@ async fn a_dungeon_session_over_real_sockets_burns_a_torch_and_refuses_what_it_m
     else {
         bail!("hide refused")
     };
-    assert!(events.contains(&GameEvent::StealthChanged {
-        combatant: id("mirelle"),
-        hidden: true
-    }));
+    assert!(
+        events.contains(&GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged {
+            combatant: id("mirelle"),
+            hidden: true
+        }))
+    );
     assert!(
         command(
             &mut gm,
@@ -278,15 +290,15 @@ async fn travel_turns_burn_a_torch_and_a_lantern_out_and_the_party_rolls_to_retu
         n += 1;
         n
     };
-    let lantern = Command::CarryLight {
+    let lantern = Command::FiveTorches(FiveTorchesCommand::CarryLight {
         actor: id("ilsabet"),
         source: Some(LightSource::Lantern),
-    };
+    });
     assert!(command(&mut gm, next(), lantern).await?.is_ok());
-    let torch = Command::CarryLight {
+    let torch = Command::FiveTorches(FiveTorchesCommand::CarryLight {
         actor: id("hesk"),
         source: Some(LightSource::Torch),
-    };
+    });
     assert!(command(&mut gm, next(), torch).await?.is_ok());
     // Travel turns until the torch (1 hour) and then the lantern (3 hours) burn out.
     let mut turns = 0;
@@ -295,9 +307,9 @@ async fn travel_turns_burn_a_torch_and_a_lantern_out_and_the_party_rolls_to_retu
         let Ok(events) = command(
             &mut gm,
             next(),
-            Command::TravelTurn {
+            Command::FiveTorches(FiveTorchesCommand::TravelTurn {
                 advantage: Advantage::None,
-            },
+            }),
         )
         .await?
         else {
@@ -305,12 +317,12 @@ async fn travel_turns_burn_a_torch_and_a_lantern_out_and_the_party_rolls_to_retu
         };
         turns += 1;
         if events.iter().any(
-            |e| matches!(e, GameEvent::LightWentOut { combatant, .. } if *combatant == id("hesk")),
+            |e| matches!(e, GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut { combatant, .. }) if *combatant == id("hesk")),
         ) {
             torch_out.get_or_insert(turns);
         }
         if events.iter().any(|e| {
-            matches!(e, GameEvent::LightWentOut { combatant, .. } if *combatant == id("ilsabet"))
+            matches!(e, GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut { combatant, .. }) if *combatant == id("ilsabet"))
         }) {
             break;
         }
@@ -321,9 +333,11 @@ async fn travel_turns_burn_a_torch_and_a_lantern_out_and_the_party_rolls_to_retu
     assert_eq!(torch_out, Some(1));
     assert_eq!(turns, 3);
     // A monster does not roll to return.
-    let back = |who: Vec<CombatantId>| Command::RollToReturn {
-        path: ReturnPath::Arduous,
-        combatants: who,
+    let back = |who: Vec<CombatantId>| {
+        Command::FiveTorches(FiveTorchesCommand::RollToReturn {
+            path: ReturnPath::Arduous,
+            combatants: who,
+        })
     };
     assert_eq!(
         command(&mut gm, next(), back(vec![id("bilge-rat-1")])).await?,
@@ -370,13 +384,13 @@ fn fight_features(events: &[(u64, GameEvent)]) -> BTreeSet<&'static str> {
             GameEvent::FellUnconscious { .. } => {
                 seen.insert("incapacitated");
             }
-            GameEvent::InjuryRolled { .. } => {
+            GameEvent::FiveTorches(FiveTorchesEvent::InjuryRolled { .. }) => {
                 seen.insert("stabilized, injury rolled");
             }
-            GameEvent::RetreatStarted { .. } => {
+            GameEvent::FiveTorches(FiveTorchesEvent::RetreatStarted { .. }) => {
                 seen.insert("retreat");
             }
-            GameEvent::MoraleChecked { success: false, .. }
+            GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { success: false, .. })
                 if events
                     .iter()
                     .any(|(t, e)| t == tick && matches!(e, GameEvent::BattleEnded { .. })) =>

@@ -7,6 +7,7 @@ use anyhow::{Result, anyhow, bail};
 use fray_protocol::codec::Encoding;
 use fray_protocol::command::AttackMode;
 use fray_protocol::ids::{CombatantId, Role};
+use fray_protocol::{BxCommand, BxEvent, OrcusCommand, OrcusEvent, ThirteenthAgeEvent};
 use fray_protocol::{ClientMessage, Command, ErrorCode, GameEvent, ServerMessage, SessionState};
 use fray_server::demo::bot::next_for_table;
 use fray_server::demo::client::Client;
@@ -180,7 +181,10 @@ async fn a_13th_age_fight_with_the_whole_chapter_over_real_sockets() -> Result<(
     let has = |f: &dyn Fn(&GameEvent) -> bool| seen.iter().any(|(_, e)| f(e));
     use fray_protocol::event::{EffectKind, SavePurpose};
     assert!(
-        has(&|e| matches!(e, GameEvent::ManeuverTriggered { .. })),
+        has(&|e| matches!(
+            e,
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::ManeuverTriggered { .. })
+        )),
         "a flexible attack"
     );
     assert!(has(
@@ -648,12 +652,12 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
     let (mut gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
     let (mut alice, _, _) = join(&url, &player, Encoding::Json).await?;
     let (mut spectator, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
-    let roll = Command::SecretRoll {
+    let roll = Command::Bx(BxCommand::SecretRoll {
         check: SecretCheck::Listen,
         combatant: Some(CombatantId::new("quill")),
         chance: 1,
         area: None,
-    };
+    });
     // A player may not make the roll.
     assert_eq!(
         command(&mut alice, 1, roll.clone()).await?.map_err(|e| e.0),
@@ -661,16 +665,16 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
     );
     // Listening, a search of a named area and an exploration turn's wandering-monster check
     // (6-in-6: a monster comes, so the GM's event carries its distance too).
-    let search = Command::SecretRoll {
+    let search = Command::Bx(BxCommand::SecretRoll {
         check: SecretCheck::SecretDoor,
         combatant: Some(CombatantId::new("pell")),
         chance: 1,
         area: Some("crypt-wall".into()),
-    };
-    let turn = Command::ExplorationTurn {
+    });
+    let turn = Command::Bx(BxCommand::ExplorationTurn {
         wandering: Some(6),
         rest: false,
-    };
+    });
     for (id, cmd) in [(1, roll), (2, search), (3, turn)] {
         gm.send(&ClientMessage::Command { id, command: cmd })
             .await?;
@@ -753,12 +757,12 @@ async fn secret_rolls_reach_only_the_gm_on_every_socket() -> Result<()> {
     // The battle ends (the seed is revealed); a secret roll after it is still made in secret.
     assert_eq!(command(&mut gm, 4, Command::StartBattle).await?, Ok(()));
     assert_eq!(command(&mut gm, 5, Command::EndBattle).await?, Ok(()));
-    let listen = Command::SecretRoll {
+    let listen = Command::Bx(BxCommand::SecretRoll {
         check: SecretCheck::Listen,
         combatant: Some(CombatantId::new("quill")),
         chance: 1,
         area: None,
-    };
+    });
     gm.send(&ClientMessage::Command {
         id: 6,
         command: listen,
@@ -865,28 +869,28 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
         next
     };
     for cmd in [
-        Command::RollSurprise {
+        Command::Bx(BxCommand::RollSurprise {
             sides: vec![Side::Monsters],
-        },
-        Command::RollReaction {
+        }),
+        Command::Bx(BxCommand::RollReaction {
             speaker: Some(CombatantId::new("wenna")),
-        },
+        }),
     ] {
         assert_eq!(command(&mut gm, id(), cmd).await?, Ok(()));
     }
-    let declare = Command::Declare {
+    let declare = Command::Bx(BxCommand::Declare {
         actor: CombatantId::new("pell"),
         declaration: Some(Declaration::Spell {
             spell: "Sleep".into(),
         }),
-    };
+    });
     assert_eq!(command(&mut clients[1], id(), declare).await?, Ok(()));
     // A player cannot roll the GM's dice, nor act for another seat's character.
     assert_eq!(
         command(
             &mut clients[0],
             id(),
-            Command::RollReaction { speaker: None }
+            Command::Bx(BxCommand::RollReaction { speaker: None })
         )
         .await?
         .map_err(|e| e.0),
@@ -919,10 +923,10 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
                 .map(|c| c.id.clone())
                 .collect();
             if !who.is_empty() {
-                let cmd = Command::OseMorale {
+                let cmd = Command::Bx(BxCommand::OseMorale {
                     combatants: who,
                     adjustment: 0,
-                };
+                });
                 assert_eq!(command(&mut gm, id(), cmd).await?, Ok(()));
                 continue;
             }
@@ -933,12 +937,12 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
             .combatant(&pell)
             .is_some_and(|c| up(c) && c.ose.as_ref().is_some_and(|o| o.next.is_none()))
         {
-            let declare = Command::Declare {
+            let declare = Command::Bx(BxCommand::Declare {
                 actor: pell,
                 declaration: Some(Declaration::Spell {
                     spell: "Sleep".into(),
                 }),
-            };
+            });
             assert_eq!(command(&mut clients[1], id(), declare).await?, Ok(()));
             continue;
         }
@@ -969,31 +973,35 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
         let cmd = match (&o.declared, foe) {
             // § Combat Sequence Per Round: a member meaning to act in an earlier phase of the
             // side goes first.
-            _ if fray_tests::ose_should_hold(&state, &cur) => Command::OseHold { actor: cur },
+            _ if fray_tests::ose_should_hold(&state, &cur) => {
+                Command::Bx(BxCommand::OseHold { actor: cur })
+            }
             (Some(Declaration::Spell { .. }), _) if o.disrupted => Command::EndTurn { actor: cur },
-            (Some(Declaration::Spell { .. }), _) => Command::CastSpell { actor: cur },
+            (Some(Declaration::Spell { .. }), _) => {
+                Command::Bx(BxCommand::CastSpell { actor: cur })
+            }
             (_, None) => Command::EndTurn { actor: cur },
             // § Missile Attacks: Quill shoots unless he is in melee (`missile_in_melee`).
             (_, Some(foe))
                 if cur.as_str() == "quill" && !fray_tests::ose_in_melee(&state, &cur) =>
             {
-                Command::OseAttack {
+                Command::Bx(BxCommand::OseAttack {
                     actor: cur,
                     attack: "sling".into(),
                     target: foe,
                     range: Some(MissileRange::Short),
                     modifier: 0,
                     behind: false,
-                }
+                })
             }
-            (_, Some(foe)) => Command::OseAttack {
+            (_, Some(foe)) => Command::Bx(BxCommand::OseAttack {
                 actor: cur,
                 attack: me.attacks[0].id.clone(),
                 target: foe,
                 range: None,
                 modifier: 0,
                 behind: false,
-            },
+            }),
         };
         let client = match seat(&me.id) {
             Some(i) => &mut clients[i],
@@ -1005,12 +1013,18 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
     }
     let seen = tokio::time::timeout(Duration::from_secs(60), watch).await???;
     let has = |f: &dyn Fn(&GameEvent) -> bool| seen.iter().any(|(_, e)| f(e));
-    assert!(has(&|e| matches!(e, GameEvent::SurpriseRolled { .. })));
-    assert!(has(&|e| matches!(e, GameEvent::ReactionRolled { .. })));
+    assert!(has(&|e| matches!(
+        e,
+        GameEvent::Bx(BxEvent::SurpriseRolled { .. })
+    )));
+    assert!(has(&|e| matches!(
+        e,
+        GameEvent::Bx(BxEvent::ReactionRolled { .. })
+    )));
     // "through side-initiative rounds": a d6 per side every round, over several rounds.
     let initiative_rounds = seen
         .iter()
-        .filter(|(_, e)| matches!(e, GameEvent::SideInitiative { .. }))
+        .filter(|(_, e)| matches!(e, GameEvent::Bx(BxEvent::SideInitiative { .. })))
         .count();
     assert!(
         initiative_rounds >= 2,
@@ -1018,10 +1032,13 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
     );
     assert!(has(&|e| matches!(
         e,
-        GameEvent::SpellCast { .. } | GameEvent::SpellDisrupted { .. }
+        GameEvent::Bx(BxEvent::SpellCast { .. }) | GameEvent::Bx(BxEvent::SpellDisrupted { .. })
     )));
     // Issue 6, Done when: "a disrupted spell, and a morale break".
-    assert!(has(&|e| matches!(e, GameEvent::SpellDisrupted { .. })));
+    assert!(has(&|e| matches!(
+        e,
+        GameEvent::Bx(BxEvent::SpellDisrupted { .. })
+    )));
     assert!(has(&|e| matches!(
         e,
         GameEvent::LeftBattle {
@@ -1039,9 +1056,15 @@ async fn an_old_school_essentials_encounter_over_real_sockets() -> Result<()> {
     ));
     // § Combat Sequence Per Round: a player held a character's turn so that the side's spell
     // came before its melee.
-    assert!(has(&|e| matches!(e, GameEvent::TurnHeld { .. })));
+    assert!(has(&|e| matches!(
+        e,
+        GameEvent::Bx(BxEvent::TurnHeld { .. })
+    )));
     assert!(has(&|e| matches!(e, GameEvent::Slain { .. })));
-    assert!(has(&|e| matches!(e, GameEvent::MoraleRolled { .. })));
+    assert!(has(&|e| matches!(
+        e,
+        GameEvent::Bx(BxEvent::MoraleRolled { .. })
+    )));
     assert!(has(&|e| matches!(
         e,
         GameEvent::BattleEnded { winner: Some(_) }
@@ -1090,10 +1113,10 @@ async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
         command(
             &mut alice,
             1,
-            Command::ExplorationTurn {
+            Command::Bx(BxCommand::ExplorationTurn {
                 wandering: Some(1),
                 rest: false
-            }
+            })
         )
         .await?
         .map_err(|e| e.0),
@@ -1101,28 +1124,28 @@ async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
     );
     let mut id = 0;
     let mut cmds = vec![
-        Command::LightSource {
+        Command::Bx(BxCommand::LightSource {
             carrier: CombatantId::new("odo"),
             source: LightSource::Torch,
-        },
-        Command::SecretRoll {
+        }),
+        Command::Bx(BxCommand::SecretRoll {
             check: SecretCheck::StuckDoor,
             combatant: Some(CombatantId::new("odo")),
             chance: 1,
             area: None,
-        },
-        Command::SecretRoll {
+        }),
+        Command::Bx(BxCommand::SecretRoll {
             check: SecretCheck::SecretDoor,
             combatant: Some(CombatantId::new("pell")),
             chance: 2,
             area: None,
-        },
+        }),
     ];
     for _ in 0..9 {
-        cmds.push(Command::ExplorationTurn {
+        cmds.push(Command::Bx(BxCommand::ExplorationTurn {
             wandering: Some(1),
             rest: false,
-        });
+        }));
     }
     for cmd in cmds {
         id += 1;
@@ -1133,7 +1156,7 @@ async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
         matches!(
             m,
             ServerMessage::Event {
-                event: GameEvent::LightBurnedOut { .. },
+                event: GameEvent::Bx(BxEvent::LightBurnedOut { .. }),
                 ..
             }
         )
@@ -1170,11 +1193,11 @@ async fn a_basic_fantasy_exploration_session_over_real_sockets() -> Result<()> {
                     }
                     // The stuck door is forced in the open (OSE § Stuck Doors, Basic Fantasy
                     // § Doors): everyone sees the die.
-                    GameEvent::DoorForced { chance, .. } => {
+                    GameEvent::Bx(BxEvent::DoorForced { chance, .. }) => {
                         doors += 1;
                         assert_eq!(*chance, 3, "{who}: Odo's STR +2");
                     }
-                    GameEvent::ExplorationTurnPassed { .. } => turns += 1,
+                    GameEvent::Bx(BxEvent::ExplorationTurnPassed { .. }) => turns += 1,
                     _ => {}
                 }
             }
@@ -1217,13 +1240,15 @@ async fn a_basic_fantasy_day_of_travel_over_real_sockets() -> Result<()> {
     let (mut gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
     let (mut alice, _, _) = join(&url, &player, Encoding::Json).await?;
     let (mut spectator, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
-    let day = |leader: bool| Command::PassDay {
-        march: March::Forced,
-        terrain: Terrain::Forest,
-        unfed: Vec::new(),
-        no_water: vec![CombatantId::new("quill")],
-        leader: leader.then(|| CombatantId::new("odo")),
-        water: None,
+    let day = |leader: bool| {
+        Command::Bx(BxCommand::PassDay {
+            march: March::Forced,
+            terrain: Terrain::Forest,
+            unfed: Vec::new(),
+            no_water: vec![CombatantId::new("quill")],
+            leader: leader.then(|| CombatantId::new("odo")),
+            water: None,
+        })
     };
     assert_eq!(
         command(&mut alice, 1, day(false)).await?.map_err(|e| e.0),
@@ -1249,7 +1274,7 @@ async fn a_basic_fantasy_day_of_travel_over_real_sockets() -> Result<()> {
                 continue;
             };
             match event {
-                GameEvent::DayPassed { miles, rate, .. } => {
+                GameEvent::Bx(BxEvent::DayPassed { miles, rate, .. }) => {
                     days += 1;
                     // Forest ×2/3 and a forced march ×1.5 of the slowest member's rate
                     // (10′ per round: 6 miles a day).
@@ -1311,11 +1336,11 @@ async fn old_school_essentials_hazards_and_conditions_over_real_sockets() -> Res
     let (mut gm, _, _) = join(&url, &gm_tok, Encoding::Json).await?;
     let (mut alice, _, _) = join(&url, &player, Encoding::Bincode).await?;
     let quill = CombatantId::new("quill");
-    let blind = Command::OseCondition {
+    let blind = Command::Bx(BxCommand::OseCondition {
         combatant: quill.clone(),
         condition: OseCondition::Blind,
         on: true,
-    };
+    });
     assert_eq!(
         command(&mut alice, 1, blind.clone())
             .await?
@@ -1323,20 +1348,20 @@ async fn old_school_essentials_hazards_and_conditions_over_real_sockets() -> Res
         Err(ErrorCode::GmOnly)
     );
     let cmds = [
-        Command::RollEncounterDistance {
+        Command::Bx(BxCommand::RollEncounterDistance {
             setting: EncounterSetting::Dungeon,
             surprised: false,
-        },
+        }),
         blind,
-        Command::AbilityCheck {
+        Command::Bx(BxCommand::AbilityCheck {
             combatant: quill.clone(),
             ability: OseAbility::Dex,
             modifier: 0,
-        },
-        Command::Fall {
+        }),
+        Command::Bx(BxCommand::Fall {
             combatant: quill.clone(),
             feet: 10,
-        },
+        }),
     ];
     for (i, c) in cmds.into_iter().enumerate() {
         let id = 10 + i as u64;
@@ -1348,7 +1373,7 @@ async fn old_school_essentials_hazards_and_conditions_over_real_sockets() -> Res
         matches!(
             m,
             ServerMessage::Event {
-                event: GameEvent::EncounterDistanceRolled { .. },
+                event: GameEvent::Bx(BxEvent::EncounterDistanceRolled { .. }),
                 ..
             }
         )
@@ -1357,7 +1382,7 @@ async fn old_school_essentials_hazards_and_conditions_over_real_sockets() -> Res
     else {
         bail!("no event")
     };
-    let GameEvent::EncounterDistanceRolled { roll, distance, .. } = event else {
+    let GameEvent::Bx(BxEvent::EncounterDistanceRolled { roll, distance, .. }) = event else {
         bail!("{event:?}")
     };
     assert_eq!(distance as i32, roll.total * 10);
@@ -1466,11 +1491,13 @@ async fn orcus_hiding_searching_and_revealing_over_real_sockets_stealth() -> Res
     let (mut gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
     let (mut spectator, _, _) = join(&url, &tok("spectator"), Encoding::Json).await?;
     let (kael, brute) = (CombatantId::new("kael"), CombatantId::new("brute-1"));
-    let walk = |path: &[(i32, i32)], hide: bool| Command::MoveTo {
-        actor: CombatantId::new("kael"),
-        path: path.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
-        mode: MoveMode::Walk,
-        hide,
+    let walk = |path: &[(i32, i32)], hide: bool| {
+        Command::Orcus(OrcusCommand::MoveTo {
+            actor: CombatantId::new("kael"),
+            path: path.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
+            mode: MoveMode::Walk,
+            hide,
+        })
     };
     let event = |m: &ServerMessage, f: &dyn Fn(&GameEvent) -> bool| matches!(m, ServerMessage::Event { event, .. } if f(event));
     assert_eq!(command(&mut gm, 1, Command::StartBattle).await?, Ok(()));
@@ -1479,13 +1506,16 @@ async fn orcus_hiding_searching_and_revealing_over_real_sockets_stealth() -> Res
         Ok(())
     );
     let m = until(&mut spectator, |m| {
-        event(m, &|e| matches!(e, GameEvent::HideChecked { .. }))
+        event(m, &|e| {
+            matches!(e, GameEvent::Orcus(OrcusEvent::HideChecked { .. }))
+        })
     })
     .await?;
     let ServerMessage::Event {
-        event: GameEvent::HideChecked {
-            hidden_from, total, ..
-        },
+        event:
+            GameEvent::Orcus(OrcusEvent::HideChecked {
+                hidden_from, total, ..
+            }),
         ..
     } = m
     else {
@@ -1505,14 +1535,14 @@ async fn orcus_hiding_searching_and_revealing_over_real_sockets_stealth() -> Res
         actor: kael.clone(),
     };
     assert_eq!(command(&mut gm, 4, end).await?, Ok(()));
-    let search = Command::Search {
+    let search = Command::Orcus(OrcusCommand::Search {
         actor: brute.clone(),
-    };
+    });
     assert_eq!(command(&mut gm, 5, search.clone()).await?, Ok(()));
     until(&mut spectator, |m| {
         event(
             m,
-            &|e| matches!(e, GameEvent::Searched { found, .. } if found.is_empty()),
+            &|e| matches!(e, GameEvent::Orcus(OrcusEvent::Searched { found, .. }) if found.is_empty()),
         )
     })
     .await?;
@@ -1526,10 +1556,10 @@ async fn orcus_hiding_searching_and_revealing_over_real_sockets_stealth() -> Res
         event(m, &|e| {
             matches!(
                 e,
-                GameEvent::Discovered {
+                GameEvent::Orcus(OrcusEvent::Discovered {
                     reason: DiscoveryReason::Revealed,
                     ..
-                }
+                })
             )
         })
     })

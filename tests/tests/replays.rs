@@ -5,6 +5,7 @@
 use anyhow::{Result, anyhow};
 use fray_protocol::GameEvent;
 use fray_protocol::event::{Condition, EffectKind};
+use fray_protocol::{BxEvent, FiveTorchesEvent, OrcusEvent, ThirteenthAgeEvent};
 use fray_server::replay;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -74,9 +75,9 @@ fn the_basic_fantasy_replay_exercises_retainers_travel_and_experience() -> Resul
     {
         for e in replay::fold(&replay::read_log(&path)?)?.events {
             let tag = match e.event {
-                GameEvent::RetainerHireRolled { .. } => "hiring roll",
-                GameEvent::EncumbranceSet { .. } => "encumbrance",
-                GameEvent::DayPassed { .. } => "day",
+                GameEvent::Bx(BxEvent::RetainerHireRolled { .. }) => "hiring roll",
+                GameEvent::Bx(BxEvent::EncumbranceSet { .. }) => "encumbrance",
+                GameEvent::Bx(BxEvent::DayPassed { .. }) => "day",
                 GameEvent::CheckRolled { purpose, .. } if purpose.contains("forced march") => {
                     "forced march save"
                 }
@@ -84,9 +85,9 @@ fn the_basic_fantasy_replay_exercises_retainers_travel_and_experience() -> Resul
                     check: fray_protocol::ose::SecretCheck::LostDirection,
                     ..
                 } => "lost check",
-                GameEvent::EffectTimed { .. } => "timed effect",
-                GameEvent::TimedEffectEnded { .. } => "timed effect ended",
-                GameEvent::XpAwarded { monsters, .. } if !monsters.is_empty() => "xp",
+                GameEvent::Bx(BxEvent::EffectTimed { .. }) => "timed effect",
+                GameEvent::Bx(BxEvent::TimedEffectEnded { .. }) => "timed effect ended",
+                GameEvent::Bx(BxEvent::XpAwarded { monsters, .. }) if !monsters.is_empty() => "xp",
                 _ => continue,
             };
             seen.insert(tag);
@@ -121,11 +122,13 @@ fn the_old_school_essentials_replay_exercises_its_combat() -> Result<()> {
     {
         for e in replay::fold(&replay::read_log(&path)?)?.events {
             let tag = match e.event {
-                GameEvent::SurpriseRolled {
+                GameEvent::Bx(BxEvent::SurpriseRolled {
                     surprised: true, ..
-                } => "surprise",
-                GameEvent::ReactionRolled { .. } => "reaction",
-                GameEvent::SideInitiative { rolls, .. } if rolls.len() > 2 => "tie rerolled",
+                }) => "surprise",
+                GameEvent::Bx(BxEvent::ReactionRolled { .. }) => "reaction",
+                GameEvent::Bx(BxEvent::SideInitiative { rolls, .. }) if rolls.len() > 2 => {
+                    "tie rerolled"
+                }
                 GameEvent::AttackRolled {
                     outcome: AttackOutcome::Hit,
                     ..
@@ -134,14 +137,14 @@ fn the_old_school_essentials_replay_exercises_its_combat() -> Result<()> {
                     outcome: AttackOutcome::Miss,
                     ..
                 } => "miss",
-                GameEvent::SpellCast { .. } => "spell cast",
-                GameEvent::SpellDisrupted { .. } => "spell disrupted",
+                GameEvent::Bx(BxEvent::SpellCast { .. }) => "spell cast",
+                GameEvent::Bx(BxEvent::SpellDisrupted { .. }) => "spell disrupted",
                 GameEvent::CheckRolled { .. } => "saving throw",
                 GameEvent::Slain { .. } => "slain",
-                GameEvent::MoraleRolled { .. } => "morale",
+                GameEvent::Bx(BxEvent::MoraleRolled { .. }) => "morale",
                 GameEvent::LeftBattle { .. } => "fled",
-                GameEvent::OseMoved { .. } => "moved",
-                GameEvent::TurnHeld { .. } => "held",
+                GameEvent::Bx(BxEvent::OseMoved { .. }) => "moved",
+                GameEvent::Bx(BxEvent::TurnHeld { .. }) => "held",
                 _ => continue,
             };
             seen.insert(tag);
@@ -178,28 +181,38 @@ fn the_five_torches_deep_replays_exercise_its_combat() -> Result<()> {
     {
         for e in replay::fold(&replay::read_log(&path)?)?.events {
             let tag = match e.event {
-                GameEvent::InitiativeScores { .. } => "initiative by dex",
+                GameEvent::FiveTorches(FiveTorchesEvent::InitiativeScores { .. }) => {
+                    "initiative by dex"
+                }
                 GameEvent::AttackRolled {
                     outcome: AttackOutcome::Crit,
                     ..
                 } => "crit",
-                GameEvent::AdvantageGranted { .. } => "advantage",
+                GameEvent::FiveTorches(FiveTorchesEvent::AdvantageGranted { .. }) => "advantage",
                 GameEvent::FellUnconscious { .. } => "incapacitated",
-                GameEvent::InjuryRolled { .. } => "injury",
+                GameEvent::FiveTorches(FiveTorchesEvent::InjuryRolled { .. }) => "injury",
                 GameEvent::Died { .. } => "died",
-                GameEvent::MoraleChecked { success: true, .. } => "morale held",
-                GameEvent::MoraleChecked { success: false, .. } => "morale broken",
-                GameEvent::RetreatStarted { .. } => "retreat",
+                GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked {
+                    success: true, ..
+                }) => "morale held",
+                GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked {
+                    success: false, ..
+                }) => "morale broken",
+                GameEvent::FiveTorches(FiveTorchesEvent::RetreatStarted { .. }) => "retreat",
                 GameEvent::LeftBattle { .. } => "left the battle",
-                GameEvent::LightSet { .. } => "light",
-                GameEvent::TravelTurnRolled { .. } => "travel turn",
-                GameEvent::LightWentOut { .. } => "torch out",
-                GameEvent::TimePassed { seconds: 6 } => "round time",
-                GameEvent::LoadSet { .. } => "load",
-                GameEvent::StealthChanged { hidden: true, .. } => "hidden",
-                GameEvent::StealthChanged { hidden: false, .. } => "stealth ended",
-                GameEvent::Rested { .. } => "rest",
-                GameEvent::ReadyDeclared { .. } => "ready",
+                GameEvent::FiveTorches(FiveTorchesEvent::LightSet { .. }) => "light",
+                GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled { .. }) => "travel turn",
+                GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut { .. }) => "torch out",
+                GameEvent::FiveTorches(FiveTorchesEvent::TimePassed { seconds: 6 }) => "round time",
+                GameEvent::FiveTorches(FiveTorchesEvent::LoadSet { .. }) => "load",
+                GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged {
+                    hidden: true, ..
+                }) => "hidden",
+                GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged {
+                    hidden: false, ..
+                }) => "stealth ended",
+                GameEvent::FiveTorches(FiveTorchesEvent::Rested { .. }) => "rest",
+                GameEvent::FiveTorches(FiveTorchesEvent::ReadyDeclared { .. }) => "ready",
                 GameEvent::ReadiedActionTaken { .. } => "readied action taken",
                 GameEvent::MoraleProposed {
                     trigger: fray_protocol::ftd::MoraleTrigger::PcRetreated,
@@ -311,10 +324,14 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
                 } => "crit",
                 GameEvent::OpportunityTaken { .. } => "opportunity attack",
                 GameEvent::CoupDeGrace { .. } => "coup de grace",
-                GameEvent::ManeuverTriggered { .. } => "flexible maneuver",
+                GameEvent::ThirteenthAge(ThirteenthAgeEvent::ManeuverTriggered { .. }) => {
+                    "flexible maneuver"
+                }
                 GameEvent::Stabilized { .. } => "stabilized",
-                GameEvent::EscalationDie { .. } => "escalation die",
-                GameEvent::Resisted { .. } => "resistance",
+                GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationDie { .. }) => {
+                    "escalation die"
+                }
+                GameEvent::ThirteenthAge(ThirteenthAgeEvent::Resisted { .. }) => "resistance",
                 GameEvent::PowerExpended { .. } => "limited power",
                 GameEvent::QuickRested { .. } => "quick rest",
                 GameEvent::NewBattle { .. } => "next battle",
@@ -382,13 +399,13 @@ fn the_orcus_replays_exercise_the_grid_and_the_turn_machinery() -> Result<()> {
         orcus += 1;
         for e in replay::fold(&replay::read_log(&path)?)?.events {
             let tag = match e.event {
-                GameEvent::GridMoved { .. } => "grid move",
+                GameEvent::Orcus(OrcusEvent::GridMoved { .. }) => "grid move",
                 GameEvent::OpportunityTaken { .. } => "opportunity attack",
                 GameEvent::EffectApplied { effect } => match effect.kind {
                     EffectKind::OngoingDamage { .. } => "persistent damage",
                     _ => continue,
                 },
-                GameEvent::RiderAttached { .. } => "saving-throw rider",
+                GameEvent::Orcus(OrcusEvent::RiderAttached { .. }) => "saving-throw rider",
                 GameEvent::EffectEnded {
                     reason: EffectEndReason::Replaced,
                     ..
@@ -402,15 +419,15 @@ fn the_orcus_replays_exercise_the_grid_and_the_turn_machinery() -> Result<()> {
                     purpose: SavePurpose::Death,
                     ..
                 } => "death save",
-                GameEvent::ActionPointSpent { .. } => "action point",
+                GameEvent::Orcus(OrcusEvent::ActionPointSpent { .. }) => "action point",
                 GameEvent::Rallied { .. } => "rally",
                 GameEvent::CoupDeGrace { .. } => "coup de grace",
                 GameEvent::Stabilized { .. } => "stabilized",
                 GameEvent::PowerExpended { .. } => "limited power",
                 GameEvent::NewBattle { .. } => "next battle",
                 GameEvent::QuickRested { .. } => "short rest",
-                GameEvent::ClockAdvanced { .. } => "clock",
-                GameEvent::ActionPointGained { .. } => "action point gained",
+                GameEvent::Orcus(OrcusEvent::ClockAdvanced { .. }) => "clock",
+                GameEvent::Orcus(OrcusEvent::ActionPointGained { .. }) => "action point gained",
                 _ => continue,
             };
             seen.insert(tag);

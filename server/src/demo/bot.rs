@@ -4,6 +4,7 @@
 //! weakest-looking enemy with the attack that fits, then end the turn.
 
 use super::client::{Client, ClientError};
+use fray_protocol::ThirteenthAgeCommand;
 use fray_protocol::codec::Encoding;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{Condition, EffectKind};
@@ -240,7 +241,9 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
             && !stuck
             && salt.is_multiple_of(3)
         {
-            return Some(Command::Disengage { actor: id.clone() });
+            return Some(Command::ThirteenthAge(ThirteenthAgeCommand::Disengage {
+                actor: id.clone(),
+            }));
         }
         let Some(attack) = pick(&melee).or_else(|| pick(&ranged)) else {
             return Some(end);

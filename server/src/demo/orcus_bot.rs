@@ -8,6 +8,7 @@
 use super::bot::controls;
 use crate::content::model::Origin;
 use crate::rules::orcus::geometry::{self, Geo, Space};
+use fray_protocol::OrcusCommand;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{ActionKind, Condition, EffectKind};
 use fray_protocol::grid::{MapState, MoveMode, Square};
@@ -82,7 +83,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
         return end;
     }
     if has(me, Condition::Prone) && a.move_action {
-        return Some(Command::StandUp { actor: id.clone() });
+        return Some(Command::Orcus(OrcusCommand::StandUp { actor: id.clone() }));
     }
     if a.standard {
         if let Some(cmd) = standard_action(s, me, &geo, my_sp, &enemies, salt) {
@@ -96,10 +97,10 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
         && in_reach_or_range(me, &geo, my_sp, &enemies)
     {
         // § Action points: one more standard action, once per encounter.
-        return Some(Command::SpendActionPoint {
+        return Some(Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: id.clone(),
             action: ActionKind::Standard,
-        });
+        }));
     }
     let stuck = [
         Condition::Immobilized,
@@ -122,18 +123,18 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
                 && salt.is_multiple_of(2)
                 && let Some(target) = charge_target(me, my_sp, &path, &enemies)
             {
-                return Some(Command::Charge {
+                return Some(Command::Orcus(OrcusCommand::Charge {
                     actor: id.clone(),
                     target,
                     path,
-                });
+                }));
             }
-            return Some(Command::MoveTo {
+            return Some(Command::Orcus(OrcusCommand::MoveTo {
                 actor: id.clone(),
                 path,
                 mode: MoveMode::Walk,
                 hide: false,
-            });
+            }));
         }
     }
     end
@@ -303,7 +304,7 @@ fn area(
             let nearest = hit
                 .iter()
                 .min_by_key(|(c, sp)| (geometry::distance(my_sp, *sp), c.id.clone()))?;
-            return Some(Command::AreaAttack {
+            return Some(Command::Orcus(OrcusCommand::AreaAttack {
                 actor: me.id.clone(),
                 attack: p.id.clone(),
                 origin,
@@ -312,7 +313,7 @@ fn area(
                 origin_height: None,
                 weapon: None,
                 secondary_target: None,
-            });
+            }));
         }
     }
     None

@@ -12,6 +12,7 @@ use fray_protocol::ftd::{
 };
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
+use fray_protocol::{BxEvent, FiveTorchesEvent, OrcusEvent, ThirteenthAgeEvent};
 
 fn entity(world: &World, id: &CombatantId) -> Option<Entity> {
     world.resource::<Roster>().0.get(id).copied()
@@ -79,20 +80,20 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         fray_protocol::pursuit::fold(&mut f.pursuit, event);
     }
     match event {
-        GameEvent::GridMoved {
+        GameEvent::Orcus(OrcusEvent::GridMoved {
             combatant, path, ..
-        } => {
+        }) => {
             if let Some(last) = path.last() {
                 with::<Grid>(world, combatant, |g| g.0.square = *last);
                 // Orcus § Mounted combat: a rider travels with its mount.
                 riders_of(world, combatant, |g| g.square = *last);
             }
         }
-        GameEvent::Mounted {
+        GameEvent::Orcus(OrcusEvent::Mounted {
             rider,
             mount,
             controlled,
-        } => {
+        }) => {
             let at = entity(world, mount)
                 .and_then(|e| world.get::<Grid>(e))
                 .map(|g| (g.0.square, g.0.height));
@@ -109,14 +110,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 with::<ActionBudget>(world, mount, |a| a.0 = ActionsLeft::NONE);
             }
         }
-        GameEvent::Dismounted { rider, square, .. } => {
+        GameEvent::Orcus(OrcusEvent::Dismounted { rider, square, .. }) => {
             with::<Grid>(world, rider, |g| {
                 g.0.mounted_on = None;
                 g.0.controls_mount = false;
                 g.0.square = *square;
             });
         }
-        GameEvent::MountCommanded { mount, action, .. } => {
+        GameEvent::Orcus(OrcusEvent::MountCommanded { mount, action, .. }) => {
             with::<ActionBudget>(world, mount, |a| match action {
                 ActionKind::Standard => a.0.standard = true,
                 ActionKind::Move => a.0.move_action = true,
@@ -124,15 +125,15 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             });
             with::<Grid>(world, mount, |g| g.0.commanded = true);
         }
-        GameEvent::MovedAloft { combatant, height } => {
+        GameEvent::Orcus(OrcusEvent::MovedAloft { combatant, height }) => {
             with::<Grid>(world, combatant, |g| g.0.height = *height);
             riders_of(world, combatant, |g| g.height = *height);
         }
-        GameEvent::Fell { combatant, .. } => {
+        GameEvent::Orcus(OrcusEvent::Fell { combatant, .. }) => {
             with::<Grid>(world, combatant, |g| g.0.height = 0);
             riders_of(world, combatant, |g| g.height = 0);
         }
-        GameEvent::ActionPointSpent { combatant, action } => {
+        GameEvent::Orcus(OrcusEvent::ActionPointSpent { combatant, action }) => {
             let round = world.resource::<Battle>().round;
             with::<Grid>(world, combatant, |g| {
                 g.0.action_points -= 1;
@@ -144,17 +145,17 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 ActionKind::Quick => a.0.quick = true,
             });
         }
-        GameEvent::AmmunitionUsed { combatant, count } => {
+        GameEvent::Orcus(OrcusEvent::AmmunitionUsed { combatant, count }) => {
             with::<Grid>(world, combatant, |g| {
                 if let Some(a) = &mut g.0.ammunition {
                     *a -= count;
                 }
             });
         }
-        GameEvent::Maintained { combatant, effect } => {
+        GameEvent::Orcus(OrcusEvent::Maintained { combatant, effect }) => {
             with::<Grid>(world, combatant, |g| g.0.maintained.push(*effect));
         }
-        GameEvent::RiderAttached { target, rider } => {
+        GameEvent::Orcus(OrcusEvent::RiderAttached { target, rider }) => {
             with::<Grid>(world, target, |g| g.0.riders.push(rider.clone()));
         }
         GameEvent::InitiativeReordered { order, turn_index } => {
@@ -203,11 +204,15 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 s.0.moved = 0;
             });
         }
-        GameEvent::EscalationDie { value } => world.resource_mut::<Battle>().escalation = *value,
-        GameEvent::EscalationHeld { held } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationDie { value }) => {
+            world.resource_mut::<Battle>().escalation = *value
+        }
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationHeld { held }) => {
             world.resource_mut::<Battle>().escalation_held = *held
         }
-        GameEvent::PartyFled => world.resource_mut::<Battle>().fled = true,
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::PartyFled) => {
+            world.resource_mut::<Battle>().fled = true
+        }
         GameEvent::QuickRested { combatant } => {
             // Orcus § Death saving throws: the failure count resets on a short rest.
             let grid = entity(world, combatant).is_some_and(|e| world.get::<Grid>(e).is_some());
@@ -249,10 +254,10 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             b.last_long_rest = Some(b.clock);
             b.encounters_since_long_rest = 0;
         }
-        GameEvent::PotionUsed { by, .. } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::PotionUsed { by, .. }) => {
             with::<Hero>(world, by, |h| h.potions = h.potions.saturating_sub(1))
         }
-        GameEvent::FoughtInSpirit { combatant, .. } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::FoughtInSpirit { combatant, .. }) => {
             let mut b = world.resource_mut::<Battle>();
             b.spirit_used = true;
             let round = b.round;
@@ -270,7 +275,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
         }
-        GameEvent::Readied { combatant, action } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Readied { combatant, action }) => {
             world
                 .resource_mut::<Battle>()
                 .readied
@@ -282,10 +287,10 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 .readied
                 .retain(|(c, _)| c != combatant);
         }
-        GameEvent::DelayEnding { combatant } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::DelayEnding { combatant }) => {
             world.resource_mut::<Battle>().undelay = Some(combatant.clone())
         }
-        GameEvent::OrderChanged { order, turn_index } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::OrderChanged { order, turn_index }) => {
             let mut b = world.resource_mut::<Battle>();
             b.order = order.clone();
             b.turn_index = Some(*turn_index as usize);
@@ -371,32 +376,34 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 b.popped_free = None;
             }
         }
-        GameEvent::Disengaged { combatant } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Disengaged { combatant }) => {
             disengage_all(world, combatant);
             let mut b = world.resource_mut::<Battle>();
             if b.current() == Some(combatant) {
                 b.popped_free = Some(combatant.clone());
             }
         }
-        GameEvent::Engaged { combatant, with } => engage(world, combatant, with),
-        GameEvent::LetGo { grabber, grabbed } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Engaged { combatant, with }) => {
+            engage(world, combatant, with)
+        }
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::LetGo { grabber, grabbed }) => {
             let pair = (grabber.clone(), grabbed.clone());
             let mut b = world.resource_mut::<Battle>();
             if !b.released.contains(&pair) {
                 b.released.push(pair);
             }
         }
-        GameEvent::Carried { grabber, grabbed } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Carried { grabber, grabbed }) => {
             // 13th Age § Grabbed: the carried creature is where its grabber went — engaged with
             // it only (the grabber never carries anyone far away).
             disengage_all(world, grabbed);
             engage(world, grabbed, grabber);
         }
-        GameEvent::Teleported {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Teleported {
             combatant,
             engaged,
             far_away,
-        } => {
+        }) => {
             // § Teleportation: no move — nothing to intercept, no popped-free move spent.
             disengage_all(world, combatant);
             with::<Position>(world, combatant, |p| p.far_away = *far_away);
@@ -404,16 +411,16 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 engage(world, combatant, t);
             }
         }
-        GameEvent::Intercepted { interceptor, mover } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Intercepted { interceptor, mover }) => {
             disengage_all(world, mover);
             engage(world, mover, interceptor);
             world.resource_mut::<Battle>().last_mover = None;
         }
-        GameEvent::OpportunityOpened {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::OpportunityOpened {
             provoker,
             attackers,
             ..
-        } => {
+        }) => {
             let mut b = world.resource_mut::<Battle>();
             for a in attackers {
                 let pair = (a.clone(), provoker.clone());
@@ -432,7 +439,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::Stabilized { combatant, .. } => {
             with::<Hero>(world, combatant, |h| h.stabilized = true)
         }
-        GameEvent::StabilizationEnded { combatant } => {
+        GameEvent::Orcus(OrcusEvent::StabilizationEnded { combatant }) => {
             with::<Hero>(world, combatant, |h| h.stabilized = false)
         }
         GameEvent::PowerExpended { combatant, power } => with::<Expended>(world, combatant, |u| {
@@ -443,20 +450,20 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         } => with::<Expended>(world, combatant, |u| {
             u.0.remove(power);
         }),
-        GameEvent::ConfusedAttack { .. }
-        | GameEvent::MissChance { .. }
-        | GameEvent::ShotIntoMelee { .. }
-        | GameEvent::TargetsRolled { .. } => {}
-        GameEvent::Resisted { .. }
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ConfusedAttack { .. })
+        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::MissChance { .. })
+        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::ShotIntoMelee { .. })
+        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::TargetsRolled { .. }) => {}
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Resisted { .. })
         | GameEvent::CoupDeGrace { .. }
-        | GameEvent::ManeuverTriggered { .. } => {}
+        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::ManeuverTriggered { .. }) => {}
         GameEvent::CheckRolled { combatant, .. } => {
             with::<FtdSheet>(world, combatant, |s| s.0.granted = Advantage::None)
         }
         GameEvent::DamageRolled { .. }
-        | GameEvent::AlliesCounted { .. }
+        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::AlliesCounted { .. })
         | GameEvent::SaveRolled { .. }
-        | GameEvent::Staggered { .. } => {}
+        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered { .. }) => {}
         GameEvent::Damaged {
             target,
             amount,
@@ -504,33 +511,39 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 g.0.readied_counter = None;
             });
         }
-        GameEvent::CounterReadied { combatant, power } => with::<Grid>(world, combatant, |g| {
-            g.0.readied_counter = Some(power.clone())
-        }),
+        GameEvent::Orcus(OrcusEvent::CounterReadied { combatant, power }) => {
+            with::<Grid>(world, combatant, |g| {
+                g.0.readied_counter = Some(power.clone())
+            })
+        }
         // Orcus § Stealth.
-        GameEvent::HideChecked {
+        GameEvent::Orcus(OrcusEvent::HideChecked {
             combatant,
             total,
             hidden_from,
             ..
-        } => with::<Grid>(world, combatant, |g| {
+        }) => with::<Grid>(world, combatant, |g| {
             g.0.hidden_from = hidden_from.clone();
             g.0.stealth = (!hidden_from.is_empty()).then_some(*total);
         }),
-        GameEvent::Discovered { combatant, by, .. } => with::<Grid>(world, combatant, |g| {
-            g.0.hidden_from.retain(|e| !by.contains(e));
-            if g.0.hidden_from.is_empty() {
-                g.0.stealth = None;
-            }
-        }),
-        GameEvent::Searched { combatant, .. } => {
+        GameEvent::Orcus(OrcusEvent::Discovered { combatant, by, .. }) => {
+            with::<Grid>(world, combatant, |g| {
+                g.0.hidden_from.retain(|e| !by.contains(e));
+                if g.0.hidden_from.is_empty() {
+                    g.0.stealth = None;
+                }
+            })
+        }
+        GameEvent::Orcus(OrcusEvent::Searched { combatant, .. }) => {
             with::<Grid>(world, combatant, |g| g.0.searched = true)
         }
-        GameEvent::FellIntoComa { combatant } => with::<Hero>(world, combatant, |h| h.coma = true),
-        GameEvent::LastingWound {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa { combatant }) => {
+            with::<Hero>(world, combatant, |h| h.coma = true)
+        }
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::LastingWound {
             combatant,
             max_hp_after,
-        } => {
+        }) => {
             with::<Hero>(world, combatant, |h| h.lasting_wounds += 1);
             with::<HitPoints>(world, combatant, |hp| {
                 hp.max = *max_hp_after;
@@ -557,7 +570,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::KnockedOut { combatant } => {
             out_of_fight(world, combatant, LifeStatus::KnockedOut)
         }
-        GameEvent::KnockOutsRuled { allowed } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::KnockOutsRuled { allowed }) => {
             world.resource_mut::<Battle>().knock_outs_allowed = *allowed
         }
         GameEvent::DeathSaveFailed {
@@ -568,7 +581,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             with::<Hero>(world, combatant, |h| h.rallies += 1);
             with::<Grid>(world, combatant, |g| g.0.rallied = true);
         }
-        GameEvent::RallyFailed { combatant, round } => {
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::RallyFailed { combatant, round }) => {
             with::<Hero>(world, combatant, |h| h.rally_barred_round = Some(*round))
         }
         GameEvent::EffectApplied { effect } => {
@@ -593,25 +606,31 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 g.0.maintain_needed.retain(|m| m.effect != *effect)
             });
         }
-        GameEvent::ZoneCreated { zone } => {
+        GameEvent::Orcus(OrcusEvent::ZoneCreated { zone }) => {
             {
                 let mut b = world.resource_mut::<Battle>();
                 b.next_effect_id = b.next_effect_id.max(zone.id + 1);
             }
             with::<Grid>(world, &zone.source, |g| g.0.zones.push(zone.clone()));
         }
-        GameEvent::ZoneArmed { source, zone } => with::<Grid>(world, source, |g| {
-            for z in g.0.zones.iter_mut().filter(|z| z.id == *zone) {
-                z.armed = true;
-            }
-        }),
-        GameEvent::ZoneEnded { source, zone, .. } => with::<Grid>(world, source, |g| {
-            g.0.zones.retain(|z| z.id != *zone);
-            g.0.maintain_needed.retain(|m| m.effect != *zone);
-        }),
-        GameEvent::MaintenanceNeeded { combatant, effect } => with::<Grid>(world, combatant, |g| {
-            g.0.maintain_needed.push(effect.clone())
-        }),
+        GameEvent::Orcus(OrcusEvent::ZoneArmed { source, zone }) => {
+            with::<Grid>(world, source, |g| {
+                for z in g.0.zones.iter_mut().filter(|z| z.id == *zone) {
+                    z.armed = true;
+                }
+            })
+        }
+        GameEvent::Orcus(OrcusEvent::ZoneEnded { source, zone, .. }) => {
+            with::<Grid>(world, source, |g| {
+                g.0.zones.retain(|z| z.id != *zone);
+                g.0.maintain_needed.retain(|m| m.effect != *zone);
+            })
+        }
+        GameEvent::Orcus(OrcusEvent::MaintenanceNeeded { combatant, effect }) => {
+            with::<Grid>(world, combatant, |g| {
+                g.0.maintain_needed.push(effect.clone())
+            })
+        }
         GameEvent::TurnEnded { combatant } => {
             // § Interrupt Actions: another one only after the end of your next turn.
             with::<InterruptUsed>(world, combatant, |i| i.0 = false);
@@ -663,64 +682,76 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             let mut b = world.resource_mut::<Battle>();
             b.encounters_since_long_rest = b.encounters_since_long_rest.saturating_add(1);
         }
-        GameEvent::ClockAdvanced { clock, .. } => world.resource_mut::<Battle>().clock = *clock,
-        GameEvent::ReloadNeeded { combatant, power } => with::<Grid>(world, combatant, |g| {
-            if !g.0.unloaded.contains(power) {
-                g.0.unloaded.push(power.clone())
-            }
-        }),
-        GameEvent::Reloaded { combatant, power } => {
+        GameEvent::Orcus(OrcusEvent::ClockAdvanced { clock, .. }) => {
+            world.resource_mut::<Battle>().clock = *clock
+        }
+        GameEvent::Orcus(OrcusEvent::ReloadNeeded { combatant, power }) => {
+            with::<Grid>(world, combatant, |g| {
+                if !g.0.unloaded.contains(power) {
+                    g.0.unloaded.push(power.clone())
+                }
+            })
+        }
+        GameEvent::Orcus(OrcusEvent::Reloaded { combatant, power }) => {
             with::<Grid>(world, combatant, |g| g.0.unloaded.retain(|p| p != power))
         }
-        GameEvent::AlliesChosen { combatant, allies } => with::<Grid>(world, combatant, |g| {
-            g.0.chosen_allies = Some(allies.clone())
-        }),
-        GameEvent::AllyDeclined { combatant, user } => with::<Grid>(world, user, |g| {
-            if !g.0.declined_by.contains(combatant) {
-                g.0.declined_by.push(combatant.clone())
-            }
-        }),
-        GameEvent::AlliesReset { combatant } => with::<Grid>(world, combatant, |g| {
-            g.0.chosen_allies = None;
-            g.0.declined_by.clear();
-        }),
-        GameEvent::HitChosen {
+        GameEvent::Orcus(OrcusEvent::AlliesChosen { combatant, allies }) => {
+            with::<Grid>(world, combatant, |g| {
+                g.0.chosen_allies = Some(allies.clone())
+            })
+        }
+        GameEvent::Orcus(OrcusEvent::AllyDeclined { combatant, user }) => {
+            with::<Grid>(world, user, |g| {
+                if !g.0.declined_by.contains(combatant) {
+                    g.0.declined_by.push(combatant.clone())
+                }
+            })
+        }
+        GameEvent::Orcus(OrcusEvent::AlliesReset { combatant }) => {
+            with::<Grid>(world, combatant, |g| {
+                g.0.chosen_allies = None;
+                g.0.declined_by.clear();
+            })
+        }
+        GameEvent::Orcus(OrcusEvent::HitChosen {
             combatant,
             attacker,
-        } => with::<Grid>(world, attacker, |g| {
+        }) => with::<Grid>(world, attacker, |g| {
             if !g.0.hit_chosen_by.contains(combatant) {
                 g.0.hit_chosen_by.push(combatant.clone())
             }
         }),
-        GameEvent::RiderChoicesMade {
+        GameEvent::Orcus(OrcusEvent::RiderChoicesMade {
             rider,
             move_mount,
             landing,
-        } => with::<Grid>(world, rider, |g| {
+        }) => with::<Grid>(world, rider, |g| {
             g.0.moves_mount = *move_mount;
             g.0.landing = *landing;
         }),
-        GameEvent::HitByChoice {
+        GameEvent::Orcus(OrcusEvent::HitByChoice {
             attacker, target, ..
-        } => with::<Grid>(world, attacker, |g| {
+        }) => with::<Grid>(world, attacker, |g| {
             g.0.hit_chosen_by.retain(|c| c != target)
         }),
-        GameEvent::ActionPointGained { combatant } => with::<Grid>(world, combatant, |g| {
-            g.0.action_points = g.0.action_points.saturating_add(1)
-        }),
+        GameEvent::Orcus(OrcusEvent::ActionPointGained { combatant }) => {
+            with::<Grid>(world, combatant, |g| {
+                g.0.action_points = g.0.action_points.saturating_add(1)
+            })
+        }
         GameEvent::SeedRevealed { .. } => world.resource_mut::<Battle>().seed_revealed = true,
-        GameEvent::InitiativeScores { scores } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::InitiativeScores { scores }) => {
             for (id, dex) in scores {
                 with::<Initiative>(world, id, |i| i.result = Some(*dex));
             }
         }
-        GameEvent::AdvantageGranted {
+        GameEvent::FiveTorches(FiveTorchesEvent::AdvantageGranted {
             combatant,
             advantage,
-        } => with::<FtdSheet>(world, combatant, |s| s.0.granted = *advantage),
-        GameEvent::InjuryRolled {
+        }) => with::<FtdSheet>(world, combatant, |s| s.0.granted = *advantage),
+        GameEvent::FiveTorches(FiveTorchesEvent::InjuryRolled {
             combatant, injury, ..
-        } => with::<FtdSheet>(world, combatant, |s| {
+        }) => with::<FtdSheet>(world, combatant, |s| {
             match injury {
                 Injury::AbilityLoss { ability, amount } => {
                     let score = s.0.abilities.get_mut(*ability);
@@ -732,16 +763,16 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
             s.0.injuries.push(injury.clone());
         }),
-        GameEvent::CorruptionChanged {
+        GameEvent::FiveTorches(FiveTorchesEvent::CorruptionChanged {
             combatant,
             corruption,
-        } => with::<FtdSheet>(world, combatant, |s| s.0.corruption = corruption.clone()),
-        GameEvent::AbilityDamaged {
+        }) => with::<FtdSheet>(world, combatant, |s| s.0.corruption = corruption.clone()),
+        GameEvent::FiveTorches(FiveTorchesEvent::AbilityDamaged {
             combatant,
             ability,
             score_after,
             ..
-        } => with::<FtdSheet>(world, combatant, |s| {
+        }) => with::<FtdSheet>(world, combatant, |s| {
             *s.0.abilities.get_mut(*ability) = (*score_after).max(0);
             s.0.refresh_encumbrance();
         }),
@@ -769,7 +800,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::MoraleChecked { combatants, .. } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { combatants, .. }) => {
             for c in combatants {
                 with::<FtdSheet>(world, c, |s| s.0.granted = Advantage::None);
             }
@@ -786,40 +817,43 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 f.retreat = None;
             }
         }
-        GameEvent::RetreatStarted { combatant } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::RetreatStarted { combatant }) => {
             if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
                 f.retreat = Some(combatant.clone());
             }
         }
-        GameEvent::RetreatFailed { combatant } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::RetreatFailed { combatant }) => {
             if let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
                 && f.retreat.as_ref() == Some(combatant)
             {
                 f.retreat = None;
             }
         }
-        GameEvent::LightSet { combatant, light } => match combatant {
-            Some(c) => with::<FtdSheet>(world, c, |s| s.0.light = *light),
-            None => {
-                if let (Some(f), Some(l)) = (world.resource_mut::<FtdField>().0.as_mut(), light) {
-                    f.light = *l;
+        GameEvent::FiveTorches(FiveTorchesEvent::LightSet { combatant, light }) => {
+            match combatant {
+                Some(c) => with::<FtdSheet>(world, c, |s| s.0.light = *light),
+                None => {
+                    if let (Some(f), Some(l)) = (world.resource_mut::<FtdField>().0.as_mut(), light)
+                    {
+                        f.light = *l;
+                    }
                 }
             }
-        },
-        GameEvent::LightCarried {
+        }
+        GameEvent::FiveTorches(FiveTorchesEvent::LightCarried {
             combatant,
             source,
             seconds,
-        } => with::<FtdSheet>(world, combatant, |s| {
+        }) => with::<FtdSheet>(world, combatant, |s| {
             s.0.carried = source.map(|source| CarriedLight {
                 source,
                 seconds_left: *seconds,
             })
         }),
-        GameEvent::LightWentOut { combatant, .. } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut { combatant, .. }) => {
             with::<FtdSheet>(world, combatant, |s| s.0.carried = None)
         }
-        GameEvent::TimePassed { seconds } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::TimePassed { seconds }) => {
             if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
                 f.clock = f.clock.saturating_add(*seconds);
                 f.time_of_day = f.time_of_day.map(|t| later_in_day(t, *seconds));
@@ -831,72 +865,74 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 s.0.adventured = s.0.adventured.saturating_add(*seconds);
             });
         }
-        GameEvent::TimeDiceRolled {
+        GameEvent::FiveTorches(FiveTorchesEvent::TimeDiceRolled {
             purpose: TimeDicePurpose::TimeOfDay,
             hours,
             ..
-        }
-        | GameEvent::TimeSet { hour: hours } => {
+        })
+        | GameEvent::FiveTorches(FiveTorchesEvent::TimeSet { hour: hours }) => {
             if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
                 f.time_of_day = Some(hours % 24 * 3600);
             }
         }
-        GameEvent::TimeDiceRolled { .. } => {}
-        GameEvent::TravelTurnRolled { number, .. } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::TimeDiceRolled { .. }) => {}
+        GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled { number, .. }) => {
             if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
                 f.travel_turns = *number;
             }
         }
-        GameEvent::LoadSet {
+        GameEvent::FiveTorches(FiveTorchesEvent::LoadSet {
             combatant,
             load,
             coins,
-        } => with::<FtdSheet>(world, combatant, |s| {
+        }) => with::<FtdSheet>(world, combatant, |s| {
             s.0.load = *load;
             s.0.coins = *coins;
             s.0.refresh_encumbrance();
         }),
-        GameEvent::ExhaustionChanged {
+        GameEvent::FiveTorches(FiveTorchesEvent::ExhaustionChanged {
             combatant,
             exhausted,
-        } => with::<FtdSheet>(world, combatant, |s| {
+        }) => with::<FtdSheet>(world, combatant, |s| {
             s.0.exhausted = *exhausted;
             s.0.refresh_encumbrance();
         }),
-        GameEvent::Rested { .. } => for_all::<FtdSheet>(world, |s| {
-            s.0.disadvantage_until_rest = false;
-            s.0.adventured = 0;
-        }),
-        GameEvent::StealthChanged { combatant, hidden } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::Rested { .. }) => {
+            for_all::<FtdSheet>(world, |s| {
+                s.0.disadvantage_until_rest = false;
+                s.0.adventured = 0;
+            })
+        }
+        GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged { combatant, hidden }) => {
             with::<FtdSheet>(world, combatant, |s| s.0.hidden = *hidden)
         }
-        GameEvent::Concentrating {
+        GameEvent::FiveTorches(FiveTorchesEvent::Concentrating {
             combatant, effect, ..
-        } => with::<FtdSheet>(world, combatant, |s| {
+        }) => with::<FtdSheet>(world, combatant, |s| {
             s.0.concentration = Some(fray_protocol::ftd::Concentration {
                 effect: effect.clone(),
                 maintained: true,
             })
         }),
-        GameEvent::ConcentrationEnded { combatant, .. } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::ConcentrationEnded { combatant, .. }) => {
             with::<FtdSheet>(world, combatant, |s| s.0.concentration = None)
         }
-        GameEvent::ReadyDeclared {
+        GameEvent::FiveTorches(FiveTorchesEvent::ReadyDeclared {
             combatant, action, ..
-        } => {
+        }) => {
             world
                 .resource_mut::<Battle>()
                 .readied
                 .push((combatant.clone(), *action));
         }
-        GameEvent::StealthDcSet { dc } => {
+        GameEvent::FiveTorches(FiveTorchesEvent::StealthDcSet { dc }) => {
             if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
                 f.stealth_dc = *dc;
             }
         }
-        GameEvent::SurpriseRolled {
+        GameEvent::Bx(BxEvent::SurpriseRolled {
             side, surprised, ..
-        } => {
+        }) => {
             if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
                 f.surprise_rolled.push(*side);
                 if *side == Side::Monsters {
@@ -907,16 +943,16 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::ReactionRolled { reaction, .. } => {
+        GameEvent::Bx(BxEvent::ReactionRolled { reaction, .. }) => {
             if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
                 f.reaction = Some(*reaction);
             }
         }
-        GameEvent::SideInitiative {
+        GameEvent::Bx(BxEvent::SideInitiative {
             rolls,
             simultaneous,
             ..
-        } => {
+        }) => {
             if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
                 f.initiative = rolls
                     .iter()
@@ -925,15 +961,15 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 f.simultaneous = *simultaneous;
             }
         }
-        GameEvent::Declared {
+        GameEvent::Bx(BxEvent::Declared {
             combatant,
             declaration,
-        } => with::<OseSheet>(world, combatant, |s| s.0.next = declaration.clone()),
-        GameEvent::SpellDisrupted { combatant } => {
+        }) => with::<OseSheet>(world, combatant, |s| s.0.next = declaration.clone()),
+        GameEvent::Bx(BxEvent::SpellDisrupted { combatant }) => {
             with::<OseSheet>(world, combatant, |s| s.0.disrupted = true)
         }
-        GameEvent::SpellCast { .. } => {}
-        GameEvent::DoorForced { check, success, .. } => {
+        GameEvent::Bx(BxEvent::SpellCast { .. }) => {}
+        GameEvent::Bx(BxEvent::DoorForced { check, success, .. }) => {
             if !success
                 && *check != fray_protocol::ose::SecretCheck::Bars
                 && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
@@ -953,11 +989,11 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 f.exploration.searched.push((*check, c.clone(), a.clone()));
             }
         }
-        GameEvent::ExplorationTurnPassed {
+        GameEvent::Bx(BxEvent::ExplorationTurnPassed {
             turn,
             since_rest,
             rested,
-        } => {
+        }) => {
             if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
                 let ex = &mut f.exploration;
                 ex.turn = *turn;
@@ -978,12 +1014,12 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::LightLit {
+        GameEvent::Bx(BxEvent::LightLit {
             carrier,
             source,
             turns,
             ..
-        } => {
+        }) => {
             if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
                 f.exploration.lights.push(fray_protocol::ose::BurningLight {
                     carrier: carrier.clone(),
@@ -992,12 +1028,12 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 });
             }
         }
-        GameEvent::EncounterDistanceRolled { .. } => {}
-        GameEvent::OseConditionChanged {
+        GameEvent::Bx(BxEvent::EncounterDistanceRolled { .. }) => {}
+        GameEvent::Bx(BxEvent::OseConditionChanged {
             combatant,
             condition,
             on,
-        } => with::<OseSheet>(world, combatant, |s| {
+        }) => with::<OseSheet>(world, combatant, |s| {
             if *condition == fray_protocol::ose::OseCondition::Exhausted {
                 s.0.rested_turns = 0;
             }
@@ -1007,49 +1043,49 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 s.0.conditions.sort();
             }
         }),
-        GameEvent::LightBurnedOut { carrier, source }
-        | GameEvent::LightDoused { carrier, source } => {
+        GameEvent::Bx(BxEvent::LightBurnedOut { carrier, source })
+        | GameEvent::Bx(BxEvent::LightDoused { carrier, source }) => {
             if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
                 f.exploration
                     .lights
                     .retain(|l| !(&l.carrier == carrier && l.source == *source));
             }
         }
-        GameEvent::RetainerHireRolled { .. }
-        | GameEvent::LoyaltyChecked { .. }
-        | GameEvent::XpAwarded { .. }
-        | GameEvent::EncumbranceSet { .. }
-        | GameEvent::EffectTimed { .. }
-        | GameEvent::TimedEffectEnded { .. }
-        | GameEvent::DayPassed { .. }
-        | GameEvent::WindRolled { .. }
-        | GameEvent::EvasionAttempted { .. }
-        | GameEvent::PursuitStarted { .. }
-        | GameEvent::PursuitRoundPassed { .. }
-        | GameEvent::LureDropped { .. }
-        | GameEvent::PursuitEnded { .. }
-        | GameEvent::GaleDamageRolled { .. }
-        | GameEvent::GaleStruck { .. }
-        | GameEvent::OseWindRolled { .. }
-        | GameEvent::Unharmed { .. } => {}
-        GameEvent::LevelRaised {
+        GameEvent::Bx(BxEvent::RetainerHireRolled { .. })
+        | GameEvent::Bx(BxEvent::LoyaltyChecked { .. })
+        | GameEvent::Bx(BxEvent::XpAwarded { .. })
+        | GameEvent::Bx(BxEvent::EncumbranceSet { .. })
+        | GameEvent::Bx(BxEvent::EffectTimed { .. })
+        | GameEvent::Bx(BxEvent::TimedEffectEnded { .. })
+        | GameEvent::Bx(BxEvent::DayPassed { .. })
+        | GameEvent::Bx(BxEvent::WindRolled { .. })
+        | GameEvent::Bx(BxEvent::EvasionAttempted { .. })
+        | GameEvent::Bx(BxEvent::PursuitStarted { .. })
+        | GameEvent::Bx(BxEvent::PursuitRoundPassed { .. })
+        | GameEvent::Bx(BxEvent::LureDropped { .. })
+        | GameEvent::Bx(BxEvent::PursuitEnded { .. })
+        | GameEvent::Bx(BxEvent::GaleDamageRolled { .. })
+        | GameEvent::Bx(BxEvent::GaleStruck { .. })
+        | GameEvent::Bx(BxEvent::OseWindRolled { .. })
+        | GameEvent::Bx(BxEvent::Unharmed { .. }) => {}
+        GameEvent::Bx(BxEvent::LevelRaised {
             combatant, level, ..
-        } => with::<Combatant>(world, combatant, |c| c.level = *level),
-        GameEvent::Subdued {
+        }) => with::<Combatant>(world, combatant, |c| c.level = *level),
+        GameEvent::Bx(BxEvent::Subdued {
             target, subdual, ..
-        } => with::<OseSheet>(world, target, |s| s.0.subdual = *subdual),
-        GameEvent::RoutineAttack { combatant, attack } => {
+        }) => with::<OseSheet>(world, target, |s| s.0.subdual = *subdual),
+        GameEvent::Bx(BxEvent::RoutineAttack { combatant, attack }) => {
             with::<OseSheet>(world, combatant, |s| s.0.routine_used.push(attack.clone()))
         }
-        GameEvent::PhaseReached { combatant, phase } => {
+        GameEvent::Bx(BxEvent::PhaseReached { combatant, phase }) => {
             with::<OseSheet>(world, combatant, |s| s.0.phase = Some(*phase))
         }
-        GameEvent::OseMoved {
+        GameEvent::Bx(BxEvent::OseMoved {
             combatant,
             kind,
             total,
             ..
-        } => {
+        }) => {
             with::<OseSheet>(world, combatant, |s| {
                 // § Movement Outside of Melee, Maximum duration: a round moved at the encounter
                 // rate (counted with its first move).
@@ -1068,7 +1104,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 with::<OseSheet>(world, combatant, |s| s.0.engaged.clear());
             }
         }
-        GameEvent::MeleeEngaged { attacker, target } => {
+        GameEvent::Bx(BxEvent::MeleeEngaged { attacker, target }) => {
             with::<OseSheet>(world, attacker, |s| {
                 if !s.0.engaged.contains(target) {
                     s.0.engaged.push(target.clone());
@@ -1080,7 +1116,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 }
             });
         }
-        GameEvent::TurnHeld { combatant, order } => {
+        GameEvent::Bx(BxEvent::TurnHeld { combatant, order }) => {
             {
                 let mut b = world.resource_mut::<Battle>();
                 b.order = order.clone();
@@ -1090,7 +1126,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
             with::<OseSheet>(world, combatant, |s| s.0.acted = false);
         }
-        GameEvent::MoraleRolled { results, .. } => {
+        GameEvent::Bx(BxEvent::MoraleRolled { results, .. }) => {
             for (c, _, holds) in results {
                 if *holds {
                     with::<OseSheet>(world, c, |s| {

@@ -5,11 +5,18 @@
 //! 2. run the ruleset's decide schedule: its systems read the world, check legality, draw dice
 //!    from the `Dice` resource and write events to the `Outbox` — or a rejection. Decide never
 //!    changes components;
+//!    A command of another ruleset family's namespace is refused before this step
+//!    (`wrong_ruleset`), by the one check every ruleset shares;
 //! 3. a rejection ends the tick: nothing was drawn, nothing changed;
 //! 4. otherwise `apply` folds each event into the world;
 //! 5. with no command pending, the decide schedule runs again for the turn machinery
 //!    (end-of-turn ongoing damage and saves, the next turn, death saves, escalation die, battle
 //!    end); its events are applied too; repeat until a pass produces no event (quiescent).
+//!
+//! Fail-stop: once an event is applied the tick cannot be refused any more. If the turn
+//! machinery then refuses or does not settle, the engine is *broken*: `execute` answers
+//! `session_unavailable`, every later call too, and the session stops and is rebuilt from its
+//! log (the world no longer matches the log). It never answers a rejection after a partial apply.
 //!
 //! The caller (the session) appends the command and all its events to the log, durably, before
 //! anyone sees them; if that fails the session is discarded and rebuilt from its log.
@@ -25,10 +32,10 @@ use crate::rules;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{LogLevel, ScheduleBuildSettings, SingleThreadedExecutor};
 use components::{Dice, Outbox, Pending, SecretDice, SeedSecret};
-use fray_protocol::{Command, ErrorCode, GameEvent, Rejection, SessionState};
+use fray_protocol::{Command, ErrorCode, Family, GameEvent, Rejection, SessionState};
 
-/// A bound on turn-machinery passes in one tick; reaching it is a ruleset bug, reported as a
-/// rejection of the command rather than a hang.
+/// A bound on turn-machinery passes in one tick; reaching it is a ruleset bug that breaks the
+/// engine (fail-stop) rather than hanging it.
 const MAX_PASSES: usize = 10_000;
 
 /// The decide schedule label.
@@ -39,6 +46,9 @@ pub struct Decide;
 pub struct Engine {
     world: World,
     decide: Schedule,
+    family: Family,
+    /// Why the world stopped matching the log, once it has (fail-stop).
+    broken: Option<String>,
 }
 
 /// Builds a schedule with Fray's settings: single-threaded, ambiguities are errors.
@@ -80,19 +90,48 @@ impl Engine {
     }
 
     fn with_world(ruleset: &str, world: World) -> Result<Engine, Rejection> {
-        let mut decide = new_schedule();
-        rules::add_decide_systems(ruleset, &mut decide).ok_or_else(|| {
+        let row = rules::ruleset(ruleset).ok_or_else(|| {
             Rejection::new(
                 ErrorCode::InvalidArgument,
                 format!("unknown ruleset '{ruleset}'"),
             )
         })?;
-        Ok(Engine { world, decide })
+        Ok(Self::with_systems(world, row.family, row.add_systems))
+    }
+
+    /// An engine over a world with the given decide systems (tests use it to run a ruleset of
+    /// their own).
+    pub fn with_systems(world: World, family: Family, add_systems: fn(&mut Schedule)) -> Engine {
+        let mut decide = new_schedule();
+        add_systems(&mut decide);
+        Engine {
+            world,
+            decide,
+            family,
+            broken: None,
+        }
     }
 
     /// Runs one command through decide → apply → turn machinery until quiescent.
-    /// Returns every event produced, in order, or the rejection (then nothing changed).
+    /// Returns every event produced, in order, or the rejection (then nothing changed). A
+    /// broken engine (see the module's "Fail-stop") answers `session_unavailable`.
     pub fn execute(&mut self, command: &Command) -> Result<Vec<GameEvent>, Rejection> {
+        if let Some(why) = &self.broken {
+            return Err(Self::unavailable(why));
+        }
+        if let Some(family) = command.family()
+            && family != self.family
+        {
+            return Err(Rejection::new(
+                ErrorCode::WrongRuleset,
+                format!(
+                    "'{}' is not a command of this session's rules ({}): it belongs to {}",
+                    command.kind(),
+                    self.family.title(),
+                    family.title()
+                ),
+            ));
+        }
         self.world.resource_mut::<Pending>().0 = Some(command.clone());
         let first = self.run_decide();
         self.world.resource_mut::<Pending>().0 = None;
@@ -106,14 +145,40 @@ impl Engine {
             all.append(&mut batch);
             passes += 1;
             if passes > MAX_PASSES {
-                return Err(Rejection::new(
-                    ErrorCode::InvalidArgument,
-                    "turn machinery did not settle",
-                ));
+                return Err(self.break_down(format!(
+                    "the turn machinery did not settle after {MAX_PASSES} passes"
+                )));
             }
-            batch = self.run_decide()?;
+            batch = match self.run_decide() {
+                Ok(b) => b,
+                Err(r) => {
+                    return Err(self.break_down(format!(
+                        "the turn machinery refused after events were applied ({r})"
+                    )));
+                }
+            };
         }
         Ok(all)
+    }
+
+    /// Marks the engine broken (fail-stop) and returns the answer for the command.
+    fn break_down(&mut self, why: String) -> Rejection {
+        tracing::error!(reason = %why, "the engine broke mid-tick; the session stops");
+        let r = Self::unavailable(&why);
+        self.broken = Some(why);
+        r
+    }
+
+    fn unavailable(why: &str) -> Rejection {
+        Rejection::new(
+            ErrorCode::SessionUnavailable,
+            format!("{why}: the session stops and is rebuilt from its log"),
+        )
+    }
+
+    /// Why the engine is broken (fail-stop), if it is: its world no longer matches the log.
+    pub fn broken(&self) -> Option<&str> {
+        self.broken.as_deref()
     }
 
     fn run_decide(&mut self) -> Result<Vec<GameEvent>, Rejection> {
@@ -171,3 +236,6 @@ impl Engine {
         &self.world
     }
 }
+
+#[cfg(test)]
+mod tests_fail_stop;

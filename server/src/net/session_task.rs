@@ -405,8 +405,20 @@ impl Task {
             let mut taken = 0;
             while let Some(msg) = next.take() {
                 match msg {
-                    SessionMsg::Command { conn, id, command } => {
-                        group.push(self.stage(conn, id, &command));
+                    SessionMsg::Command {
+                        conn,
+                        id: command_id,
+                        command,
+                    } => {
+                        group.push(self.stage(conn, command_id, &command));
+                        if self.session.engine().broken().is_some() {
+                            // Fail-stop: the commands staged before the break are sound and
+                            // are committed and answered; this one was answered
+                            // `session_unavailable`; the session is rebuilt from its log.
+                            let _ = self.flush_group(&mut group, &id);
+                            self.stop(&id);
+                            return Exit::Stopped;
+                        }
                         taken += 1;
                         if taken < MAX_GROUP {
                             next = rx.try_recv().ok();

@@ -9,6 +9,7 @@ use crate::content::{builtin_encounters, load_encounter};
 use crate::dice::{DiceExpr, Placeholders, roll_die};
 use crate::log::{FsStorage, MemStorage, Storage};
 use crate::session::{Secrets, Session, SessionConfig};
+use fray_protocol::BxCommand;
 use fray_protocol::Command;
 use fray_protocol::ids::SessionId;
 use fray_protocol::ose::SecretCheck;
@@ -55,21 +56,21 @@ fn send(s: &mut Session, c: &Command) -> Vec<GameEvent> {
 }
 
 fn listen() -> Command {
-    Command::SecretRoll {
+    Command::Bx(BxCommand::SecretRoll {
         check: SecretCheck::Listen,
         combatant: None,
         chance: 2,
         area: None,
-    }
+    })
 }
 
 fn wandering() -> Command {
-    Command::SecretRoll {
+    Command::Bx(BxCommand::SecretRoll {
         check: SecretCheck::WanderingMonster,
         combatant: None,
         chance: 3,
         area: None,
-    }
+    })
 }
 
 /// Every secret roll of the events: the d6 and the distance, if any.
@@ -169,12 +170,12 @@ fn secret_rolls_are_allowed_after_the_battle_searching() {
     let secret = a.engine().secret_draws();
     let events = send(
         &mut a,
-        &Command::SecretRoll {
+        &Command::Bx(BxCommand::SecretRoll {
             check: SecretCheck::SecretDoor,
             combatant: None,
             chance: 1,
             area: Some("hall".into()),
-        },
+        }),
     );
     assert_eq!(secret_rolls(&events).len(), 1);
     assert_eq!(a.engine().rng().draws(), main);

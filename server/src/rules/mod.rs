@@ -11,52 +11,67 @@ pub mod thirteenth_age;
 use crate::engine::components::{Dice, Outbox, Pending};
 use bevy_ecs::prelude::Res;
 use bevy_ecs::schedule::Schedule;
-use fray_protocol::Rejection;
+use fray_protocol::{Family, Rejection};
 use thirteenth_age::decider::Decider;
 use thirteenth_age::field::Field;
 
-/// Ruleset ids with their versions (recorded in log headers).
-pub const RULESETS: &[(&str, u32)] = &[
-    (thirteenth_age::ID, thirteenth_age::VERSION),
-    (orcus::ID, orcus::VERSION),
-    (five_torches::ID, five_torches::VERSION),
-    (ose::ID, ose::VERSION),
-    (basic_fantasy::ID, basic_fantasy::VERSION),
-];
-
-/// The version of a ruleset.
-pub fn version(ruleset: &str) -> Option<u32> {
-    RULESETS
-        .iter()
-        .find(|(id, _)| *id == ruleset)
-        .map(|(_, v)| *v)
+/// One row per ruleset: what the shared code needs to know of it. The engine and the session
+/// consult this table and never match on a ruleset id.
+#[derive(Debug, Clone, Copy)]
+pub struct Ruleset {
+    /// The id content files and log headers name (`ruleset = "orcus"`).
+    pub id: &'static str,
+    /// The rules version, recorded in every log's genesis: bumped when a rule change alters
+    /// outcomes, so that `fray verify` can say which rules a recording was decided under.
+    pub version: u32,
+    /// The family whose own commands and events the ruleset plays (the protocol's namespace).
+    pub family: Family,
+    /// Adds the ruleset's decide systems to a session's schedule.
+    pub add_systems: fn(&mut Schedule),
 }
 
-/// Adds a ruleset's decide systems; `None` for an unknown ruleset.
-pub fn add_decide_systems(ruleset: &str, schedule: &mut Schedule) -> Option<()> {
-    match ruleset {
-        thirteenth_age::ID => {
-            thirteenth_age::add_systems(schedule);
-            Some(())
-        }
-        orcus::ID => {
-            orcus::add_systems(schedule);
-            Some(())
-        }
-        five_torches::ID => {
-            five_torches::add_systems(schedule);
-            Some(())
-        }
-        ose::ID => {
-            ose::add_systems(schedule);
-            Some(())
-        }
-        basic_fantasy::ID => {
-            basic_fantasy::add_systems(schedule);
-            Some(())
-        }
-        _ => None,
-    }
+/// The rulesets this build plays.
+pub const RULESETS: &[Ruleset] = &[
+    Ruleset {
+        id: thirteenth_age::ID,
+        version: thirteenth_age::VERSION,
+        family: Family::ThirteenthAge,
+        add_systems: thirteenth_age::add_systems,
+    },
+    Ruleset {
+        id: orcus::ID,
+        version: orcus::VERSION,
+        family: Family::Orcus,
+        add_systems: orcus::add_systems,
+    },
+    Ruleset {
+        id: five_torches::ID,
+        version: five_torches::VERSION,
+        family: Family::FiveTorches,
+        add_systems: five_torches::add_systems,
+    },
+    Ruleset {
+        id: ose::ID,
+        version: ose::VERSION,
+        family: Family::Bx,
+        add_systems: ose::add_systems,
+    },
+    Ruleset {
+        id: basic_fantasy::ID,
+        version: basic_fantasy::VERSION,
+        family: Family::Bx,
+        add_systems: basic_fantasy::add_systems,
+    },
+];
+
+/// The row of a ruleset id; `None` for an id this build does not play.
+pub fn ruleset(id: &str) -> Option<&'static Ruleset> {
+    RULESETS.iter().find(|r| r.id == id)
+}
+
+/// The version of a ruleset.
+pub fn version(id: &str) -> Option<u32> {
+    ruleset(id).map(|r| r.version)
 }
 
 /// Run condition of every ruleset's `decide_command` system: a command is pending.

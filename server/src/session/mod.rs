@@ -604,6 +604,7 @@ mod tests {
     use super::*;
     use crate::content::{builtin_encounters, load_encounter};
     use crate::log::MemStorage;
+    use fray_protocol::BxCommand;
 
     fn session(storage: MemStorage) -> Session {
         let (name, text) = builtin_encounters("13th-age")[0];
@@ -835,19 +836,22 @@ mod tests {
         };
         send(
             &mut a,
-            Command::RollSurprise {
+            Command::Bx(BxCommand::RollSurprise {
                 sides: vec![fray_protocol::Side::Monsters],
-            },
+            }),
         );
-        send(&mut a, Command::RollReaction { speaker: None });
         send(
             &mut a,
-            Command::Declare {
+            Command::Bx(BxCommand::RollReaction { speaker: None }),
+        );
+        send(
+            &mut a,
+            Command::Bx(BxCommand::Declare {
                 actor: "pell".into(),
                 declaration: Some(fray_protocol::ose::Declaration::Spell {
                     spell: "Sleep".into(),
                 }),
-            },
+            }),
         );
         send(&mut a, Command::StartBattle);
         for _ in 0..30 {
@@ -863,14 +867,14 @@ mod tests {
             {
                 send(
                     &mut a,
-                    Command::OseAttack {
+                    Command::Bx(BxCommand::OseAttack {
                         actor: cur.clone(),
                         attack: me.attacks[0].id.clone(),
                         target: foe.id.clone(),
                         range: None,
                         modifier: 0,
                         behind: false,
-                    },
+                    }),
                 );
             }
             if a.state().current.as_ref() == Some(&cur) {

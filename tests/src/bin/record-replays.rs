@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use fray_protocol::GameEvent;
 use fray_protocol::event::{EffectKind, SavePurpose};
 use fray_protocol::ids::SessionId;
+use fray_protocol::{BxEvent, FiveTorchesEvent, OrcusEvent, ThirteenthAgeEvent};
 use fray_server::content::{builtin_encounters, load_encounter};
 use fray_server::log::FsStorage;
 use fray_server::session::{Secrets, Session, SessionConfig};
@@ -48,7 +49,9 @@ fn coverage(session: &Session) -> Result<BTreeSet<String>> {
                 EffectKind::OngoingDamage { .. } => "ongoing".into(),
                 EffectKind::Bonus { .. } => "bonus".into(),
             },
-            GameEvent::ManeuverTriggered { .. } => "flexible".into(),
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::ManeuverTriggered { .. }) => {
+                "flexible".into()
+            }
             GameEvent::SaveRolled { ref roll, .. } if roll.modifier != 0 => "save-bonus".into(),
             GameEvent::SaveRolled {
                 purpose: SavePurpose::Effect(_),
@@ -67,13 +70,13 @@ fn coverage(session: &Session) -> Result<BTreeSet<String>> {
             GameEvent::Rallied { .. } => "rally".into(),
             GameEvent::CoupDeGrace { .. } => "coup-de-grace".into(),
             GameEvent::Stabilized { .. } => "stabilize".into(),
-            GameEvent::Resisted { .. } => "resisted".into(),
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::Resisted { .. }) => "resisted".into(),
             GameEvent::PowerExpended { .. } => "expended".into(),
             GameEvent::QuickRested { .. } => "quick-rest".into(),
             GameEvent::NewBattle { .. } => "next-battle".into(),
-            GameEvent::GridMoved { .. } => "grid-move".into(),
-            GameEvent::ActionPointSpent { .. } => "action-point".into(),
-            GameEvent::RiderAttached { .. } => "rider".into(),
+            GameEvent::Orcus(OrcusEvent::GridMoved { .. }) => "grid-move".into(),
+            GameEvent::Orcus(OrcusEvent::ActionPointSpent { .. }) => "action-point".into(),
+            GameEvent::Orcus(OrcusEvent::RiderAttached { .. }) => "rider".into(),
             GameEvent::EffectEnded {
                 reason: fray_protocol::event::EffectEndReason::Replaced,
                 ..
@@ -209,17 +212,25 @@ fn ftd_coverage(session: &Session) -> Result<BTreeSet<String>> {
                 ..
             } => "crit".to_owned(),
             GameEvent::FellUnconscious { .. } => "incapacitated".into(),
-            GameEvent::InjuryRolled { injury, .. } => format!("injury {injury:?}"),
-            GameEvent::MoraleChecked { success, .. } => format!("morale {success}"),
+            GameEvent::FiveTorches(FiveTorchesEvent::InjuryRolled { injury, .. }) => {
+                format!("injury {injury:?}")
+            }
+            GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { success, .. }) => {
+                format!("morale {success}")
+            }
             GameEvent::LeftBattle { how, .. } => format!("left {how:?}"),
-            GameEvent::RetreatStarted { .. } => "retreat".into(),
-            GameEvent::RetreatFailed { .. } => "retreat failed".into(),
-            GameEvent::AdvantageGranted { .. } => "advantage".into(),
+            GameEvent::FiveTorches(FiveTorchesEvent::RetreatStarted { .. }) => "retreat".into(),
+            GameEvent::FiveTorches(FiveTorchesEvent::RetreatFailed { .. }) => {
+                "retreat failed".into()
+            }
+            GameEvent::FiveTorches(FiveTorchesEvent::AdvantageGranted { .. }) => "advantage".into(),
             GameEvent::Died { .. } => "died".into(),
             GameEvent::SessionEnded => "end session".into(),
-            GameEvent::LightWentOut { .. } => "torch out".into(),
-            GameEvent::StealthChanged { hidden, .. } => format!("stealth {hidden}"),
-            GameEvent::Rested { .. } => "rest".into(),
+            GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut { .. }) => "torch out".into(),
+            GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged { hidden, .. }) => {
+                format!("stealth {hidden}")
+            }
+            GameEvent::FiveTorches(FiveTorchesEvent::Rested { .. }) => "rest".into(),
             GameEvent::MoraleProposed {
                 trigger: fray_protocol::ftd::MoraleTrigger::PcRetreated,
                 ..
@@ -266,31 +277,37 @@ fn ose_coverage(session: &Session) -> Result<BTreeSet<String>> {
     let mut seen = BTreeSet::new();
     for e in session.events_after(0)? {
         let tag = match e.event {
-            GameEvent::SurpriseRolled { surprised, .. } => format!("surprised {surprised}"),
-            GameEvent::ReactionRolled { reaction, .. } => format!("reaction {reaction:?}"),
-            GameEvent::SideInitiative { rolls, .. } if rolls.len() > 2 => "tie rerolled".into(),
+            GameEvent::Bx(BxEvent::SurpriseRolled { surprised, .. }) => {
+                format!("surprised {surprised}")
+            }
+            GameEvent::Bx(BxEvent::ReactionRolled { reaction, .. }) => {
+                format!("reaction {reaction:?}")
+            }
+            GameEvent::Bx(BxEvent::SideInitiative { rolls, .. }) if rolls.len() > 2 => {
+                "tie rerolled".into()
+            }
             GameEvent::AttackRolled { outcome, .. } => if outcome == AttackOutcome::Hit {
                 "hit"
             } else {
                 "miss"
             }
             .into(),
-            GameEvent::SpellCast { .. } => "spell cast".into(),
-            GameEvent::SpellDisrupted { .. } => "spell disrupted".into(),
+            GameEvent::Bx(BxEvent::SpellCast { .. }) => "spell cast".into(),
+            GameEvent::Bx(BxEvent::SpellDisrupted { .. }) => "spell disrupted".into(),
             GameEvent::CheckRolled { success, .. } => format!("save {success}"),
             GameEvent::Slain { .. } => "slain".into(),
-            GameEvent::MoraleRolled { results, .. } => {
+            GameEvent::Bx(BxEvent::MoraleRolled { results, .. }) => {
                 for (_, _, holds) in &results {
                     seen.insert(format!("morale {holds}"));
                 }
                 continue;
             }
             GameEvent::LeftBattle { .. } => "fled".into(),
-            GameEvent::OseMoved { .. } => "moved".into(),
-            GameEvent::TurnHeld { .. } => "held".into(),
+            GameEvent::Bx(BxEvent::OseMoved { .. }) => "moved".into(),
+            GameEvent::Bx(BxEvent::TurnHeld { .. }) => "held".into(),
             GameEvent::SecretRolled { check, .. } => format!("secret {check:?}"),
-            GameEvent::LightBurnedOut { .. } => "light burned out".into(),
-            GameEvent::ExplorationTurnPassed { rested: true, .. } => "rested".into(),
+            GameEvent::Bx(BxEvent::LightBurnedOut { .. }) => "light burned out".into(),
+            GameEvent::Bx(BxEvent::ExplorationTurnPassed { rested: true, .. }) => "rested".into(),
             _ => continue,
         };
         seen.insert(tag);

@@ -17,6 +17,7 @@ use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::roll::Roll;
 use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
+use fray_protocol::{FiveTorchesCommand, FiveTorchesEvent};
 use std::collections::BTreeSet;
 
 pub(super) type R<T = ()> = Result<T, Rejection>;
@@ -31,7 +32,9 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         Command::StartBattle => start(d, s, &[]),
         Command::StartSurprise { surprised } => start(d, s, surprised),
         Command::ReorderInitiative { order } => reorder(d, order),
-        Command::DelayTo { actor, after } => delay_to(d, s, actor, after),
+        Command::FiveTorches(FiveTorchesCommand::DelayTo { actor, after }) => {
+            delay_to(d, s, actor, after)
+        }
         Command::Attack {
             knock_out: true, ..
         } => Err(Rejection::new(
@@ -68,14 +71,16 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             engage,
             far_away,
         } => move_cmd(d, s, actor, engage.as_ref(), *far_away),
-        Command::SpecialMove {
+        Command::FiveTorches(FiveTorchesCommand::SpecialMove {
             actor,
             engage,
             far_away,
-        } => special_move(d, s, actor, engage.as_ref(), *far_away),
+        }) => special_move(d, s, actor, engage.as_ref(), *far_away),
         Command::Stabilize { actor, target } => stabilize_cmd(d, s, actor, target),
-        Command::Heal { target, dice, by } => heal_cmd(d, s, target, dice, by.as_ref()),
-        Command::Check {
+        Command::FiveTorches(FiveTorchesCommand::Heal { target, dice, by }) => {
+            heal_cmd(d, s, target, dice, by.as_ref())
+        }
+        Command::FiveTorches(FiveTorchesCommand::Check {
             combatant,
             ability,
             dc,
@@ -84,7 +89,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             damage,
             purpose,
             task,
-        } => check_cmd(
+        }) => check_cmd(
             d,
             s,
             combatant,
@@ -96,18 +101,18 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             purpose.as_deref(),
             *task,
         ),
-        Command::GrantAdvantage {
+        Command::FiveTorches(FiveTorchesCommand::GrantAdvantage {
             combatant,
             advantage,
-        } => grant(d, s, combatant, *advantage),
-        Command::MoraleCheck {
+        }) => grant(d, s, combatant, *advantage),
+        Command::FiveTorches(FiveTorchesCommand::MoraleCheck {
             combatants,
             group,
             advantage,
             on_failure,
-        } => morale(d, s, combatants, *group, *advantage, *on_failure),
-        Command::Retreat { actor } => retreat(d, s, actor),
-        Command::ResolveRetreat { check, attackers } => {
+        }) => morale(d, s, combatants, *group, *advantage, *on_failure),
+        Command::FiveTorches(FiveTorchesCommand::Retreat { actor }) => retreat(d, s, actor),
+        Command::FiveTorches(FiveTorchesCommand::ResolveRetreat { check, attackers }) => {
             resolve_retreat(d, s, check.as_ref(), attackers)
         }
         Command::EndTurn { actor } => {
@@ -130,31 +135,41 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             Ok(())
         }
         Command::EndSession => end_session(d),
-        Command::SetLight { combatant, light } => set_light(d, combatant.as_ref(), *light),
-        Command::CarryLight { actor, source } => carry_light(d, s, actor, *source),
-        Command::SetLoad {
+        Command::FiveTorches(FiveTorchesCommand::SetLight { combatant, light }) => {
+            set_light(d, combatant.as_ref(), *light)
+        }
+        Command::FiveTorches(FiveTorchesCommand::CarryLight { actor, source }) => {
+            carry_light(d, s, actor, *source)
+        }
+        Command::FiveTorches(FiveTorchesCommand::SetLoad {
             combatant,
             load,
             coins,
-        } => set_load(d, s, combatant, *load, *coins),
-        Command::TravelTurn { advantage } => travel_turn(d, s, *advantage),
-        Command::ResilienceCheck { combatant } => resilience_check(d, s, combatant),
-        Command::Rest { safe, nights } => rest(d, s, *safe, *nights),
+        }) => set_load(d, s, combatant, *load, *coins),
+        Command::FiveTorches(FiveTorchesCommand::TravelTurn { advantage }) => {
+            travel_turn(d, s, *advantage)
+        }
+        Command::FiveTorches(FiveTorchesCommand::ResilienceCheck { combatant }) => {
+            resilience_check(d, s, combatant)
+        }
+        Command::FiveTorches(FiveTorchesCommand::Rest { safe, nights }) => {
+            rest(d, s, *safe, *nights)
+        }
         Command::Hide { actor } => hide(d, s, actor),
-        Command::SetStealthDc { dc } => set_stealth_dc(d, *dc),
+        Command::FiveTorches(FiveTorchesCommand::SetStealthDc { dc }) => set_stealth_dc(d, *dc),
         Command::Reveal { combatant } => reveal(d, s, combatant),
-        Command::Exhaust { combatant } => exhaust(d, s, combatant),
-        Command::RollToReturn { path, combatants } => {
+        Command::FiveTorches(FiveTorchesCommand::Exhaust { combatant }) => exhaust(d, s, combatant),
+        Command::FiveTorches(FiveTorchesCommand::RollToReturn { path, combatants }) => {
             super::travel::roll_to_return(d, s, *path, combatants)
         }
-        Command::Chase {
+        Command::FiveTorches(FiveTorchesCommand::Chase {
             pursuers,
             speed,
             terrain,
             group,
             advantage,
             dc_modifier,
-        } => super::chase::chase(
+        }) => super::chase::chase(
             d,
             s,
             pursuers,
@@ -164,29 +179,33 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             *advantage,
             *dc_modifier,
         ),
-        Command::CorruptionCheck {
+        Command::FiveTorches(FiveTorchesCommand::CorruptionCheck {
             combatant,
             name,
             dc,
             check,
             damages,
-        } => super::corruption::check(d, s, combatant, name.as_deref(), *dc, *check, *damages),
-        Command::EndCorruption { combatant } => super::corruption::end(d, s, combatant),
-        Command::RollTimeDice {
+        }) => super::corruption::check(d, s, combatant, name.as_deref(), *dc, *check, *damages),
+        Command::FiveTorches(FiveTorchesCommand::EndCorruption { combatant }) => {
+            super::corruption::end(d, s, combatant)
+        }
+        Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
             dice,
             purpose,
             start_hour,
-        } => super::time::roll(d, *dice, *purpose, *start_hour),
-        Command::SetTime { hour } => super::time::set(d, *hour),
-        Command::ReadyAction {
+        }) => super::time::roll(d, *dice, *purpose, *start_hour),
+        Command::FiveTorches(FiveTorchesCommand::SetTime { hour }) => super::time::set(d, *hour),
+        Command::FiveTorches(FiveTorchesCommand::ReadyAction {
             actor,
             action,
             trigger,
-        } => ready_action(d, s, actor, *action, trigger),
-        Command::Concentrate { actor, effect } => {
+        }) => ready_action(d, s, actor, *action, trigger),
+        Command::FiveTorches(FiveTorchesCommand::Concentrate { actor, effect }) => {
             super::concentration::concentrate(d, s, actor, effect)
         }
-        Command::EndConcentration { actor } => super::concentration::drop(d, s, actor),
+        Command::FiveTorches(FiveTorchesCommand::EndConcentration { actor }) => {
+            super::concentration::drop(d, s, actor)
+        }
         Command::Ready { .. } => Err(no(
             ErrorCode::InvalidArgument,
             "Five Torches Deep readies with ready_action (a quick action with a trigger)",
@@ -555,7 +574,9 @@ fn start(d: &mut Decider, s: &Sheets, surprised: &[CombatantId]) -> R {
         ));
     }
     d.emit(GameEvent::BattleStarted);
-    d.emit(GameEvent::InitiativeScores { scores });
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::InitiativeScores {
+        scores,
+    }));
     if surprised.is_empty() {
         d.emit(GameEvent::TurnOrder { order });
     } else {
@@ -869,10 +890,10 @@ fn resolve_attack(
     let ac = fighter(d, target)?.def.0.ac;
     // § Stealth: "Once they attack their stealth ends."
     if sh.hidden {
-        d.emit(GameEvent::StealthChanged {
+        d.emit(GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged {
             combatant: attacker.clone(),
             hidden: false,
-        });
+        }));
     }
     // § Light: the light where the target is (the attacker must see it).
     let lit = rules::light_advantage(
@@ -1010,10 +1031,10 @@ fn grant(d: &mut Decider, s: &Sheets, who: &CombatantId, adv: Advantage) -> R {
             format!("{} is out of the battle", name(d, who)),
         ));
     }
-    d.emit(GameEvent::AdvantageGranted {
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::AdvantageGranted {
         combatant: who.clone(),
         advantage: adv,
-    });
+    }));
     Ok(())
 }
 
@@ -1100,12 +1121,12 @@ fn stabilize(
     };
     let second = effect_roll.as_ref().map_or(0, |r| r.total);
     let injury = rules::injury(row, second);
-    d.emit(GameEvent::InjuryRolled {
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::InjuryRolled {
         combatant: target.clone(),
         roll,
         injury,
         effect_roll: effect_roll.clone(),
-    });
+    }));
     let Some(mut v) = d.overlay.vitals(d.field, target) else {
         return Ok(());
     };
@@ -1249,14 +1270,14 @@ fn morale(
             + sh.morale_bonus;
         let total = as_i32(natural) + bonus;
         let success = rules::check_succeeds(total, rules::MORALE_DC);
-        d.emit(GameEvent::MoraleChecked {
+        d.emit(GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked {
             combatants: unit.clone(),
             roll,
             bonus,
             total,
             dc: rules::MORALE_DC,
             success,
-        });
+        }));
         if !success {
             for c in unit {
                 d.emit(GameEvent::LeftBattle {
@@ -1298,9 +1319,9 @@ fn retreat(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
             spent: k,
         });
     }
-    d.emit(GameEvent::RetreatStarted {
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::RetreatStarted {
         combatant: actor.clone(),
-    });
+    }));
     // § Retreat: "Concentration effects immediately halt once the PC retreats."
     super::concentration::retreated(d, s, actor);
     // § Retreat: "Any retainers or NPCs following a PC who retreats must immediately make a
@@ -1376,7 +1397,9 @@ fn resolve_retreat(
             "retreat",
         )?;
         if !ok {
-            d.emit(GameEvent::RetreatFailed { combatant: who });
+            d.emit(GameEvent::FiveTorches(FiveTorchesEvent::RetreatFailed {
+                combatant: who,
+            }));
             return Ok(());
         }
     }
@@ -1387,7 +1410,9 @@ fn resolve_retreat(
             Advantage::None
         };
         if resolve_attack(d, s, &a, &spec, &who, extra)? {
-            d.emit(GameEvent::RetreatFailed { combatant: who });
+            d.emit(GameEvent::FiveTorches(FiveTorchesEvent::RetreatFailed {
+                combatant: who,
+            }));
             return Ok(());
         }
     }
@@ -1492,17 +1517,19 @@ pub fn pass_time(d: &mut Decider, s: &Sheets, seconds: u32) {
     if seconds == 0 {
         return;
     }
-    d.emit(GameEvent::TimePassed { seconds });
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::TimePassed {
+        seconds,
+    }));
     let ids: Vec<CombatantId> = d.field.all().map(|f| f.c.id.clone()).collect();
     for id in ids {
         if let Some((sh, _)) = s.get(&id)
             && let Some(l) = sh.carried
             && l.seconds_left <= seconds
         {
-            d.emit(GameEvent::LightWentOut {
+            d.emit(GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut {
                 combatant: id,
                 source: l.source,
-            });
+            }));
         }
     }
 }
@@ -1545,10 +1572,10 @@ fn set_light(d: &mut Decider, who: Option<&CombatantId>, light: Option<LightLeve
         }
         None => {}
     }
-    d.emit(GameEvent::LightSet {
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::LightSet {
         combatant: who.cloned(),
         light,
-    });
+    }));
     Ok(())
 }
 
@@ -1569,11 +1596,11 @@ fn carry_light(d: &mut Decider, s: &Sheets, actor: &CombatantId, source: Option<
             format!("{} carries no lit light", name(d, actor)),
         ));
     }
-    d.emit(GameEvent::LightCarried {
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::LightCarried {
         combatant: actor.clone(),
         source,
         seconds: source.map_or(0, rules::burn_seconds),
-    });
+    }));
     Ok(())
 }
 
@@ -1589,11 +1616,11 @@ fn set_load(d: &mut Decider, s: &Sheets, who: &CombatantId, load: i32, coins: i3
             "load is 0..=60 and coins 0..=100000",
         ));
     }
-    d.emit(GameEvent::LoadSet {
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::LoadSet {
         combatant: who.clone(),
         load,
         coins,
-    });
+    }));
     Ok(())
 }
 
@@ -1602,11 +1629,11 @@ fn set_load(d: &mut Decider, s: &Sheets, who: &CombatantId, load: i32, coins: i3
 fn travel_turn(d: &mut Decider, s: &Sheets, adv: Advantage) -> R {
     outside_battle_with_no_one_dying(d, "in battle time passes by rounds, not travel turns")?;
     let (roll, natural) = d20(d, adv)?;
-    d.emit(GameEvent::TravelTurnRolled {
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled {
         number: s.battle().travel_turns.saturating_add(1),
         roll,
         threat: rules::threat(natural),
-    });
+    }));
     pass_time(d, s, rules::TRAVEL_TURN_SECONDS);
     Ok(())
 }
@@ -1653,10 +1680,12 @@ fn resilience_check(d: &mut Decider, s: &Sheets, who: &CombatantId) -> R {
         "resilience",
     )?;
     if !ok {
-        d.emit(GameEvent::ExhaustionChanged {
-            combatant: who.clone(),
-            exhausted: true,
-        });
+        d.emit(GameEvent::FiveTorches(
+            FiveTorchesEvent::ExhaustionChanged {
+                combatant: who.clone(),
+                exhausted: true,
+            },
+        ));
     }
     Ok(())
 }
@@ -1671,10 +1700,12 @@ fn exhaust(d: &mut Decider, s: &Sheets, who: &CombatantId) -> R {
             format!("{} is already exhausted or gone", name(d, who)),
         ));
     }
-    d.emit(GameEvent::ExhaustionChanged {
-        combatant: who.clone(),
-        exhausted: true,
-    });
+    d.emit(GameEvent::FiveTorches(
+        FiveTorchesEvent::ExhaustionChanged {
+            combatant: who.clone(),
+            exhausted: true,
+        },
+    ));
     Ok(())
 }
 
@@ -1697,7 +1728,10 @@ fn rest(d: &mut Decider, s: &Sheets, safe: bool, nights: u32) -> R {
         ));
     }
     pass_time(d, s, rules::NIGHT_SECONDS.saturating_mul(nights));
-    d.emit(GameEvent::Rested { safe, nights });
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::Rested {
+        safe,
+        nights,
+    }));
     for h in heroes {
         if d.status(&h) != Some(LifeStatus::Conscious) {
             continue;
@@ -1718,10 +1752,12 @@ fn rest(d: &mut Decider, s: &Sheets, safe: bool, nights: u32) -> R {
             });
         }
         if safe && s.get(&h).is_some_and(|(sh, _)| sh.exhausted) {
-            d.emit(GameEvent::ExhaustionChanged {
-                combatant: h,
-                exhausted: false,
-            });
+            d.emit(GameEvent::FiveTorches(
+                FiveTorchesEvent::ExhaustionChanged {
+                    combatant: h,
+                    exhausted: false,
+                },
+            ));
         }
     }
     Ok(())
@@ -1750,10 +1786,10 @@ fn hide(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
     );
     let (ok, _) = roll_check(d, &sh, actor, Ability::Dex, dc, proficient, lit, "stealth")?;
     if ok {
-        d.emit(GameEvent::StealthChanged {
+        d.emit(GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged {
             combatant: actor.clone(),
             hidden: true,
-        });
+        }));
     }
     Ok(())
 }
@@ -1770,7 +1806,9 @@ fn set_stealth_dc(d: &mut Decider, dc: Option<i32>) -> R {
             format!("DC {v} is outside 1..=40"),
         ));
     }
-    d.emit(GameEvent::StealthDcSet { dc });
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::StealthDcSet {
+        dc,
+    }));
     Ok(())
 }
 
@@ -1784,10 +1822,10 @@ fn reveal(d: &mut Decider, s: &Sheets, who: &CombatantId) -> R {
             format!("{} is not in stealth", name(d, who)),
         ));
     }
-    d.emit(GameEvent::StealthChanged {
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged {
         combatant: who.clone(),
         hidden: false,
-    });
+    }));
     Ok(())
 }
 
@@ -1850,10 +1888,10 @@ fn ready_action(
             spent: k,
         });
     }
-    d.emit(GameEvent::ReadyDeclared {
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::ReadyDeclared {
         combatant: actor.clone(),
         action,
         trigger: trigger.trim().to_owned(),
-    });
+    }));
     Ok(())
 }

@@ -12,6 +12,7 @@ use super::Sheets;
 use super::commands::{R, fighter, name, no, pay, sheet, up};
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
+use fray_protocol::FiveTorchesEvent;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::ftd::ConcentrationEnd;
 use fray_protocol::ids::CombatantId;
@@ -22,17 +23,19 @@ fn held(d: &Decider, s: &Sheets, id: &CombatantId) -> Option<(String, bool)> {
     let ended = d
         .events()
         .iter()
-        .any(|e| matches!(e, GameEvent::ConcentrationEnded { combatant, .. } if combatant == id));
+        .any(|e| matches!(e, GameEvent::FiveTorches(FiveTorchesEvent::ConcentrationEnded { combatant, .. }) if combatant == id));
     (!ended).then_some((c.effect, c.maintained))
 }
 
 fn end(d: &mut Decider, s: &Sheets, id: &CombatantId, reason: ConcentrationEnd) {
     if let Some((effect, _)) = held(d, s, id) {
-        d.emit(GameEvent::ConcentrationEnded {
-            combatant: id.clone(),
-            effect,
-            reason,
-        });
+        d.emit(GameEvent::FiveTorches(
+            FiveTorchesEvent::ConcentrationEnded {
+                combatant: id.clone(),
+                effect,
+                reason,
+            },
+        ));
     }
 }
 
@@ -69,11 +72,11 @@ pub fn concentrate(d: &mut Decider, s: &Sheets, actor: &CombatantId, effect: &st
         None => false,
     };
     pay(d, s, actor, ActionKind::Quick)?;
-    d.emit(GameEvent::Concentrating {
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::Concentrating {
         combatant: actor.clone(),
         effect: effect.to_owned(),
         maintained,
-    });
+    }));
     Ok(())
 }
 

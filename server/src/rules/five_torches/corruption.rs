@@ -9,6 +9,7 @@ use super::rules;
 use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
+use fray_protocol::FiveTorchesEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::{Ability, Advantage, Corruption};
 use fray_protocol::ids::{CombatantId, Side};
@@ -77,16 +78,18 @@ pub fn check(
             let (ok, _, _) =
                 roll_check_with(d, &sh, who, bonus, dc, Advantage::None, "corruption")?;
             if !ok {
-                d.emit(GameEvent::CorruptionChanged {
-                    combatant: who.clone(),
-                    corruption: Some(Corruption {
-                        name: what.to_owned(),
-                        check: ability,
-                        dc,
-                        damages: damages.unwrap_or(Ability::Con),
-                        stage: 0,
-                    }),
-                });
+                d.emit(GameEvent::FiveTorches(
+                    FiveTorchesEvent::CorruptionChanged {
+                        combatant: who.clone(),
+                        corruption: Some(Corruption {
+                            name: what.to_owned(),
+                            check: ability,
+                            dc,
+                            damages: damages.unwrap_or(Ability::Con),
+                            stage: 0,
+                        }),
+                    },
+                ));
             }
             Ok(())
         }
@@ -104,24 +107,26 @@ pub fn check(
             let bonus = rules::ability_mod(sh.abilities.get(c.check));
             let (ok, _, _) =
                 roll_check_with(d, &sh, who, bonus, c.dc, Advantage::None, "corruption")?;
-            d.emit(GameEvent::CorruptionChanged {
-                combatant: who.clone(),
-                corruption: Some(Corruption {
-                    stage: c.stage.saturating_add(1),
-                    ..c.clone()
-                }),
-            });
+            d.emit(GameEvent::FiveTorches(
+                FiveTorchesEvent::CorruptionChanged {
+                    combatant: who.clone(),
+                    corruption: Some(Corruption {
+                        stage: c.stage.saturating_add(1),
+                        ..c.clone()
+                    }),
+                },
+            ));
             if ok {
                 return Ok(());
             }
             let roll = d.roll("1d6", &Placeholders::default())?;
             let (after, dies) = damaged_score(sh.abilities.get(c.damages), roll.total);
-            d.emit(GameEvent::AbilityDamaged {
+            d.emit(GameEvent::FiveTorches(FiveTorchesEvent::AbilityDamaged {
                 combatant: who.clone(),
                 ability: c.damages,
                 roll,
                 score_after: after,
-            });
+            }));
             if dies && let Some(mut v) = d.overlay.vitals(d.field, who) {
                 v.status = LifeStatus::Dead;
                 d.overlay.set(who, v);
@@ -143,10 +148,12 @@ pub fn end(d: &mut Decider, s: &Sheets, who: &CombatantId) -> R {
             format!("{} is not infected", name(d, who)),
         ));
     }
-    d.emit(GameEvent::CorruptionChanged {
-        combatant: who.clone(),
-        corruption: None,
-    });
+    d.emit(GameEvent::FiveTorches(
+        FiveTorchesEvent::CorruptionChanged {
+            combatant: who.clone(),
+            corruption: None,
+        },
+    ));
     Ok(())
 }
 

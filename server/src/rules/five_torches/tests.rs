@@ -10,6 +10,7 @@ use fray_protocol::ftd::{Ability, Advantage, Departure, Injury, MoraleOutcome, M
 use fray_protocol::ids::Side;
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{FiveTorchesCommand, FiveTorchesEvent};
 
 /// Three heroes and three monsters with known numbers. `hero_ac` and `monster_ac` force hits or
 /// misses; `club` is the goons' damage.
@@ -154,10 +155,10 @@ pub(super) fn turn_of(e: &mut Engine, who: &str) {
 }
 
 fn grant(who: &str, a: Advantage) -> Command {
-    Command::GrantAdvantage {
+    Command::FiveTorches(FiveTorchesCommand::GrantAdvantage {
         combatant: cid(who),
         advantage: a,
-    }
+    })
 }
 
 fn attack_rolled(ev: &[GameEvent]) -> (u32, usize, i32, AttackOutcome) {
@@ -202,11 +203,10 @@ fn initiative_is_the_dex_score_and_the_same_every_round() {
     let enc = arena(14, 12, "1d6");
     let mut e = new_engine(&enc, 1);
     let ev = run(&mut e, &Command::StartBattle);
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::InitiativeScores { scores }
-        if scores[0] == (cid("boss-1"), 16) && scores.last() == Some(&(cid("cleo"), 8))))
-    );
+    assert!(ev.iter().any(
+        |x| matches!(x, GameEvent::FiveTorches(FiveTorchesEvent::InitiativeScores { scores })
+        if scores[0] == (cid("boss-1"), 16) && scores.last() == Some(&(cid("cleo"), 8)))
+    ));
     // Ties on DEX 14: PCs before monsters, then by id (Fray's documented rule).
     let order: Vec<String> = e.state().order.iter().map(|c| c.0.clone()).collect();
     assert_eq!(order, ["boss-1", "ada", "bram", "goon-1", "goon-2", "cleo"]);
@@ -259,9 +259,11 @@ fn the_gm_reorders_initiative() {
 fn delaying_moves_to_a_slower_place_for_good() {
     let enc = arena(14, 12, "1d6");
     let mut e = started(&enc, 1);
-    let delay = |a: &str, b: &str| Command::DelayTo {
-        actor: cid(a),
-        after: cid(b),
+    let delay = |a: &str, b: &str| {
+        Command::FiveTorches(FiveTorchesCommand::DelayTo {
+            actor: cid(a),
+            after: cid(b),
+        })
     };
     // Only to a slower place, and before acting.
     assert_eq!(
@@ -502,15 +504,17 @@ fn the_gm_grants_advantage_for_the_next_roll() {
 #[test]
 fn checks_and_a_natural_1_doubling_harm_to_a_pc() {
     let enc = arena(14, 12, "1d6");
-    let check = |who: &str, dc: i32| Command::Check {
-        combatant: cid(who),
-        ability: Ability::Dex,
-        dc,
-        proficient: true,
-        advantage: Advantage::None,
-        damage: Some("2d4".into()),
-        purpose: Some("trap".into()),
-        task: None,
+    let check = |who: &str, dc: i32| {
+        Command::FiveTorches(FiveTorchesCommand::Check {
+            combatant: cid(who),
+            ability: Ability::Dex,
+            dc,
+            proficient: true,
+            advantage: Advantage::None,
+            damage: Some("2d4".into()),
+            purpose: Some("trap".into()),
+            task: None,
+        })
     };
     let mut e = started(&enc, 1);
     let ev = run(&mut e, &check("ada", 2));
@@ -654,7 +658,9 @@ fn an_ally_stabilizes_and_the_injury_table_is_rolled() {
         let injury = ev
             .iter()
             .find_map(|x| match x {
-                GameEvent::InjuryRolled { injury, .. } => Some(injury.clone()),
+                GameEvent::FiveTorches(FiveTorchesEvent::InjuryRolled { injury, .. }) => {
+                    Some(injury.clone())
+                }
                 _ => None,
             })
             .unwrap();
@@ -731,7 +737,7 @@ fn an_injury_disadvantage_applies_to_every_check() {
         }
         let ev = run(
             &mut e,
-            &Command::Check {
+            &Command::FiveTorches(FiveTorchesCommand::Check {
                 combatant: cid("ada"),
                 ability: Ability::Str,
                 dc: 10,
@@ -740,7 +746,7 @@ fn an_injury_disadvantage_applies_to_every_check() {
                 damage: None,
                 purpose: None,
                 task: None,
-            },
+            }),
         );
         let dice = ev
             .iter()
@@ -764,10 +770,12 @@ fn healing_stabilizes_and_never_exceeds_the_maximum() {
     let enc = arena(1, 12, "20");
     let mut e = started(&enc, 4);
     drop_hero(&mut e, "ada");
-    let heal = |t: &str, dice: &str| Command::Heal {
-        target: cid(t),
-        dice: dice.into(),
-        by: Some(cid("cleo")),
+    let heal = |t: &str, dice: &str| {
+        Command::FiveTorches(FiveTorchesCommand::Heal {
+            target: cid(t),
+            dice: dice.into(),
+            by: Some(cid("cleo")),
+        })
     };
     assert_eq!(
         refuse(&mut e, &heal("ada", "2d")),
@@ -781,7 +789,9 @@ fn healing_stabilizes_and_never_exceeds_the_maximum() {
     let injury = ev
         .iter()
         .find_map(|x| match x {
-            GameEvent::InjuryRolled { injury, .. } => Some(injury.clone()),
+            GameEvent::FiveTorches(FiveTorchesEvent::InjuryRolled { injury, .. }) => {
+                Some(injury.clone())
+            }
             _ => None,
         })
         .unwrap();
@@ -891,11 +901,13 @@ fn morale_checks_and_their_failure() {
     let mut e = new_engine(&enc, 1);
     let ev = run(&mut e, &Command::StartBattle);
     assert!(ev.iter().any(|x| matches!(x, GameEvent::MoraleProposed { trigger: MoraleTrigger::BattleStart, combatants } if combatants.len() == 3)));
-    let morale = |who: &[&str], group: bool| Command::MoraleCheck {
-        combatants: who.iter().map(|w| cid(w)).collect(),
-        group,
-        advantage: Advantage::None,
-        on_failure: MoraleOutcome::Surrender,
+    let morale = |who: &[&str], group: bool| {
+        Command::FiveTorches(FiveTorchesCommand::MoraleCheck {
+            combatants: who.iter().map(|w| cid(w)).collect(),
+            group,
+            advantage: Advantage::None,
+            on_failure: MoraleOutcome::Surrender,
+        })
     };
     assert_eq!(
         refuse(&mut e, &morale(&["ada", "goon-1"], true)),
@@ -907,22 +919,22 @@ fn morale_checks_and_their_failure() {
     let rolls: Vec<(i32, bool)> = ev
         .iter()
         .filter_map(|x| match x {
-            GameEvent::MoraleChecked {
+            GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked {
                 bonus,
                 success,
                 dc: 11,
                 ..
-            } => Some((*bonus, *success)),
+            }) => Some((*bonus, *success)),
             _ => None,
         })
         .collect();
     assert_eq!(rolls.iter().map(|r| r.0).collect::<Vec<_>>(), [5, -1]);
     // Ada: WIS 10 (+0) + proficiency 2 ("morale").
     let ev = run(&mut e, &morale(&["ada"], false));
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::MoraleChecked { bonus: 2, .. }))
-    );
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { bonus: 2, .. })
+    )));
     // A group rolls once.
     let mut failed = false;
     for seed in 0..100 {
@@ -930,13 +942,20 @@ fn morale_checks_and_their_failure() {
         let ev = run(&mut e, &morale(&["goon-1", "goon-2"], true));
         let checks = ev
             .iter()
-            .filter(|x| matches!(x, GameEvent::MoraleChecked { .. }))
+            .filter(|x| {
+                matches!(
+                    x,
+                    GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { .. })
+                )
+            })
             .count();
         assert_eq!(checks, 1);
-        if ev
-            .iter()
-            .any(|x| matches!(x, GameEvent::MoraleChecked { success: false, .. }))
-        {
+        if ev.iter().any(|x| {
+            matches!(
+                x,
+                GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { success: false, .. })
+            )
+        }) {
             for g in ["goon-1", "goon-2"] {
                 assert_eq!(
                     cs(&e, g).ftd.unwrap().departed,
@@ -1021,29 +1040,37 @@ fn retreat_takes_the_turn_and_the_gm_rules() {
     turn_of(&mut e, "ada");
     run(&mut e, &close_to("ada", "goon-1"));
     assert_eq!(
-        refuse(&mut e, &Command::Retreat { actor: cid("ada") }),
+        refuse(
+            &mut e,
+            &Command::FiveTorches(FiveTorchesCommand::Retreat { actor: cid("ada") })
+        ),
         ErrorCode::ActionAlreadyUsed
     );
     run(&mut e, &end("ada"));
     turn_of(&mut e, "ada");
-    let resolve = |check: Option<RetreatCheck>, attackers: &[&str]| Command::ResolveRetreat {
-        check,
-        attackers: attackers.iter().map(|a| cid(a)).collect(),
+    let resolve = |check: Option<RetreatCheck>, attackers: &[&str]| {
+        Command::FiveTorches(FiveTorchesCommand::ResolveRetreat {
+            check,
+            attackers: attackers.iter().map(|a| cid(a)).collect(),
+        })
     };
     assert_eq!(
         refuse(&mut e, &resolve(None, &[])),
         ErrorCode::InvalidArgument
     );
-    run(&mut e, &Command::Retreat { actor: cid("ada") });
+    run(
+        &mut e,
+        &Command::FiveTorches(FiveTorchesCommand::Retreat { actor: cid("ada") }),
+    );
     assert_eq!(e.state().ftd.unwrap().retreat, Some(cid("ada")));
     assert_eq!(current(&e), "ada", "the turn waits for the GM");
     assert_eq!(refuse(&mut e, &end("ada")), ErrorCode::InvalidArgument);
     // An enemy attack that hits (hero AC 1) stops the retreat.
     let ev = run(&mut e, &resolve(None, &["goon-1", "goon-2"]));
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::RetreatFailed { .. }))
-    );
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::FiveTorches(FiveTorchesEvent::RetreatFailed { .. })
+    )));
     assert_eq!(
         ev.iter()
             .filter(|x| matches!(x, GameEvent::AttackRolled { .. }))
@@ -1055,7 +1082,10 @@ fn retreat_takes_the_turn_and_the_gm_rules() {
     assert_ne!(current(&e), "ada", "the turn is over");
     // Next time: no check, no attacks: she escapes and leaves the initiative.
     turn_of(&mut e, "ada");
-    run(&mut e, &Command::Retreat { actor: cid("ada") });
+    run(
+        &mut e,
+        &Command::FiveTorches(FiveTorchesCommand::Retreat { actor: cid("ada") }),
+    );
     let ev = run(&mut e, &resolve(None, &[]));
     assert!(ev.iter().any(|x| matches!(
         x,
@@ -1077,7 +1107,10 @@ fn retreat_takes_the_turn_and_the_gm_rules() {
     for seed in 0..100 {
         let mut e = started(&enc, seed);
         turn_of(&mut e, "bram");
-        run(&mut e, &Command::Retreat { actor: cid("bram") });
+        run(
+            &mut e,
+            &Command::FiveTorches(FiveTorchesCommand::Retreat { actor: cid("bram") }),
+        );
         let ev = run(
             &mut e,
             &resolve(
@@ -1093,10 +1126,10 @@ fn retreat_takes_the_turn_and_the_gm_rules() {
             .iter()
             .any(|x| matches!(x, GameEvent::CheckRolled { success: false, .. }))
         {
-            assert!(
-                ev.iter()
-                    .any(|x| matches!(x, GameEvent::RetreatFailed { .. }))
-            );
+            assert!(ev.iter().any(|x| matches!(
+                x,
+                GameEvent::FiveTorches(FiveTorchesEvent::RetreatFailed { .. })
+            )));
             return;
         }
     }
@@ -1153,7 +1186,7 @@ fn refusals_change_nothing() {
     assert_eq!(
         refuse(
             &mut e,
-            &Command::Check {
+            &Command::FiveTorches(FiveTorchesCommand::Check {
                 combatant: cid("ada"),
                 ability: Ability::Str,
                 dc: 10,
@@ -1162,7 +1195,7 @@ fn refusals_change_nothing() {
                 damage: Some("1d6+STR".into()),
                 purpose: None,
                 task: None,
-            }
+            })
         ),
         ErrorCode::InvalidArgument
     );

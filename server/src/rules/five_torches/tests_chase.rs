@@ -3,19 +3,20 @@
 
 use super::tests::arena;
 use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
+use fray_protocol::FiveTorchesCommand;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::{Advantage, ChaseTerrain};
 use fray_protocol::{Command, ErrorCode};
 
 fn chase(who: &[&str], speed: i32, terrain: ChaseTerrain, group: bool) -> Command {
-    Command::Chase {
+    Command::FiveTorches(FiveTorchesCommand::Chase {
         pursuers: who.iter().map(|w| cid(w)).collect(),
         speed,
         terrain,
         group,
         advantage: Advantage::None,
         dc_modifier: 0,
-    }
+    })
 }
 
 /// (who, bonus, dc, dice) of each chase check.
@@ -57,14 +58,14 @@ fn each_pc_or_the_worst_rolls_by_terrain_and_speed_chases() {
     assert_eq!(rolls(&ev), vec![("bram".into(), -1, 9, 1)]);
     let ev = run(
         &mut e,
-        &Command::Chase {
+        &Command::FiveTorches(FiveTorchesCommand::Chase {
             pursuers: vec![cid("cleo")],
             speed: 30,
             terrain: ChaseTerrain::Uneven,
             group: false,
             advantage: Advantage::Disadvantage,
             dc_modifier: -2,
-        },
+        }),
     );
     // Cleo's DEX 8 (−1), DC 11 − 2, two dice (disadvantage).
     assert_eq!(rolls(&ev), vec![("cleo".into(), -1, 9, 2)]);

@@ -8,17 +8,18 @@ use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, 
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::{Ability, Advantage, LightLevel, LightSource, LightTask, Threat};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{FiveTorchesCommand, FiveTorchesEvent};
 
 fn set_load(who: &str, load: i32, coins: i32) -> Command {
-    Command::SetLoad {
+    Command::FiveTorches(FiveTorchesCommand::SetLoad {
         combatant: cid(who),
         load,
         coins,
-    }
+    })
 }
 
 fn check(who: &str, task: Option<LightTask>) -> Command {
-    Command::Check {
+    Command::FiveTorches(FiveTorchesCommand::Check {
         combatant: cid(who),
         ability: Ability::Wis,
         dc: 10,
@@ -27,11 +28,11 @@ fn check(who: &str, task: Option<LightTask>) -> Command {
         damage: None,
         purpose: None,
         task,
-    }
+    })
 }
 
 fn hurt(who: &str, dice: &str) -> Command {
-    Command::Check {
+    Command::FiveTorches(FiveTorchesCommand::Check {
         combatant: cid(who),
         ability: Ability::Str,
         dc: 40,
@@ -40,27 +41,27 @@ fn hurt(who: &str, dice: &str) -> Command {
         damage: Some(dice.into()),
         purpose: Some("falling rocks".into()),
         task: None,
-    }
+    })
 }
 
 fn scene(light: LightLevel) -> Command {
-    Command::SetLight {
+    Command::FiveTorches(FiveTorchesCommand::SetLight {
         combatant: None,
         light: Some(light),
-    }
+    })
 }
 
 fn carry(who: &str, source: Option<LightSource>) -> Command {
-    Command::CarryLight {
+    Command::FiveTorches(FiveTorchesCommand::CarryLight {
         actor: cid(who),
         source,
-    }
+    })
 }
 
 fn travel() -> Command {
-    Command::TravelTurn {
+    Command::FiveTorches(FiveTorchesCommand::TravelTurn {
         advantage: Advantage::None,
-    }
+    })
 }
 
 /// How the d20 of the first attack or check in `ev` was rolled: `None` (one die),
@@ -71,7 +72,9 @@ fn d20_mode(ev: &[GameEvent]) -> Advantage {
         .find_map(|x| match x {
             GameEvent::AttackRolled { roll, .. }
             | GameEvent::CheckRolled { roll, .. }
-            | GameEvent::MoraleChecked { roll, .. } => Some(roll.clone()),
+            | GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { roll, .. }) => {
+                Some(roll.clone())
+            }
             _ => None,
         })
         .expect("a d20 roll");
@@ -101,7 +104,9 @@ fn mode_of(setup: impl Fn(u64) -> Engine, cmd: impl Fn(&Engine) -> Command) -> A
         let roll_dice = ev.iter().find_map(|x| match x {
             GameEvent::AttackRolled { roll, .. }
             | GameEvent::CheckRolled { roll, .. }
-            | GameEvent::MoraleChecked { roll, .. } => Some(roll.dice.clone()),
+            | GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { roll, .. }) => {
+                Some(roll.dice.clone())
+            }
             _ => None,
         });
         match roll_dice {
@@ -155,7 +160,10 @@ fn load_above_str_slows_hinders_and_can_stop_movement() {
         ErrorCode::NoSpeed
     );
     assert_eq!(
-        refuse(&mut e, &Command::Retreat { actor: cid("bram") }),
+        refuse(
+            &mut e,
+            &Command::FiveTorches(FiveTorchesCommand::Retreat { actor: cid("bram") })
+        ),
         ErrorCode::NoSpeed
     );
     assert_eq!(
@@ -241,10 +249,10 @@ fn light_levels_and_darksight_change_the_rolls() {
         let mut e = dark(seed);
         run(
             &mut e,
-            &Command::SetLight {
+            &Command::FiveTorches(FiveTorchesCommand::SetLight {
                 combatant: Some(cid("goon-1")),
                 light: Some(LightLevel::WellLit),
-            },
+            }),
         );
         e
     };
@@ -271,11 +279,13 @@ fn light_levels_and_darksight_change_the_rolls() {
         Advantage::Advantage
     );
     // Morale in darkness: disadvantage for surfacers, advantage with darksight.
-    let morale = |who: &str| Command::MoraleCheck {
-        combatants: vec![cid(who)],
-        group: false,
-        advantage: Advantage::None,
-        on_failure: Default::default(),
+    let morale = |who: &str| {
+        Command::FiveTorches(FiveTorchesCommand::MoraleCheck {
+            combatants: vec![cid(who)],
+            group: false,
+            advantage: Advantage::None,
+            on_failure: Default::default(),
+        })
     };
     assert_eq!(mode_of(goon, |_| morale("goon-2")), Advantage::Disadvantage);
     assert_eq!(mode_of(goon, |_| morale("goon-1")), Advantage::Advantage);
@@ -283,10 +293,10 @@ fn light_levels_and_darksight_change_the_rolls() {
     assert_eq!(
         refuse(
             &mut e,
-            &Command::SetLight {
+            &Command::FiveTorches(FiveTorchesCommand::SetLight {
                 combatant: None,
                 light: None
-            }
+            })
         ),
         ErrorCode::InvalidArgument
     );
@@ -315,21 +325,27 @@ fn torches_and_lanterns_burn_down_with_travel_turns_and_rounds() {
     let (number, face, threat) = ev
         .iter()
         .find_map(|x| match x {
-            GameEvent::TravelTurnRolled {
+            GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled {
                 number,
                 roll,
                 threat,
-            } => Some((*number, roll.natural().unwrap(), *threat)),
+            }) => Some((*number, roll.natural().unwrap(), *threat)),
             _ => None,
         })
         .unwrap();
     assert_eq!(number, 1);
     assert_eq!(threat, super::rules::threat(face));
-    assert!(ev.contains(&GameEvent::TimePassed { seconds: 3600 }));
-    assert!(ev.contains(&GameEvent::LightWentOut {
-        combatant: cid("ada"),
-        source: LightSource::Torch
-    }));
+    assert!(
+        ev.contains(&GameEvent::FiveTorches(FiveTorchesEvent::TimePassed {
+            seconds: 3600
+        }))
+    );
+    assert!(
+        ev.contains(&GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut {
+            combatant: cid("ada"),
+            source: LightSource::Torch
+        }))
+    );
     assert!(cs(&e, "ada").ftd.unwrap().carried.is_none());
     assert_eq!(
         cs(&e, "bram").ftd.unwrap().carried.unwrap().seconds_left,
@@ -337,10 +353,12 @@ fn torches_and_lanterns_burn_down_with_travel_turns_and_rounds() {
     );
     run(&mut e, &travel());
     let ev = run(&mut e, &travel());
-    assert!(ev.contains(&GameEvent::LightWentOut {
-        combatant: cid("bram"),
-        source: LightSource::Lantern
-    }));
+    assert!(
+        ev.contains(&GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut {
+            combatant: cid("bram"),
+            source: LightSource::Lantern
+        }))
+    );
     let s = e.state();
     assert_eq!(s.ftd.as_ref().unwrap().travel_turns, 3);
     assert_eq!(s.ftd.as_ref().unwrap().clock, 3 * 3600);
@@ -358,7 +376,11 @@ fn torches_and_lanterns_burn_down_with_travel_turns_and_rounds() {
             break;
         }
     }
-    assert!(ev.contains(&GameEvent::TimePassed { seconds: 6 }));
+    assert!(
+        ev.contains(&GameEvent::FiveTorches(FiveTorchesEvent::TimePassed {
+            seconds: 6
+        }))
+    );
     assert_eq!(e.state().ftd.unwrap().clock, clock + 6);
     assert_eq!(
         cs(&e, "ada").ftd.unwrap().carried.unwrap().seconds_left,
@@ -369,12 +391,12 @@ fn torches_and_lanterns_burn_down_with_travel_turns_and_rounds() {
     let mut e = new_engine(&enc, 4);
     let ev = run(
         &mut e,
-        &Command::TravelTurn {
+        &Command::FiveTorches(FiveTorchesCommand::TravelTurn {
             advantage: Advantage::Advantage,
-        },
+        }),
     );
     assert!(ev.iter().any(
-        |x| matches!(x, GameEvent::TravelTurnRolled { roll, threat, .. } if roll.dice.len() == 2 && (*threat == Threat::Terrible) == (roll.natural() == Some(1)))
+        |x| matches!(x, GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled { roll, threat, .. }) if roll.dice.len() == 2 && (*threat == Threat::Terrible) == (roll.natural() == Some(1)))
     ));
 }
 
@@ -387,9 +409,9 @@ fn resilience_checks_exhaust_and_only_safe_rest_cures() {
     let enc = arena(14, 12, "1d6");
     for seed in 0..60 {
         let mut e = new_engine(&enc, seed);
-        let resilience = Command::ResilienceCheck {
+        let resilience = Command::FiveTorches(FiveTorchesCommand::ResilienceCheck {
             combatant: cid("ada"),
-        };
+        });
         // Ada: CON 12 — twelve hours are within her resilience.
         for _ in 0..12 {
             run(&mut e, &travel());
@@ -419,10 +441,10 @@ fn resilience_checks_exhaust_and_only_safe_rest_cures() {
         // Unsafe rest: the hours start again, exhaustion stays.
         run(
             &mut e,
-            &Command::Rest {
+            &Command::FiveTorches(FiveTorchesCommand::Rest {
                 safe: false,
                 nights: 1,
-            },
+            }),
         );
         let f = cs(&e, "ada").ftd.unwrap();
         assert!(f.exhausted);
@@ -437,25 +459,27 @@ fn resilience_checks_exhaust_and_only_safe_rest_cures() {
         assert_eq!(
             refuse(
                 &mut e,
-                &Command::Rest {
+                &Command::FiveTorches(FiveTorchesCommand::Rest {
                     safe: true,
                     nights: 1
-                }
+                })
             ),
             ErrorCode::InvalidArgument
         );
         run(&mut e, &Command::EndBattle);
         let ev = run(
             &mut e,
-            &Command::Rest {
+            &Command::FiveTorches(FiveTorchesCommand::Rest {
                 safe: true,
                 nights: 1,
-            },
+            }),
         );
-        assert!(ev.contains(&GameEvent::ExhaustionChanged {
-            combatant: cid("ada"),
-            exhausted: false
-        }));
+        assert!(ev.contains(&GameEvent::FiveTorches(
+            FiveTorchesEvent::ExhaustionChanged {
+                combatant: cid("ada"),
+                exhausted: false
+            }
+        )));
         let f = cs(&e, "ada").ftd.unwrap();
         assert!(!f.exhausted && f.speed == 30);
         return;
@@ -475,19 +499,19 @@ fn rest_heals_by_level_and_ends_disadvantage_until_rest() {
     run(&mut e, &Command::EndBattle);
     run(
         &mut e,
-        &Command::Rest {
+        &Command::FiveTorches(FiveTorchesCommand::Rest {
             safe: false,
             nights: 2,
-        },
+        }),
     );
     assert_eq!(cs(&e, "bram").hp, Some(4));
     assert_eq!(cs(&e, "ada").hp, Some(6));
     run(
         &mut e,
-        &Command::Rest {
+        &Command::FiveTorches(FiveTorchesCommand::Rest {
             safe: true,
             nights: 1,
-        },
+        }),
     );
     // Bram is level 5, Ada level 1; never above the maximum.
     assert_eq!(cs(&e, "bram").hp, Some(8));
@@ -495,10 +519,10 @@ fn rest_heals_by_level_and_ends_disadvantage_until_rest() {
     assert_eq!(
         refuse(
             &mut e,
-            &Command::Rest {
+            &Command::FiveTorches(FiveTorchesCommand::Rest {
                 safe: true,
                 nights: 0
-            }
+            })
         ),
         ErrorCode::InvalidArgument
     );
@@ -523,10 +547,10 @@ fn rest_heals_by_level_and_ends_disadvantage_until_rest() {
         run(&mut e, &Command::EndBattle);
         run(
             &mut e,
-            &Command::Rest {
+            &Command::FiveTorches(FiveTorchesCommand::Rest {
                 safe: false,
                 nights: 1,
-            },
+            }),
         );
         assert!(!cs(&e, "ada").ftd.unwrap().disadvantage_until_rest);
         return;
@@ -542,10 +566,16 @@ fn stealth_hides_from_attacks_until_the_hidden_one_attacks() {
     let enc = arena(14, 12, "1d6");
     let mut e = started(&enc, 5);
     assert_eq!(
-        refuse(&mut e, &Command::SetStealthDc { dc: Some(41) }),
+        refuse(
+            &mut e,
+            &Command::FiveTorches(FiveTorchesCommand::SetStealthDc { dc: Some(41) })
+        ),
         ErrorCode::InvalidArgument
     );
-    run(&mut e, &Command::SetStealthDc { dc: Some(1) });
+    run(
+        &mut e,
+        &Command::FiveTorches(FiveTorchesCommand::SetStealthDc { dc: Some(1) }),
+    );
     turn_of(&mut e, "ada");
     let ev = run(&mut e, &Command::Hide { actor: cid("ada") });
     assert!(ev.iter().any(
@@ -564,10 +594,12 @@ fn stealth_hides_from_attacks_until_the_hidden_one_attacks() {
     turn_of(&mut e, "ada");
     let ev = run(&mut e, &attack("ada", "sword", "goon-1"));
     assert!(matches!(ev.first(), Some(GameEvent::ActionUsed { .. })));
-    assert!(ev.contains(&GameEvent::StealthChanged {
-        combatant: cid("ada"),
-        hidden: false
-    }));
+    assert!(
+        ev.contains(&GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged {
+            combatant: cid("ada"),
+            hidden: false
+        }))
+    );
     assert!(!cs(&e, "ada").ftd.unwrap().hidden);
     assert_eq!(
         refuse(
@@ -579,7 +611,10 @@ fn stealth_hides_from_attacks_until_the_hidden_one_attacks() {
         ErrorCode::InvalidTarget
     );
     // The GM's DC: an impossible one (40) is never met.
-    run(&mut e, &Command::SetStealthDc { dc: Some(40) });
+    run(
+        &mut e,
+        &Command::FiveTorches(FiveTorchesCommand::SetStealthDc { dc: Some(40) }),
+    );
     turn_of(&mut e, "bram");
     run(&mut e, &Command::Hide { actor: cid("bram") });
     assert!(!cs(&e, "bram").ftd.unwrap().hidden);
@@ -598,10 +633,10 @@ fn the_dungeon_clock_folds_back_to_the_same_state() {
         scene(LightLevel::Darkness),
         set_load("cleo", 14, 1200),
         travel(),
-        Command::Exhaust {
+        Command::FiveTorches(FiveTorchesCommand::Exhaust {
             combatant: cid("bram"),
-        },
-        Command::SetStealthDc { dc: Some(2) },
+        }),
+        Command::FiveTorches(FiveTorchesCommand::SetStealthDc { dc: Some(2) }),
         Command::StartBattle,
     ] {
         log.extend(run(&mut live, &cmd));
@@ -612,10 +647,10 @@ fn the_dungeon_clock_folds_back_to_the_same_state() {
     log.extend(run(&mut live, &Command::EndBattle));
     log.extend(run(
         &mut live,
-        &Command::Rest {
+        &Command::FiveTorches(FiveTorchesCommand::Rest {
             safe: true,
             nights: 1,
-        },
+        }),
     ));
     let mut folded = new_engine(&enc, 9);
     for x in &log {
@@ -633,10 +668,12 @@ fn a_readied_action_fires_out_of_turn_on_its_trigger() {
     let enc = arena(14, 1, "1d6");
     let mut e = started(&enc, 6);
     turn_of(&mut e, "ada");
-    let ready = |action, trigger: &str| Command::ReadyAction {
-        actor: cid("ada"),
-        action,
-        trigger: trigger.into(),
+    let ready = |action, trigger: &str| {
+        Command::FiveTorches(FiveTorchesCommand::ReadyAction {
+            actor: cid("ada"),
+            action,
+            trigger: trigger.into(),
+        })
     };
     assert_eq!(
         refuse(&mut e, &ready(ActionKind::Quick, "a goon comes")),
@@ -647,11 +684,13 @@ fn a_readied_action_fires_out_of_turn_on_its_trigger() {
         ErrorCode::InvalidArgument
     );
     let ev = run(&mut e, &ready(ActionKind::Standard, "a goon comes close"));
-    assert!(ev.contains(&GameEvent::ReadyDeclared {
-        combatant: cid("ada"),
-        action: ActionKind::Standard,
-        trigger: "a goon comes close".into()
-    }));
+    assert!(
+        ev.contains(&GameEvent::FiveTorches(FiveTorchesEvent::ReadyDeclared {
+            combatant: cid("ada"),
+            action: ActionKind::Standard,
+            trigger: "a goon comes close".into()
+        }))
+    );
     let a = cs(&e, "ada").actions;
     assert!(!a.quick && !a.standard && a.move_action);
     assert_eq!(
@@ -688,11 +727,11 @@ fn a_readied_action_fires_out_of_turn_on_its_trigger() {
     turn_of(&mut e, "bram");
     run(
         &mut e,
-        &Command::ReadyAction {
+        &Command::FiveTorches(FiveTorchesCommand::ReadyAction {
             actor: cid("bram"),
             action: ActionKind::Move,
             trigger: "the boss moves".into(),
-        },
+        }),
     );
     assert_eq!(e.state().readied.len(), 1);
     run(&mut e, &end("bram"));
@@ -717,28 +756,34 @@ fn followers_of_a_retreating_pc_check_morale_at_disadvantage() {
     }
     let mut e = started(&enc, 7);
     turn_of(&mut e, "bram");
-    let ev = run(&mut e, &Command::Retreat { actor: cid("bram") });
+    let ev = run(
+        &mut e,
+        &Command::FiveTorches(FiveTorchesCommand::Retreat { actor: cid("bram") }),
+    );
     assert!(ev.contains(&GameEvent::MoraleProposed {
         trigger: MoraleTrigger::PcRetreated,
         combatants: vec![cid("cleo")]
     }));
     let ev = run(
         &mut e,
-        &Command::MoraleCheck {
+        &Command::FiveTorches(FiveTorchesCommand::MoraleCheck {
             combatants: vec![cid("cleo")],
             group: false,
             advantage: Advantage::Disadvantage,
             on_failure: Default::default(),
-        },
+        }),
     );
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::MoraleChecked { roll, .. } if roll.dice.len() == 2))
+            .any(|x| matches!(x, GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { roll, .. }) if roll.dice.len() == 2))
     );
     // No followers, no proposal.
     let mut e = started(&enc, 7);
     turn_of(&mut e, "ada");
-    let ev = run(&mut e, &Command::Retreat { actor: cid("ada") });
+    let ev = run(
+        &mut e,
+        &Command::FiveTorches(FiveTorchesCommand::Retreat { actor: cid("ada") }),
+    );
     assert!(
         !ev.iter()
             .any(|x| matches!(x, GameEvent::MoraleProposed { .. }))

@@ -7,12 +7,13 @@ use crate::rules::thirteenth_age::tests::{cid, cs, current, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::{Ability, Advantage, Concentration, ConcentrationEnd};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{FiveTorchesCommand, FiveTorchesEvent};
 
 fn concentrate(who: &str, effect: &str) -> Command {
-    Command::Concentrate {
+    Command::FiveTorches(FiveTorchesCommand::Concentrate {
         actor: cid(who),
         effect: effect.into(),
-    }
+    })
 }
 
 fn held(e: &Engine, who: &str) -> Option<Concentration> {
@@ -22,9 +23,11 @@ fn held(e: &Engine, who: &str) -> Option<Concentration> {
 fn ended(ev: &[GameEvent]) -> Vec<(String, ConcentrationEnd)> {
     ev.iter()
         .filter_map(|x| match x {
-            GameEvent::ConcentrationEnded {
-                combatant, reason, ..
-            } => Some((combatant.to_string(), *reason)),
+            GameEvent::FiveTorches(FiveTorchesEvent::ConcentrationEnded {
+                combatant,
+                reason,
+                ..
+            }) => Some((combatant.to_string(), *reason)),
             _ => None,
         })
         .collect()
@@ -47,15 +50,20 @@ fn concentration_is_maintained_by_the_quick_action_quick_actions() {
         ErrorCode::InvalidArgument
     );
     assert_eq!(
-        refuse(&mut e, &Command::EndConcentration { actor: cid("ada") }),
+        refuse(
+            &mut e,
+            &Command::FiveTorches(FiveTorchesCommand::EndConcentration { actor: cid("ada") })
+        ),
         ErrorCode::NotConcentrating
     );
     let ev = run(&mut e, &concentrate("ada", "bless"));
-    assert!(ev.contains(&GameEvent::Concentrating {
-        combatant: cid("ada"),
-        effect: "bless".into(),
-        maintained: false
-    }));
+    assert!(
+        ev.contains(&GameEvent::FiveTorches(FiveTorchesEvent::Concentrating {
+            combatant: cid("ada"),
+            effect: "bless".into(),
+            maintained: false
+        }))
+    );
     assert!(!cs(&e, "ada").actions.quick);
     assert_eq!(
         held(&e, "ada"),
@@ -79,11 +87,13 @@ fn concentration_is_maintained_by_the_quick_action_quick_actions() {
     turn_of(&mut e, "ada");
     assert!(!held(&e, "ada").is_some_and(|c| c.maintained));
     let ev = run(&mut e, &concentrate("ada", "bless"));
-    assert!(ev.contains(&GameEvent::Concentrating {
-        combatant: cid("ada"),
-        effect: "bless".into(),
-        maintained: true
-    }));
+    assert!(
+        ev.contains(&GameEvent::FiveTorches(FiveTorchesEvent::Concentrating {
+            combatant: cid("ada"),
+            effect: "bless".into(),
+            maintained: true
+        }))
+    );
     run(&mut e, &end("ada"));
     assert!(held(&e, "ada").is_some());
     // A turn without it: lapses at the end of the turn.
@@ -92,8 +102,10 @@ fn concentration_is_maintained_by_the_quick_action_quick_actions() {
     assert_eq!(ended(&ev), vec![("ada".into(), ConcentrationEnd::Lapsed)]);
     let at = |x: fn(&GameEvent) -> bool| ev.iter().position(x);
     assert!(
-        at(|x| matches!(x, GameEvent::ConcentrationEnded { .. }))
-            < at(|x| matches!(x, GameEvent::TurnEnded { .. }))
+        at(|x| matches!(
+            x,
+            GameEvent::FiveTorches(FiveTorchesEvent::ConcentrationEnded { .. })
+        )) < at(|x| matches!(x, GameEvent::TurnEnded { .. }))
     );
     assert_eq!(held(&e, "ada"), None);
     // Dropped freely, even out of turn.
@@ -101,7 +113,10 @@ fn concentration_is_maintained_by_the_quick_action_quick_actions() {
     run(&mut e, &concentrate("ada", "light"));
     run(&mut e, &end("ada"));
     assert_ne!(current(&e), "ada");
-    let ev = run(&mut e, &Command::EndConcentration { actor: cid("ada") });
+    let ev = run(
+        &mut e,
+        &Command::FiveTorches(FiveTorchesCommand::EndConcentration { actor: cid("ada") }),
+    );
     assert_eq!(ended(&ev), vec![("ada".into(), ConcentrationEnd::Dropped)]);
     assert_eq!(held(&e, "ada"), None);
 }
@@ -116,7 +131,10 @@ fn a_retreat_halts_concentration_retreat() {
     run(&mut e, &concentrate("ada", "bless"));
     run(&mut e, &end("ada"));
     turn_of(&mut e, "ada");
-    let ev = run(&mut e, &Command::Retreat { actor: cid("ada") });
+    let ev = run(
+        &mut e,
+        &Command::FiveTorches(FiveTorchesCommand::Retreat { actor: cid("ada") }),
+    );
     assert_eq!(ended(&ev), vec![("ada".into(), ConcentrationEnd::Retreat)]);
     assert_eq!(held(&e, "ada"), None);
     // The retreat took the whole turn: nothing left to maintain a concentration with.
@@ -139,7 +157,7 @@ fn incapacitation_ends_concentration_quick_actions() {
     // Falling rocks (the GM's check against harm, DC 40: it fails) drop her to 0 hp.
     let ev = run(
         &mut e,
-        &Command::Check {
+        &Command::FiveTorches(FiveTorchesCommand::Check {
             combatant: cid("ada"),
             ability: Ability::Str,
             dc: 40,
@@ -148,14 +166,17 @@ fn incapacitation_ends_concentration_quick_actions() {
             damage: Some("30".into()),
             purpose: Some("falling rocks".into()),
             task: None,
-        },
+        }),
     );
     let fell = ev
         .iter()
         .position(|x| matches!(x, GameEvent::FellUnconscious { .. }));
-    let over = ev
-        .iter()
-        .position(|x| matches!(x, GameEvent::ConcentrationEnded { .. }));
+    let over = ev.iter().position(|x| {
+        matches!(
+            x,
+            GameEvent::FiveTorches(FiveTorchesEvent::ConcentrationEnded { .. })
+        )
+    });
     assert!(fell.is_some() && fell < over, "{ev:?}");
     assert_eq!(
         ended(&ev),
@@ -179,11 +200,11 @@ fn a_spent_quick_action_or_a_rout_ends_concentration_quick_actions() {
     turn_of(&mut e, "ada");
     run(
         &mut e,
-        &Command::ReadyAction {
+        &Command::FiveTorches(FiveTorchesCommand::ReadyAction {
             actor: cid("ada"),
             action: ActionKind::Standard,
             trigger: "a goon comes close".into(),
-        },
+        }),
     );
     // The movement action could still pay for it (traded down): spent on moving, the turn
     // ends by itself (nothing left) and the concentration lapses before it does.
@@ -199,12 +220,12 @@ fn a_spent_quick_action_or_a_rout_ends_concentration_quick_actions() {
         run(&mut e, &concentrate("goon-1", "hex"));
         let ev = run(
             &mut e,
-            &Command::MoraleCheck {
+            &Command::FiveTorches(FiveTorchesCommand::MoraleCheck {
                 combatants: vec![cid("goon-1")],
                 group: false,
                 advantage: Advantage::None,
                 on_failure: MoraleOutcome::Flee,
-            },
+            }),
         );
         if ev.iter().any(|x| matches!(x, GameEvent::LeftBattle { .. })) {
             assert_eq!(

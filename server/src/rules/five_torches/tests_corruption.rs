@@ -7,15 +7,16 @@ use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::Ability;
 use fray_protocol::state::LifeStatus;
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{FiveTorchesCommand, FiveTorchesEvent};
 
 fn infect(who: &str, name: Option<&str>, dc: Option<i32>) -> Command {
-    Command::CorruptionCheck {
+    Command::FiveTorches(FiveTorchesCommand::CorruptionCheck {
         combatant: cid(who),
         name: name.map(Into::into),
         dc,
         check: None,
         damages: None,
-    }
+    })
 }
 
 /// five-torches-deep-combat.txt § Corruptions: a failed CON check infects; at the end of each
@@ -41,12 +42,12 @@ fn stages_damage_an_ability_until_death_corruptions() {
         let (amount, after) = ev
             .iter()
             .find_map(|x| match x {
-                GameEvent::AbilityDamaged {
+                GameEvent::FiveTorches(FiveTorchesEvent::AbilityDamaged {
                     ability: Ability::Con,
                     roll,
                     score_after,
                     ..
-                } => Some((roll.total, *score_after)),
+                }) => Some((roll.total, *score_after)),
                 _ => None,
             })
             .unwrap();
@@ -91,9 +92,9 @@ fn passing_curing_and_refusals_corruptions() {
     assert_eq!(
         refuse(
             &mut e,
-            &Command::EndCorruption {
+            &Command::FiveTorches(FiveTorchesCommand::EndCorruption {
                 combatant: cid("ada")
-            }
+            })
         ),
         ErrorCode::InvalidArgument
     );
@@ -105,9 +106,9 @@ fn passing_curing_and_refusals_corruptions() {
     );
     run(
         &mut e,
-        &Command::EndCorruption {
+        &Command::FiveTorches(FiveTorchesCommand::EndCorruption {
             combatant: cid("ada"),
-        },
+        }),
     );
     assert!(cs(&e, "ada").ftd.unwrap().corruption.is_none());
 }

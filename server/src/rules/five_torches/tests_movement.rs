@@ -3,15 +3,16 @@
 
 use super::tests::{arena, attack, close_to, end, started, turn_of};
 use crate::rules::thirteenth_age::tests::{cid, cs, current, refusal, refuse, run};
+use fray_protocol::FiveTorchesCommand;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};
 
 fn special(actor: &str, engage: Option<&str>) -> Command {
-    Command::SpecialMove {
+    Command::FiveTorches(FiveTorchesCommand::SpecialMove {
         actor: cid(actor),
         engage: engage.map(cid),
         far_away: false,
-    }
+    })
 }
 
 /// five-torches-deep-combat.txt § Movement Actions: special movement (swimming, crawling,

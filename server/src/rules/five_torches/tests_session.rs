@@ -6,9 +6,10 @@ use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::{Ability, Advantage};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{FiveTorchesCommand, FiveTorchesEvent};
 
 fn check(who: &str) -> Command {
-    Command::Check {
+    Command::FiveTorches(FiveTorchesCommand::Check {
         combatant: cid(who),
         ability: Ability::Dex,
         dc: 12,
@@ -17,7 +18,7 @@ fn check(who: &str) -> Command {
         damage: Some("1d4".into()),
         purpose: Some("trap".into()),
         task: None,
-    }
+    })
 }
 
 fn revealed(ev: &[GameEvent]) -> bool {
@@ -46,21 +47,21 @@ fn a_session_goes_on_after_the_battle_with_rests_saves_checks() {
     run(&mut e, &check("bram"));
     run(
         &mut e,
-        &Command::TravelTurn {
+        &Command::FiveTorches(FiveTorchesCommand::TravelTurn {
             advantage: Advantage::None,
-        },
+        }),
     );
     let ev = run(
         &mut e,
-        &Command::Rest {
+        &Command::FiveTorches(FiveTorchesCommand::Rest {
             safe: true,
             nights: 1,
-        },
+        }),
     );
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::Rested { safe: true, .. }))
-    );
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::FiveTorches(FiveTorchesEvent::Rested { safe: true, .. })
+    )));
     let ev = run(&mut e, &Command::EndSession);
     assert!(revealed(&ev));
     assert_eq!(refuse(&mut e, &check("ada")), ErrorCode::BattleOver);
@@ -85,7 +86,7 @@ fn without_rests_the_battle_ends_the_dice_saves_checks() {
 fn a_pc_falling_before_the_battle_is_healed_before_it_stabilizing_injuries() {
     let enc = arena(14, 12, "1d6");
     let mut e = new_engine(&enc, 6);
-    let fall = Command::Check {
+    let fall = Command::FiveTorches(FiveTorchesCommand::Check {
         combatant: cid("cleo"),
         ability: Ability::Dex,
         dc: 40,
@@ -94,26 +95,26 @@ fn a_pc_falling_before_the_battle_is_healed_before_it_stabilizing_injuries() {
         damage: Some("30".into()),
         purpose: Some("pit".into()),
         task: None,
-    };
+    });
     let ev = run(&mut e, &fall);
     assert!(ev.contains(&GameEvent::FellUnconscious {
         combatant: cid("cleo")
     }));
-    let travel = Command::TravelTurn {
+    let travel = Command::FiveTorches(FiveTorchesCommand::TravelTurn {
         advantage: Advantage::None,
-    };
+    });
     assert_eq!(refuse(&mut e, &travel), ErrorCode::InvalidArgument);
     let ev = run(
         &mut e,
-        &Command::Heal {
+        &Command::FiveTorches(FiveTorchesCommand::Heal {
             target: cid("cleo"),
             dice: "1d4".into(),
             by: Some(cid("ada")),
-        },
+        }),
     );
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::InjuryRolled { .. }))
-    );
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::FiveTorches(FiveTorchesEvent::InjuryRolled { .. })
+    )));
     run(&mut e, &travel);
 }

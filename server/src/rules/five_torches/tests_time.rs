@@ -7,13 +7,14 @@ use crate::rules::thirteenth_age::tests::{new_engine, refusal, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::{Advantage, TimeDicePurpose, time_dice};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{FiveTorchesCommand, FiveTorchesEvent};
 
 fn roll(dice: u32, purpose: TimeDicePurpose, start_hour: Option<u32>) -> Command {
-    Command::RollTimeDice {
+    Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
         dice,
         purpose,
         start_hour,
-    }
+    })
 }
 
 fn time_of_day(e: &crate::engine::Engine) -> Option<u32> {
@@ -23,7 +24,7 @@ fn time_of_day(e: &crate::engine::Engine) -> Option<u32> {
 fn rolled(ev: &[GameEvent]) -> (Vec<u32>, u32) {
     ev.iter()
         .find_map(|x| match x {
-            GameEvent::TimeDiceRolled { roll, hours, .. } => {
+            GameEvent::FiveTorches(FiveTorchesEvent::TimeDiceRolled { roll, hours, .. }) => {
                 Some((roll.dice.iter().map(|d| d.face).collect(), *hours))
             }
             _ => None,
@@ -46,17 +47,17 @@ fn the_sum_is_the_hour_and_the_clock_moves_it_time_dice() {
     assert_eq!(time_of_day(&e), Some(hour * 3600));
     run(
         &mut e,
-        &Command::TravelTurn {
+        &Command::FiveTorches(FiveTorchesCommand::TravelTurn {
             advantage: Advantage::None,
-        },
+        }),
     );
     assert_eq!(time_of_day(&e), Some((hour + 1) % 24 * 3600));
     run(
         &mut e,
-        &Command::Rest {
+        &Command::FiveTorches(FiveTorchesCommand::Rest {
             safe: true,
             nights: 2,
-        },
+        }),
     );
     // Two nights of 8 hours each.
     assert_eq!(time_of_day(&e), Some((hour + 17) % 24 * 3600));
@@ -71,12 +72,17 @@ fn the_sum_is_the_hour_and_the_clock_moves_it_time_dice() {
 fn a_set_hour_advances_and_dice_count_from_it_time_dice() {
     let enc = arena(14, 12, "1d6");
     let mut e = new_engine(&enc, 9);
-    let travel = Command::TravelTurn {
+    let travel = Command::FiveTorches(FiveTorchesCommand::TravelTurn {
         advantage: Advantage::None,
-    };
+    });
     assert_eq!(
-        run(&mut e, &Command::SetTime { hour: 5 }),
-        vec![GameEvent::TimeSet { hour: 5 }]
+        run(
+            &mut e,
+            &Command::FiveTorches(FiveTorchesCommand::SetTime { hour: 5 })
+        ),
+        vec![GameEvent::FiveTorches(FiveTorchesEvent::TimeSet {
+            hour: 5
+        })]
     );
     run(&mut e, &travel);
     assert_eq!(time_of_day(&e), Some(6 * 3600));
@@ -111,7 +117,10 @@ fn refusals_time_dice() {
             roll(1, TimeDicePurpose::Duration, Some(6)),
             "no starting hour",
         ),
-        (Command::SetTime { hour: 24 }, "0..=23"),
+        (
+            Command::FiveTorches(FiveTorchesCommand::SetTime { hour: 24 }),
+            "0..=23",
+        ),
     ] {
         let r = refusal(&mut e, &cmd);
         assert_eq!(r.code, ErrorCode::InvalidArgument);

@@ -4,24 +4,25 @@
 use super::tests::arena;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, new_engine, refuse, run};
+use fray_protocol::FiveTorchesCommand;
 use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ftd::{Advantage, ReturnPath};
 use fray_protocol::{Command, ErrorCode};
 
 fn back(path: ReturnPath, who: &[&str]) -> Command {
-    Command::RollToReturn {
+    Command::FiveTorches(FiveTorchesCommand::RollToReturn {
         path,
         combatants: who.iter().map(|w| cid(w)).collect(),
-    }
+    })
 }
 
 fn travel(e: &mut Engine, turns: u32) {
     for _ in 0..turns {
         run(
             e,
-            &Command::TravelTurn {
+            &Command::FiveTorches(FiveTorchesCommand::TravelTurn {
                 advantage: Advantage::None,
-            },
+            }),
         );
     }
 }
@@ -58,11 +59,11 @@ fn each_pc_rolls_its_best_modifier_and_an_arduous_path_costs_load_rolling_to_ret
         for h in ["ada", "bram", "cleo"] {
             run(
                 &mut e,
-                &Command::SetLoad {
+                &Command::FiveTorches(FiveTorchesCommand::SetLoad {
                     combatant: cid(h),
                     load: 3,
                     coins: 600,
-                },
+                }),
             );
         }
         travel(&mut e, 6);

@@ -8,6 +8,7 @@ use super::commands::{R, dice_open, no, session_open};
 use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
+use fray_protocol::FiveTorchesEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::TimeDicePurpose;
 
@@ -61,12 +62,12 @@ pub fn roll(d: &mut Decider, dice: u32, purpose: TimeDicePurpose, start: Option<
         TimeDicePurpose::TimeOfDay => hour_of_day(start, sum),
         TimeDicePurpose::Duration => sum,
     };
-    d.emit(GameEvent::TimeDiceRolled {
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::TimeDiceRolled {
         purpose,
         start_hour: start,
         roll,
         hours,
-    });
+    }));
     Ok(())
 }
 
@@ -79,7 +80,7 @@ pub fn set(d: &mut Decider, hour: u32) -> R {
             format!("hour {hour} is outside 0..=23"),
         ));
     }
-    d.emit(GameEvent::TimeSet { hour });
+    d.emit(GameEvent::FiveTorches(FiveTorchesEvent::TimeSet { hour }));
     Ok(())
 }
 

@@ -9,6 +9,7 @@ use super::rules;
 use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
+use fray_protocol::FiveTorchesEvent;
 use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ftd::{Ability, Advantage, FtdCombatant, ReturnPath};
 use fray_protocol::ids::{CombatantId, Side};
@@ -99,11 +100,11 @@ pub fn roll_to_return(d: &mut Decider, s: &Sheets, path: ReturnPath, listed: &[C
             }
             ReturnPath::Arduous => {
                 let (load, coins) = after_losing(sh.load, sh.coins, under);
-                d.emit(GameEvent::LoadSet {
+                d.emit(GameEvent::FiveTorches(FiveTorchesEvent::LoadSet {
                     combatant: c.clone(),
                     load,
                     coins,
-                });
+                }));
             }
         }
     }

@@ -22,6 +22,7 @@ use super::geometry::{self, Body, Space};
 use crate::content::model::{Origin, PowerSpec};
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::grid::{MoveMode, Square};
 use fray_protocol::ids::CombatantId;
@@ -96,8 +97,10 @@ pub(super) fn land_clear(d: &mut Decider, b: &Board, who: &CombatantId) {
     };
     // A rider thrown or dismounted in this decision stands in its landing square.
     if let Some(at) = d.events().iter().rev().find_map(|e| match e {
-        GameEvent::Dismounted { rider, square, .. } if rider == who => Some(Some(*square)),
-        GameEvent::GridMoved { combatant, .. } if combatant == who => Some(None),
+        GameEvent::Orcus(OrcusEvent::Dismounted { rider, square, .. }) if rider == who => {
+            Some(Some(*square))
+        }
+        GameEvent::Orcus(OrcusEvent::GridMoved { combatant, .. }) if combatant == who => Some(None),
         _ => None,
     }) && let Some(at) = at
     {
@@ -119,12 +122,12 @@ pub(super) fn land_clear(d: &mut Decider, b: &Board, who: &CombatantId) {
         .filter(|c| free(d, *c))
         .min_by_key(|c| (geometry::distance(sp, *c), c.at.y, c.at.x));
     if let Some(to) = best {
-        d.emit(GameEvent::GridMoved {
+        d.emit(GameEvent::Orcus(OrcusEvent::GridMoved {
             combatant: who.clone(),
             path: vec![to.at],
             cost: 0,
             mode: MoveMode::Unwilling,
-        });
+        }));
     }
 }
 

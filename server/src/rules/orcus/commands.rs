@@ -18,6 +18,7 @@ use fray_protocol::grid::{MapState, MoveMode, SpecialMode, Square};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 use std::collections::BTreeSet;
 
 pub(super) type R<T = ()> = Result<T, Rejection>;
@@ -32,19 +33,21 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::StartBattle => start(d, &[]),
         Command::StartSurprise { surprised } => start(d, surprised),
         Command::ReorderInitiative { order } => reorder(d, order),
-        Command::MoveTo {
+        Command::Orcus(OrcusCommand::MoveTo {
             actor,
             path,
             mode,
             hide,
-        } => move_to(d, b, actor, path, *mode, *hide),
-        Command::StandUp { actor } => stand_up(d, actor),
-        Command::FullDefense { actor } => {
+        }) => move_to(d, b, actor, path, *mode, *hide),
+        Command::Orcus(OrcusCommand::StandUp { actor }) => stand_up(d, actor),
+        Command::Orcus(OrcusCommand::FullDefense { actor }) => {
             pay(d, actor, ActionKind::Standard)?;
             defense_bonus(d, actor);
             Ok(())
         }
-        Command::SpendActionPoint { actor, action } => action_point(d, b, actor, *action),
+        Command::Orcus(OrcusCommand::SpendActionPoint { actor, action }) => {
+            action_point(d, b, actor, *action)
+        }
         Command::Attack {
             actor,
             attack,
@@ -65,7 +68,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             forced,
             (*weapon, secondary_target.as_ref()),
         ),
-        Command::AreaAttack {
+        Command::Orcus(OrcusCommand::AreaAttack {
             actor,
             attack,
             origin,
@@ -74,7 +77,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             origin_height,
             weapon,
             secondary_target,
-        } => area_attack(
+        }) => area_attack(
             d,
             b,
             actor,
@@ -98,7 +101,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             super::turns::end_turn(d, b, actor);
             Ok(())
         }
-        Command::SkillAction {
+        Command::Orcus(OrcusCommand::SkillAction {
             actor,
             action,
             target,
@@ -106,7 +109,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             forbid,
             foreign,
             hide,
-        } => super::skills::skill_action(
+        }) => super::skills::skill_action(
             d, b, actor, *action, target, *effect, *forbid, *foreign, *hide,
         ),
         Command::QuickRest { actor, recoveries } => {
@@ -118,27 +121,35 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             // § Temporary hit points: as in 13th Age (the higher stays; no waking at 0 hp).
             crate::rules::thirteenth_age::commands::grant_temp_hp(d, target, *amount)
         }
-        Command::Charge {
+        Command::Orcus(OrcusCommand::Charge {
             actor,
             target,
             path,
-        } => super::maneuvers::charge(d, b, actor, target, path),
-        Command::BullRush {
+        }) => super::maneuvers::charge(d, b, actor, target, path),
+        Command::Orcus(OrcusCommand::BullRush {
             actor,
             target,
             push_to,
             follow,
-        } => super::maneuvers::bull_rush(d, b, actor, target, *push_to, *follow),
-        Command::Grapple { actor, target } => super::maneuvers::grapple(d, b, actor, target),
-        Command::Escape {
+        }) => super::maneuvers::bull_rush(d, b, actor, target, *push_to, *follow),
+        Command::Orcus(OrcusCommand::Grapple { actor, target }) => {
+            super::maneuvers::grapple(d, b, actor, target)
+        }
+        Command::Orcus(OrcusCommand::Escape {
             actor,
             skill,
             step_to,
-        } => super::maneuvers::escape(d, b, actor, *skill, *step_to),
-        Command::Maintain { actor, effect } => super::maintain::maintain(d, b, actor, *effect),
-        Command::EndEffect { actor, effect } => super::maintain::end_effect(d, b, actor, *effect),
-        Command::ReadyCounter { actor, power } => super::counters::ready(d, b, actor, power),
-        Command::Search { actor } => super::stealth::search(d, b, actor),
+        }) => super::maneuvers::escape(d, b, actor, *skill, *step_to),
+        Command::Orcus(OrcusCommand::Maintain { actor, effect }) => {
+            super::maintain::maintain(d, b, actor, *effect)
+        }
+        Command::Orcus(OrcusCommand::EndEffect { actor, effect }) => {
+            super::maintain::end_effect(d, b, actor, *effect)
+        }
+        Command::Orcus(OrcusCommand::ReadyCounter { actor, power }) => {
+            super::counters::ready(d, b, actor, power)
+        }
+        Command::Orcus(OrcusCommand::Search { actor }) => super::stealth::search(d, b, actor),
         Command::Reveal { combatant } => super::stealth::reveal(d, b, combatant),
         Command::Hide { .. } => Err(no(
             ErrorCode::InvalidArgument,
@@ -146,41 +157,53 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
              Create Diversion (`skill_action` with `hide`: true)",
         )),
         Command::LetGo { actor, target } => super::maneuvers::let_go(d, actor, target),
-        Command::Mount {
+        Command::Orcus(OrcusCommand::Mount {
             actor,
             mount,
             control,
-        } => super::mounts::mount(d, b, actor, mount, *control),
-        Command::Dismount { actor, to } => super::mounts::dismount(d, b, actor, *to),
-        Command::CommandMount { actor, action } => {
+        }) => super::mounts::mount(d, b, actor, mount, *control),
+        Command::Orcus(OrcusCommand::Dismount { actor, to }) => {
+            super::mounts::dismount(d, b, actor, *to)
+        }
+        Command::Orcus(OrcusCommand::CommandMount { actor, action }) => {
             super::mounts::command_mount(d, b, actor, *action)
         }
-        Command::MoveAloft { actor, height } => super::elevation::move_aloft(d, b, actor, *height),
+        Command::Orcus(OrcusCommand::MoveAloft { actor, height }) => {
+            super::elevation::move_aloft(d, b, actor, *height)
+        }
         Command::EndBattle => {
             running(d)?;
             super::sessions::end_battle(d, None);
             Ok(())
         }
         Command::NextBattle => crate::rules::thirteenth_age::commands::next_battle(d),
-        Command::PassTime { minutes } => super::sessions::pass_time(d, *minutes),
-        Command::Reload { actor, power } => super::loading::reload(d, b, actor, power),
-        Command::ChooseAllies { actor, allies } => super::targets::choose_allies(d, actor, allies),
-        Command::DeclineAlly { actor, user } => super::targets::decline_ally(d, b, actor, user),
-        Command::ChooseToBeHit { actor, attacker } => {
+        Command::Orcus(OrcusCommand::PassTime { minutes }) => {
+            super::sessions::pass_time(d, *minutes)
+        }
+        Command::Orcus(OrcusCommand::Reload { actor, power }) => {
+            super::loading::reload(d, b, actor, power)
+        }
+        Command::Orcus(OrcusCommand::ChooseAllies { actor, allies }) => {
+            super::targets::choose_allies(d, actor, allies)
+        }
+        Command::Orcus(OrcusCommand::DeclineAlly { actor, user }) => {
+            super::targets::decline_ally(d, b, actor, user)
+        }
+        Command::Orcus(OrcusCommand::ChooseToBeHit { actor, attacker }) => {
             super::targets::choose_to_be_hit(d, actor, attacker)
         }
-        Command::RiderChoices {
+        Command::Orcus(OrcusCommand::RiderChoices {
             actor,
             move_mount,
             landing,
-        } => super::mounts::rider_choices(d, b, actor, *move_mount, *landing),
-        Command::OrcusCheck {
+        }) => super::mounts::rider_choices(d, b, actor, *move_mount, *landing),
+        Command::Orcus(OrcusCommand::OrcusCheck {
             combatant,
             skill,
             dc,
             difficulty,
             purpose,
-        } => super::checks::check(d, b, combatant, skill, *dc, *difficulty, purpose.as_deref()),
+        }) => super::checks::check(d, b, combatant, skill, *dc, *difficulty, purpose.as_deref()),
         other => Err(no(
             ErrorCode::InvalidArgument,
             format!("'{}' is not an Orcus command", other.kind()),
@@ -206,19 +229,18 @@ pub fn space(d: &Decider, b: &Board, id: &CombatantId) -> R<Space> {
         .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))?;
     if let Some(m) = &g.0.mounted_on
         && m != id
-        && !d
-            .events()
-            .iter()
-            .any(|e| matches!(e, GameEvent::Dismounted { rider, .. } if rider == id))
+        && !d.events().iter().any(
+            |e| matches!(e, GameEvent::Orcus(OrcusEvent::Dismounted { rider, .. }) if rider == id),
+        )
         && b.get(m).is_some_and(|(mg, _)| mg.0.mounted_on.is_none())
     {
         return space(d, b, m);
     }
     // A move earlier in this same decision (a charge's walk, a push) counts.
     let moved = d.events().iter().rev().find_map(|e| match e {
-        GameEvent::GridMoved {
+        GameEvent::Orcus(OrcusEvent::GridMoved {
             combatant, path, ..
-        } if combatant == id => path.last().copied(),
+        }) if combatant == id => path.last().copied(),
         _ => None,
     });
     Ok(Space {
@@ -436,10 +458,10 @@ pub(super) fn use_ammunition(d: &mut Decider, actor: &CombatantId, count: Option
     if let Some(count) = count
         && count > 0
     {
-        d.emit(GameEvent::AmmunitionUsed {
+        d.emit(GameEvent::Orcus(OrcusEvent::AmmunitionUsed {
             combatant: actor.clone(),
             count,
-        });
+        }));
     }
 }
 
@@ -851,9 +873,9 @@ fn move_to(
         .events()
         .iter()
         .filter_map(|e| match e {
-            GameEvent::GridMoved {
+            GameEvent::Orcus(OrcusEvent::GridMoved {
                 combatant, path, ..
-            } if combatant == actor => Some(path.len()),
+            }) if combatant == actor => Some(path.len()),
             _ => None,
         })
         .sum();
@@ -909,12 +931,12 @@ pub(super) fn walk(
                 .collect();
             for enemy in provoked {
                 if !walked.is_empty() {
-                    d.emit(GameEvent::GridMoved {
+                    d.emit(GameEvent::Orcus(OrcusEvent::GridMoved {
                         combatant: actor.clone(),
                         path: std::mem::take(&mut walked),
                         cost: cost_so_far,
                         mode,
-                    });
+                    }));
                     cost_so_far = 0;
                 }
                 // § Controlling a mount: a mount's provocation may target its rider.
@@ -944,12 +966,12 @@ pub(super) fn walk(
         at = Space { at: *step, size };
     }
     if !walked.is_empty() {
-        d.emit(GameEvent::GridMoved {
+        d.emit(GameEvent::Orcus(OrcusEvent::GridMoved {
             combatant: actor.clone(),
             path: walked,
             cost: cost_so_far,
             mode,
-        });
+        }));
     }
     Ok(true)
 }
@@ -1030,10 +1052,10 @@ fn action_point(d: &mut Decider, b: &Board, actor: &CombatantId, action: ActionK
         }
         _ => {}
     }
-    d.emit(GameEvent::ActionPointSpent {
+    d.emit(GameEvent::Orcus(OrcusEvent::ActionPointSpent {
         combatant: actor.clone(),
         action,
-    });
+    }));
     Ok(())
 }
 
@@ -1497,12 +1519,12 @@ pub fn deal(
                 .get(target)
                 .is_some_and(|f| f.hero.is_some_and(|h| h.stabilized))
             && !d.events().iter().any(
-                |e| matches!(e, GameEvent::StabilizationEnded { combatant } if combatant == target),
+                |e| matches!(e, GameEvent::Orcus(OrcusEvent::StabilizationEnded { combatant }) if combatant == target),
             )
         {
-            d.emit(GameEvent::StabilizationEnded {
+            d.emit(GameEvent::Orcus(OrcusEvent::StabilizationEnded {
                 combatant: target.clone(),
-            });
+            }));
         }
     }
     recharge_if(d, b, target, amount, ty, staggered_before);
@@ -1623,11 +1645,11 @@ pub(super) fn resolve(
         } else if super::targets::hit_by_choice(d, b, attacker, t) {
             // § Choosing to be hit: no attack roll.
             outcome = AttackOutcome::Hit;
-            d.emit(GameEvent::HitByChoice {
+            d.emit(GameEvent::Orcus(OrcusEvent::HitByChoice {
                 attacker: attacker.clone(),
                 target: t.clone(),
                 attack: p.id.clone(),
-            });
+            }));
         } else {
             let roll = d.d20();
             let natural = roll.natural().unwrap_or(0);

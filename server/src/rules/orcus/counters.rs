@@ -29,6 +29,7 @@ use crate::content::model::{CounterTrigger, Origin, PowerSpec};
 use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::has_condition;
 use fray_protocol::ErrorCode;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::{Condition, EffectKind, GameEvent};
 use fray_protocol::ids::CombatantId;
 use fray_protocol::state::LifeStatus;
@@ -51,10 +52,10 @@ pub(super) fn ready(d: &mut Decider, b: &Board, actor: &CombatantId, power_id: &
     }
     immediate_able(d, b, actor, p, true)?;
     check_frequency(d, actor, p)?;
-    d.emit(GameEvent::CounterReadied {
+    d.emit(GameEvent::Orcus(OrcusEvent::CounterReadied {
         combatant: actor.clone(),
         power: p.id.clone(),
-    });
+    }));
     Ok(())
 }
 

@@ -22,6 +22,7 @@ use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::has_condition;
 use fray_protocol::ErrorCode;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::{
     ActionKind, Condition, DamageCause, EffectDuration, EffectKind, GameEvent,
 };
@@ -38,12 +39,12 @@ const CLIMB_FALL_MARGIN: i32 = 5;
 pub fn height(d: &Decider, b: &Board, id: &CombatantId) -> i32 {
     let mount = super::mounts::mounted_on(b, id);
     let changed = d.events().iter().rev().find_map(|e| match e {
-        GameEvent::MovedAloft { combatant, height }
+        GameEvent::Orcus(OrcusEvent::MovedAloft { combatant, height })
             if combatant == id || Some(combatant) == mount.as_ref() =>
         {
             Some(*height)
         }
-        GameEvent::Fell { combatant, .. }
+        GameEvent::Orcus(OrcusEvent::Fell { combatant, .. })
             if combatant == id || Some(combatant) == mount.as_ref() =>
         {
             Some(0)
@@ -112,10 +113,10 @@ pub fn move_aloft(d: &mut Decider, b: &Board, actor: &CombatantId, to: i32) -> R
             ));
         }
         pay(d, actor, ActionKind::Move)?;
-        d.emit(GameEvent::MovedAloft {
+        d.emit(GameEvent::Orcus(OrcusEvent::MovedAloft {
             combatant: actor.clone(),
             height: to,
-        });
+        }));
         return Ok(());
     }
     if !at_climbable(b, space(d, b, actor)?) {
@@ -151,20 +152,20 @@ pub fn move_aloft(d: &mut Decider, b: &Board, actor: &CombatantId, to: i32) -> R
             return Ok(());
         }
     }
-    d.emit(GameEvent::MovedAloft {
+    d.emit(GameEvent::Orcus(OrcusEvent::MovedAloft {
         combatant: actor.clone(),
         height: to,
-    });
+    }));
     Ok(())
 }
 
 /// A creature falls `from` squares: `fell`, then 1d10 per 2 full squares (a `fall` hazard)
 /// and prone, unless it falls slowly.
 pub fn fall(d: &mut Decider, b: &Board, who: &CombatantId, from: i32) {
-    d.emit(GameEvent::Fell {
+    d.emit(GameEvent::Orcus(OrcusEvent::Fell {
         combatant: who.clone(),
         squares: from,
-    });
+    }));
     super::aloft::land_clear(d, b, who);
     if b.get(who).is_some_and(|(_, k)| k.0.slow_fall) {
         return;
@@ -207,7 +208,7 @@ pub fn sweep(d: &mut Decider, b: &Board) {
         if super::mounts::mounted_on(b, &id).is_some_and(|_| {
             !d.events()
                 .iter()
-                .any(|e| matches!(e, GameEvent::Dismounted { rider, .. } if rider == &id))
+                .any(|e| matches!(e, GameEvent::Orcus(OrcusEvent::Dismounted { rider, .. }) if rider == &id))
         }) {
             continue; // a rider stays up with its mount
         }
@@ -218,10 +219,10 @@ pub fn sweep(d: &mut Decider, b: &Board) {
         let status = d.status(&id);
         if matches!(status, Some(LifeStatus::Dead | LifeStatus::Slain) | None) {
             // The dead come down too, without further harm.
-            d.emit(GameEvent::Fell {
+            d.emit(GameEvent::Orcus(OrcusEvent::Fell {
                 combatant: id.clone(),
                 squares: h,
-            });
+            }));
             continue;
         }
         let gained = |c: Condition| {

@@ -10,6 +10,7 @@ use super::geometry::{self, Geo, Space};
 use crate::content::model::{ForcedKindSpec, ForcedSpec, PowerSpec};
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::grid::{ForcedPath, MoveMode, Square};
 use fray_protocol::ids::CombatantId;
@@ -108,11 +109,11 @@ pub(super) fn apply(
     };
     if !path.is_empty() {
         let combatant = super::mounts::forced_mover(d, b, target);
-        d.emit(GameEvent::GridMoved {
+        d.emit(GameEvent::Orcus(OrcusEvent::GridMoved {
             combatant,
             path,
             cost: 0,
             mode: MoveMode::Unwilling,
-        });
+        }));
     }
 }

@@ -10,20 +10,21 @@ use super::commands::{R, no, on_turn, pay};
 use crate::content::model::PowerSpec;
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::ids::CombatantId;
 
 fn unloaded(d: &Decider, b: &Board, actor: &CombatantId, power: &str) -> bool {
     // A `reload_needed` or `reloaded` earlier in this same decision counts.
     let pending = d.events().iter().rev().find_map(|e| match e {
-        GameEvent::ReloadNeeded {
+        GameEvent::Orcus(OrcusEvent::ReloadNeeded {
             combatant,
             power: p,
-        } if combatant == actor && p == power => Some(true),
-        GameEvent::Reloaded {
+        }) if combatant == actor && p == power => Some(true),
+        GameEvent::Orcus(OrcusEvent::Reloaded {
             combatant,
             power: p,
-        } if combatant == actor && p == power => Some(false),
+        }) if combatant == actor && p == power => Some(false),
         _ => None,
     });
     pending.unwrap_or_else(|| {
@@ -49,10 +50,10 @@ pub fn loaded(b: &Board, actor: &CombatantId, p: &PowerSpec) -> R {
 /// After an attack with a Loading (swift) power: it needs reloading.
 pub fn fired(d: &mut Decider, actor: &CombatantId, p: &PowerSpec) {
     if p.loading_swift {
-        d.emit(GameEvent::ReloadNeeded {
+        d.emit(GameEvent::Orcus(OrcusEvent::ReloadNeeded {
             combatant: actor.clone(),
             power: p.id.clone(),
-        });
+        }));
     }
 }
 
@@ -84,9 +85,9 @@ pub fn reload(d: &mut Decider, b: &Board, actor: &CombatantId, power: &str) -> R
         ));
     }
     pay(d, actor, ActionKind::Quick)?;
-    d.emit(GameEvent::Reloaded {
+    d.emit(GameEvent::Orcus(OrcusEvent::Reloaded {
         combatant: actor.clone(),
         power: power.to_owned(),
-    });
+    }));
     Ok(())
 }

@@ -19,6 +19,7 @@ use super::riders;
 use crate::content::model::PowerSpec;
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::{Effect, EffectEndReason, GameEvent};
 use fray_protocol::grid::MaintainedEffect;
 use fray_protocol::ids::CombatantId;
@@ -36,7 +37,7 @@ pub(super) fn needed(
     let Some(action) = p.maintain else {
         return;
     };
-    d.emit(GameEvent::MaintenanceNeeded {
+    d.emit(GameEvent::Orcus(OrcusEvent::MaintenanceNeeded {
         combatant: user.clone(),
         effect: MaintainedEffect {
             effect,
@@ -44,11 +45,11 @@ pub(super) fn needed(
             power: p.id.clone(),
             action,
         },
-    });
-    d.emit(GameEvent::Maintained {
+    }));
+    d.emit(GameEvent::Orcus(OrcusEvent::Maintained {
         combatant: user.clone(),
         effect,
-    });
+    }));
 }
 
 /// The effects `user` must maintain that are still going, as of this decision.
@@ -58,7 +59,9 @@ fn records(d: &mut Decider, b: &Board, user: &CombatantId) -> Vec<MaintainedEffe
         .map(|(g, _)| g.0.maintain_needed.clone())
         .unwrap_or_default();
     out.extend(d.events().iter().filter_map(|e| match e {
-        GameEvent::MaintenanceNeeded { combatant, effect } if combatant == user => {
+        GameEvent::Orcus(OrcusEvent::MaintenanceNeeded { combatant, effect })
+            if combatant == user =>
+        {
             Some(effect.clone())
         }
         _ => None,
@@ -72,7 +75,7 @@ fn records(d: &mut Decider, b: &Board, user: &CombatantId) -> Vec<MaintainedEffe
 fn going(d: &mut Decider, b: &Board, m: &MaintainedEffect) -> Option<Option<Effect>> {
     let ended_now = d.events().iter().any(|e| match e {
         GameEvent::EffectEnded { effect, .. } => *effect == m.effect,
-        GameEvent::ZoneEnded { zone, .. } => *zone == m.effect,
+        GameEvent::Orcus(OrcusEvent::ZoneEnded { zone, .. }) => *zone == m.effect,
         _ => false,
     });
     if ended_now {
@@ -112,7 +115,7 @@ fn ended(d: &Decider, b: &Board, effect: u32) -> bool {
     let issued = effect < d.field.battle.next_effect_id
         || d.events().iter().any(|e| match e {
             GameEvent::EffectApplied { effect: x } => x.id >= effect,
-            GameEvent::ZoneCreated { zone } => zone.id >= effect,
+            GameEvent::Orcus(OrcusEvent::ZoneCreated { zone }) => zone.id >= effect,
             _ => false,
         });
     if !issued {
@@ -124,7 +127,7 @@ fn ended(d: &Decider, b: &Board, effect: u32) -> bool {
             .any(|e| matches!(e, GameEvent::EffectApplied { effect: x } if x.id == effect));
     let ended_now = d.events().iter().any(|e| match e {
         GameEvent::EffectEnded { effect: x, .. } => *x == effect,
-        GameEvent::ZoneEnded { zone, .. } => *zone == effect,
+        GameEvent::Orcus(OrcusEvent::ZoneEnded { zone, .. }) => *zone == effect,
         _ => false,
     });
     ended_now || (!on_someone && !power_effects::zones(d, b).iter().any(|z| z.id == effect))
@@ -154,7 +157,7 @@ pub fn maintain(d: &mut Decider, b: &Board, actor: &CombatantId, effect: u32) ->
         .get(actor)
         .is_some_and(|(g, _)| g.0.maintained.contains(&effect))
         || d.events().iter().any(|x| {
-            matches!(x, GameEvent::Maintained { combatant, effect: e } if combatant == actor && *e == effect)
+            matches!(x, GameEvent::Orcus(OrcusEvent::Maintained { combatant, effect: e }) if combatant == actor && *e == effect)
         });
     if done {
         return Err(no(
@@ -163,10 +166,10 @@ pub fn maintain(d: &mut Decider, b: &Board, actor: &CombatantId, effect: u32) ->
         ));
     }
     pay(d, actor, m.action)?;
-    d.emit(GameEvent::Maintained {
+    d.emit(GameEvent::Orcus(OrcusEvent::Maintained {
         combatant: actor.clone(),
         effect,
-    });
+    }));
     Ok(())
 }
 
@@ -220,7 +223,7 @@ pub(super) fn lapse(d: &mut Decider, b: &Board, user: &CombatantId) {
         .unwrap_or_default();
     for m in records(d, b, user) {
         let now = d.events().iter().any(|x| {
-            matches!(x, GameEvent::Maintained { combatant, effect } if combatant == user && *effect == m.effect)
+            matches!(x, GameEvent::Orcus(OrcusEvent::Maintained { combatant, effect }) if combatant == user && *effect == m.effect)
         });
         if !kept.contains(&m.effect) && !now {
             stop(d, b, user, &m, EffectEndReason::Expired);

@@ -18,6 +18,7 @@ use crate::content::model::{ActionCost, Frequency, Origin, PowerSpec, TargetRule
 use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::has_condition;
 use fray_protocol::ErrorCode;
+use fray_protocol::OrcusEvent;
 use fray_protocol::command::EscapeSkill;
 use fray_protocol::event::{
     ActionKind, Condition, Defense, Effect, EffectDuration, EffectEndReason, EffectKind, GameEvent,
@@ -295,21 +296,21 @@ pub fn bull_rush(
         return Ok(());
     }
     let moved = super::mounts::forced_mover(d, b, target);
-    d.emit(GameEvent::GridMoved {
+    d.emit(GameEvent::Orcus(OrcusEvent::GridMoved {
         combatant: moved,
         path: vec![push_to],
         cost: 0,
         mode: MoveMode::Unwilling,
-    });
+    }));
     if let Some(to) = follow_to
         && d.status(actor) == Some(LifeStatus::Conscious)
     {
-        d.emit(GameEvent::GridMoved {
+        d.emit(GameEvent::Orcus(OrcusEvent::GridMoved {
             combatant: actor.clone(),
             path: vec![to],
             cost: 1,
             mode: MoveMode::Step,
-        });
+        }));
     }
     Ok(())
 }
@@ -352,10 +353,10 @@ pub fn grapple(d: &mut Decider, b: &Board, actor: &CombatantId, target: &Combata
         EffectKind::Condition(Condition::Grappled),
         EffectDuration::EndOfBattle,
     );
-    d.emit(GameEvent::Maintained {
+    d.emit(GameEvent::Orcus(OrcusEvent::Maintained {
         combatant: actor.clone(),
         effect,
-    });
+    }));
     Ok(())
 }
 
@@ -455,12 +456,12 @@ pub fn escape(
             release(d, actor, e.id);
         }
         if let Some(to) = step_to {
-            d.emit(GameEvent::GridMoved {
+            d.emit(GameEvent::Orcus(OrcusEvent::GridMoved {
                 combatant: actor.clone(),
                 path: vec![to],
                 cost: 1,
                 mode: MoveMode::Step,
-            });
+            }));
         }
     }
     Ok(())
@@ -498,7 +499,7 @@ pub fn maintain(d: &mut Decider, b: &Board, actor: &CombatantId, effect: u32) ->
     }
     if b.get(actor).is_some_and(|(g, _)| g.0.maintained.contains(&effect))
         || d.events().iter().any(|x| {
-            matches!(x, GameEvent::Maintained { combatant, effect: m } if combatant == actor && *m == effect)
+            matches!(x, GameEvent::Orcus(OrcusEvent::Maintained { combatant, effect: m }) if combatant == actor && *m == effect)
         })
     {
         return Err(no(
@@ -507,10 +508,10 @@ pub fn maintain(d: &mut Decider, b: &Board, actor: &CombatantId, effect: u32) ->
         ));
     }
     pay(d, actor, ActionKind::Quick)?;
-    d.emit(GameEvent::Maintained {
+    d.emit(GameEvent::Orcus(OrcusEvent::Maintained {
         combatant: actor.clone(),
         effect,
-    });
+    }));
     Ok(())
 }
 
@@ -568,7 +569,7 @@ pub fn lapse(d: &mut Decider, b: &Board, grappler: &CombatantId) {
     for f in d.field.all() {
         for e in grapples_on(d, &f.c.id) {
             let maintained_now = d.events().iter().any(|x| {
-                matches!(x, GameEvent::Maintained { combatant, effect } if combatant == grappler && *effect == e.id)
+                matches!(x, GameEvent::Orcus(OrcusEvent::Maintained { combatant, effect }) if combatant == grappler && *effect == e.id)
             });
             if &e.source == grappler
                 && e.duration == EffectDuration::EndOfBattle

@@ -14,6 +14,7 @@ use crate::content::model::MountKind;
 use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::has_condition;
 use fray_protocol::ErrorCode;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::{
     ActionKind, Condition, Defense, EffectEndReason, EffectKind, GameEvent, SavePurpose,
 };
@@ -148,11 +149,11 @@ pub fn mount(
     }
     cannot_leave_space(d, actor)?;
     pay(d, actor, ActionKind::Move)?;
-    d.emit(GameEvent::Mounted {
+    d.emit(GameEvent::Orcus(OrcusEvent::Mounted {
         rider: actor.clone(),
         mount: mount.clone(),
         controlled: control,
-    });
+    }));
     Ok(())
 }
 
@@ -171,11 +172,11 @@ pub fn dismount(d: &mut Decider, b: &Board, actor: &CombatantId, to: Square) -> 
     }
     cannot_leave_space(d, actor)?;
     pay(d, actor, ActionKind::Move)?;
-    d.emit(GameEvent::Dismounted {
+    d.emit(GameEvent::Orcus(OrcusEvent::Dismounted {
         rider: actor.clone(),
         mount: m,
         square: to,
-    });
+    }));
     Ok(())
 }
 
@@ -207,11 +208,11 @@ pub fn command_mount(d: &mut Decider, b: &Board, actor: &CombatantId, action: Ac
         ));
     }
     pay(d, actor, action)?;
-    d.emit(GameEvent::MountCommanded {
+    d.emit(GameEvent::Orcus(OrcusEvent::MountCommanded {
         rider: actor.clone(),
         mount: m,
         action,
-    });
+    }));
     Ok(())
 }
 
@@ -343,11 +344,11 @@ pub fn rider_choices(
             ));
         }
     }
-    d.emit(GameEvent::RiderChoicesMade {
+    d.emit(GameEvent::Orcus(OrcusEvent::RiderChoicesMade {
         rider: actor.clone(),
         move_mount,
         landing,
-    });
+    }));
     Ok(())
 }
 
@@ -362,7 +363,7 @@ pub fn forced_mover(d: &mut Decider, b: &Board, target: &CombatantId) -> Combata
             if takes_it
                 && d.status(&m) == Some(LifeStatus::Conscious)
                 && !d.events().iter().any(
-                    |e| matches!(e, GameEvent::Dismounted { rider, .. } if rider == target),
+                    |e| matches!(e, GameEvent::Orcus(OrcusEvent::Dismounted { rider, .. }) if rider == target),
                 ) =>
         {
             m
@@ -404,27 +405,27 @@ pub fn sweep(d: &mut Decider, b: &Board) {
     let events: Vec<GameEvent> = d.events().to_vec();
     let mut off: Vec<CombatantId> = Vec::new();
     for e in &events {
-        if let GameEvent::Dismounted { rider, .. } = e {
+        if let GameEvent::Orcus(OrcusEvent::Dismounted { rider, .. }) = e {
             off.push(rider.clone());
         }
     }
     for e in events {
         match e {
-            GameEvent::GridMoved {
+            GameEvent::Orcus(OrcusEvent::GridMoved {
                 combatant,
                 path,
                 mode: MoveMode::Unwilling,
                 ..
-            } => {
+            }) => {
                 if let (Some(m), Some(last)) = (mounted_on(b, &combatant), path.last())
                     && !off.contains(&combatant)
                 {
                     off.push(combatant.clone());
-                    d.emit(GameEvent::Dismounted {
+                    d.emit(GameEvent::Orcus(OrcusEvent::Dismounted {
                         rider: combatant,
                         mount: m,
                         square: *last,
-                    });
+                    }));
                 }
             }
             GameEvent::EffectApplied { effect }
@@ -444,11 +445,11 @@ pub fn sweep(d: &mut Decider, b: &Board) {
                     } else if let Ok(m_sp) = space(d, b, &m) {
                         off.push(t.clone());
                         let square = landing(d, b, &t, m_sp);
-                        d.emit(GameEvent::Dismounted {
+                        d.emit(GameEvent::Orcus(OrcusEvent::Dismounted {
                             rider: t,
                             mount: m,
                             square,
-                        });
+                        }));
                     }
                 } else if let Some((rider, _)) = rider_of(d, b, &t)
                     && !off.contains(&rider)
@@ -456,11 +457,11 @@ pub fn sweep(d: &mut Decider, b: &Board) {
                 {
                     off.push(rider.clone());
                     let square = landing(d, b, &rider, m_sp);
-                    d.emit(GameEvent::Dismounted {
+                    d.emit(GameEvent::Orcus(OrcusEvent::Dismounted {
                         rider,
                         mount: t,
                         square,
-                    });
+                    }));
                 }
             }
             _ => {}
@@ -480,11 +481,11 @@ pub fn sweep(d: &mut Decider, b: &Board) {
         if let Ok(m_sp) = space(d, b, &m) {
             off.push(rider.clone());
             let square = landing(d, b, &rider, m_sp);
-            d.emit(GameEvent::Dismounted {
+            d.emit(GameEvent::Orcus(OrcusEvent::Dismounted {
                 rider,
                 mount: m,
                 square,
-            });
+            }));
         }
     }
 }

@@ -15,6 +15,7 @@ use super::maintain;
 use super::riders;
 use crate::content::model::{OrcusEffect, PowerSpec};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::{EffectDuration, EffectEndReason, GameEvent};
 use fray_protocol::grid::{MoveMode, SpecialMode, Square, Zone, ZoneKind};
 use fray_protocol::ids::CombatantId;
@@ -57,7 +58,7 @@ pub(super) fn zone(d: &mut Decider, user: &CombatantId, p: &PowerSpec, area: &BT
         return;
     };
     let id = d.effect_id();
-    d.emit(GameEvent::ZoneCreated {
+    d.emit(GameEvent::Orcus(OrcusEvent::ZoneCreated {
         zone: Zone {
             id,
             source: user.clone(),
@@ -67,7 +68,7 @@ pub(super) fn zone(d: &mut Decider, user: &CombatantId, p: &PowerSpec, area: &BT
             duration: spec.duration.clone(),
             armed: false,
         },
-    });
+    }));
     if spec.maintained {
         maintain::needed(d, user, p, id, None);
     }
@@ -79,7 +80,7 @@ pub(super) fn zones(d: &Decider, b: &Board) -> Vec<Zone> {
         .events()
         .iter()
         .filter_map(|e| match e {
-            GameEvent::ZoneEnded { zone, .. } => Some(*zone),
+            GameEvent::Orcus(OrcusEvent::ZoneEnded { zone, .. }) => Some(*zone),
             _ => None,
         })
         .collect();
@@ -90,7 +91,7 @@ pub(super) fn zones(d: &Decider, b: &Board) -> Vec<Zone> {
         .flat_map(|(g, _)| g.0.zones.iter().cloned())
         .collect();
     out.extend(d.events().iter().filter_map(|e| match e {
-        GameEvent::ZoneCreated { zone } => Some(zone.clone()),
+        GameEvent::Orcus(OrcusEvent::ZoneCreated { zone }) => Some(zone.clone()),
         _ => None,
     }));
     out.retain(|z| !ended.contains(&z.id));
@@ -119,10 +120,10 @@ pub(super) fn start_of_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
         .map(|z| z.id)
         .collect();
     for zone in arming {
-        d.emit(GameEvent::ZoneArmed {
+        d.emit(GameEvent::Orcus(OrcusEvent::ZoneArmed {
             source: id.clone(),
             zone,
-        });
+        }));
     }
 }
 
@@ -133,7 +134,7 @@ pub(super) fn end_of_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
         .events()
         .iter()
         .filter_map(|e| match e {
-            GameEvent::ZoneArmed { source, zone } if source == id => Some(*zone),
+            GameEvent::Orcus(OrcusEvent::ZoneArmed { source, zone }) if source == id => Some(*zone),
             _ => None,
         })
         .collect();
@@ -154,9 +155,9 @@ pub(super) fn end_of_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
 
 /// Ends a zone.
 pub(super) fn end_zone(d: &mut Decider, source: &CombatantId, zone: u32, reason: EffectEndReason) {
-    d.emit(GameEvent::ZoneEnded {
+    d.emit(GameEvent::Orcus(OrcusEvent::ZoneEnded {
         source: source.clone(),
         zone,
         reason,
-    });
+    }));
 }

@@ -6,6 +6,7 @@
 use super::Board;
 use crate::content::model::{EffectSpec, OrcusEffect};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::{
     DamageCause, Effect, EffectDuration, EffectEndReason, EffectKind, GameEvent,
 };
@@ -81,17 +82,19 @@ fn attach(d: &mut Decider, target: &CombatantId, rider: Rider) {
         || rider.first_failed_save.is_some()
         || rider.aftereffect_damage.is_some()
     {
-        d.emit(GameEvent::RiderAttached {
+        d.emit(GameEvent::Orcus(OrcusEvent::RiderAttached {
             target: target.clone(),
             rider,
-        });
+        }));
     }
 }
 
 /// The riders of an effect: from the state, or attached earlier in this same command.
 fn rider(d: &Decider, b: &Board, target: &CombatantId, effect: u32) -> Option<Rider> {
     let in_pass = d.events().iter().rev().find_map(|e| match e {
-        GameEvent::RiderAttached { target: t, rider } if t == target && rider.effect == effect => {
+        GameEvent::Orcus(OrcusEvent::RiderAttached { target: t, rider })
+            if t == target && rider.effect == effect =>
+        {
             Some(rider.clone())
         }
         _ => None,

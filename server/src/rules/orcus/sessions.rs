@@ -7,6 +7,7 @@
 use super::commands::{R, no};
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::Side;
 use fray_protocol::state::{LifeStatus, Phase};
@@ -36,14 +37,19 @@ pub fn end_battle(d: &mut Decider, winner: Option<Side>) {
         .map(|f| f.c.id.clone())
         .collect();
     for combatant in heroes {
-        d.emit(GameEvent::ActionPointGained { combatant });
+        d.emit(GameEvent::Orcus(OrcusEvent::ActionPointGained {
+            combatant,
+        }));
     }
 }
 
 /// Advances the session clock by `minutes`.
 pub fn advance(d: &mut Decider, minutes: u32) {
     let clock = d.field.battle.clock.saturating_add(minutes);
-    d.emit(GameEvent::ClockAdvanced { minutes, clock });
+    d.emit(GameEvent::Orcus(OrcusEvent::ClockAdvanced {
+        minutes,
+        clock,
+    }));
 }
 
 /// The GM's `pass_time`: outside a running battle, 1..=10080 minutes pass.

@@ -33,6 +33,7 @@ use super::rules;
 use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::has_condition;
 use fray_protocol::ErrorCode;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::{Condition, DiscoveryReason, GameEvent};
 use fray_protocol::ids::CombatantId;
 use fray_protocol::state::LifeStatus;
@@ -46,16 +47,16 @@ fn hiding(d: &Decider, b: &Board, id: &CombatantId) -> (Vec<CombatantId>, Option
         .unwrap_or_default();
     for e in d.events() {
         match e {
-            GameEvent::HideChecked {
+            GameEvent::Orcus(OrcusEvent::HideChecked {
                 combatant,
                 total: t,
                 hidden_from,
                 ..
-            } if combatant == id => {
+            }) if combatant == id => {
                 from.clone_from(hidden_from);
                 total = (!from.is_empty()).then_some(*t);
             }
-            GameEvent::Discovered { combatant, by, .. } if combatant == id => {
+            GameEvent::Orcus(OrcusEvent::Discovered { combatant, by, .. }) if combatant == id => {
                 from.retain(|e| !by.contains(e));
                 if from.is_empty() {
                     total = None;
@@ -72,7 +73,7 @@ fn may_hide(d: &Decider, b: &Board, id: &CombatantId) -> bool {
     b.get(id).is_some_and(|(g, _)| !g.0.hidden_from.is_empty())
         || d.events()
             .iter()
-            .any(|e| matches!(e, GameEvent::HideChecked { combatant, .. } if combatant == id))
+            .any(|e| matches!(e, GameEvent::Orcus(OrcusEvent::HideChecked { combatant, .. }) if combatant == id))
 }
 
 /// Whether `hider` is hidden from `by` (so `by` does not see it).
@@ -226,7 +227,7 @@ fn stealth_check(
                 && covered(d, b, g, hider, e, h)
                 && total >= passive_perception(b, e))
     });
-    d.emit(GameEvent::HideChecked {
+    d.emit(GameEvent::Orcus(OrcusEvent::HideChecked {
         combatant: hider.clone(),
         roll,
         bonus,
@@ -234,7 +235,7 @@ fn stealth_check(
         total,
         hidden_from,
         seen_by,
-    });
+    }));
 }
 
 /// § Stealth, Movement: the penalty to hide after moving `squares` (running or not).
@@ -292,7 +293,7 @@ pub(super) fn search(d: &mut Decider, b: &Board, actor: &CombatantId) -> R {
     let again = d
         .events()
         .iter()
-        .any(|e| matches!(e, GameEvent::Searched { combatant, .. } if combatant == actor));
+        .any(|e| matches!(e, GameEvent::Orcus(OrcusEvent::Searched { combatant, .. }) if combatant == actor));
     if g.0.searched || again {
         return Err(no(
             ErrorCode::AlreadySearched,
@@ -313,19 +314,19 @@ pub(super) fn search(d: &mut Decider, b: &Board, actor: &CombatantId) -> R {
             from.contains(actor) && stealth.is_some_and(|s| total >= s)
         })
         .collect();
-    d.emit(GameEvent::Searched {
+    d.emit(GameEvent::Orcus(OrcusEvent::Searched {
         combatant: actor.clone(),
         roll,
         bonus,
         total,
         found: found.clone(),
-    });
+    }));
     for h in found {
-        d.emit(GameEvent::Discovered {
+        d.emit(GameEvent::Orcus(OrcusEvent::Discovered {
             combatant: h,
             by: vec![actor.clone()],
             reason: DiscoveryReason::Searched,
-        });
+        }));
     }
     Ok(())
 }
@@ -342,11 +343,11 @@ pub(super) fn reveal(d: &mut Decider, b: &Board, who: &CombatantId) -> R {
             format!("{name} is not hidden from anyone"),
         ));
     }
-    d.emit(GameEvent::Discovered {
+    d.emit(GameEvent::Orcus(OrcusEvent::Discovered {
         combatant: who.clone(),
         by: from,
         reason: DiscoveryReason::Revealed,
-    });
+    }));
     Ok(())
 }
 
@@ -355,10 +356,10 @@ fn attacked(d: &Decider, who: &CombatantId) -> bool {
     d.events()
         .iter()
         .rev()
-        .take_while(|e| !matches!(e, GameEvent::HideChecked { combatant, .. } if combatant == who))
+        .take_while(|e| !matches!(e, GameEvent::Orcus(OrcusEvent::HideChecked { combatant, .. }) if combatant == who))
         .any(|e| match e {
             GameEvent::AttackRolled { attacker, .. }
-            | GameEvent::HitByChoice { attacker, .. }
+            | GameEvent::Orcus(OrcusEvent::HitByChoice { attacker, .. })
             | GameEvent::CoupDeGrace { attacker, .. } => attacker == who,
             _ => false,
         })
@@ -386,11 +387,11 @@ pub(super) fn sweep(d: &mut Decider, b: &Board) {
             continue;
         }
         if attacked(d, &h) {
-            d.emit(GameEvent::Discovered {
+            d.emit(GameEvent::Orcus(OrcusEvent::Discovered {
                 combatant: h,
                 by: from,
                 reason: DiscoveryReason::Attacked,
-            });
+            }));
             continue;
         }
         let Ok(body) = elevation::body(d, b, &h) else {
@@ -401,11 +402,11 @@ pub(super) fn sweep(d: &mut Decider, b: &Board) {
             .filter(|e| !covered(d, b, &g, &h, e, body))
             .collect();
         if !exposed.is_empty() {
-            d.emit(GameEvent::Discovered {
+            d.emit(GameEvent::Orcus(OrcusEvent::Discovered {
                 combatant: h,
                 by: exposed,
                 reason: DiscoveryReason::Exposed,
-            });
+            }));
         }
     }
 }

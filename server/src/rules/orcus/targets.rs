@@ -21,6 +21,7 @@ use super::Board;
 use super::commands::{R, alive, fighter, is_enemy, no, running};
 use crate::rules::thirteenth_age::decider::Decider;
 use fray_protocol::ErrorCode;
+use fray_protocol::OrcusEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;
 
@@ -59,10 +60,10 @@ pub fn choose_allies(d: &mut Decider, actor: &CombatantId, allies: &[CombatantId
         }
         seen.push(a.clone());
     }
-    d.emit(GameEvent::AlliesChosen {
+    d.emit(GameEvent::Orcus(OrcusEvent::AlliesChosen {
         combatant: actor.clone(),
         allies: seen,
-    });
+    }));
     Ok(())
 }
 
@@ -77,10 +78,10 @@ pub fn decline_ally(d: &mut Decider, b: &Board, actor: &CombatantId, user: &Comb
             format!("{actor} does not count as {user}'s ally"),
         ));
     }
-    d.emit(GameEvent::AllyDeclined {
+    d.emit(GameEvent::Orcus(OrcusEvent::AllyDeclined {
         combatant: actor.clone(),
         user: user.clone(),
-    });
+    }));
     Ok(())
 }
 
@@ -95,10 +96,10 @@ pub fn choose_to_be_hit(d: &mut Decider, actor: &CombatantId, attacker: &Combata
             "a creature chooses to be hit by another's attack",
         ));
     }
-    d.emit(GameEvent::HitChosen {
+    d.emit(GameEvent::Orcus(OrcusEvent::HitChosen {
         combatant: actor.clone(),
         attacker: attacker.clone(),
-    });
+    }));
     Ok(())
 }
 
@@ -106,7 +107,7 @@ pub fn choose_to_be_hit(d: &mut Decider, actor: &CombatantId, attacker: &Combata
 /// this decision).
 pub fn hit_by_choice(d: &Decider, b: &Board, attacker: &CombatantId, target: &CombatantId) -> bool {
     let used = d.events().iter().any(|e| {
-        matches!(e, GameEvent::HitByChoice { attacker: a, target: t, .. } if a == attacker && t == target)
+        matches!(e, GameEvent::Orcus(OrcusEvent::HitByChoice { attacker: a, target: t, .. }) if a == attacker && t == target)
     });
     !used
         && b.get(attacker)
@@ -118,8 +119,8 @@ pub fn spent(d: &mut Decider, b: &Board, user: &CombatantId) {
     if b.get(user)
         .is_some_and(|(g, _)| g.0.chosen_allies.is_some() || !g.0.declined_by.is_empty())
     {
-        d.emit(GameEvent::AlliesReset {
+        d.emit(GameEvent::Orcus(OrcusEvent::AlliesReset {
             combatant: user.clone(),
-        });
+        }));
     }
 }

@@ -8,6 +8,7 @@ use fray_protocol::event::{ActionKind, AttackOutcome, Condition, EffectKind, Gam
 use fray_protocol::grid::{MoveMode, Square};
 use fray_protocol::state::LifeStatus;
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 /// A small arena: `#` walls, `~` difficult terrain. Heroes and monsters are defined inline so
 /// that numbers are known.
@@ -151,12 +152,12 @@ brute-1 = [8, 0]
 brute-2 = [8, 5]"#;
 
 pub(super) fn mv(actor: &str, path: &[(i32, i32)], mode: MoveMode) -> Command {
-    Command::MoveTo {
+    Command::Orcus(OrcusCommand::MoveTo {
         actor: cid(actor),
         path: path.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
         mode,
         hide: false,
-    }
+    })
 }
 
 pub(super) fn atk(actor: &str, attack: &str, targets: &[&str]) -> Command {
@@ -319,7 +320,7 @@ brute-2 = [9, 5]"#,
     );
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::GridMoved { cost: 5, .. }))
+            .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::GridMoved { cost: 5, .. })))
     );
     assert_eq!(square(&e, "kael"), Square::new(4, 4));
     // The move action is spent; a second walk takes the standard action (trading down).
@@ -414,7 +415,7 @@ brute-2 = [9, 5]"#,
         .unwrap();
     let moved = ev
         .iter()
-        .position(|x| matches!(x, GameEvent::GridMoved { .. }))
+        .position(|x| matches!(x, GameEvent::Orcus(OrcusEvent::GridMoved { .. })))
         .unwrap();
     assert!(
         at < moved,
@@ -550,7 +551,7 @@ brute-2 = [7, 2]"#,
     let mut e = started(&enc, 8);
     let ev = run(
         &mut e,
-        &Command::AreaAttack {
+        &Command::Orcus(OrcusCommand::AreaAttack {
             actor: cid("kael"),
             attack: "burst".into(),
             origin: None,
@@ -559,7 +560,7 @@ brute-2 = [7, 2]"#,
             origin_height: None,
             weapon: None,
             secondary_target: None,
-        },
+        }),
     );
     let rolled: Vec<String> = ev
         .iter()
@@ -748,19 +749,19 @@ fn action_points_once_per_encounter_for_heroes_action_points() {
     );
     run(
         &mut e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid("kael"),
             action: ActionKind::Move,
-        },
+        }),
     );
     run(&mut e, &mv("kael", &[(3, 3)], MoveMode::Walk));
     assert_eq!(
         refuse(
             &mut e,
-            &Command::SpendActionPoint {
+            &Command::Orcus(OrcusCommand::SpendActionPoint {
                 actor: cid("kael"),
                 action: ActionKind::Standard
-            }
+            })
         ),
         ErrorCode::NoActionPoint
     );
@@ -791,10 +792,10 @@ fn in_a_surprise_round_only_the_aware_act_with_a_single_action_surprise_round() 
     assert_eq!(
         refuse(
             &mut e,
-            &Command::SpendActionPoint {
+            &Command::Orcus(OrcusCommand::SpendActionPoint {
                 actor: cid("kael"),
                 action: ActionKind::Move
-            }
+            })
         ),
         ErrorCode::SurpriseRound
     );
@@ -899,7 +900,7 @@ fn obscured_squares_conceal_from_melee_and_ranged_but_not_areas_concealment() {
     let mut e = started(&enc, 4);
     let ev = run(
         &mut e,
-        &Command::AreaAttack {
+        &Command::Orcus(OrcusCommand::AreaAttack {
             actor: cid("kael"),
             attack: "burst".into(),
             origin: None,
@@ -908,7 +909,7 @@ fn obscured_squares_conceal_from_melee_and_ranged_but_not_areas_concealment() {
             origin_height: None,
             weapon: None,
             secondary_target: None,
-        },
+        }),
     );
     assert_eq!(first_bonus(&ev), 5);
 }

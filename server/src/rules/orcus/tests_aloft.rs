@@ -8,9 +8,10 @@ use crate::rules::thirteenth_age::tests::{cid, refusal, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::grid::{MoveMode, Square};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 fn area_at(actor: &str, attack: &str, origin: (i32, i32), up: Option<i32>) -> Command {
-    Command::AreaAttack {
+    Command::Orcus(OrcusCommand::AreaAttack {
         actor: cid(actor),
         attack: attack.into(),
         origin: Some(Square::new(origin.0, origin.1)),
@@ -19,7 +20,7 @@ fn area_at(actor: &str, attack: &str, origin: (i32, i32), up: Option<i32>) -> Co
         origin_height: up,
         weapon: None,
         secondary_target: None,
-    }
+    })
 }
 
 const FAR_AREAS: &str = r#"[[monster.powers]]
@@ -111,7 +112,7 @@ fn an_origin_aloft_beyond_range_or_height_is_refused_range() {
     let ev = run(&mut e, &area_at("brute-1", "hurl", (6, 4), Some(10)));
     assert!(attacked(&ev).is_empty(), "{ev:?}");
     until(&mut e, "kael");
-    let near = Command::AreaAttack {
+    let near = Command::Orcus(OrcusCommand::AreaAttack {
         actor: cid("kael"),
         attack: "burst".into(),
         origin: None,
@@ -120,7 +121,7 @@ fn an_origin_aloft_beyond_range_or_height_is_refused_range() {
         origin_height: Some(1),
         weapon: None,
         secondary_target: None,
-    };
+    });
     let r = refusal(&mut e, &near);
     assert_eq!(r.code, ErrorCode::InvalidArgument, "{r}");
 }
@@ -151,7 +152,8 @@ fn a_flier_passes_over_an_enemy_and_may_stop_above_it_flying_over_creatures() {
         }
         let ev = run(&mut e, &stop);
         assert!(
-            ev.iter().any(|x| matches!(x, GameEvent::GridMoved { .. })),
+            ev.iter()
+                .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::GridMoved { .. }))),
             "{ev:?}"
         );
         assert_eq!(square(&e, "kael"), Square::new(7, 4));
@@ -233,12 +235,12 @@ fn a_flier_falling_onto_a_creature_lands_beside_it_flying_over_creatures() {
     let ev = run(&mut e, &atk("brute-1", "stun", &["kael"]));
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::Fell { squares: 1, .. })),
+            .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::Fell { squares: 1, .. }))),
         "{ev:?}"
     );
     assert!(
         ev.iter().any(|x| matches!(x,
-            GameEvent::GridMoved { combatant, mode: MoveMode::Unwilling, .. }
+            GameEvent::Orcus(OrcusEvent::GridMoved { combatant, mode: MoveMode::Unwilling, .. })
                 if combatant.as_str() == "kael")),
         "{ev:?}"
     );
@@ -309,7 +311,7 @@ fn a_creature_pushed_aloft_keeps_its_height_and_passes_over_others_unwilling_mov
     let ev = run(&mut e, &shove(vec![("brute-1", over)]));
     assert!(
         ev.iter().any(|x| matches!(x,
-            GameEvent::GridMoved { combatant, mode: MoveMode::Unwilling, path, .. }
+            GameEvent::Orcus(OrcusEvent::GridMoved { combatant, mode: MoveMode::Unwilling, path, .. })
                 if combatant.as_str() == "brute-1" && path.last() == Some(&Square::new(9, 4)))),
         "{ev:?}"
     );
@@ -367,10 +369,10 @@ fn a_climber_pushed_off_its_wall_falls_unwilling_movement() {
     until(&mut e, "kael");
     let ev = run(&mut e, &shove(vec![("brute-1", &[(5, 4)])]));
     let moved = ev.iter().position(
-        |x| matches!(x, GameEvent::GridMoved { combatant, .. } if combatant.as_str() == "brute-1"),
+        |x| matches!(x, GameEvent::Orcus(OrcusEvent::GridMoved { combatant, .. }) if combatant.as_str() == "brute-1"),
     );
     let fell = ev.iter().position(|x| {
-        matches!(x, GameEvent::Fell { combatant, squares: 2 } if combatant.as_str() == "brute-1")
+        matches!(x, GameEvent::Orcus(OrcusEvent::Fell { combatant, squares: 2 }) if combatant.as_str() == "brute-1")
     });
     assert!(moved.is_some() && fell > moved, "{ev:?}");
     assert_eq!(square(&e, "brute-1"), Square::new(5, 4));
@@ -395,17 +397,19 @@ fn a_rider_aloft_dismounts_only_where_the_column_is_clear_mounting_and_dismounti
     until(&mut e, "kael");
     run(
         &mut e,
-        &Command::Mount {
+        &Command::Orcus(OrcusCommand::Mount {
             actor: cid("kael"),
             mount: cid("lira"),
             control: false,
-        },
+        }),
     );
     run(&mut e, &end("kael"));
     until(&mut e, "kael");
-    let off = |x, y| Command::Dismount {
-        actor: cid("kael"),
-        to: Square::new(x, y),
+    let off = |x, y| {
+        Command::Orcus(OrcusCommand::Dismount {
+            actor: cid("kael"),
+            to: Square::new(x, y),
+        })
     };
     assert_eq!(refuse(&mut e, &off(0, 2)), ErrorCode::IllegalPath);
     run(&mut e, &off(0, 4));

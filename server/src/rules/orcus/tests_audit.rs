@@ -7,6 +7,7 @@ use super::tests_power_effects::{OPEN, with_kael_powers};
 use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
+use fray_protocol::OrcusCommand;
 use fray_protocol::event::{ActionKind, BonusStat, Condition, EffectKind, GameEvent};
 use fray_protocol::grid::MoveMode;
 use fray_protocol::ids::Side;
@@ -55,10 +56,10 @@ fn no_action_point_in_the_surprise_round_for_heroes_or_monsters_action_points() 
     assert_eq!(
         refuse(
             &mut e,
-            &Command::SpendActionPoint {
+            &Command::Orcus(OrcusCommand::SpendActionPoint {
                 actor: cid(&brute),
                 action: ActionKind::Move,
-            }
+            })
         ),
         ErrorCode::SurpriseRound
     );
@@ -74,10 +75,10 @@ fn no_action_point_in_the_surprise_round_for_heroes_or_monsters_action_points() 
     assert_eq!(
         refuse(
             &mut e,
-            &Command::SpendActionPoint {
+            &Command::Orcus(OrcusCommand::SpendActionPoint {
                 actor: cid("kael"),
                 action: ActionKind::Move,
-            }
+            })
         ),
         ErrorCode::SurpriseRound
     );
@@ -90,10 +91,10 @@ fn no_action_point_in_the_surprise_round_for_heroes_or_monsters_action_points() 
     let brute = current(&e);
     run(
         &mut e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid(&brute),
             action: ActionKind::Move,
-        },
+        }),
     );
 }
 
@@ -153,7 +154,7 @@ fn a_self_power_with_an_attack_or_targets_is_refused_on_load_origin_of_effect() 
 fn standing_up_spends_the_move_action_and_needs_prone_stand_up() {
     let enc = load_encounter("self.toml", &with_kael_powers(DROP, SPREAD)).unwrap();
     let mut e = started(&enc, 3);
-    let stand = Command::StandUp { actor: cid("kael") };
+    let stand = Command::Orcus(OrcusCommand::StandUp { actor: cid("kael") });
     assert_eq!(refuse(&mut e, &stand), ErrorCode::InvalidArgument);
     run(&mut e, &atk("kael", "drop", &[]));
     assert_eq!(
@@ -262,10 +263,10 @@ fn two_moves_then_a_swing(mode: MoveMode) -> (Engine, i32) {
     run(&mut e, &mv("kael", &[(4, 0), (5, 0), (6, 0), (7, 0)], mode));
     run(
         &mut e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid("kael"),
             action: ActionKind::Standard,
-        },
+        }),
     );
     let bonus = first_bonus(&run(&mut e, &atk("kael", "sword", &["brute-1"])));
     (e, bonus)

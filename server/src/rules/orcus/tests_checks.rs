@@ -4,6 +4,7 @@
 use super::tests::{NEXT_TO_LIRA, arena_src, atk, smash, started, until};
 use crate::content::load_encounter;
 use crate::rules::thirteenth_age::tests::{cid, cs, new_engine, refuse, run};
+use fray_protocol::OrcusCommand;
 use fray_protocol::command::CheckDifficulty;
 use fray_protocol::event::GameEvent;
 use fray_protocol::{Command, ErrorCode};
@@ -24,13 +25,13 @@ fn check(
     difficulty: Option<CheckDifficulty>,
     purpose: Option<&str>,
 ) -> Command {
-    Command::OrcusCheck {
+    Command::Orcus(OrcusCommand::OrcusCheck {
         combatant: cid(who),
         skill: skill.into(),
         dc,
         difficulty,
         purpose: purpose.map(str::to_owned),
-    }
+    })
 }
 
 /// (purpose, bonus, dc, success) of the checks rolled.

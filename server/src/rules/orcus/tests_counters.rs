@@ -10,6 +10,7 @@ use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::state::LifeStatus;
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 /// Kael next to brute-1; brute-2 far away.
 const CLOSE: &str = r#"kael = [0, 0]
@@ -49,10 +50,10 @@ fn engine(hit: &str, seed: u64) -> Engine {
 }
 
 fn ready(actor: &str, power: &str) -> Command {
-    Command::ReadyCounter {
+    Command::Orcus(OrcusCommand::ReadyCounter {
         actor: cid(actor),
         power: power.into(),
-    }
+    })
 }
 
 fn readied(e: &Engine, who: &str) -> Option<String> {
@@ -75,10 +76,10 @@ fn a_readied_counter_attacks_the_attacker_before_its_roll_action_required() {
     let ev = run(&mut e, &ready("kael", "riposte"));
     assert_eq!(
         ev,
-        vec![GameEvent::CounterReadied {
+        vec![GameEvent::Orcus(OrcusEvent::CounterReadied {
             combatant: cid("kael"),
             power: "riposte".into(),
-        }]
+        })]
     );
     assert_eq!(readied(&e, "kael").as_deref(), Some("riposte"));
     run(&mut e, &end("kael"));
@@ -213,7 +214,7 @@ hit = "1"
 "#;
     let src = with_kael_powers(&powers("100"), CLOSE) + STOMP;
     let enc = load_encounter("counters.toml", &src).unwrap();
-    let stomp = Command::AreaAttack {
+    let stomp = Command::Orcus(OrcusCommand::AreaAttack {
         actor: cid("brute-1"),
         attack: "stomp".into(),
         origin: None,
@@ -222,7 +223,7 @@ hit = "1"
         origin_height: None,
         weapon: None,
         secondary_target: None,
-    };
+    });
     for seed in 0..40 {
         let mut e = started(&enc, seed);
         run(&mut e, &ready("kael", "riposte"));

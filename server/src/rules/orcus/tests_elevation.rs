@@ -8,6 +8,7 @@ use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
 use fray_protocol::event::{Condition, DamageCause, EffectKind, GameEvent};
 use fray_protocol::grid::MoveMode;
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 /// A cliff (`^`) along column 3, rows 0..=3.
 const CLIFF: [&str; 6] = [
@@ -27,10 +28,10 @@ fn field(kael_extra: &str, climb_dc: i32, positions: &str, powers: &str) -> Enco
 }
 
 pub(super) fn aloft(actor: &str, height: i32) -> Command {
-    Command::MoveAloft {
+    Command::Orcus(OrcusCommand::MoveAloft {
         actor: cid(actor),
         height,
-    }
+    })
 }
 
 pub(super) fn height(e: &Engine, id: &str) -> i32 {
@@ -61,10 +62,10 @@ fn a_flier_rises_out_of_reach_and_melee_counts_height_fly() {
         ErrorCode::InvalidArgument
     );
     let ev = run(&mut e, &aloft("kael", 2));
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::MovedAloft { height: 2, .. }))
-    );
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::Orcus(OrcusEvent::MovedAloft { height: 2, .. })
+    )));
     assert_eq!(height(&e, "kael"), 2);
     // Two squares up: the brute's reach-1 club does not reach, nor Kael's sword.
     assert_eq!(
@@ -106,7 +107,7 @@ fn climbing_takes_an_athletics_check_and_leaving_the_wall_is_a_fall_climb() {
     let ev = run(&mut e, &mv("kael", &[(1, 1), (0, 1)], MoveMode::Walk));
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::Fell { squares: 2, .. })),
+            .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::Fell { squares: 2, .. }))),
         "{ev:?}"
     );
     let dealt = ev.iter().find_map(|x| match x {
@@ -145,7 +146,7 @@ fn a_failed_climb_makes_no_progress_and_slow_fall_lands_unharmed_climb() {
     let ev = run(&mut e, &mv("kael", &[(1, 1), (0, 1)], MoveMode::Climb));
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::Fell { squares: 3, .. }))
+            .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::Fell { squares: 3, .. })))
     );
     assert_eq!(cs(&e, "kael").hp, hp);
     assert!(!prone(&e, "kael"));
@@ -157,10 +158,10 @@ fn a_failed_climb_makes_no_progress_and_slow_fall_lands_unharmed_climb() {
         ev.iter()
             .any(|x| matches!(x, GameEvent::CheckRolled { success: false, .. }))
     );
-    assert!(
-        !ev.iter()
-            .any(|x| matches!(x, GameEvent::MovedAloft { .. } | GameEvent::Fell { .. }))
-    );
+    assert!(!ev.iter().any(|x| matches!(
+        x,
+        GameEvent::Orcus(OrcusEvent::MovedAloft { .. }) | GameEvent::Orcus(OrcusEvent::Fell { .. })
+    )));
     assert_eq!(height(&e, "lira"), 0);
 }
 
@@ -192,7 +193,7 @@ fn a_stunned_flier_falls_unless_it_hovers_fly() {
         let ev = run(&mut e, &atk("brute-1", "stun", &["kael"]));
         assert_eq!(
             ev.iter()
-                .any(|x| matches!(x, GameEvent::Fell { squares: 1, .. })),
+                .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::Fell { squares: 1, .. }))),
             falls,
             "{extra}: {ev:?}"
         );
@@ -230,7 +231,7 @@ pub(super) fn open_field(
 }
 
 fn area(actor: &str, attack: &str, origin: Option<(i32, i32)>) -> Command {
-    Command::AreaAttack {
+    Command::Orcus(OrcusCommand::AreaAttack {
         actor: cid(actor),
         attack: attack.into(),
         origin: origin.map(|(x, y)| fray_protocol::grid::Square::new(x, y)),
@@ -239,7 +240,7 @@ fn area(actor: &str, attack: &str, origin: Option<(i32, i32)>) -> Command {
         origin_height: None,
         weapon: None,
         secondary_target: None,
-    }
+    })
 }
 
 pub(super) fn attacked(ev: &[GameEvent]) -> Vec<String> {
@@ -429,18 +430,18 @@ fn touch_actions_and_a_charge_count_height_range() {
     let enc = open_field("fly = 4", "", "", pos, "");
     let mut e = started(&enc, 5);
     run(&mut e, &aloft("kael", 2));
-    let grapple = Command::Grapple {
+    let grapple = Command::Orcus(OrcusCommand::Grapple {
         actor: cid("kael"),
         target: cid("brute-1"),
-    };
+    });
     assert_eq!(refuse(&mut e, &grapple), ErrorCode::OutOfRange);
     run(&mut e, &end("kael"));
     until(&mut e, "brute-1");
-    let charge = Command::Charge {
+    let charge = Command::Orcus(OrcusCommand::Charge {
         actor: cid("brute-1"),
         target: cid("kael"),
         path: vec![],
-    };
+    });
     assert_eq!(refuse(&mut e, &charge), ErrorCode::OutOfRange);
 }
 
@@ -537,7 +538,7 @@ on_hit = [{ persistent = 5, damage_type = "acid" }]
         );
         let fell = ev
             .iter()
-            .position(|x| matches!(x, GameEvent::Fell { combatant, squares: 2 } if combatant.as_str() == "kael"));
+            .position(|x| matches!(x, GameEvent::Orcus(OrcusEvent::Fell { combatant, squares: 2 }) if combatant.as_str() == "kael"));
         assert!(
             dropped.is_some() && fell.is_some() && dropped < fell,
             "the acid drops Kael, then he falls: {ev:?}"

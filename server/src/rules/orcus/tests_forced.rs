@@ -9,6 +9,7 @@ use fray_protocol::command::AttackMode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::grid::{ForcedPath, MoveMode, Square};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 /// Kael's powers that move their targets (bonus 40: only a natural 1 misses).
 const MOVERS: &str = r#"[[hero.powers]]
@@ -91,12 +92,12 @@ fn hits(ev: &[GameEvent]) -> usize {
 
 fn moved(ev: &[GameEvent], who: &str) -> Option<Vec<Square>> {
     ev.iter().find_map(|x| match x {
-        GameEvent::GridMoved {
+        GameEvent::Orcus(OrcusEvent::GridMoved {
             combatant,
             path,
             mode: MoveMode::Unwilling,
             ..
-        } if combatant.as_str() == who => Some(path.clone()),
+        }) if combatant.as_str() == who => Some(path.clone()),
         _ => None,
     })
 }
@@ -252,15 +253,17 @@ fn an_area_attack_takes_the_chosen_paths_and_an_earlier_push_can_block_a_later_o
     // burst is pushed along its chosen path; both paths end on (6, 2), which brute-1 takes
     // first, so brute-2's push stops before it (interpretation: a creature stops it).
     let enc = yard("kael = [4, 2]\nlira = [0, 0]\nbrute-1 = [5, 2]\nbrute-2 = [5, 3]");
-    let area = |forced: Vec<ForcedPath>| Command::AreaAttack {
-        actor: cid("kael"),
-        attack: "gust".into(),
-        origin: None,
-        targets: Vec::new(),
-        forced,
-        origin_height: None,
-        weapon: None,
-        secondary_target: None,
+    let area = |forced: Vec<ForcedPath>| {
+        Command::Orcus(OrcusCommand::AreaAttack {
+            actor: cid("kael"),
+            attack: "gust".into(),
+            origin: None,
+            targets: Vec::new(),
+            forced,
+            origin_height: None,
+            weapon: None,
+            secondary_target: None,
+        })
     };
     let mut e = started(&enc, 1);
     assert_eq!(

@@ -5,6 +5,7 @@ use crate::content::load_encounter;
 use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 const ROWS: &[&str] = &[
     "..........",
@@ -16,10 +17,10 @@ const ROWS: &[&str] = &[
 ];
 
 fn reload(actor: &str, power: &str) -> Command {
-    Command::Reload {
+    Command::Orcus(OrcusCommand::Reload {
         actor: cid(actor),
         power: power.into(),
-    }
+    })
 }
 
 #[test]
@@ -36,20 +37,20 @@ fn a_loading_swift_weapon_needs_a_swift_action_between_attacks_loading() {
         ErrorCode::InvalidArgument
     );
     let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
-    assert!(ev.contains(&GameEvent::ReloadNeeded {
+    assert!(ev.contains(&GameEvent::Orcus(OrcusEvent::ReloadNeeded {
         combatant: cid("kael"),
         power: "bow".into()
-    }));
+    })));
     assert_eq!(
         cs(&e, "kael").grid.unwrap().unloaded,
         vec!["bow".to_owned()]
     );
     run(
         &mut e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid("kael"),
             action: ActionKind::Standard,
-        },
+        }),
     );
     assert_eq!(
         refuse(&mut e, &atk("kael", "bow", &["brute-1"])),
@@ -57,10 +58,10 @@ fn a_loading_swift_weapon_needs_a_swift_action_between_attacks_loading() {
     );
     // A swift action reloads it; then it attacks again.
     let ev = run(&mut e, &reload("kael", "bow"));
-    assert!(ev.contains(&GameEvent::Reloaded {
+    assert!(ev.contains(&GameEvent::Orcus(OrcusEvent::Reloaded {
         combatant: cid("kael"),
         power: "bow".into()
-    }));
+    })));
     assert!(!cs(&e, "kael").actions.quick, "the swift action is spent");
     run(&mut e, &atk("kael", "bow", &["brute-1"]));
     // The next reload takes the move action in the swift action's place.
@@ -117,16 +118,16 @@ fn a_dw_power_takes_the_weapons_loading_from_the_table_weapon_properties_loading
     let enc = load_encounter("heavy.toml", &wielding("heavy crossbow", "")).unwrap();
     let mut e = started(&enc, 4);
     let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
-    assert!(ev.contains(&GameEvent::ReloadNeeded {
+    assert!(ev.contains(&GameEvent::Orcus(OrcusEvent::ReloadNeeded {
         combatant: cid("kael"),
         power: "bow".into()
-    }));
+    })));
     run(
         &mut e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid("kael"),
             action: ActionKind::Standard,
-        },
+        }),
     );
     assert_eq!(
         refuse(&mut e, &atk("kael", "bow", &["brute-1"])),
@@ -146,7 +147,7 @@ fn a_dw_power_takes_the_weapons_loading_from_the_table_weapon_properties_loading
     let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
     assert!(
         !ev.iter()
-            .any(|x| matches!(x, GameEvent::ReloadNeeded { .. }))
+            .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::ReloadNeeded { .. })))
     );
     assert!(cs(&e, "kael").grid.unwrap().unloaded.is_empty());
 }
@@ -190,10 +191,10 @@ fn a_loading_weapons_dw_power_uses_ammunition_weapon_properties_loading() {
     let src = wielding("longbow", "").replace("wis = 2", "wis = 2\nammunition = 3");
     let mut e = started(&load_encounter("quiver.toml", &src).unwrap(), 4);
     let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
-    assert!(ev.contains(&GameEvent::AmmunitionUsed {
+    assert!(ev.contains(&GameEvent::Orcus(OrcusEvent::AmmunitionUsed {
         combatant: cid("kael"),
         count: 1
-    }));
+    })));
     assert_eq!(cs(&e, "kael").grid.unwrap().ammunition, Some(2));
     // A thrown handaxe has no Loading: its dW power uses no ammunition.
     let src = wielding("handaxe", "").replace("wis = 2", "wis = 2\nammunition = 3");
@@ -201,7 +202,7 @@ fn a_loading_weapons_dw_power_uses_ammunition_weapon_properties_loading() {
     let ev = run(&mut e, &atk("kael", "bow", &["brute-1"]));
     assert!(
         !ev.iter()
-            .any(|x| matches!(x, GameEvent::AmmunitionUsed { .. }))
+            .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::AmmunitionUsed { .. })))
     );
     // Refusing the weapon's ammunition contradicts the table.
     let src = wielding("heavy crossbow", "")

@@ -9,6 +9,7 @@ use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
 use fray_protocol::event::{ActionKind, Condition, EffectEndReason, EffectKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 /// A zone kept by a swift action, and a ranged utility power whose slow lasts while maintained
 /// by a move action.
@@ -31,17 +32,17 @@ effect = [{ condition = "slowed", duration = "maintain" }]
 "#;
 
 fn maintain(actor: &str, effect: u32) -> Command {
-    Command::Maintain {
+    Command::Orcus(OrcusCommand::Maintain {
         actor: cid(actor),
         effect,
-    }
+    })
 }
 
 fn end_effect(actor: &str, effect: u32) -> Command {
-    Command::EndEffect {
+    Command::Orcus(OrcusCommand::EndEffect {
         actor: cid(actor),
         effect,
-    }
+    })
 }
 
 fn engine() -> Engine {
@@ -52,7 +53,7 @@ fn engine() -> Engine {
 fn zone_id(ev: &[GameEvent]) -> u32 {
     ev.iter()
         .find_map(|x| match x {
-            GameEvent::ZoneCreated { zone } => Some(zone.id),
+            GameEvent::Orcus(OrcusEvent::ZoneCreated { zone }) => Some(zone.id),
             _ => None,
         })
         .expect("zone")
@@ -75,15 +76,13 @@ fn a_maintained_zone_ends_with_the_first_turn_it_is_not_maintained_maintain() {
     let mut e = engine();
     let ev = run(&mut e, &far("kael", "tentacles", (4, 2)));
     let zone = zone_id(&ev);
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::MaintenanceNeeded { effect, .. }
-        if effect.effect == zone && effect.action == ActionKind::Quick && effect.target.is_none()))
-    );
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::Maintained { effect, .. } if *effect == zone))
-    );
+    assert!(ev.iter().any(
+        |x| matches!(x, GameEvent::Orcus(OrcusEvent::MaintenanceNeeded { effect, .. })
+        if effect.effect == zone && effect.action == ActionKind::Quick && effect.target.is_none())
+    ));
+    assert!(ev.iter().any(
+        |x| matches!(x, GameEvent::Orcus(OrcusEvent::Maintained { effect, .. }) if *effect == zone)
+    ));
     run(&mut e, &end("kael"));
     assert_eq!(
         zone_count(&e, "kael"),
@@ -109,7 +108,7 @@ fn a_maintained_zone_ends_with_the_first_turn_it_is_not_maintained_maintain() {
     until(&mut e, "kael");
     let ev = run(&mut e, &end("kael"));
     assert!(ev.iter().any(|x| matches!(x,
-        GameEvent::ZoneEnded { zone: z, reason: EffectEndReason::Expired, .. } if *z == zone)));
+        GameEvent::Orcus(OrcusEvent::ZoneEnded { zone: z, reason: EffectEndReason::Expired, .. }) if *z == zone)));
     assert_eq!(zone_count(&e, "kael"), 0);
     assert!(cs(&e, "kael").grid.unwrap().maintain_needed.is_empty());
 }
@@ -203,7 +202,7 @@ fn the_user_ends_a_maintained_effect_at_any_time_as_a_free_action_maintain() {
     let actions = cs(&e, "kael").actions;
     let ev = run(&mut e, &end_effect("kael", zone));
     assert!(ev.iter().any(|x| matches!(x,
-        GameEvent::ZoneEnded { zone: z, reason: EffectEndReason::Released, .. } if *z == zone)));
+        GameEvent::Orcus(OrcusEvent::ZoneEnded { zone: z, reason: EffectEndReason::Released, .. }) if *z == zone)));
     assert_eq!(cs(&e, "kael").actions, actions, "a free action");
     run(&mut e, &end("kael"));
     until(&mut e, "brute-1");
@@ -317,7 +316,7 @@ fn a_dead_users_maintained_zone_ends_maintain() {
         }
         assert!(
             ev.iter().any(|x| matches!(x,
-            GameEvent::ZoneEnded { zone: z, reason: EffectEndReason::Cleared, .. } if *z == zone)),
+            GameEvent::Orcus(OrcusEvent::ZoneEnded { zone: z, reason: EffectEndReason::Cleared, .. }) if *z == zone)),
             "{ev:?}"
         );
         assert_eq!(zone_count(&e, "kael"), 0);

@@ -11,6 +11,7 @@ use fray_protocol::event::{
 };
 use fray_protocol::grid::{MoveMode, Square};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 const OPEN: [&str; 6] = [
     "..........",
@@ -49,10 +50,12 @@ fn a_charge_walks_straight_in_attacks_at_plus_1_and_ends_the_turns_actions_charg
     // orcus-basic-rules.txt § Charge.
     let enc = ring("kael = [0, 0]\nlira = [0, 5]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]");
     let mut e = started(&enc, 1);
-    let charge = |path: &[(i32, i32)]| Command::Charge {
-        actor: cid("kael"),
-        target: cid("brute-1"),
-        path: path.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
+    let charge = |path: &[(i32, i32)]| {
+        Command::Orcus(OrcusCommand::Charge {
+            actor: cid("kael"),
+            target: cid("brute-1"),
+            path: path.iter().map(|(x, y)| Square::new(*x, *y)).collect(),
+        })
     };
     // Sideways squares do not bring the charge closer; stopping short is out of reach.
     assert_eq!(
@@ -88,11 +91,11 @@ fn a_one_square_charge_gets_no_bonus_charge() {
     let mut e = started(&enc, 2);
     let ev = run(
         &mut e,
-        &Command::Charge {
+        &Command::Orcus(OrcusCommand::Charge {
             actor: cid("kael"),
             target: cid("brute-1"),
             path: vec![Square::new(3, 0)],
-        },
+        }),
     );
     assert_eq!(rolled(&ev).expect("an attack roll").0, 5);
 }
@@ -101,11 +104,13 @@ fn a_one_square_charge_gets_no_bonus_charge() {
 fn a_bull_rush_pushes_the_target_a_square_away_and_the_attacker_may_follow_bull_rush() {
     // orcus-basic-rules.txt § Bull Rush: Strength vs Fortitude; push 1 square; step in.
     let enc = ring("kael = [3, 0]\nlira = [0, 5]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]");
-    let rush = |to: (i32, i32)| Command::BullRush {
-        actor: cid("kael"),
-        target: cid("brute-1"),
-        push_to: Square::new(to.0, to.1),
-        follow: true,
+    let rush = |to: (i32, i32)| {
+        Command::Orcus(OrcusCommand::BullRush {
+            actor: cid("kael"),
+            target: cid("brute-1"),
+            push_to: Square::new(to.0, to.1),
+            follow: true,
+        })
     };
     let mut e = started(&enc, 3);
     // (4, 1) is no farther from Kael; (6, 0) is 2 squares away.
@@ -144,10 +149,10 @@ fn grappling(seed_from: u64) -> (Engine, u32) {
         let mut e = started(&enc, seed);
         run(
             &mut e,
-            &Command::Grapple {
+            &Command::Orcus(OrcusCommand::Grapple {
                 actor: cid("kael"),
                 target: cid("brute-1"),
-            },
+            }),
         );
         if let Some(id) = grappled(&e, "brute-1") {
             return (e, id);
@@ -170,18 +175,18 @@ fn a_grappled_creature_cannot_move_and_the_grapple_lapses_unless_maintained_grap
     // Maintained this turn (a swift action): it holds past the end of the turn.
     run(
         &mut e,
-        &Command::Maintain {
+        &Command::Orcus(OrcusCommand::Maintain {
             actor: cid("kael"),
             effect: id,
-        },
+        }),
     );
     assert_eq!(
         refuse(
             &mut e,
-            &Command::Maintain {
+            &Command::Orcus(OrcusCommand::Maintain {
                 actor: cid("kael"),
                 effect: id,
-            }
+            })
         ),
         ErrorCode::ActionAlreadyUsed
     );
@@ -236,11 +241,11 @@ fn escaping_a_grapple_is_athletics_vs_fortitude_and_may_step_escape_a_grapple() 
     until(&mut e, "brute-1");
     let ev = run(
         &mut e,
-        &Command::Escape {
+        &Command::Orcus(OrcusCommand::Escape {
             actor: cid("brute-1"),
             skill: EscapeSkill::Athletics,
             step_to: Some(Square::new(5, 1)),
-        },
+        }),
     );
     let (bonus, dc, success) = ev
         .iter()
@@ -270,11 +275,11 @@ fn escaping_a_grapple_is_athletics_vs_fortitude_and_may_step_escape_a_grapple() 
     assert_eq!(
         refuse(
             &mut e,
-            &Command::Escape {
+            &Command::Orcus(OrcusCommand::Escape {
                 actor: cid("kael"),
                 skill: EscapeSkill::Acrobatics,
                 step_to: None,
-            }
+            })
         ),
         ErrorCode::NotGrappled
     );
@@ -419,10 +424,10 @@ pull = 2
         );
         assert!(ev.iter().any(|x| matches!(
             x,
-            GameEvent::GridMoved {
+            GameEvent::Orcus(OrcusEvent::GridMoved {
                 mode: MoveMode::Unwilling,
                 ..
-            }
+            })
         )));
         // Lira is pulled 2 squares toward brute-2 (east): (2, 4).
         until(&mut e, "brute-2");
@@ -468,7 +473,7 @@ pull = 1
 }
 
 fn skill(actor: &str, action: fray_protocol::command::SkillActionKind, target: &str) -> Command {
-    Command::SkillAction {
+    Command::Orcus(OrcusCommand::SkillAction {
         actor: cid(actor),
         action,
         target: cid(target),
@@ -476,7 +481,7 @@ fn skill(actor: &str, action: fray_protocol::command::SkillActionKind, target: &
         forbid: None,
         foreign: false,
         hide: false,
-    }
+    })
 }
 
 #[test]
@@ -508,10 +513,10 @@ fn a_feint_leaves_the_enemy_off_guard_to_the_feinter_only_feint() {
     // his action point for another).
     run(
         &mut e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid("kael"),
             action: ActionKind::Standard,
-        },
+        }),
     );
     let ev = run(&mut e, &super::tests::atk("kael", "sword", &["brute-1"]));
     assert_eq!(rolled(&ev).unwrap().0, 5 + 2);
@@ -961,7 +966,7 @@ hit = "0"
     until(&mut e, "brute-1");
     let ev = run(
         &mut e,
-        &Command::AreaAttack {
+        &Command::Orcus(OrcusCommand::AreaAttack {
             actor: cid("brute-1"),
             attack: "rally-cry".into(),
             origin: None,
@@ -970,7 +975,7 @@ hit = "0"
             origin_height: None,
             weapon: None,
             secondary_target: None,
-        },
+        }),
     );
     let targets: Vec<&str> = ev
         .iter()
@@ -1015,7 +1020,7 @@ fn a_large_creature_in_an_area_is_attacked_once_areas_of_effect() {
     // Kael's near burst 1 covers two of brute-1's four squares.
     let ev = run(
         &mut e,
-        &Command::AreaAttack {
+        &Command::Orcus(OrcusCommand::AreaAttack {
             actor: cid("kael"),
             attack: "burst".into(),
             origin: None,
@@ -1024,7 +1029,7 @@ fn a_large_creature_in_an_area_is_attacked_once_areas_of_effect() {
             origin_height: None,
             weapon: None,
             secondary_target: None,
-        },
+        }),
     );
     let rolls = ev
         .iter()
@@ -1048,10 +1053,10 @@ fn each_target_uses_a_piece_of_ammunition_attacks_with_ammunition() {
     let mut e = started(&enc, 3);
     assert_eq!(cs(&e, "kael").grid.unwrap().ammunition, Some(1));
     let ev = run(&mut e, &super::tests::atk("kael", "bow", &["brute-1"]));
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::AmmunitionUsed { count: 1, .. }))
-    );
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::Orcus(OrcusEvent::AmmunitionUsed { count: 1, .. })
+    )));
     assert_eq!(cs(&e, "kael").grid.unwrap().ammunition, Some(0));
     run(&mut e, &end("kael"));
     until(&mut e, "kael");
@@ -1076,10 +1081,10 @@ fn a_hero_with_both_hands_full_cannot_grapple_grapple() {
         );
         crate::content::load_encounter("hands.toml", &src).unwrap()
     };
-    let grapple = Command::Grapple {
+    let grapple = Command::Orcus(OrcusCommand::Grapple {
         actor: cid("kael"),
         target: cid("brute-1"),
-    };
+    });
     let mut e = started(
         &armed("weapon = \"longsword\"\nshield = \"light shield\""),
         1,

@@ -8,6 +8,7 @@ use crate::rules::thirteenth_age::tests::{cid, cs, current, refuse, run};
 use fray_protocol::event::{ActionKind, Condition, EffectKind, GameEvent, SavePurpose};
 use fray_protocol::grid::{MoveMode, Square};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 /// Kael next to Lira, who is here a large horse-like hero with `lira_extra` (e.g. its `mount`).
 fn stable(lira_extra: &str, positions: &str, monster_powers: &str) -> Encounter {
@@ -35,18 +36,18 @@ const HORSE: &str = "size = \"large\"\nmount = \"trained\"";
 const AT_THE_HORSE: &str = "kael = [0, 3]\nlira = [1, 3]\nbrute-1 = [8, 0]\nbrute-2 = [8, 5]";
 
 fn mount(actor: &str, m: &str, control: bool) -> Command {
-    Command::Mount {
+    Command::Orcus(OrcusCommand::Mount {
         actor: cid(actor),
         mount: cid(m),
         control,
-    }
+    })
 }
 
 fn command(actor: &str, action: ActionKind) -> Command {
-    Command::CommandMount {
+    Command::Orcus(OrcusCommand::CommandMount {
         actor: cid(actor),
         action,
-    }
+    })
 }
 
 fn rides(e: &Engine, id: &str) -> Option<String> {
@@ -115,10 +116,10 @@ fn mounting_is_a_move_action_and_the_rider_moves_with_its_mount_mounting_and_dis
     assert_eq!(
         refuse(
             &mut e,
-            &Command::Dismount {
+            &Command::Orcus(OrcusCommand::Dismount {
                 actor: cid("kael"),
                 to: Square::new(2, 2)
-            }
+            })
         ),
         ErrorCode::ActionAlreadyUsed
     );
@@ -134,17 +135,17 @@ fn mounting_is_a_move_action_and_the_rider_moves_with_its_mount_mounting_and_dis
     assert!(started.is_some() && ended.is_some(), "{ev:?}");
     assert_eq!(current(&e), "kael");
     // Dismount into an adjacent free square (not a far one).
-    let far = Command::Dismount {
+    let far = Command::Orcus(OrcusCommand::Dismount {
         actor: cid("kael"),
         to: Square::new(7, 2),
-    };
+    });
     assert_eq!(refuse(&mut e, &far), ErrorCode::IllegalPath);
     run(
         &mut e,
-        &Command::Dismount {
+        &Command::Orcus(OrcusCommand::Dismount {
             actor: cid("kael"),
             to: Square::new(2, 2),
-        },
+        }),
     );
     assert_eq!(rides(&e, "kael"), None);
     assert_eq!(square(&e, "kael"), Square::new(2, 2));
@@ -273,7 +274,7 @@ fn a_mount_knocked_prone_throws_its_rider_mounting_and_dismounting() {
     let ev = run(&mut e, &atk("brute-1", "trip", &["lira"]));
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::Dismounted { rider, .. } if rider.as_str() == "kael"))
+            .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::Dismounted { rider, .. }) if rider.as_str() == "kael"))
     );
     assert!(!ev.iter().any(|x| matches!(x, GameEvent::SaveRolled { .. })));
     assert_eq!(rides(&e, "kael"), None);
@@ -323,17 +324,17 @@ push = 2
     until(&mut e, "brute-1");
     let ev = run(&mut e, &atk("brute-1", "shove", &["kael"]));
     let pushed_to = ev.iter().find_map(|x| match x {
-        GameEvent::GridMoved {
+        GameEvent::Orcus(OrcusEvent::GridMoved {
             combatant,
             path,
             mode: MoveMode::Unwilling,
             ..
-        } if combatant.as_str() == "kael" => path.last().copied(),
+        }) if combatant.as_str() == "kael" => path.last().copied(),
         _ => None,
     });
     let pushed_to = pushed_to.expect("kael is pushed");
     assert!(ev.iter().any(|x| matches!(x,
-        GameEvent::Dismounted { rider, square, .. } if rider.as_str() == "kael" && *square == pushed_to)));
+        GameEvent::Orcus(OrcusEvent::Dismounted { rider, square, .. }) if rider.as_str() == "kael" && *square == pushed_to)));
     assert_eq!(rides(&e, "kael"), None);
     assert_eq!(square(&e, "kael"), pushed_to);
     assert_eq!(square(&e, "lira"), Square::new(4, 3), "the mount stays");
@@ -395,7 +396,7 @@ fn a_mount_that_drops_throws_its_rider_mounting_and_dismounting() {
     let ev = run(&mut e, &atk("brute-1", "smash", &["lira"]));
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::Dismounted { rider, .. } if rider.as_str() == "kael")),
+            .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::Dismounted { rider, .. }) if rider.as_str() == "kael")),
         "{ev:?}"
     );
     assert_eq!(rides(&e, "kael"), None);
@@ -457,11 +458,11 @@ fn a_controlled_mount_uses_a_reaction_by_its_riders_immediate_action_controlling
 }
 
 fn choices(actor: &str, move_mount: bool, landing: Option<(i32, i32)>) -> Command {
-    Command::RiderChoices {
+    Command::Orcus(OrcusCommand::RiderChoices {
         actor: cid(actor),
         move_mount,
         landing: landing.map(|(x, y)| Square::new(x, y)),
-    }
+    })
 }
 
 #[test]
@@ -500,19 +501,22 @@ push = 2
         until(&mut e, "brute-1");
         let ev = run(&mut e, &atk("brute-1", "shove", &["kael"]));
         let moved = ev.iter().find_map(|x| match x {
-            GameEvent::GridMoved {
+            GameEvent::Orcus(OrcusEvent::GridMoved {
                 combatant,
                 path,
                 mode: MoveMode::Unwilling,
                 ..
-            } => Some((combatant.as_str().to_owned(), path.last().copied())),
+            }) => Some((combatant.as_str().to_owned(), path.last().copied())),
             _ => None,
         });
         let Some((who, Some(to))) = moved else {
             continue; // a natural 1
         };
         assert_eq!(who, "lira", "the mount is moved: {ev:?}");
-        assert!(!ev.iter().any(|x| matches!(x, GameEvent::Dismounted { .. })));
+        assert!(
+            !ev.iter()
+                .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::Dismounted { .. })))
+        );
         assert_eq!(rides(&e, "kael").as_deref(), Some("lira"));
         assert_eq!(square(&e, "lira"), to);
         assert_eq!(square(&e, "kael"), to, "the rider travels with it");
@@ -549,7 +553,7 @@ fn a_thrown_rider_lands_in_the_square_it_chose_mounting_and_dismounting() {
     let ev = run(&mut e, &atk("brute-1", "trip", &["lira"]));
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::Dismounted { rider, .. } if rider.as_str() == "kael"))
+            .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::Dismounted { rider, .. }) if rider.as_str() == "kael"))
     );
     assert_eq!(square(&e, "kael"), Square::new(0, 4));
 }
@@ -593,7 +597,7 @@ fn a_dazed_controlled_mount_takes_one_commanded_action_per_turn_controlling_a_mo
     let ev = run(&mut e, &command("kael", ActionKind::Standard));
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::MountCommanded { .. }))
+            .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::MountCommanded { .. })))
     );
     run(&mut e, &mv("lira", &[(2, 2), (3, 2)], MoveMode::Walk));
     assert_eq!(square(&e, "lira"), Square::new(3, 2));

@@ -5,6 +5,7 @@ use super::tests::{arena_src, mv, square, started, until};
 use crate::content::model::Encounter;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
+use fray_protocol::OrcusEvent;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{BonusStat, EffectKind, GameEvent};
 use fray_protocol::grid::{MoveMode, Square};
@@ -33,7 +34,7 @@ const FAR: &str = "kael = [1, 2]\nlira = [0, 5]\nbrute-1 = [9, 0]\nbrute-2 = [9,
 fn cost(ev: &[GameEvent]) -> Vec<(i32, MoveMode)> {
     ev.iter()
         .filter_map(|x| match x {
-            GameEvent::GridMoved { cost, mode, .. } => Some((*cost, *mode)),
+            GameEvent::Orcus(OrcusEvent::GridMoved { cost, mode, .. }) => Some((*cost, *mode)),
             _ => None,
         })
         .collect()

@@ -9,6 +9,7 @@ use crate::rules::thirteenth_age::tests::{cid, cs, run};
 use fray_protocol::Command;
 use fray_protocol::event::{Condition, EffectEndReason, EffectKind, GameEvent};
 use fray_protocol::grid::{MoveMode, Square, ZoneKind};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 pub(super) const OPEN: [&str; 6] = [
     "..........",
@@ -41,7 +42,7 @@ effect = [{ zone = "difficult terrain", duration = "end of your next turn" }]
 "#;
 
 pub(super) fn far(actor: &str, power: &str, at: (i32, i32)) -> Command {
-    Command::AreaAttack {
+    Command::Orcus(OrcusCommand::AreaAttack {
         actor: cid(actor),
         attack: power.into(),
         origin: Some(Square::new(at.0, at.1)),
@@ -50,7 +51,7 @@ pub(super) fn far(actor: &str, power: &str, at: (i32, i32)) -> Command {
         weapon: None,
         origin_height: None,
         secondary_target: None,
-    }
+    })
 }
 
 pub(super) fn zone_count(e: &Engine, id: &str) -> usize {
@@ -60,7 +61,7 @@ pub(super) fn zone_count(e: &Engine, id: &str) -> usize {
 fn moved_cost(ev: &[GameEvent]) -> i32 {
     ev.iter()
         .find_map(|x| match x {
-            GameEvent::GridMoved { cost, .. } => Some(*cost),
+            GameEvent::Orcus(OrcusEvent::GridMoved { cost, .. }) => Some(*cost),
             _ => None,
         })
         .expect("moved")
@@ -79,7 +80,7 @@ fn an_area_becomes_difficult_terrain_until_the_end_of_the_users_next_turn_action
     let zone = ev
         .iter()
         .find_map(|x| match x {
-            GameEvent::ZoneCreated { zone } => Some(zone.clone()),
+            GameEvent::Orcus(OrcusEvent::ZoneCreated { zone }) => Some(zone.clone()),
             _ => None,
         })
         .expect("zone created");
@@ -94,14 +95,13 @@ fn an_area_becomes_difficult_terrain_until_the_end_of_the_users_next_turn_action
     assert_eq!(moved_cost(&walked), 4, "{walked:?}");
     // The zone lasts through Kael's next turn and ends with it.
     let ev = until(&mut e, "kael");
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::ZoneArmed { zone: z, .. } if *z == zone.id))
-    );
+    assert!(ev.iter().any(
+        |x| matches!(x, GameEvent::Orcus(OrcusEvent::ZoneArmed { zone: z, .. }) if *z == zone.id)
+    ));
     assert_eq!(zone_count(&e, "kael"), 1);
     let ev = run(&mut e, &end("kael"));
     assert!(ev.iter().any(|x| matches!(x,
-        GameEvent::ZoneEnded { zone: z, reason: EffectEndReason::Expired, .. } if *z == zone.id)));
+        GameEvent::Orcus(OrcusEvent::ZoneEnded { zone: z, reason: EffectEndReason::Expired, .. }) if *z == zone.id)));
     assert_eq!(zone_count(&e, "kael"), 0);
     until(&mut e, "lira");
     let walked = run(&mut e, &mv("lira", &[(4, 3)], MoveMode::Walk));
@@ -195,7 +195,7 @@ effect = [{ zone = "difficult terrain", duration = "encounter" }]
     );
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::ZoneCreated { .. }))
+            .any(|x| matches!(x, GameEvent::Orcus(OrcusEvent::ZoneCreated { .. })))
     );
     // An encounter zone outlasts the user's next turn.
     run(&mut e, &end("kael"));

@@ -5,6 +5,7 @@
 use super::tests::{started, until};
 use crate::content::load_encounter;
 use crate::rules::thirteenth_age::tests::{cid, refusal, run};
+use fray_protocol::OrcusCommand;
 use fray_protocol::event::GameEvent;
 use fray_protocol::{Command, ErrorCode};
 
@@ -298,15 +299,17 @@ fn an_area_attack_names_its_secondary_target_too_secondary_attacks() {
     );
     assert!(src.contains("near burst"));
     let enc = load_encounter("burst.toml", &src).unwrap();
-    let burst = |chosen: Option<&str>| Command::AreaAttack {
-        actor: cid("brute-1"),
-        attack: "lunge".into(),
-        origin: None,
-        targets: Vec::new(),
-        forced: Vec::new(),
-        origin_height: None,
-        weapon: None,
-        secondary_target: chosen.map(cid),
+    let burst = |chosen: Option<&str>| {
+        Command::Orcus(OrcusCommand::AreaAttack {
+            actor: cid("brute-1"),
+            attack: "lunge".into(),
+            origin: None,
+            targets: Vec::new(),
+            forced: Vec::new(),
+            origin_height: None,
+            weapon: None,
+            secondary_target: chosen.map(cid),
+        })
     };
     for seed in 0..30 {
         let mut e = started(&enc, seed);

@@ -5,6 +5,7 @@ use super::tests::{arena_src, started};
 use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, refuse, run};
+use fray_protocol::OrcusCommand;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};
 
@@ -84,7 +85,7 @@ fn engine() -> Engine {
 fn area(e: &mut Engine, attack: &str) -> Vec<String> {
     let ev = run(
         e,
-        &Command::AreaAttack {
+        &Command::Orcus(OrcusCommand::AreaAttack {
             actor: cid("kael"),
             attack: attack.into(),
             origin: None,
@@ -93,7 +94,7 @@ fn area(e: &mut Engine, attack: &str) -> Vec<String> {
             origin_height: None,
             weapon: None,
             secondary_target: None,
-        },
+        }),
     );
     let mut hit: Vec<String> = ev
         .iter()
@@ -109,10 +110,10 @@ fn area(e: &mut Engine, attack: &str) -> Vec<String> {
 fn action_point(e: &mut Engine) {
     run(
         e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid("kael"),
             action: ActionKind::Standard,
-        },
+        }),
     );
 }
 
@@ -202,15 +203,17 @@ fn a_blinded_user_has_no_eyesight_area_areas_of_effect() {
 #[test]
 fn a_one_target_eyesight_power_refuses_an_unseen_creature_areas_of_effect() {
     let mut e = engine();
-    let stare = |t: &str| Command::AreaAttack {
-        actor: cid("kael"),
-        attack: "stare".into(),
-        origin: None,
-        targets: vec![cid(t)],
-        forced: Vec::new(),
-        origin_height: None,
-        weapon: None,
-        secondary_target: None,
+    let stare = |t: &str| {
+        Command::Orcus(OrcusCommand::AreaAttack {
+            actor: cid("kael"),
+            attack: "stare".into(),
+            origin: None,
+            targets: vec![cid(t)],
+            forced: Vec::new(),
+            origin_height: None,
+            weapon: None,
+            secondary_target: None,
+        })
     };
     assert_eq!(refuse(&mut e, &stare("brute-1")), ErrorCode::InvalidTarget);
     let ev = run(&mut e, &stare("brute-2"));
@@ -259,7 +262,7 @@ fn a_map_earshot_radius_limits_who_hears_the_user_areas_of_effect() {
 /// within earshot it can.
 #[test]
 fn deter_needs_the_target_in_eyesight_or_earshot_deter() {
-    let deter = Command::SkillAction {
+    let deter = Command::Orcus(OrcusCommand::SkillAction {
         actor: cid("kael"),
         action: fray_protocol::command::SkillActionKind::Deter,
         target: cid("brute-1"),
@@ -267,7 +270,7 @@ fn deter_needs_the_target_in_eyesight_or_earshot_deter() {
         forbid: None,
         foreign: false,
         hide: false,
-    };
+    });
     let mut e = earshot_engine(Some(7));
     assert_eq!(refuse(&mut e, &deter), ErrorCode::InvalidTarget);
     let ev = run(&mut earshot_engine(Some(8)), &deter);

@@ -8,6 +8,7 @@ use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::grid::Square;
 use fray_protocol::state::Phase;
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 const ROWS: &[&str] = &[
     "..........",
@@ -35,7 +36,9 @@ fn session(later: bool) -> Encounter {
 fn gained(ev: &[GameEvent]) -> Vec<String> {
     ev.iter()
         .filter_map(|e| match e {
-            GameEvent::ActionPointGained { combatant } => Some(combatant.to_string()),
+            GameEvent::Orcus(OrcusEvent::ActionPointGained { combatant }) => {
+                Some(combatant.to_string())
+            }
             _ => None,
         })
         .collect()
@@ -51,10 +54,10 @@ fn a_second_battle_comes_in_and_every_second_encounter_gives_an_action_point_act
     assert_eq!(e.state().battles, 2);
     run(
         &mut e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid("kael"),
             action: ActionKind::Standard,
-        },
+        }),
     );
     // The next battle waits for this one's end.
     assert_eq!(
@@ -85,10 +88,10 @@ fn a_second_battle_comes_in_and_every_second_encounter_gives_an_action_point_act
     assert_eq!(
         refuse(
             &mut e,
-            &Command::SpendActionPoint {
+            &Command::Orcus(OrcusCommand::SpendActionPoint {
                 actor: cid("kael"),
                 action: ActionKind::Standard,
-            },
+            }),
         ),
         ErrorCode::NoActionPoint
     );
@@ -132,7 +135,10 @@ fn rests_take_time_and_one_long_rest_per_24_hours_resting() {
     // least 6 hours, and no more than one long rest in a 24-hour period.
     let mut e = started(&session(false), 4);
     assert_eq!(
-        refuse(&mut e, &Command::PassTime { minutes: 10 }),
+        refuse(
+            &mut e,
+            &Command::Orcus(OrcusCommand::PassTime { minutes: 10 })
+        ),
         ErrorCode::InvalidArgument,
         "time passes outside the battle"
     );
@@ -144,10 +150,10 @@ fn rests_take_time_and_one_long_rest_per_24_hours_resting() {
             recoveries: 0,
         },
     );
-    assert!(ev.contains(&GameEvent::ClockAdvanced {
+    assert!(ev.contains(&GameEvent::Orcus(OrcusEvent::ClockAdvanced {
         minutes: 5,
         clock: 5
-    }));
+    })));
     // Lira rests in the same five minutes.
     run(
         &mut e,
@@ -160,10 +166,10 @@ fn rests_take_time_and_one_long_rest_per_24_hours_resting() {
     let ev = run(&mut e, &Command::FullHealUp);
     assert_eq!(
         ev.first(),
-        Some(&GameEvent::ClockAdvanced {
+        Some(&GameEvent::Orcus(OrcusEvent::ClockAdvanced {
             minutes: 360,
             clock: 365
-        })
+        }))
     );
     assert_eq!(e.state().last_long_rest, Some(365));
     // A second long rest would end 6 hours later: too soon.
@@ -171,15 +177,24 @@ fn rests_take_time_and_one_long_rest_per_24_hours_resting() {
     assert_eq!(r.code, ErrorCode::LongRestTooSoon);
     assert!(r.message.contains("1080 more minutes"), "{}", r.message);
     assert_eq!(
-        refuse(&mut e, &Command::PassTime { minutes: 0 }),
+        refuse(
+            &mut e,
+            &Command::Orcus(OrcusCommand::PassTime { minutes: 0 })
+        ),
         ErrorCode::InvalidArgument
     );
-    run(&mut e, &Command::PassTime { minutes: 1079 });
+    run(
+        &mut e,
+        &Command::Orcus(OrcusCommand::PassTime { minutes: 1079 }),
+    );
     assert_eq!(
         refuse(&mut e, &Command::FullHealUp),
         ErrorCode::LongRestTooSoon
     );
-    run(&mut e, &Command::PassTime { minutes: 1 });
+    run(
+        &mut e,
+        &Command::Orcus(OrcusCommand::PassTime { minutes: 1 }),
+    );
     run(&mut e, &Command::FullHealUp);
     assert_eq!(e.state().clock, 365 + 1080 + 360);
     assert_eq!(e.state().last_long_rest, Some(1805));

@@ -5,6 +5,7 @@ use super::tests::{arena_src, atk, end, mv, started, until};
 use crate::content::model::Encounter;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, refusal, refuse, run};
+use fray_protocol::OrcusCommand;
 use fray_protocol::command::SkillActionKind;
 use fray_protocol::event::{ActionKind, Condition, EffectKind, GameEvent};
 use fray_protocol::grid::MoveMode;
@@ -38,7 +39,7 @@ fn arena(rows: &[&str], skills: &str, sword: &str, positions: &str) -> Encounter
 }
 
 fn skill(actor: &str, action: SkillActionKind, target: &str) -> Command {
-    Command::SkillAction {
+    Command::Orcus(OrcusCommand::SkillAction {
         actor: cid(actor),
         action,
         target: cid(target),
@@ -46,7 +47,7 @@ fn skill(actor: &str, action: SkillActionKind, target: &str) -> Command {
         forbid: None,
         foreign: false,
         hide: false,
-    }
+    })
 }
 
 fn has(e: &Engine, who: &str, c: Condition) -> bool {
@@ -73,10 +74,10 @@ fn checks(ev: &[GameEvent]) -> Vec<(String, i32, bool)> {
 fn extra_standard(e: &mut Engine, who: &str) {
     run(
         e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid(who),
             action: ActionKind::Standard,
-        },
+        }),
     );
 }
 
@@ -165,7 +166,7 @@ fn a_failed_deter_makes_the_target_immune_to_the_actors_intimidation_deter() {
     let will = cs(&e, "brute-1").grid.unwrap().will;
     let ev = run(
         &mut e,
-        &Command::SkillAction {
+        &Command::Orcus(OrcusCommand::SkillAction {
             actor: cid("kael"),
             action: SkillActionKind::Deter,
             target: cid("brute-1"),
@@ -173,7 +174,7 @@ fn a_failed_deter_makes_the_target_immune_to_the_actors_intimidation_deter() {
             forbid: Some(ActionKind::Move),
             foreign: true,
             hide: false,
-        },
+        }),
     );
     assert_eq!(checks(&ev), vec![("deter".to_string(), will + 15, false)]);
     assert!(has(&e, "brute-1", Condition::Unintimidated));

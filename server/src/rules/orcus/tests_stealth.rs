@@ -9,6 +9,7 @@ use fray_protocol::command::SkillActionKind;
 use fray_protocol::event::{ActionKind, DiscoveryReason, GameEvent};
 use fray_protocol::grid::MoveMode;
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 /// A pillar at (2,2): from brute-1 at (0,3), Kael at (4,1) has three-quarters cover with line
 /// of effect (the geometry of `grid.rs`'s cover test); brute-2 at (6,4) sees him in the open.
@@ -61,7 +62,7 @@ fn hide_mv(actor: &str, path: &[(i32, i32)], mode: MoveMode) -> Command {
 /// A `move_to`, hiding at its end or not.
 fn moving(hiding: bool, actor: &str, path: &[(i32, i32)], mode: MoveMode) -> Command {
     let mut c = mv(actor, path, mode);
-    if let Command::MoveTo { hide, .. } = &mut c {
+    if let Command::Orcus(OrcusCommand::MoveTo { hide, .. }) = &mut c {
         *hide = hiding;
     }
     c
@@ -74,13 +75,13 @@ fn hide_checks(ev: &[GameEvent]) -> Vec<Check> {
     let names = |v: &[fray_protocol::CombatantId]| v.iter().map(|c| c.0.clone()).collect();
     ev.iter()
         .filter_map(|x| match x {
-            GameEvent::HideChecked {
+            GameEvent::Orcus(OrcusEvent::HideChecked {
                 penalty,
                 total,
                 hidden_from,
                 seen_by,
                 ..
-            } => Some((*penalty, *total, names(hidden_from), names(seen_by))),
+            }) => Some((*penalty, *total, names(hidden_from), names(seen_by))),
             _ => None,
         })
         .collect()
@@ -89,11 +90,11 @@ fn hide_checks(ev: &[GameEvent]) -> Vec<Check> {
 fn discoveries(ev: &[GameEvent]) -> Vec<(String, Vec<String>, DiscoveryReason)> {
     ev.iter()
         .filter_map(|x| match x {
-            GameEvent::Discovered {
+            GameEvent::Orcus(OrcusEvent::Discovered {
                 combatant,
                 by,
                 reason,
-            } => Some((
+            }) => Some((
                 combatant.0.clone(),
                 by.iter().map(|c| c.0.clone()).collect(),
                 *reason,
@@ -118,7 +119,7 @@ fn strs(v: &[&str]) -> Vec<String> {
 }
 
 fn skill(actor: &str, action: SkillActionKind, hide: bool) -> Command {
-    Command::SkillAction {
+    Command::Orcus(OrcusCommand::SkillAction {
         actor: cid(actor),
         action,
         target: cid(actor),
@@ -126,11 +127,11 @@ fn skill(actor: &str, action: SkillActionKind, hide: bool) -> Command {
         forbid: None,
         foreign: false,
         hide,
-    }
+    })
 }
 
 fn area(actor: &str, attack: &str) -> Command {
-    Command::AreaAttack {
+    Command::Orcus(OrcusCommand::AreaAttack {
         actor: cid(actor),
         attack: attack.into(),
         origin: None,
@@ -139,16 +140,16 @@ fn area(actor: &str, attack: &str) -> Command {
         origin_height: None,
         weapon: None,
         secondary_target: None,
-    }
+    })
 }
 
 fn extra(e: &mut Engine, who: &str, action: ActionKind) {
     run(
         e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid(who),
             action,
-        },
+        }),
     );
 }
 
@@ -333,19 +334,24 @@ fn an_active_search_meets_the_stealth_total_once_per_turn_stealth() {
         assert!(stealth >= 15);
         until(&mut e, "brute-1");
         assert_eq!(
-            refuse(&mut e, &Command::Search { actor: cid("kael") }),
+            refuse(
+                &mut e,
+                &Command::Orcus(OrcusCommand::Search { actor: cid("kael") })
+            ),
             ErrorCode::NotYourTurn
         );
         let ev = run(
             &mut e,
-            &Command::Search {
+            &Command::Orcus(OrcusCommand::Search {
                 actor: cid("brute-1"),
-            },
+            }),
         );
         let (total, hit) = ev
             .iter()
             .find_map(|x| match x {
-                GameEvent::Searched { total, found, .. } => Some((*total, found.clone())),
+                GameEvent::Orcus(OrcusEvent::Searched { total, found, .. }) => {
+                    Some((*total, found.clone()))
+                }
                 _ => None,
             })
             .expect("a search");
@@ -370,9 +376,9 @@ fn an_active_search_meets_the_stealth_total_once_per_turn_stealth() {
         assert_eq!(
             refuse(
                 &mut e,
-                &Command::Search {
+                &Command::Orcus(OrcusCommand::Search {
                     actor: cid("brute-1")
-                }
+                })
             ),
             ErrorCode::AlreadySearched
         );

@@ -6,6 +6,7 @@ use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};
+use fray_protocol::{OrcusCommand, OrcusEvent};
 
 /// Kael with Lira at his side and a brute next to him.
 const CLOSE: &str = r#"kael = [0, 0]
@@ -16,7 +17,7 @@ brute-2 = [8, 5]"#;
 fn burst(e: &mut Engine) -> Vec<String> {
     let ev = run(
         e,
-        &Command::AreaAttack {
+        &Command::Orcus(OrcusCommand::AreaAttack {
             actor: cid("kael"),
             attack: "burst".into(),
             origin: None,
@@ -25,7 +26,7 @@ fn burst(e: &mut Engine) -> Vec<String> {
             origin_height: None,
             weapon: None,
             secondary_target: None,
-        },
+        }),
     );
     ev.iter()
         .filter_map(|x| match x {
@@ -36,19 +37,19 @@ fn burst(e: &mut Engine) -> Vec<String> {
 }
 
 fn allies(actor: &str, list: &[&str]) -> Command {
-    Command::ChooseAllies {
+    Command::Orcus(OrcusCommand::ChooseAllies {
         actor: cid(actor),
         allies: list.iter().map(|a| cid(a)).collect(),
-    }
+    })
 }
 
 fn action_point(e: &mut Engine) {
     run(
         e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid("kael"),
             action: ActionKind::Standard,
-        },
+        }),
     );
 }
 
@@ -64,9 +65,11 @@ fn the_user_chooses_its_allies_and_an_ally_may_decline_allies_and_enemies() {
         refuse(&mut e, &allies("kael", &["kael"])),
         ErrorCode::NotAlly
     );
-    let decline = |who: &str| Command::DeclineAlly {
-        actor: cid(who),
-        user: cid("kael"),
+    let decline = |who: &str| {
+        Command::Orcus(OrcusCommand::DeclineAlly {
+            actor: cid(who),
+            user: cid("kael"),
+        })
     };
     assert_eq!(refuse(&mut e, &decline("brute-1")), ErrorCode::NotAlly);
     // Kael counts the brute as his ally and Lira as not: his "all enemies" burst takes Lira.
@@ -115,9 +118,11 @@ fn a_side_member_not_chosen_is_an_enemy_for_that_action_allies_and_enemies() {
 fn a_target_that_chooses_to_be_hit_is_hit_without_a_roll_choosing_to_be_hit() {
     let enc = arena("", 5, CLOSE);
     let mut e = started(&enc, 4);
-    let be_hit = |who: &str, by: &str| Command::ChooseToBeHit {
-        actor: cid(who),
-        attacker: cid(by),
+    let be_hit = |who: &str, by: &str| {
+        Command::Orcus(OrcusCommand::ChooseToBeHit {
+            actor: cid(who),
+            attacker: cid(by),
+        })
     };
     assert_eq!(
         refuse(&mut e, &be_hit("kael", "kael")),
@@ -130,11 +135,11 @@ fn a_target_that_chooses_to_be_hit_is_hit_without_a_roll_choosing_to_be_hit() {
     );
     let hp = cs(&e, "brute-1").hp;
     let ev = run(&mut e, &atk("kael", "sword", &["brute-1"]));
-    assert!(ev.contains(&GameEvent::HitByChoice {
+    assert!(ev.contains(&GameEvent::Orcus(OrcusEvent::HitByChoice {
         attacker: cid("kael"),
         target: cid("brute-1"),
         attack: "sword".into(),
-    }));
+    })));
     assert!(
         !ev.iter()
             .any(|x| matches!(x, GameEvent::AttackRolled { .. }))

@@ -6,6 +6,7 @@ use super::tests::{NEXT_TO_LIRA, SPREAD, arena_src, atk, end, mv, smash, started
 use crate::content::{load_encounter, model::Encounter};
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, current, refusal, refuse, run};
+use fray_protocol::OrcusCommand;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{
     ActionKind, BonusStat, Condition, DamageCause, Effect, EffectDuration, EffectKind, GameEvent,
@@ -181,7 +182,7 @@ fn coup_de_grace(actor: &str, power: &str, target: &str) -> Command {
 }
 
 fn full_defense(actor: &str) -> Command {
-    Command::FullDefense { actor: cid(actor) }
+    Command::Orcus(OrcusCommand::FullDefense { actor: cid(actor) })
 }
 
 fn rally(actor: &str) -> Command {
@@ -1003,10 +1004,10 @@ fn short_and_long_rests_after_the_battle_then_the_session_ends_resting() {
     );
     run(
         &mut e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid("kael"),
             action: fray_protocol::event::ActionKind::Standard,
-        },
+        }),
     );
     until(&mut e, "brute-1");
     run(&mut e, &atk("brute-1", "smash", &["lira"]));
@@ -1400,10 +1401,10 @@ fn a_knocked_out_monster_comes_to_with_1_hp_after_the_partys_rest_knocking_a_cre
         assert_eq!(cs(&e, "brute-1").status, LifeStatus::KnockedOut);
         run(
             &mut e,
-            &Command::SpendActionPoint {
+            &Command::Orcus(OrcusCommand::SpendActionPoint {
                 actor: cid("kael"),
                 action: fray_protocol::event::ActionKind::Standard,
-            },
+            }),
         );
         let ev = run(&mut e, &atk("kael", "sword", &["brute-2"]));
         assert!(cs(&e, "brute-2").status.is_out());
@@ -1505,7 +1506,7 @@ fn a_rest_recharges_the_expended_powers_of_monsters_still_in_the_session_resting
     let mut e = started(&enc, 3);
     run(
         &mut e,
-        &Command::SkillAction {
+        &Command::Orcus(OrcusCommand::SkillAction {
             actor: cid("kael"),
             action: fray_protocol::command::SkillActionKind::CreateDiversion,
             target: cid("kael"),
@@ -1513,7 +1514,7 @@ fn a_rest_recharges_the_expended_powers_of_monsters_still_in_the_session_resting
             forbid: None,
             foreign: false,
             hide: false,
-        },
+        }),
     );
     run(&mut e, &end("kael"));
     until(&mut e, "brute-1");
@@ -1542,10 +1543,10 @@ fn a_rest_recharges_the_expended_powers_of_monsters_still_in_the_session_resting
     assert_eq!(cs(&e, "brute-1").status, LifeStatus::KnockedOut);
     run(
         &mut e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid("kael"),
             action: fray_protocol::event::ActionKind::Standard,
-        },
+        }),
     );
     run(&mut e, &atk("kael", "sword", &["brute-2"]));
     assert_eq!(e.state().phase, fray_protocol::state::Phase::Ended);

@@ -6,6 +6,7 @@ use super::tests::{arena_src, atk, started};
 use crate::content::load_encounter;
 use crate::content::model::{Origin, PowerSpec};
 use crate::rules::thirteenth_age::tests::{cid, refusal, refuse, run};
+use fray_protocol::OrcusCommand;
 use fray_protocol::command::WeaponHand;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};
@@ -353,14 +354,14 @@ fn a_side_weapon_attack_takes_the_side_weapons_dice_and_proficiency_side_weapon(
     assert_eq!(rolled_bonus(&ev), Some(7));
     run(
         &mut e,
-        &Command::SpendActionPoint {
+        &Command::Orcus(OrcusCommand::SpendActionPoint {
             actor: cid("kael"),
             action: ActionKind::Standard,
-        },
+        }),
     );
     let ev = run(
         &mut e,
-        &Command::AreaAttack {
+        &Command::Orcus(OrcusCommand::AreaAttack {
             actor: cid("kael"),
             attack: "burst".into(),
             origin: None,
@@ -369,7 +370,7 @@ fn a_side_weapon_attack_takes_the_side_weapons_dice_and_proficiency_side_weapon(
             weapon: Some(WeaponHand::Side),
             origin_height: None,
             secondary_target: None,
-        },
+        }),
     );
     assert_eq!(rolled_bonus(&ev), Some(7));
 }

@@ -7,6 +7,7 @@ use super::commands::{R, deal, name, no, pay, sheet, up};
 use crate::content::model::OseAttackSpec;
 use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{AttackOutcome, DamageCause, Defense, GameEvent};
 use fray_protocol::ids::CombatantId;
@@ -133,11 +134,11 @@ pub fn bomb(
             super::invulnerability::harms(&s.battle().options, kit, &rock, tkit)
         });
         if !harmed {
-            d.emit(GameEvent::Unharmed {
+            d.emit(GameEvent::Bx(BxEvent::Unharmed {
                 attacker: attacker.clone(),
                 target: t.clone(),
                 attack: BOMB.into(),
-            });
+            }));
             continue;
         }
         deal(

@@ -7,6 +7,7 @@
 use super::Sheets;
 use super::commands::{R, no};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;
@@ -40,11 +41,11 @@ pub fn light(d: &mut Decider, s: &Sheets, carrier: &CombatantId, inches: u32) ->
         ));
     }
     super::commands::may_light(d, s, carrier, LightSource::Candle)?;
-    d.emit(GameEvent::LightLit {
+    d.emit(GameEvent::Bx(BxEvent::LightLit {
         carrier: carrier.clone(),
         source: LightSource::Candle,
         roll: None,
         turns: candle_turns(inches),
-    });
+    }));
     Ok(())
 }

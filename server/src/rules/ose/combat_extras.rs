@@ -7,6 +7,7 @@ use super::Sheets;
 use super::commands::{R, name, no, sheet};
 use crate::content::model::{OseAttackSpec, OseSpec};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;
@@ -41,11 +42,11 @@ pub fn condition(
             .to_lowercase(),
         ));
     }
-    d.emit(GameEvent::OseConditionChanged {
+    d.emit(GameEvent::Bx(BxEvent::OseConditionChanged {
         combatant: who.clone(),
         condition: cond,
         on,
-    });
+    }));
     Ok(())
 }
 

@@ -14,6 +14,7 @@ use fray_protocol::ose::{
 };
 use fray_protocol::roll::Roll;
 use fray_protocol::state::{LifeStatus, Phase};
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode, Rejection};
 use std::collections::BTreeSet;
 
@@ -26,23 +27,25 @@ pub(super) fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
 /// Decides one command.
 pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
     match cmd {
-        Command::RollSurprise { sides } => surprise(d, s, sides),
-        Command::RollReaction { speaker } => reaction(d, s, speaker.as_ref()),
+        Command::Bx(BxCommand::RollSurprise { sides }) => surprise(d, s, sides),
+        Command::Bx(BxCommand::RollReaction { speaker }) => reaction(d, s, speaker.as_ref()),
         Command::StartBattle => {
             setup(d)?;
             d.emit(GameEvent::BattleStarted);
             super::turns::new_round(d, s, 1);
             Ok(())
         }
-        Command::Declare { actor, declaration } => declare(d, s, actor, declaration.as_ref()),
-        Command::OseAttack {
+        Command::Bx(BxCommand::Declare { actor, declaration }) => {
+            declare(d, s, actor, declaration.as_ref())
+        }
+        Command::Bx(BxCommand::OseAttack {
             actor,
             attack,
             target,
             range,
             modifier,
             behind,
-        } => attack_cmd(
+        }) => attack_cmd(
             d, s, actor, attack, target, *range, *modifier, *behind, false,
         ),
         Command::Attack {
@@ -66,76 +69,80 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             "knock-out blows, opportunity attacks, coups de grace, forced paths, weapon \
              and secondary target choices are not Old-School Essentials attacks (use ose_attack)",
         )),
-        Command::CastSpell { actor } => cast(d, s, actor),
-        Command::OseMorale {
+        Command::Bx(BxCommand::CastSpell { actor }) => cast(d, s, actor),
+        Command::Bx(BxCommand::OseMorale {
             combatants,
             adjustment,
-        } => morale(d, s, combatants, *adjustment),
-        Command::SavingThrow {
+        }) => morale(d, s, combatants, *adjustment),
+        Command::Bx(BxCommand::SavingThrow {
             combatant,
             category,
             modifier,
-        } => save(d, s, combatant, *category, *modifier),
-        Command::SecretRoll {
+        }) => save(d, s, combatant, *category, *modifier),
+        Command::Bx(BxCommand::SecretRoll {
             check,
             combatant,
             chance,
             area,
-        } => secret(d, s, *check, combatant.as_ref(), *chance, area.as_deref()),
-        Command::ExplorationTurn { wandering, rest } => exploration_turn(d, s, *wandering, *rest),
-        Command::LightSource { carrier, source } => light(d, s, carrier, *source),
-        Command::DouseLight { carrier, source } => douse(d, s, carrier, *source),
-        Command::SaveForHalf {
+        }) => secret(d, s, *check, combatant.as_ref(), *chance, area.as_deref()),
+        Command::Bx(BxCommand::ExplorationTurn { wandering, rest }) => {
+            exploration_turn(d, s, *wandering, *rest)
+        }
+        Command::Bx(BxCommand::LightSource { carrier, source }) => light(d, s, carrier, *source),
+        Command::Bx(BxCommand::DouseLight { carrier, source }) => douse(d, s, carrier, *source),
+        Command::Bx(BxCommand::SaveForHalf {
             combatant,
             category,
             damage,
             modifier,
-        } => super::hazards::save_for_half(d, s, combatant, *category, damage, *modifier),
-        Command::AbilityCheck {
+        }) => super::hazards::save_for_half(d, s, combatant, *category, damage, *modifier),
+        Command::Bx(BxCommand::AbilityCheck {
             combatant,
             ability,
             modifier,
-        } => super::hazards::ability_check(d, s, combatant, *ability, *modifier),
-        Command::Fall { combatant, feet } => super::hazards::fall(d, s, combatant, *feet),
-        Command::Bomb {
+        }) => super::hazards::ability_check(d, s, combatant, *ability, *modifier),
+        Command::Bx(BxCommand::Fall { combatant, feet }) => {
+            super::hazards::fall(d, s, combatant, *feet)
+        }
+        Command::Bx(BxCommand::Bomb {
             attacker,
             targets,
             damage,
             altitude,
-        } => super::bombing::bomb(d, s, attacker, targets, damage, *altitude),
-        Command::NaturalHealing { combatant, days } => {
+        }) => super::bombing::bomb(d, s, attacker, targets, damage, *altitude),
+        Command::Bx(BxCommand::NaturalHealing { combatant, days }) => {
             super::hazards::natural_healing(d, s, combatant, *days)
         }
-        Command::RollEncounterDistance { setting, surprised } => {
+        Command::Bx(BxCommand::RollEncounterDistance { setting, surprised }) => {
             super::hazards::encounter_distance(d, *setting, *surprised)
         }
-        Command::OseCondition {
+        Command::Bx(BxCommand::OseCondition {
             combatant,
             condition,
             on,
-        } => super::combat_extras::condition(d, s, combatant, *condition, *on),
-        Command::HireRetainer {
+        }) => super::combat_extras::condition(d, s, combatant, *condition, *on),
+        Command::Bx(BxCommand::HireRetainer {
             employer,
             retainer,
             adjustment,
-        } => super::retainers::hire(d, s, employer, retainer, *adjustment),
-        Command::LoyaltyCheck {
+        }) => super::retainers::hire(d, s, employer, retainer, *adjustment),
+        Command::Bx(BxCommand::LoyaltyCheck {
             retainer,
             adjustment,
-        } => super::retainers::loyalty_check(d, s, retainer, *adjustment),
-        Command::AwardXp {
+        }) => super::retainers::loyalty_check(d, s, retainer, *adjustment),
+        Command::Bx(BxCommand::AwardXp {
             monsters,
             bonus,
             party,
-        } => super::experience::award(d, s, monsters, *bonus, party),
-        Command::PassDay {
+        }) => super::experience::award(d, s, monsters, *bonus, party),
+        Command::Bx(BxCommand::PassDay {
             march,
             terrain,
             unfed,
             no_water,
             leader,
             water,
-        } => super::travel::pass_day(
+        }) => super::travel::pass_day(
             d,
             s,
             *march,
@@ -145,19 +152,19 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             leader.as_ref(),
             water.as_ref(),
         ),
-        Command::SetEncumbrance {
+        Command::Bx(BxCommand::SetEncumbrance {
             combatant,
             armor,
             load,
             treasure,
-        } => super::encumbrance::set(d, s, combatant, *armor, *load, *treasure),
-        Command::TimeEffect {
+        }) => super::encumbrance::set(d, s, combatant, *armor, *load, *treasure),
+        Command::Bx(BxCommand::TimeEffect {
             name,
             combatant,
             turns,
-        } => super::durations::time_effect(d, s, name, combatant.as_ref(), *turns),
-        Command::RollWind {} => super::travel::roll_wind(d, s),
-        Command::AttemptEvasion {
+        }) => super::durations::time_effect(d, s, name, combatant.as_ref(), *turns),
+        Command::Bx(BxCommand::RollWind {}) => super::travel::roll_wind(d, s),
+        Command::Bx(BxCommand::AttemptEvasion {
             setting,
             fleeing_rate,
             pursuer_rate,
@@ -165,7 +172,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             pursuers,
             surprise,
             modifier,
-        } => super::evasion::attempt(
+        }) => super::evasion::attempt(
             d,
             *setting,
             *fleeing_rate,
@@ -175,15 +182,17 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             *surprise,
             *modifier,
         ),
-        Command::OseMove { actor, feet } => super::round::move_cmd(d, s, actor, *feet),
-        Command::OseHold { actor } => super::round::hold(d, s, actor),
-        Command::StartPursuit {
+        Command::Bx(BxCommand::OseMove { actor, feet }) => {
+            super::round::move_cmd(d, s, actor, *feet)
+        }
+        Command::Bx(BxCommand::OseHold { actor }) => super::round::hold(d, s, actor),
+        Command::Bx(BxCommand::StartPursuit {
             setting,
             fleeing_rate,
             pursuer_rate,
             runners,
             distance,
-        } => super::pursuit::start(
+        }) => super::pursuit::start(
             d,
             s,
             *setting,
@@ -192,17 +201,19 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             runners,
             *distance,
         ),
-        Command::PursuitRound {} => super::pursuit::round(d, s),
-        Command::DropLure { lure } => super::pursuit::drop_lure(d, s, *lure),
-        Command::EndPursuit { caught } => super::pursuit::end(d, s, *caught),
-        Command::GaleDamage { hours } => super::travel::gale_damage(d, *hours),
-        Command::GaleStrikes {
+        Command::Bx(BxCommand::PursuitRound {}) => super::pursuit::round(d, s),
+        Command::Bx(BxCommand::DropLure { lure }) => super::pursuit::drop_lure(d, s, *lure),
+        Command::Bx(BxCommand::EndPursuit { caught }) => super::pursuit::end(d, s, *caught),
+        Command::Bx(BxCommand::GaleDamage { hours }) => super::travel::gale_damage(d, *hours),
+        Command::Bx(BxCommand::GaleStrikes {
             near,
             seaworthy,
             land,
             clear_shore,
-        } => super::waterborne::gale(d, *near, *seaworthy, *land, *clear_shore),
-        Command::LightCandle { carrier, inches } => super::candles::light(d, s, carrier, *inches),
+        }) => super::waterborne::gale(d, *near, *seaworthy, *land, *clear_shore),
+        Command::Bx(BxCommand::LightCandle { carrier, inches }) => {
+            super::candles::light(d, s, carrier, *inches)
+        }
         Command::EndTurn { actor } => {
             on_turn(d, actor)?;
             d.emit(GameEvent::TurnEnded {
@@ -359,11 +370,11 @@ fn surprise(d: &mut Decider, s: &Sheets, sides: &[Side]) -> R {
         let surprised = tables::surprised(roll.natural().unwrap_or(6))
             && !lit_foe
             && !super::doors::surprise_spoiled(&b, *side);
-        d.emit(GameEvent::SurpriseRolled {
+        d.emit(GameEvent::Bx(BxEvent::SurpriseRolled {
             side: *side,
             roll,
             surprised,
-        });
+        }));
     }
     Ok(())
 }
@@ -387,13 +398,13 @@ fn reaction(d: &mut Decider, s: &Sheets, speaker: Option<&CombatantId>) -> R {
     };
     let roll = d.roll("2d6", &Placeholders::default())?;
     let total = roll.total + modifier;
-    d.emit(GameEvent::ReactionRolled {
+    d.emit(GameEvent::Bx(BxEvent::ReactionRolled {
         speaker: speaker.cloned(),
         roll,
         modifier,
         total,
         reaction: tables::reaction(total),
-    });
+    }));
     Ok(())
 }
 
@@ -417,10 +428,10 @@ fn declare(d: &mut Decider, s: &Sheets, actor: &CombatantId, what: Option<&Decla
             "a spell's name is 1-60 characters",
         ));
     }
-    d.emit(GameEvent::Declared {
+    d.emit(GameEvent::Bx(BxEvent::Declared {
         combatant: actor.clone(),
         declaration: what.cloned(),
-    });
+    }));
     Ok(())
 }
 
@@ -450,14 +461,13 @@ fn lost_initiative(d: &Decider, s: &Sheets, id: &CombatantId) -> bool {
 fn disrupt(d: &mut Decider, s: &Sheets, id: &CombatantId) {
     let Some((sh, _)) = s.get(id) else { return };
     let casting = matches!(sh.declared, Some(Declaration::Spell { .. }));
-    let already = d
-        .events()
-        .iter()
-        .any(|e| matches!(e, GameEvent::SpellDisrupted { combatant } if combatant == id));
+    let already = d.events().iter().any(
+        |e| matches!(e, GameEvent::Bx(BxEvent::SpellDisrupted { combatant }) if combatant == id),
+    );
     if casting && !sh.acted && !sh.disrupted && !already && lost_initiative(d, s, id) {
-        d.emit(GameEvent::SpellDisrupted {
+        d.emit(GameEvent::Bx(BxEvent::SpellDisrupted {
             combatant: id.clone(),
-        });
+        }));
     }
 }
 
@@ -620,11 +630,11 @@ fn attack_cmd(
     // § Invulnerabilities: "even if an attack hits, damage is not rolled".
     let (_, tkit) = sheet(s, target)?;
     if !super::invulnerability::harms(&s.battle().options, kit, &w, tkit) {
-        d.emit(GameEvent::Unharmed {
+        d.emit(GameEvent::Bx(BxEvent::Unharmed {
             attacker: actor.clone(),
             target: target.clone(),
             attack: w.id.clone(),
-        });
+        }));
         return Ok(());
     }
     let dice = super::weapon_damage::dice(&s.battle().options, kit, &w, bare);
@@ -773,10 +783,10 @@ fn cast(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
     super::round::may_cast(d, s, actor)?;
     super::round::enter_phase(d, s, actor, OsePhase::Spells)?;
     pay(d, s, actor)?;
-    d.emit(GameEvent::SpellCast {
+    d.emit(GameEvent::Bx(BxEvent::SpellCast {
         combatant: actor.clone(),
         spell,
-    });
+    }));
     Ok(())
 }
 
@@ -885,11 +895,11 @@ fn morale(d: &mut Decider, s: &Sheets, who: &[CombatantId], adjustment: i32) -> 
             (id, rating, holds)
         })
         .collect();
-    d.emit(GameEvent::MoraleRolled {
+    d.emit(GameEvent::Bx(BxEvent::MoraleRolled {
         roll,
         adjustment,
         results: results.clone(),
-    });
+    }));
     for (id, _, holds) in results {
         if !holds {
             d.emit(GameEvent::LeftBattle {
@@ -1046,16 +1056,16 @@ fn exploration_turn(d: &mut Decider, s: &Sheets, wandering: Option<u32>, rest: b
     } else {
         ex.since_rest.saturating_add(1)
     };
-    d.emit(GameEvent::ExplorationTurnPassed {
+    d.emit(GameEvent::Bx(BxEvent::ExplorationTurnPassed {
         turn: ex.turn.saturating_add(1),
         rested: rest,
         since_rest,
-    });
+    }));
     for l in ex.lights.iter().filter(|l| l.turns_left <= 1) {
-        d.emit(GameEvent::LightBurnedOut {
+        d.emit(GameEvent::Bx(BxEvent::LightBurnedOut {
             carrier: l.carrier.clone(),
             source: l.source,
-        });
+        }));
     }
     super::durations::end_of_turn(d, s);
     super::exhaustion::rest(d, s, rest);
@@ -1130,12 +1140,12 @@ fn light(
             (Some(roll), turns)
         }
     };
-    d.emit(GameEvent::LightLit {
+    d.emit(GameEvent::Bx(BxEvent::LightLit {
         carrier: carrier.clone(),
         source,
         roll,
         turns,
-    });
+    }));
     Ok(())
 }
 
@@ -1190,9 +1200,9 @@ fn douse(
             format!("{} carries no burning {source:?}", name(d, carrier)).to_lowercase(),
         ));
     }
-    d.emit(GameEvent::LightDoused {
+    d.emit(GameEvent::Bx(BxEvent::LightDoused {
         carrier: carrier.clone(),
         source,
-    });
+    }));
     Ok(())
 }

@@ -8,6 +8,7 @@
 
 use super::commands::R;
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::ose::{OseBattle, SecretCheck};
@@ -18,13 +19,13 @@ pub fn force(d: &mut Decider, check: SecretCheck, who: &CombatantId, chance: u32
     let die = check.die();
     let roll = crate::dice::notation::roll_die(d.rng, die);
     let success = roll.natural().unwrap_or(die) <= chance;
-    d.emit(GameEvent::DoorForced {
+    d.emit(GameEvent::Bx(BxEvent::DoorForced {
         check,
         combatant: who.clone(),
         chance,
         roll,
         success,
-    });
+    }));
     Ok(())
 }
 

@@ -7,6 +7,7 @@
 use super::Sheets;
 use super::commands::{no, sheet};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;
 use fray_protocol::state::Phase;
@@ -40,12 +41,12 @@ pub fn time_effect(
         sheet(s, id)?;
     }
     let id = s.battle().bf.next_effect.max(1);
-    d.emit(GameEvent::EffectTimed {
+    d.emit(GameEvent::Bx(BxEvent::EffectTimed {
         id,
         name: name.trim().to_owned(),
         combatant: who.cloned(),
         turns,
-    });
+    }));
     Ok(())
 }
 
@@ -53,10 +54,10 @@ pub fn time_effect(
 /// end.
 pub fn end_of_turn(d: &mut Decider, s: &Sheets) {
     for t in s.battle().bf.effects.iter().filter(|t| t.turns_left <= 1) {
-        d.emit(GameEvent::TimedEffectEnded {
+        d.emit(GameEvent::Bx(BxEvent::TimedEffectEnded {
             id: t.id,
             name: t.name.clone(),
             combatant: t.combatant.clone(),
-        });
+        }));
     }
 }

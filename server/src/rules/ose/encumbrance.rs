@@ -8,6 +8,7 @@ use super::Sheets;
 use super::commands::{name, no, sheet, side_of};
 use crate::content::model::{OseLoad, OseSpec};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::bf::ArmorType;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};
@@ -59,14 +60,14 @@ pub fn set(
         ));
     }
     let heavy_load = load_i > light;
-    d.emit(GameEvent::EncumbranceSet {
+    d.emit(GameEvent::Bx(BxEvent::EncumbranceSet {
         combatant: who.clone(),
         armor,
         load,
         heavy: heavy_load,
         movement: movement(armor, heavy_load),
         treasure: false,
-    });
+    }));
     Ok(())
 }
 
@@ -148,14 +149,14 @@ fn set_ose(
     };
     let movement = ose_base_rate(rule, &spec)
         .map_or(0, |r| super::tables::encounter_move(r.min(kit.movement)));
-    d.emit(GameEvent::EncumbranceSet {
+    d.emit(GameEvent::Bx(BxEvent::EncumbranceSet {
         combatant: who.clone(),
         armor,
         load,
         heavy: load > MAX_LOAD,
         movement,
         treasure,
-    });
+    }));
     Ok(())
 }
 

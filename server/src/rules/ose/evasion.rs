@@ -6,6 +6,7 @@
 
 use super::commands::{R, no};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::{EncounterSetting, EvasionSurprise};
@@ -150,11 +151,11 @@ pub fn attempt(
             (Some(roll), evaded)
         }
     };
-    d.emit(GameEvent::EvasionAttempted {
+    d.emit(GameEvent::Bx(BxEvent::EvasionAttempted {
         setting,
         chance,
         roll,
         evaded,
-    });
+    }));
     Ok(())
 }

@@ -8,6 +8,7 @@
 
 use super::Sheets;
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::ose::OseCondition;
@@ -27,11 +28,11 @@ pub fn rest(d: &mut Decider, s: &Sheets, rested: bool) {
         if sh.conditions.contains(&OseCondition::Exhausted)
             && sh.rested_turns.saturating_add(1) >= REST_TURNS
         {
-            d.emit(GameEvent::OseConditionChanged {
+            d.emit(GameEvent::Bx(BxEvent::OseConditionChanged {
                 combatant: id,
                 condition: OseCondition::Exhausted,
                 on: false,
-            });
+            }));
         }
     }
 }

@@ -8,6 +8,7 @@ use super::Sheets;
 use super::commands::{name, no, sheet, side_of};
 use super::tables::HitDice;
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{LifeStatus, Phase};
@@ -158,18 +159,18 @@ pub fn award(
             (level_for(*after, table) > level).then(|| (c.clone(), level.saturating_add(1), *after))
         })
         .collect();
-    d.emit(GameEvent::XpAwarded {
+    d.emit(GameEvent::Bx(BxEvent::XpAwarded {
         monsters: monsters.to_vec(),
         total,
         share,
         shares,
-    });
+    }));
     for (combatant, level, xp) in raised {
-        d.emit(GameEvent::LevelRaised {
+        d.emit(GameEvent::Bx(BxEvent::LevelRaised {
             combatant,
             level,
             xp,
-        });
+        }));
     }
     Ok(())
 }

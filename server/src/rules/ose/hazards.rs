@@ -9,6 +9,7 @@ use super::commands::{R, as_i32, deal, name, no, sheet, up};
 use super::tables;
 use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ids::CombatantId;
@@ -252,12 +253,12 @@ pub fn encounter_distance(d: &mut Decider, setting: EncounterSetting, surprised:
     };
     let roll = d.roll(dice, &Placeholders::default())?;
     let distance = u32::try_from(roll.total.max(0)).unwrap_or(0) * 10;
-    d.emit(GameEvent::EncounterDistanceRolled {
+    d.emit(GameEvent::Bx(BxEvent::EncounterDistanceRolled {
         setting,
         surprised,
         roll,
         distance,
         unit: unit.into(),
-    });
+    }));
     Ok(())
 }

@@ -11,6 +11,7 @@ use super::Sheets;
 use super::combat_extras::has;
 use super::commands::{R, name, no, sheet};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;
@@ -98,13 +99,13 @@ pub fn start(
             ));
         }
     }
-    d.emit(GameEvent::PursuitStarted {
+    d.emit(GameEvent::Bx(BxEvent::PursuitStarted {
         setting,
         fleeing_rate,
         pursuer_rate,
         runners: runners.to_vec(),
         distance,
-    });
+    }));
     Ok(())
 }
 
@@ -132,31 +133,31 @@ pub fn round(d: &mut Decider, s: &Sheets) -> R {
             }
         }
     }
-    d.emit(GameEvent::PursuitRoundPassed {
+    d.emit(GameEvent::Bx(BxEvent::PursuitRoundPassed {
         round,
         closed,
         distance,
         roll,
         caught,
-    });
+    }));
     // § Running, Exhaustion: "Characters become exhausted after running for 30 rounds."
     if round >= EXHAUSTING_ROUNDS {
         for r in &p.runners {
             let Some((sh, _)) = s.get(r) else { continue };
             let up = d.status(r).is_none_or(|st| st == LifeStatus::Conscious);
             if up && !has(sh, OseCondition::Exhausted) {
-                d.emit(GameEvent::OseConditionChanged {
+                d.emit(GameEvent::Bx(BxEvent::OseConditionChanged {
                     combatant: r.clone(),
                     condition: OseCondition::Exhausted,
                     on: true,
-                });
+                }));
             }
         }
     }
     if caught {
-        d.emit(GameEvent::PursuitEnded {
+        d.emit(GameEvent::Bx(BxEvent::PursuitEnded {
             how: PursuitEnd::Caught,
-        });
+        }));
     }
     Ok(())
 }
@@ -172,15 +173,15 @@ pub fn drop_lure(d: &mut Decider, s: &Sheets, lure: Lure) -> R {
     }
     let roll = crate::dice::notation::roll_die(d.rng, 6);
     let stopped = roll.natural().unwrap_or(6) <= 3;
-    d.emit(GameEvent::LureDropped {
+    d.emit(GameEvent::Bx(BxEvent::LureDropped {
         lure,
         roll,
         stopped,
-    });
+    }));
     if stopped {
-        d.emit(GameEvent::PursuitEnded {
+        d.emit(GameEvent::Bx(BxEvent::PursuitEnded {
             how: PursuitEnd::Lured,
-        });
+        }));
     }
     Ok(())
 }
@@ -188,12 +189,12 @@ pub fn drop_lure(d: &mut Decider, s: &Sheets, lure: Lure) -> R {
 /// `end_pursuit`: the GM ends it.
 pub fn end(d: &mut Decider, s: &Sheets, caught: bool) -> R {
     under_way(d, s)?;
-    d.emit(GameEvent::PursuitEnded {
+    d.emit(GameEvent::Bx(BxEvent::PursuitEnded {
         how: if caught {
             PursuitEnd::Caught
         } else {
             PursuitEnd::Escaped
         },
-    });
+    }));
     Ok(())
 }

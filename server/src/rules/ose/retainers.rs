@@ -7,6 +7,7 @@ use super::Sheets;
 use super::commands::{name, no, sheet, side_of, up};
 use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::bf::{Hiring, Retainer};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::Departure;
@@ -124,7 +125,7 @@ pub fn hire(
     let loyalty = result
         .hired()
         .then_some(loyalty_base + i32::from(result == Hiring::AcceptanceLoyal));
-    d.emit(GameEvent::RetainerHireRolled {
+    d.emit(GameEvent::Bx(BxEvent::RetainerHireRolled {
         employer: employer.clone(),
         retainer: candidate.clone(),
         roll,
@@ -132,7 +133,7 @@ pub fn hire(
         total,
         result,
         loyalty,
-    });
+    }));
     Ok(())
 }
 
@@ -171,7 +172,7 @@ pub fn loyalty_check(d: &mut Decider, s: &Sheets, who: &CombatantId, adjustment:
     } else {
         r.loyalty
     };
-    d.emit(GameEvent::LoyaltyChecked {
+    d.emit(GameEvent::Bx(BxEvent::LoyaltyChecked {
         retainer: who.clone(),
         employer: r.employer,
         roll,
@@ -180,7 +181,7 @@ pub fn loyalty_check(d: &mut Decider, s: &Sheets, who: &CombatantId, adjustment:
         holds,
         loyalty_after,
         leaves: !holds && !combat,
-    });
+    }));
     if !holds && combat {
         d.emit(GameEvent::LeftBattle {
             combatant: who.clone(),

@@ -33,6 +33,7 @@ use super::Sheets;
 use super::commands::{R, name, no, on_turn, sheet, side_of, up};
 use crate::content::model::OseSpec;
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};
@@ -114,10 +115,10 @@ pub(super) fn enter_phase(d: &mut Decider, s: &Sheets, actor: &CombatantId, phas
     }
     let own = s.get(actor).and_then(|(sh, _)| sh.phase);
     if own < Some(phase) {
-        d.emit(GameEvent::PhaseReached {
+        d.emit(GameEvent::Bx(BxEvent::PhaseReached {
             combatant: actor.clone(),
             phase,
-        });
+        }));
     }
     Ok(())
 }
@@ -137,10 +138,10 @@ pub(super) fn engage(d: &mut Decider, s: &Sheets, attacker: &CombatantId, target
         .get(attacker)
         .is_some_and(|(sh, _)| sh.engaged.contains(target));
     if !already {
-        d.emit(GameEvent::MeleeEngaged {
+        d.emit(GameEvent::Bx(BxEvent::MeleeEngaged {
             attacker: attacker.clone(),
             target: target.clone(),
-        });
+        }));
     }
 }
 
@@ -245,13 +246,13 @@ pub fn move_cmd(d: &mut Decider, s: &Sheets, actor: &CombatantId, feet: u32) -> 
         ));
     }
     enter_phase(d, s, actor, OsePhase::Movement)?;
-    d.emit(GameEvent::OseMoved {
+    d.emit(GameEvent::Bx(BxEvent::OseMoved {
         combatant: actor.clone(),
         feet,
         kind,
         total,
         allowed,
-    });
+    }));
     Ok(())
 }
 
@@ -286,9 +287,9 @@ pub fn hold(d: &mut Decider, s: &Sheets, actor: &CombatantId) -> R {
         .position(|c| c == last)
         .map_or(order.len(), |i| i + 1);
     order.insert(after, actor.clone());
-    d.emit(GameEvent::TurnHeld {
+    d.emit(GameEvent::Bx(BxEvent::TurnHeld {
         combatant: actor.clone(),
         order,
-    });
+    }));
     Ok(())
 }

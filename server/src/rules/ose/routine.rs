@@ -7,6 +7,7 @@ use super::Sheets;
 use super::commands::{R, name, no, pay};
 use crate::content::model::{OseAttackSpec, OseSpec};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;
@@ -59,9 +60,9 @@ pub(super) fn pay_attack(
     } else {
         super::commands::ready(d, s, actor)?;
     }
-    d.emit(GameEvent::RoutineAttack {
+    d.emit(GameEvent::Bx(BxEvent::RoutineAttack {
         combatant: actor.clone(),
         attack: w.id.clone(),
-    });
+    }));
     Ok(())
 }

@@ -6,6 +6,7 @@
 use super::commands::{R, no};
 use crate::content::model::{OseAttackSpec, OseSpec};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::Departure;
@@ -45,13 +46,13 @@ pub fn subdue(
     amount: i32,
 ) {
     let subdual = tsh.subdual.saturating_add(amount.max(0));
-    d.emit(GameEvent::Subdued {
+    d.emit(GameEvent::Bx(BxEvent::Subdued {
         attacker: actor.clone(),
         target: target.clone(),
         attack: attack.to_owned(),
         amount: amount.max(0),
         subdual,
-    });
+    }));
     let hp = d.overlay.vitals(d.field, target).map_or(0, |v| v.current);
     if subdual >= hp {
         d.emit(GameEvent::LeftBattle {

@@ -10,6 +10,7 @@ use fray_protocol::ftd::{Departure, MoraleTrigger};
 use fray_protocol::ids::Side;
 use fray_protocol::ose::{AttackProcedure, Declaration, MissileRange, SaveCategory};
 use fray_protocol::state::{LifeStatus, Phase};
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 use std::collections::BTreeSet;
 
@@ -98,14 +99,14 @@ damage = "1d4"
 }
 
 pub(super) fn attack(actor: &str, attack: &str, target: &str) -> Command {
-    Command::OseAttack {
+    Command::Bx(BxCommand::OseAttack {
         actor: cid(actor),
         attack: attack.into(),
         target: cid(target),
         range: None,
         modifier: 0,
         behind: false,
-    }
+    })
 }
 
 pub(super) fn started(enc: &Encounter, seed: u64) -> (Engine, Vec<GameEvent>) {
@@ -119,11 +120,11 @@ type SideRolls = (Vec<(Side, u32)>, Vec<Side>, bool);
 
 fn side_initiative(ev: &[GameEvent]) -> Option<SideRolls> {
     ev.iter().find_map(|x| match x {
-        GameEvent::SideInitiative {
+        GameEvent::Bx(BxEvent::SideInitiative {
             rolls,
             order,
             simultaneous,
-        } => Some((
+        }) => Some((
             rolls
                 .iter()
                 .map(|(s, r)| (*s, r.natural().unwrap()))
@@ -247,18 +248,18 @@ fn a_surprised_side_does_not_act_in_the_first_round() {
         let mut e = new_engine(&enc, seed);
         let ev = run(
             &mut e,
-            &Command::RollSurprise {
+            &Command::Bx(BxCommand::RollSurprise {
                 sides: vec![Side::Heroes, Side::Monsters],
-            },
+            }),
         );
         let rolled: Vec<(Side, u32, bool)> = ev
             .iter()
             .filter_map(|x| match x {
-                GameEvent::SurpriseRolled {
+                GameEvent::Bx(BxEvent::SurpriseRolled {
                     side,
                     roll,
                     surprised,
-                } => Some((*side, roll.natural().unwrap(), *surprised)),
+                }) => Some((*side, roll.natural().unwrap(), *surprised)),
                 _ => None,
             })
             .collect();
@@ -272,9 +273,9 @@ fn a_surprised_side_does_not_act_in_the_first_round() {
         assert_eq!(
             refuse(
                 &mut e,
-                &Command::RollSurprise {
+                &Command::Bx(BxCommand::RollSurprise {
                     sides: vec![Side::Heroes]
-                }
+                })
             ),
             ErrorCode::InvalidArgument
         );
@@ -300,17 +301,17 @@ fn the_reaction_roll_adds_the_speakers_charisma() {
     let mut e = new_engine(&enc, 5);
     let ev = run(
         &mut e,
-        &Command::RollReaction {
+        &Command::Bx(BxCommand::RollReaction {
             speaker: Some(cid("ada")),
-        },
+        }),
     );
-    let Some(GameEvent::ReactionRolled {
+    let Some(GameEvent::Bx(BxEvent::ReactionRolled {
         roll,
         modifier,
         total,
         reaction,
         ..
-    }) = ev.first()
+    })) = ev.first()
     else {
         panic!("{ev:?}")
     };
@@ -322,9 +323,9 @@ fn the_reaction_roll_adds_the_speakers_charisma() {
     assert_eq!(
         refuse(
             &mut e,
-            &Command::RollReaction {
+            &Command::Bx(BxCommand::RollReaction {
                 speaker: Some(cid("goon-1"))
-            }
+            })
         ),
         ErrorCode::InvalidTarget
     );
@@ -349,14 +350,14 @@ fn attacks_use_the_matrix_with_str_dex_range_and_minimum_damage() {
                     // § Missile Attacks: no shooting in melee (`missile_in_melee`).
                     (run(&mut e, &Command::EndTurn { actor: cid("ada") }), 0, 19)
                 } else if me == "ada" {
-                    let short = Command::OseAttack {
+                    let short = Command::Bx(BxCommand::OseAttack {
                         actor: cid("ada"),
                         attack: "bow".into(),
                         target: cid("goon-1"),
                         range: Some(MissileRange::Short),
                         modifier: -2,
                         behind: false,
-                    };
+                    });
                     (run(&mut e, &short), 1 + 1 - 2, 19)
                 } else if me == "bram" {
                     (run(&mut e, &attack("bram", "staff", "goon-2")), -2, 19)
@@ -439,23 +440,23 @@ fn refusals_name_the_rule_and_change_nothing() {
         ErrorCode::NotYourTurn
     );
     if me == "ada" {
-        let beyond = Command::OseAttack {
+        let beyond = Command::Bx(BxCommand::OseAttack {
             actor: cid("ada"),
             attack: "bow".into(),
             target: cid("goon-1"),
             range: Some(MissileRange::Beyond),
             modifier: 0,
             behind: false,
-        };
+        });
         assert_eq!(refuse(&mut e, &beyond), ErrorCode::InvalidTarget);
-        let ranged_sword = Command::OseAttack {
+        let ranged_sword = Command::Bx(BxCommand::OseAttack {
             actor: cid("ada"),
             attack: "sword".into(),
             target: cid("goon-1"),
             range: Some(MissileRange::Short),
             modifier: 0,
             behind: false,
-        };
+        });
         assert_eq!(refuse(&mut e, &ranged_sword), ErrorCode::InvalidArgument);
         assert_eq!(
             refuse(&mut e, &attack("ada", "axe", "goon-1")),
@@ -466,27 +467,30 @@ fn refusals_name_the_rule_and_change_nothing() {
             ErrorCode::InvalidTarget
         );
         assert_eq!(
-            refuse(&mut e, &Command::CastSpell { actor: cid("ada") }),
+            refuse(
+                &mut e,
+                &Command::Bx(BxCommand::CastSpell { actor: cid("ada") })
+            ),
             ErrorCode::InvalidArgument
         );
     }
     assert_eq!(
         refuse(
             &mut e,
-            &Command::OseMorale {
+            &Command::Bx(BxCommand::OseMorale {
                 combatants: vec![cid("goon-1")],
                 adjustment: 3
-            }
+            })
         ),
         ErrorCode::InvalidArgument
     );
     assert_eq!(
         refuse(
             &mut e,
-            &Command::OseMorale {
+            &Command::Bx(BxCommand::OseMorale {
                 combatants: vec![cid("ada")],
                 adjustment: 0
-            }
+            })
         ),
         ErrorCode::InvalidTarget
     );
@@ -533,12 +537,14 @@ fn deaths_propose_morale_and_failed_checks_flee() {
                     }
                     let ev = run(
                         &mut e,
-                        &Command::OseMorale {
+                        &Command::Bx(BxCommand::OseMorale {
                             combatants: combatants.clone(),
                             adjustment: 0,
-                        },
+                        }),
                     );
-                    let Some(GameEvent::MoraleRolled { roll, results, .. }) = ev.first() else {
+                    let Some(GameEvent::Bx(BxEvent::MoraleRolled { roll, results, .. })) =
+                        ev.first()
+                    else {
                         panic!()
                     };
                     for (c, rating, holds) in results {
@@ -556,10 +562,10 @@ fn deaths_propose_morale_and_failed_checks_flee() {
                             assert_eq!(
                                 refuse(
                                     &mut e,
-                                    &Command::OseMorale {
+                                    &Command::Bx(BxCommand::OseMorale {
                                         combatants: vec![c.clone()],
                                         adjustment: 0
-                                    }
+                                    })
                                 ),
                                 ErrorCode::InvalidTarget
                             );
@@ -590,12 +596,12 @@ fn a_caster_that_loses_initiative_and_is_hit_loses_the_spell() {
         let mut e = new_engine(&enc, seed);
         run(
             &mut e,
-            &Command::Declare {
+            &Command::Bx(BxCommand::Declare {
                 actor: cid("bram"),
                 declaration: Some(Declaration::Spell {
                     spell: "Sleep".into(),
                 }),
-            },
+            }),
         );
         let ev = run(&mut e, &Command::StartBattle);
         let (_, order, _) = side_initiative(&ev).unwrap();
@@ -610,7 +616,10 @@ fn a_caster_that_loses_initiative_and_is_hit_loses_the_spell() {
                 if disrupted {
                     assert_eq!(order[0], Side::Monsters);
                     assert_eq!(
-                        refuse(&mut e, &Command::CastSpell { actor: cid("bram") }),
+                        refuse(
+                            &mut e,
+                            &Command::Bx(BxCommand::CastSpell { actor: cid("bram") })
+                        ),
                         ErrorCode::CannotAct
                     );
                     disrupted_once = true;
@@ -621,10 +630,13 @@ fn a_caster_that_loses_initiative_and_is_hit_loses_the_spell() {
                     ErrorCode::CannotAct,
                     "casting is the sole action"
                 );
-                let ev = run(&mut e, &Command::CastSpell { actor: cid("bram") });
+                let ev = run(
+                    &mut e,
+                    &Command::Bx(BxCommand::CastSpell { actor: cid("bram") }),
+                );
                 assert!(
                     ev.iter().any(
-                        |x| matches!(x, GameEvent::SpellCast { spell, .. } if spell == "Sleep")
+                        |x| matches!(x, GameEvent::Bx(BxEvent::SpellCast { spell, .. }) if spell == "Sleep")
                     )
                 );
                 cast = true;
@@ -658,11 +670,11 @@ fn saving_throws_use_the_category_value() {
     ] {
         let ev = run(
             &mut e,
-            &Command::SavingThrow {
+            &Command::Bx(BxCommand::SavingThrow {
                 combatant: cid("ada"),
                 category: cat,
                 modifier: 1,
-            },
+            }),
         );
         let Some(GameEvent::CheckRolled {
             roll,
@@ -681,11 +693,11 @@ fn saving_throws_use_the_category_value() {
     // Monsters save by HD: a 2+1 HD boss on the 1–3 row.
     let ev = run(
         &mut e,
-        &Command::SavingThrow {
+        &Command::Bx(BxCommand::SavingThrow {
             combatant: cid("boss"),
             category: SaveCategory::Breath,
             modifier: 0,
-        },
+        }),
     );
     assert!(matches!(
         ev.first(),
@@ -702,10 +714,10 @@ fn a_retreating_combatant_cannot_attack_and_is_easier_to_hit() {
         let mut e = new_engine(&enc, seed);
         run(
             &mut e,
-            &Command::Declare {
+            &Command::Bx(BxCommand::Declare {
                 actor: cid("ada"),
                 declaration: Some(Declaration::Retreat),
-            },
+            }),
         );
         run(&mut e, &Command::StartBattle);
         for _ in 0..6 {
@@ -819,12 +831,12 @@ fn secret_rolls_are_the_gms_alone() {
         let chance = if i % 2 == 0 { 1 } else { 2 };
         let ev = run(
             &mut e,
-            &Command::SecretRoll {
+            &Command::Bx(BxCommand::SecretRoll {
                 check: SecretCheck::SecretDoor,
                 combatant: Some(cid("ada")),
                 chance,
                 area: None,
-            },
+            }),
         );
         let [
             event @ GameEvent::SecretRolled {
@@ -860,12 +872,12 @@ fn secret_rolls_are_the_gms_alone() {
         assert_eq!(
             refuse(
                 &mut e,
-                &Command::SecretRoll {
+                &Command::Bx(BxCommand::SecretRoll {
                     check: SecretCheck::Listen,
                     combatant: None,
                     chance: bad,
                     area: None
-                }
+                })
             ),
             ErrorCode::InvalidArgument
         );
@@ -873,19 +885,19 @@ fn secret_rolls_are_the_gms_alone() {
     assert_eq!(
         refuse(
             &mut e,
-            &Command::SecretRoll {
+            &Command::Bx(BxCommand::SecretRoll {
                 check: SecretCheck::Listen,
                 combatant: Some(cid("goon-1")),
                 chance: 1,
                 area: None
-            }
+            })
         ),
         ErrorCode::InvalidTarget
     );
 }
 
 fn xturn(wandering: Option<u32>, rest: bool) -> Command {
-    Command::ExplorationTurn { wandering, rest }
+    Command::Bx(BxCommand::ExplorationTurn { wandering, rest })
 }
 
 // ose-adventuring.txt § Dungeon Adventuring, Sequence of Play Per Turn (1. wandering monsters,
@@ -911,11 +923,11 @@ fn an_exploration_turn_checks_for_wandering_monsters_in_secret() {
                 distance,
                 turns: 0,
             },
-            GameEvent::ExplorationTurnPassed {
+            GameEvent::Bx(BxEvent::ExplorationTurnPassed {
                 turn: t,
                 rested: false,
                 since_rest,
-            },
+            }),
         ] = ev.as_slice()
         else {
             panic!("{ev:?}")
@@ -950,7 +962,10 @@ fn an_exploration_turn_checks_for_wandering_monsters_in_secret() {
     let ev = run(&mut e, &xturn(None, false));
     assert!(matches!(
         ev.as_slice(),
-        [GameEvent::ExplorationTurnPassed { turn: 25, .. }]
+        [GameEvent::Bx(BxEvent::ExplorationTurnPassed {
+            turn: 25,
+            ..
+        })]
     ));
     // Refusals change nothing: a chance outside 1–6, a turn during an encounter, after the end.
     for bad in [0, 7] {
@@ -980,7 +995,9 @@ fn pressing_on_without_rest_costs_one_to_attack_and_damage() {
             let mut e = new_engine(&enc, seed);
             for i in 1..=turns {
                 let ev = run(&mut e, &xturn(None, rest_last && i == turns));
-                let Some(GameEvent::ExplorationTurnPassed { since_rest, .. }) = ev.last() else {
+                let Some(GameEvent::Bx(BxEvent::ExplorationTurnPassed { since_rest, .. })) =
+                    ev.last()
+                else {
                     panic!("{ev:?}")
                 };
                 assert_eq!(*since_rest, if rest_last && i == turns { 0 } else { i });
@@ -1036,55 +1053,55 @@ fn torches_and_lanterns_burn_down_turn_by_turn() {
     let mut e = new_engine(&enc, 1);
     let lit = run(
         &mut e,
-        &Command::LightSource {
+        &Command::Bx(BxCommand::LightSource {
             carrier: cid("ada"),
             source: LightSource::Torch,
-        },
+        }),
     );
     assert!(matches!(
         lit.as_slice(),
-        [GameEvent::LightLit {
+        [GameEvent::Bx(BxEvent::LightLit {
             roll: None,
             turns: 6,
             ..
-        }]
+        })]
     ));
     let lit = run(
         &mut e,
-        &Command::LightSource {
+        &Command::Bx(BxCommand::LightSource {
             carrier: cid("bram"),
             source: LightSource::Lantern,
-        },
+        }),
     );
     assert!(matches!(
         lit.as_slice(),
-        [GameEvent::LightLit { turns: 24, .. }]
+        [GameEvent::Bx(BxEvent::LightLit { turns: 24, .. })]
     ));
     // The same source twice, a monster-less id, and after the end: refused.
     assert_eq!(
         refuse(
             &mut e,
-            &Command::LightSource {
+            &Command::Bx(BxCommand::LightSource {
                 carrier: cid("ada"),
                 source: LightSource::Torch
-            }
+            })
         ),
         ErrorCode::InvalidArgument
     );
     assert_eq!(
         refuse(
             &mut e,
-            &Command::LightSource {
+            &Command::Bx(BxCommand::LightSource {
                 carrier: cid("nobody"),
                 source: LightSource::Torch
-            }
+            })
         ),
         ErrorCode::UnknownCombatant
     );
     let mut out = Vec::new();
     for turn in 1..=24u32 {
         for x in run(&mut e, &xturn(None, false)) {
-            if let GameEvent::LightBurnedOut { carrier, source } = x {
+            if let GameEvent::Bx(BxEvent::LightBurnedOut { carrier, source }) = x {
                 out.push((turn, carrier.0, source));
             }
         }
@@ -1123,17 +1140,17 @@ fn basic_fantasy_torches_burn_1d4_plus_4_and_oil_18_plus_1d6_turns() {
         for (who, source) in [("ada", LightSource::Torch), ("bram", LightSource::Lantern)] {
             let ev = run(
                 &mut e,
-                &Command::LightSource {
+                &Command::Bx(BxCommand::LightSource {
                     carrier: cid(who),
                     source,
-                },
+                }),
             );
             let [
-                GameEvent::LightLit {
+                GameEvent::Bx(BxEvent::LightLit {
                     roll: Some(roll),
                     turns,
                     ..
-                },
+                }),
             ] = ev.as_slice()
             else {
                 panic!("{ev:?}")
@@ -1156,7 +1173,7 @@ fn basic_fantasy_torches_burn_1d4_plus_4_and_oil_18_plus_1d6_turns() {
         for turn in 1..=burn {
             let ev = run(&mut e, &xturn(None, false));
             let out = ev.iter().any(|x| {
-                matches!(x, GameEvent::LightBurnedOut { carrier, .. } if carrier.as_str() == "ada")
+                matches!(x, GameEvent::Bx(BxEvent::LightBurnedOut { carrier, .. }) if carrier.as_str() == "ada")
             });
             assert_eq!(out, turn == burn);
         }
@@ -1185,20 +1202,20 @@ fn basic_fantasy_doors_add_strength_to_the_range() {
             for (who, range) in [("ada", 3), ("bram", 0)] {
                 let ev = run(
                     &mut e,
-                    &Command::SecretRoll {
+                    &Command::Bx(BxCommand::SecretRoll {
                         check,
                         combatant: Some(cid(who)),
                         chance: 1,
                         area: None,
-                    },
+                    }),
                 );
                 let [
-                    x @ GameEvent::DoorForced {
+                    x @ GameEvent::Bx(BxEvent::DoorForced {
                         chance,
                         roll,
                         success,
                         ..
-                    },
+                    }),
                 ] = ev.as_slice()
                 else {
                     panic!("{ev:?}")
@@ -1218,24 +1235,24 @@ fn basic_fantasy_doors_add_strength_to_the_range() {
         assert_eq!(
             refuse(
                 &mut e,
-                &Command::SecretRoll {
+                &Command::Bx(BxCommand::SecretRoll {
                     check,
                     combatant: None,
                     chance: 1,
                     area: None
-                }
+                })
             ),
             ErrorCode::InvalidArgument
         );
         assert_eq!(
             refuse(
                 &mut e,
-                &Command::SecretRoll {
+                &Command::Bx(BxCommand::SecretRoll {
                     check,
                     combatant: Some(cid("ada")),
                     chance: die + 1,
                     area: None
-                }
+                })
             ),
             ErrorCode::InvalidArgument
         );
@@ -1259,12 +1276,12 @@ fn basic_fantasy_searches_take_the_gms_chance() {
     ] {
         let ev = run(
             &mut e,
-            &Command::SecretRoll {
+            &Command::Bx(BxCommand::SecretRoll {
                 check,
                 combatant: Some(cid("ada")),
                 chance,
                 area: None,
-            },
+            }),
         );
         assert!(matches!(
             ev.as_slice(),
@@ -1288,45 +1305,45 @@ fn a_basic_fantasy_exploration_session_runs_on_the_shared_core() {
     assert_eq!(e.state().ruleset, "basic-fantasy");
     let lit = run(
         &mut e,
-        &Command::LightSource {
+        &Command::Bx(BxCommand::LightSource {
             carrier: cid("odo"),
             source: LightSource::Torch,
-        },
+        }),
     );
-    let [GameEvent::LightLit { turns, .. }] = lit.as_slice() else {
+    let [GameEvent::Bx(BxEvent::LightLit { turns, .. })] = lit.as_slice() else {
         panic!("{lit:?}")
     };
     assert!((5..=8).contains(turns));
     // Odo (STR 16, +2) at a stuck door: 1–3 on a d6.
     let door = run(
         &mut e,
-        &Command::SecretRoll {
+        &Command::Bx(BxCommand::SecretRoll {
             check: SecretCheck::StuckDoor,
             combatant: Some(cid("odo")),
             chance: 1,
             area: None,
-        },
+        }),
     );
     assert!(matches!(
         door.as_slice(),
-        [GameEvent::DoorForced { chance: 3, .. }]
+        [GameEvent::Bx(BxEvent::DoorForced { chance: 3, .. })]
     ));
     // Pell (INT 17) searches for a secret door: 1–2.
     run(
         &mut e,
-        &Command::SecretRoll {
+        &Command::Bx(BxCommand::SecretRoll {
             check: SecretCheck::SecretDoor,
             combatant: Some(cid("pell")),
             chance: 2,
             area: None,
-        },
+        }),
     );
     let mut out = false;
     for turn in 1..=9 {
         let ev = run(&mut e, &xturn(Some(1), turn == 6));
         out |= ev
             .iter()
-            .any(|x| matches!(x, GameEvent::LightBurnedOut { .. }));
+            .any(|x| matches!(x, GameEvent::Bx(BxEvent::LightBurnedOut { .. })));
     }
     assert!(out, "the torch burned out");
     let ex = e.state().ose.unwrap().exploration;
@@ -1335,7 +1352,7 @@ fn a_basic_fantasy_exploration_session_runs_on_the_shared_core() {
     let ev = run(&mut e, &Command::StartBattle);
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::SideInitiative { .. }))
+            .any(|x| matches!(x, GameEvent::Bx(BxEvent::SideInitiative { .. })))
     );
 }
 
@@ -1349,11 +1366,13 @@ fn each_character_searches_an_area_once() {
     use fray_protocol::ose::SecretCheck;
     let enc = arena("reroll", 30, 9);
     let mut e = new_engine(&enc, 6);
-    let search = |check, who: &str, area: &str| Command::SecretRoll {
-        check,
-        combatant: Some(cid(who)),
-        chance: 1,
-        area: Some(area.into()),
+    let search = |check, who: &str, area: &str| {
+        Command::Bx(BxCommand::SecretRoll {
+            check,
+            combatant: Some(cid(who)),
+            chance: 1,
+            area: Some(area.into()),
+        })
     };
     let ev = run(&mut e, &search(SecretCheck::RoomTrap, "ada", "hall"));
     assert!(matches!(
@@ -1403,24 +1422,24 @@ fn a_party_carrying_light_cannot_surprise() {
             if torch {
                 run(
                     &mut e,
-                    &Command::LightSource {
+                    &Command::Bx(BxCommand::LightSource {
                         carrier: cid("ada"),
                         source: LightSource::Torch,
-                    },
+                    }),
                 );
             }
             let ev = run(
                 &mut e,
-                &Command::RollSurprise {
+                &Command::Bx(BxCommand::RollSurprise {
                     sides: vec![Side::Heroes, Side::Monsters],
-                },
+                }),
             );
             for x in &ev {
-                if let GameEvent::SurpriseRolled {
+                if let GameEvent::Bx(BxEvent::SurpriseRolled {
                     side,
                     roll,
                     surprised,
-                } = x
+                }) = x
                 {
                     let low = roll.natural().unwrap() <= 2;
                     match (side, torch) {
@@ -1450,11 +1469,13 @@ fn a_party_carrying_light_cannot_surprise() {
 #[test]
 fn secret_door_chances_by_intelligence_and_elves() {
     use fray_protocol::ose::SecretCheck;
-    let search = |who: &str, chance| Command::SecretRoll {
-        check: SecretCheck::SecretDoor,
-        combatant: Some(cid(who)),
-        chance,
-        area: None,
+    let search = |who: &str, chance| {
+        Command::Bx(BxCommand::SecretRoll {
+            check: SecretCheck::SecretDoor,
+            combatant: Some(cid(who)),
+            chance,
+            area: None,
+        })
     };
     let chance_of = |ev: &[GameEvent]| match ev {
         [GameEvent::SecretRolled { chance, .. }] => *chance,
@@ -1507,11 +1528,13 @@ damage = "1d8"
 #[test]
 fn searches_take_the_texts_time() {
     use fray_protocol::ose::SecretCheck;
-    let search = |check, who: &str| Command::SecretRoll {
-        check,
-        combatant: Some(cid(who)),
-        chance: 1,
-        area: Some("north-wall".into()),
+    let search = |check, who: &str| {
+        Command::Bx(BxCommand::SecretRoll {
+            check,
+            combatant: Some(cid(who)),
+            chance: 1,
+            area: Some("north-wall".into()),
+        })
     };
     let turns_of = |ev: &[GameEvent]| match ev {
         [x @ GameEvent::SecretRolled { turns, .. }] => {
@@ -1557,44 +1580,47 @@ fn searches_take_the_texts_time() {
 fn a_doused_light_stops_burning_and_no_longer_gives_the_party_away() {
     use fray_protocol::ose::LightSource;
     let enc = arena("reroll", 30, 9);
-    let douse = Command::DouseLight {
+    let douse = Command::Bx(BxCommand::DouseLight {
         carrier: cid("ada"),
         source: LightSource::Torch,
-    };
+    });
     let mut surprised = 0;
     for seed in 0..40 {
         let mut e = new_engine(&enc, seed);
         assert_eq!(refuse(&mut e, &douse), ErrorCode::InvalidArgument);
         run(
             &mut e,
-            &Command::LightSource {
+            &Command::Bx(BxCommand::LightSource {
                 carrier: cid("ada"),
                 source: LightSource::Torch,
-            },
+            }),
         );
         let ev = run(&mut e, &douse);
-        assert!(matches!(ev.as_slice(), [GameEvent::LightDoused { .. }]));
+        assert!(matches!(
+            ev.as_slice(),
+            [GameEvent::Bx(BxEvent::LightDoused { .. })]
+        ));
         assert!(e.state().ose.unwrap().exploration.lights.is_empty());
         let ev = run(&mut e, &xturn(None, false));
         assert!(
             !ev.iter()
-                .any(|x| matches!(x, GameEvent::LightBurnedOut { .. }))
+                .any(|x| matches!(x, GameEvent::Bx(BxEvent::LightBurnedOut { .. })))
         );
         let ev = run(
             &mut e,
-            &Command::RollSurprise {
+            &Command::Bx(BxCommand::RollSurprise {
                 sides: vec![Side::Monsters],
-            },
+            }),
         );
         surprised += ev
             .iter()
             .filter(|x| {
                 matches!(
                     x,
-                    GameEvent::SurpriseRolled {
+                    GameEvent::Bx(BxEvent::SurpriseRolled {
                         surprised: true,
                         ..
-                    }
+                    })
                 )
             })
             .count();

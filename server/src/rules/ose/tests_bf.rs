@@ -11,6 +11,7 @@ use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ftd::Departure;
 use fray_protocol::ids::CombatantId;
 use fray_protocol::ose::SecretCheck;
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 fn pc(id: &str, class: &str, level: i32, str_: i32, cha: i32, extra: &str) -> String {
@@ -79,18 +80,18 @@ damage = "1d4"
 }
 
 fn hire(employer: &str, retainer: &str, adjustment: i32) -> Command {
-    Command::HireRetainer {
+    Command::Bx(BxCommand::HireRetainer {
         employer: cid(employer),
         retainer: cid(retainer),
         adjustment,
-    }
+    })
 }
 
 fn loyalty(retainer: &str) -> Command {
-    Command::LoyaltyCheck {
+    Command::Bx(BxCommand::LoyaltyCheck {
         retainer: cid(retainer),
         adjustment: 0,
-    }
+    })
 }
 
 /// basic-fantasy-adventures.txt § Retainers: the hiring roll is 2d6 + the employer's CHA
@@ -106,14 +107,14 @@ fn hiring_reaction_table_loyalty_and_limits_retainers() {
         let adj = if seed % 2 == 0 { -3 } else { 3 };
         let ev = run(&mut e, &hire("ada", "cole", adj));
         let [
-            GameEvent::RetainerHireRolled {
+            GameEvent::Bx(BxEvent::RetainerHireRolled {
                 roll,
                 modifier,
                 total,
                 result,
                 loyalty,
                 ..
-            },
+            }),
         ] = ev.as_slice()
         else {
             panic!("{ev:?}")
@@ -141,7 +142,10 @@ fn hiring_reaction_table_loyalty_and_limits_retainers() {
             let ev = run(&mut e, &hire("ada", "cole", 0));
             assert!(matches!(
                 ev.as_slice(),
-                [GameEvent::RetainerHireRolled { modifier: 1, .. }]
+                [GameEvent::Bx(BxEvent::RetainerHireRolled {
+                    modifier: 1,
+                    ..
+                })]
             ));
         }
     }
@@ -181,14 +185,14 @@ fn loyalty_checks_and_the_natural_two_retainers() {
         // Out of combat: Dora's loyalty is 7 − 3 = 4.
         let mut e = new_engine(&enc, seed);
         let ev = run(&mut e, &loyalty("dora"));
-        let GameEvent::LoyaltyChecked {
+        let GameEvent::Bx(BxEvent::LoyaltyChecked {
             roll,
             loyalty: l,
             holds,
             loyalty_after,
             leaves,
             ..
-        } = &ev[0]
+        }) = &ev[0]
         else {
             panic!("{ev:?}")
         };
@@ -206,13 +210,13 @@ fn loyalty_checks_and_the_natural_two_retainers() {
         let mut e = new_engine(&enc, seed);
         run(&mut e, &Command::StartBattle);
         let ev = run(&mut e, &loyalty("dora"));
-        let GameEvent::LoyaltyChecked {
+        let GameEvent::Bx(BxEvent::LoyaltyChecked {
             roll,
             holds,
             loyalty_after,
             leaves,
             ..
-        } = &ev[0]
+        }) = &ev[0]
         else {
             panic!("{ev:?}")
         };
@@ -282,16 +286,18 @@ fn monster_xp_by_hit_dice_and_asterisks_character_advancement() {
 fn xp_division_half_shares_and_one_level_per_adventure_character_advancement() {
     let enc = party();
     let mut e = new_engine(&enc, 3);
-    let award = |monsters: &[&str], bonus: u32, party: &[&str]| Command::AwardXp {
-        monsters: monsters.iter().map(|m| cid(m)).collect(),
-        bonus,
-        party: party.iter().map(|m| cid(m)).collect(),
+    let award = |monsters: &[&str], bonus: u32, party: &[&str]| {
+        Command::Bx(BxCommand::AwardXp {
+            monsters: monsters.iter().map(|m| cid(m)).collect(),
+            bonus,
+            party: party.iter().map(|m| cid(m)).collect(),
+        })
     };
     let ev = run(
         &mut e,
         &award(&[], 2000, &["ada", "cole", "eve", "hob", "dora"]),
     );
-    let [GameEvent::XpAwarded { share, shares, .. }] = ev.as_slice() else {
+    let [GameEvent::Bx(BxEvent::XpAwarded { share, shares, .. })] = ev.as_slice() else {
         panic!("{ev:?}")
     };
     assert_eq!(*share, 444);
@@ -299,8 +305,8 @@ fn xp_division_half_shares_and_one_level_per_adventure_character_advancement() {
     assert_eq!((of("ada"), of("dora")), (444, 222));
     let ev = run(&mut e, &award(&[], 2000, &["bram"]));
     let [
-        GameEvent::XpAwarded { shares, .. },
-        GameEvent::LevelRaised { .. },
+        GameEvent::Bx(BxEvent::XpAwarded { shares, .. }),
+        GameEvent::Bx(BxEvent::LevelRaised { .. }),
     ] = ev.as_slice()
     else {
         panic!("{ev:?}")
@@ -308,7 +314,9 @@ fn xp_division_half_shares_and_one_level_per_adventure_character_advancement() {
     assert_eq!(shares[0], (cid("bram"), 1499, 2499));
     // Further XP this adventure is capped too.
     let ev = run(&mut e, &award(&[], 100, &["bram"]));
-    assert!(matches!(ev.as_slice(), [GameEvent::XpAwarded { shares, .. }] if shares[0].1 == 0));
+    assert!(
+        matches!(ev.as_slice(), [GameEvent::Bx(BxEvent::XpAwarded { shares, .. })] if shares[0].1 == 0)
+    );
     assert_eq!(cap(1000, &[1250, 2500, 5000]), 2499);
     assert_eq!(cap(0, &[]), u32::MAX);
     // The goon is not defeated; the party is never empty nor repeats itself.
@@ -345,10 +353,12 @@ fn reaching_a_level_raises_it_once_per_adventure_character_advancement() {
     assert_eq!(level_for(10_000, &[]), 0);
     let enc = party();
     let mut e = new_engine(&enc, 3);
-    let award = |bonus: u32, party: &[&str]| Command::AwardXp {
-        monsters: Vec::new(),
-        bonus,
-        party: party.iter().map(|m| cid(m)).collect(),
+    let award = |bonus: u32, party: &[&str]| {
+        Command::Bx(BxCommand::AwardXp {
+            monsters: Vec::new(),
+            bonus,
+            party: party.iter().map(|m| cid(m)).collect(),
+        })
     };
     let level = |e: &crate::engine::Engine, id: &str| {
         e.state()
@@ -365,7 +375,7 @@ fn reaching_a_level_raises_it_once_per_adventure_character_advancement() {
     // 249 XP more: 1,249, still 1st level.
     let ev = run(&mut e, &award(249, &["bram"]));
     assert!(
-        matches!(ev.as_slice(), [GameEvent::XpAwarded { .. }]),
+        matches!(ev.as_slice(), [GameEvent::Bx(BxEvent::XpAwarded { .. })]),
         "{ev:?}"
     );
     assert_eq!(level(&e, "bram"), Some(1));
@@ -373,25 +383,25 @@ fn reaching_a_level_raises_it_once_per_adventure_character_advancement() {
     let ev = run(&mut e, &award(1, &["bram"]));
     assert_eq!(
         ev[1..],
-        [GameEvent::LevelRaised {
+        [GameEvent::Bx(BxEvent::LevelRaised {
             combatant: cid("bram"),
             level: 2,
             xp: 1250
-        }]
+        })]
     );
     assert_eq!(level(&e, "bram"), Some(2));
     assert_eq!(e.state().ose.unwrap().bf.levels_raised, vec![cid("bram")]);
     // No second level this adventure: the XP stops one short and no level follows.
     let ev = run(&mut e, &award(5000, &["bram"]));
     assert!(
-        matches!(ev.as_slice(), [GameEvent::XpAwarded { shares, .. }] if shares[0].2 == 2499),
+        matches!(ev.as_slice(), [GameEvent::Bx(BxEvent::XpAwarded { shares, .. })] if shares[0].2 == 2499),
         "{ev:?}"
     );
     assert_eq!(level(&e, "bram"), Some(2));
     // The 2nd-level Bram may now hire a 1st-level retainer.
     assert!(matches!(
         run(&mut e, &hire("bram", "hob", 0)).as_slice(),
-        [GameEvent::RetainerHireRolled { .. }]
+        [GameEvent::Bx(BxEvent::RetainerHireRolled { .. })]
     ));
     // Without an `xp_table` no level is raised.
     let ev = run(&mut e, &award(100_000, &["ada"]));
@@ -399,12 +409,12 @@ fn reaching_a_level_raises_it_once_per_adventure_character_advancement() {
 }
 
 fn encumber(who: &str, armor: ArmorType, load: u32) -> Command {
-    Command::SetEncumbrance {
+    Command::Bx(BxCommand::SetEncumbrance {
         combatant: cid(who),
         armor,
         load,
         treasure: false,
-    }
+    })
 }
 
 /// basic-fantasy-adventures.txt § Movement and Encumbrance (40′/30′, 30′/20′, 20′/10′ by
@@ -426,14 +436,14 @@ fn movement_by_armor_and_load_movement_and_encumbrance() {
         let ev = run(&mut e, &encumber(who, armor, load));
         assert_eq!(
             ev,
-            vec![GameEvent::EncumbranceSet {
+            vec![GameEvent::Bx(BxEvent::EncumbranceSet {
                 combatant: cid(who),
                 armor,
                 load,
                 heavy,
                 movement,
                 treasure: false,
-            }]
+            })]
         );
     }
     assert_eq!(
@@ -451,22 +461,22 @@ fn movement_by_armor_and_load_movement_and_encumbrance() {
 }
 
 fn day(march: March, terrain: Terrain) -> Command {
-    Command::PassDay {
+    Command::Bx(BxCommand::PassDay {
         march,
         terrain,
         unfed: Vec::new(),
         no_water: Vec::new(),
         leader: None,
         water: None,
-    }
+    })
 }
 
 fn passed(ev: &[GameEvent]) -> (u32, i32, u32) {
     ev.iter()
         .find_map(|x| match x {
-            GameEvent::DayPassed {
+            GameEvent::Bx(BxEvent::DayPassed {
                 day, rate, miles, ..
-            } => Some((*day, *rate, *miles)),
+            }) => Some((*day, *rate, *miles)),
             _ => None,
         })
         .unwrap_or_else(|| panic!("{ev:?}"))
@@ -662,10 +672,10 @@ fn darkvision_ranges_and_light_radii_light_and_darkvision() {
     assert_eq!(vision(&e, "goon"), (60, true));
     run(
         &mut e,
-        &Command::LightSource {
+        &Command::Bx(BxCommand::LightSource {
             carrier: cid("ada"),
             source: LightSource::Torch,
-        },
+        }),
     );
     assert_eq!(vision(&e, "hob"), (30, false));
     assert_eq!(vision(&e, "goon"), (60, false));
@@ -683,13 +693,13 @@ fn darkvision_ranges_and_light_radii_light_and_darkvision() {
 fn a_gale_deals_2d8_per_hour_sailed_waterborne_travel() {
     let enc = party();
     let mut e = new_engine(&enc, 9);
-    let ev = run(&mut e, &Command::GaleDamage { hours: 3 });
+    let ev = run(&mut e, &Command::Bx(BxCommand::GaleDamage { hours: 3 }));
     let [
-        GameEvent::GaleDamageRolled {
+        GameEvent::Bx(BxEvent::GaleDamageRolled {
             hours: 3,
             rolls,
             total,
-        },
+        }),
     ] = ev.as_slice()
     else {
         panic!("{ev:?}")
@@ -703,7 +713,7 @@ fn a_gale_deals_2d8_per_hour_sailed_waterborne_travel() {
     assert_eq!(*total, rolls.iter().map(|r| r.total).sum::<i32>());
     for hours in [0, 25] {
         assert_eq!(
-            refuse(&mut e, &Command::GaleDamage { hours }),
+            refuse(&mut e, &Command::Bx(BxCommand::GaleDamage { hours })),
             ErrorCode::InvalidArgument
         );
     }
@@ -716,14 +726,14 @@ fn a_gale_deals_2d8_per_hour_sailed_waterborne_travel() {
 fn hunger_and_thirst_dungeon_survival() {
     let enc = party();
     let mut e = new_engine(&enc, 5);
-    let starve = Command::PassDay {
+    let starve = Command::Bx(BxCommand::PassDay {
         march: March::Rest,
         terrain: Terrain::Clear,
         unfed: vec![cid("ada")],
         no_water: vec![cid("bram")],
         leader: None,
         water: None,
-    };
+    });
     let hunger = |ev: &[GameEvent], who: &str, what: &str| -> Option<i32> {
         ev.iter().find_map(|x| match x {
             GameEvent::Damaged {
@@ -745,9 +755,11 @@ fn hunger_and_thirst_dungeon_survival() {
         assert!(!st.heals_naturally(&cid("bram")));
     }
     // The rule reaches natural healing (ose-adventuring.txt § Healing): refused while parched.
-    let rest = |who: &str| Command::NaturalHealing {
-        combatant: cid(who),
-        days: 1,
+    let rest = |who: &str| {
+        Command::Bx(BxCommand::NaturalHealing {
+            combatant: cid(who),
+            days: 1,
+        })
     };
     assert_eq!(refuse(&mut e, &rest("bram")), ErrorCode::InvalidTarget);
     assert_eq!(refuse(&mut e, &rest("ada")), ErrorCode::InvalidTarget);
@@ -771,7 +783,7 @@ fn the_lost_check_is_a_secret_save_becoming_lost() {
     for seed in 0..40 {
         let mut e = new_engine(&enc, seed);
         let mut cmd = day(March::Normal, Terrain::Forest);
-        if let Command::PassDay { leader, .. } = &mut cmd {
+        if let Command::Bx(BxCommand::PassDay { leader, .. }) = &mut cmd {
             *leader = Some(cid("ada"));
         }
         let ev = run(&mut e, &cmd);
@@ -815,7 +827,7 @@ fn the_optional_wis_ability_roll_becoming_lost() {
     for seed in 0..40 {
         let mut e = new_engine(&enc, seed);
         let mut cmd = day(March::Normal, Terrain::Forest);
-        if let Command::PassDay { leader, .. } = &mut cmd {
+        if let Command::Bx(BxCommand::PassDay { leader, .. }) = &mut cmd {
             *leader = Some(cid("ada"));
         }
         let ev = run(&mut e, &cmd);
@@ -846,31 +858,31 @@ fn timed_effects_end_with_their_last_turn_time_and_scale() {
     let mut e = new_engine(&enc, 1);
     let ev = run(
         &mut e,
-        &Command::TimeEffect {
+        &Command::Bx(BxCommand::TimeEffect {
             name: "light spell".into(),
             combatant: Some(cid("eve")),
             turns: 3,
-        },
+        }),
     );
     assert!(matches!(
         ev.as_slice(),
-        [GameEvent::EffectTimed {
+        [GameEvent::Bx(BxEvent::EffectTimed {
             id: 1,
             turns: 3,
             ..
-        }]
+        })]
     ));
     for turn in 1..=3 {
         let ev = run(
             &mut e,
-            &Command::ExplorationTurn {
+            &Command::Bx(BxCommand::ExplorationTurn {
                 wandering: None,
                 rest: false,
-            },
+            }),
         );
         let ended = ev
             .iter()
-            .any(|x| matches!(x, GameEvent::TimedEffectEnded { id: 1, .. }));
+            .any(|x| matches!(x, GameEvent::Bx(BxEvent::TimedEffectEnded { id: 1, .. })));
         assert_eq!(ended, turn == 3);
     }
     assert!(e.state().ose.unwrap().bf.effects.is_empty());
@@ -878,11 +890,11 @@ fn timed_effects_end_with_their_last_turn_time_and_scale() {
         assert_eq!(
             refuse(
                 &mut e,
-                &Command::TimeEffect {
+                &Command::Bx(BxCommand::TimeEffect {
                     name: "x".into(),
                     combatant: None,
                     turns: bad
-                }
+                })
             ),
             ErrorCode::InvalidArgument
         );
@@ -915,16 +927,16 @@ fn wind_direction_and_conditions_waterborne_travel() {
     }
     let enc = party();
     let mut e = new_engine(&enc, 9);
-    let ev = run(&mut e, &Command::RollWind {});
+    let ev = run(&mut e, &Command::Bx(BxCommand::RollWind {}));
     let [
-        GameEvent::WindRolled {
+        GameEvent::Bx(BxEvent::WindRolled {
             direction_roll,
             direction,
             conditions_roll,
             conditions,
             sailing,
             ..
-        },
+        }),
     ] = ev.as_slice()
     else {
         panic!("{ev:?}")

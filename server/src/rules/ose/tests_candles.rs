@@ -6,13 +6,14 @@ use crate::content::load_encounter;
 use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::LightSource;
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 fn candle(who: &str, inches: u32) -> Command {
-    Command::LightCandle {
+    Command::Bx(BxCommand::LightCandle {
         carrier: cid(who),
         inches,
-    }
+    })
 }
 
 /// basic-fantasy-adventures.txt § Light: "A candle will shed light over a 5′ radius, with dim
@@ -32,12 +33,12 @@ fn a_candle_burns_three_turns_an_inch_light() {
     let ev = run(&mut e, &candle("ada", 2));
     assert_eq!(
         ev,
-        vec![GameEvent::LightLit {
+        vec![GameEvent::Bx(BxEvent::LightLit {
             carrier: cid("ada"),
             source: LightSource::Candle,
             roll: None,
             turns: 6,
-        }]
+        })]
     );
     assert_eq!(
         refuse(&mut e, &candle("ada", 1)),
@@ -46,28 +47,28 @@ fn a_candle_burns_three_turns_an_inch_light() {
     assert_eq!(
         refuse(
             &mut e,
-            &Command::LightSource {
+            &Command::Bx(BxCommand::LightSource {
                 carrier: cid("bram"),
                 source: LightSource::Candle,
-            }
+            })
         ),
         ErrorCode::InvalidArgument
     );
     for turn in 1..=6 {
         let ev = run(
             &mut e,
-            &Command::ExplorationTurn {
+            &Command::Bx(BxCommand::ExplorationTurn {
                 wandering: None,
                 rest: false,
-            },
+            }),
         );
         let out = ev.iter().any(|x| {
             matches!(
                 x,
-                GameEvent::LightBurnedOut {
+                GameEvent::Bx(BxEvent::LightBurnedOut {
                     source: LightSource::Candle,
                     ..
-                }
+                })
             )
         });
         assert_eq!(out, turn == 6, "turn {turn}");

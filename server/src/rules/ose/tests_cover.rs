@@ -5,14 +5,15 @@ use super::tests::{arena_with, attack, started};
 use crate::rules::thirteenth_age::tests::{cid, current, refusal, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::OseCondition;
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 fn cover(who: &str, on: bool) -> Command {
-    Command::OseCondition {
+    Command::Bx(BxCommand::OseCondition {
         combatant: cid(who),
         condition: OseCondition::CompleteCover,
         on,
-    }
+    })
 }
 
 /// ose-adventuring.txt § Targets Behind Cover, "Complete cover: The target cannot be hit": an
@@ -25,7 +26,7 @@ fn a_target_behind_complete_cover_cannot_be_attacked_targets_behind_cover() {
     let ev = run(&mut e, &cover("goon-1", true));
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::OseConditionChanged { .. }))
+            .any(|x| matches!(x, GameEvent::Bx(BxEvent::OseConditionChanged { .. })))
     );
     run(&mut e, &cover("ada", true));
     let me = current(&e);

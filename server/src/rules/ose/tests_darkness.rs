@@ -5,6 +5,7 @@ use super::tests::{arena_text, attack};
 use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, current, new_engine, refuse, run};
+use fray_protocol::BxCommand;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::LightSource;
 use fray_protocol::{Command, ErrorCode};
@@ -20,10 +21,10 @@ fn dark_arena(options: &str, torch: bool) -> Engine {
         if torch {
             run(
                 &mut e,
-                &Command::LightSource {
+                &Command::Bx(BxCommand::LightSource {
                     carrier: cid("ada"),
                     source: LightSource::Torch,
-                },
+                }),
             );
         }
         run(&mut e, &Command::StartBattle);

@@ -7,19 +7,20 @@ use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::Side;
 use fray_protocol::ose::SecretCheck;
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 fn force(check: SecretCheck, who: &str) -> Command {
-    Command::SecretRoll {
+    Command::Bx(BxCommand::SecretRoll {
         check,
         combatant: Some(cid(who)),
         chance: 1,
         area: None,
-    }
+    })
 }
 
 fn surprise(side: Side) -> Command {
-    Command::RollSurprise { sides: vec![side] }
+    Command::Bx(BxCommand::RollSurprise { sides: vec![side] })
 }
 
 fn spoiled(e: &Engine) -> bool {
@@ -30,11 +31,11 @@ fn spoiled(e: &Engine) -> bool {
 fn monsters_surprise(e: &mut Engine) -> (u32, bool) {
     let ev = run(e, &surprise(Side::Monsters));
     let [
-        GameEvent::SurpriseRolled {
+        GameEvent::Bx(BxEvent::SurpriseRolled {
             side: Side::Monsters,
             roll,
             surprised,
-        },
+        }),
     ] = ev.as_slice()
     else {
         panic!("{ev:?}")
@@ -58,7 +59,7 @@ fn forcing_a_door_is_rolled_in_the_open_stuck_doors() {
         let secret = e.secret_draws();
         let public = e.rng().draws();
         let ev = run(&mut e, &force(check, "ada"));
-        let [x @ GameEvent::DoorForced { combatant, .. }] = ev.as_slice() else {
+        let [x @ GameEvent::Bx(BxEvent::DoorForced { combatant, .. })] = ev.as_slice() else {
             panic!("{ev:?}")
         };
         assert_eq!(combatant, &cid("ada"));
@@ -89,11 +90,11 @@ fn a_failed_attempt_at_a_door_spoils_surprise_stuck_doors() {
         let ev = run(&mut e, &force(SecretCheck::StuckDoor, "bram"));
         assert!(matches!(
             ev.as_slice(),
-            [GameEvent::DoorForced {
+            [GameEvent::Bx(BxEvent::DoorForced {
                 success: false,
                 chance: 0,
                 ..
-            }]
+            })]
         ));
         assert!(spoiled(&e));
         run(&mut e, &surprise(Side::Heroes));
@@ -127,7 +128,7 @@ fn a_door_forced_at_once_keeps_surprise_stuck_doors() {
     for seed in 0..40 {
         let mut e = new_engine(&arena_with("", 30, 9), seed);
         let ev = run(&mut e, &force(SecretCheck::StuckDoor, "ada"));
-        let [GameEvent::DoorForced { success, roll, .. }] = ev.as_slice() else {
+        let [GameEvent::Bx(BxEvent::DoorForced { success, roll, .. })] = ev.as_slice() else {
             panic!("{ev:?}")
         };
         assert_eq!(*success, roll.natural().unwrap() <= 3);
@@ -135,9 +136,9 @@ fn a_door_forced_at_once_keeps_surprise_stuck_doors() {
         opened |= *success;
         let ev = run(&mut e, &force(SecretCheck::LockedDoor, "ada"));
         let [
-            GameEvent::DoorForced {
+            GameEvent::Bx(BxEvent::DoorForced {
                 success: locked, ..
-            },
+            }),
         ] = ev.as_slice()
         else {
             panic!("{ev:?}")

@@ -11,6 +11,7 @@ use crate::rules::thirteenth_age::tests::{cid, current, new_engine, refuse, run}
 use fray_protocol::bf::{ArmorType, March, Terrain};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 /// The arena with the `encumbrance` option and Ada's content `armor`, `load`, `treasure`.
@@ -21,14 +22,14 @@ fn arena(rule: &str, ada: &str) -> Encounter {
 }
 
 fn day(march: March) -> Command {
-    Command::PassDay {
+    Command::Bx(BxCommand::PassDay {
         march,
         terrain: Terrain::Clear,
         unfed: Vec::new(),
         no_water: Vec::new(),
         leader: None,
         water: None,
-    }
+    })
 }
 
 /// The party's rate per round and miles of a day on clear land.
@@ -36,26 +37,26 @@ fn travel(e: &mut Engine) -> (i32, u32) {
     run(e, &day(March::Normal))
         .iter()
         .find_map(|x| match x {
-            GameEvent::DayPassed { rate, miles, .. } => Some((*rate, *miles)),
+            GameEvent::Bx(BxEvent::DayPassed { rate, miles, .. }) => Some((*rate, *miles)),
             _ => None,
         })
         .unwrap()
 }
 
 fn load(who: &str, armor: ArmorType, coins: u32, treasure: bool) -> Command {
-    Command::SetEncumbrance {
+    Command::Bx(BxCommand::SetEncumbrance {
         combatant: cid(who),
         armor,
         load: coins,
         treasure,
-    }
+    })
 }
 
 fn mv(actor: &str, feet: u32) -> Command {
-    Command::OseMove {
+    Command::Bx(BxCommand::OseMove {
         actor: cid(actor),
         feet,
-    }
+    })
 }
 
 /// Starts the battle and ends turns until it is `who`'s.
@@ -129,14 +130,14 @@ fn armor_and_treasure_set_the_rate_option_1_basic_encumbrance() {
         let ev = run(&mut e, &load("ada", armor, 500, treasure));
         assert_eq!(
             ev,
-            vec![GameEvent::EncumbranceSet {
+            vec![GameEvent::Bx(BxEvent::EncumbranceSet {
                 combatant: cid("ada"),
                 armor,
                 load: 500,
                 heavy: false,
                 movement,
                 treasure,
-            }]
+            })]
         );
         assert_eq!(travel(&mut e).0, movement);
     }
@@ -148,11 +149,11 @@ fn armor_and_treasure_set_the_rate_option_1_basic_encumbrance() {
     let ev = run(&mut e, &load("ada", ArmorType::None, 1601, false));
     assert!(matches!(
         ev.as_slice(),
-        [GameEvent::EncumbranceSet {
+        [GameEvent::Bx(BxEvent::EncumbranceSet {
             heavy: true,
             movement: 0,
             ..
-        }]
+        })]
     ));
     assert_eq!(refuse(&mut e, &day(March::Normal)), ErrorCode::CannotMove);
 }
@@ -179,7 +180,7 @@ fn coins_of_weight_set_the_rate_and_over_1600_nothing_moves_option_2_detailed_en
     ] {
         let ev = run(&mut e, &load("ada", ArmorType::Metal, coins, true));
         assert!(
-            matches!(ev.as_slice(), [GameEvent::EncumbranceSet { movement: m, heavy: false, .. }] if *m == movement),
+            matches!(ev.as_slice(), [GameEvent::Bx(BxEvent::EncumbranceSet { movement: m, heavy: false, .. })] if *m == movement),
             "{coins}: {ev:?}"
         );
     }

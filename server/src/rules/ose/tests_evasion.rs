@@ -6,6 +6,7 @@ use super::tests::arena_with;
 use crate::rules::thirteenth_age::tests::{new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::{EncounterSetting, EvasionSurprise};
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 fn evade(
@@ -15,7 +16,7 @@ fn evade(
     surprise: Option<EvasionSurprise>,
     modifier: i32,
 ) -> Command {
-    Command::AttemptEvasion {
+    Command::Bx(BxCommand::AttemptEvasion {
         setting,
         fleeing_rate: rates.0,
         pursuer_rate: rates.1,
@@ -23,18 +24,18 @@ fn evade(
         pursuers: sizes.1,
         surprise,
         modifier,
-    }
+    })
 }
 
 fn attempted(ev: &[GameEvent]) -> (u32, Option<u32>, bool) {
     match ev {
         [
-            GameEvent::EvasionAttempted {
+            GameEvent::Bx(BxEvent::EvasionAttempted {
                 chance,
                 roll,
                 evaded,
                 ..
-            },
+            }),
         ] => (*chance, roll.as_ref().and_then(|r| r.natural()), *evaded),
         _ => panic!("{ev:?}"),
     }

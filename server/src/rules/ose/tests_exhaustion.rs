@@ -8,6 +8,7 @@ use crate::rules::thirteenth_age::tests::{cid, new_engine, run};
 use fray_protocol::Command;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::OseCondition;
+use fray_protocol::{BxCommand, BxEvent};
 
 fn sheet(e: &Engine, who: &str) -> fray_protocol::ose::OseCombatant {
     e.state()
@@ -25,30 +26,30 @@ fn exhausted(e: &Engine, who: &str) -> bool {
 fn exhaust(e: &mut Engine, who: &str) {
     run(
         e,
-        &Command::OseCondition {
+        &Command::Bx(BxCommand::OseCondition {
             combatant: cid(who),
             condition: OseCondition::Exhausted,
             on: true,
-        },
+        }),
     );
 }
 
 fn pass(e: &mut Engine, rest: bool) -> Vec<GameEvent> {
     run(
         e,
-        &Command::ExplorationTurn {
+        &Command::Bx(BxCommand::ExplorationTurn {
             wandering: None,
             rest,
-        },
+        }),
     )
 }
 
 fn cleared(who: &str) -> GameEvent {
-    GameEvent::OseConditionChanged {
+    GameEvent::Bx(BxEvent::OseConditionChanged {
         combatant: cid(who),
         condition: OseCondition::Exhausted,
         on: false,
-    }
+    })
 }
 
 /// ose-adventuring.txt § Evasion and Pursuit, Running (Resting: "three full turns"): the third
@@ -75,7 +76,7 @@ fn three_turns_of_rest_end_exhaustion_running_resting() {
     assert!(
         matches!(
             ev.as_slice(),
-            [GameEvent::ExplorationTurnPassed { rested: true, .. }, c] if *c == cleared("ada")
+            [GameEvent::Bx(BxEvent::ExplorationTurnPassed { rested: true, .. }), c] if *c == cleared("ada")
         ),
         "{ev:?}"
     );

@@ -10,6 +10,7 @@ use fray_protocol::ids::Side;
 use fray_protocol::ose::{
     Declaration, EncounterSetting, MissileRange, OseAbility, OseCondition, SaveCategory,
 };
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 fn arena() -> crate::content::model::Encounter {
@@ -21,11 +22,11 @@ fn hp(e: &Engine, id: &str) -> i32 {
 }
 
 fn condition(who: &str, condition: OseCondition, on: bool) -> Command {
-    Command::OseCondition {
+    Command::Bx(BxCommand::OseCondition {
         combatant: cid(who),
         condition,
         on,
-    }
+    })
 }
 
 /// Ends turns until it is `who`'s turn (within two rounds); false if it never comes.
@@ -74,12 +75,12 @@ fn save_for_half_halves_the_damage_on_a_success_successful_saves() {
         let mut e = new_engine(&arena(), seed);
         let ev = run(
             &mut e,
-            &Command::SaveForHalf {
+            &Command::Bx(BxCommand::SaveForHalf {
                 combatant: cid("ada"),
                 category: SaveCategory::Breath,
                 damage: "3d6".into(),
                 modifier: 0,
-            },
+            }),
         );
         let Some(GameEvent::CheckRolled {
             dc, success, total, ..
@@ -109,12 +110,12 @@ fn save_for_half_halves_the_damage_on_a_success_successful_saves() {
     }
     assert!(saved && failed);
     let mut e = new_engine(&arena(), 1);
-    let bad = Command::SaveForHalf {
+    let bad = Command::Bx(BxCommand::SaveForHalf {
         combatant: cid("ada"),
         category: SaveCategory::Breath,
         damage: "lots".into(),
         modifier: 0,
-    };
+    });
     assert_eq!(refuse(&mut e, &bad), ErrorCode::InvalidArgument);
 }
 
@@ -127,11 +128,11 @@ fn ability_checks_roll_under_the_score_ability_checks() {
         let mut e = new_engine(&arena(), seed);
         let ev = run(
             &mut e,
-            &Command::AbilityCheck {
+            &Command::Bx(BxCommand::AbilityCheck {
                 combatant: cid("ada"),
                 ability: OseAbility::Str,
                 modifier: 2,
-            },
+            }),
         );
         let Some(GameEvent::CheckRolled {
             roll, dc, success, ..
@@ -146,10 +147,12 @@ fn ability_checks_roll_under_the_score_ability_checks() {
     }
     assert!(seen[0] && seen[1]);
     let mut e = new_engine(&arena(), 1);
-    let check = |who: &str, modifier| Command::AbilityCheck {
-        combatant: cid(who),
-        ability: OseAbility::Dex,
-        modifier,
+    let check = |who: &str, modifier| {
+        Command::Bx(BxCommand::AbilityCheck {
+            combatant: cid(who),
+            ability: OseAbility::Dex,
+            modifier,
+        })
     };
     assert_eq!(refuse(&mut e, &check("ada", 5)), ErrorCode::InvalidArgument);
     assert_eq!(
@@ -165,10 +168,10 @@ fn falls_hurt_1d6_per_ten_feet_and_rest_heals_1d3_a_day_falling_healing() {
     let mut e = new_engine(&arena(), 3);
     let ev = run(
         &mut e,
-        &Command::Fall {
+        &Command::Bx(BxCommand::Fall {
             combatant: cid("bram"),
             feet: 35,
-        },
+        }),
     );
     let roll = damage_roll(&ev).unwrap();
     assert_eq!(roll.dice.len(), 3, "35' is three full 10' (3d6)");
@@ -177,10 +180,10 @@ fn falls_hurt_1d6_per_ten_feet_and_rest_heals_1d3_a_day_falling_healing() {
     assert_eq!(after, 30 - roll.total);
     let ev = run(
         &mut e,
-        &Command::NaturalHealing {
+        &Command::Bx(BxCommand::NaturalHealing {
             combatant: cid("bram"),
             days: 2,
-        },
+        }),
     );
     let Some(GameEvent::Healed {
         roll: Some(r),
@@ -194,14 +197,18 @@ fn falls_hurt_1d6_per_ten_feet_and_rest_heals_1d3_a_day_falling_healing() {
     assert!(r.dice.iter().all(|d| (1..=3).contains(&d.face)));
     assert_eq!(*amount, r.total.min(30 - after));
     assert_eq!(hp(&e, "bram"), after + amount);
-    let fall = |feet| Command::Fall {
-        combatant: cid("bram"),
-        feet,
+    let fall = |feet| {
+        Command::Bx(BxCommand::Fall {
+            combatant: cid("bram"),
+            feet,
+        })
     };
     assert_eq!(refuse(&mut e, &fall(5)), ErrorCode::InvalidArgument);
-    let heal = |days| Command::NaturalHealing {
-        combatant: cid("bram"),
-        days,
+    let heal = |days| {
+        Command::Bx(BxCommand::NaturalHealing {
+            combatant: cid("bram"),
+            days,
+        })
     };
     assert_eq!(refuse(&mut e, &heal(0)), ErrorCode::InvalidArgument);
     run(&mut e, &Command::StartBattle);
@@ -221,14 +228,14 @@ fn the_encounter_distance_by_setting_encounter_distance() {
     ] {
         let ev = run(
             &mut e,
-            &Command::RollEncounterDistance { setting, surprised },
+            &Command::Bx(BxCommand::RollEncounterDistance { setting, surprised }),
         );
-        let Some(GameEvent::EncounterDistanceRolled {
+        let Some(GameEvent::Bx(BxEvent::EncounterDistanceRolled {
             roll,
             distance,
             unit: u,
             ..
-        }) = ev.first()
+        })) = ev.first()
         else {
             panic!("{ev:?}")
         };
@@ -253,12 +260,12 @@ fn blind_combatants_cannot_attack_and_unstable_ones_shoot_worse_blindness_unstab
     run(&mut e, &condition("bram", OseCondition::Unstable, true));
     run(
         &mut e,
-        &Command::Declare {
+        &Command::Bx(BxCommand::Declare {
             actor: cid("bram"),
             declaration: Some(Declaration::Spell {
                 spell: "sleep".into(),
             }),
-        },
+        }),
     );
     run(&mut e, &Command::StartBattle);
     assert!(until(&mut e, "ada"));
@@ -269,20 +276,23 @@ fn blind_combatants_cannot_attack_and_unstable_ones_shoot_worse_blindness_unstab
     run(&mut e, &condition("ada", OseCondition::Blind, false));
     let ev = run(
         &mut e,
-        &Command::OseAttack {
+        &Command::Bx(BxCommand::OseAttack {
             actor: cid("ada"),
             attack: "bow".into(),
             target: cid("goon-1"),
             range: Some(MissileRange::Short),
             modifier: 0,
             behind: false,
-        },
+        }),
     );
     // DEX 13 (+1) and short range (+1), −4 on the unstable surface.
     assert_eq!(attack_rolled(&ev).unwrap().0, 1 + 1 - 4);
     assert!(until(&mut e, "bram"));
     assert_eq!(
-        refuse(&mut e, &Command::CastSpell { actor: cid("bram") }),
+        refuse(
+            &mut e,
+            &Command::Bx(BxCommand::CastSpell { actor: cid("bram") })
+        ),
         ErrorCode::UnstableSurface
     );
 }
@@ -321,14 +331,14 @@ fn from_behind_unarmed_and_exhausted_attacking_from_behind_unarmed_attacks_runni
         };
         let ev = run(
             &mut e,
-            &Command::OseAttack {
+            &Command::Bx(BxCommand::OseAttack {
                 actor: cid(&goon),
                 attack: "club".into(),
                 target: cid("ada"),
                 range: None,
                 modifier: 0,
                 behind: true,
-            },
+            }),
         );
         assert_eq!(attack_rolled(&ev).unwrap(), (0, 4 + 1 + 2));
         return;
@@ -377,7 +387,7 @@ fn each_combatant_rolls_d6_plus_dex_individual_initiative() {
     assert_eq!(rolls.len(), 5, "one roll each: {ev:?}");
     assert!(
         !ev.iter()
-            .any(|x| matches!(x, GameEvent::SideInitiative { .. }))
+            .any(|x| matches!(x, GameEvent::Bx(BxEvent::SideInitiative { .. })))
     );
     let bonus = |who: &str| rolls.iter().find(|r| r.0 == who).unwrap().1;
     assert_eq!((bonus("ada"), bonus("bram"), bonus("goon-1")), (1, 0, 0));

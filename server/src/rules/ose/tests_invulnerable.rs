@@ -6,6 +6,7 @@ use crate::content::load_encounter;
 use crate::content::model::{Encounter, OseAttackSpec, OseSpec};
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, run};
+use fray_protocol::BxEvent;
 use fray_protocol::Command;
 use fray_protocol::event::{AttackOutcome, GameEvent};
 use fray_protocol::ose::OseOptions;
@@ -74,7 +75,7 @@ fn only_silver_or_magic_harms_an_invulnerable_monster_invulnerabilities() {
             assert!(!rolled, "{ev:?}");
             assert!(ev.iter().any(|x| matches!(
                 x,
-                GameEvent::Unharmed { target, attack, .. }
+                GameEvent::Bx(BxEvent::Unharmed { target, attack, .. })
                     if target.as_str() == "boss" && attack == "sword"
             )));
             assert_eq!(cs(&e, "boss").hp, before);

@@ -11,6 +11,7 @@ use fray_protocol::command::AttackMode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::Side;
 use fray_protocol::state::{LifeStatus, Phase};
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 /// Plays the arena (monsters of 1 hp) with the heroes attacking and the monsters passing until
@@ -44,10 +45,10 @@ fn until_a_monster_dies(options: &str, seed: u64) -> Option<(Engine, Vec<GameEve
 }
 
 fn morale_check(id: &str) -> Command {
-    Command::OseMorale {
+    Command::Bx(BxCommand::OseMorale {
         combatants: vec![cid(id)],
         adjustment: 0,
-    }
+    })
 }
 
 fn proposed(ev: &[GameEvent]) -> bool {
@@ -99,7 +100,10 @@ fn morale_checks_only_when_the_session_adopts_the_option_morale_optional_rule() 
                 .map(|c| c.id.0.clone());
             if let Some(m) = alive {
                 let ev = run(&mut e, &morale_check(&m));
-                assert!(matches!(ev.first(), Some(GameEvent::MoraleRolled { .. })));
+                assert!(matches!(
+                    ev.first(),
+                    Some(GameEvent::Bx(BxEvent::MoraleRolled { .. }))
+                ));
                 on = true;
             }
         }

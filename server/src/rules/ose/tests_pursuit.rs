@@ -9,6 +9,7 @@ use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::{EncounterSetting, OseCondition};
 use fray_protocol::pursuit::{Lure, Pursuit, PursuitEnd};
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 fn start(
@@ -17,13 +18,13 @@ fn start(
     runners: &[&str],
     distance: Option<u32>,
 ) -> Command {
-    Command::StartPursuit {
+    Command::Bx(BxCommand::StartPursuit {
         setting,
         fleeing_rate: rates.0,
         pursuer_rate: rates.1,
         runners: runners.iter().map(|r| cid(r)).collect(),
         distance,
-    }
+    })
 }
 
 fn pursuit(e: &Engine) -> Option<Pursuit> {
@@ -52,42 +53,48 @@ fn runners_are_exhausted_after_thirty_rounds_running() {
         &start(EncounterSetting::Dungeon, (90, 120), &["ada", "bram"], None),
     );
     assert!(
-        matches!(ev.as_slice(), [GameEvent::PursuitStarted { .. }]),
+        matches!(
+            ev.as_slice(),
+            [GameEvent::Bx(BxEvent::PursuitStarted { .. })]
+        ),
         "{ev:?}"
     );
     for round in 1..30 {
-        let ev = run(&mut e, &Command::PursuitRound {});
+        let ev = run(&mut e, &Command::Bx(BxCommand::PursuitRound {}));
         assert_eq!(
             ev,
-            vec![GameEvent::PursuitRoundPassed {
+            vec![GameEvent::Bx(BxEvent::PursuitRoundPassed {
                 round,
                 closed: None,
                 distance: None,
                 roll: None,
                 caught: false
-            }]
+            })]
         );
         assert!(!exhausted(&e, "ada"));
     }
-    let ev = run(&mut e, &Command::PursuitRound {});
+    let ev = run(&mut e, &Command::Bx(BxCommand::PursuitRound {}));
     assert_eq!(ev.len(), 3, "{ev:?}");
     for who in ["ada", "bram"] {
-        assert!(ev.contains(&GameEvent::OseConditionChanged {
+        assert!(ev.contains(&GameEvent::Bx(BxEvent::OseConditionChanged {
             combatant: cid(who),
             condition: OseCondition::Exhausted,
             on: true
-        }));
+        })));
         assert!(exhausted(&e, who));
     }
     assert_eq!(pursuit(&e).map(|p| p.rounds), Some(30));
     // Already exhausted: nothing more to set.
-    assert_eq!(run(&mut e, &Command::PursuitRound {}).len(), 1);
+    assert_eq!(
+        run(&mut e, &Command::Bx(BxCommand::PursuitRound {})).len(),
+        1
+    );
     assert_eq!(e.rng().draws(), draws, "a dungeon round rolls nothing");
     assert_eq!(
-        run(&mut e, &Command::EndPursuit { caught: true }),
-        vec![GameEvent::PursuitEnded {
+        run(&mut e, &Command::Bx(BxCommand::EndPursuit { caught: true })),
+        vec![GameEvent::Bx(BxEvent::PursuitEnded {
             how: PursuitEnd::Caught
-        }]
+        })]
     );
     assert_eq!(pursuit(&e), None);
     // The exhaustion outlasts the pursuit (§ Running, Resting: three full turns of rest,
@@ -112,12 +119,12 @@ fn dropped_treasure_or_food_stops_the_monsters_on_three_in_six_in_the_dungeon() 
         } else {
             Lure::Food
         };
-        let ev = run(&mut e, &Command::DropLure { lure });
-        let GameEvent::LureDropped {
+        let ev = run(&mut e, &Command::Bx(BxCommand::DropLure { lure }));
+        let GameEvent::Bx(BxEvent::LureDropped {
             lure: l,
             roll,
             stopped,
-        } = &ev[0]
+        }) = &ev[0]
         else {
             panic!("{ev:?}")
         };
@@ -128,9 +135,9 @@ fn dropped_treasure_or_food_stops_the_monsters_on_three_in_six_in_the_dungeon() 
         if *stopped {
             assert_eq!(
                 ev[1..],
-                [GameEvent::PursuitEnded {
+                [GameEvent::Bx(BxEvent::PursuitEnded {
                     how: PursuitEnd::Lured
-                }]
+                })]
             );
             assert_eq!(pursuit(&e), None);
         } else {
@@ -157,30 +164,30 @@ fn the_distance_closes_by_the_rates_difference_at_least_thirty_waterborne() {
     );
     for (round, left) in [(1, 90), (2, 30)] {
         assert_eq!(
-            run(&mut e, &Command::PursuitRound {}),
-            vec![GameEvent::PursuitRoundPassed {
+            run(&mut e, &Command::Bx(BxCommand::PursuitRound {})),
+            vec![GameEvent::Bx(BxEvent::PursuitRoundPassed {
                 round,
                 closed: Some(60),
                 distance: Some(left),
                 roll: None,
                 caught: false
-            }]
+            })]
         );
         assert_eq!(pursuit(&e).and_then(|p| p.distance), Some(left));
     }
     assert_eq!(
-        run(&mut e, &Command::PursuitRound {}),
+        run(&mut e, &Command::Bx(BxCommand::PursuitRound {})),
         vec![
-            GameEvent::PursuitRoundPassed {
+            GameEvent::Bx(BxEvent::PursuitRoundPassed {
                 round: 3,
                 closed: Some(60),
                 distance: Some(0),
                 roll: None,
                 caught: true
-            },
-            GameEvent::PursuitEnded {
+            }),
+            GameEvent::Bx(BxEvent::PursuitEnded {
                 how: PursuitEnd::Caught
-            }
+            })
         ]
     );
     assert_eq!(pursuit(&e), None);
@@ -201,13 +208,13 @@ fn faster_pursuers_catch_up_on_fifty_percent_each_day_in_the_wilderness() {
             &mut e,
             &start(EncounterSetting::Wilderness, (120, 240), &[], None),
         );
-        let ev = run(&mut e, &Command::PursuitRound {});
-        let GameEvent::PursuitRoundPassed {
+        let ev = run(&mut e, &Command::Bx(BxCommand::PursuitRound {}));
+        let GameEvent::Bx(BxEvent::PursuitRoundPassed {
             round: 1,
             roll: Some(roll),
             caught,
             ..
-        } = &ev[0]
+        }) = &ev[0]
         else {
             panic!("{ev:?}")
         };
@@ -224,17 +231,17 @@ fn faster_pursuers_catch_up_on_fifty_percent_each_day_in_the_wilderness() {
     );
     let draws = e.rng().draws();
     assert!(matches!(
-        run(&mut e, &Command::PursuitRound {}).as_slice(),
-        [GameEvent::PursuitRoundPassed {
+        run(&mut e, &Command::Bx(BxCommand::PursuitRound {})).as_slice(),
+        [GameEvent::Bx(BxEvent::PursuitRoundPassed {
             roll: None,
             caught: false,
             ..
-        }]
+        })]
     ));
     assert_eq!(e.rng().draws(), draws);
     let ev = run(
         &mut e,
-        &Command::AttemptEvasion {
+        &Command::Bx(BxCommand::AttemptEvasion {
             setting: EncounterSetting::Wilderness,
             fleeing_rate: 120,
             pursuer_rate: 120,
@@ -242,11 +249,14 @@ fn faster_pursuers_catch_up_on_fifty_percent_each_day_in_the_wilderness() {
             pursuers: 1,
             surprise: Some(fray_protocol::ose::EvasionSurprise::Surprising),
             modifier: 0,
-        },
+        }),
     );
     assert!(matches!(
         ev.as_slice(),
-        [GameEvent::EvasionAttempted { evaded: true, .. }]
+        [GameEvent::Bx(BxEvent::EvasionAttempted {
+            evaded: true,
+            ..
+        })]
     ));
     assert_eq!(pursuit(&e), None);
 }
@@ -258,9 +268,9 @@ fn pursuit_refusals_change_nothing_evasion_and_pursuit() {
     let mut e = new_engine(&arena_with("", 30, 9), 2);
     let dungeon = EncounterSetting::Dungeon;
     for cmd in [
-        Command::PursuitRound {},
-        Command::DropLure { lure: Lure::Food },
-        Command::EndPursuit { caught: false },
+        Command::Bx(BxCommand::PursuitRound {}),
+        Command::Bx(BxCommand::DropLure { lure: Lure::Food }),
+        Command::Bx(BxCommand::EndPursuit { caught: false }),
     ] {
         assert_eq!(refuse(&mut e, &cmd), ErrorCode::NoPursuit, "{cmd:?}");
     }
@@ -292,9 +302,9 @@ fn pursuit_refusals_change_nothing_evasion_and_pursuit() {
     assert_eq!(
         refuse(
             &mut e,
-            &Command::DropLure {
+            &Command::Bx(BxCommand::DropLure {
                 lure: Lure::Treasure
-            }
+            })
         ),
         ErrorCode::InvalidArgument
     );
@@ -306,7 +316,7 @@ fn pursuit_refusals_change_nothing_evasion_and_pursuit() {
         ErrorCode::BattleAlreadyStarted
     );
     assert_eq!(
-        refuse(&mut e, &Command::PursuitRound {}),
+        refuse(&mut e, &Command::Bx(BxCommand::PursuitRound {})),
         ErrorCode::BattleAlreadyStarted
     );
 }

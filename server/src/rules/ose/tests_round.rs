@@ -8,35 +8,36 @@ use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, 
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;
 use fray_protocol::ose::{Declaration, MissileRange, OseMoveKind, OsePhase};
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 fn mv(actor: &str, feet: u32) -> Command {
-    Command::OseMove {
+    Command::Bx(BxCommand::OseMove {
         actor: cid(actor),
         feet,
-    }
+    })
 }
 
 fn hold(actor: &str) -> Command {
-    Command::OseHold { actor: cid(actor) }
+    Command::Bx(BxCommand::OseHold { actor: cid(actor) })
 }
 
 fn declare(actor: &str, what: Option<Declaration>) -> Command {
-    Command::Declare {
+    Command::Bx(BxCommand::Declare {
         actor: cid(actor),
         declaration: what,
-    }
+    })
 }
 
 fn shoot(actor: &str, target: &str) -> Command {
-    Command::OseAttack {
+    Command::Bx(BxCommand::OseAttack {
         actor: cid(actor),
         attack: "bow".into(),
         target: cid(target),
         range: Some(MissileRange::Short),
         modifier: 0,
         behind: false,
-    }
+    })
 }
 
 fn order(e: &Engine) -> Vec<String> {
@@ -89,10 +90,13 @@ fn a_sides_phases_only_go_forward_and_hold_lets_members_act_first_combat_sequenc
     let mut e = heroes_first("", sleep());
     let ev = run(&mut e, &attack("ada", "sword", "goon-1"));
     assert!(ev.iter().any(|x| matches!(x,
-        GameEvent::PhaseReached { combatant, phase: OsePhase::Melee } if combatant.as_str() == "ada")));
+        GameEvent::Bx(BxEvent::PhaseReached { combatant, phase: OsePhase::Melee }) if combatant.as_str() == "ada")));
     assert_eq!(current(&e), "bram");
     assert_eq!(
-        refuse(&mut e, &Command::CastSpell { actor: cid("bram") }),
+        refuse(
+            &mut e,
+            &Command::Bx(BxCommand::CastSpell { actor: cid("bram") })
+        ),
         ErrorCode::PhasePassed
     );
     assert_eq!(refuse(&mut e, &mv("bram", 10)), ErrorCode::PhasePassed);
@@ -101,15 +105,21 @@ fn a_sides_phases_only_go_forward_and_hold_lets_members_act_first_combat_sequenc
     let mut e = heroes_first("", sleep());
     let ev = run(&mut e, &hold("ada"));
     assert!(ev.iter().any(|x| matches!(x,
-        GameEvent::TurnHeld { combatant, .. } if combatant.as_str() == "ada")));
+        GameEvent::Bx(BxEvent::TurnHeld { combatant, .. }) if combatant.as_str() == "ada")));
     assert_eq!(order(&e), ["bram", "ada", "goon-1", "goon-2", "boss"]);
     assert_eq!(current(&e), "bram");
     assert!(
         !cs(&e, "ada").ose.unwrap().acted,
         "Ada has not had her turn"
     );
-    let ev = run(&mut e, &Command::CastSpell { actor: cid("bram") });
-    assert!(ev.iter().any(|x| matches!(x, GameEvent::SpellCast { .. })));
+    let ev = run(
+        &mut e,
+        &Command::Bx(BxCommand::CastSpell { actor: cid("bram") }),
+    );
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::Bx(BxEvent::SpellCast { .. })))
+    );
     assert_eq!(current(&e), "ada");
     assert_eq!(
         cs(&e, "bram").ose.unwrap().phase,
@@ -129,7 +139,10 @@ fn a_sides_phases_only_go_forward_and_hold_lets_members_act_first_combat_sequenc
     assert_eq!(current(&e), "goon-1");
     run(&mut e, &hold("goon-1"));
     let ev = run(&mut e, &mv("goon-2", 10));
-    assert!(ev.iter().any(|x| matches!(x, GameEvent::OseMoved { .. })));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::Bx(BxEvent::OseMoved { .. })))
+    );
     // A new round starts every side's phases afresh.
     assert!(reach(&mut e, "ada"));
     assert_eq!(cs(&e, "ada").ose.unwrap().phase, None);
@@ -181,7 +194,10 @@ fn encounter_movement_is_a_third_of_the_base_rate_movement_outside_of_melee() {
     run(&mut e, &hold("ada"));
     run(&mut e, &mv("bram", 10));
     assert_eq!(
-        refuse(&mut e, &Command::CastSpell { actor: cid("bram") }),
+        refuse(
+            &mut e,
+            &Command::Bx(BxCommand::CastSpell { actor: cid("bram") })
+        ),
         ErrorCode::NoMoveAndCast
     );
     assert_eq!(
@@ -194,13 +210,13 @@ fn encounter_movement_is_a_third_of_the_base_rate_movement_outside_of_melee() {
     let ev = run(&mut e, &mv("ada", 30));
     assert!(ev.iter().any(|x| matches!(
         x,
-        GameEvent::OseMoved {
+        GameEvent::Bx(BxEvent::OseMoved {
             feet: 30,
             kind: OseMoveKind::Encounter,
             total: 30,
             allowed: 40,
             ..
-        }
+        })
     )));
     assert_eq!(current(&e), "ada", "moving does not end the turn");
     assert_eq!(refuse(&mut e, &mv("ada", 11)), ErrorCode::TooFar);
@@ -224,7 +240,7 @@ fn in_melee_only_a_withdrawal_or_a_retreat_moves_in_melee() {
     let mut e = heroes_first("", None);
     let ev = run(&mut e, &attack("ada", "sword", "goon-1"));
     assert!(ev.iter().any(|x| matches!(x,
-        GameEvent::MeleeEngaged { attacker, target } if attacker.as_str() == "ada" && target.as_str() == "goon-1")));
+        GameEvent::Bx(BxEvent::MeleeEngaged { attacker, target }) if attacker.as_str() == "ada" && target.as_str() == "goon-1")));
     assert_eq!(cs(&e, "ada").ose.unwrap().engaged, [cid("goon-1")]);
     assert_eq!(cs(&e, "goon-1").ose.unwrap().engaged, [cid("ada")]);
     // Declared during round 1, for round 2.
@@ -237,12 +253,12 @@ fn in_melee_only_a_withdrawal_or_a_retreat_moves_in_melee() {
     let ev = run(&mut e, &mv("ada", 20));
     assert!(ev.iter().any(|x| matches!(
         x,
-        GameEvent::OseMoved {
+        GameEvent::Bx(BxEvent::OseMoved {
             kind: OseMoveKind::Withdrawal,
             total: 20,
             allowed: 20,
             ..
-        }
+        })
     )));
     assert!(cs(&e, "ada").ose.unwrap().engaged.is_empty());
     assert!(cs(&e, "goon-1").ose.unwrap().engaged.is_empty());
@@ -257,12 +273,12 @@ fn in_melee_only_a_withdrawal_or_a_retreat_moves_in_melee() {
     let ev = run(&mut e, &mv("bram", 40));
     assert!(ev.iter().any(|x| matches!(
         x,
-        GameEvent::OseMoved {
+        GameEvent::Bx(BxEvent::OseMoved {
             kind: OseMoveKind::Retreat,
             total: 40,
             allowed: 40,
             ..
-        }
+        })
     )));
     assert!(cs(&e, "bram").ose.unwrap().engaged.is_empty());
     assert!(cs(&e, "goon-2").ose.unwrap().engaged.is_empty());
@@ -346,12 +362,12 @@ damage = "1d8"
     let mut e = new_engine(&enc, 1);
     run(
         &mut e,
-        &Command::SetEncumbrance {
+        &Command::Bx(BxCommand::SetEncumbrance {
             combatant: cid("ada"),
             armor: fray_protocol::bf::ArmorType::Metal,
             load: 100,
             treasure: false,
-        },
+        }),
     );
     run(&mut e, &Command::StartBattle);
     assert!(reach(&mut e, "ada"));
@@ -359,14 +375,14 @@ damage = "1d8"
     let ev = run(&mut e, &mv("ada", 10));
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::OseMoved { allowed: 10, .. }))
+            .any(|x| matches!(x, GameEvent::Bx(BxEvent::OseMoved { allowed: 10, .. })))
     );
     run(&mut e, &Command::EndTurn { actor: cid("ada") });
     assert!(reach(&mut e, "bram"));
     let ev = run(&mut e, &mv("bram", 40));
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::OseMoved { allowed: 40, .. }))
+            .any(|x| matches!(x, GameEvent::Bx(BxEvent::OseMoved { allowed: 40, .. })))
     );
 }
 
@@ -399,10 +415,10 @@ fn sixty_rounds_of_encounter_movement_at_most_movement_outside_of_melee() {
     assert!(
         ev.iter().any(|x| matches!(
             x,
-            GameEvent::OseMoved {
+            GameEvent::Bx(BxEvent::OseMoved {
                 kind: OseMoveKind::Withdrawal,
                 ..
-            }
+            })
         )),
         "{ev:?}"
     );

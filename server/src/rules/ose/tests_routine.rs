@@ -6,6 +6,7 @@ use crate::content::ose::load_encounter;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, current, new_engine, refuse, run};
 use fray_protocol::event::{ActionKind, GameEvent};
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 /// The arena's boss with a claw/claw/bite routine besides its maul.
@@ -55,10 +56,9 @@ fn a_monsters_routine_attacks_once_each_attacks_per_round() {
         .find_map(|seed| on_turn_of(&text, "boss", seed))
         .expect("the boss gets a turn");
     let ev = run(&mut e, &attack("boss", "claw-1", "ada"));
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::RoutineAttack { attack, .. } if attack == "claw-1"))
-    );
+    assert!(ev.iter().any(
+        |x| matches!(x, GameEvent::Bx(BxEvent::RoutineAttack { attack, .. }) if attack == "claw-1")
+    ));
     assert!(
         ev.iter()
             .any(|x| matches!(x, GameEvent::AttackRolled { .. }))
@@ -127,12 +127,12 @@ fn pcs_and_non_routine_attacks_once_attacks_per_round() {
 }
 
 fn bomb(attacker: &str, targets: &[&str], altitude: u32) -> Command {
-    Command::Bomb {
+    Command::Bx(BxCommand::Bomb {
         attacker: cid(attacker),
         targets: targets.iter().map(|t| cid(t)).collect(),
         damage: "2d6".into(),
         altitude,
-    }
+    })
 }
 
 /// ose-adventuring.txt § Other Combat Issues, Bombing: only flying creatures, from at most

@@ -7,6 +7,7 @@ use crate::rules::thirteenth_age::tests::{cid, new_engine, run};
 use fray_protocol::Command;
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::GameEvent;
+use fray_protocol::{BxCommand, BxEvent};
 
 /// ose-adventuring.txt § Starvation: "If characters go for a full day or more without food or
 /// water, the referee may begin to apply penalties … or even begin to deduct hit points (in
@@ -16,14 +17,14 @@ use fray_protocol::event::GameEvent;
 #[test]
 fn days_without_food_or_water_are_the_referees_starvation() {
     let mut e = new_engine(&arena_with("", 9, 9), 5);
-    let starve = Command::PassDay {
+    let starve = Command::Bx(BxCommand::PassDay {
         march: March::Normal,
         terrain: Terrain::Clear,
         unfed: vec![cid("ada")],
         no_water: vec![cid("bram")],
         leader: None,
         water: None,
-    };
+    });
     for n in 1..=4 {
         let ev = run(&mut e, &starve);
         assert!(
@@ -33,7 +34,9 @@ fn days_without_food_or_water_are_the_referees_starvation() {
         let fed = ev
             .iter()
             .find_map(|x| match x {
-                GameEvent::DayPassed { fed, watered, .. } => Some((fed.clone(), watered.clone())),
+                GameEvent::Bx(BxEvent::DayPassed { fed, watered, .. }) => {
+                    Some((fed.clone(), watered.clone()))
+                }
                 _ => None,
             })
             .unwrap();
@@ -45,10 +48,10 @@ fn days_without_food_or_water_are_the_referees_starvation() {
     for who in ["ada", "bram"] {
         let ev = run(
             &mut e,
-            &Command::NaturalHealing {
+            &Command::Bx(BxCommand::NaturalHealing {
                 combatant: cid(who),
                 days: 1,
-            },
+            }),
         );
         assert!(
             matches!(ev.as_slice(), [GameEvent::Healed { .. }]),

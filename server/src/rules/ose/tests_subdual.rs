@@ -3,6 +3,7 @@
 use super::tests::arena_with;
 use crate::engine::Engine;
 use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
+use fray_protocol::BxEvent;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{AttackOutcome, GameEvent};
 use fray_protocol::ftd::Departure;
@@ -67,9 +68,9 @@ fn subdual_damage_is_noted_apart_subduing() {
         let amount = ev
             .iter()
             .find_map(|x| match x {
-                GameEvent::Subdued {
+                GameEvent::Bx(BxEvent::Subdued {
                     amount, subdual, ..
-                } => {
+                }) => {
                     assert_eq!(amount, subdual);
                     Some(*amount)
                 }

@@ -10,16 +10,17 @@ use fray_protocol::Command;
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::SecretCheck;
+use fray_protocol::{BxCommand, BxEvent};
 
 fn day(terrain: Terrain) -> Command {
-    Command::PassDay {
+    Command::Bx(BxCommand::PassDay {
         march: March::Normal,
         terrain,
         unfed: Vec::new(),
         no_water: Vec::new(),
         leader: None,
         water: None,
-    }
+    })
 }
 
 /// ose-adventuring.txt § Wilderness Adventuring: Terrain Modifiers (broken lands, desert,
@@ -54,7 +55,7 @@ fn each_ose_terrain_has_its_own_speed_lost_and_wandering_chances_terrain_modifie
     let mut e = new_engine(&arena_with("", 9, 9), 1);
     let ev = run(&mut e, &day(Terrain::Mountains));
     let miles = ev.iter().find_map(|x| match x {
-        GameEvent::DayPassed { miles, .. } => Some(*miles),
+        GameEvent::Bx(BxEvent::DayPassed { miles, .. }) => Some(*miles),
         _ => None,
     });
     assert_eq!(miles, Some(12));
@@ -93,7 +94,7 @@ fn basic_fantasy_reads_the_terrain_names_by_class_overland_travel() {
         let mut e = new_engine(&enc, 1);
         let ev = run(&mut e, &day(t));
         let got = ev.iter().find_map(|x| match x {
-            GameEvent::DayPassed { miles, .. } => Some(*miles),
+            GameEvent::Bx(BxEvent::DayPassed { miles, .. }) => Some(*miles),
             _ => None,
         });
         assert_eq!(got, Some(miles), "{t:?}");

@@ -3,17 +3,18 @@
 
 use super::tests::arena_with;
 use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
+use fray_protocol::BxCommand;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::SecretCheck;
 use fray_protocol::{Command, ErrorCode};
 
 fn trigger(who: Option<&str>, chance: u32) -> Command {
-    Command::SecretRoll {
+    Command::Bx(BxCommand::SecretRoll {
         check: SecretCheck::TrapTrigger,
         combatant: who.map(cid),
         chance,
         area: Some("crypt-hall".into()),
-    }
+    })
 }
 
 /// ose-adventuring.txt § Traps, Triggering Traps ("Chance of triggering: Every time a character

@@ -9,6 +9,7 @@ use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::{Current, SecretCheck, WaterDay, Waters};
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 
 fn water(rate: u32, waters: Waters, current: Current, navigator: bool) -> WaterDay {
@@ -21,14 +22,14 @@ fn water(rate: u32, waters: Waters, current: Current, navigator: bool) -> WaterD
 }
 
 fn day(march: March, w: Option<WaterDay>) -> Command {
-    Command::PassDay {
+    Command::Bx(BxCommand::PassDay {
         march,
         terrain: Terrain::Clear,
         unfed: Vec::new(),
         no_water: Vec::new(),
         leader: Some(cid("ada")),
         water: w,
-    }
+    })
 }
 
 fn engine() -> Engine {
@@ -39,13 +40,13 @@ fn engine() -> Engine {
 fn travelled(ev: &[GameEvent]) -> (u32, Option<i32>) {
     ev.iter()
         .find_map(|x| match x {
-            GameEvent::DayPassed {
+            GameEvent::Bx(BxEvent::DayPassed {
                 march: March::Water,
                 miles,
                 current,
                 water: Some(_),
                 ..
-            } => Some((*miles, current.as_ref().map(|r| r.total))),
+            }) => Some((*miles, current.as_ref().map(|r| r.total))),
             _ => None,
         })
         .unwrap_or_else(|| panic!("{ev:?}"))

@@ -5,16 +5,17 @@ use super::tests::arena_with;
 use crate::rules::thirteenth_age::tests::{new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::GaleOutcome;
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 use std::collections::BTreeSet;
 
 fn gale(near: bool, seaworthy: bool, land: bool, clear_shore: bool) -> Command {
-    Command::GaleStrikes {
+    Command::Bx(BxCommand::GaleStrikes {
         near,
         seaworthy,
         land,
         clear_shore,
-    }
+    })
 }
 
 type Struck = (Option<u32>, Option<u32>, Option<u32>, GaleOutcome);
@@ -23,13 +24,13 @@ fn struck(ev: &[GameEvent]) -> Struck {
     let face = |r: &Option<fray_protocol::roll::Roll>| r.as_ref().and_then(|r| r.natural());
     match ev {
         [
-            GameEvent::GaleStruck {
+            GameEvent::Bx(BxEvent::GaleStruck {
                 roll,
                 drift,
                 harbor,
                 outcome,
                 ..
-            },
+            }),
         ] => (face(roll), face(drift), face(harbor), *outcome),
         _ => panic!("{ev:?}"),
     }
@@ -132,12 +133,12 @@ type Wind = (
 fn wind(ev: &[GameEvent]) -> Wind {
     match ev {
         [
-            GameEvent::OseWindRolled {
+            GameEvent::Bx(BxEvent::OseWindRolled {
                 roll,
                 wind,
                 sailing,
                 oars,
-            },
+            }),
         ] => (roll.total, *wind, *sailing, *oars),
         _ => panic!("{ev:?}"),
     }
@@ -154,7 +155,7 @@ fn the_daily_wind_is_a_2d6_on_the_plain_table_wind_conditions() {
     let mut seen = BTreeSet::new();
     for seed in 0..120 {
         let mut e = new_engine(&enc, seed);
-        let (total, w, sailing, oars) = wind(&run(&mut e, &Command::RollWind {}));
+        let (total, w, sailing, oars) = wind(&run(&mut e, &Command::Bx(BxCommand::RollWind {})));
         let expect = match total {
             2 => (OseWind::NoWind, (0, 1)),
             12 => (OseWind::Gale, (3, 1)),
@@ -175,7 +176,10 @@ fn the_daily_wind_is_a_2d6_on_the_plain_table_wind_conditions() {
     let mut e = new_engine(&enc, 1);
     run(&mut e, &Command::StartBattle);
     run(&mut e, &Command::EndBattle);
-    assert_eq!(refuse(&mut e, &Command::RollWind {}), ErrorCode::BattleOver);
+    assert_eq!(
+        refuse(&mut e, &Command::Bx(BxCommand::RollWind {})),
+        ErrorCode::BattleOver
+    );
 }
 
 /// ose-adventuring.txt § Variable Wind Conditions (optional rule; the table: 2 no wind, oars at
@@ -204,7 +208,7 @@ fn the_variable_table_details_every_2d6_row_variable_wind_conditions() {
     let mut seen = BTreeSet::new();
     for seed in 0..60 {
         let mut e = new_engine(&enc, seed);
-        let (total, w, sailing, oars) = wind(&run(&mut e, &Command::RollWind {}));
+        let (total, w, sailing, oars) = wind(&run(&mut e, &Command::Bx(BxCommand::RollWind {})));
         assert_eq!(w, OseWind::from_2d6(total, true));
         assert_eq!(sailing, w.sailing());
         assert_eq!(oars, (total == 2).then_some((1, 3)));

@@ -11,6 +11,7 @@ use fray_protocol::event::GameEvent;
 use fray_protocol::ids::Side;
 use fray_protocol::ose::SecretCheck;
 use fray_protocol::state::Phase;
+use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
 use std::collections::BTreeSet;
 
@@ -22,20 +23,20 @@ const TERRAINS: [Terrain; 4] = [
 ];
 
 fn day(march: March, terrain: Terrain) -> Command {
-    Command::PassDay {
+    Command::Bx(BxCommand::PassDay {
         march,
         terrain,
         unfed: Vec::new(),
         no_water: Vec::new(),
         leader: None,
         water: None,
-    }
+    })
 }
 
 fn miles(ev: &[GameEvent]) -> (i32, u32) {
     ev.iter()
         .find_map(|x| match x {
-            GameEvent::DayPassed { rate, miles, .. } => Some((*rate, *miles)),
+            GameEvent::Bx(BxEvent::DayPassed { rate, miles, .. }) => Some((*rate, *miles)),
             _ => None,
         })
         .unwrap_or_else(|| panic!("{ev:?}"))
@@ -188,7 +189,7 @@ fn losing_direction_is_a_secret_d6_by_terrain_losing_direction() {
         let mut e = new_engine(&enc, seed);
         let mut cmd = day(March::Normal, terrain);
         if seed % 2 == 0
-            && let Command::PassDay { leader, .. } = &mut cmd
+            && let Command::Bx(BxCommand::PassDay { leader, .. }) = &mut cmd
         {
             *leader = Some(cid("ada"));
         }

@@ -10,6 +10,7 @@ use super::Sheets;
 use super::commands::{as_i32, deal, name, no, sheet, side_of, up};
 use crate::dice::Placeholders;
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ids::{CombatantId, Side};
@@ -168,7 +169,7 @@ pub fn pass_day(
         .iter()
         .map(|h| (h.clone(), !no_water.contains(h)))
         .collect();
-    d.emit(GameEvent::DayPassed {
+    d.emit(GameEvent::Bx(BxEvent::DayPassed {
         day: b.bf.day.saturating_add(1),
         march,
         terrain,
@@ -183,7 +184,7 @@ pub fn pass_day(
         march_saves_failed: failed,
         water: water.copied(),
         current,
-    });
+    }));
     let hazard = |purpose: &str| DamageCause::Hazard {
         purpose: purpose.into(),
         doubled: false,
@@ -269,7 +270,7 @@ pub fn roll_wind(d: &mut Decider, s: &Sheets) -> R {
     let conditions =
         fray_protocol::bf::WindConditions::from_d100(conditions_roll.natural().unwrap_or(50));
     let (sailing, tacking) = conditions.multipliers();
-    d.emit(GameEvent::WindRolled {
+    d.emit(GameEvent::Bx(BxEvent::WindRolled {
         direction: fray_protocol::bf::WindDirection::from_d12(
             direction_roll.natural().unwrap_or(12),
         ),
@@ -278,7 +279,7 @@ pub fn roll_wind(d: &mut Decider, s: &Sheets) -> R {
         conditions,
         sailing,
         tacking,
-    });
+    }));
     Ok(())
 }
 
@@ -299,10 +300,10 @@ pub fn gale_damage(d: &mut Decider, hours: u32) -> R {
         rolls.push(d.roll("2d8", &Placeholders::default())?);
     }
     let total = rolls.iter().map(|r| r.total).sum();
-    d.emit(GameEvent::GaleDamageRolled {
+    d.emit(GameEvent::Bx(BxEvent::GaleDamageRolled {
         hours,
         rolls,
         total,
-    });
+    }));
     Ok(())
 }

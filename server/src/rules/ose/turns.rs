@@ -15,6 +15,7 @@ use super::commands::{slay, up};
 use super::tables;
 use crate::engine::components::{SeedSecret, Stage};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::ose::TieRule;
@@ -137,11 +138,11 @@ pub fn new_round(d: &mut Decider, s: &Sheets, round: u32) {
             }
         }
     }
-    d.emit(GameEvent::SideInitiative {
+    d.emit(GameEvent::Bx(BxEvent::SideInitiative {
         rolls,
         order: order.clone(),
         simultaneous,
-    });
+    }));
     let ids: Vec<CombatantId> = order
         .iter()
         .flat_map(|side| {

@@ -6,6 +6,7 @@
 
 use super::commands::{R, no};
 use crate::rules::thirteenth_age::decider::Decider;
+use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::{GaleOutcome, OseWind};
@@ -93,14 +94,14 @@ pub fn gale(dec: &mut Decider, near: bool, seaworthy: bool, land: bool, clear_sh
             }
         }
     };
-    dec.emit(GameEvent::GaleStruck {
+    dec.emit(GameEvent::Bx(BxEvent::GaleStruck {
         near,
         seaworthy,
         roll,
         drift,
         harbor,
         outcome,
-    });
+    }));
     Ok(())
 }
 
@@ -116,11 +117,11 @@ pub fn wind(dec: &mut Decider, s: &super::Sheets) -> R {
     let roll = dec.roll("2d6", &crate::dice::Placeholders::default())?;
     let wind = OseWind::from_2d6(roll.total, variable);
     let oars = (variable && wind == OseWind::NoWind).then_some((1, 3));
-    dec.emit(GameEvent::OseWindRolled {
+    dec.emit(GameEvent::Bx(BxEvent::OseWindRolled {
         roll,
         sailing: wind.sailing(),
         wind,
         oars,
-    });
+    }));
     Ok(())
 }

@@ -16,6 +16,7 @@ use fray_protocol::event::{
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
+use fray_protocol::{ThirteenthAgeCommand, ThirteenthAgeEvent};
 use std::collections::BTreeMap;
 
 pub(super) fn reject<T>(code: ErrorCode, msg: impl Into<String>) -> Result<T, Rejection> {
@@ -72,11 +73,11 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             Ok(())
         }
         Command::NextBattle => next_battle(d),
-        Command::StartAmbush {
+        Command::ThirteenthAge(ThirteenthAgeCommand::StartAmbush {
             ambusher,
             advance_escalation,
-        } => start_battle(d, Some((ambusher, *advance_escalation))),
-        Command::Escalation { action } => {
+        }) => start_battle(d, Some((ambusher, *advance_escalation))),
+        Command::ThirteenthAge(ThirteenthAgeCommand::Escalation { action }) => {
             running(d)?;
             match action {
                 EscalationAction::Hold | EscalationAction::Resume => {
@@ -90,23 +91,27 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
                             ),
                         );
                     }
-                    d.emit(GameEvent::EscalationHeld { held });
+                    d.emit(GameEvent::ThirteenthAge(
+                        ThirteenthAgeEvent::EscalationHeld { held },
+                    ));
                 }
-                EscalationAction::Reset => d.emit(GameEvent::EscalationDie { value: 0 }),
+                EscalationAction::Reset => d.emit(GameEvent::ThirteenthAge(
+                    ThirteenthAgeEvent::EscalationDie { value: 0 },
+                )),
             }
             Ok(())
         }
         Command::Flee => {
             running(d)?;
-            d.emit(GameEvent::PartyFled);
+            d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::PartyFled));
             super::turns::end_battle(d, Some(Side::Monsters));
             Ok(())
         }
-        Command::SituationalModifier {
+        Command::ThirteenthAge(ThirteenthAgeCommand::SituationalModifier {
             target,
             stat,
             amount,
-        } => {
+        }) => {
             running(d)?;
             let f = fighter(d, target)?;
             if *amount != 2 && *amount != -2 {
@@ -196,7 +201,9 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
                     ),
                 );
             }
-            d.emit(GameEvent::KnockOutsRuled { allowed: *allowed });
+            d.emit(GameEvent::ThirteenthAge(
+                ThirteenthAgeEvent::KnockOutsRuled { allowed: *allowed },
+            ));
             Ok(())
         }
         Command::Move {
@@ -204,18 +211,26 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             engage,
             far_away,
         } => position::move_cmd(d, actor, engage.as_ref(), *far_away),
-        Command::Disengage { actor } => position::disengage(d, actor),
-        Command::Intercept { actor, mover } => position::intercept(d, actor, mover),
+        Command::ThirteenthAge(ThirteenthAgeCommand::Disengage { actor }) => {
+            position::disengage(d, actor)
+        }
+        Command::ThirteenthAge(ThirteenthAgeCommand::Intercept { actor, mover }) => {
+            position::intercept(d, actor, mover)
+        }
         Command::LetGo { actor, target } => position::let_go_cmd(d, actor, target),
-        Command::Teleport {
+        Command::ThirteenthAge(ThirteenthAgeCommand::Teleport {
             target,
             engage,
             far_away,
-        } => position::teleport(d, target, engage.as_ref(), *far_away),
+        }) => position::teleport(d, target, engage.as_ref(), *far_away),
         Command::Stabilize { actor, target } => stabilize(d, actor, target),
         Command::Rally { actor } => rally(d, actor),
-        Command::FightInSpirit { actor, ally, stat } => fight_in_spirit(d, actor, ally, *stat),
-        Command::UsePotion { actor, target } => use_potion(d, actor, target),
+        Command::ThirteenthAge(ThirteenthAgeCommand::FightInSpirit { actor, ally, stat }) => {
+            fight_in_spirit(d, actor, ally, *stat)
+        }
+        Command::ThirteenthAge(ThirteenthAgeCommand::UsePotion { actor, target }) => {
+            use_potion(d, actor, target)
+        }
         Command::Ready { actor, action } => {
             if *action == ActionKind::Quick {
                 return reject(
@@ -232,13 +247,13 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
                 action: ActionKind::Standard,
                 spent: payer,
             });
-            d.emit(GameEvent::Readied {
+            d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::Readied {
                 combatant: actor.clone(),
                 action: *action,
-            });
+            }));
             Ok(())
         }
-        Command::Delay { actor } => {
+        Command::ThirteenthAge(ThirteenthAgeCommand::Delay { actor }) => {
             able_to_act(d, actor)?;
             let f = fighter(d, actor)?;
             // § Delay: you take no action now; only before acting this turn.
@@ -253,7 +268,7 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             });
             Ok(())
         }
-        Command::Undelay { actor } => {
+        Command::ThirteenthAge(ThirteenthAgeCommand::Undelay { actor }) => {
             running(d)?;
             let f = fighter(d, actor)?;
             if !d.field.battle.delayed.contains(actor) {
@@ -274,9 +289,9 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
                     "a delayed action comes after someone's turn",
                 );
             }
-            d.emit(GameEvent::DelayEnding {
+            d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::DelayEnding {
                 combatant: actor.clone(),
-            });
+            }));
             Ok(())
         }
         Command::EndTurn { actor } => {
@@ -288,97 +303,11 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             super::turns::end_turn(d, actor);
             Ok(())
         }
-        Command::StartSurprise { .. }
-        | Command::ReorderInitiative { .. }
-        | Command::MoveTo { .. }
-        | Command::StandUp { .. }
-        | Command::FullDefense { .. }
-        | Command::SpendActionPoint { .. }
-        | Command::AreaAttack { .. }
-        | Command::Charge { .. }
-        | Command::BullRush { .. }
-        | Command::Grapple { .. }
-        | Command::Escape { .. }
-        | Command::Maintain { .. }
-        | Command::SkillAction { .. }
-        | Command::Check { .. }
-        | Command::GrantAdvantage { .. }
-        | Command::MoraleCheck { .. }
-        | Command::Retreat { .. }
-        | Command::ResolveRetreat { .. }
-        | Command::DelayTo { .. }
-        | Command::Heal { .. }
-        | Command::SetLight { .. }
-        | Command::CarryLight { .. }
-        | Command::SetLoad { .. }
-        | Command::TravelTurn { .. }
-        | Command::ResilienceCheck { .. }
-        | Command::Rest { .. }
-        | Command::Hide { .. }
-        | Command::SetStealthDc { .. }
-        | Command::Reveal { .. }
-        | Command::Exhaust { .. }
-        | Command::ReadyAction { .. }
-        | Command::Mount { .. }
-        | Command::Dismount { .. }
-        | Command::CommandMount { .. }
-        | Command::MoveAloft { .. }
-        | Command::RollSurprise { .. }
-        | Command::RollReaction { .. }
-        | Command::Declare { .. }
-        | Command::OseAttack { .. }
-        | Command::CastSpell { .. }
-        | Command::OseMorale { .. }
-        | Command::SavingThrow { .. }
-        | Command::SecretRoll { .. }
-        | Command::ExplorationTurn { .. }
-        | Command::LightSource { .. }
-        | Command::DouseLight { .. }
-        | Command::RollToReturn { .. }
-        | Command::Chase { .. }
-        | Command::CorruptionCheck { .. }
-        | Command::EndCorruption { .. }
-        | Command::RollTimeDice { .. }
-        | Command::SetTime { .. }
-        | Command::SpecialMove { .. }
-        | Command::PassTime { .. }
-        | Command::SaveForHalf { .. }
-        | Command::AbilityCheck { .. }
-        | Command::Fall { .. }
-        | Command::Bomb { .. }
-        | Command::OseMove { .. }
-        | Command::OseHold { .. }
-        | Command::NaturalHealing { .. }
-        | Command::RollEncounterDistance { .. }
-        | Command::OseCondition { .. }
-        | Command::HireRetainer { .. }
-        | Command::LoyaltyCheck { .. }
-        | Command::AwardXp { .. }
-        | Command::PassDay { .. }
-        | Command::SetEncumbrance { .. }
-        | Command::TimeEffect { .. }
-        | Command::RollWind {}
-        | Command::Reload { .. }
-        | Command::ChooseAllies { .. }
-        | Command::DeclineAlly { .. }
-        | Command::ChooseToBeHit { .. }
-        | Command::RiderChoices { .. }
-        | Command::AttemptEvasion { .. }
-        | Command::StartPursuit { .. }
-        | Command::PursuitRound {}
-        | Command::DropLure { .. }
-        | Command::EndPursuit { .. }
-        | Command::GaleDamage { .. }
-        | Command::GaleStrikes { .. }
-        | Command::OrcusCheck { .. }
-        | Command::EndEffect { .. }
-        | Command::ReadyCounter { .. }
-        | Command::Search { .. }
-        | Command::LightCandle { .. }
-        | Command::Concentrate { .. }
-        | Command::EndConcentration { .. } => reject(
+        // A common command 13th Age does not play (another family's commands never reach
+        // here: the engine refuses them with `wrong_ruleset`).
+        other => reject(
             ErrorCode::InvalidArgument,
-            format!("'{}' is not a 13th Age command", cmd.kind()),
+            format!("'{}' is not a 13th Age command", other.kind()),
         ),
     }
 }
@@ -468,10 +397,10 @@ fn take_readied_action(d: &mut Decider, cmd: &Command) {
     let spends_action = !matches!(
         cmd,
         Command::EndTurn { .. }
-            | Command::Undelay { .. }
-            | Command::Intercept { .. }
+            | Command::ThirteenthAge(ThirteenthAgeCommand::Undelay { .. })
+            | Command::ThirteenthAge(ThirteenthAgeCommand::Intercept { .. })
             | Command::LetGo { .. }
-            | Command::FightInSpirit { .. }
+            | Command::ThirteenthAge(ThirteenthAgeCommand::FightInSpirit { .. })
             | Command::Attack {
                 mode: AttackMode::Opportunity,
                 ..
@@ -497,10 +426,10 @@ fn take_readied_action(d: &mut Decider, cmd: &Command) {
     d.emit(GameEvent::ReadiedActionTaken {
         combatant: actor.clone(),
     });
-    d.emit(GameEvent::OrderChanged {
+    d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::OrderChanged {
         order,
         turn_index: u32::try_from(at + 1).unwrap_or(0),
-    });
+    }));
 }
 
 /// Checks that it is `actor`'s turn (or that it holds a readied action to take now) and that it
@@ -837,11 +766,13 @@ pub(super) fn provoke(
         })
         .collect();
     if !attackers.is_empty() {
-        d.emit(GameEvent::OpportunityOpened {
-            provoker: provoker.clone(),
-            attackers,
-            reason,
-        });
+        d.emit(GameEvent::ThirteenthAge(
+            ThirteenthAgeEvent::OpportunityOpened {
+                provoker: provoker.clone(),
+                attackers,
+                reason,
+            },
+        ));
     }
 }
 
@@ -961,11 +892,13 @@ fn attack_cmd(
         Targeting::Rolled(expr) | Targeting::Group(Some(expr)) => {
             let roll = d.roll(expr, &Placeholders::default())?;
             let count = u32::try_from(roll.total.max(1)).unwrap_or(1);
-            d.emit(GameEvent::TargetsRolled {
-                attacker: actor.clone(),
-                roll,
-                count,
-            });
+            d.emit(GameEvent::ThirteenthAge(
+                ThirteenthAgeEvent::TargetsRolled {
+                    attacker: actor.clone(),
+                    roll,
+                    count,
+                },
+            ));
             &targets[..targets.len().min(count as usize)]
         }
         _ => targets,
@@ -986,11 +919,13 @@ fn attack_cmd(
                 let roll = crate::dice::roll_die(d.rng, n);
                 let pick = roll.total.max(1) as usize - 1;
                 confused_target = vec![allies[pick.min(allies.len() - 1)].clone()];
-                d.emit(GameEvent::ConfusedAttack {
-                    attacker: actor.clone(),
-                    ally: confused_target[0].clone(),
-                    roll,
-                });
+                d.emit(GameEvent::ThirteenthAge(
+                    ThirteenthAgeEvent::ConfusedAttack {
+                        attacker: actor.clone(),
+                        ally: confused_target[0].clone(),
+                        roll,
+                    },
+                ));
                 &confused_target[..]
             }
             _ => targets,
@@ -1377,12 +1312,12 @@ fn resolve(
         if invisible {
             let roll = d.d20();
             let missed = roll.natural().unwrap_or(0) <= 10;
-            d.emit(GameEvent::MissChance {
+            d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::MissChance {
                 attacker: actor.clone(),
                 target: t.clone(),
                 roll,
                 missed,
-            });
+            }));
             if missed {
                 // No damage and no effects on the invisible creature.
                 results.push((t.clone(), AttackOutcome::Fumble, None, 0));
@@ -1400,11 +1335,13 @@ fn resolve(
                 .find(|e| *e != actor && d.field.get(e).is_some_and(|f| f.c.side == attacker_side))
                 .cloned();
             if let Some(ally) = ally {
-                d.emit(GameEvent::ShotIntoMelee {
-                    attacker: actor.clone(),
-                    target: t.clone(),
-                    ally: ally.clone(),
-                });
+                d.emit(GameEvent::ThirteenthAge(
+                    ThirteenthAgeEvent::ShotIntoMelee {
+                        attacker: actor.clone(),
+                        target: t.clone(),
+                        ally: ally.clone(),
+                    },
+                ));
                 (outcome, natural) = roll_attack(d, actor, &ally, &s)?;
                 target = ally;
             }
@@ -1420,12 +1357,14 @@ fn resolve(
             None
         };
         if let Some(m) = &maneuver {
-            d.emit(GameEvent::ManeuverTriggered {
-                attacker: actor.clone(),
-                target: t.clone(),
-                maneuver: m.id.clone(),
-                natural,
-            });
+            d.emit(GameEvent::ThirteenthAge(
+                ThirteenthAgeEvent::ManeuverTriggered {
+                    attacker: actor.clone(),
+                    target: t.clone(),
+                    maneuver: m.id.clone(),
+                    natural,
+                },
+            ));
         }
         results.push((t.clone(), outcome, maneuver, natural));
     }
@@ -1447,11 +1386,13 @@ fn resolve(
             let allies = allies_counted(d, actor);
             let bonus = spec.damage_per_ally * i32::try_from(allies.len()).unwrap_or(0);
             total += bonus;
-            d.emit(GameEvent::AlliesCounted {
-                attacker: actor.clone(),
-                allies,
-                bonus,
-            });
+            d.emit(GameEvent::ThirteenthAge(
+                ThirteenthAgeEvent::AlliesCounted {
+                    attacker: actor.clone(),
+                    allies,
+                    bonus,
+                },
+            ));
         }
         Some(total)
     } else {
@@ -1564,13 +1505,13 @@ fn resist(
     };
     let dealt = rules::resisted(amount, natural, r, magical);
     if dealt != Some(amount) {
-        d.emit(GameEvent::Resisted {
+        d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::Resisted {
             target: target.clone(),
             damage_type: t,
             natural,
             resistance: r,
             immune: dealt.is_none(),
-        });
+        }));
     }
     dealt
 }
@@ -1659,10 +1600,10 @@ fn apply_effects(
             .get(target)
             .is_some_and(|f| f.pos.engaged.contains(source))
         {
-            d.emit(GameEvent::Engaged {
+            d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::Engaged {
                 combatant: target.clone(),
                 with: source.clone(),
-            });
+            }));
         }
     }
 }
@@ -1713,10 +1654,12 @@ fn fight_in_spirit(
         );
     }
     let amount = if d.field.battle.spirit_used { 1 } else { 2 };
-    d.emit(GameEvent::FoughtInSpirit {
-        combatant: actor.clone(),
-        ally: ally.clone(),
-    });
+    d.emit(GameEvent::ThirteenthAge(
+        ThirteenthAgeEvent::FoughtInSpirit {
+            combatant: actor.clone(),
+            ally: ally.clone(),
+        },
+    ));
     let id = d.effect_id();
     d.emit(GameEvent::EffectApplied {
         effect: Effect {
@@ -1761,10 +1704,10 @@ fn use_potion(d: &mut Decider, actor: &CombatantId, target: &CombatantId) -> Res
         action: ActionKind::Standard,
         spent: ActionKind::Standard,
     });
-    d.emit(GameEvent::PotionUsed {
+    d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::PotionUsed {
         by: actor.clone(),
         target: target.clone(),
-    });
+    }));
     // A dying PC is back on its feet but its turn is not its own: it acts on its next turn.
     d.spend_recovery(target, false)
 }
@@ -2005,10 +1948,10 @@ fn rally(d: &mut Decider, actor: &CombatantId) -> Result<(), Rejection> {
     if h.rallies > 0 {
         let (ok, _) = d.save(actor, SavePurpose::Rally, rules::RALLY_SAVE_TARGET);
         if !ok {
-            d.emit(GameEvent::RallyFailed {
+            d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::RallyFailed {
                 combatant: actor.clone(),
                 round,
-            });
+            }));
             return Ok(());
         }
     }

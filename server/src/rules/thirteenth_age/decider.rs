@@ -4,6 +4,7 @@
 use super::field::{Field, Overlay};
 use super::rules;
 use crate::dice::{self, DiceExpr, Placeholders, SessionRng};
+use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::event::{DamageCause, DamageType, GameEvent, SavePurpose};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::roll::Roll;
@@ -198,9 +199,9 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
         });
         let was_staggered = before * 2 <= v.max;
         if !was_staggered && v.current * 2 <= v.max && v.current > 0 {
-            self.emit(GameEvent::Staggered {
+            self.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered {
                 combatant: target.clone(),
-            });
+            }));
         }
         match v.side {
             // § Unconscious: "When monsters drop to 0 hp, it means they've been slain, unless the
@@ -236,9 +237,9 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
                             .get(target)
                             .is_some_and(|f| f.hero.is_some_and(|h| h.coma))
                         {
-                            self.emit(GameEvent::FellIntoComa {
+                            self.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa {
                                 combatant: target.clone(),
-                            });
+                            }));
                         }
                     } else {
                         v.status = LifeStatus::Dead;

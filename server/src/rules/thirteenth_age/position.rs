@@ -7,6 +7,7 @@ use super::commands::{
 };
 use super::decider::Decider;
 use super::field::{grabbed_by, has_condition, is_grabbed_by};
+use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::event::{
     ActionKind, Condition, EffectEndReason, EffectKind, GameEvent, Provocation, SavePurpose,
 };
@@ -197,10 +198,10 @@ pub fn move_cmd(
         far_away,
     });
     for c in carried {
-        d.emit(GameEvent::Carried {
+        d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::Carried {
             grabber: actor.clone(),
             grabbed: c,
-        });
+        }));
     }
     Ok(())
 }
@@ -236,10 +237,10 @@ pub fn let_go_cmd(
             format!("{} is not grabbing {}", a.c.name, t.c.name),
         );
     }
-    d.emit(GameEvent::LetGo {
+    d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::LetGo {
         grabber: actor.clone(),
         grabbed: target.clone(),
-    });
+    }));
     for effect in grabs {
         d.emit(GameEvent::EffectEnded {
             target: target.clone(),
@@ -310,11 +311,11 @@ pub fn teleport(
         });
     }
     let_go(d, target, &[]);
-    d.emit(GameEvent::Teleported {
+    d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::Teleported {
         combatant: target.clone(),
         engaged: engage.cloned(),
         far_away,
-    });
+    }));
     Ok(())
 }
 
@@ -365,9 +366,9 @@ pub fn disengage(d: &mut Decider, actor: &CombatantId) -> Result<(), Rejection> 
             });
         }
         let_go(d, actor, &[]);
-        d.emit(GameEvent::Disengaged {
+        d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::Disengaged {
             combatant: actor.clone(),
-        });
+        }));
     }
     Ok(())
 }
@@ -420,16 +421,16 @@ pub fn intercept(
             format!("{} is too far to intercept", a.c.name),
         );
     }
-    d.emit(GameEvent::Intercepted {
+    d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::Intercepted {
         interceptor: actor.clone(),
         mover: mover.clone(),
-    });
+    }));
     // § Grabbed: the creatures the mover carried stop with it, still grabbed and engaged with it.
     for c in held_by(d, mover) {
-        d.emit(GameEvent::Carried {
+        d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::Carried {
             grabber: mover.clone(),
             grabbed: c,
-        });
+        }));
     }
     Ok(())
 }

@@ -30,6 +30,7 @@ use fray_protocol::event::{
 use fray_protocol::roll::Roll;
 use fray_protocol::state::{ActionsLeft, CombatantState, LifeStatus, Phase};
 use fray_protocol::{CombatantId, Command, ErrorCode, GameEvent, Side};
+use fray_protocol::{ThirteenthAgeCommand, ThirteenthAgeEvent};
 
 // ------------------------------------------------------------------------------------------
 // Content
@@ -1031,7 +1032,7 @@ fn end_turn_passes_to_the_next_and_a_new_round_follows_the_last() {
                 [
                     ended,
                     GameEvent::RoundStarted { round: 2 },
-                    GameEvent::EscalationDie { value: 1 },
+                    GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationDie { value: 1 }),
                     GameEvent::TurnStarted {
                         combatant: order[0].clone(),
                         round: 2
@@ -1057,7 +1058,9 @@ fn escalation_die_rises_each_round_to_six() {
         let ev = run(&mut e, &end_turn(&cur));
         for x in &ev {
             match x {
-                GameEvent::EscalationDie { value } => seen.push(*value),
+                GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationDie { value }) => {
+                    seen.push(*value)
+                }
                 GameEvent::RoundStarted { round } => rounds.push(*round),
                 _ => {}
             }
@@ -1714,7 +1717,10 @@ fn a_pc_is_staggered_at_half_hit_points() {
         let (mut e, ev) = hexer_opens(seed, "nick", "ann")?;
         // 30 → 16: not yet.
         assert_eq!(damaged(&ev, "ann"), [(14, Some(16))]);
-        assert!(!ev.iter().any(|x| matches!(x, GameEvent::Staggered { .. })));
+        assert!(!ev.iter().any(|x| matches!(
+            x,
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered { .. })
+        )));
         assert!(!cs(&e, "ann").staggered);
         next_turn_of(&mut e, "hexer-1");
         let ev = run(&mut e, &attack("hexer-1", "nick", &["ann"]));
@@ -1725,9 +1731,9 @@ fn a_pc_is_staggered_at_half_hit_points() {
         assert_eq!(damaged(&ev, "ann"), [(14, Some(2))]);
         assert!(has(
             &ev,
-            &GameEvent::Staggered {
+            &GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered {
                 combatant: cid("ann")
-            }
+            })
         ));
         assert!(cs(&e, "ann").staggered);
         next_turn_of(&mut e, "hexer-1");
@@ -1735,7 +1741,10 @@ fn a_pc_is_staggered_at_half_hit_points() {
         if the_atk(&ev).outcome != AttackOutcome::Hit {
             return None;
         }
-        assert!(!ev.iter().any(|x| matches!(x, GameEvent::Staggered { .. })));
+        assert!(!ev.iter().any(|x| matches!(
+            x,
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered { .. })
+        )));
         Some(())
     });
 }
@@ -1764,9 +1773,9 @@ fn monsters_are_staggered_at_half_and_slain_at_zero() {
         assert_eq!(after, (20 - amount).max(0), "monsters don't go below 0");
         let st = has(
             &ev,
-            &GameEvent::Staggered {
+            &GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered {
                 combatant: cid("ogre-1"),
-            },
+            }),
         );
         assert_eq!(st, after > 0 && after <= 10, "{amount}");
         assert_eq!(
@@ -2131,10 +2140,10 @@ fn a_later_rally_needs_a_save_and_a_failure_bars_rallying_that_round() {
             failed = true;
             assert_eq!(
                 ev[1..],
-                [GameEvent::RallyFailed {
+                [GameEvent::ThirteenthAge(ThirteenthAgeEvent::RallyFailed {
                     combatant: cid("ann"),
                     round
-                }]
+                })]
             );
             assert_eq!(a.rally_barred_round, Some(round));
             assert_eq!((a.hp, a.recoveries, a.rallies), (before.hp, 7, 1));
@@ -2668,7 +2677,10 @@ fn a_magic_item_save_bonus_does_not_apply_to_disengage_checks_or_rally_saves() {
     );
     run(&mut e, &rally("ann"));
     next_turn_of(&mut e, "ann");
-    let mut ev = run(&mut e, &Command::Disengage { actor: cid("ann") });
+    let mut ev = run(
+        &mut e,
+        &Command::ThirteenthAge(ThirteenthAgeCommand::Disengage { actor: cid("ann") }),
+    );
     ev.extend(run(&mut e, &rally("ann")));
     let s = save_rolls(&ev, "ann");
     let purposes: Vec<SavePurpose> = s.iter().map(|x| x.0.clone()).collect();

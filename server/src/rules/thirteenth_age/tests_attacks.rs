@@ -10,6 +10,7 @@ use crate::engine::components::SeedSecret;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{AttackOutcome, Condition, Effect, EffectDuration, EffectKind};
 use fray_protocol::{CombatantId, Command, ErrorCode, GameEvent};
+use fray_protocol::{ThirteenthAgeCommand, ThirteenthAgeEvent};
 
 /// Two heroes (`duo` fights with two weapons, `archer` shoots) against two sturdy monsters.
 const ENCOUNTER: &str = r#"
@@ -247,7 +248,9 @@ fn attacks_against_an_invisible_enemy_miss_half_the_time_before_the_roll() {
         let chance = ev
             .iter()
             .find_map(|x| match x {
-                GameEvent::MissChance { missed, roll, .. } => Some((*missed, roll.total)),
+                GameEvent::ThirteenthAge(ThirteenthAgeEvent::MissChance {
+                    missed, roll, ..
+                }) => Some((*missed, roll.total)),
                 _ => None,
             })
             .expect("a miss chance before the roll");
@@ -284,16 +287,16 @@ fn a_fumbled_shot_into_melee_is_rerolled_against_the_engaged_ally() {
         if r[0].2 == AttackOutcome::Fumble {
             assert!(ev.iter().any(|x| matches!(
                 x,
-                GameEvent::ShotIntoMelee { ally, .. } if ally.0 == "duo"
+                GameEvent::ThirteenthAge(ThirteenthAgeEvent::ShotIntoMelee { ally, .. }) if ally.0 == "duo"
             )));
             assert_eq!(r.len(), 2, "the attack is rerolled");
             assert_eq!(r[1].0, cid("duo"), "against the engaged ally");
             found += 1;
         } else {
-            assert!(
-                !ev.iter()
-                    .any(|x| matches!(x, GameEvent::ShotIntoMelee { .. }))
-            );
+            assert!(!ev.iter().any(|x| matches!(
+                x,
+                GameEvent::ThirteenthAge(ThirteenthAgeEvent::ShotIntoMelee { .. })
+            )));
         }
     }
     assert!(found > 0);
@@ -321,25 +324,25 @@ fn intercepting_is_only_possible_right_after_the_move() {
     e.execute(&engage("archer", "ogre-1")).unwrap();
     e.execute(&attack("archer", "melee", "ogre-1")).unwrap();
     let r = e
-        .execute(&Command::Intercept {
+        .execute(&Command::ThirteenthAge(ThirteenthAgeCommand::Intercept {
             actor: cid("ogre-2"),
             mover: cid("archer"),
-        })
+        }))
         .unwrap_err();
     assert_eq!(r.code, ErrorCode::InvalidArgument);
     // Right after a move it works.
     let mut e = engine_at(5, "archer");
     e.execute(&engage("archer", "ogre-1")).unwrap();
     let ev = e
-        .execute(&Command::Intercept {
+        .execute(&Command::ThirteenthAge(ThirteenthAgeCommand::Intercept {
             actor: cid("ogre-2"),
             mover: cid("archer"),
-        })
+        }))
         .unwrap();
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::Intercepted { .. }))
-    );
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Intercepted { .. })
+    )));
     let archer = e
         .state()
         .combatants
@@ -405,9 +408,9 @@ fn attacks_limited_by_hit_points_refuse_healthier_targets() {
 fn the_gm_holds_resumes_and_resets_the_escalation_die() {
     use fray_protocol::command::EscalationAction;
     let mut e = engine_at(1, "duo");
-    e.execute(&Command::Escalation {
+    e.execute(&Command::ThirteenthAge(ThirteenthAgeCommand::Escalation {
         action: EscalationAction::Hold,
-    })
+    }))
     .unwrap();
     let end_round = |e: &mut Engine| {
         let r = e.state().round;
@@ -418,23 +421,23 @@ fn the_gm_holds_resumes_and_resets_the_escalation_die() {
     };
     end_round(&mut e);
     assert_eq!(e.state().escalation, 0, "held: no advance in round 2");
-    e.execute(&Command::Escalation {
+    e.execute(&Command::ThirteenthAge(ThirteenthAgeCommand::Escalation {
         action: EscalationAction::Resume,
-    })
+    }))
     .unwrap();
     end_round(&mut e);
     assert_eq!(e.state().escalation, 1, "resumed: +1 at the next round");
     end_round(&mut e);
     assert_eq!(e.state().escalation, 2);
-    e.execute(&Command::Escalation {
+    e.execute(&Command::ThirteenthAge(ThirteenthAgeCommand::Escalation {
         action: EscalationAction::Reset,
-    })
+    }))
     .unwrap();
     assert_eq!(e.state().escalation, 0);
     let r = e
-        .execute(&Command::Escalation {
+        .execute(&Command::ThirteenthAge(ThirteenthAgeCommand::Escalation {
             action: EscalationAction::Resume,
-        })
+        }))
         .unwrap_err();
     assert_eq!(r.code, ErrorCode::InvalidArgument, "already advancing");
 }
@@ -444,7 +447,10 @@ fn the_gm_holds_resumes_and_resets_the_escalation_die() {
 fn fleeing_ends_the_battle_as_a_campaign_loss() {
     let mut e = engine_at(1, "duo");
     let ev = e.execute(&Command::Flee).unwrap();
-    assert!(matches!(ev[0], GameEvent::PartyFled));
+    assert!(matches!(
+        ev[0],
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::PartyFled)
+    ));
     assert!(ev.iter().any(|x| matches!(
         x,
         GameEvent::BattleEnded {
@@ -513,7 +519,9 @@ fn a_rolled_number_of_targets_attacks_the_first_named_ones() {
         let count = ev
             .iter()
             .find_map(|x| match x {
-                GameEvent::TargetsRolled { count, .. } => Some(*count),
+                GameEvent::ThirteenthAge(ThirteenthAgeEvent::TargetsRolled { count, .. }) => {
+                    Some(*count)
+                }
                 _ => None,
             })
             .expect("targets rolled");
@@ -557,7 +565,11 @@ fn an_all_engaged_attack_targets_every_engaged_enemy() {
 fn a_delayed_combatant_acts_later_and_keeps_its_new_place() {
     let mut e = engine_at(6, "duo");
     let order_before = e.state().order.clone();
-    let ev = e.execute(&Command::Delay { actor: cid("duo") }).unwrap();
+    let ev = e
+        .execute(&Command::ThirteenthAge(ThirteenthAgeCommand::Delay {
+            actor: cid("duo"),
+        }))
+        .unwrap();
     assert!(matches!(ev[0], GameEvent::Delayed { .. }));
     // No end-of-turn processing: no TurnEnded for duo; the next combatant starts.
     assert!(
@@ -568,16 +580,19 @@ fn a_delayed_combatant_acts_later_and_keeps_its_new_place() {
     assert_ne!(next, cid("duo"));
     assert_eq!(e.state().delayed, vec![cid("duo")]);
     // Duo steps in after the current turn.
-    e.execute(&Command::Undelay { actor: cid("duo") }).unwrap();
+    e.execute(&Command::ThirteenthAge(ThirteenthAgeCommand::Undelay {
+        actor: cid("duo"),
+    }))
+    .unwrap();
     let ev = e
         .execute(&Command::EndTurn {
             actor: next.clone(),
         })
         .unwrap();
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::OrderChanged { .. }))
-    );
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::OrderChanged { .. })
+    )));
     assert_eq!(e.state().current, Some(cid("duo")));
     let order = e.state().order;
     let pos = |id: &CombatantId| order.iter().position(|c| c == id).unwrap();
@@ -596,9 +611,11 @@ fn a_delayed_combatant_acts_later_and_keeps_its_new_place() {
     })
     .unwrap();
     assert_eq!(
-        e.execute(&Command::Delay { actor: cid("duo") })
-            .unwrap_err()
-            .code,
+        e.execute(&Command::ThirteenthAge(ThirteenthAgeCommand::Delay {
+            actor: cid("duo")
+        }))
+        .unwrap_err()
+        .code,
         ErrorCode::ActionAlreadyUsed
     );
 }
@@ -609,7 +626,10 @@ fn a_delayed_combatant_acts_later_and_keeps_its_new_place() {
 fn a_delay_ends_when_the_turn_comes_around_again() {
     let mut e = engine_at(6, "duo");
     let round = e.state().round;
-    e.execute(&Command::Delay { actor: cid("duo") }).unwrap();
+    e.execute(&Command::ThirteenthAge(ThirteenthAgeCommand::Delay {
+        actor: cid("duo"),
+    }))
+    .unwrap();
     while e.state().current != Some(cid("duo")) {
         let cur = e.state().current.unwrap();
         e.execute(&Command::EndTurn { actor: cur }).unwrap();
@@ -617,9 +637,11 @@ fn a_delay_ends_when_the_turn_comes_around_again() {
     assert_eq!(e.state().round, round + 1);
     assert!(e.state().delayed.is_empty());
     assert_eq!(
-        e.execute(&Command::Undelay { actor: cid("duo") })
-            .unwrap_err()
-            .code,
+        e.execute(&Command::ThirteenthAge(ThirteenthAgeCommand::Undelay {
+            actor: cid("duo")
+        }))
+        .unwrap_err()
+        .code,
         ErrorCode::InvalidArgument
     );
 }
@@ -633,10 +655,10 @@ fn an_ambush_round_lets_only_the_ambusher_and_its_best_ally_act() {
         let seed = 9;
         let mut e = Engine::new(&encounter(), SessionRng::from_seed(seed), secret(seed)).unwrap();
         let ev = e
-            .execute(&Command::StartAmbush {
+            .execute(&Command::ThirteenthAge(ThirteenthAgeCommand::StartAmbush {
                 ambusher: cid("ogre-3"),
                 advance_escalation: advance,
-            })
+            }))
             .unwrap();
         // Only the monsters rolled so far.
         for x in &ev {
@@ -698,18 +720,22 @@ fn a_fallen_hero_fights_in_spirit() {
     let (s0, st) = rng.initial_parts();
     rng = SessionRng::resume(s0, st, e.rng().draws());
     let mut e = Engine::restore(&encounter(), &state, rng, secret(2)).unwrap();
-    let spirit = |stat| Command::FightInSpirit {
-        actor: cid("archer"),
-        ally: cid("duo"),
-        stat,
+    let spirit = |stat| {
+        Command::ThirteenthAge(ThirteenthAgeCommand::FightInSpirit {
+            actor: cid("archer"),
+            ally: cid("duo"),
+            stat,
+        })
     };
     // A hero still in the fight cannot.
     let r = e
-        .execute(&Command::FightInSpirit {
-            actor: cid("duo"),
-            ally: cid("archer"),
-            stat: BonusStat::Attack,
-        })
+        .execute(&Command::ThirteenthAge(
+            ThirteenthAgeCommand::FightInSpirit {
+                actor: cid("duo"),
+                ally: cid("archer"),
+                stat: BonusStat::Attack,
+            },
+        ))
         .unwrap_err();
     assert_eq!(r.code, ErrorCode::InvalidArgument);
     let ev = e.execute(&spirit(BonusStat::Attack)).unwrap();
@@ -764,12 +790,15 @@ fn a_potion_gets_a_dying_ally_back_on_its_feet() {
     let (s0, st) = rng.initial_parts();
     rng = SessionRng::resume(s0, st, e.rng().draws());
     let mut e = Engine::restore(&enc, &state, rng, secret(2)).unwrap();
-    let potion = Command::UsePotion {
+    let potion = Command::ThirteenthAge(ThirteenthAgeCommand::UsePotion {
         actor: cid("duo"),
         target: cid("archer"),
-    };
+    });
     let ev = e.execute(&potion).unwrap();
-    assert!(ev.iter().any(|x| matches!(x, GameEvent::PotionUsed { .. })));
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::PotionUsed { .. })
+    )));
     assert!(ev.iter().any(|x| matches!(x, GameEvent::Revived { .. })));
     let s = e.state();
     let archer = s.combatants.iter().find(|c| c.id.0 == "archer").unwrap();
@@ -815,7 +844,9 @@ fn lasting_wounds_are_an_option_taken_at_the_end_of_the_battle() {
         let wounds: Vec<i32> = ev
             .iter()
             .filter_map(|x| match x {
-                GameEvent::LastingWound { max_hp_after, .. } => Some(*max_hp_after),
+                GameEvent::ThirteenthAge(ThirteenthAgeEvent::LastingWound {
+                    max_hp_after, ..
+                }) => Some(*max_hp_after),
                 _ => None,
             })
             .collect();
@@ -885,9 +916,12 @@ fn meaningful_death_puts_pcs_in_a_coma_unless_a_villain_slays_them() {
                 continue;
             }
             let died = ev.iter().any(|x| matches!(x, GameEvent::Died { .. }));
-            let coma = ev
-                .iter()
-                .any(|x| matches!(x, GameEvent::FellIntoComa { .. }));
+            let coma = ev.iter().any(|x| {
+                matches!(
+                    x,
+                    GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa { .. })
+                )
+            });
             assert_eq!((died, coma), (villain, !villain), "villain = {villain}");
             seen = true;
             break;
@@ -902,10 +936,12 @@ fn meaningful_death_puts_pcs_in_a_coma_unless_a_villain_slays_them() {
 fn the_universal_modifier_is_plus_or_minus_two() {
     use fray_protocol::event::BonusStat;
     let mut e = engine_at(2, "duo");
-    let m = |amount| Command::SituationalModifier {
-        target: cid("duo"),
-        stat: BonusStat::Attack,
-        amount,
+    let m = |amount| {
+        Command::ThirteenthAge(ThirteenthAgeCommand::SituationalModifier {
+            target: cid("duo"),
+            stat: BonusStat::Attack,
+            amount,
+        })
     };
     assert_eq!(
         e.execute(&m(3)).unwrap_err().code,
@@ -941,7 +977,7 @@ fn a_confused_attacker_hits_an_ally_instead() {
     let ev = e.execute(&attack("archer", "ranged", "ogre-1")).unwrap();
     assert!(ev.iter().any(|x| matches!(
         x,
-        GameEvent::ConfusedAttack { ally, .. } if ally.0 == "duo"
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ConfusedAttack { ally, .. }) if ally.0 == "duo"
     )));
     let r = rolls(&ev);
     assert_eq!(r.len(), 1);
@@ -1024,10 +1060,10 @@ fn a_readied_action_is_taken_out_of_turn_and_moves_the_initiative() {
     // Out of turn, the readied shot.
     let ev = e.execute(&attack("archer", "ranged", "ogre-1")).unwrap();
     assert!(matches!(ev[0], GameEvent::ReadiedActionTaken { .. }));
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::OrderChanged { .. }))
-    );
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::OrderChanged { .. })
+    )));
     assert_eq!(rolls(&ev).len(), 1);
     let s = e.state();
     assert_eq!(s.current, Some(current.clone()), "the current turn goes on");

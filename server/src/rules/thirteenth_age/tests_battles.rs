@@ -15,6 +15,7 @@ use crate::content::model::Encounter;
 use crate::dice::SessionRng;
 use crate::engine::Engine;
 use crate::engine::components::SeedSecret;
+use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::event::{ActionKind, SavePurpose};
 use fray_protocol::state::{LifeStatus, Phase, SessionState};
 use fray_protocol::{Command, ErrorCode, GameEvent};
@@ -283,9 +284,11 @@ fn four_failed_death_saves_mean_a_coma_under_meaningful_death() {
             combatant: cid("kai"),
             failures: 4
         }));
-        assert!(ev.contains(&GameEvent::FellIntoComa {
-            combatant: cid("kai")
-        }));
+        assert!(ev.contains(&GameEvent::ThirteenthAge(
+            ThirteenthAgeEvent::FellIntoComa {
+                combatant: cid("kai")
+            }
+        )));
         assert!(!ev.iter().any(|x| matches!(x, GameEvent::Died { .. })));
         let k = cs(&e, "kai");
         assert_eq!((k.status, k.coma), (LifeStatus::Unconscious, true));
@@ -542,11 +545,13 @@ damage_per_ally = 3
         to_turn_of(&mut e, "kai");
         hit(&mut e)
     });
-    assert!(ev.contains(&GameEvent::AlliesCounted {
-        attacker: cid("kai"),
-        allies: vec![cid("lia"), cid("wolf")],
-        bonus: 6
-    }));
+    assert!(ev.contains(&GameEvent::ThirteenthAge(
+        ThirteenthAgeEvent::AlliesCounted {
+            attacker: cid("kai"),
+            allies: vec![cid("lia"), cid("wolf")],
+            bonus: 6
+        }
+    )));
     let dealt = ev.iter().find_map(|x| match x {
         GameEvent::Damaged { amount, .. } => Some(*amount),
         _ => None,
@@ -565,11 +570,13 @@ damage_per_ally = 3
         });
         hit(&mut e)
     });
-    assert!(ev.contains(&GameEvent::AlliesCounted {
-        attacker: cid("kai"),
-        allies: vec![],
-        bonus: 0
-    }));
+    assert!(ev.contains(&GameEvent::ThirteenthAge(
+        ThirteenthAgeEvent::AlliesCounted {
+            attacker: cid("kai"),
+            allies: vec![],
+            bonus: 0
+        }
+    )));
 }
 
 /// Content checks of the clauses above: errors name the file, the field and the reason.

@@ -16,6 +16,7 @@ use crate::content::model::Encounter;
 use crate::dice::SessionRng;
 use crate::engine::Engine;
 use crate::engine::components::{Effects, Resistances, SeedSecret};
+use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{AttackOutcome, Condition, DamageType, EffectDuration, EffectKind};
 use fray_protocol::state::{LifeStatus, Phase};
@@ -468,7 +469,12 @@ fn the_gm_refuses_knock_outs_and_refused_blows_change_nothing() {
         ErrorCode::InvalidArgument
     );
     let ev = run(&mut e, &Command::KnockOuts { allowed: false });
-    assert_eq!(ev, vec![GameEvent::KnockOutsRuled { allowed: false }]);
+    assert_eq!(
+        ev,
+        vec![GameEvent::ThirteenthAge(
+            ThirteenthAgeEvent::KnockOutsRuled { allowed: false }
+        )]
+    );
     assert!(!e.state().knock_outs_allowed);
     let r = refusal(&mut e, &shot("kai", "cosh", "goblin-1", true));
     assert_eq!(r.code, ErrorCode::KnockOutRefused);

@@ -6,6 +6,7 @@ use crate::dice::SessionRng;
 use crate::engine::Engine;
 use crate::engine::components::SeedSecret;
 use crate::rules::thirteenth_age::rules;
+use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::command::AttackMode;
 use fray_protocol::{CombatantId, Command, GameEvent};
 
@@ -128,7 +129,12 @@ fn natural_and_damage(ev: &[GameEvent]) -> (u32, Option<i32>, bool) {
         GameEvent::Damaged { amount, .. } => Some(*amount),
         _ => None,
     });
-    let resisted = ev.iter().any(|e| matches!(e, GameEvent::Resisted { .. }));
+    let resisted = ev.iter().any(|e| {
+        matches!(
+            e,
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::Resisted { .. })
+        )
+    });
     (natural, dealt, resisted)
 }
 
@@ -174,10 +180,10 @@ fn non_magical_energy_cannot_hurt_a_resistant_creature() {
             dealt, None,
             "seed {seed}: mundane fire hurt a fire-resistant creature"
         );
-        assert!(
-            ev.iter()
-                .any(|e| matches!(e, GameEvent::Resisted { immune: true, .. }))
-        );
+        assert!(ev.iter().any(|e| matches!(
+            e,
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::Resisted { immune: true, .. })
+        )));
     }
 }
 

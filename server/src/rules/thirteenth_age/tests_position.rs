@@ -30,6 +30,7 @@ use fray_protocol::event::{
 use fray_protocol::grid::Size;
 use fray_protocol::state::LifeStatus;
 use fray_protocol::{Command, ErrorCode, GameEvent};
+use fray_protocol::{ThirteenthAgeCommand, ThirteenthAgeEvent};
 
 // ------------------------------------------------------------------------------------------
 // Content
@@ -216,14 +217,14 @@ fn far(actor: &str) -> Command {
 }
 
 fn disengage(actor: &str) -> Command {
-    Command::Disengage { actor: cid(actor) }
+    Command::ThirteenthAge(ThirteenthAgeCommand::Disengage { actor: cid(actor) })
 }
 
 fn intercept(actor: &str, mover: &str) -> Command {
-    Command::Intercept {
+    Command::ThirteenthAge(ThirteenthAgeCommand::Intercept {
         actor: cid(actor),
         mover: cid(mover),
-    }
+    })
 }
 
 fn stabilize(actor: &str, target: &str) -> Command {
@@ -277,11 +278,11 @@ fn engaged(e: &Engine, who: &str) -> Vec<String> {
 fn opened(ev: &[GameEvent]) -> Vec<(String, Vec<String>, Provocation)> {
     ev.iter()
         .filter_map(|x| match x {
-            GameEvent::OpportunityOpened {
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::OpportunityOpened {
                 provoker,
                 attackers,
                 reason,
-            } => Some((
+            }) => Some((
                 provoker.0.clone(),
                 attackers.iter().map(|a| a.0.clone()).collect(),
                 *reason,
@@ -474,8 +475,10 @@ fn moving_away_while_engaged_opens_an_opportunity_attack_for_each_engager() {
         opened_one("ann", &["brute-1", "brute-2"], Provocation::MovingAway)
     );
     assert!(
-        index(&ev, |x| matches!(x, GameEvent::OpportunityOpened { .. }))
-            < index(&ev, |x| matches!(x, GameEvent::Moved { .. }))
+        index(&ev, |x| matches!(
+            x,
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::OpportunityOpened { .. })
+        )) < index(&ev, |x| matches!(x, GameEvent::Moved { .. }))
     );
     assert!(engaged(&e, "ann").is_empty());
     assert!(engaged(&e, "brute-1").is_empty());
@@ -546,7 +549,7 @@ fn opportunity_attacks_are_basic_melee_attacks_and_never_flexible() {
     let ev = run(&mut e, &oa("brute-1", "claw", "ann"));
     assert!(!any(&ev, |x| matches!(
         x,
-        GameEvent::ManeuverTriggered { .. }
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ManeuverTriggered { .. })
     )));
     assert_eq!(atks(&ev).len(), 1);
 }
@@ -660,8 +663,10 @@ fn a_ranged_attack_while_engaged_provokes_the_foes_not_targeted() {
         opened_one("ann", &["brute-2"], Provocation::RangedAttack)
     );
     assert!(
-        index(&ev, |x| matches!(x, GameEvent::OpportunityOpened { .. }))
-            < index(&ev, |x| matches!(x, GameEvent::AttackRolled { .. }))
+        index(&ev, |x| matches!(
+            x,
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::OpportunityOpened { .. })
+        )) < index(&ev, |x| matches!(x, GameEvent::AttackRolled { .. }))
     );
     // Attacking does not move: still engaged with both.
     assert_eq!(engaged(&e, "ann"), ["brute-1", "brute-2"]);
@@ -749,9 +754,9 @@ fn a_successful_disengage_frees_without_opportunity_attacks() {
     });
     assert!(has(
         &ev,
-        &GameEvent::Disengaged {
+        &GameEvent::ThirteenthAge(ThirteenthAgeEvent::Disengaged {
             combatant: cid("ann")
-        }
+        })
     ));
     assert!(opened(&ev).is_empty());
     for who in ["ann", "brute-1", "brute-2"] {
@@ -785,7 +790,10 @@ fn a_failed_disengage_spends_the_move_and_stays_engaged() {
         let ev = run(&mut e, &disengage("ann"));
         (!saves(&ev, "ann")[0].3).then_some((e, ev))
     });
-    assert!(!any(&ev, |x| matches!(x, GameEvent::Disengaged { .. })));
+    assert!(!any(&ev, |x| matches!(
+        x,
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Disengaged { .. })
+    )));
     assert!(opened(&ev).is_empty());
     assert_eq!(engaged(&e, "ann"), ["brute-1", "brute-2"]);
     let actions = cs(&e, "ann").actions;
@@ -846,9 +854,9 @@ fn a_grabbed_disengage_takes_minus_5_unless_the_grabber_was_hit_this_turn() {
     ));
     assert!(has(
         &ev,
-        &GameEvent::Disengaged {
+        &GameEvent::ThirteenthAge(ThirteenthAgeEvent::Disengaged {
             combatant: cid("ann")
-        }
+        })
     ));
     assert!(conditions(&cs(&e, "ann")).is_empty());
     assert!(engaged(&e, "ann").is_empty());
@@ -869,10 +877,10 @@ fn an_unengaged_combatant_intercepts_an_enemy_that_just_moved() {
     let ev = run(&mut e, &intercept("ann", "brute-1"));
     assert_eq!(
         ev,
-        [GameEvent::Intercepted {
+        [GameEvent::ThirteenthAge(ThirteenthAgeEvent::Intercepted {
             interceptor: cid("ann"),
             mover: cid("brute-1"),
-        }]
+        })]
     );
     assert_eq!(engaged(&e, "brute-1"), ["ann"]);
     assert_eq!(engaged(&e, "ann"), ["brute-1"]);
@@ -1279,12 +1287,12 @@ fn flexible_attacks_trigger_the_first_maneuver_matching_the_natural_roll() {
         let triggered: Vec<(String, u32)> = ev
             .iter()
             .filter_map(|x| match x {
-                GameEvent::ManeuverTriggered {
+                GameEvent::ThirteenthAge(ThirteenthAgeEvent::ManeuverTriggered {
                     attacker,
                     target,
                     maneuver,
                     natural,
-                } => {
+                }) => {
                     assert_eq!((attacker.as_str(), target.as_str()), ("ann", "dummy-1"));
                     Some((maneuver.clone(), *natural))
                 }
@@ -1368,7 +1376,7 @@ fn non_flexible_attacks_never_trigger_maneuvers() {
         naturals.insert(the_atk(&ev).natural);
         assert!(!any(&ev, |x| matches!(
             x,
-            GameEvent::ManeuverTriggered { .. }
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::ManeuverTriggered { .. })
         )));
         assert!(applied(&ev).is_empty());
         assert!(damage_rolls(&ev).len() <= 1);
@@ -1536,10 +1544,10 @@ fn a_grab_engages_and_blocks_moving_and_ranged_attacks_and_the_grabber_gets_plus
     );
     assert!(has(
         &ev,
-        &GameEvent::Engaged {
+        &GameEvent::ThirteenthAge(ThirteenthAgeEvent::Engaged {
             combatant: cid("ann"),
             with: cid("brute-1"),
-        }
+        })
     ));
     assert_eq!(engaged(&e, "ann"), ["brute-1"]);
     assert_eq!(engaged(&e, "brute-1"), ["ann"]);
@@ -1634,11 +1642,11 @@ fn let_go(actor: &str, target: &str) -> Command {
 }
 
 fn teleport(target: &str, engage: Option<&str>, far_away: bool) -> Command {
-    Command::Teleport {
+    Command::ThirteenthAge(ThirteenthAgeCommand::Teleport {
         target: cid(target),
         engage: engage.map(cid),
         far_away,
-    }
+    })
 }
 
 /// 13th-age-combat.txt § Grabbed ("A creature can let go of a creature it is grabbing as a free
@@ -1666,10 +1674,10 @@ fn a_grabber_lets_go_as_a_free_action_and_moves_away_without_an_opportunity_atta
     assert_eq!(
         ev,
         [
-            GameEvent::LetGo {
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::LetGo {
                 grabber: cid("brute-1"),
                 grabbed: cid("ann"),
-            },
+            }),
             GameEvent::EffectEnded {
                 target: cid("ann"),
                 effect: grab,
@@ -1744,11 +1752,11 @@ fn a_teleport_leaves_engagements_without_opportunity_attacks_even_when_grabbed_o
     ));
     assert!(has(
         &ev,
-        &GameEvent::Teleported {
+        &GameEvent::ThirteenthAge(ThirteenthAgeEvent::Teleported {
             combatant: cid("ann"),
             engaged: None,
             far_away: false,
-        }
+        })
     ));
     assert!(engaged(&e, "ann").is_empty() && engaged(&e, "brute-1").is_empty());
     assert!(!conditions(&cs(&e, "ann")).contains(&Condition::Grabbed));
@@ -1791,10 +1799,10 @@ fn lassoed_by(size: &str, n: u32, seed: u64) -> Option<(Engine, Vec<GameEvent>)>
 }
 
 fn carried(grabber: &str, grabbed: &str) -> GameEvent {
-    GameEvent::Carried {
+    GameEvent::ThirteenthAge(ThirteenthAgeEvent::Carried {
         grabber: cid(grabber),
         grabbed: cid(grabbed),
-    }
+    })
 }
 
 /// 13th-age-combat.txt § Grabbed ("If you are smaller than the creature that is grabbing you, it
@@ -1939,10 +1947,10 @@ fn an_intercepted_grabber_keeps_the_creature_it_carries() {
     assert_eq!(
         ev,
         [
-            GameEvent::Intercepted {
+            GameEvent::ThirteenthAge(ThirteenthAgeEvent::Intercepted {
                 interceptor: cid("bo"),
                 mover: cid("brute-1"),
-            },
+            }),
             carried("brute-1", "ann"),
         ]
     );

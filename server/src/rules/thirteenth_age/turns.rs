@@ -7,6 +7,7 @@ use super::decider::Decider;
 use super::field::has_condition;
 use super::rules;
 use crate::engine::components::{SeedSecret, Stage};
+use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::event::{
     Condition, DamageCause, EffectDuration, EffectEndReason, EffectKind, GameEvent, SavePurpose,
 };
@@ -55,10 +56,10 @@ pub fn end_battle(d: &mut Decider, winner: Option<Side>) {
             .map(|f| (f.c.id.clone(), (f.hp.max - (2 + f.c.level)).max(1)))
             .collect();
         for (combatant, max_hp_after) in wounded {
-            d.emit(GameEvent::LastingWound {
+            d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::LastingWound {
                 combatant,
                 max_hp_after,
-            });
+            }));
         }
     }
     d.emit(GameEvent::BattleEnded { winner });
@@ -235,10 +236,10 @@ fn begin_next_turn(d: &mut Decider) {
             .position(|c| *c == last_id)
             .map_or(0, |i| i + 1);
         new_order.insert(at, actor.clone());
-        d.emit(GameEvent::OrderChanged {
+        d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::OrderChanged {
             order: new_order,
             turn_index: u32::try_from(at.saturating_sub(1)).unwrap_or(0),
-        });
+        }));
         d.emit(GameEvent::TurnStarted {
             combatant: actor.clone(),
             round: d.field.battle.round,
@@ -267,7 +268,9 @@ fn begin_next_turn(d: &mut Decider) {
                     d.field.battle.escalation_held,
                 );
                 if esc != d.field.battle.escalation {
-                    d.emit(GameEvent::EscalationDie { value: esc });
+                    d.emit(GameEvent::ThirteenthAge(
+                        ThirteenthAgeEvent::EscalationDie { value: esc },
+                    ));
                 }
                 0
             }
@@ -328,7 +331,9 @@ fn surprise_round(d: &mut Decider, order: &[CombatantId], advance: bool) {
         order: placed.into_iter().map(|p| p.3).collect(),
     });
     if advance {
-        d.emit(GameEvent::EscalationDie { value: 1 });
+        d.emit(GameEvent::ThirteenthAge(
+            ThirteenthAgeEvent::EscalationDie { value: 1 },
+        ));
     }
 }
 
@@ -360,9 +365,9 @@ fn death_save(d: &mut Decider, id: &CombatantId) {
         });
         if failures >= rules::DEATH_SAVE_FAILURES_TO_DIE {
             if d.field.options.0.meaningful_death {
-                d.emit(GameEvent::FellIntoComa {
+                d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa {
                     combatant: id.clone(),
-                });
+                }));
             } else {
                 d.emit(GameEvent::Died {
                     combatant: id.clone(),
