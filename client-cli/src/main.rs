@@ -2,7 +2,8 @@
 //!
 //! This file is only the command line (clap), the dispatch to `commands/` and the exit codes:
 //! 0 success, 1 failure (server refusal, verification mismatch, connection trouble), 2 an
-//! unreadable file or log. Everything else lives in the modules below.
+//! unreadable file or log, 3 (`verify`) a log recorded under another version of its rules:
+//! read and its integrity checked, but not re-decided. Everything else lives in the modules below.
 
 mod commands;
 mod connection;

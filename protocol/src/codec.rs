@@ -137,6 +137,15 @@ pub fn from_bincode_record<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Codec
     bincode_limited::<T, MAX_RECORD>(bytes)
 }
 
+/// Decodes the value a log record payload *starts with*, ignoring what follows (bounded like
+/// [`from_bincode_record`]). Readers use it to learn a record's format version before choosing
+/// how to decode the rest.
+pub fn bincode_record_prefix<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    check_size(bytes.len(), MAX_RECORD)?;
+    let config = bincode::config::standard().with_limit::<MAX_RECORD>();
+    Ok(bincode::serde::decode_from_slice::<T, _>(bytes, config)?.0)
+}
+
 fn check_size(size: usize, limit: usize) -> Result<(), CodecError> {
     if size > limit {
         Err(CodecError::TooLarge { size, limit })

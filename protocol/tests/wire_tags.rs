@@ -45,7 +45,10 @@ fn every_frozen_wire_tag_still_names_the_same_variant() {
     let frozen = std::fs::read_to_string(&path).expect("tests/compat/wire-tags.txt");
     let current: HashSet<String> = current_lines().into_iter().collect();
     let mut missing = Vec::new();
-    for line in frozen.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in frozen
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         if !current.contains(line) {
             missing.push(line.to_owned());
         }
@@ -76,7 +79,10 @@ fn every_current_wire_tag_is_frozen() {
 
 #[test]
 fn a_json_name_belongs_to_exactly_one_enum() {
-    for (what, tags) in [("command", Command::wire_tags()), ("event", GameEvent::wire_tags())] {
+    for (what, tags) in [
+        ("command", Command::wire_tags()),
+        ("event", GameEvent::wire_tags()),
+    ] {
         let wrappers: BTreeSet<&str> = tags.iter().skip(1).map(|(f, _)| *f).collect();
         let mut seen = HashSet::new();
         for (_, names) in &tags {

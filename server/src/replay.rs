@@ -178,6 +178,27 @@ pub enum ReplayError {
     /// Seed, salt, RNG state or commitment disagree.
     #[error("fairness check failed: {0}")]
     Fairness(String),
+    /// Recorded under another version of its rules than this build implements: the commands
+    /// cannot be re-decided (the dice would be read by other rules). What could be checked
+    /// without the rules was: every frame's CRC (on reading), the seed commitment and, for a
+    /// full log, every stored state hash by folding the recorded events.
+    #[error(
+        "recorded under {ruleset} rules v{recorded}; this build implements {}: the commands cannot be re-decided (checked instead: every frame's CRC, {}, and {hashes_checked} state hashes by folding the recorded events)",
+        current.map_or_else(|| format!("no {ruleset} rules"), |v| format!("v{v}")),
+        if *commitment_checked { "the seed commitment" } else { "not the seed commitment (the seed is not revealed)" }
+    )]
+    RulesChanged {
+        /// The ruleset id.
+        ruleset: String,
+        /// The rules version the log was decided under.
+        recorded: u32,
+        /// The version this build implements (`None`: it does not play this ruleset).
+        current: Option<u32>,
+        /// Whether the revealed seed matched its commitment.
+        commitment_checked: bool,
+        /// State hashes that matched when folding the recorded events.
+        hashes_checked: u64,
+    },
     /// A public log whose seed is not revealed yet cannot be re-decided.
     #[error(
         "the seed is not revealed in this public log yet (it is revealed when the session ends): the dice cannot be checked before"
@@ -313,6 +334,21 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
     }
     if !public {
         check_secret_commitment(g)?;
+    }
+    let current = crate::rules::version(&g.ruleset);
+    if current != Some(g.ruleset_version) {
+        let hashes_checked = if public {
+            0
+        } else {
+            fold(fight)?.hashes_checked
+        };
+        return Err(ReplayError::RulesChanged {
+            ruleset: g.ruleset.clone(),
+            recorded: g.ruleset_version,
+            current,
+            commitment_checked,
+            hashes_checked,
+        });
     }
     let mut engine = engine_for(g).map_err(|e| ReplayError::Invalid(e.to_string()))?;
     let mut report = VerifyReport {

@@ -3,12 +3,15 @@
 //! recording replays, and helpers to tamper with logs.
 
 use anyhow::{Result, anyhow};
+use fray_protocol::codec::{from_bincode_record, to_bincode};
 use fray_protocol::ids::{CombatantId, Role, Side};
 use fray_protocol::state::Phase;
 use fray_protocol::{BxCommand, BxEvent, FiveTorchesCommand, OrcusEvent};
 use fray_protocol::{Command, GameEvent, SessionState};
 use fray_server::demo::bot::next_for_table;
+use fray_server::log::{FsStorage, SegmentHeader, SessionLog};
 use fray_server::net::{self, Registry};
+use fray_server::session::record::{Genesis, Record};
 use fray_server::session::{Session, SessionConfig};
 use std::net::SocketAddr;
 use std::path::Path;
@@ -128,6 +131,29 @@ pub fn play_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<Comm
 }
 
 /// Copies every file of a directory (flat).
+/// Copies a recorded session's log to the empty directory `to`, editing its segment header and
+/// genesis on the way: the compatibility tests make recordings "of other versions" from real
+/// ones (an older ruleset version, the next record format).
+pub fn rewrite_genesis(
+    from: &Path,
+    to: &Path,
+    edit: impl FnOnce(&mut SegmentHeader, &mut Genesis),
+) -> Result<()> {
+    let recovered = fray_server::log::read_log_path(from)?;
+    let mut header = recovered.header.clone();
+    let mut frames: Vec<Vec<u8>> = recovered.frames.into_iter().map(|(_, b)| b).collect();
+    let first = frames.first_mut().ok_or_else(|| anyhow!("an empty log"))?;
+    let Record::Genesis(mut genesis) = from_bincode_record::<Record>(first)? else {
+        return Err(anyhow!("the first record is not a genesis"));
+    };
+    edit(&mut header, &mut genesis);
+    *first = to_bincode(&Record::Genesis(genesis))?;
+    let mut log = SessionLog::create(FsStorage::open(to)?, header)?;
+    log.append_batch(&frames)?;
+    log.flush_sync()?;
+    Ok(())
+}
+
 pub fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     std::fs::create_dir_all(to)?;
     for e in std::fs::read_dir(from)? {

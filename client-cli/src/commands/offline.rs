@@ -16,6 +16,9 @@ use std::process::ExitCode;
 
 /// Exit code for an unreadable log.
 const UNREADABLE: u8 = 2;
+/// Exit code of `fray verify` for a log recorded under another version of its rules: it was
+/// read and its integrity checked, but its commands cannot be re-decided by this build.
+const RULES_CHANGED: u8 = 3;
 
 /// Reads a log, or reports why not. A torn tail (an append cut short by a crash, never
 /// acknowledged) is left out and said on stderr.
@@ -156,6 +159,10 @@ pub fn verify(path: &Path) -> ExitCode {
                 );
             }
             ExitCode::SUCCESS
+        }
+        Err(e @ replay::ReplayError::RulesChanged { .. }) => {
+            println!("NOT RE-DECIDED: {}: {e}", path.display());
+            ExitCode::from(RULES_CHANGED)
         }
         Err(e) => {
             println!("MISMATCH: {} does not replay: {e}", path.display());

@@ -52,6 +52,9 @@ pub enum SessionError {
     /// The encounter or ruleset cannot be run.
     #[error("{0}")]
     Setup(String),
+    /// The log's record format is not one this build reads.
+    #[error("{0}")]
+    Format(#[from] record::FormatError),
 }
 
 /// Tunables.
@@ -186,8 +189,12 @@ fn encode(record: &Record) -> Result<Vec<u8>, SessionError> {
     })
 }
 
-/// Decodes every frame into records.
+/// Decodes every frame into records, with the reader of the log's record format (read from
+/// its first frame; a format this build does not read is [`SessionError::Format`]).
 pub fn decode_frames(frames: &[(u64, Vec<u8>)]) -> Result<Vec<Record>, SessionError> {
+    if let Some((_, first)) = frames.first() {
+        record::reader_for(first)?;
+    }
     frames
         .iter()
         .map(|(seq, bytes)| {

@@ -6,8 +6,53 @@ use fray_protocol::ids::SessionId;
 use fray_protocol::{Command, GameEvent};
 use serde::{Deserialize, Serialize};
 
-/// Record format version (inside the payloads; the segment header has its own).
+/// Record format version (inside the payloads; the segment header has its own). Bump it when
+/// a record's layout must change in a way old bytes cannot be read as (a field added to an
+/// event, say), and add the reader of the old version to [`decode_records`]'s table.
 pub const RECORD_VERSION: u32 = 1;
+
+/// The record format version a log's first frame (its genesis) was written in, read before
+/// anything else: `Record::Genesis` is tag 0 and `record_version` is the genesis' first field,
+/// in every version.
+pub fn record_version_of(genesis_frame: &[u8]) -> Option<u32> {
+    match fray_protocol::codec::bincode_record_prefix::<(u32, u32)>(genesis_frame) {
+        Ok((0, version)) => Some(version),
+        _ => None,
+    }
+}
+
+/// Why a log's records cannot be read by this build.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    /// The first frame is not a genesis.
+    #[error("the first record is not a genesis")]
+    NoGenesis,
+    /// Written by a later build in a record format this one does not know.
+    #[error(
+        "written in record format v{found} by a later Fray build; this build reads record formats up to v{RECORD_VERSION}: read it with that build or a later one"
+    )]
+    Newer {
+        /// The log's record format.
+        found: u32,
+    },
+    /// A format older than any reader this build keeps (never for a released format).
+    #[error("record format v{found} has no reader in this build")]
+    Unknown {
+        /// The log's record format.
+        found: u32,
+    },
+}
+
+/// The reader of each record format version this build can read: every released one, for
+/// ever (`tests/compat/`). Version 1 is today's layout.
+pub fn reader_for(first_frame: &[u8]) -> Result<u32, FormatError> {
+    let found = record_version_of(first_frame).ok_or(FormatError::NoGenesis)?;
+    match found {
+        RECORD_VERSION => Ok(found),
+        v if v > RECORD_VERSION => Err(FormatError::Newer { found: v }),
+        v => Err(FormatError::Unknown { found: v }),
+    }
+}
 
 /// Access tokens of a session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
