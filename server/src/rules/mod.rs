@@ -5,74 +5,16 @@ pub mod basic_fantasy;
 pub mod five_torches;
 pub mod orcus;
 pub mod ose;
+pub mod registry;
 pub mod secret;
 pub mod thirteenth_age;
 
 use crate::engine::components::{Dice, Outbox, Pending};
 use bevy_ecs::prelude::Res;
-use bevy_ecs::schedule::Schedule;
-use fray_protocol::{Family, Rejection};
+use fray_protocol::Rejection;
+pub use registry::{RULESETS, Ruleset, ruleset, version};
 use thirteenth_age::decider::Decider;
 use thirteenth_age::field::Field;
-
-/// One row per ruleset: what the shared code needs to know of it. The engine and the session
-/// consult this table and never match on a ruleset id.
-#[derive(Debug, Clone, Copy)]
-pub struct Ruleset {
-    /// The id content files and log headers name (`ruleset = "orcus"`).
-    pub id: &'static str,
-    /// The rules version, recorded in every log's genesis: bumped when a rule change alters
-    /// outcomes, so that `fray verify` can say which rules a recording was decided under.
-    pub version: u32,
-    /// The family whose own commands and events the ruleset plays (the protocol's namespace).
-    pub family: Family,
-    /// Adds the ruleset's decide systems to a session's schedule.
-    pub add_systems: fn(&mut Schedule),
-}
-
-/// The rulesets this build plays.
-pub const RULESETS: &[Ruleset] = &[
-    Ruleset {
-        id: thirteenth_age::ID,
-        version: thirteenth_age::VERSION,
-        family: Family::ThirteenthAge,
-        add_systems: thirteenth_age::add_systems,
-    },
-    Ruleset {
-        id: orcus::ID,
-        version: orcus::VERSION,
-        family: Family::Orcus,
-        add_systems: orcus::add_systems,
-    },
-    Ruleset {
-        id: five_torches::ID,
-        version: five_torches::VERSION,
-        family: Family::FiveTorches,
-        add_systems: five_torches::add_systems,
-    },
-    Ruleset {
-        id: ose::ID,
-        version: ose::VERSION,
-        family: Family::Bx,
-        add_systems: ose::add_systems,
-    },
-    Ruleset {
-        id: basic_fantasy::ID,
-        version: basic_fantasy::VERSION,
-        family: Family::Bx,
-        add_systems: basic_fantasy::add_systems,
-    },
-];
-
-/// The row of a ruleset id; `None` for an id this build does not play.
-pub fn ruleset(id: &str) -> Option<&'static Ruleset> {
-    RULESETS.iter().find(|r| r.id == id)
-}
-
-/// The version of a ruleset.
-pub fn version(id: &str) -> Option<u32> {
-    ruleset(id).map(|r| r.version)
-}
 
 /// Run condition of every ruleset's `decide_command` system: a command is pending.
 pub(crate) fn command_pending(p: Res<Pending>) -> bool {
