@@ -189,10 +189,11 @@ fn encode(record: &Record) -> Result<Vec<u8>, SessionError> {
     })
 }
 
-/// Decodes every frame into records, with the reader of the log's record format (read from
-/// its first frame; a format this build does not read is [`SessionError::Format`]).
+/// Decodes frames into records. Frames from the log's start are read with the reader of the
+/// log's record format (named by its genesis, frame 0; a format this build does not read is
+/// [`SessionError::Format`]); a later range (a resume) belongs to a log already opened so.
 pub fn decode_frames(frames: &[(u64, Vec<u8>)]) -> Result<Vec<Record>, SessionError> {
-    if let Some((_, first)) = frames.first() {
+    if let Some((0, first)) = frames.first() {
         record::reader_for(first)?;
     }
     frames
