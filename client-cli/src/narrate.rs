@@ -273,7 +273,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             }
             line
         }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered { combatant }) => {
+        GameEvent::Staggered { combatant } => {
             format!("{} is staggered!", n(combatant))
         }
         GameEvent::FellUnconscious { combatant } => {
@@ -2255,9 +2255,9 @@ mod tests {
                 recovery_used: true,
                 hp_after: Some(30),
             },
-            GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered {
+            GameEvent::Staggered {
                 combatant: id("brakka"),
-            }),
+            },
             GameEvent::FellUnconscious {
                 combatant: id("brakka"),
             },

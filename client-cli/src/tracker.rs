@@ -248,7 +248,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 }
             }
         }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered { combatant }) => {
+        GameEvent::Staggered { combatant } => {
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].staggered = true;
             }

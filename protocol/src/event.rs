@@ -476,6 +476,11 @@ pub enum GameEvent {
         /// Hit points after healing (negative hit points count from 0 first).
         hp_after: Option<i32>,
     },
+    /// Crossed to half hit points or fewer.
+    Staggered {
+        /// Who.
+        combatant: CombatantId,
+    },
     /// A PC dropped to 0 hp or below.
     FellUnconscious {
         /// Who.
@@ -781,11 +786,6 @@ pub enum ThirteenthAgeEvent {
         allies: Vec<CombatantId>,
         /// The damage added to the hit damage roll.
         bonus: i32,
-    },
-    /// Crossed to half hit points or fewer.
-    Staggered {
-        /// Who.
-        combatant: CombatantId,
     },
     /// A later rally's save failed: no rally this round, the standard action is kept.
     RallyFailed {

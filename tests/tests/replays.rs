@@ -30,6 +30,31 @@ fn fights() -> Result<Vec<PathBuf>> {
 }
 
 #[test]
+fn every_recorded_event_is_common_or_of_the_fights_own_family() -> Result<()> {
+    // The namespace promise (`protocol/README.md`, "Namespaces and wire tags"): a session plays
+    // the common part and its own family; shared decide code emits only common events.
+    for path in fights()? {
+        let fight = replay::read_log(&path)?;
+        let family = fray_server::rules::ruleset(fight.ruleset())
+            .ok_or_else(|| anyhow!("{}: unknown ruleset", path.display()))?
+            .family;
+        for e in replay::fold(&fight)?.events {
+            if let Some(f) = e.event.family() {
+                assert_eq!(
+                    f,
+                    family,
+                    "{} seq {}: {:?} is not of the session's family",
+                    path.display(),
+                    e.seq,
+                    e.event
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
 fn every_replay_folds_and_verifies() -> Result<()> {
     let fights = fights()?;
     assert!(fights.len() >= 2, "expected recorded fights in replays/");

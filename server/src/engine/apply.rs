@@ -463,7 +463,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::DamageRolled { .. }
         | GameEvent::ThirteenthAge(ThirteenthAgeEvent::AlliesCounted { .. })
         | GameEvent::SaveRolled { .. }
-        | GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered { .. }) => {}
+        | GameEvent::Staggered { .. } => {}
         GameEvent::Damaged {
             target,
             amount,

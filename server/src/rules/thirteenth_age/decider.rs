@@ -199,9 +199,9 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
         });
         let was_staggered = before * 2 <= v.max;
         if !was_staggered && v.current * 2 <= v.max && v.current > 0 {
-            self.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered {
+            self.emit(GameEvent::Staggered {
                 combatant: target.clone(),
-            }));
+            });
         }
         match v.side {
             // § Unconscious: "When monsters drop to 0 hp, it means they've been slain, unless the

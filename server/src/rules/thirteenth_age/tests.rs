@@ -1717,10 +1717,7 @@ fn a_pc_is_staggered_at_half_hit_points() {
         let (mut e, ev) = hexer_opens(seed, "nick", "ann")?;
         // 30 → 16: not yet.
         assert_eq!(damaged(&ev, "ann"), [(14, Some(16))]);
-        assert!(!ev.iter().any(|x| matches!(
-            x,
-            GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered { .. })
-        )));
+        assert!(!ev.iter().any(|x| matches!(x, GameEvent::Staggered { .. })));
         assert!(!cs(&e, "ann").staggered);
         next_turn_of(&mut e, "hexer-1");
         let ev = run(&mut e, &attack("hexer-1", "nick", &["ann"]));
@@ -1731,9 +1728,9 @@ fn a_pc_is_staggered_at_half_hit_points() {
         assert_eq!(damaged(&ev, "ann"), [(14, Some(2))]);
         assert!(has(
             &ev,
-            &GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered {
+            &GameEvent::Staggered {
                 combatant: cid("ann")
-            })
+            }
         ));
         assert!(cs(&e, "ann").staggered);
         next_turn_of(&mut e, "hexer-1");
@@ -1741,10 +1738,7 @@ fn a_pc_is_staggered_at_half_hit_points() {
         if the_atk(&ev).outcome != AttackOutcome::Hit {
             return None;
         }
-        assert!(!ev.iter().any(|x| matches!(
-            x,
-            GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered { .. })
-        )));
+        assert!(!ev.iter().any(|x| matches!(x, GameEvent::Staggered { .. })));
         Some(())
     });
 }
@@ -1773,9 +1767,9 @@ fn monsters_are_staggered_at_half_and_slain_at_zero() {
         assert_eq!(after, (20 - amount).max(0), "monsters don't go below 0");
         let st = has(
             &ev,
-            &GameEvent::ThirteenthAge(ThirteenthAgeEvent::Staggered {
+            &GameEvent::Staggered {
                 combatant: cid("ogre-1"),
-            }),
+            },
         );
         assert_eq!(st, after > 0 && after <= 10, "{amount}");
         assert_eq!(
