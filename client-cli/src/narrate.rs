@@ -529,7 +529,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::InterruptUsed { combatant } => {
             format!("{} interrupts with an out-of-turn action", n(combatant))
         }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa { combatant }) => format!(
+        GameEvent::FellIntoComa { combatant } => format!(
             "{} falls into a coma (meaningful death): out of the fight, but alive",
             n(combatant)
         ),

@@ -1221,7 +1221,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
                 g.readied_counter = Some(power.clone());
             }
         }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa { combatant }) => {
+        GameEvent::FellIntoComa { combatant } => {
             if let Some(i) = find(state, combatant) {
                 state.combatants[i].coma = true;
             }

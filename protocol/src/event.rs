@@ -481,6 +481,12 @@ pub enum GameEvent {
         /// Who.
         combatant: CombatantId,
     },
+    /// Optional meaningful-death rule: instead of dying, the PC falls into a coma (out of the
+    /// fight, no more death saves; conscious again only once out of danger).
+    FellIntoComa {
+        /// Who.
+        combatant: CombatantId,
+    },
     /// A PC dropped to 0 hp or below.
     FellUnconscious {
         /// Who.
@@ -710,12 +716,6 @@ pub enum ThirteenthAgeEvent {
         roll: Roll,
         /// Targets attacked.
         count: u32,
-    },
-    /// Optional meaningful-death rule: instead of dying, the PC falls into a coma (out of the
-    /// fight, no more death saves; conscious again only once out of danger).
-    FellIntoComa {
-        /// Who.
-        combatant: CombatantId,
     },
     /// Optional lasting-wound rule: a PC dropped during the fight loses 2 + level maximum hit
     /// points when the battle ends.

@@ -537,9 +537,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::Orcus(OrcusEvent::Searched { combatant, .. }) => {
             with::<Grid>(world, combatant, |g| g.0.searched = true)
         }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa { combatant }) => {
-            with::<Hero>(world, combatant, |h| h.coma = true)
-        }
+        GameEvent::FellIntoComa { combatant } => with::<Hero>(world, combatant, |h| h.coma = true),
         GameEvent::ThirteenthAge(ThirteenthAgeEvent::LastingWound {
             combatant,
             max_hp_after,

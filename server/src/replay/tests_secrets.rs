@@ -345,7 +345,7 @@ fn an_engine_without_a_secret_stream_refuses_secret_rolls_listening_at_doors() {
     )
     .unwrap();
     assert!(e.secret_rng().is_none());
-    let r = crate::rules::thirteenth_age::tests::refusal(&mut e, &listen());
+    let r = crate::rules::common::testing::refusal(&mut e, &listen());
     assert_eq!(r.code, fray_protocol::ErrorCode::InvalidArgument);
     assert!(r.message.contains("no secret stream"), "{r}");
     assert_eq!(e.rng().draws(), 0);

@@ -1,83 +1,15 @@
 //! Rulesets. Each is a self-contained module that adds its decide systems to a session's
-//! schedule; shared machinery (components, apply, dice, the tick) lives in `engine` and `dice`.
+//! schedule; what every ruleset shares to decide (the decide wrapper, the read-only views, the
+//! guards, battles, the seed reveal) is `common`, which names no ruleset; no ruleset imports
+//! another. The engine, content and the session know rulesets only through `registry`.
 
 pub mod basic_fantasy;
+pub mod common;
 pub mod five_torches;
 pub mod orcus;
 pub mod ose;
 pub mod registry;
-pub mod secret;
+
 pub mod thirteenth_age;
 
-use crate::engine::components::{Dice, Outbox, Pending};
-use bevy_ecs::prelude::Res;
-use fray_protocol::Rejection;
 pub use registry::{RULESETS, Ruleset, ruleset, version};
-use thirteenth_age::decider::Decider;
-use thirteenth_age::field::Field;
-
-/// Run condition of every ruleset's `decide_command` system: a command is pending.
-pub(crate) fn command_pending(p: Res<Pending>) -> bool {
-    p.0.is_some()
-}
-
-/// Decides the pending command with a ruleset's `decide`. A refused command leaves the RNG where
-/// it was (engine tick, step 3), even when the refusal is found after rolling began, and emits
-/// nothing.
-pub(crate) fn decide_pending(
-    field: &Field,
-    pending: &Pending,
-    dice: &mut Dice,
-    out: &mut Outbox,
-    decide: impl FnOnce(&mut Decider, &fray_protocol::Command) -> Result<(), Rejection>,
-) {
-    let Some(cmd) = &pending.0 else { return };
-    let before = dice.0.clone();
-    let decided = {
-        let mut d = Decider::new(field, &mut dice.0);
-        decide(&mut d, cmd).map(|()| d.into_events())
-    };
-    match decided {
-        Ok(events) => out.events = events,
-        Err(r) => {
-            dice.0 = before;
-            out.rejection = Some(r);
-        }
-    }
-}
-
-/// One pass of a ruleset's turn machinery (`advance`), its events into the outbox.
-pub(crate) fn advance_pass(
-    field: &Field,
-    dice: &mut Dice,
-    out: &mut Outbox,
-    advance: impl FnOnce(&mut Decider),
-) {
-    let mut d = Decider::new(field, &mut dice.0);
-    advance(&mut d);
-    out.events = d.into_events();
-}
-
-/// A damage dice expression a GM command names (a trap's, a fall's, a bomb's): it must parse
-/// and can never roll below 0. Shared by the rulesets' GM damage commands.
-pub(crate) fn damage_dice_ok(expr: &str) -> Result<(), Rejection> {
-    use crate::dice::{DiceExpr, Placeholders};
-    use fray_protocol::ErrorCode;
-    let bad = |e: String| {
-        Rejection::new(
-            ErrorCode::InvalidArgument,
-            format!("dice expression '{expr}': {e}"),
-        )
-    };
-    let parsed = DiceExpr::parse(expr).map_err(|e| bad(e.to_string()))?;
-    let (lo, _) = parsed
-        .bounds(&Placeholders::default())
-        .map_err(|e| bad(e.to_string()))?;
-    if lo.is_some_and(|l| l < 0) {
-        return Err(Rejection::new(
-            ErrorCode::InvalidArgument,
-            format!("dice expression '{expr}' can be negative"),
-        ));
-    }
-    Ok(())
-}

@@ -7,7 +7,7 @@
 use super::Sheets;
 use super::commands::{R, dice_open, no, roll_check_with, sheet};
 use super::rules;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::ftd::{Ability, Advantage, ChaseTerrain};
 use fray_protocol::ids::CombatantId;

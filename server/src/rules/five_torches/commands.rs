@@ -5,8 +5,8 @@ use super::Sheets;
 use super::rules::{self, AttackResult, Band, Lit};
 use crate::content::model::FtdAttackSpec;
 use crate::dice::Placeholders;
-use crate::rules::thirteenth_age::decider::Decider;
-use crate::rules::thirteenth_age::field::FighterItem;
+use crate::rules::common::decider::Decider;
+pub(super) use crate::rules::common::guards::{R, fighter, no, on_turn, running};
 use fray_protocol::command::{AttackMode, RetreatCheck};
 use fray_protocol::event::{ActionKind, AttackOutcome, DamageCause, Defense, GameEvent};
 use fray_protocol::ftd::{
@@ -19,12 +19,6 @@ use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
 use fray_protocol::{FiveTorchesCommand, FiveTorchesEvent};
 use std::collections::BTreeSet;
-
-pub(super) type R<T = ()> = Result<T, Rejection>;
-
-pub(super) fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
-    Rejection::new(code, msg)
-}
 
 /// Decides one command.
 pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
@@ -219,15 +213,6 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
 
 // --- shared checks -------------------------------------------------------------------------
 
-pub(super) fn fighter<'a, 'w, 's>(
-    d: &'a Decider<'_, 'w, 's>,
-    id: &CombatantId,
-) -> R<FighterItem<'a, 's>> {
-    d.field
-        .get(id)
-        .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
-}
-
 pub(super) fn sheet<'a>(s: &'a Sheets, id: &CombatantId) -> R<&'a FtdCombatant> {
     s.get(id)
         .map(|(sh, _)| sh)
@@ -238,29 +223,6 @@ pub(super) fn name(d: &Decider, id: &CombatantId) -> String {
     d.field
         .get(id)
         .map_or_else(|| id.to_string(), |f| f.c.name.clone())
-}
-
-fn running(d: &Decider) -> R {
-    match d.field.battle.phase {
-        Phase::Setup => Err(no(
-            ErrorCode::BattleNotStarted,
-            "the battle has not started",
-        )),
-        Phase::Ended => Err(no(ErrorCode::BattleOver, "the battle is over")),
-        Phase::Running => Ok(()),
-    }
-}
-
-fn on_turn(d: &Decider, actor: &CombatantId) -> R {
-    running(d)?;
-    let f = fighter(d, actor)?;
-    if d.field.battle.current() != Some(actor) {
-        return Err(no(
-            ErrorCode::NotYourTurn,
-            format!("it is not {}'s turn", f.c.name),
-        ));
-    }
-    Ok(())
 }
 
 fn departed(s: &Sheets, id: &CombatantId) -> bool {
@@ -988,7 +950,7 @@ fn check_cmd(
         ));
     }
     if let Some(expr) = damage {
-        crate::rules::damage_dice_ok(expr)?;
+        crate::rules::common::decide::damage_dice_ok(expr)?;
     }
     let sh = sheet(s, who)?.clone();
     let lit = rules::light_advantage(light_at(d, s, who), sh.darksight, Lit::Check(task));
@@ -1189,7 +1151,7 @@ fn heal_cmd(
             format!("{} is beyond healing or gone", name(d, target)),
         ));
     }
-    crate::rules::damage_dice_ok(dice)?;
+    crate::rules::common::decide::damage_dice_ok(dice)?;
     let status = d.status(target);
     if d.field.battle.phase == Phase::Ended && status == Some(LifeStatus::Conscious) {
         return Err(no(ErrorCode::BattleOver, "the battle is over"));

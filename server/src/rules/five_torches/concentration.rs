@@ -10,7 +10,7 @@
 
 use super::Sheets;
 use super::commands::{R, fighter, name, no, pay, sheet, up};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::FiveTorchesEvent;
 use fray_protocol::event::{ActionKind, GameEvent};

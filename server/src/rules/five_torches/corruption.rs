@@ -7,7 +7,7 @@ use super::Sheets;
 use super::commands::{R, dice_open, fighter, in_fight, name, no, roll_check_with, sheet};
 use super::rules;
 use crate::dice::Placeholders;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::FiveTorchesEvent;
 use fray_protocol::event::GameEvent;

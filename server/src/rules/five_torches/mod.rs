@@ -46,9 +46,10 @@ mod tests_travel;
 
 use crate::content::model::FtdSpec;
 use crate::engine::components::{
-    Dice, FtdField, FtdKit, FtdSheet, Outbox, Pending, Roster, SeedSecret,
+    Dice, FtdField, FtdKit, FtdSheet, Outbox, Pending, Roster, SecretDice, SeedSecret,
 };
-use crate::rules::thirteenth_age::field::Field;
+use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
+use crate::rules::common::field::Field;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use fray_protocol::event::Defense;
@@ -88,11 +89,17 @@ fn decide_command(
     sheets: Sheets,
     pending: Res<Pending>,
     mut dice: ResMut<Dice>,
+    mut secret_dice: ResMut<SecretDice>,
     mut out: ResMut<Outbox>,
 ) {
-    super::decide_pending(&field, &pending, &mut dice, &mut out, |d, cmd| {
-        commands::decide(d, &sheets, cmd)
-    });
+    decide_pending(
+        &field,
+        &pending,
+        &mut dice,
+        &mut secret_dice,
+        &mut out,
+        |d, cmd| commands::decide(d, &sheets, cmd),
+    );
 }
 
 fn advance_turns(
@@ -100,9 +107,10 @@ fn advance_turns(
     sheets: Sheets,
     secret: Res<SeedSecret>,
     mut dice: ResMut<Dice>,
+    mut secret_dice: ResMut<SecretDice>,
     mut out: ResMut<Outbox>,
 ) {
-    super::advance_pass(&field, &mut dice, &mut out, |d| {
+    advance_pass(&field, &mut dice, &mut secret_dice, &mut out, |d| {
         turns::advance(d, &sheets, &secret)
     });
 }
@@ -111,8 +119,8 @@ fn advance_turns(
 pub fn add_systems(schedule: &mut Schedule) {
     schedule.add_systems(
         (
-            decide_command.run_if(super::command_pending),
-            advance_turns.run_if(not(super::command_pending)),
+            decide_command.run_if(command_pending),
+            advance_turns.run_if(not(command_pending)),
         )
             .chain(),
     );

@@ -3,7 +3,7 @@
 
 use crate::content::{builtin_encounters, load_encounter, model::Encounter};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
 use fray_protocol::command::RetreatCheck;
 use fray_protocol::event::{ActionKind, AttackOutcome, DamageCause, GameEvent};
 use fray_protocol::ftd::{Ability, Advantage, Departure, Injury, MoraleOutcome, MoraleTrigger};

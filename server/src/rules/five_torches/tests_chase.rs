@@ -2,7 +2,7 @@
 //! `five-torches-deep-combat.txt`.
 
 use super::tests::arena;
-use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, new_engine, refuse, run};
 use fray_protocol::FiveTorchesCommand;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::{Advantage, ChaseTerrain};

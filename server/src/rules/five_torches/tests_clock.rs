@@ -4,7 +4,7 @@
 
 use super::tests::{arena, attack, close_to, end, started, turn_of};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::{Ability, Advantage, LightLevel, LightSource, LightTask, Threat};
 use fray_protocol::{Command, ErrorCode};

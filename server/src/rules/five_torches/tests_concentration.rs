@@ -3,7 +3,7 @@
 
 use super::tests::{arena, end, started, turn_of};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::{Ability, Advantage, Concentration, ConcentrationEnd};
 use fray_protocol::{Command, ErrorCode};

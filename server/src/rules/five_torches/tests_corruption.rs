@@ -2,7 +2,7 @@
 //! of `five-torches-deep-combat.txt`.
 
 use super::tests::arena;
-use crate::rules::thirteenth_age::tests::{cid, cs, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, cs, new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::Ability;
 use fray_protocol::state::LifeStatus;

@@ -2,7 +2,7 @@
 //! (`commands.rs::special_move`; `five-torches-deep-combat.txt` § Movement Actions).
 
 use super::tests::{arena, attack, close_to, end, started, turn_of};
-use crate::rules::thirteenth_age::tests::{cid, cs, current, refusal, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, refusal, refuse, run};
 use fray_protocol::FiveTorchesCommand;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};

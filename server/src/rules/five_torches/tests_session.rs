@@ -2,7 +2,7 @@
 //! outside battle, through the real engine.
 
 use super::tests::arena;
-use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::{Ability, Advantage};
 use fray_protocol::{Command, ErrorCode};

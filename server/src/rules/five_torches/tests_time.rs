@@ -3,7 +3,7 @@
 //! track of time").
 
 use super::tests::arena;
-use crate::rules::thirteenth_age::tests::{new_engine, refusal, run};
+use crate::rules::common::testing::{new_engine, refusal, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ftd::{Advantage, TimeDicePurpose, time_dice};
 use fray_protocol::{Command, ErrorCode};

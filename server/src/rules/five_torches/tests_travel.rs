@@ -3,7 +3,7 @@
 
 use super::tests::arena;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, cs, new_engine, refuse, run};
 use fray_protocol::FiveTorchesCommand;
 use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ftd::{Advantage, ReturnPath};

@@ -6,7 +6,7 @@
 
 use super::commands::{R, dice_open, no, session_open};
 use crate::dice::Placeholders;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::FiveTorchesEvent;
 use fray_protocol::event::GameEvent;

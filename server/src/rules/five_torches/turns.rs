@@ -13,7 +13,7 @@ use super::Sheets;
 use super::commands::{order_by_dex, pass_time, up};
 use super::rules;
 use crate::engine::components::{SeedSecret, Stage};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::LifeStatus;
@@ -46,7 +46,7 @@ pub fn advance(d: &mut Decider, s: &Sheets, secret: &SeedSecret) {
 /// `Some(winner)` when a side has no one up and present: 13th Age's `battle_over` (heroes up
 /// when conscious, monsters until slain), not counting those who fled, surrendered or escaped.
 fn battle_over(d: &Decider, s: &Sheets) -> Option<Option<Side>> {
-    crate::rules::thirteenth_age::turns::battle_over_without(d, |id| {
+    crate::rules::common::battles::battle_over_without(d, |id| {
         s.get(id).is_some_and(|(sh, _)| sh.departed.is_some())
     })
 }
@@ -148,9 +148,6 @@ fn after_battle(d: &mut Decider, s: &Sheets, secret: &SeedSecret) {
     // With `[options] rests = true` the session goes on after the battle (rests, travel, checks)
     // until the GM's `end_session` reveals the seed.
     if !waiting && (over || !d.field.options.0.rests) {
-        d.emit(GameEvent::SeedRevealed {
-            seed: secret.seed,
-            salt: secret.salt.clone(),
-        });
+        crate::rules::common::reveal::reveal_seed(d, secret);
     }
 }

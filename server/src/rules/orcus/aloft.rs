@@ -20,7 +20,7 @@ use super::commands::{R, no, occupant_at, space};
 use super::elevation::{self, MAX_HEIGHT};
 use super::geometry::{self, Body, Space};
 use crate::content::model::{Origin, PowerSpec};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::OrcusEvent;
 use fray_protocol::event::GameEvent;

@@ -8,7 +8,7 @@
 use super::Board;
 use super::commands::{R, fighter, no, skill_check};
 use super::tables::{self, Difficulty};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::command::CheckDifficulty;
 use fray_protocol::ids::CombatantId;

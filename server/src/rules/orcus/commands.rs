@@ -8,8 +8,9 @@ use super::riders::emit_effect;
 use super::rules;
 use crate::content::model::{ActionCost, Frequency, Origin, PowerSpec, TargetRule};
 use crate::dice::{DiceExpr, Placeholders};
-use crate::rules::thirteenth_age::decider::Decider;
-use crate::rules::thirteenth_age::field::{FighterItem, has_condition};
+use crate::rules::common::decider::Decider;
+use crate::rules::common::field::has_condition;
+pub(super) use crate::rules::common::guards::{R, fighter, no, running};
 use fray_protocol::event::{
     ActionKind, AttackOutcome, BonusStat, Condition, DamageCause, DamageType, Defense, Effect,
     EffectDuration, EffectKind, GameEvent,
@@ -17,15 +18,9 @@ use fray_protocol::event::{
 use fray_protocol::grid::{MapState, MoveMode, SpecialMode, Square};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::{LifeStatus, Phase};
-use fray_protocol::{Command, ErrorCode, Rejection};
+use fray_protocol::{Command, ErrorCode};
 use fray_protocol::{OrcusCommand, OrcusEvent};
 use std::collections::BTreeSet;
-
-pub(super) type R<T = ()> = Result<T, Rejection>;
-
-pub(super) fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
-    Rejection::new(code, msg)
-}
 
 /// Decides one command.
 pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
@@ -119,7 +114,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::EndSession => super::rests::end_session(d),
         Command::GrantTempHp { target, amount } => {
             // § Temporary hit points: as in 13th Age (the higher stays; no waking at 0 hp).
-            crate::rules::thirteenth_age::commands::grant_temp_hp(d, target, *amount)
+            crate::rules::common::battles::grant_temp_hp(d, target, *amount)
         }
         Command::Orcus(OrcusCommand::Charge {
             actor,
@@ -176,7 +171,7 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             super::sessions::end_battle(d, None);
             Ok(())
         }
-        Command::NextBattle => crate::rules::thirteenth_age::commands::next_battle(d),
+        Command::NextBattle => crate::rules::common::battles::next_battle(d),
         Command::Orcus(OrcusCommand::PassTime { minutes }) => {
             super::sessions::pass_time(d, *minutes)
         }
@@ -213,15 +208,6 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
 
 // --- shared checks -------------------------------------------------------------------------
 
-pub(super) fn fighter<'a, 'w, 's>(
-    d: &'a Decider<'_, 'w, 's>,
-    id: &CombatantId,
-) -> R<FighterItem<'a, 's>> {
-    d.field
-        .get(id)
-        .ok_or_else(|| no(ErrorCode::UnknownCombatant, format!("no combatant '{id}'")))
-}
-
 /// The space a combatant occupies (a mounted rider: its mount's, § Mounted combat).
 pub fn space(d: &Decider, b: &Board, id: &CombatantId) -> R<Space> {
     let (g, _) = b
@@ -247,17 +233,6 @@ pub fn space(d: &Decider, b: &Board, id: &CombatantId) -> R<Space> {
         at: moved.unwrap_or(g.0.square),
         size: g.0.size,
     })
-}
-
-pub(super) fn running(d: &Decider) -> R {
-    match d.field.battle.phase {
-        Phase::Setup => Err(no(
-            ErrorCode::BattleNotStarted,
-            "the battle has not started",
-        )),
-        Phase::Ended => Err(no(ErrorCode::BattleOver, "the battle is over")),
-        Phase::Running => Ok(()),
-    }
 }
 
 /// The actor's turn is under way.
@@ -2406,7 +2381,7 @@ pub fn spend_recovery(d: &mut Decider, b: &Board, who: &CombatantId, can_act: bo
 pub fn restore_hp(
     d: &mut Decider,
     who: &CombatantId,
-    v: &mut crate::rules::thirteenth_age::field::Vitals,
+    v: &mut crate::rules::common::field::Vitals,
     target_hp: i32,
     recovery_used: bool,
     can_act: bool,

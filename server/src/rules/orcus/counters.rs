@@ -26,8 +26,8 @@ use super::commands::{
 };
 use super::{elevation, geometry};
 use crate::content::model::{CounterTrigger, Origin, PowerSpec};
-use crate::rules::thirteenth_age::decider::Decider;
-use crate::rules::thirteenth_age::field::has_condition;
+use crate::rules::common::decider::Decider;
+use crate::rules::common::field::has_condition;
 use fray_protocol::ErrorCode;
 use fray_protocol::OrcusEvent;
 use fray_protocol::event::{Condition, EffectKind, GameEvent};

@@ -19,8 +19,8 @@ use super::commands::{R, deal, mode_speed, no, on_turn, pay, skill_check, space,
 use super::geometry::{self, Body, Space};
 use super::riders::emit_effect;
 use crate::dice::Placeholders;
-use crate::rules::thirteenth_age::decider::Decider;
-use crate::rules::thirteenth_age::field::has_condition;
+use crate::rules::common::decider::Decider;
+use crate::rules::common::field::has_condition;
 use fray_protocol::ErrorCode;
 use fray_protocol::OrcusEvent;
 use fray_protocol::event::{

@@ -8,7 +8,7 @@ use super::Board;
 use super::commands::{R, no, space};
 use super::geometry::{self, Geo, Space};
 use crate::content::model::{ForcedKindSpec, ForcedSpec, PowerSpec};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::OrcusEvent;
 use fray_protocol::event::GameEvent;

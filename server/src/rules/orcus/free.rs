@@ -13,8 +13,8 @@
 
 use super::commands::{R, fighter, no, running};
 use crate::content::model::PowerSpec;
-use crate::rules::thirteenth_age::decider::Decider;
-use crate::rules::thirteenth_age::field::has_condition;
+use crate::rules::common::decider::Decider;
+use crate::rules::common::field::has_condition;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::Condition;
 use fray_protocol::ids::CombatantId;

@@ -8,7 +8,7 @@
 use super::Board;
 use super::commands::{R, no, on_turn, pay};
 use crate::content::model::PowerSpec;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::OrcusEvent;
 use fray_protocol::event::{ActionKind, GameEvent};

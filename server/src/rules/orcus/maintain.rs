@@ -17,7 +17,7 @@ use super::commands::{R, no, on_turn, pay, running};
 use super::power_effects;
 use super::riders;
 use crate::content::model::PowerSpec;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::OrcusEvent;
 use fray_protocol::event::{Effect, EffectEndReason, GameEvent};

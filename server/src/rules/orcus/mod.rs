@@ -101,9 +101,10 @@ mod tests_weapons;
 
 use crate::content::model::OrcusSpec;
 use crate::engine::components::{
-    BattleMap, Dice, Grid, OrcusKit, Outbox, Pending, Roster, SeedSecret,
+    BattleMap, Dice, Grid, OrcusKit, Outbox, Pending, Roster, SecretDice, SeedSecret,
 };
-use crate::rules::thirteenth_age::field::Field;
+use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
+use crate::rules::common::field::Field;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use fray_protocol::ids::CombatantId;
@@ -137,17 +138,25 @@ fn decide_command(
     board: Board,
     pending: Res<Pending>,
     mut dice: ResMut<Dice>,
+    mut secret_dice: ResMut<SecretDice>,
     mut out: ResMut<Outbox>,
 ) {
-    super::decide_pending(&field, &pending, &mut dice, &mut out, |d, cmd| {
-        commands::decide(d, &board, cmd)?;
-        maneuvers::sweep(d, &board);
-        mounts::sweep(d, &board);
-        elevation::sweep(d, &board);
-        maintain::sweep(d, &board);
-        stealth::sweep(d, &board);
-        Ok(())
-    });
+    decide_pending(
+        &field,
+        &pending,
+        &mut dice,
+        &mut secret_dice,
+        &mut out,
+        |d, cmd| {
+            commands::decide(d, &board, cmd)?;
+            maneuvers::sweep(d, &board);
+            mounts::sweep(d, &board);
+            elevation::sweep(d, &board);
+            maintain::sweep(d, &board);
+            stealth::sweep(d, &board);
+            Ok(())
+        },
+    );
 }
 
 fn advance_turns(
@@ -155,9 +164,10 @@ fn advance_turns(
     board: Board,
     secret: Res<SeedSecret>,
     mut dice: ResMut<Dice>,
+    mut secret_dice: ResMut<SecretDice>,
     mut out: ResMut<Outbox>,
 ) {
-    super::advance_pass(&field, &mut dice, &mut out, |d| {
+    advance_pass(&field, &mut dice, &mut secret_dice, &mut out, |d| {
         turns::advance(d, &board, &secret);
         // Falling: a creature the turn machinery leaves unable to stay up (dropped by
         // persistent damage, say) falls in the same pass, as after a command.
@@ -172,8 +182,8 @@ fn advance_turns(
 pub fn add_systems(schedule: &mut Schedule) {
     schedule.add_systems(
         (
-            decide_command.run_if(super::command_pending),
-            advance_turns.run_if(not(super::command_pending)),
+            decide_command.run_if(command_pending),
+            advance_turns.run_if(not(command_pending)),
         )
             .chain(),
     );

@@ -11,8 +11,8 @@ use super::commands::{
 };
 use super::geometry::{self, Space};
 use crate::content::model::MountKind;
-use crate::rules::thirteenth_age::decider::Decider;
-use crate::rules::thirteenth_age::field::has_condition;
+use crate::rules::common::decider::Decider;
+use crate::rules::common::field::has_condition;
 use fray_protocol::ErrorCode;
 use fray_protocol::OrcusEvent;
 use fray_protocol::event::{

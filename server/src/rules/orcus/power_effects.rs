@@ -14,7 +14,7 @@ use super::geometry::Space;
 use super::maintain;
 use super::riders;
 use crate::content::model::{OrcusEffect, PowerSpec};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::OrcusEvent;
 use fray_protocol::event::{EffectDuration, EffectEndReason, GameEvent};
 use fray_protocol::grid::{MoveMode, SpecialMode, Square, Zone, ZoneKind};

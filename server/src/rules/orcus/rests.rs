@@ -9,31 +9,12 @@
 use super::Board;
 use super::commands::{R, fighter, no, restore_hp, spend_recovery};
 use crate::content::model::Frequency;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::battles::after_battle;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;
-use fray_protocol::state::{LifeStatus, Phase};
-
-/// Rests come after the battle, in sessions with the `rests` option, until the session ends.
-fn after_battle(d: &Decider) -> R {
-    if !d.field.options.0.rests {
-        return Err(no(
-            ErrorCode::InvalidArgument,
-            "this session ends with its battle; rests need the encounter option `rests = true`",
-        ));
-    }
-    if d.field.battle.phase != Phase::Ended {
-        return Err(no(
-            ErrorCode::BattleNotStarted,
-            "rests come after the battle is over",
-        ));
-    }
-    if d.field.battle.session_over {
-        return Err(no(ErrorCode::BattleOver, "the session is over"));
-    }
-    Ok(())
-}
+use fray_protocol::state::LifeStatus;
 
 /// § Short rest: spend `recoveries` (healing the recovery value each), recharge expended
 /// encounter and recharge powers (§ Unusual recharge conditions), reset failed death saves

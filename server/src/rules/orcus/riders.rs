@@ -5,7 +5,7 @@
 
 use super::Board;
 use crate::content::model::{EffectSpec, OrcusEffect};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::OrcusEvent;
 use fray_protocol::event::{
     DamageCause, Effect, EffectDuration, EffectEndReason, EffectKind, GameEvent,

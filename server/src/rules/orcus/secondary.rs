@@ -10,7 +10,7 @@ use super::commands::{R, adjacent_to_primaries, is_enemy, no};
 use super::elevation;
 use super::geometry;
 use crate::content::model::{PowerSpec, SecondaryAttack, SecondaryTargets};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::ids::CombatantId;
 use fray_protocol::state::LifeStatus;

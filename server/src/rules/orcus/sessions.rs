@@ -5,7 +5,7 @@
 //! rests (5), long rests (6 hours, one per 24 hours) and the GM's `pass_time`.
 
 use super::commands::{R, no};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::OrcusEvent;
 use fray_protocol::event::GameEvent;

@@ -13,8 +13,8 @@ use super::elevation::body;
 use super::geometry;
 use super::riders::{self, emit_effect};
 use super::rules;
-use crate::rules::thirteenth_age::decider::Decider;
-use crate::rules::thirteenth_age::field::has_condition;
+use crate::rules::common::decider::Decider;
+use crate::rules::common::field::has_condition;
 use fray_protocol::ErrorCode;
 use fray_protocol::command::SkillActionKind;
 use fray_protocol::event::{

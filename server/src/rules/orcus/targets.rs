@@ -19,7 +19,7 @@
 
 use super::Board;
 use super::commands::{R, alive, fighter, is_enemy, no, running};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::OrcusEvent;
 use fray_protocol::event::GameEvent;

@@ -2,7 +2,7 @@
 
 use crate::content::{builtin_encounters, load_encounter, model::Encounter};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{ActionKind, AttackOutcome, Condition, EffectKind, GameEvent};
 use fray_protocol::grid::{MoveMode, Square};

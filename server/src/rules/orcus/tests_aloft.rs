@@ -4,7 +4,7 @@
 
 use super::tests::{atk, end, mv, square, started, until};
 use super::tests_elevation::{STUN, aloft, attacked, height, open_field, prone};
-use crate::rules::thirteenth_age::tests::{cid, refusal, refuse, run};
+use crate::rules::common::testing::{cid, refusal, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::grid::{MoveMode, Square};
 use fray_protocol::{Command, ErrorCode};

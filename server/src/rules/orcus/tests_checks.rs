@@ -3,7 +3,7 @@
 
 use super::tests::{NEXT_TO_LIRA, arena_src, atk, smash, started, until};
 use crate::content::load_encounter;
-use crate::rules::thirteenth_age::tests::{cid, cs, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, cs, new_engine, refuse, run};
 use fray_protocol::OrcusCommand;
 use fray_protocol::command::CheckDifficulty;
 use fray_protocol::event::GameEvent;

@@ -6,7 +6,7 @@
 use super::tests::{arena_src, atk, end, first_bonus, mv, started, until};
 use crate::content::{load_encounter, model::Encounter};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, refusal, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, refusal, refuse, run};
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{Condition, EffectKind, GameEvent};
 use fray_protocol::grid::MoveMode;

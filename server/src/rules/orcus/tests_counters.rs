@@ -6,7 +6,7 @@ use super::tests::{atk, end, started, until};
 use super::tests_power_effects::with_kael_powers;
 use crate::content::load_encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
+use crate::rules::common::testing::{cid, cs, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::state::LifeStatus;
 use fray_protocol::{Command, ErrorCode};

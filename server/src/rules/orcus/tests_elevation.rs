@@ -4,7 +4,7 @@
 use super::tests::{arena_src, atk, end, first_bonus, mv, started, until};
 use crate::content::model::Encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
+use crate::rules::common::testing::{cid, cs, refuse, run};
 use fray_protocol::event::{Condition, DamageCause, EffectKind, GameEvent};
 use fray_protocol::grid::MoveMode;
 use fray_protocol::{Command, ErrorCode};
@@ -525,7 +525,7 @@ on_hit = [{ persistent = 5, damage_type = "acid" }]
         assert_eq!(cs(&e, "kael").hp, Some(2));
         // End turns up to the one in which Kael's turn starts (and the acid drops him).
         let ev = loop {
-            let c = crate::rules::thirteenth_age::tests::current(&e);
+            let c = crate::rules::common::testing::current(&e);
             let ev = run(&mut e, &end(&c));
             if ev.iter().any(
                 |x| matches!(x, GameEvent::TurnStarted { combatant, .. } if combatant.as_str() == "kael"),

@@ -4,7 +4,7 @@
 use super::tests::{arena_src, started};
 use crate::content::model::Encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, refuse, run};
+use crate::rules::common::testing::{cid, refuse, run};
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::grid::{ForcedPath, MoveMode, Square};

@@ -5,7 +5,7 @@ use super::tests::{SPREAD, atk, end, started, until};
 use super::tests_power_effects::with_kael_powers;
 use crate::content::load_encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cs, refuse, run};
+use crate::rules::common::testing::{cs, refuse, run};
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{Condition, EffectKind, GameEvent};
 
@@ -115,7 +115,7 @@ fn only_immediate_and_free_actions_have_a_trigger_free_actions() {
 /// triggered free action is refused (`cannot_act`) and changes nothing.
 #[test]
 fn a_surprised_creature_takes_no_free_actions_free_actions() {
-    use crate::rules::thirteenth_age::tests::{cid, new_engine};
+    use crate::rules::common::testing::{cid, new_engine};
     let enc = load_encounter("free.toml", &with_kael_powers(POWERS, SPREAD)).unwrap();
     let mut e = new_engine(&enc, 4);
     run(
@@ -124,7 +124,7 @@ fn a_surprised_creature_takes_no_free_actions_free_actions() {
             surprised: vec![cid("kael")],
         },
     );
-    assert_ne!(crate::rules::thirteenth_age::tests::current(&e), "kael");
+    assert_ne!(crate::rules::common::testing::current(&e), "kael");
     assert_eq!(
         refuse(&mut e, &atk("kael", "warning", &["brute-1"])),
         ErrorCode::CannotAct

@@ -2,7 +2,7 @@
 
 use super::tests::{SPREAD, arena, arena_src, atk, started};
 use crate::content::load_encounter;
-use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
+use crate::rules::common::testing::{cid, cs, refuse, run};
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};
 use fray_protocol::{OrcusCommand, OrcusEvent};

@@ -4,7 +4,7 @@
 use super::tests::{end, mv, square, started, until};
 use crate::content::model::Encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, refuse, run};
 use fray_protocol::command::EscapeSkill;
 use fray_protocol::event::{
     ActionKind, AttackOutcome, Condition, EffectEndReason, EffectKind, GameEvent,

@@ -4,7 +4,7 @@
 use super::tests::{arena_src, atk, end, mv, square, started, until};
 use crate::content::model::Encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, refuse, run};
 use fray_protocol::event::{ActionKind, Condition, EffectKind, GameEvent, SavePurpose};
 use fray_protocol::grid::{MoveMode, Square};
 use fray_protocol::{Command, ErrorCode};

@@ -4,7 +4,7 @@
 use super::tests::{arena_src, mv, square, started, until};
 use crate::content::model::Encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
+use crate::rules::common::testing::{cid, cs, refuse, run};
 use fray_protocol::OrcusEvent;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{BonusStat, EffectKind, GameEvent};

@@ -5,7 +5,7 @@
 use super::tests::{SPREAD, arena_src, atk, end, mv, started, until};
 use crate::content::load_encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, run};
+use crate::rules::common::testing::{cid, cs, run};
 use fray_protocol::Command;
 use fray_protocol::event::{Condition, EffectEndReason, EffectKind, GameEvent};
 use fray_protocol::grid::{MoveMode, Square, ZoneKind};

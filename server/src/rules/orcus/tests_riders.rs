@@ -3,7 +3,7 @@
 
 use super::tests::{arena, atk, end, mv, started, until};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cs, refuse, run};
+use crate::rules::common::testing::{cs, refuse, run};
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{Condition, EffectDuration, EffectKind, GameEvent, SavePurpose};
 use fray_protocol::grid::MoveMode;
@@ -99,8 +99,8 @@ fn a_powers_grapple_save_ends_also_ends_as_a_grapple_does_special_saving_throw_r
     run(
         &mut e,
         &fray_protocol::Command::LetGo {
-            actor: crate::rules::thirteenth_age::tests::cid("brute-1"),
-            target: crate::rules::thirteenth_age::tests::cid("kael"),
+            actor: crate::rules::common::testing::cid("brute-1"),
+            target: crate::rules::common::testing::cid("kael"),
         },
     );
     assert_eq!(grapple_on(&e, "kael"), None, "letting go frees it");

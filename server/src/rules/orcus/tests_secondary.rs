@@ -4,7 +4,7 @@
 
 use super::tests::{started, until};
 use crate::content::load_encounter;
-use crate::rules::thirteenth_age::tests::{cid, refusal, run};
+use crate::rules::common::testing::{cid, refusal, run};
 use fray_protocol::OrcusCommand;
 use fray_protocol::event::GameEvent;
 use fray_protocol::{Command, ErrorCode};
@@ -267,7 +267,7 @@ fn the_choice_is_an_orcus_option_and_its_range_is_checked_on_load_secondary_atta
     for ruleset in ["13th-age", "five-torches-deep", "ose"] {
         let (name, text) = crate::content::builtin_encounters(ruleset)[0];
         let enc = load_encounter(name, text).unwrap();
-        let mut e = crate::rules::thirteenth_age::tests::new_engine(&enc, 1);
+        let mut e = crate::rules::common::testing::new_engine(&enc, 1);
         let cmd = Command::Attack {
             actor: enc.combatants[0].id.clone(),
             attack: "melee".into(),

@@ -4,7 +4,7 @@
 use super::tests::{arena_src, started};
 use crate::content::load_encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, refuse, run};
+use crate::rules::common::testing::{cid, refuse, run};
 use fray_protocol::OrcusCommand;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};

@@ -3,7 +3,7 @@
 
 use super::tests::{SPREAD, arena_src, started};
 use crate::content::{load_encounter, model::Encounter};
-use crate::rules::thirteenth_age::tests::{cid, cs, current, refusal, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, refusal, refuse, run};
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::grid::Square;
 use fray_protocol::state::Phase;

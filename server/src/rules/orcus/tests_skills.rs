@@ -4,7 +4,7 @@
 use super::tests::{arena_src, atk, end, mv, started, until};
 use crate::content::model::Encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, refusal, refuse, run};
+use crate::rules::common::testing::{cid, cs, refusal, refuse, run};
 use fray_protocol::OrcusCommand;
 use fray_protocol::command::SkillActionKind;
 use fray_protocol::event::{ActionKind, Condition, EffectKind, GameEvent};

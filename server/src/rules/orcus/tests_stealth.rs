@@ -4,7 +4,7 @@
 use super::tests::{arena_src, atk, end, first_bonus, mv, started, until};
 use crate::content::{load_encounter, model::Encounter};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, refusal, refuse, run};
+use crate::rules::common::testing::{cid, cs, refusal, refuse, run};
 use fray_protocol::command::SkillActionKind;
 use fray_protocol::event::{ActionKind, DiscoveryReason, GameEvent};
 use fray_protocol::grid::MoveMode;

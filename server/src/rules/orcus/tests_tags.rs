@@ -4,7 +4,7 @@
 use super::tests::{arena_src, started};
 use crate::content::load_encounter;
 use crate::content::model::{CombatantSpec, PowerCategory};
-use crate::rules::thirteenth_age::tests::{cid, cs, run};
+use crate::rules::common::testing::{cid, cs, run};
 use fray_protocol::Command;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::GameEvent;

@@ -3,7 +3,7 @@
 
 use super::tests::{arena, atk, started};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, refuse, run};
+use crate::rules::common::testing::{cid, cs, refuse, run};
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};
 use fray_protocol::{OrcusCommand, OrcusEvent};

@@ -5,7 +5,7 @@
 use super::tests::{NEXT_TO_LIRA, SPREAD, arena_src, atk, end, mv, smash, started, until};
 use crate::content::{load_encounter, model::Encounter};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, refusal, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, refusal, refuse, run};
 use fray_protocol::OrcusCommand;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{

@@ -4,7 +4,7 @@
 use super::tests::{arena_src, first_bonus, started, until};
 use super::tests_stealth::BRUTE_POWERS;
 use crate::content::{load_encounter, model::Encounter};
-use crate::rules::thirteenth_age::tests::{refuse, run};
+use crate::rules::common::testing::{refuse, run};
 use fray_protocol::OrcusCommand;
 use fray_protocol::grid::MoveMode;
 use fray_protocol::{Command, ErrorCode};
@@ -53,7 +53,7 @@ fn darkvision_and_low_light_vision_see_through_darkness_and_dim_light_senses() {
 fn darkness_hides_from_normal_sight_but_not_from_darkvision_senses() {
     let positions = "kael = [0, 1]\nlira = [0, 0]\nbrute-1 = [6, 0]\nbrute-2 = [6, 2]";
     let hide = Command::Orcus(OrcusCommand::MoveTo {
-        actor: crate::rules::thirteenth_age::tests::cid("kael"),
+        actor: crate::rules::common::testing::cid("kael"),
         path: vec![fray_protocol::grid::Square::new(1, 1)],
         mode: MoveMode::Step,
         hide: true,
@@ -62,9 +62,7 @@ fn darkness_hides_from_normal_sight_but_not_from_darkvision_senses() {
     assert_eq!(refuse(&mut e, &hide), ErrorCode::NoCover);
     let mut e = started(&arena(&LIT, positions, "[]"), 3);
     run(&mut e, &hide);
-    let g = crate::rules::thirteenth_age::tests::cs(&e, "kael")
-        .grid
-        .unwrap();
+    let g = crate::rules::common::testing::cs(&e, "kael").grid.unwrap();
     assert_eq!(g.hidden_from.len(), 2, "{g:?}");
 }
 

@@ -5,7 +5,7 @@
 use super::tests::{arena_src, atk, started};
 use crate::content::load_encounter;
 use crate::content::model::{Origin, PowerSpec};
-use crate::rules::thirteenth_age::tests::{cid, refusal, refuse, run};
+use crate::rules::common::testing::{cid, refusal, refuse, run};
 use fray_protocol::OrcusCommand;
 use fray_protocol::command::WeaponHand;
 use fray_protocol::event::{ActionKind, GameEvent};
@@ -418,7 +418,7 @@ fn other_rulesets_refuse_the_weapon_choice_side_weapon() {
     for ruleset in ["13th-age", "five-torches-deep", "ose"] {
         let (name, text) = crate::content::builtin_encounters(ruleset)[0];
         let enc = load_encounter(name, text).unwrap();
-        let mut e = crate::rules::thirteenth_age::tests::new_engine(&enc, 1);
+        let mut e = crate::rules::common::testing::new_engine(&enc, 1);
         let actor = enc.combatants[0].id.clone();
         let target = enc.combatants[enc.combatants.len() - 1].id.clone();
         let cmd = Command::Attack {

@@ -14,7 +14,7 @@ use super::{riders, rules};
 use crate::content::model::Frequency;
 use crate::dice;
 use crate::engine::components::{SeedSecret, Stage};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::event::{
     Condition, DamageCause, DamageType, Effect, EffectDuration, EffectEndReason, EffectKind,
     GameEvent, SavePurpose,
@@ -28,21 +28,14 @@ pub fn advance(d: &mut Decider, b: &Board, secret: &SeedSecret) {
     match d.field.battle.stage {
         Stage::Setup => {}
         Stage::Ended => {
-            // With rests the session goes on after the battle until the GM ends it.
-            let waiting = d.field.options.0.rests && !d.field.battle.session_over;
-            if !d.field.battle.seed_revealed && !waiting {
-                d.emit(GameEvent::SeedRevealed {
-                    seed: secret.seed,
-                    salt: secret.salt.clone(),
-                });
+            if !crate::rules::common::reveal::session_goes_on(d) {
+                crate::rules::common::reveal::reveal_seed(d, secret);
             }
         }
         Stage::Acting | Stage::BetweenTurns => {
-            if let Some(winner) =
-                crate::rules::thirteenth_age::turns::battle_over_without(d, |id| {
-                    super::skills::surrendered(d, id)
-                })
-            {
+            if let Some(winner) = crate::rules::common::battles::battle_over_without(d, |id| {
+                super::skills::surrendered(d, id)
+            }) {
                 super::sessions::end_battle(d, winner);
                 return;
             }

@@ -6,7 +6,7 @@ use super::Sheets;
 use super::commands::{R, deal, name, no, pay, sheet, up};
 use crate::content::model::OseAttackSpec;
 use crate::dice::Placeholders;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{AttackOutcome, DamageCause, Defense, GameEvent};
@@ -72,7 +72,7 @@ pub fn bomb(
             ));
         }
     }
-    crate::rules::damage_dice_ok(damage)?;
+    crate::rules::common::decide::damage_dice_ok(damage)?;
     if !sh.routine_used.is_empty() {
         return Err(no(
             ErrorCode::ActionAlreadyUsed,

@@ -5,7 +5,8 @@ use super::Sheets;
 use super::tables;
 use crate::content::model::{OseAttackSpec, OseSpec};
 use crate::dice::Placeholders;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
+pub(super) use crate::rules::common::guards::{R, no, running};
 use fray_protocol::event::{ActionKind, AttackOutcome, DamageCause, Defense, GameEvent};
 use fray_protocol::ftd::{Departure, MoraleTrigger};
 use fray_protocol::ids::{CombatantId, Side};
@@ -15,14 +16,8 @@ use fray_protocol::ose::{
 use fray_protocol::roll::Roll;
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{BxCommand, BxEvent};
-use fray_protocol::{Command, ErrorCode, Rejection};
+use fray_protocol::{Command, ErrorCode};
 use std::collections::BTreeSet;
-
-pub(super) type R<T = ()> = Result<T, Rejection>;
-
-pub(super) fn no(code: ErrorCode, msg: impl Into<String>) -> Rejection {
-    Rejection::new(code, msg)
-}
 
 /// Decides one command.
 pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
@@ -261,17 +256,6 @@ fn setup(d: &Decider) -> R {
             "the battle has already started",
         )),
         Phase::Ended => Err(no(ErrorCode::BattleOver, "the battle is over")),
-    }
-}
-
-fn running(d: &Decider) -> R {
-    match d.field.battle.phase {
-        Phase::Setup => Err(no(
-            ErrorCode::BattleNotStarted,
-            "the battle has not started",
-        )),
-        Phase::Ended => Err(no(ErrorCode::BattleOver, "the battle is over")),
-        Phase::Running => Ok(()),
     }
 }
 

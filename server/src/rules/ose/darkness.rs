@@ -12,7 +12,7 @@
 
 use super::Sheets;
 use super::commands::{R, name, no};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::ids::CombatantId;
 use fray_protocol::ose::OseCombatant;

@@ -7,7 +7,7 @@
 //! `secret_roll` with a door check rolls a public die (`door_forced`) from the session's stream.
 
 use super::commands::R;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};

@@ -6,7 +6,7 @@
 
 use super::Sheets;
 use super::commands::{no, sheet};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;

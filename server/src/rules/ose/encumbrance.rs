@@ -7,7 +7,7 @@
 use super::Sheets;
 use super::commands::{name, no, sheet, side_of};
 use crate::content::model::{OseLoad, OseSpec};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::bf::ArmorType;
 use fray_protocol::event::GameEvent;

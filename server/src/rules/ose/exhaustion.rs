@@ -7,7 +7,7 @@
 //! rest with the party: their exhaustion stays the GM's (`ose_condition`).
 
 use super::Sheets;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};

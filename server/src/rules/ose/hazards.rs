@@ -8,7 +8,7 @@ use super::Sheets;
 use super::commands::{R, as_i32, deal, name, no, sheet, up};
 use super::tables;
 use crate::dice::Placeholders;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{DamageCause, GameEvent};
@@ -63,7 +63,7 @@ pub fn save_for_half(
             "the modifier is within -10..=10",
         ));
     }
-    crate::rules::damage_dice_ok(damage)?;
+    crate::rules::common::decide::damage_dice_ok(damage)?;
     let value = sheet(s, who)?.0.saves[tables::save_index(cat)];
     let roll = crate::dice::notation::roll_die(d.rng, 20);
     let total = as_i32(roll.natural().unwrap_or(1)) + modifier;

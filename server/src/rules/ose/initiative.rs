@@ -5,7 +5,7 @@
 //! slow weapons still act last (§ Slow Weapons).
 
 use super::Sheets;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};
 

@@ -102,8 +102,8 @@ use crate::content::model::OseSpec;
 use crate::engine::components::{
     Dice, OseField, OseKit, OseSheet, Outbox, Pending, Roster, SecretDice, SeedSecret,
 };
-use crate::rules::thirteenth_age::decider::Decider;
-use crate::rules::thirteenth_age::field::Field;
+use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
+use crate::rules::common::field::Field;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use fray_protocol::event::Defense;
@@ -153,10 +153,6 @@ impl Sheets<'_, '_> {
     }
 }
 
-fn command_pending(p: Res<Pending>) -> bool {
-    p.0.is_some()
-}
-
 fn decide_command(
     field: Field,
     sheets: Sheets,
@@ -165,21 +161,14 @@ fn decide_command(
     mut secret_dice: ResMut<SecretDice>,
     mut out: ResMut<Outbox>,
 ) {
-    let Some(cmd) = &pending.0 else { return };
-    // A refused command leaves the RNG (and the secret stream) where it was, even when the
-    // refusal is found after rolling began.
-    let before = (dice.0.clone(), secret_dice.0.clone());
-    let decided = {
-        let mut d = Decider::new(&field, &mut dice.0).with_secret(secret_dice.0.as_mut());
-        commands::decide(&mut d, &sheets, cmd).map(|()| d.into_events())
-    };
-    match decided {
-        Ok(events) => out.events = events,
-        Err(r) => {
-            (dice.0, secret_dice.0) = before;
-            out.rejection = Some(r);
-        }
-    }
+    decide_pending(
+        &field,
+        &pending,
+        &mut dice,
+        &mut secret_dice,
+        &mut out,
+        |d, cmd| commands::decide(d, &sheets, cmd),
+    );
 }
 
 fn advance_turns(
@@ -190,9 +179,9 @@ fn advance_turns(
     mut secret_dice: ResMut<SecretDice>,
     mut out: ResMut<Outbox>,
 ) {
-    let mut d = Decider::new(&field, &mut dice.0).with_secret(secret_dice.0.as_mut());
-    turns::advance(&mut d, &sheets, &secret);
-    out.events = d.into_events();
+    advance_pass(&field, &mut dice, &mut secret_dice, &mut out, |d| {
+        turns::advance(d, &sheets, &secret)
+    });
 }
 
 /// Adds the ruleset's decide systems.

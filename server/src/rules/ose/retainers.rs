@@ -6,7 +6,7 @@
 use super::Sheets;
 use super::commands::{name, no, sheet, side_of, up};
 use crate::dice::Placeholders;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::bf::{Hiring, Retainer};
 use fray_protocol::event::GameEvent;

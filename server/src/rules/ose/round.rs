@@ -32,7 +32,7 @@
 use super::Sheets;
 use super::commands::{R, name, no, on_turn, sheet, side_of, up};
 use crate::content::model::OseSpec;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;

@@ -6,7 +6,7 @@
 use super::Sheets;
 use super::commands::{R, name, no, pay};
 use crate::content::model::{OseAttackSpec, OseSpec};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;

@@ -4,7 +4,7 @@
 use super::tables;
 use crate::content::{builtin_encounters, load_encounter, model::Encounter};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
 use fray_protocol::event::{AttackOutcome, GameEvent};
 use fray_protocol::ftd::{Departure, MoraleTrigger};
 use fray_protocol::ids::Side;

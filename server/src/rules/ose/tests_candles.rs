@@ -3,7 +3,7 @@
 use super::candles::candle_turns;
 use super::tests::{arena_text, arena_with};
 use crate::content::load_encounter;
-use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::LightSource;
 use fray_protocol::{BxCommand, BxEvent};

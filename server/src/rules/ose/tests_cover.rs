@@ -2,7 +2,7 @@
 //! GM's condition `complete_cover` (`combat_extras.rs::may_be_attacked`), through the real engine.
 
 use super::tests::{arena_with, attack, started};
-use crate::rules::thirteenth_age::tests::{cid, current, refusal, run};
+use crate::rules::common::testing::{cid, current, refusal, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::OseCondition;
 use fray_protocol::{BxCommand, BxEvent};

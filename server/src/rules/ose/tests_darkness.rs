@@ -4,7 +4,7 @@
 use super::tests::{arena_text, attack};
 use crate::content::load_encounter;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, current, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, current, new_engine, refuse, run};
 use fray_protocol::BxCommand;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::LightSource;

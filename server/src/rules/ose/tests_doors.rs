@@ -3,7 +3,7 @@
 
 use super::tests::arena_with;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::Side;
 use fray_protocol::ose::SecretCheck;

@@ -3,7 +3,7 @@
 
 use super::evasion::{waterborne_chance, wilderness_base_chance, wilderness_chance};
 use super::tests::arena_with;
-use crate::rules::thirteenth_age::tests::{new_engine, refuse, run};
+use crate::rules::common::testing::{new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::{EncounterSetting, EvasionSurprise};
 use fray_protocol::{BxCommand, BxEvent};

@@ -4,7 +4,7 @@
 
 use super::tests::arena_with;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, new_engine, run};
+use crate::rules::common::testing::{cid, new_engine, run};
 use fray_protocol::Command;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::OseCondition;

@@ -4,7 +4,7 @@
 use super::tables;
 use super::tests::{arena_with, attack};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
 use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ids::Side;
 use fray_protocol::ose::{

@@ -5,7 +5,7 @@ use super::tests::{arena_text, attack};
 use crate::content::load_encounter;
 use crate::content::model::{Encounter, OseAttackSpec, OseSpec};
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, run};
+use crate::rules::common::testing::{cid, cs, current, new_engine, run};
 use fray_protocol::BxEvent;
 use fray_protocol::Command;
 use fray_protocol::event::{AttackOutcome, GameEvent};

@@ -3,7 +3,7 @@
 //! Survival stays in `basic-fantasy` sessions: `tests_bf.rs::hunger_and_thirst_dungeon_survival`).
 
 use super::tests::arena_with;
-use crate::rules::thirteenth_age::tests::{cid, new_engine, run};
+use crate::rules::common::testing::{cid, new_engine, run};
 use fray_protocol::Command;
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::GameEvent;

@@ -2,7 +2,7 @@
 
 use super::tests::arena_with;
 use crate::engine::Engine;
-use crate::rules::thirteenth_age::tests::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
 use fray_protocol::BxEvent;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{AttackOutcome, GameEvent};

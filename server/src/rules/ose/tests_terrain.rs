@@ -4,8 +4,8 @@
 use super::tests::{arena_text, arena_with};
 use super::wilderness::{day_miles, lost_chance, wandering_chance};
 use crate::content::load_encounter;
-use crate::rules::thirteenth_age::tests::new_engine;
-use crate::rules::thirteenth_age::tests::run;
+use crate::rules::common::testing::new_engine;
+use crate::rules::common::testing::run;
 use fray_protocol::Command;
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::GameEvent;

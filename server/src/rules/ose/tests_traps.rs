@@ -2,7 +2,7 @@
 //! the GM's secret roll (`commands.rs::secret`, `trap_trigger`), through the real engine.
 
 use super::tests::arena_with;
-use crate::rules::thirteenth_age::tests::{cid, new_engine, refuse, run};
+use crate::rules::common::testing::{cid, new_engine, refuse, run};
 use fray_protocol::BxCommand;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::SecretCheck;

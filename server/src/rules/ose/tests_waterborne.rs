@@ -2,7 +2,7 @@
 //! (`waterborne.rs`) through the real engine.
 
 use super::tests::arena_with;
-use crate::rules::thirteenth_age::tests::{new_engine, refuse, run};
+use crate::rules::common::testing::{new_engine, refuse, run};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::GaleOutcome;
 use fray_protocol::{BxCommand, BxEvent};

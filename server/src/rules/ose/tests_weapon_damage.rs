@@ -3,7 +3,7 @@
 
 use super::tests::{arena_text, arena_with, attack};
 use crate::content::load_encounter;
-use crate::rules::thirteenth_age::tests::{cid, current, new_engine, run};
+use crate::rules::common::testing::{cid, current, new_engine, run};
 use fray_protocol::Command;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::WeaponDamage;

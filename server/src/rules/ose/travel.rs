@@ -9,7 +9,7 @@
 use super::Sheets;
 use super::commands::{as_i32, deal, name, no, sheet, side_of, up};
 use crate::dice::Placeholders;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::{DamageCause, GameEvent};

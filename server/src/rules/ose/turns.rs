@@ -14,7 +14,7 @@ use super::Sheets;
 use super::commands::{slay, up};
 use super::tables;
 use crate::engine::components::{SeedSecret, Stage};
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};
@@ -25,20 +25,11 @@ use fray_protocol::state::LifeStatus;
 pub fn advance(d: &mut Decider, s: &Sheets, secret: &SeedSecret) {
     match d.field.battle.stage {
         Stage::Setup => {}
-        Stage::Ended => {
-            if !d.field.battle.seed_revealed {
-                d.emit(GameEvent::SeedRevealed {
-                    seed: secret.seed,
-                    salt: secret.salt.clone(),
-                });
-            }
-        }
+        Stage::Ended => crate::rules::common::reveal::reveal_seed(d, secret),
         Stage::Acting | Stage::BetweenTurns => {
-            if let Some(winner) =
-                crate::rules::thirteenth_age::turns::battle_over_without(d, |id| {
-                    s.get(id).is_some_and(|(sh, _)| sh.fled)
-                })
-            {
+            if let Some(winner) = crate::rules::common::battles::battle_over_without(d, |id| {
+                s.get(id).is_some_and(|(sh, _)| sh.fled)
+            }) {
                 d.emit(GameEvent::BattleEnded { winner });
                 return;
             }

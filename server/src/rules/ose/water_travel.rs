@@ -7,7 +7,7 @@
 
 use super::commands::{R, no};
 use crate::dice::Placeholders;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::bf::March;
 use fray_protocol::ids::CombatantId;
 use fray_protocol::ose::{Current, WaterDay, Waters};

@@ -8,7 +8,7 @@
 use super::Sheets;
 use super::commands::{R, no};
 use super::travel::miles_per_day;
-use crate::rules::thirteenth_age::decider::Decider;
+use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::GameEvent;

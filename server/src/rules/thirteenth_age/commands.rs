@@ -1,13 +1,15 @@
 //! Deciding commands: legality first (nothing is rolled for a refused command), then the
 //! events, rolling every die through the session RNG.
 
-use super::decider::Decider;
-use super::field::{FighterItem, grabbed_by, has_condition};
 use super::position;
 use super::rules;
 use crate::content::model::{AttackSpec, EffectSpec, Reach, Targeting, Triggered, Usage};
 use crate::dice::Placeholders;
 use crate::engine::components::Stage;
+use crate::rules::common::battles::{after_battle, grant_temp_hp, next_battle};
+use crate::rules::common::decider::Decider;
+use crate::rules::common::field::{FighterItem, grabbed_by, has_condition};
+pub(super) use crate::rules::common::guards::{fighter, not_your_turn_msg, reject, running};
 use fray_protocol::command::{AttackMode, EscalationAction};
 use fray_protocol::event::{
     ActionKind, AttackOutcome, BonusStat, Condition, DamageCause, DamageType, Defense, Effect,
@@ -18,43 +20,6 @@ use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
 use fray_protocol::{ThirteenthAgeCommand, ThirteenthAgeEvent};
 use std::collections::BTreeMap;
-
-pub(super) fn reject<T>(code: ErrorCode, msg: impl Into<String>) -> Result<T, Rejection> {
-    Err(Rejection::new(code, msg))
-}
-
-/// GM: temporary hit points (13th Age § Temporary Hit Points; Orcus § Temporary hit points):
-/// they don't stack, the higher amount stays; they can exceed the maximum; they don't wake or
-/// stabilize a creature at 0 hp.
-pub(crate) fn grant_temp_hp(
-    d: &mut Decider,
-    target: &CombatantId,
-    amount: i32,
-) -> Result<(), Rejection> {
-    if d.field.battle.phase == Phase::Ended {
-        return reject(ErrorCode::BattleOver, "the battle is over");
-    }
-    let f = fighter(d, target)?;
-    if !(1..=1000).contains(&amount) {
-        return reject(
-            ErrorCode::InvalidArgument,
-            format!("{amount} temporary hit points is outside 1..=1000"),
-        );
-    }
-    if f.vit.0.is_out() {
-        return reject(
-            ErrorCode::InvalidTarget,
-            format!("{} is out of the fight", f.c.name),
-        );
-    }
-    let temp_after = f.hp.temp.max(amount);
-    d.emit(GameEvent::TempHpGained {
-        target: target.clone(),
-        amount,
-        temp_after,
-    });
-    Ok(())
-}
 
 /// Decides a command.
 pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
@@ -309,36 +274,6 @@ pub fn decide(d: &mut Decider, cmd: &Command) -> Result<(), Rejection> {
             ErrorCode::InvalidArgument,
             format!("'{}' is not a 13th Age command", other.kind()),
         ),
-    }
-}
-
-pub(super) fn running(d: &Decider) -> Result<(), Rejection> {
-    match d.field.battle.phase {
-        Phase::Setup => reject(
-            ErrorCode::BattleNotStarted,
-            "the battle has not started; the GM starts it",
-        ),
-        Phase::Ended => reject(ErrorCode::BattleOver, "the battle is over"),
-        Phase::Running => Ok(()),
-    }
-}
-
-pub(super) fn fighter<'f, 's>(
-    d: &'f Decider<'_, '_, 's>,
-    id: &CombatantId,
-) -> Result<FighterItem<'f, 's>, Rejection> {
-    d.field.get(id).ok_or_else(|| {
-        Rejection::new(
-            ErrorCode::UnknownCombatant,
-            format!("no combatant '{id}' in this fight"),
-        )
-    })
-}
-
-pub(super) fn not_your_turn_msg(d: &Decider, actor: &CombatantId) -> String {
-    match d.field.battle.current() {
-        Some(c) => format!("it is {c}'s turn, not {actor}'s"),
-        None => format!("it is not {actor}'s turn"),
     }
 }
 
@@ -1710,83 +1645,6 @@ fn use_potion(d: &mut Decider, actor: &CombatantId, target: &CombatantId) -> Res
     }));
     // A dying PC is back on its feet but its turn is not its own: it acts on its next turn.
     d.spend_recovery(target, false)
-}
-
-/// Rests happen after the battle, in sessions with the `rests` option, until the GM ends the
-/// session.
-fn after_battle(d: &Decider) -> Result<(), Rejection> {
-    if !d.field.options.0.rests {
-        return reject(
-            ErrorCode::InvalidArgument,
-            "this session ends with its battle; rests need the encounter option `rests = true`",
-        );
-    }
-    if d.field.battle.phase != Phase::Ended {
-        return reject(
-            ErrorCode::BattleNotStarted,
-            "rests come after the battle is over",
-        );
-    }
-    if d.field.battle.session_over {
-        return reject(ErrorCode::BattleOver, "the session is over");
-    }
-    Ok(())
-}
-
-/// Several battles in one session (§ Rest and Recharge: "After each battle, you can use a quick
-/// rest to get ready for the next battle"): the next battle of the encounter comes in. Heroes
-/// keep what lasts between battles — hit points, recoveries, expended daily and recharge powers,
-/// lasting wounds; once-per-battle powers are theirs again (they are used once *per battle*),
-/// and the per-battle counts (death saves, rallies) start afresh.
-pub(crate) fn next_battle(d: &mut Decider) -> Result<(), Rejection> {
-    after_battle(d)?;
-    let number = d.field.battle.battle + 1;
-    let Some(spec) = usize::try_from(number)
-        .ok()
-        .and_then(|n| n.checked_sub(2))
-        .and_then(|i| d.field.later.0.get(i))
-    else {
-        return reject(
-            ErrorCode::InvalidArgument,
-            "this session's encounter has no more battles; end the session",
-        );
-    };
-    if !d
-        .field
-        .all()
-        .any(|f| f.c.side == Side::Heroes && f.vit.0 == LifeStatus::Conscious)
-    {
-        return reject(
-            ErrorCode::InvalidArgument,
-            "no hero is conscious: a quick rest (a recovery) gets a hero back on its feet first",
-        );
-    }
-    let title = spec.title.clone();
-    let monsters: Vec<CombatantId> = spec.monsters.iter().map(|m| m.id.clone()).collect();
-    let mut regained = Vec::new();
-    for f in d.field.all() {
-        if f.hero.is_none() {
-            continue;
-        }
-        for a in &f.arsenal.0 {
-            if a.usage == Usage::OncePerBattle && f.used.0.contains(&a.id) {
-                regained.push((f.c.id.clone(), a.id.clone()));
-            }
-        }
-    }
-    for (combatant, power) in regained {
-        d.emit(GameEvent::PowerRegained {
-            combatant,
-            power,
-            roll: None,
-        });
-    }
-    d.emit(GameEvent::NewBattle {
-        battle: number,
-        title,
-        monsters,
-    });
-    Ok(())
 }
 
 /// § Quick Rests: spend recoveries (a staggered hero must heal), regain once-per-battle powers,

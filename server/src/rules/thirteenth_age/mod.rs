@@ -8,8 +8,6 @@
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
 
 pub(crate) mod commands;
-pub(crate) mod decider;
-pub mod field;
 mod position;
 pub mod rules;
 pub(crate) mod turns;
@@ -27,10 +25,11 @@ mod tests_damage;
 #[cfg(test)]
 mod tests_position;
 
-use crate::engine::components::{Dice, Outbox, Pending, SeedSecret};
+use crate::engine::components::{Dice, Outbox, Pending, SecretDice, SeedSecret};
+use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
+use crate::rules::common::field::Field;
 use bevy_ecs::prelude::*;
 pub use commands::usage_name;
-use field::Field;
 
 /// Ruleset id.
 pub const ID: &str = "13th-age";
@@ -42,28 +41,37 @@ fn decide_command(
     field: Field,
     pending: Res<Pending>,
     mut dice: ResMut<Dice>,
+    mut secret_dice: ResMut<SecretDice>,
     mut out: ResMut<Outbox>,
 ) {
-    super::decide_pending(&field, &pending, &mut dice, &mut out, |d, cmd| {
-        commands::decide(d, cmd)
-    });
+    decide_pending(
+        &field,
+        &pending,
+        &mut dice,
+        &mut secret_dice,
+        &mut out,
+        |d, cmd| commands::decide(d, cmd),
+    );
 }
 
 fn advance_turns(
     field: Field,
     secret: Res<SeedSecret>,
     mut dice: ResMut<Dice>,
+    mut secret_dice: ResMut<SecretDice>,
     mut out: ResMut<Outbox>,
 ) {
-    super::advance_pass(&field, &mut dice, &mut out, |d| turns::advance(d, &secret));
+    advance_pass(&field, &mut dice, &mut secret_dice, &mut out, |d| {
+        turns::advance(d, &secret)
+    });
 }
 
 /// Adds the ruleset's decide systems.
 pub fn add_systems(schedule: &mut Schedule) {
     schedule.add_systems(
         (
-            decide_command.run_if(super::command_pending),
-            advance_turns.run_if(not(super::command_pending)),
+            decide_command.run_if(command_pending),
+            advance_turns.run_if(not(command_pending)),
         )
             .chain(),
     );

@@ -5,8 +5,8 @@
 use super::commands::{
     able_to_act, fighter, not_your_turn_msg, provoke, ready_to_act, reject, running,
 };
-use super::decider::Decider;
-use super::field::{grabbed_by, has_condition, is_grabbed_by};
+use crate::rules::common::decider::Decider;
+use crate::rules::common::field::{grabbed_by, has_condition, is_grabbed_by};
 use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::event::{
     ActionKind, Condition, EffectEndReason, EffectKind, GameEvent, Provocation, SavePurpose,

@@ -1,8 +1,10 @@
 //! The numbers of 13th Age combat as pure functions, each citing the section of
 //! `13th-age-combat.txt` it implements.
 
-use super::field::has_condition;
+pub use crate::rules::common::decider::{is_dead_at, level_multiplier};
+
 use crate::engine::components::{Effects, Resistances};
+use crate::rules::common::field::has_condition;
 use fray_protocol::event::Condition;
 use fray_protocol::state::LifeStatus;
 
@@ -33,18 +35,6 @@ pub fn escalation_next(current: u8, round: u32, held: bool) -> u8 {
         current
     } else {
         (current + 1).min(6)
-    }
-}
-
-/// § Damage / § Recoveries: the ability (or Con) modifier is doubled at 5th level and tripled
-/// at 8th.
-pub fn level_multiplier(level: i32) -> i32 {
-    if level >= 8 {
-        3
-    } else if level >= 5 {
-        2
-    } else {
-        1
     }
 }
 
@@ -116,11 +106,6 @@ pub fn resisted(amount: i32, natural: u32, resistance: u32, magical: bool) -> Op
 /// manage to double your triple damage, bump it up to quadruple, and so on").
 pub fn crit_multiplier(extra_doublings: u8) -> i32 {
     2 + i32::from(extra_doublings)
-}
-
-/// § Death and Dying: a PC dies at negative hit points equal to half its maximum.
-pub fn is_dead_at(current: i32, max: i32) -> bool {
-    current < 0 && -current * 2 >= max
 }
 
 /// § Death saves: 16+ on the d20.

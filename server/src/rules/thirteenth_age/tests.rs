@@ -22,14 +22,17 @@ use crate::content::load_encounter;
 use crate::content::model::Encounter;
 use crate::dice::SessionRng;
 use crate::engine::Engine;
-use crate::engine::components::{Effects, SeedSecret};
+use crate::engine::components::Effects;
+pub(crate) use crate::rules::common::testing::{
+    SALT, cid, cs, current, new_engine, refusal, refuse, run, secret,
+};
 use fray_protocol::event::{
     ActionKind, AttackOutcome, Condition, DamageCause, DamageType, Effect, EffectDuration,
     EffectEndReason, EffectKind, SavePurpose,
 };
 use fray_protocol::roll::Roll;
 use fray_protocol::state::{ActionsLeft, CombatantState, LifeStatus, Phase};
-use fray_protocol::{CombatantId, Command, ErrorCode, GameEvent, Side};
+use fray_protocol::{Command, ErrorCode, GameEvent, Side};
 use fray_protocol::{ThirteenthAgeCommand, ThirteenthAgeEvent};
 
 // ------------------------------------------------------------------------------------------
@@ -297,32 +300,11 @@ pub(super) fn encounter(heroes: &[Hero], monsters: &[(Monster, u32)]) -> Encount
 // Driving the engine
 // ------------------------------------------------------------------------------------------
 
-const SALT: &str = "00112233445566778899aabbccddeeff";
-
-fn secret(seed: u64) -> SeedSecret {
-    SeedSecret {
-        seed,
-        salt: SALT.into(),
-    }
-}
-
-/// An engine for `seed`; its secret stream (`rules::secret`) takes the same number as its secret
-/// seed (another stream: the domains differ), as a session's would take its own.
-pub(crate) fn new_engine(enc: &Encounter, seed: u64) -> Engine {
-    let mut e = Engine::new(enc, SessionRng::from_seed(seed), secret(seed)).unwrap();
-    e.set_secret_rng(SessionRng::from_secret_seed(seed));
-    e
-}
-
 /// A fresh engine with the battle started, and the events of `StartBattle`.
 pub(super) fn start(enc: &Encounter, seed: u64) -> (Engine, Vec<GameEvent>) {
     let mut e = new_engine(enc, seed);
     let ev = run(&mut e, &Command::StartBattle);
     (e, ev)
-}
-
-pub(crate) fn cid(s: &str) -> CombatantId {
-    CombatantId::new(s)
 }
 
 pub(super) fn attack(actor: &str, attack: &str, targets: &[&str]) -> Command {
@@ -352,55 +334,6 @@ pub(super) fn mv(actor: &str) -> Command {
 
 fn rally(actor: &str) -> Command {
     Command::Rally { actor: cid(actor) }
-}
-
-/// Runs an accepted command.
-pub(crate) fn run(e: &mut Engine, cmd: &Command) -> Vec<GameEvent> {
-    e.execute(cmd)
-        .unwrap_or_else(|r| panic!("{cmd:?} was refused: {r}"))
-}
-
-/// Runs a command that must be refused; checks that the refusal changed nothing (state hash and
-/// RNG draws) and returns its code.
-pub(crate) fn refuse(e: &mut Engine, cmd: &Command) -> ErrorCode {
-    refusal(e, cmd).code
-}
-
-/// [`refuse`], returning the whole rejection (for its message).
-pub(crate) fn refusal(e: &mut Engine, cmd: &Command) -> fray_protocol::Rejection {
-    let hash = e.state_hash();
-    let state = e.state();
-    let draws = e.rng().draws();
-    let secret_draws = e.secret_draws();
-    let r = match e.execute(cmd) {
-        Ok(ev) => panic!("{cmd:?} was accepted: {ev:?}"),
-        Err(r) => r,
-    };
-    assert_eq!(
-        e.state_hash(),
-        hash,
-        "{cmd:?} refused ({r}) but changed the state"
-    );
-    assert_eq!(e.state(), state);
-    assert_eq!(
-        e.rng().draws(),
-        draws,
-        "{cmd:?} refused ({r}) but drew dice"
-    );
-    assert_eq!(
-        e.secret_draws(),
-        secret_draws,
-        "{cmd:?} refused ({r}) but drew secret dice"
-    );
-    r
-}
-
-pub(crate) fn current(e: &Engine) -> String {
-    e.state().current.expect("someone's turn").0
-}
-
-pub(crate) fn cs(e: &Engine, id: &str) -> CombatantState {
-    e.state().combatant(&cid(id)).cloned().expect("combatant")
 }
 
 pub(super) fn turn_started(ev: &[GameEvent], who: &str) -> bool {

@@ -916,12 +916,9 @@ fn meaningful_death_puts_pcs_in_a_coma_unless_a_villain_slays_them() {
                 continue;
             }
             let died = ev.iter().any(|x| matches!(x, GameEvent::Died { .. }));
-            let coma = ev.iter().any(|x| {
-                matches!(
-                    x,
-                    GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa { .. })
-                )
-            });
+            let coma = ev
+                .iter()
+                .any(|x| matches!(x, GameEvent::FellIntoComa { .. }));
             assert_eq!((died, coma), (villain, !villain), "villain = {villain}");
             seen = true;
             break;

@@ -284,11 +284,9 @@ fn four_failed_death_saves_mean_a_coma_under_meaningful_death() {
             combatant: cid("kai"),
             failures: 4
         }));
-        assert!(ev.contains(&GameEvent::ThirteenthAge(
-            ThirteenthAgeEvent::FellIntoComa {
-                combatant: cid("kai")
-            }
-        )));
+        assert!(ev.contains(&GameEvent::FellIntoComa {
+            combatant: cid("kai")
+        }));
         assert!(!ev.iter().any(|x| matches!(x, GameEvent::Died { .. })));
         let k = cs(&e, "kai");
         assert_eq!((k.status, k.coma), (LifeStatus::Unconscious, true));

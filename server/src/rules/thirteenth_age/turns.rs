@@ -3,10 +3,11 @@
 //! death saves), automatic ends of turns for combatants that cannot act, the end of the battle
 //! and the reveal of the seed.
 
-use super::decider::Decider;
-use super::field::has_condition;
 use super::rules;
 use crate::engine::components::{SeedSecret, Stage};
+use crate::rules::common::battles::battle_over;
+use crate::rules::common::decider::Decider;
+use crate::rules::common::field::has_condition;
 use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::event::{
     Condition, DamageCause, EffectDuration, EffectEndReason, EffectKind, GameEvent, SavePurpose,
@@ -19,13 +20,8 @@ pub fn advance(d: &mut Decider, secret: &SeedSecret) {
     match d.field.battle.stage {
         Stage::Setup => {}
         Stage::Ended => {
-            // With rests the session goes on after the battle until the GM ends it.
-            let waiting = d.field.options.0.rests && !d.field.battle.session_over;
-            if !d.field.battle.seed_revealed && !waiting {
-                d.emit(GameEvent::SeedRevealed {
-                    seed: secret.seed,
-                    salt: secret.salt.clone(),
-                });
+            if !crate::rules::common::reveal::session_goes_on(d) {
+                crate::rules::common::reveal::reveal_seed(d, secret);
             }
         }
         Stage::Acting | Stage::BetweenTurns => {
@@ -63,36 +59,6 @@ pub fn end_battle(d: &mut Decider, winner: Option<Side>) {
         }
     }
     d.emit(GameEvent::BattleEnded { winner });
-}
-
-/// `Some(winner)` when one side is out: every monster slain or knocked out (§ Unconscious), or
-/// every hero unconscious or dead.
-/// `Some(None)` if both are out at once.
-pub(crate) fn battle_over(d: &Decider) -> Option<Option<Side>> {
-    battle_over_without(d, |_| false)
-}
-
-/// [`battle_over`], not counting the combatants `gone` says have left the battle (Five Torches
-/// Deep: fled, surrendered or escaped).
-pub(crate) fn battle_over_without(
-    d: &Decider,
-    gone: impl Fn(&CombatantId) -> bool,
-) -> Option<Option<Side>> {
-    let mut heroes_up = false;
-    let mut monsters_up = false;
-    for f in d.field.all().filter(|f| !gone(&f.c.id)) {
-        match (f.c.side, f.vit.0) {
-            (Side::Heroes, LifeStatus::Conscious) => heroes_up = true,
-            (Side::Monsters, s) if !s.is_out() => monsters_up = true,
-            _ => {}
-        }
-    }
-    match (heroes_up, monsters_up) {
-        (true, true) => None,
-        (true, false) => Some(Some(Side::Heroes)),
-        (false, true) => Some(Some(Side::Monsters)),
-        (false, false) => Some(None),
-    }
 }
 
 /// A turn ends by itself when its combatant cannot act: down, stunned, or out of actions.
@@ -365,9 +331,9 @@ fn death_save(d: &mut Decider, id: &CombatantId) {
         });
         if failures >= rules::DEATH_SAVE_FAILURES_TO_DIE {
             if d.field.options.0.meaningful_death {
-                d.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa {
+                d.emit(GameEvent::FellIntoComa {
                     combatant: id.clone(),
-                }));
+                });
             } else {
                 d.emit(GameEvent::Died {
                     combatant: id.clone(),

@@ -2,9 +2,7 @@
 //! far, with the shared steps that several commands use (damage, healing, saves).
 
 use super::field::{Field, Overlay};
-use super::rules;
 use crate::dice::{self, DiceExpr, Placeholders, SessionRng};
-use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::event::{DamageCause, DamageType, GameEvent, SavePurpose};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::roll::Roll;
@@ -229,7 +227,7 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
                         combatant: target.clone(),
                     });
                 }
-                if rules::is_dead_at(v.current, v.max) {
+                if is_dead_at(v.current, v.max) {
                     if self.field.options.0.meaningful_death && !self.by_villain(target, &cause) {
                         // § Optional Meaningful Death Rule: only named villains slay PCs.
                         if !self
@@ -237,9 +235,9 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
                             .get(target)
                             .is_some_and(|f| f.hero.is_some_and(|h| h.coma))
                         {
-                            self.emit(GameEvent::ThirteenthAge(ThirteenthAgeEvent::FellIntoComa {
+                            self.emit(GameEvent::FellIntoComa {
                                 combatant: target.clone(),
-                            }));
+                            });
                         }
                     } else {
                         v.status = LifeStatus::Dead;
@@ -317,7 +315,7 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
             ));
         };
         let level = f.c.level;
-        let con = hero.spec.mods.con * rules::level_multiplier(level);
+        let con = hero.spec.mods.con * level_multiplier(level);
         let die = hero.spec.recovery_die;
         let have = hero.recoveries > 0;
         let expr = if con >= 0 {
@@ -360,4 +358,23 @@ enum KnockOut {
     Monsters,
     /// Any creature (Orcus § Knocking a creature out).
     Anyone,
+}
+
+// --- the numbers of the shared damage and recovery code ---------------------------------
+
+/// § Damage / § Recoveries: the ability (or Con) modifier is doubled at 5th level and tripled
+/// at 8th.
+pub fn level_multiplier(level: i32) -> i32 {
+    if level >= 8 {
+        3
+    } else if level >= 5 {
+        2
+    } else {
+        1
+    }
+}
+
+/// § Death and Dying: a PC dies at negative hit points equal to half its maximum.
+pub fn is_dead_at(current: i32, max: i32) -> bool {
+    current < 0 && -current * 2 >= max
 }

@@ -4,7 +4,7 @@
 //! rolls gives its `Decider` the `SecretDice` resource ([`Decider::with_secret`]) and restores it
 //! with the main RNG when a command is refused.
 
-use super::thirteenth_age::decider::Decider;
+use super::decider::Decider;
 use crate::dice::{self, DiceExpr, Placeholders, SessionRng};
 use fray_protocol::roll::Roll;
 use fray_protocol::{ErrorCode, Rejection};
