@@ -850,7 +850,130 @@ fn power(
     if p.id.is_empty() || p.id.len() > 40 {
         return Err(ctx.err(format!("{field}.id"), "an id is 1-40 characters"));
     }
-    let action = match p.action.as_str() {
+    let action = action_cost(ctx, field, p)?;
+    check_trigger(ctx, field, p, action)?;
+    let frequency = frequency(ctx, field, p)?;
+    let origin = origin(ctx, field, p)?;
+    let targets = target_rule(ctx, field, p, origin)?;
+    // § Category: a utility power makes no attack roll.
+    let utility = p.vs.is_none();
+    if utility {
+        effects::check_utility(ctx, field, p)?;
+    }
+    let vs = defense(ctx, field, p)?;
+    // § Weapon properties, Thrown (light)/(heavy); § Strength, § Dexterity: a basic Weapon
+    // attack's ability modifier, to the attack and damage rolls (`ability = "auto"`).
+    let ability = match p.ability.as_deref() {
+        None => 0,
+        Some(a) => crate::rules::orcus::weapons::basic_ability(
+            p,
+            a,
+            gear.and_then(|g| g.weapon.map(|w| (w, g.str_dex))),
+        )
+        .map_err(|(f, e)| ctx.err(format!("{field}.{f}"), e))?,
+    };
+    let bonus = match (p.bonus, monster) {
+        (Some(b), _) => b + proficiency + ability,
+        (None, Some(m)) if vs == Defense::Ac => m.vs_ac,
+        (None, Some(m)) => m.vs_other,
+        (None, None) if utility => 0,
+        (None, None) => {
+            return Err(ctx.err(format!("{field}.bonus"), "a hero's power gives its bonus"));
+        }
+    };
+    let Damage {
+        hit,
+        miss,
+        crit_extra,
+        uses_dw,
+    } = damage(
+        ctx,
+        field,
+        p,
+        monster,
+        gear,
+        ability,
+        weapon_power.is_some(),
+    )?;
+    let mut on_hit = Vec::new();
+    for (i, e) in p.on_hit.iter().enumerate() {
+        on_hit.push(effects::clause(ctx, &format!("{field}.on_hit[{i}]"), e, p)?);
+    }
+    let mut on_miss = Vec::new();
+    for (i, e) in p.on_miss.iter().enumerate() {
+        on_miss.push(effects::clause(
+            ctx,
+            &format!("{field}.on_miss[{i}]"),
+            e,
+            p,
+        )?);
+    }
+    let secondary = secondary_attack(ctx, field, p, monster, gear, ability)?;
+    let tags = crate::rules::orcus::tags::tags(&p.tags).map_err(|(i, e)| match i {
+        Some(i) => ctx.err(format!("{field}.tags[{i}]"), e),
+        None => ctx.err(format!("{field}.tags"), e),
+    })?;
+    if p.ammunition == Some(true) && monster.is_some() {
+        return Err(ctx.err(
+            format!("{field}.ammunition"),
+            "ammunition is counted for heroes only",
+        ));
+    }
+    let maintain = effects::maintain(ctx, field, p)?;
+    let (effect, zone) = effects::effect_line(ctx, field, p, &origin, maintain)?;
+    let counter_on = counter_on(ctx, field, p, action, origin, utility)?;
+    Ok(PowerSpec {
+        id: p.id.clone(),
+        // A Weapon power attacks with the weapon, as a `dW` power does.
+        uses_ammunition: ammunition(ctx, field, p, uses_dw || weapon_power.is_some(), gear)?,
+        // § Underwater combat: weapon attacks (powers using the weapon's dice) take −2 unless
+        // the weapon is a spear, lance or crossbow.
+        // A Weapon power is a weapon attack too; a monster's names no weapon, so it takes it.
+        underwater_penalty: match gear.and_then(|g| g.weapon) {
+            Some(w) => {
+                (uses_dw || tags.iter().any(|t| t == "weapon"))
+                    && !w.in_group(tables::WeaponGroup::SpearsAndLances)
+                    && !w.in_group(tables::WeaponGroup::Crossbows)
+            }
+            None => tags.iter().any(|t| t == "weapon"),
+        },
+        secondary,
+        forced: forced(ctx, field, p)?,
+        trigger: p.trigger.clone(),
+        name: p.name.clone(),
+        action,
+        frequency,
+        origin,
+        targets,
+        max_targets: p.max_targets.unwrap_or(1).clamp(1, 8),
+        vs,
+        bonus,
+        basic: p.basic,
+        hit,
+        damage_type: match &p.damage_type {
+            Some(t) => Some(damage_type(ctx, &format!("{field}.damage_type"), t)?),
+            None => None,
+        },
+        miss,
+        crit_extra,
+        on_hit,
+        on_miss,
+        effect,
+        zone,
+        utility,
+        maintain,
+        loading_swift: loading(ctx, field, p, uses_dw || weapon_power.is_some(), gear)?,
+        category: crate::rules::orcus::tags::category(p.category.as_deref(), !utility)
+            .map_err(|e| ctx.err(format!("{field}.category"), e))?,
+        tags,
+        side,
+        counter_on,
+    })
+}
+
+/// § Action types: the power's action.
+fn action_cost(ctx: &Ctx, field: &str, p: &PowerFile) -> Result<ActionCost, ContentError> {
+    Ok(match p.action.as_str() {
         "standard" => ActionCost::Standard,
         "move" => ActionCost::Move,
         "swift" => ActionCost::Swift,
@@ -865,7 +988,16 @@ fn power(
                 ),
             ));
         }
-    };
+    })
+}
+
+/// § Outside of your turn: immediate actions name their trigger; free actions may.
+fn check_trigger(
+    ctx: &Ctx,
+    field: &str,
+    p: &PowerFile,
+    action: ActionCost,
+) -> Result<(), ContentError> {
     let immediate = matches!(
         action,
         ActionCost::ImmediateCounter | ActionCost::ImmediateReaction
@@ -890,7 +1022,12 @@ fn power(
         }
         _ => {}
     }
-    let frequency = match p.frequency.as_deref().unwrap_or("at-will") {
+    Ok(())
+}
+
+/// § Frequency: at-will, encounter, daily or a recharge.
+fn frequency(ctx: &Ctx, field: &str, p: &PowerFile) -> Result<Frequency, ContentError> {
+    Ok(match p.frequency.as_deref().unwrap_or("at-will") {
         "at-will" => Frequency::AtWill,
         "encounter" => Frequency::Encounter,
         "daily" => Frequency::Daily,
@@ -926,7 +1063,12 @@ fn power(
                 ),
             ));
         }
-    };
+    })
+}
+
+/// § Origin of effect: melee, ranged, near and far areas, eyesight and earshot, self — with
+/// their reach, range and size.
+fn origin(ctx: &Ctx, field: &str, p: &PowerFile) -> Result<Origin, ContentError> {
     let size = p.area.unwrap_or(1);
     if !(1..=10).contains(&size) {
         return Err(ctx.err(format!("{field}.area"), format!("{size} is outside 1..=10")));
@@ -1016,7 +1158,17 @@ fn power(
             "a self power affects only its user (no attack roll): give no vs, targets, range, reach or area",
         ));
     }
-    let targets = match p.targets.as_deref() {
+    Ok(origin)
+}
+
+/// § Targets: who the power may target (areas: all creatures unless it says).
+fn target_rule(
+    ctx: &Ctx,
+    field: &str,
+    p: &PowerFile,
+    origin: Origin,
+) -> Result<TargetRule, ContentError> {
+    Ok(match p.targets.as_deref() {
         None if origin == Origin::Personal => TargetRule::Any,
         None if origin.is_area() => TargetRule::AllCreatures,
         None | Some("one enemy") => TargetRule::OneEnemy,
@@ -1036,13 +1188,12 @@ fn power(
                 ),
             ));
         }
-    };
-    // § Category: a utility power makes no attack roll.
-    let utility = p.vs.is_none();
-    if utility {
-        effects::check_utility(ctx, field, p)?;
-    }
-    let vs = match p.vs.as_deref().unwrap_or("ac") {
+    })
+}
+
+/// The defense the power attacks (`ac` when absent).
+fn defense(ctx: &Ctx, field: &str, p: &PowerFile) -> Result<Defense, ContentError> {
+    Ok(match p.vs.as_deref().unwrap_or("ac") {
         "ac" => Defense::Ac,
         "fortitude" => Defense::Fortitude,
         "reflex" => Defense::Reflex,
@@ -1053,27 +1204,29 @@ fn power(
                 format!("unknown defense '{o}' (ac, fortitude, reflex, will)"),
             ));
         }
-    };
-    // § Weapon properties, Thrown (light)/(heavy); § Strength, § Dexterity: a basic Weapon
-    // attack's ability modifier, to the attack and damage rolls (`ability = "auto"`).
-    let ability = match p.ability.as_deref() {
-        None => 0,
-        Some(a) => crate::rules::orcus::weapons::basic_ability(
-            p,
-            a,
-            gear.and_then(|g| g.weapon.map(|w| (w, g.str_dex))),
-        )
-        .map_err(|(f, e)| ctx.err(format!("{field}.{f}"), e))?,
-    };
-    let bonus = match (p.bonus, monster) {
-        (Some(b), _) => b + proficiency + ability,
-        (None, Some(m)) if vs == Defense::Ac => m.vs_ac,
-        (None, Some(m)) => m.vs_other,
-        (None, None) if utility => 0,
-        (None, None) => {
-            return Err(ctx.err(format!("{field}.bonus"), "a hero's power gives its bonus"));
-        }
-    };
+    })
+}
+
+/// A power's damage expressions, resolved for its user.
+struct Damage {
+    hit: Option<String>,
+    miss: Option<String>,
+    crit_extra: Option<String>,
+    /// Whether they use the weapon's dice (`dW`).
+    uses_dw: bool,
+}
+
+/// The hit and miss damage (the monster builder's tables, weapon dice, the ability modifier,
+/// the level-21 upgrade) and Improved Critical's extra dice.
+fn damage(
+    ctx: &Ctx,
+    field: &str,
+    p: &PowerFile,
+    monster: Option<&Builder>,
+    gear: Option<Gear>,
+    ability: i32,
+    weapon_power: bool,
+) -> Result<Damage, ContentError> {
     let mut uses_dw = false;
     // The "Level 21:" upgrade replaces the hit damage of heroes of level 21 and above.
     let hit_text = match (&p.level21_hit, gear) {
@@ -1144,7 +1297,7 @@ fn power(
                 level,
                 ..
             },
-        ) if (uses_dw || weapon_power.is_some())
+        ) if (uses_dw || weapon_power)
             && w.has_property(tables::WeaponProperty::ImprovedCritical) =>
         {
             let n = if level >= 21 {
@@ -1159,20 +1312,25 @@ fn power(
         }
         _ => None,
     };
-    let mut on_hit = Vec::new();
-    for (i, e) in p.on_hit.iter().enumerate() {
-        on_hit.push(effects::clause(ctx, &format!("{field}.on_hit[{i}]"), e, p)?);
-    }
-    let mut on_miss = Vec::new();
-    for (i, e) in p.on_miss.iter().enumerate() {
-        on_miss.push(effects::clause(
-            ctx,
-            &format!("{field}.on_miss[{i}]"),
-            e,
-            p,
-        )?);
-    }
-    let secondary = match &p.secondary {
+    Ok(Damage {
+        hit,
+        miss,
+        crit_extra,
+        uses_dw,
+    })
+}
+
+/// § Secondary attacks: the secondary attack, a power of its own made with the primary's
+/// origin, tags and (unless it says) defense and bonus.
+fn secondary_attack(
+    ctx: &Ctx,
+    field: &str,
+    p: &PowerFile,
+    monster: Option<&Builder>,
+    gear: Option<Gear>,
+    ability: i32,
+) -> Result<Option<Box<SecondaryAttack>>, ContentError> {
+    Ok(match &p.secondary {
         Some(sec) => {
             let on = match sec.on.as_deref().unwrap_or("hit") {
                 "hit" => SecondaryOn::Hit,
@@ -1242,66 +1400,6 @@ fn power(
             }))
         }
         None => None,
-    };
-    let tags = crate::rules::orcus::tags::tags(&p.tags).map_err(|(i, e)| match i {
-        Some(i) => ctx.err(format!("{field}.tags[{i}]"), e),
-        None => ctx.err(format!("{field}.tags"), e),
-    })?;
-    if p.ammunition == Some(true) && monster.is_some() {
-        return Err(ctx.err(
-            format!("{field}.ammunition"),
-            "ammunition is counted for heroes only",
-        ));
-    }
-    let maintain = effects::maintain(ctx, field, p)?;
-    let (effect, zone) = effects::effect_line(ctx, field, p, &origin, maintain)?;
-    let counter_on = counter_on(ctx, field, p, action, origin, utility)?;
-    Ok(PowerSpec {
-        id: p.id.clone(),
-        // A Weapon power attacks with the weapon, as a `dW` power does.
-        uses_ammunition: ammunition(ctx, field, p, uses_dw || weapon_power.is_some(), gear)?,
-        // § Underwater combat: weapon attacks (powers using the weapon's dice) take −2 unless
-        // the weapon is a spear, lance or crossbow.
-        // A Weapon power is a weapon attack too; a monster's names no weapon, so it takes it.
-        underwater_penalty: match gear.and_then(|g| g.weapon) {
-            Some(w) => {
-                (uses_dw || tags.iter().any(|t| t == "weapon"))
-                    && !w.in_group(tables::WeaponGroup::SpearsAndLances)
-                    && !w.in_group(tables::WeaponGroup::Crossbows)
-            }
-            None => tags.iter().any(|t| t == "weapon"),
-        },
-        secondary,
-        forced: forced(ctx, field, p)?,
-        trigger: p.trigger.clone(),
-        name: p.name.clone(),
-        action,
-        frequency,
-        origin,
-        targets,
-        max_targets: p.max_targets.unwrap_or(1).clamp(1, 8),
-        vs,
-        bonus,
-        basic: p.basic,
-        hit,
-        damage_type: match &p.damage_type {
-            Some(t) => Some(damage_type(ctx, &format!("{field}.damage_type"), t)?),
-            None => None,
-        },
-        miss,
-        crit_extra,
-        on_hit,
-        on_miss,
-        effect,
-        zone,
-        utility,
-        maintain,
-        loading_swift: loading(ctx, field, p, uses_dw || weapon_power.is_some(), gear)?,
-        category: crate::rules::orcus::tags::category(p.category.as_deref(), !utility)
-            .map_err(|e| ctx.err(format!("{field}.category"), e))?,
-        tags,
-        side,
-        counter_on,
     })
 }
 
