@@ -1666,7 +1666,7 @@ basic = true
 
     #[test]
     fn zones_and_maintained_effects_fold_like_the_server() {
-        let enc = fray_server::content::load_encounter("fold.toml", ENCOUNTER).unwrap();
+        let enc = fray_server::rules::load_encounter("fold.toml", ENCOUNTER).unwrap();
         let secret = SeedSecret {
             seed: 3,
             salt: "salt".into(),
@@ -1770,7 +1770,7 @@ basic = true
                 "recoveries = 2",
                 "recoveries = 2\nskills = { stealth = 40 }",
             );
-        let enc = fray_server::content::load_encounter("hide.toml", &src).unwrap();
+        let enc = fray_server::rules::load_encounter("hide.toml", &src).unwrap();
         let secret = SeedSecret {
             seed: 5,
             salt: "salt".into(),

@@ -194,7 +194,7 @@ async fn spectate_finds_the_demo_and_follows_it_to_the_end() {
 async fn play_piped_as_gm_starts_and_refuses_illegal_moves() {
     let server = start(false).await;
     let addr = server.addr.to_string();
-    let (_, text_toml) = fray_server::content::builtin_encounters("13th-age")[0];
+    let (_, text_toml) = fray_server::rules::builtin_encounters("13th-age")[0];
     let created =
         fray_server::demo::client::create_session(server.addr, ADMIN_KEY, "g", text_toml, Some(3))
             .await
@@ -240,7 +240,7 @@ async fn play_piped_as_gm_starts_and_refuses_illegal_moves() {
 async fn play_on_the_orcus_grid_shows_the_map_and_takes_grid_verbs() {
     let server = start(false).await;
     let addr = server.addr.to_string();
-    let (_, text_toml) = fray_server::content::builtin_encounters("orcus")[0];
+    let (_, text_toml) = fray_server::rules::builtin_encounters("orcus")[0];
     let created =
         fray_server::demo::client::create_session(server.addr, ADMIN_KEY, "o", text_toml, Some(3))
             .await
@@ -427,7 +427,7 @@ async fn the_protocol_documents_recipe_checks_the_dice_of_a_finished_ose_session
     use fray_server::demo::client::Client;
 
     let server = start(false).await;
-    let (_, toml) = fray_server::content::builtin_encounters("ose")
+    let (_, toml) = fray_server::rules::builtin_encounters("ose")
         .iter()
         .find(|(n, _)| *n == "barrow-of-the-hollow-king")
         .copied()

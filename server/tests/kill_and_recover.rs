@@ -33,7 +33,7 @@ async fn state(c: &mut Client) -> fray_protocol::SessionState {
 async fn sigkill_mid_fight_loses_no_acknowledged_event() {
     let data = tempfile::tempdir().expect("tempdir");
     let (server, addr) = start(data.path(), &[]);
-    let (_, text) = fray_server::content::builtin_encounters("13th-age")[0];
+    let (_, text) = fray_server::rules::builtin_encounters("13th-age")[0];
     let created = create_session(addr, support::ADMIN_KEY, "goblin-ambush", text, Some(4))
         .await
         .expect("create");

@@ -84,9 +84,9 @@ pub async fn create_session(
     encounter: &str,
     seed: u64,
 ) -> Result<serde_json::Value> {
-    let text = fray_server::content::RULESETS
+    let text = fray_server::rules::ids()
         .iter()
-        .flat_map(|r| fray_server::content::builtin_encounters(r).iter())
+        .flat_map(|r| fray_server::rules::builtin_encounters(r).iter())
         .find(|(n, _)| *n == encounter)
         .map(|(_, t)| *t)
         .ok_or_else(|| anyhow!("no built-in encounter {encounter}"))?;

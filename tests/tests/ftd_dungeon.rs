@@ -408,11 +408,11 @@ fn fight_features(events: &[(u64, GameEvent)]) -> BTreeSet<&'static str> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_fight_over_real_sockets_shows_every_combat_rule_morale() -> Result<()> {
     // The scripted GM's commands, found in process with the same seed.
-    let (name, text) = fray_server::content::builtin_encounters("five-torches-deep")
+    let (name, text) = fray_server::rules::builtin_encounters("five-torches-deep")
         .iter()
         .find(|(n, _)| *n == "flooded-chapel")
         .ok_or_else(|| anyhow::anyhow!("no flooded-chapel"))?;
-    let encounter = fray_server::content::load_encounter(name, text)?;
+    let encounter = fray_server::rules::load_encounter(name, text)?;
     let mut local = Session::create(
         MemStorage::new(),
         SessionId("local".into()),

@@ -28,7 +28,7 @@ fn seat_token<'a>(created: &'a serde_json::Value, seat: &str) -> Result<&'a str>
 }
 
 fn encounter_body() -> Result<String> {
-    let text = fray_server::content::builtin_encounters("13th-age")
+    let text = fray_server::rules::builtin_encounters("13th-age")
         .first()
         .map(|(_, t)| *t)
         .ok_or_else(|| anyhow!("no 13th Age encounter"))?;

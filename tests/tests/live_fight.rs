@@ -250,11 +250,11 @@ async fn an_orcus_fight_on_the_grid_over_real_sockets() -> Result<()> {
     let (seen, seen_bin, created) = play_over_sockets(&server, "bridge-of-bones", 5).await?;
     assert_eq!(created["ruleset"], "orcus");
     assert_eq!(seen, seen_bin, "both encodings see the same fight");
-    let (name, text) = fray_server::content::builtin_encounters("orcus")
+    let (name, text) = fray_server::rules::builtin_encounters("orcus")
         .iter()
         .find(|(n, _)| *n == "bridge-of-bones")
         .ok_or_else(|| anyhow!("no bridge-of-bones"))?;
-    let enc = fray_server::content::load_encounter(name, text)?;
+    let enc = fray_server::rules::load_encounter(name, text)?;
     let events: Vec<GameEvent> = seen.into_iter().map(|(_, e)| e).collect();
     let tags = fray_tests::orcus_coverage(&fray_tests::orcus_start(&enc), &events);
     for need in [

@@ -590,7 +590,7 @@ pub fn ability_mod(score: i32) -> i32 {
     (score - 10).div_euclid(2)
 }
 
-pub(super) struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub file: &'a str,
 }
 
@@ -706,7 +706,7 @@ fn parse_duration(ctx: &Ctx, field: &str, s: Option<&str>) -> Result<EffectDurat
 }
 
 /// A creature's size (`size = "large"`); default `medium`, which 13th Age calls `normal`.
-pub(super) fn parse_size(ctx: &Ctx, field: &str, s: Option<&str>) -> Result<Size, ContentError> {
+pub(crate) fn parse_size(ctx: &Ctx, field: &str, s: Option<&str>) -> Result<Size, ContentError> {
     Ok(match s.unwrap_or("medium") {
         "tiny" => Size::Tiny,
         "small" => Size::Small,
@@ -918,7 +918,7 @@ fn resolve_attacks(
 }
 
 impl HeroFile {
-    pub(super) fn resolve(&self, ctx: &Ctx) -> Result<CombatantSpec, ContentError> {
+    pub(crate) fn resolve(&self, ctx: &Ctx) -> Result<CombatantSpec, ContentError> {
         let w = format!("hero '{}'", self.id);
         check_id(ctx, &format!("{w}.id"), &self.id)?;
         check_range(ctx, &format!("{w}.level"), self.level, 1, 10)?;
@@ -1047,7 +1047,7 @@ impl HeroFile {
 }
 
 impl MonsterFile {
-    pub(super) fn resolve(
+    pub(crate) fn resolve(
         &self,
         ctx: &Ctx,
         id: CombatantId,

@@ -1073,7 +1073,7 @@ pub struct FtdAttackSpec {
     /// Display name.
     pub name: String,
     /// Melee, ranged, arcane or divine.
-    pub kind: crate::rules::five_torches::rules::AttackKind,
+    pub kind: AttackKind,
     /// A ranged attack (disadvantage in close range); melee attacks need close range.
     pub ranged: bool,
     /// The ability whose (current) modifier is added to the attack and damage (heroes); `None`
@@ -1203,4 +1203,18 @@ pub struct OseAttackSpec {
     /// each routine attack may be made once in its turn.
     #[serde(default)]
     pub routine: bool,
+}
+
+/// Five Torches Deep: the kinds of attack (§ PC Attacks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackKind {
+    /// A melee weapon (STR; close range only).
+    Melee,
+    /// A ranged weapon (DEX; disadvantage in close range).
+    Ranged,
+    /// An arcane spell (INT).
+    Arcane,
+    /// A divine spell (WIS).
+    Divine,
 }

@@ -5,8 +5,8 @@ pub mod bot;
 pub mod client;
 pub mod orcus_bot;
 
-use crate::content::{builtin_encounters, load_encounter};
 use crate::net::{DemoSeats, Registry};
+use crate::rules::{builtin_encounters, load_encounter};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;

@@ -3,8 +3,8 @@
 
 use super::components::{Outbox, Pending, SeedSecret};
 use super::{Engine, world};
-use crate::content::{builtin_encounters, load_encounter};
 use crate::dice::SessionRng;
+use crate::rules::{builtin_encounters, load_encounter};
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::Schedule;
 use fray_protocol::{Command, ErrorCode, Family, GameEvent, OrcusCommand, ThirteenthAgeCommand};

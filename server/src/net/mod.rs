@@ -17,7 +17,8 @@ pub mod listener;
 pub mod registry;
 pub mod session_task;
 
-use crate::content::{ContentError, load_encounter};
+use crate::content::ContentError;
+use crate::rules::load_encounter;
 use admin::AdminKey;
 use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};

@@ -5,9 +5,9 @@
 //! ("Referee rolls"), § Wandering Monsters.
 
 use super::*;
-use crate::content::{builtin_encounters, load_encounter};
 use crate::dice::{DiceExpr, Placeholders, roll_die};
 use crate::log::{FsStorage, MemStorage, Storage};
+use crate::rules::{builtin_encounters, load_encounter};
 use crate::session::{Secrets, Session, SessionConfig};
 use fray_protocol::BxCommand;
 use fray_protocol::Command;

@@ -12,4 +12,6 @@ pub mod registry;
 
 pub mod thirteenth_age;
 
-pub use registry::{RULESETS, Ruleset, ruleset, version};
+pub use registry::{
+    RULESETS, Ruleset, builtin_encounters, builtin_files, ids, load_encounter, ruleset, version,
+};

@@ -2,6 +2,9 @@
 //! engine, the session, content loading) asks a ruleset's row and never matches on its id.
 
 use super::{basic_fantasy, five_torches, orcus, ose, thirteenth_age};
+use crate::content::file::Ctx;
+use crate::content::model::Encounter;
+use crate::content::{ContentError, parse_toml};
 use bevy_ecs::schedule::Schedule;
 use fray_protocol::Family;
 
@@ -18,6 +21,12 @@ pub struct Ruleset {
     pub family: Family,
     /// Adds the ruleset's decide systems to a session's schedule.
     pub add_systems: fn(&mut Schedule),
+    /// Loads an encounter file of this ruleset (`name` names the file in errors).
+    pub load_encounter: fn(&str, &str) -> Result<Encounter, ContentError>,
+    /// The built-in party and bestiary: (file name, TOML text).
+    pub builtin_files: &'static [(&'static str, &'static str)],
+    /// The built-in encounters: (name, TOML text).
+    pub builtin_encounters: &'static [(&'static str, &'static str)],
 }
 
 /// The rulesets this build plays.
@@ -27,30 +36,45 @@ pub const RULESETS: &[Ruleset] = &[
         version: thirteenth_age::VERSION,
         family: Family::ThirteenthAge,
         add_systems: thirteenth_age::add_systems,
+        load_encounter: thirteenth_age::content::load_encounter,
+        builtin_files: thirteenth_age::content::BUILTIN,
+        builtin_encounters: thirteenth_age::content::ENCOUNTERS,
     },
     Ruleset {
         id: orcus::ID,
         version: orcus::VERSION,
         family: Family::Orcus,
         add_systems: orcus::add_systems,
+        load_encounter: orcus::content::load_encounter,
+        builtin_files: orcus::content::BUILTIN,
+        builtin_encounters: orcus::content::ENCOUNTERS,
     },
     Ruleset {
         id: five_torches::ID,
         version: five_torches::VERSION,
         family: Family::FiveTorches,
         add_systems: five_torches::add_systems,
+        load_encounter: five_torches::content::load_encounter,
+        builtin_files: five_torches::content::BUILTIN,
+        builtin_encounters: five_torches::content::ENCOUNTERS,
     },
     Ruleset {
         id: ose::ID,
         version: ose::VERSION,
         family: Family::Bx,
         add_systems: ose::add_systems,
+        load_encounter: ose::content::load_encounter,
+        builtin_files: ose::content::BUILTIN,
+        builtin_encounters: ose::content::ENCOUNTERS,
     },
     Ruleset {
         id: basic_fantasy::ID,
         version: basic_fantasy::VERSION,
         family: Family::Bx,
         add_systems: basic_fantasy::add_systems,
+        load_encounter: ose::content::load_encounter,
+        builtin_files: ose::content::BUILTIN,
+        builtin_encounters: ose::content::BASIC_FANTASY_ENCOUNTERS,
     },
 ];
 
@@ -62,4 +86,46 @@ pub fn ruleset(id: &str) -> Option<&'static Ruleset> {
 /// The version of a ruleset.
 pub fn version(id: &str) -> Option<u32> {
     ruleset(id).map(|r| r.version)
+}
+
+/// The ids of the rulesets this build plays, in table order.
+pub fn ids() -> Vec<&'static str> {
+    RULESETS.iter().map(|r| r.id).collect()
+}
+
+/// Loads an encounter from TOML text with the loader of the ruleset it names. `name` names the
+/// file in error messages (syntax errors with line and column).
+pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        ruleset: Option<String>,
+    }
+    let head: Head = parse_toml(name, text)?;
+    let ctx = Ctx { file: name };
+    let Some(id) = head.ruleset else {
+        return Err(ctx.err(
+            "ruleset",
+            "an encounter names its ruleset (e.g. ruleset = \"13th-age\")",
+        ));
+    };
+    let row = ruleset(&id).ok_or_else(|| {
+        ctx.err(
+            "ruleset",
+            format!(
+                "unknown ruleset '{id}' (this server runs: {})",
+                ids().join(", ")
+            ),
+        )
+    })?;
+    (row.load_encounter)(name, text)
+}
+
+/// The built-in content of a ruleset: (file name, TOML text); none for an unknown ruleset.
+pub fn builtin_files(id: &str) -> &'static [(&'static str, &'static str)] {
+    ruleset(id).map_or(&[], |r| r.builtin_files)
+}
+
+/// Built-in encounters of a ruleset: (name, TOML text); none for an unknown ruleset.
+pub fn builtin_encounters(id: &str) -> &'static [(&'static str, &'static str)] {
+    ruleset(id).map_or(&[], |r| r.builtin_encounters)
 }

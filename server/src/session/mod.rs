@@ -610,8 +610,8 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::{builtin_encounters, load_encounter};
     use crate::log::MemStorage;
+    use crate::rules::{builtin_encounters, load_encounter};
     use fray_protocol::BxCommand;
 
     fn session(storage: MemStorage) -> Session {

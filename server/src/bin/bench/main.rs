@@ -64,7 +64,6 @@ use fray_protocol::state::LifeStatus;
 use fray_protocol::{Command, PROTOCOL_VERSION, ServerMessage};
 use fray_server::content::model::Encounter;
 use fray_server::content::model::Reach;
-use fray_server::content::{builtin_encounters, load_encounter};
 use fray_server::dice::SessionRng;
 use fray_server::engine::Engine;
 use fray_server::engine::components::{
@@ -75,6 +74,7 @@ use fray_server::log::{
     CODEC_BINCODE, FsStorage, FsyncPolicy, LogConfig, MemStorage, SegmentHeader, SessionLog,
 };
 use fray_server::replay;
+use fray_server::rules::{builtin_encounters, load_encounter};
 use fray_server::session::record::Record;
 use fray_server::session::{Session, SessionConfig};
 use serde_json::{Value, json};

@@ -19,6 +19,7 @@
 mod chase;
 mod commands;
 mod concentration;
+pub mod content;
 mod corruption;
 pub mod rules;
 mod time;

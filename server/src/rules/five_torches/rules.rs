@@ -177,19 +177,7 @@ pub fn attack_ability(kind: AttackKind) -> Ability {
     }
 }
 
-/// The kinds of attack (§ PC Attacks).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AttackKind {
-    /// A melee weapon (STR; close range only).
-    Melee,
-    /// A ranged weapon (DEX; disadvantage in close range).
-    Ranged,
-    /// An arcane spell (INT).
-    Arcane,
-    /// A divine spell (WIS).
-    Divine,
-}
+pub use crate::content::model::AttackKind;
 
 /// How far a target is (§ Range): close (melee), ranged, or far (beyond weapons and spells).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

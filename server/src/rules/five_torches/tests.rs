@@ -1,9 +1,10 @@
 //! Five Torches Deep rules through the real engine, each test naming the section of
 //! `five-torches-deep-combat.txt` it checks.
 
-use crate::content::{builtin_encounters, load_encounter, model::Encounter};
+use crate::content::model::Encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::{builtin_encounters, load_encounter};
 use fray_protocol::command::RetreatCheck;
 use fray_protocol::event::{ActionKind, AttackOutcome, DamageCause, GameEvent};
 use fray_protocol::ftd::{Ability, Advantage, Departure, Injury, MoraleOutcome, MoraleTrigger};

@@ -809,11 +809,11 @@ name = "Club"
 kind = "melee"
 damage = "1d4"
 "#;
-    let err = crate::content::load_encounter("t.toml", text)
+    let err = crate::rules::load_encounter("t.toml", text)
         .unwrap_err()
         .to_string();
     assert!(err.contains("'zed' follows 'nobody'"), "{err}");
-    let ok = crate::content::load_encounter("t.toml", &text.replace("nobody", "hesk")).unwrap();
+    let ok = crate::rules::load_encounter("t.toml", &text.replace("nobody", "hesk")).unwrap();
     assert!(ok.combatants.iter().any(|c| {
         c.ftd
             .as_ref()

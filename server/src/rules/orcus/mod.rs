@@ -16,6 +16,7 @@ pub mod aloft;
 pub mod armor;
 pub mod checks;
 mod commands;
+pub mod content;
 mod counters;
 pub mod elevation;
 mod forced;

@@ -1,8 +1,9 @@
 //! Orcus rules, each test naming the section of `orcus-basic-rules.txt` it checks.
 
-use crate::content::{builtin_encounters, load_encounter, model::Encounter};
+use crate::content::model::Encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::{builtin_encounters, load_encounter};
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{ActionKind, AttackOutcome, Condition, EffectKind, GameEvent};
 use fray_protocol::grid::{MoveMode, Square};

@@ -2,7 +2,7 @@
 //! Fortitude, Reflex and Will Defense).
 
 use super::tests::arena_src;
-use crate::content::load_encounter;
+use crate::rules::load_encounter;
 
 const ROW: &str = "kael = [0, 0]\nlira = [1, 0]\nbrute-1 = [8, 0]\nbrute-2 = [9, 0]";
 

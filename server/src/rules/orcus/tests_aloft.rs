@@ -360,7 +360,7 @@ fn a_climber_pushed_off_its_wall_falls_unwilling_movement() {
     let src = super::tests::arena_src(&rows, "", 5, pos)
         .replace("wis = 2", &format!("wis = 2\nfly = 4\n{SHOVE}"))
         .replace("dex = 0", "dex = 0\nclimb = 3");
-    let enc = crate::content::load_encounter("cliff.toml", &src).unwrap();
+    let enc = crate::rules::load_encounter("cliff.toml", &src).unwrap();
     let mut e = started(&enc, 5);
     run(&mut e, &aloft("kael", 2));
     run(&mut e, &end("kael"));

@@ -2,8 +2,8 @@
 //! naming the section of `orcus-basic-rules.txt`.
 
 use super::tests::arena_src;
-use crate::content::load_encounter;
 use crate::content::model::CombatantSpec;
+use crate::rules::load_encounter;
 
 /// Everyone on one row.
 const ROW: &str = "kael = [0, 0]\nlira = [1, 0]\nbrute-1 = [8, 0]\nbrute-2 = [9, 0]";

@@ -4,9 +4,9 @@
 
 use super::tests::{SPREAD, arena_src, atk, end, first_bonus, mv, started, until};
 use super::tests_power_effects::{OPEN, with_kael_powers};
-use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::OrcusCommand;
 use fray_protocol::event::{ActionKind, BonusStat, Condition, EffectKind, GameEvent};
 use fray_protocol::grid::MoveMode;

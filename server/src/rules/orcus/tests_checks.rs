@@ -2,8 +2,8 @@
 //! § Table – Typical Difficulty Classes, § Maintaining difficulties at higher levels).
 
 use super::tests::{NEXT_TO_LIRA, arena_src, atk, smash, started, until};
-use crate::content::load_encounter;
 use crate::rules::common::testing::{cid, cs, new_engine, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::OrcusCommand;
 use fray_protocol::command::CheckDifficulty;
 use fray_protocol::event::GameEvent;

@@ -4,9 +4,10 @@
 //! `docs/rules/orcus.md`).
 
 use super::tests::{arena_src, atk, end, first_bonus, mv, started, until};
-use crate::content::{load_encounter, model::Encounter};
+use crate::content::model::Encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, current, refusal, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{Condition, EffectKind, GameEvent};
 use fray_protocol::grid::MoveMode;

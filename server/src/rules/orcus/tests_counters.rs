@@ -4,9 +4,9 @@
 
 use super::tests::{atk, end, started, until};
 use super::tests_power_effects::with_kael_powers;
-use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::event::GameEvent;
 use fray_protocol::state::LifeStatus;
 use fray_protocol::{Command, ErrorCode};

@@ -24,7 +24,7 @@ fn field(kael_extra: &str, climb_dc: i32, positions: &str, powers: &str) -> Enco
     let src = arena_src(&CLIFF, powers, 5, positions)
         .replace("wis = 2", &format!("wis = 2\n{kael_extra}"))
         .replace("[map]\n", &format!("[map]\nclimb_dc = {climb_dc}\n"));
-    crate::content::load_encounter("cliff.toml", &src).unwrap()
+    crate::rules::load_encounter("cliff.toml", &src).unwrap()
 }
 
 pub(super) fn aloft(actor: &str, height: i32) -> Command {
@@ -227,7 +227,7 @@ pub(super) fn open_field(
         .replace("wis = 2", &format!("wis = 2\n{kael}"))
         .replace("recoveries = 1", &format!("recoveries = 1\n{lira}"))
         .replace("dex = 0", &format!("dex = 0\n{brute}"));
-    crate::content::load_encounter("open.toml", &src).unwrap()
+    crate::rules::load_encounter("open.toml", &src).unwrap()
 }
 
 fn area(actor: &str, attack: &str, origin: Option<(i32, i32)>) -> Command {

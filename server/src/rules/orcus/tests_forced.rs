@@ -55,7 +55,7 @@ fn yard(positions: &str) -> Encounter {
         "[[hero]]\nid = \"lira\"",
         &format!("{MOVERS}[[hero]]\nid = \"lira\""),
     );
-    crate::content::load_encounter("yard.toml", &src).unwrap()
+    crate::rules::load_encounter("yard.toml", &src).unwrap()
 }
 
 const EAST: &str = "kael = [4, 2]\nlira = [6, 1]\nbrute-1 = [5, 2]\nbrute-2 = [8, 4]";

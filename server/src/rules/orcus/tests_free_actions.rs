@@ -3,9 +3,9 @@
 
 use super::tests::{SPREAD, atk, end, started, until};
 use super::tests_power_effects::with_kael_powers;
-use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cs, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::ErrorCode;
 use fray_protocol::event::{Condition, EffectKind, GameEvent};
 

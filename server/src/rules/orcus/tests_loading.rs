@@ -1,8 +1,8 @@
 //! § Weapon properties, Loading (`loading.rs`), naming the section of `orcus-basic-rules.txt`.
 
 use super::tests::{SPREAD, arena, arena_src, atk, started};
-use crate::content::load_encounter;
 use crate::rules::common::testing::{cid, cs, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};
 use fray_protocol::{OrcusCommand, OrcusEvent};

@@ -4,9 +4,9 @@
 
 use super::tests::{SPREAD, end, started, until};
 use super::tests_power_effects::{far, with_kael_powers, zone_count};
-use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::event::{ActionKind, Condition, EffectEndReason, EffectKind, GameEvent};
 use fray_protocol::{Command, ErrorCode};
 use fray_protocol::{OrcusCommand, OrcusEvent};

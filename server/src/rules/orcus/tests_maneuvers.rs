@@ -28,7 +28,7 @@ fn ring(positions: &str) -> Encounter {
     let src = super::tests::arena_src(&OPEN, "", 5, positions)
         .replace("wis = 2", "wis = 2\nstr = 20")
         .replace("dex = 0", "dex = 0\nstr = 30\ntrained = [\"athletics\"]");
-    crate::content::load_encounter("ring.toml", &src).unwrap()
+    crate::rules::load_encounter("ring.toml", &src).unwrap()
 }
 
 fn rolled(ev: &[GameEvent]) -> Option<(i32, AttackOutcome)> {
@@ -305,7 +305,7 @@ hit = "1d6"
         5,
         "kael = [3, 0]\nlira = [0, 5]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]",
     );
-    let enc = crate::content::load_encounter("lash.toml", &src).unwrap();
+    let enc = crate::rules::load_encounter("lash.toml", &src).unwrap();
     let mut e = started(&enc, 5);
     let lash = |actor: &str| Command::Attack {
         actor: cid(actor),
@@ -353,7 +353,7 @@ origin = "melee"
 vs = "ac"
 hit = "1d6"
 "#;
-    let err = crate::content::load_encounter(
+    let err = crate::rules::load_encounter(
         "lash.toml",
         &super::tests::arena_src(&OPEN, bad, 5, super::tests::SPREAD),
     )
@@ -397,7 +397,7 @@ pull = 2
         5,
         "kael = [2, 0]\nlira = [0, 4]\nbrute-1 = [3, 0]\nbrute-2 = [8, 4]",
     );
-    let enc = crate::content::load_encounter("shove.toml", &src).unwrap();
+    let enc = crate::rules::load_encounter("shove.toml", &src).unwrap();
     for seed in 0..20 {
         let mut e = started(&enc, seed);
         until(&mut e, "brute-1");
@@ -464,7 +464,7 @@ hit = "1"
 push = 2
 pull = 1
 "#;
-    let err = crate::content::load_encounter(
+    let err = crate::rules::load_encounter(
         "shove.toml",
         &super::tests::arena_src(&OPEN, bad, 5, super::tests::SPREAD),
     )
@@ -496,7 +496,7 @@ fn a_feint_leaves_the_enemy_off_guard_to_the_feinter_only_feint() {
         "kael = [3, 0]\nlira = [5, 1]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]",
     )
     .replace("wis = 2", "wis = 2\nskills = { bluff = 40 }");
-    let enc = crate::content::load_encounter("feint.toml", &src).unwrap();
+    let enc = crate::rules::load_encounter("feint.toml", &src).unwrap();
     let mut e = started(&enc, 6);
     let ev = run(&mut e, &skill("kael", SkillActionKind::Feint, "brute-1"));
     assert!(ev.iter().any(|x| matches!(
@@ -558,7 +558,7 @@ on_hit = [{ condition = "weakened" }]
         "speed = 6\nrecoveries = 1",
         "speed = 6\nrecoveries = 1\nskills = { heal = 40 }",
     );
-    let enc = crate::content::load_encounter("help.toml", &src).unwrap();
+    let enc = crate::rules::load_encounter("help.toml", &src).unwrap();
     // Nothing to save against yet: refused, nothing changes.
     let mut e = started(&enc, 7);
     until(&mut e, "lira");
@@ -623,7 +623,7 @@ fn weapon_dice_multiply_and_improved_critical_adds_a_weapon_die_weapon_dice() {
             .replace("wis = 2", &format!("wis = 2\nweapon = \"{weapon}\""))
             .replace("hit = \"1d8+2\"", "hit = \"3dW+2\"")
     };
-    let enc = crate::content::load_encounter("w.toml", &src("Dwarven spear-axe")).unwrap();
+    let enc = crate::rules::load_encounter("w.toml", &src("Dwarven spear-axe")).unwrap();
     let kit = enc
         .combatants
         .iter()
@@ -639,7 +639,7 @@ fn weapon_dice_multiply_and_improved_critical_adds_a_weapon_die_weapon_dice() {
         .unwrap();
     assert_eq!(sword.hit.as_deref(), Some("6d8+2"));
     assert_eq!(sword.crit_extra, None, "no Improved Critical");
-    let enc = crate::content::load_encounter("w.toml", &src("warhammer")).unwrap();
+    let enc = crate::rules::load_encounter("w.toml", &src("warhammer")).unwrap();
     let kit = enc
         .combatants
         .iter()
@@ -658,11 +658,10 @@ fn weapon_dice_multiply_and_improved_critical_adds_a_weapon_die_weapon_dice() {
     // Without a weapon, dW is refused, naming the field.
     let no_weapon = super::tests::arena_src(&OPEN, "", 5, super::tests::SPREAD)
         .replace("hit = \"1d8+2\"", "hit = \"3dW+2\"");
-    let err =
-        crate::content::load_encounter("w.toml", &no_weapon).expect_err("dW without a weapon");
+    let err = crate::rules::load_encounter("w.toml", &no_weapon).expect_err("dW without a weapon");
     assert!(err.to_string().contains("powers[0].hit"), "{err}");
     // A critical hit with the warhammer: maximum damage (3×8+2 = 26) plus a rolled 1d8.
-    let enc = crate::content::load_encounter("w.toml", &src("warhammer")).unwrap();
+    let enc = crate::rules::load_encounter("w.toml", &src("warhammer")).unwrap();
     for seed in 0..200 {
         let mut e = started(&enc, seed);
         run(
@@ -719,7 +718,7 @@ fn a_level_21_hero_uses_the_powers_level_21_damage_action_descriptions() {
             )
     };
     let sword = |level: i32| {
-        let enc = crate::content::load_encounter("l21.toml", &src(level)).unwrap();
+        let enc = crate::rules::load_encounter("l21.toml", &src(level)).unwrap();
         enc.combatants
             .iter()
             .find(|c| c.id.as_str() == "kael")
@@ -754,7 +753,7 @@ on_hit = [{ condition = "slowed", duration = "end of your next turn" }]
         5,
         "kael = [3, 0]\nlira = [0, 5]\nbrute-1 = [4, 0]\nbrute-2 = [9, 5]",
     );
-    let enc = crate::content::load_encounter("lunge.toml", &src).unwrap();
+    let enc = crate::rules::load_encounter("lunge.toml", &src).unwrap();
     for seed in 0..20 {
         let mut e = started(&enc, seed);
         until(&mut e, "brute-1");
@@ -818,7 +817,7 @@ hit = "1d6+2"
         5,
         "kael = [3, 0]\nlira = [3, 1]\nbrute-1 = [4, 0]\nbrute-2 = [2, 0]",
     );
-    crate::content::load_encounter("rake.toml", &src).unwrap()
+    crate::rules::load_encounter("rake.toml", &src).unwrap()
 }
 
 /// What Brute 1's Lunge and Rake at Kael did: whether the primary hit, the secondary
@@ -928,7 +927,7 @@ fn an_unknown_secondary_target_rule_is_refused_secondary_attacks() {
         5,
         "kael = [3, 0]\nlira = [3, 1]\nbrute-1 = [4, 0]\nbrute-2 = [2, 0]",
     );
-    let err = crate::content::load_encounter("bad.toml", &src).unwrap_err();
+    let err = crate::rules::load_encounter("bad.toml", &src).unwrap_err();
     assert!(err.to_string().contains("secondary.targets"), "{err}");
 }
 
@@ -961,7 +960,7 @@ hit = "0"
         5,
         "kael = [3, 1]\nlira = [0, 5]\nbrute-1 = [4, 1]\nbrute-2 = [5, 2]",
     );
-    let enc = crate::content::load_encounter("allies.toml", &src).unwrap();
+    let enc = crate::rules::load_encounter("allies.toml", &src).unwrap();
     let mut e = started(&enc, 2);
     until(&mut e, "brute-1");
     let ev = run(
@@ -1015,7 +1014,7 @@ fn a_large_creature_in_an_area_is_attacked_once_areas_of_effect() {
         "kael = [3, 1]\nlira = [0, 5]\nbrute-1 = [4, 1]\nbrute-2 = [8, 4]",
     )
     .replace("role = \"wrecker\"", "role = \"wrecker\"\nsize = \"large\"");
-    let enc = crate::content::load_encounter("large.toml", &src).unwrap();
+    let enc = crate::rules::load_encounter("large.toml", &src).unwrap();
     let mut e = started(&enc, 3);
     // Kael's near burst 1 covers two of brute-1's four squares.
     let ev = run(
@@ -1049,7 +1048,7 @@ fn each_target_uses_a_piece_of_ammunition_attacks_with_ammunition() {
             "hit = \"1d8\"\n[[hero.powers]]\nid = \"burst\"",
             "hit = \"1d8\"\nammunition = true\n[[hero.powers]]\nid = \"burst\"",
         );
-    let enc = crate::content::load_encounter("ammo.toml", &src).unwrap();
+    let enc = crate::rules::load_encounter("ammo.toml", &src).unwrap();
     let mut e = started(&enc, 3);
     assert_eq!(cs(&e, "kael").grid.unwrap().ammunition, Some(1));
     let ev = run(&mut e, &super::tests::atk("kael", "bow", &["brute-1"]));
@@ -1079,7 +1078,7 @@ fn a_hero_with_both_hands_full_cannot_grapple_grapple() {
             &format!("{gear}\n"),
             1,
         );
-        crate::content::load_encounter("hands.toml", &src).unwrap()
+        crate::rules::load_encounter("hands.toml", &src).unwrap()
     };
     let grapple = Command::Orcus(OrcusCommand::Grapple {
         actor: cid("kael"),

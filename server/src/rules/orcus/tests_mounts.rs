@@ -29,7 +29,7 @@ fn stable(lira_extra: &str, positions: &str, monster_powers: &str) -> Encounter 
         "recoveries = 1\n",
         &format!("recoveries = 1\n{lira_extra}\n"),
     );
-    crate::content::load_encounter("stable.toml", &src).unwrap()
+    crate::rules::load_encounter("stable.toml", &src).unwrap()
 }
 
 const HORSE: &str = "size = \"large\"\nmount = \"trained\"";
@@ -293,7 +293,7 @@ fn a_mount_kind_must_be_known_mounted_combat() {
         "kael = [0, 0]\nlira = [1, 0]\nbrute-1 = [8, 0]\nbrute-2 = [9, 0]",
     )
     .replace("recoveries = 1\n", "recoveries = 1\nmount = \"tame\"\n");
-    assert!(crate::content::load_encounter("bad.toml", &src).is_err());
+    assert!(crate::rules::load_encounter("bad.toml", &src).is_err());
 }
 
 #[test]

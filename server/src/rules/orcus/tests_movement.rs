@@ -26,7 +26,7 @@ fn pool(positions: &str, kael_extra: &str, brute_extra: &str, powers: &str) -> E
     let src = arena_src(&POOL, powers, 5, positions)
         .replace("wis = 2", &format!("wis = 2\n{kael_extra}"))
         .replace("dex = 0", &format!("dex = 0\n{brute_extra}"));
-    crate::content::load_encounter("pool.toml", &src).unwrap()
+    crate::rules::load_encounter("pool.toml", &src).unwrap()
 }
 
 const FAR: &str = "kael = [1, 2]\nlira = [0, 5]\nbrute-1 = [9, 0]\nbrute-2 = [9, 5]";
@@ -213,7 +213,7 @@ fn weapon_attacks_take_minus_2_underwater_except_spears_and_crossbows_underwater
             .replace("wis = 2", &format!("wis = 2\nweapon = \"{weapon}\""))
             .replace("dex = 0", "dex = 0\nswim = 4")
             .replace("hit = \"1d8+2\"", "hit = \"1dW+2\"");
-        crate::content::load_encounter("pool.toml", &src).unwrap()
+        crate::rules::load_encounter("pool.toml", &src).unwrap()
     };
     assert_eq!(
         kael_swings(&mut started(&sword(dry, "longsword"), 6)),
@@ -271,13 +271,13 @@ fn fire_powers_take_minus_2_and_aquatic_creatures_get_plus_2_underwater_combat()
 fn a_mode_speed_out_of_range_is_refused_on_load_special_movement_modes() {
     // orcus-basic-rules.txt § Special movement modes: speeds in squares, like `speed` (0..=20).
     let src = arena_src(&POOL, "", 5, FAR).replace("wis = 2", "wis = 2\nfly = 30");
-    let err = crate::content::load_encounter("pool.toml", &src)
+    let err = crate::rules::load_encounter("pool.toml", &src)
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(err.contains("hero.kael.fly"), "{err}");
     let src = arena_src(&POOL, "", 5, FAR).replace("dex = 0", "dex = 0\nswim = -1");
-    let err = crate::content::load_encounter("pool.toml", &src)
+    let err = crate::rules::load_encounter("pool.toml", &src)
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
@@ -310,10 +310,7 @@ fn starting_to_swim_without_a_swim_speed_takes_an_athletics_check_swim() {
         let src = arena_src(&POOL, "", 5, FAR)
             .replace("wis = 2", &format!("wis = 2\n{kael_extra}"))
             .replace("[map]\n", &format!("[map]\nswim_dc = {dc}\n"));
-        let mut e = started(
-            &crate::content::load_encounter("pool.toml", &src).unwrap(),
-            2,
-        );
+        let mut e = started(&crate::rules::load_encounter("pool.toml", &src).unwrap(), 2);
         let ev = run(&mut e, &mv("kael", &[(1, 3), (2, 3)], MoveMode::Walk));
         let checks: Vec<bool> = ev
             .iter()
@@ -334,7 +331,7 @@ fn starting_to_swim_without_a_swim_speed_takes_an_athletics_check_swim() {
     assert_eq!(wade(60, "swim = 4"), (vec![], Square::new(2, 3)));
     // A bad DC is refused on load.
     let src = arena_src(&POOL, "", 5, FAR).replace("[map]\n", "[map]\nswim_dc = 0\n");
-    let err = crate::content::load_encounter("pool.toml", &src)
+    let err = crate::rules::load_encounter("pool.toml", &src)
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();

@@ -3,9 +3,9 @@
 //! actions also have effects when they miss, or regardless of whether they hit or miss").
 
 use super::tests::{SPREAD, arena_src, atk, end, mv, started, until};
-use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, run};
+use crate::rules::load_encounter;
 use fray_protocol::Command;
 use fray_protocol::event::{Condition, EffectEndReason, EffectKind, GameEvent};
 use fray_protocol::grid::{MoveMode, Square, ZoneKind};

@@ -163,7 +163,7 @@ fn damage_belongs_to_an_aftereffect_only_special_saving_throw_riders() {
             "on_hit = [{ condition = \"dazed\", duration = \"end of your next turn\", aftereffect = { damage = 3, damage_type = \"fire\" } }]",
             on_hit,
         );
-        crate::content::load_encounter(
+        crate::rules::load_encounter(
             "arena.toml",
             &super::tests::arena_src(
                 &["..........", ".........."],

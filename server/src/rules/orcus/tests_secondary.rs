@@ -3,8 +3,8 @@
 //! specified"), content `targets` of `[…powers.secondary]`.
 
 use super::tests::{started, until};
-use crate::content::load_encounter;
 use crate::rules::common::testing::{cid, refusal, run};
+use crate::rules::load_encounter;
 use fray_protocol::OrcusCommand;
 use fray_protocol::event::GameEvent;
 use fray_protocol::{Command, ErrorCode};
@@ -265,7 +265,7 @@ fn the_choice_is_an_orcus_option_and_its_range_is_checked_on_load_secondary_atta
         assert!(err.contains("secondary.targets"), "{bad}: {err}");
     }
     for ruleset in ["13th-age", "five-torches-deep", "ose"] {
-        let (name, text) = crate::content::builtin_encounters(ruleset)[0];
+        let (name, text) = crate::rules::builtin_encounters(ruleset)[0];
         let enc = load_encounter(name, text).unwrap();
         let mut e = crate::rules::common::testing::new_engine(&enc, 1);
         let cmd = Command::Attack {

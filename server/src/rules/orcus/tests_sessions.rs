@@ -2,8 +2,9 @@
 //! the section of `orcus-basic-rules.txt` it checks.
 
 use super::tests::{SPREAD, arena_src, started};
-use crate::content::{load_encounter, model::Encounter};
+use crate::content::model::Encounter;
 use crate::rules::common::testing::{cid, cs, current, refusal, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::grid::Square;
 use fray_protocol::state::Phase;

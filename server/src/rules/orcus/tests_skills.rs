@@ -35,7 +35,7 @@ fn arena(rows: &[&str], skills: &str, sword: &str, positions: &str) -> Encounter
     let src = arena_src(rows, "", 40, positions)
         .replace("wis = 2", &format!("wis = 2\nskills = {{ {skills} }}"))
         .replace("hit = \"1d8+2\"", &format!("hit = \"{sword}\""));
-    crate::content::load_encounter("skills.toml", &src).unwrap()
+    crate::rules::load_encounter("skills.toml", &src).unwrap()
 }
 
 fn skill(actor: &str, action: SkillActionKind, target: &str) -> Command {
@@ -303,7 +303,7 @@ hit = "1"
     )
     .replace("wis = 2", "wis = 2\nskills = { intimidate = 40 }")
     .replace("hit = \"1d8+2\"", "hit = \"1d1+19\"");
-    let enc = crate::content::load_encounter("surrender.toml", &src).unwrap();
+    let enc = crate::rules::load_encounter("surrender.toml", &src).unwrap();
     let snap = |actor: &str| Command::Attack {
         actor: cid(actor),
         attack: "snap".into(),

@@ -2,9 +2,10 @@
 //! `stealth.rs`.
 
 use super::tests::{arena_src, atk, end, first_bonus, mv, started, until};
-use crate::content::{load_encounter, model::Encounter};
+use crate::content::model::Encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, refusal, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::command::SkillActionKind;
 use fray_protocol::event::{ActionKind, DiscoveryReason, GameEvent};
 use fray_protocol::grid::MoveMode;

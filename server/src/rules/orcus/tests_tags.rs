@@ -2,9 +2,9 @@
 //! (`tags.rs`), naming the section of `orcus-basic-rules.txt`.
 
 use super::tests::{arena_src, started};
-use crate::content::load_encounter;
 use crate::content::model::{CombatantSpec, PowerCategory};
 use crate::rules::common::testing::{cid, cs, run};
+use crate::rules::load_encounter;
 use fray_protocol::Command;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::GameEvent;

@@ -3,9 +3,10 @@
 //! never below 0 — each test naming the section of `orcus-basic-rules.txt` it checks.
 
 use super::tests::{NEXT_TO_LIRA, SPREAD, arena_src, atk, end, mv, smash, started, until};
-use crate::content::{load_encounter, model::Encounter};
+use crate::content::model::Encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, current, refusal, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::OrcusCommand;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{

@@ -3,8 +3,9 @@
 
 use super::tests::{arena_src, first_bonus, started, until};
 use super::tests_stealth::BRUTE_POWERS;
-use crate::content::{load_encounter, model::Encounter};
+use crate::content::model::Encounter;
 use crate::rules::common::testing::{refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::OrcusCommand;
 use fray_protocol::grid::MoveMode;
 use fray_protocol::{Command, ErrorCode};

@@ -3,9 +3,9 @@
 //! `orcus-basic-rules.txt`.
 
 use super::tests::{arena_src, atk, started};
-use crate::content::load_encounter;
 use crate::content::model::{Origin, PowerSpec};
 use crate::rules::common::testing::{cid, refusal, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::OrcusCommand;
 use fray_protocol::command::WeaponHand;
 use fray_protocol::event::{ActionKind, GameEvent};
@@ -416,7 +416,7 @@ fn the_side_weapon_choice_is_refused_without_a_side_weapon_or_weapon_power_side_
 #[test]
 fn other_rulesets_refuse_the_weapon_choice_side_weapon() {
     for ruleset in ["13th-age", "five-torches-deep", "ose"] {
-        let (name, text) = crate::content::builtin_encounters(ruleset)[0];
+        let (name, text) = crate::rules::builtin_encounters(ruleset)[0];
         let enc = load_encounter(name, text).unwrap();
         let mut e = crate::rules::common::testing::new_engine(&enc, 1);
         let actor = enc.combatants[0].id.clone();

@@ -12,7 +12,7 @@
 use super::commands::{R, no};
 use super::tables::{self, Hands, Weapon, WeaponCategory, WeaponKind, WeaponProperty};
 use crate::content::model::PowerSpec;
-use crate::content::orcus::PowerFile;
+use crate::rules::orcus::content::PowerFile;
 use fray_protocol::ErrorCode;
 use fray_protocol::command::WeaponHand;
 

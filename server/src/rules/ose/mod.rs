@@ -24,6 +24,7 @@ mod bombing;
 mod candles;
 mod combat_extras;
 mod commands;
+pub mod content;
 mod darkness;
 mod doors;
 mod durations;

@@ -2,9 +2,10 @@
 //! `ose-adventuring.txt` it checks.
 
 use super::tables;
-use crate::content::{builtin_encounters, load_encounter, model::Encounter};
+use crate::content::model::Encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::{builtin_encounters, load_encounter};
 use fray_protocol::event::{AttackOutcome, GameEvent};
 use fray_protocol::ftd::{Departure, MoraleTrigger};
 use fray_protocol::ids::Side;

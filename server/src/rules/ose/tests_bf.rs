@@ -4,8 +4,9 @@
 use super::experience::{cap, monster_xp};
 use super::tables::HitDice;
 use super::travel::{day_miles, miles_per_day};
-use crate::content::{load_encounter, model::Encounter};
+use crate::content::model::Encounter;
 use crate::rules::common::testing::{cid, new_engine, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::bf::{ArmorType, Hiring, March, Terrain};
 use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ftd::Departure;

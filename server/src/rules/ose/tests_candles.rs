@@ -2,8 +2,8 @@
 
 use super::candles::candle_turns;
 use super::tests::{arena_text, arena_with};
-use crate::content::load_encounter;
 use crate::rules::common::testing::{cid, new_engine, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::LightSource;
 use fray_protocol::{BxCommand, BxEvent};

@@ -2,9 +2,9 @@
 //! § Infravision and § Blindness; basic-fantasy-adventures.txt § Light and § Darkvision.
 
 use super::tests::{arena_text, attack};
-use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, current, new_engine, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::BxCommand;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::LightSource;

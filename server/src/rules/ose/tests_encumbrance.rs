@@ -4,10 +4,10 @@
 
 use super::tables::treasure_coins;
 use super::tests::{arena_text, arena_with};
-use crate::content::load_encounter;
 use crate::content::model::Encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, current, new_engine, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::bf::{ArmorType, March, Terrain};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;

@@ -2,10 +2,10 @@
 
 use super::invulnerability::harms;
 use super::tests::{arena_text, attack};
-use crate::content::load_encounter;
 use crate::content::model::{Encounter, OseAttackSpec, OseSpec};
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, current, new_engine, run};
+use crate::rules::load_encounter;
 use fray_protocol::BxEvent;
 use fray_protocol::Command;
 use fray_protocol::event::{AttackOutcome, GameEvent};

@@ -4,9 +4,9 @@
 //! uses morale.
 
 use super::tests::{arena_text, arena_with, attack, started};
-use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::Side;

@@ -358,7 +358,7 @@ id = "sword"
 name = "Sword"
 damage = "1d8"
 "#;
-    let enc = crate::content::load_encounter("bf.toml", text).unwrap();
+    let enc = crate::rules::load_encounter("bf.toml", text).unwrap();
     let mut e = new_engine(&enc, 1);
     run(
         &mut e,

@@ -2,9 +2,9 @@
 //! through the real engine.
 
 use super::tests::{arena_text, attack};
-use crate::content::ose::load_encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, current, new_engine, refuse, run};
+use crate::rules::ose::content::load_encounter;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};

@@ -131,7 +131,7 @@ fn missiles_and_unintelligent_targets_cannot_subdue_subduing() {
         "[[monster.attacks]]\nid = \"maul\"",
         "unintelligent = true\n[[monster.attacks]]\nid = \"maul\"",
     );
-    let enc = crate::content::load_encounter("mindless.toml", &text).unwrap();
+    let enc = crate::rules::load_encounter("mindless.toml", &text).unwrap();
     let mut e = new_engine(&enc, 1);
     run(&mut e, &Command::StartBattle);
     for _ in 0..6 {

@@ -3,9 +3,9 @@
 
 use super::tests::{arena_text, arena_with};
 use super::wilderness::{day_miles, lost_chance, wandering_chance};
-use crate::content::load_encounter;
 use crate::rules::common::testing::new_engine;
 use crate::rules::common::testing::run;
+use crate::rules::load_encounter;
 use fray_protocol::Command;
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::GameEvent;

@@ -3,9 +3,9 @@
 
 use super::tests::{arena_text, arena_with};
 use super::water_travel::{lost_chance, miles, wandering_chance};
-use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, new_engine, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::{Current, SecretCheck, WaterDay, Waters};

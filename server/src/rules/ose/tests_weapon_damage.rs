@@ -2,8 +2,8 @@
 //! session option `weapon_damage` (`weapon_damage.rs`), through the real engine.
 
 use super::tests::{arena_text, arena_with, attack};
-use crate::content::load_encounter;
 use crate::rules::common::testing::{cid, current, new_engine, run};
+use crate::rules::load_encounter;
 use fray_protocol::Command;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ose::WeaponDamage;

@@ -3,9 +3,9 @@
 
 use super::tests::{arena_text, arena_with, attack};
 use super::wilderness::{day_miles, lost_chance, wandering_chance};
-use crate::content::load_encounter;
 use crate::engine::Engine;
 use crate::rules::common::testing::{cid, cs, current, new_engine, refuse, run};
+use crate::rules::load_encounter;
 use fray_protocol::bf::{March, Terrain};
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::Side;

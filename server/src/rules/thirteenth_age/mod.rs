@@ -8,6 +8,7 @@
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
 
 pub(crate) mod commands;
+pub mod content;
 mod position;
 pub mod rules;
 pub(crate) mod turns;

@@ -18,7 +18,6 @@
 )]
 
 use super::rules;
-use crate::content::load_encounter;
 use crate::content::model::Encounter;
 use crate::dice::SessionRng;
 use crate::engine::Engine;
@@ -26,6 +25,7 @@ use crate::engine::components::Effects;
 pub(crate) use crate::rules::common::testing::{
     SALT, cid, cs, current, new_engine, refusal, refuse, run, secret,
 };
+use crate::rules::load_encounter;
 use fray_protocol::event::{
     ActionKind, AttackOutcome, Condition, DamageCause, DamageType, Effect, EffectDuration,
     EffectEndReason, EffectKind, SavePurpose,

@@ -2,11 +2,11 @@
 //! § Invisibility, § Shooting into Melee, § Conditions (Helpless), § Intercepting,
 //! § Unarmed Attacks, § Target Hit Points, § Escalation Die (GM), § Flee, § Temporary Hit Points.
 
-use crate::content::load_encounter;
 use crate::content::model::Encounter;
 use crate::dice::SessionRng;
 use crate::engine::Engine;
 use crate::engine::components::SeedSecret;
+use crate::rules::load_encounter;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{AttackOutcome, Condition, Effect, EffectDuration, EffectKind};
 use fray_protocol::{CombatantId, Command, ErrorCode, GameEvent};

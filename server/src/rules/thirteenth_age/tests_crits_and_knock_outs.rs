@@ -11,11 +11,11 @@
 
 use super::rules;
 use super::tests::{atks, cid, cs, find_seed, next_turn_of, refusal, refuse, run, turn_started};
-use crate::content::load_encounter;
 use crate::content::model::Encounter;
 use crate::dice::SessionRng;
 use crate::engine::Engine;
 use crate::engine::components::{Effects, Resistances, SeedSecret};
+use crate::rules::load_encounter;
 use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{AttackOutcome, Condition, DamageType, EffectDuration, EffectKind};

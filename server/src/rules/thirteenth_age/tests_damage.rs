@@ -1,10 +1,10 @@
 //! Tests of damage types against `13th-age-combat.txt` § Resistance and § Other Damage Types /
 //! § Vulnerable (a damage-type vulnerability expands the crit range like the condition).
 
-use crate::content::load_encounter;
 use crate::dice::SessionRng;
 use crate::engine::Engine;
 use crate::engine::components::SeedSecret;
+use crate::rules::load_encounter;
 use crate::rules::thirteenth_age::rules;
 use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::command::AttackMode;

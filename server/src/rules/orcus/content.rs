@@ -2,13 +2,13 @@
 //! (see `docs/content.md`). Monsters are built from level, role and rank by the monster builder
 //! (`orcus-basic-rules.txt` § Creating new monsters); any number can be overridden.
 
-use super::file::{Ctx, SeatFile, parse_size};
-use super::model::{
+use crate::content::file::{Ctx, SeatFile, parse_size};
+use crate::content::model::{
     AbilityMods, ActionCost, CombatantSpec, CounterTrigger, EffectSpec, Encounter, Frequency,
     HeroSpec, MountKind, OrcusEffect, OrcusSpec, Origin, PowerSpec, RechargeCondition,
     SecondaryAttack, SecondaryOn, SecondaryTargets, SessionOptions, TargetRule, Vision,
 };
-use super::{ContentError, resolve_seats};
+use crate::content::{ContentError, resolve_seats};
 use crate::rules::orcus::{armor, rules, tables};
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::grid::{MapState, Square};
@@ -557,8 +557,8 @@ fn forced(
     ctx: &Ctx,
     field: &str,
     p: &PowerFile,
-) -> Result<Option<super::model::ForcedSpec>, ContentError> {
-    use super::model::{ForcedKindSpec, ForcedSpec};
+) -> Result<Option<crate::content::model::ForcedSpec>, ContentError> {
+    use crate::content::model::{ForcedKindSpec, ForcedSpec};
     let given: Vec<(ForcedKindSpec, &str, u32)> = [
         (ForcedKindSpec::Push, "push", p.push),
         (ForcedKindSpec::Pull, "pull", p.pull),
@@ -1831,7 +1831,7 @@ impl HeroFile {
                 weapon_die: None,
                 two_weapon: false,
                 potions: 0,
-                kind: super::model::HeroKind::Pc,
+                kind: crate::content::model::HeroKind::Pc,
                 save_bonus: 0,
             }),
             resist: Vec::new(),
@@ -2020,7 +2020,7 @@ impl MonsterFile {
 }
 
 fn parse(name: &str, text: &str) -> Result<OrcusFile, ContentError> {
-    super::parse_toml(name, text)
+    crate::content::parse_toml(name, text)
 }
 
 /// § Senses: the creature's vision from its `senses` list (darkvision includes low-light
@@ -2125,15 +2125,27 @@ fn map(ctx: &Ctx, m: &MapFile) -> Result<MapState, ContentError> {
     Ok(state)
 }
 
+/// The built-in encounters: (name, TOML text).
+pub const ENCOUNTERS: &[(&str, &str)] = &[
+    (
+        "bridge-of-bones",
+        include_str!("../../../content/orcus/encounters/bridge-of-bones.toml"),
+    ),
+    (
+        "two-crossings",
+        include_str!("../../../content/orcus/encounters/two-crossings.toml"),
+    ),
+];
+
 /// The built-in Orcus content files.
 pub const BUILTIN: &[(&str, &str)] = &[
     (
         "builtin:orcus/party.toml",
-        include_str!("../../content/orcus/party.toml"),
+        include_str!("../../../content/orcus/party.toml"),
     ),
     (
         "builtin:orcus/bestiary.toml",
-        include_str!("../../content/orcus/bestiary.toml"),
+        include_str!("../../../content/orcus/bestiary.toml"),
     ),
 ];
 
@@ -2231,7 +2243,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     )?);
     combatants.sort_by(|a, b| a.id.cmp(&b.id));
     check_spaces(&ctx, &map, &combatants, "positions")?;
-    super::later_battles_allowed(&ctx, enc.battles.len(), enc.options.rests)?;
+    crate::content::later_battles_allowed(&ctx, enc.battles.len(), enc.options.rests)?;
     let mut battles = Vec::new();
     for (b, battle) in enc.battles.iter().enumerate() {
         let field = format!("battles[{b}].monsters");

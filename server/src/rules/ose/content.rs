@@ -2,11 +2,11 @@
 //! encounters, as TOML (see `docs/content.md`, section "Old-School Essentials"). Validated on
 //! load; errors name the file, the field and the reason.
 
-use super::file::{Ctx, SeatFile};
-use super::model::{
+use crate::content::file::{Ctx, SeatFile};
+use crate::content::model::{
     BfSpec, CombatantSpec, Encounter, HeroSpec, OseAttackSpec, OseSpec, SessionOptions,
 };
-use super::{ContentError, resolve_seats};
+use crate::content::{ContentError, resolve_seats};
 use crate::dice::DiceExpr;
 use crate::rules::ose::tables::{self, HitDice};
 use fray_protocol::ids::{CombatantId, Side};
@@ -22,24 +22,24 @@ pub const RULESET: &str = crate::rules::ose::ID;
 pub const BUILTIN: &[(&str, &str)] = &[
     (
         "builtin:ose/party.toml",
-        include_str!("../../content/ose/party.toml"),
+        include_str!("../../../content/ose/party.toml"),
     ),
     (
         "builtin:ose/bestiary.toml",
-        include_str!("../../content/ose/bestiary.toml"),
+        include_str!("../../../content/ose/bestiary.toml"),
     ),
 ];
 
 /// Built-in encounters: (name, TOML text).
 pub const ENCOUNTERS: &[(&str, &str)] = &[(
     "barrow-of-the-hollow-king",
-    include_str!("../../content/ose/encounters/barrow-of-the-hollow-king.toml"),
+    include_str!("../../../content/ose/encounters/barrow-of-the-hollow-king.toml"),
 )];
 
 /// Built-in Basic Fantasy encounters (on the shared B/X party and bestiary).
 pub const BASIC_FANTASY_ENCOUNTERS: &[(&str, &str)] = &[(
     "the-sunken-door",
-    include_str!("../../content/basic-fantasy/encounters/the-sunken-door.toml"),
+    include_str!("../../../content/basic-fantasy/encounters/the-sunken-door.toml"),
 )];
 
 /// An Old-School Essentials content file.
@@ -394,7 +394,7 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
         in_range(ctx, f(&format!("saves.{n}")), v, 2, 20)?;
     }
     movement_ok(ctx, f("movement"), c.movement)?;
-    let mods = super::model::AbilityMods {
+    let mods = crate::content::model::AbilityMods {
         str: tables::ability_mod(a.str),
         con: tables::ability_mod(a.con),
         dex: tables::ability_mod(a.dex),
@@ -417,7 +417,7 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
             two_weapon: false,
             potions: 0,
             save_bonus: 0,
-            kind: super::model::HeroKind::Pc,
+            kind: crate::content::model::HeroKind::Pc,
         }),
         OseSpec {
             class: Some(c.class.clone()),
@@ -481,7 +481,7 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
             },
             load: {
                 in_range(ctx, f("load"), as_i32(c.load), 0, 100_000)?;
-                super::model::OseLoad {
+                crate::content::model::OseLoad {
                     armor: c.armor.unwrap_or(fray_protocol::bf::ArmorType::None),
                     coins: c.load,
                     treasure: c.treasure,
@@ -650,7 +650,7 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
                 in_range(ctx, f("darkvision"), as_i32(feet), 0, 240)?;
                 feet
             },
-            load: super::model::OseLoad::default(),
+            load: crate::content::model::OseLoad::default(),
         },
     ))
 }
@@ -658,7 +658,7 @@ fn monster(ctx: &Ctx, m: &MonsterFile, n: u32, count: u32) -> Result<CombatantSp
 /// Loads an encounter: its file (which may hold stat blocks too) over the built-in party and
 /// bestiary. `name` names the file in error messages.
 pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError> {
-    let enc: OseFile = super::parse_toml(name, text)?;
+    let enc: OseFile = crate::content::parse_toml(name, text)?;
     let ctx = Ctx { file: name };
     let ruleset = match enc.ruleset.as_deref() {
         Some(r) if crate::rules::ose::is_bx(r) => r.to_owned(),
@@ -685,7 +685,10 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     let mut mons: BTreeMap<String, (String, MonsterFile)> = BTreeMap::new();
     let mut files = Vec::new();
     for (file, text) in BUILTIN {
-        files.push((file.to_string(), super::parse_toml::<OseFile>(file, text)?));
+        files.push((
+            file.to_string(),
+            crate::content::parse_toml::<OseFile>(file, text)?,
+        ));
     }
     for (file, f) in &files {
         for c in &f.character {
@@ -816,12 +819,12 @@ mod tests {
                 >= 3
         );
         // The whole bestiary (≥ 8 monsters) validates.
-        let bestiary: OseFile = super::super::parse_toml(BUILTIN[1].0, BUILTIN[1].1).unwrap();
+        let bestiary: OseFile = crate::content::parse_toml(BUILTIN[1].0, BUILTIN[1].1).unwrap();
         assert!(bestiary.monster.len() >= 8);
         for m in &bestiary.monster {
             monster(&Ctx { file: BUILTIN[1].0 }, m, 1, 1).unwrap();
         }
-        let party: OseFile = super::super::parse_toml(BUILTIN[0].0, BUILTIN[0].1).unwrap();
+        let party: OseFile = crate::content::parse_toml(BUILTIN[0].0, BUILTIN[0].1).unwrap();
         for c in &party.character {
             character(&Ctx { file: BUILTIN[0].0 }, c).unwrap();
         }

@@ -2,9 +2,11 @@
 //! `docs/content.md`, section "Five Torches Deep"). Validated on load; errors name the file, the
 //! field and the reason.
 
-use super::file::{Ctx, SeatFile};
-use super::model::{AbilityMods, CombatantSpec, Encounter, FtdAttackSpec, FtdSpec, HeroSpec};
-use super::{ContentError, resolve_seats};
+use crate::content::file::{Ctx, SeatFile};
+use crate::content::model::{
+    AbilityMods, CombatantSpec, Encounter, FtdAttackSpec, FtdSpec, HeroSpec,
+};
+use crate::content::{ContentError, resolve_seats};
 use crate::dice::DiceExpr;
 use crate::rules::five_torches::rules::{self, AttackKind};
 use fray_protocol::ftd::AbilityScores;
@@ -13,15 +15,21 @@ use fray_protocol::state::Defenses;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
+/// The built-in encounters: (name, TOML text).
+pub const ENCOUNTERS: &[(&str, &str)] = &[(
+    "flooded-chapel",
+    include_str!("../../../content/five-torches-deep/encounters/flooded-chapel.toml"),
+)];
+
 /// The built-in party and bestiary.
 pub const BUILTIN: &[(&str, &str)] = &[
     (
         "builtin:five-torches-deep/party.toml",
-        include_str!("../../content/five-torches-deep/party.toml"),
+        include_str!("../../../content/five-torches-deep/party.toml"),
     ),
     (
         "builtin:five-torches-deep/bestiary.toml",
-        include_str!("../../content/five-torches-deep/bestiary.toml"),
+        include_str!("../../../content/five-torches-deep/bestiary.toml"),
     ),
 ];
 
@@ -201,7 +209,7 @@ pub struct AttackFile {
 }
 
 fn parse(name: &str, text: &str) -> Result<FtdFile, ContentError> {
-    super::parse_toml(name, text)
+    crate::content::parse_toml(name, text)
 }
 
 fn in_range(ctx: &Ctx, field: String, v: i32, lo: i32, hi: i32) -> Result<(), ContentError> {
@@ -432,9 +440,9 @@ impl HeroFile {
                 potions: 0,
                 save_bonus: 0,
                 kind: if self.follows.is_some() {
-                    super::model::HeroKind::Npc
+                    crate::content::model::HeroKind::Npc
                 } else {
-                    super::model::HeroKind::Pc
+                    crate::content::model::HeroKind::Pc
                 },
             }),
             resist: Vec::new(),
@@ -669,7 +677,7 @@ mod tests {
         let (h, m) = check_builtin().unwrap();
         assert!(h >= 4, "{h} heroes");
         assert!(m >= 8, "{m} monsters");
-        for (n, t) in super::super::builtin_encounters(crate::rules::five_torches::ID) {
+        for (n, t) in crate::rules::builtin_encounters(crate::rules::five_torches::ID) {
             let e = load_encounter(n, t).unwrap();
             assert_eq!(e.ruleset, "five-torches-deep");
             assert!(e.combatants.iter().all(|c| c.ftd.is_some()));
