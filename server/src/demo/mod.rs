@@ -3,10 +3,9 @@
 
 pub mod bot;
 pub mod client;
-pub mod orcus_bot;
 
 use crate::net::{DemoSeats, Registry};
-use crate::rules::{builtin_encounters, load_encounter};
+use crate::rules::load_encounter;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,11 +42,12 @@ pub async fn run(
         play_fight(&url, fight.gm, &fight.players, pace).await;
         finished.push_back(fight.session);
     }
-    // The built-in encounters of the rulesets the bots can play, in turn (13th Age, then Orcus
-    // on its grid; Five Torches Deep needs a GM's rulings the bots do not make yet).
-    let encounters: Vec<(&str, &str)> = [crate::rules::thirteenth_age::ID, crate::rules::orcus::ID]
+    // The built-in encounters of the rulesets whose row has a bot policy, in table order (13th
+    // Age, then Orcus on its grid; the others need a GM's rulings the bots do not make yet).
+    let encounters: Vec<(&str, &str)> = crate::rules::RULESETS
         .iter()
-        .flat_map(|r| builtin_encounters(r).iter().copied())
+        .filter(|r| r.bot.is_some())
+        .flat_map(|r| r.builtin_encounters.iter().copied())
         .collect();
     let mut n = 0usize;
     // Finished demo fights stay listed for a while (to be replayed or verified), then leave the

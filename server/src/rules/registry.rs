@@ -6,7 +6,8 @@ use crate::content::file::Ctx;
 use crate::content::model::Encounter;
 use crate::content::{ContentError, parse_toml};
 use bevy_ecs::schedule::Schedule;
-use fray_protocol::Family;
+use fray_protocol::ids::Role;
+use fray_protocol::{Command, Family, SessionState};
 
 /// One row per ruleset: what the shared code needs to know of it. The engine and the session
 /// consult this table and never match on a ruleset id.
@@ -27,6 +28,9 @@ pub struct Ruleset {
     pub builtin_files: &'static [(&'static str, &'static str)],
     /// The built-in encounters: (name, TOML text).
     pub builtin_encounters: &'static [(&'static str, &'static str)],
+    /// The built-in policy that plays a seat (the demo bots): the next command for a role in a
+    /// state, if any; `None` for a ruleset the bots do not play.
+    pub bot: Option<fn(&Role, &SessionState, u64) -> Option<Command>>,
 }
 
 /// The rulesets this build plays.
@@ -39,6 +43,7 @@ pub const RULESETS: &[Ruleset] = &[
         load_encounter: thirteenth_age::content::load_encounter,
         builtin_files: thirteenth_age::content::BUILTIN,
         builtin_encounters: thirteenth_age::content::ENCOUNTERS,
+        bot: Some(thirteenth_age::bot::choose),
     },
     Ruleset {
         id: orcus::ID,
@@ -48,6 +53,7 @@ pub const RULESETS: &[Ruleset] = &[
         load_encounter: orcus::content::load_encounter,
         builtin_files: orcus::content::BUILTIN,
         builtin_encounters: orcus::content::ENCOUNTERS,
+        bot: Some(orcus::bot::choose),
     },
     Ruleset {
         id: five_torches::ID,
@@ -57,6 +63,7 @@ pub const RULESETS: &[Ruleset] = &[
         load_encounter: five_torches::content::load_encounter,
         builtin_files: five_torches::content::BUILTIN,
         builtin_encounters: five_torches::content::ENCOUNTERS,
+        bot: None,
     },
     Ruleset {
         id: ose::ID,
@@ -66,6 +73,7 @@ pub const RULESETS: &[Ruleset] = &[
         load_encounter: ose::content::load_encounter,
         builtin_files: ose::content::BUILTIN,
         builtin_encounters: ose::content::ENCOUNTERS,
+        bot: None,
     },
     Ruleset {
         id: basic_fantasy::ID,
@@ -75,6 +83,7 @@ pub const RULESETS: &[Ruleset] = &[
         load_encounter: ose::content::load_encounter,
         builtin_files: ose::content::BUILTIN,
         builtin_encounters: ose::content::BASIC_FANTASY_ENCOUNTERS,
+        bot: None,
     },
 ];
 

@@ -9,6 +9,7 @@ pub mod decide;
 pub mod decider;
 pub mod field;
 pub mod guards;
+pub mod policy;
 pub mod reveal;
 pub mod secret;
 #[cfg(test)]

@@ -14,6 +14,7 @@
 
 pub mod aloft;
 pub mod armor;
+pub mod bot;
 pub mod checks;
 mod commands;
 pub mod content;

@@ -5,9 +5,9 @@
 //! action point for a second attack, walks toward the nearest enemy, and ends the turn. After
 //! a battle of a session with rests the GM rests the heroes and goes on to the next battle.
 
-use super::bot::controls;
+use super::geometry::{self, Geo, Space};
 use crate::content::model::Origin;
-use crate::rules::orcus::geometry::{self, Geo, Space};
+use crate::rules::common::policy::controls;
 use fray_protocol::OrcusCommand;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{ActionKind, Condition, EffectKind};
@@ -51,7 +51,7 @@ pub fn choose(role: &Role, s: &SessionState, salt: u64) -> Option<Command> {
         Phase::Running => {}
         // Sessions with rests: short rests, then the next battle or the end of the session.
         Phase::Ended if matches!(role, Role::Gm) && !s.seed_revealed && !s.session_over => {
-            return super::bot::between_battles(s);
+            return crate::rules::common::policy::between_battles(s);
         }
         _ => return None,
     }
