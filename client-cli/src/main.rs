@@ -76,6 +76,10 @@ enum Cmd {
         file: PathBuf,
     },
     /// Re-run a recorded fight from its seed and check every event and state hash.
+    ///
+    /// Exit codes: 0 verified; 1 a mismatch; 2 an unreadable or corrupt log; 3 recorded under
+    /// another version of its rules than this build implements (its CRCs, seed commitment and
+    /// state hashes were checked, its commands not re-decided).
     Verify {
         /// A session log: a directory, a segment file, or a JSON-lines log (`fray export`,
         /// `GET /sessions/{id}/log`).
