@@ -81,6 +81,13 @@ impl RecordedFight {
     pub fn truncated(&self) -> Option<&Truncation> {
         self.truncated.as_ref()
     }
+    /// Every recorded command in order.
+    pub fn commands(&self) -> impl Iterator<Item = &fray_protocol::Command> {
+        self.records.iter().filter_map(|r| match r {
+            Record::Command { command, .. } => Some(command),
+            _ => None,
+        })
+    }
     /// Every stored event in order.
     pub fn events(&self) -> Vec<LoggedEvent> {
         let mut out = Vec::new();

@@ -27,6 +27,9 @@
 //!   other scenarios cannot hide growth: `--sessions` (1,000) sessions on `FsStorage`, then
 //!   `--engines` (10,000) bare engines and as many sessions on `MemStorage`, with creation
 //!   times.
+//! - `codec`: ns per command and per event to encode and decode, JSON and bincode, over every
+//!   command and event of `replays/` (all rulesets); and what the namespaced JSON decode's
+//!   name lookup costs against decoding a family's command straight into its enum (`codec.rs`).
 //! - `log`: group-commit throughput of `SessionLog::append_batch` on a real file, batches made
 //!   of real ticks' records: `FsyncPolicy::Always` (one tick per batch, and 16 ticks per batch)
 //!   versus `Never`.
@@ -83,6 +86,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::time::{Duration, Instant};
 
+mod codec;
 mod peers;
 mod ws;
 
@@ -175,6 +179,7 @@ enum Scenario {
     Log,
     Ws,
     Peers,
+    Codec,
 }
 
 /// A peer from npm for the peers scenario (`server/benches/peers/<name>`).
@@ -1316,6 +1321,9 @@ fn main() -> Result<()> {
         if wants(Scenario::Bytes) {
             scenario_bytes(&corpus, &mut report)?;
         }
+    }
+    if wants(Scenario::Codec) {
+        codec::scenario_codec(args.seconds, &mut report)?;
     }
     if wants(Scenario::Log) {
         scenario_log(&args, root, &encounter, &mut report)?;
