@@ -9,6 +9,9 @@ use bevy_ecs::schedule::Schedule;
 use fray_protocol::ids::Role;
 use fray_protocol::{Command, Family, SessionState};
 
+/// A built-in policy: the next command for a role in a state (the salt varies its choices).
+pub type BotPolicy = fn(&Role, &SessionState, u64) -> Option<Command>;
+
 /// One row per ruleset: what the shared code needs to know of it. The engine and the session
 /// consult this table and never match on a ruleset id.
 #[derive(Debug, Clone, Copy)]
@@ -30,7 +33,7 @@ pub struct Ruleset {
     pub builtin_encounters: &'static [(&'static str, &'static str)],
     /// The built-in policy that plays a seat (the demo bots): the next command for a role in a
     /// state, if any; `None` for a ruleset the bots do not play.
-    pub bot: Option<fn(&Role, &SessionState, u64) -> Option<Command>>,
+    pub bot: Option<BotPolicy>,
 }
 
 /// The rulesets this build plays.

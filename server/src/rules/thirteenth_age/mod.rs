@@ -52,7 +52,7 @@ fn decide_command(
         &mut dice,
         &mut secret_dice,
         &mut out,
-        |d, cmd| commands::decide(d, cmd),
+        commands::decide,
     );
 }
 
