@@ -5,6 +5,9 @@
 //! state and event it always produces the same state, so folding a log rebuilds the world.
 
 use super::components::*;
+use crate::rules::five_torches::components::{FtdField, FtdSheet};
+use crate::rules::orcus::components::Grid;
+use crate::rules::ose::components::{OseField, OseSheet};
 use bevy_ecs::prelude::*;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::ftd::{

@@ -4,6 +4,9 @@
 use super::components::*;
 use crate::content::model::{CombatantSpec, Encounter};
 use crate::dice::SessionRng;
+use crate::rules::five_torches::components::{FtdField, FtdKit, FtdSheet};
+use crate::rules::orcus::components::{BattleMap, Grid, OrcusKit};
+use crate::rules::ose::components::{OseField, OseKit, OseSheet};
 use bevy_ecs::prelude::*;
 use fray_protocol::state::{
     ActionsLeft, AttackSummary, CombatantState, LifeStatus, Phase, SessionState,

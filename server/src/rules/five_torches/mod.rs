@@ -18,6 +18,7 @@
 
 mod chase;
 mod commands;
+pub mod components;
 mod concentration;
 mod corruption;
 pub mod rules;
@@ -45,12 +46,11 @@ mod tests_time;
 mod tests_travel;
 
 use crate::content::model::FtdSpec;
-use crate::engine::components::{
-    Dice, FtdField, FtdKit, FtdSheet, Outbox, Pending, Roster, SeedSecret,
-};
+use crate::engine::components::{Dice, Outbox, Pending, Roster, SeedSecret};
 use crate::rules::thirteenth_age::field::Field;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
+use components::{FtdField, FtdKit, FtdSheet};
 use fray_protocol::event::Defense;
 use fray_protocol::ftd::{FtdBattle, FtdCombatant};
 use fray_protocol::ids::CombatantId;

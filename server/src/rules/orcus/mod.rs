@@ -16,6 +16,7 @@ pub mod aloft;
 pub mod armor;
 pub mod checks;
 mod commands;
+pub mod components;
 mod counters;
 pub mod elevation;
 mod forced;
@@ -100,12 +101,11 @@ mod tests_vision;
 mod tests_weapons;
 
 use crate::content::model::OrcusSpec;
-use crate::engine::components::{
-    BattleMap, Dice, Grid, OrcusKit, Outbox, Pending, Roster, SeedSecret,
-};
+use crate::engine::components::{Dice, Outbox, Pending, Roster, SeedSecret};
 use crate::rules::thirteenth_age::field::Field;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
+use components::{BattleMap, Grid, OrcusKit};
 use fray_protocol::ids::CombatantId;
 use fray_protocol::state::AttackSummary;
 

@@ -24,6 +24,7 @@ mod bombing;
 mod candles;
 mod combat_extras;
 mod commands;
+pub mod components;
 mod darkness;
 mod doors;
 mod durations;
@@ -99,13 +100,12 @@ mod tests_weapon_damage;
 mod tests_wilderness;
 
 use crate::content::model::OseSpec;
-use crate::engine::components::{
-    Dice, OseField, OseKit, OseSheet, Outbox, Pending, Roster, SecretDice, SeedSecret,
-};
+use crate::engine::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
 use crate::rules::thirteenth_age::decider::Decider;
 use crate::rules::thirteenth_age::field::Field;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
+use components::{OseField, OseKit, OseSheet};
 use fray_protocol::event::Defense;
 use fray_protocol::ids::CombatantId;
 use fray_protocol::ose::{OseBattle, OseCombatant};
