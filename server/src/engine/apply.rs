@@ -73,12 +73,24 @@ fn riders_of(
     });
 }
 
+/// The Five Torches Deep battle state, in a world that has it.
+fn ftd_field(world: &mut World) -> Option<&mut fray_protocol::ftd::FtdBattle> {
+    world
+        .get_resource_mut::<FtdField>()
+        .and_then(|f| f.into_inner().0.as_mut())
+}
+
+/// The Old-School Essentials battle state, in a world that has it.
+fn ose_field(world: &mut World) -> Option<&mut fray_protocol::ose::OseBattle> {
+    world
+        .get_resource_mut::<OseField>()
+        .and_then(|f| f.into_inner().0.as_mut())
+}
+
 /// Folds one event into the world.
 pub fn apply(world: &mut World, event: &GameEvent) {
     // Basic Fantasy's bookkeeping (retainers, experience, days, timed effects) folds itself.
-    if world.resource::<OseField>().0.is_some()
-        && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
-    {
+    if let Some(f) = ose_field(world) {
         f.bf.fold(event);
         fray_protocol::pursuit::fold(&mut f.pursuit, event);
     }
@@ -784,7 +796,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             combatants,
         } => {
             if *trigger == MoraleTrigger::FirstKill
-                && let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
+                && let Some(f) = ftd_field(world)
             {
                 f.kill_proposed = true;
             }
@@ -794,7 +806,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                     .map(|c| c.side)
             });
             if let Some(side) = side
-                && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
+                && let Some(f) = ose_field(world)
             {
                 match trigger {
                     MoraleTrigger::FirstKill => f.first_death.push(side),
@@ -814,19 +826,19 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             with::<OseSheet>(world, combatant, |s| s.0.fled = true);
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
             with::<Effects>(world, combatant, |fx| fx.0.clear());
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
+            if let Some(f) = ftd_field(world)
                 && f.retreat.as_ref() == Some(combatant)
             {
                 f.retreat = None;
             }
         }
         GameEvent::FiveTorches(FiveTorchesEvent::RetreatStarted { combatant }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+            if let Some(f) = ftd_field(world) {
                 f.retreat = Some(combatant.clone());
             }
         }
         GameEvent::FiveTorches(FiveTorchesEvent::RetreatFailed { combatant }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
+            if let Some(f) = ftd_field(world)
                 && f.retreat.as_ref() == Some(combatant)
             {
                 f.retreat = None;
@@ -836,8 +848,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             match combatant {
                 Some(c) => with::<FtdSheet>(world, c, |s| s.0.light = *light),
                 None => {
-                    if let (Some(f), Some(l)) = (world.resource_mut::<FtdField>().0.as_mut(), light)
-                    {
+                    if let (Some(f), Some(l)) = (ftd_field(world), light) {
                         f.light = *l;
                     }
                 }
@@ -857,7 +868,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             with::<FtdSheet>(world, combatant, |s| s.0.carried = None)
         }
         GameEvent::FiveTorches(FiveTorchesEvent::TimePassed { seconds }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+            if let Some(f) = ftd_field(world) {
                 f.clock = f.clock.saturating_add(*seconds);
                 f.time_of_day = f.time_of_day.map(|t| later_in_day(t, *seconds));
             }
@@ -874,13 +885,13 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             ..
         })
         | GameEvent::FiveTorches(FiveTorchesEvent::TimeSet { hour: hours }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+            if let Some(f) = ftd_field(world) {
                 f.time_of_day = Some(hours % 24 * 3600);
             }
         }
         GameEvent::FiveTorches(FiveTorchesEvent::TimeDiceRolled { .. }) => {}
         GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled { number, .. }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+            if let Some(f) = ftd_field(world) {
                 f.travel_turns = *number;
             }
         }
@@ -929,14 +940,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 .push((combatant.clone(), *action));
         }
         GameEvent::FiveTorches(FiveTorchesEvent::StealthDcSet { dc }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+            if let Some(f) = ftd_field(world) {
                 f.stealth_dc = *dc;
             }
         }
         GameEvent::Bx(BxEvent::SurpriseRolled {
             side, surprised, ..
         }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 f.surprise_rolled.push(*side);
                 if *side == Side::Monsters {
                     f.surprise_spoiled = false;
@@ -947,7 +958,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
         }
         GameEvent::Bx(BxEvent::ReactionRolled { reaction, .. }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 f.reaction = Some(*reaction);
             }
         }
@@ -956,7 +967,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             simultaneous,
             ..
         }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 f.initiative = rolls
                     .iter()
                     .map(|(side, r)| (*side, r.natural().unwrap_or(0)))
@@ -975,7 +986,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::Bx(BxEvent::DoorForced { check, success, .. }) => {
             if !success
                 && *check != fray_protocol::ose::SecretCheck::Bars
-                && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
+                && let Some(f) = ose_field(world)
             {
                 f.surprise_spoiled = true;
             }
@@ -987,7 +998,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             ..
         } => {
             if let (Some(c), Some(a)) = (combatant, area)
-                && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
+                && let Some(f) = ose_field(world)
             {
                 f.exploration.searched.push((*check, c.clone(), a.clone()));
             }
@@ -997,7 +1008,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             since_rest,
             rested,
         }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 let ex = &mut f.exploration;
                 ex.turn = *turn;
                 ex.since_rest = *since_rest;
@@ -1023,7 +1034,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             turns,
             ..
         }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 f.exploration.lights.push(fray_protocol::ose::BurningLight {
                     carrier: carrier.clone(),
                     source: *source,
@@ -1048,7 +1059,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         }),
         GameEvent::Bx(BxEvent::LightBurnedOut { carrier, source })
         | GameEvent::Bx(BxEvent::LightDoused { carrier, source }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 f.exploration
                     .lights
                     .retain(|l| !(&l.carrier == carrier && l.source == *source));
@@ -1164,8 +1175,9 @@ pub fn enter_battle(world: &mut World, number: u32) {
         .ok()
         .and_then(|n| n.checked_sub(2))
         .and_then(|i| world.resource::<LaterBattles>().0.get(i).cloned());
+    let rules = world.get_resource::<SessionRuleset>().map(|r| r.0);
     for spec in specs.map(|b| b.monsters).unwrap_or_default() {
-        let e = super::world::spawn(world, &spec);
+        let e = super::world::spawn(world, rules, &spec);
         world.resource_mut::<Roster>().0.insert(spec.id.clone(), e);
     }
     {

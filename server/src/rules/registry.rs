@@ -2,8 +2,11 @@
 //! engine, the session, content loading) asks a ruleset's row and never matches on its id.
 
 use super::{basic_fantasy, five_torches, orcus, ose, thirteenth_age};
+use crate::content::model::{CombatantSpec, Encounter};
 use bevy_ecs::schedule::Schedule;
+use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
 use fray_protocol::Family;
+use fray_protocol::state::{CombatantState, SessionState};
 
 /// One row per ruleset: what the shared code needs to know of it. The engine and the session
 /// consult this table and never match on a ruleset id.
@@ -18,6 +21,41 @@ pub struct Ruleset {
     pub family: Family,
     /// Adds the ruleset's decide systems to a session's schedule.
     pub add_systems: fn(&mut Schedule),
+    /// The ruleset's own components and resources in a session world: `engine::world` builds,
+    /// reads and restores the shared parts and calls these for the rest.
+    pub parts: Parts,
+}
+
+/// A ruleset's own parts of a session world (its components and resources), as
+/// `engine::world` builds, reads and restores them. Each ruleset's are in its `world.rs`.
+#[derive(Debug, Clone, Copy)]
+pub struct Parts {
+    /// Inserts the ruleset's resources into a fresh world, after the shared ones.
+    pub insert_resources: fn(&mut World, &Encounter),
+    /// Inserts the ruleset's components into a combatant being spawned, after the shared ones.
+    pub spawn: fn(&mut EntityWorldMut<'_>, &CombatantSpec),
+    /// Fills the ruleset's parts of a combatant's state: its attacks, its own block.
+    pub read: fn(&EntityRef<'_>, &mut CombatantState),
+    /// Fills the ruleset's parts of the session state.
+    pub read_session: fn(&World, &mut SessionState),
+    /// Restores the ruleset's components of a combatant from its state; `None` when they do
+    /// not fit.
+    pub restore: fn(&mut EntityWorldMut<'_>, &CombatantState) -> Option<()>,
+    /// Restores the ruleset's resources from the session state.
+    pub restore_session: fn(&mut World, &SessionState),
+}
+
+impl Parts {
+    /// No parts of its own: what a ruleset whose state is all shared fills in
+    /// (`Parts { read, ..Parts::NONE }`).
+    pub const NONE: Parts = Parts {
+        insert_resources: |_, _| {},
+        spawn: |_, _| {},
+        read: |_, _| {},
+        read_session: |_, _| {},
+        restore: |_, _| Some(()),
+        restore_session: |_, _| {},
+    };
 }
 
 /// The rulesets this build plays.
@@ -27,30 +65,35 @@ pub const RULESETS: &[Ruleset] = &[
         version: thirteenth_age::VERSION,
         family: Family::ThirteenthAge,
         add_systems: thirteenth_age::add_systems,
+        parts: thirteenth_age::world::PARTS,
     },
     Ruleset {
         id: orcus::ID,
         version: orcus::VERSION,
         family: Family::Orcus,
         add_systems: orcus::add_systems,
+        parts: orcus::world::PARTS,
     },
     Ruleset {
         id: five_torches::ID,
         version: five_torches::VERSION,
         family: Family::FiveTorches,
         add_systems: five_torches::add_systems,
+        parts: five_torches::world::PARTS,
     },
     Ruleset {
         id: ose::ID,
         version: ose::VERSION,
         family: Family::Bx,
         add_systems: ose::add_systems,
+        parts: ose::world::PARTS,
     },
     Ruleset {
         id: basic_fantasy::ID,
         version: basic_fantasy::VERSION,
         family: Family::Bx,
         add_systems: basic_fantasy::add_systems,
+        parts: ose::world::PARTS,
     },
 ];
 

@@ -11,6 +11,6 @@ pub struct FtdSheet(pub fray_protocol::ftd::FtdCombatant);
 #[derive(Component, Debug, Clone)]
 pub struct FtdKit(pub crate::content::model::FtdSpec);
 
-/// Five Torches Deep battle state; `None` in the other rulesets.
+/// Five Torches Deep battle state (always `Some`: only this ruleset's worlds have the resource).
 #[derive(Resource, Debug, Clone, Default)]
 pub struct FtdField(pub Option<fray_protocol::ftd::FtdBattle>);

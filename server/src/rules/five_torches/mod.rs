@@ -25,6 +25,7 @@ pub mod rules;
 mod time;
 mod travel;
 mod turns;
+pub(crate) mod world;
 
 #[cfg(test)]
 mod tests;

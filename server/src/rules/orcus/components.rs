@@ -12,6 +12,6 @@ pub struct Grid(pub fray_protocol::grid::GridState);
 #[derive(Component, Debug, Clone)]
 pub struct OrcusKit(pub crate::content::model::OrcusSpec);
 
-/// The battle map of grid rulesets; `None` in the others.
+/// The encounter's battle map (`None` if it has none). Only Orcus worlds have this resource.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct BattleMap(pub Option<fray_protocol::grid::MapState>);

@@ -42,6 +42,7 @@ pub mod tags;
 pub mod targets;
 mod turns;
 pub mod weapons;
+pub(crate) mod world;
 
 #[cfg(test)]
 mod tests;

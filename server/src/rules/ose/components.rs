@@ -11,6 +11,6 @@ pub struct OseSheet(pub fray_protocol::ose::OseCombatant);
 #[derive(Component, Debug, Clone)]
 pub struct OseKit(pub crate::content::model::OseSpec);
 
-/// Old-School Essentials battle state; `None` in the other rulesets.
+/// Old-School Essentials battle state (always `Some`: only B/X worlds have the resource).
 #[derive(Resource, Debug, Clone, Default)]
 pub struct OseField(pub Option<fray_protocol::ose::OseBattle>);

@@ -49,6 +49,7 @@ mod water_travel;
 mod waterborne;
 mod weapon_damage;
 mod wilderness;
+pub(crate) mod world;
 
 #[cfg(test)]
 mod tests;
