@@ -5,6 +5,9 @@
 //! state and event it always produces the same state, so folding a log rebuilds the world.
 
 use super::components::*;
+use crate::rules::five_torches::components::{FtdField, FtdSheet};
+use crate::rules::orcus::components::Grid;
+use crate::rules::ose::components::{OseField, OseSheet};
 use bevy_ecs::prelude::*;
 use fray_protocol::event::{ActionKind, GameEvent};
 use fray_protocol::ftd::{
@@ -70,12 +73,24 @@ fn riders_of(
     });
 }
 
+/// The Five Torches Deep battle state, in a world that has it.
+fn ftd_field(world: &mut World) -> Option<&mut fray_protocol::ftd::FtdBattle> {
+    world
+        .get_resource_mut::<FtdField>()
+        .and_then(|f| f.into_inner().0.as_mut())
+}
+
+/// The Old-School Essentials battle state, in a world that has it.
+fn ose_field(world: &mut World) -> Option<&mut fray_protocol::ose::OseBattle> {
+    world
+        .get_resource_mut::<OseField>()
+        .and_then(|f| f.into_inner().0.as_mut())
+}
+
 /// Folds one event into the world.
 pub fn apply(world: &mut World, event: &GameEvent) {
     // Basic Fantasy's bookkeeping (retainers, experience, days, timed effects) folds itself.
-    if world.resource::<OseField>().0.is_some()
-        && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
-    {
+    if let Some(f) = ose_field(world) {
         f.bf.fold(event);
         fray_protocol::pursuit::fold(&mut f.pursuit, event);
     }
@@ -779,7 +794,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             combatants,
         } => {
             if *trigger == MoraleTrigger::FirstKill
-                && let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
+                && let Some(f) = ftd_field(world)
             {
                 f.kill_proposed = true;
             }
@@ -789,7 +804,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                     .map(|c| c.side)
             });
             if let Some(side) = side
-                && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
+                && let Some(f) = ose_field(world)
             {
                 match trigger {
                     MoraleTrigger::FirstKill => f.first_death.push(side),
@@ -809,19 +824,19 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             with::<OseSheet>(world, combatant, |s| s.0.fled = true);
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
             with::<Effects>(world, combatant, |fx| fx.0.clear());
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
+            if let Some(f) = ftd_field(world)
                 && f.retreat.as_ref() == Some(combatant)
             {
                 f.retreat = None;
             }
         }
         GameEvent::FiveTorches(FiveTorchesEvent::RetreatStarted { combatant }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+            if let Some(f) = ftd_field(world) {
                 f.retreat = Some(combatant.clone());
             }
         }
         GameEvent::FiveTorches(FiveTorchesEvent::RetreatFailed { combatant }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut()
+            if let Some(f) = ftd_field(world)
                 && f.retreat.as_ref() == Some(combatant)
             {
                 f.retreat = None;
@@ -831,8 +846,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             match combatant {
                 Some(c) => with::<FtdSheet>(world, c, |s| s.0.light = *light),
                 None => {
-                    if let (Some(f), Some(l)) = (world.resource_mut::<FtdField>().0.as_mut(), light)
-                    {
+                    if let (Some(f), Some(l)) = (ftd_field(world), light) {
                         f.light = *l;
                     }
                 }
@@ -852,7 +866,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             with::<FtdSheet>(world, combatant, |s| s.0.carried = None)
         }
         GameEvent::FiveTorches(FiveTorchesEvent::TimePassed { seconds }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+            if let Some(f) = ftd_field(world) {
                 f.clock = f.clock.saturating_add(*seconds);
                 f.time_of_day = f.time_of_day.map(|t| later_in_day(t, *seconds));
             }
@@ -869,13 +883,13 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             ..
         })
         | GameEvent::FiveTorches(FiveTorchesEvent::TimeSet { hour: hours }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+            if let Some(f) = ftd_field(world) {
                 f.time_of_day = Some(hours % 24 * 3600);
             }
         }
         GameEvent::FiveTorches(FiveTorchesEvent::TimeDiceRolled { .. }) => {}
         GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled { number, .. }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+            if let Some(f) = ftd_field(world) {
                 f.travel_turns = *number;
             }
         }
@@ -924,14 +938,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
                 .push((combatant.clone(), *action));
         }
         GameEvent::FiveTorches(FiveTorchesEvent::StealthDcSet { dc }) => {
-            if let Some(f) = world.resource_mut::<FtdField>().0.as_mut() {
+            if let Some(f) = ftd_field(world) {
                 f.stealth_dc = *dc;
             }
         }
         GameEvent::Bx(BxEvent::SurpriseRolled {
             side, surprised, ..
         }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 f.surprise_rolled.push(*side);
                 if *side == Side::Monsters {
                     f.surprise_spoiled = false;
@@ -942,7 +956,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             }
         }
         GameEvent::Bx(BxEvent::ReactionRolled { reaction, .. }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 f.reaction = Some(*reaction);
             }
         }
@@ -951,7 +965,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             simultaneous,
             ..
         }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 f.initiative = rolls
                     .iter()
                     .map(|(side, r)| (*side, r.natural().unwrap_or(0)))
@@ -970,7 +984,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::Bx(BxEvent::DoorForced { check, success, .. }) => {
             if !success
                 && *check != fray_protocol::ose::SecretCheck::Bars
-                && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
+                && let Some(f) = ose_field(world)
             {
                 f.surprise_spoiled = true;
             }
@@ -982,7 +996,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             ..
         } => {
             if let (Some(c), Some(a)) = (combatant, area)
-                && let Some(f) = world.resource_mut::<OseField>().0.as_mut()
+                && let Some(f) = ose_field(world)
             {
                 f.exploration.searched.push((*check, c.clone(), a.clone()));
             }
@@ -992,7 +1006,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             since_rest,
             rested,
         }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 let ex = &mut f.exploration;
                 ex.turn = *turn;
                 ex.since_rest = *since_rest;
@@ -1018,7 +1032,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
             turns,
             ..
         }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 f.exploration.lights.push(fray_protocol::ose::BurningLight {
                     carrier: carrier.clone(),
                     source: *source,
@@ -1043,7 +1057,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         }),
         GameEvent::Bx(BxEvent::LightBurnedOut { carrier, source })
         | GameEvent::Bx(BxEvent::LightDoused { carrier, source }) => {
-            if let Some(f) = world.resource_mut::<OseField>().0.as_mut() {
+            if let Some(f) = ose_field(world) {
                 f.exploration
                     .lights
                     .retain(|l| !(&l.carrier == carrier && l.source == *source));
@@ -1159,8 +1173,9 @@ pub fn enter_battle(world: &mut World, number: u32) {
         .ok()
         .and_then(|n| n.checked_sub(2))
         .and_then(|i| world.resource::<LaterBattles>().0.get(i).cloned());
+    let rules = world.get_resource::<SessionRuleset>().map(|r| r.0);
     for spec in specs.map(|b| b.monsters).unwrap_or_default() {
-        let e = super::world::spawn(world, &spec);
+        let e = super::world::spawn(world, rules, &spec);
         world.resource_mut::<Roster>().0.insert(spec.id.clone(), e);
     }
     {

@@ -272,39 +272,8 @@ pub struct SeedSecret {
     pub salt: String,
 }
 
-/// Orcus: the grid part of a combatant (place, size, speed, Fortitude/Reflex/Will, action
-/// points, opportunity and immediate actions used, rally).
-#[derive(Component, Debug, Clone)]
-pub struct Grid(pub fray_protocol::grid::GridState);
-
-/// Orcus: a combatant's powers and its fixed damage traits.
-#[derive(Component, Debug, Clone)]
-pub struct OrcusKit(pub crate::content::model::OrcusSpec);
-
-/// The battle map of grid rulesets; `None` in the others.
-#[derive(Resource, Debug, Clone, Default)]
-pub struct BattleMap(pub Option<fray_protocol::grid::MapState>);
-
-/// Five Torches Deep: a combatant's live numbers (ability scores, grants, injuries, departure).
-#[derive(Component, Debug, Clone)]
-pub struct FtdSheet(pub fray_protocol::ftd::FtdCombatant);
-
-/// Five Torches Deep: a combatant's fixed stat block (attacks, proficiencies).
-#[derive(Component, Debug, Clone)]
-pub struct FtdKit(pub crate::content::model::FtdSpec);
-
-/// Five Torches Deep battle state; `None` in the other rulesets.
-#[derive(Resource, Debug, Clone, Default)]
-pub struct FtdField(pub Option<fray_protocol::ftd::FtdBattle>);
-
-/// Old-School Essentials: a combatant's live numbers (morale successes, declarations, flight).
-#[derive(Component, Debug, Clone)]
-pub struct OseSheet(pub fray_protocol::ose::OseCombatant);
-
-/// Old-School Essentials: a combatant's fixed stat block (THAC0, saves, weapons).
-#[derive(Component, Debug, Clone)]
-pub struct OseKit(pub crate::content::model::OseSpec);
-
-/// Old-School Essentials battle state; `None` in the other rulesets.
-#[derive(Resource, Debug, Clone, Default)]
-pub struct OseField(pub Option<fray_protocol::ose::OseBattle>);
+/// The session's ruleset: its row in the registry (`rules::RULESETS`), through which the shared
+/// code reaches the ruleset's own parts of the world and of `apply`. Absent only from a world
+/// built for a ruleset this build does not play (which no engine accepts).
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct SessionRuleset(pub &'static crate::rules::Ruleset);

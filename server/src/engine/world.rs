@@ -1,16 +1,23 @@
 //! Building a session world from an encounter, reading its canonical state, and restoring a world
-//! from a snapshot of that state.
+//! from a snapshot of that state. The shared components and resources are built, read and
+//! restored here; the session's ruleset's own through its registry row's `parts`
+//! (`rules/<ruleset>/world.rs`), which the world keeps as its `SessionRuleset` resource.
+//!
+//! Architecture invariant: this module names no ruleset and none of a ruleset's components.
 
 use super::components::*;
 use crate::content::model::{CombatantSpec, Encounter};
 use crate::dice::SessionRng;
+use crate::rules::Ruleset;
 use bevy_ecs::prelude::*;
-use fray_protocol::state::{
-    ActionsLeft, AttackSummary, CombatantState, LifeStatus, Phase, SessionState,
-};
+use fray_protocol::state::{ActionsLeft, CombatantState, LifeStatus, Phase, SessionState};
 
-/// Spawns one combatant.
-pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
+/// Spawns one combatant: the shared components, then its ruleset's.
+pub(super) fn spawn(
+    world: &mut World,
+    rules: Option<&'static Ruleset>,
+    spec: &CombatantSpec,
+) -> Entity {
     let mut e = world.spawn((
         Combatant {
             villain: spec.villain,
@@ -43,104 +50,8 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
         Expended::default(),
         InterruptUsed::default(),
     ));
-    if let Some(o) = &spec.orcus {
-        e.insert((
-            Grid(fray_protocol::grid::GridState {
-                square: o.square,
-                size: o.size,
-                speed: o.speed,
-                fortitude: o.fortitude,
-                reflex: o.reflex,
-                will: o.will,
-                rank: o.rank.clone(),
-                action_points: o.action_points,
-                action_point_round: None,
-                opportunity_used: false,
-                immediate_used: false,
-                recovery_value: o.recovery_value,
-                rallied: false,
-                riders: Vec::new(),
-                maintained: Vec::new(),
-                ammunition: o.ammunition,
-                mounted_on: None,
-                controls_mount: false,
-                height: 0,
-                unloaded: Vec::new(),
-                chosen_allies: None,
-                declined_by: Vec::new(),
-                hit_chosen_by: Vec::new(),
-                moves_mount: false,
-                landing: None,
-                commanded: false,
-                zones: Vec::new(),
-                maintain_needed: Vec::new(),
-                readied_counter: None,
-                hidden_from: Vec::new(),
-                stealth: None,
-                searched: false,
-            }),
-            OrcusKit(o.clone()),
-        ));
-    }
-    if let Some(k) = &spec.ftd {
-        let mut sheet = fray_protocol::ftd::FtdCombatant {
-            abilities: k.abilities,
-            proficiency: k.proficiency,
-            class: k.class.clone(),
-            hd: k.hd,
-            morale_bonus: k.morale_bonus,
-            morale_proficient: k.morale_proficient,
-            leader: k.leader,
-            granted: fray_protocol::ftd::Advantage::None,
-            disadvantage_until_rest: false,
-            injuries: Vec::new(),
-            fell_round: None,
-            departed: None,
-            load: k.load,
-            coins: k.coins,
-            base_speed: k.speed,
-            speed: k.speed,
-            over_load: 0,
-            darksight: k.darksight,
-            light: None,
-            carried: None,
-            hidden: false,
-            exhausted: false,
-            adventured: 0,
-            corruption: None,
-            concentration: None,
-        };
-        sheet.refresh_encumbrance();
-        e.insert((FtdSheet(sheet), FtdKit(k.clone())));
-    }
-    if let Some(k) = &spec.ose {
-        e.insert((
-            OseSheet(fray_protocol::ose::OseCombatant {
-                class: k.class.clone(),
-                hd: k.hd.clone(),
-                thac0: k.thac0,
-                ac: k.ac,
-                shield: k.shield,
-                saves: k.saves,
-                morale: k.morale,
-                morale_successes: 0,
-                fled: false,
-                declared: None,
-                next: None,
-                acted: false,
-                disrupted: false,
-                conditions: Vec::new(),
-                subdual: 0,
-                routine_used: Vec::new(),
-                phase: None,
-                moved: 0,
-                engaged: Vec::new(),
-                darkvision: k.darkvision,
-                rested_turns: 0,
-                move_rounds: 0,
-            }),
-            OseKit(k.clone()),
-        ));
+    if let Some(rules) = rules {
+        (rules.parts.spawn)(&mut e, spec);
     }
     if let Some(h) = &spec.hero {
         e.insert(Hero {
@@ -165,9 +76,10 @@ pub(super) fn spawn(world: &mut World, spec: &CombatantSpec) -> Entity {
 /// A fresh world for an encounter, before the battle starts.
 pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -> World {
     let mut world = World::new();
+    let rules = crate::rules::ruleset(&encounter.ruleset);
     let mut roster = Roster::default();
     for spec in &encounter.combatants {
-        let e = spawn(&mut world, spec);
+        let e = spawn(&mut world, rules, spec);
         roster.0.insert(spec.id.clone(), e);
     }
     world.insert_resource(roster);
@@ -182,18 +94,10 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
     world.insert_resource(Options(encounter.options));
     world.insert_resource(LaterBattles(encounter.battles.clone()));
     world.insert_resource(secret);
-    world.insert_resource(BattleMap(encounter.map.clone()));
-    world.insert_resource(FtdField(
-        (encounter.ruleset == crate::rules::five_torches::ID)
-            .then(fray_protocol::ftd::FtdBattle::default),
-    ));
-    world.insert_resource(OseField(crate::rules::ose::is_bx(&encounter.ruleset).then(
-        || fray_protocol::ose::OseBattle {
-            options: encounter.options.ose,
-            basic_fantasy: encounter.ruleset == crate::rules::basic_fantasy::ID,
-            ..Default::default()
-        },
-    )));
+    if let Some(rules) = rules {
+        world.insert_resource(SessionRuleset(rules));
+        (rules.parts.insert_resources)(&mut world, encounter);
+    }
     world
 }
 
@@ -206,6 +110,7 @@ pub fn read_state(world: &World) -> SessionState {
         // invariant: every session world is built by `build_world`, which inserts both.
         return empty_state();
     };
+    let rules = world.get_resource::<SessionRuleset>().map(|r| r.0);
     let mut combatants = Vec::with_capacity(roster.0.len());
     for e in roster.0.values() {
         let Ok(er) = world.get_entity(*e) else {
@@ -219,7 +124,7 @@ pub fn read_state(world: &World) -> SessionState {
             Some(budget),
             Some(vit),
             Some(fx),
-            Some(ars),
+            Some(_),
             Some(pos),
             Some(used),
             Some(interrupt),
@@ -240,11 +145,7 @@ pub fn read_state(world: &World) -> SessionState {
             continue;
         };
         let hero = er.get::<Hero>();
-        let grid = er.get::<Grid>();
-        let kit = er.get::<OrcusKit>();
-        let ftd_kit = er.get::<FtdKit>();
-        let ose_kit = er.get::<OseKit>();
-        combatants.push(CombatantState {
+        let mut state = CombatantState {
             id: c.id.clone(),
             name: c.name.clone(),
             side: c.side,
@@ -265,15 +166,11 @@ pub fn read_state(world: &World) -> SessionState {
             death_save_failures: hero.map_or(0, |h| h.death_save_failures),
             rallies: hero.map_or(0, |h| h.rallies),
             rally_barred_round: hero.and_then(|h| h.rally_barred_round),
-            attacks: match (kit, ftd_kit, ose_kit) {
-                (Some(k), _, _) => crate::rules::orcus::summaries(&k.0),
-                (None, Some(k), _) => crate::rules::five_torches::summaries(&k.0),
-                (None, None, Some(k)) => crate::rules::ose::summaries(&k.0),
-                (None, None, None) => summaries(&ars.0),
-            },
-            ose: er.get::<OseSheet>().map(|s| s.0.clone()),
-            ftd: er.get::<FtdSheet>().map(|s| s.0.clone()),
-            grid: grid.map(|g| g.0.clone()),
+            // The ruleset's parts (below): its attacks, its own blocks.
+            attacks: Vec::new(),
+            ose: None,
+            ftd: None,
+            grid: None,
             engaged_with: pos.engaged.iter().cloned().collect(),
             far_away: pos.far_away,
             stabilized: hero.is_some_and(|h| h.stabilized),
@@ -284,12 +181,16 @@ pub fn read_state(world: &World) -> SessionState {
             lasting_wounds: hero.map_or(0, |h| h.lasting_wounds),
             coma: hero.is_some_and(|h| h.coma),
             rested: hero.is_some_and(|h| h.rested),
-        });
+        };
+        if let Some(rules) = rules {
+            (rules.parts.read)(&er, &mut state);
+        }
+        combatants.push(state);
     }
     let battles = world
         .get_resource::<LaterBattles>()
         .map_or(0, |l| l.0.len());
-    SessionState {
+    let mut state = SessionState {
         ruleset: battle.ruleset.clone(),
         phase: battle.phase,
         battle: battle.battle,
@@ -316,46 +217,20 @@ pub fn read_state(world: &World) -> SessionState {
         last_mover: battle.last_mover.clone(),
         hit_this_turn: battle.hit_this_turn.clone(),
         popped_free: battle.popped_free.clone(),
-        map: world
-            .get_resource::<BattleMap>()
-            .and_then(|m| m.0.clone())
-            .map(Box::new),
+        // The ruleset's parts (below).
+        map: None,
         released: battle.released.clone(),
-        ftd: world.get_resource::<FtdField>().and_then(|f| f.0.clone()),
-        ose: world.get_resource::<OseField>().and_then(|f| f.0.clone()),
+        ftd: None,
+        ose: None,
         combatants,
         clock: battle.clock,
         last_long_rest: battle.last_long_rest,
         encounters_since_long_rest: battle.encounters_since_long_rest,
+    };
+    if let Some(rules) = rules {
+        (rules.parts.read_session)(world, &mut state);
     }
-}
-
-/// What a client needs to offer a 13th Age combatant's attacks.
-fn summaries(attacks: &[crate::content::model::AttackSpec]) -> Vec<AttackSummary> {
-    attacks
-        .iter()
-        .map(|a| AttackSummary {
-            id: a.id.clone(),
-            name: a.name.clone(),
-            range: a.reach.name().to_owned(),
-            vs: a.vs,
-            max_targets: a.max_targets,
-            basic: a.basic,
-            spell: a.spell,
-            maneuvers: a.maneuvers.iter().map(|m| m.id.clone()).collect(),
-            usage: crate::rules::thirteenth_age::usage_name(a.usage),
-            action: if a.interrupt {
-                "interrupt"
-            } else if a.quick {
-                "quick"
-            } else {
-                "standard"
-            }
-            .into(),
-            category: "attack".into(),
-            tags: Vec::new(),
-        })
-        .collect()
+    state
 }
 
 /// The battle resource for a state (the state view is its canonical form).
@@ -411,6 +286,7 @@ pub fn restore_world(
     secret: SeedSecret,
 ) -> Option<World> {
     let mut world = build_world(encounter, rng, secret);
+    let rules = world.get_resource::<SessionRuleset>().map(|r| r.0);
     // A later battle: its monsters replace the first battle's.
     if state.battle > 1 {
         super::apply::enter_battle(&mut world, state.battle);
@@ -447,14 +323,8 @@ pub fn restore_world(
         }
         em.get_mut::<Expended>()?.0 = cs.expended.iter().cloned().collect();
         em.get_mut::<InterruptUsed>()?.0 = cs.interrupt_used;
-        if let Some(g) = &cs.grid {
-            em.get_mut::<Grid>()?.0 = g.clone();
-        }
-        if let Some(f) = &cs.ftd {
-            em.get_mut::<FtdSheet>()?.0 = f.clone();
-        }
-        if let Some(f) = &cs.ose {
-            em.get_mut::<OseSheet>()?.0 = f.clone();
+        if let Some(rules) = rules {
+            (rules.parts.restore)(&mut em, cs)?;
         }
         {
             let mut pos = em.get_mut::<Position>()?;
@@ -463,11 +333,8 @@ pub fn restore_world(
         }
     }
     *world.resource_mut::<Battle>() = battle_from(state);
-    if state.ftd.is_some() {
-        world.resource_mut::<FtdField>().0 = state.ftd.clone();
-    }
-    if state.ose.is_some() {
-        world.resource_mut::<OseField>().0 = state.ose.clone();
+    if let Some(rules) = rules {
+        (rules.parts.restore_session)(&mut world, state);
     }
     Some(world)
 }

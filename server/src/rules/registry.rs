@@ -3,11 +3,13 @@
 
 use super::{basic_fantasy, five_torches, orcus, ose, thirteenth_age};
 use crate::content::file::Ctx;
-use crate::content::model::Encounter;
+use crate::content::model::{CombatantSpec, Encounter};
 use crate::content::{ContentError, parse_toml};
 use bevy_ecs::schedule::Schedule;
+use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
 use fray_protocol::ids::Role;
-use fray_protocol::{Command, Family, SessionState};
+use fray_protocol::state::{CombatantState, SessionState};
+use fray_protocol::{Command, Family};
 
 /// A built-in policy: the next command for a role in a state (the salt varies its choices).
 pub type BotPolicy = fn(&Role, &SessionState, u64) -> Option<Command>;
@@ -34,6 +36,41 @@ pub struct Ruleset {
     /// The built-in policy that plays a seat (the demo bots): the next command for a role in a
     /// state, if any; `None` for a ruleset the bots do not play.
     pub bot: Option<BotPolicy>,
+    /// The ruleset's own components and resources in a session world: `engine::world` builds,
+    /// reads and restores the shared parts and calls these for the rest.
+    pub parts: Parts,
+}
+
+/// A ruleset's own parts of a session world (its components and resources), as
+/// `engine::world` builds, reads and restores them. Each ruleset's are in its `world.rs`.
+#[derive(Debug, Clone, Copy)]
+pub struct Parts {
+    /// Inserts the ruleset's resources into a fresh world, after the shared ones.
+    pub insert_resources: fn(&mut World, &Encounter),
+    /// Inserts the ruleset's components into a combatant being spawned, after the shared ones.
+    pub spawn: fn(&mut EntityWorldMut<'_>, &CombatantSpec),
+    /// Fills the ruleset's parts of a combatant's state: its attacks, its own block.
+    pub read: fn(&EntityRef<'_>, &mut CombatantState),
+    /// Fills the ruleset's parts of the session state.
+    pub read_session: fn(&World, &mut SessionState),
+    /// Restores the ruleset's components of a combatant from its state; `None` when they do
+    /// not fit.
+    pub restore: fn(&mut EntityWorldMut<'_>, &CombatantState) -> Option<()>,
+    /// Restores the ruleset's resources from the session state.
+    pub restore_session: fn(&mut World, &SessionState),
+}
+
+impl Parts {
+    /// No parts of its own: what a ruleset whose state is all shared fills in
+    /// (`Parts { read, ..Parts::NONE }`).
+    pub const NONE: Parts = Parts {
+        insert_resources: |_, _| {},
+        spawn: |_, _| {},
+        read: |_, _| {},
+        read_session: |_, _| {},
+        restore: |_, _| Some(()),
+        restore_session: |_, _| {},
+    };
 }
 
 /// The rulesets this build plays.
@@ -47,6 +84,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: thirteenth_age::content::BUILTIN,
         builtin_encounters: thirteenth_age::content::ENCOUNTERS,
         bot: Some(thirteenth_age::bot::choose),
+        parts: thirteenth_age::world::PARTS,
     },
     Ruleset {
         id: orcus::ID,
@@ -57,6 +95,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: orcus::content::BUILTIN,
         builtin_encounters: orcus::content::ENCOUNTERS,
         bot: Some(orcus::bot::choose),
+        parts: orcus::world::PARTS,
     },
     Ruleset {
         id: five_torches::ID,
@@ -67,6 +106,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: five_torches::content::BUILTIN,
         builtin_encounters: five_torches::content::ENCOUNTERS,
         bot: None,
+        parts: five_torches::world::PARTS,
     },
     Ruleset {
         id: ose::ID,
@@ -77,6 +117,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: ose::content::BUILTIN,
         builtin_encounters: ose::content::ENCOUNTERS,
         bot: None,
+        parts: ose::world::PARTS,
     },
     Ruleset {
         id: basic_fantasy::ID,
@@ -87,6 +128,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: ose::content::BUILTIN,
         builtin_encounters: ose::content::BASIC_FANTASY_ENCOUNTERS,
         bot: None,
+        parts: ose::world::PARTS,
     },
 ];
 

@@ -18,6 +18,7 @@
 
 mod chase;
 mod commands;
+pub mod components;
 mod concentration;
 pub mod content;
 mod corruption;
@@ -25,6 +26,7 @@ pub mod rules;
 mod time;
 mod travel;
 mod turns;
+pub(crate) mod world;
 
 #[cfg(test)]
 mod tests;
@@ -46,13 +48,12 @@ mod tests_time;
 mod tests_travel;
 
 use crate::content::model::FtdSpec;
-use crate::engine::components::{
-    Dice, FtdField, FtdKit, FtdSheet, Outbox, Pending, Roster, SecretDice, SeedSecret,
-};
+use crate::engine::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
 use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
 use crate::rules::common::field::Field;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
+use components::{FtdField, FtdKit, FtdSheet};
 use fray_protocol::event::Defense;
 use fray_protocol::ftd::{FtdBattle, FtdCombatant};
 use fray_protocol::ids::CombatantId;

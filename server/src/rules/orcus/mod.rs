@@ -17,6 +17,7 @@ pub mod armor;
 pub mod bot;
 pub mod checks;
 mod commands;
+pub mod components;
 pub mod content;
 mod counters;
 pub mod elevation;
@@ -43,6 +44,7 @@ pub mod tags;
 pub mod targets;
 mod turns;
 pub mod weapons;
+pub(crate) mod world;
 
 #[cfg(test)]
 mod tests;
@@ -102,13 +104,12 @@ mod tests_vision;
 mod tests_weapons;
 
 use crate::content::model::OrcusSpec;
-use crate::engine::components::{
-    BattleMap, Dice, Grid, OrcusKit, Outbox, Pending, Roster, SecretDice, SeedSecret,
-};
+use crate::engine::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
 use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
 use crate::rules::common::field::Field;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
+use components::{BattleMap, Grid, OrcusKit};
 use fray_protocol::ids::CombatantId;
 use fray_protocol::state::AttackSummary;
 

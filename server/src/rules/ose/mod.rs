@@ -24,6 +24,7 @@ mod bombing;
 mod candles;
 mod combat_extras;
 mod commands;
+pub mod components;
 pub mod content;
 mod darkness;
 mod doors;
@@ -49,6 +50,7 @@ mod water_travel;
 mod waterborne;
 mod weapon_damage;
 mod wilderness;
+pub(crate) mod world;
 
 #[cfg(test)]
 mod tests;
@@ -100,13 +102,12 @@ mod tests_weapon_damage;
 mod tests_wilderness;
 
 use crate::content::model::OseSpec;
-use crate::engine::components::{
-    Dice, OseField, OseKit, OseSheet, Outbox, Pending, Roster, SecretDice, SeedSecret,
-};
+use crate::engine::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
 use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
 use crate::rules::common::field::Field;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
+use components::{OseField, OseKit, OseSheet};
 use fray_protocol::event::Defense;
 use fray_protocol::ids::CombatantId;
 use fray_protocol::ose::{OseBattle, OseCombatant};

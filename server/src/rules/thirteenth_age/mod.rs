@@ -13,6 +13,7 @@ pub mod content;
 mod position;
 pub mod rules;
 pub(crate) mod turns;
+pub(crate) mod world;
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -1,0 +1,49 @@
+//! 13th Age's parts of a session world (its registry row's `parts`). Its state is all in the
+//! shared components; what is its own is how a combatant's attacks are offered to clients.
+
+use crate::content::model::AttackSpec;
+use crate::engine::components::Arsenal;
+use crate::rules::registry::Parts;
+use bevy_ecs::prelude::*;
+use fray_protocol::state::{AttackSummary, CombatantState};
+
+/// 13th Age's row entry.
+pub(crate) const PARTS: Parts = Parts {
+    read,
+    ..Parts::NONE
+};
+
+/// A combatant's attacks.
+fn read(e: &EntityRef<'_>, state: &mut CombatantState) {
+    if let Some(a) = e.get::<Arsenal>() {
+        state.attacks = summaries(&a.0);
+    }
+}
+
+/// What a client needs to offer a 13th Age combatant's attacks.
+fn summaries(attacks: &[AttackSpec]) -> Vec<AttackSummary> {
+    attacks
+        .iter()
+        .map(|a| AttackSummary {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            range: a.reach.name().to_owned(),
+            vs: a.vs,
+            max_targets: a.max_targets,
+            basic: a.basic,
+            spell: a.spell,
+            maneuvers: a.maneuvers.iter().map(|m| m.id.clone()).collect(),
+            usage: super::usage_name(a.usage),
+            action: if a.interrupt {
+                "interrupt"
+            } else if a.quick {
+                "quick"
+            } else {
+                "standard"
+            }
+            .into(),
+            category: "attack".into(),
+            tags: Vec::new(),
+        })
+        .collect()
+}
