@@ -5,8 +5,8 @@ use super::{basic_fantasy, five_torches, orcus, ose, thirteenth_age};
 use crate::content::model::{CombatantSpec, Encounter};
 use bevy_ecs::schedule::Schedule;
 use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
-use fray_protocol::Family;
 use fray_protocol::state::{CombatantState, SessionState};
+use fray_protocol::{Family, GameEvent};
 
 /// One row per ruleset: what the shared code needs to know of it. The engine and the session
 /// consult this table and never match on a ruleset id.
@@ -21,6 +21,13 @@ pub struct Ruleset {
     pub family: Family,
     /// Adds the ruleset's decide systems to a session's schedule.
     pub add_systems: fn(&mut Schedule),
+    /// Folds an event of the ruleset's family (`GameEvent::Orcus(..)`, …): `engine::apply`
+    /// hands each family event to its family's [`owner`], whatever the session's ruleset.
+    pub apply: fn(&mut World, &GameEvent),
+    /// In a session of this ruleset: what an event changes in the ruleset's own components and
+    /// resources beyond the shared fold. `engine::apply` calls it for every event, after that
+    /// fold (and after the family's `apply`).
+    pub after_apply: fn(&mut World, &GameEvent),
     /// The ruleset's own components and resources in a session world: `engine::world` builds,
     /// reads and restores the shared parts and calls these for the rest.
     pub parts: Parts,
@@ -65,6 +72,8 @@ pub const RULESETS: &[Ruleset] = &[
         version: thirteenth_age::VERSION,
         family: Family::ThirteenthAge,
         add_systems: thirteenth_age::add_systems,
+        apply: thirteenth_age::apply::apply_event,
+        after_apply: thirteenth_age::apply::after_apply,
         parts: thirteenth_age::world::PARTS,
     },
     Ruleset {
@@ -72,6 +81,8 @@ pub const RULESETS: &[Ruleset] = &[
         version: orcus::VERSION,
         family: Family::Orcus,
         add_systems: orcus::add_systems,
+        apply: orcus::apply::apply_event,
+        after_apply: orcus::apply::after_apply,
         parts: orcus::world::PARTS,
     },
     Ruleset {
@@ -79,6 +90,8 @@ pub const RULESETS: &[Ruleset] = &[
         version: five_torches::VERSION,
         family: Family::FiveTorches,
         add_systems: five_torches::add_systems,
+        apply: five_torches::apply::apply_event,
+        after_apply: five_torches::apply::after_apply,
         parts: five_torches::world::PARTS,
     },
     Ruleset {
@@ -86,6 +99,8 @@ pub const RULESETS: &[Ruleset] = &[
         version: ose::VERSION,
         family: Family::Bx,
         add_systems: ose::add_systems,
+        apply: ose::apply::apply_event,
+        after_apply: ose::apply::after_apply,
         parts: ose::world::PARTS,
     },
     Ruleset {
@@ -93,6 +108,8 @@ pub const RULESETS: &[Ruleset] = &[
         version: basic_fantasy::VERSION,
         family: Family::Bx,
         add_systems: basic_fantasy::add_systems,
+        apply: ose::apply::apply_event,
+        after_apply: ose::apply::after_apply,
         parts: ose::world::PARTS,
     },
 ];
@@ -100,6 +117,12 @@ pub const RULESETS: &[Ruleset] = &[
 /// The row of a ruleset id; `None` for an id this build does not play.
 pub fn ruleset(id: &str) -> Option<&'static Ruleset> {
     RULESETS.iter().find(|r| r.id == id)
+}
+
+/// The row that folds a family's own events: the first of that family (the B/X rows share one
+/// fold).
+pub fn owner(family: Family) -> Option<&'static Ruleset> {
+    RULESETS.iter().find(|r| r.family == family)
 }
 
 /// The version of a ruleset.
