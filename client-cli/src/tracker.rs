@@ -840,7 +840,7 @@ pub fn apply(state: &mut SessionState, event: &GameEvent) {
             }
         }
         GameEvent::Slain { combatant } => set_status(state, combatant, LifeStatus::Slain),
-        // Out of the fight like a slain monster (engine/apply.rs::out_of_fight): engagements,
+        // Out of the fight like a slain monster (engine/apply/vitals.rs::out_of_fight): engagements,
         // opportunities and effects end with it.
         GameEvent::KnockedOut { combatant } => {
             set_status(state, combatant, LifeStatus::KnockedOut);

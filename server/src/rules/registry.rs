@@ -9,7 +9,7 @@ use bevy_ecs::schedule::Schedule;
 use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
 use fray_protocol::ids::Role;
 use fray_protocol::state::{CombatantState, SessionState};
-use fray_protocol::{Command, Family};
+use fray_protocol::{Command, Family, GameEvent};
 
 /// A built-in policy: the next command for a role in a state (the salt varies its choices).
 pub type BotPolicy = fn(&Role, &SessionState, u64) -> Option<Command>;
@@ -36,6 +36,13 @@ pub struct Ruleset {
     /// The built-in policy that plays a seat (the demo bots): the next command for a role in a
     /// state, if any; `None` for a ruleset the bots do not play.
     pub bot: Option<BotPolicy>,
+    /// Folds an event of the ruleset's family (`GameEvent::Orcus(..)`, …): `engine::apply`
+    /// hands each family event to its family's [`owner`], whatever the session's ruleset.
+    pub apply: fn(&mut World, &GameEvent),
+    /// In a session of this ruleset: what an event changes in the ruleset's own components and
+    /// resources beyond the shared fold. `engine::apply` calls it for every event, after that
+    /// fold (and after the family's `apply`).
+    pub after_apply: fn(&mut World, &GameEvent),
     /// The ruleset's own components and resources in a session world: `engine::world` builds,
     /// reads and restores the shared parts and calls these for the rest.
     pub parts: Parts,
@@ -84,6 +91,8 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: thirteenth_age::content::BUILTIN,
         builtin_encounters: thirteenth_age::content::ENCOUNTERS,
         bot: Some(thirteenth_age::bot::choose),
+        apply: thirteenth_age::apply::apply_event,
+        after_apply: thirteenth_age::apply::after_apply,
         parts: thirteenth_age::world::PARTS,
     },
     Ruleset {
@@ -95,6 +104,8 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: orcus::content::BUILTIN,
         builtin_encounters: orcus::content::ENCOUNTERS,
         bot: Some(orcus::bot::choose),
+        apply: orcus::apply::apply_event,
+        after_apply: orcus::apply::after_apply,
         parts: orcus::world::PARTS,
     },
     Ruleset {
@@ -106,6 +117,8 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: five_torches::content::BUILTIN,
         builtin_encounters: five_torches::content::ENCOUNTERS,
         bot: None,
+        apply: five_torches::apply::apply_event,
+        after_apply: five_torches::apply::after_apply,
         parts: five_torches::world::PARTS,
     },
     Ruleset {
@@ -117,6 +130,8 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: ose::content::BUILTIN,
         builtin_encounters: ose::content::ENCOUNTERS,
         bot: None,
+        apply: ose::apply::apply_event,
+        after_apply: ose::apply::after_apply,
         parts: ose::world::PARTS,
     },
     Ruleset {
@@ -128,6 +143,8 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: ose::content::BUILTIN,
         builtin_encounters: ose::content::BASIC_FANTASY_ENCOUNTERS,
         bot: None,
+        apply: ose::apply::apply_event,
+        after_apply: ose::apply::after_apply,
         parts: ose::world::PARTS,
     },
 ];
@@ -135,6 +152,12 @@ pub const RULESETS: &[Ruleset] = &[
 /// The row of a ruleset id; `None` for an id this build does not play.
 pub fn ruleset(id: &str) -> Option<&'static Ruleset> {
     RULESETS.iter().find(|r| r.id == id)
+}
+
+/// The row that folds a family's own events: the first of that family (the B/X rows share one
+/// fold).
+pub fn owner(family: Family) -> Option<&'static Ruleset> {
+    RULESETS.iter().find(|r| r.family == family)
 }
 
 /// The version of a ruleset.

@@ -1206,7 +1206,7 @@ fn refusals_change_nothing() {
     );
 }
 
-// Fray invariant (server/src/engine/apply.rs): folding the events rebuilds the state — a whole
+// Fray invariant (server/src/engine/apply/mod.rs): folding the events rebuilds the state — a whole
 // fight of the built-in encounter, each side attacking until one is out.
 #[test]
 fn a_whole_fight_folds_back_to_the_same_state() {

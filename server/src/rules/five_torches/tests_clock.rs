@@ -620,7 +620,7 @@ fn stealth_hides_from_attacks_until_the_hidden_one_attacks() {
     assert!(!cs(&e, "bram").ftd.unwrap().hidden);
 }
 
-// Fray invariant (server/src/engine/apply.rs): folding the events rebuilds the state — with
+// Fray invariant (server/src/engine/apply/mod.rs): folding the events rebuilds the state — with
 // the clock, lights, load, exhaustion, rests and stealth.
 #[test]
 fn the_dungeon_clock_folds_back_to_the_same_state() {

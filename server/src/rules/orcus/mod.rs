@@ -13,6 +13,7 @@
 //!   and hiding swept after a pass that changed something).
 
 pub mod aloft;
+pub mod apply;
 pub mod armor;
 pub mod bot;
 pub mod checks;

@@ -2442,7 +2442,7 @@ fn the_same_seed_and_commands_give_the_same_events() {
     assert_ne!(a.0, play(43).0);
 }
 
-/// Fray invariant (server/src/engine/apply.rs): folding the events into a fresh world rebuilds
+/// Fray invariant (server/src/engine/apply/mod.rs): folding the events into a fresh world rebuilds
 /// the same state as deciding them did.
 #[test]
 fn folding_the_events_rebuilds_the_state() {

@@ -430,7 +430,7 @@ fn a_knock_out_blow_knocks_a_monster_out_instead_of_slaying_it() {
 }
 
 /// Folding the events of a knock-out and of the GM's rulings rebuilds the state
-/// (engine/apply.rs); the rulings draw no dice, so the blow comes out as without them.
+/// (engine/apply/); the rulings draw no dice, so the blow comes out as without them.
 #[test]
 fn folding_a_knock_out_rebuilds_the_state() {
     let (enc, seed) = goblins();
