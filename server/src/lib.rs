@@ -6,6 +6,7 @@
 pub mod content;
 pub mod demo;
 pub mod dice;
+pub mod ecs;
 pub mod engine;
 pub mod log;
 pub mod net;

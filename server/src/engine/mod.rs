@@ -22,7 +22,9 @@
 //! anyone sees them; if that fails the session is discarded and rebuilt from its log.
 
 pub mod apply;
-pub mod components;
+/// The shared components and resources (`crate::ecs::components`), for callers that reach them
+/// through the engine.
+pub use crate::ecs::components;
 pub mod hash;
 pub mod world;
 
@@ -236,6 +238,12 @@ impl Engine {
         &self.world
     }
 }
+
+/// The session's ruleset: its row in the registry (`rules::RULESETS`), through which the shared
+/// code reaches the ruleset's own parts of the world and of `apply`. Absent only from a world
+/// built for a ruleset this build does not play (which no engine accepts).
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct SessionRuleset(pub &'static crate::rules::Ruleset);
 
 #[cfg(test)]
 mod tests_fail_stop;

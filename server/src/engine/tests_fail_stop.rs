@@ -1,9 +1,9 @@
 //! The tick's guards: the one `wrong_ruleset` check and fail-stop (`engine/mod.rs`, the tick's
 //! steps 2 and "Fail-stop"). A test ruleset of a few lines plays the broken rules.
 
-use super::components::{Outbox, Pending, SeedSecret};
 use super::{Engine, world};
 use crate::dice::SessionRng;
+use crate::ecs::components::{Outbox, Pending, SeedSecret};
 use crate::rules::{builtin_encounters, load_encounter};
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::Schedule;

@@ -5,9 +5,10 @@
 //!
 //! Architecture invariant: this module names no ruleset and none of a ruleset's components.
 
-use super::components::*;
+use super::SessionRuleset;
 use crate::content::model::{CombatantSpec, Encounter};
 use crate::dice::SessionRng;
+use crate::ecs::components::*;
 use crate::rules::Ruleset;
 use bevy_ecs::prelude::*;
 use fray_protocol::state::{ActionsLeft, CombatantState, LifeStatus, Phase, SessionState};

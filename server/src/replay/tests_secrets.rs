@@ -338,7 +338,7 @@ fn an_engine_without_a_secret_stream_refuses_secret_rolls_listening_at_doors() {
     let mut e = Engine::new(
         &enc,
         SessionRng::from_seed(SEED),
-        crate::engine::components::SeedSecret {
+        crate::ecs::components::SeedSecret {
             seed: SEED,
             salt: "00".repeat(16),
         },

@@ -15,8 +15,8 @@ mod tests_decoder_props;
 
 use crate::content::model::Encounter;
 use crate::dice::{SessionRng, commitment};
+use crate::ecs::components::SeedSecret;
 use crate::engine::Engine;
-use crate::engine::components::SeedSecret;
 use crate::log::{
     FsyncPolicy, LogConfig, LogError, SegmentHeader, SessionLog, Storage, Truncation,
 };
@@ -580,7 +580,7 @@ impl Session {
     pub fn status(&self) -> (fray_protocol::state::Phase, bool) {
         self.engine
             .world()
-            .get_resource::<crate::engine::components::Battle>()
+            .get_resource::<crate::ecs::components::Battle>()
             .map_or((fray_protocol::state::Phase::Setup, false), |b| {
                 (b.phase, b.seed_revealed)
             })

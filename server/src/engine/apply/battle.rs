@@ -1,9 +1,10 @@
 //! The common events of a battle's life and the session's: the start and the end of a battle,
 //! entering the next one, rests, leaving the battle, the end of the session, the seed revealed.
 
-use super::access::{for_all, with};
-use super::disengage_all;
-use crate::engine::components::*;
+use crate::ecs::access::disengage_all;
+use crate::ecs::access::{for_all, with};
+use crate::ecs::components::*;
+use crate::engine::SessionRuleset;
 use bevy_ecs::prelude::*;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};

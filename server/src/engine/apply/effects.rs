@@ -1,7 +1,7 @@
 //! The common events of effects (conditions, ongoing damage): applied, armed, ended.
 
-use super::access::with;
-use crate::engine::components::*;
+use crate::ecs::access::with;
+use crate::ecs::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::event::GameEvent;
 

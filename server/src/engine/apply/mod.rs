@@ -21,19 +21,17 @@
 //! state and event it always produces the same state, so folding a log rebuilds the world. This
 //! module names no ruleset: it learns of them from the registry.
 
-pub(crate) mod access;
 mod battle;
 mod effects;
 mod position;
 mod turns;
 mod vitals;
 
-use super::components::SessionRuleset;
+use super::SessionRuleset;
 use bevy_ecs::prelude::*;
 use fray_protocol::event::GameEvent;
 
 pub use battle::enter_battle;
-pub(crate) use position::{disengage_all, engage};
 
 /// Folds one event into the world.
 pub fn apply(world: &mut World, event: &GameEvent) {

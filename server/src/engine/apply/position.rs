@@ -1,11 +1,10 @@
 //! The common events of position: moving (engaging and disengaging) and opportunity attacks
-//! taken; and the engagement steps the rulesets' own folds use.
+//! taken (the engagement steps the rulesets' own folds use too are in `ecs::access`).
 
-use super::access::with;
-use crate::engine::components::*;
+use crate::ecs::access::{disengage_all, engage, with};
+use crate::ecs::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::event::GameEvent;
-use fray_protocol::ids::CombatantId;
 
 /// Folds the position events (`super::apply` routes only those here).
 pub(super) fn apply(world: &mut World, event: &GameEvent) {
@@ -34,29 +33,4 @@ pub(super) fn apply(world: &mut World, event: &GameEvent) {
         }
         _ => {}
     }
-}
-
-/// Ends every engagement of `id`, on both sides.
-pub(crate) fn disengage_all(world: &mut World, id: &CombatantId) {
-    let mut others = Vec::new();
-    with::<Position>(world, id, |p| {
-        others = std::mem::take(&mut p.engaged).into_iter().collect()
-    });
-    for o in others {
-        with::<Position>(world, &o, |p| {
-            p.engaged.remove(id);
-        });
-    }
-}
-
-/// Engages two combatants with each other.
-pub(crate) fn engage(world: &mut World, a: &CombatantId, b: &CombatantId) {
-    with::<Position>(world, a, |p| {
-        p.engaged.insert(b.clone());
-        p.far_away = false;
-    });
-    with::<Position>(world, b, |p| {
-        p.engaged.insert(a.clone());
-        p.far_away = false;
-    });
 }

@@ -1,7 +1,7 @@
 //! The common events of initiative, the order of battle, turns and actions.
 
-use super::access::with;
-use crate::engine::components::*;
+use crate::ecs::access::with;
+use crate::ecs::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;

@@ -1,9 +1,9 @@
 //! The common events of hit points and life: temporary hit points, damage and healing,
 //! stabilizing, dropping, reviving, dying and being slain or knocked out, death saves, rallies.
 
-use super::access::{is_side, with};
-use super::disengage_all;
-use crate::engine::components::*;
+use crate::ecs::access::disengage_all;
+use crate::ecs::access::{is_side, with};
+use crate::ecs::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};

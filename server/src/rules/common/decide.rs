@@ -3,7 +3,7 @@
 
 use super::decider::Decider;
 use super::field::Field;
-use crate::engine::components::{Dice, Outbox, Pending, SecretDice};
+use crate::ecs::components::{Dice, Outbox, Pending, SecretDice};
 use bevy_ecs::prelude::Res;
 use fray_protocol::Rejection;
 

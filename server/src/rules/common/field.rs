@@ -2,7 +2,7 @@
 //! and status so that one pass can emit several dependent events (damage to the same target,
 //! ongoing damage then a save) without mutating the world.
 
-use crate::engine::components::*;
+use crate::ecs::components::*;
 use bevy_ecs::prelude::*;
 use bevy_ecs::query::QueryData;
 use bevy_ecs::system::SystemParam;

@@ -4,7 +4,7 @@
 //! is over is the ruleset's to say.
 
 use super::decider::Decider;
-use crate::engine::components::SeedSecret;
+use crate::ecs::components::SeedSecret;
 use fray_protocol::event::GameEvent;
 
 /// Reveals the seed unless it was revealed already.

@@ -3,8 +3,8 @@
 
 use crate::content::model::Encounter;
 use crate::dice::SessionRng;
+use crate::ecs::components::SeedSecret;
 use crate::engine::Engine;
-use crate::engine::components::SeedSecret;
 use fray_protocol::state::CombatantState;
 use fray_protocol::{CombatantId, Command, ErrorCode, GameEvent};
 

@@ -5,8 +5,8 @@
 //! sheets and the battle state (`after_apply`, after the shared fold).
 
 use super::components::{FtdField, FtdSheet};
-use crate::engine::apply::access::{for_all, has, with};
-use crate::engine::components::*;
+use crate::ecs::access::{for_all, has, with};
+use crate::ecs::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::ftd::{
     Advantage, CarriedLight, Concentration, FtdBattle, Injury, MoraleTrigger, TimeDicePurpose,

@@ -49,7 +49,7 @@ mod tests_time;
 mod tests_travel;
 
 use crate::content::model::FtdSpec;
-use crate::engine::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
+use crate::ecs::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
 use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
 use crate::rules::common::field::Field;
 use bevy_ecs::prelude::*;

@@ -12,7 +12,7 @@
 use super::Sheets;
 use super::commands::{order_by_dex, pass_time, up};
 use super::rules;
-use crate::engine::components::{SeedSecret, Stage};
+use crate::ecs::components::{SeedSecret, Stage};
 use crate::rules::common::decider::Decider;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::{CombatantId, Side};

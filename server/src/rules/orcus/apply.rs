@@ -4,8 +4,8 @@
 //! the grid state (`after_apply`, after the shared fold).
 
 use super::components::Grid;
-use crate::engine::apply::access::{entity, for_all, has, with};
-use crate::engine::components::*;
+use crate::ecs::access::{entity, for_all, has, with};
+use crate::ecs::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::event::ActionKind;
 use fray_protocol::grid::GridState;

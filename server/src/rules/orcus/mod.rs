@@ -105,7 +105,7 @@ mod tests_vision;
 mod tests_weapons;
 
 use crate::content::model::OrcusSpec;
-use crate::engine::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
+use crate::ecs::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
 use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
 use crate::rules::common::field::Field;
 use bevy_ecs::prelude::*;

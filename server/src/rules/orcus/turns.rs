@@ -13,7 +13,7 @@ use super::commands::{self, deal, initiative_order, restore_hp, spend_recovery};
 use super::{riders, rules};
 use crate::content::model::Frequency;
 use crate::dice;
-use crate::engine::components::{SeedSecret, Stage};
+use crate::ecs::components::{SeedSecret, Stage};
 use crate::rules::common::decider::Decider;
 use fray_protocol::event::{
     Condition, DamageCause, DamageType, Effect, EffectDuration, EffectEndReason, EffectKind,

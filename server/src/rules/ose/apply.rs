@@ -7,8 +7,8 @@
 //! (`after_apply`, after the shared fold).
 
 use super::components::{OseField, OseSheet};
-use crate::engine::apply::access::{for_all, has, side_of, with};
-use crate::engine::components::*;
+use crate::ecs::access::{for_all, has, side_of, with};
+use crate::ecs::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::ftd::MoraleTrigger;
 use fray_protocol::ids::Side;

@@ -103,7 +103,7 @@ mod tests_weapon_damage;
 mod tests_wilderness;
 
 use crate::content::model::OseSpec;
-use crate::engine::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
+use crate::ecs::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
 use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
 use crate::rules::common::field::Field;
 use bevy_ecs::prelude::*;

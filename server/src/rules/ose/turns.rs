@@ -13,7 +13,7 @@
 use super::Sheets;
 use super::commands::{slay, up};
 use super::tables;
-use crate::engine::components::{SeedSecret, Stage};
+use crate::ecs::components::{SeedSecret, Stage};
 use crate::rules::common::decider::Decider;
 use fray_protocol::BxEvent;
 use fray_protocol::event::GameEvent;

@@ -2,9 +2,9 @@
 //! family's events. They change only shared components and the battle (its state is all
 //! shared), so nothing follows a common event.
 
-use crate::engine::apply::access::with;
-use crate::engine::apply::{disengage_all, engage};
-use crate::engine::components::*;
+use crate::ecs::access::with;
+use crate::ecs::access::{disengage_all, engage};
+use crate::ecs::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::{GameEvent, ThirteenthAgeEvent};
 

@@ -5,7 +5,7 @@ use super::position;
 use super::rules;
 use crate::content::model::{AttackSpec, EffectSpec, Reach, Targeting, Triggered, Usage};
 use crate::dice::Placeholders;
-use crate::engine::components::Stage;
+use crate::ecs::components::Stage;
 use crate::rules::common::battles::{after_battle, grant_temp_hp, next_battle};
 use crate::rules::common::decider::Decider;
 use crate::rules::common::field::{FighterItem, grabbed_by, has_condition};

@@ -29,7 +29,7 @@ mod tests_damage;
 #[cfg(test)]
 mod tests_position;
 
-use crate::engine::components::{Dice, Outbox, Pending, SecretDice, SeedSecret};
+use crate::ecs::components::{Dice, Outbox, Pending, SecretDice, SeedSecret};
 use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
 use crate::rules::common::field::Field;
 use bevy_ecs::prelude::*;

@@ -3,7 +3,7 @@
 
 pub use crate::rules::common::decider::{is_dead_at, level_multiplier};
 
-use crate::engine::components::{Effects, Resistances};
+use crate::ecs::components::{Effects, Resistances};
 use crate::rules::common::field::has_condition;
 use fray_protocol::event::Condition;
 use fray_protocol::state::LifeStatus;

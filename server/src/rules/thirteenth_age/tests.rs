@@ -20,8 +20,8 @@
 use super::rules;
 use crate::content::model::Encounter;
 use crate::dice::SessionRng;
+use crate::ecs::components::Effects;
 use crate::engine::Engine;
-use crate::engine::components::Effects;
 pub(crate) use crate::rules::common::testing::{
     SALT, cid, cs, current, new_engine, refusal, refuse, run, secret,
 };

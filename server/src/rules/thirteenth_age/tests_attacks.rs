@@ -4,8 +4,8 @@
 
 use crate::content::model::Encounter;
 use crate::dice::SessionRng;
+use crate::ecs::components::SeedSecret;
 use crate::engine::Engine;
-use crate::engine::components::SeedSecret;
 use crate::rules::load_encounter;
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::{AttackOutcome, Condition, Effect, EffectDuration, EffectKind};

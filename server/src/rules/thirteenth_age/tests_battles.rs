@@ -12,8 +12,8 @@
 use super::tests::{cid, cs, find_seed, refusal, refuse, run, saves};
 use crate::content::model::Encounter;
 use crate::dice::SessionRng;
+use crate::ecs::components::SeedSecret;
 use crate::engine::Engine;
-use crate::engine::components::SeedSecret;
 use crate::rules::load_encounter;
 use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::event::{ActionKind, SavePurpose};

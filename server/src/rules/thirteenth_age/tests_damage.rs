@@ -2,8 +2,8 @@
 //! § Vulnerable (a damage-type vulnerability expands the crit range like the condition).
 
 use crate::dice::SessionRng;
+use crate::ecs::components::SeedSecret;
 use crate::engine::Engine;
-use crate::engine::components::SeedSecret;
 use crate::rules::load_encounter;
 use crate::rules::thirteenth_age::rules;
 use fray_protocol::ThirteenthAgeEvent;

@@ -4,7 +4,7 @@
 //! and the reveal of the seed.
 
 use super::rules;
-use crate::engine::components::{SeedSecret, Stage};
+use crate::ecs::components::{SeedSecret, Stage};
 use crate::rules::common::battles::battle_over;
 use crate::rules::common::decider::Decider;
 use crate::rules::common::field::has_condition;

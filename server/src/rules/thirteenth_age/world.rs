@@ -2,7 +2,7 @@
 //! shared components; what is its own is how a combatant's attacks are offered to clients.
 
 use crate::content::model::AttackSpec;
-use crate::engine::components::Arsenal;
+use crate::ecs::components::Arsenal;
 use crate::rules::registry::Parts;
 use bevy_ecs::prelude::*;
 use fray_protocol::state::{AttackSummary, CombatantState};

@@ -3,7 +3,7 @@
 //! Every step changes nothing when the combatant or the component is missing (decide never
 //! names one that is).
 
-use crate::engine::components::{Combatant, Roster};
+use crate::ecs::components::{Combatant, Position, Roster};
 use bevy_ecs::component::Mutable;
 use bevy_ecs::prelude::*;
 use fray_protocol::ids::{CombatantId, Side};
@@ -68,4 +68,31 @@ pub(crate) fn side_of(world: &World, id: &CombatantId) -> Option<Side> {
     entity(world, id)
         .and_then(|e| world.get::<Combatant>(e))
         .map(|c| c.side)
+}
+
+// --- folds several rulesets share ----------------------------------------------------------
+
+/// Ends every engagement of `id`, on both sides.
+pub(crate) fn disengage_all(world: &mut World, id: &CombatantId) {
+    let mut others = Vec::new();
+    with::<Position>(world, id, |p| {
+        others = std::mem::take(&mut p.engaged).into_iter().collect()
+    });
+    for o in others {
+        with::<Position>(world, &o, |p| {
+            p.engaged.remove(id);
+        });
+    }
+}
+
+/// Engages two combatants with each other.
+pub(crate) fn engage(world: &mut World, a: &CombatantId, b: &CombatantId) {
+    with::<Position>(world, a, |p| {
+        p.engaged.insert(b.clone());
+        p.far_away = false;
+    });
+    with::<Position>(world, b, |p| {
+        p.engaged.insert(a.clone());
+        p.far_away = false;
+    });
 }

@@ -271,9 +271,3 @@ pub struct SeedSecret {
     /// The salt, hex.
     pub salt: String,
 }
-
-/// The session's ruleset: its row in the registry (`rules::RULESETS`), through which the shared
-/// code reaches the ruleset's own parts of the world and of `apply`. Absent only from a world
-/// built for a ruleset this build does not play (which no engine accepts).
-#[derive(Resource, Debug, Clone, Copy)]
-pub struct SessionRuleset(pub &'static crate::rules::Ruleset);
