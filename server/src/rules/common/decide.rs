@@ -3,9 +3,67 @@
 
 use super::decider::Decider;
 use super::field::Field;
-use crate::ecs::components::{Dice, Outbox, Pending, SecretDice};
-use bevy_ecs::prelude::Res;
-use fray_protocol::Rejection;
+use crate::ecs::components::{Dice, Outbox, Pending, SecretDice, SeedSecret};
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::Schedule;
+use bevy_ecs::system::{ScheduleSystem, SystemParam};
+use fray_protocol::{Command, Rejection};
+
+/// What every ruleset's two decide systems read and write: the battlefield, the pending command,
+/// both dice streams, the outbox, and the seed secret (for the reveal). A ruleset's system takes
+/// it beside its own read-only views and hands its `decide` or `advance` to it.
+#[derive(SystemParam)]
+pub struct DecideIo<'w, 's> {
+    field: Field<'w, 's>,
+    pending: Res<'w, Pending>,
+    dice: ResMut<'w, Dice>,
+    secret_dice: ResMut<'w, SecretDice>,
+    out: ResMut<'w, Outbox>,
+    seed: Res<'w, SeedSecret>,
+}
+
+impl DecideIo<'_, '_> {
+    /// Decides the pending command with the ruleset's `decide` ([`decide_pending`]).
+    pub fn decide(&mut self, decide: impl FnOnce(&mut Decider, &Command) -> Result<(), Rejection>) {
+        decide_pending(
+            &self.field,
+            &self.pending,
+            &mut self.dice,
+            &mut self.secret_dice,
+            &mut self.out,
+            decide,
+        );
+    }
+
+    /// One pass of the ruleset's turn machinery ([`advance_pass`]); `advance` gets the seed
+    /// secret, which it reveals when the session is over (`common::reveal`).
+    pub fn advance(&mut self, advance: impl FnOnce(&mut Decider, &SeedSecret)) {
+        let seed = &*self.seed;
+        advance_pass(
+            &self.field,
+            &mut self.dice,
+            &mut self.secret_dice,
+            &mut self.out,
+            |d| advance(d, seed),
+        );
+    }
+}
+
+/// Adds a ruleset's two decide systems, in every ruleset's order: `decide` while a command is
+/// pending, then `advance` on the passes after it (the turn machinery, until quiescent).
+pub fn add_decide_systems<M1, M2>(
+    schedule: &mut Schedule,
+    decide: impl IntoScheduleConfigs<ScheduleSystem, M1>,
+    advance: impl IntoScheduleConfigs<ScheduleSystem, M2>,
+) {
+    schedule.add_systems(
+        (
+            decide.run_if(command_pending),
+            advance.run_if(not(command_pending)),
+        )
+            .chain(),
+    );
+}
 
 /// Run condition of every ruleset's `decide_command` system: a command is pending.
 pub(crate) fn command_pending(p: Res<Pending>) -> bool {
@@ -15,7 +73,7 @@ pub(crate) fn command_pending(p: Res<Pending>) -> bool {
 /// Decides the pending command with a ruleset's `decide`. A refused command leaves the RNG where
 /// it was (engine tick, step 3), even when the refusal is found after rolling began, and emits
 /// nothing.
-pub(crate) fn decide_pending(
+fn decide_pending(
     field: &Field,
     pending: &Pending,
     dice: &mut Dice,
@@ -39,7 +97,7 @@ pub(crate) fn decide_pending(
 }
 
 /// One pass of a ruleset's turn machinery (`advance`), its events into the outbox.
-pub(crate) fn advance_pass(
+fn advance_pass(
     field: &Field,
     dice: &mut Dice,
     secret: &mut SecretDice,

@@ -105,9 +105,8 @@ mod tests_vision;
 mod tests_weapons;
 
 use crate::content::model::OrcusSpec;
-use crate::ecs::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
-use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
-use crate::rules::common::field::Field;
+use crate::ecs::components::Roster;
+use crate::rules::common::decide::{DecideIo, add_decide_systems};
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use components::{BattleMap, Grid, OrcusKit};
@@ -137,42 +136,21 @@ impl Board<'_, '_> {
     }
 }
 
-fn decide_command(
-    field: Field,
-    board: Board,
-    pending: Res<Pending>,
-    mut dice: ResMut<Dice>,
-    mut secret_dice: ResMut<SecretDice>,
-    mut out: ResMut<Outbox>,
-) {
-    decide_pending(
-        &field,
-        &pending,
-        &mut dice,
-        &mut secret_dice,
-        &mut out,
-        |d, cmd| {
-            commands::decide(d, &board, cmd)?;
-            maneuvers::sweep(d, &board);
-            mounts::sweep(d, &board);
-            elevation::sweep(d, &board);
-            maintain::sweep(d, &board);
-            stealth::sweep(d, &board);
-            Ok(())
-        },
-    );
+fn decide_command(mut io: DecideIo, board: Board) {
+    io.decide(|d, cmd| {
+        commands::decide(d, &board, cmd)?;
+        maneuvers::sweep(d, &board);
+        mounts::sweep(d, &board);
+        elevation::sweep(d, &board);
+        maintain::sweep(d, &board);
+        stealth::sweep(d, &board);
+        Ok(())
+    });
 }
 
-fn advance_turns(
-    field: Field,
-    board: Board,
-    secret: Res<SeedSecret>,
-    mut dice: ResMut<Dice>,
-    mut secret_dice: ResMut<SecretDice>,
-    mut out: ResMut<Outbox>,
-) {
-    advance_pass(&field, &mut dice, &mut secret_dice, &mut out, |d| {
-        turns::advance(d, &board, &secret);
+fn advance_turns(mut io: DecideIo, board: Board) {
+    io.advance(|d, secret| {
+        turns::advance(d, &board, secret);
         // Falling: a creature the turn machinery leaves unable to stay up (dropped by
         // persistent damage, say) falls in the same pass, as after a command.
         if !d.events().is_empty() {
@@ -184,13 +162,7 @@ fn advance_turns(
 
 /// Adds the ruleset's decide systems.
 pub fn add_systems(schedule: &mut Schedule) {
-    schedule.add_systems(
-        (
-            decide_command.run_if(command_pending),
-            advance_turns.run_if(not(command_pending)),
-        )
-            .chain(),
-    );
+    add_decide_systems(schedule, decide_command, advance_turns);
 }
 
 /// What a client needs to offer an Orcus combatant's powers.

@@ -103,9 +103,8 @@ mod tests_weapon_damage;
 mod tests_wilderness;
 
 use crate::content::model::OseSpec;
-use crate::ecs::components::{Dice, Outbox, Pending, Roster, SecretDice, SeedSecret};
-use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
-use crate::rules::common::field::Field;
+use crate::ecs::components::Roster;
+use crate::rules::common::decide::{DecideIo, add_decide_systems};
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use components::{OseField, OseKit, OseSheet};
@@ -156,46 +155,17 @@ impl Sheets<'_, '_> {
     }
 }
 
-fn decide_command(
-    field: Field,
-    sheets: Sheets,
-    pending: Res<Pending>,
-    mut dice: ResMut<Dice>,
-    mut secret_dice: ResMut<SecretDice>,
-    mut out: ResMut<Outbox>,
-) {
-    decide_pending(
-        &field,
-        &pending,
-        &mut dice,
-        &mut secret_dice,
-        &mut out,
-        |d, cmd| commands::decide(d, &sheets, cmd),
-    );
+fn decide_command(mut io: DecideIo, sheets: Sheets) {
+    io.decide(|d, cmd| commands::decide(d, &sheets, cmd));
 }
 
-fn advance_turns(
-    field: Field,
-    sheets: Sheets,
-    secret: Res<SeedSecret>,
-    mut dice: ResMut<Dice>,
-    mut secret_dice: ResMut<SecretDice>,
-    mut out: ResMut<Outbox>,
-) {
-    advance_pass(&field, &mut dice, &mut secret_dice, &mut out, |d| {
-        turns::advance(d, &sheets, &secret)
-    });
+fn advance_turns(mut io: DecideIo, sheets: Sheets) {
+    io.advance(|d, secret| turns::advance(d, &sheets, secret));
 }
 
 /// Adds the ruleset's decide systems.
 pub fn add_systems(schedule: &mut Schedule) {
-    schedule.add_systems(
-        (
-            decide_command.run_if(command_pending),
-            advance_turns.run_if(not(command_pending)),
-        )
-            .chain(),
-    );
+    add_decide_systems(schedule, decide_command, advance_turns);
 }
 
 /// What a client needs to offer an Old-School Essentials combatant's attacks.

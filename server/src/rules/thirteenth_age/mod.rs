@@ -29,9 +29,7 @@ mod tests_damage;
 #[cfg(test)]
 mod tests_position;
 
-use crate::ecs::components::{Dice, Outbox, Pending, SecretDice, SeedSecret};
-use crate::rules::common::decide::{advance_pass, command_pending, decide_pending};
-use crate::rules::common::field::Field;
+use crate::rules::common::decide::{DecideIo, add_decide_systems};
 use bevy_ecs::prelude::*;
 pub use commands::usage_name;
 
@@ -41,42 +39,15 @@ pub const ID: &str = "13th-age";
 /// deliberately and visibly).
 pub const VERSION: u32 = 27;
 
-fn decide_command(
-    field: Field,
-    pending: Res<Pending>,
-    mut dice: ResMut<Dice>,
-    mut secret_dice: ResMut<SecretDice>,
-    mut out: ResMut<Outbox>,
-) {
-    decide_pending(
-        &field,
-        &pending,
-        &mut dice,
-        &mut secret_dice,
-        &mut out,
-        commands::decide,
-    );
+fn decide_command(mut io: DecideIo) {
+    io.decide(commands::decide);
 }
 
-fn advance_turns(
-    field: Field,
-    secret: Res<SeedSecret>,
-    mut dice: ResMut<Dice>,
-    mut secret_dice: ResMut<SecretDice>,
-    mut out: ResMut<Outbox>,
-) {
-    advance_pass(&field, &mut dice, &mut secret_dice, &mut out, |d| {
-        turns::advance(d, &secret)
-    });
+fn advance_turns(mut io: DecideIo) {
+    io.advance(turns::advance);
 }
 
 /// Adds the ruleset's decide systems.
 pub fn add_systems(schedule: &mut Schedule) {
-    schedule.add_systems(
-        (
-            decide_command.run_if(command_pending),
-            advance_turns.run_if(not(command_pending)),
-        )
-            .chain(),
-    );
+    add_decide_systems(schedule, decide_command, advance_turns);
 }
