@@ -8,9 +8,13 @@
 //!   variant is appended at the end of its own enum, so it never changes another's encoding.
 //! - **JSON**: flat, as if every variant belonged to one enum — `{"ready_counter":{…}}`, not
 //!   `{"orcus":{"ready_counter":{…}}}`. Names are unique across all the enums (a test checks).
+//!   Decoding reads the name, finds its enum in the owner table, and hands that enum's derived
+//!   deserializer the name and the rest of the object ([`MapEnum`]), buffering nothing.
 
 use serde::Deserializer;
-use serde::de::{self, Visitor};
+use serde::de::{
+    self, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, VariantAccess, Visitor,
+};
 use std::collections::HashMap;
 
 /// The ruleset families that own commands and events of their own.
@@ -148,13 +152,103 @@ pub fn wire_tag_rows(what: &str, tags: &[(&'static str, &'static [&'static str])
         .collect()
 }
 
-/// The variant name a JSON value of an externally tagged enum carries: a string (unit
-/// variant) or the one key of an object.
-pub(crate) fn json_tag(v: &serde_json::Value) -> Option<&str> {
-    match v {
-        serde_json::Value::String(s) => Some(s),
-        serde_json::Value::Object(m) if m.len() == 1 => m.keys().next().map(String::as_str),
-        _ => None,
+/// An externally tagged enum whose name was already read from a JSON object (to find its
+/// family): the name, then the rest of the object as the variant's content. What serde's derived
+/// enum deserializers expect, without buffering the value.
+pub struct MapEnum<'m, A> {
+    name: String,
+    map: &'m mut A,
+}
+
+impl<'m, A> MapEnum<'m, A> {
+    /// The enum named `name`, its content the next value of `map`.
+    pub fn new(name: String, map: &'m mut A) -> Self {
+        MapEnum { name, map }
+    }
+
+    /// The variant name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl<'de, A: MapAccess<'de>> Deserializer<'de> for MapEnum<'_, A> {
+    type Error = A::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, A::Error> {
+        Err(de::Error::custom("expected an enum"))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        visitor.visit_enum(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier
+        ignored_any
+    }
+}
+
+impl<'de, 'm, A: MapAccess<'de>> EnumAccess<'de> for MapEnum<'m, A> {
+    type Error = A::Error;
+    type Variant = MapVariant<'m, A>;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, MapVariant<'m, A>), A::Error> {
+        let variant = seed.deserialize(self.name.into_deserializer())?;
+        Ok((variant, MapVariant(self.map)))
+    }
+}
+
+/// The content of a [`MapEnum`]: the object's value.
+pub struct MapVariant<'m, A>(&'m mut A);
+
+impl<'de, A: MapAccess<'de>> VariantAccess<'de> for MapVariant<'_, A> {
+    type Error = A::Error;
+
+    fn unit_variant(self) -> Result<(), A::Error> {
+        self.0.next_value::<()>()
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
+        self.0.next_value_seed(seed)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        self.0.next_value_seed(Shaped::Tuple(len, visitor))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.0.next_value_seed(Shaped::Struct(fields, visitor))
+    }
+}
+
+/// A variant's content of a known shape.
+enum Shaped<V> {
+    Tuple(usize, V),
+    Struct(&'static [&'static str], V),
+}
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Shaped<V> {
+    type Value = V::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        match self {
+            Shaped::Tuple(len, v) => d.deserialize_tuple(len, v),
+            Shaped::Struct(fields, v) => d.deserialize_struct("", fields, v),
+        }
     }
 }
 
@@ -217,29 +311,62 @@ macro_rules! namespaced {
 
         impl<'de> serde::Deserialize<'de> for $outer {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                use serde::de::Error as _;
                 if !d.is_human_readable() {
                     return $outer::deserialize(d);
                 }
-                let v = serde_json::Value::deserialize(d)?;
-                let Some(tag) = $crate::namespace::json_tag(&v) else {
-                    return Err(D::Error::custom(concat!(
-                        "expected ", $what, ": a name or an object with one key"
-                    )));
-                };
-                let decoded = match $owners().get(tag) {
-                    None => {
-                        return Err(D::Error::custom(format!(
-                            concat!("unknown ", $what, " `{}`"),
-                            tag
-                        )))
+                struct Flat;
+                impl<'de> serde::de::Visitor<'de> for Flat {
+                    type Value = $outer;
+
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str(concat!("a ", $what, ": a name or an object with one key"))
                     }
-                    Some(None) => $outer::deserialize(v),
-                    $(Some(Some($crate::namespace::Family::$fam)) => {
-                        <$inner as serde::Deserialize>::deserialize(v).map($outer::$fam)
-                    })*
-                };
-                decoded.map_err(D::Error::custom)
+
+                    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<$outer, E> {
+                        use serde::de::IntoDeserializer as _;
+                        match $owners().get(name) {
+                            None => Err(E::custom(format!(concat!("unknown ", $what, " `{}`"), name))),
+                            Some(None) => $outer::deserialize(name.into_deserializer()),
+                            $(Some(Some($crate::namespace::Family::$fam)) => {
+                                <$inner as serde::Deserialize>::deserialize(name.into_deserializer())
+                                    .map($outer::$fam)
+                            })*
+                        }
+                    }
+
+                    fn visit_map<MapA: serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: MapA,
+                    ) -> Result<$outer, MapA::Error> {
+                        use serde::de::Error as _;
+                        let Some(name) = map.next_key::<String>()? else {
+                            return Err(MapA::Error::custom(concat!(
+                                "expected ", $what, ": an object with one key"
+                            )));
+                        };
+                        let owner = $owners().get(name.as_str()).copied();
+                        let content = $crate::namespace::MapEnum::new(name, &mut map);
+                        let value = match owner {
+                            None => {
+                                return Err(MapA::Error::custom(format!(
+                                    concat!("unknown ", $what, " `{}`"),
+                                    content.name()
+                                )))
+                            }
+                            Some(None) => $outer::deserialize(content)?,
+                            $(Some(Some($crate::namespace::Family::$fam)) => {
+                                $outer::$fam(<$inner as serde::Deserialize>::deserialize(content)?)
+                            })*
+                        };
+                        if map.next_key::<serde::de::IgnoredAny>()?.is_some() {
+                            return Err(MapA::Error::custom(concat!(
+                                "expected ", $what, ": an object with one key"
+                            )));
+                        }
+                        Ok(value)
+                    }
+                }
+                d.deserialize_any(Flat)
             }
         }
     };
@@ -338,6 +465,27 @@ mod tests {
         );
         let err = serde_json::from_str::<v1::Cmd>(r#"{"fly":{}}"#).expect_err("unknown");
         assert!(err.to_string().contains("unknown command `fly`"), "{err}");
+        let err = serde_json::from_str::<v1::Cmd>(r#""fly""#).expect_err("unknown");
+        assert!(err.to_string().contains("unknown command `fly`"), "{err}");
+        let err = serde_json::from_str::<v1::Cmd>(r#"{"climb":{"h":2},"hold":null}"#)
+            .expect_err("two keys");
+        assert!(err.to_string().contains("one key"), "{err}");
+        let err = serde_json::from_str::<v1::Cmd>(r#"{"climb":{"h":"high"}}"#).expect_err("shape");
+        assert!(err.to_string().contains("invalid type"), "{err}");
+        let err = serde_json::from_str::<v1::Cmd>("[1]").expect_err("not an enum");
+        assert!(
+            err.to_string().contains("a name or an object with one key"),
+            "{err}"
+        );
+        // A family's unit variant as a name, and the common part's struct variant.
+        assert_eq!(
+            serde_json::from_str::<v1::Cmd>(r#""rest""#).expect("unit"),
+            v1::Cmd::FiveTorches(v1::F::Rest)
+        );
+        assert_eq!(
+            serde_json::from_str::<v1::Cmd>(r#"{"hit":{"who":"orc"}}"#).expect("common"),
+            v1::Cmd::Hit { who: "orc".into() }
+        );
     }
 
     #[test]
