@@ -94,7 +94,12 @@ fn a_recording_of_an_older_ruleset_version_is_not_re_decided_and_says_why() -> R
                 unreachable!()
             };
             assert_eq!((ruleset.as_str(), *r), ("orcus", recorded));
-            assert_eq!(*current, Some(recorded + 1));
+            assert_eq!(*current, fray_server::rules::version("orcus"));
+            assert_eq!(
+                *current,
+                Some(recorded + 1),
+                "the frozen Orcus recording is current"
+            );
             assert!(*commitment_checked && *hashes_checked > 0);
             let text = e.to_string();
             assert!(

@@ -82,9 +82,16 @@ pub fn has_condition(fx: &Effects, c: Condition) -> bool {
         .any(|e| matches!(e.kind, EffectKind::Condition(x) if x == c))
 }
 
-/// The grabber of a grabbed creature, if any (the source of its `Grabbed` effect).
+/// A grabber of a grabbed creature, if any (the source of its first `Grabbed` effect): for
+/// "is it grabbed" and naming one in a message; a rule that holds for each creature grabbing it
+/// uses [`grabbers`] or [`is_grabbed_by`].
 pub fn grabbed_by(fx: &Effects) -> Option<&CombatantId> {
-    fx.0.iter().find_map(|e| match e.kind {
+    grabbers(fx).next()
+}
+
+/// Every creature grabbing a creature (the sources of its `Grabbed` effects).
+pub fn grabbers(fx: &Effects) -> impl Iterator<Item = &CombatantId> {
+    fx.0.iter().filter_map(|e| match e.kind {
         EffectKind::Condition(Condition::Grabbed) => Some(&e.source),
         _ => None,
     })

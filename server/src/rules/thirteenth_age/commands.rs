@@ -8,7 +8,7 @@ use crate::dice::Placeholders;
 use crate::ecs::components::Stage;
 use crate::rules::common::battles::{after_battle, grant_temp_hp, next_battle};
 use crate::rules::common::decider::Decider;
-use crate::rules::common::field::{FighterItem, grabbed_by, has_condition};
+use crate::rules::common::field::{FighterItem, grabbed_by, has_condition, is_grabbed_by};
 pub(super) use crate::rules::common::guards::{fighter, not_your_turn_msg, reject, running};
 use fray_protocol::command::{AttackMode, EscalationAction};
 use fray_protocol::event::{
@@ -1176,12 +1176,9 @@ fn roll_attack(
     let tf = fighter(d, t)?;
     let defense = defense_value(&tf, spec.vs);
     let crit_from = rules::crit_threshold(tf.fx, tf.res, spec.damage_type, spec.expand_crit);
-    // § Grabbed: the grabber gets +4 to attacks against the creature it grabs.
-    let grab_bonus = if grabbed_by(tf.fx) == Some(actor) {
-        4
-    } else {
-        0
-    };
+    // § Grabbed: a creature grabbing the target gets +4 to attacks against it — each of them,
+    // when several do.
+    let grab_bonus = if is_grabbed_by(tf.fx, actor) { 4 } else { 0 };
     let two_weapon = d
         .field
         .get(actor)

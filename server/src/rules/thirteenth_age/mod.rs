@@ -37,7 +37,7 @@ pub use commands::usage_name;
 pub const ID: &str = "13th-age";
 /// Ruleset version: bump when a rule change alters outcomes (old replays then fail verify
 /// deliberately and visibly).
-pub const VERSION: u32 = 27;
+pub const VERSION: u32 = 28;
 
 fn decide_command(mut io: DecideIo) {
     io.decide(commands::decide);

@@ -6,7 +6,7 @@ use super::commands::{
     able_to_act, fighter, not_your_turn_msg, provoke, ready_to_act, reject, running,
 };
 use crate::rules::common::decider::Decider;
-use crate::rules::common::field::{grabbed_by, has_condition, is_grabbed_by};
+use crate::rules::common::field::{grabbed_by, grabbers, has_condition, is_grabbed_by};
 use fray_protocol::ThirteenthAgeEvent;
 use fray_protocol::event::{
     ActionKind, Condition, EffectEndReason, EffectKind, GameEvent, Provocation, SavePurpose,
@@ -339,9 +339,9 @@ pub fn disengage(d: &mut Decider, actor: &CombatantId) -> Result<(), Rejection> 
         );
     }
     let mut target = 11 + foes.saturating_sub(1);
-    if let Some(g) = grabbed_by(a.fx)
-        && !d.field.battle.hit_this_turn.contains(g)
-    {
+    // § Grabbed: −5 "unless you hit the creature that is grabbing you" this turn — with several
+    // grabbers, any of them not hit keeps the penalty (once: one −5, not one per grabber).
+    if grabbers(a.fx).any(|g| !d.field.battle.hit_this_turn.contains(g)) {
         target += 5;
     }
     let grabs: Vec<u32> =

@@ -1959,3 +1959,53 @@ fn an_intercepted_grabber_keeps_the_creature_it_carries() {
     assert_eq!(engaged(&e, "bo"), ["brute-1"]);
     assert_eq!(grab_on(&e, "ann"), grab);
 }
+
+/// 13th-age-combat.txt § Grabbed ("The creature grabbing you gets a +4 attack bonus against
+/// you"; "Disengage checks take a –5 penalty unless you hit the creature that is grabbing you
+/// the same turn"), with two creatures grabbing `ann`: each gets the +4, and hitting one of them
+/// leaves the other's −5 on the disengage check (one −5, not one per grabber).
+#[test]
+fn every_creature_grabbing_you_gets_plus_4_and_hitting_one_leaves_the_others_disengage_penalty() {
+    let grabbed_twice = |seed: u64| {
+        let mut e = fight_hp(2, 100, 10, seed);
+        hits(&mut e, "brute-1", "lasso", "ann")?;
+        run(&mut e, &end_turn("brute-1"));
+        hits(&mut e, "brute-2", "lasso", "ann")?;
+        run(&mut e, &end_turn("brute-2"));
+        until_turn_of(&mut e, "ann");
+        Some(e)
+    };
+    let e = find_seed("two grabs", grabbed_twice);
+    let sources: Vec<String> = cs(&e, "ann")
+        .effects
+        .iter()
+        .filter(|x| x.kind == EffectKind::Condition(Condition::Grabbed))
+        .map(|x| x.source.0.clone())
+        .collect();
+    assert_eq!(sources, ["brute-1", "brute-2"]);
+    // Neither grabber hit: 11 + 1 (a second foe) + 5.
+    let mut plain = e;
+    assert_eq!(saves(&run(&mut plain, &disengage("ann")), "ann")[0].2, 17);
+    // The second grabber hit, not the first: the first's −5 stays.
+    for hit in ["brute-1", "brute-2"] {
+        let mut e = find_seed("two grabs, then a hit", |seed| {
+            let mut e = grabbed_twice(seed)?;
+            hits(&mut e, "ann", "blade", hit)?;
+            Some(e)
+        });
+        let s = saves(&run(&mut e, &disengage("ann")), "ann");
+        assert_eq!(s[0].2, 17, "{hit} hit: the other grabber's penalty stays");
+    }
+    // Each grabber's +4 against ann, and only against ann.
+    let mut e = find_seed("two grabs", grabbed_twice);
+    for brute in ["brute-1", "brute-2"] {
+        next_turn_of(&mut e, brute);
+        let rolls = atks(&run(&mut e, &attack(brute, "rake", &["ann", "bo"])));
+        let bonuses: Vec<(String, i32)> = rolls.into_iter().map(|a| (a.target, a.bonus)).collect();
+        assert_eq!(
+            bonuses,
+            [("ann".to_owned(), 44), ("bo".to_owned(), 40)],
+            "{brute}"
+        );
+    }
+}
