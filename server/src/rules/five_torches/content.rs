@@ -2,13 +2,13 @@
 //! `docs/content.md`, section "Five Torches Deep"). Validated on load; errors name the file, the
 //! field and the reason.
 
+use super::rules::{self, AttackKind};
 use crate::content::file::{Ctx, SeatFile};
 use crate::content::model::{
     AbilityMods, CombatantSpec, Encounter, FtdAttackSpec, FtdSpec, HeroSpec,
 };
 use crate::content::{ContentError, resolve_seats};
 use crate::dice::DiceExpr;
-use crate::rules::five_torches::rules::{self, AttackKind};
 use fray_protocol::ftd::AbilityScores;
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::state::Defenses;
@@ -627,7 +627,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     }
     let seats = resolve_seats(&ctx, &enc.seats, &combatants)?;
     Ok(Encounter {
-        ruleset: crate::rules::five_torches::ID.to_owned(),
+        ruleset: super::ID.to_owned(),
         title: enc
             .title
             .clone()
@@ -677,7 +677,7 @@ mod tests {
         let (h, m) = check_builtin().unwrap();
         assert!(h >= 4, "{h} heroes");
         assert!(m >= 8, "{m} monsters");
-        for (n, t) in crate::rules::builtin_encounters(crate::rules::five_torches::ID) {
+        for (n, t) in ENCOUNTERS {
             let e = load_encounter(n, t).unwrap();
             assert_eq!(e.ruleset, "five-torches-deep");
             assert!(e.combatants.iter().all(|c| c.ftd.is_some()));

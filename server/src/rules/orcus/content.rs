@@ -2,6 +2,7 @@
 //! (see `docs/content.md`). Monsters are built from level, role and rank by the monster builder
 //! (`orcus-basic-rules.txt` § Creating new monsters); any number can be overridden.
 
+use super::{armor, rules, tables};
 use crate::content::file::{Ctx, SeatFile, parse_size};
 use crate::content::model::{
     AbilityMods, ActionCost, CombatantSpec, CounterTrigger, EffectSpec, Encounter, Frequency,
@@ -9,7 +10,6 @@ use crate::content::model::{
     SecondaryAttack, SecondaryOn, SecondaryTargets, SessionOptions, TargetRule, Vision,
 };
 use crate::content::{ContentError, resolve_seats};
-use crate::rules::orcus::{armor, rules, tables};
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::grid::{MapState, Square};
 use fray_protocol::ids::{CombatantId, Side};
@@ -815,7 +815,7 @@ fn power(
     // § Tags, the Weapon tag: a hero's Weapon power takes its weapon's reach or range and adds
     // its proficiency bonus (`rules/orcus/weapons.rs`).
     let weapon_power = match gear {
-        Some(g) => crate::rules::orcus::weapons::weapon_power(p, g.weapon, g.proficient)
+        Some(g) => super::weapons::weapon_power(p, g.weapon, g.proficient)
             .map_err(|(f, e)| ctx.err(format!("{field}.{f}"), e))?,
         None => None,
     };
@@ -865,12 +865,10 @@ fn power(
     // attack's ability modifier, to the attack and damage rolls (`ability = "auto"`).
     let ability = match p.ability.as_deref() {
         None => 0,
-        Some(a) => crate::rules::orcus::weapons::basic_ability(
-            p,
-            a,
-            gear.and_then(|g| g.weapon.map(|w| (w, g.str_dex))),
-        )
-        .map_err(|(f, e)| ctx.err(format!("{field}.{f}"), e))?,
+        Some(a) => {
+            super::weapons::basic_ability(p, a, gear.and_then(|g| g.weapon.map(|w| (w, g.str_dex))))
+                .map_err(|(f, e)| ctx.err(format!("{field}.{f}"), e))?
+        }
     };
     let bonus = match (p.bonus, monster) {
         (Some(b), _) => b + proficiency + ability,
@@ -909,7 +907,7 @@ fn power(
         )?);
     }
     let secondary = secondary_attack(ctx, field, p, monster, gear, ability)?;
-    let tags = crate::rules::orcus::tags::tags(&p.tags).map_err(|(i, e)| match i {
+    let tags = super::tags::tags(&p.tags).map_err(|(i, e)| match i {
         Some(i) => ctx.err(format!("{field}.tags[{i}]"), e),
         None => ctx.err(format!("{field}.tags"), e),
     })?;
@@ -963,7 +961,7 @@ fn power(
         utility,
         maintain,
         loading_swift: loading(ctx, field, p, uses_dw || weapon_power.is_some(), gear)?,
-        category: crate::rules::orcus::tags::category(p.category.as_deref(), !utility)
+        category: super::tags::category(p.category.as_deref(), !utility)
             .map_err(|e| ctx.err(format!("{field}.category"), e))?,
         tags,
         side,
@@ -1725,7 +1723,7 @@ impl HeroFile {
         if !(0..=20).contains(&self.speed) {
             return Err(ctx.err(f("speed"), format!("{} is outside 0..=20", self.speed)));
         }
-        let wielded = crate::rules::orcus::weapons::hands(
+        let wielded = super::weapons::hands(
             self.weapon.as_deref(),
             self.improvised_hands,
             self.side_weapon.as_deref(),
@@ -2285,7 +2283,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     }
     let seats = resolve_seats(&ctx, &enc.seats, &combatants)?;
     Ok(Encounter {
-        ruleset: crate::rules::orcus::ID.into(),
+        ruleset: super::ID.into(),
         title: enc
             .title
             .clone()
@@ -2311,16 +2309,16 @@ fn check_spaces(
     let mut taken: BTreeMap<Square, CombatantId> = BTreeMap::new();
     for c in combatants {
         let Some(o) = &c.orcus else { continue };
-        let sp = crate::rules::orcus::geometry::Space {
+        let sp = super::geometry::Space {
             at: o.square,
             size: o.size,
         };
         for s in sp.squares() {
             let field = format!("{field}.{}", c.id);
-            if !crate::rules::orcus::geometry::on_map(map, s) {
+            if !super::geometry::on_map(map, s) {
                 return Err(ctx.err(field, format!("{s} is off the map")));
             }
-            if crate::rules::orcus::geometry::solid(map, s) {
+            if super::geometry::solid(map, s) {
                 return Err(ctx.err(field, format!("{s} is a wall")));
             }
             if let Some(other) = taken.insert(s, c.id.clone()) {

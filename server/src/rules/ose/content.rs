@@ -2,13 +2,13 @@
 //! encounters, as TOML (see `docs/content.md`, section "Old-School Essentials"). Validated on
 //! load; errors name the file, the field and the reason.
 
+use super::tables::{self, HitDice};
 use crate::content::file::{Ctx, SeatFile};
 use crate::content::model::{
     BfSpec, CombatantSpec, Encounter, HeroSpec, OseAttackSpec, OseSpec, SessionOptions,
 };
 use crate::content::{ContentError, resolve_seats};
 use crate::dice::DiceExpr;
-use crate::rules::ose::tables::{self, HitDice};
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::ose::{OseOptions, SaveTable};
 use fray_protocol::state::Defenses;
@@ -16,7 +16,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// Ruleset id of these files.
-pub const RULESET: &str = crate::rules::ose::ID;
+pub const RULESET: &str = super::ID;
 
 /// The built-in party and bestiary.
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -661,7 +661,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     let enc: OseFile = crate::content::parse_toml(name, text)?;
     let ctx = Ctx { file: name };
     let ruleset = match enc.ruleset.as_deref() {
-        Some(r) if crate::rules::ose::is_bx(r) => r.to_owned(),
+        Some(r) if super::is_bx(r) => r.to_owned(),
         _ => {
             return Err(ctx.err(
                 "ruleset",
