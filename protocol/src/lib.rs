@@ -17,6 +17,7 @@ pub mod ose;
 pub mod pursuit;
 pub mod roll;
 pub mod state;
+pub mod view;
 
 pub use command::{BxCommand, Command, FiveTorchesCommand, OrcusCommand, ThirteenthAgeCommand};
 pub use error::{ErrorCode, Rejection};
@@ -25,3 +26,4 @@ pub use ids::{CombatantId, Role, SessionId, Side};
 pub use message::{ClientMessage, EventMessage, PROTOCOL_VERSION, ServerMessage};
 pub use namespace::Family;
 pub use state::SessionState;
+pub use view::{JsonPatch, LegalAction};

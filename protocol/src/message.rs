@@ -5,6 +5,7 @@ use crate::error::ErrorCode;
 use crate::event::GameEvent;
 use crate::ids::{Role, SessionId};
 use crate::state::SessionState;
+use crate::view::{JsonPatch, LegalAction};
 use serde::{Deserialize, Serialize};
 
 /// The protocol version this crate speaks. `Hello` with another version is refused.
@@ -43,6 +44,17 @@ pub enum ClientMessage {
         /// Echoed back.
         nonce: u64,
     },
+    /// Follow the view and/or the legal actions: answered at once by a `Snapshot` (views) and
+    /// `LegalActions` (legal actions), then after every batch of events by a `ViewPatch` and,
+    /// when they changed, `LegalActions`. Both `false` stops following.
+    Watch {
+        /// Receive the view: a `Snapshot`, then `ViewPatch`es.
+        views: bool,
+        /// Receive the seat's legal actions whenever they change.
+        legal_actions: bool,
+    },
+    /// Ask once for the commands this connection's seat may send now (`LegalActions`).
+    GetLegalActions,
 }
 
 /// A borrowed `ServerMessage::Event`: serializes to exactly the bytes of
@@ -74,7 +86,7 @@ impl Serialize for EventMessage<'_> {
 }
 
 /// Server → client.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ServerMessage {
     /// Answer to `Hello`. (Variant order is the bincode encoding: `Event` stays second,
@@ -138,6 +150,23 @@ pub enum ServerMessage {
     Pong {
         /// The ping's nonce.
         nonce: u64,
+    },
+    /// A watching connection's view brought from the state at `from_seq` to the state at `seq`
+    /// (redacted for players and spectators): an RFC 6902 patch of the view's JSON.
+    ViewPatch {
+        /// The view the patch applies to: the last `Snapshot`'s or `ViewPatch`'s `seq`.
+        from_seq: u64,
+        /// The view it makes: every event up to this one is folded in.
+        seq: u64,
+        /// The operations.
+        patch: JsonPatch,
+    },
+    /// The commands the connection's seat may send now, as of the state at `seq`.
+    LegalActions {
+        /// Last event folded into the state they were computed from.
+        seq: u64,
+        /// Each a complete command the ruleset accepts now.
+        actions: Vec<LegalAction>,
     },
 }
 

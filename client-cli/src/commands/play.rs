@@ -323,7 +323,10 @@ impl Game {
                     return true;
                 }
             }
-            ServerMessage::Welcome { .. } | ServerMessage::Pong { .. } => {}
+            ServerMessage::Welcome { .. }
+            | ServerMessage::Pong { .. }
+            | ServerMessage::ViewPatch { .. }
+            | ServerMessage::LegalActions { .. } => {}
         }
         false
     }

@@ -261,7 +261,9 @@ async fn follow(conn: &mut Connection, welcome: &Welcome, tracker: &mut Tracker)
             ServerMessage::Welcome { .. }
             | ServerMessage::Accepted { .. }
             | ServerMessage::Rejected { .. }
-            | ServerMessage::Pong { .. } => {}
+            | ServerMessage::Pong { .. }
+            | ServerMessage::ViewPatch { .. }
+            | ServerMessage::LegalActions { .. } => {}
         }
     }
 }

@@ -45,7 +45,9 @@ pub async fn play(url: String, token: String, pace: Duration) -> Result<(), Clie
             ServerMessage::Error { code, message } => {
                 tracing::debug!(%code, %message, "bot got an error");
             }
-            ServerMessage::Pong { .. } => {}
+            ServerMessage::Pong { .. }
+            | ServerMessage::ViewPatch { .. }
+            | ServerMessage::LegalActions { .. } => {}
         }
         if waiting {
             continue;

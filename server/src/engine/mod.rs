@@ -118,22 +118,7 @@ impl Engine {
     /// Returns every event produced, in order, or the rejection (then nothing changed). A
     /// broken engine (see the module's "Fail-stop") answers `session_unavailable`.
     pub fn execute(&mut self, command: &Command) -> Result<Vec<GameEvent>, Rejection> {
-        if let Some(why) = &self.broken {
-            return Err(Self::unavailable(why));
-        }
-        if let Some(family) = command.family()
-            && family != self.family
-        {
-            return Err(Rejection::new(
-                ErrorCode::WrongRuleset,
-                format!(
-                    "'{}' is not a command of this session's rules ({}): it belongs to {}",
-                    command.kind(),
-                    self.family.title(),
-                    family.title()
-                ),
-            ));
-        }
+        self.may_decide(command)?;
         self.world.resource_mut::<Pending>().0 = Some(command.clone());
         let first = self.run_decide();
         self.world.resource_mut::<Pending>().0 = None;
@@ -161,6 +146,66 @@ impl Engine {
             };
         }
         Ok(all)
+    }
+
+    /// What every command passes before decide: the engine works, and the command is of the
+    /// session's family (the one `wrong_ruleset` check).
+    fn may_decide(&self, command: &Command) -> Result<(), Rejection> {
+        if let Some(why) = &self.broken {
+            return Err(Self::unavailable(why));
+        }
+        if let Some(family) = command.family()
+            && family != self.family
+        {
+            return Err(Rejection::new(
+                ErrorCode::WrongRuleset,
+                format!(
+                    "'{}' is not a command of this session's rules ({}): it belongs to {}",
+                    command.kind(),
+                    self.family.title(),
+                    family.title()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `execute` would accept the command now: steps 1–3 of the tick, then both dice
+    /// streams are put back and the events dropped, so the world is as it was (decide changes
+    /// no component). The answer is `execute`'s, rejection and all.
+    pub fn check(&mut self, command: &Command) -> Result<(), Rejection> {
+        self.may_decide(command)?;
+        let dice = self.world.resource::<Dice>().0.clone();
+        let secret = self.world.resource::<SecretDice>().0.clone();
+        self.world.resource_mut::<Pending>().0 = Some(command.clone());
+        let decided = self.run_decide();
+        self.world.resource_mut::<Pending>().0 = None;
+        self.world.resource_mut::<Dice>().0 = dice;
+        self.world.resource_mut::<SecretDice>().0 = secret;
+        decided.map(|_| ())
+    }
+
+    /// The commands that `execute` would accept now for these combatants (and, for the GM, the
+    /// session's own commands): the session ruleset's candidates (`Ruleset::actions`), each
+    /// kept only when [`Self::check`] accepts it.
+    pub fn legal_actions(
+        &mut self,
+        actors: &[fray_protocol::CombatantId],
+        gm: bool,
+    ) -> Vec<fray_protocol::LegalAction> {
+        let Some(row) = self.world.get_resource::<SessionRuleset>().map(|r| r.0) else {
+            return Vec::new();
+        };
+        let state = self.state();
+        let mut candidates = Vec::new();
+        if gm {
+            candidates.extend((row.actions)(&state, None));
+        }
+        for actor in actors {
+            candidates.extend((row.actions)(&state, Some(actor)));
+        }
+        candidates.retain(|a| self.check(&a.command).is_ok());
+        candidates
     }
 
     /// Marks the engine broken (fail-stop) and returns the answer for the command.

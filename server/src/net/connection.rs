@@ -383,6 +383,14 @@ async fn run(
                         bad = 0;
                         if handle.tx.send(SessionMsg::Snapshot { conn }).await.is_err() { break; }
                     }
+                    Incoming::Msg(ClientMessage::Watch { views, legal_actions }) => {
+                        bad = 0;
+                        if handle.tx.send(SessionMsg::Watch { conn, views, legal_actions }).await.is_err() { break; }
+                    }
+                    Incoming::Msg(ClientMessage::GetLegalActions) => {
+                        bad = 0;
+                        if handle.tx.send(SessionMsg::LegalActions { conn }).await.is_err() { break; }
+                    }
                     Incoming::Msg(ClientMessage::Ping { nonce }) => {
                         bad = 0;
                         if !send(&mut sink, enc, &ServerMessage::Pong { nonce }).await { break; }

@@ -16,6 +16,7 @@ pub mod limits;
 pub mod listener;
 pub mod registry;
 pub mod session_task;
+pub mod views;
 
 use crate::content::ContentError;
 use crate::rules::load_encounter;

@@ -12,13 +12,16 @@
 use super::auth::authorize;
 use super::limits::Limits;
 use super::registry::Registry;
+use super::views::Views;
 use crate::replay::LoggedEvent;
 use crate::session::Session;
 use axum::extract::ws::Message;
 use fray_protocol::codec::{Encoding, Frame, encode};
 use fray_protocol::ids::{Role, SessionId};
 use fray_protocol::state::Phase;
-use fray_protocol::{Command, ErrorCode, EventMessage, PROTOCOL_VERSION, ServerMessage};
+use fray_protocol::{
+    Command, ErrorCode, EventMessage, LegalAction, PROTOCOL_VERSION, ServerMessage,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -134,6 +137,20 @@ pub enum SessionMsg {
         /// Connection id.
         conn: u64,
     },
+    /// Follow (or stop following) the view and the legal actions.
+    Watch {
+        /// Connection id.
+        conn: u64,
+        /// Follow the view.
+        views: bool,
+        /// Follow the legal actions.
+        legal_actions: bool,
+    },
+    /// Send the seat's legal actions once.
+    LegalActions {
+        /// Connection id.
+        conn: u64,
+    },
     /// A connection closed.
     Unsubscribe {
         /// Connection id.
@@ -167,6 +184,10 @@ struct Subscriber {
     out: mpsc::Sender<Outbound>,
     kick: Option<oneshot::Sender<ErrorCode>>,
     queued: Arc<AtomicUsize>,
+    /// Follows the view (`watch`).
+    views: bool,
+    /// Follows the legal actions (`watch`): the last ones sent.
+    actions: Option<Vec<LegalAction>>,
 }
 
 impl Subscriber {
@@ -236,6 +257,7 @@ pub fn spawn(
         registry,
         limits,
         unwatched_since: None,
+        views: Views::default(),
     };
     tokio::spawn(lifecycle(task, rx));
     SessionHandle { tx, info }
@@ -268,6 +290,7 @@ async fn lifecycle(mut task: Task, mut rx: mpsc::Receiver<SessionMsg>) {
             registry,
             limits,
             unwatched_since,
+            views: _,
         } = task;
         drop(session);
         tracing::debug!(session = %id, "session hibernating");
@@ -321,6 +344,7 @@ async fn lifecycle(mut task: Task, mut rx: mpsc::Receiver<SessionMsg>) {
             registry,
             limits,
             unwatched_since: finished.then_some(since),
+            views: Views::default(),
         };
         first = Some(msg);
     }
@@ -334,6 +358,8 @@ struct Task {
     limits: Limits,
     /// Since when the session has been over with nobody connected.
     unwatched_since: Option<Instant>,
+    /// The views kept for watching connections.
+    views: Views,
 }
 
 impl Task {
@@ -500,9 +526,10 @@ impl Task {
             self.stop(id);
             return false;
         }
-        // Everything the group sends, one queue item per connection: a sender's events and
-        // its answer leave in one write.
+        // Everything the group sends, one queue item per connection: a sender's events, the
+        // watchers' view patch and legal actions, and the answers leave in one write.
         let mut out: BTreeMap<u64, Outbound> = BTreeMap::new();
+        let mut answers: BTreeMap<u64, Outbound> = BTreeMap::new();
         for p in group.drain(..) {
             match p {
                 Pending::Rejected {
@@ -516,7 +543,7 @@ impl Task {
                         code,
                         message,
                     };
-                    self.queue_to(&mut out, conn, &msg);
+                    self.queue_to(&mut answers, conn, &msg);
                 }
                 Pending::Accepted { conn, id, events } => {
                     self.queue_events(&mut out, &events);
@@ -526,10 +553,14 @@ impl Task {
                             first_seq: first.seq,
                             last_seq: last.seq,
                         };
-                        self.queue_to(&mut out, conn, &msg);
+                        self.queue_to(&mut answers, conn, &msg);
                     }
                 }
             }
+        }
+        self.queue_watched(&mut out);
+        for (conn, a) in answers {
+            out.entry(conn).or_default().parts.extend(a.parts);
         }
         for (conn, o) in out {
             self.push(conn, o);
@@ -593,10 +624,10 @@ impl Task {
         match result {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Closed(_)) => {
-                self.subscribers.remove(&conn);
+                self.unsubscribe(conn);
             }
             Err(mpsc::error::TrySendError::Full(_)) => {
-                if let Some(mut sub) = self.subscribers.remove(&conn) {
+                if let Some(mut sub) = self.unsubscribe(conn) {
                     tracing::warn!(conn, "subscriber lagging; dropped");
                     if let Some(k) = sub.kick.take() {
                         let _ = k.send(ErrorCode::Lagging);
@@ -669,8 +700,22 @@ impl Task {
                     self.send_to(conn, &msg);
                 }
             }
+            SessionMsg::Watch {
+                conn,
+                views,
+                legal_actions,
+            } => self.watch(conn, views, legal_actions),
+            SessionMsg::LegalActions { conn } => {
+                if let Some(role) = self.subscribers.get(&conn).map(|s| s.role.clone()) {
+                    let msg = ServerMessage::LegalActions {
+                        seq: self.session.last_seq(),
+                        actions: self.session.legal_actions(&role),
+                    };
+                    self.send_to(conn, &msg);
+                }
+            }
             SessionMsg::Unsubscribe { conn } => {
-                self.subscribers.remove(&conn);
+                self.unsubscribe(conn);
             }
             SessionMsg::Command { .. } => {}
             SessionMsg::Shutdown(done) => {
@@ -756,8 +801,126 @@ impl Task {
                 out: s.out,
                 kick: Some(s.kick),
                 queued: s.queued,
+                views: false,
+                actions: None,
             },
         );
         self.push(s.conn, Outbound { parts: first });
+    }
+}
+
+/// Watching connections (`watch`): views and legal actions.
+impl Task {
+    /// Starts or stops following the view and the legal actions for a connection, sending the
+    /// full view and the legal actions at once when they start.
+    fn watch(&mut self, conn: u64, views: bool, legal_actions: bool) {
+        let Some(sub) = self.subscribers.get_mut(&conn) else {
+            return;
+        };
+        let (gm, role, was) = (sub.is_gm(), sub.role.clone(), sub.views);
+        sub.views = views;
+        let mut first = BTreeMap::new();
+        if views {
+            let (seq, state) = self.views.start(&self.session, gm);
+            let msg = ServerMessage::Snapshot {
+                seq,
+                state: Box::new(state),
+            };
+            self.queue_to(&mut first, conn, &msg);
+        } else if was {
+            self.forget_unwatched_views();
+        }
+        let actions = legal_actions.then(|| self.session.legal_actions(&role));
+        if let Some(actions) = &actions {
+            let msg = ServerMessage::LegalActions {
+                seq: self.session.last_seq(),
+                actions: actions.clone(),
+            };
+            self.queue_to(&mut first, conn, &msg);
+        }
+        if let Some(sub) = self.subscribers.get_mut(&conn) {
+            sub.actions = actions;
+        }
+        for (conn, o) in first {
+            self.push(conn, o);
+        }
+    }
+
+    /// Removes a subscriber, and the kept view of an audience nobody watches any more.
+    fn unsubscribe(&mut self, conn: u64) -> Option<Subscriber> {
+        let sub = self.subscribers.remove(&conn);
+        if sub.as_ref().is_some_and(|s| s.views) {
+            self.forget_unwatched_views();
+        }
+        sub
+    }
+
+    fn forget_unwatched_views(&mut self) {
+        for gm in [true, false] {
+            let watched = self
+                .subscribers
+                .values()
+                .any(|s| s.views && s.is_gm() == gm);
+            if !watched {
+                self.views.forget(gm);
+            }
+        }
+    }
+
+    /// After a group: each watcher's view patch (one diff per audience, encoded once per
+    /// audience and encoding) and its legal actions when they changed (computed once per seat).
+    fn queue_watched(&mut self, out: &mut BTreeMap<u64, Outbound>) {
+        let mut patches: BTreeMap<(bool, bool), Arc<[Message]>> = BTreeMap::new();
+        for gm in [true, false] {
+            let Some(p) = self.views.advance(&self.session, gm) else {
+                continue;
+            };
+            let msg = ServerMessage::ViewPatch {
+                from_seq: p.from_seq,
+                seq: p.seq,
+                patch: p.patch,
+            };
+            for enc in [Encoding::Json, Encoding::Bincode] {
+                let encoded: Arc<[Message]> = message(&msg, enc).into_iter().collect();
+                patches.insert((gm, enc == Encoding::Bincode), encoded);
+            }
+        }
+        let seq = self.session.last_seq();
+        let mut by_seat: Vec<(fray_protocol::Role, Vec<LegalAction>)> = Vec::new();
+        let conns: Vec<u64> = self.subscribers.keys().copied().collect();
+        for conn in conns {
+            let Some(sub) = self.subscribers.get(&conn) else {
+                continue;
+            };
+            let key = (sub.is_gm(), sub.encoding == Encoding::Bincode);
+            if sub.views
+                && let Some(p) = patches.get(&key)
+            {
+                out.entry(conn)
+                    .or_default()
+                    .parts
+                    .push(Part::Shared(p.clone()));
+            }
+            if sub.actions.is_none() {
+                continue;
+            }
+            let role = sub.role.clone();
+            let now = match by_seat.iter().find(|(r, _)| *r == role) {
+                Some((_, a)) => a.clone(),
+                None => {
+                    let a = self.session.legal_actions(&role);
+                    by_seat.push((role, a.clone()));
+                    a
+                }
+            };
+            let Some(sub) = self.subscribers.get_mut(&conn) else {
+                continue;
+            };
+            if sub.actions.as_ref() != Some(&now) {
+                sub.actions = Some(now.clone());
+                let msg = ServerMessage::LegalActions { seq, actions: now };
+                self.queue_to(out, conn, &msg);
+            }
+        }
     }
 }

@@ -7,9 +7,9 @@ use crate::content::model::{CombatantSpec, Encounter};
 use crate::content::{ContentError, parse_toml};
 use bevy_ecs::schedule::Schedule;
 use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
-use fray_protocol::ids::Role;
+use fray_protocol::ids::{CombatantId, Role};
 use fray_protocol::state::{CombatantState, SessionState};
-use fray_protocol::{Command, Family, GameEvent};
+use fray_protocol::{Command, Family, GameEvent, LegalAction};
 
 /// A built-in policy: the next command for a role in a state (the salt varies its choices).
 pub type BotPolicy = fn(&Role, &SessionState, u64) -> Option<Command>;
@@ -36,6 +36,10 @@ pub struct Ruleset {
     /// The built-in policy that plays a seat (the demo bots): the next command for a role in a
     /// state, if any; `None` for a ruleset the bots do not play.
     pub bot: Option<BotPolicy>,
+    /// The candidates for the legal actions: the commands the ruleset offers one combatant
+    /// (`Some`) or the GM's session commands (`None`), built from the GM's view of the state;
+    /// the engine keeps those its decide accepts (`Engine::legal_actions`).
+    pub actions: fn(&SessionState, Option<&CombatantId>) -> Vec<LegalAction>,
     /// Folds an event of the ruleset's family (`GameEvent::Orcus(..)`, …): `engine::apply`
     /// hands each family event to its family's [`owner`], whatever the session's ruleset.
     pub apply: fn(&mut World, &GameEvent),
@@ -91,6 +95,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: thirteenth_age::content::BUILTIN,
         builtin_encounters: thirteenth_age::content::ENCOUNTERS,
         bot: Some(thirteenth_age::bot::choose),
+        actions: thirteenth_age::actions::candidates,
         apply: thirteenth_age::apply::apply_event,
         after_apply: thirteenth_age::apply::after_apply,
         parts: thirteenth_age::world::PARTS,
@@ -104,6 +109,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: orcus::content::BUILTIN,
         builtin_encounters: orcus::content::ENCOUNTERS,
         bot: Some(orcus::bot::choose),
+        actions: orcus::actions::candidates,
         apply: orcus::apply::apply_event,
         after_apply: orcus::apply::after_apply,
         parts: orcus::world::PARTS,
@@ -117,6 +123,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: five_torches::content::BUILTIN,
         builtin_encounters: five_torches::content::ENCOUNTERS,
         bot: None,
+        actions: five_torches::actions::candidates,
         apply: five_torches::apply::apply_event,
         after_apply: five_torches::apply::after_apply,
         parts: five_torches::world::PARTS,
@@ -130,6 +137,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: ose::content::BUILTIN,
         builtin_encounters: ose::content::ENCOUNTERS,
         bot: None,
+        actions: ose::actions::candidates,
         apply: ose::apply::apply_event,
         after_apply: ose::apply::after_apply,
         parts: ose::world::PARTS,
@@ -143,6 +151,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_files: ose::content::BUILTIN,
         builtin_encounters: ose::content::BASIC_FANTASY_ENCOUNTERS,
         bot: None,
+        actions: ose::actions::candidates,
         apply: ose::apply::apply_event,
         after_apply: ose::apply::after_apply,
         parts: ose::world::PARTS,

@@ -601,6 +601,22 @@ impl Session {
     pub fn is_monster(&self, id: &CombatantId) -> bool {
         self.monsters.contains(id)
     }
+    /// The commands a seat may send now (`legal_actions`): the GM's for every combatant and the
+    /// session; a player's for the combatants it controls; none for a spectator. The caller
+    /// still authorizes what it sends (`net::auth`).
+    pub fn legal_actions(&mut self, role: &fray_protocol::Role) -> Vec<fray_protocol::LegalAction> {
+        use fray_protocol::Role;
+        match role {
+            Role::Gm => {
+                let all: Vec<CombatantId> =
+                    self.state().combatants.into_iter().map(|c| c.id).collect();
+                self.engine.legal_actions(&all, true)
+            }
+            Role::Player { controls, .. } => self.engine.legal_actions(controls, false),
+            Role::Spectator => Vec::new(),
+        }
+    }
+
     /// The engine (read-only).
     pub fn engine(&self) -> &Engine {
         &self.engine

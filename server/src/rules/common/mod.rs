@@ -4,6 +4,7 @@
 //! battle, later battles and temporary hit points (`battles`), and the seed reveal (`reveal`).
 //! A ruleset imports from here and never from another ruleset.
 
+pub mod actions;
 pub mod battles;
 pub mod decide;
 pub mod decider;

@@ -12,6 +12,7 @@
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent (falls
 //!   and hiding swept after a pass that changed something).
 
+pub mod actions;
 pub mod aloft;
 pub mod apply;
 pub mod armor;

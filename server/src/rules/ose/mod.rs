@@ -20,6 +20,7 @@
 //! Shared machinery: the 13th Age `Field` (read-only battlefield) and `Decider` (session RNG,
 //! overlay of hit points and status, events); the engine's `apply` folds the events.
 
+pub mod actions;
 pub mod apply;
 mod bombing;
 mod candles;

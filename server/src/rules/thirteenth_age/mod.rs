@@ -7,6 +7,7 @@
 //! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
 //! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
 
+pub mod actions;
 pub mod apply;
 pub mod bot;
 pub(crate) mod commands;
