@@ -292,3 +292,5 @@ pub struct SessionRuleset(pub &'static crate::rules::Ruleset);
 
 #[cfg(test)]
 mod tests_fail_stop;
+#[cfg(test)]
+mod tests_legal_actions;
