@@ -115,3 +115,79 @@ fn every_listed_action_is_accepted_in_every_ruleset() {
         }
     }
 }
+
+/// Orcus from the listed actions: an attack when one is listed, else the walk that ends nearest
+/// an enemy, else the end of the turn.
+fn orcus_pick(e: &mut Engine, salt: usize) -> Option<Command> {
+    use fray_protocol::OrcusCommand;
+    let s = e.state();
+    let actions = gm_actions(e);
+    let attacks: Vec<&LegalAction> = actions
+        .iter()
+        .filter(|a| {
+            matches!(
+                a.command,
+                Command::Attack { .. } | Command::Orcus(OrcusCommand::AreaAttack { .. })
+            )
+        })
+        .collect();
+    if !attacks.is_empty() {
+        return attacks.get(salt % attacks.len()).map(|a| a.command.clone());
+    }
+    if let Some(a) = actions
+        .iter()
+        .find(|a| matches!(a.command, Command::StartBattle))
+    {
+        return Some(a.command.clone());
+    }
+    let current = s.current.as_ref().and_then(|c| s.combatant(c))?;
+    let foes: Vec<_> = s
+        .combatants
+        .iter()
+        .filter(|c| c.side != current.side && !c.status.is_out())
+        .filter_map(|c| c.grid.as_ref().map(|g| g.square))
+        .collect();
+    let gap = |q: fray_protocol::grid::Square| {
+        foes.iter()
+            .map(|f| (f.x - q.x).abs().max((f.y - q.y).abs()))
+            .min()
+            .unwrap_or(i32::MAX)
+    };
+    let here = current.grid.as_ref().map_or(i32::MAX, |g| gap(g.square));
+    let walk = actions
+        .iter()
+        .filter_map(|a| match &a.command {
+            Command::Orcus(OrcusCommand::MoveTo { path, .. }) if a.group == "Walk" => {
+                path.last().map(|q| (gap(*q), a))
+            }
+            _ => None,
+        })
+        .filter(|(d, _)| *d < here)
+        .min_by_key(|(d, _)| *d);
+    if let Some((_, a)) = walk {
+        return Some(a.command.clone());
+    }
+    actions
+        .iter()
+        .find(|a| matches!(a.command, Command::EndTurn { .. }))
+        .map(|a| a.command.clone())
+}
+
+#[test]
+fn an_orcus_fight_played_from_the_legal_actions_alone_reaches_its_end() {
+    let (name, text) = builtin_encounters("orcus")[0];
+    let enc = load_encounter(name, text).unwrap();
+    let mut e = new_engine(&enc, 3);
+    for tick in 0..1500 {
+        if e.state().phase == Phase::Ended {
+            return;
+        }
+        let Some(cmd) = orcus_pick(&mut e, tick) else {
+            panic!("orcus/{name}: nothing to pick at tick {tick}");
+        };
+        if let Err(r) = e.execute(&cmd) {
+            panic!("orcus/{name}: the listed {cmd:?} was refused: {r}");
+        }
+    }
+    panic!("orcus/{name}: the fight did not end in 1,500 commands");
+}

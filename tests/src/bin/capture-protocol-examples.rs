@@ -236,7 +236,12 @@ async fn main() -> Result<()> {
     let (Some(s), Some(e)) = (updated.find(WATCH_START), updated.find(WATCH_END)) else {
         return Err(anyhow!("{path} has no {WATCH_START} … {WATCH_END} markers"));
     };
-    let updated = format!("{}{}{}", &updated[..s], watch, &updated[e + WATCH_END.len()..]);
+    let updated = format!(
+        "{}{}{}",
+        &updated[..s],
+        watch,
+        &updated[e + WATCH_END.len()..]
+    );
     std::fs::write(path, updated)?;
     eprintln!("{path}: example session regenerated");
     server.stop().await;
