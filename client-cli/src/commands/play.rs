@@ -372,10 +372,18 @@ impl Game {
     fn on_line(&mut self, line: &str) -> LineOutcome {
         if let Some(n) = line.trim().strip_prefix("do ") {
             let shown = self.shown_actions();
-            return match n.trim().parse::<usize>().ok().and_then(|n| n.checked_sub(1)) {
+            return match n
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+            {
                 Some(i) if i < shown.len() => LineOutcome::Send(shown[i].command.clone()),
                 _ => {
-                    println!("`do N` takes the number of a listed action, 1 to {}", shown.len());
+                    println!(
+                        "`do N` takes the number of a listed action, 1 to {}",
+                        shown.len()
+                    );
                     LineOutcome::Nothing
                 }
             };

@@ -871,8 +871,10 @@ impl Task {
     /// audience and encoding) and its legal actions when they changed (computed once per seat).
     fn queue_watched(&mut self, out: &mut BTreeMap<u64, Outbound>) {
         let mut patches: BTreeMap<(bool, bool), Arc<[Message]>> = BTreeMap::new();
+        let seq = self.session.last_seq();
+        let state = self.views.any().then(|| self.session.state());
         for gm in [true, false] {
-            let Some(p) = self.views.advance(&self.session, gm) else {
+            let Some(p) = state.as_ref().and_then(|s| self.views.advance(s, seq, gm)) else {
                 continue;
             };
             let msg = ServerMessage::ViewPatch {
@@ -885,7 +887,6 @@ impl Task {
                 patches.insert((gm, enc == Encoding::Bincode), encoded);
             }
         }
-        let seq = self.session.last_seq();
         let mut by_seat: Vec<(fray_protocol::Role, Vec<LegalAction>)> = Vec::new();
         let conns: Vec<u64> = self.subscribers.keys().copied().collect();
         for conn in conns {

@@ -1,16 +1,22 @@
 //! What the session task keeps for its watching connections (`watch`): the last view of each
 //! audience somebody watches, so that a batch of events costs one state read and one diff per
-//! audience, whatever the number of watchers; and each watcher's last legal actions, so that
-//! they are sent only when they change.
+//! audience, whatever the number of watchers.
+//!
+//! The diff ([`patch`]) works on the typed state: the session's fields but the combatants and
+//! the map are compared as JSON (they are small); the map, when it changed, is replaced whole;
+//! each combatant that changed is diffed alone (most batches change one or two). The result is
+//! the RFC 6902 patch that turns the old view's JSON into the new one's, exactly.
 
 use crate::session::Session;
 use fray_protocol::{JsonPatch, SessionState};
+use json_patch::{AddOperation, PatchOperation, ReplaceOperation};
+use jsonptr::PointerBuf;
 use serde_json::Value;
 
-/// A view as last sent: its `seq` and its JSON.
+/// A view as last sent: its `seq` and its state.
 struct Kept {
     seq: u64,
-    json: Value,
+    state: SessionState,
 }
 
 /// The GM's and the public view, each kept while somebody of that audience watches.
@@ -52,7 +58,7 @@ impl Views {
         if slot.as_ref().is_none_or(|k| k.seq != seq) {
             *slot = Some(Kept {
                 seq,
-                json: to_json(&state),
+                state: state.clone(),
             });
         }
         (seq, state)
@@ -63,16 +69,21 @@ impl Views {
         *self.slot(gm) = None;
     }
 
-    /// After a batch: the patch from the kept view to the session's state now, for an audience
-    /// that is kept, and keeps the new view. `None` when the audience is not kept or nothing
-    /// was appended since.
-    pub fn advance(&mut self, session: &Session, gm: bool) -> Option<Patch> {
-        let seq = session.last_seq();
-        let kept = self.slot(gm).as_ref().filter(|k| k.seq != seq)?;
-        let json = to_json(&view_of(session, gm));
-        let patch = JsonPatch::diff(&kept.json, &json);
+    /// Whether anybody watches either audience's view.
+    pub fn any(&self) -> bool {
+        self.gm.is_some() || self.public.is_some()
+    }
+
+    /// After a batch: the patch from the kept view to `state` (the GM's state at `seq`, read
+    /// once for both audiences) for an audience that is kept, and keeps the new view. `None`
+    /// when the audience is not kept or nothing was appended since.
+    pub fn advance(&mut self, state: &SessionState, seq: u64, gm: bool) -> Option<Patch> {
+        let slot = self.slot(gm);
+        let kept = slot.as_mut().filter(|k| k.seq != seq)?;
+        let mut now = if gm { state.clone() } else { state.redacted() };
+        let patch = patch(&mut kept.state, &mut now);
         let from_seq = kept.seq;
-        *self.slot(gm) = Some(Kept { seq, json });
+        *slot = Some(Kept { seq, state: now });
         Some(Patch {
             from_seq,
             seq,
@@ -81,10 +92,129 @@ impl Views {
     }
 }
 
-fn to_json(state: &SessionState) -> Value {
-    serde_json::to_value(state).unwrap_or_else(|e| {
-        // SessionState has only string keys and plain values: this cannot fail; say so if it does.
+fn to_json<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or_else(|e| {
+        // The state has only string keys and plain values: this cannot fail; say so if it does.
         tracing::error!(error = %e, "a view does not convert to JSON");
         Value::Null
     })
+}
+
+/// The RFC 6902 patch from the JSON of `old` to the JSON of `new`. Both are borrowed mutably
+/// only to serialize their session fields without the combatants and the map (taken out and
+/// put back: nothing is cloned); they are as they were on return.
+pub fn patch(old: &mut SessionState, new: &mut SessionState) -> JsonPatch {
+    let shell = |s: &mut SessionState| {
+        let combatants = std::mem::take(&mut s.combatants);
+        let map = s.map.take();
+        let mut v = to_json(&*s);
+        s.combatants = combatants;
+        s.map = map;
+        if let Value::Object(m) = &mut v {
+            m.remove("combatants");
+            m.remove("map");
+        }
+        v
+    };
+    let (old_shell, new_shell) = (shell(old), shell(new));
+    let mut ops = json_patch::diff(&old_shell, &new_shell).0;
+    if old.map != new.map {
+        ops.push(replace(PointerBuf::from_tokens(["map"]), to_json(&new.map)));
+    }
+    let same_roster = old.combatants.len() == new.combatants.len()
+        && old
+            .combatants
+            .iter()
+            .zip(&new.combatants)
+            .all(|(a, b)| a.id == b.id);
+    if !same_roster {
+        ops.push(replace(
+            PointerBuf::from_tokens(["combatants"]),
+            to_json(&new.combatants),
+        ));
+        return JsonPatch(json_patch::Patch(ops));
+    }
+    for (i, (a, b)) in old.combatants.iter().zip(&new.combatants).enumerate() {
+        if a == b {
+            continue;
+        }
+        let inner = json_patch::diff(&to_json(a), &to_json(b)).0;
+        let prefix = PointerBuf::from_tokens(["combatants".to_string(), i.to_string()]);
+        ops.extend(inner.into_iter().map(|op| under(&prefix, op)));
+    }
+    JsonPatch(json_patch::Patch(ops))
+}
+
+fn replace(path: PointerBuf, value: Value) -> PatchOperation {
+    PatchOperation::Replace(ReplaceOperation { path, value })
+}
+
+/// An operation of a combatant's own diff, moved under its place in the state.
+fn under(prefix: &PointerBuf, op: PatchOperation) -> PatchOperation {
+    let at = |p: &jsonptr::Pointer| prefix.concat(p);
+    match op {
+        PatchOperation::Add(o) => PatchOperation::Add(AddOperation {
+            path: at(&o.path),
+            value: o.value,
+        }),
+        PatchOperation::Remove(o) => {
+            PatchOperation::Remove(json_patch::RemoveOperation { path: at(&o.path) })
+        }
+        PatchOperation::Replace(o) => replace(at(&o.path), o.value),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::common::testing::new_engine;
+    use crate::rules::{builtin_encounters, load_encounter, ruleset};
+    use fray_protocol::Role;
+
+    /// Plays every built-in encounter of the rulesets with a bot (later battles, new monsters
+    /// and maps included) and checks at every command that the patch turns the old view's JSON
+    /// into the new one's, for the GM's view and the public one.
+    #[test]
+    fn a_patch_turns_each_views_json_into_the_next_in_bot_played_fights() {
+        let mut checked = 0;
+        for id in ["13th-age", "orcus"] {
+            let Some(bot) = ruleset(id).and_then(|r| r.bot) else {
+                panic!("{id} has a bot");
+            };
+            for (name, text) in builtin_encounters(id) {
+                let enc = load_encounter(name, text).unwrap();
+                let mut e = new_engine(&enc, 8);
+                let mut last = e.state();
+                for salt in 0..400 {
+                    // The GM plays the monsters, one player every hero.
+                    let heroes = Role::Player {
+                        name: "all".into(),
+                        controls: last.combatants.iter().map(|c| c.id.clone()).collect(),
+                    };
+                    let Some(cmd) =
+                        bot(&Role::Gm, &last, salt).or_else(|| bot(&heroes, &last, salt))
+                    else {
+                        break;
+                    };
+                    if e.execute(&cmd).is_err() {
+                        continue;
+                    }
+                    let now = e.state();
+                    for (mut a, mut b) in [
+                        (last.clone(), now.clone()),
+                        (last.redacted(), now.redacted()),
+                    ] {
+                        let p = patch(&mut a, &mut b);
+                        let mut json = to_json(&a);
+                        assert_eq!(p.apply(&mut json), Ok(()), "{id}/{name} at {salt}");
+                        assert_eq!(json, to_json(&b), "{id}/{name} at {salt}");
+                        checked += 1;
+                    }
+                    last = now;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+    }
 }

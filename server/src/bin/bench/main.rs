@@ -30,6 +30,9 @@
 //! - `codec`: ns per command and per event to encode and decode, JSON and bincode, over every
 //!   command and event of `replays/` (all rulesets); and what the namespaced JSON decode's
 //!   name lookup costs against decoding a family's command straight into its enum (`codec.rs`).
+//! - `views`: what a watching connection costs the session task per accepted command, over
+//!   every fight of `replays/`: each audience's view patch (state, JSON, diff) and the legal
+//!   actions of the GM and of the current combatant's seat (`views.rs`).
 //! - `log`: group-commit throughput of `SessionLog::append_batch` on a real file, batches made
 //!   of real ticks' records: `FsyncPolicy::Always` (one tick per batch, and 16 ticks per batch)
 //!   versus `Never`.
@@ -88,6 +91,7 @@ use std::time::{Duration, Instant};
 
 mod codec;
 mod peers;
+mod views;
 mod ws;
 
 /// Page size assumed when reading `/proc/self/statm`.
@@ -180,6 +184,7 @@ enum Scenario {
     Ws,
     Peers,
     Codec,
+    Views,
 }
 
 /// A peer from npm for the peers scenario (`server/benches/peers/<name>`).
@@ -1324,6 +1329,9 @@ fn main() -> Result<()> {
     }
     if wants(Scenario::Codec) {
         codec::scenario_codec(args.seconds, &mut report)?;
+    }
+    if wants(Scenario::Views) {
+        views::scenario_views(&mut report)?;
     }
     if wants(Scenario::Log) {
         scenario_log(&args, root, &encounter, &mut report)?;
