@@ -11,9 +11,10 @@ function route() {
     leave = null;
     const hash = location.hash.replace(/^#/, "");
     const [path, query] = hash.split("?", 2);
-    const token = new URLSearchParams(query ?? "").get("token");
+    const params = new URLSearchParams(query ?? "");
+    const token = params.get("token");
     if (path === "/table" && token) {
-        leave = table(root, token);
+        leave = table(root, token, params.get("title"));
     }
     else {
         document.title = "Fray";

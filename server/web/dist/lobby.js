@@ -22,9 +22,10 @@ function remember(key) {
         // Storage may be off (private mode): the key is then asked for each time.
     }
 }
-/** The page's link to a seat. */
-export function seatLink(token) {
-    return `${location.origin}${location.pathname}#/table?token=${encodeURIComponent(token)}`;
+/** The page's link to a seat (the fight's title rides along for the table's header). */
+export function seatLink(token, title) {
+    const q = new URLSearchParams({ token, title });
+    return `${location.origin}${location.pathname}#/table?${q.toString()}`;
 }
 function authHeaders(key) {
     return key ? { Authorization: `Bearer ${key}` } : {};
@@ -69,7 +70,7 @@ export function lobby(root) {
                 return;
             }
             fill(sessions, h("ul", { class: "session-list" }, list.map((s) => h("li", { "data-session": s.session }, h("span", { class: "title" }, s.title), " ", h("span", { class: "badge" }, s.ruleset), " ", h("span", { class: `badge phase-${s.phase}` }, s.phase), s.demo ? [" ", h("span", { class: "badge demo" }, "demo")] : null, h("span", { class: "muted" }, ` · ${s.seq} events · ${s.session}`), " ", s.spectator_token
-                ? h("a", { class: "button", href: seatLink(s.spectator_token), "data-watch": s.session }, "Watch")
+                ? h("a", { class: "button", href: seatLink(s.spectator_token, s.title), "data-watch": s.session }, "Watch")
                 : null))), keyInput.value.trim()
                 ? null
                 : h("p", { class: "muted" }, "Only the demo fights are listed; with the operator key, every fight."));
@@ -98,7 +99,7 @@ export function lobby(root) {
     let builtins = [];
     const showSeats = (c) => {
         const seat = (who, what, token) => {
-            const link = seatLink(token);
+            const link = seatLink(token, c.title);
             const copy = h("button", { type: "button", class: "small" }, "Copy");
             copy.addEventListener("click", () => {
                 void navigator.clipboard?.writeText(link).then(() => (copy.textContent = "Copied"), () => (copy.textContent = "Select and copy the link"));

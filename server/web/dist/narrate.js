@@ -94,8 +94,10 @@ export function describeDuration(d, name, source) {
     }
 }
 /** Narrates one event. `name` turns a combatant id into its name. */
-export function narrate(event, name) {
+export function narrate(event, names) {
+    const name = names.combatant;
     const [kind, b] = variant(event);
+    const attack = (actorField) => names.attack(String(b[actorField]), String(b["attack"]));
     const rolls = rollsIn(b);
     const n = (f) => name(String(b[f]));
     let text;
@@ -123,11 +125,11 @@ export function narrate(event, name) {
             break;
         case "attack_rolled": {
             const roll = b["roll"];
-            text = `${n("attacker")} attacks ${n("target")} (${words(String(b["attack"]))}): ${String(roll?.total ?? "?")} ${signed(Number(b["bonus"]))} = ${String(b["total"])} vs ${String(b["defense"]).toUpperCase()} ${String(b["defense_value"])} — ${words(String(b["outcome"]))}`;
+            text = `${n("attacker")} attacks ${n("target")} (${attack("attacker")}): ${String(roll?.total ?? "?")} ${signed(Number(b["bonus"]))} = ${String(b["total"])} vs ${String(b["defense"]).toUpperCase()} ${String(b["defense_value"])} — ${words(String(b["outcome"]))}`;
             break;
         }
         case "damage_rolled":
-            text = `${n("attacker")}'s ${words(String(b["attack"]))} damage: ${String(b["roll"]?.total ?? "?")}`;
+            text = `${n("attacker")}'s ${attack("attacker")} damage: ${String(b["roll"]?.total ?? "?")}`;
             break;
         case "damaged": {
             const after = b["hp_after"];

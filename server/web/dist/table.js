@@ -20,7 +20,8 @@ function roleText(role) {
 function controls(role) {
     return role && typeof role === "object" ? role.player.controls : [];
 }
-export function table(root, token) {
+export function table(root, token, givenTitle) {
+    const tableRoot = h("div", { class: "table", id: "table" });
     const status = h("span", { id: "status", class: "status", role: "status" }, "Connecting…");
     const title = h("h1", { id: "table-title" }, "Fray");
     const who = h("span", { id: "role", class: "badge" });
@@ -41,6 +42,10 @@ export function table(root, token) {
     const backlog = [];
     const byId = new Map();
     const name = (id) => byId.get(id)?.name ?? id;
+    const names = {
+        combatant: name,
+        attack: (actor, id) => byId.get(actor)?.attacks.find((a) => a.id === id)?.name ?? id,
+    };
     const showNotice = (text, kind = "error") => {
         notice.hidden = text === null;
         notice.textContent = text ?? "";
@@ -116,7 +121,7 @@ export function table(root, token) {
     const hpBar = (c) => {
         if (c.hp === null || c.max_hp === null) {
             // The public view hides monsters' hit points; whether one is staggered is public.
-            return h("div", { class: "hp hidden-hp", "data-hp": "hidden" }, h("span", { class: "hp-text" }, c.staggered ? "staggered" : c.status === "conscious" ? "hit points hidden" : words(c.status)));
+            return h("div", { class: "hp hidden-hp", "data-hp": "hidden" }, h("span", { class: "hp-text" }, c.staggered ? "staggered" : "hit points hidden"));
         }
         const frac = c.max_hp > 0 ? Math.max(0, Math.min(1, c.hp / c.max_hp)) : 0;
         const bar = h("div", { class: `hp-fill${c.staggered ? " staggered" : ""}` });
@@ -140,7 +145,7 @@ export function table(root, token) {
             class: `card side-${c.side} status-${c.status}${c.id === current ? " current" : ""}${mine.has(c.id) ? " mine" : ""}`,
             "data-id": c.id,
             "aria-label": c.name,
-        }, h("header", {}, h("strong", {}, c.name), h("span", { class: "muted" }, ` L${c.level} ${c.template}`), mine.has(c.id) ? h("span", { class: "badge" }, "yours") : null), hpBar(c), h("div", { class: "facts" }, c.status !== "conscious" ? h("span", { class: "badge danger" }, words(c.status)) : null, c.staggered && c.hp !== null ? h("span", { class: "badge warn" }, "staggered") : null, `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}`, c.engaged_with.length ? h("div", {}, `Engaged with ${c.engaged_with.map(name).join(", ")}`) : null, c.far_away ? h("div", {}, "Far away") : null), c.effects.length
+        }, h("header", {}, h("strong", {}, c.name), h("span", { class: "muted" }, ` L${c.level}${c.template !== c.id ? ` ${c.template}` : ""}`), mine.has(c.id) ? h("span", { class: "badge" }, "yours") : null), hpBar(c), h("div", { class: "facts" }, c.status !== "conscious" ? h("span", { class: "badge danger" }, words(c.status)) : null, c.staggered && c.hp !== null ? h("span", { class: "badge warn" }, "staggered") : null, h("div", {}, `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}`), c.engaged_with.length ? h("div", {}, `Engaged with ${c.engaged_with.map(name).join(", ")}`) : null, c.far_away ? h("div", {}, "Far away") : null), c.effects.length
             ? h("ul", { class: "effects" }, c.effects.map((e) => h("li", {}, describeEffectKind(e["kind"]), h("span", { class: "muted" }, ` — ${describeDuration(e["duration"], name, String(e["source"]))}`))))
             : null);
         const sides = ["heroes", "monsters"];
@@ -256,29 +261,35 @@ export function table(root, token) {
                         const first = document.querySelector(`#${pickerId} button`);
                         first?.focus();
                     },
-                }, `${group} ▸`), expanded
-                    ? h("div", { id: pickerId, class: "picker", role: "group", "aria-label": `${group}: choose` }, choices.map((c) => h("button", {
-                        type: "button",
-                        class: "choice",
-                        "data-actor": actor,
-                        "data-group": group,
-                        "data-label": c.label,
-                        "data-key": `${key}|${c.label}`,
-                        disabled: busy,
-                        onclick: () => {
-                            open.delete(key);
-                            void send(c.command, `${group} (${c.label})`);
-                        },
-                    }, c.label || group)))
-                    : null));
+                }, `${group} ▸`), h("div", { id: pickerId, class: "picker", role: "group", "aria-label": `${group}: choose`, hidden: !expanded }, choices.map((c) => h("button", {
+                    type: "button",
+                    class: "choice",
+                    "data-actor": actor,
+                    "data-group": group,
+                    "data-label": c.label,
+                    "data-key": `${key}|${c.label}`,
+                    disabled: busy,
+                    onclick: () => {
+                        open.delete(key);
+                        void send(c.command, `${group} (${c.label})`);
+                    },
+                }, c.label || group)))));
             }
             sections.push(h("section", { class: "actor", "data-actor": actor }, h("h3", {}, actor ? name(actor) : "Session"), h("div", { class: "buttons" }, buttons)));
         }
-        fill(actionsBox, sections.length ? sections : h("p", { class: "muted" }, "Nothing to do right now: it is someone else's turn."), rawCommand());
+        fill(actionsBox, sections.length ? sections : h("p", { class: "muted" }, idle()), rawCommand());
         if (focusKey) {
             const again = [...actionsBox.querySelectorAll("[data-key]")].find((e) => e.dataset["key"] === focusKey);
             again?.focus();
         }
+    };
+    const idle = () => {
+        const phase = view?.["phase"];
+        if (phase === "setup")
+            return "Waiting for the GM to start the battle.";
+        if (phase === "ended")
+            return "The battle is over.";
+        return "Nothing to do right now: it is someone else's turn.";
     };
     // A command typed as JSON, for what the buttons do not offer yet: the server checks it as any.
     const rawText = h("textarea", {
@@ -325,7 +336,7 @@ export function table(root, token) {
             backlog.push(e);
             return;
         }
-        addLine(e.seq, narrate(e.event, name));
+        addLine(e.seq, narrate(e.event, names));
     };
     const renderVerify = () => {
         if (!welcome)
@@ -355,13 +366,16 @@ export function table(root, token) {
             welcome = w;
             role = w.role;
             who.textContent = roleText(w.role);
-            title.textContent = `Fray · ${w.ruleset}`;
+            title.textContent = givenTitle ?? `Fray · ${w.ruleset}`;
             document.title = `Fray · ${roleText(w.role)} · ${w.session}`;
             renderVerify();
-            void findTitle(w.session);
+            if (givenTitle === null)
+                void findTitle(w.session);
         },
-        view: (v) => {
+        view: (v, seq) => {
             view = v;
+            tableRoot.dataset["viewSeq"] = String(seq);
+            tableRoot.dataset["phase"] = String(v["phase"]);
             byId.clear();
             for (const c of combatants(v))
                 byId.set(c.id, c);
@@ -370,7 +384,7 @@ export function table(root, token) {
             renderCards();
             renderGrid();
             for (const e of backlog.splice(0))
-                addLine(e.seq, narrate(e.event, name));
+                addLine(e.seq, narrate(e.event, names));
             renderActions();
         },
         legalActions: (a) => {
@@ -399,7 +413,8 @@ export function table(root, token) {
             // The title is a nicety: the session id stays.
         }
     };
-    fill(root, h("div", { class: "table" }, h("header", { class: "top" }, h("a", { href: "#/", class: "home", "aria-label": "Lobby" }, "⌂"), title, who, status), round, h("div", { class: "columns" }, h("div", { class: "left" }, h("section", { "aria-labelledby": "order-h" }, h("h2", { id: "order-h" }, "Initiative"), order), gridBox, h("section", { "aria-labelledby": "cards-h" }, h("h2", { id: "cards-h" }, "Combatants"), cards)), h("div", { class: "right" }, h("section", { "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, "Actions"), notice, actionsBox), h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Narrative and dice"), logList), verify))));
+    fill(tableRoot, h("header", { class: "top" }, h("a", { href: "#/", class: "home", "aria-label": "Lobby" }, "⌂"), title, who, status), round, h("div", { class: "columns" }, h("div", { class: "left" }, h("section", { "aria-labelledby": "order-h" }, h("h2", { id: "order-h" }, "Initiative"), order), gridBox, h("section", { "aria-labelledby": "cards-h" }, h("h2", { id: "cards-h" }, "Combatants"), cards)), h("div", { class: "right" }, h("section", { "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, "Actions"), notice, actionsBox), h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Narrative and dice"), logList), verify)));
+    fill(root, tableRoot);
     client.connect().catch((e) => showNotice(`Cannot join: ${String(e)}`));
     return () => client.close();
 }

@@ -52,9 +52,10 @@ function remember(key: string): void {
   }
 }
 
-/** The page's link to a seat. */
-export function seatLink(token: string): string {
-  return `${location.origin}${location.pathname}#/table?token=${encodeURIComponent(token)}`;
+/** The page's link to a seat (the fight's title rides along for the table's header). */
+export function seatLink(token: string, title: string): string {
+  const q = new URLSearchParams({ token, title });
+  return `${location.origin}${location.pathname}#/table?${q.toString()}`;
 }
 
 function authHeaders(key: string): HeadersInit {
@@ -120,7 +121,7 @@ export function lobby(root: HTMLElement): void {
               h("span", { class: "muted" }, ` · ${s.seq} events · ${s.session}`),
               " ",
               s.spectator_token
-                ? h("a", { class: "button", href: seatLink(s.spectator_token), "data-watch": s.session }, "Watch")
+                ? h("a", { class: "button", href: seatLink(s.spectator_token, s.title), "data-watch": s.session }, "Watch")
                 : null,
             ),
           ),
@@ -162,7 +163,7 @@ export function lobby(root: HTMLElement): void {
 
   const showSeats = (c: Created) => {
     const seat = (who: string, what: string, token: string) => {
-      const link = seatLink(token);
+      const link = seatLink(token, c.title);
       const copy = h("button", { type: "button", class: "small" }, "Copy");
       copy.addEventListener("click", () => {
         void navigator.clipboard?.writeText(link).then(

@@ -29,7 +29,13 @@ export interface Line {
   hidden: boolean;
 }
 
-type Names = (id: string) => string;
+/** Names for ids: a combatant's, and an attack's of a combatant's stat block. */
+export interface Names {
+  combatant: (id: string) => string;
+  attack: (actor: string, id: string) => string;
+}
+
+type Name = (id: string) => string;
 
 function isRoll(v: unknown): v is Roll {
   return (
@@ -52,12 +58,12 @@ function signed(n: number): string {
   return n < 0 ? `− ${-n}` : `+ ${n}`;
 }
 
-function list(ids: unknown, name: Names): string {
+function list(ids: unknown, name: Name): string {
   return Array.isArray(ids) ? ids.map((i) => name(String(i))).join(", ") : "";
 }
 
 /** A field's value in the generic form: ids as names, lists joined, rolls left to the dice. */
-function value(v: unknown, name: Names): string {
+function value(v: unknown, name: Name): string {
   if (v === null || v === undefined) return "—";
   if (typeof v === "string") return name(v);
   if (typeof v === "number" || typeof v === "boolean") return String(v);
@@ -71,7 +77,7 @@ function value(v: unknown, name: Names): string {
   return inner ? `${words(k)} (${inner})` : words(k);
 }
 
-function generic(kind: string, body: Record<string, unknown>, name: Names): string {
+function generic(kind: string, body: Record<string, unknown>, name: Name): string {
   const fields = Object.entries(body)
     .filter(([, v]) => !isRoll(v) && !(Array.isArray(v) && v.every(isRoll) && v.length > 0))
     .map(([k, v]) => `${words(k)}: ${value(v, name)}`);
@@ -79,7 +85,7 @@ function generic(kind: string, body: Record<string, unknown>, name: Names): stri
   return fields.length ? `${head[0]?.toUpperCase()}${head.slice(1)} — ${fields.join("; ")}` : `${head[0]?.toUpperCase()}${head.slice(1)}`;
 }
 
-function effectText(effect: unknown, name: Names): string {
+function effectText(effect: unknown, name: Name): string {
   if (effect === null || typeof effect !== "object") return "an effect";
   const e = effect as Record<string, unknown>;
   return `${describeEffectKind(e["kind"])} on ${name(String(e["target"]))} (${describeDuration(e["duration"], name, String(e["source"]))})`;
@@ -105,7 +111,7 @@ export function describeEffectKind(kind: unknown): string {
 }
 
 /** An effect's duration: "save ends (11+)", "until the end of Orin's next turn". */
-export function describeDuration(d: unknown, name: Names, source: string): string {
+export function describeDuration(d: unknown, name: Name, source: string): string {
   const [k, b] = variant(d);
   switch (k) {
     case "save_ends": {
@@ -125,8 +131,10 @@ export function describeDuration(d: unknown, name: Names, source: string): strin
 }
 
 /** Narrates one event. `name` turns a combatant id into its name. */
-export function narrate(event: unknown, name: Names): Line {
+export function narrate(event: unknown, names: Names): Line {
+  const name = names.combatant;
   const [kind, b] = variant(event);
+  const attack = (actorField: string) => names.attack(String(b[actorField]), String(b["attack"]));
   const rolls = rollsIn(b);
   const n = (f: string) => name(String(b[f]));
   let text: string;
@@ -154,11 +162,11 @@ export function narrate(event: unknown, name: Names): Line {
       break;
     case "attack_rolled": {
       const roll = b["roll"] as Roll | undefined;
-      text = `${n("attacker")} attacks ${n("target")} (${words(String(b["attack"]))}): ${String(roll?.total ?? "?")} ${signed(Number(b["bonus"]))} = ${String(b["total"])} vs ${String(b["defense"]).toUpperCase()} ${String(b["defense_value"])} — ${words(String(b["outcome"]))}`;
+      text = `${n("attacker")} attacks ${n("target")} (${attack("attacker")}): ${String(roll?.total ?? "?")} ${signed(Number(b["bonus"]))} = ${String(b["total"])} vs ${String(b["defense"]).toUpperCase()} ${String(b["defense_value"])} — ${words(String(b["outcome"]))}`;
       break;
     }
     case "damage_rolled":
-      text = `${n("attacker")}'s ${words(String(b["attack"]))} damage: ${String((b["roll"] as Roll | undefined)?.total ?? "?")}`;
+      text = `${n("attacker")}'s ${attack("attacker")} damage: ${String((b["roll"] as Roll | undefined)?.total ?? "?")}`;
       break;
     case "damaged": {
       const after = b["hp_after"];

@@ -36,6 +36,7 @@ interface Combatant {
   far_away: boolean;
   grid: Obj | null;
   size: string;
+  attacks: { id: string; name: string }[];
 }
 
 const MAX_LOG = 800;
@@ -55,7 +56,8 @@ function controls(role: Role | null): string[] {
   return role && typeof role === "object" ? role.player.controls : [];
 }
 
-export function table(root: HTMLElement, token: string): () => void {
+export function table(root: HTMLElement, token: string, givenTitle: string | null): () => void {
+  const tableRoot = h("div", { class: "table", id: "table" });
   const status = h("span", { id: "status", class: "status", role: "status" }, "Connecting…");
   const title = h("h1", { id: "table-title" }, "Fray");
   const who = h("span", { id: "role", class: "badge" });
@@ -78,6 +80,10 @@ export function table(root: HTMLElement, token: string): () => void {
 
   const byId = new Map<string, Combatant>();
   const name = (id: string) => byId.get(id)?.name ?? id;
+  const names = {
+    combatant: name,
+    attack: (actor: string, id: string) => byId.get(actor)?.attacks.find((a) => a.id === id)?.name ?? id,
+  };
 
   const showNotice = (text: string | null, kind: "error" | "info" = "error") => {
     notice.hidden = text === null;
@@ -169,7 +175,7 @@ export function table(root: HTMLElement, token: string): () => void {
       return h(
         "div",
         { class: "hp hidden-hp", "data-hp": "hidden" },
-        h("span", { class: "hp-text" }, c.staggered ? "staggered" : c.status === "conscious" ? "hit points hidden" : words(c.status)),
+        h("span", { class: "hp-text" }, c.staggered ? "staggered" : "hit points hidden"),
       );
     }
     const frac = c.max_hp > 0 ? Math.max(0, Math.min(1, c.hp / c.max_hp)) : 0;
@@ -208,7 +214,7 @@ export function table(root: HTMLElement, token: string): () => void {
           "header",
           {},
           h("strong", {}, c.name),
-          h("span", { class: "muted" }, ` L${c.level} ${c.template}`),
+          h("span", { class: "muted" }, ` L${c.level}${c.template !== c.id ? ` ${c.template}` : ""}`),
           mine.has(c.id) ? h("span", { class: "badge" }, "yours") : null,
         ),
         hpBar(c),
@@ -217,7 +223,7 @@ export function table(root: HTMLElement, token: string): () => void {
           { class: "facts" },
           c.status !== "conscious" ? h("span", { class: "badge danger" }, words(c.status)) : null,
           c.staggered && c.hp !== null ? h("span", { class: "badge warn" }, "staggered") : null,
-          `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}`,
+          h("div", {}, `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}`),
           c.engaged_with.length ? h("div", {}, `Engaged with ${c.engaged_with.map(name).join(", ")}`) : null,
           c.far_away ? h("div", {}, "Far away") : null,
         ),
@@ -399,10 +405,9 @@ export function table(root: HTMLElement, token: string): () => void {
               },
               `${group} ▸`,
             ),
-            expanded
-              ? h(
+            h(
                   "div",
-                  { id: pickerId, class: "picker", role: "group", "aria-label": `${group}: choose` },
+                  { id: pickerId, class: "picker", role: "group", "aria-label": `${group}: choose`, hidden: !expanded },
                   choices.map((c) =>
                     h(
                       "button",
@@ -422,8 +427,7 @@ export function table(root: HTMLElement, token: string): () => void {
                       c.label || group,
                     ),
                   ),
-                )
-              : null,
+                ),
           ),
         );
       }
@@ -438,13 +442,20 @@ export function table(root: HTMLElement, token: string): () => void {
     }
     fill(
       actionsBox,
-      sections.length ? sections : h("p", { class: "muted" }, "Nothing to do right now: it is someone else's turn."),
+      sections.length ? sections : h("p", { class: "muted" }, idle()),
       rawCommand(),
     );
     if (focusKey) {
       const again = [...actionsBox.querySelectorAll<HTMLElement>("[data-key]")].find((e) => e.dataset["key"] === focusKey);
       again?.focus();
     }
+  };
+
+  const idle = () => {
+    const phase = view?.["phase"];
+    if (phase === "setup") return "Waiting for the GM to start the battle.";
+    if (phase === "ended") return "The battle is over.";
+    return "Nothing to do right now: it is someone else's turn.";
   };
 
   // A command typed as JSON, for what the buttons do not offer yet: the server checks it as any.
@@ -532,7 +543,7 @@ export function table(root: HTMLElement, token: string): () => void {
       backlog.push(e);
       return;
     }
-    addLine(e.seq, narrate(e.event, name));
+    addLine(e.seq, narrate(e.event, names));
   };
 
   const renderVerify = () => {
@@ -583,20 +594,22 @@ export function table(root: HTMLElement, token: string): () => void {
         welcome = w;
         role = w.role;
         who.textContent = roleText(w.role);
-        title.textContent = `Fray · ${w.ruleset}`;
+        title.textContent = givenTitle ?? `Fray · ${w.ruleset}`;
         document.title = `Fray · ${roleText(w.role)} · ${w.session}`;
         renderVerify();
-        void findTitle(w.session);
+        if (givenTitle === null) void findTitle(w.session);
       },
-      view: (v) => {
+      view: (v, seq) => {
         view = v;
+        tableRoot.dataset["viewSeq"] = String(seq);
+        tableRoot.dataset["phase"] = String(v["phase"]);
         byId.clear();
         for (const c of combatants(v)) byId.set(c.id, c);
         renderHeader();
         renderOrder();
         renderCards();
         renderGrid();
-        for (const e of backlog.splice(0)) addLine(e.seq, narrate(e.event, name));
+        for (const e of backlog.splice(0)) addLine(e.seq, narrate(e.event, names));
         renderActions();
       },
       legalActions: (a) => {
@@ -626,10 +639,7 @@ export function table(root: HTMLElement, token: string): () => void {
   };
 
   fill(
-    root,
-    h(
-      "div",
-      { class: "table" },
+    tableRoot,
       h(
         "header",
         { class: "top" },
@@ -657,8 +667,8 @@ export function table(root: HTMLElement, token: string): () => void {
           verify,
         ),
       ),
-    ),
   );
+  fill(root, tableRoot);
   client.connect().catch((e: unknown) => showNotice(`Cannot join: ${String(e)}`));
   return () => client.close();
 }
