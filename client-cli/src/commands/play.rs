@@ -5,9 +5,10 @@
 //! legal targets, and `move` / `rally` / `end`. Events are narrated as they arrive; `Rejected`
 //! answers are printed verbatim (code and message).
 //!
-//! Lines are taken one at a time: the next line is read only when the previous command has
-//! been answered and its events (and a fresh snapshot, requested at each turn start) have
-//! arrived, so piped scripts behave like a patient typist. At the end of piped input the client
+//! The client follows the server's view (`watch`: a snapshot, then a patch after every batch of
+//! events) and the seat's legal actions, which the menu lists for `do N`. Lines are taken one at
+//! a time: the next line is read only when the previous command has been answered and the view
+//! includes its events, so piped scripts behave like a patient typist. At the end of piped input the client
 //! leaves once everything sent has been answered. A lost connection is resumed after the last
 //! event seen.
 
@@ -23,7 +24,7 @@ use fray_protocol::codec::Encoding;
 use fray_protocol::event::ActionKind;
 use fray_protocol::state::{CombatantState, Phase};
 use fray_protocol::{
-    ClientMessage, CombatantId, Command, ErrorCode, GameEvent, Role, ServerMessage,
+    ClientMessage, CombatantId, Command, ErrorCode, GameEvent, LegalAction, Role, ServerMessage,
 };
 use std::io::{BufRead, IsTerminal};
 use std::time::Duration;
@@ -37,6 +38,7 @@ const STALL: Duration = Duration::from_secs(10);
 pub async fn run(server_arg: &str, encoding: Encoding, token: &str) -> Result<()> {
     let server = Server::parse(server_arg)?;
     let (mut conn, welcome) = Connection::open(&server, encoding, token, None).await?;
+    watch(&mut conn).await?;
     println!(
         "Joined session {} as {} (ruleset {}, {} events so far)",
         welcome.session,
@@ -79,8 +81,8 @@ pub async fn run(server_arg: &str, encoding: Encoding, token: &str) -> Result<()
                     conn = c;
                     game.reconnected(w.seq);
                     eprintln!("(reconnected)");
-                    if !game.request_snapshot(&mut conn).await {
-                        eprintln!("(could not ask for a snapshot)");
+                    if let Err(e) = watch(&mut conn).await {
+                        eprintln!("(could not ask for the view: {e:#})");
                     }
                 }
             }
@@ -106,6 +108,15 @@ pub async fn run(server_arg: &str, encoding: Encoding, token: &str) -> Result<()
     }
     conn.close().await;
     Ok(())
+}
+
+/// Follows the view and the legal actions.
+async fn watch(conn: &mut Connection) -> Result<()> {
+    conn.send(&ClientMessage::Watch {
+        views: true,
+        legal_actions: true,
+    })
+    .await
 }
 
 /// Reads stdin lines on a plain thread (blocking reads do not belong on the runtime); the
@@ -141,10 +152,10 @@ struct Game {
     outstanding: Option<u64>,
     /// Show the turn once events up to this sequence number have arrived.
     prompt_after: Option<u64>,
-    /// Snapshots asked for and not yet received.
-    awaiting_snapshots: u32,
-    /// Print the state table with the next snapshot.
+    /// Print the state table once the view is current.
     table_next: bool,
+    /// The seat's legal actions, as the server last sent them.
+    actions: Vec<LegalAction>,
     /// Since when input has been held back.
     waiting_since: Option<Instant>,
 }
@@ -158,19 +169,15 @@ impl Game {
             next_id: 1,
             outstanding: None,
             prompt_after: None,
-            // The server sends a snapshot after `Welcome`.
-            awaiting_snapshots: 1,
             table_next: true,
+            actions: Vec::new(),
             waiting_since: Some(Instant::now()),
         }
     }
 
     /// Whether the next input line may be taken.
     fn ready(&self) -> bool {
-        self.tracker.state().is_some()
-            && self.outstanding.is_none()
-            && self.prompt_after.is_none()
-            && self.awaiting_snapshots == 0
+        self.tracker.view_is_current() && self.outstanding.is_none() && self.prompt_after.is_none()
     }
 
     /// Stops waiting for answers that do not come.
@@ -180,7 +187,6 @@ impl Game {
             eprintln!("(no answer from the server for {STALL:?}; taking input anyway)");
             self.outstanding = None;
             self.prompt_after = None;
-            self.awaiting_snapshots = 0;
             self.waiting_since = None;
         }
     }
@@ -229,12 +235,6 @@ impl Game {
         }
     }
 
-    async fn request_snapshot(&mut self, conn: &mut Connection) -> bool {
-        self.awaiting_snapshots += 1;
-        self.note_waiting();
-        conn.send(&ClientMessage::GetSnapshot).await.is_ok()
-    }
-
     fn note_waiting(&mut self) {
         if self.waiting_since.is_none() {
             self.waiting_since = Some(Instant::now());
@@ -258,7 +258,6 @@ impl Game {
             );
         }
         self.prompt_after = None;
-        self.awaiting_snapshots = 0;
         self.joined_at = seq;
         self.table_next = false;
     }
@@ -267,32 +266,33 @@ impl Game {
     async fn on_message(&mut self, msg: ServerMessage, conn: &mut Connection) -> bool {
         match msg {
             ServerMessage::Event { seq, event, .. } => {
-                let turn_started = matches!(event, GameEvent::TurnStarted { .. });
                 let battle_ended = matches!(event, GameEvent::BattleEnded { .. })
                     || matches!(event, GameEvent::NewBattle { .. });
                 print_outputs(&self.tracker.on_event(seq, event), false);
-                if (turn_started || battle_ended)
-                    && seq > self.joined_at
-                    && !self.request_snapshot(conn).await
-                {
-                    return true;
-                }
-                if battle_ended {
+                if battle_ended && seq > self.joined_at {
                     self.table_next = true;
                 }
-                self.maybe_prompt();
+                self.note_waiting();
             }
             ServerMessage::Snapshot { seq, state } => {
                 print_outputs(&self.tracker.on_snapshot(seq, *state), false);
-                self.awaiting_snapshots = self.awaiting_snapshots.saturating_sub(1);
-                if self.awaiting_snapshots == 0 && self.table_next {
-                    self.table_next = false;
-                    if let Some(state) = self.tracker.state() {
-                        println!();
-                        print!("{}", table::render(state));
+                self.view_updated();
+            }
+            ServerMessage::ViewPatch {
+                from_seq,
+                seq,
+                patch,
+            } => {
+                if let Err(stale) = self.tracker.on_patch(from_seq, seq, &patch) {
+                    eprintln!("({}; asking for a fresh view)", stale.0);
+                    if watch(conn).await.is_err() {
+                        return true;
                     }
                 }
-                self.maybe_prompt();
+                self.view_updated();
+            }
+            ServerMessage::LegalActions { actions, .. } => {
+                self.actions = actions;
             }
             ServerMessage::Accepted {
                 command_id,
@@ -323,12 +323,23 @@ impl Game {
                     return true;
                 }
             }
-            ServerMessage::Welcome { .. }
-            | ServerMessage::Pong { .. }
-            | ServerMessage::ViewPatch { .. }
-            | ServerMessage::LegalActions { .. } => {}
+            ServerMessage::Welcome { .. } | ServerMessage::Pong { .. } => {}
         }
         false
+    }
+
+    /// After the view changed: the table when one is due, then the turn when nothing more is
+    /// expected.
+    fn view_updated(&mut self) {
+        if self.table_next
+            && self.tracker.view_is_current()
+            && let Some(state) = self.tracker.state()
+        {
+            self.table_next = false;
+            println!();
+            print!("{}", table::render(state));
+        }
+        self.maybe_prompt();
     }
 
     /// Shows the turn once nothing more is expected from the server.
@@ -339,7 +350,7 @@ impl Game {
             self.prompt_after = None;
         }
         if self.prompt_after.is_none()
-            && self.awaiting_snapshots == 0
+            && self.tracker.view_is_current()
             && self.outstanding.is_none()
             && self.waiting_since.is_some()
         {
@@ -348,7 +359,27 @@ impl Game {
         }
     }
 
+    /// The legal actions the menu shows, numbered from 1 for `do N`: the acting combatant's
+    /// and the GM's session commands.
+    fn shown_actions(&self) -> Vec<&LegalAction> {
+        let acting = self.acting();
+        self.actions
+            .iter()
+            .filter(|a| a.actor.is_none() || a.actor == acting)
+            .collect()
+    }
+
     fn on_line(&mut self, line: &str) -> LineOutcome {
+        if let Some(n) = line.trim().strip_prefix("do ") {
+            let shown = self.shown_actions();
+            return match n.trim().parse::<usize>().ok().and_then(|n| n.checked_sub(1)) {
+                Some(i) if i < shown.len() => LineOutcome::Send(shown[i].command.clone()),
+                _ => {
+                    println!("`do N` takes the number of a listed action, 1 to {}", shown.len());
+                    LineOutcome::Nothing
+                }
+            };
+        }
         let Some(state) = self.tracker.state() else {
             return LineOutcome::Nothing;
         };
@@ -427,7 +458,36 @@ impl Game {
                 _ => println!("{} — waiting.", table::header(state)),
             },
         }
+        print!("{}", render_actions(&self.shown_actions()));
     }
+}
+
+/// The legal actions, one line per group, numbered for `do N`.
+fn render_actions(actions: &[&LegalAction]) -> String {
+    if actions.is_empty() {
+        return String::new();
+    }
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (i, a) in actions.iter().enumerate() {
+        let who = match &a.actor {
+            Some(actor) => format!("{actor}: {}", a.group),
+            None => a.group.clone(),
+        };
+        let choice = if a.label.is_empty() {
+            format!("{}", i + 1)
+        } else {
+            format!("{} {}", i + 1, a.label)
+        };
+        match groups.iter_mut().find(|(g, _)| *g == who) {
+            Some((_, choices)) => choices.push(choice),
+            None => groups.push((who, vec![choice])),
+        }
+    }
+    let mut out = String::from("Legal actions (type `do N`):\n");
+    for (group, choices) in groups {
+        out.push_str(&format!("  {group}: {}\n", choices.join(" · ")));
+    }
+    out
 }
 
 /// The menu for our combatant whose turn it is.

@@ -23,6 +23,8 @@ use tokio::time::Instant;
 
 /// How long to wait for `SeedRevealed` after `BattleEnded`.
 const REVEAL_GRACE: Duration = Duration::from_secs(3);
+/// How long the final table waits for the view patch that follows the seed reveal.
+const PATCH_GRACE: Duration = Duration::from_secs(1);
 /// How often to look for a new demo session.
 const POLL: Duration = Duration::from_secs(2);
 
@@ -184,20 +186,24 @@ async fn watch(
 
 /// Reads one connection until the battle ends or the connection must be replaced.
 async fn follow(conn: &mut Connection, welcome: &Welcome, tracker: &mut Tracker) -> Result<Stop> {
-    // A resumed connection gets no snapshot by itself; ask for one (names, hit points).
-    if tracker.state().is_none()
-        && tracker.last_seq().is_some()
-        && !send(conn, ClientMessage::GetSnapshot).await
-    {
+    // Follow the server's view (a snapshot, then patches): the table shows it, names come
+    // from it (a resumed connection's events wait for it).
+    if !send(conn, watch_views()).await {
         return Ok(Stop::Reconnect);
     }
     let mut reveal_deadline: Option<Instant> = None;
-    let mut table_at_next_snapshot = tracker.state().is_none();
+    let mut revealed = false;
+    let mut table_due = tracker.state().is_none();
     loop {
         let received = match reveal_deadline {
             Some(deadline) => tokio::select! {
                 m = conn.recv() => m,
-                () = tokio::time::sleep_until(deadline) => return Ok(Stop::Ended),
+                () = tokio::time::sleep_until(deadline) => {
+                    if revealed {
+                        print_final(tracker);
+                    }
+                    return Ok(Stop::Ended);
+                }
             },
             None => conn.recv().await,
         };
@@ -214,28 +220,43 @@ async fn follow(conn: &mut Connection, welcome: &Welcome, tracker: &mut Tracker)
         };
         match message {
             ServerMessage::Event { seq, event, .. } => {
-                let live = seq > welcome.seq;
-                // A new battle brings monsters the local state has not seen: ask as at a turn.
-                let turn_started = matches!(
-                    event,
-                    GameEvent::TurnStarted { .. } | GameEvent::NewBattle { .. }
-                );
                 let round_started = matches!(event, GameEvent::RoundStarted { .. });
                 let battle_ended = matches!(event, GameEvent::BattleEnded { .. });
-                let revealed = matches!(event, GameEvent::SeedRevealed { .. });
+                let seed_revealed = matches!(event, GameEvent::SeedRevealed { .. });
                 print_outputs(&tracker.on_event(seq, event), true);
-                if round_started {
-                    table_at_next_snapshot = true;
+                if round_started && seq > welcome.seq {
+                    table_due = true;
                 }
-                if turn_started && live && !send(conn, ClientMessage::GetSnapshot).await {
-                    return Ok(Stop::Reconnect);
+                if seed_revealed {
+                    // The final table once the view includes the reveal (its patch follows).
+                    revealed = true;
+                    reveal_deadline = Some(Instant::now() + PATCH_GRACE);
+                } else if battle_ended {
+                    reveal_deadline = Some(Instant::now() + REVEAL_GRACE);
                 }
-                if revealed {
+            }
+            ServerMessage::ViewPatch {
+                from_seq,
+                seq,
+                patch,
+            } => {
+                if let Err(stale) = tracker.on_patch(from_seq, seq, &patch) {
+                    eprintln!("({}; asking for a fresh view)", stale.0);
+                    if !send(conn, watch_views()).await {
+                        return Ok(Stop::Reconnect);
+                    }
+                    continue;
+                }
+                if revealed && tracker.view_is_current() {
                     print_final(tracker);
                     return Ok(Stop::Ended);
                 }
-                if battle_ended {
-                    reveal_deadline = Some(Instant::now() + REVEAL_GRACE);
+                if table_due
+                    && tracker.view_is_current()
+                    && let Some(state) = tracker.state()
+                {
+                    print!("{}", table::render(state));
+                    table_due = false;
                 }
             }
             ServerMessage::Snapshot { seq, state } => {
@@ -246,9 +267,9 @@ async fn follow(conn: &mut Connection, welcome: &Welcome, tracker: &mut Tracker)
                     print_final(tracker);
                     return Ok(Stop::Ended);
                 }
-                if table_at_next_snapshot && let Some(state) = tracker.state() {
+                if table_due && let Some(state) = tracker.state() {
                     print!("{}", table::render(state));
-                    table_at_next_snapshot = false;
+                    table_due = false;
                 }
             }
             ServerMessage::Error { code, message } => {
@@ -262,9 +283,16 @@ async fn follow(conn: &mut Connection, welcome: &Welcome, tracker: &mut Tracker)
             | ServerMessage::Accepted { .. }
             | ServerMessage::Rejected { .. }
             | ServerMessage::Pong { .. }
-            | ServerMessage::ViewPatch { .. }
             | ServerMessage::LegalActions { .. } => {}
         }
+    }
+}
+
+/// Follow the view, not the legal actions (a spectator has none).
+fn watch_views() -> ClientMessage {
+    ClientMessage::Watch {
+        views: true,
+        legal_actions: false,
     }
 }
 

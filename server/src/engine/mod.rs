@@ -186,8 +186,8 @@ impl Engine {
     }
 
     /// The commands that `execute` would accept now for these combatants (and, for the GM, the
-    /// session's own commands): the session ruleset's candidates (`Ruleset::actions`), each
-    /// kept only when [`Self::check`] accepts it.
+    /// session's own commands, listed last): the session ruleset's candidates
+    /// (`Ruleset::actions`), each kept only when [`Self::check`] accepts it.
     pub fn legal_actions(
         &mut self,
         actors: &[fray_protocol::CombatantId],
@@ -198,11 +198,11 @@ impl Engine {
         };
         let state = self.state();
         let mut candidates = Vec::new();
-        if gm {
-            candidates.extend((row.actions)(&state, None));
-        }
         for actor in actors {
             candidates.extend((row.actions)(&state, Some(actor)));
+        }
+        if gm {
+            candidates.extend((row.actions)(&state, None));
         }
         candidates.retain(|a| self.check(&a.command).is_ok());
         candidates
@@ -292,3 +292,5 @@ pub struct SessionRuleset(pub &'static crate::rules::Ruleset);
 
 #[cfg(test)]
 mod tests_fail_stop;
+#[cfg(test)]
+mod tests_legal_actions;

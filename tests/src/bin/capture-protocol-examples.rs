@@ -14,6 +14,8 @@ use tokio_tungstenite::tungstenite::Message;
 
 const START: &str = "<!-- example-session:start -->";
 const END: &str = "<!-- example-session:end -->";
+const WATCH_START: &str = "<!-- example-watch:start -->";
+const WATCH_END: &str = "<!-- example-watch:end -->";
 
 fn json(m: &impl serde::Serialize) -> Result<String> {
     match encode(m, Encoding::Json)? {
@@ -203,6 +205,12 @@ async fn main() -> Result<()> {
         .until(&mut a, |m| matches!(m, ServerMessage::Error { .. }))
         .await?;
 
+    let bob = created["tokens"]["players"][1]["token"]
+        .as_str()
+        .context("bob")?
+        .to_owned();
+    let watch_part = capture_watch(&url, &mut gm, &bob).await?;
+
     let section = format!(
         "{START}\n`C` is the client, `S` the server; every frame below was captured from a real server\n\
          (goblin ambush, seed 42) by `cargo run -p fray-tests --bin capture-protocol-examples`.\n\
@@ -220,8 +228,79 @@ async fn main() -> Result<()> {
         return Err(anyhow!("{path} has no {START} … {END} markers"));
     };
     let updated = format!("{}{}{}", &readme[..s], section, &readme[e + END.len()..]);
+    let watch = format!(
+        "{WATCH_START}\nBob (controlling `orin` and `vex`) joins after the turn above and watches; the GM ends three\n\
+         turns (its frames are not shown), and Bob's view follows by patches until it is Vex's turn,\n\
+         when his legal actions change (captured like the session above):\n\n```text\n{watch_part}```\n{WATCH_END}"
+    );
+    let (Some(s), Some(e)) = (updated.find(WATCH_START), updated.find(WATCH_END)) else {
+        return Err(anyhow!("{path} has no {WATCH_START} … {WATCH_END} markers"));
+    };
+    let updated = format!(
+        "{}{}{}",
+        &updated[..s],
+        watch,
+        &updated[e + WATCH_END.len()..]
+    );
     std::fs::write(path, updated)?;
     eprintln!("{path}: example session regenerated");
     server.stop().await;
     Ok(())
+}
+
+/// Bob joins after the session's last event and watches; the GM (not recorded) ends turns until
+/// it is one of Bob's heroes' turn.
+async fn capture_watch(url: &str, gm: &mut Client, bob: &str) -> Result<String> {
+    gm.send(&ClientMessage::GetSnapshot).await?;
+    let last = loop {
+        if let ServerMessage::Snapshot { seq, .. } = gm.recv().await? {
+            break seq;
+        }
+    };
+    let mut part = Transcript(String::new());
+    let mut b = Client::connect(url, Encoding::Json).await?;
+    let hello = ClientMessage::Hello {
+        protocol: 1,
+        token: bob.to_owned(),
+        resume_from: Some(last),
+    };
+    part.send(&mut b, &hello).await?;
+    part.until(&mut b, |m| matches!(m, ServerMessage::Welcome { .. }))
+        .await?;
+    let watch = ClientMessage::Watch {
+        views: true,
+        legal_actions: true,
+    };
+    part.send(&mut b, &watch).await?;
+    part.until(&mut b, |m| matches!(m, ServerMessage::LegalActions { .. }))
+        .await?;
+    let mut id = 100;
+    loop {
+        gm.send(&ClientMessage::GetSnapshot).await?;
+        let state = loop {
+            if let ServerMessage::Snapshot { state, .. } = gm.recv().await? {
+                break state;
+            }
+        };
+        let current = state.current.clone().context("someone's turn")?;
+        if current.0 == "orin" || current.0 == "vex" {
+            break;
+        }
+        id += 1;
+        let end = ClientMessage::Command {
+            id,
+            command: Command::EndTurn { actor: current },
+        };
+        gm.send(&end).await?;
+        while !answer(&gm.recv().await?) {}
+        let turn_of_bob = |m: &ServerMessage| match m {
+            ServerMessage::LegalActions { actions, .. } => !actions.is_empty(),
+            ServerMessage::ViewPatch { .. } => true,
+            _ => false,
+        };
+        part.until(&mut b, turn_of_bob).await?;
+    }
+    part.until(&mut b, |m| matches!(m, ServerMessage::LegalActions { .. }))
+        .await?;
+    Ok(part.0)
 }

@@ -1,9 +1,17 @@
-//! Orcus's candidates for the legal actions (`Ruleset::actions`; see `common::actions`).
+//! Orcus's candidates for the legal actions (`Ruleset::actions`; see `common::actions`): the
+//! common attacks and turn commands, and on its own turn a combatant's walks to every square it
+//! can reach (`walks.rs`), a step to each neighbouring square, area powers at each origin worth
+//! naming, charges, standing up, full defense and action points.
 
-use crate::rules::common::actions as common;
+use super::geometry::Space;
+use super::walks::Walks;
+use crate::content::model::Origin;
+use crate::rules::common::actions::{self as common, act};
+use fray_protocol::event::ActionKind;
+use fray_protocol::grid::{MoveMode, Square};
 use fray_protocol::ids::CombatantId;
-use fray_protocol::state::Phase;
-use fray_protocol::{LegalAction, SessionState};
+use fray_protocol::state::{CombatantState, Phase};
+use fray_protocol::{Command, LegalAction, OrcusCommand as O, SessionState};
 
 /// The candidates for one combatant (`Some`) or for the GM's session commands (`None`).
 pub fn candidates(s: &SessionState, actor: Option<&CombatantId>) -> Vec<LegalAction> {
@@ -16,8 +24,134 @@ pub fn candidates(s: &SessionState, actor: Option<&CombatantId>) -> Vec<LegalAct
     if s.phase == Phase::Ended {
         return common::rests(me);
     }
-    let mut out = common::attacks(s, me);
+    let area = |a: &&fray_protocol::state::AttackSummary| {
+        Origin::parse(&a.range).is_some_and(|o| o.is_area())
+    };
+    let single = CombatantState {
+        attacks: me.attacks.iter().filter(|a| !area(a)).cloned().collect(),
+        ..me.clone()
+    };
+    let mut out = common::attacks(s, &single);
     out.extend(common::help_and_release(s, me));
     out.extend(common::turn(me));
+    if s.current.as_ref() == Some(id) {
+        out.extend(own_turn(s, me));
+    }
+    out
+}
+
+fn space(c: &CombatantState) -> Option<Space> {
+    c.grid.as_ref().map(|g| Space {
+        at: g.square,
+        size: g.size,
+    })
+}
+
+fn square_label(q: Square) -> String {
+    format!("({}, {})", q.x, q.y)
+}
+
+/// What a combatant can do only on its own turn.
+fn own_turn(s: &SessionState, me: &CombatantState) -> Vec<LegalAction> {
+    let id = &me.id;
+    let o = |c: O| Command::Orcus(c);
+    let mut out = vec![
+        act(id, "Stand up", "", o(O::StandUp { actor: id.clone() })),
+        act(
+            id,
+            "Full defense",
+            "",
+            o(O::FullDefense { actor: id.clone() }),
+        ),
+    ];
+    for (kind, label) in [
+        (ActionKind::Standard, "standard action"),
+        (ActionKind::Move, "move action"),
+    ] {
+        let cmd = o(O::SpendActionPoint {
+            actor: id.clone(),
+            action: kind,
+        });
+        out.push(act(id, "Action point", label, cmd));
+    }
+    let (Some(start), Some(map), Some(g)) = (space(me), s.map.as_deref(), me.grid.as_ref()) else {
+        return out;
+    };
+    let walks = Walks::new(s, me, map, start, g.speed);
+    for (square, _) in walks.ends() {
+        let path = walks.path(square);
+        let step = path.len() == 1;
+        let walk = o(O::MoveTo {
+            actor: id.clone(),
+            path: path.clone(),
+            mode: MoveMode::Walk,
+            hide: false,
+        });
+        out.push(act(id, "Walk", &square_label(square), walk));
+        if step {
+            let cmd = o(O::MoveTo {
+                actor: id.clone(),
+                path,
+                mode: MoveMode::Step,
+                hide: false,
+            });
+            out.push(act(id, "Shift", &square_label(square), cmd));
+        }
+    }
+    for t in common::others(s, id, false).filter(|t| t.side != me.side) {
+        let cmd = o(O::Charge {
+            actor: id.clone(),
+            target: t.id.clone(),
+            path: Vec::new(),
+        });
+        out.push(act(id, "Charge", &t.name, cmd));
+    }
+    out.extend(areas(s, me, start));
+    out
+}
+
+/// Each area power at each origin worth naming: none for a near burst; each side of the user
+/// for a near blast; each other combatant's square for a far burst or blast.
+fn areas(s: &SessionState, me: &CombatantState, at: Space) -> Vec<LegalAction> {
+    let mut out = Vec::new();
+    let others: Vec<(&CombatantState, Space)> = common::others(s, &me.id, false)
+        .filter_map(|c| space(c).map(|sp| (c, sp)))
+        .collect();
+    for a in &me.attacks {
+        let Some(origin) = Origin::parse(&a.range) else {
+            continue;
+        };
+        let origins: Vec<(Option<Square>, String)> = match origin {
+            Origin::NearBurst { .. } => vec![(None, "around you".into())],
+            Origin::NearBlast { size } => {
+                let n = at.size.side();
+                let (x, y) = (at.at.x, at.at.y);
+                vec![
+                    (Some(Square::new(x + n, y)), "east".into()),
+                    (Some(Square::new(x - size, y)), "west".into()),
+                    (Some(Square::new(x, y + n)), "south".into()),
+                    (Some(Square::new(x, y - size)), "north".into()),
+                ]
+            }
+            Origin::FarBurst { .. } | Origin::FarBlast { .. } => others
+                .iter()
+                .map(|(c, sp)| (Some(sp.at), format!("at {}", c.name)))
+                .collect(),
+            _ => continue,
+        };
+        for (origin, label) in origins {
+            let cmd = Command::Orcus(O::AreaAttack {
+                actor: me.id.clone(),
+                attack: a.id.clone(),
+                origin,
+                targets: Vec::new(),
+                forced: Vec::new(),
+                origin_height: None,
+                weapon: None,
+                secondary_target: None,
+            });
+            out.push(act(&me.id, &a.name, &label, cmd));
+        }
+    }
     out
 }

@@ -6,6 +6,7 @@
 //! a battle of a session with rests the GM rests the heroes and goes on to the next battle.
 
 use super::geometry::{self, Geo, Space};
+use super::walks::Walks;
 use crate::content::model::Origin;
 use crate::rules::common::policy::controls;
 use fray_protocol::OrcusCommand;
@@ -15,7 +16,6 @@ use fray_protocol::grid::{MapState, MoveMode, Square};
 use fray_protocol::ids::{CombatantId, Role, Side};
 use fray_protocol::state::{AttackSummary, CombatantState, LifeStatus, Phase};
 use fray_protocol::{Command, SessionState};
-use std::collections::{BTreeMap, BTreeSet};
 
 fn space(c: &CombatantState) -> Option<Space> {
     c.grid.as_ref().map(|g| Space {
@@ -337,59 +337,7 @@ fn path_toward(
             .min()
             .unwrap_or(i32::MAX)
     };
-    // Squares others stand on: enemies block (unless down), anyone's square ends no walk.
-    let mut blocked = BTreeSet::new();
-    let mut taken = BTreeSet::new();
-    for c in s.combatants.iter().filter(|c| c.id != me.id && in_fight(c)) {
-        let Some(sp) = space(c) else { continue };
-        for q in sp.squares() {
-            taken.insert(q);
-            if c.side != me.side
-                && c.status == LifeStatus::Conscious
-                && !has(c, Condition::Helpless)
-            {
-                blocked.insert(q);
-            }
-        }
-    }
-    let enterable = |sp: Space| {
-        sp.squares()
-            .all(|q| geometry::on_map(map, q) && !geometry::solid(map, q) && !blocked.contains(&q))
-    };
-    let step_cost = |sp: Space| 1 + i32::from(sp.squares().any(|q| geometry::difficult(map, q)));
-    // Dijkstra over north-west squares, ties broken by square order (deterministic).
-    let mut best: BTreeMap<Square, (i32, Option<Square>)> = BTreeMap::new();
-    best.insert(start.at, (0, None));
-    let mut frontier: BTreeSet<(i32, Square)> = BTreeSet::new();
-    frontier.insert((0, start.at));
-    while let Some((cost, at)) = frontier.pop_first() {
-        if best.get(&at).is_some_and(|(c, _)| *c < cost) {
-            continue;
-        }
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                let next = Square::new(at.x + dx, at.y + dy);
-                let sp = Space {
-                    at: next,
-                    size: start.size,
-                };
-                if !enterable(sp) {
-                    continue;
-                }
-                let c = cost + step_cost(sp);
-                if c > speed {
-                    continue;
-                }
-                if best.get(&next).is_none_or(|(old, _)| c < *old) {
-                    best.insert(next, (c, Some(at)));
-                    frontier.insert((c, next));
-                }
-            }
-        }
-    }
+    let walks = Walks::new(s, me, map, start, speed);
     // Allies standing next to an enemy, for flanking (§ Flanking).
     let allies: Vec<Space> = s
         .combatants
@@ -405,37 +353,18 @@ fn path_toward(
     // The best place to end: free, then nearest an enemy, then flanking one, then cheapest,
     // then square order.
     let here = closest(start);
-    let goal = best
-        .iter()
-        .filter(|(sq, _)| {
-            **sq != start.at
-                && Space {
-                    at: **sq,
-                    size: start.size,
-                }
-                .squares()
-                .all(|q| !taken.contains(&q))
-        })
-        .map(|(sq, (c, _))| {
+    let goal = walks
+        .ends()
+        .map(|(sq, c)| {
             let sp = Space {
-                at: *sq,
+                at: sq,
                 size: start.size,
             };
-            (closest(sp), !flanks(sp), *c, *sq)
+            (closest(sp), !flanks(sp), c, sq)
         })
         .filter(|(d, _, _, _)| *d < here)
         .min()?;
-    let mut path = vec![goal.3];
-    let mut at = goal.3;
-    while let Some((_, Some(prev))) = best.get(&at) {
-        if *prev == start.at {
-            break;
-        }
-        path.push(*prev);
-        at = *prev;
-    }
-    path.reverse();
-    Some(path)
+    Some(walks.path(goal.3))
 }
 
 /// § Charge: the enemy a walk along `path` charges, if every square brings `me` closer to it

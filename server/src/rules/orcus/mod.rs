@@ -45,6 +45,7 @@ pub mod tables;
 pub mod tags;
 pub mod targets;
 mod turns;
+mod walks;
 pub mod weapons;
 pub(crate) mod world;
 

@@ -1,0 +1,216 @@
+//! The legal actions (`Engine::legal_actions`, `Engine::check`): checking decides without
+//! changing anything, every listed action is accepted when sent, and a fight can be played to
+//! its end from the listed actions alone, in every ruleset.
+
+use super::Engine;
+use crate::rules::common::testing::new_engine;
+use crate::rules::{builtin_encounters, ids, load_encounter, ruleset};
+use fray_protocol::state::Phase;
+use fray_protocol::{BxCommand, CombatantId, Command, LegalAction};
+
+fn everyone(e: &Engine) -> Vec<CombatantId> {
+    e.state().combatants.into_iter().map(|c| c.id).collect()
+}
+
+fn gm_actions(e: &mut Engine) -> Vec<LegalAction> {
+    let all = everyone(e);
+    e.legal_actions(&all, true)
+}
+
+/// The action a test player picks: an attack when there is one (so that fights end), else
+/// anything but ending the battle, the session or fleeing, else the end of a turn; `salt` varies
+/// the pick among equals.
+fn pick(actions: &[LegalAction], salt: usize) -> Option<&LegalAction> {
+    let is_attack = |a: &&LegalAction| {
+        matches!(
+            a.command,
+            Command::Attack { .. } | Command::Bx(BxCommand::OseAttack { .. })
+        )
+    };
+    let quitting = |a: &&LegalAction| {
+        matches!(
+            a.command,
+            Command::EndBattle | Command::EndSession | Command::Flee | Command::EndTurn { .. }
+        )
+    };
+    let attacks: Vec<&LegalAction> = actions.iter().filter(is_attack).collect();
+    if !attacks.is_empty() {
+        return attacks.get(salt % attacks.len()).copied();
+    }
+    let start = actions
+        .iter()
+        .find(|a| matches!(a.command, Command::StartBattle));
+    if start.is_some() {
+        return start;
+    }
+    let ends = actions
+        .iter()
+        .find(|a| matches!(a.command, Command::EndTurn { .. }));
+    ends.or_else(|| actions.iter().find(|a| !quitting(a)))
+}
+
+#[test]
+fn listing_the_legal_actions_changes_nothing_and_draws_no_die() {
+    let (name, text) = builtin_encounters("13th-age")[0];
+    let enc = load_encounter(name, text).unwrap();
+    let mut e = new_engine(&enc, 5);
+    e.execute(&Command::StartBattle).unwrap();
+    let (hash, draws) = (e.state_hash(), e.rng().draws());
+    let actions = gm_actions(&mut e);
+    assert!(actions.len() > 3, "{actions:?}");
+    assert_eq!((e.state_hash(), e.rng().draws()), (hash, draws));
+}
+
+#[test]
+fn check_answers_what_execute_answers() {
+    let (name, text) = builtin_encounters("13th-age")[0];
+    let enc = load_encounter(name, text).unwrap();
+    let mut e = new_engine(&enc, 5);
+    let early = Command::EndTurn {
+        actor: everyone(&e)[0].clone(),
+    };
+    let refused = e.check(&early).unwrap_err();
+    assert_eq!(e.execute(&early).unwrap_err(), refused);
+    assert_eq!(e.check(&Command::StartBattle), Ok(()));
+    assert!(!e.execute(&Command::StartBattle).unwrap().is_empty());
+}
+
+/// Plays a session from the GM's legal actions alone; every pick must be accepted. `pick`
+/// chooses among the listed actions.
+fn play_from_legal_actions(
+    ruleset_id: &str,
+    name: &str,
+    text: &str,
+    max_ticks: usize,
+    pick: fn(&[LegalAction], usize) -> Option<&LegalAction>,
+) -> Phase {
+    let enc = load_encounter(name, text).unwrap();
+    let mut e = new_engine(&enc, 11);
+    for tick in 0..max_ticks {
+        let s = e.state();
+        if s.phase == Phase::Ended {
+            return s.phase;
+        }
+        let actions = gm_actions(&mut e);
+        let Some(a) = pick(&actions, tick) else {
+            panic!(
+                "{ruleset_id}/{name}: no legal action at tick {tick} ({:?})",
+                s.phase
+            );
+        };
+        if let Err(r) = e.execute(&a.command) {
+            panic!("{ruleset_id}/{name}: the listed action {a:?} was refused: {r}");
+        }
+    }
+    e.state().phase
+}
+
+/// Any listed action but those that end the battle or the session.
+fn any(actions: &[LegalAction], salt: usize) -> Option<&LegalAction> {
+    let going_on: Vec<&LegalAction> = actions
+        .iter()
+        .filter(|a| {
+            !matches!(
+                a.command,
+                Command::EndBattle | Command::EndSession | Command::Flee
+            )
+        })
+        .collect();
+    let n = going_on.len().max(1);
+    going_on.get(salt.wrapping_mul(7919) % n).copied()
+}
+
+#[test]
+fn a_13th_age_fight_played_from_the_legal_actions_alone_reaches_its_end() {
+    for (name, text) in builtin_encounters("13th-age") {
+        let phase = play_from_legal_actions("13th-age", name, text, 600, pick);
+        assert_eq!(phase, Phase::Ended, "13th-age/{name}");
+    }
+}
+
+#[test]
+fn a_listed_action_picked_at_random_is_always_accepted_in_every_ruleset() {
+    for id in ids() {
+        assert!(ruleset(id).is_some());
+        for (name, text) in builtin_encounters(id) {
+            play_from_legal_actions(id, name, text, 60, any);
+            play_from_legal_actions(id, name, text, 30, pick);
+        }
+    }
+}
+
+/// Orcus from the listed actions: an attack when one is listed, else the walk that ends nearest
+/// an enemy, else the end of the turn.
+fn orcus_pick(e: &mut Engine, salt: usize) -> Option<Command> {
+    use fray_protocol::OrcusCommand;
+    let s = e.state();
+    let actions = gm_actions(e);
+    let attacks: Vec<&LegalAction> = actions
+        .iter()
+        .filter(|a| {
+            matches!(
+                a.command,
+                Command::Attack { .. } | Command::Orcus(OrcusCommand::AreaAttack { .. })
+            )
+        })
+        .collect();
+    if !attacks.is_empty() {
+        return attacks.get(salt % attacks.len()).map(|a| a.command.clone());
+    }
+    if let Some(a) = actions
+        .iter()
+        .find(|a| matches!(a.command, Command::StartBattle))
+    {
+        return Some(a.command.clone());
+    }
+    let current = s.current.as_ref().and_then(|c| s.combatant(c))?;
+    let foes: Vec<_> = s
+        .combatants
+        .iter()
+        .filter(|c| c.side != current.side && !c.status.is_out())
+        .filter_map(|c| c.grid.as_ref().map(|g| g.square))
+        .collect();
+    let gap = |q: fray_protocol::grid::Square| {
+        foes.iter()
+            .map(|f| (f.x - q.x).abs().max((f.y - q.y).abs()))
+            .min()
+            .unwrap_or(i32::MAX)
+    };
+    let here = current.grid.as_ref().map_or(i32::MAX, |g| gap(g.square));
+    let walk = actions
+        .iter()
+        .filter_map(|a| match &a.command {
+            Command::Orcus(OrcusCommand::MoveTo { path, .. }) if a.group == "Walk" => {
+                path.last().map(|q| (gap(*q), a))
+            }
+            _ => None,
+        })
+        .filter(|(d, _)| *d < here)
+        .min_by_key(|(d, _)| *d);
+    if let Some((_, a)) = walk {
+        return Some(a.command.clone());
+    }
+    actions
+        .iter()
+        .find(|a| matches!(a.command, Command::EndTurn { .. }))
+        .map(|a| a.command.clone())
+}
+
+#[test]
+fn an_orcus_fight_played_from_the_legal_actions_alone_reaches_its_end() {
+    let (name, text) = builtin_encounters("orcus")[0];
+    let enc = load_encounter(name, text).unwrap();
+    let mut e = new_engine(&enc, 3);
+    for tick in 0..1500 {
+        if e.state().phase == Phase::Ended {
+            return;
+        }
+        let Some(cmd) = orcus_pick(&mut e, tick) else {
+            panic!("orcus/{name}: nothing to pick at tick {tick}");
+        };
+        if let Err(r) = e.execute(&cmd) {
+            panic!("orcus/{name}: the listed {cmd:?} was refused: {r}");
+        }
+    }
+    panic!("orcus/{name}: the fight did not end in 1,500 commands");
+}
