@@ -535,3 +535,113 @@ async fn play(driver: &mut Driver, gm: &Client, base: &str) -> Result<()> {
     let _ = spectator.close().await;
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gm_walks_an_orcus_combatant_by_clicking_the_map() -> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    let server = TestServer::start().await?;
+    let created = fray_tests::create_session(server.addr, "bridge-of-bones", 5).await?;
+    let token = created["tokens"]["gm"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no GM token in {created}"))?;
+    let gm = driver.browser(1280, 1000).await?;
+    let result = walk(&gm, server.addr, token).await;
+    if result.is_err() {
+        let _ = screenshot(&gm, "failure-orcus").await;
+    }
+    let _ = gm.close().await;
+    server.stop().await;
+    result
+}
+
+async fn walk(gm: &Client, addr: SocketAddr, token: &str) -> Result<()> {
+    gm.goto(&format!("http://{addr}/#/table?token={token}"))
+        .await?;
+    // The map: its terrain and a token for each combatant.
+    let tokens = until(
+        gm,
+        "the map's tokens",
+        "const n = document.querySelectorAll('svg.map g.token').length;
+         return n > 0 && n === document.querySelectorAll('#combatants article').length ? n : null;",
+        vec![],
+    )
+    .await?;
+    let walls = gm
+        .execute(
+            "return document.querySelectorAll('svg.map rect.wall').length;",
+            vec![],
+        )
+        .await?;
+    ensure!(walls.as_u64().unwrap_or(0) > 0, "no walls drawn");
+    wait_css(gm, "#actions button[data-group=\"Start battle\"]")
+        .await?
+        .click()
+        .await?;
+    // Whoever's turn it is walks: open the Walk picker, then click a square on the map.
+    let current = until(
+        gm,
+        "the first turn",
+        "const c = document.querySelector('#order li[aria-current]'); return c && c.dataset.id;",
+        vec![],
+    )
+    .await?;
+    let current = current.as_str().unwrap_or_default().to_string();
+    let opener = format!(
+        "#actions section.actor[data-actor=\"{current}\"] button[data-group=\"Walk\"][aria-expanded]"
+    );
+    wait_css(gm, &opener).await?.click().await?;
+    let targets = until(
+        gm,
+        "the squares to walk to",
+        "return document.querySelectorAll('svg.map rect.target').length;",
+        vec![],
+    )
+    .await?;
+    screenshot(gm, "10-orcus-walk-targets").await?;
+    let before = until(
+        gm,
+        "the token's square",
+        "const t = document.querySelector(`svg.map g.token[data-id=\"${arguments[0]}\"] title`); return t && t.textContent;",
+        vec![json!(current)],
+    )
+    .await?;
+    let (seq, _) = seqs(gm).await?;
+    // The farthest target from the list's start: the last one drawn.
+    gm.execute(
+        "const ts = document.querySelectorAll('svg.map rect.target'); ts[ts.length - 1].focus();",
+        vec![],
+    )
+    .await?;
+    let label = gm
+        .execute("return document.activeElement.dataset.label;", vec![])
+        .await?;
+    // Keyboard: Enter on the focused square sends the walk.
+    gm.active_element()
+        .await?
+        .send_keys(&char::from(fantoccini::key::Key::Enter).to_string())
+        .await?;
+    until(
+        gm,
+        "the walk's events",
+        "return !!document.querySelector('#log li[data-kind=\"grid_moved\"]');",
+        vec![],
+    )
+    .await?;
+    caught_up(gm, seq + 1).await?;
+    let after = gm
+        .execute(
+            "const t = document.querySelector(`svg.map g.token[data-id=\"${arguments[0]}\"] title`); return t && t.textContent;",
+            vec![json!(current)],
+        )
+        .await?;
+    let label = label.as_str().unwrap_or_default();
+    ensure!(
+        before != after && after.as_str().is_some_and(|t| t.contains(label)),
+        "{current} was at {before}, is at {after}, walked to {label}"
+    );
+    screenshot(gm, "11-orcus-walked").await?;
+    eprintln!("{tokens} tokens, {targets} squares to walk to; {current} walked to {label}");
+    Ok(())
+}

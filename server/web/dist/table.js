@@ -2,7 +2,7 @@
 // server's view (kept by the client from a snapshot and patches), builds its buttons from the
 // legal actions, and tells the events as the narrative and dice log.
 import { CommandRejected, FrayClient, } from "./client.js";
-import { fill, h, s, words } from "./dom.js";
+import { fill, h, s, variant, words } from "./dom.js";
 import { operatorKey } from "./lobby.js";
 import { describeDuration, describeEffectKind, narrate } from "./narrate.js";
 const MAX_LOG = 800;
@@ -156,6 +156,47 @@ export function table(root, token, givenTitle) {
                 : null;
         }));
     };
+    /** The square a command goes to or aims at: a move's last step, an area's origin. */
+    const squareOf = (command) => {
+        const [, body] = variant(command);
+        const path = body["path"];
+        const at = Array.isArray(path) && path.length ? path[path.length - 1] : body["origin"];
+        if (at !== null && typeof at === "object" && "x" in at && "y" in at) {
+            return { x: Number(at.x), y: Number(at.y) };
+        }
+        return null;
+    };
+    /** The squares of the opened pickers' choices, to click on the map instead of in the list. */
+    const mapTargets = (cell) => actions
+        .filter((a) => open.has(`${a.actor ?? ""}|${a.group}`))
+        .flatMap((a) => {
+        const q = squareOf(a.command);
+        if (!q)
+            return [];
+        const go = () => void send(a.command, `${a.group} (${a.label})`);
+        return [
+            s("rect", {
+                x: q.x * cell + 2,
+                y: q.y * cell + 2,
+                width: cell - 4,
+                height: cell - 4,
+                class: "target",
+                tabindex: 0,
+                role: "button",
+                "aria-label": `${a.group}: ${a.label}`,
+                "data-group": a.group,
+                "data-label": a.label,
+                onclick: go,
+                onkeydown: (ev) => {
+                    const k = ev.key;
+                    if (k === "Enter" || k === " ") {
+                        ev.preventDefault();
+                        go();
+                    }
+                },
+            }, s("title", {}, `${a.group}: ${a.label}`)),
+        ];
+    });
     const renderGrid = () => {
         const map = view?.["map"];
         if (!map) {
@@ -205,7 +246,7 @@ export function table(root, token, givenTitle) {
             role: "img",
             "aria-label": `Battle map, ${w} by ${hgt} squares`,
             class: "map",
-        }, s("rect", { x: 0, y: 0, width: w * cell, height: hgt * cell, class: "floor" }), layer("water", "water"), layer("difficult", "difficult"), layer("lightly_obscured", "obscured"), layer("heavily_obscured", "obscured heavy"), layer("totally_obscured", "obscured total"), layer("dim_light", "dim"), layer("darkness", "dark"), layer("climbable", "climbable"), layer("transparent", "transparent"), layer("blocking", "wall"), zones, s("g", { class: "gridlines" }, lines), tokens), h("p", { class: "legend muted" }, "Walls dark, difficult terrain hatched, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is."));
+        }, s("rect", { x: 0, y: 0, width: w * cell, height: hgt * cell, class: "floor" }), layer("water", "water"), layer("difficult", "difficult"), layer("lightly_obscured", "obscured"), layer("heavily_obscured", "obscured heavy"), layer("totally_obscured", "obscured total"), layer("dim_light", "dim"), layer("darkness", "dark"), layer("climbable", "climbable"), layer("transparent", "transparent"), layer("blocking", "wall"), zones, s("g", { class: "gridlines" }, lines), tokens, mapTargets(cell)), h("p", { class: "legend muted" }, "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is. Open a move or an area's picker to choose its square on the map."));
     };
     // ----- legal actions -----
     const renderActions = () => {
@@ -258,6 +299,7 @@ export function table(root, token, givenTitle) {
                         else
                             open.add(key);
                         renderActions();
+                        renderGrid();
                         const first = document.querySelector(`#${pickerId} button`);
                         first?.focus();
                     },
@@ -271,6 +313,7 @@ export function table(root, token, givenTitle) {
                     disabled: busy,
                     onclick: () => {
                         open.delete(key);
+                        renderGrid();
                         void send(c.command, `${group} (${c.label})`);
                     },
                 }, c.label || group)))));
@@ -390,6 +433,7 @@ export function table(root, token, givenTitle) {
         legalActions: (a) => {
             actions = a;
             renderActions();
+            renderGrid();
         },
         event: onEvent,
         error: (code, message) => showNotice(`The server says ${code}: ${message}`),

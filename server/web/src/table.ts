@@ -12,7 +12,7 @@ import {
   type View,
   type Welcome,
 } from "./client.js";
-import { fill, h, s, words } from "./dom.js";
+import { fill, h, s, variant, words } from "./dom.js";
 import { operatorKey } from "./lobby.js";
 import { describeDuration, describeEffectKind, narrate, type Line, type Roll } from "./narrate.js";
 
@@ -254,6 +254,53 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
     );
   };
 
+  /** The square a command goes to or aims at: a move's last step, an area's origin. */
+  const squareOf = (command: Command): { x: number; y: number } | null => {
+    const [, body] = variant(command);
+    const path = body["path"];
+    const at = Array.isArray(path) && path.length ? path[path.length - 1] : body["origin"];
+    if (at !== null && typeof at === "object" && "x" in at && "y" in at) {
+      return { x: Number(at.x), y: Number(at.y) };
+    }
+    return null;
+  };
+
+  /** The squares of the opened pickers' choices, to click on the map instead of in the list. */
+  const mapTargets = (cell: number): SVGElement[] =>
+    actions
+      .filter((a) => open.has(`${a.actor ?? ""}|${a.group}`))
+      .flatMap((a) => {
+        const q = squareOf(a.command);
+        if (!q) return [];
+        const go = () => void send(a.command, `${a.group} (${a.label})`);
+        return [
+          s(
+            "rect",
+            {
+              x: q.x * cell + 2,
+              y: q.y * cell + 2,
+              width: cell - 4,
+              height: cell - 4,
+              class: "target",
+              tabindex: 0,
+              role: "button",
+              "aria-label": `${a.group}: ${a.label}`,
+              "data-group": a.group,
+              "data-label": a.label,
+              onclick: go,
+              onkeydown: (ev: Event) => {
+                const k = (ev as KeyboardEvent).key;
+                if (k === "Enter" || k === " ") {
+                  ev.preventDefault();
+                  go();
+                }
+              },
+            },
+            s("title", {}, `${a.group}: ${a.label}`),
+          ),
+        ];
+      });
+
   const renderGrid = () => {
     const map = view?.["map"] as Obj | null | undefined;
     if (!map) {
@@ -328,11 +375,12 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
         zones,
         s("g", { class: "gridlines" }, lines),
         tokens,
+        mapTargets(cell),
       ),
       h(
         "p",
         { class: "legend muted" },
-        "Walls dark, difficult terrain hatched, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is.",
+        "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is. Open a move or an area's picker to choose its square on the map.",
       ),
     );
   };
@@ -399,6 +447,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
                   if (open.has(key)) open.delete(key);
                   else open.add(key);
                   renderActions();
+                  renderGrid();
                   const first = document.querySelector<HTMLElement>(`#${pickerId} button`);
                   first?.focus();
                 },
@@ -421,6 +470,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
                         disabled: busy,
                         onclick: () => {
                           open.delete(key);
+                          renderGrid();
                           void send(c.command, `${group} (${c.label})`);
                         },
                       },
@@ -615,6 +665,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
       legalActions: (a) => {
         actions = a;
         renderActions();
+        renderGrid();
       },
       event: onEvent,
       error: (code, message) => showNotice(`The server says ${code}: ${message}`),
