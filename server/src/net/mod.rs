@@ -8,6 +8,7 @@
 //!   public log to any token of the session, the full log to its GM's token or the operator.
 //! - `GET /ws` — the WebSocket endpoint (subprotocols `fray.v1.json`, `fray.v1.bincode`).
 //! - `GET /health` — liveness.
+//! - `GET /`, `/app.js`, … — the browser client; `GET /encounters` — its lobby's encounters (`web.rs`).
 
 pub mod admin;
 pub mod auth;
@@ -17,6 +18,7 @@ pub mod listener;
 pub mod registry;
 pub mod session_task;
 pub mod views;
+pub mod web;
 
 use crate::content::ContentError;
 use crate::rules::load_encounter;
@@ -250,6 +252,7 @@ pub fn router(app: AppState) -> Router {
         .route("/sessions/{id}/log", get(session_log))
         .route("/ws", get(ws_handler))
         .route("/health", get(|| async { "ok" }))
+        .merge(web::router())
         .with_state(app)
 }
 

@@ -1,0 +1,189 @@
+// Events as the narrative and dice log: one line of text per event and every die of every roll
+// it carries. The page never folds events into state (the server's view does that); this only
+// tells what happened.
+import { variant, words } from "./dom.js";
+function isRoll(v) {
+    return (v !== null &&
+        typeof v === "object" &&
+        Array.isArray(v.dice) &&
+        typeof v.expr === "string");
+}
+/** Every roll in an event body, in field order (depth first). */
+export function rollsIn(v, out = []) {
+    if (isRoll(v))
+        out.push(v);
+    else if (Array.isArray(v))
+        v.forEach((x) => rollsIn(x, out));
+    else if (v !== null && typeof v === "object")
+        Object.values(v).forEach((x) => rollsIn(x, out));
+    return out;
+}
+function signed(n) {
+    return n < 0 ? `− ${-n}` : `+ ${n}`;
+}
+function list(ids, name) {
+    return Array.isArray(ids) ? ids.map((i) => name(String(i))).join(", ") : "";
+}
+/** A field's value in the generic form: ids as names, lists joined, rolls left to the dice. */
+function value(v, name) {
+    if (v === null || v === undefined)
+        return "—";
+    if (typeof v === "string")
+        return name(v);
+    if (typeof v === "number" || typeof v === "boolean")
+        return String(v);
+    if (Array.isArray(v))
+        return v.map((x) => value(x, name)).join(", ");
+    if (isRoll(v))
+        return String(v.total);
+    const [k, body] = variant(v);
+    const inner = Object.entries(body)
+        .filter(([, x]) => !isRoll(x))
+        .map(([f, x]) => `${words(f)} ${value(x, name)}`)
+        .join(", ");
+    return inner ? `${words(k)} (${inner})` : words(k);
+}
+function generic(kind, body, name) {
+    const fields = Object.entries(body)
+        .filter(([, v]) => !isRoll(v) && !(Array.isArray(v) && v.every(isRoll) && v.length > 0))
+        .map(([k, v]) => `${words(k)}: ${value(v, name)}`);
+    const head = words(kind);
+    return fields.length ? `${head[0]?.toUpperCase()}${head.slice(1)} — ${fields.join("; ")}` : `${head[0]?.toUpperCase()}${head.slice(1)}`;
+}
+function effectText(effect, name) {
+    if (effect === null || typeof effect !== "object")
+        return "an effect";
+    const e = effect;
+    return `${describeEffectKind(e["kind"])} on ${name(String(e["target"]))} (${describeDuration(e["duration"], name, String(e["source"]))})`;
+}
+/** An effect's kind as a short phrase: "dazed", "ongoing 5 fire", "+2 attack". */
+export function describeEffectKind(kind) {
+    const [k, b] = variant(kind);
+    if (k === "condition") {
+        const [c, cb] = variant("value" in b ? b["value"] : b);
+        const extra = Object.values(cb).map(String).join(" ");
+        return extra ? `${words(c)} ${words(extra)}` : words(c);
+    }
+    if (k === "ongoing_damage") {
+        const t = b["damage_type"];
+        return `ongoing ${String(b["amount"])}${t ? ` ${String(t)}` : ""} damage`;
+    }
+    if (k === "bonus") {
+        const amount = Number(b["amount"]);
+        return `${amount >= 0 ? "+" : "−"}${Math.abs(amount)} ${words(String(b["stat"]))}`;
+    }
+    return words(k);
+}
+/** An effect's duration: "save ends (11+)", "until the end of Orin's next turn". */
+export function describeDuration(d, name, source) {
+    const [k, b] = variant(d);
+    switch (k) {
+        case "save_ends": {
+            const diff = b["value"];
+            const need = { easy: "6+", normal: "11+", hard: "16+", ten_plus: "10+" };
+            return `save ends${typeof diff === "string" && need[diff] ? ` (${need[diff]})` : ""}`;
+        }
+        case "until_end_of_sources_next_turn":
+            return `until the end of ${name(source)}'s next turn`;
+        case "until_start_of_sources_next_turn":
+            return `until the start of ${name(source)}'s next turn`;
+        case "end_of_battle":
+            return "until the battle ends";
+        default:
+            return words(k);
+    }
+}
+/** Narrates one event. `name` turns a combatant id into its name. */
+export function narrate(event, names) {
+    const name = names.combatant;
+    const [kind, b] = variant(event);
+    const attack = (actorField) => names.attack(String(b[actorField]), String(b["attack"]));
+    const rolls = rollsIn(b);
+    const n = (f) => name(String(b[f]));
+    let text;
+    switch (kind) {
+        case "battle_started":
+            text = "The battle begins.";
+            break;
+        case "initiative_rolled":
+            text = `Initiative for ${list(b["combatants"], name)}: ${String(b["roll"]?.total ?? "?")} ${signed(Number(b["bonus"]))} = ${String(b["total"])}`;
+            break;
+        case "turn_order":
+            text = `Order of battle: ${list(b["order"], name)}`;
+            break;
+        case "round_started":
+            text = `Round ${String(b["round"])} begins.`;
+            break;
+        case "turn_started":
+            text = `${n("combatant")}'s turn.`;
+            break;
+        case "turn_ended":
+            text = `${n("combatant")} ends the turn.`;
+            break;
+        case "action_used":
+            text = `${n("combatant")} uses a ${words(String(b["action"]))} action${b["spent"] !== b["action"] ? ` (spending the ${words(String(b["spent"]))})` : ""}.`;
+            break;
+        case "attack_rolled": {
+            const roll = b["roll"];
+            text = `${n("attacker")} attacks ${n("target")} (${attack("attacker")}): ${String(roll?.total ?? "?")} ${signed(Number(b["bonus"]))} = ${String(b["total"])} vs ${String(b["defense"]).toUpperCase()} ${String(b["defense_value"])} — ${words(String(b["outcome"]))}`;
+            break;
+        }
+        case "damage_rolled":
+            text = `${n("attacker")}'s ${attack("attacker")} damage: ${String(b["roll"]?.total ?? "?")}`;
+            break;
+        case "damaged": {
+            const after = b["hp_after"];
+            const type = b["damage_type"] ? ` ${String(b["damage_type"])}` : "";
+            text = `${n("target")} takes ${String(b["amount"])}${type} damage${after === null || after === undefined ? "" : ` (${String(after)} hp left)`}.`;
+            break;
+        }
+        case "healed": {
+            const after = b["hp_after"];
+            text = `${n("target")} heals ${String(b["amount"])}${after === null || after === undefined ? "" : ` (${String(after)} hp)`}.`;
+            break;
+        }
+        case "staggered":
+        case "fell_unconscious":
+        case "fell_into_coma":
+        case "revived":
+        case "died":
+        case "slain":
+        case "stabilized":
+        case "knocked_out":
+        case "rallied":
+            text = `${n("combatant")}: ${words(kind)}.`;
+            break;
+        case "moved": {
+            const engaged = b["engaged"];
+            text = engaged
+                ? `${n("combatant")} moves to engage ${name(String(engaged))}.`
+                : b["far_away"]
+                    ? `${n("combatant")} moves far away.`
+                    : `${n("combatant")} moves.`;
+            break;
+        }
+        case "effect_applied":
+            text = `Effect: ${effectText(b["effect"], name)}.`;
+            break;
+        case "escalation_die":
+            text = `The escalation die shows ${String(b["value"])}.`;
+            break;
+        case "battle_ended": {
+            const w = b["winner"];
+            text = `The battle ends${w ? `: the ${String(w)} win` : ""}.`;
+            break;
+        }
+        case "seed_revealed":
+            text = `The seed is revealed: ${String(b["seed"])} (salt ${String(b["salt"])}). Anyone can now check every public die.`;
+            break;
+        case "secret_rolled":
+            text =
+                b["roll"] === null
+                    ? `The GM rolls in secret (${words(String(b["check"] ?? "a check"))}): the result is hidden.`
+                    : generic(kind, b, name);
+            break;
+        default:
+            text = generic(kind, b, name);
+    }
+    return { kind, text, rolls, hidden: kind === "secret_rolled" && b["roll"] === null };
+}

@@ -1,0 +1,464 @@
+// The table: one page for the GM, a player and a spectator, by the token's role. It shows the
+// server's view (kept by the client from a snapshot and patches), builds its buttons from the
+// legal actions, and tells the events as the narrative and dice log.
+import { CommandRejected, FrayClient, } from "./client.js";
+import { fill, h, s, variant, words } from "./dom.js";
+import { operatorKey } from "./lobby.js";
+import { describeDuration, describeEffectKind, narrate } from "./narrate.js";
+const MAX_LOG = 800;
+const SQUARES = { tiny: 1, small: 1, medium: 1, large: 2, huge: 3, gargantuan: 4 };
+function combatants(view) {
+    return (view?.["combatants"] ?? []).slice();
+}
+function roleText(role) {
+    if (role === "gm")
+        return "Game master";
+    if (role === "spectator")
+        return "Spectator";
+    return `Player ${role.player.name}`;
+}
+function controls(role) {
+    return role && typeof role === "object" ? role.player.controls : [];
+}
+export function table(root, token, givenTitle) {
+    const tableRoot = h("div", { class: "table", id: "table" });
+    const status = h("span", { id: "status", class: "status", role: "status" }, "Connecting…");
+    const title = h("h1", { id: "table-title" }, "Fray");
+    const who = h("span", { id: "role", class: "badge" });
+    const round = h("div", { id: "round", class: "round", "aria-live": "polite" });
+    const order = h("ol", { id: "order", class: "order" });
+    const cards = h("div", { id: "combatants", class: "combatants" });
+    const gridBox = h("section", { id: "grid", class: "grid", hidden: true, "aria-labelledby": "grid-h" });
+    const actionsBox = h("div", { id: "actions", class: "actions" });
+    const notice = h("p", { id: "notice", class: "notice", role: "alert", hidden: true });
+    const logList = h("ol", { id: "log", class: "log", "aria-live": "polite", "aria-relevant": "additions" });
+    const verify = h("div", { id: "verify", class: "verify" });
+    let role = null;
+    let welcome = null;
+    let view = null;
+    let actions = [];
+    let busy = false;
+    const open = new Set();
+    const backlog = [];
+    const byId = new Map();
+    const name = (id) => byId.get(id)?.name ?? id;
+    const names = {
+        combatant: name,
+        attack: (actor, id) => byId.get(actor)?.attacks.find((a) => a.id === id)?.name ?? id,
+    };
+    const showNotice = (text, kind = "error") => {
+        notice.hidden = text === null;
+        notice.textContent = text ?? "";
+        notice.className = `notice ${kind}`;
+    };
+    const send = async (command, what) => {
+        if (busy)
+            return;
+        busy = true;
+        actionsBox.setAttribute("aria-busy", "true");
+        for (const b of actionsBox.querySelectorAll("button"))
+            b.disabled = true;
+        showNotice(null);
+        try {
+            await client.send(command);
+        }
+        catch (e) {
+            if (e instanceof CommandRejected) {
+                showNotice(`${what} was refused (${e.code}): ${e.message}`);
+            }
+            else {
+                showNotice(`${what} failed: ${String(e)}`);
+            }
+        }
+        finally {
+            busy = false;
+            actionsBox.removeAttribute("aria-busy");
+            renderActions();
+        }
+    };
+    // ----- the view -----
+    const renderHeader = () => {
+        if (!view)
+            return;
+        const phase = String(view["phase"]);
+        const ruleset = String(view["ruleset"]);
+        const bits = [
+            h("span", { class: `badge phase-${phase}` }, phase),
+            h("span", { id: "round-number" }, `Round ${String(view["round"])}`),
+        ];
+        if (Number(view["battles"]) > 1)
+            bits.push(`Battle ${String(view["battle"])} of ${String(view["battles"])}`);
+        if (ruleset === "13th-age") {
+            bits.push(h("span", { id: "escalation", class: "escalation", title: "The escalation die: a bonus to the heroes' attacks" }, "Escalation die ", h("span", { class: "die d6" }, String(view["escalation"])), view["escalation_held"] ? " (held)" : ""));
+        }
+        if (ruleset === "orcus")
+            bits.push(`Clock: ${String(view["clock"])} min`);
+        const ftd = view["ftd"];
+        if (ftd)
+            bits.push(`Light: ${words(String(ftd["light"]))}`);
+        const ose = view["ose"];
+        const exploration = ose?.["exploration"];
+        if (exploration)
+            bits.push(`Exploration turn ${String(exploration["turn"])}`);
+        const winner = view["winner"];
+        if (winner)
+            bits.push(h("strong", {}, `The ${String(winner)} won`));
+        if (view["seed_revealed"])
+            bits.push(h("span", { class: "badge" }, "seed revealed"));
+        fill(round, bits.map((b, i) => [i ? " · " : "", b]));
+    };
+    const renderOrder = () => {
+        const list = combatants(view);
+        const ids = view?.["order"] ?? [];
+        const current = view?.["current"];
+        const shown = ids.length ? ids.map((id) => byId.get(id)).filter((c) => !!c) : list;
+        fill(order, shown.map((c) => h("li", {
+            class: `side-${c.side} status-${c.status}${c.id === current ? " current" : ""}`,
+            "aria-current": c.id === current ? "step" : null,
+            "data-id": c.id,
+        }, h("span", { class: "name" }, c.name), c.initiative === null ? null : h("span", { class: "muted" }, ` ${c.initiative}`), c.id === current ? h("span", { class: "turn" }, " ◀ turn") : null)));
+    };
+    const hpBar = (c) => {
+        if (c.hp === null || c.max_hp === null) {
+            // The public view hides monsters' hit points; whether one is staggered is public.
+            return h("div", { class: "hp hidden-hp", "data-hp": "hidden" }, h("span", { class: "hp-text" }, c.staggered ? "staggered" : "hit points hidden"));
+        }
+        const frac = c.max_hp > 0 ? Math.max(0, Math.min(1, c.hp / c.max_hp)) : 0;
+        const bar = h("div", { class: `hp-fill${c.staggered ? " staggered" : ""}` });
+        bar.style.width = `${Math.round(frac * 100)}%`;
+        const wrap = h("div", {
+            class: "hp",
+            role: "meter",
+            "aria-valuemin": 0,
+            "aria-valuemax": c.max_hp,
+            "aria-valuenow": c.hp,
+            "aria-label": `${c.name} hit points`,
+            "data-hp": c.hp,
+        }, bar, h("span", { class: "hp-text" }, `${c.hp} / ${c.max_hp}${c.temp_hp ? ` (+${c.temp_hp} temp)` : ""}`));
+        return wrap;
+    };
+    const renderCards = () => {
+        const list = combatants(view);
+        const current = view?.["current"];
+        const mine = new Set(controls(role));
+        const card = (c) => h("article", {
+            class: `card side-${c.side} status-${c.status}${c.id === current ? " current" : ""}${mine.has(c.id) ? " mine" : ""}`,
+            "data-id": c.id,
+            "aria-label": c.name,
+        }, h("header", {}, h("strong", {}, c.name), h("span", { class: "muted" }, ` L${c.level}${c.template !== c.id ? ` ${c.template}` : ""}`), mine.has(c.id) ? h("span", { class: "badge" }, "yours") : null), hpBar(c), h("div", { class: "facts" }, c.status !== "conscious" ? h("span", { class: "badge danger" }, words(c.status)) : null, c.staggered && c.hp !== null ? h("span", { class: "badge warn" }, "staggered") : null, h("div", {}, `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}`), c.engaged_with.length ? h("div", {}, `Engaged with ${c.engaged_with.map(name).join(", ")}`) : null, c.far_away ? h("div", {}, "Far away") : null), c.effects.length
+            ? h("ul", { class: "effects" }, c.effects.map((e) => h("li", {}, describeEffectKind(e["kind"]), h("span", { class: "muted" }, ` — ${describeDuration(e["duration"], name, String(e["source"]))}`))))
+            : null);
+        const sides = ["heroes", "monsters"];
+        fill(cards, sides.map((side) => {
+            const of = list.filter((c) => c.side === side);
+            return of.length
+                ? h("section", { class: "side" }, h("h3", {}, side === "heroes" ? "Heroes" : "Monsters"), of.map(card))
+                : null;
+        }));
+    };
+    /** The square a command goes to or aims at: a move's last step, an area's origin. */
+    const squareOf = (command) => {
+        const [, body] = variant(command);
+        const path = body["path"];
+        const at = Array.isArray(path) && path.length ? path[path.length - 1] : body["origin"];
+        if (at !== null && typeof at === "object" && "x" in at && "y" in at) {
+            return { x: Number(at.x), y: Number(at.y) };
+        }
+        return null;
+    };
+    /** The squares of the opened pickers' choices, to click on the map instead of in the list. */
+    const mapTargets = (cell) => actions
+        .filter((a) => open.has(`${a.actor ?? ""}|${a.group}`))
+        .flatMap((a) => {
+        const q = squareOf(a.command);
+        if (!q)
+            return [];
+        const go = () => void send(a.command, `${a.group} (${a.label})`);
+        return [
+            s("rect", {
+                x: q.x * cell + 2,
+                y: q.y * cell + 2,
+                width: cell - 4,
+                height: cell - 4,
+                class: "target",
+                tabindex: 0,
+                role: "button",
+                "aria-label": `${a.group}: ${a.label}`,
+                "data-group": a.group,
+                "data-label": a.label,
+                onclick: go,
+                onkeydown: (ev) => {
+                    const k = ev.key;
+                    if (k === "Enter" || k === " ") {
+                        ev.preventDefault();
+                        go();
+                    }
+                },
+            }, s("title", {}, `${a.group}: ${a.label}`)),
+        ];
+    });
+    const renderGrid = () => {
+        const map = view?.["map"];
+        if (!map) {
+            gridBox.hidden = true;
+            return;
+        }
+        gridBox.hidden = false;
+        const w = Number(map["width"]);
+        const hgt = Number(map["height"]);
+        const cell = 32;
+        const squares = (key) => map[key] ?? [];
+        const layer = (key, cls) => squares(key).map((q) => s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: cls }));
+        const current = view?.["current"];
+        const zones = [];
+        const tokens = [];
+        for (const c of combatants(view)) {
+            const g = c.grid;
+            const sq = g?.["square"];
+            if (!g || !sq)
+                continue;
+            for (const z of g["zones"] ?? []) {
+                for (const q of z["squares"] ?? []) {
+                    zones.push(s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: "zone" }));
+                }
+            }
+            if (c.status === "dead" || c.status === "slain")
+                continue;
+            const n = SQUARES[String(g["size"] ?? c.size)] ?? 1;
+            const r = (n * cell) / 2 - 3;
+            const cx = sq.x * cell + (n * cell) / 2;
+            const cy = sq.y * cell + (n * cell) / 2;
+            const initials = c.name
+                .split(/\s+/)
+                .map((p) => p[0] ?? "")
+                .join("")
+                .slice(0, 2)
+                .toUpperCase();
+            tokens.push(s("g", { class: `token side-${c.side}${c.id === current ? " current" : ""}`, "data-id": c.id }, s("title", {}, `${c.name} (${sq.x}, ${sq.y})`), s("circle", { cx, cy, r }), s("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, initials)));
+        }
+        const lines = [];
+        for (let x = 0; x <= w; x++)
+            lines.push(s("line", { x1: x * cell, y1: 0, x2: x * cell, y2: hgt * cell }));
+        for (let y = 0; y <= hgt; y++)
+            lines.push(s("line", { x1: 0, y1: y * cell, x2: w * cell, y2: y * cell }));
+        fill(gridBox, h("h2", { id: "grid-h" }, "Map"), s("svg", {
+            viewBox: `0 0 ${w * cell} ${hgt * cell}`,
+            role: "img",
+            "aria-label": `Battle map, ${w} by ${hgt} squares`,
+            class: "map",
+        }, s("rect", { x: 0, y: 0, width: w * cell, height: hgt * cell, class: "floor" }), layer("water", "water"), layer("difficult", "difficult"), layer("lightly_obscured", "obscured"), layer("heavily_obscured", "obscured heavy"), layer("totally_obscured", "obscured total"), layer("dim_light", "dim"), layer("darkness", "dark"), layer("climbable", "climbable"), layer("transparent", "transparent"), layer("blocking", "wall"), zones, s("g", { class: "gridlines" }, lines), tokens, mapTargets(cell)), h("p", { class: "legend muted" }, "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is. Open a move or an area's picker to choose its square on the map."));
+    };
+    // ----- legal actions -----
+    const renderActions = () => {
+        const focusKey = document.activeElement?.dataset?.["key"];
+        if (role === "spectator") {
+            fill(actionsBox, h("p", { class: "muted" }, "You are watching: spectators send no commands."));
+            return;
+        }
+        const byActor = new Map();
+        for (const a of actions) {
+            const k = a.actor ?? "";
+            byActor.set(k, [...(byActor.get(k) ?? []), a]);
+        }
+        const sections = [];
+        for (const [actor, list] of byActor) {
+            const groups = new Map();
+            for (const a of list)
+                groups.set(a.group, [...(groups.get(a.group) ?? []), a]);
+            const buttons = [];
+            for (const [group, choices] of groups) {
+                const key = `${actor}|${group}`;
+                const only = choices.length === 1 ? choices[0] : undefined;
+                if (only) {
+                    buttons.push(h("button", {
+                        type: "button",
+                        class: "action",
+                        "data-actor": actor,
+                        "data-group": group,
+                        "data-label": only.label,
+                        "data-key": key,
+                        disabled: busy,
+                        onclick: () => void send(only.command, only.label ? `${group} (${only.label})` : group),
+                    }, group, only.label ? h("span", { class: "label" }, `: ${only.label}`) : null));
+                    continue;
+                }
+                const expanded = open.has(key);
+                const pickerId = `pick-${key.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+                buttons.push(h("div", { class: "group" }, h("button", {
+                    type: "button",
+                    class: "action",
+                    "aria-expanded": expanded ? "true" : "false",
+                    "aria-controls": pickerId,
+                    "data-actor": actor,
+                    "data-group": group,
+                    "data-key": key,
+                    disabled: busy,
+                    onclick: () => {
+                        if (open.has(key))
+                            open.delete(key);
+                        else
+                            open.add(key);
+                        renderActions();
+                        renderGrid();
+                        const first = document.querySelector(`#${pickerId} button`);
+                        first?.focus();
+                    },
+                }, `${group} ▸`), h("div", { id: pickerId, class: "picker", role: "group", "aria-label": `${group}: choose`, hidden: !expanded }, choices.map((c) => h("button", {
+                    type: "button",
+                    class: "choice",
+                    "data-actor": actor,
+                    "data-group": group,
+                    "data-label": c.label,
+                    "data-key": `${key}|${c.label}`,
+                    disabled: busy,
+                    onclick: () => {
+                        open.delete(key);
+                        renderGrid();
+                        void send(c.command, `${group} (${c.label})`);
+                    },
+                }, c.label || group)))));
+            }
+            sections.push(h("section", { class: "actor", "data-actor": actor }, h("h3", {}, actor ? name(actor) : "Session"), h("div", { class: "buttons" }, buttons)));
+        }
+        fill(actionsBox, sections.length ? sections : h("p", { class: "muted" }, idle()), rawCommand());
+        if (focusKey) {
+            const again = [...actionsBox.querySelectorAll("[data-key]")].find((e) => e.dataset["key"] === focusKey);
+            again?.focus();
+        }
+    };
+    const idle = () => {
+        const phase = view?.["phase"];
+        if (phase === "setup")
+            return "Waiting for the GM to start the battle.";
+        if (phase === "ended")
+            return "The battle is over.";
+        return "Nothing to do right now: it is someone else's turn.";
+    };
+    // A command typed as JSON, for what the buttons do not offer yet: the server checks it as any.
+    const rawText = h("textarea", {
+        id: "raw-command",
+        rows: 2,
+        spellcheck: "false",
+        placeholder: '{"end_turn":{"actor":"brakka"}}',
+        "aria-describedby": "raw-help",
+    });
+    let rawOpen = false;
+    const rawCommand = () => {
+        const details = h("details", { class: "raw", open: rawOpen }, h("summary", {}, "Another command (JSON)"), h("p", { id: "raw-help", class: "help" }, "Any command of protocol/README.md; the server checks it like a button's and says why when it refuses."), rawText, h("button", {
+            type: "button",
+            id: "raw-send",
+            disabled: busy,
+            onclick: () => {
+                let command;
+                try {
+                    command = JSON.parse(rawText.value);
+                }
+                catch (e) {
+                    showNotice(`That is not JSON: ${String(e)}`);
+                    return;
+                }
+                void send(command, "The command");
+            },
+        }, "Send"));
+        details.addEventListener("toggle", () => (rawOpen = details.open));
+        return details;
+    };
+    // ----- the log -----
+    const dice = (r) => h("span", { class: "roll", title: r.expr }, h("span", { class: "expr" }, r.expr), " ", r.dice.map((d) => h("span", { class: `die d${d.sides}${d.kept ? "" : " dropped"}`, title: `d${d.sides}${d.kept ? "" : ", not kept"}` }, String(d.face))), r.modifier ? ` ${r.modifier < 0 ? "−" : "+"} ${Math.abs(r.modifier)}` : "", ` = ${r.total}`);
+    const addLine = (seq, line) => {
+        const nearBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
+        logList.append(h("li", { class: `ev ev-${line.kind}${line.hidden ? " secret" : ""}`, "data-seq": seq, "data-kind": line.kind }, h("span", { class: "seq" }, `#${seq}`), " ", line.text, line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(dice)) : null));
+        while (logList.childElementCount > MAX_LOG)
+            logList.firstElementChild?.remove();
+        if (nearBottom)
+            logList.scrollTop = logList.scrollHeight;
+    };
+    const onEvent = (e) => {
+        // Names come from the view: events before the first view wait for it.
+        if (!view) {
+            backlog.push(e);
+            return;
+        }
+        addLine(e.seq, narrate(e.event, names));
+    };
+    const renderVerify = () => {
+        if (!welcome)
+            return;
+        const download = h("button", { type: "button", id: "download-log", class: "small" }, "Download the log");
+        download.addEventListener("click", () => {
+            void (async () => {
+                const r = await fetch(`/sessions/${encodeURIComponent(welcome?.session ?? "")}/log`, {
+                    headers: { Authorization: `Bearer ${token}` },
+                });
+                if (!r.ok) {
+                    showNotice(`Cannot download the log: ${r.status}`);
+                    return;
+                }
+                const url = URL.createObjectURL(await r.blob());
+                const a = h("a", { href: url, download: `${welcome?.session ?? "fight"}.jsonl` });
+                a.click();
+                URL.revokeObjectURL(url);
+            })();
+        });
+        fill(verify, h("details", {}, h("summary", {}, "Check the dice"), h("p", {}, "The server committed to its seed before the first die: SHA-256(seed ‖ salt) = ", h("code", { class: "commitment" }, welcome.commitment), ". When the battle ends it reveals both; then download the log and run ", h("code", {}, "fray verify fight.jsonl"), " to re-decide every command and compare every die."), download));
+    };
+    // ----- the connection -----
+    const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    const client = new FrayClient({ url: wsUrl, token, history: true }, {
+        welcome: (w) => {
+            welcome = w;
+            role = w.role;
+            who.textContent = roleText(w.role);
+            title.textContent = givenTitle ?? `Fray · ${w.ruleset}`;
+            document.title = `Fray · ${roleText(w.role)} · ${w.session}`;
+            renderVerify();
+            if (givenTitle === null)
+                void findTitle(w.session);
+        },
+        view: (v, seq) => {
+            view = v;
+            tableRoot.dataset["viewSeq"] = String(seq);
+            tableRoot.dataset["phase"] = String(v["phase"]);
+            byId.clear();
+            for (const c of combatants(v))
+                byId.set(c.id, c);
+            renderHeader();
+            renderOrder();
+            renderCards();
+            renderGrid();
+            for (const e of backlog.splice(0))
+                addLine(e.seq, narrate(e.event, names));
+            renderActions();
+        },
+        legalActions: (a) => {
+            actions = a;
+            renderActions();
+            renderGrid();
+        },
+        event: onEvent,
+        error: (code, message) => showNotice(`The server says ${code}: ${message}`),
+        status: (st, detail) => {
+            status.textContent = st === "open" ? "Connected" : st === "reconnecting" ? `Reconnecting… ${detail}` : st === "closed" ? `Disconnected: ${detail}` : "Connecting…";
+            status.dataset["state"] = st;
+        },
+    });
+    const findTitle = async (session) => {
+        try {
+            const key = operatorKey();
+            const r = await fetch("/sessions", { headers: key ? { Authorization: `Bearer ${key}` } : {} });
+            if (!r.ok)
+                return;
+            const list = (await r.json());
+            const t = list.find((x) => x.session === session)?.title;
+            if (t)
+                title.textContent = t;
+        }
+        catch {
+            // The title is a nicety: the session id stays.
+        }
+    };
+    fill(tableRoot, h("header", { class: "top" }, h("a", { href: "#/", class: "home", "aria-label": "Lobby" }, "⌂"), title, who, status), round, h("div", { class: "columns" }, h("div", { class: "left" }, h("section", { "aria-labelledby": "order-h" }, h("h2", { id: "order-h" }, "Initiative"), order), gridBox, h("section", { "aria-labelledby": "cards-h" }, h("h2", { id: "cards-h" }, "Combatants"), cards)), h("div", { class: "right" }, h("section", { "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, "Actions"), notice, actionsBox), h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Narrative and dice"), logList), verify)));
+    fill(root, tableRoot);
+    client.connect().catch((e) => showNotice(`Cannot join: ${String(e)}`));
+    return () => client.close();
+}

@@ -1,0 +1,27 @@
+// The page's entry: `#/` is the lobby, `#/table?token=…` a seat's table. The token stays in the
+// URL's fragment, which the browser never sends to a server.
+
+import { lobby } from "./lobby.js";
+import { table } from "./table.js";
+
+const root = document.getElementById("app");
+let leave: (() => void) | null = null;
+
+function route(): void {
+  if (!root) return;
+  leave?.();
+  leave = null;
+  const hash = location.hash.replace(/^#/, "");
+  const [path, query] = hash.split("?", 2);
+  const params = new URLSearchParams(query ?? "");
+  const token = params.get("token");
+  if (path === "/table" && token) {
+    leave = table(root, token, params.get("title"));
+  } else {
+    document.title = "Fray";
+    lobby(root);
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,647 @@
+//! The browser client in a real Chromium, through WebDriver (Debian's `chromedriver`, started
+//! here on a free port): the lobby lists the fights and creates one; a GM and a player, each in
+//! their own browser, play a 13th Age fight to its end by clicking the legal-action buttons; a
+//! spectator's page shows the same events with the monsters' hit points hidden; a refused
+//! command's reason is shown. Screenshots go to `<target>/tmp/browser/` (look at them).
+//!
+//! Without `chromedriver` the test fails saying what to install, unless `FRAY_SKIP_BROWSER=1`.
+
+use anyhow::{Context, Result, anyhow, bail, ensure};
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use fray_tests::{ADMIN_KEY, TestServer};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// How long any one wait may take (the page answers in milliseconds; this is for slow CI).
+const WAIT: Duration = Duration::from_secs(20);
+
+/// `chromedriver` on a free port; killed when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+    profiles: Vec<tempfile::TempDir>,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn find(program: &str, fallback: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join(program))
+        .chain(std::iter::once(PathBuf::from(fallback)))
+        .find(|p| p.is_file())
+}
+
+impl Driver {
+    /// Starts chromedriver; `None` when it is missing and `FRAY_SKIP_BROWSER=1` says to skip.
+    async fn start() -> Result<Option<Driver>> {
+        let Some(path) = find("chromedriver", "/usr/bin/chromedriver") else {
+            if std::env::var("FRAY_SKIP_BROWSER").as_deref() == Ok("1") {
+                eprintln!(
+                    "chromedriver not found; FRAY_SKIP_BROWSER=1: the browser tests are skipped"
+                );
+                return Ok(None);
+            }
+            bail!(
+                "chromedriver not found: the browser tests need Chromium and its WebDriver \
+                 (Debian: apt-get install -y chromium chromium-driver); set FRAY_SKIP_BROWSER=1 \
+                 to skip them"
+            );
+        };
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?
+            .local_addr()?
+            .port();
+        let child = Command::new(&path)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("starting {}", path.display()))?;
+        let driver = Driver {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+            profiles: Vec::new(),
+        };
+        let start = Instant::now();
+        while tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+        {
+            if start.elapsed() > WAIT {
+                bail!("chromedriver did not listen on port {port}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Ok(Some(driver))
+    }
+
+    /// A new browser (its own Chromium and profile).
+    async fn browser(&mut self, width: u32, height: u32) -> Result<Client> {
+        let profile = tempfile::tempdir()?;
+        let mut args = vec![
+            "--headless".to_string(),
+            "--no-sandbox".into(),
+            "--disable-gpu".into(),
+            "--disable-quic".into(),
+            "--no-first-run".into(),
+            "--disable-background-networking".into(),
+            "--disable-component-update".into(),
+            "--disable-sync".into(),
+            "--disable-dev-shm-usage".into(),
+            format!("--window-size={width},{height}"),
+            format!("--user-data-dir={}", profile.path().display()),
+        ];
+        args.sort();
+        let mut options = json!({ "args": args });
+        if let Some(binary) = find("chromium", "/usr/bin/chromium") {
+            options["binary"] = json!(binary.display().to_string());
+        }
+        let mut caps = serde_json::Map::new();
+        caps.insert("goog:chromeOptions".into(), options);
+        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&self.url)
+            .await
+            .context("opening a Chromium session through chromedriver")?;
+        self.profiles.push(profile);
+        Ok(client)
+    }
+}
+
+/// Where the screenshots go.
+fn shots() -> Result<PathBuf> {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+async fn screenshot(c: &Client, name: &str) -> Result<()> {
+    let png = c.screenshot().await?;
+    std::fs::write(shots()?.join(format!("{name}.png")), png)?;
+    Ok(())
+}
+
+/// Runs `js` (a function body returning a value) until it returns something other than null
+/// or false; returns that.
+async fn until(c: &Client, what: &str, js: &str, args: Vec<Value>) -> Result<Value> {
+    let start = Instant::now();
+    loop {
+        let v = c.execute(js, args.clone()).await?;
+        if !(v.is_null() || v == Value::Bool(false)) {
+            return Ok(v);
+        }
+        if start.elapsed() > WAIT {
+            bail!("timed out waiting for {what}");
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+async fn wait_css(c: &Client, css: &str) -> Result<Element> {
+    until(
+        c,
+        css,
+        "return document.querySelector(arguments[0]) !== null;",
+        vec![json!(css)],
+    )
+    .await?;
+    Ok(c.find(Locator::Css(css)).await?)
+}
+
+async fn text(c: &Client, css: &str) -> Result<String> {
+    Ok(wait_css(c, css).await?.text().await?)
+}
+
+/// The last event's seq on a table page, and its view's seq.
+async fn seqs(c: &Client) -> Result<(u64, u64)> {
+    let v = c
+        .execute(
+            "const last = document.querySelector('#log li:last-child');
+             const t = document.getElementById('table');
+             return [Number(last ? last.dataset.seq : 0), Number(t ? t.dataset.viewSeq ?? -1 : -1)];",
+            vec![],
+        )
+        .await?;
+    let n = |i: usize| v.get(i).and_then(Value::as_u64).unwrap_or(0);
+    Ok((n(0), n(1)))
+}
+
+/// Waits until the page's log and view have caught up with event `seq`.
+async fn caught_up(c: &Client, seq: u64) -> Result<()> {
+    until(
+        c,
+        &format!("the page to reach seq {seq}"),
+        "const last = document.querySelector('#log li:last-child');
+         const t = document.getElementById('table');
+         return !!last && Number(last.dataset.seq) >= arguments[0]
+             && !!t && Number(t.dataset.viewSeq) >= arguments[0]
+             && !document.getElementById('actions').hasAttribute('aria-busy');",
+        vec![json!(seq)],
+    )
+    .await?;
+    Ok(())
+}
+
+/// The play policy, run in a page: for the combatant whose turn it is, when this page offers it
+/// actions — attack an enemy, else engage one, else end the turn. Returns `[group, label]` or
+/// null. Only the buttons the page shows are used (their groups and labels).
+const CHOOSE: &str = r#"
+const cur = document.querySelector('#order li[aria-current]');
+const phase = document.getElementById('table').dataset.phase;
+if (!cur || phase !== 'running') return null;
+const id = cur.dataset.id;
+const sec = document.querySelector(`#actions section.actor[data-actor="${id}"]`);
+if (!sec) return null;
+const me = document.querySelector(`#combatants article[data-id="${id}"]`);
+const mySide = me.classList.contains('side-heroes') ? 'side-heroes' : 'side-monsters';
+const enemies = new Set([...document.querySelectorAll('#combatants article')]
+  .filter(a => !a.classList.contains(mySide) && a.classList.contains('status-conscious'))
+  .map(a => a.getAttribute('aria-label')));
+const choices = [...sec.querySelectorAll('button[data-label]')]
+  .map(b => [b.dataset.group, b.dataset.label]);
+const other = new Set(['End turn', 'Rally', 'Ready', 'Delay', 'Engage', 'Move', 'Disengage',
+  'Intercept', 'Healing potion', 'Stabilize', 'Let go', 'Quick rest', 'Undelay', 'Fight in spirit']);
+const attack = choices.find(([g, l]) => !other.has(g) && !g.includes('(') && enemies.has(l));
+if (attack) return attack;
+const engage = choices.find(([g, l]) => g === 'Engage' && enemies.has(l));
+if (engage) return engage;
+const end = choices.find(([g]) => g === 'End turn');
+return end ?? null;
+"#;
+
+/// Clicks the button of `group` and `label` in a page's actions, opening its picker first when
+/// the group has several choices.
+async fn click_action(c: &Client, group: &str, label: &str) -> Result<()> {
+    let quoted = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+    let choice = format!(
+        "#actions button[data-group=\"{}\"][data-label=\"{}\"]",
+        quoted(group),
+        quoted(label)
+    );
+    let el = c.find(Locator::Css(&choice)).await?;
+    if !el.is_displayed().await? {
+        let opener = format!(
+            "#actions button[data-group=\"{}\"][aria-expanded]",
+            quoted(group)
+        );
+        c.find(Locator::Css(&opener)).await?.click().await?;
+        wait_css(c, &format!("{choice}:not([disabled])")).await?;
+        let el = c.find(Locator::Css(&choice)).await?;
+        el.click().await?;
+    } else {
+        el.click().await?;
+    }
+    Ok(())
+}
+
+/// GET over a raw socket: (status, content type, body).
+async fn get(addr: SocketAddr, path: &str) -> Result<(u16, String, String)> {
+    let mut s = tokio::net::TcpStream::connect(addr).await?;
+    s.write_all(
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .await?;
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await?;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| anyhow!("no header end"))?;
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| anyhow!("no status"))?;
+    let ctype = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-type:")
+                .map(|v| v.trim().to_string())
+        })
+        .unwrap_or_default();
+    Ok((status, ctype, body.to_string()))
+}
+
+#[tokio::test]
+async fn the_server_serves_the_page_its_modules_and_the_encounters() -> Result<()> {
+    let server = TestServer::start().await?;
+    let (status, ctype, body) = get(server.addr, "/").await?;
+    assert_eq!(status, 200);
+    assert!(ctype.starts_with("text/html"), "{ctype}");
+    assert!(
+        body.contains("<script type=\"module\" src=\"/app.js\">"),
+        "{body}"
+    );
+    for path in ["/app.js", "/client.js", "/table.js"] {
+        let (status, ctype, body) = get(server.addr, path).await?;
+        assert_eq!(status, 200, "{path}");
+        assert!(ctype.starts_with("text/javascript"), "{path}: {ctype}");
+        assert!(!body.is_empty(), "{path}");
+    }
+    let (status, ctype, _) = get(server.addr, "/app.css").await?;
+    assert_eq!((status, ctype.starts_with("text/css")), (200, true));
+    let (status, _, _) = get(server.addr, "/nothing.js").await?;
+    assert_eq!(status, 404);
+    let (status, ctype, body) = get(server.addr, "/encounters").await?;
+    assert_eq!(status, 200);
+    assert!(ctype.starts_with("application/json"), "{ctype}");
+    let list: Vec<Value> = serde_json::from_str(&body)?;
+    let goblins = list
+        .iter()
+        .find(|e| e["name"] == "goblin-ambush")
+        .ok_or_else(|| anyhow!("no goblin-ambush in {body}"))?;
+    assert_eq!(goblins["ruleset"], "13th-age");
+    assert_eq!(goblins["title"], "Goblin ambush at Ford Varren");
+    assert!(
+        goblins["toml"]
+            .as_str()
+            .is_some_and(|t| t.contains("ruleset"))
+    );
+    server.stop().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gm_and_a_player_play_a_13th_age_fight_in_chromium() -> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    let server = TestServer::start().await?;
+    let base = format!("http://{}/", server.addr);
+    let gm = driver.browser(1280, 1000).await?;
+    let result = play(&mut driver, &gm, &base).await;
+    if result.is_err() {
+        let _ = screenshot(&gm, "failure-gm").await;
+    }
+    let _ = gm.close().await;
+    server.stop().await;
+    result
+}
+
+async fn play(driver: &mut Driver, gm: &Client, base: &str) -> Result<()> {
+    // The lobby: create the fight with the operator key, from the built-in encounter list.
+    gm.goto(base).await?;
+    wait_css(gm, "#encounter option[value=\"goblin-ambush\"]").await?;
+    wait_css(gm, "#operator-key")
+        .await?
+        .send_keys(ADMIN_KEY)
+        .await?;
+    gm.execute(
+        "const s = document.getElementById('encounter'); s.value = 'goblin-ambush';
+         document.getElementById('seed').value = '7';",
+        vec![],
+    )
+    .await?;
+    screenshot(gm, "01-lobby").await?;
+    wait_css(gm, "#create").await?.click().await?;
+    let gm_link = wait_css(gm, "a[data-seat=\"gm\"]")
+        .await?
+        .attr("href")
+        .await?;
+    let alice_link = wait_css(gm, "a[data-seat=\"player:alice\"]")
+        .await?
+        .attr("href")
+        .await?;
+    let spectator_link = wait_css(gm, "a[data-seat=\"spectator\"]")
+        .await?
+        .attr("href")
+        .await?;
+    let (Some(gm_link), Some(alice_link), Some(spectator_link)) =
+        (gm_link, alice_link, spectator_link)
+    else {
+        bail!("a seat link has no href");
+    };
+    // The list now shows the new fight (the operator key lists every fight).
+    let listed = text(gm, "#sessions li[data-session]").await?;
+    ensure!(listed.contains("Goblin ambush at Ford Varren"), "{listed}");
+    screenshot(gm, "02-lobby-created").await?;
+
+    // Three seats, three browsers.
+    gm.goto(&gm_link).await?;
+    let alice = driver.browser(1100, 1000).await?;
+    let spectator = driver.browser(390, 844).await?;
+    alice.goto(&alice_link).await?;
+    spectator.goto(&spectator_link).await?;
+    ensure!(text(gm, "#role").await? == "Game master");
+    ensure!(text(&alice, "#role").await? == "Player alice");
+    ensure!(text(&spectator, "#role").await? == "Spectator");
+    // Before the battle only the GM may start it.
+    wait_css(gm, "#actions button[data-group=\"Start battle\"]").await?;
+    let alice_actions = text(&alice, "#actions").await?;
+    ensure!(!alice_actions.contains("Start battle"), "{alice_actions}");
+
+    // A refused command shows its reason: Alice commands one of Bob's heroes.
+    wait_css(&alice, "#actions details.raw summary")
+        .await?
+        .click()
+        .await?;
+    wait_css(&alice, "#raw-command")
+        .await?
+        .send_keys(r#"{"end_turn":{"actor":"orin"}}"#)
+        .await?;
+    wait_css(&alice, "#raw-send").await?.click().await?;
+    until(
+        &alice,
+        "the refusal",
+        "const n = document.getElementById('notice'); return !n.hidden && n.textContent;",
+        vec![],
+    )
+    .await?;
+    let refusal = text(&alice, "#notice").await?;
+    ensure!(
+        refusal.contains("not_your_combatant") && refusal.contains("does not control orin"),
+        "{refusal}"
+    );
+    screenshot(&alice, "03-player-refused").await?;
+
+    wait_css(gm, "#actions button[data-group=\"Start battle\"]")
+        .await?
+        .click()
+        .await?;
+    let pages = [("alice", &alice), ("gm", gm)];
+    let mut clicks = 0;
+    let mut by_alice = 0;
+    let mut refused = 0;
+    let mut shot_mid = false;
+    loop {
+        // Both players' pages have caught up with the last event before anyone decides.
+        let (gm_seq, _) = seqs(gm).await?;
+        let (alice_seq, _) = seqs(&alice).await?;
+        let seq = gm_seq.max(alice_seq);
+        caught_up(gm, seq).await?;
+        caught_up(&alice, seq).await?;
+        let phase = gm
+            .execute(
+                "return document.getElementById('table').dataset.phase;",
+                vec![],
+            )
+            .await?;
+        if phase == "ended" {
+            break;
+        }
+        if clicks > 600 {
+            bail!("the fight did not end in 600 clicks");
+        }
+        // The player acts for her heroes on her page, the GM for everyone else on his.
+        let mut chosen = None;
+        for (who, page) in pages {
+            let v = page.execute(CHOOSE, vec![]).await?;
+            if let (Some(g), Some(l)) = (
+                v.get(0).and_then(Value::as_str),
+                v.get(1).and_then(Value::as_str),
+            ) {
+                chosen = Some((who, page, g.to_string(), l.to_string()));
+                break;
+            }
+        }
+        let Some((who, page, group, label)) = chosen else {
+            bail!("no page offers an action to the combatant whose turn it is (seq {seq})");
+        };
+        click_action(page, &group, &label).await?;
+        clicks += 1;
+        if who == "alice" {
+            by_alice += 1;
+        }
+        // The click is answered: the command's events arrive, or its refusal is shown (a
+        // button can be a moment stale while the other page's command lands; then choose again).
+        until(
+            page,
+            "the command's answer",
+            "const last = document.querySelector('#log li:last-child');
+             const n = document.getElementById('notice');
+             const busy = document.getElementById('actions').hasAttribute('aria-busy');
+             return !busy && ((!!last && Number(last.dataset.seq) > arguments[0]) || !n.hidden);",
+            vec![json!(seq)],
+        )
+        .await?;
+        let notice = page
+            .execute("const n = document.getElementById('notice'); return n.hidden ? null : n.textContent;", vec![])
+            .await?;
+        if let Some(n) = notice.as_str() {
+            refused += 1;
+            if refused > 10 {
+                bail!("too many refusals; the last: {n}");
+            }
+        }
+        if !shot_mid && clicks >= 20 {
+            shot_mid = true;
+            screenshot(gm, "04-gm-mid-fight").await?;
+            screenshot(&alice, "05-player-mid-fight").await?;
+            screenshot(&spectator, "06-spectator-phone").await?;
+        }
+    }
+    eprintln!(
+        "the fight ended after {clicks} clicks ({by_alice} by the player, {refused} refused)"
+    );
+    ensure!(by_alice > 0, "the player never acted");
+
+    // Everyone saw the end and the seed.
+    let (gm_seq, _) = seqs(gm).await?;
+    until(
+        gm,
+        "the seed",
+        "return !!document.querySelector('#log li[data-kind=\"seed_revealed\"]');",
+        vec![],
+    )
+    .await?;
+    caught_up(&spectator, gm_seq).await?;
+    caught_up(&alice, gm_seq).await?;
+    screenshot(gm, "07-gm-ended").await?;
+    screenshot(&alice, "08-player-ended").await?;
+    screenshot(&spectator, "09-spectator-ended").await?;
+
+    // The spectator's page shows the same events, with the same dice; the monsters' hit
+    // points are hidden from it and shown to the GM.
+    let events = "return [...document.querySelectorAll('#log li')].map(li => [Number(li.dataset.seq), li.dataset.kind, li.dataset.kind === 'attack_rolled' || li.dataset.kind === 'damage_rolled' ? li.textContent : '']);";
+    let on_gm = gm.execute(events, vec![]).await?;
+    let on_spectator = spectator.execute(events, vec![]).await?;
+    ensure!(
+        on_gm == on_spectator,
+        "the spectator's log differs from the GM's"
+    );
+    let on_alice = alice.execute(events, vec![]).await?;
+    ensure!(on_gm == on_alice, "the player's log differs from the GM's");
+    let count = on_gm.as_array().map_or(0, Vec::len);
+    ensure!(count > 50, "only {count} events");
+    let hidden = spectator
+        .execute("return document.querySelectorAll('#combatants article.side-monsters [data-hp=\"hidden\"]').length;", vec![])
+        .await?;
+    let shown = gm
+        .execute("return document.querySelectorAll('#combatants article.side-monsters [role=\"meter\"]').length;", vec![])
+        .await?;
+    ensure!(
+        (hidden.as_u64(), shown.as_u64()) == (Some(5), Some(5)),
+        "monsters' hit points: {hidden} hidden from the spectator, {shown} shown to the GM"
+    );
+    // Every die of every attack roll is shown as a face.
+    let faces = gm
+        .execute("return document.querySelectorAll('#log li[data-kind=\"attack_rolled\"] .die.d20').length;", vec![])
+        .await?;
+    ensure!(faces.as_u64().unwrap_or(0) > 0, "no d20 faces in the log");
+
+    let _ = alice.close().await;
+    let _ = spectator.close().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gm_walks_an_orcus_combatant_by_clicking_the_map() -> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    let server = TestServer::start().await?;
+    let created = fray_tests::create_session(server.addr, "bridge-of-bones", 5).await?;
+    let token = created["tokens"]["gm"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no GM token in {created}"))?;
+    let gm = driver.browser(1280, 1000).await?;
+    let result = walk(&gm, server.addr, token).await;
+    if result.is_err() {
+        let _ = screenshot(&gm, "failure-orcus").await;
+    }
+    let _ = gm.close().await;
+    server.stop().await;
+    result
+}
+
+async fn walk(gm: &Client, addr: SocketAddr, token: &str) -> Result<()> {
+    gm.goto(&format!("http://{addr}/#/table?token={token}"))
+        .await?;
+    // The map: its terrain and a token for each combatant.
+    let tokens = until(
+        gm,
+        "the map's tokens",
+        "const n = document.querySelectorAll('svg.map g.token').length;
+         return n > 0 && n === document.querySelectorAll('#combatants article').length ? n : null;",
+        vec![],
+    )
+    .await?;
+    let walls = gm
+        .execute(
+            "return document.querySelectorAll('svg.map rect.wall').length;",
+            vec![],
+        )
+        .await?;
+    ensure!(walls.as_u64().unwrap_or(0) > 0, "no walls drawn");
+    wait_css(gm, "#actions button[data-group=\"Start battle\"]")
+        .await?
+        .click()
+        .await?;
+    // Whoever's turn it is walks: open the Walk picker, then click a square on the map.
+    let current = until(
+        gm,
+        "the first turn",
+        "const c = document.querySelector('#order li[aria-current]'); return c && c.dataset.id;",
+        vec![],
+    )
+    .await?;
+    let current = current.as_str().unwrap_or_default().to_string();
+    let opener = format!(
+        "#actions section.actor[data-actor=\"{current}\"] button[data-group=\"Walk\"][aria-expanded]"
+    );
+    wait_css(gm, &opener).await?.click().await?;
+    let targets = until(
+        gm,
+        "the squares to walk to",
+        "return document.querySelectorAll('svg.map rect.target').length;",
+        vec![],
+    )
+    .await?;
+    screenshot(gm, "10-orcus-walk-targets").await?;
+    let before = until(
+        gm,
+        "the token's square",
+        "const t = document.querySelector(`svg.map g.token[data-id=\"${arguments[0]}\"] title`); return t && t.textContent;",
+        vec![json!(current)],
+    )
+    .await?;
+    let (seq, _) = seqs(gm).await?;
+    // The farthest target from the list's start: the last one drawn.
+    gm.execute(
+        "const ts = document.querySelectorAll('svg.map rect.target'); ts[ts.length - 1].focus();",
+        vec![],
+    )
+    .await?;
+    let label = gm
+        .execute("return document.activeElement.dataset.label;", vec![])
+        .await?;
+    // Keyboard: Enter on the focused square sends the walk.
+    gm.active_element()
+        .await?
+        .send_keys(&char::from(fantoccini::key::Key::Enter).to_string())
+        .await?;
+    until(
+        gm,
+        "the walk's events",
+        "return !!document.querySelector('#log li[data-kind=\"grid_moved\"]');",
+        vec![],
+    )
+    .await?;
+    caught_up(gm, seq + 1).await?;
+    let after = gm
+        .execute(
+            "const t = document.querySelector(`svg.map g.token[data-id=\"${arguments[0]}\"] title`); return t && t.textContent;",
+            vec![json!(current)],
+        )
+        .await?;
+    let label = label.as_str().unwrap_or_default();
+    ensure!(
+        before != after && after.as_str().is_some_and(|t| t.contains(label)),
+        "{current} was at {before}, is at {after}, walked to {label}"
+    );
+    screenshot(gm, "11-orcus-walked").await?;
+    eprintln!("{tokens} tokens, {targets} squares to walk to; {current} walked to {label}");
+    Ok(())
+}
