@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// § Retainers: the result of the hiring reaction roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Hiring {
     /// 2 or less: refusal, −1 on further rolls (in that town or region).
@@ -32,6 +33,7 @@ impl Hiring {
 
 /// § Movement and Encumbrance: the armor column of the movement table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ArmorType {
     /// No armor or magic leather (OSE § Optional Rule: Encumbrance: unarmored).
@@ -50,6 +52,7 @@ pub enum ArmorType {
 /// session reads by their class (`bf_class`). In an `ose` session each is itself (`jungle`
 /// the jungle, `forest` the forest or woods).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Terrain {
     /// Jungle, mountains, swamp: ×1/3 (OSE: jungle).
@@ -95,6 +98,7 @@ impl Terrain {
 
 /// How the party spends a day (§ Overland Travel; § Traveling by Air).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum March {
     /// A day of rest ("restarts" the forced-march progression).
@@ -113,6 +117,7 @@ pub enum March {
 
 /// § Waterborne Travel: the d12 wind direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum WindDirection {
     /// 1.
@@ -154,6 +159,7 @@ impl WindDirection {
 
 /// § Waterborne Travel: the d% wind conditions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum WindConditions {
     /// 01–05: sailing ships cannot move (oared ships row).
@@ -207,6 +213,7 @@ impl WindConditions {
 
 /// A retainer in the session (hired with `hire_retainer`, or `retainer_of` in the content).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Retainer {
     /// The retainer.
     pub retainer: CombatantId,
@@ -220,6 +227,7 @@ pub struct Retainer {
 
 /// A timed effect counted in exploration turns (§ Time and Scale: 10-minute turns).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TimedEffect {
     /// Its id (1, 2, … in the session).
     pub id: u32,
@@ -233,6 +241,7 @@ pub struct TimedEffect {
 
 /// The session's Basic Fantasy bookkeeping.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BfState {
     /// Retainers hired or loaded, with their loyalty.
     pub retainers: Vec<Retainer>,

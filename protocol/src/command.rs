@@ -7,6 +7,13 @@ use serde::{Deserialize, Serialize};
 /// A game command. Commands that act for a combatant name it as `actor`; a player may only name
 /// combatants it controls. Commands without an actor are GM commands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+// The schema describes the flat JSON form: the family wrappers' variants become the family
+// enums themselves (`crate::schema::flatten_families`).
+#[cfg_attr(
+    feature = "schema",
+    schemars(rename = "Command", transform = crate::schema::flatten_families)
+)]
 #[serde(remote = "Self", rename_all = "snake_case")]
 pub enum Command {
     /// GM: roll initiative for everyone and begin round 1.
@@ -176,6 +183,7 @@ pub enum Command {
 /// 13th Age's own commands: a command of another ruleset's family is refused with
 /// `wrong_ruleset` before any ruleset sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ThirteenthAgeCommand {
     /// GM: start with an ambush (13th Age § Ambushes and Surprise): the ambushing side rolls
@@ -269,6 +277,7 @@ pub enum ThirteenthAgeCommand {
 /// Orcus's own commands: a command of another ruleset's family is refused with
 /// `wrong_ruleset` before any ruleset sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OrcusCommand {
     /// Orcus: move along a path of adjacent squares (the squares entered, in order): Walk (a
@@ -573,6 +582,7 @@ pub enum OrcusCommand {
 /// Five Torches Deep's own commands: a command of another ruleset's family is refused with
 /// `wrong_ruleset` before any ruleset sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FiveTorchesCommand {
     /// GM (Five Torches Deep § Saves & Checks): a check — d20 + ability modifier (+ proficiency
@@ -845,6 +855,7 @@ pub enum FiveTorchesCommand {
 /// Old-School Essentials and Basic Fantasy (B/X)'s own commands: a command of another ruleset's family is refused with
 /// `wrong_ruleset` before any ruleset sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BxCommand {
     /// GM (Old-School Essentials § Encounters, Surprise): a d6 for each side not expecting the
@@ -1239,6 +1250,7 @@ pub enum BxCommand {
 
 /// Orcus § Table – Typical Difficulty Classes: easy, moderate, hard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CheckDifficulty {
     /// Easy (DC 8 at level 1).
@@ -1255,6 +1267,7 @@ fn clear() -> crate::bf::Terrain {
 
 /// Orcus skill actions (§ Skill actions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SkillActionKind {
     /// § Feint.
@@ -1281,6 +1294,7 @@ fn one_in_six() -> u32 {
 
 /// The skill used to escape a grapple (Orcus § Escape a Grapple).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EscapeSkill {
     /// Acrobatics vs the grappler's Reflex.
@@ -1291,6 +1305,7 @@ pub enum EscapeSkill {
 
 /// The check the GM calls for against a retreat (Five Torches Deep § Retreat).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RetreatCheck {
     /// The ability (e.g. `dex` to break through an encirclement).
     pub ability: crate::ftd::Ability,
@@ -1551,6 +1566,7 @@ impl Command {
 
 /// How an attack is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AttackMode {
     /// On the actor's turn, as a standard action (or the attack's own action type).
@@ -1566,6 +1582,7 @@ pub enum AttackMode {
 
 /// What the GM does with the escalation die.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EscalationAction {
     /// It stops advancing (the heroes avoid the fight).
@@ -1580,6 +1597,7 @@ pub enum EscalationAction {
 /// with ("Each time you make a weapon attack (including a weapon power), you choose which
 /// weapon you attack with").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum WeaponHand {
     /// The main weapon.

@@ -6,6 +6,7 @@ use std::fmt;
 /// Why a command was refused or a frame was not accepted. Serialized as a snake_case string
 /// (e.g. `"not_your_turn"`); the list is part of the protocol and only grows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     // --- frames and connection ---
@@ -273,6 +274,7 @@ impl fmt::Display for ErrorCode {
 
 /// A refusal with its code and a human-readable reason.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Rejection {
     /// Machine-readable reason.
     pub code: ErrorCode,

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// The action types of a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ActionKind {
     /// Standard action (attacks, rally).
@@ -19,6 +20,7 @@ pub enum ActionKind {
 
 /// The three 13th Age defenses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Defense {
     /// Armor Class.
@@ -37,6 +39,7 @@ pub enum Defense {
 
 /// How an attack roll came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AttackOutcome {
     /// Total met the defense.
@@ -58,6 +61,7 @@ impl AttackOutcome {
 
 /// Damage types (13th Age § Other Damage Types). Untyped damage has none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DamageType {
     /// Acid.
@@ -88,6 +92,7 @@ pub enum DamageType {
 
 /// Conditions (13th Age § Conditions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Condition {
     /// −4 to attacks.
@@ -147,6 +152,7 @@ pub enum Condition {
 
 /// How hard a save is (13th Age § Saves): easy 6+, normal 11+, hard 16+.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SaveDifficulty {
     /// 6+.
@@ -173,6 +179,7 @@ impl SaveDifficulty {
 
 /// When an effect ends.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EffectDuration {
     /// A save at the end of each of the target's turns ends it.
@@ -187,6 +194,7 @@ pub enum EffectDuration {
 
 /// What an ongoing effect does.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EffectKind {
     /// A condition.
@@ -210,6 +218,7 @@ pub enum EffectKind {
 
 /// What a bonus improves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BonusStat {
     /// Attack rolls.
@@ -226,6 +235,7 @@ pub enum BonusStat {
 
 /// An effect instance on a combatant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Effect {
     /// Session-unique effect id.
     pub id: u32,
@@ -243,6 +253,7 @@ pub struct Effect {
 
 /// Why a save was rolled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SavePurpose {
     /// A death save at the start of the turn (16+).
@@ -259,6 +270,7 @@ pub enum SavePurpose {
 
 /// Why opportunity attacks were provoked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Provocation {
     /// Moving away from engaged foes without disengaging.
@@ -271,6 +283,7 @@ pub enum Provocation {
 
 /// Why damage was dealt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DamageCause {
     /// An attack's hit (or miss) damage.
@@ -297,6 +310,7 @@ pub enum DamageCause {
 
 /// Why an effect ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EffectEndReason {
     /// A successful save.
@@ -316,6 +330,13 @@ pub enum EffectEndReason {
 /// A fact of the fight. Events are ordered by their sequence number; folding them rebuilds the
 /// state. Hidden values (a monster's exact hit points) are `None` in the public view.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+// The schema describes the flat JSON form: the family wrappers' variants become the family
+// enums themselves (`crate::schema::flatten_families`).
+#[cfg_attr(
+    feature = "schema",
+    schemars(rename = "GameEvent", transform = crate::schema::flatten_families)
+)]
 #[serde(remote = "Self", rename_all = "snake_case")]
 pub enum GameEvent {
     /// The GM started the battle; temporary hit points drop to 0.
@@ -700,6 +721,7 @@ pub enum GameEvent {
 
 /// 13th Age's own events, folded by that ruleset.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ThirteenthAgeEvent {
     /// The escalation die's new value.
@@ -905,6 +927,7 @@ pub enum ThirteenthAgeEvent {
 
 /// Orcus's own events, folded by that ruleset.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OrcusEvent {
     /// Orcus: a combatant moved along a path of squares (`path` ends on its new square).
@@ -1165,6 +1188,7 @@ pub enum OrcusEvent {
 
 /// Five Torches Deep's own events, folded by that ruleset.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FiveTorchesEvent {
     /// Five Torches Deep § initiative: each combatant's place is its DEX score (not modifier),
@@ -1368,6 +1392,7 @@ pub enum FiveTorchesEvent {
 
 /// Old-School Essentials and Basic Fantasy (B/X)'s own events, folded by that ruleset.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BxEvent {
     /// Old-School Essentials § Surprise Checks: a side's d6; 1–2 means it is surprised.
@@ -1817,6 +1842,7 @@ pub enum BxEvent {
 
 /// Why a hidden creature was discovered (Orcus § Stealth).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DiscoveryReason {
     /// It made an attack (its hiding ends at the end of that action).

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// One of the six abilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Ability {
     /// Strength.
@@ -25,6 +26,7 @@ pub enum Ability {
 
 /// The six ability scores (not modifiers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AbilityScores {
     /// Strength.
     pub str: i32,
@@ -69,6 +71,7 @@ impl AbilityScores {
 /// Advantage on a check: roll two d20s and keep the higher (advantage) or the lower
 /// (disadvantage); both at once cancel out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Advantage {
     /// A single d20.
@@ -82,6 +85,7 @@ pub enum Advantage {
 
 /// A result of the injury table (1d20 when an incapacitated PC is stabilized).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Injury {
     /// 1: a false hope, the PC is dead.
@@ -106,6 +110,7 @@ pub enum Injury {
 
 /// How a combatant left the battle (it no longer acts or counts for the end of the battle).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Departure {
     /// Failed morale and fled.
@@ -118,6 +123,7 @@ pub enum Departure {
 
 /// What a failed morale check does (the GM's choice): flee or surrender.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MoraleOutcome {
     /// They flee.
@@ -129,6 +135,7 @@ pub enum MoraleOutcome {
 
 /// Why the server proposes a morale check to the GM.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MoraleTrigger {
     /// The battle begins.
@@ -147,6 +154,7 @@ pub enum MoraleTrigger {
 
 /// A Five Torches Deep combatant's own state (`ftd` on a combatant).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FtdCombatant {
     /// Current ability scores (injuries lower them).
     pub abilities: AbilityScores,
@@ -205,6 +213,7 @@ pub struct FtdCombatant {
 
 /// A concentration a combatant holds (`concentration` on `ftd`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Concentration {
     /// The effect, as the player named it.
     pub effect: String,
@@ -215,6 +224,7 @@ pub struct Concentration {
 
 /// Why a concentration ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ConcentrationEnd {
     /// § Retreat: "Concentration effects immediately halt once the PC retreats".
@@ -259,6 +269,7 @@ impl FtdCombatant {
 
 /// Five Torches Deep battle state (`ftd` on the session).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FtdBattle {
     /// A PC retreating, waiting for the GM's ruling (`resolve_retreat`).
     pub retreat: Option<CombatantId>,
@@ -290,6 +301,7 @@ pub fn later_in_day(time_of_day: u32, seconds: u32) -> u32 {
 /// What the GM rolls the time dice for (§ the time dice: "to randomly determine the hour of day
 /// or the duration of an effect").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TimeDicePurpose {
     /// The hour of day: the sum of 1–4 dice, or a starting hour plus 1–2 dice.
@@ -328,6 +340,7 @@ pub fn day_quarter(hour: u32) -> &'static str {
 
 /// § Light: the four levels of light.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LightLevel {
     /// Black as pitch: no creature sees without darksight.
@@ -343,6 +356,9 @@ pub enum LightLevel {
 
 /// A carried light source (§ Light: torches last 1 hour, lanterns 3; both cast 30′ of dim light).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+// Two enums are called `LightSource` (ftd, ose): one schema name each.
+#[cfg_attr(feature = "schema", schemars(rename = "FtdLightSource"))]
 #[serde(rename_all = "snake_case")]
 pub enum LightSource {
     /// Burns 1 hour.
@@ -353,6 +369,7 @@ pub enum LightSource {
 
 /// A lit light source a combatant carries, and how long it still burns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CarriedLight {
     /// Torch or lantern.
     pub source: LightSource,
@@ -363,6 +380,7 @@ pub struct CarriedLight {
 /// What a check is about, for the light rules (§ Light: the lists of what each level of light
 /// favours or hinders).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LightTask {
     /// Stealth, hiding.
@@ -385,6 +403,7 @@ pub enum LightTask {
 
 /// § Travel Turn Table: the threat a travel turn's d20 gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Threat {
     /// 1: a terrible, immediate threat.
@@ -399,6 +418,7 @@ pub enum Threat {
 
 /// § Rolling To Return: the GM's ruling on the path back to safety.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReturnPath {
     /// 1d6 damage per point under the DC.
@@ -409,6 +429,7 @@ pub enum ReturnPath {
 
 /// § Chases: what the chase tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ChaseTerrain {
     /// Flat and open terrain: STR.
@@ -421,6 +442,7 @@ pub enum ChaseTerrain {
 
 /// § Corruptions: an infection by a disease, poison or venom.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Corruption {
     /// What it is (the GM's name, e.g. `marsh fever`).
     pub name: String,

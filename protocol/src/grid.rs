@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// A square of the map; `x` grows to the east, `y` to the south; (0, 0) is the north-west corner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Square {
     /// Column.
     pub x: i32,
@@ -17,6 +18,7 @@ pub struct Square {
 /// through by its push, pull or shunt — each the north-west square of the target's space after
 /// one step, at most the power's number of squares (fewer, or none, stops early).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ForcedPath {
     /// The creature moved (one of the attack's targets).
     pub target: crate::ids::CombatantId,
@@ -41,6 +43,7 @@ impl std::fmt::Display for Square {
 /// normal-sized creature). On a grid a creature's space is a square block of `side()` squares
 /// whose north-west corner is its `square`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Size {
     /// Half a square; Fray places it in one square of its own.
@@ -71,6 +74,7 @@ impl Size {
 
 /// The map: its extent and its terrain. Squares outside `0..width × 0..height` do not exist.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MapState {
     /// Columns.
     pub width: i32,
@@ -134,6 +138,7 @@ fn default_swim_dc() -> i32 {
 
 /// The grid part of a combatant's state (Orcus).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GridState {
     /// North-west square of its space.
     pub square: Square,
@@ -228,6 +233,7 @@ pub struct GridState {
 /// A zone: squares a power's Effect line changed (Orcus § Action descriptions, tangles: "The
 /// area becomes difficult terrain until the end of your next turn"). It belongs to its creator.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Zone {
     /// Its id, from the effects' numbering (`maintain` and `end_effect` name it).
     pub id: u32,
@@ -248,6 +254,7 @@ pub struct Zone {
 
 /// What a zone does to its squares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ZoneKind {
     /// Difficult terrain: entering a square costs 1 extra square of movement (fliers ignore it).
@@ -257,6 +264,7 @@ pub enum ZoneKind {
 /// Orcus § Maintain: an effect (on a creature) or a zone that ends at the end of its creator's
 /// turn unless the creator spent `action` on `maintain` for it in that turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MaintainedEffect {
     /// The effect or zone, by id.
     pub effect: u32,
@@ -270,6 +278,7 @@ pub struct MaintainedEffect {
 
 /// Saving-throw riders attached to one effect (Orcus § Special saving throw riders).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Rider {
     /// The effect (by id) the riders belong to.
     pub effect: u32,
@@ -285,6 +294,7 @@ pub struct Rider {
 
 /// Damage an aftereffect deals once (Orcus § Special saving throw riders).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RiderDamage {
     /// How much.
     pub amount: i32,
@@ -294,6 +304,7 @@ pub struct RiderDamage {
 
 /// What a rider applies: an effect kind and its duration (same source as the effect it rides).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RiderEffect {
     /// What it does.
     pub kind: EffectKind,
@@ -303,6 +314,7 @@ pub struct RiderEffect {
 
 /// How a combatant moves on the grid (Orcus § Move actions, § Unwilling movement).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MoveMode {
     /// Walk: up to its speed; leaving an enemy's adjacency provokes an opportunity attack.
@@ -359,6 +371,7 @@ impl MoveMode {
 
 /// A special movement mode with its own speed (Orcus § Special movement modes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SpecialMode {
     /// Fly.

@@ -6,6 +6,7 @@ use std::fmt;
 /// A combatant's stable id, unique within a session (e.g. `brakka`, `goblin-scrapper-2`).
 /// Ordering is the id's string order; the engine sorts by it before anything order-dependent.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CombatantId(pub String);
 
 impl CombatantId {
@@ -33,6 +34,7 @@ impl From<&str> for CombatantId {
 
 /// A session's id (URL-safe text).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionId(pub String);
 
 impl fmt::Display for SessionId {
@@ -43,6 +45,7 @@ impl fmt::Display for SessionId {
 
 /// Which side of the fight a combatant is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     /// The player characters and their allies.
@@ -63,6 +66,7 @@ impl Side {
 
 /// A connection's role in a session, fixed by the token it presented.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// The game master: may command every combatant and use GM commands; sees everything.

@@ -16,6 +16,8 @@ pub mod namespace;
 pub mod ose;
 pub mod pursuit;
 pub mod roll;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod state;
 pub mod view;
 

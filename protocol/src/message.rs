@@ -18,6 +18,7 @@ pub const SUBPROTOCOL_BINCODE: &str = "fray.v1.bincode";
 
 /// Client → server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ClientMessage {
     /// First message on a connection: present a token; optionally resume after a sequence number.
@@ -87,6 +88,7 @@ impl Serialize for EventMessage<'_> {
 
 /// Server → client.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ServerMessage {
     /// Answer to `Hello`. (Variant order is the bincode encoding: `Event` stays second,

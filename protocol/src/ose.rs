@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// § Saving Throws, Categories: the five categories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SaveCategory {
     /// Death or poison (D).
@@ -23,6 +24,7 @@ pub enum SaveCategory {
 
 /// § Monster Saving Throws: the row a monster saves on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SaveTable {
     /// The normal-human row (NH).
@@ -33,6 +35,7 @@ pub enum SaveTable {
 
 /// § Monster Reaction Roll: the results of 2d6 (+ the speaker's CHA modifier).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Reaction {
     /// 2 or less: hostile, attacks.
@@ -49,6 +52,7 @@ pub enum Reaction {
 
 /// § Missile Attacks, Range Modifiers: the range band of a missile attack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MissileRange {
     /// Short range: +1.
@@ -63,6 +67,7 @@ pub enum MissileRange {
 
 /// § Combat, Initiative, Ties: what a tied side-initiative roll does (a session option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TieRule {
     /// Both sides roll again (the text's first choice; Fray's default).
@@ -75,6 +80,7 @@ pub enum TieRule {
 
 /// § Attack Rolls: how the attack roll is compared (a session option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AttackProcedure {
     /// The attack matrix (the text's default).
@@ -88,6 +94,7 @@ pub enum AttackProcedure {
 
 /// The session options of the B/X core, with the text's defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OseOptions {
     /// Tied initiative.
     #[serde(default)]
@@ -142,6 +149,7 @@ pub struct OseOptions {
 
 /// § Waterborne Adventuring, Travel on the Water: a day on the water (`pass_day` `water`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WaterDay {
     /// The vessel's (or creature's) base movement rate for the day, feet per turn (1..=10000;
     /// the wind's effect on a sailing vessel is the GM's, § Wind Conditions): miles = rate ÷ 5.
@@ -158,6 +166,7 @@ pub struct WaterDay {
 
 /// § Waterborne Adventuring: where the day is spent on the water.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Waters {
     /// The open seas (ocean) out of sight of land.
@@ -172,6 +181,7 @@ pub enum Waters {
 
 /// § Travel on the Water, River travel: the current's direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Current {
     /// No current (or not on a river).
@@ -185,6 +195,7 @@ pub enum Current {
 
 /// § Optional Rule: Encumbrance: which option is in play (a session option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EncumbranceRule {
     /// Not in use: characters move at their base movement rate.
@@ -201,6 +212,7 @@ pub enum EncumbranceRule {
 
 /// § Rolling for Damage: how characters' weapon attacks roll damage (a session option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum WeaponDamage {
     /// "PC attacks: Inflict 1d6 damage" (the text's rule).
@@ -212,6 +224,7 @@ pub enum WeaponDamage {
 
 /// Basic Fantasy § Becoming Lost: how the leader's secret roll is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LostRoll {
     /// A save vs. Death Ray adjusted by the leader's WIS bonus (the text's procedure).
@@ -224,6 +237,7 @@ pub enum LostRoll {
 
 /// § Combat, Initiative: per side (the text's default) or § Individual Initiative (optional).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum InitiativeRule {
     /// A d6 per side each round.
@@ -235,6 +249,7 @@ pub enum InitiativeRule {
 
 /// How long light sources burn (a session option; the ruleset's text by default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LightRule {
     /// Old-School Essentials (its equipment list; the adventuring text only says to keep track
@@ -248,6 +263,9 @@ pub enum LightRule {
 
 /// A light source (§ Light).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+// Two enums are called `LightSource` (ftd, ose): one schema name each.
+#[cfg_attr(feature = "schema", schemars(rename = "OseLightSource"))]
 #[serde(rename_all = "snake_case")]
 pub enum LightSource {
     /// A torch.
@@ -273,6 +291,7 @@ impl LightSource {
 
 /// A burning light source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BurningLight {
     /// Who carries it.
     pub carrier: crate::ids::CombatantId,
@@ -284,6 +303,7 @@ pub struct BurningLight {
 
 /// The exploration turn's bookkeeping (§ Dungeon Adventuring, Sequence of Play Per Turn).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OseExploration {
     /// Exploration turns passed.
     pub turn: u32,
@@ -298,6 +318,7 @@ pub struct OseExploration {
 
 /// § Combat, Declare Spells and Melee Movement: what a combatant declared for the round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Declaration {
     /// To cast a spell (§ Spell Casting: its sole action; no movement).
@@ -313,6 +334,7 @@ pub enum Declaration {
 
 /// Why the server proposes a morale check (§ When to Check Morale).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OseMoraleTrigger {
     /// The first time one of the side is killed.
@@ -323,6 +345,7 @@ pub enum OseMoraleTrigger {
 
 /// An Old-School Essentials combatant's own state (`ose` on a combatant).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OseCombatant {
     /// Class (characters) or `None` (monsters).
     pub class: Option<String>,
@@ -398,6 +421,7 @@ impl OseCombatant {
 /// § Combat Sequence Per Round: the phases a side acts in, in their order (the winning side's
 /// monster morale comes first and is the GM's `ose_morale`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OsePhase {
     /// Movement (`ose_move`).
@@ -412,6 +436,7 @@ pub enum OsePhase {
 
 /// How a combatant moved in an encounter round (`ose_moved`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OseMoveKind {
     /// § Movement Outside of Melee: up to the encounter rate (a third of the base rate).
@@ -426,6 +451,7 @@ pub enum OseMoveKind {
 
 /// Old-School Essentials battle state (`ose` on the session).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OseBattle {
     /// The session options.
     pub options: OseOptions,
@@ -466,6 +492,7 @@ pub struct OseBattle {
 /// What a GM-only secret roll is for (§ Searching, § Listening at Doors, § Wandering Monsters:
 /// "The referee should always roll … so that the player does not know if the roll failed").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SecretCheck {
     /// Searching a 10′ × 10′ area for secret doors (1-in-6).
@@ -515,6 +542,7 @@ impl SecretCheck {
 
 /// An ability score (§ Ability Checks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OseAbility {
     /// Strength.
@@ -547,6 +575,7 @@ impl OseAbility {
 
 /// Where an encounter happens (§ Encounter Distance).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EncounterSetting {
     /// In a dungeon: 2d6 × 10 feet.
@@ -559,6 +588,7 @@ pub enum EncounterSetting {
 
 /// A combatant's condition (§ Other Combat Issues; § Evasion and Pursuit, Running).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OseCondition {
     /// § Blindness: unable to attack.
@@ -577,6 +607,7 @@ pub enum OseCondition {
 /// Surprise at a wilderness encounter, seen from the fleeing side (§ Evasion and Pursuit, In the
 /// Wilderness).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EvasionSurprise {
     /// The fleeing side was surprised: it may generally not evade (the GM's modifier may give a
@@ -589,6 +620,7 @@ pub enum EvasionSurprise {
 /// Old-School Essentials § Waterborne Adventuring, Near Gales and Gales and Storms: what befell
 /// a ship.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum GaleOutcome {
     /// No harm.
@@ -608,6 +640,7 @@ pub enum GaleOutcome {
 /// Old-School Essentials § Waterborne Adventuring, Wind Conditions: the day's 2d6 (the plain
 /// table: 2, 3–11, 12; § Variable Wind Conditions, optional: every row).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OseWind {
     /// 2: no wind — sailing impossible (variable: by oar at ⅓ rate, due to fatigue).

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// What the characters drop to stop a dungeon pursuit (§ In the Dungeon, Pursuit: 3-in-6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Lure {
     /// Treasure ("if the monsters enjoy treasure").
@@ -20,6 +21,7 @@ pub enum Lure {
 
 /// How a pursuit ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PursuitEnd {
     /// The pursuers caught the fleeing side (the distance closed on the water, the daily 50% in
@@ -33,6 +35,7 @@ pub enum PursuitEnd {
 
 /// A pursuit under way.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Pursuit {
     /// Where: rounds in the dungeon and on the water, days in the wilderness.
     pub setting: EncounterSetting,

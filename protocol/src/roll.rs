@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// One die as rolled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DieResult {
     /// Number of sides of the die (e.g. 20 for a d20).
     pub sides: u32,
@@ -17,6 +18,7 @@ pub struct DieResult {
 
 /// The result of rolling one dice expression.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Roll {
     /// The expression as rolled, with placeholders resolved (e.g. `2d8+4`).
     pub expr: String,

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// Where the battle stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Waiting for the GM to start the battle.
@@ -19,6 +20,7 @@ pub enum Phase {
 
 /// Whether a combatant is in the fight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LifeStatus {
     /// Up and acting.
@@ -52,6 +54,7 @@ impl LifeStatus {
 
 /// The three defenses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Defenses {
     /// Armor Class.
     pub ac: i32,
@@ -63,6 +66,7 @@ pub struct Defenses {
 
 /// Which actions remain this turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ActionsLeft {
     /// Standard action available.
     pub standard: bool,
@@ -115,6 +119,7 @@ impl ActionsLeft {
 
 /// What a client needs to know to offer an attack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AttackSummary {
     /// Id to use in `Command::Attack`.
     pub id: String,
@@ -147,6 +152,7 @@ pub struct AttackSummary {
 
 /// One combatant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CombatantState {
     /// Stable id.
     pub id: CombatantId,
@@ -221,6 +227,7 @@ pub struct CombatantState {
 
 /// The whole session state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionState {
     /// Ruleset id.
     pub ruleset: String,

@@ -74,6 +74,7 @@ impl<'de> Deserialize<'de> for JsonPatch {
 /// (unless something else happens first). A client shows `group` as a button and `label` as
 /// the choice within it (a target, a square, an option).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LegalAction {
     /// The combatant the command acts for; `null` for the GM's session commands.
     pub actor: Option<CombatantId>,
