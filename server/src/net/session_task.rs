@@ -558,12 +558,39 @@ impl Task {
                 }
             }
         }
-        self.queue_watched(&mut out);
+        // `out` holds the events, `answers` the answers. Connections that do not watch get
+        // both at once; the watching ones their events, then their view patch and legal
+        // actions (computed now), then their answers.
+        let watching: Vec<u64> = self
+            .subscribers
+            .iter()
+            .filter(|(_, s)| s.views || s.actions.is_some())
+            .map(|(c, _)| *c)
+            .collect();
+        let mut later: BTreeMap<u64, (Outbound, Outbound)> = BTreeMap::new();
+        for conn in &watching {
+            let events = out.remove(conn).unwrap_or_default();
+            let answer = answers.remove(conn).unwrap_or_default();
+            later.insert(*conn, (events, answer));
+        }
         for (conn, a) in answers {
             out.entry(conn).or_default().parts.extend(a.parts);
         }
         for (conn, o) in out {
             self.push(conn, o);
+        }
+        if !later.is_empty() {
+            let mut watched: BTreeMap<u64, Outbound> = BTreeMap::new();
+            self.queue_watched(&mut watched);
+            for (conn, (mut o, answer)) in later {
+                if let Some(w) = watched.remove(&conn) {
+                    o.parts.extend(w.parts);
+                }
+                o.parts.extend(answer.parts);
+                if !o.parts.is_empty() {
+                    self.push(conn, o);
+                }
+            }
         }
         if let Ok(mut info) = self.info.lock() {
             info.seq = self.session.last_seq();
