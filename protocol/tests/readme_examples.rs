@@ -5,8 +5,8 @@
 use fray_protocol::codec::{Encoding, decode_client, decode_server};
 use fray_protocol::{ClientMessage, Command, GameEvent, ServerMessage};
 
-const README: &str = include_str!("../README.md");
-const ROLL: &str = r#"{"expr":"2d8+4","dice":[{"sides":8,"face":6,"kept":true},{"sides":8,"face":3,"kept":true}],"modifier":4,"total":13}"#;
+mod support;
+use support::{README, table_examples};
 
 #[test]
 fn example_frames_decode() {
@@ -34,23 +34,6 @@ fn example_frames_decode() {
         }
     }
     assert!(checked > 30, "only {checked} example frames found");
-}
-
-fn table_examples(section: &str) -> Vec<String> {
-    let start = README
-        .find(section)
-        .unwrap_or_else(|| panic!("no section {section}"));
-    let body = &README[start + section.len()..];
-    let end = body.find("\n### ").unwrap_or(body.len());
-    body[..end]
-        .lines()
-        .filter(|l| l.starts_with('|'))
-        .filter_map(|l| {
-            let cell = l.rsplit('|').nth(1)?.trim();
-            let json = cell.strip_prefix('`')?.strip_suffix('`')?;
-            (!json.contains('…')).then(|| json.replace("<Roll>", ROLL))
-        })
-        .collect()
 }
 
 #[test]

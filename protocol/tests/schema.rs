@@ -12,8 +12,8 @@ use jsonschema::Validator;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
-const README: &str = include_str!("../README.md");
-const ROLL: &str = r#"{"expr":"2d8+4","dice":[{"sides":8,"face":6,"kept":true},{"sides":8,"face":3,"kept":true}],"modifier":4,"total":13}"#;
+mod support;
+use support::{README, table_examples};
 
 fn doc() -> Value {
     document().unwrap_or_else(|e| panic!("{e}"))
@@ -43,24 +43,6 @@ fn assert_invalid(v: &Validator, what: &str, value: Value) {
         !v.is_valid(&value),
         "{what} validates but must not: {value}"
     );
-}
-
-/// The JSON examples of a README table section (as `tests/readme_examples.rs` reads them).
-fn table_examples(section: &str) -> Vec<String> {
-    let Some(start) = README.find(section) else {
-        panic!("no section {section}");
-    };
-    let body = &README[start + section.len()..];
-    let end = body.find("\n### ").unwrap_or(body.len());
-    body[..end]
-        .lines()
-        .filter(|l| l.starts_with('|'))
-        .filter_map(|l| {
-            let cell = l.rsplit('|').nth(1)?.trim();
-            let json = cell.strip_prefix('`')?.strip_suffix('`')?;
-            (!json.contains('…')).then(|| json.replace("<Roll>", ROLL))
-        })
-        .collect()
 }
 
 #[test]

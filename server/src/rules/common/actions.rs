@@ -7,7 +7,7 @@
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::ActionKind;
 use fray_protocol::ids::CombatantId;
-use fray_protocol::state::{AttackSummary, CombatantState, LifeStatus};
+use fray_protocol::state::{CombatantState, LifeStatus};
 use fray_protocol::{Command, LegalAction, SessionState};
 
 /// A candidate for a combatant's command.
@@ -42,16 +42,16 @@ pub fn others<'a>(
         .filter(move |c| &c.id != me && (out || !c.status.is_out()))
 }
 
-/// An attack command with the common defaults.
+/// An attack command with the common defaults, one target.
 pub fn attack(
     actor: &CombatantId,
-    a: &AttackSummary,
+    attack: &str,
     target: &CombatantId,
     mode: AttackMode,
 ) -> Command {
     Command::Attack {
         actor: actor.clone(),
-        attack: a.id.clone(),
+        attack: attack.to_string(),
         targets: vec![target.clone()],
         mode,
         knock_out: false,
@@ -73,7 +73,7 @@ pub fn attacks(s: &SessionState, me: &CombatantState) -> Vec<LegalAction> {
                 &me.id,
                 &a.name,
                 &t.name,
-                attack(&me.id, a, &t.id, AttackMode::Standard),
+                attack(&me.id, &a.id, &t.id, AttackMode::Standard),
             ));
             if s.opportunities
                 .iter()
@@ -84,7 +84,7 @@ pub fn attacks(s: &SessionState, me: &CombatantState) -> Vec<LegalAction> {
                     &me.id,
                     &group,
                     &t.name,
-                    attack(&me.id, a, &t.id, AttackMode::Opportunity),
+                    attack(&me.id, &a.id, &t.id, AttackMode::Opportunity),
                 ));
             }
             if t.status != LifeStatus::Conscious || !t.effects.is_empty() {
@@ -93,7 +93,7 @@ pub fn attacks(s: &SessionState, me: &CombatantState) -> Vec<LegalAction> {
                     &me.id,
                     &group,
                     &t.name,
-                    attack(&me.id, a, &t.id, AttackMode::CoupDeGrace),
+                    attack(&me.id, &a.id, &t.id, AttackMode::CoupDeGrace),
                 ));
             }
         }

@@ -8,6 +8,7 @@
 use super::geometry::{self, Geo, Space};
 use super::walks::Walks;
 use crate::content::model::Origin;
+use crate::rules::common::actions::attack;
 use crate::rules::common::policy::controls;
 use fray_protocol::OrcusCommand;
 use fray_protocol::command::AttackMode;
@@ -156,19 +157,6 @@ fn in_reach_or_range(
             _ => false,
         })
     })
-}
-
-fn attack(actor: &CombatantId, power: &str, target: &CombatantId, mode: AttackMode) -> Command {
-    Command::Attack {
-        actor: actor.clone(),
-        attack: power.into(),
-        targets: vec![target.clone()],
-        mode,
-        knock_out: false,
-        forced: Vec::new(),
-        weapon: None,
-        secondary_target: None,
-    }
 }
 
 fn standard_action(
