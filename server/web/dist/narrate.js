@@ -50,11 +50,8 @@ function generic(kind, body, name) {
     const head = words(kind);
     return fields.length ? `${head[0]?.toUpperCase()}${head.slice(1)} — ${fields.join("; ")}` : `${head[0]?.toUpperCase()}${head.slice(1)}`;
 }
-function effectText(effect, name) {
-    if (effect === null || typeof effect !== "object")
-        return "an effect";
-    const e = effect;
-    return `${describeEffectKind(e["kind"])} on ${name(String(e["target"]))} (${describeDuration(e["duration"], name, String(e["source"]))})`;
+function effectText(e, name) {
+    return `${describeEffectKind(e.kind)} on ${name(e.target)} (${describeDuration(e.duration, name, e.source)})`;
 }
 /** An effect's kind as a short phrase: "dazed", "ongoing 5 fire", "+2 attack". */
 export function describeEffectKind(kind) {
@@ -163,7 +160,10 @@ export function narrate(event, names) {
             break;
         }
         case "effect_applied":
-            text = `Effect: ${effectText(b["effect"], name)}.`;
+            text =
+                typeof event === "object" && "effect_applied" in event
+                    ? `Effect: ${effectText(event.effect_applied.effect, name)}.`
+                    : generic(kind, b, name);
             break;
         case "escalation_die":
             text = `The escalation die shows ${String(b["value"])}.`;

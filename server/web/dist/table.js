@@ -8,7 +8,7 @@ import { describeDuration, describeEffectKind, narrate } from "./narrate.js";
 const MAX_LOG = 800;
 const SQUARES = { tiny: 1, small: 1, medium: 1, large: 2, huge: 3, gargantuan: 4 };
 function combatants(view) {
-    return (view?.["combatants"] ?? []).slice();
+    return view ? view.combatants.slice() : [];
 }
 function roleText(role) {
     if (role === "gm")
@@ -80,37 +80,32 @@ export function table(root, token, givenTitle) {
     const renderHeader = () => {
         if (!view)
             return;
-        const phase = String(view["phase"]);
-        const ruleset = String(view["ruleset"]);
+        const v = view;
         const bits = [
-            h("span", { class: `badge phase-${phase}` }, phase),
-            h("span", { id: "round-number" }, `Round ${String(view["round"])}`),
+            h("span", { class: `badge phase-${v.phase}` }, v.phase),
+            h("span", { id: "round-number" }, `Round ${v.round}`),
         ];
-        if (Number(view["battles"]) > 1)
-            bits.push(`Battle ${String(view["battle"])} of ${String(view["battles"])}`);
-        if (ruleset === "13th-age") {
-            bits.push(h("span", { id: "escalation", class: "escalation", title: "The escalation die: a bonus to the heroes' attacks" }, "Escalation die ", h("span", { class: "die d6" }, String(view["escalation"])), view["escalation_held"] ? " (held)" : ""));
+        if (v.battles > 1)
+            bits.push(`Battle ${v.battle} of ${v.battles}`);
+        if (v.ruleset === "13th-age") {
+            bits.push(h("span", { id: "escalation", class: "escalation", title: "The escalation die: a bonus to the heroes' attacks" }, "Escalation die ", h("span", { class: "die d6" }, String(v.escalation)), v.escalation_held ? " (held)" : ""));
         }
-        if (ruleset === "orcus")
-            bits.push(`Clock: ${String(view["clock"])} min`);
-        const ftd = view["ftd"];
-        if (ftd)
-            bits.push(`Light: ${words(String(ftd["light"]))}`);
-        const ose = view["ose"];
-        const exploration = ose?.["exploration"];
-        if (exploration)
-            bits.push(`Exploration turn ${String(exploration["turn"])}`);
-        const winner = view["winner"];
-        if (winner)
-            bits.push(h("strong", {}, `The ${String(winner)} won`));
-        if (view["seed_revealed"])
+        if (v.ruleset === "orcus")
+            bits.push(`Clock: ${v.clock} min`);
+        if (v.ftd)
+            bits.push(`Light: ${words(v.ftd.light)}`);
+        if (v.ose)
+            bits.push(`Exploration turn ${v.ose.exploration.turn}`);
+        if (v.winner)
+            bits.push(h("strong", {}, `The ${v.winner} won`));
+        if (v.seed_revealed)
             bits.push(h("span", { class: "badge" }, "seed revealed"));
         fill(round, bits.map((b, i) => [i ? " · " : "", b]));
     };
     const renderOrder = () => {
         const list = combatants(view);
-        const ids = view?.["order"] ?? [];
-        const current = view?.["current"];
+        const ids = view?.order ?? [];
+        const current = view?.current;
         const shown = ids.length ? ids.map((id) => byId.get(id)).filter((c) => !!c) : list;
         fill(order, shown.map((c) => h("li", {
             class: `side-${c.side} status-${c.status}${c.id === current ? " current" : ""}`,
@@ -139,14 +134,14 @@ export function table(root, token, givenTitle) {
     };
     const renderCards = () => {
         const list = combatants(view);
-        const current = view?.["current"];
+        const current = view?.current;
         const mine = new Set(controls(role));
         const card = (c) => h("article", {
             class: `card side-${c.side} status-${c.status}${c.id === current ? " current" : ""}${mine.has(c.id) ? " mine" : ""}`,
             "data-id": c.id,
             "aria-label": c.name,
         }, h("header", {}, h("strong", {}, c.name), h("span", { class: "muted" }, ` L${c.level}${c.template !== c.id ? ` ${c.template}` : ""}`), mine.has(c.id) ? h("span", { class: "badge" }, "yours") : null), hpBar(c), h("div", { class: "facts" }, c.status !== "conscious" ? h("span", { class: "badge danger" }, words(c.status)) : null, c.staggered && c.hp !== null ? h("span", { class: "badge warn" }, "staggered") : null, h("div", {}, `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}`), c.engaged_with.length ? h("div", {}, `Engaged with ${c.engaged_with.map(name).join(", ")}`) : null, c.far_away ? h("div", {}, "Far away") : null), c.effects.length
-            ? h("ul", { class: "effects" }, c.effects.map((e) => h("li", {}, describeEffectKind(e["kind"]), h("span", { class: "muted" }, ` — ${describeDuration(e["duration"], name, String(e["source"]))}`))))
+            ? h("ul", { class: "effects" }, c.effects.map((e) => h("li", {}, describeEffectKind(e.kind), h("span", { class: "muted" }, ` — ${describeDuration(e.duration, name, e.source)}`))))
             : null);
         const sides = ["heroes", "monsters"];
         fill(cards, sides.map((side) => {
@@ -198,33 +193,32 @@ export function table(root, token, givenTitle) {
         ];
     });
     const renderGrid = () => {
-        const map = view?.["map"];
+        const map = view?.map;
         if (!map) {
             gridBox.hidden = true;
             return;
         }
         gridBox.hidden = false;
-        const w = Number(map["width"]);
-        const hgt = Number(map["height"]);
+        const w = map.width;
+        const hgt = map.height;
         const cell = 32;
-        const squares = (key) => map[key] ?? [];
-        const layer = (key, cls) => squares(key).map((q) => s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: cls }));
-        const current = view?.["current"];
+        const layer = (squares, cls) => squares.map((q) => s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: cls }));
+        const current = view?.current;
         const zones = [];
         const tokens = [];
         for (const c of combatants(view)) {
             const g = c.grid;
-            const sq = g?.["square"];
-            if (!g || !sq)
+            if (!g)
                 continue;
-            for (const z of g["zones"] ?? []) {
-                for (const q of z["squares"] ?? []) {
+            const sq = g.square;
+            for (const z of g.zones) {
+                for (const q of z.squares) {
                     zones.push(s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: "zone" }));
                 }
             }
             if (c.status === "dead" || c.status === "slain")
                 continue;
-            const n = SQUARES[String(g["size"] ?? c.size)] ?? 1;
+            const n = SQUARES[g.size] ?? 1;
             const r = (n * cell) / 2 - 3;
             const cx = sq.x * cell + (n * cell) / 2;
             const cy = sq.y * cell + (n * cell) / 2;
@@ -246,7 +240,7 @@ export function table(root, token, givenTitle) {
             role: "img",
             "aria-label": `Battle map, ${w} by ${hgt} squares`,
             class: "map",
-        }, s("rect", { x: 0, y: 0, width: w * cell, height: hgt * cell, class: "floor" }), layer("water", "water"), layer("difficult", "difficult"), layer("lightly_obscured", "obscured"), layer("heavily_obscured", "obscured heavy"), layer("totally_obscured", "obscured total"), layer("dim_light", "dim"), layer("darkness", "dark"), layer("climbable", "climbable"), layer("transparent", "transparent"), layer("blocking", "wall"), zones, s("g", { class: "gridlines" }, lines), tokens, mapTargets(cell)), h("p", { class: "legend muted" }, "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is. Open a move or an area's picker to choose its square on the map."));
+        }, s("rect", { x: 0, y: 0, width: w * cell, height: hgt * cell, class: "floor" }), layer(map.water, "water"), layer(map.difficult, "difficult"), layer(map.lightly_obscured, "obscured"), layer(map.heavily_obscured, "obscured heavy"), layer(map.totally_obscured, "obscured total"), layer(map.dim_light, "dim"), layer(map.darkness, "dark"), layer(map.climbable, "climbable"), layer(map.transparent, "transparent"), layer(map.blocking, "wall"), zones, s("g", { class: "gridlines" }, lines), tokens, mapTargets(cell)), h("p", { class: "legend muted" }, "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is. Open a move or an area's picker to choose its square on the map."));
     };
     // ----- legal actions -----
     const renderActions = () => {
@@ -327,7 +321,7 @@ export function table(root, token, givenTitle) {
         }
     };
     const idle = () => {
-        const phase = view?.["phase"];
+        const phase = view?.phase;
         if (phase === "setup")
             return "Waiting for the GM to start the battle.";
         if (phase === "ended")
@@ -418,7 +412,7 @@ export function table(root, token, givenTitle) {
         view: (v, seq) => {
             view = v;
             tableRoot.dataset["viewSeq"] = String(seq);
-            tableRoot.dataset["phase"] = String(v["phase"]);
+            tableRoot.dataset["phase"] = v.phase;
             byId.clear();
             for (const c of combatants(v))
                 byId.set(c.id, c);

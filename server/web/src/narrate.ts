@@ -2,22 +2,10 @@
 // it carries. The page never folds events into state (the server's view does that); this only
 // tells what happened.
 
+import type { Effect, EffectDuration, EffectKind, GameEvent, Roll } from "./client.js";
 import { variant, words } from "./dom.js";
 
-/** One die as rolls carry it. */
-export interface Die {
-  sides: number;
-  face: number;
-  kept: boolean;
-}
-
-/** A roll as events carry it (`roll`, `rolls`, `direction_roll`, …). */
-export interface Roll {
-  expr: string;
-  dice: Die[];
-  modifier: number;
-  total: number;
-}
+export type { Roll };
 
 /** A narrated event. */
 export interface Line {
@@ -85,14 +73,12 @@ function generic(kind: string, body: Record<string, unknown>, name: Name): strin
   return fields.length ? `${head[0]?.toUpperCase()}${head.slice(1)} — ${fields.join("; ")}` : `${head[0]?.toUpperCase()}${head.slice(1)}`;
 }
 
-function effectText(effect: unknown, name: Name): string {
-  if (effect === null || typeof effect !== "object") return "an effect";
-  const e = effect as Record<string, unknown>;
-  return `${describeEffectKind(e["kind"])} on ${name(String(e["target"]))} (${describeDuration(e["duration"], name, String(e["source"]))})`;
+function effectText(e: Effect, name: Name): string {
+  return `${describeEffectKind(e.kind)} on ${name(e.target)} (${describeDuration(e.duration, name, e.source)})`;
 }
 
 /** An effect's kind as a short phrase: "dazed", "ongoing 5 fire", "+2 attack". */
-export function describeEffectKind(kind: unknown): string {
+export function describeEffectKind(kind: EffectKind): string {
   const [k, b] = variant(kind);
   if (k === "condition") {
     const [c, cb] = variant("value" in b ? b["value"] : b);
@@ -111,7 +97,7 @@ export function describeEffectKind(kind: unknown): string {
 }
 
 /** An effect's duration: "save ends (11+)", "until the end of Orin's next turn". */
-export function describeDuration(d: unknown, name: Name, source: string): string {
+export function describeDuration(d: EffectDuration, name: Name, source: string): string {
   const [k, b] = variant(d);
   switch (k) {
     case "save_ends": {
@@ -131,7 +117,7 @@ export function describeDuration(d: unknown, name: Name, source: string): string
 }
 
 /** Narrates one event. `name` turns a combatant id into its name. */
-export function narrate(event: unknown, names: Names): Line {
+export function narrate(event: GameEvent, names: Names): Line {
   const name = names.combatant;
   const [kind, b] = variant(event);
   const attack = (actorField: string) => names.attack(String(b[actorField]), String(b["attack"]));
@@ -200,7 +186,10 @@ export function narrate(event: unknown, names: Names): Line {
       break;
     }
     case "effect_applied":
-      text = `Effect: ${effectText(b["effect"], name)}.`;
+      text =
+        typeof event === "object" && "effect_applied" in event
+          ? `Effect: ${effectText(event.effect_applied.effect, name)}.`
+          : generic(kind, b, name);
       break;
     case "escalation_die":
       text = `The escalation die shows ${String(b["value"])}.`;

@@ -5,10 +5,12 @@
 import {
   CommandRejected,
   FrayClient,
+  type CombatantState,
   type Command,
   type EventMessage,
   type LegalAction,
   type Role,
+  type Square,
   type View,
   type Welcome,
 } from "./client.js";
@@ -16,34 +18,13 @@ import { fill, h, s, variant, words } from "./dom.js";
 import { operatorKey } from "./lobby.js";
 import { describeDuration, describeEffectKind, narrate, type Line, type Roll } from "./narrate.js";
 
-type Obj = Record<string, unknown>;
-
-interface Combatant {
-  id: string;
-  name: string;
-  side: string;
-  template: string;
-  level: number;
-  hp: number | null;
-  max_hp: number | null;
-  temp_hp: number;
-  staggered: boolean;
-  status: string;
-  defenses: { ac: number; pd: number; md: number };
-  initiative: number | null;
-  effects: Obj[];
-  engaged_with: string[];
-  far_away: boolean;
-  grid: Obj | null;
-  size: string;
-  attacks: { id: string; name: string }[];
-}
+type Combatant = CombatantState;
 
 const MAX_LOG = 800;
-const SQUARES: Record<string, number> = { tiny: 1, small: 1, medium: 1, large: 2, huge: 3, gargantuan: 4 };
+const SQUARES: Record<CombatantState["size"], number> = { tiny: 1, small: 1, medium: 1, large: 2, huge: 3, gargantuan: 4 };
 
 function combatants(view: View | null): Combatant[] {
-  return ((view?.["combatants"] as unknown as Combatant[] | undefined) ?? []).slice();
+  return view ? view.combatants.slice() : [];
 }
 
 function roleText(role: Role): string {
@@ -116,40 +97,35 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
 
   const renderHeader = () => {
     if (!view) return;
-    const phase = String(view["phase"]);
-    const ruleset = String(view["ruleset"]);
+    const v = view;
     const bits: (HTMLElement | string)[] = [
-      h("span", { class: `badge phase-${phase}` }, phase),
-      h("span", { id: "round-number" }, `Round ${String(view["round"])}`),
+      h("span", { class: `badge phase-${v.phase}` }, v.phase),
+      h("span", { id: "round-number" }, `Round ${v.round}`),
     ];
-    if (Number(view["battles"]) > 1) bits.push(`Battle ${String(view["battle"])} of ${String(view["battles"])}`);
-    if (ruleset === "13th-age") {
+    if (v.battles > 1) bits.push(`Battle ${v.battle} of ${v.battles}`);
+    if (v.ruleset === "13th-age") {
       bits.push(
         h(
           "span",
           { id: "escalation", class: "escalation", title: "The escalation die: a bonus to the heroes' attacks" },
           "Escalation die ",
-          h("span", { class: "die d6" }, String(view["escalation"])),
-          view["escalation_held"] ? " (held)" : "",
+          h("span", { class: "die d6" }, String(v.escalation)),
+          v.escalation_held ? " (held)" : "",
         ),
       );
     }
-    if (ruleset === "orcus") bits.push(`Clock: ${String(view["clock"])} min`);
-    const ftd = view["ftd"] as Obj | null | undefined;
-    if (ftd) bits.push(`Light: ${words(String(ftd["light"]))}`);
-    const ose = view["ose"] as Obj | null | undefined;
-    const exploration = ose?.["exploration"] as Obj | undefined;
-    if (exploration) bits.push(`Exploration turn ${String(exploration["turn"])}`);
-    const winner = view["winner"];
-    if (winner) bits.push(h("strong", {}, `The ${String(winner)} won`));
-    if (view["seed_revealed"]) bits.push(h("span", { class: "badge" }, "seed revealed"));
+    if (v.ruleset === "orcus") bits.push(`Clock: ${v.clock} min`);
+    if (v.ftd) bits.push(`Light: ${words(v.ftd.light)}`);
+    if (v.ose) bits.push(`Exploration turn ${v.ose.exploration.turn}`);
+    if (v.winner) bits.push(h("strong", {}, `The ${v.winner} won`));
+    if (v.seed_revealed) bits.push(h("span", { class: "badge" }, "seed revealed"));
     fill(round, bits.map((b, i) => [i ? " · " : "", b]));
   };
 
   const renderOrder = () => {
     const list = combatants(view);
-    const ids = (view?.["order"] as string[] | undefined) ?? [];
-    const current = view?.["current"] as string | null | undefined;
+    const ids = view?.order ?? [];
+    const current = view?.current;
     const shown = ids.length ? ids.map((id) => byId.get(id)).filter((c): c is Combatant => !!c) : list;
     fill(
       order,
@@ -200,7 +176,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
 
   const renderCards = () => {
     const list = combatants(view);
-    const current = view?.["current"] as string | null | undefined;
+    const current = view?.current;
     const mine = new Set(controls(role));
     const card = (c: Combatant) =>
       h(
@@ -235,8 +211,8 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
                 h(
                   "li",
                   {},
-                  describeEffectKind(e["kind"]),
-                  h("span", { class: "muted" }, ` — ${describeDuration(e["duration"], name, String(e["source"]))}`),
+                  describeEffectKind(e.kind),
+                  h("span", { class: "muted" }, ` — ${describeDuration(e.duration, name, e.source)}`),
                 ),
               ),
             )
@@ -302,32 +278,31 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
       });
 
   const renderGrid = () => {
-    const map = view?.["map"] as Obj | null | undefined;
+    const map = view?.map;
     if (!map) {
       gridBox.hidden = true;
       return;
     }
     gridBox.hidden = false;
-    const w = Number(map["width"]);
-    const hgt = Number(map["height"]);
+    const w = map.width;
+    const hgt = map.height;
     const cell = 32;
-    const squares = (key: string) => (map[key] as { x: number; y: number }[] | undefined) ?? [];
-    const layer = (key: string, cls: string) =>
-      squares(key).map((q) => s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: cls }));
-    const current = view?.["current"] as string | null | undefined;
+    const layer = (squares: Square[], cls: string) =>
+      squares.map((q) => s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: cls }));
+    const current = view?.current;
     const zones: SVGElement[] = [];
     const tokens: SVGElement[] = [];
     for (const c of combatants(view)) {
       const g = c.grid;
-      const sq = g?.["square"] as { x: number; y: number } | undefined;
-      if (!g || !sq) continue;
-      for (const z of (g["zones"] as Obj[] | undefined) ?? []) {
-        for (const q of (z["squares"] as { x: number; y: number }[] | undefined) ?? []) {
+      if (!g) continue;
+      const sq = g.square;
+      for (const z of g.zones) {
+        for (const q of z.squares) {
           zones.push(s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: "zone" }));
         }
       }
       if (c.status === "dead" || c.status === "slain") continue;
-      const n = SQUARES[String(g["size"] ?? c.size)] ?? 1;
+      const n = SQUARES[g.size] ?? 1;
       const r = (n * cell) / 2 - 3;
       const cx = sq.x * cell + (n * cell) / 2;
       const cy = sq.y * cell + (n * cell) / 2;
@@ -362,16 +337,16 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
           class: "map",
         },
         s("rect", { x: 0, y: 0, width: w * cell, height: hgt * cell, class: "floor" }),
-        layer("water", "water"),
-        layer("difficult", "difficult"),
-        layer("lightly_obscured", "obscured"),
-        layer("heavily_obscured", "obscured heavy"),
-        layer("totally_obscured", "obscured total"),
-        layer("dim_light", "dim"),
-        layer("darkness", "dark"),
-        layer("climbable", "climbable"),
-        layer("transparent", "transparent"),
-        layer("blocking", "wall"),
+        layer(map.water, "water"),
+        layer(map.difficult, "difficult"),
+        layer(map.lightly_obscured, "obscured"),
+        layer(map.heavily_obscured, "obscured heavy"),
+        layer(map.totally_obscured, "obscured total"),
+        layer(map.dim_light, "dim"),
+        layer(map.darkness, "dark"),
+        layer(map.climbable, "climbable"),
+        layer(map.transparent, "transparent"),
+        layer(map.blocking, "wall"),
         zones,
         s("g", { class: "gridlines" }, lines),
         tokens,
@@ -502,7 +477,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
   };
 
   const idle = () => {
-    const phase = view?.["phase"];
+    const phase = view?.phase;
     if (phase === "setup") return "Waiting for the GM to start the battle.";
     if (phase === "ended") return "The battle is over.";
     return "Nothing to do right now: it is someone else's turn.";
@@ -652,7 +627,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
       view: (v, seq) => {
         view = v;
         tableRoot.dataset["viewSeq"] = String(seq);
-        tableRoot.dataset["phase"] = String(v["phase"]);
+        tableRoot.dataset["phase"] = v.phase;
         byId.clear();
         for (const c of combatants(v)) byId.set(c.id, c);
         renderHeader();
