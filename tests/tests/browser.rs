@@ -645,3 +645,189 @@ async fn walk(gm: &Client, addr: SocketAddr, token: &str) -> Result<()> {
     eprintln!("{tokens} tokens, {targets} squares to walk to; {current} walked to {label}");
     Ok(())
 }
+
+/// Sends a command as JSON through a table page's "Another command (JSON)" box.
+async fn send_raw(c: &Client, command: &Value) -> Result<()> {
+    let open = c
+        .execute(
+            "return document.querySelector('#actions details.raw').open;",
+            vec![],
+        )
+        .await?;
+    if open != Value::Bool(true) {
+        wait_css(c, "#actions details.raw summary")
+            .await?
+            .click()
+            .await?;
+    }
+    let input = wait_css(c, "#raw-command").await?;
+    input.clear().await?;
+    input.send_keys(&command.to_string()).await?;
+    wait_css(c, "#raw-send:not([disabled])")
+        .await?
+        .click()
+        .await?;
+    Ok(())
+}
+
+/// Waits until a table page's log holds an event of `kind`; returns how many it holds.
+async fn logged(c: &Client, kind: &str) -> Result<u64> {
+    let n = until(
+        c,
+        &format!("a {kind} event in the log"),
+        "const n = document.querySelectorAll(`#log li[data-kind=\"${arguments[0]}\"]`).length; return n > 0 ? n : null;",
+        vec![json!(kind)],
+    )
+    .await?;
+    Ok(n.as_u64().unwrap_or(0))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gm_only_secret_roll_never_reaches_a_players_page() -> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    let server = TestServer::start().await?;
+    let created = fray_tests::create_session(server.addr, "barrow-of-the-hollow-king", 3).await?;
+    let gm_token = created["tokens"]["gm"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no GM token in {created}"))?;
+    let alice_token = created["tokens"]["players"]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["name"] == "alice"))
+        .and_then(|p| p["token"].as_str())
+        .ok_or_else(|| anyhow!("no seat for alice in {created}"))?;
+    let gm = driver.browser(1280, 1000).await?;
+    let alice = driver.browser(1100, 1000).await?;
+    let result = secret_roll(&gm, &alice, server.addr, gm_token, alice_token).await;
+    if result.is_err() {
+        let _ = screenshot(&gm, "failure-secret-gm").await;
+        let _ = screenshot(&alice, "failure-secret-player").await;
+    }
+    let _ = gm.close().await;
+    let _ = alice.close().await;
+    server.stop().await;
+    result
+}
+
+async fn secret_roll(
+    gm: &Client,
+    alice: &Client,
+    addr: SocketAddr,
+    gm_token: &str,
+    alice_token: &str,
+) -> Result<()> {
+    gm.goto(&format!("http://{addr}/#/table?token={gm_token}"))
+        .await?;
+    alice
+        .goto(&format!("http://{addr}/#/table?token={alice_token}"))
+        .await?;
+    ensure!(text(gm, "#role").await? == "Game master");
+    ensure!(text(alice, "#role").await? == "Player alice");
+    // The exploration panel is there before anything happened: turn 0, no light.
+    for page in [gm, alice] {
+        ensure!(text(page, "#exploration [data-fact=\"turn\"] dd").await? == "0");
+        ensure!(text(page, "#exploration #lights").await? == "No light burns.");
+    }
+
+    // A torch is lit and an exploration turn passes: both pages show the tracker and the light
+    // from their views.
+    send_raw(
+        gm,
+        &json!({"light_source": {"carrier": "quill", "source": "torch"}}),
+    )
+    .await?;
+    logged(gm, "light_lit").await?;
+    wait_css(gm, "#actions button[data-group=\"Exploration turn\"]").await?;
+    click_action(gm, "Exploration turn", "explore").await?;
+    for page in [gm, alice] {
+        logged(page, "exploration_turn_passed").await?;
+        until(
+            page,
+            "the exploration turn in the panel",
+            "const d = document.querySelector('#exploration [data-fact=\"turn\"] dd'); return d && d.textContent === '1';",
+            vec![],
+        )
+        .await?;
+        let light = text(page, "#exploration #lights li[data-carrier=\"quill\"]").await?;
+        ensure!(
+            light.contains("torch") && light.contains("5 turns left"),
+            "{light}"
+        );
+    }
+
+    // The GM searches the crypt hall for a trap in secret, from the page's JSON box.
+    send_raw(
+        gm,
+        &json!({"secret_roll": {"check": "room_trap", "combatant": "quill", "chance": 1, "area": "crypt-hall"}}),
+    )
+    .await?;
+    logged(gm, "secret_rolled").await?;
+    logged(alice, "secret_rolled").await?;
+    caught_up(gm, seqs(alice).await?.0.max(seqs(gm).await?.0)).await?;
+    caught_up(alice, seqs(gm).await?.0).await?;
+
+    // The GM's page shows the die and the result.
+    let on_gm = gm
+        .execute(
+            "const li = document.querySelector('#log li[data-kind=\"secret_rolled\"]');
+             return [li.dataset.secretResult ?? null, li.querySelectorAll('.die.d6').length,
+                     [...li.querySelectorAll('.die')].map(d => d.textContent), li.textContent];",
+            vec![],
+        )
+        .await?;
+    let result = on_gm[0].as_str().unwrap_or_default().to_string();
+    ensure!(
+        (result == "success" || result == "failure") && on_gm[1] == json!(1),
+        "the GM's page shows no die or result: {on_gm}"
+    );
+    let gm_line = on_gm[3].as_str().unwrap_or_default();
+    ensure!(
+        gm_line.contains(&result) && gm_line.contains("Only the GM sees this"),
+        "{gm_line}"
+    );
+
+    // The player's page shows only that a roll was made: no die, no result, anywhere.
+    let on_alice = alice
+        .execute(
+            "const li = document.querySelector('#log li[data-kind=\"secret_rolled\"]');
+             return [li.classList.contains('secret'), li.querySelectorAll('.die, .roll').length,
+                     document.querySelectorAll('[data-secret-result]').length, li.textContent,
+                     document.body.innerText, document.documentElement.outerHTML];",
+            vec![],
+        )
+        .await?;
+    let alice_line = on_alice[3].as_str().unwrap_or_default();
+    let alice_text = on_alice[4].as_str().unwrap_or_default();
+    let alice_html = on_alice[5].as_str().unwrap_or_default();
+    ensure!(
+        on_alice[0] == json!(true) && on_alice[1] == json!(0) && on_alice[2] == json!(0),
+        "the player's page shows something of the secret roll: {on_alice}"
+    );
+    ensure!(
+        alice_line.contains("the result is hidden") && alice_line.contains("room trap"),
+        "{alice_line}"
+    );
+    for leak in [
+        "success",
+        "failure",
+        "Only the GM sees this",
+        "Secret roll (",
+    ] {
+        ensure!(
+            !alice_text.contains(leak) && !alice_html.contains(leak),
+            "the player's page contains {leak:?}"
+        );
+    }
+    // What the view carries is on both pages: the search was made (one chance each).
+    for page in [gm, alice] {
+        let searched = text(page, "#exploration #searched").await?;
+        ensure!(
+            searched.contains("crypt-hall") && searched.contains("Quill"),
+            "{searched}"
+        );
+    }
+    screenshot(gm, "12-ose-gm-secret-roll").await?;
+    screenshot(alice, "13-ose-player-secret-roll").await?;
+    Ok(())
+}

@@ -98,6 +98,8 @@ export function narrate(event, names) {
     const rolls = rollsIn(b);
     const n = (f) => name(String(b[f]));
     let text;
+    let hidden = false;
+    let secret = null;
     switch (kind) {
         case "battle_started":
             text = "The battle begins.";
@@ -177,13 +179,23 @@ export function narrate(event, names) {
             text = `The seed is revealed: ${String(b["seed"])} (salt ${String(b["salt"])}). Anyone can now check every public die.`;
             break;
         case "secret_rolled":
-            text =
-                b["roll"] === null
-                    ? `The GM rolls in secret (${words(String(b["check"] ?? "a check"))}): the result is hidden.`
-                    : generic(kind, b, name);
+            if (typeof event === "object" && "secret_rolled" in event) {
+                const r = event.secret_rolled;
+                secret = r.success === null ? null : r.success ? "success" : "failure";
+                const what = `${words(r.check)}${r.combatant ? ` for ${name(r.combatant)}` : ""}${r.area ? ` in ${r.area}` : ""}`;
+                // Players and spectators get `roll`, `success` and `distance` null: only that it was made.
+                text =
+                    r.roll === null || r.success === null
+                        ? `The GM rolls in secret (${what}): the result is hidden.`
+                        : `Secret roll (${what}), ${r.chance} in ${r.roll.dice[0]?.sides ?? "?"}: ${r.success ? "success" : "failure"}${r.distance ? `; distance ${r.distance.total} × 10` : ""}. Only the GM sees this.`;
+                hidden = r.roll === null;
+            }
+            else {
+                text = generic(kind, b, name);
+            }
             break;
         default:
             text = generic(kind, b, name);
     }
-    return { kind, text, rolls, hidden: kind === "secret_rolled" && b["roll"] === null };
+    return { kind, text, rolls, hidden, secret };
 }

@@ -29,6 +29,7 @@ export function table(root, token, givenTitle) {
     const order = h("ol", { id: "order", class: "order" });
     const cards = h("div", { id: "combatants", class: "combatants" });
     const gridBox = h("section", { id: "grid", class: "grid", hidden: true, "aria-labelledby": "grid-h" });
+    const exploreBox = h("section", { id: "exploration", class: "exploration", hidden: true, "aria-labelledby": "exploration-h" });
     const actionsBox = h("div", { id: "actions", class: "actions" });
     const notice = h("p", { id: "notice", class: "notice", role: "alert", hidden: true });
     const logList = h("ol", { id: "log", class: "log", "aria-live": "polite", "aria-relevant": "additions" });
@@ -140,7 +141,10 @@ export function table(root, token, givenTitle) {
             class: `card side-${c.side} status-${c.status}${c.id === current ? " current" : ""}${mine.has(c.id) ? " mine" : ""}`,
             "data-id": c.id,
             "aria-label": c.name,
-        }, h("header", {}, h("strong", {}, c.name), h("span", { class: "muted" }, ` L${c.level}${c.template !== c.id ? ` ${c.template}` : ""}`), mine.has(c.id) ? h("span", { class: "badge" }, "yours") : null), hpBar(c), h("div", { class: "facts" }, c.status !== "conscious" ? h("span", { class: "badge danger" }, words(c.status)) : null, c.staggered && c.hp !== null ? h("span", { class: "badge warn" }, "staggered") : null, h("div", {}, `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}`), c.engaged_with.length ? h("div", {}, `Engaged with ${c.engaged_with.map(name).join(", ")}`) : null, c.far_away ? h("div", {}, "Far away") : null), c.effects.length
+        }, h("header", {}, h("strong", {}, c.name), h("span", { class: "muted" }, ` L${c.level}${c.template !== c.id ? ` ${c.template}` : ""}`), mine.has(c.id) ? h("span", { class: "badge" }, "yours") : null), hpBar(c), h("div", { class: "facts" }, c.status !== "conscious" ? h("span", { class: "badge danger" }, words(c.status)) : null, c.staggered && c.hp !== null ? h("span", { class: "badge warn" }, "staggered") : null, 
+        // PD and MD are 13th Age's; the other rulesets' views carry AC (Orcus's other defenses
+        // are on its grid state).
+        h("div", {}, view?.ruleset === "13th-age" ? `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}` : `AC ${c.defenses.ac}`), c.engaged_with.length ? h("div", {}, `Engaged with ${c.engaged_with.map(name).join(", ")}`) : null, c.far_away ? h("div", {}, "Far away") : null), c.effects.length
             ? h("ul", { class: "effects" }, c.effects.map((e) => h("li", {}, describeEffectKind(e.kind), h("span", { class: "muted" }, ` — ${describeDuration(e.duration, name, e.source)}`))))
             : null);
         const sides = ["heroes", "monsters"];
@@ -150,6 +154,40 @@ export function table(root, token, givenTitle) {
                 ? h("section", { class: "side" }, h("h3", {}, side === "heroes" ? "Heroes" : "Monsters"), of.map(card))
                 : null;
         }));
+    };
+    // Old-School Essentials and Basic Fantasy: the exploration the view carries (the turn
+    // tracker, the burning lights, the searches made, a pursuit, Basic Fantasy's days and timed
+    // effects). Everything here is in this audience's view as the server sent it: the page hides
+    // nothing itself, and a secret roll's result is never in a view (only in the GM's events).
+    const renderExploration = () => {
+        const ose = view?.ose;
+        if (!ose) {
+            exploreBox.hidden = true;
+            return;
+        }
+        exploreBox.hidden = false;
+        const ex = ose.exploration;
+        const fact = (label, value, id) => h("div", { class: "fact", "data-fact": id }, h("dt", {}, label), h("dd", {}, String(value)));
+        const facts = [
+            fact("Exploration turn", ex.turn, "turn"),
+            fact("Turns since rest", `${ex.since_rest}${ex.since_rest >= 6 ? " (−1 to attack and damage until a turn of rest)" : ""}`, "since-rest"),
+        ];
+        if (ose.basic_fantasy || ose.bf.day > 0)
+            facts.push(fact("Day", ose.bf.day, "day"));
+        if (ose.pursuit) {
+            const p = ose.pursuit;
+            facts.push(fact("Pursuit", `${words(p.setting)}, ${p.rounds} ${p.setting === "wilderness" ? "days" : "rounds"}, fleeing at ${p.fleeing_rate}, pursuers at ${p.pursuer_rate}${p.distance === null ? "" : `, ${p.distance} apart`}`, "pursuit"));
+        }
+        const lights = ex.lights.length
+            ? h("ul", { class: "lights", id: "lights" }, ex.lights.map((l) => h("li", { "data-carrier": l.carrier, "data-source": l.source, "data-turns-left": l.turns_left }, h("span", { class: "flame", "aria-hidden": "true" }), `${name(l.carrier)}'s ${l.source}: `, h("strong", {}, `${l.turns_left} turn${l.turns_left === 1 ? "" : "s"} left`))))
+            : h("p", { class: "muted", id: "lights" }, "No light burns.");
+        const searched = ex.searched.length
+            ? h("ul", { class: "searched", id: "searched" }, ex.searched.map(([check, who, area]) => h("li", {}, `${name(who)}: ${words(check)} in ${area}`)))
+            : null;
+        const timed = ose.bf.effects.length
+            ? h("ul", { class: "timed" }, ose.bf.effects.map((e) => h("li", {}, `${e.name}${e.combatant ? ` on ${name(e.combatant)}` : ""}: ${e.turns_left} turns left`)))
+            : null;
+        fill(exploreBox, h("h2", { id: "exploration-h" }, "Exploration"), h("dl", { class: "facts-list" }, facts), h("h3", {}, "Light"), lights, searched ? [h("h3", {}, "Searched (one chance each)"), searched] : null, timed ? [h("h3", {}, "Timed effects"), timed] : null);
     };
     /** The square a command goes to or aims at: a move's last step, an area's origin. */
     const squareOf = (command) => {
@@ -361,7 +399,12 @@ export function table(root, token, givenTitle) {
     const dice = (r) => h("span", { class: "roll", title: r.expr }, h("span", { class: "expr" }, r.expr), " ", r.dice.map((d) => h("span", { class: `die d${d.sides}${d.kept ? "" : " dropped"}`, title: `d${d.sides}${d.kept ? "" : ", not kept"}` }, String(d.face))), r.modifier ? ` ${r.modifier < 0 ? "−" : "+"} ${Math.abs(r.modifier)}` : "", ` = ${r.total}`);
     const addLine = (seq, line) => {
         const nearBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
-        logList.append(h("li", { class: `ev ev-${line.kind}${line.hidden ? " secret" : ""}`, "data-seq": seq, "data-kind": line.kind }, h("span", { class: "seq" }, `#${seq}`), " ", line.text, line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(dice)) : null));
+        logList.append(h("li", {
+            class: `ev ev-${line.kind}${line.hidden ? " secret" : ""}`,
+            "data-seq": seq,
+            "data-kind": line.kind,
+            "data-secret-result": line.secret,
+        }, h("span", { class: "seq" }, `#${seq}`), " ", line.text, line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(dice)) : null));
         while (logList.childElementCount > MAX_LOG)
             logList.firstElementChild?.remove();
         if (nearBottom)
@@ -420,6 +463,7 @@ export function table(root, token, givenTitle) {
             renderOrder();
             renderCards();
             renderGrid();
+            renderExploration();
             for (const e of backlog.splice(0))
                 addLine(e.seq, narrate(e.event, names));
             renderActions();
@@ -451,7 +495,7 @@ export function table(root, token, givenTitle) {
             // The title is a nicety: the session id stays.
         }
     };
-    fill(tableRoot, h("header", { class: "top" }, h("a", { href: "#/", class: "home", "aria-label": "Lobby" }, "⌂"), title, who, status), round, h("div", { class: "columns" }, h("div", { class: "left" }, h("section", { "aria-labelledby": "order-h" }, h("h2", { id: "order-h" }, "Initiative"), order), gridBox, h("section", { "aria-labelledby": "cards-h" }, h("h2", { id: "cards-h" }, "Combatants"), cards)), h("div", { class: "right" }, h("section", { "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, "Actions"), notice, actionsBox), h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Narrative and dice"), logList), verify)));
+    fill(tableRoot, h("header", { class: "top" }, h("a", { href: "#/", class: "home", "aria-label": "Lobby" }, "⌂"), title, who, status), round, h("div", { class: "columns" }, h("div", { class: "left" }, h("section", { "aria-labelledby": "order-h" }, h("h2", { id: "order-h" }, "Initiative"), order), gridBox, exploreBox, h("section", { "aria-labelledby": "cards-h" }, h("h2", { id: "cards-h" }, "Combatants"), cards)), h("div", { class: "right" }, h("section", { "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, "Actions"), notice, actionsBox), h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Narrative and dice"), logList), verify)));
     fill(root, tableRoot);
     client.connect().catch((e) => showNotice(`Cannot join: ${String(e)}`));
     return () => client.close();

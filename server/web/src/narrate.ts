@@ -15,6 +15,8 @@ export interface Line {
   rolls: Roll[];
   /** A roll made in secret whose result this audience does not see. */
   hidden: boolean;
+  /** A secret roll's result, when this audience sees it (the GM's): `success` or `failure`. */
+  secret: "success" | "failure" | null;
 }
 
 /** Names for ids: a combatant's, and an attack's of a combatant's stat block. */
@@ -124,6 +126,8 @@ export function narrate(event: GameEvent, names: Names): Line {
   const rolls = rollsIn(b);
   const n = (f: string) => name(String(b[f]));
   let text: string;
+  let hidden = false;
+  let secret: Line["secret"] = null;
   switch (kind) {
     case "battle_started":
       text = "The battle begins.";
@@ -203,13 +207,22 @@ export function narrate(event: GameEvent, names: Names): Line {
       text = `The seed is revealed: ${String(b["seed"])} (salt ${String(b["salt"])}). Anyone can now check every public die.`;
       break;
     case "secret_rolled":
-      text =
-        b["roll"] === null
-          ? `The GM rolls in secret (${words(String(b["check"] ?? "a check"))}): the result is hidden.`
-          : generic(kind, b, name);
+      if (typeof event === "object" && "secret_rolled" in event) {
+        const r = event.secret_rolled;
+        secret = r.success === null ? null : r.success ? "success" : "failure";
+        const what = `${words(r.check)}${r.combatant ? ` for ${name(r.combatant)}` : ""}${r.area ? ` in ${r.area}` : ""}`;
+        // Players and spectators get `roll`, `success` and `distance` null: only that it was made.
+        text =
+          r.roll === null || r.success === null
+            ? `The GM rolls in secret (${what}): the result is hidden.`
+            : `Secret roll (${what}), ${r.chance} in ${r.roll.dice[0]?.sides ?? "?"}: ${r.success ? "success" : "failure"}${r.distance ? `; distance ${r.distance.total} × 10` : ""}. Only the GM sees this.`;
+        hidden = r.roll === null;
+      } else {
+        text = generic(kind, b, name);
+      }
       break;
     default:
       text = generic(kind, b, name);
   }
-  return { kind, text, rolls, hidden: kind === "secret_rolled" && b["roll"] === null };
+  return { kind, text, rolls, hidden, secret };
 }
