@@ -1,7 +1,7 @@
 // Events as the narrative and dice log: one line of text per event and every die of every roll
 // it carries. The page never folds events into state (the server's view does that); this only
 // tells what happened.
-import { variant, words } from "./dom.js";
+import { h, variant, words } from "./dom.js";
 function isRoll(v) {
     return (v !== null &&
         typeof v === "object" &&
@@ -198,4 +198,9 @@ export function narrate(event, names) {
             text = generic(kind, b, name);
     }
     return { kind, text, rolls, hidden, secret };
+}
+/** A roll as the dice log shows it: the expression, every die's face (dropped ones struck
+ * through), the modifier and the total. */
+export function rollElement(r) {
+    return h("span", { class: "roll", title: r.expr }, h("span", { class: "expr" }, r.expr), " ", r.dice.map((d) => h("span", { class: `die d${d.sides}${d.kept ? "" : " dropped"}`, title: `d${d.sides}${d.kept ? "" : ", not kept"}` }, String(d.face))), r.modifier ? ` ${r.modifier < 0 ? "−" : "+"} ${Math.abs(r.modifier)}` : "", ` = ${r.total}`);
 }

@@ -4,7 +4,7 @@
 import { CommandRejected, FrayClient, } from "./client.js";
 import { fill, h, s, variant, words } from "./dom.js";
 import { operatorKey } from "./lobby.js";
-import { describeDuration, describeEffectKind, narrate } from "./narrate.js";
+import { describeDuration, describeEffectKind, narrate, rollElement } from "./narrate.js";
 const MAX_LOG = 800;
 const SQUARES = { tiny: 1, small: 1, medium: 1, large: 2, huge: 3, gargantuan: 4 };
 function combatants(view) {
@@ -396,7 +396,6 @@ export function table(root, token, givenTitle) {
         return details;
     };
     // ----- the log -----
-    const dice = (r) => h("span", { class: "roll", title: r.expr }, h("span", { class: "expr" }, r.expr), " ", r.dice.map((d) => h("span", { class: `die d${d.sides}${d.kept ? "" : " dropped"}`, title: `d${d.sides}${d.kept ? "" : ", not kept"}` }, String(d.face))), r.modifier ? ` ${r.modifier < 0 ? "−" : "+"} ${Math.abs(r.modifier)}` : "", ` = ${r.total}`);
     const addLine = (seq, line) => {
         const nearBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
         logList.append(h("li", {
@@ -404,7 +403,7 @@ export function table(root, token, givenTitle) {
             "data-seq": seq,
             "data-kind": line.kind,
             "data-secret-result": line.secret,
-        }, h("span", { class: "seq" }, `#${seq}`), " ", line.text, line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(dice)) : null));
+        }, h("span", { class: "seq" }, `#${seq}`), " ", line.text, line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(rollElement)) : null));
         while (logList.childElementCount > MAX_LOG)
             logList.firstElementChild?.remove();
         if (nearBottom)

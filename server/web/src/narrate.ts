@@ -3,7 +3,7 @@
 // tells what happened.
 
 import type { Effect, EffectDuration, EffectKind, GameEvent, Roll } from "./client.js";
-import { variant, words } from "./dom.js";
+import { h, variant, words } from "./dom.js";
 
 export type { Roll };
 
@@ -225,4 +225,24 @@ export function narrate(event: GameEvent, names: Names): Line {
       text = generic(kind, b, name);
   }
   return { kind, text, rolls, hidden, secret };
+}
+
+/** A roll as the dice log shows it: the expression, every die's face (dropped ones struck
+ * through), the modifier and the total. */
+export function rollElement(r: Roll): HTMLElement {
+  return h(
+    "span",
+    { class: "roll", title: r.expr },
+    h("span", { class: "expr" }, r.expr),
+    " ",
+    r.dice.map((d) =>
+      h(
+        "span",
+        { class: `die d${d.sides}${d.kept ? "" : " dropped"}`, title: `d${d.sides}${d.kept ? "" : ", not kept"}` },
+        String(d.face),
+      ),
+    ),
+    r.modifier ? ` ${r.modifier < 0 ? "−" : "+"} ${Math.abs(r.modifier)}` : "",
+    ` = ${r.total}`,
+  );
 }

@@ -16,7 +16,7 @@ import {
 } from "./client.js";
 import { fill, h, s, variant, words } from "./dom.js";
 import { operatorKey } from "./lobby.js";
-import { describeDuration, describeEffectKind, narrate, type Line, type Roll } from "./narrate.js";
+import { describeDuration, describeEffectKind, narrate, rollElement, type Line } from "./narrate.js";
 
 type Combatant = CombatantState;
 
@@ -603,23 +603,6 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
 
   // ----- the log -----
 
-  const dice = (r: Roll) =>
-    h(
-      "span",
-      { class: "roll", title: r.expr },
-      h("span", { class: "expr" }, r.expr),
-      " ",
-      r.dice.map((d) =>
-        h(
-          "span",
-          { class: `die d${d.sides}${d.kept ? "" : " dropped"}`, title: `d${d.sides}${d.kept ? "" : ", not kept"}` },
-          String(d.face),
-        ),
-      ),
-      r.modifier ? ` ${r.modifier < 0 ? "−" : "+"} ${Math.abs(r.modifier)}` : "",
-      ` = ${r.total}`,
-    );
-
   const addLine = (seq: number, line: Line) => {
     const nearBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
     logList.append(
@@ -634,7 +617,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
         h("span", { class: "seq" }, `#${seq}`),
         " ",
         line.text,
-        line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(dice)) : null,
+        line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(rollElement)) : null,
       ),
     );
     while (logList.childElementCount > MAX_LOG) logList.firstElementChild?.remove();
