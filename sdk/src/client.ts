@@ -2,66 +2,57 @@
 // after a lost connection with backoff, sends commands and resolves each with its `accepted` or
 // rejects it with its `rejected`, and keeps the seat's view (the server's `snapshot` and
 // `view_patch`es) and legal actions. It never folds events: they are passed on as the
-// narrative. No dependencies; copy it into your own project if you like (see protocol/README.md).
+// narrative. Its types are the protocol's, generated from the Rust ones (`./protocol.ts`, type
+// declarations only). No run-time dependencies; copy this file and protocol.ts into your own
+// project if you like (see protocol/README.md).
 //
 // Works in browsers and in Node 22+ (global WebSocket); in Node 20 pass a constructor, e.g. the
 // `ws` package's: `new FrayClient({ url, token, WebSocket: WebSocketFromWs })`.
 
+import type {
+  ClientMessage,
+  Command,
+  ErrorCode,
+  JsonPatchOperation,
+  LegalAction,
+  ServerMessage,
+  SessionState,
+} from "./protocol.js";
+
+// The protocol's types, generated from the Rust ones (sdk/src/protocol.ts), re-exported so that
+// a page needs only this module. Type-only: nothing of protocol.ts exists at run time.
+export type * from "./protocol.js";
+
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** A command as the protocol writes it: `"start_battle"` or `{ "attack": { … } }`. */
-export type Command = string | { [name: string]: Json };
-
-/** A game event as the protocol writes it: `"battle_started"` or `{ "damaged": { … } }`. */
-export type GameEvent = string | { [name: string]: Json };
-
-/** A seat's role. */
-export type Role = "gm" | "spectator" | { player: { name: string; controls: string[] } };
-
-/** The state an audience may see (`SessionState` in protocol/README.md). */
-export type View = { [key: string]: Json };
-
-/** One command the seat may send now (`legal_actions`). */
-export interface LegalAction {
-  /** The combatant it acts for, or null for the GM's session commands. */
-  actor: string | null;
-  /** The action as a player names it: a button. */
-  group: string;
-  /** The choice within the group (a target, a square, an option); "" when there is one. */
-  label: string;
-  /** The command, complete: send it as it is. */
-  command: Command;
-}
+/** The body of the server message tagged `K`: `Body<"welcome">` is the welcome's fields. */
+export type Body<K extends string> = ServerMessage extends infer M
+  ? M extends { [P in K]: infer B }
+    ? B
+    : never
+  : never;
 
 /** The server's answer to `hello`. */
-export interface Welcome {
-  protocol: number;
-  session: string;
-  role: Role;
-  seq: number;
-  ruleset: string;
-  commitment: string;
-}
+export type Welcome = Body<"welcome">;
 
-/** One event as it arrived. */
-export interface EventMessage {
-  seq: number;
-  tick: number;
-  event: GameEvent;
-}
+/** One event as it arrived (redacted for players and spectators). */
+export type EventMessage = Body<"event">;
 
 /** An `accepted` answer. */
-export interface Accepted {
-  command_id: number;
-  first_seq: number;
-  last_seq: number;
-}
+export type Accepted = Body<"accepted">;
+
+/** The state this seat's audience may see: the GM's, or the public one (see "Visibility"). */
+export type View = SessionState;
+
+/** Why a command did not go through: the server's reason code, or one of the client's own —
+ * `disconnected` (not sent, or its fate unknown: the events will tell) and `closed`. */
+export type RejectionCode = ErrorCode | "disconnected" | "closed";
 
 /** A refused command (`rejected`), or one whose fate is unknown (`code` "disconnected"). */
 export class CommandRejected extends Error {
   constructor(
-    readonly code: string,
+    readonly code: RejectionCode,
     message: string,
     readonly commandId: number,
   ) {
@@ -70,13 +61,12 @@ export class CommandRejected extends Error {
   }
 }
 
-/** One RFC 6902 operation as the server sends them (add, remove, replace). */
-export interface PatchOp {
-  op: string;
-  path: string;
-  value?: Json;
-  from?: string;
-}
+/** One RFC 6902 operation: the server's (add, remove, replace), and the others `applyPatch`
+ * also accepts (move, copy, test). */
+export type PatchOp =
+  | JsonPatchOperation
+  | { op: "move" | "copy"; from: string; path: string }
+  | { op: "test"; path: string; value: unknown };
 
 /** The connection's state, for a status line. */
 export type Status = "connecting" | "open" | "reconnecting" | "closed";
@@ -89,7 +79,7 @@ export interface Handlers {
   legalActions?: (actions: LegalAction[], seq: number) => void;
   event?: (e: EventMessage) => void;
   /** A protocol `error` from the server (not a command's rejection). */
-  error?: (code: string, message: string) => void;
+  error?: (code: ErrorCode, message: string) => void;
   status?: (s: Status, detail: string) => void;
 }
 
@@ -127,7 +117,7 @@ export interface Options {
 }
 
 /** Errors after which reconnecting cannot help. */
-const FATAL = new Set(["unknown_token", "unsupported_protocol"]);
+const FATAL: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["unknown_token", "unsupported_protocol"]);
 
 /** The JSON subprotocol. */
 export const SUBPROTOCOL = "fray.v1.json";
@@ -214,7 +204,7 @@ export class FrayClient {
     }
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      socket.send(JSON.stringify({ command: { id, command } }));
+      this.write(socket, { command: { id, command } });
     });
   }
 
@@ -228,8 +218,12 @@ export class FrayClient {
     this.raw({ watch: this.opts.watch });
   }
 
-  private raw(message: Json): void {
-    if (this.socket && this.status === "open") this.socket.send(JSON.stringify(message));
+  private raw(message: ClientMessage): void {
+    if (this.socket && this.status === "open") this.write(this.socket, message);
+  }
+
+  private write(socket: SocketLike, message: ClientMessage): void {
+    socket.send(JSON.stringify(message));
   }
 
   private setStatus(s: Status, detail: string): void {
@@ -248,11 +242,9 @@ export class FrayClient {
     }
     this.socket = socket;
     socket.onopen = () => {
-      socket.send(
-        JSON.stringify({
-          hello: { protocol: 1, token: this.opts.token, resume_from: this.lastSeq },
-        }),
-      );
+      this.write(socket, {
+        hello: { protocol: 1, token: this.opts.token, resume_from: this.lastSeq },
+      });
     };
     socket.onmessage = (ev) => {
       if (typeof ev.data !== "string") return;
@@ -294,107 +286,92 @@ export class FrayClient {
     }, delay);
   }
 
-  private failPending(code: string, message: string): void {
+  private failPending(code: RejectionCode, message: string): void {
     for (const [id, p] of this.pending) p.reject(new CommandRejected(code, message, id));
     this.pending.clear();
   }
 
-  private receive(socket: SocketLike, msg: unknown): void {
-    if (typeof msg !== "object" || msg === null) return;
-    const [kind, body] = Object.entries(msg)[0] ?? [];
-    const b = body as Record<string, unknown>;
-    switch (kind) {
-      case "welcome": {
-        const w = b as unknown as Welcome;
-        this.welcome = w;
-        this.attempts = 0;
-        this.setStatus("open", w.session);
-        if (this.opts.watch.views || this.opts.watch.legal_actions) {
-          socket.send(JSON.stringify({ watch: this.opts.watch }));
-        }
-        this.on.welcome?.(w);
-        this.firstWelcome?.resolve(w);
+  private receive(socket: SocketLike, data: unknown): void {
+    // A frame is trusted to be a `ServerMessage` once it is an object (the server writes
+    // them); a kind this client does not know is ignored.
+    if (typeof data !== "object" || data === null || Array.isArray(data)) return;
+    const msg = data as ServerMessage;
+    if ("welcome" in msg) {
+      const w = msg.welcome;
+      this.welcome = w;
+      this.attempts = 0;
+      this.setStatus("open", w.session);
+      if (this.opts.watch.views || this.opts.watch.legal_actions) {
+        this.write(socket, { watch: this.opts.watch });
+      }
+      this.on.welcome?.(w);
+      this.firstWelcome?.resolve(w);
+      this.firstWelcome = null;
+    } else if ("event" in msg) {
+      const e = msg.event;
+      if (this.lastSeq !== null && e.seq <= this.lastSeq) return;
+      this.lastSeq = e.seq;
+      this.on.event?.(e);
+    } else if ("snapshot" in msg) {
+      const { seq, state } = msg.snapshot;
+      this.view = state;
+      this.viewSeq = seq;
+      // A view is at least as new as the events folded into it; joining without history, the
+      // resume point is the snapshot's.
+      if (this.lastSeq === null) this.lastSeq = seq;
+      this.on.view?.(state, seq);
+    } else if ("view_patch" in msg) {
+      const { from_seq, seq, patch } = msg.view_patch;
+      if (this.view === null || from_seq !== this.viewSeq) {
+        this.resync();
+        return;
+      }
+      try {
+        this.view = applyPatch(this.view, patch);
+      } catch {
+        this.resync();
+        return;
+      }
+      this.viewSeq = seq;
+      this.on.view?.(this.view, seq);
+    } else if ("legal_actions" in msg) {
+      this.legalActions = msg.legal_actions.actions;
+      this.actionsSeq = msg.legal_actions.seq;
+      this.on.legalActions?.(this.legalActions, this.actionsSeq);
+    } else if ("accepted" in msg) {
+      const a = msg.accepted;
+      this.pending.get(a.command_id)?.resolve(a);
+      this.pending.delete(a.command_id);
+    } else if ("rejected" in msg) {
+      const { command_id, code, message } = msg.rejected;
+      this.pending.get(command_id)?.reject(new CommandRejected(code, message, command_id));
+      this.pending.delete(command_id);
+    } else if ("error" in msg) {
+      const { code, message } = msg.error;
+      this.on.error?.(code, message);
+      if (code === "resume_out_of_range") this.lastSeq = null;
+      if (FATAL.has(code)) {
+        this.firstWelcome?.reject(new Error(`${code}: ${message}`));
         this.firstWelcome = null;
-        break;
+        this.close();
       }
-      case "event": {
-        const e = b as unknown as EventMessage;
-        if (this.lastSeq !== null && e.seq <= this.lastSeq) return;
-        this.lastSeq = e.seq;
-        this.on.event?.(e);
-        break;
-      }
-      case "snapshot": {
-        const seq = b["seq"] as number;
-        this.view = b["state"] as View;
-        this.viewSeq = seq;
-        // A view is at least as new as the events folded into it; joining without history, the
-        // resume point is the snapshot's.
-        if (this.lastSeq === null) this.lastSeq = seq;
-        this.on.view?.(this.view, seq);
-        break;
-      }
-      case "view_patch": {
-        const from = b["from_seq"] as number;
-        const seq = b["seq"] as number;
-        if (this.view === null || from !== this.viewSeq) {
-          this.resync();
-          return;
-        }
-        try {
-          this.view = applyPatch(this.view, b["patch"] as PatchOp[]) as View;
-        } catch {
-          this.resync();
-          return;
-        }
-        this.viewSeq = seq;
-        this.on.view?.(this.view, seq);
-        break;
-      }
-      case "legal_actions": {
-        this.legalActions = b["actions"] as LegalAction[];
-        this.actionsSeq = b["seq"] as number;
-        this.on.legalActions?.(this.legalActions, this.actionsSeq);
-        break;
-      }
-      case "accepted": {
-        const a = b as unknown as Accepted;
-        this.pending.get(a.command_id)?.resolve(a);
-        this.pending.delete(a.command_id);
-        break;
-      }
-      case "rejected": {
-        const id = b["command_id"] as number;
-        this.pending
-          .get(id)
-          ?.reject(new CommandRejected(String(b["code"]), String(b["message"]), id));
-        this.pending.delete(id);
-        break;
-      }
-      case "error": {
-        const code = String(b["code"]);
-        const message = String(b["message"]);
-        this.on.error?.(code, message);
-        if (code === "resume_out_of_range") this.lastSeq = null;
-        if (FATAL.has(code)) {
-          this.firstWelcome?.reject(new Error(`${code}: ${message}`));
-          this.firstWelcome = null;
-          this.close();
-        }
-        break;
-      }
-      default:
-        break;
     }
   }
 }
 
 /** Applies an RFC 6902 patch (add, remove, replace, and also move, copy, test) to a copy of
- * `doc`; throws when an operation does not apply. The input is never modified. */
-export function applyPatch(doc: Json, patch: PatchOp[]): Json {
-  let root: Json = structuredClone(doc);
+ * `doc`, a JSON document (a `View`, say); throws when an operation does not apply. The input is
+ * never modified. The result is typed as the input: the patch is trusted to keep its shape, as
+ * the server's view patches do. */
+export function applyPatch<T>(doc: T, patch: readonly PatchOp[]): T {
+  let root = structuredClone(doc) as Json;
   for (const op of patch) root = applyOp(root, op);
-  return root;
+  return root as T;
+}
+
+/** A patch operation's value as JSON (the patch came from JSON). */
+function valueOf(op: { value?: unknown }): Json {
+  return structuredClone((op.value ?? null) as Json);
 }
 
 function pointer(path: string): string[] {
@@ -437,23 +414,23 @@ function applyOp(root: Json, op: PatchOp): Json {
     case "remove": {
       if (tokens.length === 0) {
         if (op.op === "remove") throw new Error("cannot remove the whole document");
-        return structuredClone(op.value ?? null);
+        return valueOf(op);
       }
       const last = tokens[tokens.length - 1] as string;
       const parent = get(root, tokens.slice(0, -1));
       if (Array.isArray(parent)) {
         if (op.op === "add") {
           const i = last === "-" ? parent.length : index(last, parent.length);
-          parent.splice(i, 0, structuredClone(op.value ?? null));
+          parent.splice(i, 0, valueOf(op));
         } else {
           const i = index(last, parent.length - 1);
           if (op.op === "remove") parent.splice(i, 1);
-          else parent[i] = structuredClone(op.value ?? null);
+          else parent[i] = valueOf(op);
         }
       } else if (parent !== null && typeof parent === "object") {
         if (op.op !== "add" && !Object.hasOwn(parent, last)) throw new Error(`no member ${last}`);
         if (op.op === "remove") delete parent[last];
-        else parent[last] = structuredClone(op.value ?? null);
+        else parent[last] = valueOf(op);
       } else {
         throw new Error(`${op.path}: the parent is not a container`);
       }
@@ -461,8 +438,8 @@ function applyOp(root: Json, op: PatchOp): Json {
     }
     case "move":
     case "copy": {
-      const value = structuredClone(get(root, pointer(op.from ?? "")));
-      if (op.op === "move") root = applyOp(root, { op: "remove", path: op.from ?? "" });
+      const value = structuredClone(get(root, pointer(op.from)));
+      if (op.op === "move") root = applyOp(root, { op: "remove", path: op.from });
       return applyOp(root, { op: "add", path: op.path, value });
     }
     case "test": {
@@ -471,7 +448,10 @@ function applyOp(root: Json, op: PatchOp): Json {
       }
       return root;
     }
-    default:
-      throw new Error(`unknown patch operation ${op.op}`);
+    default: {
+      // A frame from elsewhere may carry any `op`: refuse it rather than guess.
+      const unknownOp: { op?: unknown } = op;
+      throw new Error(`unknown patch operation ${String(unknownOp.op)}`);
+    }
   }
 }

@@ -6,10 +6,11 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import WebSocket, { WebSocketServer } from "ws";
 import { FrayClient, CommandRejected, applyPatch } from "../dist/client.js";
 
@@ -36,6 +37,15 @@ async function fake(script) {
     close: () => new Promise((r) => { for (const s of sockets) s.terminate(); wss.close(r); }),
   };
 }
+
+test("the client's API is typed by the generated protocol types (tsc --strict on test/client-types.ts)", () => {
+  const sdk = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const tsc = join(sdk, "node_modules", "typescript", "bin", "tsc");
+  const args = ["--noEmit", "--strict", "--target", "es2022", "--module", "es2022",
+    "--moduleResolution", "bundler", "--lib", "es2022,dom", join("test", "client-types.ts")];
+  const r = spawnSync(process.execPath, [tsc, ...args], { cwd: sdk, encoding: "utf8" });
+  assert.equal(r.status, 0, `tsc: ${r.stdout}${r.stderr}`);
+});
 
 const send = (socket, msg) => socket.send(JSON.stringify(msg));
 const welcome = (seq) => ({

@@ -645,3 +645,491 @@ async fn walk(gm: &Client, addr: SocketAddr, token: &str) -> Result<()> {
     eprintln!("{tokens} tokens, {targets} squares to walk to; {current} walked to {label}");
     Ok(())
 }
+
+/// Sends a command as JSON through a table page's "Another command (JSON)" box.
+async fn send_raw(c: &Client, command: &Value) -> Result<()> {
+    let open = c
+        .execute(
+            "return document.querySelector('#actions details.raw').open;",
+            vec![],
+        )
+        .await?;
+    if open != Value::Bool(true) {
+        wait_css(c, "#actions details.raw summary")
+            .await?
+            .click()
+            .await?;
+    }
+    let input = wait_css(c, "#raw-command").await?;
+    input.clear().await?;
+    input.send_keys(&command.to_string()).await?;
+    wait_css(c, "#raw-send:not([disabled])")
+        .await?
+        .click()
+        .await?;
+    Ok(())
+}
+
+/// Waits until a table page's log holds an event of `kind`; returns how many it holds.
+async fn logged(c: &Client, kind: &str) -> Result<u64> {
+    let n = until(
+        c,
+        &format!("a {kind} event in the log"),
+        "const n = document.querySelectorAll(`#log li[data-kind=\"${arguments[0]}\"]`).length; return n > 0 ? n : null;",
+        vec![json!(kind)],
+    )
+    .await?;
+    Ok(n.as_u64().unwrap_or(0))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gm_only_secret_roll_never_reaches_a_players_page() -> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    let server = TestServer::start().await?;
+    let created = fray_tests::create_session(server.addr, "barrow-of-the-hollow-king", 3).await?;
+    let gm_token = created["tokens"]["gm"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no GM token in {created}"))?;
+    let alice_token = created["tokens"]["players"]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["name"] == "alice"))
+        .and_then(|p| p["token"].as_str())
+        .ok_or_else(|| anyhow!("no seat for alice in {created}"))?;
+    let gm = driver.browser(1280, 1000).await?;
+    let alice = driver.browser(1100, 1000).await?;
+    let result = secret_roll(&gm, &alice, server.addr, gm_token, alice_token).await;
+    if result.is_err() {
+        let _ = screenshot(&gm, "failure-secret-gm").await;
+        let _ = screenshot(&alice, "failure-secret-player").await;
+    }
+    let _ = gm.close().await;
+    let _ = alice.close().await;
+    server.stop().await;
+    result
+}
+
+async fn secret_roll(
+    gm: &Client,
+    alice: &Client,
+    addr: SocketAddr,
+    gm_token: &str,
+    alice_token: &str,
+) -> Result<()> {
+    gm.goto(&format!("http://{addr}/#/table?token={gm_token}"))
+        .await?;
+    alice
+        .goto(&format!("http://{addr}/#/table?token={alice_token}"))
+        .await?;
+    ensure!(text(gm, "#role").await? == "Game master");
+    ensure!(text(alice, "#role").await? == "Player alice");
+    // The exploration panel is there before anything happened: turn 0, no light.
+    for page in [gm, alice] {
+        ensure!(text(page, "#exploration [data-fact=\"turn\"] dd").await? == "0");
+        ensure!(text(page, "#exploration #lights").await? == "No light burns.");
+    }
+
+    // A torch is lit and an exploration turn passes: both pages show the tracker and the light
+    // from their views.
+    send_raw(
+        gm,
+        &json!({"light_source": {"carrier": "quill", "source": "torch"}}),
+    )
+    .await?;
+    logged(gm, "light_lit").await?;
+    wait_css(gm, "#actions button[data-group=\"Exploration turn\"]").await?;
+    click_action(gm, "Exploration turn", "explore").await?;
+    for page in [gm, alice] {
+        logged(page, "exploration_turn_passed").await?;
+        until(
+            page,
+            "the exploration turn in the panel",
+            "const d = document.querySelector('#exploration [data-fact=\"turn\"] dd'); return d && d.textContent === '1';",
+            vec![],
+        )
+        .await?;
+        let light = text(page, "#exploration #lights li[data-carrier=\"quill\"]").await?;
+        ensure!(
+            light.contains("torch") && light.contains("5 turns left"),
+            "{light}"
+        );
+    }
+
+    // The GM searches the crypt hall for a trap in secret, from the page's JSON box.
+    send_raw(
+        gm,
+        &json!({"secret_roll": {"check": "room_trap", "combatant": "quill", "chance": 1, "area": "crypt-hall"}}),
+    )
+    .await?;
+    logged(gm, "secret_rolled").await?;
+    logged(alice, "secret_rolled").await?;
+    caught_up(gm, seqs(alice).await?.0.max(seqs(gm).await?.0)).await?;
+    caught_up(alice, seqs(gm).await?.0).await?;
+
+    // The GM's page shows the die and the result.
+    let on_gm = gm
+        .execute(
+            "const li = document.querySelector('#log li[data-kind=\"secret_rolled\"]');
+             return [li.dataset.secretResult ?? null, li.querySelectorAll('.die.d6').length,
+                     [...li.querySelectorAll('.die')].map(d => d.textContent), li.textContent];",
+            vec![],
+        )
+        .await?;
+    let result = on_gm[0].as_str().unwrap_or_default().to_string();
+    ensure!(
+        (result == "success" || result == "failure") && on_gm[1] == json!(1),
+        "the GM's page shows no die or result: {on_gm}"
+    );
+    let gm_line = on_gm[3].as_str().unwrap_or_default();
+    ensure!(
+        gm_line.contains(&result) && gm_line.contains("Only the GM sees this"),
+        "{gm_line}"
+    );
+
+    // The player's page shows only that a roll was made: no die, no result, anywhere.
+    let on_alice = alice
+        .execute(
+            "const li = document.querySelector('#log li[data-kind=\"secret_rolled\"]');
+             return [li.classList.contains('secret'), li.querySelectorAll('.die, .roll').length,
+                     document.querySelectorAll('[data-secret-result]').length, li.textContent,
+                     document.body.innerText, document.documentElement.outerHTML];",
+            vec![],
+        )
+        .await?;
+    let alice_line = on_alice[3].as_str().unwrap_or_default();
+    let alice_text = on_alice[4].as_str().unwrap_or_default();
+    let alice_html = on_alice[5].as_str().unwrap_or_default();
+    ensure!(
+        on_alice[0] == json!(true) && on_alice[1] == json!(0) && on_alice[2] == json!(0),
+        "the player's page shows something of the secret roll: {on_alice}"
+    );
+    ensure!(
+        alice_line.contains("the result is hidden") && alice_line.contains("room trap"),
+        "{alice_line}"
+    );
+    for leak in [
+        "success",
+        "failure",
+        "Only the GM sees this",
+        "Secret roll (",
+    ] {
+        ensure!(
+            !alice_text.contains(leak) && !alice_html.contains(leak),
+            "the player's page contains {leak:?}"
+        );
+    }
+    // What the view carries is on both pages: the search was made (one chance each).
+    for page in [gm, alice] {
+        let searched = text(page, "#exploration #searched").await?;
+        ensure!(
+            searched.contains("crypt-hall") && searched.contains("Quill"),
+            "{searched}"
+        );
+    }
+    screenshot(gm, "12-ose-gm-secret-roll").await?;
+    screenshot(alice, "13-ose-player-secret-roll").await?;
+    Ok(())
+}
+
+/// The repository's recorded fights.
+fn repo_replays() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../replays")
+}
+
+/// POST over a raw socket: (status, content type, body).
+async fn post(addr: SocketAddr, path: &str, body: &str) -> Result<(u16, String, String)> {
+    let mut s = tokio::net::TcpStream::connect(addr).await?;
+    s.write_all(
+        format!(
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/x-ndjson\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )
+        .as_bytes(),
+    )
+    .await?;
+    s.write_all(body.as_bytes()).await?;
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await?;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| anyhow!("no header end"))?;
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| anyhow!("no status"))?;
+    let ctype = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-type:")
+                .map(|v| v.trim().to_string())
+        })
+        .unwrap_or_default();
+    Ok((status, ctype, body.to_string()))
+}
+
+#[tokio::test]
+async fn the_replay_endpoints_serve_the_goldens_and_refuse_what_is_not_a_log() -> Result<()> {
+    fray_server::net::web::serve_replays_from(repo_replays());
+    let server = TestServer::start().await?;
+    let (status, _, body) = get(server.addr, "/replays").await?;
+    ensure!(status == 200, "{status} {body}");
+    let list: Vec<Value> = serde_json::from_str(&body)?;
+    ensure!(
+        list.iter()
+            .any(|e| e["ruleset"] == "13th-age" && e["fight"] == "goblin-ambush-seed-111"),
+        "{body}"
+    );
+    let (status, ctype, log) = get(server.addr, "/replays/13th-age/goblin-ambush-seed-111").await?;
+    ensure!(
+        status == 200 && ctype.starts_with("application/x-ndjson"),
+        "{status} {ctype}"
+    );
+    // The public log: no tokens, no secret seed.
+    let head: Value = serde_json::from_str(log.lines().next().unwrap_or_default())?;
+    ensure!(head["audience"] == "public" && head["genesis"].get("tokens").is_none());
+    for bad in [
+        "/replays/13th-age/nope",
+        "/replays/..%2F..%2Fetc/passwd",
+        "/replays/13th-age/..",
+    ] {
+        let (status, _, _) = get(server.addr, bad).await?;
+        ensure!(status == 404, "{bad}: {status}");
+    }
+    // The views of the public log: one patch per event.
+    let (status, _, body) = post(server.addr, "/replay/views", &log).await?;
+    ensure!(status == 200, "{status} {body}");
+    let views: Value = serde_json::from_str(&body)?;
+    let events = views["events"].as_array().map_or(0, Vec::len);
+    ensure!(events > 50 && views["patches"].as_array().map_or(0, Vec::len) == events);
+    ensure!(views["hashes_checked"].as_u64().unwrap_or(0) > 0);
+    let (status, _, body) = post(server.addr, "/replay/verify", &log).await?;
+    ensure!(status == 200, "{status} {body}");
+    let answer: Value = serde_json::from_str(&body)?;
+    ensure!(
+        answer["verified"] == true && answer["checked"]["commitment_checked"] == true,
+        "{answer}"
+    );
+    // Not a log: refused with the reason, as JSON.
+    for path in ["/replay/views", "/replay/verify"] {
+        let (status, ctype, body) = post(server.addr, path, "this is not a log").await?;
+        ensure!(
+            status == 400 && ctype.starts_with("application/json"),
+            "{path}: {status} {body}"
+        );
+        let e: Value = serde_json::from_str(&body)?;
+        ensure!(
+            e["code"] == "invalid_log" && e["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{e}"
+        );
+    }
+    server.stop().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_replay_viewer_steps_through_a_golden_and_verifies_it() -> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    fray_server::net::web::serve_replays_from(repo_replays());
+    let server = TestServer::start().await?;
+    let page = driver.browser(1280, 1000).await?;
+    let result = step_through(&page, server.addr).await;
+    if result.is_err() {
+        let _ = screenshot(&page, "failure-replay").await;
+    }
+    let _ = page.close().await;
+    server.stop().await;
+    result
+}
+
+/// The viewer's step once it is `step`.
+async fn at_step(c: &Client, step: u64) -> Result<()> {
+    until(
+        c,
+        &format!("step {step}"),
+        "const v = document.getElementById('viewer'); return !!v && v.dataset.step === String(arguments[0]);",
+        vec![json!(step)],
+    )
+    .await?;
+    Ok(())
+}
+
+async fn step_through(c: &Client, addr: SocketAddr) -> Result<()> {
+    c.goto(&format!("http://{addr}/")).await?;
+    wait_css(c, "#replay-link").await?.click().await?;
+    wait_css(c, "button[data-load=\"13th-age/goblin-ambush-seed-111\"]")
+        .await?
+        .click()
+        .await?;
+    at_step(c, 0).await?;
+    ensure!(
+        text(c, "#position")
+            .await?
+            .starts_with("Before the first event")
+    );
+    let n = c
+        .execute(
+            "return document.querySelectorAll('#replay-log li').length;",
+            vec![],
+        )
+        .await?
+        .as_u64()
+        .unwrap_or(0);
+    ensure!(n > 50, "only {n} events");
+    // One event at a time, forwards and back; the narrative shows the events so far.
+    for _ in 0..3 {
+        wait_css(c, "#next").await?.click().await?;
+    }
+    at_step(c, 3).await?;
+    let shown = c
+        .execute(
+            "return [document.querySelectorAll('#replay-log li:not(.future)').length, document.querySelector('#replay-log li.now').dataset.seq];",
+            vec![],
+        )
+        .await?;
+    ensure!(shown == json!([3, "3"]), "{shown}");
+    wait_css(c, "#prev").await?.click().await?;
+    at_step(c, 2).await?;
+    // The keyboard: the right arrow steps on.
+    c.active_element()
+        .await?
+        .send_keys(&char::from(fantoccini::key::Key::Right).to_string())
+        .await?;
+    at_step(c, 3).await?;
+
+    // Jump to round 2: the state panel is the server's view at that event.
+    c.execute("document.getElementById('goto-round').value = '2';", vec![])
+        .await?;
+    wait_css(c, "#goto-round-go").await?.click().await?;
+    until(
+        c,
+        "round 2",
+        "const v = document.getElementById('viewer'); return v.dataset.round === '2';",
+        vec![],
+    )
+    .await?;
+    let now = c
+        .execute(
+            "const li = document.querySelector('#replay-log li.now'); return [li.dataset.kind, Number(li.dataset.round), document.getElementById('replay-round').textContent];",
+            vec![],
+        )
+        .await?;
+    ensure!(now == json!(["round_started", 2, "Round 2"]), "{now}");
+    // Monsters' hit points stay hidden in a public log's views; the heroes' are shown.
+    let hp = c
+        .execute(
+            "return [document.querySelectorAll('#replay-state tr.side-monsters td[data-hp=\"hidden\"]').length, document.querySelectorAll('#replay-state tr.side-heroes td[data-hp]:not([data-hp=\"hidden\"])').length];",
+            vec![],
+        )
+        .await?;
+    ensure!(hp == json!([5, 4]), "hit points hidden/shown: {hp}");
+    screenshot(c, "14-replay-round-2").await?;
+
+    // Jump to the last event: the battle is over.
+    let input = wait_css(c, "#goto-event").await?;
+    input.clear().await?;
+    input.send_keys(&n.to_string()).await?;
+    wait_css(c, "#goto-event-go").await?.click().await?;
+    at_step(c, n).await?;
+    ensure!(text(c, "#replay-winner").await?.contains("won"));
+
+    // Play from the start at the fastest speed, then pause.
+    wait_css(c, "#first").await?.click().await?;
+    at_step(c, 0).await?;
+    c.execute("document.getElementById('speed').value = '25';", vec![])
+        .await?;
+    wait_css(c, "#play").await?.click().await?;
+    until(
+        c,
+        "playing on",
+        "return Number(document.getElementById('viewer').dataset.step) >= 5;",
+        vec![],
+    )
+    .await?;
+    wait_css(c, "#play").await?.click().await?;
+    ensure!(text(c, "#play").await? == "Play");
+
+    // Verify: the server re-decides every command and says what it checked.
+    wait_css(c, "#verify-button").await?.click().await?;
+    let verified = until(
+        c,
+        "the verification",
+        "const v = document.querySelector('[data-verified]'); return v && v.dataset.verified;",
+        vec![],
+    )
+    .await?;
+    ensure!(
+        verified == "true",
+        "not verified: {}",
+        text(c, "#verify-result").await?
+    );
+    let commands: u64 = text(c, "[data-fact=\"commands\"] dd").await?.parse()?;
+    ensure!(commands > 0);
+    ensure!(text(c, "[data-fact=\"commitment\"] dd").await? == "yes");
+    screenshot(c, "15-replay-verified").await?;
+
+    // An uploaded log whose dice were edited replays (the state does not depend on the face)
+    // but does not verify: the viewer names the event that differs.
+    let (_, _, log) = get(addr, "/replays/13th-age/goblin-ambush-seed-111").await?;
+    let i = log
+        .lines()
+        .position(|l| l.contains("\"attack_rolled\""))
+        .ok_or_else(|| anyhow!("no attack in the golden"))?;
+    let edited: Vec<String> = log
+        .lines()
+        .enumerate()
+        .map(|(k, l)| {
+            if k != i {
+                return l.to_string();
+            }
+            // The first d20's face, turned to another.
+            let Some(at) = l.find("\"face\":") else {
+                return l.to_string();
+            };
+            let digits: String = l[at + 7..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let other = if digits == "7" { "8" } else { "7" };
+            format!(
+                "{}\"face\":{other}{}",
+                &l[..at],
+                &l[at + 7 + digits.len()..]
+            )
+        })
+        .collect();
+    let dir = tempfile::tempdir()?;
+    let file = dir.path().join("edited.jsonl");
+    std::fs::write(&file, edited.join("\n"))?;
+    wait_css(c, "#replay-file")
+        .await?
+        .send_keys(&file.display().to_string())
+        .await?;
+    until(
+        c,
+        "the uploaded log",
+        "const h = document.getElementById('viewer-h'); const v = document.getElementById('viewer'); return !!h && v.dataset.step === '0' && !document.querySelector('[data-verified]');",
+        vec![],
+    )
+    .await?;
+    wait_css(c, "#verify-button").await?.click().await?;
+    let verified = until(
+        c,
+        "the verification of the edited log",
+        "const v = document.querySelector('[data-verified]'); return v && [v.dataset.verified, v.dataset.problem];",
+        vec![],
+    )
+    .await?;
+    ensure!(
+        verified == json!(["false", "event_mismatch"]),
+        "{verified}: {}",
+        text(c, "#verify-result").await?
+    );
+    screenshot(c, "16-replay-edited-not-verified").await?;
+    Ok(())
+}

@@ -2,7 +2,9 @@
 // after a lost connection with backoff, sends commands and resolves each with its `accepted` or
 // rejects it with its `rejected`, and keeps the seat's view (the server's `snapshot` and
 // `view_patch`es) and legal actions. It never folds events: they are passed on as the
-// narrative. No dependencies; copy it into your own project if you like (see protocol/README.md).
+// narrative. Its types are the protocol's, generated from the Rust ones (`./protocol.ts`, type
+// declarations only). No run-time dependencies; copy this file and protocol.ts into your own
+// project if you like (see protocol/README.md).
 //
 // Works in browsers and in Node 22+ (global WebSocket); in Node 20 pass a constructor, e.g. the
 // `ws` package's: `new FrayClient({ url, token, WebSocket: WebSocketFromWs })`.
@@ -92,7 +94,7 @@ export class FrayClient {
         }
         return new Promise((resolve, reject) => {
             this.pending.set(id, { resolve, reject });
-            socket.send(JSON.stringify({ command: { id, command } }));
+            this.write(socket, { command: { id, command } });
         });
     }
     /** Asks for the legal actions once (they also come by themselves while watching). */
@@ -105,7 +107,10 @@ export class FrayClient {
     }
     raw(message) {
         if (this.socket && this.status === "open")
-            this.socket.send(JSON.stringify(message));
+            this.write(this.socket, message);
+    }
+    write(socket, message) {
+        socket.send(JSON.stringify(message));
     }
     setStatus(s, detail) {
         this.status = s;
@@ -123,9 +128,9 @@ export class FrayClient {
         }
         this.socket = socket;
         socket.onopen = () => {
-            socket.send(JSON.stringify({
+            this.write(socket, {
                 hello: { protocol: 1, token: this.opts.token, resume_from: this.lastSeq },
-            }));
+            });
         };
         socket.onmessage = (ev) => {
             if (typeof ev.data !== "string")
@@ -175,107 +180,98 @@ export class FrayClient {
             p.reject(new CommandRejected(code, message, id));
         this.pending.clear();
     }
-    receive(socket, msg) {
-        if (typeof msg !== "object" || msg === null)
+    receive(socket, data) {
+        // A frame is trusted to be a `ServerMessage` once it is an object (the server writes
+        // them); a kind this client does not know is ignored.
+        if (typeof data !== "object" || data === null || Array.isArray(data))
             return;
-        const [kind, body] = Object.entries(msg)[0] ?? [];
-        const b = body;
-        switch (kind) {
-            case "welcome": {
-                const w = b;
-                this.welcome = w;
-                this.attempts = 0;
-                this.setStatus("open", w.session);
-                if (this.opts.watch.views || this.opts.watch.legal_actions) {
-                    socket.send(JSON.stringify({ watch: this.opts.watch }));
-                }
-                this.on.welcome?.(w);
-                this.firstWelcome?.resolve(w);
+        const msg = data;
+        if ("welcome" in msg) {
+            const w = msg.welcome;
+            this.welcome = w;
+            this.attempts = 0;
+            this.setStatus("open", w.session);
+            if (this.opts.watch.views || this.opts.watch.legal_actions) {
+                this.write(socket, { watch: this.opts.watch });
+            }
+            this.on.welcome?.(w);
+            this.firstWelcome?.resolve(w);
+            this.firstWelcome = null;
+        }
+        else if ("event" in msg) {
+            const e = msg.event;
+            if (this.lastSeq !== null && e.seq <= this.lastSeq)
+                return;
+            this.lastSeq = e.seq;
+            this.on.event?.(e);
+        }
+        else if ("snapshot" in msg) {
+            const { seq, state } = msg.snapshot;
+            this.view = state;
+            this.viewSeq = seq;
+            // A view is at least as new as the events folded into it; joining without history, the
+            // resume point is the snapshot's.
+            if (this.lastSeq === null)
+                this.lastSeq = seq;
+            this.on.view?.(state, seq);
+        }
+        else if ("view_patch" in msg) {
+            const { from_seq, seq, patch } = msg.view_patch;
+            if (this.view === null || from_seq !== this.viewSeq) {
+                this.resync();
+                return;
+            }
+            try {
+                this.view = applyPatch(this.view, patch);
+            }
+            catch {
+                this.resync();
+                return;
+            }
+            this.viewSeq = seq;
+            this.on.view?.(this.view, seq);
+        }
+        else if ("legal_actions" in msg) {
+            this.legalActions = msg.legal_actions.actions;
+            this.actionsSeq = msg.legal_actions.seq;
+            this.on.legalActions?.(this.legalActions, this.actionsSeq);
+        }
+        else if ("accepted" in msg) {
+            const a = msg.accepted;
+            this.pending.get(a.command_id)?.resolve(a);
+            this.pending.delete(a.command_id);
+        }
+        else if ("rejected" in msg) {
+            const { command_id, code, message } = msg.rejected;
+            this.pending.get(command_id)?.reject(new CommandRejected(code, message, command_id));
+            this.pending.delete(command_id);
+        }
+        else if ("error" in msg) {
+            const { code, message } = msg.error;
+            this.on.error?.(code, message);
+            if (code === "resume_out_of_range")
+                this.lastSeq = null;
+            if (FATAL.has(code)) {
+                this.firstWelcome?.reject(new Error(`${code}: ${message}`));
                 this.firstWelcome = null;
-                break;
+                this.close();
             }
-            case "event": {
-                const e = b;
-                if (this.lastSeq !== null && e.seq <= this.lastSeq)
-                    return;
-                this.lastSeq = e.seq;
-                this.on.event?.(e);
-                break;
-            }
-            case "snapshot": {
-                const seq = b["seq"];
-                this.view = b["state"];
-                this.viewSeq = seq;
-                // A view is at least as new as the events folded into it; joining without history, the
-                // resume point is the snapshot's.
-                if (this.lastSeq === null)
-                    this.lastSeq = seq;
-                this.on.view?.(this.view, seq);
-                break;
-            }
-            case "view_patch": {
-                const from = b["from_seq"];
-                const seq = b["seq"];
-                if (this.view === null || from !== this.viewSeq) {
-                    this.resync();
-                    return;
-                }
-                try {
-                    this.view = applyPatch(this.view, b["patch"]);
-                }
-                catch {
-                    this.resync();
-                    return;
-                }
-                this.viewSeq = seq;
-                this.on.view?.(this.view, seq);
-                break;
-            }
-            case "legal_actions": {
-                this.legalActions = b["actions"];
-                this.actionsSeq = b["seq"];
-                this.on.legalActions?.(this.legalActions, this.actionsSeq);
-                break;
-            }
-            case "accepted": {
-                const a = b;
-                this.pending.get(a.command_id)?.resolve(a);
-                this.pending.delete(a.command_id);
-                break;
-            }
-            case "rejected": {
-                const id = b["command_id"];
-                this.pending
-                    .get(id)
-                    ?.reject(new CommandRejected(String(b["code"]), String(b["message"]), id));
-                this.pending.delete(id);
-                break;
-            }
-            case "error": {
-                const code = String(b["code"]);
-                const message = String(b["message"]);
-                this.on.error?.(code, message);
-                if (code === "resume_out_of_range")
-                    this.lastSeq = null;
-                if (FATAL.has(code)) {
-                    this.firstWelcome?.reject(new Error(`${code}: ${message}`));
-                    this.firstWelcome = null;
-                    this.close();
-                }
-                break;
-            }
-            default:
-                break;
         }
     }
 }
 /** Applies an RFC 6902 patch (add, remove, replace, and also move, copy, test) to a copy of
- * `doc`; throws when an operation does not apply. The input is never modified. */
+ * `doc`, a JSON document (a `View`, say); throws when an operation does not apply. The input is
+ * never modified. The result is typed as the input: the patch is trusted to keep its shape, as
+ * the server's view patches do. */
 export function applyPatch(doc, patch) {
     let root = structuredClone(doc);
     for (const op of patch)
         root = applyOp(root, op);
     return root;
+}
+/** A patch operation's value as JSON (the patch came from JSON). */
+function valueOf(op) {
+    return structuredClone((op.value ?? null));
 }
 function pointer(path) {
     if (path === "")
@@ -322,21 +318,21 @@ function applyOp(root, op) {
             if (tokens.length === 0) {
                 if (op.op === "remove")
                     throw new Error("cannot remove the whole document");
-                return structuredClone(op.value ?? null);
+                return valueOf(op);
             }
             const last = tokens[tokens.length - 1];
             const parent = get(root, tokens.slice(0, -1));
             if (Array.isArray(parent)) {
                 if (op.op === "add") {
                     const i = last === "-" ? parent.length : index(last, parent.length);
-                    parent.splice(i, 0, structuredClone(op.value ?? null));
+                    parent.splice(i, 0, valueOf(op));
                 }
                 else {
                     const i = index(last, parent.length - 1);
                     if (op.op === "remove")
                         parent.splice(i, 1);
                     else
-                        parent[i] = structuredClone(op.value ?? null);
+                        parent[i] = valueOf(op);
                 }
             }
             else if (parent !== null && typeof parent === "object") {
@@ -345,7 +341,7 @@ function applyOp(root, op) {
                 if (op.op === "remove")
                     delete parent[last];
                 else
-                    parent[last] = structuredClone(op.value ?? null);
+                    parent[last] = valueOf(op);
             }
             else {
                 throw new Error(`${op.path}: the parent is not a container`);
@@ -354,9 +350,9 @@ function applyOp(root, op) {
         }
         case "move":
         case "copy": {
-            const value = structuredClone(get(root, pointer(op.from ?? "")));
+            const value = structuredClone(get(root, pointer(op.from)));
             if (op.op === "move")
-                root = applyOp(root, { op: "remove", path: op.from ?? "" });
+                root = applyOp(root, { op: "remove", path: op.from });
             return applyOp(root, { op: "add", path: op.path, value });
         }
         case "test": {
@@ -365,7 +361,10 @@ function applyOp(root, op) {
             }
             return root;
         }
-        default:
-            throw new Error(`unknown patch operation ${op.op}`);
+        default: {
+            // A frame from elsewhere may carry any `op`: refuse it rather than guess.
+            const unknownOp = op;
+            throw new Error(`unknown patch operation ${String(unknownOp.op)}`);
+        }
     }
 }

@@ -1,7 +1,7 @@
 // Events as the narrative and dice log: one line of text per event and every die of every roll
 // it carries. The page never folds events into state (the server's view does that); this only
 // tells what happened.
-import { variant, words } from "./dom.js";
+import { h, variant, words } from "./dom.js";
 function isRoll(v) {
     return (v !== null &&
         typeof v === "object" &&
@@ -50,11 +50,8 @@ function generic(kind, body, name) {
     const head = words(kind);
     return fields.length ? `${head[0]?.toUpperCase()}${head.slice(1)} — ${fields.join("; ")}` : `${head[0]?.toUpperCase()}${head.slice(1)}`;
 }
-function effectText(effect, name) {
-    if (effect === null || typeof effect !== "object")
-        return "an effect";
-    const e = effect;
-    return `${describeEffectKind(e["kind"])} on ${name(String(e["target"]))} (${describeDuration(e["duration"], name, String(e["source"]))})`;
+function effectText(e, name) {
+    return `${describeEffectKind(e.kind)} on ${name(e.target)} (${describeDuration(e.duration, name, e.source)})`;
 }
 /** An effect's kind as a short phrase: "dazed", "ongoing 5 fire", "+2 attack". */
 export function describeEffectKind(kind) {
@@ -101,6 +98,8 @@ export function narrate(event, names) {
     const rolls = rollsIn(b);
     const n = (f) => name(String(b[f]));
     let text;
+    let hidden = false;
+    let secret = null;
     switch (kind) {
         case "battle_started":
             text = "The battle begins.";
@@ -163,7 +162,10 @@ export function narrate(event, names) {
             break;
         }
         case "effect_applied":
-            text = `Effect: ${effectText(b["effect"], name)}.`;
+            text =
+                typeof event === "object" && "effect_applied" in event
+                    ? `Effect: ${effectText(event.effect_applied.effect, name)}.`
+                    : generic(kind, b, name);
             break;
         case "escalation_die":
             text = `The escalation die shows ${String(b["value"])}.`;
@@ -177,13 +179,28 @@ export function narrate(event, names) {
             text = `The seed is revealed: ${String(b["seed"])} (salt ${String(b["salt"])}). Anyone can now check every public die.`;
             break;
         case "secret_rolled":
-            text =
-                b["roll"] === null
-                    ? `The GM rolls in secret (${words(String(b["check"] ?? "a check"))}): the result is hidden.`
-                    : generic(kind, b, name);
+            if (typeof event === "object" && "secret_rolled" in event) {
+                const r = event.secret_rolled;
+                secret = r.success === null ? null : r.success ? "success" : "failure";
+                const what = `${words(r.check)}${r.combatant ? ` for ${name(r.combatant)}` : ""}${r.area ? ` in ${r.area}` : ""}`;
+                // Players and spectators get `roll`, `success` and `distance` null: only that it was made.
+                text =
+                    r.roll === null || r.success === null
+                        ? `The GM rolls in secret (${what}): the result is hidden.`
+                        : `Secret roll (${what}), ${r.chance} in ${r.roll.dice[0]?.sides ?? "?"}: ${r.success ? "success" : "failure"}${r.distance ? `; distance ${r.distance.total} × 10` : ""}. Only the GM sees this.`;
+                hidden = r.roll === null;
+            }
+            else {
+                text = generic(kind, b, name);
+            }
             break;
         default:
             text = generic(kind, b, name);
     }
-    return { kind, text, rolls, hidden: kind === "secret_rolled" && b["roll"] === null };
+    return { kind, text, rolls, hidden, secret };
+}
+/** A roll as the dice log shows it: the expression, every die's face (dropped ones struck
+ * through), the modifier and the total. */
+export function rollElement(r) {
+    return h("span", { class: "roll", title: r.expr }, h("span", { class: "expr" }, r.expr), " ", r.dice.map((d) => h("span", { class: `die d${d.sides}${d.kept ? "" : " dropped"}`, title: `d${d.sides}${d.kept ? "" : ", not kept"}` }, String(d.face))), r.modifier ? ` ${r.modifier < 0 ? "−" : "+"} ${Math.abs(r.modifier)}` : "", ` = ${r.total}`);
 }

@@ -4,11 +4,11 @@
 import { CommandRejected, FrayClient, } from "./client.js";
 import { fill, h, s, variant, words } from "./dom.js";
 import { operatorKey } from "./lobby.js";
-import { describeDuration, describeEffectKind, narrate } from "./narrate.js";
+import { describeDuration, describeEffectKind, narrate, rollElement } from "./narrate.js";
 const MAX_LOG = 800;
 const SQUARES = { tiny: 1, small: 1, medium: 1, large: 2, huge: 3, gargantuan: 4 };
 function combatants(view) {
-    return (view?.["combatants"] ?? []).slice();
+    return view ? view.combatants.slice() : [];
 }
 function roleText(role) {
     if (role === "gm")
@@ -29,6 +29,7 @@ export function table(root, token, givenTitle) {
     const order = h("ol", { id: "order", class: "order" });
     const cards = h("div", { id: "combatants", class: "combatants" });
     const gridBox = h("section", { id: "grid", class: "grid", hidden: true, "aria-labelledby": "grid-h" });
+    const exploreBox = h("section", { id: "exploration", class: "exploration", hidden: true, "aria-labelledby": "exploration-h" });
     const actionsBox = h("div", { id: "actions", class: "actions" });
     const notice = h("p", { id: "notice", class: "notice", role: "alert", hidden: true });
     const logList = h("ol", { id: "log", class: "log", "aria-live": "polite", "aria-relevant": "additions" });
@@ -80,37 +81,32 @@ export function table(root, token, givenTitle) {
     const renderHeader = () => {
         if (!view)
             return;
-        const phase = String(view["phase"]);
-        const ruleset = String(view["ruleset"]);
+        const v = view;
         const bits = [
-            h("span", { class: `badge phase-${phase}` }, phase),
-            h("span", { id: "round-number" }, `Round ${String(view["round"])}`),
+            h("span", { class: `badge phase-${v.phase}` }, v.phase),
+            h("span", { id: "round-number" }, `Round ${v.round}`),
         ];
-        if (Number(view["battles"]) > 1)
-            bits.push(`Battle ${String(view["battle"])} of ${String(view["battles"])}`);
-        if (ruleset === "13th-age") {
-            bits.push(h("span", { id: "escalation", class: "escalation", title: "The escalation die: a bonus to the heroes' attacks" }, "Escalation die ", h("span", { class: "die d6" }, String(view["escalation"])), view["escalation_held"] ? " (held)" : ""));
+        if (v.battles > 1)
+            bits.push(`Battle ${v.battle} of ${v.battles}`);
+        if (v.ruleset === "13th-age") {
+            bits.push(h("span", { id: "escalation", class: "escalation", title: "The escalation die: a bonus to the heroes' attacks" }, "Escalation die ", h("span", { class: "die d6" }, String(v.escalation)), v.escalation_held ? " (held)" : ""));
         }
-        if (ruleset === "orcus")
-            bits.push(`Clock: ${String(view["clock"])} min`);
-        const ftd = view["ftd"];
-        if (ftd)
-            bits.push(`Light: ${words(String(ftd["light"]))}`);
-        const ose = view["ose"];
-        const exploration = ose?.["exploration"];
-        if (exploration)
-            bits.push(`Exploration turn ${String(exploration["turn"])}`);
-        const winner = view["winner"];
-        if (winner)
-            bits.push(h("strong", {}, `The ${String(winner)} won`));
-        if (view["seed_revealed"])
+        if (v.ruleset === "orcus")
+            bits.push(`Clock: ${v.clock} min`);
+        if (v.ftd)
+            bits.push(`Light: ${words(v.ftd.light)}`);
+        if (v.ose)
+            bits.push(`Exploration turn ${v.ose.exploration.turn}`);
+        if (v.winner)
+            bits.push(h("strong", {}, `The ${v.winner} won`));
+        if (v.seed_revealed)
             bits.push(h("span", { class: "badge" }, "seed revealed"));
         fill(round, bits.map((b, i) => [i ? " · " : "", b]));
     };
     const renderOrder = () => {
         const list = combatants(view);
-        const ids = view?.["order"] ?? [];
-        const current = view?.["current"];
+        const ids = view?.order ?? [];
+        const current = view?.current;
         const shown = ids.length ? ids.map((id) => byId.get(id)).filter((c) => !!c) : list;
         fill(order, shown.map((c) => h("li", {
             class: `side-${c.side} status-${c.status}${c.id === current ? " current" : ""}`,
@@ -139,14 +135,17 @@ export function table(root, token, givenTitle) {
     };
     const renderCards = () => {
         const list = combatants(view);
-        const current = view?.["current"];
+        const current = view?.current;
         const mine = new Set(controls(role));
         const card = (c) => h("article", {
             class: `card side-${c.side} status-${c.status}${c.id === current ? " current" : ""}${mine.has(c.id) ? " mine" : ""}`,
             "data-id": c.id,
             "aria-label": c.name,
-        }, h("header", {}, h("strong", {}, c.name), h("span", { class: "muted" }, ` L${c.level}${c.template !== c.id ? ` ${c.template}` : ""}`), mine.has(c.id) ? h("span", { class: "badge" }, "yours") : null), hpBar(c), h("div", { class: "facts" }, c.status !== "conscious" ? h("span", { class: "badge danger" }, words(c.status)) : null, c.staggered && c.hp !== null ? h("span", { class: "badge warn" }, "staggered") : null, h("div", {}, `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}`), c.engaged_with.length ? h("div", {}, `Engaged with ${c.engaged_with.map(name).join(", ")}`) : null, c.far_away ? h("div", {}, "Far away") : null), c.effects.length
-            ? h("ul", { class: "effects" }, c.effects.map((e) => h("li", {}, describeEffectKind(e["kind"]), h("span", { class: "muted" }, ` — ${describeDuration(e["duration"], name, String(e["source"]))}`))))
+        }, h("header", {}, h("strong", {}, c.name), h("span", { class: "muted" }, ` L${c.level}${c.template !== c.id ? ` ${c.template}` : ""}`), mine.has(c.id) ? h("span", { class: "badge" }, "yours") : null), hpBar(c), h("div", { class: "facts" }, c.status !== "conscious" ? h("span", { class: "badge danger" }, words(c.status)) : null, c.staggered && c.hp !== null ? h("span", { class: "badge warn" }, "staggered") : null, 
+        // PD and MD are 13th Age's; the other rulesets' views carry AC (Orcus's other defenses
+        // are on its grid state).
+        h("div", {}, view?.ruleset === "13th-age" ? `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}` : `AC ${c.defenses.ac}`), c.engaged_with.length ? h("div", {}, `Engaged with ${c.engaged_with.map(name).join(", ")}`) : null, c.far_away ? h("div", {}, "Far away") : null), c.effects.length
+            ? h("ul", { class: "effects" }, c.effects.map((e) => h("li", {}, describeEffectKind(e.kind), h("span", { class: "muted" }, ` — ${describeDuration(e.duration, name, e.source)}`))))
             : null);
         const sides = ["heroes", "monsters"];
         fill(cards, sides.map((side) => {
@@ -155,6 +154,40 @@ export function table(root, token, givenTitle) {
                 ? h("section", { class: "side" }, h("h3", {}, side === "heroes" ? "Heroes" : "Monsters"), of.map(card))
                 : null;
         }));
+    };
+    // Old-School Essentials and Basic Fantasy: the exploration the view carries (the turn
+    // tracker, the burning lights, the searches made, a pursuit, Basic Fantasy's days and timed
+    // effects). Everything here is in this audience's view as the server sent it: the page hides
+    // nothing itself, and a secret roll's result is never in a view (only in the GM's events).
+    const renderExploration = () => {
+        const ose = view?.ose;
+        if (!ose) {
+            exploreBox.hidden = true;
+            return;
+        }
+        exploreBox.hidden = false;
+        const ex = ose.exploration;
+        const fact = (label, value, id) => h("div", { class: "fact", "data-fact": id }, h("dt", {}, label), h("dd", {}, String(value)));
+        const facts = [
+            fact("Exploration turn", ex.turn, "turn"),
+            fact("Turns since rest", `${ex.since_rest}${ex.since_rest >= 6 ? " (−1 to attack and damage until a turn of rest)" : ""}`, "since-rest"),
+        ];
+        if (ose.basic_fantasy || ose.bf.day > 0)
+            facts.push(fact("Day", ose.bf.day, "day"));
+        if (ose.pursuit) {
+            const p = ose.pursuit;
+            facts.push(fact("Pursuit", `${words(p.setting)}, ${p.rounds} ${p.setting === "wilderness" ? "days" : "rounds"}, fleeing at ${p.fleeing_rate}, pursuers at ${p.pursuer_rate}${p.distance === null ? "" : `, ${p.distance} apart`}`, "pursuit"));
+        }
+        const lights = ex.lights.length
+            ? h("ul", { class: "lights", id: "lights" }, ex.lights.map((l) => h("li", { "data-carrier": l.carrier, "data-source": l.source, "data-turns-left": l.turns_left }, h("span", { class: "flame", "aria-hidden": "true" }), `${name(l.carrier)}'s ${l.source}: `, h("strong", {}, `${l.turns_left} turn${l.turns_left === 1 ? "" : "s"} left`))))
+            : h("p", { class: "muted", id: "lights" }, "No light burns.");
+        const searched = ex.searched.length
+            ? h("ul", { class: "searched", id: "searched" }, ex.searched.map(([check, who, area]) => h("li", {}, `${name(who)}: ${words(check)} in ${area}`)))
+            : null;
+        const timed = ose.bf.effects.length
+            ? h("ul", { class: "timed" }, ose.bf.effects.map((e) => h("li", {}, `${e.name}${e.combatant ? ` on ${name(e.combatant)}` : ""}: ${e.turns_left} turns left`)))
+            : null;
+        fill(exploreBox, h("h2", { id: "exploration-h" }, "Exploration"), h("dl", { class: "facts-list" }, facts), h("h3", {}, "Light"), lights, searched ? [h("h3", {}, "Searched (one chance each)"), searched] : null, timed ? [h("h3", {}, "Timed effects"), timed] : null);
     };
     /** The square a command goes to or aims at: a move's last step, an area's origin. */
     const squareOf = (command) => {
@@ -198,33 +231,32 @@ export function table(root, token, givenTitle) {
         ];
     });
     const renderGrid = () => {
-        const map = view?.["map"];
+        const map = view?.map;
         if (!map) {
             gridBox.hidden = true;
             return;
         }
         gridBox.hidden = false;
-        const w = Number(map["width"]);
-        const hgt = Number(map["height"]);
+        const w = map.width;
+        const hgt = map.height;
         const cell = 32;
-        const squares = (key) => map[key] ?? [];
-        const layer = (key, cls) => squares(key).map((q) => s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: cls }));
-        const current = view?.["current"];
+        const layer = (squares, cls) => squares.map((q) => s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: cls }));
+        const current = view?.current;
         const zones = [];
         const tokens = [];
         for (const c of combatants(view)) {
             const g = c.grid;
-            const sq = g?.["square"];
-            if (!g || !sq)
+            if (!g)
                 continue;
-            for (const z of g["zones"] ?? []) {
-                for (const q of z["squares"] ?? []) {
+            const sq = g.square;
+            for (const z of g.zones) {
+                for (const q of z.squares) {
                     zones.push(s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: "zone" }));
                 }
             }
             if (c.status === "dead" || c.status === "slain")
                 continue;
-            const n = SQUARES[String(g["size"] ?? c.size)] ?? 1;
+            const n = SQUARES[g.size] ?? 1;
             const r = (n * cell) / 2 - 3;
             const cx = sq.x * cell + (n * cell) / 2;
             const cy = sq.y * cell + (n * cell) / 2;
@@ -246,7 +278,7 @@ export function table(root, token, givenTitle) {
             role: "img",
             "aria-label": `Battle map, ${w} by ${hgt} squares`,
             class: "map",
-        }, s("rect", { x: 0, y: 0, width: w * cell, height: hgt * cell, class: "floor" }), layer("water", "water"), layer("difficult", "difficult"), layer("lightly_obscured", "obscured"), layer("heavily_obscured", "obscured heavy"), layer("totally_obscured", "obscured total"), layer("dim_light", "dim"), layer("darkness", "dark"), layer("climbable", "climbable"), layer("transparent", "transparent"), layer("blocking", "wall"), zones, s("g", { class: "gridlines" }, lines), tokens, mapTargets(cell)), h("p", { class: "legend muted" }, "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is. Open a move or an area's picker to choose its square on the map."));
+        }, s("rect", { x: 0, y: 0, width: w * cell, height: hgt * cell, class: "floor" }), layer(map.water, "water"), layer(map.difficult, "difficult"), layer(map.lightly_obscured, "obscured"), layer(map.heavily_obscured, "obscured heavy"), layer(map.totally_obscured, "obscured total"), layer(map.dim_light, "dim"), layer(map.darkness, "dark"), layer(map.climbable, "climbable"), layer(map.transparent, "transparent"), layer(map.blocking, "wall"), zones, s("g", { class: "gridlines" }, lines), tokens, mapTargets(cell)), h("p", { class: "legend muted" }, "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is. Open a move or an area's picker to choose its square on the map."));
     };
     // ----- legal actions -----
     const renderActions = () => {
@@ -327,7 +359,7 @@ export function table(root, token, givenTitle) {
         }
     };
     const idle = () => {
-        const phase = view?.["phase"];
+        const phase = view?.phase;
         if (phase === "setup")
             return "Waiting for the GM to start the battle.";
         if (phase === "ended")
@@ -364,10 +396,14 @@ export function table(root, token, givenTitle) {
         return details;
     };
     // ----- the log -----
-    const dice = (r) => h("span", { class: "roll", title: r.expr }, h("span", { class: "expr" }, r.expr), " ", r.dice.map((d) => h("span", { class: `die d${d.sides}${d.kept ? "" : " dropped"}`, title: `d${d.sides}${d.kept ? "" : ", not kept"}` }, String(d.face))), r.modifier ? ` ${r.modifier < 0 ? "−" : "+"} ${Math.abs(r.modifier)}` : "", ` = ${r.total}`);
     const addLine = (seq, line) => {
         const nearBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
-        logList.append(h("li", { class: `ev ev-${line.kind}${line.hidden ? " secret" : ""}`, "data-seq": seq, "data-kind": line.kind }, h("span", { class: "seq" }, `#${seq}`), " ", line.text, line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(dice)) : null));
+        logList.append(h("li", {
+            class: `ev ev-${line.kind}${line.hidden ? " secret" : ""}`,
+            "data-seq": seq,
+            "data-kind": line.kind,
+            "data-secret-result": line.secret,
+        }, h("span", { class: "seq" }, `#${seq}`), " ", line.text, line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(rollElement)) : null));
         while (logList.childElementCount > MAX_LOG)
             logList.firstElementChild?.remove();
         if (nearBottom)
@@ -418,7 +454,7 @@ export function table(root, token, givenTitle) {
         view: (v, seq) => {
             view = v;
             tableRoot.dataset["viewSeq"] = String(seq);
-            tableRoot.dataset["phase"] = String(v["phase"]);
+            tableRoot.dataset["phase"] = v.phase;
             byId.clear();
             for (const c of combatants(v))
                 byId.set(c.id, c);
@@ -426,6 +462,7 @@ export function table(root, token, givenTitle) {
             renderOrder();
             renderCards();
             renderGrid();
+            renderExploration();
             for (const e of backlog.splice(0))
                 addLine(e.seq, narrate(e.event, names));
             renderActions();
@@ -457,7 +494,7 @@ export function table(root, token, givenTitle) {
             // The title is a nicety: the session id stays.
         }
     };
-    fill(tableRoot, h("header", { class: "top" }, h("a", { href: "#/", class: "home", "aria-label": "Lobby" }, "⌂"), title, who, status), round, h("div", { class: "columns" }, h("div", { class: "left" }, h("section", { "aria-labelledby": "order-h" }, h("h2", { id: "order-h" }, "Initiative"), order), gridBox, h("section", { "aria-labelledby": "cards-h" }, h("h2", { id: "cards-h" }, "Combatants"), cards)), h("div", { class: "right" }, h("section", { "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, "Actions"), notice, actionsBox), h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Narrative and dice"), logList), verify)));
+    fill(tableRoot, h("header", { class: "top" }, h("a", { href: "#/", class: "home", "aria-label": "Lobby" }, "⌂"), title, who, status), round, h("div", { class: "columns" }, h("div", { class: "left" }, h("section", { "aria-labelledby": "order-h" }, h("h2", { id: "order-h" }, "Initiative"), order), gridBox, exploreBox, h("section", { "aria-labelledby": "cards-h" }, h("h2", { id: "cards-h" }, "Combatants"), cards)), h("div", { class: "right" }, h("section", { "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, "Actions"), notice, actionsBox), h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Narrative and dice"), logList), verify)));
     fill(root, tableRoot);
     client.connect().catch((e) => showNotice(`Cannot join: ${String(e)}`));
     return () => client.close();

@@ -1,7 +1,9 @@
-// The page's entry: `#/` is the lobby, `#/table?token=…` a seat's table. The token stays in the
-// URL's fragment, which the browser never sends to a server.
+// The page's entry: `#/` is the lobby, `#/table?token=…` a seat's table, `#/replay` the replay
+// viewer (`#/replay?ruleset=…&fight=…` opens one of the server's recorded fights). The token
+// stays in the URL's fragment, which the browser never sends to a server.
 
 import { lobby } from "./lobby.js";
+import { replay } from "./replay.js";
 import { table } from "./table.js";
 
 const root = document.getElementById("app");
@@ -17,6 +19,8 @@ function route(): void {
   const token = params.get("token");
   if (path === "/table" && token) {
     leave = table(root, token, params.get("title"));
+  } else if (path === "/replay") {
+    leave = replay(root, params);
   } else {
     document.title = "Fray";
     lobby(root);

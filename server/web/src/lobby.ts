@@ -260,6 +260,7 @@ export function lobby(root: HTMLElement): void {
         "Tabletop fights with the rules enforced and every die verifiable. Watch a fight, or start one and send the players their links.",
       ),
       h("section", { "aria-labelledby": "sessions-h" }, h("h2", { id: "sessions-h" }, "Fights on this server"), sessions),
+      h("p", {}, h("a", { href: "#/replay", id: "replay-link" }, "Replay a recorded fight"), " — step through it event by event and verify its dice."),
       h(
         "section",
         { "aria-labelledby": "create-h" },

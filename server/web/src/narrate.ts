@@ -2,22 +2,10 @@
 // it carries. The page never folds events into state (the server's view does that); this only
 // tells what happened.
 
-import { variant, words } from "./dom.js";
+import type { Effect, EffectDuration, EffectKind, GameEvent, Roll } from "./client.js";
+import { h, variant, words } from "./dom.js";
 
-/** One die as rolls carry it. */
-export interface Die {
-  sides: number;
-  face: number;
-  kept: boolean;
-}
-
-/** A roll as events carry it (`roll`, `rolls`, `direction_roll`, …). */
-export interface Roll {
-  expr: string;
-  dice: Die[];
-  modifier: number;
-  total: number;
-}
+export type { Roll };
 
 /** A narrated event. */
 export interface Line {
@@ -27,6 +15,8 @@ export interface Line {
   rolls: Roll[];
   /** A roll made in secret whose result this audience does not see. */
   hidden: boolean;
+  /** A secret roll's result, when this audience sees it (the GM's): `success` or `failure`. */
+  secret: "success" | "failure" | null;
 }
 
 /** Names for ids: a combatant's, and an attack's of a combatant's stat block. */
@@ -85,14 +75,12 @@ function generic(kind: string, body: Record<string, unknown>, name: Name): strin
   return fields.length ? `${head[0]?.toUpperCase()}${head.slice(1)} — ${fields.join("; ")}` : `${head[0]?.toUpperCase()}${head.slice(1)}`;
 }
 
-function effectText(effect: unknown, name: Name): string {
-  if (effect === null || typeof effect !== "object") return "an effect";
-  const e = effect as Record<string, unknown>;
-  return `${describeEffectKind(e["kind"])} on ${name(String(e["target"]))} (${describeDuration(e["duration"], name, String(e["source"]))})`;
+function effectText(e: Effect, name: Name): string {
+  return `${describeEffectKind(e.kind)} on ${name(e.target)} (${describeDuration(e.duration, name, e.source)})`;
 }
 
 /** An effect's kind as a short phrase: "dazed", "ongoing 5 fire", "+2 attack". */
-export function describeEffectKind(kind: unknown): string {
+export function describeEffectKind(kind: EffectKind): string {
   const [k, b] = variant(kind);
   if (k === "condition") {
     const [c, cb] = variant("value" in b ? b["value"] : b);
@@ -111,7 +99,7 @@ export function describeEffectKind(kind: unknown): string {
 }
 
 /** An effect's duration: "save ends (11+)", "until the end of Orin's next turn". */
-export function describeDuration(d: unknown, name: Name, source: string): string {
+export function describeDuration(d: EffectDuration, name: Name, source: string): string {
   const [k, b] = variant(d);
   switch (k) {
     case "save_ends": {
@@ -131,13 +119,15 @@ export function describeDuration(d: unknown, name: Name, source: string): string
 }
 
 /** Narrates one event. `name` turns a combatant id into its name. */
-export function narrate(event: unknown, names: Names): Line {
+export function narrate(event: GameEvent, names: Names): Line {
   const name = names.combatant;
   const [kind, b] = variant(event);
   const attack = (actorField: string) => names.attack(String(b[actorField]), String(b["attack"]));
   const rolls = rollsIn(b);
   const n = (f: string) => name(String(b[f]));
   let text: string;
+  let hidden = false;
+  let secret: Line["secret"] = null;
   switch (kind) {
     case "battle_started":
       text = "The battle begins.";
@@ -200,7 +190,10 @@ export function narrate(event: unknown, names: Names): Line {
       break;
     }
     case "effect_applied":
-      text = `Effect: ${effectText(b["effect"], name)}.`;
+      text =
+        typeof event === "object" && "effect_applied" in event
+          ? `Effect: ${effectText(event.effect_applied.effect, name)}.`
+          : generic(kind, b, name);
       break;
     case "escalation_die":
       text = `The escalation die shows ${String(b["value"])}.`;
@@ -214,13 +207,42 @@ export function narrate(event: unknown, names: Names): Line {
       text = `The seed is revealed: ${String(b["seed"])} (salt ${String(b["salt"])}). Anyone can now check every public die.`;
       break;
     case "secret_rolled":
-      text =
-        b["roll"] === null
-          ? `The GM rolls in secret (${words(String(b["check"] ?? "a check"))}): the result is hidden.`
-          : generic(kind, b, name);
+      if (typeof event === "object" && "secret_rolled" in event) {
+        const r = event.secret_rolled;
+        secret = r.success === null ? null : r.success ? "success" : "failure";
+        const what = `${words(r.check)}${r.combatant ? ` for ${name(r.combatant)}` : ""}${r.area ? ` in ${r.area}` : ""}`;
+        // Players and spectators get `roll`, `success` and `distance` null: only that it was made.
+        text =
+          r.roll === null || r.success === null
+            ? `The GM rolls in secret (${what}): the result is hidden.`
+            : `Secret roll (${what}), ${r.chance} in ${r.roll.dice[0]?.sides ?? "?"}: ${r.success ? "success" : "failure"}${r.distance ? `; distance ${r.distance.total} × 10` : ""}. Only the GM sees this.`;
+        hidden = r.roll === null;
+      } else {
+        text = generic(kind, b, name);
+      }
       break;
     default:
       text = generic(kind, b, name);
   }
-  return { kind, text, rolls, hidden: kind === "secret_rolled" && b["roll"] === null };
+  return { kind, text, rolls, hidden, secret };
+}
+
+/** A roll as the dice log shows it: the expression, every die's face (dropped ones struck
+ * through), the modifier and the total. */
+export function rollElement(r: Roll): HTMLElement {
+  return h(
+    "span",
+    { class: "roll", title: r.expr },
+    h("span", { class: "expr" }, r.expr),
+    " ",
+    r.dice.map((d) =>
+      h(
+        "span",
+        { class: `die d${d.sides}${d.kept ? "" : " dropped"}`, title: `d${d.sides}${d.kept ? "" : ", not kept"}` },
+        String(d.face),
+      ),
+    ),
+    r.modifier ? ` ${r.modifier < 0 ? "−" : "+"} ${Math.abs(r.modifier)}` : "",
+    ` = ${r.total}`,
+  );
 }

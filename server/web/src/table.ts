@@ -5,45 +5,26 @@
 import {
   CommandRejected,
   FrayClient,
+  type CombatantState,
   type Command,
   type EventMessage,
   type LegalAction,
   type Role,
+  type Square,
   type View,
   type Welcome,
 } from "./client.js";
 import { fill, h, s, variant, words } from "./dom.js";
 import { operatorKey } from "./lobby.js";
-import { describeDuration, describeEffectKind, narrate, type Line, type Roll } from "./narrate.js";
+import { describeDuration, describeEffectKind, narrate, rollElement, type Line } from "./narrate.js";
 
-type Obj = Record<string, unknown>;
-
-interface Combatant {
-  id: string;
-  name: string;
-  side: string;
-  template: string;
-  level: number;
-  hp: number | null;
-  max_hp: number | null;
-  temp_hp: number;
-  staggered: boolean;
-  status: string;
-  defenses: { ac: number; pd: number; md: number };
-  initiative: number | null;
-  effects: Obj[];
-  engaged_with: string[];
-  far_away: boolean;
-  grid: Obj | null;
-  size: string;
-  attacks: { id: string; name: string }[];
-}
+type Combatant = CombatantState;
 
 const MAX_LOG = 800;
-const SQUARES: Record<string, number> = { tiny: 1, small: 1, medium: 1, large: 2, huge: 3, gargantuan: 4 };
+const SQUARES: Record<CombatantState["size"], number> = { tiny: 1, small: 1, medium: 1, large: 2, huge: 3, gargantuan: 4 };
 
 function combatants(view: View | null): Combatant[] {
-  return ((view?.["combatants"] as unknown as Combatant[] | undefined) ?? []).slice();
+  return view ? view.combatants.slice() : [];
 }
 
 function roleText(role: Role): string {
@@ -65,6 +46,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
   const order = h("ol", { id: "order", class: "order" });
   const cards = h("div", { id: "combatants", class: "combatants" });
   const gridBox = h("section", { id: "grid", class: "grid", hidden: true, "aria-labelledby": "grid-h" });
+  const exploreBox = h("section", { id: "exploration", class: "exploration", hidden: true, "aria-labelledby": "exploration-h" });
   const actionsBox = h("div", { id: "actions", class: "actions" });
   const notice = h("p", { id: "notice", class: "notice", role: "alert", hidden: true });
   const logList = h("ol", { id: "log", class: "log", "aria-live": "polite", "aria-relevant": "additions" });
@@ -116,40 +98,35 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
 
   const renderHeader = () => {
     if (!view) return;
-    const phase = String(view["phase"]);
-    const ruleset = String(view["ruleset"]);
+    const v = view;
     const bits: (HTMLElement | string)[] = [
-      h("span", { class: `badge phase-${phase}` }, phase),
-      h("span", { id: "round-number" }, `Round ${String(view["round"])}`),
+      h("span", { class: `badge phase-${v.phase}` }, v.phase),
+      h("span", { id: "round-number" }, `Round ${v.round}`),
     ];
-    if (Number(view["battles"]) > 1) bits.push(`Battle ${String(view["battle"])} of ${String(view["battles"])}`);
-    if (ruleset === "13th-age") {
+    if (v.battles > 1) bits.push(`Battle ${v.battle} of ${v.battles}`);
+    if (v.ruleset === "13th-age") {
       bits.push(
         h(
           "span",
           { id: "escalation", class: "escalation", title: "The escalation die: a bonus to the heroes' attacks" },
           "Escalation die ",
-          h("span", { class: "die d6" }, String(view["escalation"])),
-          view["escalation_held"] ? " (held)" : "",
+          h("span", { class: "die d6" }, String(v.escalation)),
+          v.escalation_held ? " (held)" : "",
         ),
       );
     }
-    if (ruleset === "orcus") bits.push(`Clock: ${String(view["clock"])} min`);
-    const ftd = view["ftd"] as Obj | null | undefined;
-    if (ftd) bits.push(`Light: ${words(String(ftd["light"]))}`);
-    const ose = view["ose"] as Obj | null | undefined;
-    const exploration = ose?.["exploration"] as Obj | undefined;
-    if (exploration) bits.push(`Exploration turn ${String(exploration["turn"])}`);
-    const winner = view["winner"];
-    if (winner) bits.push(h("strong", {}, `The ${String(winner)} won`));
-    if (view["seed_revealed"]) bits.push(h("span", { class: "badge" }, "seed revealed"));
+    if (v.ruleset === "orcus") bits.push(`Clock: ${v.clock} min`);
+    if (v.ftd) bits.push(`Light: ${words(v.ftd.light)}`);
+    if (v.ose) bits.push(`Exploration turn ${v.ose.exploration.turn}`);
+    if (v.winner) bits.push(h("strong", {}, `The ${v.winner} won`));
+    if (v.seed_revealed) bits.push(h("span", { class: "badge" }, "seed revealed"));
     fill(round, bits.map((b, i) => [i ? " · " : "", b]));
   };
 
   const renderOrder = () => {
     const list = combatants(view);
-    const ids = (view?.["order"] as string[] | undefined) ?? [];
-    const current = view?.["current"] as string | null | undefined;
+    const ids = view?.order ?? [];
+    const current = view?.current;
     const shown = ids.length ? ids.map((id) => byId.get(id)).filter((c): c is Combatant => !!c) : list;
     fill(
       order,
@@ -200,7 +177,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
 
   const renderCards = () => {
     const list = combatants(view);
-    const current = view?.["current"] as string | null | undefined;
+    const current = view?.current;
     const mine = new Set(controls(role));
     const card = (c: Combatant) =>
       h(
@@ -223,7 +200,9 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
           { class: "facts" },
           c.status !== "conscious" ? h("span", { class: "badge danger" }, words(c.status)) : null,
           c.staggered && c.hp !== null ? h("span", { class: "badge warn" }, "staggered") : null,
-          h("div", {}, `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}`),
+          // PD and MD are 13th Age's; the other rulesets' views carry AC (Orcus's other defenses
+          // are on its grid state).
+          h("div", {}, view?.ruleset === "13th-age" ? `AC ${c.defenses.ac} · PD ${c.defenses.pd} · MD ${c.defenses.md}` : `AC ${c.defenses.ac}`),
           c.engaged_with.length ? h("div", {}, `Engaged with ${c.engaged_with.map(name).join(", ")}`) : null,
           c.far_away ? h("div", {}, "Far away") : null,
         ),
@@ -235,8 +214,8 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
                 h(
                   "li",
                   {},
-                  describeEffectKind(e["kind"]),
-                  h("span", { class: "muted" }, ` — ${describeDuration(e["duration"], name, String(e["source"]))}`),
+                  describeEffectKind(e.kind),
+                  h("span", { class: "muted" }, ` — ${describeDuration(e.duration, name, e.source)}`),
                 ),
               ),
             )
@@ -251,6 +230,77 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
           ? h("section", { class: "side" }, h("h3", {}, side === "heroes" ? "Heroes" : "Monsters"), of.map(card))
           : null;
       }),
+    );
+  };
+
+  // Old-School Essentials and Basic Fantasy: the exploration the view carries (the turn
+  // tracker, the burning lights, the searches made, a pursuit, Basic Fantasy's days and timed
+  // effects). Everything here is in this audience's view as the server sent it: the page hides
+  // nothing itself, and a secret roll's result is never in a view (only in the GM's events).
+  const renderExploration = () => {
+    const ose = view?.ose;
+    if (!ose) {
+      exploreBox.hidden = true;
+      return;
+    }
+    exploreBox.hidden = false;
+    const ex = ose.exploration;
+    const fact = (label: string, value: string | number, id: string) =>
+      h("div", { class: "fact", "data-fact": id }, h("dt", {}, label), h("dd", {}, String(value)));
+    const facts = [
+      fact("Exploration turn", ex.turn, "turn"),
+      fact("Turns since rest", `${ex.since_rest}${ex.since_rest >= 6 ? " (−1 to attack and damage until a turn of rest)" : ""}`, "since-rest"),
+    ];
+    if (ose.basic_fantasy || ose.bf.day > 0) facts.push(fact("Day", ose.bf.day, "day"));
+    if (ose.pursuit) {
+      const p = ose.pursuit;
+      facts.push(
+        fact(
+          "Pursuit",
+          `${words(p.setting)}, ${p.rounds} ${p.setting === "wilderness" ? "days" : "rounds"}, fleeing at ${p.fleeing_rate}, pursuers at ${p.pursuer_rate}${p.distance === null ? "" : `, ${p.distance} apart`}`,
+          "pursuit",
+        ),
+      );
+    }
+    const lights = ex.lights.length
+      ? h(
+          "ul",
+          { class: "lights", id: "lights" },
+          ex.lights.map((l) =>
+            h(
+              "li",
+              { "data-carrier": l.carrier, "data-source": l.source, "data-turns-left": l.turns_left },
+              h("span", { class: "flame", "aria-hidden": "true" }),
+              `${name(l.carrier)}'s ${l.source}: `,
+              h("strong", {}, `${l.turns_left} turn${l.turns_left === 1 ? "" : "s"} left`),
+            ),
+          ),
+        )
+      : h("p", { class: "muted", id: "lights" }, "No light burns.");
+    const searched = ex.searched.length
+      ? h(
+          "ul",
+          { class: "searched", id: "searched" },
+          ex.searched.map(([check, who, area]) => h("li", {}, `${name(who)}: ${words(check)} in ${area}`)),
+        )
+      : null;
+    const timed = ose.bf.effects.length
+      ? h(
+          "ul",
+          { class: "timed" },
+          ose.bf.effects.map((e) =>
+            h("li", {}, `${e.name}${e.combatant ? ` on ${name(e.combatant)}` : ""}: ${e.turns_left} turns left`),
+          ),
+        )
+      : null;
+    fill(
+      exploreBox,
+      h("h2", { id: "exploration-h" }, "Exploration"),
+      h("dl", { class: "facts-list" }, facts),
+      h("h3", {}, "Light"),
+      lights,
+      searched ? [h("h3", {}, "Searched (one chance each)"), searched] : null,
+      timed ? [h("h3", {}, "Timed effects"), timed] : null,
     );
   };
 
@@ -302,32 +352,31 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
       });
 
   const renderGrid = () => {
-    const map = view?.["map"] as Obj | null | undefined;
+    const map = view?.map;
     if (!map) {
       gridBox.hidden = true;
       return;
     }
     gridBox.hidden = false;
-    const w = Number(map["width"]);
-    const hgt = Number(map["height"]);
+    const w = map.width;
+    const hgt = map.height;
     const cell = 32;
-    const squares = (key: string) => (map[key] as { x: number; y: number }[] | undefined) ?? [];
-    const layer = (key: string, cls: string) =>
-      squares(key).map((q) => s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: cls }));
-    const current = view?.["current"] as string | null | undefined;
+    const layer = (squares: Square[], cls: string) =>
+      squares.map((q) => s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: cls }));
+    const current = view?.current;
     const zones: SVGElement[] = [];
     const tokens: SVGElement[] = [];
     for (const c of combatants(view)) {
       const g = c.grid;
-      const sq = g?.["square"] as { x: number; y: number } | undefined;
-      if (!g || !sq) continue;
-      for (const z of (g["zones"] as Obj[] | undefined) ?? []) {
-        for (const q of (z["squares"] as { x: number; y: number }[] | undefined) ?? []) {
+      if (!g) continue;
+      const sq = g.square;
+      for (const z of g.zones) {
+        for (const q of z.squares) {
           zones.push(s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: "zone" }));
         }
       }
       if (c.status === "dead" || c.status === "slain") continue;
-      const n = SQUARES[String(g["size"] ?? c.size)] ?? 1;
+      const n = SQUARES[g.size] ?? 1;
       const r = (n * cell) / 2 - 3;
       const cx = sq.x * cell + (n * cell) / 2;
       const cy = sq.y * cell + (n * cell) / 2;
@@ -362,16 +411,16 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
           class: "map",
         },
         s("rect", { x: 0, y: 0, width: w * cell, height: hgt * cell, class: "floor" }),
-        layer("water", "water"),
-        layer("difficult", "difficult"),
-        layer("lightly_obscured", "obscured"),
-        layer("heavily_obscured", "obscured heavy"),
-        layer("totally_obscured", "obscured total"),
-        layer("dim_light", "dim"),
-        layer("darkness", "dark"),
-        layer("climbable", "climbable"),
-        layer("transparent", "transparent"),
-        layer("blocking", "wall"),
+        layer(map.water, "water"),
+        layer(map.difficult, "difficult"),
+        layer(map.lightly_obscured, "obscured"),
+        layer(map.heavily_obscured, "obscured heavy"),
+        layer(map.totally_obscured, "obscured total"),
+        layer(map.dim_light, "dim"),
+        layer(map.darkness, "dark"),
+        layer(map.climbable, "climbable"),
+        layer(map.transparent, "transparent"),
+        layer(map.blocking, "wall"),
         zones,
         s("g", { class: "gridlines" }, lines),
         tokens,
@@ -502,7 +551,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
   };
 
   const idle = () => {
-    const phase = view?.["phase"];
+    const phase = view?.phase;
     if (phase === "setup") return "Waiting for the GM to start the battle.";
     if (phase === "ended") return "The battle is over.";
     return "Nothing to do right now: it is someone else's turn.";
@@ -554,33 +603,21 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
 
   // ----- the log -----
 
-  const dice = (r: Roll) =>
-    h(
-      "span",
-      { class: "roll", title: r.expr },
-      h("span", { class: "expr" }, r.expr),
-      " ",
-      r.dice.map((d) =>
-        h(
-          "span",
-          { class: `die d${d.sides}${d.kept ? "" : " dropped"}`, title: `d${d.sides}${d.kept ? "" : ", not kept"}` },
-          String(d.face),
-        ),
-      ),
-      r.modifier ? ` ${r.modifier < 0 ? "−" : "+"} ${Math.abs(r.modifier)}` : "",
-      ` = ${r.total}`,
-    );
-
   const addLine = (seq: number, line: Line) => {
     const nearBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
     logList.append(
       h(
         "li",
-        { class: `ev ev-${line.kind}${line.hidden ? " secret" : ""}`, "data-seq": seq, "data-kind": line.kind },
+        {
+          class: `ev ev-${line.kind}${line.hidden ? " secret" : ""}`,
+          "data-seq": seq,
+          "data-kind": line.kind,
+          "data-secret-result": line.secret,
+        },
         h("span", { class: "seq" }, `#${seq}`),
         " ",
         line.text,
-        line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(dice)) : null,
+        line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(rollElement)) : null,
       ),
     );
     while (logList.childElementCount > MAX_LOG) logList.firstElementChild?.remove();
@@ -652,13 +689,14 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
       view: (v, seq) => {
         view = v;
         tableRoot.dataset["viewSeq"] = String(seq);
-        tableRoot.dataset["phase"] = String(v["phase"]);
+        tableRoot.dataset["phase"] = v.phase;
         byId.clear();
         for (const c of combatants(v)) byId.set(c.id, c);
         renderHeader();
         renderOrder();
         renderCards();
         renderGrid();
+        renderExploration();
         for (const e of backlog.splice(0)) addLine(e.seq, narrate(e.event, names));
         renderActions();
       },
@@ -708,6 +746,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
           { class: "left" },
           h("section", { "aria-labelledby": "order-h" }, h("h2", { id: "order-h" }, "Initiative"), order),
           gridBox,
+          exploreBox,
           h("section", { "aria-labelledby": "cards-h" }, h("h2", { id: "cards-h" }, "Combatants"), cards),
         ),
         h(
