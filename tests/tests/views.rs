@@ -230,7 +230,8 @@ async fn watching_clients_keep_the_view_from_patches_and_the_gm_plays_from_legal
         alice
             .actions
             .iter()
-            .all(|a| a.actor.as_ref().is_some_and(|x| controls.contains(x))),
+            .all(|a| a.actor.as_ref().is_some_and(|x| controls.contains(x))
+                && a.command.actor() == a.actor.as_ref()),
         "{:?}",
         alice.actions
     );

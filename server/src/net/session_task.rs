@@ -736,7 +736,7 @@ impl Task {
                 if let Some(role) = self.subscribers.get(&conn).map(|s| s.role.clone()) {
                     let msg = ServerMessage::LegalActions {
                         seq: self.session.last_seq(),
-                        actions: self.session.legal_actions(&role),
+                        actions: self.legal_actions(&role),
                     };
                     self.send_to(conn, &msg);
                 }
@@ -838,6 +838,13 @@ impl Task {
 
 /// Watching connections (`watch`): views and legal actions.
 impl Task {
+    /// The seat's legal actions, each also one its role may send (`auth::authorize`).
+    fn legal_actions(&mut self, role: &fray_protocol::Role) -> Vec<LegalAction> {
+        let mut actions = self.session.legal_actions(role);
+        actions.retain(|a| authorize(role, &a.command).is_ok());
+        actions
+    }
+
     /// Starts or stops following the view and the legal actions for a connection, sending the
     /// full view and the legal actions at once when they start.
     fn watch(&mut self, conn: u64, views: bool, legal_actions: bool) {
@@ -857,7 +864,7 @@ impl Task {
         } else if was {
             self.forget_unwatched_views();
         }
-        let actions = legal_actions.then(|| self.session.legal_actions(&role));
+        let actions = legal_actions.then(|| self.legal_actions(&role));
         if let Some(actions) = &actions {
             let msg = ServerMessage::LegalActions {
                 seq: self.session.last_seq(),
@@ -936,7 +943,7 @@ impl Task {
             let now = match by_seat.iter().find(|(r, _)| *r == role) {
                 Some((_, a)) => a.clone(),
                 None => {
-                    let a = self.session.legal_actions(&role);
+                    let a = self.legal_actions(&role);
                     by_seat.push((role, a.clone()));
                     a
                 }
