@@ -185,24 +185,30 @@ impl Engine {
         decided.map(|_| ())
     }
 
-    /// The commands that `execute` would accept now for these combatants (and, for the GM, the
-    /// session's own commands, listed last): the session ruleset's candidates
-    /// (`Ruleset::actions`), each kept only when [`Self::check`] accepts it.
+    /// The commands that `execute` would accept now: for these combatants (`Some`), or for the
+    /// GM (`None`: every combatant, then the session's own commands). They are the session
+    /// ruleset's candidates (`Ruleset::actions`), each kept only when [`Self::check`] accepts it.
     pub fn legal_actions(
         &mut self,
-        actors: &[fray_protocol::CombatantId],
-        gm: bool,
+        actors: Option<&[fray_protocol::CombatantId]>,
     ) -> Vec<fray_protocol::LegalAction> {
         let Some(row) = self.world.get_resource::<SessionRuleset>().map(|r| r.0) else {
             return Vec::new();
         };
         let state = self.state();
         let mut candidates = Vec::new();
-        for actor in actors {
-            candidates.extend((row.actions)(&state, Some(actor)));
-        }
-        if gm {
-            candidates.extend((row.actions)(&state, None));
+        match actors {
+            Some(actors) => {
+                for actor in actors {
+                    candidates.extend((row.actions)(&state, Some(actor)));
+                }
+            }
+            None => {
+                for c in &state.combatants {
+                    candidates.extend((row.actions)(&state, Some(&c.id)));
+                }
+                candidates.extend((row.actions)(&state, None));
+            }
         }
         candidates.retain(|a| self.check(&a.command).is_ok());
         candidates

@@ -13,8 +13,7 @@ fn everyone(e: &Engine) -> Vec<CombatantId> {
 }
 
 fn gm_actions(e: &mut Engine) -> Vec<LegalAction> {
-    let all = everyone(e);
-    e.legal_actions(&all, true)
+    e.legal_actions(None)
 }
 
 /// The action a test player picks: an attack when there is one (so that fights end), else

@@ -12,7 +12,7 @@
 use super::auth::authorize;
 use super::limits::Limits;
 use super::registry::Registry;
-use super::views::Views;
+use super::views::{Views, view_of};
 use crate::replay::LoggedEvent;
 use crate::session::Session;
 use axum::extract::ws::Message;
@@ -715,11 +715,7 @@ impl Task {
             SessionMsg::Subscribe(s) => self.subscribe(*s),
             SessionMsg::Snapshot { conn } => {
                 if let Some(sub) = self.subscribers.get(&conn) {
-                    let state = if sub.is_gm() {
-                        self.session.state()
-                    } else {
-                        self.session.state().redacted()
-                    };
+                    let state = view_of(&self.session, sub.is_gm());
                     let msg = ServerMessage::Snapshot {
                         seq: self.session.last_seq(),
                         state: Box::new(state),
@@ -793,11 +789,7 @@ impl Task {
             .collect();
         match s.resume_from {
             None => {
-                let state = if gm {
-                    self.session.state()
-                } else {
-                    self.session.state().redacted()
-                };
+                let state = view_of(&self.session, gm);
                 first.extend(
                     message(
                         &ServerMessage::Snapshot {
@@ -904,37 +896,44 @@ impl Task {
     /// After a group: each watcher's view patch (one diff per audience, encoded once per
     /// audience and encoding) and its legal actions when they changed (computed once per seat).
     fn queue_watched(&mut self, out: &mut BTreeMap<u64, Outbound>) {
-        let mut patches: BTreeMap<(bool, bool), Arc<[Message]>> = BTreeMap::new();
         let seq = self.session.last_seq();
-        let state = self.views.any().then(|| self.session.state());
-        for gm in [true, false] {
-            let Some(p) = state.as_ref().and_then(|s| self.views.advance(s, seq, gm)) else {
-                continue;
-            };
-            let msg = ServerMessage::ViewPatch {
-                from_seq: p.from_seq,
-                seq: p.seq,
-                patch: p.patch,
-            };
-            for enc in [Encoding::Json, Encoding::Bincode] {
-                let encoded: Arc<[Message]> = message(&msg, enc).into_iter().collect();
-                patches.insert((gm, enc == Encoding::Bincode), encoded);
+        // One state read for both audiences; the public view is redacted from it, the GM's
+        // takes it as it is.
+        let mut patch_of: BTreeMap<bool, ServerMessage> = BTreeMap::new();
+        if self.views.any() {
+            let state = self.session.state();
+            let public = self.views.keeps(false).then(|| state.redacted());
+            for (gm, view) in [(false, public), (true, Some(state))] {
+                if let Some(p) = view.and_then(|v| self.views.advance(v, seq, gm)) {
+                    let msg = ServerMessage::ViewPatch {
+                        from_seq: p.from_seq,
+                        seq: p.seq,
+                        patch: p.patch,
+                    };
+                    patch_of.insert(gm, msg);
+                }
             }
         }
+        // Each patch encoded once per audience and encoding, when a watcher needs it.
+        let mut patches: BTreeMap<(bool, bool), Arc<[Message]>> = BTreeMap::new();
         let mut by_seat: Vec<(fray_protocol::Role, Vec<LegalAction>)> = Vec::new();
         let conns: Vec<u64> = self.subscribers.keys().copied().collect();
         for conn in conns {
             let Some(sub) = self.subscribers.get(&conn) else {
                 continue;
             };
-            let key = (sub.is_gm(), sub.encoding == Encoding::Bincode);
             if sub.views
-                && let Some(p) = patches.get(&key)
+                && let Some(msg) = patch_of.get(&sub.is_gm())
             {
+                let key = (sub.is_gm(), sub.encoding == Encoding::Bincode);
+                let shared = patches
+                    .entry(key)
+                    .or_insert_with(|| message(msg, sub.encoding).into_iter().collect())
+                    .clone();
                 out.entry(conn)
                     .or_default()
                     .parts
-                    .push(Part::Shared(p.clone()));
+                    .push(Part::Shared(shared));
             }
             if sub.actions.is_none() {
                 continue;

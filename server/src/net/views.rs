@@ -74,13 +74,21 @@ impl Views {
         self.gm.is_some() || self.public.is_some()
     }
 
-    /// After a batch: the patch from the kept view to `state` (the GM's state at `seq`, read
-    /// once for both audiences) for an audience that is kept, and keeps the new view. `None`
-    /// when the audience is not kept or nothing was appended since.
-    pub fn advance(&mut self, state: &SessionState, seq: u64, gm: bool) -> Option<Patch> {
+    /// Whether an audience's view is kept (somebody of that audience watches).
+    pub fn keeps(&self, gm: bool) -> bool {
+        if gm {
+            self.gm.is_some()
+        } else {
+            self.public.is_some()
+        }
+    }
+
+    /// After a batch: the patch from the kept view of an audience to `now` (that audience's
+    /// view at `seq`), keeping `now`. `None` when the audience is not kept or nothing was
+    /// appended since.
+    pub fn advance(&mut self, mut now: SessionState, seq: u64, gm: bool) -> Option<Patch> {
         let slot = self.slot(gm);
         let kept = slot.as_mut().filter(|k| k.seq != seq)?;
-        let mut now = if gm { state.clone() } else { state.redacted() };
         let patch = patch(&mut kept.state, &mut now);
         let from_seq = kept.seq;
         *slot = Some(Kept { seq, state: now });

@@ -607,12 +607,8 @@ impl Session {
     pub fn legal_actions(&mut self, role: &fray_protocol::Role) -> Vec<fray_protocol::LegalAction> {
         use fray_protocol::Role;
         match role {
-            Role::Gm => {
-                let all: Vec<CombatantId> =
-                    self.state().combatants.into_iter().map(|c| c.id).collect();
-                self.engine.legal_actions(&all, true)
-            }
-            Role::Player { controls, .. } => self.engine.legal_actions(controls, false),
+            Role::Gm => self.engine.legal_actions(None),
+            Role::Player { controls, .. } => self.engine.legal_actions(Some(controls)),
             Role::Spectator => Vec::new(),
         }
     }

@@ -7,7 +7,7 @@
 
 use super::Report;
 use anyhow::{Context, Result};
-use fray_protocol::{CombatantId, JsonPatch};
+use fray_protocol::JsonPatch;
 use fray_server::net::views::patch;
 use fray_server::replay;
 use fray_server::session::engine_for;
@@ -87,20 +87,14 @@ pub(super) fn scenario_views(report: &mut Report) -> Result<()> {
                     last_json = now;
                     p.len()
                 });
-                let everyone: Vec<CombatantId> = engine
-                    .state()
-                    .combatants
-                    .into_iter()
-                    .map(|c| c.id)
-                    .collect();
-                let all = gm_actions.time(|| engine.legal_actions(&everyone, true));
+                let all = gm_actions.time(|| engine.legal_actions(None));
                 listed += all.len();
-                let current = engine.state().current;
+                let current = state.current;
                 if let Some(seat) =
                     current.and_then(|c| seats.iter().find(|s| s.controls.contains(&c)))
                 {
                     Timings::time(&mut seat_actions, || {
-                        engine.legal_actions(&seat.controls, false)
+                        engine.legal_actions(Some(&seat.controls))
                     });
                 }
             }

@@ -7,7 +7,7 @@
 use fray_protocol::command::AttackMode;
 use fray_protocol::event::ActionKind;
 use fray_protocol::ids::CombatantId;
-use fray_protocol::state::{CombatantState, LifeStatus};
+use fray_protocol::state::{AttackSummary, CombatantState, LifeStatus};
 use fray_protocol::{Command, LegalAction, SessionState};
 
 /// A candidate for a combatant's command.
@@ -66,8 +66,18 @@ pub fn attack(
 /// `max_targets`): on its turn (`standard`), as an opportunity attack against a combatant that
 /// provoked it, and as a coup de grace against a helpless one.
 pub fn attacks(s: &SessionState, me: &CombatantState) -> Vec<LegalAction> {
+    attacks_of(s, me, |_| true)
+}
+
+/// [`attacks`] with the attacks `which` keeps only (Orcus leaves its area powers to their own
+/// command).
+pub fn attacks_of(
+    s: &SessionState,
+    me: &CombatantState,
+    which: impl Fn(&AttackSummary) -> bool,
+) -> Vec<LegalAction> {
     let mut out = Vec::new();
-    for a in &me.attacks {
+    for a in me.attacks.iter().filter(|a| which(a)) {
         for t in others(s, &me.id, false) {
             out.push(act(
                 &me.id,
@@ -187,7 +197,7 @@ pub fn rests(me: &CombatantState) -> Vec<LegalAction> {
 }
 
 /// The GM's shared session commands: start, end, the rests and the next battle, flee.
-pub fn session(_: &SessionState) -> Vec<LegalAction> {
+pub fn session() -> Vec<LegalAction> {
     vec![
         gm("Start battle", "", Command::StartBattle),
         gm("End battle", "", Command::EndBattle),

@@ -11,7 +11,7 @@ use fray_protocol::{Command, FiveTorchesCommand as F, LegalAction, SessionState}
 /// The candidates for one combatant (`Some`) or for the GM's session commands (`None`).
 pub fn candidates(s: &SessionState, actor: Option<&CombatantId>) -> Vec<LegalAction> {
     let Some(id) = actor else {
-        return session(s);
+        return session();
     };
     let Some(me) = s.combatant(id) else {
         return Vec::new();
@@ -40,9 +40,9 @@ pub fn candidates(s: &SessionState, actor: Option<&CombatantId>) -> Vec<LegalAct
     out
 }
 
-fn session(s: &SessionState) -> Vec<LegalAction> {
+fn session() -> Vec<LegalAction> {
     let f = |c: F| Command::FiveTorches(c);
-    let mut out = common::session(s);
+    let mut out = common::session();
     let resolve = f(F::ResolveRetreat {
         check: None,
         attackers: Vec::new(),

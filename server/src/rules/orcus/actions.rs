@@ -16,7 +16,7 @@ use fray_protocol::{Command, LegalAction, OrcusCommand as O, SessionState};
 /// The candidates for one combatant (`Some`) or for the GM's session commands (`None`).
 pub fn candidates(s: &SessionState, actor: Option<&CombatantId>) -> Vec<LegalAction> {
     let Some(id) = actor else {
-        return common::session(s);
+        return common::session();
     };
     let Some(me) = s.combatant(id) else {
         return Vec::new();
@@ -24,14 +24,10 @@ pub fn candidates(s: &SessionState, actor: Option<&CombatantId>) -> Vec<LegalAct
     if s.phase == Phase::Ended {
         return common::rests(me);
     }
-    let area = |a: &&fray_protocol::state::AttackSummary| {
-        Origin::parse(&a.range).is_some_and(|o| o.is_area())
+    let single = |a: &fray_protocol::state::AttackSummary| {
+        !Origin::parse(&a.range).is_some_and(|o| o.is_area())
     };
-    let single = CombatantState {
-        attacks: me.attacks.iter().filter(|a| !area(a)).cloned().collect(),
-        ..me.clone()
-    };
-    let mut out = common::attacks(s, &single);
+    let mut out = common::attacks_of(s, me, single);
     out.extend(common::help_and_release(s, me));
     out.extend(common::turn(me));
     if s.current.as_ref() == Some(id) {

@@ -84,7 +84,7 @@ fn attacks(s: &SessionState, me: &CombatantState) -> Vec<LegalAction> {
 
 fn session(s: &SessionState) -> Vec<LegalAction> {
     let b = |c: B| Command::Bx(c);
-    let mut out = common::session(s);
+    let mut out = common::session();
     let surprise = b(B::RollSurprise {
         sides: vec![Side::Heroes, Side::Monsters],
     });

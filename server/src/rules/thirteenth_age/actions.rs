@@ -18,7 +18,7 @@ pub fn candidates(s: &SessionState, actor: Option<&CombatantId>) -> Vec<LegalAct
 }
 
 fn session(s: &SessionState) -> Vec<LegalAction> {
-    let mut out = common::session(s);
+    let mut out = common::session();
     let esc = |action| Command::ThirteenthAge(T::Escalation { action });
     out.push(gm("Escalation die", "hold", esc(EscalationAction::Hold)));
     out.push(gm(
