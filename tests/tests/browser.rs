@@ -5,6 +5,8 @@
 //! command's reason is shown. Screenshots go to `<target>/tmp/browser/` (look at them).
 //!
 //! Without `chromedriver` the tests say they were skipped and why; under CI (`FRAY_CI=1`) they fail.
+//! The tests that open Chromium take turns (one at a time), and a chromedriver that dies or misses
+//! a session is restarted and asked again, its log quoted when it still fails.
 
 use anyhow::{Context, Result, anyhow, bail, ensure};
 use fantoccini::elements::Element;
@@ -20,11 +22,22 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 /// How long any one wait may take (the page answers in milliseconds; this is for slow CI).
 const WAIT: Duration = Duration::from_secs(20);
 
-/// `chromedriver` on a free port; killed when dropped.
+/// How many times a chromedriver is started, or a browser session opened, before giving up.
+const ATTEMPTS: usize = 3;
+
+/// One Chromium test at a time: the CI machine has two cores, and several Chromiums started at
+/// once made chromedriver miss its connections.
+static ONE_AT_A_TIME: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
+/// `chromedriver` on a free port; killed when dropped. Its log is kept in
+/// `<target>/tmp/browser/chromedriver-<port>.log` and quoted when it fails.
 struct Driver {
     child: Child,
+    port: u16,
+    path: PathBuf,
     url: String,
     profiles: Vec<tempfile::TempDir>,
+    _turn: tokio::sync::SemaphorePermit<'static>,
 }
 
 impl Drop for Driver {
@@ -43,9 +56,63 @@ fn find(program: &str, fallback: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Where a chromedriver on `port` writes its log.
+fn driver_log(port: u16) -> Result<PathBuf> {
+    Ok(shots()?.join(format!("chromedriver-{port}.log")))
+}
+
+/// The last lines of a chromedriver's log, for an error message.
+fn log_tail(port: u16) -> String {
+    let text = driver_log(port)
+        .and_then(|p| Ok(std::fs::read_to_string(p)?))
+        .unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(15)..].join("\n")
+}
+
+/// Starts chromedriver on a free port and waits until it listens. `None` when it exited first
+/// (say, another process took the port between our probe and its bind).
+async fn spawn_driver(path: &Path) -> Result<Option<(Child, u16)>> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let mut child = Command::new(path)
+        .arg(format!("--port={port}"))
+        .arg(format!("--log-path={}", driver_log(port)?.display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .with_context(|| format!("starting {}", path.display()))?;
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait()? {
+            eprintln!(
+                "chromedriver on port {port} exited ({status}) before listening:\n{}",
+                log_tail(port)
+            );
+            return Ok(None);
+        }
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return Ok(Some((child, port)));
+        }
+        if start.elapsed() > WAIT {
+            let _ = child.kill();
+            bail!(
+                "chromedriver did not listen on port {port}:\n{}",
+                log_tail(port)
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 impl Driver {
-    /// Starts chromedriver. When it is missing: under CI (`FRAY_CI=1`, set by `.ci/run`, which
-    /// installs it) an error; elsewhere `None`, and the test says it was skipped.
+    /// Starts chromedriver, once the test before has finished with its own. When it is missing:
+    /// under CI (`FRAY_CI=1`, set by `.ci/run`, which installs it) an error; elsewhere `None`, and
+    /// the test says it was skipped.
     async fn start() -> Result<Option<Driver>> {
         let Some(path) = find("chromedriver", "/usr/bin/chromedriver") else {
             let what = "chromedriver not found: the browser tests need Chromium and its WebDriver \
@@ -56,35 +123,67 @@ impl Driver {
             eprintln!("SKIPPED the browser tests: {what}");
             return Ok(None);
         };
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?
-            .local_addr()?
-            .port();
-        let child = Command::new(&path)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("starting {}", path.display()))?;
-        let driver = Driver {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-            profiles: Vec::new(),
-        };
-        let start = Instant::now();
-        while tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_err()
-        {
-            if start.elapsed() > WAIT {
-                bail!("chromedriver did not listen on port {port}");
+        let turn = ONE_AT_A_TIME.acquire().await?;
+        for _ in 0..ATTEMPTS {
+            if let Some((child, port)) = spawn_driver(&path).await? {
+                return Ok(Some(Driver {
+                    child,
+                    port,
+                    path,
+                    url: format!("http://127.0.0.1:{port}"),
+                    profiles: Vec::new(),
+                    _turn: turn,
+                }));
             }
-            tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        Ok(Some(driver))
+        bail!("chromedriver exited before listening, {ATTEMPTS} times (logs in target/tmp/browser)")
     }
 
-    /// A new browser (its own Chromium and profile).
+    /// Starts a new chromedriver when this one has exited.
+    async fn revive(&mut self) -> Result<()> {
+        if self.child.try_wait()?.is_none() {
+            return Ok(());
+        }
+        eprintln!(
+            "chromedriver on port {} had exited:\n{}",
+            self.port,
+            log_tail(self.port)
+        );
+        for _ in 0..ATTEMPTS {
+            if let Some((child, port)) = spawn_driver(&self.path).await? {
+                self.child = child;
+                self.port = port;
+                self.url = format!("http://127.0.0.1:{port}");
+                return Ok(());
+            }
+        }
+        bail!("chromedriver could not be restarted")
+    }
+
+    /// A new browser (its own Chromium and profile). A session that chromedriver fails to open
+    /// is tried again (after restarting chromedriver if it died); the third failure is an error
+    /// quoting chromedriver's log.
     async fn browser(&mut self, width: u32, height: u32) -> Result<Client> {
+        let mut last = None;
+        for attempt in 1..=ATTEMPTS {
+            self.revive().await?;
+            match self.open(width, height).await {
+                Ok(client) => return Ok(client),
+                Err(e) => {
+                    eprintln!("opening a Chromium session, attempt {attempt}: {e:#}");
+                    last = Some(e);
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+            }
+        }
+        let e = last.unwrap_or_else(|| anyhow!("no attempt made"));
+        Err(e.context(format!(
+            "opening a Chromium session through chromedriver; its log ends:\n{}",
+            log_tail(self.port)
+        )))
+    }
+
+    async fn open(&mut self, width: u32, height: u32) -> Result<Client> {
         let profile = tempfile::tempdir()?;
         let mut args = vec![
             "--headless".to_string(),
@@ -109,8 +208,7 @@ impl Driver {
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
             .capabilities(caps)
             .connect(&self.url)
-            .await
-            .context("opening a Chromium session through chromedriver")?;
+            .await?;
         self.profiles.push(profile);
         Ok(client)
     }
