@@ -403,6 +403,9 @@ Old-School Essentials:
 
 /// Parses a line. `menu` is the combatant the player commands now, if any.
 pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
+    if let Some(talk) = crate::talk::parse(line) {
+        return talk.map(Input::Game);
+    }
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some((verb, args)) = words.split_first() else {
         return Ok(Input::Empty);

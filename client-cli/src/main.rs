@@ -12,6 +12,7 @@ mod http;
 mod input;
 mod narrate;
 mod table;
+mod talk;
 mod tracker;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};

@@ -123,6 +123,9 @@ fn source_text(s: LightSource) -> &'static str {
 pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
     let n = |id: &CombatantId| roster.name(id).to_owned();
     match event {
+        GameEvent::Rewound { .. } | GameEvent::Chatted { .. } | GameEvent::FreeRolled { .. } => {
+            crate::talk::narrate(event).unwrap_or_default()
+        }
         GameEvent::BattleStarted => "The battle begins!".to_owned(),
         GameEvent::InitiativeRolled {
             combatants,
@@ -1775,7 +1778,7 @@ pub fn time_of_day_text(hour: u32) -> String {
     )
 }
 
-fn roll_text(roll: &Roll) -> String {
+pub(crate) fn roll_text(roll: &Roll) -> String {
     let mut s = format!("{}: [{}]", roll.expr, faces(roll));
     if roll.modifier != 0 {
         s.push_str(&format!(" {}", signed(roll.modifier)));

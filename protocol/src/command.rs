@@ -178,6 +178,41 @@ pub enum Command {
     /// Old-School Essentials and Basic Fantasy (B/X)'s own commands (wire: this variant's tag, then the inner tag; JSON: the inner
     /// command alone, as if it were a variant of this enum).
     Bx(BxCommand),
+    /// GM (GM tools, rewind): set the fight back to the state it had after event `seq`, the last
+    /// event of a tick (0: before the first event). The log stays append-only: a `rewound` event
+    /// is appended and the state that follows is the state after `seq`. The dice do not rewind:
+    /// every roll after a rewind is a new draw from where the streams stand. Refused with
+    /// `invalid_argument` when `seq` is not the end of a tick before the last event, and with
+    /// `already_revealed` once the seed is revealed (the later dice would be known).
+    RewindTo {
+        /// The event to go back to: the last event of an earlier tick, or 0.
+        seq: u64,
+    },
+    /// The GM or a player (GM tools, table talk): a chat line — to the table, to the GM (from
+    /// the GM: a note only the GM sees), or whispered to one player seat (that player, the
+    /// sender and the GM read it; everyone else, the public log included, sees that a whisper
+    /// was sent, not its text). At most 500 characters; not empty.
+    Chat {
+        /// The line.
+        text: String,
+        /// Who it is for; `table` when absent (JSON).
+        #[serde(default)]
+        to: crate::talk::ChatTo,
+    },
+    /// The GM or a player (GM tools, free rolls): a roll in dice notation outside the rules
+    /// (`2d6+1`, `4d6kh3`, as in `protocol/README.md` § Dice notation), logged and verifiable like
+    /// the rules' rolls. `public` rolls come from the session's stream; `gm` (the roller and
+    /// the GM see the result) and `blind` (only the GM) from the secret stream.
+    FreeRoll {
+        /// The dice expression.
+        dice: String,
+        /// What it is for (at most 100 characters); none when absent (JSON).
+        #[serde(default)]
+        label: Option<String>,
+        /// Who sees the result; `public` when absent (JSON).
+        #[serde(default)]
+        visibility: crate::talk::RollVisibility,
+    },
 }
 
 /// 13th Age's own commands: a command of another ruleset's family is refused with
@@ -1316,6 +1351,9 @@ pub struct RetreatCheck {
     pub proficient: bool,
 }
 
+/// The text that stands for a whisper's or note's line in the public log.
+pub const REDACTED_TEXT: &str = "(private)";
+
 impl Command {
     /// The combatant the command acts for, if any. GM commands have none.
     pub fn actor(&self) -> Option<&CombatantId> {
@@ -1434,14 +1472,39 @@ impl Command {
             | Command::Bx(BxCommand::GaleStrikes { .. })
             | Command::Orcus(OrcusCommand::OrcusCheck { .. })
             | Command::Bx(BxCommand::LightCandle { .. })
+            | Command::RewindTo { .. }
+            | Command::Chat { .. }
+            | Command::FreeRoll { .. }
             | Command::EndSession => None,
         }
+    }
+
+    /// The copy of this command that the public log holds: a whisper's or GM note's text
+    /// becomes [`REDACTED_TEXT`] (re-deciding it gives the same public event: a line whose text
+    /// the public does not see). Every other command is public as sent.
+    pub fn redacted(&self) -> Command {
+        match self {
+            Command::Chat { to, .. } if *to != crate::talk::ChatTo::Table => Command::Chat {
+                text: REDACTED_TEXT.into(),
+                to: to.clone(),
+            },
+            other => other.clone(),
+        }
+    }
+
+    /// Whether any seat with a token at the table (the GM or a player, not a spectator) may send
+    /// it: chat and free rolls, which speak for the seat rather than a combatant.
+    pub fn is_table_talk(&self) -> bool {
+        matches!(self, Command::Chat { .. } | Command::FreeRoll { .. })
     }
 
     /// Short name of the command kind, for logs and messages.
     pub fn kind(&self) -> &'static str {
         match self {
             Command::StartBattle => "start_battle",
+            Command::RewindTo { .. } => "rewind_to",
+            Command::Chat { .. } => "chat",
+            Command::FreeRoll { .. } => "free_roll",
             Command::Bx(BxCommand::RollSurprise { .. }) => "roll_surprise",
             Command::Bx(BxCommand::RollReaction { .. }) => "roll_reaction",
             Command::Bx(BxCommand::Declare { .. }) => "declare",

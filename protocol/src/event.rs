@@ -717,6 +717,40 @@ pub enum GameEvent {
     /// Old-School Essentials and Basic Fantasy (B/X)'s own events (wire: this variant's tag, then the inner tag; JSON: the inner
     /// event alone, as if it were a variant of this enum).
     Bx(BxEvent),
+    /// The GM rewound the fight (`rewind_to`): from this event on, the state is the state after
+    /// event `to_seq`, the last event of tick `to_tick` (0 and 0: before the first event). The
+    /// events in between stay in the log; the dice streams did not rewind. A fold restores the
+    /// state by folding the events up to `to_seq` again.
+    Rewound {
+        /// The event the state goes back to.
+        to_seq: u64,
+        /// The tick that event ended.
+        to_tick: u64,
+    },
+    /// A chat line (`chat`). Whispers and notes reach their readers whole; everyone else (the
+    /// public log too) gets them with `text` null.
+    Chatted {
+        /// The seat that wrote it.
+        from: crate::talk::Seat,
+        /// Who it is for.
+        to: crate::talk::ChatTo,
+        /// The line (null for those it is not for).
+        text: Option<String>,
+    },
+    /// A free roll (`free_roll`). A `gm` roll reaches the roller and the GM whole, a `blind` one
+    /// the GM only; everyone else (the public log too) gets it with `roll` null.
+    FreeRolled {
+        /// The seat that rolled.
+        by: crate::talk::Seat,
+        /// The dice expression as sent.
+        dice: String,
+        /// What it is for.
+        label: Option<String>,
+        /// Who sees the result.
+        visibility: crate::talk::RollVisibility,
+        /// The dice and total (null for those who may not see them).
+        roll: Option<Roll>,
+    },
 }
 
 /// 13th Age's own events, folded by that ruleset.
@@ -1905,7 +1939,52 @@ impl GameEvent {
                 distance: None,
                 turns: *turns,
             },
+            GameEvent::Chatted { from, to, text: _ } if *to != crate::talk::ChatTo::Table => {
+                GameEvent::Chatted {
+                    from: from.clone(),
+                    to: to.clone(),
+                    text: None,
+                }
+            }
+            GameEvent::FreeRolled {
+                by,
+                dice,
+                label,
+                visibility,
+                roll: _,
+            } if *visibility != crate::talk::RollVisibility::Public => GameEvent::FreeRolled {
+                by: by.clone(),
+                dice: dice.clone(),
+                label: label.clone(),
+                visibility: *visibility,
+                roll: None,
+            },
             other => other.clone(),
+        }
+    }
+
+    /// The copy of this event that one player seat sees: whole when it is a whisper to or
+    /// from that player, or that player's own `gm` roll; otherwise the public copy.
+    pub fn for_player(&self, player: &str, is_monster: impl Fn(&CombatantId) -> bool) -> GameEvent {
+        if self.addressed_to(player) {
+            self.clone()
+        } else {
+            self.redacted(is_monster)
+        }
+    }
+
+    /// Whether a private line or roll is for this player seat (so it sees more than the public).
+    pub fn addressed_to(&self, player: &str) -> bool {
+        use crate::talk::{ChatTo, RollVisibility, Seat};
+        let me = |s: &Seat| matches!(s, Seat::Player(p) if p == player);
+        match self {
+            GameEvent::Chatted { from, to, .. } => {
+                *to != ChatTo::Table && (me(from) || matches!(to, ChatTo::Player(p) if p == player))
+            }
+            GameEvent::FreeRolled { by, visibility, .. } => {
+                *visibility == RollVisibility::Gm && me(by)
+            }
+            _ => false,
         }
     }
 
@@ -1928,6 +2007,12 @@ impl GameEvent {
                 distance,
                 ..
             } => roll.is_some() || success.is_some() || distance.is_some(),
+            GameEvent::Chatted { to, text, .. } => {
+                *to != crate::talk::ChatTo::Table && text.is_some()
+            }
+            GameEvent::FreeRolled {
+                visibility, roll, ..
+            } => *visibility != crate::talk::RollVisibility::Public && roll.is_some(),
             _ => false,
         }
     }

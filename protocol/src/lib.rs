@@ -19,6 +19,7 @@ pub mod roll;
 #[cfg(feature = "schema")]
 pub mod schema;
 pub mod state;
+pub mod talk;
 pub mod view;
 
 pub use command::{BxCommand, Command, FiveTorchesCommand, OrcusCommand, ThirteenthAgeCommand};

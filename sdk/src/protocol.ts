@@ -253,7 +253,43 @@ export type Command =
   | ThirteenthAgeCommand
   | OrcusCommand
   | FiveTorchesCommand
-  | BxCommand;
+  | BxCommand
+  | {
+      rewind_to: {
+        /**
+         * The event to go back to: the last event of an earlier tick, or 0.
+         */
+        seq: number;
+      };
+    }
+  | {
+      chat: {
+        /**
+         * The line.
+         */
+        text: string;
+        /**
+         * Who it is for; `table` when absent (JSON).
+         */
+        to?: ChatTo & string;
+      };
+    }
+  | {
+      free_roll: {
+        /**
+         * The dice expression.
+         */
+        dice: string;
+        /**
+         * What it is for (at most 100 characters); none when absent (JSON).
+         */
+        label?: string | null;
+        /**
+         * Who sees the result; `public` when absent (JSON).
+         */
+        visibility?: RollVisibility & string;
+      };
+    };
 /**
  * A combatant's stable id, unique within a session (e.g. `brakka`, `goblin-scrapper-2`).
  * Ordering is the id's string order; the engine sorts by it before anything order-dependent.
@@ -1827,6 +1863,19 @@ export type EvasionSurprise = "surprised" | "surprising";
  */
 export type Lure = "treasure" | "food";
 /**
+ * Who a chat line is for.
+ */
+export type ChatTo =
+  | "table"
+  | "gm"
+  | {
+      player: string;
+    };
+/**
+ * Who sees a free roll's result. Everyone sees that it was rolled, by whom and what.
+ */
+export type RollVisibility = "public" | "gm" | "blind";
+/**
  * Server → client.
  */
 export type ServerMessage =
@@ -2607,7 +2656,59 @@ export type GameEvent =
   | ThirteenthAgeEvent
   | OrcusEvent
   | FiveTorchesEvent
-  | BxEvent;
+  | BxEvent
+  | {
+      rewound: {
+        /**
+         * The event the state goes back to.
+         */
+        to_seq: number;
+        /**
+         * The tick that event ended.
+         */
+        to_tick: number;
+      };
+    }
+  | {
+      chatted: {
+        /**
+         * The seat that wrote it.
+         */
+        from: Seat;
+        /**
+         * The line (null for those it is not for).
+         */
+        text: string | null;
+        /**
+         * Who it is for.
+         */
+        to: ChatTo;
+      };
+    }
+  | {
+      free_rolled: {
+        /**
+         * The seat that rolled.
+         */
+        by: Seat;
+        /**
+         * The dice expression as sent.
+         */
+        dice: string;
+        /**
+         * What it is for.
+         */
+        label: string | null;
+        /**
+         * The dice and total (null for those who may not see them).
+         */
+        roll: Roll | null;
+        /**
+         * Who sees the result.
+         */
+        visibility: RollVisibility;
+      };
+    };
 /**
  * The three 13th Age defenses.
  */
@@ -4688,6 +4789,14 @@ export type OseWind =
   | "high_wind"
   | "near_gale"
   | "gale";
+/**
+ * A seat at the table: the GM or a player (by the seat's name).
+ */
+export type Seat =
+  | "gm"
+  | {
+      player: string;
+    };
 /**
  * Why a command was refused or a frame was not accepted. Serialized as a snake_case string
  * (e.g. `"not_your_turn"`); the list is part of the protocol and only grows.

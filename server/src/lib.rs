@@ -11,5 +11,7 @@ pub mod engine;
 pub mod log;
 pub mod net;
 pub mod replay;
+pub mod rewind;
 pub mod rules;
 pub mod session;
+pub mod talk;

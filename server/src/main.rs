@@ -83,6 +83,9 @@ struct LimitArgs {
     /// (reopened from its log at the next connection) [default: 60].
     #[arg(long)]
     hibernate_after_secs: Option<u64>,
+    /// Chat lines and free rolls per minute per connection [default: 30, bursts of 10].
+    #[arg(long)]
+    talk_per_minute: Option<u32>,
 }
 
 impl LimitArgs {
@@ -112,6 +115,10 @@ impl LimitArgs {
             hibernate_after: self
                 .hibernate_after_secs
                 .map_or(d.hibernate_after, Duration::from_secs),
+            talk_per_minute: self.talk_per_minute.unwrap_or(d.talk_per_minute),
+            talk_burst: self
+                .talk_per_minute
+                .map_or(d.talk_burst, |t| t.div_ceil(3).max(1)),
         }
     }
 }

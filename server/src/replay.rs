@@ -12,8 +12,8 @@
 use crate::dice::{SessionRng, verify_commitment};
 use crate::engine::Engine;
 use crate::log::{SegmentHeader, Truncation, read_log_path};
+use crate::session::decode_frames;
 use crate::session::record::{Genesis, Record};
-use crate::session::{decode_frames, engine_for};
 use fray_protocol::{GameEvent, SessionState};
 use serde::Serialize;
 use std::path::Path;
@@ -265,9 +265,9 @@ pub fn fold(fight: &RecordedFight) -> Result<Folded, ReplayError> {
             "a public log holds the events as players saw them (redacted), which do not fold into the full state: `fray verify` checks it; replaying needs the full log".into(),
         ));
     }
-    let mut engine = engine_for(&fight.genesis).map_err(|e| ReplayError::Invalid(e.to_string()))?;
+    let mut fold =
+        crate::rewind::Fold::new(&fight.genesis).map_err(|r| ReplayError::Invalid(r.message))?;
     let mut last = 0u64;
-    let mut events = Vec::new();
     let mut hashes_checked = 0;
     for r in &fight.records {
         match r {
@@ -284,23 +284,27 @@ pub fn fold(fight: &RecordedFight) -> Result<Folded, ReplayError> {
                     )));
                 }
                 for (i, e) in evs.iter().enumerate() {
-                    engine.apply(e);
-                    events.push(LoggedEvent {
-                        seq: first_seq + i as u64,
+                    let seq = first_seq + i as u64;
+                    fold.apply(LoggedEvent {
+                        seq,
                         tick: *tick,
                         event: e.clone(),
-                    });
+                    })
+                    .map_err(|r| {
+                        ReplayError::Invalid(format!("event {seq} cannot be folded: {}", r.message))
+                    })?;
                 }
                 last += evs.len() as u64;
             }
             Record::StateHash { tick, seq, hash } => {
-                check_hash(&engine, *tick, *seq, hash)?;
+                check_hash(fold.engine(), *tick, *seq, hash)?;
                 hashes_checked += 1;
             }
             Record::Command { .. } => {}
             Record::Genesis(_) => return Err(ReplayError::Invalid("a second genesis".into())),
         }
     }
+    let (engine, events) = fold.into_parts();
     Ok(Folded {
         events,
         state_hash: engine.state_hash(),
@@ -357,7 +361,7 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
             hashes_checked,
         });
     }
-    let mut engine = engine_for(g).map_err(|e| ReplayError::Invalid(e.to_string()))?;
+    let mut fold = crate::rewind::Fold::new(g).map_err(|r| ReplayError::Invalid(r.message))?;
     let mut report = VerifyReport {
         commands: 0,
         events: 0,
@@ -372,7 +376,12 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
     let mut i = 0;
     while i < fight.records.len() {
         match &fight.records[i] {
-            Record::Command { tick, command, .. } => {
+            Record::Command {
+                tick,
+                command,
+                client,
+                ..
+            } => {
                 let Some(Record::Events {
                     first_seq,
                     events: stored,
@@ -384,14 +393,17 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                     i += 1;
                     continue;
                 };
-                let decided = engine
-                    .execute(command)
-                    .map_err(|r| ReplayError::EventMismatch {
-                        seq: *first_seq,
-                        tick: *tick,
-                        stored: stored.first().map(json).unwrap_or_default(),
-                        decided: format!("the command was rejected: {r}"),
-                    })?;
+                let decided = match command {
+                    fray_protocol::Command::RewindTo { seq } => fold.rewind(*seq),
+                    _ => crate::talk::decide(fold.engine_mut(), g, client, command)
+                        .unwrap_or_else(|| fold.engine_mut().execute(command)),
+                };
+                let decided = decided.map_err(|r| ReplayError::EventMismatch {
+                    seq: *first_seq,
+                    tick: *tick,
+                    stored: stored.first().map(json).unwrap_or_default(),
+                    decided: format!("the command was rejected: {r}"),
+                })?;
                 // A public log holds the events as players saw them: compare them so.
                 let decided: Vec<GameEvent> = if public {
                     decided
@@ -436,7 +448,14 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                         last + 1
                     )));
                 }
-                let draws = engine.rng().draws();
+                for (k, e) in stored.iter().enumerate() {
+                    fold.record(LoggedEvent {
+                        seq: first_seq + k as u64,
+                        tick: *tick,
+                        event: e.clone(),
+                    });
+                }
+                let draws = fold.engine().rng().draws();
                 if draws != *rng_draws {
                     return Err(ReplayError::Fairness(format!(
                         "after tick {tick} the main stream had made {draws} draws, the log says {rng_draws}: a die was skipped or drawn again"
@@ -449,7 +468,7 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                 i += 2;
             }
             Record::StateHash { tick, seq, hash } => {
-                check_hash(&engine, *tick, *seq, hash)?;
+                check_hash(fold.engine(), *tick, *seq, hash)?;
                 report.hashes += 1;
                 i += 1;
             }

@@ -418,6 +418,7 @@ impl Game {
             Ok(Input::Empty) => LineOutcome::Nothing,
             Ok(Input::Help) => {
                 println!("{}", input::HELP);
+                println!("{}", crate::talk::HELP);
                 if state.map.is_some() {
                     println!("{}", crate::grid_input::HELP);
                 }

@@ -244,6 +244,58 @@ impl Engine {
         Ok(std::mem::take(&mut outbox.events))
     }
 
+    /// Replaces the world's state with `state` (a rewind: `crate::rewind`), keeping both dice
+    /// streams where they stand — a rewind never rewinds the dice.
+    pub fn restore_state(
+        &mut self,
+        encounter: &Encounter,
+        state: &SessionState,
+    ) -> Result<(), Rejection> {
+        let rng = self.rng().clone();
+        let secret_rng = self.secret_rng().cloned();
+        let seed = self.world.resource::<SeedSecret>().clone();
+        let world = world::restore_world(encounter, state, rng, seed).ok_or_else(|| {
+            Rejection::new(
+                ErrorCode::InvalidArgument,
+                "the earlier state does not fit the encounter",
+            )
+        })?;
+        // The decide schedule belongs to the world it was built for: build both anew.
+        let fresh = Self::with_world(&encounter.ruleset, world)?;
+        self.world = fresh.world;
+        self.decide = fresh.decide;
+        if let Some(secret) = secret_rng {
+            self.set_secret_rng(secret);
+        }
+        Ok(())
+    }
+
+    /// Rolls a free dice expression (`free_roll`) from the session's stream or, with `secret`,
+    /// from the secret stream. On error (a bad expression, no secret stream) nothing is drawn.
+    pub fn roll_free(
+        &mut self,
+        expr: &crate::dice::DiceExpr,
+        secret: bool,
+    ) -> Result<fray_protocol::roll::Roll, Rejection> {
+        let ph = crate::dice::Placeholders::default();
+        let bad = |e: crate::dice::DiceError| {
+            Rejection::new(ErrorCode::InvalidArgument, format!("dice expression: {e}"))
+        };
+        if !secret {
+            return expr
+                .roll(&mut self.world.resource_mut::<Dice>().0, &ph)
+                .map_err(bad);
+        }
+        let mut dice = self.world.resource_mut::<SecretDice>();
+        let Some(rng) = dice.0.as_mut() else {
+            return Err(Rejection::new(
+                ErrorCode::SessionUnavailable,
+                "this session has no secret stream",
+            ));
+        };
+        expr.roll(rng, &ph).map_err(bad)
+    }
+
     /// Folds a stored event (replay, recovery).
     pub fn apply(&mut self, event: &GameEvent) {
         apply::apply(&mut self.world, event);

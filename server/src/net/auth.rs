@@ -19,6 +19,8 @@ pub fn authorize(role: &Role, command: &Command) -> Result<(), Rejection> {
                 ErrorCode::NotYourCombatant,
                 format!("player '{name}' does not control {actor}"),
             )),
+            // Chat and free rolls speak for the seat, not a combatant.
+            None if command.is_table_talk() => Ok(()),
             None => Err(Rejection::new(
                 ErrorCode::GmOnly,
                 format!("only the GM may send {}", command.kind()),
@@ -58,6 +60,21 @@ mod tests {
             ErrorCode::SpectatorCannotCommand
         );
         assert!(authorize(&Role::Gm, &other).is_ok());
+        let chat = Command::Chat {
+            text: "hi".into(),
+            to: Default::default(),
+        };
+        assert!(authorize(&alice, &chat).is_ok(), "players talk");
+        assert_eq!(
+            authorize(&Role::Spectator, &chat).unwrap_err().code,
+            ErrorCode::SpectatorCannotCommand
+        );
+        assert_eq!(
+            authorize(&alice, &Command::RewindTo { seq: 1 })
+                .unwrap_err()
+                .code,
+            ErrorCode::GmOnly
+        );
         assert!(authorize(&Role::Gm, &Command::StartBattle).is_ok());
     }
 }

@@ -152,20 +152,27 @@ fn decode(msg: Message, enc: Encoding) -> Incoming {
     }
 }
 
-/// The connection's message rate.
-struct Rate(Bucket);
+/// The connection's message rate, and its tighter rate of table talk (chat and free rolls).
+struct Rate {
+    messages: Bucket,
+    talk: Bucket,
+}
 
 impl Rate {
     fn new(registry: &Registry) -> Rate {
         let l = registry.limits();
-        Rate(Bucket::new(
-            f64::from(l.messages_per_second),
-            l.message_burst,
-        ))
+        Rate {
+            messages: Bucket::new(f64::from(l.messages_per_second), l.message_burst),
+            talk: Bucket::new(f64::from(l.talk_per_minute) / 60.0, l.talk_burst),
+        }
     }
 
     fn allows(&mut self) -> bool {
-        self.0.take(Instant::now())
+        self.messages.take(Instant::now())
+    }
+
+    fn allows_talk(&mut self) -> bool {
+        self.talk.take(Instant::now())
     }
 }
 
@@ -372,6 +379,15 @@ async fn run(
                     continue;
                 }
                 match decoded {
+                    Incoming::Msg(ClientMessage::Command { id, command }) if command.is_table_talk() && !rate.allows_talk() => {
+                        bad = 0;
+                        let refusal = ServerMessage::Rejected {
+                            command_id: id,
+                            code: ErrorCode::RateLimited,
+                            message: "too many chat lines and free rolls; wait a moment".into(),
+                        };
+                        if !send(&mut sink, enc, &refusal).await { break; }
+                    }
                     Incoming::Msg(ClientMessage::Command { id, command }) => {
                         bad = 0;
                         if handle.tx.send(SessionMsg::Command { conn, id, command }).await.is_err() {

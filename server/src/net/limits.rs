@@ -45,6 +45,11 @@ pub struct Limits {
     /// How long a session nobody is connected to keeps its world in memory and its log file
     /// open before it hibernates.
     pub hibernate_after: Duration,
+    /// Chat lines and free rolls a connection may send per minute (sustained); more are
+    /// refused with `rate_limited`.
+    pub talk_per_minute: u32,
+    /// Chat lines and free rolls a connection may send in a burst.
+    pub talk_burst: u32,
 }
 
 impl Default for Limits {
@@ -61,6 +66,8 @@ impl Default for Limits {
             subscriber_queue_bytes: 1 << 20,
             retention: Duration::from_secs(15 * 60),
             hibernate_after: Duration::from_secs(60),
+            talk_per_minute: 30,
+            talk_burst: 10,
         }
     }
 }

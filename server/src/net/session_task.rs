@@ -203,6 +203,27 @@ impl Subscriber {
     }
 }
 
+/// Whose copy of a batch of events a connection gets: the GM's, the public one, or — only when
+/// the batch holds a whisper or roll for that player — the player's own.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Reader {
+    Gm,
+    Public,
+    Player(String),
+}
+
+impl Reader {
+    fn of(role: &Role, events: &[LoggedEvent]) -> Reader {
+        match role {
+            Role::Gm => Reader::Gm,
+            Role::Player { name, .. } if events.iter().any(|e| e.event.addressed_to(name)) => {
+                Reader::Player(name.clone())
+            }
+            _ => Reader::Public,
+        }
+    }
+}
+
 fn to_message(frame: Frame) -> Message {
     match frame {
         Frame::Text(s) => Message::Text(s.into()),
@@ -667,12 +688,12 @@ impl Task {
     /// Encodes the events once per encoding and audience and adds the shared bytes to what
     /// every subscriber receives.
     fn queue_events(&self, out: &mut BTreeMap<u64, Outbound>, events: &[LoggedEvent]) {
-        let mut cache: BTreeMap<(bool, bool), Arc<[Message]>> = BTreeMap::new();
+        let mut cache: BTreeMap<(Reader, bool), Arc<[Message]>> = BTreeMap::new();
         for (conn, sub) in &self.subscribers {
-            let gm = sub.is_gm();
+            let reader = Reader::of(&sub.role, events);
             let shared = cache
-                .entry((gm, sub.encoding == Encoding::Bincode))
-                .or_insert_with(|| self.encode_events(events, gm, sub.encoding).into())
+                .entry((reader.clone(), sub.encoding == Encoding::Bincode))
+                .or_insert_with(|| self.encode_events(events, &reader, sub.encoding).into())
                 .clone();
             out.entry(*conn)
                 .or_default()
@@ -681,18 +702,29 @@ impl Task {
         }
     }
 
-    /// Each event as its audience sees it, encoded once: the GM's copy straight from the
-    /// logged event (no clone), the public copy redacted.
-    fn encode_events(&self, events: &[LoggedEvent], gm: bool, enc: Encoding) -> Vec<Message> {
+    /// Each event as its reader sees it, encoded once: the GM's copy straight from the
+    /// logged event (no clone), the public copy redacted, a player's with its own whispers.
+    fn encode_events(
+        &self,
+        events: &[LoggedEvent],
+        reader: &Reader,
+        enc: Encoding,
+    ) -> Vec<Message> {
+        let monster = |id: &fray_protocol::CombatantId| self.session.is_monster(id);
         events
             .iter()
             .filter_map(|e| {
                 let redacted;
-                let event = if gm {
-                    &e.event
-                } else {
-                    redacted = e.event.redacted(|id| self.session.is_monster(id));
-                    &redacted
+                let event = match reader {
+                    Reader::Gm => &e.event,
+                    Reader::Public => {
+                        redacted = e.event.redacted(monster);
+                        &redacted
+                    }
+                    Reader::Player(name) => {
+                        redacted = e.event.for_player(name, monster);
+                        &redacted
+                    }
                 };
                 let frame = EventMessage {
                     seq: e.seq,
@@ -803,7 +835,8 @@ impl Task {
             }
             Some(from) => match off_worker(|| self.session.events_after(from)) {
                 Ok(events) => first.push(Part::Shared(
-                    self.encode_events(&events, gm, s.encoding).into(),
+                    self.encode_events(&events, &Reader::of(&s.role, &events), s.encoding)
+                        .into(),
                 )),
                 Err(e) => {
                     tracing::error!(error = %e, "cannot read the log for a resume");

@@ -4,7 +4,7 @@
 //!
 //! - **public** (players, spectators, anyone): the genesis without the access tokens, without
 //!   the secret stream's seed and salt, and without the seed and salt until they are revealed;
-//!   every accepted command; the events redacted as players see them (no exact monster hit
+//!   every accepted command (a whisper's or note's text replaced: `Command::redacted`); the events redacted as players see them (no exact monster hit
 //!   points, no secret roll's dice, result or distance); the main stream's draw count after
 //!   each tick; the state hashes the server recorded. The secret stream's draw count is
 //!   written as 0: it would tell how many secret dice were rolled (a wandering monster's
@@ -133,6 +133,20 @@ fn for_audience(r: &Record, g: &Genesis, audience: Audience) -> Record {
                 .collect(),
             rng_draws: *rng_draws,
             secret_draws: 0,
+        },
+        (
+            Audience::Public,
+            Record::Command {
+                tick,
+                client,
+                command_id,
+                command,
+            },
+        ) => Record::Command {
+            tick: *tick,
+            client: client.clone(),
+            command_id: *command_id,
+            command: command.redacted(),
         },
         _ => r.clone(),
     }

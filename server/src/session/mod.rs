@@ -209,6 +209,27 @@ pub fn decode_frames(frames: &[(u64, Vec<u8>)]) -> Result<Vec<Record>, SessionEr
 
 /// Builds the engine a genesis describes, before any command: the main stream from the seed,
 /// the secret stream from the secret seed.
+/// The events of these records, numbered and ticked.
+fn logged_events<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<LoggedEvent> {
+    let mut out = Vec::new();
+    for r in records {
+        if let Record::Events {
+            tick,
+            first_seq,
+            events,
+            ..
+        } = r
+        {
+            out.extend(events.iter().enumerate().map(|(k, e)| LoggedEvent {
+                seq: first_seq + k as u64,
+                tick: *tick,
+                event: e.clone(),
+            }));
+        }
+    }
+    out
+}
+
 pub fn engine_for(genesis: &Genesis) -> Result<Engine, SessionError> {
     let mut engine = Engine::new(
         &genesis.encounter,
@@ -347,7 +368,7 @@ impl Session {
         };
         let (state, stream) = SessionRng::derive_parts(genesis.seed);
         let (secret_state, secret_stream) = SessionRng::derive_secret_parts(genesis.secret_seed);
-        let (mut engine, skip_frames, mut tick, mut last_seq, mut draws, mut secret_draws) =
+        let (engine, skip_frames, mut tick, mut last_seq, mut draws, mut secret_draws) =
             match snapshot {
                 Some((frame_seq, snap)) => match Engine::restore(
                     &genesis.encounter,
@@ -375,6 +396,9 @@ impl Session {
                 index.note(*first_seq, *frame);
             }
         }
+        // Every event before the snapshot, kept (not folded again) for a later rewind.
+        let before = logged_events(records.iter().take(skip_frames as usize));
+        let mut fold = crate::rewind::Fold::resume(&genesis, engine, before);
         for (i, rec) in records.iter().enumerate().skip(skip_frames as usize) {
             match rec {
                 Record::Events {
@@ -390,8 +414,15 @@ impl Session {
                             last_seq + 1
                         )));
                     }
-                    for e in events {
-                        engine.apply(e);
+                    for (k, e) in events.iter().enumerate() {
+                        let event = LoggedEvent {
+                            seq: first_seq + k as u64,
+                            tick: *t,
+                            event: e.clone(),
+                        };
+                        fold.apply(event).map_err(|r| {
+                            SessionError::Inconsistent(format!("frame {i}: {}", r.message))
+                        })?;
                     }
                     last_seq += events.len() as u64;
                     tick = *t;
@@ -406,6 +437,7 @@ impl Session {
                 }
             }
         }
+        let (mut engine, _) = fold.into_parts();
         // The RNG and the secret stream continue where the last folded tick left them.
         engine.set_rng(SessionRng::resume(state, stream, draws));
         engine.set_secret_rng(SessionRng::resume(
@@ -429,7 +461,17 @@ impl Session {
         command_id: u64,
         command: &Command,
     ) -> Result<Staged, Rejection> {
-        let events = self.engine.execute(command)?;
+        let rewind = match command {
+            Command::RewindTo { seq } => Some(*seq),
+            _ => None,
+        };
+        let events = match rewind {
+            Some(seq) => self.rewind(seq)?,
+            None => match crate::talk::decide(&mut self.engine, &self.genesis, client, command) {
+                Some(talk) => talk?,
+                None => self.engine.execute(command)?,
+            },
+        };
         self.tick += 1;
         let tick = self.tick;
         let first_seq = self.last_seq + 1;
@@ -462,7 +504,7 @@ impl Session {
                 secret_draws: self.engine.secret_draws(),
             },
         ];
-        if tick.is_multiple_of(self.genesis.hash_every) || ended {
+        if tick.is_multiple_of(self.genesis.hash_every) || ended || rewind.is_some() {
             records.push(Record::StateHash {
                 tick,
                 seq: self.last_seq,
@@ -497,6 +539,22 @@ impl Session {
             tick,
             events: logged,
         })
+    }
+
+    /// Decides and carries out `rewind_to` (`crate::rewind`), from every event so far: the log's
+    /// and those staged in this group but not yet appended.
+    fn rewind(&mut self, seq: u64) -> Result<Vec<fray_protocol::GameEvent>, Rejection> {
+        let unavailable = |e: SessionError| {
+            Rejection::new(
+                fray_protocol::ErrorCode::SessionUnavailable,
+                format!("reading the log for the rewind: {e}"),
+            )
+        };
+        let mut events = self.events_after(0).map_err(unavailable)?;
+        let staged: Vec<(u64, Vec<u8>)> = self.queued.iter().map(|b| (0, b.clone())).collect();
+        let staged = decode_frames(&staged).map_err(unavailable)?;
+        events.extend(logged_events(staged.iter()));
+        crate::rewind::execute(&mut self.engine, &self.genesis, &events, seq)
     }
 
     /// Appends everything staged as one batch. On error the session must be dropped.

@@ -84,6 +84,12 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | E::MoraleProposed { .. }
         | E::SecretRolled { .. }
         | E::Staggered { .. } => {}
+        // A rewind replaces the whole state with an earlier one, which only a fold over the
+        // log's earlier events can rebuild: `crate::rewind::Fold` does it (every fold of a log
+        // goes through it); the world alone cannot.
+        E::Rewound { .. } => {}
+        // Table talk changes no game state.
+        E::Chatted { .. } | E::FreeRolled { .. } => {}
         E::ThirteenthAge(_) | E::Orcus(_) | E::FiveTorches(_) | E::Bx(_) => {
             if let Some(owner) = event.family().and_then(crate::rules::registry::owner) {
                 (owner.apply)(world, event);

@@ -1,0 +1,202 @@
+//! The GM tools that are not a ruleset's: rewind, chat lines, whispers, notes and free rolls —
+//! the verbs that send them and the lines that narrate them.
+//!
+//! Verbs (a leading `/` is accepted, as in Roll20 and Foundry):
+//! - `say TEXT` — to the table; `whisper SEAT TEXT` (`w`) — to one player seat;
+//!   `note TEXT` — to the GM (from the GM: a private note);
+//! - `roll DICE [LABEL]` (`/r`) — a public roll; `gmroll` — the roller and the GM see it;
+//!   `blindroll` — only the GM sees it;
+//! - `rewind SEQ` — GM: back to the state after event SEQ (the end of a tick).
+
+use fray_protocol::talk::{ChatTo, RollVisibility, Seat};
+use fray_protocol::{Command, GameEvent};
+
+/// The help lines of these verbs.
+pub const HELP: &str = "\
+  say TEXT                  chat to the table (everyone)
+  whisper SEAT TEXT         whisper to one player seat (it, you and the GM read it)
+  note TEXT                 a line to the GM only (the GM's own: a private note)
+  roll DICE [LABEL]         a free public roll, e.g. `roll 2d6+1 haggling` (also /roll, /r)
+  gmroll DICE [LABEL]       a free roll only you and the GM see
+  blindroll DICE [LABEL]    a free roll only the GM sees
+  rewind SEQ                GM: back to the state after event SEQ, the end of a tick";
+
+/// Parses a table-talk line: `None` when the verb is not one of these.
+pub fn parse(line: &str) -> Option<Result<Command, String>> {
+    let line = line.trim_start();
+    let (verb, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    let slashed = verb.starts_with('/');
+    let verb = verb.strip_prefix('/').unwrap_or(verb).to_lowercase();
+    let chat = |to: ChatTo, text: &str| {
+        if text.is_empty() {
+            Err(format!("`{verb}` needs the line to send"))
+        } else {
+            Ok(Command::Chat {
+                text: text.to_owned(),
+                to,
+            })
+        }
+    };
+    Some(match verb.as_str() {
+        "say" => chat(ChatTo::Table, rest),
+        "note" => chat(ChatTo::Gm, rest),
+        "whisper" | "w" => match rest.split_once(char::is_whitespace) {
+            Some((seat, text)) => chat(ChatTo::Player(seat.to_owned()), text.trim()),
+            None => Err("`whisper SEAT TEXT`: the player seat's name, then the line".into()),
+        },
+        // `r` alone is `rally`; `/r` is a roll, as in Roll20.
+        "roll" => roll(rest, RollVisibility::Public),
+        "r" if slashed => roll(rest, RollVisibility::Public),
+        "gmroll" => roll(rest, RollVisibility::Gm),
+        "blindroll" | "broll" => roll(rest, RollVisibility::Blind),
+        "rewind" => match rest.parse::<u64>() {
+            Ok(seq) => Ok(Command::RewindTo { seq }),
+            Err(_) => Err("`rewind SEQ`: the number of the event to go back to".into()),
+        },
+        _ => return None,
+    })
+}
+
+fn roll(rest: &str, visibility: RollVisibility) -> Result<Command, String> {
+    let (dice, label) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    if dice.is_empty() {
+        return Err("a roll needs its dice, e.g. `roll 2d6+1`".into());
+    }
+    let label = label.trim();
+    Ok(Command::FreeRoll {
+        dice: dice.to_owned(),
+        label: (!label.is_empty()).then(|| label.to_owned()),
+        visibility,
+    })
+}
+
+fn seat(s: &Seat) -> String {
+    match s {
+        Seat::Gm => "the GM".into(),
+        Seat::Player(name) => name.clone(),
+    }
+}
+
+/// One line for a rewind, chat line or free roll (`None` for any other event).
+pub fn narrate(event: &GameEvent) -> Option<String> {
+    Some(match event {
+        GameEvent::Rewound { to_seq, to_tick } => format!(
+            "GM override: the fight is rewound to event {to_seq} (the end of tick {to_tick}); \
+             what followed is undone (the dice are not)."
+        ),
+        GameEvent::Chatted { from, to, text } => {
+            let to = match to {
+                ChatTo::Table => String::new(),
+                ChatTo::Gm if *from == Seat::Gm => " (note)".into(),
+                ChatTo::Gm => " → the GM".into(),
+                ChatTo::Player(p) => format!(" → {p}"),
+            };
+            match text {
+                Some(t) => format!("[{}{to}] {t}", seat(from)),
+                None => format!("[{}{to}] (a private line)", seat(from)),
+            }
+        }
+        GameEvent::FreeRolled {
+            by,
+            dice,
+            label,
+            visibility,
+            roll,
+        } => {
+            let label = label
+                .as_ref()
+                .map(|l| format!(" ({l})"))
+                .unwrap_or_default();
+            let how = match visibility {
+                RollVisibility::Public => "",
+                RollVisibility::Gm => " for the GM",
+                RollVisibility::Blind => " blind",
+            };
+            match roll {
+                Some(r) => format!(
+                    "{} rolls{how}{label} {}",
+                    seat(by),
+                    crate::narrate::roll_text(r)
+                ),
+                None => format!("{} rolls {dice}{how}{label}: hidden.", seat(by)),
+            }
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn talk_verbs_parse_with_or_without_a_slash() {
+        assert_eq!(
+            parse("say  hello there ").unwrap().unwrap(),
+            Command::Chat {
+                text: "hello there".into(),
+                to: ChatTo::Table
+            }
+        );
+        assert_eq!(
+            parse("/w alice the idol is fake").unwrap().unwrap(),
+            Command::Chat {
+                text: "the idol is fake".into(),
+                to: ChatTo::Player("alice".into())
+            }
+        );
+        assert_eq!(
+            parse("/roll 2d6+1 haggling hard").unwrap().unwrap(),
+            Command::FreeRoll {
+                dice: "2d6+1".into(),
+                label: Some("haggling hard".into()),
+                visibility: RollVisibility::Public
+            }
+        );
+        assert_eq!(
+            parse("blindroll d100").unwrap().unwrap(),
+            Command::FreeRoll {
+                dice: "d100".into(),
+                label: None,
+                visibility: RollVisibility::Blind
+            }
+        );
+        assert_eq!(
+            parse("rewind 41").unwrap().unwrap(),
+            Command::RewindTo { seq: 41 }
+        );
+        assert!(parse("say").unwrap().is_err());
+        assert!(parse("whisper alice").unwrap().is_err());
+        assert!(parse("rewind back").unwrap().is_err());
+        assert!(parse("attack goblin").is_none());
+        assert!(parse("r").is_none(), "`r` is rally");
+        assert!(matches!(
+            parse("/r d20"),
+            Some(Ok(Command::FreeRoll { .. }))
+        ));
+    }
+
+    #[test]
+    fn private_lines_and_hidden_rolls_are_narrated_without_their_secret() {
+        let hidden = GameEvent::Chatted {
+            from: Seat::Player("bob".into()),
+            to: ChatTo::Player("alice".into()),
+            text: None,
+        };
+        assert_eq!(narrate(&hidden).unwrap(), "[bob → alice] (a private line)");
+        let blind = GameEvent::FreeRolled {
+            by: Seat::Gm,
+            dice: "d100".into(),
+            label: None,
+            visibility: RollVisibility::Blind,
+            roll: None,
+        };
+        assert_eq!(narrate(&blind).unwrap(), "the GM rolls d100 blind: hidden.");
+        let rewound = GameEvent::Rewound {
+            to_seq: 41,
+            to_tick: 9,
+        };
+        assert!(narrate(&rewound).unwrap().contains("GM override"));
+    }
+}

@@ -1,0 +1,380 @@
+//! The GM's tools over real sockets: a rewind after a misclick that every client sees (their
+//! views from patches come back to the earlier state) while the fight goes on; chat lines,
+//! whispers, notes and free rolls reaching exactly their readers on every socket (JSON and
+//! bincode) and in the public export; talk's rate limit.
+
+use anyhow::{Result, bail};
+use fray_protocol::codec::Encoding;
+use fray_protocol::talk::{ChatTo, RollVisibility, Seat};
+use fray_protocol::{ClientMessage, Command, ErrorCode, GameEvent, ServerMessage};
+use fray_server::demo::client::Client;
+use fray_tests::{TestServer, create_session};
+use serde_json::Value;
+use std::time::Duration;
+
+const T: Duration = Duration::from_secs(10);
+
+/// A connection that keeps the events it was sent and its view from the patches.
+struct Conn {
+    c: Client,
+    events: Vec<(u64, GameEvent)>,
+    view: Value,
+    view_seq: u64,
+}
+
+async fn recv(c: &mut Client) -> Result<ServerMessage> {
+    Ok(tokio::time::timeout(T, c.recv()).await??)
+}
+
+impl Conn {
+    async fn join(url: &str, token: &str, enc: Encoding) -> Result<Conn> {
+        let mut c = Client::connect(url, enc).await?;
+        c.hello(token, None).await?;
+        c.send(&ClientMessage::Watch {
+            views: true,
+            legal_actions: false,
+        })
+        .await?;
+        let mut s = Conn {
+            c,
+            events: Vec::new(),
+            view: Value::Null,
+            view_seq: u64::MAX,
+        };
+        // The hello's snapshot, then watch's.
+        let mut snapshots = 0;
+        while snapshots < 2 {
+            if let ServerMessage::Snapshot { .. } = s.read().await? {
+                snapshots += 1;
+            }
+        }
+        Ok(s)
+    }
+
+    async fn read(&mut self) -> Result<ServerMessage> {
+        let m = recv(&mut self.c).await?;
+        match &m {
+            ServerMessage::Event { seq, event, .. } => self.events.push((*seq, event.clone())),
+            ServerMessage::Snapshot { seq, state } => {
+                self.view = serde_json::to_value(state)?;
+                self.view_seq = *seq;
+            }
+            ServerMessage::ViewPatch { seq, patch, .. } => {
+                patch.apply(&mut self.view)?;
+                self.view_seq = *seq;
+            }
+            _ => {}
+        }
+        Ok(m)
+    }
+
+    /// Sends a command; the answer (`Ok(last_seq)` or the refusal's code).
+    async fn send(&mut self, id: u64, command: Command) -> Result<Result<u64, ErrorCode>> {
+        self.c.send(&ClientMessage::Command { id, command }).await?;
+        loop {
+            match self.read().await? {
+                ServerMessage::Accepted {
+                    command_id,
+                    last_seq,
+                    ..
+                } if command_id == id => return Ok(Ok(last_seq)),
+                ServerMessage::Rejected {
+                    command_id, code, ..
+                } if command_id == id => return Ok(Err(code)),
+                _ => {}
+            }
+        }
+    }
+
+    /// Sends a command that must be accepted; its last event's seq.
+    async fn ok(&mut self, id: u64, command: Command) -> Result<u64> {
+        match self.send(id, command).await? {
+            Ok(seq) => Ok(seq),
+            Err(code) => bail!("command {id} refused: {code}"),
+        }
+    }
+
+    async fn catch_up(&mut self, seq: u64) -> Result<()> {
+        while self.view_seq != seq {
+            self.read().await?;
+        }
+        Ok(())
+    }
+
+    /// A fresh snapshot of this seat's view.
+    async fn fresh(&mut self) -> Result<Value> {
+        self.c.send(&ClientMessage::GetSnapshot).await?;
+        loop {
+            let m = recv(&mut self.c).await?;
+            if let ServerMessage::Snapshot { state, .. } = m {
+                return Ok(serde_json::to_value(state)?);
+            }
+        }
+    }
+
+    fn event(&self, seq: u64) -> Option<&GameEvent> {
+        self.events.iter().find(|(s, _)| *s == seq).map(|(_, e)| e)
+    }
+}
+
+struct Table {
+    server: TestServer,
+    id: String,
+    gm: Conn,
+    alice: Conn,
+    bob: Conn,
+    spectator: Conn,
+    names: (String, String),
+    gm_token: String,
+    spectator_token: String,
+}
+
+async fn table(seed: u64) -> Result<Table> {
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "goblin-ambush", seed).await?;
+    let url = server.ws_url();
+    let s = |p: &str| {
+        created
+            .pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    Ok(Table {
+        id: s("/session"),
+        gm: Conn::join(&url, &s("/tokens/gm"), Encoding::Json).await?,
+        alice: Conn::join(&url, &s("/tokens/players/0/token"), Encoding::Json).await?,
+        bob: Conn::join(&url, &s("/tokens/players/1/token"), Encoding::Json).await?,
+        spectator: Conn::join(&url, &s("/tokens/spectator"), Encoding::Bincode).await?,
+        names: (s("/tokens/players/0/name"), s("/tokens/players/1/name")),
+        gm_token: s("/tokens/gm"),
+        spectator_token: s("/tokens/spectator"),
+        server,
+    })
+}
+
+/// The GM's current combatant's end of turn (always legal on its turn).
+fn end_turn(view: &Value) -> Result<Command> {
+    let Some(actor) = view["current"].as_str() else {
+        bail!("no current combatant: {view}")
+    };
+    Ok(Command::EndTurn {
+        actor: fray_protocol::CombatantId::new(actor),
+    })
+}
+
+#[tokio::test]
+async fn a_rewind_after_a_misclick_reaches_every_client_and_the_fight_goes_on() -> Result<()> {
+    let mut t = table(5).await?;
+    let mut marks = vec![t.gm.ok(1, Command::StartBattle).await?];
+    for id in 2..=5 {
+        let cmd = end_turn(&t.gm.view)?;
+        marks.push(t.gm.ok(id, cmd).await?);
+    }
+    // The state three ticks back, as each audience saw it then: its view at that seq.
+    let back = marks[1];
+    let before = {
+        let mut spectator_view = None;
+        let mut alice_view = None;
+        for (w, out) in [
+            (&mut t.spectator, &mut spectator_view),
+            (&mut t.alice, &mut alice_view),
+        ] {
+            w.catch_up(back).await?;
+            *out = Some(w.view.clone());
+        }
+        (alice_view, spectator_view)
+    };
+    let rewound = t.gm.ok(6, Command::RewindTo { seq: back }).await?;
+    for w in [&mut t.alice, &mut t.bob, &mut t.spectator] {
+        w.catch_up(rewound).await?;
+        match w.event(rewound) {
+            Some(GameEvent::Rewound { to_seq, .. }) => assert_eq!(*to_seq, back),
+            other => bail!("no rewound event at {rewound}: {other:?}"),
+        }
+        assert_eq!(w.fresh().await?, w.view, "the view from patches is current");
+    }
+    let strip = |v: &Option<Value>| v.clone().unwrap_or(Value::Null);
+    assert_eq!(t.alice.view, strip(&before.0), "alice is back three ticks");
+    assert_eq!(t.spectator.view, strip(&before.1), "the spectator too");
+    // A player may not rewind; the fight goes on from the earlier state.
+    assert_eq!(
+        t.alice.send(1, Command::RewindTo { seq: 0 }).await?,
+        Err(ErrorCode::GmOnly)
+    );
+    for id in 7..=9 {
+        let cmd = end_turn(&t.gm.view)?;
+        t.gm.ok(id, cmd).await?;
+    }
+    // The GM's log verifies with the rewind in it.
+    let (status, log) = fray_server::demo::client::http_as(
+        t.server.addr,
+        "GET",
+        &format!("/sessions/{}/log", t.id),
+        "",
+        Some(&t.gm_token),
+    )
+    .await?;
+    assert_eq!(status, 200, "{log}");
+    let fight = fray_server::replay::log_lines::read(&log)?;
+    let report = fray_server::replay::verify(&fight)?;
+    assert!(report.commands >= 9);
+    t.server.stop().await;
+    Ok(())
+}
+
+/// What one connection got of the line or roll at `seq`.
+fn chat_text(w: &Conn, seq: u64) -> Option<String> {
+    match w.event(seq) {
+        Some(GameEvent::Chatted { text, .. }) => text.clone(),
+        other => panic!("no chat line at {seq}: {other:?}"),
+    }
+}
+
+fn roll_seen(w: &Conn, seq: u64) -> bool {
+    match w.event(seq) {
+        Some(GameEvent::FreeRolled { roll, .. }) => roll.is_some(),
+        other => panic!("no free roll at {seq}: {other:?}"),
+    }
+}
+
+async fn everyone_at(t: &mut Table, seq: u64) -> Result<()> {
+    for w in [&mut t.gm, &mut t.alice, &mut t.bob, &mut t.spectator] {
+        w.catch_up(seq).await?;
+    }
+    Ok(())
+}
+
+fn chat(text: &str, to: ChatTo) -> Command {
+    Command::Chat {
+        text: text.into(),
+        to,
+    }
+}
+
+fn roll(visibility: RollVisibility) -> Command {
+    Command::FreeRoll {
+        dice: "3d6".into(),
+        label: None,
+        visibility,
+    }
+}
+
+#[tokio::test]
+async fn chat_whispers_notes_and_rolls_reach_exactly_their_readers() -> Result<()> {
+    let mut t = table(9).await?;
+    let (alice, bob) = t.names.clone();
+    let table_line = t.alice.ok(1, chat("hello table", ChatTo::Table)).await?;
+    let whisper = t
+        .alice
+        .ok(2, chat("psst bob", ChatTo::Player(bob.clone())))
+        .await?;
+    let to_gm = t.bob.ok(1, chat("for the GM", ChatTo::Gm)).await?;
+    let note = t.gm.ok(1, chat("GM note", ChatTo::Gm)).await?;
+    let public_roll = t.bob.ok(2, roll(RollVisibility::Public)).await?;
+    let gm_roll = t.alice.ok(3, roll(RollVisibility::Gm)).await?;
+    let blind = t.alice.ok(4, roll(RollVisibility::Blind)).await?;
+    everyone_at(&mut t, blind).await?;
+    let text = Some;
+    // The table's line: everyone.
+    for w in [&t.gm, &t.alice, &t.bob, &t.spectator] {
+        assert_eq!(chat_text(w, table_line), text("hello table".into()));
+        assert!(roll_seen(w, public_roll));
+    }
+    // The whisper: alice, bob and the GM; not the spectator.
+    for w in [&t.gm, &t.alice, &t.bob] {
+        assert_eq!(chat_text(w, whisper), text("psst bob".into()));
+    }
+    assert_eq!(chat_text(&t.spectator, whisper), None);
+    // bob's line to the GM: bob and the GM.
+    assert_eq!(chat_text(&t.gm, to_gm), text("for the GM".into()));
+    assert_eq!(chat_text(&t.bob, to_gm), text("for the GM".into()));
+    assert_eq!(chat_text(&t.alice, to_gm), None);
+    assert_eq!(chat_text(&t.spectator, to_gm), None);
+    // The GM's note: the GM only.
+    assert_eq!(chat_text(&t.gm, note), text("GM note".into()));
+    for w in [&t.alice, &t.bob, &t.spectator] {
+        assert_eq!(chat_text(w, note), None);
+    }
+    // alice's GM roll: alice and the GM; her blind roll: the GM only.
+    assert!(roll_seen(&t.gm, gm_roll) && roll_seen(&t.alice, gm_roll));
+    assert!(!roll_seen(&t.bob, gm_roll) && !roll_seen(&t.spectator, gm_roll));
+    assert!(roll_seen(&t.gm, blind));
+    for w in [&t.alice, &t.bob, &t.spectator] {
+        assert!(!roll_seen(w, blind));
+    }
+    let Some(GameEvent::Chatted { from, .. }) = t.bob.event(whisper) else {
+        bail!("the whisper")
+    };
+    assert_eq!(*from, Seat::Player(alice));
+    // The public export: the table's line and the public roll, no private text or result.
+    let (status, public) = fray_server::demo::client::http_as(
+        t.server.addr,
+        "GET",
+        &format!("/sessions/{}/log", t.id),
+        "",
+        Some(&t.spectator_token),
+    )
+    .await?;
+    assert_eq!(status, 200, "{public}");
+    assert!(public.contains("hello table"));
+    for secret in ["psst bob", "for the GM", "GM note"] {
+        assert!(!public.contains(secret), "{secret} is in the public log");
+    }
+    let rolls: Vec<Value> = public
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|l| l.pointer("/events/events/0/free_rolled").cloned())
+        .collect();
+    assert_eq!(rolls.len(), 3);
+    for r in &rolls {
+        assert_eq!(r["roll"].is_null(), r["visibility"] != "public", "{r}");
+    }
+    // Spectators may not talk.
+    assert_eq!(
+        t.spectator.send(1, chat("hi", ChatTo::Table)).await?,
+        Err(ErrorCode::SpectatorCannotCommand)
+    );
+    t.server.stop().await;
+    Ok(())
+}
+
+#[tokio::test]
+async fn talk_beyond_its_rate_is_refused_and_not_logged() -> Result<()> {
+    let limits = fray_server::net::limits::Limits {
+        talk_per_minute: 1,
+        talk_burst: 3,
+        ..Default::default()
+    };
+    let server = TestServer::start_with(limits).await?;
+    let created = create_session(server.addr, "goblin-ambush", 3).await?;
+    let token = created
+        .pointer("/tokens/players/0/token")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let mut alice = Conn::join(&server.ws_url(), token, Encoding::Json).await?;
+    for id in 1..=3 {
+        alice.ok(id, chat("hi", ChatTo::Table)).await?;
+    }
+    assert_eq!(
+        alice.send(4, chat("hi", ChatTo::Table)).await?,
+        Err(ErrorCode::RateLimited)
+    );
+    assert_eq!(
+        alice.send(5, roll(RollVisibility::Public)).await?,
+        Err(ErrorCode::RateLimited)
+    );
+    // Other commands are not talk: still answered as before (here: not hers to send).
+    assert_eq!(
+        alice.send(6, Command::StartBattle).await?,
+        Err(ErrorCode::GmOnly)
+    );
+    let logged = alice
+        .events
+        .iter()
+        .filter(|(_, e)| matches!(e, GameEvent::Chatted { .. } | GameEvent::FreeRolled { .. }))
+        .count();
+    assert_eq!(logged, 3, "the refused lines and roll were not logged");
+    server.stop().await;
+    Ok(())
+}
