@@ -123,9 +123,10 @@ fn source_text(s: LightSource) -> &'static str {
 pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
     let n = |id: &CombatantId| roster.name(id).to_owned();
     match event {
-        GameEvent::Rewound { .. } | GameEvent::Chatted { .. } | GameEvent::FreeRolled { .. } => {
-            crate::talk::narrate(event).unwrap_or_default()
-        }
+        GameEvent::Rewound { .. }
+        | GameEvent::Chatted { .. }
+        | GameEvent::FreeRolled { .. }
+        | GameEvent::AutoPlaySet { .. } => crate::talk::narrate(event).unwrap_or_default(),
         GameEvent::BattleStarted => "The battle begins!".to_owned(),
         GameEvent::InitiativeRolled {
             combatants,

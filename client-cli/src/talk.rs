@@ -6,7 +6,9 @@
 //!   `note TEXT` — to the GM (from the GM: a private note);
 //! - `roll DICE [LABEL]` (`/r`) — a public roll; `gmroll` — the roller and the GM see it;
 //!   `blindroll` — only the GM sees it;
-//! - `rewind SEQ` — GM: back to the state after event SEQ (the end of a tick).
+//! - `rewind SEQ` — GM: back to the state after event SEQ (the end of a tick);
+//! - `auto on|off WHO...` — GM: hand combatants (ids, `monsters`, `heroes`) to the server's
+//!   built-in play, or take them back.
 
 use fray_protocol::talk::{ChatTo, RollVisibility, Seat};
 use fray_protocol::{Command, GameEvent};
@@ -19,7 +21,8 @@ pub const HELP: &str = "\
   roll DICE [LABEL]         a free public roll, e.g. `roll 2d6+1 haggling` (also /roll, /r)
   gmroll DICE [LABEL]       a free roll only you and the GM see
   blindroll DICE [LABEL]    a free roll only the GM sees
-  rewind SEQ                GM: back to the state after event SEQ, the end of a tick";
+  rewind SEQ                GM: back to the state after event SEQ, the end of a tick
+  auto on|off WHO...        GM: the server plays WHO (ids, `monsters` or `heroes`), or stops";
 
 /// Parses a table-talk line: `None` when the verb is not one of these.
 pub fn parse(line: &str) -> Option<Result<Command, String>> {
@@ -54,7 +57,35 @@ pub fn parse(line: &str) -> Option<Result<Command, String>> {
             Ok(seq) => Ok(Command::RewindTo { seq }),
             Err(_) => Err("`rewind SEQ`: the number of the event to go back to".into()),
         },
+        "auto" => auto(rest),
         _ => return None,
+    })
+}
+
+fn auto(rest: &str) -> Result<Command, String> {
+    let usage = || "`auto on|off WHO...`: combatant ids, `monsters` or `heroes`".to_owned();
+    let mut words = rest.split_whitespace();
+    let on = match words.next() {
+        Some("on") => true,
+        Some("off") => false,
+        _ => return Err(usage()),
+    };
+    let mut combatants = Vec::new();
+    let mut side = None;
+    for w in words {
+        match w.to_lowercase().as_str() {
+            "monsters" => side = Some(fray_protocol::Side::Monsters),
+            "heroes" => side = Some(fray_protocol::Side::Heroes),
+            id => combatants.push(fray_protocol::CombatantId::new(id)),
+        }
+    }
+    if combatants.is_empty() && side.is_none() {
+        return Err(usage());
+    }
+    Ok(Command::AutoPlay {
+        combatants,
+        side,
+        on,
     })
 }
 
@@ -122,6 +153,14 @@ pub fn narrate(event: &GameEvent) -> Option<String> {
                 None => format!("{} rolls {dice}{how}{label}: hidden.", seat(by)),
             }
         }
+        GameEvent::AutoPlaySet { combatants, on } => {
+            let who: Vec<String> = combatants.iter().map(|c| c.to_string()).collect();
+            if *on {
+                format!("GM: the server now plays {}.", who.join(", "))
+            } else {
+                format!("GM: the server no longer plays {}.", who.join(", "))
+            }
+        }
         _ => return None,
     })
 }
@@ -171,6 +210,15 @@ mod tests {
         assert!(parse("rewind back").unwrap().is_err());
         assert!(parse("attack goblin").is_none());
         assert!(parse("r").is_none(), "`r` is rally");
+        assert_eq!(
+            parse("auto on monsters goblin-archer-1").unwrap().unwrap(),
+            Command::AutoPlay {
+                combatants: vec![fray_protocol::CombatantId::new("goblin-archer-1")],
+                side: Some(fray_protocol::Side::Monsters),
+                on: true
+            }
+        );
+        assert!(parse("auto maybe").unwrap().is_err());
         assert!(matches!(
             parse("/r d20"),
             Some(Ok(Command::FreeRoll { .. }))

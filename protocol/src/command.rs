@@ -213,6 +213,21 @@ pub enum Command {
         #[serde(default)]
         visibility: crate::talk::RollVisibility,
     },
+    /// GM (GM tools, monsters played by the server): hand combatants to the ruleset's built-in
+    /// policy (the demo bots' play), or take them back. While handed over, the server sends
+    /// their commands itself through the same decide path as the GM's, logged as the GM's with
+    /// the client `auto`. Name combatants, or a whole `side`, or both; refused with
+    /// `invalid_argument` in a ruleset without a built-in policy.
+    AutoPlay {
+        /// The combatants; `[]` when absent (JSON).
+        #[serde(default)]
+        combatants: Vec<CombatantId>,
+        /// Every combatant of this side too; none when absent (JSON).
+        #[serde(default)]
+        side: Option<crate::ids::Side>,
+        /// `true` hands them to the server; `false` takes them back.
+        on: bool,
+    },
 }
 
 /// 13th Age's own commands: a command of another ruleset's family is refused with
@@ -1475,6 +1490,7 @@ impl Command {
             | Command::RewindTo { .. }
             | Command::Chat { .. }
             | Command::FreeRoll { .. }
+            | Command::AutoPlay { .. }
             | Command::EndSession => None,
         }
     }
@@ -1505,6 +1521,7 @@ impl Command {
             Command::RewindTo { .. } => "rewind_to",
             Command::Chat { .. } => "chat",
             Command::FreeRoll { .. } => "free_roll",
+            Command::AutoPlay { .. } => "auto_play",
             Command::Bx(BxCommand::RollSurprise { .. }) => "roll_surprise",
             Command::Bx(BxCommand::RollReaction { .. }) => "roll_reaction",
             Command::Bx(BxCommand::Declare { .. }) => "declare",

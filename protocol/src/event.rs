@@ -751,6 +751,15 @@ pub enum GameEvent {
         /// The dice and total (null for those who may not see them).
         roll: Option<Roll>,
     },
+    /// The GM handed combatants to the server's built-in policy (`on`) or took them back
+    /// (`auto_play`). While handed over, their commands come from the server (client `auto` in
+    /// the log).
+    AutoPlaySet {
+        /// The combatants, each named once.
+        combatants: Vec<CombatantId>,
+        /// Handed over (`true`) or taken back.
+        on: bool,
+    },
 }
 
 /// 13th Age's own events, folded by that ruleset.

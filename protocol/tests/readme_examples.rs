@@ -112,12 +112,13 @@ fn basic_fantasy_table_examples_decode() {
 
 #[test]
 fn gm_tools_table_examples_decode() {
-    let examples = table_examples("### GM tools: rewind, chat and free rolls");
-    assert_eq!(examples.len(), 8);
-    for json in &examples[..5] {
+    let examples =
+        table_examples("### GM tools: rewind, chat, free rolls and the server's own play");
+    assert_eq!(examples.len(), 10);
+    for json in &examples[..6] {
         serde_json::from_str::<Command>(json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
-    for json in &examples[5..] {
+    for json in &examples[6..] {
         serde_json::from_str::<GameEvent>(json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
 }

@@ -289,6 +289,22 @@ export type Command =
          */
         visibility?: RollVisibility & string;
       };
+    }
+  | {
+      auto_play: {
+        /**
+         * The combatants; `[]` when absent (JSON).
+         */
+        combatants?: CombatantId[];
+        /**
+         * `true` hands them to the server; `false` takes them back.
+         */
+        on: boolean;
+        /**
+         * Every combatant of this side too; none when absent (JSON).
+         */
+        side?: Side | null;
+      };
     };
 /**
  * A combatant's stable id, unique within a session (e.g. `brakka`, `goblin-scrapper-2`).
@@ -2707,6 +2723,18 @@ export type GameEvent =
          * Who sees the result.
          */
         visibility: RollVisibility;
+      };
+    }
+  | {
+      auto_play_set: {
+        /**
+         * The combatants, each named once.
+         */
+        combatants: CombatantId[];
+        /**
+         * Handed over (`true`) or taken back.
+         */
+        on: boolean;
       };
     };
 /**

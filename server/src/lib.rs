@@ -3,6 +3,7 @@
 //!
 //! See `ARCHITECTURE.md` at the repository root for the codemap and invariants.
 
+pub mod auto;
 pub mod content;
 pub mod demo;
 pub mod dice;

@@ -47,6 +47,10 @@ pub struct RecordedFight {
 }
 
 impl RecordedFight {
+    /// Every record after the genesis, in log order.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
     /// Ruleset id.
     pub fn ruleset(&self) -> &str {
         &self.genesis.ruleset
@@ -395,8 +399,10 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                 };
                 let decided = match command {
                     fray_protocol::Command::RewindTo { seq } => fold.rewind(*seq),
-                    _ => crate::talk::decide(fold.engine_mut(), g, client, command)
-                        .unwrap_or_else(|| fold.engine_mut().execute(command)),
+                    _ => {
+                        crate::session::decide_outside_rules(fold.engine_mut(), g, client, command)
+                            .unwrap_or_else(|| fold.engine_mut().execute(command))
+                    }
                 };
                 let decided = decided.map_err(|r| ReplayError::EventMismatch {
                     seq: *first_seq,

@@ -378,3 +378,90 @@ async fn talk_beyond_its_rate_is_refused_and_not_logged() -> Result<()> {
     server.stop().await;
     Ok(())
 }
+
+fn phase(view: &Value) -> &str {
+    view["phase"].as_str().unwrap_or("")
+}
+
+/// Whether the combatant whose turn it is belongs to `side`.
+fn current_side<'a>(view: &'a Value) -> Option<&'a str> {
+    let current = view["current"].as_str()?;
+    view["combatants"]
+        .as_array()?
+        .iter()
+        .find(|c| c["id"] == current)
+        .and_then(|c| c["side"].as_str())
+}
+
+fn hand(side: fray_protocol::Side) -> Command {
+    Command::AutoPlay {
+        combatants: Vec::new(),
+        side: Some(side),
+        on: true,
+    }
+}
+
+#[tokio::test]
+async fn the_server_plays_the_monsters_while_the_gm_plays_the_heroes_to_the_end() -> Result<()> {
+    let mut t = table(17).await?;
+    t.gm.ok(1, hand(fray_protocol::Side::Monsters)).await?;
+    t.gm.ok(2, Command::StartBattle).await?;
+    let mut id = 3;
+    while phase(&t.gm.view) != "ended" {
+        if current_side(&t.gm.view) == Some("heroes") {
+            let cmd = end_turn(&t.gm.view)?;
+            t.gm.ok(id, cmd).await?;
+            id += 1;
+        } else {
+            // A monster's turn: the server plays it; wait for what it does.
+            t.gm.read().await?;
+        }
+        assert!(id < 500, "the fight does not end");
+    }
+    // The GM sent only end-of-turns for heroes: every attack was the server's, by a monster.
+    let attacks: Vec<String> =
+        t.gm.events
+            .iter()
+            .filter_map(|(_, e)| match e {
+                GameEvent::AttackRolled { attacker, .. } => Some(attacker.to_string()),
+                _ => None,
+            })
+            .collect();
+    assert!(attacks.len() > 3, "{attacks:?}");
+    assert!(
+        attacks.iter().all(|a| a.starts_with("goblin")),
+        "{attacks:?}"
+    );
+    // Every command in the log is the GM's or the server's own (`auto`), and it verifies.
+    let (status, log) = fray_server::demo::client::http_as(
+        t.server.addr,
+        "GET",
+        &format!("/sessions/{}/log", t.id),
+        "",
+        Some(&t.gm_token),
+    )
+    .await?;
+    assert_eq!(status, 200);
+    let fight = fray_server::replay::log_lines::read(&log)?;
+    fray_server::replay::verify(&fight)?;
+    assert!(
+        log.contains("\"client\":\"auto\""),
+        "the server's commands are marked auto"
+    );
+    t.server.stop().await;
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_gm_lets_the_server_play_a_whole_fight() -> Result<()> {
+    let mut t = table(29).await?;
+    t.gm.ok(1, hand(fray_protocol::Side::Monsters)).await?;
+    t.gm.ok(2, hand(fray_protocol::Side::Heroes)).await?;
+    t.gm.ok(3, Command::StartBattle).await?;
+    while phase(&t.spectator.view) != "ended" {
+        t.spectator.read().await?;
+    }
+    assert_eq!(t.spectator.fresh().await?, t.spectator.view);
+    t.server.stop().await;
+    Ok(())
+}

@@ -34,6 +34,10 @@ const INBOX: usize = 1024;
 /// Most commands committed in one group.
 const MAX_GROUP: usize = 256;
 /// How often an idle session checks whether its log is due for a sync.
+/// Commands the server's own play (`crate::auto`) stages per turn of the loop at most.
+const MAX_AUTO: usize = 32;
+/// The connection id of the server's own commands: no connection, so no answer is sent.
+const NO_CONNECTION: u64 = u64::MAX;
 const SYNC_TICK: std::time::Duration = std::time::Duration::from_millis(50);
 /// Queue length of each subscriber, in items (its bytes are bounded too: [`Limits`]).
 pub const SUBSCRIBER_QUEUE: usize = 4096;
@@ -279,6 +283,7 @@ pub fn spawn(
         limits,
         unwatched_since: None,
         views: Views::default(),
+        auto_more: false,
     };
     tokio::spawn(lifecycle(task, rx));
     SessionHandle { tx, info }
@@ -312,6 +317,7 @@ async fn lifecycle(mut task: Task, mut rx: mpsc::Receiver<SessionMsg>) {
             limits,
             unwatched_since,
             views: _,
+            auto_more: _,
         } = task;
         drop(session);
         tracing::debug!(session = %id, "session hibernating");
@@ -366,6 +372,7 @@ async fn lifecycle(mut task: Task, mut rx: mpsc::Receiver<SessionMsg>) {
             limits,
             unwatched_since: finished.then_some(since),
             views: Views::default(),
+            auto_more: false,
         };
         first = Some(msg);
     }
@@ -381,6 +388,8 @@ struct Task {
     unwatched_since: Option<Instant>,
     /// The views kept for watching connections.
     views: Views,
+    /// The server's own play (`crate::auto`) stopped at its per-wake bound with more to do.
+    auto_more: bool,
 }
 
 impl Task {
@@ -411,9 +420,15 @@ impl Task {
         let mut wake = wake;
         let mut idle_since = Instant::now();
         loop {
+            // With the server's own play unfinished, look for messages without waiting.
+            let wait = if self.auto_more {
+                std::time::Duration::ZERO
+            } else {
+                SYNC_TICK
+            };
             let received = match wake.take() {
                 Some(m) => Ok(Some(m)),
-                None => tokio::time::timeout(SYNC_TICK, rx.recv()).await,
+                None => tokio::time::timeout(wait, rx.recv()).await,
             };
             let first = match received {
                 Ok(Some(m)) => {
@@ -421,6 +436,12 @@ impl Task {
                     m
                 }
                 Ok(None) => break,
+                Err(_) if self.auto_more => {
+                    if !self.play_auto(&id) {
+                        return Exit::Stopped;
+                    }
+                    continue;
+                }
                 Err(_) => {
                     // Idle: under the interval policy, make what was appended durable.
                     if let Err(e) = off_worker(|| self.session.sync_if_due()) {
@@ -486,9 +507,51 @@ impl Task {
             if !self.flush_group(&mut group, &id) {
                 return Exit::Stopped;
             }
+            if !self.play_auto(&id) {
+                return Exit::Stopped;
+            }
         }
         let _ = self.session.flush();
         Exit::Stopped
+    }
+
+    /// The server's own play (`crate::auto`): while a handed-over combatant may act, the
+    /// policy's commands are staged as the client `auto`, at most [`MAX_AUTO`] per call (a
+    /// fight the server plays alone goes on at the next turn of the loop, so connections are
+    /// still served), and committed and broadcast as one group. A refused command stops it
+    /// until the next human command. Returns false when the session must stop.
+    fn play_auto(&mut self, id: &SessionId) -> bool {
+        self.auto_more = false;
+        if self.session.auto().is_empty() {
+            return true;
+        }
+        let mut group = Vec::new();
+        for _ in 0..MAX_AUTO {
+            let state = self.session.state();
+            let Some(command) =
+                crate::auto::next_command(&state, self.session.auto(), self.session.tick())
+            else {
+                return self.flush_group(&mut group, id);
+            };
+            match self.session.stage(crate::auto::CLIENT, 0, &command) {
+                Ok(staged) => group.push(Pending::Accepted {
+                    conn: NO_CONNECTION,
+                    id: 0,
+                    events: staged.events,
+                }),
+                Err(r) => {
+                    tracing::warn!(session = %id, command = command.kind(), code = %r.code, message = %r.message, "the server's own play was refused; it waits for the next command");
+                    return self.flush_group(&mut group, id);
+                }
+            }
+            if self.session.engine().broken().is_some() {
+                let _ = self.flush_group(&mut group, id);
+                self.stop(id);
+                return false;
+            }
+        }
+        self.auto_more = true;
+        self.flush_group(&mut group, id)
     }
 
     /// Whether the session is over, nobody has been connected for the retention time, and so

@@ -110,6 +110,8 @@ pub struct Session {
     monsters: BTreeSet<CombatantId>,
     /// Event seq → frame of its tick, for resumes.
     event_index: event_index::EventIndex,
+    /// The combatants handed to the server's built-in policy (`crate::auto`).
+    auto: BTreeSet<CombatantId>,
 }
 
 fn random_bytes<const N: usize>() -> Result<[u8; N], SessionError> {
@@ -209,6 +211,20 @@ pub fn decode_frames(frames: &[(u64, Vec<u8>)]) -> Result<Vec<Record>, SessionEr
 
 /// Builds the engine a genesis describes, before any command: the main stream from the seed,
 /// the secret stream from the secret seed.
+/// Decides the commands that the session, not the ruleset, decides for the sending seat
+/// (`client`, as the log's command record names it): table talk (`crate::talk`) and handing
+/// combatants to the server (`crate::auto`). `None` for every other command. `rewind_to`,
+/// which needs the log's events, is decided by `crate::rewind`. Shared with `replay::verify`.
+pub fn decide_outside_rules(
+    engine: &mut Engine,
+    genesis: &Genesis,
+    client: &str,
+    command: &Command,
+) -> Option<Result<Vec<fray_protocol::GameEvent>, Rejection>> {
+    crate::talk::decide(engine, genesis, client, command)
+        .or_else(|| crate::auto::decide(engine, command))
+}
+
 /// The events of these records, numbered and ticked.
 fn logged_events<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<LoggedEvent> {
     let mut out = Vec::new();
@@ -333,6 +349,7 @@ impl Session {
             events_since_snapshot: 0,
             monsters,
             event_index: event_index::EventIndex::default(),
+            auto: BTreeSet::new(),
         }
     }
 
@@ -437,7 +454,11 @@ impl Session {
                 }
             }
         }
-        let (mut engine, _) = fold.into_parts();
+        let (mut engine, folded) = fold.into_parts();
+        let mut auto = BTreeSet::new();
+        for e in &folded {
+            crate::auto::follow(&mut auto, &e.event);
+        }
         // The RNG and the secret stream continue where the last folded tick left them.
         engine.set_rng(SessionRng::resume(state, stream, draws));
         engine.set_secret_rng(SessionRng::resume(
@@ -449,6 +470,7 @@ impl Session {
         s.tick = tick;
         s.last_seq = last_seq;
         s.event_index = index;
+        s.auto = auto;
         Ok((s, recovered.truncated))
     }
 
@@ -467,11 +489,14 @@ impl Session {
         };
         let events = match rewind {
             Some(seq) => self.rewind(seq)?,
-            None => match crate::talk::decide(&mut self.engine, &self.genesis, client, command) {
-                Some(talk) => talk?,
+            None => match decide_outside_rules(&mut self.engine, &self.genesis, client, command) {
+                Some(decided) => decided?,
                 None => self.engine.execute(command)?,
             },
         };
+        for e in &events {
+            crate::auto::follow(&mut self.auto, e);
+        }
         self.tick += 1;
         let tick = self.tick;
         let first_seq = self.last_seq + 1;
@@ -669,6 +694,11 @@ impl Session {
             Role::Player { controls, .. } => self.engine.legal_actions(Some(controls)),
             Role::Spectator => Vec::new(),
         }
+    }
+
+    /// The combatants handed to the server's built-in policy (`auto_play`).
+    pub fn auto(&self) -> &BTreeSet<CombatantId> {
+        &self.auto
     }
 
     /// The engine (read-only).

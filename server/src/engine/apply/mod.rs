@@ -89,7 +89,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         // goes through it); the world alone cannot.
         E::Rewound { .. } => {}
         // Table talk changes no game state.
-        E::Chatted { .. } | E::FreeRolled { .. } => {}
+        // Table talk and who plays a combatant change no game state (the session keeps the
+        // combatants handed to the server: `crate::auto`).
+        E::Chatted { .. } | E::FreeRolled { .. } | E::AutoPlaySet { .. } => {}
         E::ThirteenthAge(_) | E::Orcus(_) | E::FiveTorches(_) | E::Bx(_) => {
             if let Some(owner) = event.family().and_then(crate::rules::registry::owner) {
                 (owner.apply)(world, event);
