@@ -126,7 +126,9 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::Rewound { .. }
         | GameEvent::Chatted { .. }
         | GameEvent::FreeRolled { .. }
-        | GameEvent::AutoPlaySet { .. } => crate::talk::narrate(event).unwrap_or_default(),
+        | GameEvent::AutoPlaySet { .. }
+        | GameEvent::CombatantAssigned { .. }
+        | GameEvent::TokenReissued { .. } => crate::talk::narrate(event).unwrap_or_default(),
         GameEvent::BattleStarted => "The battle begins!".to_owned(),
         GameEvent::InitiativeRolled {
             combatants,

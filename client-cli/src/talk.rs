@@ -8,7 +8,8 @@
 //!   `blindroll` — only the GM sees it;
 //! - `rewind SEQ` — GM: back to the state after event SEQ (the end of a tick);
 //! - `auto on|off WHO...` — GM: hand combatants (ids, `monsters`, `heroes`) to the server's
-//!   built-in play, or take them back.
+//!   built-in play, or take them back;
+//! - `give COMBATANT SEAT|gm`, `reissue SEAT` — GM: the seats.
 
 use fray_protocol::talk::{ChatTo, RollVisibility, Seat};
 use fray_protocol::{Command, GameEvent};
@@ -22,7 +23,9 @@ pub const HELP: &str = "\
   gmroll DICE [LABEL]       a free roll only you and the GM see
   blindroll DICE [LABEL]    a free roll only the GM sees
   rewind SEQ                GM: back to the state after event SEQ, the end of a tick
-  auto on|off WHO...        GM: the server plays WHO (ids, `monsters` or `heroes`), or stops";
+  auto on|off WHO...        GM: the server plays WHO (ids, `monsters` or `heroes`), or stops
+  give COMBATANT SEAT|gm    GM: a player seat commands COMBATANT from now on (`gm`: take it back)
+  reissue SEAT              GM: a new token for a player seat (the old one is revoked)";
 
 /// Parses a table-talk line: `None` when the verb is not one of these.
 pub fn parse(line: &str) -> Option<Result<Command, String>> {
@@ -58,6 +61,19 @@ pub fn parse(line: &str) -> Option<Result<Command, String>> {
             Err(_) => Err("`rewind SEQ`: the number of the event to go back to".into()),
         },
         "auto" => auto(rest),
+        "give" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            [who, seat] => Ok(Command::AssignCombatant {
+                combatant: fray_protocol::CombatantId::new(who.to_lowercase()),
+                seat: (!seat.eq_ignore_ascii_case("gm")).then(|| seat.to_owned()),
+            }),
+            _ => Err("`give COMBATANT SEAT` (or `gm` to take it back)".into()),
+        },
+        "reissue" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            [seat] => Ok(Command::ReissueToken {
+                seat: seat.to_owned(),
+            }),
+            _ => Err("`reissue SEAT`: the player seat that needs a new token".into()),
+        },
         _ => return None,
     })
 }
@@ -161,6 +177,14 @@ pub fn narrate(event: &GameEvent) -> Option<String> {
                 format!("GM: the server no longer plays {}.", who.join(", "))
             }
         }
+        GameEvent::CombatantAssigned { combatant, seat } => match seat {
+            Some(seat) => format!("GM: {seat} now commands {combatant}."),
+            None => format!("GM: {combatant} is the GM's again."),
+        },
+        GameEvent::TokenReissued { seat, token } => match token {
+            Some(token) => format!("GM: a new token for {seat}: {token} (the old one is revoked)."),
+            None => format!("GM: {seat} has a new token (the old one is revoked)."),
+        },
         _ => return None,
     })
 }
@@ -219,6 +243,17 @@ mod tests {
             }
         );
         assert!(parse("auto maybe").unwrap().is_err());
+        assert_eq!(
+            parse("give goblin-archer-1 gm").unwrap().unwrap(),
+            Command::AssignCombatant {
+                combatant: fray_protocol::CombatantId::new("goblin-archer-1"),
+                seat: None
+            }
+        );
+        assert_eq!(
+            parse("reissue bob").unwrap().unwrap(),
+            Command::ReissueToken { seat: "bob".into() }
+        );
         assert!(matches!(
             parse("/r d20"),
             Some(Ok(Command::FreeRoll { .. }))

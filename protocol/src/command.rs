@@ -228,6 +228,23 @@ pub enum Command {
         /// `true` hands them to the server; `false` takes them back.
         on: bool,
     },
+    /// GM (GM tools, seats): give a combatant to a player seat, which then commands it (and no
+    /// other seat does), or — `seat` null — take it back, so that only the GM commands it.
+    AssignCombatant {
+        /// The combatant.
+        combatant: CombatantId,
+        /// The player seat, by name; none (JSON: absent or null) for the GM alone.
+        #[serde(default)]
+        seat: Option<String>,
+    },
+    /// GM (GM tools, seats): a new token for a player seat (a player who lost their link).
+    /// The old token is revoked: its connections are closed with `token_revoked`, and a
+    /// `hello` with it is refused with that code. The new token reaches the GM only, in the
+    /// `token_reissued` event.
+    ReissueToken {
+        /// The player seat, by name.
+        seat: String,
+    },
 }
 
 /// 13th Age's own commands: a command of another ruleset's family is refused with
@@ -1491,6 +1508,8 @@ impl Command {
             | Command::Chat { .. }
             | Command::FreeRoll { .. }
             | Command::AutoPlay { .. }
+            | Command::AssignCombatant { .. }
+            | Command::ReissueToken { .. }
             | Command::EndSession => None,
         }
     }
@@ -1522,6 +1541,8 @@ impl Command {
             Command::Chat { .. } => "chat",
             Command::FreeRoll { .. } => "free_roll",
             Command::AutoPlay { .. } => "auto_play",
+            Command::AssignCombatant { .. } => "assign_combatant",
+            Command::ReissueToken { .. } => "reissue_token",
             Command::Bx(BxCommand::RollSurprise { .. }) => "roll_surprise",
             Command::Bx(BxCommand::RollReaction { .. }) => "roll_reaction",
             Command::Bx(BxCommand::Declare { .. }) => "declare",

@@ -261,6 +261,10 @@ pub enum ErrorCode {
     /// A command of another ruleset's family (an Orcus command in a 13th Age session, say):
     /// refused by one check before any ruleset sees it.
     WrongRuleset,
+    // --- GM tools ---
+    /// The token was revoked: the GM issued a new one for its seat (`reissue_token`). Its
+    /// connections are closed with this code, and a `hello` with it is refused.
+    TokenRevoked,
 }
 
 impl fmt::Display for ErrorCode {

@@ -760,6 +760,22 @@ pub enum GameEvent {
         /// Handed over (`true`) or taken back.
         on: bool,
     },
+    /// A combatant was given to a player seat (`seat`), or taken back by the GM (`seat`
+    /// null) (`assign_combatant`).
+    CombatantAssigned {
+        /// The combatant.
+        combatant: CombatantId,
+        /// The seat that now commands it, if any.
+        seat: Option<String>,
+    },
+    /// A player seat has a new token and its old one is revoked (`reissue_token`). `token` is
+    /// the new token for the GM, null for everyone else (the public log too).
+    TokenReissued {
+        /// The player seat.
+        seat: String,
+        /// The new token (the GM's copy only).
+        token: Option<String>,
+    },
 }
 
 /// 13th Age's own events, folded by that ruleset.
@@ -1968,6 +1984,10 @@ impl GameEvent {
                 visibility: *visibility,
                 roll: None,
             },
+            GameEvent::TokenReissued { seat, token: _ } => GameEvent::TokenReissued {
+                seat: seat.clone(),
+                token: None,
+            },
             other => other.clone(),
         }
     }
@@ -2022,6 +2042,7 @@ impl GameEvent {
             GameEvent::FreeRolled {
                 visibility, roll, ..
             } => *visibility != crate::talk::RollVisibility::Public && roll.is_some(),
+            GameEvent::TokenReissued { token, .. } => token.is_some(),
             _ => false,
         }
     }

@@ -113,12 +113,12 @@ fn basic_fantasy_table_examples_decode() {
 #[test]
 fn gm_tools_table_examples_decode() {
     let examples =
-        table_examples("### GM tools: rewind, chat, free rolls and the server's own play");
-    assert_eq!(examples.len(), 10);
-    for json in &examples[..6] {
+        table_examples("### GM tools: rewind, chat, free rolls, the server's own play and seats");
+    assert_eq!(examples.len(), 14);
+    for json in &examples[..8] {
         serde_json::from_str::<Command>(json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
-    for json in &examples[6..] {
+    for json in &examples[8..] {
         serde_json::from_str::<GameEvent>(json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
 }

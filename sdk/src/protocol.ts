@@ -305,6 +305,26 @@ export type Command =
          */
         side?: Side | null;
       };
+    }
+  | {
+      assign_combatant: {
+        /**
+         * The combatant.
+         */
+        combatant: CombatantId;
+        /**
+         * The player seat, by name; none (JSON: absent or null) for the GM alone.
+         */
+        seat?: string | null;
+      };
+    }
+  | {
+      reissue_token: {
+        /**
+         * The player seat, by name.
+         */
+        seat: string;
+      };
     };
 /**
  * A combatant's stable id, unique within a session (e.g. `brakka`, `goblin-scrapper-2`).
@@ -2736,6 +2756,30 @@ export type GameEvent =
          */
         on: boolean;
       };
+    }
+  | {
+      combatant_assigned: {
+        /**
+         * The combatant.
+         */
+        combatant: CombatantId;
+        /**
+         * The seat that now commands it, if any.
+         */
+        seat: string | null;
+      };
+    }
+  | {
+      token_reissued: {
+        /**
+         * The player seat.
+         */
+        seat: string;
+        /**
+         * The new token (the GM's copy only).
+         */
+        token: string | null;
+      };
     };
 /**
  * The three 13th Age defenses.
@@ -4931,7 +4975,8 @@ export type ErrorCode =
   | "rate_limited"
   | "too_many_sessions"
   | "too_many_connections"
-  | "wrong_ruleset";
+  | "wrong_ruleset"
+  | "token_revoked";
 /**
  * A creature's size, smallest first (Orcus § Size; 13th Age § Grabbed, where `medium` is a
  * normal-sized creature). On a grid a creature's space is a square block of `side()` squares

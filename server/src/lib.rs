@@ -14,5 +14,6 @@ pub mod net;
 pub mod replay;
 pub mod rewind;
 pub mod rules;
+pub mod seats;
 pub mod session;
 pub mod talk;

@@ -399,10 +399,14 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                 };
                 let decided = match command {
                     fray_protocol::Command::RewindTo { seq } => fold.rewind(*seq),
-                    _ => {
-                        crate::session::decide_outside_rules(fold.engine_mut(), g, client, command)
-                            .unwrap_or_else(|| fold.engine_mut().execute(command))
-                    }
+                    _ => crate::session::decide_outside_rules(
+                        fold.engine_mut(),
+                        g,
+                        client,
+                        *tick,
+                        command,
+                    )
+                    .unwrap_or_else(|| fold.engine_mut().execute(command)),
                 };
                 let decided = decided.map_err(|r| ReplayError::EventMismatch {
                     seq: *first_seq,

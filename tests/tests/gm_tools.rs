@@ -127,6 +127,7 @@ struct Table {
     names: (String, String),
     gm_token: String,
     spectator_token: String,
+    bob_token: String,
 }
 
 async fn table(seed: u64) -> Result<Table> {
@@ -149,6 +150,7 @@ async fn table(seed: u64) -> Result<Table> {
         names: (s("/tokens/players/0/name"), s("/tokens/players/1/name")),
         gm_token: s("/tokens/gm"),
         spectator_token: s("/tokens/spectator"),
+        bob_token: s("/tokens/players/1/token"),
         server,
     })
 }
@@ -384,7 +386,7 @@ fn phase(view: &Value) -> &str {
 }
 
 /// Whether the combatant whose turn it is belongs to `side`.
-fn current_side<'a>(view: &'a Value) -> Option<&'a str> {
+fn current_side(view: &Value) -> Option<&str> {
     let current = view["current"].as_str()?;
     view["combatants"]
         .as_array()?
@@ -462,6 +464,97 @@ async fn a_gm_lets_the_server_play_a_whole_fight() -> Result<()> {
         t.spectator.read().await?;
     }
     assert_eq!(t.spectator.fresh().await?, t.spectator.view);
+    t.server.stop().await;
+    Ok(())
+}
+
+/// The first error a connection gets (reading past everything else).
+async fn error_code(c: &mut Client) -> Result<ErrorCode> {
+    loop {
+        if let ServerMessage::Error { code, .. } = recv(c).await? {
+            return Ok(code);
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_gm_hands_a_combatant_to_a_seat_and_reissues_a_lost_token() -> Result<()> {
+    let mut t = table(41).await?;
+    let (alice, bob) = t.names.clone();
+    let goblin = fray_protocol::CombatantId::new("goblin-archer-1");
+    let for_goblin = || Command::Stabilize {
+        actor: goblin.clone(),
+        target: fray_protocol::CombatantId::new("brakka"),
+    };
+    // Not alice's: refused by authorization.
+    assert_eq!(
+        t.alice.send(1, for_goblin()).await?,
+        Err(ErrorCode::NotYourCombatant)
+    );
+    let give = Command::AssignCombatant {
+        combatant: goblin.clone(),
+        seat: Some(alice.clone()),
+    };
+    let given = t.gm.ok(1, give).await?;
+    t.alice.catch_up(given).await?;
+    // Now hers: authorized, and refused only by the rules (the battle has not started).
+    assert_eq!(
+        t.alice.send(2, for_goblin()).await?,
+        Err(ErrorCode::BattleNotStarted)
+    );
+    let back = Command::AssignCombatant {
+        combatant: goblin.clone(),
+        seat: None,
+    };
+    t.gm.ok(2, back).await?;
+    assert_eq!(
+        t.alice.send(3, for_goblin()).await?,
+        Err(ErrorCode::NotYourCombatant)
+    );
+    // Players may not do either.
+    for c in [
+        Command::ReissueToken { seat: bob.clone() },
+        Command::AssignCombatant {
+            combatant: goblin.clone(),
+            seat: Some(alice.clone()),
+        },
+    ] {
+        assert_eq!(t.alice.send(4, c).await?, Err(ErrorCode::GmOnly));
+    }
+    // bob lost his link: a new token; his connection is closed, the old token refused.
+    let old = t.bob_token.clone();
+    let reissued =
+        t.gm.ok(3, Command::ReissueToken { seat: bob.clone() })
+            .await?;
+    let new = match t.gm.event(reissued) {
+        Some(GameEvent::TokenReissued {
+            token: Some(token), ..
+        }) => token.clone(),
+        other => bail!("the GM gets the new token: {other:?}"),
+    };
+    assert_eq!(error_code(&mut t.bob.c).await?, ErrorCode::TokenRevoked);
+    t.alice.catch_up(reissued).await?;
+    assert_eq!(
+        t.alice.event(reissued),
+        Some(&GameEvent::TokenReissued {
+            seat: bob.clone(),
+            token: None
+        }),
+        "the other players see that it happened, not the token"
+    );
+    let url = t.server.ws_url();
+    let mut again = Client::connect(&url, Encoding::Json).await?;
+    again.hello(&old, None).await?;
+    assert_eq!(error_code(&mut again).await?, ErrorCode::TokenRevoked);
+    let mut bob_again = Client::connect(&url, Encoding::Json).await?;
+    bob_again.hello(&new, None).await?;
+    match recv(&mut bob_again).await? {
+        ServerMessage::Welcome {
+            role: fray_protocol::Role::Player { name, .. },
+            ..
+        } => assert_eq!(name, bob),
+        other => bail!("bob is welcomed back: {other:?}"),
+    }
     t.server.stop().await;
     Ok(())
 }

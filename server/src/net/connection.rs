@@ -68,6 +68,7 @@ fn kick_message(code: ErrorCode) -> &'static str {
         ErrorCode::TooManyConnections => {
             "the session, or this token, already has as many connections as the server allows"
         }
+        ErrorCode::TokenRevoked => "the GM issued a new token for this seat; this one was revoked",
         _ => "the session is unavailable",
     }
 }
@@ -220,13 +221,15 @@ pub async fn serve(
                 }
                 let Some((handle, role)) = registry.token(&token) else {
                     bad += 1;
-                    let _ = error(
-                        &mut sink,
-                        enc,
-                        ErrorCode::UnknownToken,
-                        "the token names no session seat",
-                    )
-                    .await;
+                    let (code, why) = if registry.is_revoked(&token) {
+                        (
+                            ErrorCode::TokenRevoked,
+                            "the GM issued a new token for this seat; this one was revoked",
+                        )
+                    } else {
+                        (ErrorCode::UnknownToken, "the token names no session seat")
+                    };
+                    let _ = error(&mut sink, enc, code, why).await;
                     if bad >= MAX_BAD_FRAMES {
                         close(&mut sink, "flood").await;
                         return;
@@ -238,6 +241,7 @@ pub async fn serve(
                 let queued = Arc::new(AtomicUsize::new(0));
                 let sub = Subscribe {
                     conn,
+                    token: token.clone(),
                     role,
                     encoding: enc,
                     resume_from,

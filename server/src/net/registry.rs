@@ -100,6 +100,8 @@ pub struct Registry {
     limits: Limits,
     sessions: RwLock<BTreeMap<SessionId, SessionHandle>>,
     tokens: RwLock<HashMap<String, (SessionId, Role)>>,
+    /// Tokens the GM revoked (`reissue_token`): refused with `token_revoked`.
+    revoked: RwLock<HashMap<String, SessionId>>,
     registered: std::sync::atomic::AtomicU64,
 }
 
@@ -122,6 +124,7 @@ impl Registry {
             limits,
             sessions: RwLock::new(BTreeMap::new()),
             tokens: RwLock::new(HashMap::new()),
+            revoked: RwLock::new(HashMap::new()),
             registered: std::sync::atomic::AtomicU64::new(1),
         })
     }
@@ -135,14 +138,11 @@ impl Registry {
         let mut tokens = Vec::new();
         tokens.push((g.tokens.gm.clone(), Role::Gm));
         tokens.push((g.tokens.spectator.clone(), Role::Spectator));
-        for (seat, token) in g.encounter.seats.iter().zip(&g.tokens.players) {
-            tokens.push((
-                token.clone(),
-                Role::Player {
-                    name: seat.name.clone(),
-                    controls: seat.controls.clone(),
-                },
-            ));
+        // The seats as the log has them now (`crate::seats`): controls given or taken back,
+        // tokens reissued.
+        let table = session.seats().clone();
+        for seat in &table.seats {
+            tokens.push((seat.token.clone(), seat.role()));
         }
         let number = self
             .registered
@@ -152,6 +152,11 @@ impl Registry {
         if let Ok(mut t) = self.tokens.write() {
             for (tok, role) in tokens {
                 t.insert(tok, (g.session.clone(), role));
+            }
+        }
+        if let Ok(mut r) = self.revoked.write() {
+            for tok in table.revoked {
+                r.insert(tok, g.session.clone());
             }
         }
         if let Ok(mut s) = self.sessions.write() {
@@ -317,6 +322,27 @@ impl Registry {
         Some((handle, role))
     }
 
+    /// Whether the GM revoked this token (`reissue_token`).
+    pub fn is_revoked(&self, token: &str) -> bool {
+        self.revoked.read().is_ok_and(|r| r.contains_key(token))
+    }
+
+    /// The player seats of a session changed (`crate::seats`): their tokens and roles become
+    /// the table's, and the revoked tokens are refused from now on.
+    pub fn update_seats(&self, id: &SessionId, table: &crate::seats::SeatTable) {
+        if let Ok(mut t) = self.tokens.write() {
+            t.retain(|_, (sid, role)| sid != id || !matches!(role, Role::Player { .. }));
+            for seat in &table.seats {
+                t.insert(seat.token.clone(), (id.clone(), seat.role()));
+            }
+        }
+        if let Ok(mut r) = self.revoked.write() {
+            for tok in &table.revoked {
+                r.insert(tok.clone(), id.clone());
+            }
+        }
+    }
+
     /// Public listing, oldest first (in order of creation or recovery).
     pub fn list(&self) -> Vec<SessionInfo> {
         let mut out: Vec<SessionInfo> = self
@@ -336,6 +362,9 @@ impl Registry {
         }
         if let Ok(mut t) = self.tokens.write() {
             t.retain(|_, (sid, _)| sid != id);
+        }
+        if let Ok(mut r) = self.revoked.write() {
+            r.retain(|_, sid| sid != id);
         }
     }
 

@@ -109,6 +109,8 @@ pub struct SessionInfo {
 pub struct Subscribe {
     /// Connection id.
     pub conn: u64,
+    /// The token it said `hello` with.
+    pub token: String,
     /// Role from the token.
     pub role: Role,
     /// Encoding of the connection.
@@ -183,6 +185,7 @@ impl SessionHandle {
 }
 
 struct Subscriber {
+    token: String,
     role: Role,
     encoding: Encoding,
     out: mpsc::Sender<Outbound>,
@@ -284,6 +287,7 @@ pub fn spawn(
         unwatched_since: None,
         views: Views::default(),
         auto_more: false,
+        revoked_conns: Vec::new(),
     };
     tokio::spawn(lifecycle(task, rx));
     SessionHandle { tx, info }
@@ -318,6 +322,7 @@ async fn lifecycle(mut task: Task, mut rx: mpsc::Receiver<SessionMsg>) {
             unwatched_since,
             views: _,
             auto_more: _,
+            revoked_conns: _,
         } = task;
         drop(session);
         tracing::debug!(session = %id, "session hibernating");
@@ -373,6 +378,7 @@ async fn lifecycle(mut task: Task, mut rx: mpsc::Receiver<SessionMsg>) {
             unwatched_since: finished.then_some(since),
             views: Views::default(),
             auto_more: false,
+            revoked_conns: Vec::new(),
         };
         first = Some(msg);
     }
@@ -390,6 +396,8 @@ struct Task {
     views: Views,
     /// The server's own play (`crate::auto`) stopped at its per-wake bound with more to do.
     auto_more: bool,
+    /// Connections whose token this group revoked: closed once the group is sent.
+    revoked_conns: Vec<u64>,
 }
 
 impl Task {
@@ -614,6 +622,7 @@ impl Task {
         // watchers' view patch and legal actions, and the answers leave in one write.
         let mut out: BTreeMap<u64, Outbound> = BTreeMap::new();
         let mut answers: BTreeMap<u64, Outbound> = BTreeMap::new();
+        let mut seats_changed = false;
         for p in group.drain(..) {
             match p {
                 Pending::Rejected {
@@ -630,6 +639,13 @@ impl Task {
                     self.queue_to(&mut answers, conn, &msg);
                 }
                 Pending::Accepted { conn, id, events } => {
+                    seats_changed |= events.iter().any(|e| {
+                        matches!(
+                            e.event,
+                            fray_protocol::GameEvent::CombatantAssigned { .. }
+                                | fray_protocol::GameEvent::TokenReissued { .. }
+                        )
+                    });
                     self.queue_events(&mut out, &events);
                     if let (Some(first), Some(last)) = (events.first(), events.last()) {
                         let msg = ServerMessage::Accepted {
@@ -641,6 +657,9 @@ impl Task {
                     }
                 }
             }
+        }
+        if seats_changed {
+            self.follow_seats(id);
         }
         // `out` holds the events, `answers` the answers. Connections that do not watch get
         // both at once; the watching ones their events, then their view patch and legal
@@ -680,7 +699,35 @@ impl Task {
             info.seq = self.session.last_seq();
             info.phase = self.session.status().0;
         }
+        for conn in std::mem::take(&mut self.revoked_conns) {
+            if let Some(mut sub) = self.subscribers.remove(&conn)
+                && let Some(k) = sub.kick.take()
+            {
+                let _ = k.send(ErrorCode::TokenRevoked);
+            }
+        }
         true
+    }
+
+    /// The seats changed (`crate::seats`): the registry's tokens and every connection's role
+    /// follow the table (before the legal actions are computed), and the connections of a
+    /// revoked token are closed with `token_revoked` once they have this group's events.
+    fn follow_seats(&mut self, id: &SessionId) {
+        let table = self.session.seats().clone();
+        if let Some(registry) = self.registry.upgrade() {
+            registry.update_seats(id, &table);
+        }
+        for sub in self.subscribers.values_mut() {
+            if let Some(seat) = table.seats.iter().find(|x| x.token == sub.token) {
+                sub.role = seat.role();
+            }
+        }
+        self.revoked_conns = self
+            .subscribers
+            .iter()
+            .filter(|(_, sub)| table.revoked.contains(&sub.token))
+            .map(|(c, _)| *c)
+            .collect();
     }
 
     /// Fail-stop: tell every subscriber and leave the registry.
@@ -847,7 +894,17 @@ impl Task {
         true
     }
 
-    fn subscribe(&mut self, s: Subscribe) {
+    fn subscribe(&mut self, mut s: Subscribe) {
+        // The seat as the log has it now: a token revoked, or controls changed, since the
+        // connection looked it up.
+        let table = self.session.seats();
+        if table.revoked.contains(&s.token) {
+            let _ = s.kick.send(ErrorCode::TokenRevoked);
+            return;
+        }
+        if let Some(seat) = table.seats.iter().find(|x| x.token == s.token) {
+            s.role = seat.role();
+        }
         let last = self.session.last_seq();
         let g = self.session.genesis();
         let welcome = ServerMessage::Welcome {
@@ -911,6 +968,7 @@ impl Task {
         self.subscribers.insert(
             s.conn,
             Subscriber {
+                token: s.token,
                 role: s.role,
                 encoding: s.encoding,
                 out: s.out,

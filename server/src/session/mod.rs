@@ -112,6 +112,8 @@ pub struct Session {
     event_index: event_index::EventIndex,
     /// The combatants handed to the server's built-in policy (`crate::auto`).
     auto: BTreeSet<CombatantId>,
+    /// The player seats now: controls and tokens (`crate::seats`).
+    seats: crate::seats::SeatTable,
 }
 
 fn random_bytes<const N: usize>() -> Result<[u8; N], SessionError> {
@@ -212,17 +214,30 @@ pub fn decode_frames(frames: &[(u64, Vec<u8>)]) -> Result<Vec<Record>, SessionEr
 /// Builds the engine a genesis describes, before any command: the main stream from the seed,
 /// the secret stream from the secret seed.
 /// Decides the commands that the session, not the ruleset, decides for the sending seat
-/// (`client`, as the log's command record names it): table talk (`crate::talk`) and handing
-/// combatants to the server (`crate::auto`). `None` for every other command. `rewind_to`,
+/// (`client`, as the log's command record names it) at `tick`: table talk (`crate::talk`),
+/// handing combatants to the server (`crate::auto`) and the seats (`crate::seats`). `None` for
+/// every other command. `rewind_to`,
 /// which needs the log's events, is decided by `crate::rewind`. Shared with `replay::verify`.
 pub fn decide_outside_rules(
     engine: &mut Engine,
     genesis: &Genesis,
     client: &str,
+    tick: u64,
     command: &Command,
 ) -> Option<Result<Vec<fray_protocol::GameEvent>, Rejection>> {
+    if !matches!(
+        command,
+        Command::Chat { .. }
+            | Command::FreeRoll { .. }
+            | Command::AutoPlay { .. }
+            | Command::AssignCombatant { .. }
+            | Command::ReissueToken { .. }
+    ) {
+        return None;
+    }
     crate::talk::decide(engine, genesis, client, command)
         .or_else(|| crate::auto::decide(engine, command))
+        .or_else(|| crate::seats::decide(&engine.state(), genesis, tick, command))
 }
 
 /// The events of these records, numbered and ticked.
@@ -338,6 +353,7 @@ impl Session {
             .filter(|c| c.side == Side::Monsters)
             .map(|c| c.id.clone())
             .collect();
+        let seats = crate::seats::SeatTable::from_genesis(&genesis);
         Session {
             genesis,
             engine,
@@ -350,6 +366,7 @@ impl Session {
             monsters,
             event_index: event_index::EventIndex::default(),
             auto: BTreeSet::new(),
+            seats,
         }
     }
 
@@ -456,8 +473,10 @@ impl Session {
         }
         let (mut engine, folded) = fold.into_parts();
         let mut auto = BTreeSet::new();
+        let mut seats = crate::seats::SeatTable::from_genesis(&genesis);
         for e in &folded {
             crate::auto::follow(&mut auto, &e.event);
+            seats.follow(&e.event);
         }
         // The RNG and the secret stream continue where the last folded tick left them.
         engine.set_rng(SessionRng::resume(state, stream, draws));
@@ -471,6 +490,7 @@ impl Session {
         s.last_seq = last_seq;
         s.event_index = index;
         s.auto = auto;
+        s.seats = seats;
         Ok((s, recovered.truncated))
     }
 
@@ -489,13 +509,20 @@ impl Session {
         };
         let events = match rewind {
             Some(seq) => self.rewind(seq)?,
-            None => match decide_outside_rules(&mut self.engine, &self.genesis, client, command) {
+            None => match decide_outside_rules(
+                &mut self.engine,
+                &self.genesis,
+                client,
+                self.tick + 1,
+                command,
+            ) {
                 Some(decided) => decided?,
                 None => self.engine.execute(command)?,
             },
         };
         for e in &events {
             crate::auto::follow(&mut self.auto, e);
+            self.seats.follow(e);
         }
         self.tick += 1;
         let tick = self.tick;
@@ -694,6 +721,11 @@ impl Session {
             Role::Player { controls, .. } => self.engine.legal_actions(Some(controls)),
             Role::Spectator => Vec::new(),
         }
+    }
+
+    /// The player seats now (`assign_combatant`, `reissue_token`).
+    pub fn seats(&self) -> &crate::seats::SeatTable {
+        &self.seats
     }
 
     /// The combatants handed to the server's built-in policy (`auto_play`).

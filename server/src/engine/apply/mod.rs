@@ -89,9 +89,14 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         // goes through it); the world alone cannot.
         E::Rewound { .. } => {}
         // Table talk changes no game state.
-        // Table talk and who plays a combatant change no game state (the session keeps the
-        // combatants handed to the server: `crate::auto`).
-        E::Chatted { .. } | E::FreeRolled { .. } | E::AutoPlaySet { .. } => {}
+        // Table talk and who plays or commands a combatant change no game state (the session
+        // keeps the combatants handed to the server, `crate::auto`, and the seats,
+        // and the seats (`crate::seats`).
+        E::Chatted { .. }
+        | E::FreeRolled { .. }
+        | E::AutoPlaySet { .. }
+        | E::CombatantAssigned { .. }
+        | E::TokenReissued { .. } => {}
         E::ThirteenthAge(_) | E::Orcus(_) | E::FiveTorches(_) | E::Bx(_) => {
             if let Some(owner) = event.family().and_then(crate::rules::registry::owner) {
                 (owner.apply)(world, event);
