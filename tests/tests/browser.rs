@@ -203,6 +203,12 @@ impl Driver {
         if let Some(binary) = find("chromium", "/usr/bin/chromium") {
             options["binary"] = json!(binary.display().to_string());
         }
+        // A window is never narrower than 500 px: a phone's width is emulated.
+        if width < 500 {
+            options["mobileEmulation"] = json!({
+                "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "touch": false }
+            });
+        }
         let mut caps = serde_json::Map::new();
         caps.insert("goog:chromeOptions".into(), options);
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
@@ -712,11 +718,35 @@ async fn walk(gm: &Client, addr: SocketAddr, token: &str) -> Result<()> {
     let label = gm
         .execute("return document.activeElement.dataset.label;", vec![])
         .await?;
-    // Keyboard: Enter on the focused square sends the walk.
-    gm.active_element()
-        .await?
-        .send_keys(&char::from(fantoccini::key::Key::Enter).to_string())
-        .await?;
+    // Keyboard: Enter on the focused square chooses it: the map shows the path, and the
+    // squares the combatant can reach, before anything is sent.
+    let enter = char::from(fantoccini::key::Key::Enter).to_string();
+    gm.active_element().await?.send_keys(&enter).await?;
+    let shown = until(
+        gm,
+        "the walk's path on the map",
+        "const p = document.querySelector('svg.map .preview.path.chosen');
+         const reach = document.querySelectorAll('svg.map .reach-layer rect.reach').length;
+         const bar = document.getElementById('map-choice-text');
+         return p && bar && [Number(p.dataset.squares), p.querySelectorAll('.step').length, reach,
+                             bar.textContent, document.activeElement.id];",
+        vec![],
+    )
+    .await?;
+    ensure!(
+        shown[0].as_u64().unwrap_or(0) > 0
+            && shown[0] == shown[1]
+            && shown[2].as_u64() == targets.as_u64()
+            && shown[3]
+                .as_str()
+                .is_some_and(|t| t.contains(label.as_str().unwrap_or("?")))
+            && shown[4] == "map-confirm",
+        "the path, the reach and the confirm bar: {shown} ({targets} walk targets)"
+    );
+    ensure!(seqs(gm).await?.0 == seq, "choosing a square sent the walk");
+    screenshot(gm, "10b-orcus-walk-preview").await?;
+    // Enter again, on the focused Confirm button, sends it.
+    gm.active_element().await?.send_keys(&enter).await?;
     until(
         gm,
         "the walk's events",
@@ -738,6 +768,64 @@ async fn walk(gm: &Client, addr: SocketAddr, token: &str) -> Result<()> {
     );
     screenshot(gm, "11-orcus-walked").await?;
     eprintln!("{tokens} tokens, {targets} squares to walk to; {current} walked to {label}");
+    area_preview(gm).await
+}
+
+/// The GM ends turns until Orin's, then picks Frost Bloom's origin (a far burst 1) on the map:
+/// the map shows the burst's squares (nine, less the walls) before the attack is sent.
+async fn area_preview(gm: &Client) -> Result<()> {
+    for _ in 0..12 {
+        let current = until(
+            gm,
+            "a turn",
+            "const c = document.querySelector('#order li[aria-current]'); return c && c.dataset.id;",
+            vec![],
+        )
+        .await?;
+        if current == "orin" {
+            break;
+        }
+        let (seq, _) = seqs(gm).await?;
+        wait_css(
+            gm,
+            &format!("#actions section.actor[data-actor={current}] button[data-command=end_turn]:not([disabled])"),
+        )
+        .await?
+        .click()
+        .await?;
+        caught_up(gm, seq + 1).await?;
+    }
+    wait_css(
+        gm,
+        "#actions section.actor[data-actor=orin] button[data-group=\"Frost Bloom\"][aria-expanded]:not([disabled])",
+    )
+    .await?
+    .click()
+    .await?;
+    wait_css(gm, "svg.map rect.target[data-group=\"Frost Bloom\"]")
+        .await?
+        .click()
+        .await?;
+    let area = until(
+        gm,
+        "the burst on the map",
+        "const p = document.querySelector('svg.map .preview.area.chosen');
+         return p && [Number(p.dataset.squares), p.querySelectorAll('.preview-origin').length,
+                      document.getElementById('map-choice-text').textContent];",
+        vec![],
+    )
+    .await?;
+    ensure!(
+        (1..=9).contains(&area[0].as_u64().unwrap_or(0))
+            && area[1] == 1
+            && area[2].as_str().is_some_and(|t| t.contains("far burst 1")),
+        "{area}"
+    );
+    screenshot(gm, "11b-orcus-area-preview").await?;
+    let (seq, _) = seqs(gm).await?;
+    wait_css(gm, "#map-confirm").await?.click().await?;
+    logged(gm, "attack_rolled").await?;
+    caught_up(gm, seq + 1).await?;
     Ok(())
 }
 
@@ -851,12 +939,32 @@ async fn secret_roll(
         );
     }
 
-    // The GM searches the crypt hall for a trap in secret, from the page's JSON box.
-    send_raw(
-        gm,
-        &json!({"secret_roll": {"check": "room_trap", "combatant": "quill", "chance": 1, "area": "crypt-hall"}}),
-    )
-    .await?;
+    // The GM searches the crypt hall for a trap in secret, from the GM tools' form; the player's
+    // page has no GM tools.
+    ensure!(
+        alice
+            .execute("return document.getElementById('gm-tools').hidden;", vec![])
+            .await?
+            == true,
+        "the player's page shows the GM tools"
+    );
+    wait_css(gm, "#gm-tools details.gm-tools summary")
+        .await?
+        .click()
+        .await?;
+    for (id, value) in [
+        ("gm-secret_roll-check", "room_trap"),
+        ("gm-secret_roll-combatant", "quill"),
+        ("gm-secret_roll-chance", "1"),
+        ("gm-secret_roll-area", "crypt-hall"),
+    ] {
+        gm.execute(
+            "document.getElementById(arguments[0]).value = arguments[1];",
+            vec![json!(id), json!(value)],
+        )
+        .await?;
+    }
+    wait_css(gm, "#gm-secret_roll-send").await?.click().await?;
     logged(gm, "secret_rolled").await?;
     logged(alice, "secret_rolled").await?;
     caught_up(gm, seqs(alice).await?.0.max(seqs(gm).await?.0)).await?;
@@ -1227,4 +1335,489 @@ async fn step_through(c: &Client, addr: SocketAddr) -> Result<()> {
     );
     screenshot(c, "16-replay-edited-not-verified").await?;
     Ok(())
+}
+
+/// A table page's GM policy for any ruleset without a map, from the buttons' command names: for
+/// the combatant whose turn it is, a melee attack on a standing enemy, else a missile attack at
+/// short range, else engaging an enemy, else ending the turn. Returns `[group, label]` or null.
+const FIGHT: &str = r#"
+const cur = document.querySelector('#order li[aria-current]');
+if (!cur || document.getElementById('table').dataset.phase !== 'running') return null;
+const sec = document.querySelector(`#actions section.actor[data-actor="${cur.dataset.id}"]`);
+const me = document.querySelector(`#combatants article[data-id="${cur.dataset.id}"]`);
+if (!sec || !me) return null;
+const mySide = me.classList.contains('side-heroes') ? 'side-heroes' : 'side-monsters';
+const enemies = new Set([...document.querySelectorAll('#combatants article.status-conscious')]
+  .filter(a => !a.classList.contains(mySide)).map(a => a.getAttribute('aria-label')));
+const choices = [...sec.querySelectorAll('button[data-label]')]
+  .map(b => [b.dataset.group, b.dataset.label, b.dataset.command]);
+const on = (commands, test) => choices.find(([g, l, c]) => commands.includes(c) && enemies.has(l) && test(g));
+const pick = on(['attack', 'ose_attack'], g => !g.includes('('))
+  ?? on(['ose_attack'], g => g.includes('short'))
+  ?? on(['move'], () => true)
+  ?? choices.find(([, , c]) => c === 'end_turn');
+return pick ? [pick[0], pick[1]] : null;
+"#;
+
+/// The round the page's header shows.
+async fn round_shown(c: &Client) -> Result<u64> {
+    let t = text(c, "#round-number").await?;
+    t.trim_start_matches("Round ")
+        .parse()
+        .with_context(|| format!("the round shown: {t}"))
+}
+
+/// Every combatant's hit points as the GM's cards show them, in order.
+async fn hit_points(c: &Client) -> Result<Value> {
+    Ok(c.execute(
+        "return [...document.querySelectorAll('#combatants article [data-hp]')].map(e => e.dataset.hp);",
+        vec![],
+    )
+    .await?)
+}
+
+/// The GM clicks `FIGHT`'s choice, one command at a time, until the header shows round
+/// `round` (or the battle ends); returns the clicks made.
+async fn fight_until_round(gm: &Client, round: u64, most: usize) -> Result<usize> {
+    let mut clicks = 0;
+    loop {
+        let (seq, _) = seqs(gm).await?;
+        caught_up(gm, seq).await?;
+        let phase = gm
+            .execute(
+                "return document.getElementById('table').dataset.phase;",
+                vec![],
+            )
+            .await?;
+        if phase == "ended" || round_shown(gm).await? >= round {
+            return Ok(clicks);
+        }
+        ensure!(clicks < most, "round {round} did not come in {most} clicks");
+        let v = gm.execute(FIGHT, vec![]).await?;
+        let (Some(group), Some(label)) = (v[0].as_str(), v[1].as_str()) else {
+            bail!("no action for the combatant whose turn it is (seq {seq})");
+        };
+        click_action(gm, group, label).await?;
+        clicks += 1;
+        until(
+            gm,
+            "the command's events",
+            "const last = document.querySelector('#log li:last-child');
+             const n = document.getElementById('notice');
+             return !document.getElementById('actions').hasAttribute('aria-busy')
+                 && ((!!last && Number(last.dataset.seq) > arguments[0]) || !n.hidden);",
+            vec![json!(seq)],
+        )
+        .await?;
+        let notice = gm
+            .execute("const n = document.getElementById('notice'); return n.hidden ? null : n.textContent;", vec![])
+            .await?;
+        ensure!(notice.is_null(), "{group} ({label}) was refused: {notice}");
+    }
+}
+
+/// The lobby creates `encounter` with `seed`; returns the GM seat's link.
+async fn create_in_lobby(c: &Client, base: &str, encounter: &str, seed: u64) -> Result<String> {
+    c.goto(base).await?;
+    wait_css(c, &format!("#encounter option[value=\"{encounter}\"]")).await?;
+    wait_css(c, "#operator-key")
+        .await?
+        .send_keys(ADMIN_KEY)
+        .await?;
+    c.execute(
+        "document.getElementById('encounter').value = arguments[0];
+         document.getElementById('seed').value = String(arguments[1]);",
+        vec![json!(encounter), json!(seed)],
+    )
+    .await?;
+    wait_css(c, "#create").await?.click().await?;
+    wait_css(c, "a[data-seat=\"gm\"]")
+        .await?
+        .attr("href")
+        .await?
+        .ok_or_else(|| anyhow!("the GM's seat link has no href"))
+}
+
+/// How many events of `kind` a page's log holds.
+async fn count(c: &Client, kind: &str) -> Result<u64> {
+    let n = c
+        .execute(
+            "return document.querySelectorAll(`#log li[data-kind=\"${arguments[0]}\"]`).length;",
+            vec![json!(kind)],
+        )
+        .await?;
+    Ok(n.as_u64().unwrap_or(0))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gm_plays_an_ose_round_and_an_exploration_turn_by_clicking() -> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    let server = TestServer::start().await?;
+    let gm = driver.browser(1280, 1000).await?;
+    let result = ose_by_clicking(&gm, &format!("http://{}/", server.addr)).await;
+    if result.is_err() {
+        let _ = screenshot(&gm, "failure-ose-clicking").await;
+    }
+    let _ = gm.close().await;
+    server.stop().await;
+    result
+}
+
+async fn ose_by_clicking(gm: &Client, base: &str) -> Result<()> {
+    let link = create_in_lobby(gm, base, "barrow-of-the-hollow-king", 11).await?;
+    gm.goto(&link).await?;
+    ensure!(text(gm, "#role").await? == "Game master");
+    // An exploration turn before the fight, from its button: the panel counts it.
+    click_action(gm, "Exploration turn", "explore").await?;
+    logged(gm, "exploration_turn_passed").await?;
+    until(
+        gm,
+        "turn 1 in the exploration panel",
+        "const d = document.querySelector('#exploration [data-fact=\"turn\"] dd'); return d && d.textContent === '1';",
+        vec![],
+    )
+    .await?;
+    let before = hit_points(gm).await?;
+    // The battle: side initiative is rolled, everyone acts by the buttons, round 2 begins.
+    wait_css(gm, "#actions button[data-group=\"Start battle\"]")
+        .await?
+        .click()
+        .await?;
+    logged(gm, "side_initiative").await?;
+    ensure!(round_shown(gm).await? == 1);
+    // A declaration for the next round, from its picker.
+    let (seq, _) = seqs(gm).await?;
+    let hero = gm
+        .execute(
+            "return document.querySelector('#actions section.actor button[data-command=\"declare\"]').dataset.actor;",
+            vec![],
+        )
+        .await?;
+    let hero = hero.as_str().unwrap_or_default().to_string();
+    wait_css(
+        gm,
+        &format!("#actions section.actor[data-actor=\"{hero}\"] button[data-group=\"Declare\"][aria-expanded]"),
+    )
+    .await?
+    .click()
+    .await?;
+    wait_css(
+        gm,
+        &format!("#actions section.actor[data-actor=\"{hero}\"] button[data-group=\"Declare\"][data-label=\"nothing\"]:not([disabled])"),
+    )
+    .await?
+    .click()
+    .await?;
+    logged(gm, "declared").await?;
+    caught_up(gm, seq + 1).await?;
+    let clicks = fight_until_round(gm, 2, 60).await?;
+    ensure!(round_shown(gm).await? == 2, "the battle ended in round 1");
+    let after = hit_points(gm).await?;
+    let (attacks, damaged) = (
+        count(gm, "attack_rolled").await?,
+        count(gm, "damaged").await?,
+    );
+    ensure!(
+        attacks > 0 && damaged > 0 && count(gm, "round_started").await? >= 2,
+        "{attacks} attacks, {damaged} blows in round 1"
+    );
+    ensure!(before != after, "no hit points changed: {after}");
+    ensure!(
+        count(gm, "side_initiative").await? >= 2,
+        "round 2's initiative was not rolled"
+    );
+    gm.execute("window.scrollTo(0, 0);", vec![]).await?;
+    screenshot(gm, "17-ose-round-by-clicking").await?;
+    eprintln!(
+        "OSE round 1 in {clicks} clicks: {attacks} attacks, {damaged} blows; hit points {before} → {after}"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gm_plays_a_five_torches_deep_round_by_clicking() -> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    let server = TestServer::start().await?;
+    let gm = driver.browser(1280, 1000).await?;
+    let result = ftd_by_clicking(&gm, &format!("http://{}/", server.addr)).await;
+    if result.is_err() {
+        let _ = screenshot(&gm, "failure-ftd-clicking").await;
+    }
+    let _ = gm.close().await;
+    server.stop().await;
+    result
+}
+
+async fn ftd_by_clicking(gm: &Client, base: &str) -> Result<()> {
+    let link = create_in_lobby(gm, base, "flooded-chapel", 4).await?;
+    gm.goto(&link).await?;
+    wait_css(gm, "#actions button[data-group=\"Start battle\"]")
+        .await?
+        .click()
+        .await?;
+    logged(gm, "initiative_scores").await?;
+    let before = hit_points(gm).await?;
+    let clicks = fight_until_round(gm, 2, 60).await?;
+    ensure!(round_shown(gm).await? == 2, "the battle ended in round 1");
+    let attacks = count(gm, "attack_rolled").await?;
+    ensure!(attacks > 0, "no attack in round 1");
+    // The positions drawing: whoever engaged stands in a melee.
+    let melees = gm
+        .execute(
+            "return document.querySelectorAll('#positions .melee').length;",
+            vec![],
+        )
+        .await?;
+    ensure!(
+        melees.as_u64().unwrap_or(0) > 0,
+        "no melee drawn after round 1"
+    );
+    let after = hit_points(gm).await?;
+    gm.execute("window.scrollTo(0, 0);", vec![]).await?;
+    screenshot(gm, "18-ftd-round-by-clicking").await?;
+    eprintln!(
+        "Five Torches Deep round 1 in {clicks} clicks: {attacks} attacks; hit points {before} → {after}"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_13th_age_positions_show_an_engaged_group_and_the_gm_tools_send_their_forms()
+-> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    let server = TestServer::start().await?;
+    let created = fray_tests::create_session(server.addr, "goblin-ambush", 7).await?;
+    let gm_token = created["tokens"]["gm"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no GM token in {created}"))?;
+    let spectator_token = created["tokens"]["spectator"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no spectator token in {created}"))?;
+    let gm = driver.browser(1280, 1000).await?;
+    let phone = driver.browser(390, 844).await?;
+    let result = positions_and_tools(&gm, &phone, server.addr, gm_token, spectator_token).await;
+    if result.is_err() {
+        let _ = screenshot(&gm, "failure-positions-gm").await;
+        let _ = screenshot(&phone, "failure-positions-phone").await;
+    }
+    let _ = gm.close().await;
+    let _ = phone.close().await;
+    server.stop().await;
+    result
+}
+
+/// The ids of the combatants in the same melee as `id` on a page's positions drawing.
+async fn melee_of(c: &Client, id: &str) -> Result<Value> {
+    Ok(c.execute(
+        "const t = document.querySelector(`#positions .melee [data-id=\"${arguments[0]}\"]`);
+         return t && [...t.closest('.melee').querySelectorAll('[data-id]')].map(e => e.dataset.id);",
+        vec![json!(id)],
+    )
+    .await?)
+}
+
+async fn positions_and_tools(
+    gm: &Client,
+    phone: &Client,
+    addr: SocketAddr,
+    gm_token: &str,
+    spectator_token: &str,
+) -> Result<()> {
+    gm.goto(&format!("http://{addr}/#/table?token={gm_token}"))
+        .await?;
+    phone
+        .goto(&format!("http://{addr}/#/table?token={spectator_token}"))
+        .await?;
+    // Before the battle everyone is nearby, on their side; no one is engaged.
+    wait_css(gm, "#positions [data-zone=\"heroes-nearby\"] [data-id]").await?;
+    wait_css(gm, "#positions [data-zone=\"monsters-nearby\"] [data-id]").await?;
+    ensure!(
+        text(gm, "#positions [data-zone=\"melee\"]")
+            .await?
+            .contains("No one is engaged")
+    );
+    wait_css(gm, "#actions button[data-group=\"Start battle\"]")
+        .await?
+        .click()
+        .await?;
+    // Whoever's turn it is engages an enemy with the Engage picker.
+    let current = until(
+        gm,
+        "the first turn with an Engage choice",
+        "const c = document.querySelector('#order li[aria-current]');
+         return c && document.querySelector(`#actions section.actor[data-actor=\"${c.dataset.id}\"] button[data-group=\"Engage\"][data-label]`) && c.dataset.id;",
+        vec![],
+    )
+    .await?;
+    let current = current.as_str().unwrap_or_default().to_string();
+    let foe = gm
+        .execute(
+            "const b = document.querySelector(`#actions section.actor[data-actor=\"${arguments[0]}\"] button[data-group=\"Engage\"][data-label]`);
+             return [b.dataset.label, document.querySelector(`#combatants article[aria-label=\"${b.dataset.label}\"]`).dataset.id];",
+            vec![json!(current)],
+        )
+        .await?;
+    let (foe_name, foe_id) = (
+        foe[0].as_str().unwrap_or_default().to_string(),
+        foe[1].as_str().unwrap_or_default().to_string(),
+    );
+    let (seq, _) = seqs(gm).await?;
+    click_action(gm, "Engage", &foe_name).await?;
+    caught_up(gm, seq + 1).await?;
+    for page in [gm, phone] {
+        let group = until(
+            page,
+            "the engaged group",
+            "const t = document.querySelector(`#positions .melee [data-id=\"${arguments[0]}\"]`);
+             return t && [...t.closest('.melee').querySelectorAll('[data-id]')].map(e => e.dataset.id);",
+            vec![json!(current)],
+        )
+        .await?;
+        ensure!(
+            group.as_array().is_some_and(|g| g.contains(&json!(foe_id))),
+            "{current} engaged {foe_id}, the melee holds {group}"
+        );
+    }
+    // Whose turn it is is marked, and said to a screen reader.
+    let marked = gm
+        .execute(
+            "const t = document.querySelector(`#positions [data-id=\"${arguments[0]}\"]`);
+             return [t.getAttribute('aria-current'), t.getAttribute('aria-label')];",
+            vec![json!(current)],
+        )
+        .await?;
+    ensure!(
+        marked[0] == "step" && marked[1].as_str().is_some_and(|l| l.contains("their turn")),
+        "{marked}"
+    );
+    // The phone's page does not scroll sideways; the spectator has no GM tools.
+    let phone_facts = phone
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth, document.getElementById('gm-tools').hidden];",
+            vec![],
+        )
+        .await?;
+    ensure!(
+        phone_facts[0].as_u64() <= phone_facts[1].as_u64() && phone_facts[2] == true,
+        "scroll width, window width, tools hidden: {phone_facts}"
+    );
+    phone
+        .execute(
+            "document.getElementById('positions').scrollIntoView();",
+            vec![],
+        )
+        .await?;
+    screenshot(phone, "19-13th-age-positions-phone").await?;
+    screenshot(gm, "20-13th-age-positions-gm").await?;
+    gm_tools(gm, phone, &current, &foe_id).await
+}
+
+/// The GM's tools: a refused teleport shows its reason under the form; temporary hit points
+/// and a teleport into melee are sent from their forms and reach both pages' views.
+async fn gm_tools(gm: &Client, phone: &Client, mover: &str, foe: &str) -> Result<()> {
+    wait_css(gm, "#gm-tools details.gm-tools summary")
+        .await?
+        .click()
+        .await?;
+    // A hero, not in the melee above, teleports next to a monster.
+    let hero = gm
+        .execute(
+            "return [...document.querySelectorAll('#positions [data-zone=\"heroes-nearby\"] [data-id]')].map(e => e.dataset.id)[0];",
+            vec![],
+        )
+        .await?;
+    let hero = hero
+        .as_str()
+        .ok_or_else(|| anyhow!("no free hero nearby"))?
+        .to_string();
+    let monster = if gm_side(gm, mover).await? == "monsters" {
+        mover
+    } else {
+        foe
+    };
+    let set = "const [id, value] = arguments; const e = document.getElementById(id);
+               if (e.type === 'checkbox') e.checked = value; else e.value = value;";
+    for (id, value) in [
+        ("gm-teleport-target", json!(hero)),
+        ("gm-teleport-engage", json!(monster)),
+        ("gm-teleport-far_away", json!(true)),
+    ] {
+        gm.execute(set, vec![json!(id), value]).await?;
+    }
+    wait_css(gm, "#gm-teleport-send").await?.click().await?;
+    let refused = until(
+        gm,
+        "the teleport's refusal",
+        "const a = document.querySelector('form[data-command=\"teleport\"] .tool-answer');
+         return a.dataset.answer === 'refused' && a.textContent;",
+        vec![],
+    )
+    .await?;
+    ensure!(
+        refused
+            .as_str()
+            .is_some_and(|r| r.contains("invalid_argument") && r.contains("not both")),
+        "{refused}"
+    );
+    gm.execute(set, vec![json!("gm-teleport-far_away"), json!(false)])
+        .await?;
+    let (seq, _) = seqs(gm).await?;
+    wait_css(gm, "#gm-teleport-send").await?.click().await?;
+    logged(gm, "teleported").await?;
+    caught_up(gm, seq + 1).await?;
+    let group = melee_of(gm, &hero).await?;
+    ensure!(
+        group
+            .as_array()
+            .is_some_and(|g| g.contains(&json!(monster))),
+        "{hero} teleported next to {monster}; the melee holds {group}"
+    );
+    // Temporary hit points: the card shows them on both pages (a hero's are public).
+    for (id, value) in [
+        ("gm-grant_temp_hp-target", hero.as_str()),
+        ("gm-grant_temp_hp-amount", "7"),
+    ] {
+        gm.execute(set, vec![json!(id), json!(value)]).await?;
+    }
+    wait_css(gm, "#gm-grant_temp_hp-send")
+        .await?
+        .click()
+        .await?;
+    logged(gm, "temp_hp_gained").await?;
+    for page in [gm, phone] {
+        until(
+            page,
+            "the temporary hit points on the card",
+            "const t = document.querySelector(`#combatants article[data-id=\"${arguments[0]}\"] .hp-text`);
+             return t && t.textContent.includes('(+7 temp)');",
+            vec![json!(hero)],
+        )
+        .await?;
+    }
+    let answer = text(gm, "form[data-command=\"grant_temp_hp\"] .tool-answer").await?;
+    ensure!(answer == "Done.", "{answer}");
+    gm.execute(
+        "document.getElementById('gm-tools').scrollIntoView();",
+        vec![],
+    )
+    .await?;
+    screenshot(gm, "21-13th-age-gm-tools").await?;
+    Ok(())
+}
+
+/// A combatant's side on a page's cards.
+async fn gm_side(c: &Client, id: &str) -> Result<String> {
+    let v = c
+        .execute(
+            "return document.querySelector(`#combatants article[data-id=\"${arguments[0]}\"]`).classList.contains('side-heroes') ? 'heroes' : 'monsters';",
+            vec![json!(id)],
+        )
+        .await?;
+    Ok(v.as_str().unwrap_or_default().to_string())
 }

@@ -82,6 +82,26 @@ const ASSETS: &[Asset] = &[
         body: include_str!("../../web/dist/replay.js"),
     },
     Asset {
+        path: "/gmtools.js",
+        content_type: JS,
+        body: include_str!("../../web/dist/gmtools.js"),
+    },
+    Asset {
+        path: "/map.js",
+        content_type: JS,
+        body: include_str!("../../web/dist/map.js"),
+    },
+    Asset {
+        path: "/preview.js",
+        content_type: JS,
+        body: include_str!("../../web/dist/preview.js"),
+    },
+    Asset {
+        path: "/positions.js",
+        content_type: JS,
+        body: include_str!("../../web/dist/positions.js"),
+    },
+    Asset {
         path: "/dom.js",
         content_type: JS,
         body: include_str!("../../web/dist/dom.js"),

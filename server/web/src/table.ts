@@ -10,18 +10,19 @@ import {
   type EventMessage,
   type LegalAction,
   type Role,
-  type Square,
   type View,
   type Welcome,
 } from "./client.js";
-import { fill, h, s, variant, words } from "./dom.js";
+import { fill, h, variant, words } from "./dom.js";
 import { operatorKey } from "./lobby.js";
+import { gmTools } from "./gmtools.js";
+import { mapPanel } from "./map.js";
+import { drawPositions, hasAbstractPositions } from "./positions.js";
 import { describeDuration, describeEffectKind, narrate, rollElement, type Line } from "./narrate.js";
 
 type Combatant = CombatantState;
 
 const MAX_LOG = 800;
-const SQUARES: Record<CombatantState["size"], number> = { tiny: 1, small: 1, medium: 1, large: 2, huge: 3, gargantuan: 4 };
 
 function combatants(view: View | null): Combatant[] {
   return view ? view.combatants.slice() : [];
@@ -46,8 +47,10 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
   const order = h("ol", { id: "order", class: "order" });
   const cards = h("div", { id: "combatants", class: "combatants" });
   const gridBox = h("section", { id: "grid", class: "grid", hidden: true, "aria-labelledby": "grid-h" });
+  const positionsBox = h("section", { id: "positions", class: "positions", hidden: true, "aria-labelledby": "positions-h" });
   const exploreBox = h("section", { id: "exploration", class: "exploration", hidden: true, "aria-labelledby": "exploration-h" });
   const actionsBox = h("div", { id: "actions", class: "actions" });
+  const toolsBox = h("section", { id: "gm-tools", class: "gm-tools-box", hidden: true, "aria-label": "GM tools" });
   const notice = h("p", { id: "notice", class: "notice", role: "alert", hidden: true });
   const logList = h("ol", { id: "log", class: "log", "aria-live": "polite", "aria-relevant": "additions" });
   const verify = h("div", { id: "verify", class: "verify" });
@@ -304,132 +307,24 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
     );
   };
 
-  /** The square a command goes to or aims at: a move's last step, an area's origin. */
-  const squareOf = (command: Command): { x: number; y: number } | null => {
-    const [, body] = variant(command);
-    const path = body["path"];
-    const at = Array.isArray(path) && path.length ? path[path.length - 1] : body["origin"];
-    if (at !== null && typeof at === "object" && "x" in at && "y" in at) {
-      return { x: Number(at.x), y: Number(at.y) };
-    }
-    return null;
-  };
+  const grid = mapPanel(gridBox, {
+    send: (a) => void send(a.command, `${a.group} (${a.label})`),
+    isOpen: (a) => open.has(`${a.actor ?? ""}|${a.group}`),
+  });
+  const renderGrid = () => grid.render(view, actions);
+  const renderTools = gmTools(toolsBox, (c) => client.send(c));
 
-  /** The squares of the opened pickers' choices, to click on the map instead of in the list. */
-  const mapTargets = (cell: number): SVGElement[] =>
-    actions
-      .filter((a) => open.has(`${a.actor ?? ""}|${a.group}`))
-      .flatMap((a) => {
-        const q = squareOf(a.command);
-        if (!q) return [];
-        const go = () => void send(a.command, `${a.group} (${a.label})`);
-        return [
-          s(
-            "rect",
-            {
-              x: q.x * cell + 2,
-              y: q.y * cell + 2,
-              width: cell - 4,
-              height: cell - 4,
-              class: "target",
-              tabindex: 0,
-              role: "button",
-              "aria-label": `${a.group}: ${a.label}`,
-              "data-group": a.group,
-              "data-label": a.label,
-              onclick: go,
-              onkeydown: (ev: Event) => {
-                const k = (ev as KeyboardEvent).key;
-                if (k === "Enter" || k === " ") {
-                  ev.preventDefault();
-                  go();
-                }
-              },
-            },
-            s("title", {}, `${a.group}: ${a.label}`),
-          ),
-        ];
-      });
-
-  const renderGrid = () => {
-    const map = view?.map;
-    if (!map) {
-      gridBox.hidden = true;
-      return;
-    }
-    gridBox.hidden = false;
-    const w = map.width;
-    const hgt = map.height;
-    const cell = 32;
-    const layer = (squares: Square[], cls: string) =>
-      squares.map((q) => s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: cls }));
-    const current = view?.current;
-    const zones: SVGElement[] = [];
-    const tokens: SVGElement[] = [];
-    for (const c of combatants(view)) {
-      const g = c.grid;
-      if (!g) continue;
-      const sq = g.square;
-      for (const z of g.zones) {
-        for (const q of z.squares) {
-          zones.push(s("rect", { x: q.x * cell, y: q.y * cell, width: cell, height: cell, class: "zone" }));
-        }
-      }
-      if (c.status === "dead" || c.status === "slain") continue;
-      const n = SQUARES[g.size] ?? 1;
-      const r = (n * cell) / 2 - 3;
-      const cx = sq.x * cell + (n * cell) / 2;
-      const cy = sq.y * cell + (n * cell) / 2;
-      const initials = c.name
-        .split(/\s+/)
-        .map((p) => p[0] ?? "")
-        .join("")
-        .slice(0, 2)
-        .toUpperCase();
-      tokens.push(
-        s(
-          "g",
-          { class: `token side-${c.side}${c.id === current ? " current" : ""}`, "data-id": c.id },
-          s("title", {}, `${c.name} (${sq.x}, ${sq.y})`),
-          s("circle", { cx, cy, r }),
-          s("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, initials),
-        ),
-      );
-    }
-    const lines: SVGElement[] = [];
-    for (let x = 0; x <= w; x++) lines.push(s("line", { x1: x * cell, y1: 0, x2: x * cell, y2: hgt * cell }));
-    for (let y = 0; y <= hgt; y++) lines.push(s("line", { x1: 0, y1: y * cell, x2: w * cell, y2: y * cell }));
+  const renderPositions = () => {
+    positionsBox.hidden = !view || !hasAbstractPositions(view);
+    if (!view || positionsBox.hidden) return;
     fill(
-      gridBox,
-      h("h2", { id: "grid-h" }, "Map"),
-      s(
-        "svg",
-        {
-          viewBox: `0 0 ${w * cell} ${hgt * cell}`,
-          role: "img",
-          "aria-label": `Battle map, ${w} by ${hgt} squares`,
-          class: "map",
-        },
-        s("rect", { x: 0, y: 0, width: w * cell, height: hgt * cell, class: "floor" }),
-        layer(map.water, "water"),
-        layer(map.difficult, "difficult"),
-        layer(map.lightly_obscured, "obscured"),
-        layer(map.heavily_obscured, "obscured heavy"),
-        layer(map.totally_obscured, "obscured total"),
-        layer(map.dim_light, "dim"),
-        layer(map.darkness, "dark"),
-        layer(map.climbable, "climbable"),
-        layer(map.transparent, "transparent"),
-        layer(map.blocking, "wall"),
-        zones,
-        s("g", { class: "gridlines" }, lines),
-        tokens,
-        mapTargets(cell),
-      ),
+      positionsBox,
+      h("h2", { id: "positions-h" }, "Positions"),
+      drawPositions(view),
       h(
         "p",
         { class: "legend muted" },
-        "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is. Open a move or an area's picker to choose its square on the map.",
+        "Heroes are blue discs, monsters red squares; the ring marks whose turn it is; down combatants are grey. Everyone nearby can reach anyone with one move; far away is two moves from the enemies.",
       ),
     );
   };
@@ -465,6 +360,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
                 "data-actor": actor,
                 "data-group": group,
                 "data-label": only.label,
+                "data-command": variant(only.command)[0],
                 "data-key": key,
                 disabled: busy,
                 onclick: () => void send(only.command, only.label ? `${group} (${only.label})` : group),
@@ -515,13 +411,19 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
                         "data-actor": actor,
                         "data-group": group,
                         "data-label": c.label,
+                        "data-command": variant(c.command)[0],
                         "data-key": `${key}|${c.label}`,
                         disabled: busy,
                         onclick: () => {
                           open.delete(key);
+                          grid.hover(null);
                           renderGrid();
                           void send(c.command, `${group} (${c.label})`);
                         },
+                        onmouseenter: () => grid.hover(c),
+                        onfocus: () => grid.hover(c),
+                        onmouseleave: () => grid.hover(null),
+                        onblur: () => grid.hover(null),
                       },
                       c.label || group,
                     ),
@@ -696,7 +598,9 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
         renderOrder();
         renderCards();
         renderGrid();
+        renderPositions();
         renderExploration();
+        renderTools(view, role === "gm");
         for (const e of backlog.splice(0)) addLine(e.seq, narrate(e.event, names));
         renderActions();
       },
@@ -746,6 +650,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
           { class: "left" },
           h("section", { "aria-labelledby": "order-h" }, h("h2", { id: "order-h" }, "Initiative"), order),
           gridBox,
+          positionsBox,
           exploreBox,
           h("section", { "aria-labelledby": "cards-h" }, h("h2", { id: "cards-h" }, "Combatants"), cards),
         ),
@@ -753,6 +658,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
           "div",
           { class: "right" },
           h("section", { "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, "Actions"), notice, actionsBox),
+          toolsBox,
           h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Narrative and dice"), logList),
           verify,
         ),

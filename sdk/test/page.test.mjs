@@ -1,0 +1,148 @@
+// Tests of the page's pure functions (server/web/src/*.ts, built into server/web/dist/ by
+// `npm run build`) that need no browser: where 13th Age's positions put each combatant, the
+// squares an Orcus area covers, and the GM tools' forms turned into commands. What they draw is
+// checked in Chromium by tests/tests/browser.rs.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { field } from "../../server/web/dist/positions.js";
+import { commandOf, TOOLS } from "../../server/web/dist/gmtools.js";
+import { areaShape, areaSquares, previewOf, reach } from "../../server/web/dist/preview.js";
+
+/** A combatant of a view, with only what the positions read. */
+function fighter(id, side, more = {}) {
+  return {
+    id,
+    name: id,
+    side,
+    status: "conscious",
+    staggered: false,
+    engaged_with: [],
+    far_away: false,
+    ftd: null,
+    ...more,
+  };
+}
+
+function view(combatants, more = {}) {
+  return { ruleset: "13th-age", map: null, order: [], current: null, combatants, ...more };
+}
+
+const ids = (tokens) => tokens.map((t) => t.id);
+
+test("positions: engaged combatants form one melee per connected group, heroes first", () => {
+  const v = view(
+    [
+      fighter("a-goblin", "monsters", { engaged_with: ["brakka", "sela"] }),
+      fighter("b-goblin", "monsters", { engaged_with: ["vex"] }),
+      fighter("brakka", "heroes", { engaged_with: ["a-goblin"] }),
+      fighter("c-archer", "monsters"),
+      fighter("orin", "heroes", { far_away: true }),
+      fighter("sela", "heroes", { engaged_with: ["a-goblin"] }),
+      fighter("vex", "heroes", { engaged_with: ["b-goblin"] }),
+    ],
+    { order: ["vex", "brakka", "a-goblin", "sela", "b-goblin", "orin", "c-archer"], current: "sela" },
+  );
+  const f = field(v);
+  assert.deepEqual(f.melees.map(ids), [["vex", "b-goblin"], ["brakka", "sela", "a-goblin"]]);
+  assert.deepEqual(ids(f.nearby.monsters), ["c-archer"]);
+  assert.deepEqual(ids(f.nearby.heroes), []);
+  assert.deepEqual(ids(f.far.heroes), ["orin"]);
+  assert.equal(f.melees[1].find((t) => t.id === "sela").current, true);
+  assert.equal(f.melees[1].find((t) => t.id === "brakka").current, false);
+});
+
+test("positions: the dead and the departed are out of the fight, the unconscious keep their place, down", () => {
+  const v = view([
+    fighter("goblin", "monsters", { status: "slain", engaged_with: ["orin"] }),
+    fighter("orin", "heroes", { status: "unconscious", engaged_with: ["goblin"] }),
+    fighter("rat", "monsters", { ftd: { departed: "fled" } }),
+    fighter("sela", "heroes", { status: "knocked_out", far_away: true }),
+  ]);
+  const f = field(v);
+  assert.deepEqual(ids(f.out), ["goblin", "rat"]);
+  assert.deepEqual(f.melees, []);
+  assert.deepEqual(ids(f.nearby.heroes), ["orin"]);
+  assert.equal(f.nearby.heroes[0].down, true);
+  assert.deepEqual(ids(f.far.heroes), ["sela"]);
+});
+
+const key = (q) => `${q.x},${q.y}`;
+
+test("areas: a far burst is centred on its origin, a blast hangs from its north-west square", () => {
+  assert.deepEqual(areaShape("far burst 1 within 10"), { kind: "far burst", size: 1 });
+  assert.deepEqual(areaShape("near blast 3"), { kind: "near blast", size: 3 });
+  assert.equal(areaShape("ranged 10/20"), null);
+  const burst = areaSquares({ kind: "far burst", size: 1 }, { x: 5, y: 5 }, { x: 0, y: 0 }, 1);
+  assert.deepEqual(burst.map(key), ["4,4", "5,4", "6,4", "4,5", "5,5", "6,5", "4,6", "5,6", "6,6"]);
+  const blast = areaSquares({ kind: "far blast", size: 2 }, { x: 3, y: 1 }, { x: 0, y: 0 }, 1);
+  assert.deepEqual(blast.map(key), ["3,1", "4,1", "3,2", "4,2"]);
+});
+
+test("areas: a near burst rings the user's space, larger users too", () => {
+  const medium = areaSquares({ kind: "near burst", size: 1 }, null, { x: 2, y: 2 }, 1);
+  assert.equal(medium.length, 8);
+  assert.ok(!medium.some((q) => q.x === 2 && q.y === 2));
+  const large = areaSquares({ kind: "near burst", size: 1 }, null, { x: 2, y: 2 }, 2);
+  assert.equal(large.length, 12);
+});
+
+const orcusView = {
+  ruleset: "orcus",
+  current: "brenna",
+  map: { width: 8, height: 8, blocking: [{ x: 1, y: 7 }] },
+  combatants: [
+    {
+      id: "brenna",
+      name: "Brenna",
+      grid: { square: { x: 0, y: 0 }, size: "medium" },
+      attacks: [{ id: "frost-bloom", name: "Frost Bloom", range: "far burst 1 within 10" }],
+    },
+  ],
+};
+
+test("previews: a walk's path from the legal action, an area's squares cut to the map and its walls", () => {
+  const walk = {
+    actor: "brenna",
+    group: "Walk",
+    label: "(1, 2)",
+    command: { move_to: { actor: "brenna", path: [{ x: 1, y: 1 }, { x: 1, y: 2 }], mode: "walk", hide: false } },
+  };
+  const p = previewOf(orcusView, walk);
+  assert.equal(p.kind, "path");
+  assert.deepEqual(p.squares.map(key), ["1,1", "1,2"]);
+  assert.deepEqual(p.from, { x: 0, y: 0 });
+  const area = {
+    actor: "brenna",
+    group: "Frost Bloom",
+    label: "at Rat",
+    command: { area_attack: { actor: "brenna", attack: "frost-bloom", origin: { x: 0, y: 7 }, targets: [] } },
+  };
+  const a = previewOf(orcusView, area);
+  assert.equal(a.kind, "area");
+  assert.deepEqual(a.squares.map(key), ["0,6", "1,6", "0,7"]);
+  assert.deepEqual(reach(orcusView, [walk, area]).map(key), ["1,2"]);
+});
+
+const tool = (name) => TOOLS.find((t) => t.command === name);
+
+test("GM tools: a form's values become the documented command, empty optional fields null", () => {
+  assert.deepEqual(commandOf(tool("grant_temp_hp"), { target: "brakka", amount: "8" }), {
+    grant_temp_hp: { target: "brakka", amount: 8 },
+  });
+  assert.deepEqual(
+    commandOf(tool("secret_roll"), { check: "room_trap", combatant: "quill", chance: "1", area: " crypt-hall " }),
+    { secret_roll: { check: "room_trap", combatant: "quill", chance: 1, area: "crypt-hall" } },
+  );
+  assert.deepEqual(commandOf(tool("teleport"), { target: "orin", engage: "", far_away: true }), {
+    teleport: { target: "orin", engage: null, far_away: true },
+  });
+  assert.deepEqual(commandOf(tool("situational_modifier"), { target: "vex", stat: "ac", amount: "-2" }), {
+    situational_modifier: { target: "vex", stat: "ac", amount: -2 },
+  });
+});
+
+test("GM tools: a missing or fractional amount is refused before anything is sent", () => {
+  assert.throws(() => commandOf(tool("grant_temp_hp"), { target: "brakka", amount: "" }), /Amount is needed/);
+  assert.throws(() => commandOf(tool("grant_temp_hp"), { target: "brakka", amount: "2.5" }), /whole number/);
+});

@@ -1,0 +1,180 @@
+// The Orcus map in SVG: terrain, zones, tokens; the squares the combatant whose turn it is can
+// reach; the squares of the opened pickers' choices to click (or Tab to and press Enter). A
+// chosen square is not sent at once: the map shows what the command would cover (the walk's
+// path, the area's squares: preview.ts) and a bar asks to confirm it. Hovering or focusing a
+// choice, on the map or in the actions' list, previews it too.
+import { fill, h, s } from "./dom.js";
+import { previewOf, reach, squareOf, SQUARES } from "./preview.js";
+const CELL = 32;
+const same = (a, b) => !!a && !!b && a.actor === b.actor && JSON.stringify(a.command) === JSON.stringify(b.command);
+function rect(q, cls, inset = 0) {
+    return s("rect", { x: q.x * CELL + inset, y: q.y * CELL + inset, width: CELL - 2 * inset, height: CELL - 2 * inset, class: cls });
+}
+function centre(q) {
+    return [q.x * CELL + CELL / 2, q.y * CELL + CELL / 2];
+}
+function terrain(view) {
+    const map = view.map;
+    if (!map)
+        return [];
+    const layer = (squares, cls) => squares.map((q) => rect(q, cls));
+    return [
+        s("rect", { x: 0, y: 0, width: map.width * CELL, height: map.height * CELL, class: "floor" }),
+        ...layer(map.water, "water"),
+        ...layer(map.difficult, "difficult"),
+        ...layer(map.lightly_obscured, "obscured"),
+        ...layer(map.heavily_obscured, "obscured heavy"),
+        ...layer(map.totally_obscured, "obscured total"),
+        ...layer(map.dim_light, "dim"),
+        ...layer(map.darkness, "dark"),
+        ...layer(map.climbable, "climbable"),
+        ...layer(map.transparent, "transparent"),
+        ...layer(map.blocking, "wall"),
+        ...view.combatants.flatMap((c) => (c.grid?.zones ?? []).flatMap((z) => z.squares.map((q) => rect(q, "zone")))),
+    ];
+}
+function gridlines(w, hgt) {
+    const lines = [];
+    for (let x = 0; x <= w; x++)
+        lines.push(s("line", { x1: x * CELL, y1: 0, x2: x * CELL, y2: hgt * CELL }));
+    for (let y = 0; y <= hgt; y++)
+        lines.push(s("line", { x1: 0, y1: y * CELL, x2: w * CELL, y2: y * CELL }));
+    return s("g", { class: "gridlines" }, lines);
+}
+function tokens(view) {
+    return view.combatants.flatMap((c) => {
+        const g = c.grid;
+        if (!g || c.status === "dead" || c.status === "slain")
+            return [];
+        const n = SQUARES[g.size] ?? 1;
+        const cx = g.square.x * CELL + (n * CELL) / 2;
+        const cy = g.square.y * CELL + (n * CELL) / 2;
+        const initials = c.name
+            .split(/\s+/)
+            .map((p) => p[0] ?? "")
+            .join("")
+            .slice(0, 2)
+            .toUpperCase();
+        return [
+            s("g", { class: `token side-${c.side}${c.id === view.current ? " current" : ""}`, "data-id": c.id }, s("title", {}, `${c.name} (${g.square.x}, ${g.square.y})`), s("circle", { cx, cy, r: (n * CELL) / 2 - 3 }), s("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, initials)),
+        ];
+    });
+}
+/** The preview's squares: a path as numbered steps joined by a line, an area as a tint with
+ * its origin marked. */
+function drawPreview(p, chosen) {
+    const cls = `preview ${p.kind}${chosen ? " chosen" : ""}`;
+    if (p.kind === "area") {
+        const origin = p.from ? [rect(p.from, "preview-origin", 6)] : [];
+        return [s("g", { class: cls, "data-squares": p.squares.length }, p.squares.map((q) => rect(q, "preview-square")), origin)];
+    }
+    const points = [...(p.from ? [p.from] : []), ...p.squares].map((q) => centre(q).join(",")).join(" ");
+    const steps = p.squares.map((q, i) => {
+        const [cx, cy] = centre(q);
+        return s("g", { class: "step" }, rect(q, "preview-square", 4), s("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, String(i + 1)));
+    });
+    return [s("g", { class: cls, "data-squares": p.squares.length }, s("polyline", { points }), steps)];
+}
+function onKeys(go) {
+    return (ev) => {
+        const k = ev.key;
+        if (k === "Enter" || k === " ") {
+            ev.preventDefault();
+            go();
+        }
+    };
+}
+export function mapPanel(box, hooks) {
+    let view = null;
+    let hovered = null;
+    let chosen = null;
+    const previewLayer = s("g", { class: "preview-layer", "aria-hidden": "true" });
+    const bar = h("div", { id: "map-choice", class: "map-choice", "aria-live": "polite" });
+    const showPreview = () => {
+        const a = hovered ?? chosen;
+        const p = view && a ? previewOf(view, a) : null;
+        fill(previewLayer, p ? drawPreview(p, same(a, chosen)) : null);
+    };
+    const renderBar = () => {
+        const p = view && chosen ? previewOf(view, chosen) : null;
+        if (!chosen)
+            return fill(bar);
+        const a = chosen;
+        const what = `${a.group} ${a.label}`;
+        fill(bar, h("span", { id: "map-choice-text" }, p ? `${what}: ${p.text}.` : `${what}.`), h("span", { class: "map-choice-buttons" }, h("button", { type: "button", id: "map-confirm", class: "small", onclick: () => confirm() }, "Confirm"), h("button", { type: "button", id: "map-cancel", class: "small", onclick: () => choose(null) }, "Cancel")));
+    };
+    const confirm = () => {
+        const a = chosen;
+        choose(null);
+        if (a)
+            hooks.send(a);
+    };
+    const choose = (a) => {
+        chosen = a;
+        showPreview();
+        renderBar();
+        if (a)
+            document.getElementById("map-confirm")?.focus();
+    };
+    const target = (a, q) => {
+        const label = `${a.group}: ${a.label}`;
+        const pick = () => (same(a, chosen) ? confirm() : choose(a));
+        const hover = (on) => () => {
+            hovered = on ? a : null;
+            showPreview();
+        };
+        return s("rect", {
+            x: q.x * CELL + 2,
+            y: q.y * CELL + 2,
+            width: CELL - 4,
+            height: CELL - 4,
+            class: "target",
+            tabindex: 0,
+            role: "button",
+            "aria-label": label,
+            "data-group": a.group,
+            "data-label": a.label,
+            onclick: pick,
+            onkeydown: onKeys(pick),
+            onmouseenter: hover(true),
+            onmouseleave: hover(false),
+            onfocus: hover(true),
+            onblur: hover(false),
+        }, s("title", {}, label));
+    };
+    const targets = (v, actions) => {
+        const taken = new Set(v.combatants.flatMap((c) => (c.grid ? [`${c.grid.square.x},${c.grid.square.y}`] : [])));
+        return actions.filter(hooks.isOpen).flatMap((a) => {
+            const q = squareOf(a.command);
+            if (!q)
+                return [];
+            const t = target(a, q);
+            // A token stays readable under its square's target: the target is only outlined.
+            if (taken.has(`${q.x},${q.y}`))
+                t.classList.add("occupied");
+            return [t];
+        });
+    };
+    const render = (v, actions) => {
+        view = v;
+        const map = v?.map;
+        box.hidden = !map;
+        if (!v || !map)
+            return;
+        if (chosen && !actions.some((a) => same(a, chosen)))
+            chosen = null;
+        if (hovered && !actions.some((a) => same(a, hovered)))
+            hovered = null;
+        const reachable = reach(v, actions).map((q) => rect(q, "reach", 1));
+        fill(box, h("h2", { id: "grid-h" }, "Map"), s("svg", { viewBox: `0 0 ${map.width * CELL} ${map.height * CELL}`, role: "group", "aria-label": `Battle map, ${map.width} by ${map.height} squares`, class: "map" }, terrain(v), s("g", { class: "reach-layer", "data-squares": reachable.length }, reachable), gridlines(map.width, map.height), tokens(v), targets(v, actions), previewLayer), bar, h("p", { class: "legend muted" }, "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is, the green tint where it can walk. Open a move or an area's picker, then choose its square on the map: the path or the area is shown, and Confirm sends it."));
+        showPreview();
+        renderBar();
+    };
+    return {
+        render,
+        hover: (a) => {
+            hovered = a;
+            showPreview();
+        },
+    };
+}

@@ -1,0 +1,221 @@
+// The GM's tools: forms for the GM's commands whose arguments are free amounts or text, which
+// the legal actions cannot list (protocol/README.md, "Views and legal actions"). Each form is
+// built from a row of `TOOLS`: the command's wire name, the rulesets that take it, and its
+// fields as protocol/README.md documents them. To add a command, add a row; `commandOf` turns
+// the form's values into the command (JSON's flat shape: `{"<name>": {<fields>}}`), the server
+// checks it like any other and a refusal's reason is shown under the form.
+
+import { CommandRejected, type Command, type View } from "./client.js";
+import { fill, h, words } from "./dom.js";
+
+/** A form field: one key of the command's body. */
+export interface ToolField {
+  /** The key in the command's body. */
+  name: string;
+  label: string;
+  /** `combatant`: a combatant's id, chosen from the view; `select`: one of `options`. */
+  kind: "combatant" | "number" | "text" | "select" | "checkbox";
+  options?: string[];
+  /** What the select shows for each option (default: the option's words). */
+  labels?: string[];
+  /** Sent as null when left empty. */
+  optional?: boolean;
+  /** The value the form starts with. */
+  initial?: string;
+  min?: number;
+  max?: number;
+}
+
+/** One command's form. */
+export interface Tool {
+  /** The command's wire name, e.g. `grant_temp_hp`. */
+  command: string;
+  title: string;
+  help: string;
+  /** The rulesets that take it (the session's `ruleset`). */
+  rulesets: string[];
+  fields: ToolField[];
+}
+
+const SECRET_CHECKS = ["secret_door", "room_trap", "listen", "wandering_monster", "trap_trigger", "stuck_door", "locked_door", "bars"];
+
+export const TOOLS: Tool[] = [
+  {
+    command: "secret_roll",
+    title: "Secret roll",
+    help: "A d6 only you see (doors: in the open): success on the chance or less. The players see only that a roll was made.",
+    rulesets: ["ose", "basic-fantasy"],
+    fields: [
+      { name: "check", label: "Check", kind: "select", options: SECRET_CHECKS },
+      { name: "combatant", label: "Character", kind: "combatant", optional: true },
+      { name: "chance", label: "Chance (in six)", kind: "number", initial: "1", min: 1, max: 20 },
+      { name: "area", label: "Area searched", kind: "text", optional: true },
+    ],
+  },
+  {
+    command: "grant_temp_hp",
+    title: "Grant temporary hit points",
+    help: "They do not stack: the higher amount stays.",
+    rulesets: ["13th-age", "orcus"],
+    fields: [
+      { name: "target", label: "Target", kind: "combatant" },
+      { name: "amount", label: "Amount", kind: "number", initial: "5", min: 1 },
+    ],
+  },
+  {
+    command: "situational_modifier",
+    title: "Situational modifier",
+    help: "+2 or −2 to an attack or a defense until the end of the target's next turn.",
+    rulesets: ["13th-age"],
+    fields: [
+      { name: "target", label: "Target", kind: "combatant" },
+      { name: "stat", label: "To", kind: "select", options: ["attack", "ac", "pd", "md"] },
+      { name: "amount", label: "Modifier", kind: "select", options: ["2", "-2"], labels: ["+2", "−2"] },
+    ],
+  },
+  {
+    command: "teleport",
+    title: "Teleport",
+    help: "Leaves every engagement without opportunity attacks, arriving next to an enemy or far away.",
+    rulesets: ["13th-age"],
+    fields: [
+      { name: "target", label: "Who teleports", kind: "combatant" },
+      { name: "engage", label: "Arrives next to", kind: "combatant", optional: true },
+      { name: "far_away", label: "Far away", kind: "checkbox" },
+    ],
+  },
+];
+
+/** The form's values, by field name: text, or a checkbox's state. */
+export type Values = Record<string, string | boolean>;
+
+function fieldValue(f: ToolField, raw: string | boolean | undefined): unknown {
+  if (f.kind === "checkbox") return raw === true;
+  const text = typeof raw === "string" ? raw.trim() : "";
+  if (text === "") {
+    if (f.optional) return null;
+    throw new Error(`${f.label} is needed`);
+  }
+  const numeric = f.kind === "number" || (f.kind === "select" && f.options?.every((o) => /^-?\d+$/.test(o)));
+  if (!numeric) return text;
+  const n = Number(text);
+  if (!Number.isInteger(n)) throw new Error(`${f.label} must be a whole number`);
+  return n;
+}
+
+/** The command a tool's form sends, from its values; throws naming a missing or bad field. */
+export function commandOf(tool: Tool, values: Values): Command {
+  const body: Record<string, unknown> = {};
+  for (const f of tool.fields) body[f.name] = fieldValue(f, values[f.name]);
+  return { [tool.command]: body } as unknown as Command;
+}
+
+// ----- the panel -----
+
+function input(tool: Tool, f: ToolField): HTMLElement {
+  const id = `gm-${tool.command}-${f.name}`;
+  const attrs = { id, name: f.name, "data-kind": f.kind };
+  switch (f.kind) {
+    case "checkbox":
+      return h("input", { ...attrs, type: "checkbox" });
+    case "number":
+      return h("input", { ...attrs, type: "number", step: 1, min: f.min, max: f.max, value: f.initial ?? "", inputmode: "numeric" });
+    case "text":
+      return h("input", { ...attrs, type: "text", value: f.initial ?? "", maxlength: 80 });
+    case "select":
+      return h("select", attrs, (f.options ?? []).map((o, i) => h("option", { value: o }, f.labels?.[i] ?? words(o))));
+    case "combatant":
+      return h("select", { ...attrs, "data-optional": f.optional ? "true" : null });
+  }
+}
+
+function row(tool: Tool, f: ToolField): HTMLElement {
+  const id = `gm-${tool.command}-${f.name}`;
+  const label = h("label", { for: id }, f.label, f.optional ? h("span", { class: "muted" }, " (optional)") : null);
+  return h("div", { class: `tool-field kind-${f.kind}` }, f.kind === "checkbox" ? [input(tool, f), label] : [label, input(tool, f)]);
+}
+
+function valuesOf(form: HTMLFormElement): Values {
+  const out: Values = {};
+  for (const el of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[name]")) {
+    out[el.name] = el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : el.value;
+  }
+  return out;
+}
+
+function reason(e: unknown): string {
+  if (e instanceof CommandRejected) return `Refused (${e.code}): ${e.message}`;
+  return e instanceof Error ? e.message : String(e);
+}
+
+function toolForm(tool: Tool, send: (c: Command) => Promise<unknown>): HTMLElement {
+  const answer = h("p", { class: "tool-answer", role: "status", "data-answer": "" });
+  const form = h(
+    "form",
+    { class: "tool", "data-command": tool.command, "aria-labelledby": `gm-${tool.command}-h` },
+    h("h3", { id: `gm-${tool.command}-h` }, tool.title),
+    h("p", { class: "help" }, tool.help),
+    h("div", { class: "tool-fields" }, tool.fields.map((f) => row(tool, f))),
+    h("button", { type: "submit", id: `gm-${tool.command}-send` }, "Send"),
+    answer,
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    void submit(tool, form, answer, send);
+  });
+  return form;
+}
+
+async function submit(tool: Tool, form: HTMLFormElement, answer: HTMLElement, send: (c: Command) => Promise<unknown>) {
+  const button = form.querySelector("button");
+  const say = (text: string, kind: string) => {
+    answer.textContent = text;
+    answer.dataset["answer"] = kind;
+  };
+  try {
+    const command = commandOf(tool, valuesOf(form));
+    if (button) button.disabled = true;
+    say("Sending…", "sending");
+    await send(command);
+    say("Done.", "accepted");
+  } catch (e) {
+    say(reason(e), "refused");
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+/** Fills the combatant choices from the view, keeping what is chosen. */
+function refreshCombatants(box: HTMLElement, view: View) {
+  for (const sel of box.querySelectorAll<HTMLSelectElement>("select[data-kind=\"combatant\"]")) {
+    const was = sel.value;
+    const none = sel.dataset["optional"] === "true" ? [h("option", { value: "" }, "—")] : [];
+    fill(sel, none, view.combatants.map((c) => h("option", { value: c.id }, c.name)));
+    if ([...sel.options].some((o) => o.value === was)) sel.value = was;
+  }
+}
+
+/** The GM's tools for the session's ruleset, in `box` (hidden for other seats). The forms are
+ * built once per ruleset, so what the GM typed survives the view's updates. */
+export function gmTools(box: HTMLElement, send: (c: Command) => Promise<unknown>) {
+  let builtFor: string | null = null;
+  return (view: View | null, isGm: boolean) => {
+    const tools = view ? TOOLS.filter((t) => t.rulesets.includes(view.ruleset)) : [];
+    box.hidden = !isGm || !view || tools.length === 0;
+    if (box.hidden || !view) return;
+    if (builtFor !== view.ruleset) {
+      builtFor = view.ruleset;
+      fill(
+        box,
+        h(
+          "details",
+          { class: "gm-tools" },
+          h("summary", {}, "GM tools"),
+          h("p", { class: "help" }, "Commands with a free amount or text, which the buttons cannot list."),
+          tools.map((t) => toolForm(t, send)),
+        ),
+      );
+    }
+    refreshCombatants(box, view);
+  };
+}
