@@ -128,7 +128,8 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         | GameEvent::FreeRolled { .. }
         | GameEvent::AutoPlaySet { .. }
         | GameEvent::CombatantAssigned { .. }
-        | GameEvent::TokenReissued { .. } => crate::talk::narrate(event).unwrap_or_default(),
+        | GameEvent::TokenReissued { .. }
+        | GameEvent::HpOverridden { .. } => crate::talk::narrate(event).unwrap_or_default(),
         GameEvent::BattleStarted => "The battle begins!".to_owned(),
         GameEvent::InitiativeRolled {
             combatants,

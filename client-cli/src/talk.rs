@@ -25,7 +25,8 @@ pub const HELP: &str = "\
   rewind SEQ                GM: back to the state after event SEQ, the end of a tick
   auto on|off WHO...        GM: the server plays WHO (ids, `monsters` or `heroes`), or stops
   give COMBATANT SEAT|gm    GM: a player seat commands COMBATANT from now on (`gm`: take it back)
-  reissue SEAT              GM: a new token for a player seat (the old one is revoked)";
+  reissue SEAT              GM: a new token for a player seat (the old one is revoked)
+  sethp WHO HP [TEMP]       GM override: set hit points (and temporary hit points)";
 
 /// Parses a table-talk line: `None` when the verb is not one of these.
 pub fn parse(line: &str) -> Option<Result<Command, String>> {
@@ -68,6 +69,11 @@ pub fn parse(line: &str) -> Option<Result<Command, String>> {
             }),
             _ => Err("`give COMBATANT SEAT` (or `gm` to take it back)".into()),
         },
+        "sethp" | "set-hp" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            [who, hp] => set_hp(who, hp, None),
+            [who, hp, temp] => set_hp(who, hp, Some(temp)),
+            _ => Err("`sethp WHO HP [TEMP]` (GM override)".into()),
+        },
         "reissue" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
             [seat] => Ok(Command::ReissueToken {
                 seat: seat.to_owned(),
@@ -102,6 +108,18 @@ fn auto(rest: &str) -> Result<Command, String> {
         combatants,
         side,
         on,
+    })
+}
+
+fn set_hp(who: &str, hp: &str, temp: Option<&str>) -> Result<Command, String> {
+    let number = |s: &str| {
+        s.parse::<i32>()
+            .map_err(|_| format!("`{s}` is not a number"))
+    };
+    Ok(Command::SetHp {
+        target: fray_protocol::CombatantId::new(who.to_lowercase()),
+        hp: number(hp)?,
+        temp_hp: temp.map(number).transpose()?,
     })
 }
 
@@ -177,6 +195,17 @@ pub fn narrate(event: &GameEvent) -> Option<String> {
                 format!("GM: the server no longer plays {}.", who.join(", "))
             }
         }
+        GameEvent::HpOverridden {
+            target,
+            change,
+            hp_after,
+            temp_after,
+        } => match hp_after {
+            Some(hp) => format!(
+                "GM override: {target}'s hit points set to {hp} ({change:+}), temporary {temp_after}."
+            ),
+            None => format!("GM override: {target}'s hit points changed by {change:+}."),
+        },
         GameEvent::CombatantAssigned { combatant, seat } => match seat {
             Some(seat) => format!("GM: {seat} now commands {combatant}."),
             None => format!("GM: {combatant} is the GM's again."),
@@ -250,6 +279,15 @@ mod tests {
                 seat: None
             }
         );
+        assert_eq!(
+            parse("sethp brakka 12 3").unwrap().unwrap(),
+            Command::SetHp {
+                target: fray_protocol::CombatantId::new("brakka"),
+                hp: 12,
+                temp_hp: Some(3)
+            }
+        );
+        assert!(parse("sethp brakka lots").unwrap().is_err());
         assert_eq!(
             parse("reissue bob").unwrap().unwrap(),
             Command::ReissueToken { seat: "bob".into() }

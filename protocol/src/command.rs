@@ -245,6 +245,19 @@ pub enum Command {
         /// The player seat, by name.
         seat: String,
     },
+    /// GM override (every ruleset): set a combatant's hit points and, if given, its temporary
+    /// hit points — a correction, not damage or healing, so it changes no status. A combatant
+    /// in the fight keeps 1 to its maximum; one that is down (unconscious, dying, dead) is
+    /// refused (the rules' healing and revival bring it back); temporary hit points are ≥ 0.
+    SetHp {
+        /// Whose.
+        target: CombatantId,
+        /// The hit points.
+        hp: i32,
+        /// The temporary hit points; unchanged when absent (JSON).
+        #[serde(default)]
+        temp_hp: Option<i32>,
+    },
 }
 
 /// 13th Age's own commands: a command of another ruleset's family is refused with
@@ -1510,6 +1523,7 @@ impl Command {
             | Command::AutoPlay { .. }
             | Command::AssignCombatant { .. }
             | Command::ReissueToken { .. }
+            | Command::SetHp { .. }
             | Command::EndSession => None,
         }
     }
@@ -1543,6 +1557,7 @@ impl Command {
             Command::AutoPlay { .. } => "auto_play",
             Command::AssignCombatant { .. } => "assign_combatant",
             Command::ReissueToken { .. } => "reissue_token",
+            Command::SetHp { .. } => "set_hp",
             Command::Bx(BxCommand::RollSurprise { .. }) => "roll_surprise",
             Command::Bx(BxCommand::RollReaction { .. }) => "roll_reaction",
             Command::Bx(BxCommand::Declare { .. }) => "declare",

@@ -776,6 +776,19 @@ pub enum GameEvent {
         /// The new token (the GM's copy only).
         token: Option<String>,
     },
+    /// GM override (`set_hp`): a combatant's hit points changed by `change` (to `hp_after`) and
+    /// its temporary hit points set to `temp_after`. Players and spectators get a monster's
+    /// with `hp_after` null, as for damage.
+    HpOverridden {
+        /// Whose.
+        target: CombatantId,
+        /// Hit points added (negative: taken away).
+        change: i32,
+        /// Hit points now (hidden from players for monsters).
+        hp_after: Option<i32>,
+        /// Temporary hit points now.
+        temp_after: i32,
+    },
 }
 
 /// 13th Age's own events, folded by that ruleset.
@@ -1984,6 +1997,17 @@ impl GameEvent {
                 visibility: *visibility,
                 roll: None,
             },
+            GameEvent::HpOverridden {
+                target,
+                change,
+                hp_after: Some(_),
+                temp_after,
+            } if is_monster(target) => GameEvent::HpOverridden {
+                target: target.clone(),
+                change: *change,
+                hp_after: None,
+                temp_after: *temp_after,
+            },
             GameEvent::TokenReissued { seat, token: _ } => GameEvent::TokenReissued {
                 seat: seat.clone(),
                 token: None,
@@ -2043,6 +2067,11 @@ impl GameEvent {
                 visibility, roll, ..
             } => *visibility != crate::talk::RollVisibility::Public && roll.is_some(),
             GameEvent::TokenReissued { token, .. } => token.is_some(),
+            GameEvent::HpOverridden {
+                target,
+                hp_after: Some(_),
+                ..
+            } => is_monster(target),
             _ => false,
         }
     }

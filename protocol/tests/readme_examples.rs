@@ -112,13 +112,14 @@ fn basic_fantasy_table_examples_decode() {
 
 #[test]
 fn gm_tools_table_examples_decode() {
-    let examples =
-        table_examples("### GM tools: rewind, chat, free rolls, the server's own play and seats");
-    assert_eq!(examples.len(), 14);
-    for json in &examples[..8] {
+    let examples = table_examples(
+        "### GM tools: rewind, overrides, chat, free rolls, the server's own play and seats",
+    );
+    assert_eq!(examples.len(), 16);
+    for json in &examples[..9] {
         serde_json::from_str::<Command>(json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
-    for json in &examples[8..] {
+    for json in &examples[9..] {
         serde_json::from_str::<GameEvent>(json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
 }

@@ -325,6 +325,22 @@ export type Command =
          */
         seat: string;
       };
+    }
+  | {
+      set_hp: {
+        /**
+         * The hit points.
+         */
+        hp: number;
+        /**
+         * Whose.
+         */
+        target: CombatantId;
+        /**
+         * The temporary hit points; unchanged when absent (JSON).
+         */
+        temp_hp?: number | null;
+      };
     };
 /**
  * A combatant's stable id, unique within a session (e.g. `brakka`, `goblin-scrapper-2`).
@@ -2779,6 +2795,26 @@ export type GameEvent =
          * The new token (the GM's copy only).
          */
         token: string | null;
+      };
+    }
+  | {
+      hp_overridden: {
+        /**
+         * Hit points added (negative: taken away).
+         */
+        change: number;
+        /**
+         * Hit points now (hidden from players for monsters).
+         */
+        hp_after: number | null;
+        /**
+         * Whose.
+         */
+        target: CombatantId;
+        /**
+         * Temporary hit points now.
+         */
+        temp_after: number;
       };
     };
 /**

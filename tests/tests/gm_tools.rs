@@ -511,8 +511,36 @@ async fn the_gm_hands_a_combatant_to_a_seat_and_reissues_a_lost_token() -> Resul
         t.alice.send(3, for_goblin()).await?,
         Err(ErrorCode::NotYourCombatant)
     );
-    // Players may not do either.
+    // The GM corrects a monster's hit points: the spectator sees the change, not the total.
+    let set =
+        t.gm.ok(
+            5,
+            Command::SetHp {
+                target: goblin.clone(),
+                hp: 5,
+                temp_hp: None,
+            },
+        )
+        .await?;
+    t.spectator.catch_up(set).await?;
+    match (t.gm.event(set), t.spectator.event(set)) {
+        (
+            Some(GameEvent::HpOverridden {
+                hp_after: Some(5), ..
+            }),
+            Some(GameEvent::HpOverridden { hp_after: None, .. }),
+        ) => {}
+        other => bail!("the override as each audience sees it: {other:?}"),
+    }
+    // Players may do none of the GM's overrides.
     for c in [
+        Command::SetHp {
+            target: goblin.clone(),
+            hp: 1,
+            temp_hp: None,
+        },
+        Command::RewindTo { seq: 0 },
+        hand(fray_protocol::Side::Monsters),
         Command::ReissueToken { seat: bob.clone() },
         Command::AssignCombatant {
             combatant: goblin.clone(),

@@ -70,7 +70,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | E::KnockedOut { .. }
         | E::DeathSaveFailed { .. }
         | E::Rallied { .. }
-        | E::FellIntoComa { .. } => vitals::apply(world, event),
+        | E::FellIntoComa { .. }
+        | E::HpOverridden { .. } => vitals::apply(world, event),
         E::EffectApplied { .. } | E::EffectArmed { .. } | E::EffectEnded { .. } => {
             effects::apply(world, event)
         }

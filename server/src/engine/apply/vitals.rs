@@ -15,6 +15,16 @@ pub(super) fn apply(world: &mut World, event: &GameEvent) {
         GameEvent::TempHpGained {
             target, temp_after, ..
         } => with::<HitPoints>(world, target, |hp| hp.temp = *temp_after),
+        // A GM override: the change and the temporary hit points, both public.
+        GameEvent::HpOverridden {
+            target,
+            change,
+            temp_after,
+            ..
+        } => with::<HitPoints>(world, target, |hp| {
+            hp.current += change;
+            hp.temp = *temp_after;
+        }),
         GameEvent::Damaged {
             target,
             amount,

@@ -85,7 +85,10 @@ fn decide_pending(
     let before = (dice.0.clone(), secret.0.clone());
     let decided = {
         let mut d = Decider::new(field, &mut dice.0).with_secret(secret.0.as_mut());
-        decide(&mut d, cmd).map(|()| d.into_events())
+        // The GM's overrides, the same in every ruleset, come before the ruleset's decide.
+        super::overrides::decide(&mut d, cmd)
+            .unwrap_or_else(|| decide(&mut d, cmd))
+            .map(|()| d.into_events())
     };
     match decided {
         Ok(events) => out.events = events,

@@ -10,6 +10,7 @@ pub mod decide;
 pub mod decider;
 pub mod field;
 pub mod guards;
+pub mod overrides;
 pub mod policy;
 pub mod reveal;
 pub mod secret;
