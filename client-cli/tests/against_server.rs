@@ -627,3 +627,65 @@ async fn verify_says_when_it_leaves_out_a_torn_tail() {
     assert!(out.status.success(), "{stderr}{}", text(&out.stdout));
     assert!(stderr.contains("torn tail of 10 bytes"), "{stderr}");
 }
+
+/// The GM's tools from `fray play`: a chat line, a free roll and a rewind to the start, each
+/// narrated; the GM's log of the session, downloaded with `fray log`, passes `fray verify`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gm_talks_rolls_and_rewinds_from_play_and_the_log_verifies() {
+    let server = start(false).await;
+    let addr = server.addr.to_string();
+    let (_, text_toml) = fray_server::rules::builtin_encounters("13th-age")[0];
+    let created =
+        fray_server::demo::client::create_session(server.addr, ADMIN_KEY, "g", text_toml, Some(8))
+            .await
+            .expect("create");
+    let gm = created["tokens"]["gm"].as_str().expect("gm").to_string();
+    let session = created["session"].as_str().expect("session").to_string();
+    let out = fray(
+        vec![
+            "play".into(),
+            "--token".into(),
+            gm.clone(),
+            "--server".into(),
+            addr.clone(),
+        ],
+        Some("start\nsay hold the ford\n/roll 2d6+1 morale\nrewind 0\nsethp brakka 50\n".into()),
+    )
+    .await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("[the GM] hold the ford"), "{stdout}");
+    assert!(stdout.contains("the GM rolls (morale) 2d6+1:"), "{stdout}");
+    assert!(
+        stdout.contains("GM override: the fight is rewound to event 0"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("invalid_argument"),
+        "above the maximum: {stdout}"
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("gm.jsonl");
+    let out = fray(
+        vec![
+            "log".into(),
+            session,
+            "--token".into(),
+            gm,
+            "--server".into(),
+            addr,
+            "-o".into(),
+            log.display().to_string(),
+        ],
+        None,
+    )
+    .await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = fray(vec!["verify".into(), log.display().to_string()], None).await;
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
