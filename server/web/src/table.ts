@@ -543,13 +543,13 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
           "data-kind": line.kind,
           "data-secret-result": line.secret,
         },
+        gm ? rewindControl(e.seq, rewind) : null,
         h("span", { class: "seq" }, `#${e.seq}`),
         " ",
-        line.gm ? [h("span", { class: "badge gm-badge" }, "GM"), " "] : null,
+        line.gm ? [h("span", { class: "badge gm-badge", "aria-hidden": "true" }, "GM"), " "] : null,
         line.text,
         line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(rollElement)) : null,
         gm ? newLink(line) : null,
-        gm ? rewindControl(e.seq, rewind) : null,
       ),
     );
     while (logList.childElementCount > MAX_LOG) logList.firstElementChild?.remove();
