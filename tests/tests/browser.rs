@@ -612,8 +612,10 @@ async fn play(driver: &mut Driver, gm: &Client, base: &str) -> Result<()> {
     screenshot(&spectator, "09-spectator-ended").await?;
 
     // The spectator's page shows the same events, with the same dice; the monsters' hit
-    // points are hidden from it and shown to the GM.
-    let events = "return [...document.querySelectorAll('#log li')].map(li => [Number(li.dataset.seq), li.dataset.kind, li.dataset.kind === 'attack_rolled' || li.dataset.kind === 'damage_rolled' ? li.textContent : '']);";
+    // points are hidden from it and shown to the GM. (The GM's lines also carry rewind
+    // controls, left out here.)
+    let events = "const told = li => { const c = li.cloneNode(true); c.querySelector('.rewind')?.remove(); return c.textContent; };
+                  return [...document.querySelectorAll('#log li')].map(li => [Number(li.dataset.seq), li.dataset.kind, li.dataset.kind === 'attack_rolled' || li.dataset.kind === 'damage_rolled' ? told(li) : '']);";
     let on_gm = gm.execute(events, vec![]).await?;
     let on_spectator = spectator.execute(events, vec![]).await?;
     ensure!(

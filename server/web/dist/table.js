@@ -422,6 +422,8 @@ export function table(root, token, givenTitle) {
             view = v;
             tableRoot.dataset["viewSeq"] = String(seq);
             tableRoot.dataset["phase"] = v.phase;
+            // Once the seed is revealed the server refuses any rewind: the controls go.
+            tableRoot.dataset["revealed"] = String(v.seed_revealed);
             byId.clear();
             for (const c of combatants(v))
                 byId.set(c.id, c);

@@ -635,6 +635,8 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
         view = v;
         tableRoot.dataset["viewSeq"] = String(seq);
         tableRoot.dataset["phase"] = v.phase;
+        // Once the seed is revealed the server refuses any rewind: the controls go.
+        tableRoot.dataset["revealed"] = String(v.seed_revealed);
         byId.clear();
         for (const c of combatants(v)) byId.set(c.id, c);
         renderHeader();
