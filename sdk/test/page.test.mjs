@@ -6,7 +6,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { field } from "../../server/web/dist/positions.js";
-import { commandOf, TOOLS } from "../../server/web/dist/gmtools.js";
+import { commandOf, TOOLS, toolFits } from "../../server/web/dist/gmtools.js";
+import { narrate } from "../../server/web/dist/narrate.js";
+import { chatCommand, recipients, rollCommand, seatsInHeader } from "../../server/web/dist/chat.js";
+import { Ticks, tickEnds } from "../../server/web/dist/rewind.js";
 import { areaShape, areaSquares, previewOf, reach } from "../../server/web/dist/preview.js";
 
 /** A combatant of a view, with only what the positions read. */
@@ -145,4 +148,96 @@ test("GM tools: a form's values become the documented command, empty optional fi
 test("GM tools: a missing or fractional amount is refused before anything is sent", () => {
   assert.throws(() => commandOf(tool("grant_temp_hp"), { target: "brakka", amount: "" }), /Amount is needed/);
   assert.throws(() => commandOf(tool("grant_temp_hp"), { target: "brakka", amount: "2.5" }), /whole number/);
+});
+
+test("GM tools: the server's play, a combatant given to a seat or back to the GM, a seat's new token", () => {
+  assert.deepEqual(commandOf(tool("auto_play"), { combatants: [], side: "monsters", on: true }), {
+    auto_play: { combatants: [], side: "monsters", on: true },
+  });
+  assert.deepEqual(commandOf(tool("auto_play"), { combatants: ["goblin-archer-1"], side: "", on: false }), {
+    auto_play: { combatants: ["goblin-archer-1"], side: null, on: false },
+  });
+  assert.deepEqual(commandOf(tool("assign_combatant"), { combatant: "goblin-archer-1", seat: "alice" }), {
+    assign_combatant: { combatant: "goblin-archer-1", seat: "alice" },
+  });
+  assert.deepEqual(commandOf(tool("assign_combatant"), { combatant: "goblin-archer-1", seat: "" }), {
+    assign_combatant: { combatant: "goblin-archer-1", seat: null },
+  });
+  assert.deepEqual(commandOf(tool("reissue_token"), { seat: "bob" }), { reissue_token: { seat: "bob" } });
+  assert.throws(() => commandOf(tool("reissue_token"), { seat: "" }), /Seat is needed/);
+  assert.equal(toolFits(tool("reissue_token"), "ose"), true);
+  assert.equal(toolFits(tool("auto_play"), "ose"), false);
+});
+
+const names = { combatant: (id) => id.toUpperCase(), attack: (_, id) => id };
+const roll = { expr: "2d6+1", dice: [{ sides: 6, face: 4, kept: true }, { sides: 6, face: 2, kept: true }], modifier: 1, total: 7 };
+
+test("narration: chat lines, whispers not for this reader shown as private", () => {
+  const line = (from, to, text) => narrate({ chatted: { from, to, text } }, names);
+  assert.equal(line({ player: "bob" }, "table", "Ready.").text, "bob: Ready.");
+  assert.equal(line("gm", { player: "alice" }, "The idol is a fake.").text, "GM to alice (private): The idol is a fake.");
+  assert.equal(line("gm", "gm", "Reinforcements at round 3").text, "GM's note: Reinforcements at round 3");
+  const hidden = line("gm", { player: "alice" }, null);
+  assert.equal(hidden.text, "GM whispers to alice (private).");
+  assert.equal(hidden.hidden, true);
+});
+
+test("narration: free rolls with their dice, hidden ones without", () => {
+  const shown = narrate({ free_rolled: { by: { player: "alice" }, dice: "2d6+1", label: "haggling", visibility: "public", roll } }, names);
+  assert.equal(shown.text, "alice rolls 2d6+1 for haggling: 7.");
+  assert.deepEqual(shown.rolls, [roll]);
+  const blind = narrate({ free_rolled: { by: "gm", dice: "d100", label: null, visibility: "blind", roll: null } }, names);
+  assert.equal(blind.text, "GM rolls d100 (blind: the GM only): the result is hidden.");
+  assert.equal(blind.hidden, true);
+  assert.deepEqual(blind.rolls, []);
+});
+
+test("narration: the GM's overrides are marked, and only the GM's copy of a new token carries it", () => {
+  const rewound = narrate({ rewound: { to_seq: 41, to_tick: 9 } }, names);
+  assert.match(rewound.text, /^GM override: the fight is rewound to #41 \(the end of tick 9\)/);
+  assert.equal(rewound.gm, true);
+  assert.equal(narrate({ auto_play_set: { combatants: ["gob-1", "gob-2"], on: true } }, names).text, "GM: the server now plays GOB-1, GOB-2.");
+  assert.equal(narrate({ combatant_assigned: { combatant: "gob-1", seat: null } }, names).text, "GM: GOB-1 is the GM's again.");
+  assert.equal(narrate({ combatant_assigned: { combatant: "gob-1", seat: "alice" } }, names).text, "GM: GOB-1 now belongs to alice's seat.");
+  assert.deepEqual(narrate({ token_reissued: { seat: "bob", token: "abc" } }, names).seatToken, { seat: "bob", token: "abc" });
+  assert.equal(narrate({ token_reissued: { seat: "bob", token: null } }, names).seatToken, null);
+  assert.equal(narrate({ round_started: { round: 2 } }, names).gm, false);
+});
+
+test("chat: recipients by role, and the commands the forms send", () => {
+  const values = (role) => recipients(role, ["alice", "bob"]).map((r) => r.value);
+  assert.deepEqual(values("gm"), ["table", "gm", "player:alice", "player:bob"]);
+  assert.deepEqual(values({ player: { name: "alice", controls: [] } }), ["table", "gm", "player:bob"]);
+  assert.match(recipients("gm", []).find((r) => r.value === "gm").label, /Note/);
+  assert.deepEqual(chatCommand("  hi ", "player:bob"), { chat: { text: "hi", to: { player: "bob" } } });
+  assert.deepEqual(chatCommand("hi", "table"), { chat: { text: "hi", to: "table" } });
+  assert.deepEqual(chatCommand("hi", "gm"), { chat: { text: "hi", to: "gm" } });
+  assert.throws(() => chatCommand("   ", "table"), /Write a line/);
+  assert.deepEqual(rollCommand(" d100 ", "", "blind"), { free_roll: { dice: "d100", label: null, visibility: "blind" } });
+  assert.deepEqual(rollCommand("2d6", "haggling", "public"), { free_roll: { dice: "2d6", label: "haggling", visibility: "public" } });
+  assert.throws(() => rollCommand("", "", "public"), /Give the dice/);
+});
+
+test("chat: the seats' names come from the log's header", () => {
+  const header = JSON.stringify({ fray_log: 1, audience: "public", genesis: { encounter: { seats: [{ name: "alice", controls: [] }, { name: "bob", controls: [] }] } } });
+  assert.deepEqual(seatsInHeader(header), ["alice", "bob"]);
+  assert.deepEqual(seatsInHeader("not json"), []);
+});
+
+test("rewind: a tick ends at the event before a later tick's, or at the latest; undo goes to the tick before the last", () => {
+  const events = [
+    { seq: 1, tick: 1 },
+    { seq: 2, tick: 1 },
+    { seq: 3, tick: 2 },
+    { seq: 4, tick: 4 },
+    { seq: 5, tick: 4 },
+  ];
+  assert.deepEqual(tickEnds(events), [2, 3, 5]);
+  const t = new Ticks();
+  assert.equal(t.undoTarget(), null);
+  assert.deepEqual(events.map((e) => t.see(e.seq, e.tick)), [null, 1, null, null, 4]);
+  assert.equal(t.undoTarget(), 3);
+  const first = new Ticks();
+  first.see(1, 1);
+  assert.equal(first.undoTarget(), 0);
 });

@@ -2,7 +2,9 @@
 //! here on a free port): the lobby lists the fights and creates one; a GM and a player, each in
 //! their own browser, play a 13th Age fight to its end by clicking the legal-action buttons; a
 //! spectator's page shows the same events with the monsters' hit points hidden; a refused
-//! command's reason is shown. Screenshots go to `<target>/tmp/browser/` (look at them).
+//! command's reason is shown; the GM tools' table talk (a whisper read only by its player, public
+//! and blind rolls), a rewind by clicking and the server playing the monsters. Screenshots go to
+//! `<target>/tmp/browser/` (look at them).
 //!
 //! Without `chromedriver` the tests say they were skipped and why; under CI (`FRAY_CI=1`) they fail.
 //! The tests that open Chromium take turns (one at a time), and a chromedriver that dies or misses
@@ -385,7 +387,13 @@ async fn the_server_serves_the_page_its_modules_and_the_encounters() -> Result<(
         body.contains("<script type=\"module\" src=\"/app.js\">"),
         "{body}"
     );
-    for path in ["/app.js", "/client.js", "/table.js"] {
+    for path in [
+        "/app.js",
+        "/client.js",
+        "/table.js",
+        "/chat.js",
+        "/rewind.js",
+    ] {
         let (status, ctype, body) = get(server.addr, path).await?;
         assert_eq!(status, 200, "{path}");
         assert!(ctype.starts_with("text/javascript"), "{path}: {ctype}");
@@ -604,8 +612,10 @@ async fn play(driver: &mut Driver, gm: &Client, base: &str) -> Result<()> {
     screenshot(&spectator, "09-spectator-ended").await?;
 
     // The spectator's page shows the same events, with the same dice; the monsters' hit
-    // points are hidden from it and shown to the GM.
-    let events = "return [...document.querySelectorAll('#log li')].map(li => [Number(li.dataset.seq), li.dataset.kind, li.dataset.kind === 'attack_rolled' || li.dataset.kind === 'damage_rolled' ? li.textContent : '']);";
+    // points are hidden from it and shown to the GM. (The GM's lines also carry rewind
+    // controls, left out here.)
+    let events = "const told = li => { const c = li.cloneNode(true); c.querySelector('.rewind')?.remove(); return c.textContent; };
+                  return [...document.querySelectorAll('#log li')].map(li => [Number(li.dataset.seq), li.dataset.kind, li.dataset.kind === 'attack_rolled' || li.dataset.kind === 'damage_rolled' ? told(li) : '']);";
     let on_gm = gm.execute(events, vec![]).await?;
     let on_spectator = spectator.execute(events, vec![]).await?;
     ensure!(
@@ -1820,4 +1830,496 @@ async fn gm_side(c: &Client, id: &str) -> Result<String> {
         )
         .await?;
     Ok(v.as_str().unwrap_or_default().to_string())
+}
+
+/// Presses Enter in an element (a form's input: the form is sent).
+async fn press_enter(el: &Element) -> Result<()> {
+    el.send_keys(&char::from(fantoccini::key::Key::Enter).to_string())
+        .await?;
+    Ok(())
+}
+
+/// Sets form controls by id (`value`, or `checked` for a checkbox).
+async fn set_values(c: &Client, values: &[(&str, Value)]) -> Result<()> {
+    for (id, value) in values {
+        c.execute(
+            "const [id, value] = arguments; const e = document.getElementById(id);
+             if (e.type === 'checkbox') e.checked = value; else e.value = value;",
+            vec![json!(id), value.clone()],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// The token of a player seat in a session creation's answer.
+fn seat_token(created: &Value, seat: &str) -> Result<String> {
+    created["tokens"]["players"]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["name"] == seat))
+        .and_then(|p| p["token"].as_str())
+        .map(str::to_string)
+        .ok_or_else(|| anyhow!("no seat for {seat} in {created}"))
+}
+
+/// The talk panel's free rolls on a page: `[text, hidden, faces]` each.
+async fn free_rolls(c: &Client) -> Result<Value> {
+    Ok(c.execute(
+        "const where = document.getElementById('talk').hidden ? '#log' : '#talk-lines';
+         return [...document.querySelectorAll(`${where} li[data-kind=\"free_rolled\"]`)]
+           .map(li => [li.textContent, li.classList.contains('secret'),
+                       [...li.querySelectorAll('.die')].map(d => d.textContent)]);",
+        vec![],
+    )
+    .await?)
+}
+
+/// Waits until a page shows `n` free rolls (in its talk panel, or its log for a spectator).
+async fn rolls_shown(c: &Client, n: usize) -> Result<Value> {
+    until(
+        c,
+        &format!("{n} free rolls"),
+        "const talk = document.getElementById('talk');
+         const where = talk.hidden ? '#log' : '#talk-lines';
+         return document.querySelectorAll(`${where} li[data-kind=\"free_rolled\"]`).length >= arguments[0];",
+        vec![json!(n)],
+    )
+    .await?;
+    free_rolls(c).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whisper_reaches_only_its_player_and_a_public_roll_reaches_everyone_with_its_dice()
+-> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    let server = TestServer::start().await?;
+    let created = fray_tests::create_session(server.addr, "goblin-ambush", 7).await?;
+    let gm = driver.browser(1280, 1000).await?;
+    let alice = driver.browser(390, 844).await?;
+    let other = driver.browser(1100, 1000).await?;
+    let result = talk(&gm, &alice, &other, server.addr, &created).await;
+    if result.is_err() {
+        let _ = screenshot(&gm, "failure-talk-gm").await;
+        let _ = screenshot(&alice, "failure-talk-alice").await;
+        let _ = screenshot(&other, "failure-talk-other").await;
+    }
+    for c in [gm, alice, other] {
+        let _ = c.close().await;
+    }
+    server.stop().await;
+    result
+}
+
+const WHISPER: &str = "The idol is a fake.";
+
+async fn talk(
+    gm: &Client,
+    alice: &Client,
+    bob: &Client,
+    addr: SocketAddr,
+    created: &Value,
+) -> Result<()> {
+    let gm_token = created["tokens"]["gm"].as_str().unwrap_or_default();
+    let at = |token: &str| format!("http://{addr}/#/table?token={token}");
+    gm.goto(&at(gm_token)).await?;
+    alice.goto(&at(&seat_token(created, "alice")?)).await?;
+    bob.goto(&at(&seat_token(created, "bob")?)).await?;
+    ensure!(text(bob, "#role").await? == "Player bob");
+    // The seats come from the log's header: the GM may whisper to either player.
+    wait_css(gm, "#chat-to option[value=\"player:alice\"]").await?;
+    wait_css(alice, "#chat-to option[value=\"player:bob\"]").await?;
+    set_values(gm, &[("chat-to", json!("player:alice"))]).await?;
+    let line = wait_css(gm, "#chat-text").await?;
+    line.send_keys(WHISPER).await?;
+    press_enter(&line).await?;
+    let on_alice = text(alice, "#talk-lines li[data-kind=\"chatted\"]").await?;
+    ensure!(
+        on_alice == format!("GM to alice (private): {WHISPER}"),
+        "{on_alice}"
+    );
+    let on_bob = text(bob, "#log li[data-kind=\"chatted\"].secret").await?;
+    ensure!(
+        on_bob.contains("GM whispers to alice (private)"),
+        "{on_bob}"
+    );
+    ensure!(
+        !page_contains(bob, "idol").await?,
+        "bob's page holds the whisper"
+    );
+    ensure!(
+        gm.execute("return document.getElementById('chat-text').value;", vec![])
+            .await?
+            == "",
+        "the sent line stays in the GM's box"
+    );
+
+    // A public roll from the GM: every page shows its two dice, the same faces.
+    set_values(
+        gm,
+        &[
+            ("roll-label", json!("haggling")),
+            ("roll-visibility", json!("public")),
+        ],
+    )
+    .await?;
+    let dice = wait_css(gm, "#roll-dice").await?;
+    dice.send_keys("2d6+1").await?;
+    press_enter(&dice).await?;
+    let shown = rolls_shown(gm, 1).await?;
+    let faces = &shown[0][2];
+    ensure!(
+        faces.as_array().is_some_and(|f| f.len() == 2) && shown[0][1] == false,
+        "{shown}"
+    );
+    for page in [alice, bob] {
+        let there = rolls_shown(page, 1).await?;
+        ensure!(
+            &there[0][2] == faces
+                && there[0][0]
+                    .as_str()
+                    .is_some_and(|t| t.contains("GM rolls 2d6+1 for haggling")),
+            "{there} against {shown}"
+        );
+    }
+
+    // Alice rolls blind: the GM sees the die, alice only that she rolled.
+    set_values(
+        alice,
+        &[
+            ("roll-label", json!("")),
+            ("roll-visibility", json!("blind")),
+        ],
+    )
+    .await?;
+    let dice = wait_css(alice, "#roll-dice").await?;
+    dice.clear().await?;
+    dice.send_keys("d20").await?;
+    press_enter(&dice).await?;
+    let mine = rolls_shown(alice, 2).await?;
+    ensure!(
+        mine[1][1] == true
+            && mine[1][2] == json!([])
+            && mine[1][0].as_str().is_some_and(
+                |t| t.contains("alice rolls d20 (blind: the GM only): the result is hidden")
+            ),
+        "{mine}"
+    );
+    let gms = rolls_shown(gm, 2).await?;
+    ensure!(
+        gms[1][1] == false && gms[1][2].as_array().is_some_and(|f| f.len() == 1),
+        "{gms}"
+    );
+    let phone = alice
+        .execute(
+            "document.getElementById('talk').scrollIntoView();
+             return [document.documentElement.scrollWidth, window.innerWidth];",
+            vec![],
+        )
+        .await?;
+    ensure!(
+        phone[0].as_u64() <= phone[1].as_u64(),
+        "the phone scrolls sideways: {phone}"
+    );
+    screenshot(alice, "22-talk-player-phone").await?;
+    gm.execute("document.getElementById('talk').scrollIntoView();", vec![])
+        .await?;
+    screenshot(gm, "23-talk-gm").await?;
+
+    // The spectator joins later: the whisper's text is not in its history either, it has no
+    // talk panel, and the public roll's dice are in its log.
+    let spectator = created["tokens"]["spectator"].as_str().unwrap_or_default();
+    bob.goto(&at(spectator)).await?;
+    ensure!(text(bob, "#role").await? == "Spectator");
+    let seen = rolls_shown(bob, 2).await?;
+    ensure!(
+        &seen[0][2] == faces && seen[1][1] == true && seen[1][2] == json!([]),
+        "{seen}"
+    );
+    ensure!(
+        text(bob, "#log li[data-kind=\"chatted\"]")
+            .await?
+            .contains("(private)")
+    );
+    ensure!(
+        !page_contains(bob, "idol").await?,
+        "the spectator's page holds the whisper"
+    );
+    ensure!(
+        bob.execute("return document.getElementById('talk').hidden;", vec![])
+            .await?
+            == true,
+        "the spectator may talk"
+    );
+    reissue(gm, bob, &at(&seat_token(created, "bob")?)).await
+}
+
+/// Whether a page's HTML holds `needle`.
+async fn page_contains(c: &Client, needle: &str) -> Result<bool> {
+    Ok(c.execute(
+        "return document.documentElement.outerHTML.includes(arguments[0]);",
+        vec![json!(needle)],
+    )
+    .await?
+        == true)
+}
+
+/// The GM gives bob a new token from the GM tools: the GM's log shows bob's new link, which
+/// opens bob's seat, while the old link is refused.
+async fn reissue(gm: &Client, other: &Client, old_link: &str) -> Result<()> {
+    wait_css(gm, "#gm-tools details.gm-tools summary")
+        .await?
+        .click()
+        .await?;
+    wait_css(gm, "#gm-reissue_token-seat option[value=\"bob\"]").await?;
+    set_values(gm, &[("gm-reissue_token-seat", json!("bob"))]).await?;
+    wait_css(gm, "#gm-reissue_token-send")
+        .await?
+        .click()
+        .await?;
+    let link = wait_css(gm, "#log a[data-seat-link=\"bob\"]")
+        .await?
+        .attr("href")
+        .await?
+        .ok_or_else(|| anyhow!("the new link has no href"))?;
+    ensure!(
+        link != old_link && link.contains("#/table?token="),
+        "{link}"
+    );
+    ensure!(
+        text(gm, "#log li[data-kind=\"token_reissued\"]")
+            .await?
+            .contains("GM")
+    );
+    other.goto(old_link).await?;
+    until(
+        other,
+        "the old link refused",
+        "const n = document.getElementById('notice'); return !n.hidden && n.textContent.includes('token_revoked');",
+        vec![],
+    )
+    .await?;
+    other.goto(&link).await?;
+    ensure!(text(other, "#role").await? == "Player bob");
+    Ok(())
+}
+
+/// The GM's page on a new goblin-ambush fight, its battle started by clicking; returns the
+/// last event's seq once the page has caught up.
+async fn gm_in_battle(driver: &mut Driver, addr: SocketAddr) -> Result<(Client, u64)> {
+    let created = fray_tests::create_session(addr, "goblin-ambush", 7).await?;
+    let gm_token = created["tokens"]["gm"].as_str().unwrap_or_default();
+    let gm = driver.browser(1280, 1000).await?;
+    gm.goto(&format!("http://{addr}/#/table?token={gm_token}"))
+        .await?;
+    wait_css(&gm, "#actions button[data-group=\"Start battle\"]")
+        .await?
+        .click()
+        .await?;
+    logged(&gm, "turn_order").await?;
+    let (seq, _) = seqs(&gm).await?;
+    caught_up(&gm, seq).await?;
+    Ok((gm, seq))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gm_rewinds_by_clicking_and_the_hit_points_go_back() -> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    let server = TestServer::start().await?;
+    let (gm, start) = gm_in_battle(&mut driver, server.addr).await?;
+    let result = rewind_by_clicking(&gm, start).await;
+    if result.is_err() {
+        let _ = screenshot(&gm, "failure-rewind-gm").await;
+    }
+    let _ = gm.close().await;
+    server.stop().await;
+    result
+}
+
+/// The current turn's combatant on a page.
+async fn current(c: &Client) -> Result<Value> {
+    Ok(c.execute(
+        "const c = document.querySelector('#order li[aria-current]'); return c && c.dataset.id;",
+        vec![],
+    )
+    .await?)
+}
+
+/// Clicks the FIGHT policy's choice once and waits for its events; the new last seq.
+async fn fight_once(gm: &Client) -> Result<u64> {
+    let (seq, _) = seqs(gm).await?;
+    caught_up(gm, seq).await?;
+    let v = gm.execute(FIGHT, vec![]).await?;
+    let (Some(group), Some(label)) = (v[0].as_str(), v[1].as_str()) else {
+        bail!("no action for the combatant whose turn it is (seq {seq})");
+    };
+    click_action(gm, group, label).await?;
+    until(
+        gm,
+        "the command's events",
+        "const last = document.querySelector('#log li:last-child');
+         return !!last && Number(last.dataset.seq) > arguments[0];",
+        vec![json!(seq)],
+    )
+    .await?;
+    let (now, _) = seqs(gm).await?;
+    caught_up(gm, now).await?;
+    Ok(now)
+}
+
+async fn rewind_by_clicking(gm: &Client, start: u64) -> Result<()> {
+    let before = hit_points(gm).await?;
+    let turn = current(gm).await?;
+    // The GM fights until someone is hurt.
+    let mut clicks = 0;
+    while hit_points(gm).await? == before {
+        ensure!(clicks < 40, "no one was hurt in 40 clicks");
+        fight_once(gm).await?;
+        clicks += 1;
+    }
+    // The last line of the start's tick has a rewind button; Enter opens its confirm and the
+    // "Yes" takes the focus.
+    let button = wait_css(gm, &format!("#log li[data-seq=\"{start}\"] .rewind-button")).await?;
+    gm.execute(
+        "arguments[0].scrollIntoView({block: 'center'});",
+        vec![json!(button)],
+    )
+    .await?;
+    press_enter(&button).await?;
+    let focused = gm
+        .execute(
+            "return document.activeElement.dataset.confirm ?? null;",
+            vec![],
+        )
+        .await?;
+    ensure!(
+        focused == "yes",
+        "the confirm's Yes has not the focus: {focused}"
+    );
+    screenshot(gm, "24-rewind-confirm").await?;
+    wait_css(
+        gm,
+        &format!("#log li[data-seq=\"{start}\"] [data-confirm=\"yes\"]"),
+    )
+    .await?
+    .click()
+    .await?;
+    let line = text(gm, "#log li[data-kind=\"rewound\"]").await?;
+    ensure!(
+        line.contains("GM override") && line.contains(&format!("rewound to #{start}")),
+        "{line}"
+    );
+    until(
+        gm,
+        "the hit points as they were",
+        "return JSON.stringify([...document.querySelectorAll('#combatants article [data-hp]')].map(e => e.dataset.hp)) === arguments[0];",
+        vec![json!(before.to_string())],
+    )
+    .await?;
+    ensure!(
+        current(gm).await? == turn,
+        "the turn is not the start's again"
+    );
+
+    // One more command, then "Undo last" (keyboard: Enter, then Enter on Yes) goes back to the
+    // rewind's state: the same hit points and turn.
+    fight_once(gm).await?;
+    let undo = wait_css(gm, "#undo .undo-button").await?;
+    press_enter(&undo).await?;
+    let yes = wait_css(gm, "#undo [data-confirm=\"yes\"]").await?;
+    press_enter(&yes).await?;
+    until(
+        gm,
+        "the second rewind",
+        "return document.querySelectorAll('#log li[data-kind=\"rewound\"]').length === 2;",
+        vec![],
+    )
+    .await?;
+    let (seq, _) = seqs(gm).await?;
+    caught_up(gm, seq).await?;
+    ensure!(hit_points(gm).await? == before && current(gm).await? == turn);
+    gm.execute(
+        "document.querySelector('#log li[data-kind=\"rewound\"]').scrollIntoView({block: 'center'});",
+        vec![],
+    )
+    .await?;
+    screenshot(gm, "25-rewound").await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gm_hands_the_monsters_to_the_server_and_they_act_without_a_click() -> Result<()> {
+    let Some(mut driver) = Driver::start().await? else {
+        return Ok(());
+    };
+    let server = TestServer::start().await?;
+    let (gm, _) = gm_in_battle(&mut driver, server.addr).await?;
+    let result = monsters_by_the_server(&gm).await;
+    if result.is_err() {
+        let _ = screenshot(&gm, "failure-auto-play-gm").await;
+    }
+    let _ = gm.close().await;
+    server.stop().await;
+    result
+}
+
+/// Whether a monster's turn has ended on the GM's page.
+const MONSTER_TURN_ENDED: &str = r#"
+const monsters = [...document.querySelectorAll('#combatants article.side-monsters')].map(a => a.getAttribute('aria-label'));
+return [...document.querySelectorAll('#log li[data-kind="turn_ended"]')]
+  .some(li => monsters.some(m => li.textContent.includes(`${m} ends the turn.`)));
+"#;
+
+async fn monsters_by_the_server(gm: &Client) -> Result<()> {
+    wait_css(gm, "#gm-tools details.gm-tools summary")
+        .await?
+        .click()
+        .await?;
+    set_values(
+        gm,
+        &[
+            ("gm-auto_play-side", json!("monsters")),
+            ("gm-auto_play-on", json!(true)),
+        ],
+    )
+    .await?;
+    wait_css(gm, "#gm-auto_play-send").await?.click().await?;
+    let line = text(gm, "#log li[data-kind=\"auto_play_set\"]").await?;
+    ensure!(line.contains("GM: the server now plays"), "{line}");
+    // The GM clicks only for the heroes; the monsters' turns pass by themselves.
+    let mut clicks = 0;
+    while gm.execute(MONSTER_TURN_ENDED, vec![]).await? != true {
+        ensure!(
+            clicks < 30,
+            "no monster's turn ended in 30 of the heroes' clicks"
+        );
+        let side = until(
+            gm,
+            "a hero's turn or a monster's turn ended",
+            &format!(
+                "const done = (() => {{ {MONSTER_TURN_ENDED} }})();
+                 if (done) return 'done';
+                 const c = document.querySelector('#order li[aria-current]');
+                 const hero = c && c.classList.contains('side-heroes')
+                   && document.querySelector(`#actions section.actor[data-actor=\"${{c.dataset.id}}\"]`);
+                 return hero ? 'hero' : null;"
+            ),
+            vec![],
+        )
+        .await?;
+        if side == "hero" {
+            fight_once(gm).await?;
+            clicks += 1;
+        }
+    }
+    gm.execute(
+        "document.querySelector('#log li:last-child').scrollIntoView({block: 'center'});",
+        vec![],
+    )
+    .await?;
+    screenshot(gm, "26-auto-play").await?;
+    Ok(())
 }

@@ -87,6 +87,16 @@ const ASSETS: &[Asset] = &[
         body: include_str!("../../web/dist/gmtools.js"),
     },
     Asset {
+        path: "/chat.js",
+        content_type: JS,
+        body: include_str!("../../web/dist/chat.js"),
+    },
+    Asset {
+        path: "/rewind.js",
+        content_type: JS,
+        body: include_str!("../../web/dist/rewind.js"),
+    },
+    Asset {
         path: "/map.js",
         content_type: JS,
         body: include_str!("../../web/dist/map.js"),

@@ -52,10 +52,44 @@ export const TOOLS = [
             { name: "far_away", label: "Far away", kind: "checkbox" },
         ],
     },
+    {
+        command: "auto_play",
+        title: "The server plays",
+        help: "Hand the ticked combatants, or a whole side, to the server's own play: it acts for them whenever they may. Untick “Hand over” to take them back.",
+        rulesets: ["13th-age", "orcus"],
+        fields: [
+            { name: "combatants", label: "Combatants", kind: "combatants" },
+            { name: "side", label: "Or a whole side", kind: "select", options: ["", "heroes", "monsters"], labels: ["—", "heroes", "monsters"], optional: true },
+            { name: "on", label: "Hand over", kind: "checkbox", initial: "true" },
+        ],
+    },
+    {
+        command: "assign_combatant",
+        title: "Give a combatant to a seat",
+        help: "That player alone then commands it; choose the GM to take it back.",
+        rulesets: ["*"],
+        fields: [
+            { name: "combatant", label: "Combatant", kind: "combatant" },
+            { name: "seat", label: "To", kind: "seat", optional: true, none: "GM (no seat)" },
+        ],
+    },
+    {
+        command: "reissue_token",
+        title: "New link for a seat",
+        help: "For a player who lost their link: the old link stops working, and the new one appears in the log for you to send.",
+        rulesets: ["*"],
+        fields: [{ name: "seat", label: "Seat", kind: "seat" }],
+    },
 ];
+/** Whether a tool works in a ruleset. */
+export function toolFits(tool, ruleset) {
+    return tool.rulesets.includes("*") || tool.rulesets.includes(ruleset);
+}
 function fieldValue(f, raw) {
     if (f.kind === "checkbox")
         return raw === true;
+    if (f.kind === "combatants")
+        return Array.isArray(raw) ? raw : [];
     const text = typeof raw === "string" ? raw.trim() : "";
     if (text === "") {
         if (f.optional)
@@ -83,7 +117,7 @@ function input(tool, f) {
     const attrs = { id, name: f.name, "data-kind": f.kind };
     switch (f.kind) {
         case "checkbox":
-            return h("input", { ...attrs, type: "checkbox" });
+            return h("input", { ...attrs, type: "checkbox", checked: f.initial === "true" });
         case "number":
             return h("input", { ...attrs, type: "number", step: 1, min: f.min, max: f.max, value: f.initial ?? "", inputmode: "numeric" });
         case "text":
@@ -91,11 +125,17 @@ function input(tool, f) {
         case "select":
             return h("select", attrs, (f.options ?? []).map((o, i) => h("option", { value: o }, f.labels?.[i] ?? words(o))));
         case "combatant":
-            return h("select", { ...attrs, "data-optional": f.optional ? "true" : null });
+        case "seat":
+            return h("select", { ...attrs, "data-optional": f.optional ? "true" : null, "data-none": f.none ?? null });
+        case "combatants":
+            return h("div", { id, class: "ticks", "data-kind": f.kind, "data-name": f.name, role: "group", "aria-labelledby": `${id}-l` });
     }
 }
 function row(tool, f) {
     const id = `gm-${tool.command}-${f.name}`;
+    if (f.kind === "combatants") {
+        return h("div", { class: "tool-field kind-combatants" }, h("span", { id: `${id}-l`, class: "label" }, f.label), input(tool, f));
+    }
     const label = h("label", { for: id }, f.label, f.optional ? h("span", { class: "muted" }, " (optional)") : null);
     return h("div", { class: `tool-field kind-${f.kind}` }, f.kind === "checkbox" ? [input(tool, f), label] : [label, input(tool, f)]);
 }
@@ -103,6 +143,10 @@ function valuesOf(form) {
     const out = {};
     for (const el of form.querySelectorAll("[name]")) {
         out[el.name] = el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : el.value;
+    }
+    for (const group of form.querySelectorAll(".ticks[data-name]")) {
+        const ticked = [...group.querySelectorAll("input:checked")].map((i) => i.value);
+        out[group.dataset["name"] ?? ""] = ticked;
     }
     return out;
 }
@@ -142,29 +186,56 @@ async function submit(tool, form, answer, send) {
             button.disabled = false;
     }
 }
-/** Fills the combatant choices from the view, keeping what is chosen. */
-function refreshCombatants(box, view) {
-    for (const sel of box.querySelectorAll("select[data-kind=\"combatant\"]")) {
-        const was = sel.value;
-        const none = sel.dataset["optional"] === "true" ? [h("option", { value: "" }, "—")] : [];
-        fill(sel, none, view.combatants.map((c) => h("option", { value: c.id }, c.name)));
-        if ([...sel.options].some((o) => o.value === was))
-            sel.value = was;
-    }
+/** Whether an element already shows these choices (rebuilding it would lose the focus). */
+function unchanged(el, options) {
+    const key = JSON.stringify(options);
+    if (el.dataset["choices"] === key)
+        return true;
+    el.dataset["choices"] = key;
+    return false;
+}
+/** Fills a select's choices, keeping what is chosen. */
+function choices(sel, options) {
+    if (unchanged(sel, options))
+        return;
+    const was = sel.value;
+    const none = sel.dataset["optional"] === "true" ? [h("option", { value: "" }, sel.dataset["none"] ?? "—")] : [];
+    fill(sel, none, options.map(([value, label]) => h("option", { value }, label)));
+    if ([...sel.options].some((o) => o.value === was))
+        sel.value = was;
+}
+/** Fills the combatant and seat choices from the view and the seats, keeping what is chosen. */
+function refreshChoices(box, view, seats) {
+    const fighters = view.combatants.map((c) => [c.id, c.name]);
+    for (const sel of box.querySelectorAll("select[data-kind=\"combatant\"]"))
+        choices(sel, fighters);
+    for (const sel of box.querySelectorAll("select[data-kind=\"seat\"]"))
+        choices(sel, seats.map((s) => [s, s]));
+    for (const group of box.querySelectorAll(".ticks[data-kind=\"combatants\"]"))
+        ticks(group, fighters);
+}
+/** A group of checkboxes, one per combatant, keeping what is ticked. */
+function ticks(group, fighters) {
+    if (unchanged(group, fighters))
+        return;
+    const ticked = new Set([...group.querySelectorAll("input:checked")].map((i) => i.value));
+    const id = group.id;
+    fill(group, fighters.map(([value, label], i) => h("label", { class: "tick", for: `${id}-${i}` }, h("input", { type: "checkbox", id: `${id}-${i}`, value, checked: ticked.has(value) }), label)));
 }
 /** The GM's tools for the session's ruleset, in `box` (hidden for other seats). The forms are
- * built once per ruleset, so what the GM typed survives the view's updates. */
+ * built once per ruleset, so what the GM typed survives the view's updates. `seats` are the
+ * player seats' names. */
 export function gmTools(box, send) {
     let builtFor = null;
-    return (view, isGm) => {
-        const tools = view ? TOOLS.filter((t) => t.rulesets.includes(view.ruleset)) : [];
+    return (view, isGm, seats) => {
+        const tools = view ? TOOLS.filter((t) => toolFits(t, view.ruleset)) : [];
         box.hidden = !isGm || !view || tools.length === 0;
         if (box.hidden || !view)
             return;
         if (builtFor !== view.ruleset) {
             builtFor = view.ruleset;
-            fill(box, h("details", { class: "gm-tools" }, h("summary", {}, "GM tools"), h("p", { class: "help" }, "Commands with a free amount or text, which the buttons cannot list."), tools.map((t) => toolForm(t, send))));
+            fill(box, h("details", { class: "gm-tools" }, h("summary", {}, "GM tools"), h("p", { class: "help" }, "What the buttons cannot list: free amounts and text, the server's own play, the seats."), tools.map((t) => toolForm(t, send))));
         }
-        refreshCombatants(box, view);
+        refreshChoices(box, view, seats);
     };
 }

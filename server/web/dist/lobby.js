@@ -27,6 +27,14 @@ export function seatLink(token, title) {
     const q = new URLSearchParams({ token, title });
     return `${location.origin}${location.pathname}#/table?${q.toString()}`;
 }
+/** A button that copies `link` to the clipboard (or says to copy it by hand). */
+export function copyButton(link) {
+    const copy = h("button", { type: "button", class: "small", "aria-label": "Copy the link" }, "Copy");
+    copy.addEventListener("click", () => {
+        void navigator.clipboard?.writeText(link).then(() => (copy.textContent = "Copied"), () => (copy.textContent = "Select and copy the link"));
+    });
+    return copy;
+}
 function authHeaders(key) {
     return key ? { Authorization: `Bearer ${key}` } : {};
 }
@@ -100,11 +108,7 @@ export function lobby(root) {
     const showSeats = (c) => {
         const seat = (who, what, token) => {
             const link = seatLink(token, c.title);
-            const copy = h("button", { type: "button", class: "small" }, "Copy");
-            copy.addEventListener("click", () => {
-                void navigator.clipboard?.writeText(link).then(() => (copy.textContent = "Copied"), () => (copy.textContent = "Select and copy the link"));
-            });
-            return h("li", {}, h("strong", {}, who), what ? h("span", { class: "muted" }, ` ${what}`) : null, h("br"), h("a", { href: link, "data-seat": who }, link), " ", copy);
+            return h("li", {}, h("strong", {}, who), what ? h("span", { class: "muted" }, ` ${what}`) : null, h("br"), h("a", { href: link, "data-seat": who }, link), " ", copyButton(link));
         };
         fill(created, h("h3", {}, `${c.title} (${c.ruleset}) is ready`), h("p", {}, "Send each player their own link: the token in it is their seat. Keep the GM's link to yourself."), h("ul", { class: "seats" }, seat("gm", "the game master: every command, the full view", c.tokens.gm), c.tokens.players.map((p) => seat(`player:${p.name}`, `controls ${p.controls.join(", ")}`, p.token)), seat("spectator", "watches the public view", c.tokens.spectator)));
     };

@@ -90,8 +90,85 @@ export function describeDuration(d, name, source) {
             return words(k);
     }
 }
+/** A seat as the log names it. */
+export function seatName(seat) {
+    return seat === "gm" ? "GM" : seat.player;
+}
+function recipient(to) {
+    if (to === "table")
+        return "the table";
+    if (to === "gm")
+        return "the GM";
+    return to.player;
+}
+/** A chat line: who to whom, and the text unless it is not for this audience. */
+function chatText(from, to, text) {
+    const who = seatName(from);
+    if (text === null)
+        return `${who} whispers to ${recipient(to)} (private).`;
+    if (to === "table")
+        return `${who}: ${text}`;
+    if (to === "gm" && from === "gm")
+        return `GM's note: ${text}`;
+    return `${who} to ${recipient(to)} (private): ${text}`;
+}
+const SEEN_BY = { public: "", gm: " (seen by the roller and the GM)", blind: " (blind: the GM only)" };
+/** A free roll: who rolled what for what, and the total unless it is hidden from this audience. */
+function freeRollText(by, dice, label, visibility, roll) {
+    const what = `${seatName(by)} rolls ${dice}${label ? ` for ${label}` : ""}`;
+    if (roll === null)
+        return `${what}${SEEN_BY[visibility] ?? ""}: the result is hidden.`;
+    return `${what}: ${roll.total}${SEEN_BY[visibility] ?? ""}.`;
+}
+/** The GM's own moves (the server's play, seats, a rewind), each marked "GM". */
+function gmText(kind, b, name) {
+    switch (kind) {
+        case "rewound":
+            return `GM override: the fight is rewound to #${String(b["to_seq"])} (the end of tick ${String(b["to_tick"])}). Later dice are new draws.`;
+        case "auto_play_set":
+            return b["on"]
+                ? `GM: the server now plays ${list(b["combatants"], name)}.`
+                : `GM: the server no longer plays ${list(b["combatants"], name)}.`;
+        case "combatant_assigned":
+            return b["seat"] === null || b["seat"] === undefined
+                ? `GM: ${name(String(b["combatant"]))} is the GM's again.`
+                : `GM: ${name(String(b["combatant"]))} now belongs to ${String(b["seat"])}'s seat.`;
+        case "token_reissued":
+            return `GM: ${String(b["seat"])}'s seat has a new link; the old one no longer works.`;
+        default:
+            return null;
+    }
+}
 /** Narrates one event. `name` turns a combatant id into its name. */
 export function narrate(event, names) {
+    const talk = narrateTalk(event);
+    if (talk)
+        return talk;
+    const [kind, b] = variant(event);
+    const gm = gmText(kind, b, names.combatant);
+    if (gm !== null) {
+        const token = kind === "token_reissued" && typeof b["token"] === "string" ? { seat: String(b["seat"]), token: b["token"] } : null;
+        return { kind, text: gm, rolls: [], hidden: false, secret: null, gm: true, seatToken: token };
+    }
+    return narrateGame(event, names);
+}
+/** A chat line or a free roll, or null for any other event. */
+function narrateTalk(event) {
+    if (typeof event !== "object")
+        return null;
+    const base = { rolls: [], secret: null, gm: false, seatToken: null };
+    if ("chatted" in event) {
+        const c = event.chatted;
+        return { ...base, kind: "chatted", text: chatText(c.from, c.to, c.text), hidden: c.text === null };
+    }
+    if ("free_rolled" in event) {
+        const r = event.free_rolled;
+        const text = freeRollText(r.by, r.dice, r.label, r.visibility, r.roll);
+        return { ...base, kind: "free_rolled", text, rolls: r.roll ? [r.roll] : [], hidden: r.roll === null };
+    }
+    return null;
+}
+function narrateGame(event, names) {
     const name = names.combatant;
     const [kind, b] = variant(event);
     const attack = (actorField) => names.attack(String(b[actorField]), String(b["attack"]));
@@ -197,7 +274,7 @@ export function narrate(event, names) {
         default:
             text = generic(kind, b, name);
     }
-    return { kind, text, rolls, hidden, secret };
+    return { kind, text, rolls, hidden, secret, gm: false, seatToken: null };
 }
 /** A roll as the dice log shows it: the expression, every die's face (dropped ones struck
  * through), the modifier and the total. */

@@ -3,8 +3,10 @@
 // legal actions, and tells the events as the narrative and dice log.
 import { CommandRejected, FrayClient, } from "./client.js";
 import { fill, h, variant, words } from "./dom.js";
-import { operatorKey } from "./lobby.js";
+import { copyButton, operatorKey, seatLink } from "./lobby.js";
 import { gmTools } from "./gmtools.js";
+import { fetchSeats, talkPanel } from "./chat.js";
+import { confirmButton, rewindControl, Ticks } from "./rewind.js";
 import { mapPanel } from "./map.js";
 import { drawPositions, hasAbstractPositions } from "./positions.js";
 import { describeDuration, describeEffectKind, narrate, rollElement } from "./narrate.js";
@@ -37,6 +39,8 @@ export function table(root, token, givenTitle) {
     const toolsBox = h("section", { id: "gm-tools", class: "gm-tools-box", hidden: true, "aria-label": "GM tools" });
     const notice = h("p", { id: "notice", class: "notice", role: "alert", hidden: true });
     const logList = h("ol", { id: "log", class: "log", "aria-live": "polite", "aria-relevant": "additions" });
+    const talkBox = h("section", { id: "talk", class: "talk", hidden: true });
+    const undoBox = h("div", { id: "undo", class: "undo", hidden: true });
     const verify = h("div", { id: "verify", class: "verify" });
     let role = null;
     let welcome = null;
@@ -45,6 +49,8 @@ export function table(root, token, givenTitle) {
     let busy = false;
     const open = new Set();
     const backlog = [];
+    const ticks = new Ticks();
+    let seats = [];
     const byId = new Map();
     const name = (id) => byId.get(id)?.name ?? id;
     const names = {
@@ -199,6 +205,7 @@ export function table(root, token, givenTitle) {
     });
     const renderGrid = () => grid.render(view, actions);
     const renderTools = gmTools(toolsBox, (c) => client.send(c));
+    const talk = talkPanel(talkBox, (c) => client.send(c));
     const renderPositions = () => {
         positionsBox.hidden = !view || !hasAbstractPositions(view);
         if (!view || positionsBox.hidden)
@@ -328,18 +335,43 @@ export function table(root, token, givenTitle) {
         return details;
     };
     // ----- the log -----
-    const addLine = (seq, line) => {
+    // The GM's copy of a reissued token: the seat's new link, to copy and send.
+    const newLink = (line) => {
+        if (!line.seatToken)
+            return null;
+        const link = seatLink(line.seatToken.token, title.textContent ?? "Fray");
+        return h("div", { class: "new-link" }, `New link for ${line.seatToken.seat}: `, h("a", { href: link, "data-seat-link": line.seatToken.seat }, link), " ", copyButton(link));
+    };
+    const rewind = (seq) => void send({ rewind_to: { seq } }, "The rewind");
+    const addLine = (e, line) => {
         const nearBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
+        const gm = role === "gm";
+        const sameTick = ticks.see(e.seq, e.tick);
+        if (sameTick !== null)
+            logList.querySelector(`li[data-seq="${sameTick}"] .rewind`)?.remove();
         logList.append(h("li", {
-            class: `ev ev-${line.kind}${line.hidden ? " secret" : ""}`,
-            "data-seq": seq,
+            class: `ev ev-${line.kind}${line.hidden ? " secret" : ""}${line.gm ? " gm-line" : ""}`,
+            "data-seq": e.seq,
+            "data-tick": e.tick,
             "data-kind": line.kind,
             "data-secret-result": line.secret,
-        }, h("span", { class: "seq" }, `#${seq}`), " ", line.text, line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(rollElement)) : null));
+        }, gm ? rewindControl(e.seq, rewind) : null, h("span", { class: "seq" }, `#${e.seq}`), " ", line.gm ? [h("span", { class: "badge gm-badge", "aria-hidden": "true" }, "GM"), " "] : null, line.text, line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(rollElement)) : null, gm ? newLink(line) : null));
         while (logList.childElementCount > MAX_LOG)
             logList.firstElementChild?.remove();
         if (nearBottom)
             logList.scrollTop = logList.scrollHeight;
+        if (line.kind === "chatted" || line.kind === "free_rolled")
+            talk.add(e.seq, line);
+        renderUndo();
+    };
+    // "Undo last": back to the end of the tick before the last one.
+    const renderUndo = () => {
+        const target = ticks.undoTarget();
+        undoBox.hidden = role !== "gm" || target === null;
+        if (undoBox.hidden || target === null || undoBox.dataset["target"] === String(target))
+            return;
+        undoBox.dataset["target"] = String(target);
+        fill(undoBox, confirmButton("Undo last", `Undo the last command (rewind to #${target})`, `Rewind to #${target}?`, () => rewind(target), "small undo-button"));
     };
     const onEvent = (e) => {
         // Names come from the view: events before the first view wait for it.
@@ -347,7 +379,7 @@ export function table(root, token, givenTitle) {
             backlog.push(e);
             return;
         }
-        addLine(e.seq, narrate(e.event, names));
+        addLine(e, narrate(e.event, names));
     };
     const renderVerify = () => {
         if (!welcome)
@@ -380,13 +412,18 @@ export function table(root, token, givenTitle) {
             title.textContent = givenTitle ?? `Fray · ${w.ruleset}`;
             document.title = `Fray · ${roleText(w.role)} · ${w.session}`;
             renderVerify();
+            talk.show(w.role);
             if (givenTitle === null)
                 void findTitle(w.session);
+            if (w.role !== "spectator")
+                void learnSeats(w.session);
         },
         view: (v, seq) => {
             view = v;
             tableRoot.dataset["viewSeq"] = String(seq);
             tableRoot.dataset["phase"] = v.phase;
+            // Once the seed is revealed the server refuses any rewind: the controls go.
+            tableRoot.dataset["revealed"] = String(v.seed_revealed);
             byId.clear();
             for (const c of combatants(v))
                 byId.set(c.id, c);
@@ -396,9 +433,9 @@ export function table(root, token, givenTitle) {
             renderGrid();
             renderPositions();
             renderExploration();
-            renderTools(view, role === "gm");
+            renderTools(view, role === "gm", seats);
             for (const e of backlog.splice(0))
-                addLine(e.seq, narrate(e.event, names));
+                addLine(e, narrate(e.event, names));
             renderActions();
         },
         legalActions: (a) => {
@@ -413,6 +450,11 @@ export function table(root, token, givenTitle) {
             status.dataset["state"] = st;
         },
     });
+    const learnSeats = async (session) => {
+        seats = await fetchSeats(session, token);
+        talk.seats(seats);
+        renderTools(view, role === "gm", seats);
+    };
     const findTitle = async (session) => {
         try {
             const key = operatorKey();
@@ -428,7 +470,7 @@ export function table(root, token, givenTitle) {
             // The title is a nicety: the session id stays.
         }
     };
-    fill(tableRoot, h("header", { class: "top" }, h("a", { href: "#/", class: "home", "aria-label": "Lobby" }, "⌂"), title, who, status), round, h("div", { class: "columns" }, h("div", { class: "left" }, h("section", { "aria-labelledby": "order-h" }, h("h2", { id: "order-h" }, "Initiative"), order), gridBox, positionsBox, exploreBox, h("section", { "aria-labelledby": "cards-h" }, h("h2", { id: "cards-h" }, "Combatants"), cards)), h("div", { class: "right" }, h("section", { "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, "Actions"), notice, actionsBox), toolsBox, h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Narrative and dice"), logList), verify)));
+    fill(tableRoot, h("header", { class: "top" }, h("a", { href: "#/", class: "home", "aria-label": "Lobby" }, "⌂"), title, who, status), round, h("div", { class: "columns" }, h("div", { class: "left" }, h("section", { "aria-labelledby": "order-h" }, h("h2", { id: "order-h" }, "Initiative"), order), gridBox, positionsBox, exploreBox, h("section", { "aria-labelledby": "cards-h" }, h("h2", { id: "cards-h" }, "Combatants"), cards)), h("div", { class: "right" }, h("section", { "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, "Actions"), notice, actionsBox), toolsBox, talkBox, h("section", { "aria-labelledby": "log-h" }, h("div", { class: "log-head" }, h("h2", { id: "log-h" }, "Narrative and dice"), undoBox), logList), verify)));
     fill(root, tableRoot);
     client.connect().catch((e) => showNotice(`Cannot join: ${String(e)}`));
     return () => client.close();

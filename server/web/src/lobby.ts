@@ -58,6 +58,18 @@ export function seatLink(token: string, title: string): string {
   return `${location.origin}${location.pathname}#/table?${q.toString()}`;
 }
 
+/** A button that copies `link` to the clipboard (or says to copy it by hand). */
+export function copyButton(link: string): HTMLElement {
+  const copy = h("button", { type: "button", class: "small", "aria-label": "Copy the link" }, "Copy");
+  copy.addEventListener("click", () => {
+    void navigator.clipboard?.writeText(link).then(
+      () => (copy.textContent = "Copied"),
+      () => (copy.textContent = "Select and copy the link"),
+    );
+  });
+  return copy;
+}
+
 function authHeaders(key: string): HeadersInit {
   return key ? { Authorization: `Bearer ${key}` } : {};
 }
@@ -164,13 +176,6 @@ export function lobby(root: HTMLElement): void {
   const showSeats = (c: Created) => {
     const seat = (who: string, what: string, token: string) => {
       const link = seatLink(token, c.title);
-      const copy = h("button", { type: "button", class: "small" }, "Copy");
-      copy.addEventListener("click", () => {
-        void navigator.clipboard?.writeText(link).then(
-          () => (copy.textContent = "Copied"),
-          () => (copy.textContent = "Select and copy the link"),
-        );
-      });
       return h(
         "li",
         {},
@@ -179,7 +184,7 @@ export function lobby(root: HTMLElement): void {
         h("br"),
         h("a", { href: link, "data-seat": who }, link),
         " ",
-        copy,
+        copyButton(link),
       );
     };
     fill(

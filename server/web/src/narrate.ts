@@ -2,7 +2,7 @@
 // it carries. The page never folds events into state (the server's view does that); this only
 // tells what happened.
 
-import type { Effect, EffectDuration, EffectKind, GameEvent, Roll } from "./client.js";
+import type { ChatTo, Effect, EffectDuration, EffectKind, GameEvent, Roll, Seat } from "./client.js";
 import { h, variant, words } from "./dom.js";
 
 export type { Roll };
@@ -17,6 +17,10 @@ export interface Line {
   hidden: boolean;
   /** A secret roll's result, when this audience sees it (the GM's): `success` or `failure`. */
   secret: "success" | "failure" | null;
+  /** The GM changed the table itself (a rewind, the server's play, a seat): marked as such. */
+  gm: boolean;
+  /** The GM's copy of a reissued token: the seat and its new token, for a link. */
+  seatToken: { seat: string; token: string } | null;
 }
 
 /** Names for ids: a combatant's, and an attack's of a combatant's stat block. */
@@ -118,8 +122,85 @@ export function describeDuration(d: EffectDuration, name: Name, source: string):
   }
 }
 
+/** A seat as the log names it. */
+export function seatName(seat: Seat): string {
+  return seat === "gm" ? "GM" : seat.player;
+}
+
+function recipient(to: ChatTo): string {
+  if (to === "table") return "the table";
+  if (to === "gm") return "the GM";
+  return to.player;
+}
+
+/** A chat line: who to whom, and the text unless it is not for this audience. */
+function chatText(from: Seat, to: ChatTo, text: string | null): string {
+  const who = seatName(from);
+  if (text === null) return `${who} whispers to ${recipient(to)} (private).`;
+  if (to === "table") return `${who}: ${text}`;
+  if (to === "gm" && from === "gm") return `GM's note: ${text}`;
+  return `${who} to ${recipient(to)} (private): ${text}`;
+}
+
+const SEEN_BY: Record<string, string> = { public: "", gm: " (seen by the roller and the GM)", blind: " (blind: the GM only)" };
+
+/** A free roll: who rolled what for what, and the total unless it is hidden from this audience. */
+function freeRollText(by: Seat, dice: string, label: string | null, visibility: string, roll: Roll | null): string {
+  const what = `${seatName(by)} rolls ${dice}${label ? ` for ${label}` : ""}`;
+  if (roll === null) return `${what}${SEEN_BY[visibility] ?? ""}: the result is hidden.`;
+  return `${what}: ${roll.total}${SEEN_BY[visibility] ?? ""}.`;
+}
+
+/** The GM's own moves (the server's play, seats, a rewind), each marked "GM". */
+function gmText(kind: string, b: Record<string, unknown>, name: Name): string | null {
+  switch (kind) {
+    case "rewound":
+      return `GM override: the fight is rewound to #${String(b["to_seq"])} (the end of tick ${String(b["to_tick"])}). Later dice are new draws.`;
+    case "auto_play_set":
+      return b["on"]
+        ? `GM: the server now plays ${list(b["combatants"], name)}.`
+        : `GM: the server no longer plays ${list(b["combatants"], name)}.`;
+    case "combatant_assigned":
+      return b["seat"] === null || b["seat"] === undefined
+        ? `GM: ${name(String(b["combatant"]))} is the GM's again.`
+        : `GM: ${name(String(b["combatant"]))} now belongs to ${String(b["seat"])}'s seat.`;
+    case "token_reissued":
+      return `GM: ${String(b["seat"])}'s seat has a new link; the old one no longer works.`;
+    default:
+      return null;
+  }
+}
+
 /** Narrates one event. `name` turns a combatant id into its name. */
 export function narrate(event: GameEvent, names: Names): Line {
+  const talk = narrateTalk(event);
+  if (talk) return talk;
+  const [kind, b] = variant(event);
+  const gm = gmText(kind, b, names.combatant);
+  if (gm !== null) {
+    const token = kind === "token_reissued" && typeof b["token"] === "string" ? { seat: String(b["seat"]), token: b["token"] } : null;
+    return { kind, text: gm, rolls: [], hidden: false, secret: null, gm: true, seatToken: token };
+  }
+  return narrateGame(event, names);
+}
+
+/** A chat line or a free roll, or null for any other event. */
+function narrateTalk(event: GameEvent): Line | null {
+  if (typeof event !== "object") return null;
+  const base = { rolls: [] as Roll[], secret: null, gm: false, seatToken: null };
+  if ("chatted" in event) {
+    const c = event.chatted;
+    return { ...base, kind: "chatted", text: chatText(c.from, c.to, c.text), hidden: c.text === null };
+  }
+  if ("free_rolled" in event) {
+    const r = event.free_rolled;
+    const text = freeRollText(r.by, r.dice, r.label, r.visibility, r.roll);
+    return { ...base, kind: "free_rolled", text, rolls: r.roll ? [r.roll] : [], hidden: r.roll === null };
+  }
+  return null;
+}
+
+function narrateGame(event: GameEvent, names: Names): Line {
   const name = names.combatant;
   const [kind, b] = variant(event);
   const attack = (actorField: string) => names.attack(String(b[actorField]), String(b["attack"]));
@@ -224,7 +305,7 @@ export function narrate(event: GameEvent, names: Names): Line {
     default:
       text = generic(kind, b, name);
   }
-  return { kind, text, rolls, hidden, secret };
+  return { kind, text, rolls, hidden, secret, gm: false, seatToken: null };
 }
 
 /** A roll as the dice log shows it: the expression, every die's face (dropped ones struck

@@ -14,8 +14,10 @@ import {
   type Welcome,
 } from "./client.js";
 import { fill, h, variant, words } from "./dom.js";
-import { operatorKey } from "./lobby.js";
+import { copyButton, operatorKey, seatLink } from "./lobby.js";
 import { gmTools } from "./gmtools.js";
+import { fetchSeats, talkPanel } from "./chat.js";
+import { confirmButton, rewindControl, Ticks } from "./rewind.js";
 import { mapPanel } from "./map.js";
 import { drawPositions, hasAbstractPositions } from "./positions.js";
 import { describeDuration, describeEffectKind, narrate, rollElement, type Line } from "./narrate.js";
@@ -53,6 +55,8 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
   const toolsBox = h("section", { id: "gm-tools", class: "gm-tools-box", hidden: true, "aria-label": "GM tools" });
   const notice = h("p", { id: "notice", class: "notice", role: "alert", hidden: true });
   const logList = h("ol", { id: "log", class: "log", "aria-live": "polite", "aria-relevant": "additions" });
+  const talkBox = h("section", { id: "talk", class: "talk", hidden: true });
+  const undoBox = h("div", { id: "undo", class: "undo", hidden: true });
   const verify = h("div", { id: "verify", class: "verify" });
 
   let role: Role | null = null;
@@ -62,6 +66,8 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
   let busy = false;
   const open = new Set<string>();
   const backlog: EventMessage[] = [];
+  const ticks = new Ticks();
+  let seats: string[] = [];
 
   const byId = new Map<string, Combatant>();
   const name = (id: string) => byId.get(id)?.name ?? id;
@@ -313,6 +319,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
   });
   const renderGrid = () => grid.render(view, actions);
   const renderTools = gmTools(toolsBox, (c) => client.send(c));
+  const talk = talkPanel(talkBox, (c) => client.send(c));
 
   const renderPositions = () => {
     positionsBox.hidden = !view || !hasAbstractPositions(view);
@@ -505,25 +512,59 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
 
   // ----- the log -----
 
-  const addLine = (seq: number, line: Line) => {
+  // The GM's copy of a reissued token: the seat's new link, to copy and send.
+  const newLink = (line: Line) => {
+    if (!line.seatToken) return null;
+    const link = seatLink(line.seatToken.token, title.textContent ?? "Fray");
+    return h(
+      "div",
+      { class: "new-link" },
+      `New link for ${line.seatToken.seat}: `,
+      h("a", { href: link, "data-seat-link": line.seatToken.seat }, link),
+      " ",
+      copyButton(link),
+    );
+  };
+
+  const rewind = (seq: number) => void send({ rewind_to: { seq } } as Command, "The rewind");
+
+  const addLine = (e: EventMessage, line: Line) => {
     const nearBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
+    const gm = role === "gm";
+    const sameTick = ticks.see(e.seq, e.tick);
+    if (sameTick !== null) logList.querySelector(`li[data-seq="${sameTick}"] .rewind`)?.remove();
     logList.append(
       h(
         "li",
         {
-          class: `ev ev-${line.kind}${line.hidden ? " secret" : ""}`,
-          "data-seq": seq,
+          class: `ev ev-${line.kind}${line.hidden ? " secret" : ""}${line.gm ? " gm-line" : ""}`,
+          "data-seq": e.seq,
+          "data-tick": e.tick,
           "data-kind": line.kind,
           "data-secret-result": line.secret,
         },
-        h("span", { class: "seq" }, `#${seq}`),
+        gm ? rewindControl(e.seq, rewind) : null,
+        h("span", { class: "seq" }, `#${e.seq}`),
         " ",
+        line.gm ? [h("span", { class: "badge gm-badge", "aria-hidden": "true" }, "GM"), " "] : null,
         line.text,
         line.rolls.length ? h("div", { class: "rolls" }, line.rolls.map(rollElement)) : null,
+        gm ? newLink(line) : null,
       ),
     );
     while (logList.childElementCount > MAX_LOG) logList.firstElementChild?.remove();
     if (nearBottom) logList.scrollTop = logList.scrollHeight;
+    if (line.kind === "chatted" || line.kind === "free_rolled") talk.add(e.seq, line);
+    renderUndo();
+  };
+
+  // "Undo last": back to the end of the tick before the last one.
+  const renderUndo = () => {
+    const target = ticks.undoTarget();
+    undoBox.hidden = role !== "gm" || target === null;
+    if (undoBox.hidden || target === null || undoBox.dataset["target"] === String(target)) return;
+    undoBox.dataset["target"] = String(target);
+    fill(undoBox, confirmButton("Undo last", `Undo the last command (rewind to #${target})`, `Rewind to #${target}?`, () => rewind(target), "small undo-button"));
   };
 
   const onEvent = (e: EventMessage) => {
@@ -532,7 +573,7 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
       backlog.push(e);
       return;
     }
-    addLine(e.seq, narrate(e.event, names));
+    addLine(e, narrate(e.event, names));
   };
 
   const renderVerify = () => {
@@ -586,12 +627,16 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
         title.textContent = givenTitle ?? `Fray · ${w.ruleset}`;
         document.title = `Fray · ${roleText(w.role)} · ${w.session}`;
         renderVerify();
+        talk.show(w.role);
         if (givenTitle === null) void findTitle(w.session);
+        if (w.role !== "spectator") void learnSeats(w.session);
       },
       view: (v, seq) => {
         view = v;
         tableRoot.dataset["viewSeq"] = String(seq);
         tableRoot.dataset["phase"] = v.phase;
+        // Once the seed is revealed the server refuses any rewind: the controls go.
+        tableRoot.dataset["revealed"] = String(v.seed_revealed);
         byId.clear();
         for (const c of combatants(v)) byId.set(c.id, c);
         renderHeader();
@@ -600,8 +645,8 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
         renderGrid();
         renderPositions();
         renderExploration();
-        renderTools(view, role === "gm");
-        for (const e of backlog.splice(0)) addLine(e.seq, narrate(e.event, names));
+        renderTools(view, role === "gm", seats);
+        for (const e of backlog.splice(0)) addLine(e, narrate(e.event, names));
         renderActions();
       },
       legalActions: (a) => {
@@ -617,6 +662,12 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
       },
     },
   );
+
+  const learnSeats = async (session: string) => {
+    seats = await fetchSeats(session, token);
+    talk.seats(seats);
+    renderTools(view, role === "gm", seats);
+  };
 
   const findTitle = async (session: string) => {
     try {
@@ -659,7 +710,8 @@ export function table(root: HTMLElement, token: string, givenTitle: string | nul
           { class: "right" },
           h("section", { "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, "Actions"), notice, actionsBox),
           toolsBox,
-          h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Narrative and dice"), logList),
+          talkBox,
+          h("section", { "aria-labelledby": "log-h" }, h("div", { class: "log-head" }, h("h2", { id: "log-h" }, "Narrative and dice"), undoBox), logList),
           verify,
         ),
       ),
