@@ -143,6 +143,9 @@ test("GM tools: a form's values become the documented command, empty optional fi
   assert.deepEqual(commandOf(tool("situational_modifier"), { target: "vex", stat: "ac", amount: "-2" }), {
     situational_modifier: { target: "vex", stat: "ac", amount: -2 },
   });
+  assert.deepEqual(commandOf(tool("set_hp"), { target: "brakka", hp: "30", temp_hp: "" }), {
+    set_hp: { target: "brakka", hp: 30, temp_hp: null },
+  });
 });
 
 test("GM tools: a missing or fractional amount is refused before anything is sent", () => {

@@ -88,6 +88,17 @@ export const TOOLS: Tool[] = [
     ],
   },
   {
+    command: "set_hp",
+    title: "Set hit points (override)",
+    help: "A correction, not damage or healing: 1 to the maximum for a combatant still in the fight; it drops and revives no one.",
+    rulesets: ["*"],
+    fields: [
+      { name: "target", label: "Whose", kind: "combatant" },
+      { name: "hp", label: "Hit points", kind: "number", initial: "1", min: 1 },
+      { name: "temp_hp", label: "Temporary hit points", kind: "number", min: 0, optional: true },
+    ],
+  },
+  {
     command: "auto_play",
     title: "The server plays",
     help: "Hand the ticked combatants, or a whole side, to the server's own play: it acts for them whenever they may. Untick “Hand over” to take them back.",

@@ -166,6 +166,12 @@ function gmText(kind: string, b: Record<string, unknown>, name: Name): string | 
         : `GM: ${name(String(b["combatant"]))} now belongs to ${String(b["seat"])}'s seat.`;
     case "token_reissued":
       return `GM: ${String(b["seat"])}'s seat has a new link; the old one no longer works.`;
+    case "hp_overridden": {
+      const change = Number(b["change"]);
+      const signed = change >= 0 ? `+${change}` : String(change);
+      const now = b["hp_after"] === null || b["hp_after"] === undefined ? "" : ` to ${String(b["hp_after"])}`;
+      return `GM override: ${name(String(b["target"]))}'s hit points set${now} (${signed}); temporary ${String(b["temp_after"])}.`;
+    }
     default:
       return null;
   }
