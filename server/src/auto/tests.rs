@@ -5,35 +5,12 @@
 use super::*;
 use crate::log::FsStorage;
 use crate::replay::{read_log, verify};
-use crate::rules::{builtin_encounters, load_encounter};
-use crate::session::{Secrets, Session, SessionConfig};
-use fray_protocol::ids::SessionId;
+use crate::session::{Session, SessionConfig};
 use fray_protocol::state::Phase;
 use fray_protocol::{CombatantId, Side};
 
 fn session(ruleset: &str, dir: &std::path::Path) -> Session {
-    let (name, text) = builtin_encounters(ruleset)[0];
-    let enc = load_encounter(name, text).unwrap();
-    let secrets = Secrets {
-        seed: 12,
-        salt: [2; 16],
-        gm: "g".into(),
-        spectator: "s".into(),
-        players: vec!["a".into(), "b".into()],
-        secret_seed: 13,
-        secret_salt: [3; 16],
-    };
-    let id = SessionId("auto".into());
-    let config = SessionConfig::default();
-    Session::create_with(
-        FsStorage::open(dir).unwrap(),
-        id,
-        enc,
-        secrets,
-        false,
-        config,
-    )
-    .unwrap()
+    crate::session::testing::session_in(ruleset, dir, 12, SessionConfig::default())
 }
 
 fn send(s: &mut Session, client: &str, c: &Command) -> Vec<GameEvent> {

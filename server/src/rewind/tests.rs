@@ -5,9 +5,7 @@
 use super::*;
 use crate::log::FsStorage;
 use crate::replay::{ReplayError, read_log, verify};
-use crate::rules::{builtin_encounters, load_encounter};
-use crate::session::{Secrets, Session, SessionConfig};
-use fray_protocol::ids::SessionId;
+use crate::session::{Session, SessionConfig};
 use fray_protocol::{Command, Role};
 
 /// What the session looked like after a tick.
@@ -23,27 +21,7 @@ fn session(dir: &std::path::Path, config: SessionConfig) -> Session {
 }
 
 fn session_of(ruleset: &str, dir: &std::path::Path, config: SessionConfig) -> Session {
-    let (name, text) = builtin_encounters(ruleset)[0];
-    let enc = load_encounter(name, text).unwrap();
-    let secrets = Secrets {
-        seed: 21,
-        salt: [5; 16],
-        gm: "g".into(),
-        spectator: "s".into(),
-        players: vec!["a".into(), "b".into()],
-        secret_seed: 4,
-        secret_salt: [6; 16],
-    };
-    let id = SessionId("rewind".into());
-    Session::create_with(
-        FsStorage::open(dir).unwrap(),
-        id,
-        enc,
-        secrets,
-        false,
-        config,
-    )
-    .unwrap()
+    crate::session::testing::session_in(ruleset, dir, 21, config)
 }
 
 fn roles(s: &Session) -> Vec<Role> {

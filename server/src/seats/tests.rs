@@ -4,33 +4,10 @@
 use super::*;
 use crate::log::FsStorage;
 use crate::replay::{Audience, log_lines, read_log, verify};
-use crate::rules::{builtin_encounters, load_encounter};
-use crate::session::{Secrets, Session, SessionConfig};
-use fray_protocol::ids::SessionId;
+use crate::session::{Session, SessionConfig};
 
 fn session(dir: &std::path::Path) -> Session {
-    let (name, text) = builtin_encounters("13th-age")[0];
-    let enc = load_encounter(name, text).unwrap();
-    let secrets = Secrets {
-        seed: 3,
-        salt: [1; 16],
-        gm: "g".into(),
-        spectator: "s".into(),
-        players: vec!["a".into(), "b".into()],
-        secret_seed: 77,
-        secret_salt: [9; 16],
-    };
-    let id = SessionId("seats".into());
-    let config = SessionConfig::default();
-    Session::create_with(
-        FsStorage::open(dir).unwrap(),
-        id,
-        enc,
-        secrets,
-        false,
-        config,
-    )
-    .unwrap()
+    crate::session::testing::session_in("13th-age", dir, 3, SessionConfig::default())
 }
 
 fn send(s: &mut Session, c: &Command) -> Result<Vec<GameEvent>, Rejection> {

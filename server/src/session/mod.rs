@@ -8,6 +8,8 @@
 
 pub mod event_index;
 pub mod record;
+#[cfg(test)]
+pub(crate) mod testing;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]

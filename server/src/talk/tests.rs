@@ -3,38 +3,14 @@
 //! verifies — from the GM's log and from the public one after the reveal.
 
 use super::*;
-use crate::log::FsStorage;
 use crate::replay::{Audience, log_lines, read_log, verify};
-use crate::rules::{builtin_encounters, load_encounter};
-use crate::session::{Secrets, Session, SessionConfig};
-use fray_protocol::ids::SessionId;
-
-fn session(dir: &std::path::Path) -> Session {
-    let (name, text) = builtin_encounters("13th-age")[0];
-    let enc = load_encounter(name, text).unwrap();
-    let secrets = Secrets {
-        seed: 33,
-        salt: [7; 16],
-        gm: "g".into(),
-        spectator: "s".into(),
-        players: vec!["a".into(), "b".into()],
-        secret_seed: 44,
-        secret_salt: [8; 16],
-    };
-    let id = SessionId("talk".into());
-    let config = SessionConfig::default();
-    Session::create_with(
-        FsStorage::open(dir).unwrap(),
-        id,
-        enc,
-        secrets,
-        false,
-        config,
-    )
-    .unwrap()
-}
+use crate::session::{Session, SessionConfig};
 
 /// The two player seats' names.
+fn session(dir: &std::path::Path) -> Session {
+    crate::session::testing::session_in("13th-age", dir, 33, SessionConfig::default())
+}
+
 fn players(s: &Session) -> (String, String) {
     let seats = &s.genesis().encounter.seats;
     (seats[0].name.clone(), seats[1].name.clone())
