@@ -12,8 +12,8 @@
 use crate::dice::{SessionRng, verify_commitment};
 use crate::engine::Engine;
 use crate::log::{SegmentHeader, Truncation, read_log_path};
-use crate::session::decode_frames;
 use crate::session::record::{Genesis, Record};
+use crate::session::{decode_frames, engine_for};
 use fray_protocol::{GameEvent, SessionState};
 use serde::Serialize;
 use std::path::Path;
@@ -269,9 +269,9 @@ pub fn fold(fight: &RecordedFight) -> Result<Folded, ReplayError> {
             "a public log holds the events as players saw them (redacted), which do not fold into the full state: `fray verify` checks it; replaying needs the full log".into(),
         ));
     }
-    let mut fold =
-        crate::rewind::Fold::new(&fight.genesis).map_err(|r| ReplayError::Invalid(r.message))?;
+    let mut engine = engine_for(&fight.genesis).map_err(|e| ReplayError::Invalid(e.to_string()))?;
     let mut last = 0u64;
+    let mut events: Vec<LoggedEvent> = Vec::new();
     let mut hashes_checked = 0;
     for r in &fight.records {
         match r {
@@ -289,26 +289,25 @@ pub fn fold(fight: &RecordedFight) -> Result<Folded, ReplayError> {
                 }
                 for (i, e) in evs.iter().enumerate() {
                     let seq = first_seq + i as u64;
-                    fold.apply(LoggedEvent {
+                    crate::rewind::apply(&mut engine, &fight.genesis, e, &events).map_err(|r| {
+                        ReplayError::Invalid(format!("event {seq} cannot be folded: {}", r.message))
+                    })?;
+                    events.push(LoggedEvent {
                         seq,
                         tick: *tick,
                         event: e.clone(),
-                    })
-                    .map_err(|r| {
-                        ReplayError::Invalid(format!("event {seq} cannot be folded: {}", r.message))
-                    })?;
+                    });
                 }
                 last += evs.len() as u64;
             }
             Record::StateHash { tick, seq, hash } => {
-                check_hash(fold.engine(), *tick, *seq, hash)?;
+                check_hash(&engine, *tick, *seq, hash)?;
                 hashes_checked += 1;
             }
             Record::Command { .. } => {}
             Record::Genesis(_) => return Err(ReplayError::Invalid("a second genesis".into())),
         }
     }
-    let (engine, events) = fold.into_parts();
     Ok(Folded {
         events,
         state_hash: engine.state_hash(),
@@ -365,7 +364,7 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
             hashes_checked,
         });
     }
-    let mut fold = crate::rewind::Fold::new(g).map_err(|r| ReplayError::Invalid(r.message))?;
+    let mut engine = engine_for(g).map_err(|e| ReplayError::Invalid(e.to_string()))?;
     let mut report = VerifyReport {
         commands: 0,
         events: 0,
@@ -398,15 +397,15 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                     continue;
                 };
                 let decided = match command {
-                    fray_protocol::Command::RewindTo { seq } => fold.rewind(*seq),
-                    _ => crate::session::decide_outside_rules(
-                        fold.engine_mut(),
-                        g,
-                        client,
-                        *tick,
-                        command,
-                    )
-                    .unwrap_or_else(|| fold.engine_mut().execute(command)),
+                    // The events so far, only for a rewind (which folds them again).
+                    fray_protocol::Command::RewindTo { seq } => {
+                        let so_far = crate::session::logged_events(fight.records[..i].iter());
+                        crate::rewind::execute(&mut engine, g, &so_far, *seq)
+                    }
+                    _ => {
+                        crate::session::decide_outside_rules(&mut engine, g, client, *tick, command)
+                            .unwrap_or_else(|| engine.execute(command))
+                    }
                 };
                 let decided = decided.map_err(|r| ReplayError::EventMismatch {
                     seq: *first_seq,
@@ -458,14 +457,7 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                         last + 1
                     )));
                 }
-                for (k, e) in stored.iter().enumerate() {
-                    fold.record(LoggedEvent {
-                        seq: first_seq + k as u64,
-                        tick: *tick,
-                        event: e.clone(),
-                    });
-                }
-                let draws = fold.engine().rng().draws();
+                let draws = engine.rng().draws();
                 if draws != *rng_draws {
                     return Err(ReplayError::Fairness(format!(
                         "after tick {tick} the main stream had made {draws} draws, the log says {rng_draws}: a die was skipped or drawn again"
@@ -478,7 +470,7 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                 i += 2;
             }
             Record::StateHash { tick, seq, hash } => {
-                check_hash(fold.engine(), *tick, *seq, hash)?;
+                check_hash(&engine, *tick, *seq, hash)?;
                 report.hashes += 1;
                 i += 1;
             }

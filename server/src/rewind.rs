@@ -9,9 +9,9 @@
 //! better roll: a log whose post-rewind roll repeats the pre-rewind one fails verification.
 //!
 //! A rewind needs the events before it, which the world alone does not hold. So every fold of
-//! a log goes through [`Fold`], which keeps them. This covers recovery (`Session::open`),
-//! `replay::fold`, `replay::verify` and the replay viewer's views. [`execute`] is the decide
-//! step of the command, shared by the live session and `verify`.
+//! a log goes through [`apply`], given the events before the one it folds (each caller holds
+//! them already): recovery (`Session::open`), `replay::fold` and the replay viewer's views.
+//! [`execute`] is the decide step of the command, shared by the live session and `verify`.
 //!
 //! Where a rewind may land (checked before anything changes):
 //! - the end of a tick: the last event of a tick, or 0 for the start;
@@ -24,74 +24,21 @@ use crate::replay::LoggedEvent;
 use crate::session::record::Genesis;
 use fray_protocol::{ErrorCode, GameEvent, Rejection, SessionState};
 
-/// A fold of a log's events that follows rewinds: the engine, and every event folded so far.
-pub struct Fold<'g> {
-    genesis: &'g Genesis,
-    engine: Engine,
-    events: Vec<LoggedEvent>,
-}
-
-impl<'g> Fold<'g> {
-    /// A fold from the genesis (no event folded yet).
-    pub fn new(genesis: &'g Genesis) -> Result<Fold<'g>, Rejection> {
-        let engine = crate::session::engine_for(genesis)
-            .map_err(|e| Rejection::new(ErrorCode::InvalidArgument, e.to_string()))?;
-        Ok(Fold::resume(genesis, engine, Vec::new()))
-    }
-
-    /// A fold that goes on from `engine`, whose state is the fold of `before` (recovery from a
-    /// snapshot: the events before it are kept for a later rewind, not folded again).
-    pub fn resume(genesis: &'g Genesis, engine: Engine, before: Vec<LoggedEvent>) -> Fold<'g> {
-        Fold {
-            genesis,
-            engine,
-            events: before,
-        }
-    }
-
-    /// Folds the next event. A `rewound` event replaces the state with the fold of the events
-    /// up to its `to_seq`.
-    pub fn apply(&mut self, event: LoggedEvent) -> Result<(), Rejection> {
-        if let GameEvent::Rewound { to_seq, .. } = &event.event {
-            let state = state_at(self.genesis, &self.events, *to_seq)?;
-            self.engine.restore_state(&self.genesis.encounter, &state)?;
-        } else {
-            self.engine.apply(&event.event);
-        }
-        self.events.push(event);
+/// Folds one event into `engine`, following a rewind: a `rewound` event replaces the state with
+/// the fold of the events up to its `to_seq`. `before` holds every event of the log before this
+/// one, in order (the caller's own list: nothing is copied).
+pub fn apply(
+    engine: &mut Engine,
+    genesis: &Genesis,
+    event: &GameEvent,
+    before: &[LoggedEvent],
+) -> Result<(), Rejection> {
+    if let GameEvent::Rewound { to_seq, .. } = event {
+        let state = state_at(genesis, before, *to_seq)?;
+        engine.restore_state(&genesis.encounter, &state)
+    } else {
+        engine.apply(event);
         Ok(())
-    }
-
-    /// Notes an event that the engine has already decided and applied (`verify`), for a later
-    /// rewind.
-    pub fn record(&mut self, event: LoggedEvent) {
-        self.events.push(event);
-    }
-
-    /// Decides and carries out `rewind_to` on the folded engine ([`execute`]); the caller then
-    /// [`record`](Fold::record)s the `rewound` event like any decided event.
-    pub fn rewind(&mut self, seq: u64) -> Result<Vec<GameEvent>, Rejection> {
-        execute(&mut self.engine, self.genesis, &self.events, seq)
-    }
-
-    /// The engine, folded so far.
-    pub fn engine(&self) -> &Engine {
-        &self.engine
-    }
-
-    /// The engine, to go on deciding from the folded state (`verify`).
-    pub fn engine_mut(&mut self) -> &mut Engine {
-        &mut self.engine
-    }
-
-    /// Every event folded so far, in order.
-    pub fn events(&self) -> &[LoggedEvent] {
-        &self.events
-    }
-
-    /// The engine, and the events folded.
-    pub fn into_parts(self) -> (Engine, Vec<LoggedEvent>) {
-        (self.engine, self.events)
     }
 }
 
@@ -102,11 +49,13 @@ pub fn state_at(
     events: &[LoggedEvent],
     seq: u64,
 ) -> Result<SessionState, Rejection> {
-    let mut fold = Fold::new(genesis)?;
-    for e in events.iter().take_while(|e| e.seq <= seq) {
-        fold.apply(e.clone())?;
+    let mut engine = crate::session::engine_for(genesis)
+        .map_err(|e| Rejection::new(ErrorCode::InvalidArgument, e.to_string()))?;
+    let upto = events.iter().take_while(|e| e.seq <= seq).count();
+    for (i, e) in events[..upto].iter().enumerate() {
+        apply(&mut engine, genesis, &e.event, &events[..i])?;
     }
-    Ok(fold.engine.state())
+    Ok(engine.state())
 }
 
 /// Where a rewind to `seq` lands: the `rewound` event, or why it may not. `events` are every

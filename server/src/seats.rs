@@ -9,8 +9,9 @@
 //! little-endian ‖ secret salt, hex text ‖ seat name ‖ tick, 8 bytes little-endian). The secret
 //! seed and salt are never revealed, so nobody else can compute it.
 
+use crate::engine::Engine;
 use crate::session::record::Genesis;
-use fray_protocol::{CombatantId, Command, ErrorCode, GameEvent, Rejection, Role, SessionState};
+use fray_protocol::{CombatantId, Command, ErrorCode, GameEvent, Rejection, Role};
 use sha2::{Digest, Sha256};
 
 /// The domain of token derivation.
@@ -114,7 +115,7 @@ fn no_seat(seat: &str) -> Rejection {
 
 /// Decides `assign_combatant` and `reissue_token` at `tick` (`None` for any other command).
 pub fn decide(
-    state: &SessionState,
+    engine: &Engine,
     g: &Genesis,
     tick: u64,
     command: &Command,
@@ -122,7 +123,7 @@ pub fn decide(
     let has_seat = |name: &str| g.encounter.seats.iter().any(|s| s.name == name);
     Some(match command {
         Command::AssignCombatant { combatant, seat } => {
-            if !state.combatants.iter().any(|c| &c.id == combatant) {
+            if !engine.state().combatants.iter().any(|c| &c.id == combatant) {
                 Err(Rejection::new(
                     ErrorCode::UnknownCombatant,
                     format!("no combatant '{combatant}' in this fight"),

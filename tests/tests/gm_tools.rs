@@ -155,6 +155,24 @@ async fn table(seed: u64) -> Result<Table> {
     })
 }
 
+impl Table {
+    /// The session's log as this token's audience gets it (`GET /sessions/{id}/log`).
+    async fn log(&self, token: &str) -> Result<String> {
+        let (status, log) = fray_server::demo::client::http_as(
+            self.server.addr,
+            "GET",
+            &format!("/sessions/{}/log", self.id),
+            "",
+            Some(token),
+        )
+        .await?;
+        if status != 200 {
+            bail!("the log: {status} {log}");
+        }
+        Ok(log)
+    }
+}
+
 /// The GM's current combatant's end of turn (always legal on its turn).
 fn end_turn(view: &Value) -> Result<Command> {
     let Some(actor) = view["current"].as_str() else {
@@ -209,15 +227,7 @@ async fn a_rewind_after_a_misclick_reaches_every_client_and_the_fight_goes_on() 
         t.gm.ok(id, cmd).await?;
     }
     // The GM's log verifies with the rewind in it.
-    let (status, log) = fray_server::demo::client::http_as(
-        t.server.addr,
-        "GET",
-        &format!("/sessions/{}/log", t.id),
-        "",
-        Some(&t.gm_token),
-    )
-    .await?;
-    assert_eq!(status, 200, "{log}");
+    let log = t.log(&t.gm_token).await?;
     let fight = fray_server::replay::log_lines::read(&log)?;
     let report = fray_server::replay::verify(&fight)?;
     assert!(report.commands >= 9);
@@ -310,15 +320,7 @@ async fn chat_whispers_notes_and_rolls_reach_exactly_their_readers() -> Result<(
     };
     assert_eq!(*from, Seat::Player(alice));
     // The public export: the table's line and the public roll, no private text or result.
-    let (status, public) = fray_server::demo::client::http_as(
-        t.server.addr,
-        "GET",
-        &format!("/sessions/{}/log", t.id),
-        "",
-        Some(&t.spectator_token),
-    )
-    .await?;
-    assert_eq!(status, 200, "{public}");
+    let public = t.log(&t.spectator_token).await?;
     assert!(public.contains("hello table"));
     for secret in ["psst bob", "for the GM", "GM note"] {
         assert!(!public.contains(secret), "{secret} is in the public log");
@@ -435,15 +437,7 @@ async fn the_server_plays_the_monsters_while_the_gm_plays_the_heroes_to_the_end(
         "{attacks:?}"
     );
     // Every command in the log is the GM's or the server's own (`auto`), and it verifies.
-    let (status, log) = fray_server::demo::client::http_as(
-        t.server.addr,
-        "GET",
-        &format!("/sessions/{}/log", t.id),
-        "",
-        Some(&t.gm_token),
-    )
-    .await?;
-    assert_eq!(status, 200);
+    let log = t.log(&t.gm_token).await?;
     let fight = fray_server::replay::log_lines::read(&log)?;
     fray_server::replay::verify(&fight)?;
     assert!(

@@ -431,8 +431,8 @@ pub fn replay_views(text: &str) -> Result<ReplayViews, ViewsError> {
     let fight = log_lines::read(text)?;
     let public = fight.audience() == Audience::Public;
     let mut hashes = stored_hashes(text);
-    let mut fold =
-        crate::rewind::Fold::new(fight.genesis()).map_err(|r| ReplayError::Invalid(r.message))?;
+    let mut engine = crate::session::engine_for(fight.genesis())
+        .map_err(|e| ReplayError::Invalid(e.to_string()))?;
     let mut hashes_checked = 0u64;
     let mut check = |engine: &crate::engine::Engine, seq: u64| -> Result<(), ViewsError> {
         let Some(stored) = hashes.remove(&seq) else {
@@ -455,9 +455,9 @@ pub fn replay_views(text: &str) -> Result<ReplayViews, ViewsError> {
         let s = engine.state();
         if public { s.redacted() } else { s }
     };
-    check(fold.engine(), 0)?;
+    check(&engine, 0)?;
     let events = fight.events();
-    let initial = view(fold.engine());
+    let initial = view(&engine);
     let mut before = initial.clone();
     let mut patches = Vec::with_capacity(events.len());
     let mut rounds = Vec::with_capacity(events.len());
@@ -470,11 +470,11 @@ pub fn replay_views(text: &str) -> Result<ReplayViews, ViewsError> {
             ))
             .into());
         }
-        fold.apply(e.clone()).map_err(|r| {
-            ReplayError::Invalid(format!("event {} cannot be folded: {}", e.seq, r.message))
-        })?;
-        check(fold.engine(), e.seq)?;
-        let mut after = view(fold.engine());
+        crate::rewind::apply(&mut engine, fight.genesis(), &e.event, &events[..i]).map_err(
+            |r| ReplayError::Invalid(format!("event {} cannot be folded: {}", e.seq, r.message)),
+        )?;
+        check(&engine, e.seq)?;
+        let mut after = view(&engine);
         patches.push(super::views::patch(&mut before, &mut after));
         rounds.push(after.round);
         before = after;

@@ -227,23 +227,27 @@ pub fn decide_outside_rules(
     tick: u64,
     command: &Command,
 ) -> Option<Result<Vec<fray_protocol::GameEvent>, Rejection>> {
-    if !matches!(
-        command,
-        Command::Chat { .. }
-            | Command::FreeRoll { .. }
-            | Command::AutoPlay { .. }
-            | Command::AssignCombatant { .. }
-            | Command::ReissueToken { .. }
-    ) {
-        return None;
-    }
     crate::talk::decide(engine, genesis, client, command)
         .or_else(|| crate::auto::decide(engine, command))
-        .or_else(|| crate::seats::decide(&engine.state(), genesis, tick, command))
+        .or_else(|| crate::seats::decide(engine, genesis, tick, command))
+}
+
+/// Whether a record holds a `rewound` event.
+fn rewinds(r: &Record) -> bool {
+    matches!(r, Record::Events { events, .. }
+        if events.iter().any(|e| matches!(e, fray_protocol::GameEvent::Rewound { .. })))
+}
+
+/// How many events a record holds.
+fn event_count(r: &Record) -> usize {
+    match r {
+        Record::Events { events, .. } => events.len(),
+        _ => 0,
+    }
 }
 
 /// The events of these records, numbered and ticked.
-fn logged_events<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<LoggedEvent> {
+pub(crate) fn logged_events<'a>(records: impl Iterator<Item = &'a Record>) -> Vec<LoggedEvent> {
     let mut out = Vec::new();
     for r in records {
         if let Record::Events {
@@ -404,7 +408,7 @@ impl Session {
         };
         let (state, stream) = SessionRng::derive_parts(genesis.seed);
         let (secret_state, secret_stream) = SessionRng::derive_secret_parts(genesis.secret_seed);
-        let (engine, skip_frames, mut tick, mut last_seq, mut draws, mut secret_draws) =
+        let (mut engine, skip_frames, mut tick, mut last_seq, mut draws, mut secret_draws) =
             match snapshot {
                 Some((frame_seq, snap)) => match Engine::restore(
                     &genesis.encounter,
@@ -432,9 +436,15 @@ impl Session {
                 index.note(*first_seq, *frame);
             }
         }
-        // Every event before the snapshot, kept (not folded again) for a later rewind.
-        let before = logged_events(records.iter().take(skip_frames as usize));
-        let mut fold = crate::rewind::Fold::resume(&genesis, engine, before);
+        // A rewind after the snapshot folds the events before it again: only then is every
+        // event of the log numbered and kept (`crate::rewind::apply`).
+        let skip = skip_frames as usize;
+        let history = if records.iter().skip(skip).any(rewinds) {
+            logged_events(records.iter())
+        } else {
+            Vec::new()
+        };
+        let mut folded = records.iter().take(skip).map(event_count).sum::<usize>();
         for (i, rec) in records.iter().enumerate().skip(skip_frames as usize) {
             match rec {
                 Record::Events {
@@ -450,15 +460,12 @@ impl Session {
                             last_seq + 1
                         )));
                     }
-                    for (k, e) in events.iter().enumerate() {
-                        let event = LoggedEvent {
-                            seq: first_seq + k as u64,
-                            tick: *t,
-                            event: e.clone(),
-                        };
-                        fold.apply(event).map_err(|r| {
+                    for e in events {
+                        let before = history.get(..folded).unwrap_or_default();
+                        crate::rewind::apply(&mut engine, &genesis, e, before).map_err(|r| {
                             SessionError::Inconsistent(format!("frame {i}: {}", r.message))
                         })?;
+                        folded += 1;
                     }
                     last_seq += events.len() as u64;
                     tick = *t;
@@ -473,12 +480,15 @@ impl Session {
                 }
             }
         }
-        let (mut engine, folded) = fold.into_parts();
         let mut auto = BTreeSet::new();
         let mut seats = crate::seats::SeatTable::from_genesis(&genesis);
-        for e in &folded {
-            crate::auto::follow(&mut auto, &e.event);
-            seats.follow(&e.event);
+        for rec in &records {
+            if let Record::Events { events, .. } = rec {
+                for e in events {
+                    crate::auto::follow(&mut auto, e);
+                    seats.follow(e);
+                }
+            }
         }
         // The RNG and the secret stream continue where the last folded tick left them.
         engine.set_rng(SessionRng::resume(state, stream, draws));

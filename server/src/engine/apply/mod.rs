@@ -86,7 +86,7 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | E::SecretRolled { .. }
         | E::Staggered { .. } => {}
         // A rewind replaces the whole state with an earlier one, which only a fold over the
-        // log's earlier events can rebuild: `crate::rewind::Fold` does it (every fold of a log
+        // log's earlier events can rebuild: `crate::rewind::apply` does it (every fold of a log
         // goes through it); the world alone cannot.
         E::Rewound { .. } => {}
         // Table talk changes no game state.
