@@ -287,7 +287,6 @@ pub fn spawn(
         unwatched_since: None,
         views: Views::default(),
         auto_more: false,
-        revoked_conns: Vec::new(),
     };
     tokio::spawn(lifecycle(task, rx));
     SessionHandle { tx, info }
@@ -322,7 +321,6 @@ async fn lifecycle(mut task: Task, mut rx: mpsc::Receiver<SessionMsg>) {
             unwatched_since,
             views: _,
             auto_more: _,
-            revoked_conns: _,
         } = task;
         drop(session);
         tracing::debug!(session = %id, "session hibernating");
@@ -378,7 +376,6 @@ async fn lifecycle(mut task: Task, mut rx: mpsc::Receiver<SessionMsg>) {
             unwatched_since: finished.then_some(since),
             views: Views::default(),
             auto_more: false,
-            revoked_conns: Vec::new(),
         };
         first = Some(msg);
     }
@@ -396,8 +393,6 @@ struct Task {
     views: Views,
     /// The server's own play (`crate::auto`) stopped at its per-wake bound with more to do.
     auto_more: bool,
-    /// Connections whose token this group revoked: closed once the group is sent.
-    revoked_conns: Vec<u64>,
 }
 
 impl Task {
@@ -658,9 +653,11 @@ impl Task {
                 }
             }
         }
-        if seats_changed {
-            self.follow_seats(id);
-        }
+        let revoked = if seats_changed {
+            self.follow_seats(id)
+        } else {
+            Vec::new()
+        };
         // `out` holds the events, `answers` the answers. Connections that do not watch get
         // both at once; the watching ones their events, then their view patch and legal
         // actions (computed now), then their answers.
@@ -699,7 +696,7 @@ impl Task {
             info.seq = self.session.last_seq();
             info.phase = self.session.status().0;
         }
-        for conn in std::mem::take(&mut self.revoked_conns) {
+        for conn in revoked {
             if let Some(mut sub) = self.subscribers.remove(&conn)
                 && let Some(k) = sub.kick.take()
             {
@@ -710,9 +707,10 @@ impl Task {
     }
 
     /// The seats changed (`crate::seats`): the registry's tokens and every connection's role
-    /// follow the table (before the legal actions are computed), and the connections of a
-    /// revoked token are closed with `token_revoked` once they have this group's events.
-    fn follow_seats(&mut self, id: &SessionId) {
+    /// follow the table (before the legal actions are computed). Returns the connections of a
+    /// revoked token, which the caller closes with `token_revoked` once they have this group's
+    /// events.
+    fn follow_seats(&mut self, id: &SessionId) -> Vec<u64> {
         let table = self.session.seats().clone();
         if let Some(registry) = self.registry.upgrade() {
             registry.update_seats(id, &table);
@@ -722,12 +720,11 @@ impl Task {
                 sub.role = seat.role();
             }
         }
-        self.revoked_conns = self
-            .subscribers
+        self.subscribers
             .iter()
             .filter(|(_, sub)| table.revoked.contains(&sub.token))
             .map(|(c, _)| *c)
-            .collect();
+            .collect()
     }
 
     /// Fail-stop: tell every subscriber and leave the registry.
