@@ -124,10 +124,13 @@ pub fn to_bincode<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
     )?)
 }
 
-/// Bincode encoding appended to a buffer (avoids an allocation on hot paths).
-pub fn to_bincode_into<T: Serialize>(value: &T, out: &mut Vec<u8>) -> Result<(), CodecError> {
-    let bytes = bincode::serde::encode_to_vec(value, bincode::config::standard())?;
-    out.extend_from_slice(&bytes);
+/// Bincode encoding (standard config) written to `out` as it is produced, with no buffer of
+/// the whole encoding (the state hash streams it into SHA-256).
+pub fn to_bincode_writer<T: Serialize, W: std::io::Write>(
+    value: &T,
+    out: &mut W,
+) -> Result<(), CodecError> {
+    bincode::serde::encode_into_std_write(value, out, bincode::config::standard())?;
     Ok(())
 }
 

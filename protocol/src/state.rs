@@ -4,6 +4,7 @@
 use crate::event::{ActionKind, Defense, Effect};
 use crate::ids::{CombatantId, Side};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// Where the battle stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,8 +126,11 @@ pub struct AttackSummary {
     pub id: String,
     /// Display name.
     pub name: String,
+    // This and the other fixed words are `Cow`s so that reading the state, on every tick for
+    // every audience's view and every state hash, need not allocate them; on the wire they
+    // are plain strings.
     /// `melee`, `ranged` or `close`.
-    pub range: String,
+    pub range: Cow<'static, str>,
     /// Defense it targets.
     pub vs: Defense,
     /// How many targets it takes at most.
@@ -138,12 +142,12 @@ pub struct AttackSummary {
     /// A flexible attack: its maneuvers (ids) trigger on the natural roll.
     pub maneuvers: Vec<String>,
     /// `at-will`, `once per battle`, `daily` or `recharge N+`.
-    pub usage: String,
+    pub usage: Cow<'static, str>,
     /// The action it takes: `standard`, `quick` or `interrupt`.
-    pub action: String,
+    pub action: Cow<'static, str>,
     /// Orcus § Action descriptions, Category: `attack` or `utility` (other rulesets: `attack`).
     #[serde(default)]
-    pub category: String,
+    pub category: Cow<'static, str>,
     /// Orcus § Action descriptions, Tags and Traditions (`weapon`, `fire`, `arcane`, …); empty
     /// in other rulesets.
     #[serde(default)]

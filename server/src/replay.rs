@@ -30,6 +30,44 @@ pub struct LoggedEvent {
     pub event: GameEvent,
 }
 
+/// An event of a read log, borrowed from its records (a fold copies no event).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct EventRef<'a> {
+    /// Gapless sequence number from 1.
+    pub seq: u64,
+    /// The tick (accepted command number) that produced it.
+    pub tick: u64,
+    /// The event.
+    pub event: &'a GameEvent,
+}
+
+/// A numbered event of a log, owned or borrowed: what a fold that follows rewinds needs of the
+/// events before the one it folds.
+pub trait Numbered {
+    /// Its sequence number.
+    fn seq(&self) -> u64;
+    /// The event.
+    fn event(&self) -> &GameEvent;
+}
+
+impl Numbered for LoggedEvent {
+    fn seq(&self) -> u64 {
+        self.seq
+    }
+    fn event(&self) -> &GameEvent {
+        &self.event
+    }
+}
+
+impl Numbered for EventRef<'_> {
+    fn seq(&self) -> u64 {
+        self.seq
+    }
+    fn event(&self) -> &GameEvent {
+        self.event
+    }
+}
+
 pub mod log_lines;
 
 pub use log_lines::Audience;
@@ -92,35 +130,42 @@ impl RecordedFight {
             _ => None,
         })
     }
-    /// Every stored event in order.
+    /// Every stored event in order, copied.
     pub fn events(&self) -> Vec<LoggedEvent> {
-        let mut out = Vec::new();
-        for r in &self.records {
-            if let Record::Events {
+        self.event_refs()
+            .map(|e| LoggedEvent {
+                seq: e.seq,
+                tick: e.tick,
+                event: e.event.clone(),
+            })
+            .collect()
+    }
+    /// Every stored event in order, borrowed.
+    pub fn event_refs(&self) -> impl Iterator<Item = EventRef<'_>> {
+        self.records.iter().flat_map(|r| {
+            let (tick, first_seq, events): (u64, u64, &[GameEvent]) = match r {
+                Record::Events {
+                    tick,
+                    first_seq,
+                    events,
+                    ..
+                } => (*tick, *first_seq, events),
+                _ => (0, 0, &[]),
+            };
+            events.iter().enumerate().map(move |(i, event)| EventRef {
+                seq: first_seq + i as u64,
                 tick,
-                first_seq,
-                events,
-                ..
-            } = r
-            {
-                for (i, e) in events.iter().enumerate() {
-                    out.push(LoggedEvent {
-                        seq: first_seq + i as u64,
-                        tick: *tick,
-                        event: e.clone(),
-                    });
-                }
-            }
-        }
-        out
+                event,
+            })
+        })
     }
 }
 
 /// Result of folding.
 #[derive(Debug, Clone)]
-pub struct Folded {
-    /// Every event in order.
-    pub events: Vec<LoggedEvent>,
+pub struct Folded<'a> {
+    /// Every event in order, borrowed from the fight.
+    pub events: Vec<EventRef<'a>>,
     /// Final state (GM view).
     pub state: SessionState,
     /// Hex state hash of the final state.
@@ -263,7 +308,7 @@ fn check_hash(engine: &Engine, tick: u64, seq: u64, stored: &str) -> Result<(), 
 }
 
 /// Folds the stored events, checking stored state hashes.
-pub fn fold(fight: &RecordedFight) -> Result<Folded, ReplayError> {
+pub fn fold(fight: &RecordedFight) -> Result<Folded<'_>, ReplayError> {
     if fight.audience == Audience::Public {
         return Err(ReplayError::Invalid(
             "a public log holds the events as players saw them (redacted), which do not fold into the full state: `fray verify` checks it; replaying needs the full log".into(),
@@ -271,7 +316,7 @@ pub fn fold(fight: &RecordedFight) -> Result<Folded, ReplayError> {
     }
     let mut engine = engine_for(&fight.genesis).map_err(|e| ReplayError::Invalid(e.to_string()))?;
     let mut last = 0u64;
-    let mut events: Vec<LoggedEvent> = Vec::new();
+    let mut events: Vec<EventRef<'_>> = Vec::with_capacity(fight.records.len() * 2);
     let mut hashes_checked = 0;
     for r in &fight.records {
         match r {
@@ -292,10 +337,10 @@ pub fn fold(fight: &RecordedFight) -> Result<Folded, ReplayError> {
                     crate::rewind::apply(&mut engine, &fight.genesis, e, &events).map_err(|r| {
                         ReplayError::Invalid(format!("event {seq} cannot be folded: {}", r.message))
                     })?;
-                    events.push(LoggedEvent {
+                    events.push(EventRef {
                         seq,
                         tick: *tick,
-                        event: e.clone(),
+                        event: e,
                     });
                 }
                 last += evs.len() as u64;

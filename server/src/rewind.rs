@@ -20,18 +20,18 @@
 
 use crate::engine::Engine;
 use crate::engine::components::Battle;
-use crate::replay::LoggedEvent;
+use crate::replay::{LoggedEvent, Numbered};
 use crate::session::record::Genesis;
 use fray_protocol::{ErrorCode, GameEvent, Rejection, SessionState};
 
 /// Folds one event into `engine`, following a rewind: a `rewound` event replaces the state with
 /// the fold of the events up to its `to_seq`. `before` holds every event of the log before this
 /// one, in order (the caller's own list: nothing is copied).
-pub fn apply(
+pub fn apply<E: Numbered>(
     engine: &mut Engine,
     genesis: &Genesis,
     event: &GameEvent,
-    before: &[LoggedEvent],
+    before: &[E],
 ) -> Result<(), Rejection> {
     if let GameEvent::Rewound { to_seq, .. } = event {
         let state = state_at(genesis, before, *to_seq)?;
@@ -44,16 +44,16 @@ pub fn apply(
 
 /// The state after event `seq`: the events up to it folded from the genesis (rewinds among
 /// them followed).
-pub fn state_at(
+pub fn state_at<E: Numbered>(
     genesis: &Genesis,
-    events: &[LoggedEvent],
+    events: &[E],
     seq: u64,
 ) -> Result<SessionState, Rejection> {
     let mut engine = crate::session::engine_for(genesis)
         .map_err(|e| Rejection::new(ErrorCode::InvalidArgument, e.to_string()))?;
-    let upto = events.iter().take_while(|e| e.seq <= seq).count();
+    let upto = events.iter().take_while(|e| e.seq() <= seq).count();
     for (i, e) in events[..upto].iter().enumerate() {
-        apply(&mut engine, genesis, &e.event, &events[..i])?;
+        apply(&mut engine, genesis, e.event(), &events[..i])?;
     }
     Ok(engine.state())
 }

@@ -98,10 +98,8 @@ async fn sigkill_mid_fight_loses_no_acknowledged_event() {
         }
     }
     let live = state(&mut gm).await;
-    let folded = replay::fold(
-        &replay::read_log(&data.path().join("sessions").join(&session)).expect("read"),
-    )
-    .expect("fold");
+    let fight = replay::read_log(&data.path().join("sessions").join(&session)).expect("read");
+    let folded = replay::fold(&fight).expect("fold");
     assert_eq!(state_hash(&live), folded.state_hash);
     assert_eq!(folded.events.len() as u64, seq);
 }

@@ -126,7 +126,8 @@ fn a_log_with_one_die_altered_is_rejected_naming_the_event() -> Result<()> {
 fn a_torn_tail_is_truncated_and_reported_and_the_rest_recovers() -> Result<()> {
     let a = tempfile::tempdir()?;
     record(a.path(), "goblin-ambush", 8)?;
-    let original = replay::fold(&replay::read_log(a.path())?)?;
+    let original_fight = replay::read_log(a.path())?;
+    let original = replay::fold(&original_fight)?;
     let b = tempfile::tempdir()?;
     copy_dir(a.path(), b.path())?;
     // Half a frame of garbage at the end, as a crash mid-write would leave.

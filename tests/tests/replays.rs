@@ -328,7 +328,7 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
                 },
                 GameEvent::FellUnconscious { .. } => "unconscious",
                 // 13th Age § Saves: a magic item's bonus to saves (Sela's amulet).
-                GameEvent::SaveRolled { ref roll, .. } if roll.modifier != 0 => "save bonus",
+                GameEvent::SaveRolled { roll, .. } if roll.modifier != 0 => "save bonus",
                 GameEvent::SaveRolled {
                     purpose: SavePurpose::Death,
                     ..

@@ -80,7 +80,7 @@ fn render_replay(fight: &RecordedFight, folded: &Folded) -> String {
     ));
     out.push('\n');
     out.push_str(&narrative(
-        folded.events.iter().map(|e| (e.seq, &e.event)),
+        folded.events.iter().map(|e| (e.seq, e.event)),
         Roster::from_state(&folded.state),
     ));
     out.push_str(&format!(

@@ -558,7 +558,7 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
         for (i, a) in menu.attacks.iter().enumerate() {
             let mut notes = Vec::new();
             if a.usage != "at-will" {
-                notes.push(a.usage.clone());
+                notes.push(a.usage.to_string());
             }
             if a.action != "standard" {
                 notes.push(format!("{} action", a.action));

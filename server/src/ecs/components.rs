@@ -237,7 +237,54 @@ pub struct LaterBattles(pub Vec<crate::content::model::BattleSpec>);
 
 /// Stable id → entity, sorted by id.
 #[derive(Resource, Debug, Clone, Default)]
-pub struct Roster(pub BTreeMap<CombatantId, Entity>);
+pub struct Roster(pub RosterMap);
+
+/// The roster's map: iterated in id order (a `BTreeMap`), looked up through a hashed index.
+/// A fold looks a combatant up by id several times per event; the ordered map's search costs a
+/// string comparison per key it passes (an eighth of fold time), the index one hash and one
+/// comparison.
+#[derive(Debug, Clone, Default)]
+pub struct RosterMap {
+    sorted: BTreeMap<CombatantId, Entity>,
+    index: rustc_hash::FxHashMap<CombatantId, Entity>,
+}
+
+impl RosterMap {
+    /// The entity of a combatant.
+    pub fn get(&self, id: &CombatantId) -> Option<&Entity> {
+        self.index.get(id)
+    }
+    /// Adds (or replaces) a combatant's entity.
+    pub fn insert(&mut self, id: CombatantId, entity: Entity) -> Option<Entity> {
+        self.index.insert(id.clone(), entity);
+        self.sorted.insert(id, entity)
+    }
+    /// Removes a combatant.
+    pub fn remove(&mut self, id: &CombatantId) -> Option<Entity> {
+        self.index.remove(id);
+        self.sorted.remove(id)
+    }
+    /// How many combatants.
+    pub fn len(&self) -> usize {
+        self.sorted.len()
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.sorted.is_empty()
+    }
+    /// The entities, in id order.
+    pub fn values(&self) -> impl Iterator<Item = &Entity> {
+        self.sorted.values()
+    }
+    /// The ids, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &CombatantId> {
+        self.sorted.keys()
+    }
+    /// (id, entity), in id order.
+    pub fn iter(&self) -> impl Iterator<Item = (&CombatantId, &Entity)> {
+        self.sorted.iter()
+    }
+}
 
 /// The command being decided this pass (none on turn-machinery passes).
 #[derive(Resource, Debug, Clone, Default)]

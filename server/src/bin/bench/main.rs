@@ -389,7 +389,7 @@ impl Bot {
             .get_resource::<Roster>()
             .context("the world has no roster")?;
         let mut fighters = Vec::new();
-        for (id, &entity) in &roster.0 {
+        for (id, &entity) in roster.0.iter() {
             let c = w
                 .get::<Combatant>(entity)
                 .context("a combatant without identity")?;

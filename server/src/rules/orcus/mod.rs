@@ -174,13 +174,13 @@ pub fn summaries(kit: &OrcusSpec) -> Vec<AttackSummary> {
         .map(|p| AttackSummary {
             id: p.id.clone(),
             name: p.name.clone(),
-            range: p.origin.describe(),
+            range: p.origin.describe().into(),
             vs: p.vs,
             max_targets: p.max_targets,
             basic: p.basic,
             spell: false,
             maneuvers: Vec::new(),
-            usage: p.frequency.describe(),
+            usage: p.frequency.describe().into(),
             action: match p.action {
                 crate::content::model::ActionCost::Standard => "standard",
                 crate::content::model::ActionCost::Move => "move",

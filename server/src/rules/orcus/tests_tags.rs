@@ -65,7 +65,7 @@ fn a_powers_category_and_tags_are_data_shown_to_clients_action_descriptions() {
     assert_eq!(b.category, "utility");
     assert_eq!(b.tags, ["arcane", "fire", "zone"]);
     let s = attacks.iter().find(|a| a.id == "sword").unwrap();
-    assert_eq!((s.category.as_str(), s.tags.len()), ("attack", 0));
+    assert_eq!((&*s.category, s.tags.len()), ("attack", 0));
 }
 
 /// orcus-basic-rules.txt § Action descriptions, Category, Tags and Traditions: an unknown

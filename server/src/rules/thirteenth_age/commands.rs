@@ -976,12 +976,12 @@ fn expend(d: &mut Decider, actor: &CombatantId, spec: &AttackSpec) {
 }
 
 /// The wire name of a usage.
-pub fn usage_name(u: Usage) -> String {
+pub fn usage_name(u: Usage) -> std::borrow::Cow<'static, str> {
     match u {
         Usage::AtWill => "at-will".into(),
         Usage::OncePerBattle => "once per battle".into(),
         Usage::Daily => "daily".into(),
-        Usage::Recharge(n) => format!("recharge {n}+"),
+        Usage::Recharge(n) => format!("recharge {n}+").into(),
     }
 }
 

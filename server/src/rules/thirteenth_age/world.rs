@@ -27,7 +27,7 @@ fn summaries(attacks: &[AttackSpec]) -> Vec<AttackSummary> {
         .map(|a| AttackSummary {
             id: a.id.clone(),
             name: a.name.clone(),
-            range: a.reach.name().to_owned(),
+            range: a.reach.name().into(),
             vs: a.vs,
             max_targets: a.max_targets,
             basic: a.basic,
