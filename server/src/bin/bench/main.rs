@@ -115,6 +115,11 @@ struct Args {
     /// Hit points of every combatant are multiplied by this for the long fights.
     #[arg(long, default_value_t = 100)]
     hp_scale: i32,
+    /// Engine scenario: stop each run after this many accepted commands instead of after its
+    /// time (0: by time). A fixed amount of work, for instruction counts under
+    /// `valgrind --tool=callgrind`, which are repeatable where seconds are not.
+    #[arg(long, default_value_t = 0)]
+    engine_commands: u64,
     /// Ticks (accepted commands) recorded for the fold, verify and bytes scenarios.
     #[arg(long, default_value_t = 30_000)]
     fold_ticks: u64,
@@ -531,7 +536,12 @@ struct EngineRun {
     elapsed: Duration,
 }
 
-fn drive_engine(encounter: &Encounter, seed: u64, budget: Duration) -> Result<EngineRun> {
+fn drive_engine(
+    encounter: &Encounter,
+    seed: u64,
+    budget: Duration,
+    max_commands: u64,
+) -> Result<EngineRun> {
     let mut run = EngineRun::default();
     let mut seed = seed;
     let start = Instant::now();
@@ -572,7 +582,12 @@ fn drive_engine(encounter: &Encounter, seed: u64, budget: Duration) -> Result<En
                 if matches!(command, Command::Attack { .. }) {
                     run.attack_time += t2 - t0;
                 }
-                if t2 - start >= budget {
+                let done = if max_commands > 0 {
+                    run.commands >= max_commands
+                } else {
+                    t2 - start >= budget
+                };
+                if done {
                     run.elapsed = t2 - start;
                     return Ok(run);
                 }
@@ -590,7 +605,12 @@ fn scenario_engine(args: &Args, encounter: &Encounter, report: &mut Report) -> R
     let long = scaled(encounter, args.hp_scale);
     let half = Duration::from_secs_f64(args.seconds / 2.0);
     // Warm-up (lazy statics, caches) outside the timed runs.
-    drive_engine(&long, args.seed, Duration::from_millis(200))?;
+    drive_engine(
+        &long,
+        args.seed,
+        Duration::from_millis(200),
+        args.engine_commands / 10,
+    )?;
     let variants = [
         (
             format!("hp x{}", args.hp_scale),
@@ -601,7 +621,7 @@ fn scenario_engine(args: &Args, encounter: &Encounter, report: &mut Report) -> R
     ];
     for (label, enc, target) in variants {
         eprintln!("engine ({label}): {:.1} s …", half.as_secs_f64());
-        let r = drive_engine(enc, args.seed, half)?;
+        let r = drive_engine(enc, args.seed, half, args.engine_commands)?;
         let secs = r.elapsed.as_secs_f64();
         report.push(
             s,

@@ -24,11 +24,17 @@ pub fn battle_over_without(
 ) -> Option<Option<Side>> {
     let mut heroes_up = false;
     let mut monsters_up = false;
-    for f in d.field.all().filter(|f| !gone(&f.c.id)) {
-        match (f.c.side, f.vit.0) {
+    for (c, status) in d.field.statuses() {
+        if gone(&c.id) {
+            continue;
+        }
+        match (c.side, status) {
             (Side::Heroes, LifeStatus::Conscious) => heroes_up = true,
             (Side::Monsters, s) if !s.is_out() => monsters_up = true,
             _ => {}
+        }
+        if heroes_up && monsters_up {
+            break;
         }
     }
     match (heroes_up, monsters_up) {

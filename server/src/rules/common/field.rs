@@ -53,6 +53,13 @@ pub struct Field<'w, 's> {
     pub later: Res<'w, LaterBattles>,
     roster: Res<'w, Roster>,
     q: Query<'w, 's, Fighter>,
+    /// Side and status alone, iterated in storage order: for the checks over every combatant
+    /// whose answer does not depend on the order (is a side still up?), run on every pass of
+    /// the turn machinery.
+    vitals: Query<'w, 's, (&'static Combatant, &'static Vitality)>,
+    /// Effects alone: the turn machinery looks at every combatant's effects at each turn's
+    /// start and end, and a lookup of the whole `Fighter` costs a column per component.
+    effects: Query<'w, 's, (&'static Combatant, &'static Effects)>,
 }
 
 impl<'w, 's> Field<'w, 's> {
@@ -65,6 +72,21 @@ impl<'w, 's> Field<'w, 's> {
     /// Every combatant, sorted by id.
     pub fn all(&self) -> impl Iterator<Item = FighterItem<'_, 's>> {
         self.roster.0.values().filter_map(|e| self.q.get(*e).ok())
+    }
+
+    /// Every combatant's identity and status, in no particular order (only for answers that
+    /// do not depend on it).
+    pub fn statuses(&self) -> impl Iterator<Item = (&Combatant, LifeStatus)> {
+        self.vitals.iter().map(|(c, v)| (c, v.0))
+    }
+
+    /// Every combatant's effects, sorted by id.
+    pub fn all_effects(&self) -> impl Iterator<Item = (&CombatantId, &Effects)> {
+        self.roster
+            .0
+            .values()
+            .filter_map(|e| self.effects.get(*e).ok())
+            .map(|(c, fx)| (&c.id, fx))
     }
 
     /// The ids of one side's combatants, sorted.

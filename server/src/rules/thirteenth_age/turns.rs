@@ -104,11 +104,11 @@ pub fn end_turn(d: &mut Decider, id: &CombatantId) {
         save_against(d, id, e);
     }
     let mut expiring = Vec::new();
-    for f in d.field.all() {
-        for e in &f.fx.0 {
+    for (target, fx) in d.field.all_effects() {
+        for e in &fx.0 {
             if e.source == *id && e.duration == EffectDuration::UntilEndOfSourcesNextTurn && e.armed
             {
-                expiring.push((f.c.id.clone(), e.id));
+                expiring.push((target.clone(), e.id));
             }
         }
     }
@@ -159,13 +159,13 @@ fn save_against(d: &mut Decider, id: &CombatantId, e: &fray_protocol::event::Eff
 fn source_turn_effects(d: &mut Decider, source: &CombatantId, skipped: bool) {
     let mut arm = Vec::new();
     let mut expire = Vec::new();
-    for f in d.field.all() {
-        for e in &f.fx.0 {
+    for (target, fx) in d.field.all_effects() {
+        for e in &fx.0 {
             if e.source == *source && e.duration == EffectDuration::UntilEndOfSourcesNextTurn {
                 if e.armed || skipped {
-                    expire.push((f.c.id.clone(), e.id));
+                    expire.push((target.clone(), e.id));
                 } else {
-                    arm.push((f.c.id.clone(), e.id));
+                    arm.push((target.clone(), e.id));
                 }
             }
         }
