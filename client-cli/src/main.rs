@@ -23,9 +23,20 @@ use std::process::ExitCode;
 /// The default server address (HTTP and WebSocket share it).
 pub const DEFAULT_SERVER: &str = "127.0.0.1:7878";
 
+/// What `fray --help` says of the exit codes (also in the README).
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  a failure: a verification mismatch, a refused or failed request, a connection problem,
+     an unwritable output
+  2  an unreadable or corrupt log (or one written by a later Fray build)
+  3  `verify`: the log was recorded under another version of its rules than this build
+     implements (its CRCs, seed commitment and state hashes were checked, its commands not
+     re-decided)";
+
 /// Command-line client for Fray, the authoritative tabletop RPG combat server.
 #[derive(Debug, Parser)]
-#[command(name = "fray", version, about)]
+#[command(name = "fray", version, about, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
@@ -132,6 +143,13 @@ enum Cmd {
         /// Write to this file instead of stdout.
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
+    },
+    /// Print a shell completion script for `fray` (e.g. `fray completions bash >
+    /// ~/.local/share/bash-completion/completions/fray`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
 }
 
@@ -241,6 +259,11 @@ fn main() -> ExitCode {
             json: _,
             output,
         } => commands::offline::export(&file, output.as_deref()),
+        Cmd::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "fray", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
     }
 }
 
@@ -287,6 +310,24 @@ mod tests {
         };
         assert_eq!(token, "abc");
         assert_eq!(net.encoding, EncodingArg::Json);
+    }
+
+    #[test]
+    fn help_lists_the_exit_codes_and_completions_cover_every_subcommand() {
+        let help = Cli::command().render_long_help().to_string();
+        assert!(help.contains("Exit codes:"), "{help}");
+        assert!(help.contains("3  `verify`"), "{help}");
+        let mut script = Vec::new();
+        clap_complete::generate(
+            clap_complete::Shell::Bash,
+            &mut Cli::command(),
+            "fray",
+            &mut script,
+        );
+        let script = String::from_utf8(script).expect("utf-8");
+        for sub in ["play", "spectate", "verify", "export", "completions"] {
+            assert!(script.contains(sub), "bash completion lacks {sub}");
+        }
     }
 
     #[test]
