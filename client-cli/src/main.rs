@@ -86,6 +86,16 @@ enum Cmd {
     Replay {
         /// A session log (directory or segment file).
         file: PathBuf,
+        /// One event at a time: the next after each Enter (`q` quits); a grid ruleset's map is
+        /// drawn at every turn start.
+        #[arg(long)]
+        step: bool,
+        /// Start at round N (its first start).
+        #[arg(long, value_name = "N")]
+        round: Option<u32>,
+        /// Stop after event SEQ and show the state and its hash there.
+        #[arg(long, value_name = "SEQ")]
+        to: Option<u64>,
     },
     /// Re-run a recorded fight from its seed and check every event and state hash.
     ///
@@ -221,7 +231,12 @@ fn main() -> ExitCode {
         Cmd::Play { token, net } => {
             network(|| commands::play::run(&net.server.server, net.encoding.into(), &token))
         }
-        Cmd::Replay { file } => commands::offline::replay(&file),
+        Cmd::Replay {
+            file,
+            step,
+            round,
+            to,
+        } => commands::offline::replay(&file, commands::offline::Window { step, round, to }),
         Cmd::Monster {
             level,
             role,

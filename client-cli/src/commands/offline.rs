@@ -10,7 +10,7 @@ use crate::narrate::{Roster, narrate};
 use crate::table;
 use fray_protocol::GameEvent;
 use fray_server::replay::{self, Folded, RecordedFight};
-use std::io::Write;
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -41,8 +41,25 @@ fn fail(what: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// `fray replay FILE`.
-pub fn replay(path: &Path) -> ExitCode {
+/// Which part of a recorded fight `fray replay` shows, and how.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Window {
+    /// One event at a time: the next one after each Enter (`q` quits).
+    pub step: bool,
+    /// Start at the first start of this round.
+    pub round: Option<u32>,
+    /// Stop after the event with this sequence number, and show the state there.
+    pub to: Option<u64>,
+}
+
+impl Window {
+    fn whole(&self) -> bool {
+        !self.step && self.round.is_none() && self.to.is_none()
+    }
+}
+
+/// `fray replay FILE [--step] [--round N] [--to SEQ]`.
+pub fn replay(path: &Path, window: Window) -> ExitCode {
     let fight = match read(path) {
         Ok(f) => f,
         Err(code) => return code,
@@ -51,14 +68,124 @@ pub fn replay(path: &Path) -> ExitCode {
         Ok(f) => f,
         Err(e) => return fail(format!("cannot fold {}: {e}", path.display())),
     };
-    let text = render_replay(&fight, &folded);
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    let result = if window.whole() {
+        let text = render_replay(&fight, &folded);
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes()).and_then(|()| out.flush())
+    } else {
+        match replay_window(&fight, &folded, window) {
+            Ok(r) => r,
+            Err(why) => return fail(why),
+        }
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`fray replay x | head`) is not worth a message.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => fail(format!("writing to stdout: {e}")),
     }
+}
+
+/// The index of the first event of the window and of its last one, or why there is none.
+fn bounds(folded: &Folded, window: Window) -> Result<(usize, usize), String> {
+    let events = &folded.events;
+    let last_seq = events.last().map_or(0, |e| e.seq);
+    let first = match window.round {
+        None => 0,
+        Some(n) => events
+            .iter()
+            .position(|e| matches!(e.event, GameEvent::RoundStarted { round } if *round == n))
+            .ok_or_else(|| {
+                let most = events
+                    .iter()
+                    .filter_map(|e| match e.event {
+                        GameEvent::RoundStarted { round } => Some(*round),
+                        _ => None,
+                    })
+                    .max()
+                    .unwrap_or(0);
+                format!("the fight has no round {n} (its rounds go up to {most})")
+            })?,
+    };
+    let end = match window.to {
+        None => events.len().saturating_sub(1),
+        Some(seq) if seq >= 1 && seq <= last_seq => {
+            events.iter().rposition(|e| e.seq <= seq).unwrap_or(0)
+        }
+        Some(seq) => return Err(format!("--to {seq}: the log's events are 1 to {last_seq}")),
+    };
+    if first > end {
+        return Err(format!(
+            "round {} starts after event {}",
+            window.round.unwrap_or(0),
+            events[end].seq
+        ));
+    }
+    Ok((first, end))
+}
+
+/// Part of the narrative, folding as it goes so that the state at each point is known: the map
+/// (a grid ruleset's) at every turn start, and the table and state hash where it stops.
+fn replay_window(
+    fight: &RecordedFight,
+    folded: &Folded,
+    window: Window,
+) -> Result<std::io::Result<()>, String> {
+    let (first, end) = bounds(folded, window)?;
+    let mut engine = fray_server::session::engine_for(fight.genesis())
+        .map_err(|e| format!("cannot rebuild the fight: {e}"))?;
+    let mut roster = Roster::from_state(&folded.state);
+    let width = folded.events[end].seq.to_string().len();
+    let interactive = window.step && std::io::stdin().is_terminal();
+    let mut keys = std::io::stdin().lock().lines();
+    let mut out = std::io::stdout().lock();
+    let write = |out: &mut std::io::StdoutLock, text: &str| -> std::io::Result<()> {
+        out.write_all(text.as_bytes())?;
+        out.flush()
+    };
+    if let Err(e) = write(
+        &mut out,
+        &format!("{} (ruleset {})\n\n", fight.title(), fight.ruleset()),
+    ) {
+        return Ok(Err(e));
+    }
+    for (i, e) in folded.events[..=end].iter().enumerate() {
+        fray_server::rewind::apply(&mut engine, fight.genesis(), e.event, &folded.events[..i])
+            .map_err(|r| format!("event {} cannot be folded: {}", e.seq, r.message))?;
+        let seen = roster.clone();
+        roster.observe(e.event);
+        if i < first {
+            continue;
+        }
+        if window.step && i > first {
+            if interactive {
+                eprint!("-- Enter: next event, q: quit --");
+            }
+            match keys.next() {
+                Some(Ok(k)) if k.trim() != "q" => {}
+                _ => return Ok(Ok(())),
+            }
+        }
+        let mut text = String::new();
+        if matches!(e.event, GameEvent::RoundStarted { .. }) {
+            text.push('\n');
+        }
+        text.push_str(&format!("{:>width$}  {}\n", e.seq, narrate(e.event, &seen)));
+        if matches!(e.event, GameEvent::TurnStarted { .. }) {
+            text.push_str(&table::grid_map(&engine.state()));
+        }
+        if let Err(err) = write(&mut out, &text) {
+            return Ok(Err(err));
+        }
+    }
+    let state = engine.state();
+    let text = format!(
+        "\nState after event {}:\n{}\nState hash: {}\n",
+        folded.events[end].seq,
+        table::render(&state),
+        engine.state_hash()
+    );
+    Ok(write(&mut out, &text))
 }
 
 /// The whole narrative: a heading, one line per event, the final table and the state hash.
