@@ -80,10 +80,11 @@ impl Menu {
                 .and_then(|i| self.attacks.get(i))
                 .ok_or_else(|| format!("there is no attack number {n}; {}", self.attack_list()));
         }
-        let exact = self
-            .attacks
-            .iter()
-            .find(|a| a.id.eq_ignore_ascii_case(word) || a.name.eq_ignore_ascii_case(word));
+        let exact = self.attacks.iter().find(|a| {
+            a.id.eq_ignore_ascii_case(word)
+                || a.name.eq_ignore_ascii_case(word)
+                || a.name.replace(' ', "-").eq_ignore_ascii_case(word)
+        });
         if let Some(a) = exact {
             return Ok(a);
         }
@@ -103,6 +104,16 @@ impl Menu {
                 or_list(matches.iter().map(|a| a.id.as_str()))
             )),
         }
+    }
+
+    /// Whether `word` names one of the attacks exactly: its id or its name, a name of several
+    /// words with `-` for the spaces (`shortbow goblin-1`, `short-bow goblin-1`).
+    fn names_attack(&self, word: &str) -> bool {
+        self.attacks.iter().any(|a| {
+            a.id.eq_ignore_ascii_case(word)
+                || a.name.eq_ignore_ascii_case(word)
+                || a.name.replace(' ', "-").eq_ignore_ascii_case(word)
+        })
     }
 
     fn target(&self, word: &str) -> Result<CombatantId, String> {
@@ -1781,16 +1792,76 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             _ => Err("`stealth-dc N|default` (GM)".to_owned()),
         },
         _ => match menu {
-            Some(m) if m.attacks.iter().any(|a| a.id.eq_ignore_ascii_case(&verb)) => {
-                Ok(Input::Game(m.parse_attack(&words)?))
-            }
-            _ => crate::grid_input::parse(&verb, args, menu).unwrap_or_else(|| {
-                Err(format!(
-                    "unknown command `{verb}`; type `help` for the list"
-                ))
-            }),
+            Some(m) if m.names_attack(&verb) => Ok(Input::Game(m.parse_attack(&words)?)),
+            _ => crate::grid_input::parse(&verb, args, menu)
+                .unwrap_or_else(|| Err(unknown_command(&verb, menu))),
         },
     }
+}
+
+/// "unknown command", with the nearest verb of the help (or attack of the menu) when one is
+/// a typo away.
+fn unknown_command(verb: &str, menu: Option<&Menu>) -> String {
+    let attacks = menu.into_iter().flat_map(|m| {
+        m.attacks
+            .iter()
+            .flat_map(|a| [a.id.clone(), a.name.replace(' ', "-").to_lowercase()])
+    });
+    let nearest = help_verbs()
+        .into_iter()
+        .map(str::to_owned)
+        .chain(attacks)
+        .map(|v| (edit_distance(verb, &v.to_lowercase()), v))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d);
+    match nearest {
+        Some((_, v)) => {
+            format!("unknown command `{verb}`; did you mean `{v}`? (`help` lists them)")
+        }
+        None => format!("unknown command `{verb}`; type `help` for the list"),
+    }
+}
+
+/// The verbs the help lists: each entry's first word and its `|` aliases.
+fn help_verbs() -> Vec<&'static str> {
+    let mut verbs = Vec::new();
+    for line in HELP.lines().chain(crate::talk::HELP.lines()) {
+        let Some(entry) = line.strip_prefix("  ") else {
+            continue;
+        };
+        if entry.starts_with(' ') {
+            continue;
+        }
+        let usage = entry.split("  ").next().unwrap_or("");
+        let words: Vec<&str> = usage.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            let alias = i == 0 || (i >= 2 && words[i - 1] == "|");
+            if alias
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-' || c == '/')
+            {
+                verbs.extend(w.split('|').filter(|v| !v.is_empty()));
+            }
+        }
+    }
+    verbs.sort_unstable();
+    verbs.dedup();
+    verbs
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions), for "did you mean".
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut row = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            row[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(row[j] + 1);
+        }
+        prev = row;
+    }
+    prev[b.len()]
 }
 
 const LIGHT_HELP: &str =
@@ -3157,6 +3228,24 @@ mod tests {
         assert_eq!(parse("Q", None), Ok(Input::Quit));
         assert_eq!(parse("state", None), Ok(Input::State));
         assert_eq!(parse("start", None), Ok(Input::Game(Command::StartBattle)));
+    }
+
+    #[test]
+    fn an_attack_named_by_its_name_attacks_and_a_typo_gets_a_suggestion() {
+        let by_id = game("melee goblin-1");
+        assert_eq!(game("longsword goblin-1"), by_id);
+        assert_eq!(
+            game("Cleaving-Strike goblin-1 goblin-2"),
+            game("cleave 1 2")
+        );
+        let e = game("atack melee goblin-1").expect_err("a typo");
+        assert!(e.contains("did you mean `attack`?"), "{e}");
+        let e = game("longswrd goblin-1").expect_err("a typo of an attack");
+        assert!(e.contains("did you mean `longsword`?"), "{e}");
+        let e = game("whisperr ada hello").expect_err("a typo of a talk verb");
+        assert!(e.contains("did you mean `whisper`?"), "{e}");
+        let e = game("xyzzy").expect_err("nothing near");
+        assert!(!e.contains("did you mean"), "{e}");
     }
 
     #[test]
