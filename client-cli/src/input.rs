@@ -17,8 +17,8 @@ use fray_protocol::{CombatantId, Command, SessionState};
 pub enum Input {
     /// A blank line.
     Empty,
-    /// Show the help.
-    Help,
+    /// Show the help of the session's ruleset, or of one verb.
+    Help(Option<String>),
     /// Leave.
     Quit,
     /// Print the state table.
@@ -409,7 +409,7 @@ Old-School Essentials:
   end-pursuit [caught]         GM: the pursuit ends
   state | s                 print the state table
   menu                      show your actions again
-  help | h | ?              this text
+  help | h | ? [VERB]       this text, or one command's
   quit | q                  leave (the session goes on without you)";
 
 /// Parses a line. `menu` is the combatant the player commands now, if any.
@@ -435,7 +435,11 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         })
     };
     match verb.as_str() {
-        "help" | "h" | "?" => Ok(Input::Help),
+        "help" | "h" | "?" => match args {
+            [] => Ok(Input::Help(None)),
+            [verb] => Ok(Input::Help(Some((*verb).to_owned()))),
+            _ => Err("`help` or `help VERB`".to_owned()),
+        },
         "quit" | "q" | "exit" => no_args(Input::Quit),
         "state" | "s" | "table" => no_args(Input::State),
         "menu" | "actions" => no_args(Input::Menu),
@@ -1807,7 +1811,7 @@ fn unknown_command(verb: &str, menu: Option<&Menu>) -> String {
             .iter()
             .flat_map(|a| [a.id.clone(), a.name.replace(' ', "-").to_lowercase()])
     });
-    let nearest = help_verbs()
+    let nearest = crate::help::all_verbs()
         .into_iter()
         .map(str::to_owned)
         .chain(attacks)
@@ -1820,33 +1824,6 @@ fn unknown_command(verb: &str, menu: Option<&Menu>) -> String {
         }
         None => format!("unknown command `{verb}`; type `help` for the list"),
     }
-}
-
-/// The verbs the help lists: each entry's first word and its `|` aliases.
-fn help_verbs() -> Vec<&'static str> {
-    let mut verbs = Vec::new();
-    for line in HELP.lines().chain(crate::talk::HELP.lines()) {
-        let Some(entry) = line.strip_prefix("  ") else {
-            continue;
-        };
-        if entry.starts_with(' ') {
-            continue;
-        }
-        let usage = entry.split("  ").next().unwrap_or("");
-        let words: Vec<&str> = usage.split_whitespace().collect();
-        for (i, w) in words.iter().enumerate() {
-            let alias = i == 0 || (i >= 2 && words[i - 1] == "|");
-            if alias
-                && w.chars()
-                    .all(|c| c.is_ascii_lowercase() || c == '-' || c == '/')
-            {
-                verbs.extend(w.split('|').filter(|v| !v.is_empty()));
-            }
-        }
-    }
-    verbs.sort_unstable();
-    verbs.dedup();
-    verbs
 }
 
 /// Levenshtein distance (insertions, deletions, substitutions), for "did you mean".
@@ -3224,7 +3201,11 @@ mod tests {
     #[test]
     fn client_commands_and_blanks() {
         assert_eq!(parse("   ", None), Ok(Input::Empty));
-        assert_eq!(parse("help", None), Ok(Input::Help));
+        assert_eq!(parse("help", None), Ok(Input::Help(None)));
+        assert_eq!(
+            parse("help rally", None),
+            Ok(Input::Help(Some("rally".to_owned())))
+        );
         assert_eq!(parse("Q", None), Ok(Input::Quit));
         assert_eq!(parse("state", None), Ok(Input::State));
         assert_eq!(parse("start", None), Ok(Input::Game(Command::StartBattle)));

@@ -8,6 +8,7 @@
 mod commands;
 mod connection;
 mod grid_input;
+mod help;
 mod http;
 mod input;
 mod narrate;

@@ -416,11 +416,10 @@ impl Game {
                 LineOutcome::Nothing
             }
             Ok(Input::Empty) => LineOutcome::Nothing,
-            Ok(Input::Help) => {
-                println!("{}", input::HELP);
-                println!("{}", crate::talk::HELP);
-                if state.map.is_some() {
-                    println!("{}", crate::grid_input::HELP);
+            Ok(Input::Help(verb)) => {
+                match verb {
+                    None => println!("{}", crate::help::for_ruleset(&state.ruleset)),
+                    Some(v) => println!("{}", crate::help::for_verb(&state.ruleset, &v)),
                 }
                 LineOutcome::Nothing
             }
