@@ -11,6 +11,7 @@ mod grid_input;
 mod help;
 mod http;
 mod input;
+mod line_editor;
 mod narrate;
 mod table;
 mod talk;

@@ -257,7 +257,13 @@ async fn play_on_the_orcus_grid_shows_the_map_and_takes_grid_verbs() {
     // The map: the gorge's walls, and Brenna (the first hero, A) at 3,5.
     assert!(stdout.contains("############"), "{stdout}");
     assert!(stdout.contains("A brenna (3,5)"), "{stdout}");
-    assert!(stdout.contains("Grid commands (Orcus"), "{stdout}");
+    // The help of an Orcus session: its grid verbs, not 13th Age's escalation die.
+    assert!(
+        stdout.contains("Commands of this session (orcus"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  walk X,Y"), "{stdout}");
+    assert!(!stdout.contains("escalation hold"), "{stdout}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -688,4 +694,63 @@ async fn the_gm_talks_rolls_and_rewinds_from_play_and_the_log_verifies() {
         text(&out.stdout),
         text(&out.stderr)
     );
+}
+
+/// `fray play` at a terminal (a pseudo-terminal, so the line editor runs as for a person):
+/// Tab completes a combatant's id, Up recalls the last command, the history file keeps the
+/// completed lines, and Ctrl-D leaves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_at_a_terminal_completes_names_with_tab_and_recalls_commands_with_up() {
+    let server = start(false).await;
+    let (_, goblins) = fray_server::rules::builtin_encounters("13th-age")[0];
+    let created =
+        fray_server::demo::client::create_session(server.addr, ADMIN_KEY, "g", goblins, Some(3))
+            .await
+            .expect("create");
+    let gm = created["tokens"]["gm"].as_str().expect("gm").to_string();
+    let home = tempfile::tempdir().expect("tempdir");
+    let history = home.path().join("history");
+    let addr = server.addr.to_string();
+    let hist = history.clone();
+    let run = tokio::task::spawn_blocking(move || -> Result<(), rexpect::error::Error> {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_fray"));
+        cmd.args(["play", "--token", &gm, "--server", &addr])
+            .env("TERM", "xterm")
+            .env("FRAY_HISTORY", &hist)
+            .env_remove("FRAY_SERVER");
+        let mut p = rexpect::session::spawn_command(cmd, Some(60_000))?;
+        p.exp_string("Type `help`")?;
+        p.exp_string("> ")?;
+        // Tab completes `bra` to the only id it starts: brakka.
+        p.send("sethp bra\t")?;
+        p.flush()?;
+        std::thread::sleep(Duration::from_millis(300));
+        p.send(" 7\r")?;
+        p.flush()?;
+        // As a person would, wait for the answer before typing on.
+        p.exp_string("hit points set to 7")?;
+        std::thread::sleep(Duration::from_millis(300));
+        p.send("state\r")?;
+        p.flush()?;
+        p.exp_regex(r"brakka\s[^\n]*\s7/\d+")?;
+        // Up recalls `state`: the table again, Brakka still at 7.
+        p.send("\x1b[A")?;
+        p.flush()?;
+        std::thread::sleep(Duration::from_millis(300));
+        p.send("\r")?;
+        p.flush()?;
+        p.exp_regex(r"brakka\s[^\n]*\s7/\d+")?;
+        p.send_control('d')?;
+        p.exp_eof()?;
+        Ok(())
+    });
+    tokio::time::timeout(GIVE_UP, run)
+        .await
+        .expect("the terminal session ended")
+        .expect("join")
+        .expect("the terminal session went as typed");
+    let kept = std::fs::read_to_string(&history).expect("the history file");
+    let lines: Vec<&str> = kept.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(lines.contains(&"sethp brakka 7"), "{kept}");
+    assert!(lines.contains(&"state"), "{kept}");
 }

@@ -16,6 +16,7 @@ use crate::commands::print_outputs;
 use crate::connection::{Connection, describe_role};
 use crate::http::Server;
 use crate::input::{self, Input, Menu};
+use crate::line_editor;
 use crate::narrate::{action_name, defense_name};
 use crate::table;
 use crate::tracker::Tracker;
@@ -51,9 +52,15 @@ pub async fn run(server_arg: &str, encoding: Encoding, token: &str) -> Result<()
     if welcome.role == Role::Spectator {
         println!("(This is a spectator token: you can watch but not act.)");
     }
-    let echo = !std::io::stdin().is_terminal();
-    let mut lines = spawn_stdin();
-    let mut game = Game::new(welcome.role.clone(), welcome.seq);
+    // At a terminal, the line editor (history, Tab completion); piped input is echoed.
+    let words = line_editor::Words::default();
+    let terminal = std::io::stdin().is_terminal();
+    let echo = !terminal;
+    let mut lines = terminal
+        .then(|| line_editor::spawn(words.clone()))
+        .flatten()
+        .unwrap_or_else(spawn_stdin);
+    let mut game = Game::new(welcome.role.clone(), welcome.seq, words);
     let mut stdin_open = true;
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     loop {
@@ -110,6 +117,21 @@ pub async fn run(server_arg: &str, encoding: Encoding, token: &str) -> Result<()
     Ok(())
 }
 
+/// What Tab completes: the verbs of the session's ruleset, every combatant id and attack id.
+fn completion_words(state: &fray_protocol::SessionState) -> Vec<String> {
+    let verbs = crate::help::entries()
+        .into_iter()
+        .filter(|e| e.rulesets().contains(&state.ruleset.as_str()))
+        .flat_map(|e| e.verbs)
+        .map(str::to_owned);
+    let ids = state.combatants.iter().map(|c| c.id.to_string());
+    let attacks = state
+        .combatants
+        .iter()
+        .flat_map(|c| c.attacks.iter().map(|a| a.id.clone()));
+    verbs.chain(ids).chain(attacks).collect()
+}
+
 /// Follows the view and the legal actions.
 async fn watch(conn: &mut Connection) -> Result<()> {
     conn.send(&ClientMessage::Watch {
@@ -158,11 +180,14 @@ struct Game {
     actions: Vec<LegalAction>,
     /// Since when input has been held back.
     waiting_since: Option<Instant>,
+    /// What Tab completes at the terminal, refreshed with every view.
+    words: line_editor::Words,
 }
 
 impl Game {
-    fn new(role: Role, joined_at: u64) -> Game {
+    fn new(role: Role, joined_at: u64, words: line_editor::Words) -> Game {
         Game {
+            words,
             role,
             tracker: Tracker::new(),
             joined_at,
@@ -331,6 +356,9 @@ impl Game {
     /// After the view changed: the table when one is due, then the turn when nothing more is
     /// expected.
     fn view_updated(&mut self) {
+        if let Some(state) = self.tracker.state() {
+            self.words.set(completion_words(state));
+        }
         if self.table_next
             && self.tracker.view_is_current()
             && let Some(state) = self.tracker.state()
