@@ -698,7 +698,8 @@ async fn the_gm_talks_rolls_and_rewinds_from_play_and_the_log_verifies() {
 
 /// `fray play` at a terminal (a pseudo-terminal, so the line editor runs as for a person):
 /// Tab completes a combatant's id, Up recalls the last command, the history file keeps the
-/// completed lines, and Ctrl-D leaves.
+/// completed lines, `end` with the standard action unused asks for a second `end`, and Ctrl-D
+/// leaves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_at_a_terminal_completes_names_with_tab_and_recalls_commands_with_up() {
     let server = start(false).await;
@@ -740,6 +741,20 @@ async fn play_at_a_terminal_completes_names_with_tab_and_recalls_commands_with_u
         p.send("\r")?;
         p.flush()?;
         p.exp_regex(r"brakka\s[^\n]*\s7/\d+")?;
+        // Ending a turn with its standard action unused asks for `end` once more.
+        std::thread::sleep(Duration::from_millis(300));
+        p.send("start\r")?;
+        p.flush()?;
+        p.exp_string("'s turn")?;
+        std::thread::sleep(Duration::from_millis(300));
+        p.send("end\r")?;
+        p.flush()?;
+        p.exp_string("`end` again ends the turn anyway")?;
+        std::thread::sleep(Duration::from_millis(300));
+        p.send("end\r")?;
+        p.flush()?;
+        p.exp_string("ends the turn")?;
+        std::thread::sleep(Duration::from_millis(300));
         p.send_control('d')?;
         p.exp_eof()?;
         Ok(())

@@ -60,7 +60,7 @@ pub async fn run(server_arg: &str, encoding: Encoding, token: &str) -> Result<()
         .then(|| line_editor::spawn(words.clone()))
         .flatten()
         .unwrap_or_else(spawn_stdin);
-    let mut game = Game::new(welcome.role.clone(), welcome.seq, words);
+    let mut game = Game::new(welcome.role.clone(), welcome.seq, words, terminal);
     let mut stdin_open = true;
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     loop {
@@ -182,12 +182,18 @@ struct Game {
     waiting_since: Option<Instant>,
     /// What Tab completes at the terminal, refreshed with every view.
     words: line_editor::Words,
+    /// Input comes from a person at a terminal (not a script).
+    interactive: bool,
+    /// The combatant whose `end` was answered with "actions left": the next `end` ends it.
+    end_warned: Option<CombatantId>,
 }
 
 impl Game {
-    fn new(role: Role, joined_at: u64, words: line_editor::Words) -> Game {
+    fn new(role: Role, joined_at: u64, words: line_editor::Words, interactive: bool) -> Game {
         Game {
             words,
+            interactive,
+            end_warned: None,
             role,
             tracker: Tracker::new(),
             joined_at,
@@ -317,7 +323,9 @@ impl Game {
                 self.view_updated();
             }
             ServerMessage::LegalActions { actions, .. } => {
-                self.actions = actions;
+                for prompt in self.legal_actions(actions) {
+                    println!("{prompt}");
+                }
             }
             ServerMessage::Accepted {
                 command_id,
@@ -388,13 +396,71 @@ impl Game {
     }
 
     /// The legal actions the menu shows, numbered from 1 for `do N`: the acting combatant's
-    /// and the GM's session commands.
+    /// and the GM's session commands, then what this seat's other combatants may do out of
+    /// turn (opportunity attacks, intercepts, readied actions).
     fn shown_actions(&self) -> Vec<&LegalAction> {
         let acting = self.acting();
-        self.actions
+        let (now, out_of_turn): (Vec<&LegalAction>, Vec<&LegalAction>) = self
+            .actions
             .iter()
-            .filter(|a| a.actor.is_none() || a.actor == acting)
-            .collect()
+            .partition(|a| a.actor.is_none() || a.actor == acting);
+        now.into_iter().chain(out_of_turn).collect()
+    }
+
+    /// New legal actions: a prompt for each out-of-turn option that just opened, with the
+    /// number to take it (the GM is not otherwise told that an opportunity attack is open).
+    fn legal_actions(&mut self, actions: Vec<LegalAction>) -> Vec<String> {
+        let before = std::mem::replace(&mut self.actions, actions);
+        let acting = self.acting();
+        let shown = self.shown_actions();
+        let mut prompts = Vec::new();
+        for (i, a) in shown.iter().enumerate() {
+            let opened = a.actor.is_some()
+                && a.actor != acting
+                && !before.iter().any(|b| b.command == a.command);
+            if opened {
+                let who = a.actor.as_ref().map(|c| c.to_string()).unwrap_or_default();
+                let label = if a.label.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", a.label)
+                };
+                prompts.push(format!(
+                    "Out of turn, {who} may now: {}{label} (`do {}`)",
+                    a.group,
+                    i + 1
+                ));
+            }
+        }
+        prompts
+    }
+
+    /// At a terminal, ending a turn whose standard action is unused asks to be typed twice.
+    fn confirm_end(&mut self, command: &Command) -> bool {
+        let Command::EndTurn { actor } = command else {
+            self.end_warned = None;
+            return true;
+        };
+        if !self.interactive || self.end_warned.as_ref() == Some(actor) {
+            self.end_warned = None;
+            return true;
+        }
+        let unused = self
+            .tracker
+            .state()
+            .and_then(|s| s.combatant(actor))
+            .filter(|c| c.actions.standard);
+        match unused {
+            Some(c) => {
+                println!(
+                    "{} has not used its standard action this turn; `end` again ends the turn anyway.",
+                    c.name
+                );
+                self.end_warned = Some(actor.clone());
+                false
+            }
+            None => true,
+        }
     }
 
     fn on_line(&mut self, line: &str) -> LineOutcome {
@@ -464,8 +530,10 @@ impl Game {
                 if self.role == Role::Spectator {
                     println!("Spectators cannot send commands.");
                     LineOutcome::Nothing
-                } else {
+                } else if self.confirm_end(&command) {
                     LineOutcome::Send(command)
+                } else {
+                    LineOutcome::Nothing
                 }
             }
         }
@@ -683,4 +751,61 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
     };
     out.push_str(&format!("Also: {}{example}\n", also.join(", ")));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fray_protocol::command::AttackMode;
+
+    fn opportunity(by: &str, on: &str) -> LegalAction {
+        LegalAction {
+            actor: Some(CombatantId::new(by)),
+            group: "Spear (opportunity attack)".into(),
+            label: on.into(),
+            command: Command::Attack {
+                actor: CombatantId::new(by),
+                attack: "spear".into(),
+                targets: vec![CombatantId::new(on)],
+                mode: AttackMode::Opportunity,
+                knock_out: false,
+                forced: Vec::new(),
+                weapon: None,
+                secondary_target: None,
+            },
+        }
+    }
+
+    fn session_command() -> LegalAction {
+        LegalAction {
+            actor: None,
+            group: "End battle".into(),
+            label: String::new(),
+            command: Command::EndBattle,
+        }
+    }
+
+    #[test]
+    fn an_opened_opportunity_attack_is_announced_once_with_its_number() {
+        let mut game = Game::new(Role::Gm, 0, line_editor::Words::default(), false);
+        assert!(game.legal_actions(vec![session_command()]).is_empty());
+        let prompts =
+            game.legal_actions(vec![session_command(), opportunity("goblin-1", "brakka")]);
+        assert_eq!(
+            prompts,
+            vec!["Out of turn, goblin-1 may now: Spear (opportunity attack): brakka (`do 2`)"]
+        );
+        // Still open at the next update: not announced again.
+        assert!(
+            game.legal_actions(vec![session_command(), opportunity("goblin-1", "brakka")])
+                .is_empty()
+        );
+        // And `do 2` takes it.
+        match game.on_line("do 2") {
+            LineOutcome::Send(Command::Attack { mode, .. }) => {
+                assert_eq!(mode, AttackMode::Opportunity)
+            }
+            _ => panic!("`do 2` sends the opportunity attack"),
+        }
+    }
 }
