@@ -167,10 +167,53 @@ fn effects_cell(state: &SessionState, c: &CombatantState) -> String {
     parts.join("; ")
 }
 
-/// The whole table, header included, ending with a newline.
-pub fn render(state: &SessionState) -> String {
+/// How a table is drawn: plain (files, pipes, `NO_COLOR`), or for a terminal — hit-point bars
+/// in colour and lines cut to its width.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Style {
+    /// Hit-point bars in colour (green, yellow when staggered or half down, red when low).
+    pub colour: bool,
+    /// Cut each line to this many columns.
+    pub width: Option<usize>,
+}
+
+impl Style {
+    /// For stdout: colour and width when it is a terminal and `NO_COLOR` is not set
+    /// (<https://no-color.org>); plain otherwise.
+    pub fn for_stdout() -> Style {
+        use std::io::IsTerminal;
+        if !std::io::stdout().is_terminal() {
+            return Style::default();
+        }
+        Style {
+            colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            width: terminal_size::terminal_size().map(|(w, _)| usize::from(w.0)),
+        }
+    }
+}
+
+/// A hit-point bar of 8 cells and its colour, when the hit points are known.
+fn hp_bar(c: &CombatantState) -> Option<(String, &'static str)> {
+    let (hp, max) = (c.hp?, c.max_hp?);
+    let max = max.max(1);
+    let filled = usize::try_from((hp.clamp(0, max) * 8 + max - 1) / max).unwrap_or(0);
+    let colour = if hp * 4 <= max {
+        "\x1b[31m" // red
+    } else if hp * 2 <= max {
+        "\x1b[33m" // yellow
+    } else {
+        "\x1b[32m" // green
+    };
+    Some((
+        format!("{}{}", "█".repeat(filled), "░".repeat(8 - filled)),
+        colour,
+    ))
+}
+
+/// The whole table, header included, for a terminal or plain, ending with a newline.
+pub fn render_styled(state: &SessionState, style: Style) -> String {
     let heads = ["", "ID", "NAME", "SIDE", "HP", "STATUS", "INIT", "EFFECTS"];
-    let mut rows: Vec<[String; 8]> = Vec::new();
+    let mut rows: Vec<([String; 8], Option<&'static str>)> = Vec::new();
     // Order of battle first when there is one, then anyone left out, by id.
     let mut ordered: Vec<&CombatantState> = state
         .order
@@ -192,40 +235,70 @@ pub fn render(state: &SessionState) -> String {
             Side::Heroes => "heroes",
             Side::Monsters => "monsters",
         };
-        rows.push([
-            marker.to_owned(),
-            c.id.to_string(),
-            c.name.clone(),
-            side.to_owned(),
-            hp_cell(c),
-            status_cell(c),
-            c.initiative.map_or_else(String::new, |i| i.to_string()),
-            effects_cell(state, c),
-        ]);
+        let mut hp = hp_cell(c);
+        let mut colour = None;
+        if style.colour
+            && let Some((bar, code)) = hp_bar(c)
+        {
+            hp = format!("{hp} {bar}");
+            colour = Some(code);
+        }
+        rows.push((
+            [
+                marker.to_owned(),
+                c.id.to_string(),
+                c.name.clone(),
+                side.to_owned(),
+                hp,
+                status_cell(c),
+                c.initiative.map_or_else(String::new, |i| i.to_string()),
+                effects_cell(state, c),
+            ],
+            colour,
+        ));
     }
     let mut widths = heads.map(|h| h.chars().count());
-    for row in &rows {
+    for (row, _) in &rows {
         for (w, cell) in widths.iter_mut().zip(row.iter()) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let line = |cells: &[String]| {
+    // Where the HP column starts: the four columns before it and their gaps.
+    let hp_at: usize = widths[..4].iter().map(|w| w + 2).sum();
+    let line = |cells: &[String], colour: Option<&str>| {
         let mut out = String::new();
         for (i, (cell, w)) in cells.iter().zip(widths.iter()).enumerate() {
-            if i + 1 == cells.len() {
-                out.push_str(cell);
-            } else {
-                out.push_str(cell);
+            out.push_str(cell);
+            if i + 1 < cells.len() {
                 out.push_str(&" ".repeat(w - cell.chars().count() + 2));
             }
         }
-        out.trim_end().to_owned()
+        let mut chars: Vec<char> = out.trim_end().chars().collect();
+        if let Some(w) = style.width
+            && chars.len() > w
+        {
+            chars.truncate(w.saturating_sub(1));
+            chars.push('…');
+        }
+        match colour {
+            Some(code) if hp_at < chars.len() => {
+                let end = (hp_at + cells[4].chars().count()).min(chars.len());
+                let text = |r: std::ops::Range<usize>| chars[r].iter().collect::<String>();
+                format!(
+                    "{}{code}{}\x1b[0m{}",
+                    text(0..hp_at),
+                    text(hp_at..end),
+                    text(end..chars.len())
+                )
+            }
+            _ => chars.into_iter().collect(),
+        }
     };
     let mut out = format!("{}\n", header(state));
-    out.push_str(&line(&heads.map(str::to_owned)));
+    out.push_str(&line(&heads.map(str::to_owned), None));
     out.push('\n');
-    for row in &rows {
-        out.push_str(&line(row));
+    for (row, colour) in &rows {
+        out.push_str(&line(row, *colour));
         out.push('\n');
     }
     out.push_str(&grid_map(state));
@@ -305,4 +378,94 @@ pub fn grid_map(state: &SessionState) -> String {
     out.push_str(&legend.join(" · "));
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The final state of a recorded 13th Age fight (monsters slain, heroes hurt).
+    fn state() -> SessionState {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../replays/13th-age/crypt-of-ash-seed-0");
+        let fight = fray_server::replay::read_log(&path).expect("the golden reads");
+        fray_server::replay::fold(&fight).expect("folds").state
+    }
+
+    fn visible(s: &str) -> String {
+        let mut out = String::new();
+        let mut chars = s.chars();
+        while let Some(c) = chars.next() {
+            if c == '\x1b' {
+                for d in chars.by_ref() {
+                    if d == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_plain_table_has_no_colour_and_no_bars() {
+        let plain = render_styled(&state(), Style::default());
+        assert!(!plain.contains('\x1b') && !plain.contains('█') && !plain.contains('░'));
+        assert!(plain.contains("HP"), "{plain}");
+    }
+
+    #[test]
+    fn a_terminal_table_colours_a_bar_per_known_hit_points_and_keeps_the_columns() {
+        let s = state();
+        let plain = render_styled(&s, Style::default());
+        let coloured = render_styled(
+            &s,
+            Style {
+                colour: true,
+                width: None,
+            },
+        );
+        let known = s.combatants.iter().filter(|c| c.hp.is_some()).count();
+        let barred: Vec<&str> = coloured
+            .lines()
+            .filter(|row| row.contains('█') || row.contains('░'))
+            .collect();
+        assert_eq!(barred.len(), known, "a bar for each known hit points");
+        for row in &barred {
+            assert!(row.contains("\x1b[3") && row.contains("\x1b[0m"), "{row:?}");
+        }
+        assert!(coloured.contains('█') || coloured.contains('░'));
+        // Without the escapes, every row still starts its columns where the header does.
+        let head = visible(coloured.lines().nth(1).expect("the column heads"));
+        let status_at = head.find("STATUS").expect("STATUS");
+        for row in coloured.lines().skip(2).take(s.combatants.len()) {
+            let row = visible(row);
+            let before: String = row.chars().take(status_at).collect();
+            assert!(before.ends_with("  "), "{row}");
+        }
+        assert_eq!(
+            plain.lines().count(),
+            coloured.lines().count(),
+            "one line per row either way"
+        );
+    }
+
+    #[test]
+    fn a_table_fits_the_terminal_width() {
+        let s = state();
+        let cut = render_styled(
+            &s,
+            Style {
+                colour: true,
+                width: Some(40),
+            },
+        );
+        for line in cut.lines().skip(1).take(s.combatants.len() + 1) {
+            let shown = visible(line);
+            assert!(shown.chars().count() <= 40, "{shown}");
+        }
+        assert!(cut.contains('…'), "{cut}");
+    }
 }

@@ -698,8 +698,8 @@ async fn the_gm_talks_rolls_and_rewinds_from_play_and_the_log_verifies() {
 
 /// `fray play` at a terminal (a pseudo-terminal, so the line editor runs as for a person):
 /// Tab completes a combatant's id, Up recalls the last command, the history file keeps the
-/// completed lines, `end` with the standard action unused asks for a second `end`, and Ctrl-D
-/// leaves.
+/// completed lines, the table has coloured hit-point bars, `end` with the standard action
+/// unused asks for a second `end`, and Ctrl-D leaves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_at_a_terminal_completes_names_with_tab_and_recalls_commands_with_up() {
     let server = start(false).await;
@@ -733,14 +733,14 @@ async fn play_at_a_terminal_completes_names_with_tab_and_recalls_commands_with_u
         std::thread::sleep(Duration::from_millis(300));
         p.send("state\r")?;
         p.flush()?;
-        p.exp_regex(r"brakka\s[^\n]*\s7/\d+")?;
+        p.exp_regex(r"brakka\s[^\n]*\x1b\[3\dm7/\d+ ")?;
         // Up recalls `state`: the table again, Brakka still at 7.
         p.send("\x1b[A")?;
         p.flush()?;
         std::thread::sleep(Duration::from_millis(300));
         p.send("\r")?;
         p.flush()?;
-        p.exp_regex(r"brakka\s[^\n]*\s7/\d+")?;
+        p.exp_regex(r"brakka\s[^\n]*\x1b\[3\dm7/\d+ ")?;
         // Ending a turn with its standard action unused asks for `end` once more.
         std::thread::sleep(Duration::from_millis(300));
         p.send("start\r")?;

@@ -182,7 +182,7 @@ fn replay_window(
     let text = format!(
         "\nState after event {}:\n{}\nState hash: {}\n",
         folded.events[end].seq,
-        table::render(&state),
+        table::render_styled(&state, table::Style::for_stdout()),
         engine.state_hash()
     );
     Ok(write(&mut out, &text))
@@ -213,7 +213,7 @@ fn render_replay(fight: &RecordedFight, folded: &Folded) -> String {
     out.push_str(&format!(
         "\nFinal state after {} events:\n{}\nState hash: {}\n",
         folded.events.len(),
-        table::render(&folded.state),
+        table::render_styled(&folded.state, table::Style::for_stdout()),
         folded.state_hash
     ));
     out

@@ -373,7 +373,10 @@ impl Game {
         {
             self.table_next = false;
             println!();
-            print!("{}", table::render(state));
+            print!(
+                "{}",
+                table::render_styled(state, table::Style::for_stdout())
+            );
         }
         self.maybe_prompt();
     }
@@ -519,7 +522,10 @@ impl Game {
             }
             Ok(Input::Quit) => LineOutcome::Quit,
             Ok(Input::State) => {
-                print!("{}", table::render(state));
+                print!(
+                    "{}",
+                    table::render_styled(state, table::Style::for_stdout())
+                );
                 LineOutcome::Nothing
             }
             Ok(Input::Menu) => {

@@ -255,7 +255,10 @@ async fn follow(conn: &mut Connection, welcome: &Welcome, tracker: &mut Tracker)
                     && tracker.view_is_current()
                     && let Some(state) = tracker.state()
                 {
-                    print!("{}", table::render(state));
+                    print!(
+                        "{}",
+                        table::render_styled(state, table::Style::for_stdout())
+                    );
                     table_due = false;
                 }
             }
@@ -268,7 +271,10 @@ async fn follow(conn: &mut Connection, welcome: &Welcome, tracker: &mut Tracker)
                     return Ok(Stop::Ended);
                 }
                 if table_due && let Some(state) = tracker.state() {
-                    print!("{}", table::render(state));
+                    print!(
+                        "{}",
+                        table::render_styled(state, table::Style::for_stdout())
+                    );
                     table_due = false;
                 }
             }
@@ -310,7 +316,10 @@ async fn send(conn: &mut Connection, msg: ClientMessage) -> bool {
 fn print_final(tracker: &Tracker) {
     if let Some(state) = tracker.state() {
         println!();
-        print!("{}", table::render(state));
+        print!(
+            "{}",
+            table::render_styled(state, table::Style::for_stdout())
+        );
     }
 }
 
