@@ -154,6 +154,13 @@ pub fn all_verbs() -> Vec<&'static str> {
     verbs
 }
 
+/// Whether a session of `ruleset` takes `verb`.
+pub fn has_verb(ruleset: &str, verb: &str) -> bool {
+    entries()
+        .iter()
+        .any(|e| e.verbs.contains(&verb) && e.rulesets().contains(&ruleset))
+}
+
 /// `help`: the entries of this ruleset's sessions (the shared ones included).
 pub fn for_ruleset(ruleset: &str) -> String {
     let mut out = format!("Commands of this session ({ruleset}; case-insensitive):\n");

@@ -732,10 +732,20 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
             ));
         }
     }
+    // The verbs to type, as this session's ruleset names them.
+    let has = |verb: &str| crate::help::has_verb(&state.ruleset, verb);
     let mut also = Vec::new();
     if me.actions.payer(ActionKind::Move).is_some() {
-        also.push("move TARGET (engage)");
-        if !me.engaged_with.is_empty() {
+        for (verb, hint) in [
+            ("move", "move TARGET (engage)"),
+            ("walk", "walk X,Y..."),
+            ("bx-move", "bx-move FEET"),
+        ] {
+            if has(verb) {
+                also.push(hint);
+            }
+        }
+        if !me.engaged_with.is_empty() && has("disengage") {
             also.push("disengage");
         }
     }
@@ -747,7 +757,7 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
         if standard {
             also.push("stabilize ALLY");
         }
-    } else if standard && me.side == fray_protocol::Side::Heroes {
+    } else if standard && me.side == fray_protocol::Side::Heroes && has("rally") {
         also.push("rally");
     }
     also.push("end");
@@ -789,6 +799,34 @@ mod tests {
             label: String::new(),
             command: Command::EndBattle,
         }
+    }
+
+    /// A hero's menu at the start of its turn, in the final state of a recorded fight.
+    fn menu_of(golden: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../replays")
+            .join(golden);
+        let fight = fray_server::replay::read_log(&path).expect("the golden reads");
+        let mut state = fray_server::replay::fold(&fight).expect("folds").state;
+        let me = state
+            .combatants
+            .iter_mut()
+            .find(|c| c.side == fray_protocol::Side::Heroes && c.status.is_up())
+            .expect("a hero standing");
+        me.actions = fray_protocol::state::ActionsLeft::FULL;
+        let me = me.clone();
+        render_menu(&state, &me)
+    }
+
+    #[test]
+    fn the_menu_hints_the_verbs_of_the_session_ruleset() {
+        let orcus = menu_of("orcus/bridge-of-bones-seed-13");
+        assert!(orcus.contains("walk X,Y"), "{orcus}");
+        assert!(!orcus.contains("move TARGET"), "{orcus}");
+        let age = menu_of("13th-age/crypt-of-ash-seed-0");
+        assert!(age.contains("move TARGET (engage)"), "{age}");
+        assert!(age.contains("rally"), "{age}");
+        assert!(!age.contains("walk X,Y"), "{age}");
     }
 
     #[test]
