@@ -1414,7 +1414,8 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(target)
         ),
         GameEvent::Bx(BxEvent::PhaseReached { combatant, phase }) => {
-            format!("{} acts in the {phase:?} phase", n(combatant)).to_lowercase()
+            let phase = format!("{phase:?}").to_lowercase();
+            format!("{} acts in the {phase} phase", n(combatant))
         }
         GameEvent::Bx(BxEvent::OseMoved {
             combatant,
@@ -2075,6 +2076,15 @@ mod tests {
             narrate(&e, &roster()),
             "Goblin Scrapper 2 attacks Brakka with stab: d20=[(4), 19] +2 = 21 vs PD 14 — CRITICAL HIT"
         );
+    }
+
+    #[test]
+    fn an_ose_phase_keeps_the_name_as_written() {
+        let e = GameEvent::Bx(BxEvent::PhaseReached {
+            combatant: id("brakka"),
+            phase: fray_protocol::ose::OsePhase::Melee,
+        });
+        assert_eq!(narrate(&e, &roster()), "Brakka acts in the melee phase");
     }
 
     #[test]
