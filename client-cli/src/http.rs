@@ -1,6 +1,6 @@
-//! A tiny HTTP/1.1 client for the server's two HTTP endpoints (`POST /sessions`,
-//! `GET /sessions`), hand-rolled over a tokio `TcpStream`: one request per connection
-//! (`Connection: close`), bodies sized by `Content-Length` or chunked, no TLS, no redirects.
+//! The server's HTTP endpoints (`POST /sessions`, `GET /sessions`, `GET /sessions/{id}/log`)
+//! through the one HTTP client Fray uses (`fray_server::demo::client::request`: ureq, with
+//! rustls for `https://`), and the server's address: `host:port`, plain or behind TLS.
 //!
 //! The JSON shapes of those endpoints are mirrored here; they are not (yet) part of
 //! `fray-protocol`.
@@ -8,33 +8,32 @@
 use anyhow::{Context, Result, anyhow, bail};
 use fray_protocol::state::Phase;
 use serde::{Deserialize, Serialize};
-use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
-/// How long one HTTP exchange may take.
-const TIMEOUT: Duration = Duration::from_secs(30);
-/// Largest response body accepted.
-const MAX_RESPONSE: usize = 16 * 1024 * 1024;
-
-/// A server address, normalised to `host:port`.
+/// A server address, normalised to `host:port`, and whether it is reached over TLS.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Server {
     authority: String,
+    tls: bool,
 }
 
 impl Server {
-    /// Parses `host:port`, `host` (port 7878), or either with an `http://`/`ws://` prefix and a
-    /// trailing path (ignored).
+    /// Parses `host:port`, `host` (port 7878; 443 over TLS), or either with an `http://`,
+    /// `ws://`, `https://` or `wss://` prefix and a trailing path (ignored). `https://` and
+    /// `wss://` reach the server over TLS (a proxy in front of it; README, "Running it for
+    /// others").
     pub fn parse(text: &str) -> Result<Server> {
         let mut rest = text.trim();
-        for scheme in ["http://", "ws://"] {
+        let mut tls = false;
+        for (scheme, secure) in [
+            ("http://", false),
+            ("ws://", false),
+            ("https://", true),
+            ("wss://", true),
+        ] {
             if let Some(stripped) = rest.strip_prefix(scheme) {
                 rest = stripped;
+                tls = secure;
             }
-        }
-        if rest.starts_with("https://") || rest.starts_with("wss://") {
-            bail!("`{text}`: TLS (https/wss) is not supported by this client");
         }
         let authority = rest.split('/').next().unwrap_or_default();
         if authority.is_empty() {
@@ -52,10 +51,12 @@ impl Server {
             port.parse::<u16>()
                 .map_err(|_| anyhow!("`{text}`: `{port}` is not a port number"))?;
             authority.to_owned()
+        } else if tls {
+            format!("{authority}:443")
         } else {
             format!("{authority}:7878")
         };
-        Ok(Server { authority })
+        Ok(Server { authority, tls })
     }
 
     /// `host:port`.
@@ -63,9 +64,16 @@ impl Server {
         &self.authority
     }
 
-    /// The WebSocket endpoint.
+    /// The WebSocket endpoint (`wss://` over TLS).
     pub fn ws_url(&self) -> String {
-        format!("ws://{}/ws", self.authority)
+        let scheme = if self.tls { "wss" } else { "ws" };
+        format!("{scheme}://{}/ws", self.authority)
+    }
+
+    /// The URL of an HTTP path (`https://` over TLS).
+    fn url(&self, path: &str) -> String {
+        let scheme = if self.tls { "https" } else { "http" };
+        format!("{scheme}://{}{path}", self.authority)
     }
 }
 
@@ -108,125 +116,15 @@ pub async fn request_as(
     json_body: Option<&[u8]>,
     bearer: Option<&str>,
 ) -> Result<Response> {
-    let exchange = async {
-        let mut stream = TcpStream::connect(server.authority())
-            .await
-            .with_context(|| format!("cannot connect to {}", server.authority()))?;
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nUser-Agent: fray-cli/{}\r\n\
-             Accept: application/json\r\nConnection: close\r\n",
-            server.authority(),
-            env!("CARGO_PKG_VERSION"),
-        );
-        if let Some(key) = bearer {
-            head.push_str(&format!("Authorization: Bearer {key}\r\n"));
-        }
-        if let Some(body) = json_body {
-            head.push_str(&format!(
-                "Content-Type: application/json\r\nContent-Length: {}\r\n",
-                body.len()
-            ));
-        }
-        head.push_str("\r\n");
-        stream.write_all(head.as_bytes()).await?;
-        if let Some(body) = json_body {
-            stream.write_all(body).await?;
-        }
-        stream.flush().await?;
-        let mut raw = Vec::new();
-        (&mut stream)
-            .take(MAX_RESPONSE as u64 + 64 * 1024)
-            .read_to_end(&mut raw)
-            .await?;
-        parse_response(&raw)
-    };
-    tokio::time::timeout(TIMEOUT, exchange)
-        .await
-        .map_err(|_| {
-            anyhow!(
-                "{method} {path}: no answer from {} within {TIMEOUT:?}",
-                server.authority()
-            )
-        })?
-        .with_context(|| format!("{method} {path} on {}", server.authority()))
-}
-
-/// Parses a complete HTTP/1.1 response (status line, headers, body).
-pub fn parse_response(raw: &[u8]) -> Result<Response> {
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or_else(|| anyhow!("incomplete HTTP response ({} bytes)", raw.len()))?;
-    let head = std::str::from_utf8(&raw[..split]).context("HTTP headers are not UTF-8")?;
-    let rest = &raw[split + 4..];
-    let mut lines = head.split("\r\n");
-    let status_line = lines.next().unwrap_or_default();
-    let mut parts = status_line.split_whitespace();
-    let version = parts.next().unwrap_or_default();
-    if !version.starts_with("HTTP/1.") {
-        bail!("not an HTTP/1.x response: `{status_line}`");
-    }
-    let status: u16 = parts
-        .next()
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| anyhow!("bad HTTP status line: `{status_line}`"))?;
-    let mut content_length = None;
-    let mut chunked = false;
-    for line in lines {
-        let Some((name, value)) = line.split_once(':') else {
-            continue;
-        };
-        let value = value.trim();
-        if name.eq_ignore_ascii_case("content-length") {
-            content_length = Some(
-                value
-                    .parse::<usize>()
-                    .map_err(|_| anyhow!("bad Content-Length `{value}`"))?,
-            );
-        } else if name.eq_ignore_ascii_case("transfer-encoding")
-            && value.to_ascii_lowercase().contains("chunked")
-        {
-            chunked = true;
-        }
-    }
-    let body = if chunked {
-        dechunk(rest)?
-    } else if let Some(len) = content_length {
-        if rest.len() < len {
-            bail!("response body truncated: {} of {len} bytes", rest.len());
-        }
-        rest[..len].to_vec()
-    } else {
-        rest.to_vec()
-    };
-    if body.len() > MAX_RESPONSE {
-        bail!("response body of {} bytes is too large", body.len());
-    }
+    let (status, body) = fray_server::demo::client::request(
+        server.url(path),
+        method,
+        json_body.map(<[u8]>::to_vec),
+        bearer,
+    )
+    .await
+    .map_err(|e| anyhow!("cannot reach {}: {e}", server.authority()))?;
     Ok(Response { status, body })
-}
-
-/// Decodes a chunked body.
-fn dechunk(mut data: &[u8]) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    loop {
-        let line_end = data
-            .windows(2)
-            .position(|w| w == b"\r\n")
-            .ok_or_else(|| anyhow!("chunked body truncated (no chunk size line)"))?;
-        let size_text = std::str::from_utf8(&data[..line_end]).context("bad chunk size line")?;
-        let size_hex = size_text.split(';').next().unwrap_or_default().trim();
-        let size = usize::from_str_radix(size_hex, 16)
-            .map_err(|_| anyhow!("bad chunk size `{size_hex}`"))?;
-        data = &data[line_end + 2..];
-        if size == 0 {
-            return Ok(out);
-        }
-        if data.len() < size + 2 {
-            bail!("chunked body truncated");
-        }
-        out.extend_from_slice(&data[..size]);
-        data = &data[size + 2..];
-    }
 }
 
 /// `POST /sessions` request body.
@@ -369,30 +267,18 @@ mod tests {
         assert_eq!(p("[::1]:7000").ok().as_deref(), Some("[::1]:7000"));
         assert_eq!(p("[::1]").ok().as_deref(), Some("[::1]:7878"));
         assert!(p("h:notaport").is_err());
-        assert!(p("https://h").is_err());
+        assert_eq!(p("https://h").ok().as_deref(), Some("h:443"));
+        assert_eq!(p("wss://h:8443/ws").ok().as_deref(), Some("h:8443"));
+        let tls = Server::parse("https://fray.example").expect("parses");
+        assert!(tls.tls);
+        assert_eq!(tls.ws_url(), "wss://fray.example:443/ws");
+        assert_eq!(tls.url("/sessions"), "https://fray.example:443/sessions");
+        let plain = Server::parse("h:9").expect("parses");
+        assert_eq!(
+            (plain.ws_url(), plain.url("/x")),
+            ("ws://h:9/ws".to_owned(), "http://h:9/x".to_owned())
+        );
         assert!(p("").is_err());
-    }
-
-    #[test]
-    fn parses_content_length_response() {
-        let raw = b"HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}";
-        let r = parse_response(raw).expect("parses");
-        assert_eq!(r.status, 201);
-        assert_eq!(r.body, b"{}");
-    }
-
-    #[test]
-    fn parses_chunked_response() {
-        let raw = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n[1,\r\n2\r\n2]\r\n0\r\n\r\n";
-        let r = parse_response(raw).expect("parses");
-        assert_eq!(r.body, b"[1,2]");
-    }
-
-    #[test]
-    fn truncated_responses_are_errors() {
-        assert!(parse_response(b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{}").is_err());
-        assert!(parse_response(b"HTTP/1.1 200 OK\r\n").is_err());
-        assert!(parse_response(b"SSH-2.0\r\n\r\n").is_err());
     }
 
     #[test]

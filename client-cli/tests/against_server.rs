@@ -769,3 +769,54 @@ async fn play_at_a_terminal_completes_names_with_tab_and_recalls_commands_with_u
     assert!(lines.contains(&"sethp brakka 7"), "{kept}");
     assert!(lines.contains(&"state"), "{kept}");
 }
+
+/// `https://` and `wss://` addresses are reached over TLS (rustls): against this plain server the
+/// TLS handshake fails on its plain-text answer, where an `http://` address gets the server's
+/// own refusal. (A server behind a TLS proxy with a certificate of the web's roots is reached
+/// the same way; no such proxy runs in the tests.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn https_and_wss_addresses_speak_tls() {
+    let server = start(false).await;
+    let at = |scheme: &str| format!("{scheme}://{}", server.addr);
+    let log = |address: String| {
+        vec![
+            "log".to_owned(),
+            "s-none".to_owned(),
+            "--token".to_owned(),
+            "t".to_owned(),
+            "--server".to_owned(),
+            address,
+        ]
+    };
+    let plain = fray(log(at("http")), None).await;
+    assert!(
+        text(&plain.stderr).contains("unauthorized"),
+        "{}",
+        text(&plain.stderr)
+    );
+    let tls = fray(log(at("https")), None).await;
+    assert_eq!(tls.status.code(), Some(1));
+    assert!(
+        text(&tls.stderr).contains("corrupt message"),
+        "a TLS handshake: {}",
+        text(&tls.stderr)
+    );
+    let ws = fray(
+        vec![
+            "play".into(),
+            "--token".into(),
+            "t".into(),
+            "--server".into(),
+            at("wss"),
+        ],
+        None,
+    )
+    .await;
+    assert_eq!(ws.status.code(), Some(1));
+    assert!(
+        text(&ws.stderr).contains("cannot open wss://")
+            && text(&ws.stderr).contains("corrupt message"),
+        "{}",
+        text(&ws.stderr)
+    );
+}

@@ -6,7 +6,6 @@ use fray_protocol::{ClientMessage, PROTOCOL_VERSION, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
 use std::net::SocketAddr;
 use thiserror::Error;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -33,7 +32,64 @@ pub enum ClientError {
     Io(#[from] std::io::Error),
 }
 
-/// A plain HTTP/1.1 request (`Connection: close`); returns (status, body).
+/// How long one HTTP exchange may take.
+const HTTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+/// Largest HTTP response body read (a session's log can be large).
+const MAX_HTTP_BODY: u64 = 256 * 1024 * 1024;
+
+/// One HTTP request to `url` (`http://` or `https://`, TLS by rustls with the web's root
+/// certificates), with `Authorization: Bearer <bearer>` when given and a JSON body when given;
+/// returns (status, body). A 4xx or 5xx status is an answer, not an error. The request runs on
+/// tokio's blocking pool (ureq is a blocking client). The one HTTP client of the demo, the
+/// tests and the `fray` command line.
+pub async fn request(
+    url: String,
+    method: &str,
+    body: Option<Vec<u8>>,
+    bearer: Option<&str>,
+) -> Result<(u16, Vec<u8>), ClientError> {
+    let method = method.to_owned();
+    let bearer = bearer.map(str::to_owned);
+    tokio::task::spawn_blocking(move || {
+        let failed = |e: &dyn std::fmt::Display| ClientError::Http(format!("{method} {url}: {e}"));
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(HTTP_TIMEOUT))
+            .user_agent(concat!("fray/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .into();
+        let mut builder = ureq::http::Request::builder()
+            .method(method.as_str())
+            .uri(url.as_str())
+            .header("Accept", "application/json");
+        if let Some(key) = &bearer {
+            builder = builder.header("Authorization", format!("Bearer {key}"));
+        }
+        let answer = match body {
+            Some(bytes) => builder
+                .header("Content-Type", "application/json")
+                .body(bytes)
+                .map_err(|e| failed(&e))
+                .and_then(|r| agent.run(r).map_err(|e| failed(&e))),
+            None => builder
+                .body(())
+                .map_err(|e| failed(&e))
+                .and_then(|r| agent.run(r).map_err(|e| failed(&e))),
+        }?;
+        let status = answer.status().as_u16();
+        let bytes = answer
+            .into_body()
+            .with_config()
+            .limit(MAX_HTTP_BODY)
+            .read_to_vec()
+            .map_err(|e| failed(&e))?;
+        Ok((status, bytes))
+    })
+    .await
+    .map_err(|e| ClientError::Http(format!("the request's thread failed: {e}")))?
+}
+
+/// A plain HTTP request to the server at `addr`; returns (status, body).
 pub async fn http(
     addr: SocketAddr,
     method: &str,
@@ -51,42 +107,9 @@ pub async fn http_as(
     body: &str,
     bearer: Option<&str>,
 ) -> Result<(u16, String), ClientError> {
-    let mut s = TcpStream::connect(addr).await?;
-    let auth = bearer.map_or(String::new(), |k| format!("Authorization: Bearer {k}\r\n"));
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await?;
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await?;
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (head, body) = text
-        .split_once("\r\n\r\n")
-        .ok_or_else(|| ClientError::Http("no header end".into()))?;
-    let status: u16 = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .ok_or_else(|| ClientError::Http("no status".into()))?;
-    if !head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        return Ok((status, body.to_owned()));
-    }
-    let mut out = String::new();
-    let mut rest = body;
-    while let Some((size, tail)) = rest.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16)
-            .map_err(|_| ClientError::Http("bad chunk".into()))?;
-        if n == 0 || tail.len() < n {
-            break;
-        }
-        out.push_str(&tail[..n]);
-        rest = tail[n..].trim_start_matches("\r\n");
-    }
-    Ok((status, out))
+    let body = (!body.is_empty()).then(|| body.as_bytes().to_vec());
+    let (status, bytes) = request(format!("http://{addr}{path}"), method, body, bearer).await?;
+    Ok((status, String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 /// `POST /sessions` with the operator key: creates a session from encounter TOML; returns the
