@@ -7,9 +7,9 @@ use crate::content::model::{CombatantSpec, Encounter};
 use crate::content::{ContentError, parse_toml};
 use bevy_ecs::schedule::Schedule;
 use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
+use fray_protocol::event::SaveDifficulty;
 use fray_protocol::ids::{CombatantId, Role};
 use fray_protocol::state::{CombatantState, SessionState};
-use fray_protocol::event::SaveDifficulty;
 use fray_protocol::{Command, Family, GameEvent, LegalAction};
 
 /// A built-in policy: the next command for a role in a state (the salt varies its choices).
@@ -139,7 +139,11 @@ pub const RULESETS: &[Ruleset] = &[
         initiative: InitiativeRule::RollD20 { shared: true },
         conditions: Conditions::Effects(
             thirteenth_age::rules::GM_CONDITIONS,
-            &[SaveDifficulty::Easy, SaveDifficulty::Normal, SaveDifficulty::Hard],
+            &[
+                SaveDifficulty::Easy,
+                SaveDifficulty::Normal,
+                SaveDifficulty::Hard,
+            ],
         ),
     },
     Ruleset {

@@ -108,7 +108,14 @@ fn conditions(d: &mut Decider, command: &Command) -> Option<R> {
     Some(match command {
         Command::AddCondition {
             duration, source, ..
-        } => add_condition(d, target, condition, duration.clone(), source.as_ref(), saves),
+        } => add_condition(
+            d,
+            target,
+            condition,
+            duration.clone(),
+            source.as_ref(),
+            saves,
+        ),
         _ => remove_condition(d, target, condition, name),
     })
 }
@@ -592,7 +599,10 @@ mod tests_more {
         for (ruleset, seed) in [("13th-age", 3), ("orcus", 4), ("five-torches-deep", 5)] {
             let (enc, mut e, mut log) = running(ruleset, seed);
             let template = monster_template(&enc);
-            let square = enc.map.as_ref().map(|_| fray_protocol::grid::Square { x: 0, y: 0 });
+            let square = enc
+                .map
+                .as_ref()
+                .map(|_| fray_protocol::grid::Square { x: 0, y: 0 });
             // Orcus: a free square near the map's corner.
             let square = square.and_then(|_| {
                 (0..12)
@@ -629,11 +639,7 @@ mod tests_more {
                 .iter()
                 .rev()
                 .chain(order[at + 1..].iter().rev())
-                .find(|c| {
-                    e.state()
-                        .combatant(c)
-                        .is_some_and(|s| !s.status.is_out())
-                })
+                .find(|c| e.state().combatant(c).is_some_and(|s| !s.status.is_out()))
                 .cloned();
             assert_eq!(Some(before), expected, "{ruleset}: {order:?}");
             folds_alike(&enc, seed, &e, &log);
@@ -657,7 +663,10 @@ mod tests_more {
         let r = refusal(&mut e, &add("dragon", None));
         assert_eq!(r.code, ErrorCode::InvalidArgument);
         assert!(r.message.contains(&template), "{}", r.message);
-        let r = refusal(&mut e, &add(&template, Some(fray_protocol::grid::Square { x: 1, y: 1 })));
+        let r = refusal(
+            &mut e,
+            &add(&template, Some(fray_protocol::grid::Square { x: 1, y: 1 })),
+        );
         assert_eq!(r.code, ErrorCode::InvalidArgument);
     }
 
@@ -761,7 +770,17 @@ mod tests_more {
             let (enc, mut e, mut log) = running(ruleset, seed);
             let target = enc.combatants[0].id.clone();
             let ev = run(&mut e, &add_condition(&target, name));
-            assert!(matches!(&ev[..], [GameEvent::GmOverride { .. }, GameEvent::EffectApplied { .. }, ..]), "{ev:?}");
+            assert!(
+                matches!(
+                    &ev[..],
+                    [
+                        GameEvent::GmOverride { .. },
+                        GameEvent::EffectApplied { .. },
+                        ..
+                    ]
+                ),
+                "{ev:?}"
+            );
             log.extend(ev);
             assert_eq!(cs(&e, target.as_str()).effects.len(), 1, "{ruleset}");
             let ev = run(
@@ -813,13 +832,19 @@ mod tests_more {
         let mut e = new_engine(&enc, 1);
         let id = enc.combatants[0].id.clone();
         let ev = run(&mut e, &add_condition(&id, "blind"));
-        assert!(matches!(&ev[..], [GameEvent::GmOverride { .. }, GameEvent::Bx(_)]), "{ev:?}");
+        assert!(
+            matches!(&ev[..], [GameEvent::GmOverride { .. }, GameEvent::Bx(_)]),
+            "{ev:?}"
+        );
         let r = refusal(&mut e, &add_condition(&id, "dazed"));
         assert!(r.message.contains("complete_cover"), "{}", r.message);
         // Five Torches Deep tracks none.
         let enc = encounter("five-torches-deep");
         let mut e = new_engine(&enc, 1);
         let id = enc.combatants[0].id.clone();
-        assert_eq!(refuse(&mut e, &add_condition(&id, "prone")), ErrorCode::InvalidArgument);
+        assert_eq!(
+            refuse(&mut e, &add_condition(&id, "prone")),
+            ErrorCode::InvalidArgument
+        );
     }
 }

@@ -82,7 +82,12 @@ pub fn gm_override(
     }
     // A refusal below discards the marker with every event of the pass.
     d.emit(GameEvent::GmOverride {
-        command: if on { "add_condition" } else { "remove_condition" }.into(),
+        command: if on {
+            "add_condition"
+        } else {
+            "remove_condition"
+        }
+        .into(),
         combatant: Some(who.clone()),
     });
     condition(d, s, who, cond, on)
