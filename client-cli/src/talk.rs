@@ -96,9 +96,9 @@ pub fn parse(line: &str) -> Option<Result<Command, String>> {
             _ => Err("`remove WHO` (GM override)".into()),
         },
         "setinit" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
-            [who, n] => Ok(Command::SetInitiative {
+            [who, n] => number(n).map(|initiative| Command::SetInitiative {
                 combatant: id(who),
-                initiative: number(n)?,
+                initiative,
             }),
             _ => Err("`setinit WHO N` (GM override)".into()),
         },
@@ -107,17 +107,19 @@ pub fn parse(line: &str) -> Option<Result<Command, String>> {
                 template: template.to_lowercase(),
                 square: None,
             }),
-            [template, x, y] => Ok(Command::AddCombatant {
+            [template, x, y] => square(x, y).map(|s| Command::AddCombatant {
                 template: template.to_lowercase(),
-                square: Some(square(x, y)?),
+                square: Some(s),
             }),
             _ => Err("`reinforce TEMPLATE [X Y]` (GM override)".into()),
         },
         "place" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
-            [who, x, y] => Ok(Command::Orcus(fray_protocol::OrcusCommand::PlaceToken {
-                combatant: id(who),
-                square: square(x, y)?,
-            })),
+            [who, x, y] => square(x, y).map(|square| {
+                Command::Orcus(fray_protocol::OrcusCommand::PlaceToken {
+                    combatant: id(who),
+                    square,
+                })
+            }),
             _ => Err("`place WHO X Y` (GM override, Orcus)".into()),
         },
         "reissue" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
