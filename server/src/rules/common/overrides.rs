@@ -848,3 +848,48 @@ mod tests_more {
         );
     }
 }
+
+#[cfg(test)]
+mod tests_side_initiative {
+    use super::*;
+    use crate::rules::common::testing::*;
+
+    #[test]
+    fn a_reinforcement_joins_its_side_where_initiative_is_per_side() {
+        for ruleset in ["ose", "basic-fantasy"] {
+            let (name, text) = crate::rules::builtin_encounters(ruleset)[0];
+            let enc = crate::rules::load_encounter(name, text).unwrap();
+            let mut e = new_engine(&enc, 2);
+            run(&mut e, &Command::StartBattle);
+            let before = e.state();
+            assert!(!before.order.is_empty(), "{ruleset}: the round's order");
+            let template = enc
+                .combatants
+                .iter()
+                .find(|c| c.side == Side::Monsters)
+                .map(|c| c.template.clone())
+                .unwrap();
+            let ev = run(
+                &mut e,
+                &Command::AddCombatant {
+                    template,
+                    square: None,
+                },
+            );
+            let Some(GameEvent::CombatantAdded { combatant: id, .. }) = ev.get(1).cloned() else {
+                panic!("{ruleset}: {ev:?}")
+            };
+            let state = e.state();
+            let at = state.order.iter().position(|c| *c == id).expect("in order");
+            let side = |c: &CombatantId| state.combatant(c).map(|s| s.side);
+            assert!(
+                state.order[at + 1..]
+                    .iter()
+                    .all(|c| side(c) != Some(Side::Monsters)),
+                "{ruleset}: after the last monster: {:?}",
+                state.order
+            );
+            assert_eq!(state.current, before.current, "{ruleset}: the turn goes on");
+        }
+    }
+}
