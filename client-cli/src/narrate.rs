@@ -129,7 +129,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         | GameEvent::AutoPlaySet { .. }
         | GameEvent::CombatantAssigned { .. }
         | GameEvent::TokenReissued { .. }
-        | GameEvent::HpOverridden { .. } => crate::talk::narrate(event).unwrap_or_default(),
+        | GameEvent::HpOverridden { .. }
+        | GameEvent::GmOverride { .. }
+        | GameEvent::CombatantRemoved { .. }
+        | GameEvent::CombatantAdded { .. }
+        | GameEvent::InitiativeSet { .. } => crate::talk::narrate(event).unwrap_or_default(),
         GameEvent::BattleStarted => "The battle begins!".to_owned(),
         GameEvent::InitiativeRolled {
             combatants,

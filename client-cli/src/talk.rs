@@ -9,7 +9,9 @@
 //! - `rewind SEQ` — GM: back to the state after event SEQ (the end of a tick);
 //! - `auto on|off WHO...` — GM: hand combatants (ids, `monsters`, `heroes`) to the server's
 //!   built-in play, or take them back;
-//! - `give COMBATANT SEAT|gm`, `reissue SEAT` — GM: the seats.
+//! - `give COMBATANT SEAT|gm`, `reissue SEAT` — GM: the seats;
+//! - `sethp`, `addcond`, `delcond`, `remove`, `setinit`, `reinforce`, `place` — GM
+//!   overrides.
 
 use fray_protocol::talk::{ChatTo, RollVisibility, Seat};
 use fray_protocol::{Command, GameEvent};
@@ -26,7 +28,14 @@ pub const HELP: &str = "\
   auto on|off WHO...        GM: the server plays WHO (ids, `monsters` or `heroes`), or stops
   give COMBATANT SEAT|gm    GM: a player seat commands COMBATANT from now on (`gm`: take it back)
   reissue SEAT              GM: a new token for a player seat (the old one is revoked)
-  sethp WHO HP [TEMP]       GM override: set hit points (and temporary hit points)";
+  sethp WHO HP [TEMP]       GM override: set hit points (and temporary hit points)
+  addcond WHO NAME [save easy|normal|hard|10|end-of-battle|end-next|start-next] [BY]
+                            GM override: add a condition (default: to the end of the battle)
+  delcond WHO NAME          GM override: remove a condition
+  remove WHO                GM override: WHO leaves the fight and the order
+  setinit WHO N             GM override: WHO's initiative result becomes N
+  reinforce TEMPLATE [X Y]  GM override: a copy of the encounter's TEMPLATE joins (X Y: Orcus)
+  place WHO X Y             GM override (Orcus): WHO's token to square X,Y";
 
 /// Parses a table-talk line: `None` when the verb is not one of these.
 pub fn parse(line: &str) -> Option<Result<Command, String>> {
@@ -74,6 +83,45 @@ pub fn parse(line: &str) -> Option<Result<Command, String>> {
             [who, hp, temp] => set_hp(who, hp, Some(temp)),
             _ => Err("`sethp WHO HP [TEMP]` (GM override)".into()),
         },
+        "addcond" => condition(rest),
+        "delcond" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            [who, name] => Ok(Command::RemoveCondition {
+                target: id(who),
+                condition: name.to_lowercase(),
+            }),
+            _ => Err("`delcond WHO NAME` (GM override)".into()),
+        },
+        "remove" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            [who] => Ok(Command::RemoveCombatant { combatant: id(who) }),
+            _ => Err("`remove WHO` (GM override)".into()),
+        },
+        "setinit" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            [who, n] => number(n).map(|initiative| Command::SetInitiative {
+                combatant: id(who),
+                initiative,
+            }),
+            _ => Err("`setinit WHO N` (GM override)".into()),
+        },
+        "reinforce" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            [template] => Ok(Command::AddCombatant {
+                template: template.to_lowercase(),
+                square: None,
+            }),
+            [template, x, y] => square(x, y).map(|s| Command::AddCombatant {
+                template: template.to_lowercase(),
+                square: Some(s),
+            }),
+            _ => Err("`reinforce TEMPLATE [X Y]` (GM override)".into()),
+        },
+        "place" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            [who, x, y] => square(x, y).map(|square| {
+                Command::Orcus(fray_protocol::OrcusCommand::PlaceToken {
+                    combatant: id(who),
+                    square,
+                })
+            }),
+            _ => Err("`place WHO X Y` (GM override, Orcus)".into()),
+        },
         "reissue" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
             [seat] => Ok(Command::ReissueToken {
                 seat: seat.to_owned(),
@@ -108,6 +156,68 @@ fn auto(rest: &str) -> Result<Command, String> {
         combatants,
         side,
         on,
+    })
+}
+
+fn id(who: &str) -> fray_protocol::CombatantId {
+    fray_protocol::CombatantId::new(who.to_lowercase())
+}
+
+fn number(s: &str) -> Result<i32, String> {
+    s.parse::<i32>()
+        .map_err(|_| format!("`{s}` is not a number"))
+}
+
+fn square(x: &str, y: &str) -> Result<fray_protocol::grid::Square, String> {
+    Ok(fray_protocol::grid::Square {
+        x: number(x)?,
+        y: number(y)?,
+    })
+}
+
+/// `addcond WHO NAME [DURATION] [BY]`.
+fn condition(rest: &str) -> Result<Command, String> {
+    use fray_protocol::event::{EffectDuration as D, SaveDifficulty as S};
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let usage = || {
+        "`addcond WHO NAME [save easy|normal|hard|10|end-of-battle|end-next|start-next] [BY]`"
+            .to_owned()
+    };
+    let (who, name, mut more) = match &words[..] {
+        [who, name, more @ ..] => (*who, *name, more),
+        _ => return Err(usage()),
+    };
+    let duration = match more {
+        ["save", level, tail @ ..] => {
+            more = tail;
+            Some(D::SaveEnds(match *level {
+                "easy" => S::Easy,
+                "normal" => S::Normal,
+                "hard" => S::Hard,
+                "10" => S::TenPlus,
+                _ => return Err(usage()),
+            }))
+        }
+        [d @ ("end-of-battle" | "end-next" | "start-next"), tail @ ..] => {
+            more = tail;
+            Some(match *d {
+                "end-next" => D::UntilEndOfSourcesNextTurn,
+                "start-next" => D::UntilStartOfSourcesNextTurn,
+                _ => D::EndOfBattle,
+            })
+        }
+        _ => None,
+    };
+    let source = match more {
+        [] => None,
+        [by] => Some(id(by)),
+        _ => return Err(usage()),
+    };
+    Ok(Command::AddCondition {
+        target: id(who),
+        condition: name.to_lowercase(),
+        duration,
+        source,
     })
 }
 
@@ -206,6 +316,26 @@ pub fn narrate(event: &GameEvent) -> Option<String> {
             ),
             None => format!("GM override: {target}'s hit points changed by {change:+}."),
         },
+        GameEvent::GmOverride { command, combatant } => match combatant {
+            Some(c) => format!("GM override ({command}) on {c}:"),
+            None => format!("GM override ({command}):"),
+        },
+        GameEvent::CombatantRemoved { combatant } => {
+            format!("GM override: {combatant} leaves the fight.")
+        }
+        GameEvent::CombatantAdded {
+            combatant,
+            name,
+            square,
+            ..
+        } => match square {
+            Some(s) => format!("GM override: {name} ({combatant}) joins the fight at {s}."),
+            None => format!("GM override: {name} ({combatant}) joins the fight."),
+        },
+        GameEvent::InitiativeSet {
+            combatant,
+            initiative,
+        } => format!("GM override: {combatant}'s initiative is now {initiative}."),
         GameEvent::CombatantAssigned { combatant, seat } => match seat {
             Some(seat) => format!("GM: {seat} now commands {combatant}."),
             None => format!("GM: {combatant} is the GM's again."),
@@ -288,6 +418,32 @@ mod tests {
             }
         );
         assert!(parse("sethp brakka lots").unwrap().is_err());
+        assert_eq!(
+            parse("addcond Brakka dazed save normal goblin-1")
+                .unwrap()
+                .unwrap(),
+            Command::AddCondition {
+                target: fray_protocol::CombatantId::new("brakka"),
+                condition: "dazed".into(),
+                duration: Some(fray_protocol::event::EffectDuration::SaveEnds(
+                    fray_protocol::event::SaveDifficulty::Normal
+                )),
+                source: Some(fray_protocol::CombatantId::new("goblin-1")),
+            }
+        );
+        assert_eq!(
+            parse("reinforce goblin-archer").unwrap().unwrap(),
+            Command::AddCombatant {
+                template: "goblin-archer".into(),
+                square: None
+            }
+        );
+        assert!(matches!(
+            parse("place brenna 3 4").unwrap().unwrap(),
+            Command::Orcus(fray_protocol::OrcusCommand::PlaceToken { .. })
+        ));
+        assert!(parse("setinit vex high").unwrap().is_err());
+        assert!(parse("remove").unwrap().is_err());
         assert_eq!(
             parse("reissue bob").unwrap().unwrap(),
             Command::ReissueToken { seat: "bob".into() }

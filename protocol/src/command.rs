@@ -258,6 +258,55 @@ pub enum Command {
         #[serde(default)]
         temp_hp: Option<i32>,
     },
+    /// GM override (every ruleset that tracks conditions): `target` gains `condition` (its wire
+    /// name, e.g. `dazed`, `prone`, `blind`) for `duration`; the ruleset's own rules then run it
+    /// (saves, the end of a turn, the end of the battle). A condition the session's ruleset
+    /// does not know is refused with `invalid_argument` naming the valid ones.
+    AddCondition {
+        /// Who gains it.
+        target: CombatantId,
+        /// The condition, by its wire name.
+        condition: String,
+        /// How long it lasts (13th Age and Orcus); the end of the battle when absent (JSON).
+        #[serde(default)]
+        duration: Option<crate::event::EffectDuration>,
+        /// Who caused it (whose turn a duration counts, the marker of `marked`); the target
+        /// itself when absent (JSON).
+        #[serde(default)]
+        source: Option<CombatantId>,
+    },
+    /// GM override: every instance of `condition` on `target` ends now.
+    RemoveCondition {
+        /// Whose.
+        target: CombatantId,
+        /// The condition, by its wire name.
+        condition: String,
+    },
+    /// GM override: a combatant leaves the fight and the order of battle (removed from the
+    /// session's state); when it is its turn, the turn ends and the next one begins.
+    RemoveCombatant {
+        /// Who leaves.
+        combatant: CombatantId,
+    },
+    /// GM override: a combatant's initiative result becomes `initiative` and the order of
+    /// battle is sorted again as the ruleset sorts it (refused where initiative is per side).
+    SetInitiative {
+        /// Whose.
+        combatant: CombatantId,
+        /// The new initiative result.
+        initiative: i32,
+    },
+    /// GM override (reinforcements): a new combatant joins the fight, a copy of the stat block
+    /// `template` of the session's encounter (any battle's), with a fresh id (`<template>-<n>`);
+    /// it joins the order of battle as the ruleset says (rolling initiative where combatants
+    /// roll their own). `square` is where it stands (Orcus, required there; elsewhere absent).
+    AddCombatant {
+        /// The stat block's content id (a combatant's `template`).
+        template: String,
+        /// Where its space starts (Orcus).
+        #[serde(default)]
+        square: Option<crate::grid::Square>,
+    },
 }
 
 /// 13th Age's own commands: a command of another ruleset's family is refused with
@@ -656,6 +705,14 @@ pub enum OrcusCommand {
     Search {
         /// Who searches.
         actor: CombatantId,
+    },
+    /// GM override: move a token to a free square at once — no path, no cost, no opportunity
+    /// attacks (a correction, like 13th Age's `teleport`).
+    PlaceToken {
+        /// Whose token.
+        combatant: CombatantId,
+        /// The north-west square of its new space.
+        square: crate::grid::Square,
     },
 }
 
@@ -1524,6 +1581,12 @@ impl Command {
             | Command::AssignCombatant { .. }
             | Command::ReissueToken { .. }
             | Command::SetHp { .. }
+            | Command::AddCondition { .. }
+            | Command::RemoveCondition { .. }
+            | Command::RemoveCombatant { .. }
+            | Command::SetInitiative { .. }
+            | Command::AddCombatant { .. }
+            | Command::Orcus(OrcusCommand::PlaceToken { .. })
             | Command::EndSession => None,
         }
     }
@@ -1558,6 +1621,12 @@ impl Command {
             Command::AssignCombatant { .. } => "assign_combatant",
             Command::ReissueToken { .. } => "reissue_token",
             Command::SetHp { .. } => "set_hp",
+            Command::AddCondition { .. } => "add_condition",
+            Command::RemoveCondition { .. } => "remove_condition",
+            Command::RemoveCombatant { .. } => "remove_combatant",
+            Command::SetInitiative { .. } => "set_initiative",
+            Command::AddCombatant { .. } => "add_combatant",
+            Command::Orcus(OrcusCommand::PlaceToken { .. }) => "place_token",
             Command::Bx(BxCommand::RollSurprise { .. }) => "roll_surprise",
             Command::Bx(BxCommand::RollReaction { .. }) => "roll_reaction",
             Command::Bx(BxCommand::Declare { .. }) => "declare",

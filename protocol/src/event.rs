@@ -789,6 +789,44 @@ pub enum GameEvent {
         /// Temporary hit points now.
         temp_after: i32,
     },
+    /// A GM override begins: the events that follow in the same tick are its outcome (the
+    /// rules' own events — `effect_applied`, `effect_ended`, `ose_condition_changed`,
+    /// `grid_moved`, `initiative_reordered`, … — or the override events below), so every
+    /// client can show them as the GM's correction, not the rules' play.
+    GmOverride {
+        /// The override command's name (`add_condition`, `remove_combatant`, …).
+        command: String,
+        /// The combatant it concerns, if any.
+        combatant: Option<CombatantId>,
+    },
+    /// GM override (`remove_combatant`): the combatant left the fight and the order of battle;
+    /// it is no longer in the session's state.
+    CombatantRemoved {
+        /// Who left.
+        combatant: CombatantId,
+    },
+    /// GM override (`add_combatant`): a new combatant, a copy of the encounter's stat block
+    /// `template` (the session's encounter names it, so every fold rebuilds it), with its own
+    /// id and name, at `square` (Orcus). Its place in the order follows
+    /// (`initiative_rolled`/`initiative_set`, `initiative_reordered`).
+    CombatantAdded {
+        /// Its new id.
+        combatant: CombatantId,
+        /// The stat block's content id.
+        template: String,
+        /// Its display name.
+        name: String,
+        /// Where its space starts (Orcus).
+        square: Option<crate::grid::Square>,
+    },
+    /// GM override (`set_initiative`): a combatant's initiative result is now `initiative`
+    /// (the new order follows as `initiative_reordered`).
+    InitiativeSet {
+        /// Whose.
+        combatant: CombatantId,
+        /// The new result.
+        initiative: i32,
+    },
 }
 
 /// 13th Age's own events, folded by that ruleset.

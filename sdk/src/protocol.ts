@@ -341,6 +341,71 @@ export type Command =
          */
         temp_hp?: number | null;
       };
+    }
+  | {
+      add_condition: {
+        /**
+         * The condition, by its wire name.
+         */
+        condition: string;
+        /**
+         * How long it lasts (13th Age and Orcus); the end of the battle when absent (JSON).
+         */
+        duration?: EffectDuration | null;
+        /**
+         * Who caused it (whose turn a duration counts, the marker of `marked`); the target
+         * itself when absent (JSON).
+         */
+        source?: CombatantId | null;
+        /**
+         * Who gains it.
+         */
+        target: CombatantId;
+      };
+    }
+  | {
+      remove_condition: {
+        /**
+         * The condition, by its wire name.
+         */
+        condition: string;
+        /**
+         * Whose.
+         */
+        target: CombatantId;
+      };
+    }
+  | {
+      remove_combatant: {
+        /**
+         * Who leaves.
+         */
+        combatant: CombatantId;
+      };
+    }
+  | {
+      set_initiative: {
+        /**
+         * Whose.
+         */
+        combatant: CombatantId;
+        /**
+         * The new initiative result.
+         */
+        initiative: number;
+      };
+    }
+  | {
+      add_combatant: {
+        /**
+         * Where its space starts (Orcus).
+         */
+        square?: Square | null;
+        /**
+         * The stat block's content id (a combatant's `template`).
+         */
+        template: string;
+      };
     };
 /**
  * A combatant's stable id, unique within a session (e.g. `brakka`, `goblin-scrapper-2`).
@@ -880,6 +945,18 @@ export type OrcusCommand =
          * Who searches.
          */
         actor: CombatantId;
+      };
+    }
+  | {
+      place_token: {
+        /**
+         * Whose token.
+         */
+        combatant: CombatantId;
+        /**
+         * The north-west square of its new space.
+         */
+        square: Square;
       };
     };
 /**
@@ -1928,6 +2005,20 @@ export type ChatTo =
  */
 export type RollVisibility = "public" | "gm" | "blind";
 /**
+ * When an effect ends.
+ */
+export type EffectDuration =
+  | {
+      save_ends: SaveDifficulty;
+    }
+  | "until_end_of_sources_next_turn"
+  | "until_start_of_sources_next_turn"
+  | "end_of_battle";
+/**
+ * How hard a save is (13th Age § Saves): easy 6+, normal 11+, hard 16+.
+ */
+export type SaveDifficulty = "easy" | "normal" | "hard" | "ten_plus";
+/**
  * Server → client.
  */
 export type ServerMessage =
@@ -2816,6 +2907,58 @@ export type GameEvent =
          */
         temp_after: number;
       };
+    }
+  | {
+      gm_override: {
+        /**
+         * The combatant it concerns, if any.
+         */
+        combatant: CombatantId | null;
+        /**
+         * The override command's name (`add_condition`, `remove_combatant`, …).
+         */
+        command: string;
+      };
+    }
+  | {
+      combatant_removed: {
+        /**
+         * Who left.
+         */
+        combatant: CombatantId;
+      };
+    }
+  | {
+      combatant_added: {
+        /**
+         * Its new id.
+         */
+        combatant: CombatantId;
+        /**
+         * Its display name.
+         */
+        name: string;
+        /**
+         * Where its space starts (Orcus).
+         */
+        square: Square | null;
+        /**
+         * The stat block's content id.
+         */
+        template: string;
+      };
+    }
+  | {
+      initiative_set: {
+        /**
+         * Whose.
+         */
+        combatant: CombatantId;
+        /**
+         * The new result.
+         */
+        initiative: number;
+      };
     };
 /**
  * The three 13th Age defenses.
@@ -2888,20 +3031,6 @@ export type SavePurpose =
   | "rally"
   | "disengage"
   | "dismount";
-/**
- * When an effect ends.
- */
-export type EffectDuration =
-  | {
-      save_ends: SaveDifficulty;
-    }
-  | "until_end_of_sources_next_turn"
-  | "until_start_of_sources_next_turn"
-  | "end_of_battle";
-/**
- * How hard a save is (13th Age § Saves): easy 6+, normal 11+, hard 16+.
- */
-export type SaveDifficulty = "easy" | "normal" | "hard" | "ten_plus";
 /**
  * What an ongoing effect does.
  */

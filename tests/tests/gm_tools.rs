@@ -580,3 +580,148 @@ async fn the_gm_hands_a_combatant_to_a_seat_and_reissues_a_lost_token() -> Resul
     t.server.stop().await;
     Ok(())
 }
+
+/// The seq of the `combatant_added` event among a connection's events, and the new id.
+fn added(w: &Conn) -> Option<(u64, fray_protocol::CombatantId)> {
+    w.events.iter().find_map(|(s, e)| match e {
+        GameEvent::CombatantAdded { combatant, .. } => Some((*s, combatant.clone())),
+        _ => None,
+    })
+}
+
+#[tokio::test]
+async fn the_gm_sets_hp_and_a_reinforcement_takes_its_turn_in_the_right_place() -> Result<()> {
+    let mut t = table(11).await?;
+    t.gm.ok(1, Command::StartBattle).await?;
+    let hero = fray_protocol::CombatantId::new(
+        t.gm.view["combatants"]
+            .as_array()
+            .and_then(|cs| cs.iter().find(|c| c["side"] == "heroes"))
+            .and_then(|c| c["id"].as_str())
+            .unwrap_or(""),
+    );
+    t.gm.ok(
+        2,
+        Command::SetHp {
+            target: hero.clone(),
+            hp: 7,
+            temp_hp: None,
+        },
+    )
+    .await?;
+    let template = t.gm.view["combatants"]
+        .as_array()
+        .and_then(|cs| cs.iter().find(|c| c["side"] == "monsters"))
+        .and_then(|c| c["template"].as_str())
+        .unwrap_or("")
+        .to_string();
+    let reinforce = Command::AddCombatant {
+        template: template.clone(),
+        square: None,
+    };
+    // Players and spectators may not.
+    assert_eq!(
+        t.alice.send(1, reinforce.clone()).await?,
+        Err(ErrorCode::GmOnly)
+    );
+    for c in [
+        Command::RemoveCombatant {
+            combatant: hero.clone(),
+        },
+        Command::SetInitiative {
+            combatant: hero.clone(),
+            initiative: 30,
+        },
+        Command::AddCondition {
+            target: hero.clone(),
+            condition: "dazed".into(),
+            duration: None,
+            source: None,
+        },
+    ] {
+        assert_eq!(t.alice.send(2, c).await?, Err(ErrorCode::GmOnly));
+    }
+    assert_eq!(
+        t.spectator.send(1, reinforce.clone()).await?,
+        Err(ErrorCode::SpectatorCannotCommand)
+    );
+    let joined = t.gm.ok(3, reinforce).await?;
+    let Some((seq, id)) = added(&t.gm) else {
+        bail!("no combatant_added")
+    };
+    assert!(seq <= joined);
+    // Everyone sees the override, marked, and the new combatant in the order.
+    for w in [&mut t.alice, &mut t.spectator] {
+        w.catch_up(joined).await?;
+        assert!(
+            matches!(w.event(seq - 1), Some(GameEvent::GmOverride { command, .. }) if command == "add_combatant")
+        );
+        assert_eq!(added(w).map(|a| a.1), Some(id.clone()));
+        assert_eq!(w.fresh().await?, w.view, "the view from patches is current");
+    }
+    let order: Vec<String> = t.gm.view["order"]
+        .as_array()
+        .map(|o| {
+            o.iter()
+                .filter_map(|c| c.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    let at = order
+        .iter()
+        .position(|c| *c == id.as_str())
+        .ok_or_else(|| anyhow::anyhow!("{id} not in the order {order:?}"))?;
+    // The turns go round until the reinforcement's: the turn before it is its predecessor's
+    // in the order (every combatant stands at this point of the fight).
+    let mut before = t.gm.view["current"].as_str().unwrap_or("").to_string();
+    let mut next_id = 10;
+    while t.gm.view["current"].as_str() != Some(id.as_str()) {
+        before = t.gm.view["current"].as_str().unwrap_or("").to_string();
+        let cmd = end_turn(&t.gm.view)?;
+        t.gm.ok(next_id, cmd).await?;
+        next_id += 1;
+        if next_id > 40 {
+            bail!("{id} never acted");
+        }
+    }
+    let expected = if at == 0 {
+        order.last()
+    } else {
+        order.get(at - 1)
+    };
+    assert_eq!(Some(&before), expected, "{order:?}");
+    t.gm.ok(next_id, end_turn(&t.gm.view)?).await?;
+    // The GM removes every monster: the battle, and this one-battle session, end.
+    let monsters: Vec<String> = t.gm.view["combatants"]
+        .as_array()
+        .map(|cs| {
+            cs.iter()
+                .filter(|c| c["side"] == "monsters")
+                .filter_map(|c| c["id"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut last = 0;
+    for (i, m) in monsters.into_iter().enumerate() {
+        let remove = Command::RemoveCombatant {
+            combatant: fray_protocol::CombatantId::new(m),
+        };
+        last = t.gm.ok(100 + i as u64, remove).await?;
+    }
+    assert_eq!(phase(&t.gm.view), "ended");
+    assert_eq!(
+        t.gm.view["seed_revealed"], true,
+        "a one-battle session is over"
+    );
+    t.spectator.catch_up(last).await?;
+    assert_eq!(t.spectator.fresh().await?, t.spectator.view);
+    // The GM's log and the public one verify.
+    let log = t.log(&t.gm_token).await?;
+    let fight = fray_server::replay::log_lines::read(&log)?;
+    fray_server::replay::verify(&fight)?;
+    let public = t.log(&t.spectator_token).await?;
+    let fight = fray_server::replay::log_lines::read(&public)?;
+    fray_server::replay::verify(&fight)?;
+    t.server.stop().await;
+    Ok(())
+}

@@ -235,6 +235,25 @@ impl Battle {
 #[derive(Resource, Debug, Clone, Default)]
 pub struct LaterBattles(pub Vec<crate::content::model::BattleSpec>);
 
+/// The stat blocks of the session's encounter (every battle's combatants), from which the GM's
+/// reinforcements (`combatant_added`) are copied by template. Built from the genesis encounter,
+/// so every fold, restore and verify finds the same blocks; not part of the state.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Bestiary(pub Vec<crate::content::model::CombatantSpec>);
+
+impl Bestiary {
+    /// The session's stat blocks: the first battle's combatants, then the later battles'.
+    pub fn of(encounter: &crate::content::model::Encounter) -> Bestiary {
+        let later = encounter.battles.iter().flat_map(|b| b.monsters.iter());
+        Bestiary(encounter.combatants.iter().chain(later).cloned().collect())
+    }
+
+    /// The first stat block of a template.
+    pub fn block(&self, template: &str) -> Option<&crate::content::model::CombatantSpec> {
+        self.0.iter().find(|s| s.template == template)
+    }
+}
+
 /// Stable id → entity, sorted by id.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct Roster(pub RosterMap);

@@ -94,6 +94,7 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
     world.insert_resource(SecretDice::default());
     world.insert_resource(Options(encounter.options));
     world.insert_resource(LaterBattles(encounter.battles.clone()));
+    world.insert_resource(Bestiary::of(encounter));
     world.insert_resource(secret);
     if let Some(rules) = rules {
         world.insert_resource(SessionRuleset(rules));
@@ -292,9 +293,7 @@ pub fn restore_world(
     if state.battle > 1 {
         super::apply::enter_battle(&mut world, state.battle);
     }
-    if state.combatants.len() != world.resource::<Roster>().0.len() {
-        return None;
-    }
+    fit_roster(&mut world, rules, state)?;
     let roster = world.resource::<Roster>().0.clone();
     for cs in &state.combatants {
         let e = *roster.get(&cs.id)?;
@@ -338,4 +337,38 @@ pub fn restore_world(
         (rules.parts.restore_session)(&mut world, state);
     }
     Some(world)
+}
+
+/// Makes the roster hold exactly the state's combatants: those the GM removed leave, the GM's
+/// reinforcements are spawned from their template's stat block (`Bestiary`) under their own
+/// id and name (and square, which the ruleset's restore sets). `None` when a reinforcement's
+/// template is not in the encounter.
+fn fit_roster(
+    world: &mut World,
+    rules: Option<&'static Ruleset>,
+    state: &SessionState,
+) -> Option<()> {
+    let gone: Vec<_> = world
+        .resource::<Roster>()
+        .0
+        .keys()
+        .filter(|id| !state.combatants.iter().any(|c| &c.id == *id))
+        .cloned()
+        .collect();
+    for id in gone {
+        if let Some(e) = world.resource_mut::<Roster>().0.remove(&id) {
+            world.despawn(e);
+        }
+    }
+    for cs in &state.combatants {
+        if world.resource::<Roster>().0.contains_key(&cs.id) {
+            continue;
+        }
+        let mut spec = world.resource::<Bestiary>().block(&cs.template)?.clone();
+        spec.id = cs.id.clone();
+        spec.name = cs.name.clone();
+        let e = spawn(world, rules, &spec);
+        world.resource_mut::<Roster>().0.insert(cs.id.clone(), e);
+    }
+    (state.combatants.len() == world.resource::<Roster>().0.len()).then_some(())
 }

@@ -7,6 +7,7 @@ use crate::content::model::{CombatantSpec, Encounter};
 use crate::content::{ContentError, parse_toml};
 use bevy_ecs::schedule::Schedule;
 use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
+use fray_protocol::event::SaveDifficulty;
 use fray_protocol::ids::{CombatantId, Role};
 use fray_protocol::state::{CombatantState, SessionState};
 use fray_protocol::{Command, Family, GameEvent, LegalAction};
@@ -50,6 +51,42 @@ pub struct Ruleset {
     /// The ruleset's own components and resources in a session world: `engine::world` builds,
     /// reads and restores the shared parts and calls these for the rest.
     pub parts: Parts,
+    /// How a combatant takes its place in the order of battle (the GM's `add_combatant` and
+    /// `set_initiative`, `rules/common/overrides.rs`).
+    pub initiative: InitiativeRule,
+    /// The conditions the GM's `add_condition`/`remove_condition` set.
+    pub conditions: Conditions,
+}
+
+/// How a ruleset places combatants in the order of battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InitiativeRule {
+    /// Each combatant rolls d20 + its initiative bonus; higher first. `shared`: monsters of one
+    /// template share one result (13th Age § Initiative), so a reinforcement of a template
+    /// already in the fight takes that result.
+    RollD20 {
+        /// Monsters of one template share a result.
+        shared: bool,
+    },
+    /// Each combatant's score is its initiative number (Five Torches Deep: DEX); higher first.
+    Score,
+    /// Initiative is rolled per side each round: a combatant acts with its side.
+    PerSide,
+}
+
+/// The conditions a ruleset tracks, for the GM's condition overrides.
+#[derive(Debug, Clone, Copy)]
+pub enum Conditions {
+    /// The common effects (`effect_applied`/`effect_ended`) with these conditions, run by the
+    /// ruleset's own turn machinery (saves, ends of turns, the end of the battle).
+    Effects(
+        &'static [fray_protocol::event::Condition],
+        &'static [fray_protocol::event::SaveDifficulty],
+    ),
+    /// The ruleset's own conditions (these wire names), which its decide sets and clears.
+    Own(&'static [&'static str]),
+    /// None.
+    None,
 }
 
 /// A ruleset's own parts of a session world (its components and resources), as
@@ -99,6 +136,15 @@ pub const RULESETS: &[Ruleset] = &[
         apply: thirteenth_age::apply::apply_event,
         after_apply: thirteenth_age::apply::after_apply,
         parts: thirteenth_age::world::PARTS,
+        initiative: InitiativeRule::RollD20 { shared: true },
+        conditions: Conditions::Effects(
+            thirteenth_age::rules::GM_CONDITIONS,
+            &[
+                SaveDifficulty::Easy,
+                SaveDifficulty::Normal,
+                SaveDifficulty::Hard,
+            ],
+        ),
     },
     Ruleset {
         id: orcus::ID,
@@ -113,6 +159,8 @@ pub const RULESETS: &[Ruleset] = &[
         apply: orcus::apply::apply_event,
         after_apply: orcus::apply::after_apply,
         parts: orcus::world::PARTS,
+        initiative: InitiativeRule::RollD20 { shared: false },
+        conditions: Conditions::Effects(orcus::rules::GM_CONDITIONS, &[SaveDifficulty::TenPlus]),
     },
     Ruleset {
         id: five_torches::ID,
@@ -127,6 +175,8 @@ pub const RULESETS: &[Ruleset] = &[
         apply: five_torches::apply::apply_event,
         after_apply: five_torches::apply::after_apply,
         parts: five_torches::world::PARTS,
+        initiative: InitiativeRule::Score,
+        conditions: Conditions::None,
     },
     Ruleset {
         id: ose::ID,
@@ -141,6 +191,8 @@ pub const RULESETS: &[Ruleset] = &[
         apply: ose::apply::apply_event,
         after_apply: ose::apply::after_apply,
         parts: ose::world::PARTS,
+        initiative: InitiativeRule::PerSide,
+        conditions: Conditions::Own(ose::GM_CONDITIONS),
     },
     Ruleset {
         id: basic_fantasy::ID,
@@ -155,6 +207,8 @@ pub const RULESETS: &[Ruleset] = &[
         apply: ose::apply::apply_event,
         after_apply: ose::apply::after_apply,
         parts: ose::world::PARTS,
+        initiative: InitiativeRule::PerSide,
+        conditions: Conditions::Own(ose::GM_CONDITIONS),
     },
 ];
 

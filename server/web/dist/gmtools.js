@@ -64,6 +64,50 @@ export const TOOLS = [
         ],
     },
     {
+        command: "add_condition",
+        title: "Add a condition (override)",
+        help: "By its name (e.g. dazed, prone, blind); it lasts to the end of the battle (OSE and Basic Fantasy: until removed). A name the ruleset does not know is refused with the valid ones.",
+        rulesets: ["13th-age", "orcus", "ose", "basic-fantasy"],
+        fields: [
+            { name: "target", label: "Who", kind: "combatant" },
+            { name: "condition", label: "Condition", kind: "text" },
+        ],
+    },
+    {
+        command: "remove_condition",
+        title: "Remove a condition (override)",
+        help: "Every instance of the condition on the combatant ends.",
+        rulesets: ["13th-age", "orcus", "ose", "basic-fantasy"],
+        fields: [
+            { name: "target", label: "Who", kind: "combatant" },
+            { name: "condition", label: "Condition", kind: "text" },
+        ],
+    },
+    {
+        command: "remove_combatant",
+        title: "Remove a combatant (override)",
+        help: "It leaves the fight and the order of battle; on its turn, the next turn begins.",
+        rulesets: ["*"],
+        fields: [{ name: "combatant", label: "Who leaves", kind: "combatant" }],
+    },
+    {
+        command: "set_initiative",
+        title: "Set initiative (override)",
+        help: "Its new result; it moves after everyone with an equal or higher one.",
+        rulesets: ["13th-age", "orcus", "five-torches-deep"],
+        fields: [
+            { name: "combatant", label: "Whose", kind: "combatant" },
+            { name: "initiative", label: "Initiative", kind: "number", initial: "10", min: -100, max: 100 },
+        ],
+    },
+    {
+        command: "add_combatant",
+        title: "Reinforcement (override)",
+        help: "A copy of one of the encounter's stat blocks, by its template (e.g. goblin-archer); it joins the initiative as the rules say.",
+        rulesets: ["13th-age", "five-torches-deep", "ose", "basic-fantasy"],
+        fields: [{ name: "template", label: "Template", kind: "text" }],
+    },
+    {
         command: "auto_play",
         title: "The server plays",
         help: "Hand the ticked combatants, or a whole side, to the server's own play: it acts for them whenever they may. Untick “Hand over” to take them back.",

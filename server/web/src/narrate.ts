@@ -172,6 +172,16 @@ function gmText(kind: string, b: Record<string, unknown>, name: Name): string | 
       const now = b["hp_after"] === null || b["hp_after"] === undefined ? "" : ` to ${String(b["hp_after"])}`;
       return `GM override: ${name(String(b["target"]))}'s hit points set${now} (${signed}); temporary ${String(b["temp_after"])}.`;
     }
+    case "gm_override": {
+      const who = b["combatant"] === null || b["combatant"] === undefined ? "" : ` on ${name(String(b["combatant"]))}`;
+      return `GM override (${String(b["command"])})${who}:`;
+    }
+    case "combatant_removed":
+      return `GM override: ${name(String(b["combatant"]))} leaves the fight.`;
+    case "combatant_added":
+      return `GM override: ${String(b["name"])} (${String(b["combatant"])}) joins the fight.`;
+    case "initiative_set":
+      return `GM override: ${name(String(b["combatant"]))}'s initiative is now ${String(b["initiative"])}.`;
     default:
       return null;
   }

@@ -27,9 +27,83 @@ pub(super) fn apply(world: &mut World, event: &GameEvent) {
             with::<ActionBudget>(world, combatant, |a| a.0 = ActionsLeft::NONE);
             with::<Effects>(world, combatant, |fx| fx.0.clear());
         }
+        GameEvent::CombatantAdded {
+            combatant,
+            template,
+            name,
+            square,
+        } => add_combatant(world, combatant, template, name, *square),
+        GameEvent::CombatantRemoved { combatant } => remove_combatant(world, combatant),
         GameEvent::SessionEnded => world.resource_mut::<Battle>().session_over = true,
         GameEvent::SeedRevealed { .. } => world.resource_mut::<Battle>().seed_revealed = true,
         _ => {}
+    }
+}
+
+/// A GM's reinforcement: a copy of its template's stat block (the encounter's, `Bestiary`)
+/// under its own id and name, at `square` on a grid. Its place in the order comes with later
+/// events.
+fn add_combatant(
+    world: &mut World,
+    id: &CombatantId,
+    template: &str,
+    name: &str,
+    square: Option<fray_protocol::grid::Square>,
+) {
+    let Some(mut spec) = world.resource::<Bestiary>().block(template).cloned() else {
+        return;
+    };
+    if world.resource::<Roster>().0.contains_key(id) {
+        return;
+    }
+    spec.id = id.clone();
+    spec.name = name.to_string();
+    if let (Some(o), Some(sq)) = (spec.orcus.as_mut(), square) {
+        o.square = sq;
+    }
+    let rules = world.get_resource::<SessionRuleset>().map(|r| r.0);
+    let e = crate::engine::world::spawn(world, rules, &spec);
+    world.resource_mut::<Roster>().0.insert(id.clone(), e);
+}
+
+/// A combatant the GM removed leaves the world and the order of battle; when it was its turn,
+/// the turn is over (the next one begins) and the order's index points at the turn before.
+fn remove_combatant(world: &mut World, id: &CombatantId) {
+    disengage_all(world, id);
+    {
+        let mut b = world.resource_mut::<Battle>();
+        if let Some(at) = b.order.iter().position(|c| c == id) {
+            let current = b.current() == Some(id);
+            b.order.remove(at);
+            if let Some(t) = b.turn_index
+                && at <= t
+            {
+                b.turn_index = t.checked_sub(1);
+            }
+            if current {
+                b.stage = Stage::BetweenTurns;
+                b.last_mover = None;
+                b.popped_free = None;
+                b.hit_this_turn.clear();
+            }
+        }
+        b.delayed.retain(|c| c != id);
+        b.readied.retain(|(c, _)| c != id);
+        if b.undelay.as_ref() == Some(id) {
+            b.undelay = None;
+        }
+        b.opportunities.retain(|(a, p)| a != id && p != id);
+        b.hit_this_turn.retain(|c| c != id);
+        b.released.retain(|(a, g)| a != id && g != id);
+        if b.last_mover.as_ref() == Some(id) {
+            b.last_mover = None;
+        }
+        if b.popped_free.as_ref() == Some(id) {
+            b.popped_free = None;
+        }
+    }
+    if let Some(e) = world.resource_mut::<Roster>().0.remove(id) {
+        world.despawn(e);
     }
 }
 

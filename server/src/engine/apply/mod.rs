@@ -44,7 +44,9 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | E::FullHealUp
         | E::LeftBattle { .. }
         | E::SessionEnded
-        | E::SeedRevealed { .. } => battle::apply(world, event),
+        | E::SeedRevealed { .. }
+        | E::CombatantAdded { .. }
+        | E::CombatantRemoved { .. } => battle::apply(world, event),
         E::InitiativeRolled { .. }
         | E::InitiativeReordered { .. }
         | E::TurnOrder { .. }
@@ -58,7 +60,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | E::InterruptUsed { .. }
         | E::PowerExpended { .. }
         | E::PowerRegained { .. }
-        | E::TurnEnded { .. } => turns::apply(world, event),
+        | E::TurnEnded { .. }
+        | E::InitiativeSet { .. } => turns::apply(world, event),
         E::TempHpGained { .. }
         | E::Damaged { .. }
         | E::Healed { .. }
@@ -98,6 +101,8 @@ pub fn apply(world: &mut World, event: &GameEvent) {
         | E::AutoPlaySet { .. }
         | E::CombatantAssigned { .. }
         | E::TokenReissued { .. } => {}
+        // Marks the GM override whose events follow; they change the state.
+        E::GmOverride { .. } => {}
         E::ThirteenthAge(_) | E::Orcus(_) | E::FiveTorches(_) | E::Bx(_) => {
             if let Some(owner) = event.family().and_then(crate::rules::registry::owner) {
                 (owner.apply)(world, event);

@@ -17,6 +17,10 @@ pub(super) fn apply(world: &mut World, event: &GameEvent) {
                 with::<Initiative>(world, id, |i| i.result = Some(*total));
             }
         }
+        GameEvent::InitiativeSet {
+            combatant,
+            initiative,
+        } => with::<Initiative>(world, combatant, |i| i.result = Some(*initiative)),
         GameEvent::InitiativeReordered { order, turn_index } => {
             let mut b = world.resource_mut::<Battle>();
             b.order = order.clone();

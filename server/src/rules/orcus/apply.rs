@@ -279,6 +279,14 @@ pub(crate) fn after_apply(world: &mut World, event: &GameEvent) {
             });
         }
         GameEvent::TurnEnded { combatant } => turn_ended(world, combatant),
+        // A combatant the GM removed: no one rides it or hides from it any more.
+        GameEvent::CombatantRemoved { combatant } => for_all::<Grid>(world, |g| {
+            if g.0.mounted_on.as_ref() == Some(combatant) {
+                g.0.mounted_on = None;
+                g.0.controls_mount = false;
+            }
+            g.0.hidden_from.retain(|c| c != combatant);
+        }),
         GameEvent::OpportunityTaken { attacker, .. } => {
             with::<Grid>(world, attacker, |g| g.0.opportunity_used = true)
         }

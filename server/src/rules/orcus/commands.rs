@@ -145,6 +145,9 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             super::counters::ready(d, b, actor, power)
         }
         Command::Orcus(OrcusCommand::Search { actor }) => super::stealth::search(d, b, actor),
+        Command::Orcus(OrcusCommand::PlaceToken { combatant, square }) => {
+            super::mounts::place_token(d, b, combatant, *square)
+        }
         Command::Reveal { combatant } => super::stealth::reveal(d, b, combatant),
         Command::Hide { .. } => Err(no(
             ErrorCode::InvalidArgument,

@@ -294,7 +294,7 @@ pub fn opportunity_target(d: &Decider, b: &Board, provoker: &CombatantId) -> Com
 
 /// A square a creature could stand in: on the map, not a wall, nobody there (at any height:
 /// `aloft::column_occupied`).
-fn free(d: &Decider, b: &Board, who: &CombatantId, s: Square) -> bool {
+pub(super) fn free(d: &Decider, b: &Board, who: &CombatantId, s: Square) -> bool {
     b.map.0.as_ref().is_some_and(|map| {
         geometry::on_map(map, s)
             && !geometry::solid(map, s)
@@ -488,4 +488,44 @@ pub fn sweep(d: &mut Decider, b: &Board) {
             }));
         }
     }
+}
+
+/// GM override `place_token`: the token goes to a free square at once (every square of its
+/// space on the map, not solid, not another creature's) — no path, no cost, no opportunity
+/// attacks; a rider goes with its mount (the fold of `grid_moved`). A rider itself is refused:
+/// dismount it first.
+pub fn place_token(d: &mut Decider, b: &Board, who: &CombatantId, to: Square) -> R {
+    let Some((g, _)) = b.get(who) else {
+        return Err(no(
+            ErrorCode::UnknownCombatant,
+            format!("no combatant '{who}' in this fight"),
+        ));
+    };
+    if g.0.mounted_on.is_some() {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{who} is mounted: dismount it first, or place its mount"),
+        ));
+    }
+    let space = Space {
+        at: to,
+        size: g.0.size,
+    };
+    if let Some(bad) = space.squares().find(|s| !free(d, b, who, *s)) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{bad} is not a free square on the map"),
+        ));
+    }
+    d.emit(GameEvent::GmOverride {
+        command: "place_token".into(),
+        combatant: Some(who.clone()),
+    });
+    d.emit(GameEvent::Orcus(OrcusEvent::GridMoved {
+        combatant: who.clone(),
+        path: vec![to],
+        cost: 0,
+        mode: MoveMode::Unwilling,
+    }));
+    Ok(())
 }

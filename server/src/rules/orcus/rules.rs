@@ -84,6 +84,23 @@ pub const HIDE_MOVE_PENALTY: i32 = -5;
 /// § Stealth, Movement: −10 to hide after the Run action.
 pub const HIDE_RUN_PENALTY: i32 = -10;
 
+/// The conditions the GM may set with `add_condition` (§ Conditions); `grappled`, `surprised`,
+/// `feinted`, `deterred`, `surrendered` and `unintimidated` are left to the actions that make
+/// them.
+pub const GM_CONDITIONS: &[fray_protocol::event::Condition] = &[
+    fray_protocol::event::Condition::Blinded,
+    fray_protocol::event::Condition::Dazed,
+    fray_protocol::event::Condition::Immobilized,
+    fray_protocol::event::Condition::Marked,
+    fray_protocol::event::Condition::OffGuard,
+    fray_protocol::event::Condition::Prone,
+    fray_protocol::event::Condition::Restrained,
+    fray_protocol::event::Condition::Slowed,
+    fray_protocol::event::Condition::Stunned,
+    fray_protocol::event::Condition::Unconscious,
+    fray_protocol::event::Condition::Weakened,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

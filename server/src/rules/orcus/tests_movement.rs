@@ -337,3 +337,51 @@ fn starting_to_swim_without_a_swim_speed_takes_an_athletics_check_swim() {
         .unwrap_or_default();
     assert!(err.contains("map.swim_dc"), "{err}");
 }
+
+fn place(who: &str, x: i32, y: i32) -> Command {
+    Command::Orcus(fray_protocol::OrcusCommand::PlaceToken {
+        combatant: cid(who),
+        square: Square::new(x, y),
+    })
+}
+
+#[test]
+fn the_gms_place_token_moves_a_token_to_a_free_square_without_cost_or_opportunity_attacks() {
+    // kael starts next to brute-1: a walk away would provoke; the GM's placement does not.
+    let enc = pool(
+        "kael = [8, 1]\nlira = [0, 5]\nbrute-1 = [9, 0]\nbrute-2 = [9, 5]",
+        "",
+        "",
+        "",
+    );
+    let mut e = started(&enc, 1);
+    let budget = cs(&e, "kael").actions;
+    let ev = run(&mut e, &place("kael", 0, 0));
+    assert!(
+        matches!(
+            &ev[..],
+            [
+                GameEvent::GmOverride { .. },
+                GameEvent::Orcus(OrcusEvent::GridMoved {
+                    cost: 0,
+                    mode: MoveMode::Unwilling,
+                    ..
+                })
+            ]
+        ),
+        "{ev:?}"
+    );
+    assert_eq!(square(&e, "kael"), Square::new(0, 0));
+    assert_eq!(cs(&e, "kael").actions, budget, "nothing is spent");
+    // A wall, another creature's square, off the map: refused, nothing drawn or changed.
+    for (x, y) in [(7, 0), (9, 5), (0, 6), (-1, 0)] {
+        assert_eq!(
+            refuse(&mut e, &place("kael", x, y)),
+            ErrorCode::InvalidArgument
+        );
+    }
+    assert_eq!(
+        refuse(&mut e, &place("nobody", 1, 1)),
+        ErrorCode::UnknownCombatant
+    );
+}

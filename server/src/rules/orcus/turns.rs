@@ -105,6 +105,9 @@ fn begin_next_turn(d: &mut Decider, b: &Board) {
     for _ in 0..=order.len() {
         let next = match index {
             Some(i) if i + 1 < order.len() => i + 1,
+            // The GM removed the first combatant on its turn (`combatant_removed`): the round
+            // goes on from the top of the order.
+            None if round > 0 => 0,
             _ => {
                 round += 1;
                 d.emit(GameEvent::RoundStarted { round });

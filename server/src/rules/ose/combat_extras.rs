@@ -50,6 +50,58 @@ pub fn condition(
     Ok(())
 }
 
+/// The GM's condition overrides (`add_condition`, `remove_condition`): the conditions of
+/// § Other Combat Issues by their wire names; they last until cleared (no duration). The
+/// `gm_override` marker comes first, then `ose_condition_changed`.
+pub fn gm_override(
+    d: &mut Decider,
+    s: &Sheets,
+    who: &CombatantId,
+    name: &str,
+    timed: bool,
+    on: bool,
+) -> R {
+    let Some(cond) = super::GM_CONDITIONS
+        .iter()
+        .position(|n| *n == name)
+        .and_then(|i| ALL.get(i).copied())
+    else {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!(
+                "'{name}' is not a condition of this ruleset (valid: {})",
+                super::GM_CONDITIONS.join(", ")
+            ),
+        ));
+    };
+    if timed {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "these conditions last until the GM clears them: send no duration",
+        ));
+    }
+    // A refusal below discards the marker with every event of the pass.
+    d.emit(GameEvent::GmOverride {
+        command: if on {
+            "add_condition"
+        } else {
+            "remove_condition"
+        }
+        .into(),
+        combatant: Some(who.clone()),
+    });
+    condition(d, s, who, cond, on)
+}
+
+/// The conditions of `GM_CONDITIONS`, in its order.
+const ALL: [OseCondition; 5] = [
+    OseCondition::Blind,
+    OseCondition::Paralyzed,
+    OseCondition::Unstable,
+    OseCondition::Exhausted,
+    OseCondition::CompleteCover,
+];
+
 /// § Unarmed Attacks: "1d2 damage, modified by STR", handled as melee — the attack id
 /// `unarmed`, for anyone whose stat block has no attack of that id.
 pub fn unarmed(kit: &OseSpec, attack: &str) -> Option<OseAttackSpec> {

@@ -116,6 +116,15 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             condition,
             on,
         }) => super::combat_extras::condition(d, s, combatant, *condition, *on),
+        Command::AddCondition {
+            target,
+            condition,
+            duration,
+            ..
+        } => super::combat_extras::gm_override(d, s, target, condition, duration.is_some(), true),
+        Command::RemoveCondition { target, condition } => {
+            super::combat_extras::gm_override(d, s, target, condition, false, false)
+        }
         Command::Bx(BxCommand::HireRetainer {
             employer,
             retainer,

@@ -20,6 +20,15 @@
 //! Shared machinery: the 13th Age `Field` (read-only battlefield) and `Decider` (session RNG,
 //! overlay of hit points and status, events); the engine's `apply` folds the events.
 
+/// The wire names of the conditions the GM sets (`OseCondition`, § Other Combat Issues).
+pub const GM_CONDITIONS: &[&str] = &[
+    "blind",
+    "paralyzed",
+    "unstable",
+    "exhausted",
+    "complete_cover",
+];
+
 pub mod actions;
 pub mod apply;
 mod bombing;

@@ -134,3 +134,18 @@ pub fn attack_outcome(
         Miss
     }
 }
+
+/// The conditions the GM may set with `add_condition` (§ Conditions); `grabbed` is left out,
+/// as a grab is an engagement the rules make (`engaged`).
+pub const GM_CONDITIONS: &[Condition] = &[
+    Condition::Dazed,
+    Condition::Weakened,
+    Condition::Stunned,
+    Condition::Vulnerable,
+    Condition::Confused,
+    Condition::Fear,
+    Condition::Hampered,
+    Condition::Helpless,
+    Condition::Stuck,
+    Condition::Invisible,
+];
