@@ -283,6 +283,10 @@ impl RosterMap {
         self.index.remove(id);
         self.sorted.remove(id)
     }
+    /// Whether a combatant is in the roster.
+    pub fn contains_key(&self, id: &CombatantId) -> bool {
+        self.index.contains_key(id)
+    }
     /// How many combatants.
     pub fn len(&self) -> usize {
         self.sorted.len()
