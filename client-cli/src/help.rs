@@ -85,13 +85,17 @@ fn rules_section(e: &Entry) -> &'static [&'static str] {
     }
 }
 
-/// Every entry of the three help texts, in their order.
-pub fn entries() -> Vec<Entry> {
-    let mut out = Vec::new();
-    split(crate::input::HELP, Section::Rules, &mut out);
-    split(crate::grid_input::HELP, Section::Grid, &mut out);
-    split(crate::talk::HELP, Section::Talk, &mut out);
-    out
+/// Every entry of the three help texts, in their order: split once, then kept (the completion
+/// words are rebuilt from them at every view, and the menu asks them for each hint).
+pub fn entries() -> &'static [Entry] {
+    static ENTRIES: std::sync::OnceLock<Vec<Entry>> = std::sync::OnceLock::new();
+    ENTRIES.get_or_init(|| {
+        let mut out = Vec::new();
+        split(crate::input::HELP, Section::Rules, &mut out);
+        split(crate::grid_input::HELP, Section::Grid, &mut out);
+        split(crate::talk::HELP, Section::Talk, &mut out);
+        out
+    })
 }
 
 /// Splits a help text into entries: an entry starts on a line indented by two spaces, and the
@@ -148,7 +152,10 @@ fn verbs_of(usage: &'static str) -> Vec<&'static str> {
 
 /// Every verb of the help, sorted (for "did you mean").
 pub fn all_verbs() -> Vec<&'static str> {
-    let mut verbs: Vec<&'static str> = entries().into_iter().flat_map(|e| e.verbs).collect();
+    let mut verbs: Vec<&'static str> = entries()
+        .iter()
+        .flat_map(|e| e.verbs.iter().copied())
+        .collect();
     verbs.sort_unstable();
     verbs.dedup();
     verbs
@@ -180,8 +187,7 @@ pub fn for_ruleset(ruleset: &str) -> String {
 /// `help VERB`: that verb's entries in this ruleset, or where it belongs.
 pub fn for_verb(ruleset: &str, verb: &str) -> String {
     let verb = verb.trim_start_matches('/').to_lowercase();
-    let all = entries();
-    let named: Vec<&Entry> = all
+    let named: Vec<&Entry> = entries()
         .iter()
         .filter(|e| e.verbs.contains(&verb.as_str()))
         .collect();

@@ -152,9 +152,8 @@ fn replay_window(
     for (i, e) in folded.events[..=end].iter().enumerate() {
         fray_server::rewind::apply(&mut engine, fight.genesis(), e.event, &folded.events[..i])
             .map_err(|r| format!("event {} cannot be folded: {}", e.seq, r.message))?;
-        let seen = roster.clone();
-        roster.observe(e.event);
         if i < first {
+            roster.observe(e.event);
             continue;
         }
         if window.step && i > first {
@@ -170,7 +169,12 @@ fn replay_window(
         if matches!(e.event, GameEvent::RoundStarted { .. }) {
             text.push('\n');
         }
-        text.push_str(&format!("{:>width$}  {}\n", e.seq, narrate(e.event, &seen)));
+        text.push_str(&format!(
+            "{:>width$}  {}\n",
+            e.seq,
+            narrate(e.event, &roster)
+        ));
+        roster.observe(e.event);
         if matches!(e.event, GameEvent::TurnStarted { .. }) {
             text.push_str(&table::grid_map(&engine.state()));
         }

@@ -120,10 +120,9 @@ pub async fn run(server_arg: &str, encoding: Encoding, token: &str) -> Result<()
 /// What Tab completes: the verbs of the session's ruleset, every combatant id and attack id.
 fn completion_words(state: &fray_protocol::SessionState) -> Vec<String> {
     let verbs = crate::help::entries()
-        .into_iter()
+        .iter()
         .filter(|e| e.rulesets().contains(&state.ruleset.as_str()))
-        .flat_map(|e| e.verbs)
-        .map(str::to_owned);
+        .flat_map(|e| e.verbs.iter().map(|v| (*v).to_owned()));
     let ids = state.combatants.iter().map(|c| c.id.to_string());
     let attacks = state
         .combatants
