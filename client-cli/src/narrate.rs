@@ -13,7 +13,7 @@ use fray_protocol::event::{
 use fray_protocol::ftd::{
     Ability, Advantage, Departure, Injury, LightLevel, LightSource, MoraleTrigger, Threat,
 };
-use fray_protocol::roll::Roll;
+use fray_protocol::roll::{Modifier, Roll};
 use fray_protocol::{BxEvent, FiveTorchesEvent, OrcusEvent, ThirteenthAgeEvent};
 use fray_protocol::{CombatantId, GameEvent, SessionState, Side};
 use std::collections::BTreeMap;
@@ -92,14 +92,7 @@ impl Roster {
 }
 
 fn ability_text(a: Ability) -> &'static str {
-    match a {
-        Ability::Str => "STR",
-        Ability::Dex => "DEX",
-        Ability::Con => "CON",
-        Ability::Int => "INT",
-        Ability::Wis => "WIS",
-        Ability::Cha => "CHA",
-    }
+    a.abbrev()
 }
 
 /// `darkness`, `dim light`, `well lit`, `brilliant light`.
@@ -140,11 +133,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             roll,
             bonus,
             total,
+            modifiers,
         } => format!(
-            "Initiative for {}: {} {} = {total}",
+            "Initiative for {}: {}{} = {total}",
             roster.names_of(combatants),
             d20_text(roll),
-            signed(*bonus)
+            terms_text(modifiers, *bonus)
         ),
         GameEvent::TurnOrder { order } => format!("Order of battle: {}", roster.names_of(order)),
         GameEvent::RoundStarted { round } => format!("=== Round {round} ==="),
@@ -180,13 +174,14 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             defense,
             defense_value,
             outcome,
+            modifiers,
         } => format!(
-            "{} attacks {} with {}: {} {} = {total} vs {} {defense_value} — {}",
+            "{} attacks {} with {}: {}{} = {total} vs {} {defense_value} — {}",
             n(attacker),
             n(target),
             roster.attack(attacker, attack),
             d20_text(roll),
-            signed(*bonus),
+            terms_text(modifiers, *bonus),
             defense_name(*defense),
             outcome_text(*outcome)
         ),
@@ -194,11 +189,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             attacker,
             attack,
             roll,
+            modifiers,
         } => format!(
             "{} rolls damage for {}: {}",
             n(attacker),
             roster.attack(attacker, attack),
-            roll_text(roll)
+            roll_text_with(roll, modifiers)
         ),
         GameEvent::ThirteenthAge(ThirteenthAgeEvent::AlliesCounted {
             attacker,
@@ -700,10 +696,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             total,
             dc,
             success,
+            modifiers,
         } => format!(
-            "{} checks {purpose}: d20={} {bonus:+} = {total} vs DC {dc} — {}",
+            "{} checks {purpose}: d20={}{} = {total} vs DC {dc} — {}",
             n(combatant),
             roll.natural().unwrap_or(0),
+            terms_text(modifiers, *bonus),
             if *success { "success" } else { "failure" }
         ),
         GameEvent::Stabilized { combatant, by } => {
@@ -1627,6 +1625,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             roll,
             target,
             success,
+            modifiers,
         } => {
             let what = match purpose {
                 SavePurpose::Death => format!("{} makes a death save", n(combatant)),
@@ -1644,7 +1643,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             let result = if *success { "success" } else { "failure" };
             format!(
                 "{what}: {} (needs {target}+) — {result}",
-                d20_total_text(roll)
+                d20_total_text(roll, modifiers)
             )
         }
         GameEvent::DeathSaveFailed {
@@ -1756,13 +1755,37 @@ fn d20_text(roll: &Roll) -> String {
     }
 }
 
-/// A d20 roll that stands alone (saves): `d20=14`, or with its constant `d20=14 +1 = 15`.
-fn d20_total_text(roll: &Roll) -> String {
+/// A d20 roll that stands alone (saves): `d20=14`, or with its constant `d20=14 +1 = 15`,
+/// named term by term when the event names them (`d20=14 +1 magic item = 15`).
+fn d20_total_text(roll: &Roll, modifiers: &[Modifier]) -> String {
     if roll.modifier == 0 {
         d20_text(roll)
-    } else {
+    } else if modifiers.is_empty() {
         format!("{} = {}", d20_text(roll), roll.total)
+    } else {
+        let dice = Roll {
+            modifier: 0,
+            ..roll.clone()
+        };
+        format!(
+            "{}{} = {}",
+            d20_text(&dice),
+            terms_text(modifiers, roll.modifier),
+            roll.total
+        )
     }
+}
+
+/// A roll's bonus term by term, as Avrae and Foundry show it: ` +5 STR +2 level -2 cover`;
+/// the bonus alone (` +7`) where the event names no terms (a log of record format 1).
+fn terms_text(modifiers: &[Modifier], bonus: i32) -> String {
+    if modifiers.is_empty() {
+        return format!(" {}", signed(bonus));
+    }
+    modifiers
+        .iter()
+        .map(|m| format!(" {} {}", signed(m.value), m.source))
+        .collect()
 }
 
 /// A whole roll: `2d8+4: [3, 6] +4 = 13`.
@@ -1788,9 +1811,14 @@ pub fn time_of_day_text(hour: u32) -> String {
 }
 
 pub(crate) fn roll_text(roll: &Roll) -> String {
+    roll_text_with(roll, &[])
+}
+
+/// [`roll_text`] with the constant named term by term: `1d8+3: [5] +3 STR = 8`.
+pub(crate) fn roll_text_with(roll: &Roll, modifiers: &[Modifier]) -> String {
     let mut s = format!("{}: [{}]", roll.expr, faces(roll));
     if roll.modifier != 0 {
-        s.push_str(&format!(" {}", signed(roll.modifier)));
+        s.push_str(&terms_text(modifiers, roll.modifier));
     }
     s.push_str(&format!(" = {}", roll.total));
     s
@@ -2024,10 +2052,36 @@ mod tests {
             defense: Defense::Ac,
             defense_value: 16,
             outcome: AttackOutcome::Hit,
+            modifiers: vec![],
         };
+        // A log of record format 1 names no terms: the bonus alone.
         assert_eq!(
             narrate(&e, &roster()),
             "Brakka attacks Goblin Scrapper 2 with Longsword: d20=17 +5 = 22 vs AC 16 — HIT"
+        );
+        let GameEvent::AttackRolled { bonus, total, .. } = e.clone() else {
+            unreachable!()
+        };
+        let named = GameEvent::AttackRolled {
+            attacker: id("brakka"),
+            target: id("goblin-2"),
+            attack: "melee".into(),
+            roll: d20(17),
+            bonus,
+            total,
+            defense: Defense::Ac,
+            defense_value: 16,
+            outcome: AttackOutcome::Hit,
+            modifiers: fray_protocol::roll::Modifiers::new()
+                .with("STR", 4)
+                .with("level", 2)
+                .with("escalation die", 1)
+                .with("dazed", -2)
+                .into_vec(),
+        };
+        assert_eq!(
+            narrate(&named, &roster()),
+            "Brakka attacks Goblin Scrapper 2 with Longsword: d20=17 +4 STR +2 level +1 escalation die -2 dazed = 22 vs AC 16 — HIT"
         );
     }
 
@@ -2075,6 +2129,7 @@ mod tests {
             defense: Defense::Pd,
             defense_value: 14,
             outcome: AttackOutcome::Crit,
+            modifiers: vec![],
         };
         assert_eq!(
             narrate(&e, &roster()),
@@ -2102,10 +2157,13 @@ mod tests {
                 modifier: 4,
                 total: 13,
             },
+            modifiers: fray_protocol::roll::Modifiers::new()
+                .with("STR", 4)
+                .into_vec(),
         };
         assert_eq!(
             narrate(&e, &roster()),
-            "Brakka rolls damage for Longsword: 2d8+4: [3, 6] +4 = 13"
+            "Brakka rolls damage for Longsword: 2d8+4: [3, 6] +4 STR = 13"
         );
     }
 
@@ -2171,6 +2229,7 @@ mod tests {
             roll: d20(14),
             target: 11,
             success: true,
+            modifiers: vec![],
         };
         assert_eq!(
             narrate(&save, &r),
@@ -2188,10 +2247,13 @@ mod tests {
             },
             target: 11,
             success: true,
+            modifiers: fray_protocol::roll::Modifiers::new()
+                .with("magic item", 2)
+                .into_vec(),
         };
         assert_eq!(
             narrate(&warded, &r),
-            "Goblin Scrapper 2 saves against dazed [effect #2]: d20=9 +2 = 11 (needs 11+) — success"
+            "Goblin Scrapper 2 saves against dazed [effect #2]: d20=9 +2 magic item = 11 (needs 11+) — success"
         );
         let ended = GameEvent::EffectEnded {
             target: id("goblin-2"),
@@ -2254,6 +2316,7 @@ mod tests {
                 roll: d20(12),
                 bonus: 3,
                 total: 15,
+                modifiers: vec![],
             },
             GameEvent::TurnOrder {
                 order: vec![id("brakka"), id("goblin-2")],
@@ -2295,6 +2358,7 @@ mod tests {
                 roll: d20(3),
                 target: 16,
                 success: false,
+                modifiers: vec![],
             },
             GameEvent::DeathSaveFailed {
                 combatant: id("brakka"),

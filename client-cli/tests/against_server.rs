@@ -409,11 +409,12 @@ async fn play_sends_side_weapon_attacks_and_ends_effects_side_weapon_maintain() 
     let stdout = text(&out.stdout);
     let all = format!("{stdout}{}", text(&out.stderr));
     assert!(out.status.success(), "{all}");
-    // The pick's +2, not the longsword's +3.
+    // The pick's +2 proficiency, not the longsword's +3, named among the roll's terms.
     assert!(
         stdout
             .lines()
-            .any(|l| l.contains("Kael attacks Brute 1 with Sword: d20=") && l.contains(" +7 = ")),
+            .any(|l| l.contains("Kael attacks Brute 1 with Sword: d20=")
+                && l.contains(" +5 attack bonus +2 proficiency = ")),
         "{all}"
     );
     assert!(all.contains("no_side_weapon"), "{all}");

@@ -95,7 +95,7 @@ fn a_log_of_a_later_record_format_is_unreadable_and_says_so() {
         &frozen("orcus/bridge-of-bones-seed-5"),
         &dir,
         |_, genesis| {
-            genesis.record_version += 1;
+            genesis.record_version = fray_server::session::record::RECORD_VERSION + 1;
         },
     )
     .expect("rewrite");

@@ -359,6 +359,11 @@ pub enum GameEvent {
         bonus: i32,
         /// d20 + bonus.
         total: i32,
+        /// The terms of the initiative bonus, named (`protocol/README.md`, "Modifiers"): they sum to `bonus`.
+        /// Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+        #[serde(default, with = "crate::format::since_2")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
+        modifiers: Vec<crate::roll::Modifier>,
     },
     /// The ambush round: only these combatants act, in this order; then the ambushed side rolls
     /// initiative and a `turn_order` starts normal rounds.
@@ -459,6 +464,11 @@ pub enum GameEvent {
         defense_value: i32,
         /// Result.
         outcome: AttackOutcome,
+        /// The terms of the attack bonus, named (`protocol/README.md`, "Modifiers"): they sum to `bonus`.
+        /// Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+        #[serde(default, with = "crate::format::since_2")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
+        modifiers: Vec<crate::roll::Modifier>,
     },
     /// Damage dice rolled once for an attack (shared by every target it hits).
     DamageRolled {
@@ -468,6 +478,11 @@ pub enum GameEvent {
         attack: String,
         /// The roll.
         roll: Roll,
+        /// The terms of the roll's constant part, named (`protocol/README.md`, "Modifiers"): they sum to `roll.modifier`.
+        /// Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+        #[serde(default, with = "crate::format::since_2")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
+        modifiers: Vec<crate::roll::Modifier>,
     },
     /// Damage taken.
     Damaged {
@@ -543,6 +558,11 @@ pub enum GameEvent {
         target: u32,
         /// Whether it succeeded.
         success: bool,
+        /// The terms of the save's bonus, named (`protocol/README.md`, "Modifiers"): they sum to `roll.modifier`.
+        /// Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+        #[serde(default, with = "crate::format::since_2")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
+        modifiers: Vec<crate::roll::Modifier>,
     },
     /// A failed death save counted.
     DeathSaveFailed {
@@ -639,6 +659,11 @@ pub enum GameEvent {
         dc: i32,
         /// Whether it succeeded.
         success: bool,
+        /// The terms of the check bonus, named (`protocol/README.md`, "Modifiers"): they sum to `bonus`.
+        /// Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+        #[serde(default, with = "crate::format::since_2")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
+        modifiers: Vec<crate::roll::Modifier>,
     },
     /// An unconscious PC was stabilized: failed death saves no longer count.
     Stabilized {
@@ -1966,6 +1991,33 @@ pub enum DiscoveryReason {
 }
 
 impl GameEvent {
+    /// The terms of this event's bonus (`protocol/README.md`, "Modifiers"), for the events that
+    /// carry them: attack, damage, save, check and initiative rolls.
+    pub fn modifiers(&self) -> Option<&[crate::roll::Modifier]> {
+        match self {
+            GameEvent::AttackRolled { modifiers, .. }
+            | GameEvent::DamageRolled { modifiers, .. }
+            | GameEvent::SaveRolled { modifiers, .. }
+            | GameEvent::CheckRolled { modifiers, .. }
+            | GameEvent::InitiativeRolled { modifiers, .. } => Some(modifiers),
+            _ => None,
+        }
+    }
+
+    /// This event as a record of format 1 holds it: without modifier lists (`crate::format`).
+    /// `verify` compares re-decided events so with a log of that format.
+    pub fn without_modifiers(mut self) -> GameEvent {
+        if let GameEvent::AttackRolled { modifiers, .. }
+        | GameEvent::DamageRolled { modifiers, .. }
+        | GameEvent::SaveRolled { modifiers, .. }
+        | GameEvent::CheckRolled { modifiers, .. }
+        | GameEvent::InitiativeRolled { modifiers, .. } = &mut self
+        {
+            modifiers.clear();
+        }
+        self
+    }
+
     /// The copy of this event that players and spectators may see: a monster's exact hit points
     /// are removed. `is_monster` tells whether a combatant is one of the GM's monsters.
     pub fn redacted(&self, is_monster: impl Fn(&CombatantId) -> bool) -> GameEvent {

@@ -42,6 +42,30 @@ pub struct AbilityScores {
     pub cha: i32,
 }
 
+impl Ability {
+    /// Every ability, in the texts' order.
+    pub const ALL: [Ability; 6] = [
+        Ability::Str,
+        Ability::Dex,
+        Ability::Con,
+        Ability::Int,
+        Ability::Wis,
+        Ability::Cha,
+    ];
+
+    /// The abbreviation the texts print (`STR`): how a roll's modifiers name the ability.
+    pub fn abbrev(self) -> &'static str {
+        match self {
+            Ability::Str => "STR",
+            Ability::Dex => "DEX",
+            Ability::Con => "CON",
+            Ability::Int => "INT",
+            Ability::Wis => "WIS",
+            Ability::Cha => "CHA",
+        }
+    }
+}
+
 impl AbilityScores {
     /// The score of one ability.
     pub fn get(&self, a: Ability) -> i32 {

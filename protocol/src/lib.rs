@@ -8,6 +8,7 @@ pub mod codec;
 pub mod command;
 pub mod error;
 pub mod event;
+pub mod format;
 pub mod ftd;
 pub mod grid;
 pub mod ids;

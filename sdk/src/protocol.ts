@@ -2209,6 +2209,11 @@ export type GameEvent =
          */
         combatants: CombatantId[];
         /**
+         * The terms of the initiative bonus, named (`protocol/README.md`, "Modifiers"): they sum to `bonus`.
+         * Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+         */
+        modifiers: Modifier[];
+        /**
          * The d20.
          */
         roll: Roll;
@@ -2363,6 +2368,11 @@ export type GameEvent =
          */
         defense_value: number;
         /**
+         * The terms of the attack bonus, named (`protocol/README.md`, "Modifiers"): they sum to `bonus`.
+         * Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+         */
+        modifiers: Modifier[];
+        /**
          * Result.
          */
         outcome: AttackOutcome;
@@ -2390,6 +2400,11 @@ export type GameEvent =
          * Who rolled.
          */
         attacker: CombatantId;
+        /**
+         * The terms of the roll's constant part, named (`protocol/README.md`, "Modifiers"): they sum to `roll.modifier`.
+         * Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+         */
+        modifiers: Modifier[];
         /**
          * The roll.
          */
@@ -2507,6 +2522,11 @@ export type GameEvent =
          * Who saves.
          */
         combatant: CombatantId;
+        /**
+         * The terms of the save's bonus, named (`protocol/README.md`, "Modifiers"): they sum to `roll.modifier`.
+         * Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+         */
+        modifiers: Modifier[];
         /**
          * Why.
          */
@@ -2675,6 +2695,11 @@ export type GameEvent =
          * Difficulty.
          */
         dc: number;
+        /**
+         * The terms of the check bonus, named (`protocol/README.md`, "Modifiers"): they sum to `bonus`.
+         * Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+         */
+        modifiers: Modifier[];
         /**
          * What for (e.g. `stabilize`).
          */
@@ -5285,6 +5310,22 @@ export interface WaterDay {
    * The waters crossed.
    */
   waters: Waters;
+}
+/**
+ * One named term of a roll's bonus — "every number explained" (issue 21): where it comes from
+ * and what it adds. An attack, check, save or damage event lists its terms in `modifiers`, and
+ * they sum to the bonus the event applied (`protocol/README.md`, "Modifiers").
+ */
+export interface Modifier {
+  /**
+   * What it comes from, for people: `STR`, `level`, `escalation die`, `flanking`, `cover`,
+   * `dazed`, `GM`, an item or power's name…
+   */
+  source: string;
+  /**
+   * What it adds (negative for a penalty); never 0.
+   */
+  value: number;
 }
 /**
  * The result of rolling one dice expression.

@@ -467,6 +467,15 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                 } else {
                     decided
                 };
+                // A log of record format 1 holds no modifier lists (`fray_protocol::format`).
+                let decided: Vec<GameEvent> = if g.record_version < 2 {
+                    decided
+                        .into_iter()
+                        .map(GameEvent::without_modifiers)
+                        .collect()
+                } else {
+                    decided
+                };
                 report.secret_rolls += stored
                     .iter()
                     .filter(|e| matches!(e, GameEvent::SecretRolled { .. }))

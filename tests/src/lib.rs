@@ -4,6 +4,7 @@
 
 use anyhow::{Result, anyhow};
 use fray_protocol::codec::{from_bincode_record, to_bincode};
+use fray_protocol::format::in_record_format;
 use fray_protocol::ids::{CombatantId, Role, Side};
 use fray_protocol::state::Phase;
 use fray_protocol::{BxCommand, BxEvent, FiveTorchesCommand, OrcusEvent};
@@ -143,11 +144,15 @@ pub fn rewrite_genesis(
     let mut header = recovered.header.clone();
     let mut frames: Vec<Vec<u8>> = recovered.frames.into_iter().map(|(_, b)| b).collect();
     let first = frames.first_mut().ok_or_else(|| anyhow!("an empty log"))?;
-    let Record::Genesis(mut genesis) = from_bincode_record::<Record>(first)? else {
+    // The genesis is read and written in the log's own record format.
+    let format = fray_server::session::record::reader_for(first)?;
+    let Record::Genesis(mut genesis) =
+        in_record_format(format, || from_bincode_record::<Record>(first))?
+    else {
         return Err(anyhow!("the first record is not a genesis"));
     };
     edit(&mut header, &mut genesis);
-    *first = to_bincode(&Record::Genesis(genesis))?;
+    *first = in_record_format(format, || to_bincode(&Record::Genesis(genesis)))?;
     let mut log = SessionLog::create(FsStorage::open(to)?, header)?;
     log.append_batch(&frames)?;
     log.flush_sync()?;

@@ -132,3 +132,87 @@ fn a_record_of_the_next_format_version_is_refused_with_a_clear_message() -> Resu
     );
     Ok(())
 }
+
+/// A session whose log began in record format 1, reopened by this build, goes on appending
+/// format-1 records (`fray_protocol::format`; `protocol/README.md`, "The session's log"): its
+/// live events carry modifier lists, its log holds them empty, and the whole log still decodes,
+/// folds with every state hash checked, and verifies.
+#[test]
+fn a_format_1_session_reopened_by_this_build_goes_on_in_format_1_and_still_verifies() -> Result<()>
+{
+    use fray_protocol::format::in_record_format;
+    use fray_server::log::{FsStorage, SessionLog, read_log_path};
+    use fray_server::session::record::Record;
+    use fray_server::session::{Session, SessionConfig};
+
+    // The frozen Orcus fight (its rules are this build's), cut before a command mid-fight.
+    let (name, ruleset, ..) = FROZEN[1];
+    let recovered = read_log_path(&frozen(name))?;
+    let records: Vec<Record> = in_record_format(1, || {
+        recovered
+            .frames
+            .iter()
+            .map(|(_, b)| fray_protocol::codec::from_bincode_record::<Record>(b))
+            .collect::<Result<_, _>>()
+    })?;
+    let cut = records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| matches!(r, Record::Command { .. }))
+        .map(|(i, _)| i)
+        .nth(40)
+        .expect("a long fight");
+    let tmp = tempfile::tempdir()?;
+    let dir = tmp.path().join("cut");
+    let mut log = SessionLog::create(FsStorage::open(&dir)?, recovered.header.clone())?;
+    let frames: Vec<Vec<u8>> = recovered.frames[..cut]
+        .iter()
+        .map(|(_, b)| b.clone())
+        .collect();
+    log.append_batch(&frames)?;
+    log.flush_sync()?;
+    drop(log);
+
+    let (mut session, _) = Session::open(FsStorage::open(&dir)?, SessionConfig::default())?;
+    assert_eq!(session.genesis().record_version, 1);
+    let bot = fray_server::rules::ruleset(ruleset)
+        .and_then(|r| r.bot)
+        .expect("the Orcus policy");
+    let (mut played, mut live_named) = (0, false);
+    for salt in 0..200u64 {
+        let Some(command) = bot(&fray_protocol::ids::Role::Gm, &session.state(), salt) else {
+            break;
+        };
+        if let Ok(staged) = session.stage("gm", 10_000 + salt, &command) {
+            live_named |= staged
+                .events
+                .iter()
+                .any(|e| e.event.modifiers().is_some_and(|m| !m.is_empty()));
+            session.commit()?;
+            played += 1;
+        }
+        if live_named && played >= 5 {
+            break;
+        }
+    }
+    assert!(
+        live_named,
+        "no roll with named modifiers in {played} commands"
+    );
+    drop(session);
+
+    let fight = replay::read_log(&dir)?;
+    assert_eq!(fight.genesis().record_version, 1);
+    let folded = replay::fold(&fight)?;
+    assert!(folded.hashes_checked > 0);
+    assert!(
+        folded
+            .events
+            .iter()
+            .all(|e| e.event.modifiers().is_none_or(<[_]>::is_empty)),
+        "a format-1 log holds no modifier lists"
+    );
+    let report = replay::verify(&fight)?;
+    assert!(report.commands > 40);
+    Ok(())
+}

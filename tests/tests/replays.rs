@@ -54,6 +54,65 @@ fn every_recorded_event_is_common_or_of_the_fights_own_family() -> Result<()> {
     Ok(())
 }
 
+/// Issue 21, "every number explained" (`protocol/README.md`, "Modifiers"): in every golden
+/// fight of every ruleset, each attack, check, save, damage and initiative roll lists its
+/// modifiers, and they sum to the bonus it applied — `bonus` for attacks, checks and
+/// initiative, the roll's constant for saves and damage.
+#[test]
+fn every_roll_of_every_replay_lists_modifiers_that_sum_to_its_bonus() -> Result<()> {
+    let mut kinds: BTreeSet<(String, &str)> = BTreeSet::new();
+    let mut named = 0;
+    for path in fights()? {
+        let fight = replay::read_log(&path)?;
+        for e in replay::fold(&fight)?.events {
+            let (kind, bonus) = match &e.event {
+                GameEvent::AttackRolled { bonus, .. } => ("attack", *bonus),
+                GameEvent::CheckRolled { bonus, .. } => ("check", *bonus),
+                GameEvent::InitiativeRolled { bonus, .. } => ("initiative", *bonus),
+                GameEvent::SaveRolled { roll, .. } => ("save", roll.modifier),
+                GameEvent::DamageRolled { roll, .. } => ("damage", roll.modifier),
+                _ => continue,
+            };
+            let modifiers = e.event.modifiers().unwrap_or_default();
+            let sum: i32 = modifiers.iter().map(|m| m.value).sum();
+            assert_eq!(
+                sum,
+                bonus,
+                "{} seq {}: the modifiers {modifiers:?} do not sum to {bonus}",
+                path.display(),
+                e.seq
+            );
+            assert!(
+                modifiers
+                    .iter()
+                    .all(|m| m.value != 0 && !m.source.is_empty()),
+                "{} seq {}: a term of 0 or without a name: {modifiers:?}",
+                path.display(),
+                e.seq
+            );
+            if bonus != 0 {
+                kinds.insert((fight.ruleset().to_owned(), kind));
+            }
+            named += usize::from(modifiers.len() >= 2);
+        }
+    }
+    // Every ruleset's goldens show attacks with a bonus explained, and several terms at once.
+    for ruleset in [
+        "13th-age",
+        "orcus",
+        "five-torches-deep",
+        "ose",
+        "basic-fantasy",
+    ] {
+        assert!(
+            kinds.contains(&(ruleset.to_owned(), "attack")),
+            "{ruleset}: no attack with a bonus in the goldens ({kinds:?})"
+        );
+    }
+    assert!(named > 100, "only {named} rolls with two terms or more");
+    Ok(())
+}
+
 #[test]
 fn every_replay_folds_and_verifies() -> Result<()> {
     let fights = fights()?;

@@ -9,6 +9,7 @@ use super::model::{
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::grid::Size;
 use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::roll::Modifiers;
 use fray_protocol::state::Defenses;
 use serde::Deserialize;
 
@@ -565,6 +566,11 @@ fn unarmed(mods: &AbilityMods, level: i32) -> AttackSpec {
         reach: Reach::Melee,
         vs: fray_protocol::event::Defense::Ac,
         bonus: mods.str + level - 2,
+        bonus_terms: Modifiers::new()
+            .with("STR", mods.str)
+            .with("level", level)
+            .with("unarmed", -2)
+            .into_vec(),
         damage: format!("{}+STR", dice.join("+")),
         damage_type: None,
         miss_damage: None,
@@ -764,9 +770,14 @@ fn resolve_attacks(
         }
         let reach = parse_reach(ctx, &f("range"), &a.range)?;
         let vs = parse_defense(ctx, &f("vs"), &a.vs)?;
+        let mut bonus_terms = Modifiers::new();
         let bonus = match (hero, &a.ability, a.bonus) {
             (Some((mods, level)), Some(ab), None) => {
-                mods.get(parse_ability(ctx, &f("ability"), ab)?) + level
+                let ability = parse_ability(ctx, &f("ability"), ab)?;
+                bonus_terms
+                    .add(ability.abbrev(), mods.get(ability))
+                    .add("level", level);
+                mods.get(ability) + level
             }
             (Some(_), None, _) => {
                 return Err(ctx.err(f("ability"), "heroes' attacks need an ability"));
@@ -777,7 +788,10 @@ fn resolve_attacks(
                     "heroes' attack bonus comes from ability + level; remove 'bonus'",
                 ));
             }
-            (None, _, Some(b)) => b,
+            (None, _, Some(b)) => {
+                bonus_terms.add("attack bonus", b);
+                b
+            }
             (None, _, None) => return Err(ctx.err(f("bonus"), "monsters' attacks need a bonus")),
         };
         check_range(ctx, &f("bonus"), bonus, -10, 40)?;
@@ -845,6 +859,7 @@ fn resolve_attacks(
             reach,
             vs,
             bonus,
+            bonus_terms: bonus_terms.into_vec(),
             damage: a.damage.clone(),
             damage_type: damage_type(ctx, &f("damage_type"), &a.damage_type)?,
             miss_damage: a.miss_damage.clone(),
@@ -993,7 +1008,15 @@ impl HeroFile {
         // § Attack Bonuses / § Spell Attacks: the best magic weapon bonus on weapon attacks, the
         // best implement bonus on spells (§ Stacking Rules: only the best one counts).
         for a in &mut attacks {
-            a.bonus += if a.spell { items.spell } else { items.attack };
+            let (item, what) = if a.spell {
+                (items.spell, "magic implement")
+            } else {
+                (items.attack, "magic weapon")
+            };
+            a.bonus += item;
+            let mut terms = Modifiers(std::mem::take(&mut a.bonus_terms));
+            terms.add(what, item);
+            a.bonus_terms = terms.into_vec();
         }
         let defenses = Defenses {
             ac: defenses.ac + items.ac,

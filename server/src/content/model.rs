@@ -24,6 +24,20 @@ pub struct AbilityMods {
     pub cha: i32,
 }
 
+impl Ability {
+    /// The ability's abbreviation as the texts print it (`STR`).
+    pub fn abbrev(self) -> &'static str {
+        match self {
+            Ability::Str => "STR",
+            Ability::Con => "CON",
+            Ability::Dex => "DEX",
+            Ability::Int => "INT",
+            Ability::Wis => "WIS",
+            Ability::Cha => "CHA",
+        }
+    }
+}
+
 impl AbilityMods {
     /// Modifier of one ability.
     pub fn get(&self, a: Ability) -> i32 {
@@ -172,6 +186,29 @@ pub struct AttackSpec {
     pub expand_crit: u8,
     /// Extra damage on a hit per ally counted (13th Age § Allies); 0 = none.
     pub damage_per_ally: i32,
+    /// The terms of `bonus`, named (ability, level, magic item; a monster's stat block): the
+    /// start of an attack's `modifiers`. Empty in a genesis of record format 1, where the
+    /// attack names `bonus` as one term.
+    #[serde(default, with = "fray_protocol::format::since_2")]
+    pub bonus_terms: Vec<fray_protocol::roll::Modifier>,
+}
+
+impl PowerSpec {
+    /// The terms of `bonus` (one unnamed term where the stat block predates the lists).
+    pub fn bonus_modifiers(&self) -> fray_protocol::roll::Modifiers {
+        let mut m = fray_protocol::roll::Modifiers(self.bonus_terms.clone());
+        m.add("attack bonus", self.bonus - m.total());
+        m
+    }
+}
+
+impl AttackSpec {
+    /// The terms of `bonus` (one unnamed term where the stat block predates the lists).
+    pub fn bonus_modifiers(&self) -> fray_protocol::roll::Modifiers {
+        let mut m = fray_protocol::roll::Modifiers(self.bonus_terms.clone());
+        m.add("attack bonus", self.bonus - m.total());
+        m
+    }
 }
 
 /// Which natural rolls trigger a maneuver.
@@ -961,6 +998,11 @@ pub struct PowerSpec {
     /// vocabulary of `rules/orcus/tags.rs` (`weapon`, `focus`, `fire`, `arcane`, `zone`, …).
     #[serde(default)]
     pub tags: Vec<String>,
+    /// The terms of `bonus`, named (the sheet's or stat block's attack bonus, proficiency, the
+    /// ability of a basic attack, armor non-proficiency): the start of an attack's
+    /// `modifiers`. Empty in a genesis of record format 1.
+    #[serde(default, with = "fray_protocol::format::since_2")]
+    pub bonus_terms: Vec<fray_protocol::roll::Modifier>,
     /// § Weapon properties, Side Weapon: this Weapon power made with the hero's side weapon
     /// (its dice, Improved Critical, reach or range and proficiency), chosen by the `attack`
     /// command's `weapon = "side"`.

@@ -440,6 +440,29 @@ impl DiceExpr {
         })
     }
 
+    /// The constant terms of the expression with `ph`, named — a placeholder by its name
+    /// (`STR`, `level`), a number by `literal` — and summing to the `modifier` of the
+    /// [`Roll`] it gives: the `modifiers` of a damage event (`protocol/README.md`).
+    pub fn constant_terms(
+        &self,
+        ph: &Placeholders,
+        literal: &'static str,
+    ) -> Result<fray_protocol::roll::Modifiers, DiceError> {
+        let mut terms = fray_protocol::roll::Modifiers::new();
+        for term in &self.terms {
+            if let TermKind::Constant(v) = term.kind {
+                let value = resolve_value(v, ph, term.column)?;
+                let value = if term.negative { -value } else { value };
+                match v {
+                    Value::Literal(_) => terms.add(literal, value),
+                    Value::Level => terms.add("level", value),
+                    Value::Ability(a) => terms.add(a.name(), value),
+                };
+            }
+        }
+        Ok(terms)
+    }
+
     /// The expression as it would be rolled with `ph`: placeholders replaced by numbers
     /// (the `expr` of the resulting [`Roll`]).
     pub fn resolved_text(&self, ph: &Placeholders) -> Result<String, DiceError> {

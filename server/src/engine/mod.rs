@@ -51,6 +51,9 @@ pub struct Engine {
     family: Family,
     /// Why the world stopped matching the log, once it has (fail-stop).
     broken: Option<String>,
+    /// The record format of the session's log (`fray_protocol::format`): its state hashes
+    /// are computed in that format, so a log of an older format keeps matching them.
+    record_format: u32,
 }
 
 /// Builds a schedule with Fray's settings: single-threaded, ambiguities are errors.
@@ -111,6 +114,7 @@ impl Engine {
             decide,
             family,
             broken: None,
+            record_format: fray_protocol::format::LATEST,
         }
     }
 
@@ -306,9 +310,20 @@ impl Engine {
         world::read_state(&self.world)
     }
 
-    /// The stable state hash.
+    /// The stable state hash, in the session's record format.
     pub fn state_hash(&self) -> String {
-        hash::state_hash(&self.state())
+        let state = self.state();
+        fray_protocol::format::in_record_format(self.record_format, || hash::state_hash(&state))
+    }
+
+    /// Sets the record format of the session's log (from its genesis).
+    pub fn set_record_format(&mut self, format: u32) {
+        self.record_format = format;
+    }
+
+    /// The record format of the session's log.
+    pub fn record_format(&self) -> u32 {
+        self.record_format
     }
 
     /// The RNG as it stands (for snapshots).

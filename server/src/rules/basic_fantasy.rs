@@ -11,7 +11,8 @@ use bevy_ecs::schedule::Schedule;
 /// Ruleset id.
 pub const ID: &str = "basic-fantasy";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 6;
+/// v7 (issue 21): a melee hit's damage roll shows what Strength adds (see `ose::VERSION`).
+pub const VERSION: u32 = 7;
 
 /// Adds the ruleset's decide systems: the shared B/X core's.
 pub fn add_systems(schedule: &mut Schedule) {

@@ -24,6 +24,7 @@ use crate::log::{
 };
 use crate::replay::LoggedEvent;
 use fray_protocol::codec::{from_bincode_record, to_bincode};
+use fray_protocol::format::in_record_format;
 use fray_protocol::ids::{CombatantId, SessionId, Side};
 use fray_protocol::{Command, PROTOCOL_VERSION, Rejection, SessionState};
 use record::{Genesis, RECORD_VERSION, Record, Tokens};
@@ -188,29 +189,42 @@ fn header_for(genesis: &Genesis) -> Result<SegmentHeader, SessionError> {
     })
 }
 
-fn encode(record: &Record) -> Result<Vec<u8>, SessionError> {
-    to_bincode(record).map_err(|e| SessionError::Record {
+/// Encodes a record in the log's record format.
+fn encode(record: &Record, format: u32) -> Result<Vec<u8>, SessionError> {
+    in_record_format(format, || to_bincode(record)).map_err(|e| SessionError::Record {
         index: 0,
         reason: e.to_string(),
     })
 }
 
-/// Decodes frames into records. Frames from the log's start are read with the reader of the
-/// log's record format (named by its genesis, frame 0; a format this build does not read is
-/// [`SessionError::Format`]); a later range (a resume) belongs to a log already opened so.
+/// Decodes frames into records. Frames from the log's start are read in the log's record
+/// format (named by its genesis, frame 0; a format this build does not read is
+/// [`SessionError::Format`]); any other range in the newest format — a range of a log already
+/// opened is read with [`decode_frames_as`] and the log's format instead.
 pub fn decode_frames(frames: &[(u64, Vec<u8>)]) -> Result<Vec<Record>, SessionError> {
-    if let Some((0, first)) = frames.first() {
-        record::reader_for(first)?;
-    }
-    frames
-        .iter()
-        .map(|(seq, bytes)| {
-            from_bincode_record::<Record>(bytes).map_err(|e| SessionError::Record {
-                index: *seq,
-                reason: e.to_string(),
+    let format = match frames.first() {
+        Some((0, first)) => record::reader_for(first)?,
+        _ => RECORD_VERSION,
+    };
+    decode_frames_as(frames, format)
+}
+
+/// Decodes frames of a log whose record format is known (its genesis').
+pub fn decode_frames_as(
+    frames: &[(u64, Vec<u8>)],
+    format: u32,
+) -> Result<Vec<Record>, SessionError> {
+    in_record_format(format, || {
+        frames
+            .iter()
+            .map(|(seq, bytes)| {
+                from_bincode_record::<Record>(bytes).map_err(|e| SessionError::Record {
+                    index: *seq,
+                    reason: e.to_string(),
+                })
             })
-        })
-        .collect()
+            .collect()
+    })
 }
 
 /// Builds the engine a genesis describes, before any command: the main stream from the seed,
@@ -278,6 +292,7 @@ pub fn engine_for(genesis: &Genesis) -> Result<Engine, SessionError> {
     )
     .map_err(|r| SessionError::Setup(r.message))?;
     engine.set_secret_rng(SessionRng::from_secret_seed(genesis.secret_seed));
+    engine.set_record_format(genesis.record_version);
     Ok(engine)
 }
 
@@ -342,7 +357,10 @@ impl Session {
                 ..LogConfig::default()
             },
         )?;
-        log.append_batch(&[encode(&Record::Genesis(Box::new(genesis.clone())))?])?;
+        log.append_batch(&[encode(
+            &Record::Genesis(Box::new(genesis.clone())),
+            genesis.record_version,
+        )?])?;
         Ok(Session::assemble(genesis, engine, log, config))
     }
 
@@ -397,9 +415,11 @@ impl Session {
         };
         let genesis = (**genesis).clone();
         let snapshot = match log.latest_snapshot() {
-            Ok(Some((frame_seq, bytes))) => from_bincode_record::<Snapshot>(&bytes)
-                .ok()
-                .map(|s| (frame_seq, s)),
+            Ok(Some((frame_seq, bytes))) => in_record_format(genesis.record_version, || {
+                from_bincode_record::<Snapshot>(&bytes)
+            })
+            .ok()
+            .map(|s| (frame_seq, s)),
             _ => None,
         };
         let secret = SeedSecret {
@@ -416,8 +436,11 @@ impl Session {
                     SessionRng::resume(state, stream, snap.rng_draws),
                     secret,
                 ) {
-                    Ok(engine) => (
-                        engine,
+                    Ok(mut engine) => (
+                        {
+                            engine.set_record_format(genesis.record_version);
+                            engine
+                        },
                         frame_seq,
                         snap.tick,
                         snap.last_seq,
@@ -576,7 +599,7 @@ impl Session {
             });
         }
         for r in &records {
-            match encode(r) {
+            match encode(r, self.genesis.record_version) {
                 Ok(bytes) => self.queued.push(bytes),
                 // invariant: protocol types always encode; if not, commit fails and the session stops.
                 Err(_) => self.queued.push(Vec::new()),
@@ -616,7 +639,7 @@ impl Session {
         };
         let mut events = self.events_after(0).map_err(unavailable)?;
         let staged: Vec<(u64, Vec<u8>)> = self.queued.iter().map(|b| (0, b.clone())).collect();
-        let staged = decode_frames(&staged).map_err(unavailable)?;
+        let staged = decode_frames_as(&staged, self.genesis.record_version).map_err(unavailable)?;
         events.extend(logged_events(staged.iter()));
         crate::rewind::execute(&mut self.engine, &self.genesis, &events, seq)
     }
@@ -648,7 +671,8 @@ impl Session {
             state: self.engine.state(),
             secret_draws: self.engine.secret_draws(),
         };
-        let bytes = to_bincode(&snap).map_err(|e| SessionError::Setup(e.to_string()))?;
+        let bytes = in_record_format(self.genesis.record_version, || to_bincode(&snap))
+            .map_err(|e| SessionError::Setup(e.to_string()))?;
         self.log.write_snapshot(self.log.next_seq(), &bytes)?;
         self.events_since_snapshot = 0;
         Ok(())
@@ -670,7 +694,7 @@ impl Session {
         let from = self.event_index.frame_for_events_after(after).unwrap_or(1);
         let frames = self.log.read_frames_from(from)?;
         let mut out = Vec::new();
-        for rec in decode_frames(&frames)? {
+        for rec in decode_frames_as(&frames, self.genesis.record_version)? {
             if let Record::Events {
                 tick,
                 first_seq,

@@ -6,10 +6,14 @@ use fray_protocol::ids::SessionId;
 use fray_protocol::{Command, GameEvent};
 use serde::{Deserialize, Serialize};
 
-/// Record format version (inside the payloads; the segment header has its own). Bump it when
-/// a record's layout must change in a way old bytes cannot be read as (a field added to an
-/// event, say), and add the reader of the old version to [`decode_records`]'s table.
-pub const RECORD_VERSION: u32 = 1;
+/// Record format version (inside the payloads; the segment header has its own): the newest,
+/// which new sessions are written in. A field added to a logged type is tagged with the format
+/// that added it (`fray_protocol::format`), and a log is read and appended to in the format its
+/// genesis names ([`reader_for`]). Format 2 added the roll events' modifier lists.
+pub const RECORD_VERSION: u32 = fray_protocol::format::LATEST;
+
+/// The oldest record format this build reads: every released one, for ever.
+pub const OLDEST_RECORD_VERSION: u32 = 1;
 
 /// The record format version a log's first frame (its genesis) was written in, read before
 /// anything else: `Record::Genesis` is tag 0 and `record_version` is the genesis' first field,
@@ -43,12 +47,13 @@ pub enum FormatError {
     },
 }
 
-/// The reader of each record format version this build can read: every released one, for
-/// ever (`tests/compat/`). Version 1 is today's layout.
+/// The record format of a log, from its first frame, if this build reads it: every released
+/// one, for ever (`tests/compat/`). Records of an older format are decoded inside
+/// `fray_protocol::format::in_record_format`.
 pub fn reader_for(first_frame: &[u8]) -> Result<u32, FormatError> {
     let found = record_version_of(first_frame).ok_or(FormatError::NoGenesis)?;
     match found {
-        RECORD_VERSION => Ok(found),
+        OLDEST_RECORD_VERSION..=RECORD_VERSION => Ok(found),
         v if v > RECORD_VERSION => Err(FormatError::Newer { found: v }),
         v => Err(FormatError::Unknown { found: v }),
     }

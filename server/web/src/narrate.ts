@@ -52,6 +52,20 @@ function signed(n: number): string {
   return n < 0 ? `− ${-n}` : `+ ${n}`;
 }
 
+/**
+ * A roll's bonus term by term, as the event names it (`+ 4 STR + 2 level − 2 cover`), or the
+ * bonus alone where it names none (a log of record format 1).
+ */
+function terms(b: Record<string, unknown>, bonus: number): string {
+  const m = b["modifiers"];
+  if (Array.isArray(m) && m.length > 0) {
+    return m
+      .map((t: { source?: unknown; value?: unknown }) => `${signed(Number(t.value))} ${String(t.source)}`)
+      .join(" ");
+  }
+  return signed(bonus);
+}
+
 function list(ids: unknown, name: Name): string {
   return Array.isArray(ids) ? ids.map((i) => name(String(i))).join(", ") : "";
 }
@@ -73,8 +87,11 @@ function value(v: unknown, name: Name): string {
 
 function generic(kind: string, body: Record<string, unknown>, name: Name): string {
   const fields = Object.entries(body)
+    .filter(([k]) => k !== "modifiers")
     .filter(([, v]) => !isRoll(v) && !(Array.isArray(v) && v.every(isRoll) && v.length > 0))
     .map(([k, v]) => `${words(k)}: ${value(v, name)}`);
+  const m = body["modifiers"];
+  if (Array.isArray(m) && m.length > 0) fields.push(`modifiers: ${terms(body, 0)}`);
   const head = words(kind);
   return fields.length ? `${head[0]?.toUpperCase()}${head.slice(1)} — ${fields.join("; ")}` : `${head[0]?.toUpperCase()}${head.slice(1)}`;
 }
@@ -230,7 +247,7 @@ function narrateGame(event: GameEvent, names: Names): Line {
       text = "The battle begins.";
       break;
     case "initiative_rolled":
-      text = `Initiative for ${list(b["combatants"], name)}: ${String((b["roll"] as Roll | undefined)?.total ?? "?")} ${signed(Number(b["bonus"]))} = ${String(b["total"])}`;
+      text = `Initiative for ${list(b["combatants"], name)}: ${String((b["roll"] as Roll | undefined)?.total ?? "?")} ${terms(b, Number(b["bonus"]))} = ${String(b["total"])}`;
       break;
     case "turn_order":
       text = `Order of battle: ${list(b["order"], name)}`;
@@ -249,12 +266,17 @@ function narrateGame(event: GameEvent, names: Names): Line {
       break;
     case "attack_rolled": {
       const roll = b["roll"] as Roll | undefined;
-      text = `${n("attacker")} attacks ${n("target")} (${attack("attacker")}): ${String(roll?.total ?? "?")} ${signed(Number(b["bonus"]))} = ${String(b["total"])} vs ${String(b["defense"]).toUpperCase()} ${String(b["defense_value"])} — ${words(String(b["outcome"]))}`;
+      text = `${n("attacker")} attacks ${n("target")} (${attack("attacker")}): ${String(roll?.total ?? "?")} ${terms(b, Number(b["bonus"]))} = ${String(b["total"])} vs ${String(b["defense"]).toUpperCase()} ${String(b["defense_value"])} — ${words(String(b["outcome"]))}`;
       break;
     }
-    case "damage_rolled":
-      text = `${n("attacker")}'s ${attack("attacker")} damage: ${String((b["roll"] as Roll | undefined)?.total ?? "?")}`;
+    case "damage_rolled": {
+      const roll = b["roll"] as Roll | undefined;
+      const m = b["modifiers"];
+      const named =
+        roll && Array.isArray(m) && m.length > 0 ? ` (dice ${String(roll.total - roll.modifier)} ${terms(b, roll.modifier)})` : "";
+      text = `${n("attacker")}'s ${attack("attacker")} damage: ${String(roll?.total ?? "?")}${named}`;
       break;
+    }
     case "damaged": {
       const after = b["hp_after"];
       const type = b["damage_type"] ? ` ${String(b["damage_type"])}` : "";

@@ -5,7 +5,7 @@ use super::field::{Field, Overlay};
 use crate::dice::{self, DiceExpr, Placeholders, SessionRng};
 use fray_protocol::event::{DamageCause, DamageType, GameEvent, SavePurpose};
 use fray_protocol::ids::{CombatantId, Side};
-use fray_protocol::roll::Roll;
+use fray_protocol::roll::{Modifiers, Roll};
 use fray_protocol::state::LifeStatus;
 use fray_protocol::{ErrorCode, Rejection};
 
@@ -68,18 +68,35 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
     /// Rolls an expression with placeholders. Content is validated on load, so an error here
     /// means a placeholder the combatant lacks; it is reported rather than guessed.
     pub fn roll(&mut self, expr: &str, ph: &Placeholders) -> Result<Roll, Rejection> {
-        let parsed = DiceExpr::parse(expr).map_err(|e| {
+        let bad = |e: crate::dice::DiceError| {
             Rejection::new(
                 ErrorCode::InvalidArgument,
                 format!("dice expression '{expr}': {e}"),
             )
-        })?;
-        parsed.roll(self.rng, ph).map_err(|e| {
+        };
+        DiceExpr::parse(expr)
+            .map_err(bad)?
+            .roll(self.rng, ph)
+            .map_err(bad)
+    }
+
+    /// [`Decider::roll`], with the constant terms named (`DiceExpr::constant_terms`; numbers
+    /// as `literal`): a damage roll and its `modifiers`.
+    pub fn roll_explained(
+        &mut self,
+        expr: &str,
+        ph: &Placeholders,
+        literal: &'static str,
+    ) -> Result<(Roll, Modifiers), Rejection> {
+        let bad = |e: crate::dice::DiceError| {
             Rejection::new(
                 ErrorCode::InvalidArgument,
                 format!("dice expression '{expr}': {e}"),
             )
-        })
+        };
+        let parsed = DiceExpr::parse(expr).map_err(bad)?;
+        let terms = parsed.constant_terms(ph, literal).map_err(bad)?;
+        Ok((parsed.roll(self.rng, ph).map_err(bad)?, terms))
     }
 
     /// Status of a combatant after this pass's events.
@@ -89,25 +106,23 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
 
     /// A save (§ Saves: a plain d20, no standard modifiers).
     pub fn save(&mut self, who: &CombatantId, purpose: SavePurpose, target: u32) -> (bool, u32) {
-        self.save_with_bonus(who, purpose, target, 0)
+        self.save_with_bonus(who, purpose, target, Modifiers::new())
     }
 
     /// A save with a bonus (§ Saves: "occasional talents, feats, and magic items that provide
-    /// small bonuses to saves"): d20 + `bonus` against the target, the bonus shown as the roll's
-    /// modifier (`d20+1`). Returns the success and the natural roll.
+    /// small bonuses to saves"): d20 + the terms against the target, their sum shown as the
+    /// roll's modifier (`d20+1`) and the terms as the event's `modifiers`. Returns the success
+    /// and the natural roll.
     pub fn save_with_bonus(
         &mut self,
         who: &CombatantId,
         purpose: SavePurpose,
         target: u32,
-        bonus: i32,
+        terms: Modifiers,
     ) -> (bool, u32) {
+        let bonus = terms.total();
         let mut roll = self.d20();
-        if bonus != 0 {
-            roll.expr = format!("{}{bonus:+}", roll.expr);
-            roll.modifier = bonus;
-            roll.total += bonus;
-        }
+        roll.plus(bonus);
         let natural = roll.natural().unwrap_or(0);
         let success = i64::from(roll.total) >= i64::from(target);
         self.emit(GameEvent::SaveRolled {
@@ -116,6 +131,7 @@ impl<'a, 'w, 's> Decider<'a, 'w, 's> {
             roll,
             target,
             success,
+            modifiers: terms.into_vec(),
         });
         (success, natural)
     }
@@ -377,4 +393,15 @@ pub fn level_multiplier(level: i32) -> i32 {
 /// § Death and Dying: a PC dies at negative hit points equal to half its maximum.
 pub fn is_dead_at(current: i32, max: i32) -> bool {
     current < 0 && -current * 2 >= max
+}
+
+/// The named constant terms of a damage expression (`DiceExpr::constant_terms`; plain numbers
+/// as `damage bonus`), plus one `damage bonus` term for whatever the roll added beyond them —
+/// they sum to the roll's modifier either way: the `modifiers` of its `damage_rolled`.
+pub fn damage_terms(expr: &str, roll: &Roll) -> Vec<fray_protocol::roll::Modifier> {
+    let mut terms = DiceExpr::parse(expr)
+        .and_then(|e| e.constant_terms(&Placeholders::default(), "damage bonus"))
+        .unwrap_or_default();
+    terms.add("damage bonus", roll.modifier - terms.total());
+    terms.into_vec()
 }

@@ -175,3 +175,35 @@ impl Overlay {
         self.vitals(field, id).map(|v| v.status)
     }
 }
+
+/// The net modifier of a stat among an effect list as named terms: the best bonus and the worst
+/// penalty (bonuses don't stack with each other, nor penalties — 13th Age § Stacking Rules,
+/// Orcus § Conditions), each named by the effect's source (`bonus from sela`), as an event's
+/// `modifiers` list them.
+pub fn effect_bonus_terms(
+    fx: &[fray_protocol::event::Effect],
+    stat: fray_protocol::event::BonusStat,
+) -> fray_protocol::roll::Modifiers {
+    let mut best: Option<(i32, &CombatantId)> = None;
+    let mut worst: Option<(i32, &CombatantId)> = None;
+    for e in fx {
+        if let fray_protocol::event::EffectKind::Bonus { stat: s, amount } = e.kind
+            && s == stat
+        {
+            if amount > best.map_or(0, |b| b.0) {
+                best = Some((amount, &e.source));
+            }
+            if amount < worst.map_or(0, |w| w.0) {
+                worst = Some((amount, &e.source));
+            }
+        }
+    }
+    let mut terms = fray_protocol::roll::Modifiers::new();
+    if let Some((amount, source)) = best {
+        terms.add_named(format!("bonus from {source}"), amount);
+    }
+    if let Some((amount, source)) = worst {
+        terms.add_named(format!("penalty from {source}"), amount);
+    }
+    terms
+}

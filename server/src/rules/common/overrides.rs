@@ -374,6 +374,9 @@ fn join_order(
                     roll,
                     bonus: spec.initiative,
                     total,
+                    modifiers: fray_protocol::roll::Modifiers::new()
+                        .with("initiative bonus", spec.initiative)
+                        .into_vec(),
                 });
                 total
             }

@@ -74,7 +74,8 @@ pub fn chase(
     };
     for c in &rollers {
         let sh = sheet(s, c)?.clone();
-        roll_check_with(d, &sh, c, modifier(c), dc, adv, PURPOSE)?;
+        let terms = super::commands::ability_term(&sh, ability);
+        roll_check_with(d, &sh, c, terms, dc, adv, PURPOSE)?;
     }
     Ok(())
 }

@@ -14,7 +14,7 @@ use fray_protocol::ftd::{
     MoraleTrigger,
 };
 use fray_protocol::ids::{CombatantId, Side};
-use fray_protocol::roll::Roll;
+use fray_protocol::roll::{Modifiers, Roll};
 use fray_protocol::state::{ActionsLeft, LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
 use fray_protocol::{FiveTorchesCommand, FiveTorchesEvent};
@@ -365,22 +365,31 @@ fn roll_check(
     circumstances: Advantage,
     purpose: &str,
 ) -> R<(bool, u32)> {
-    let bonus =
-        rules::ability_mod(sh.abilities.get(ability)) + if proficient { sh.proficiency } else { 0 };
-    let (success, natural, _) = roll_check_with(d, sh, who, bonus, dc, circumstances, purpose)?;
+    let terms =
+        ability_term(sh, ability).with("proficiency", if proficient { sh.proficiency } else { 0 });
+    let (success, natural, _) = roll_check_with(d, sh, who, terms, dc, circumstances, purpose)?;
     Ok((success, natural))
 }
 
-/// A check with its whole bonus given (§ Rolling To Return: the best modifier).
+/// An ability's modifier as a roll's term (`DEX +2`).
+pub(super) fn ability_term(sh: &FtdCombatant, ability: Ability) -> Modifiers {
+    Modifiers::new().with(
+        ability.abbrev(),
+        rules::ability_mod(sh.abilities.get(ability)),
+    )
+}
+
+/// A check with its whole bonus given, term by term (§ Rolling To Return: the best modifier).
 pub(super) fn roll_check_with(
     d: &mut Decider,
     sh: &FtdCombatant,
     who: &CombatantId,
-    bonus: i32,
+    terms: Modifiers,
     dc: i32,
     circumstances: Advantage,
     purpose: &str,
 ) -> R<(bool, u32, i32)> {
+    let bonus = terms.total();
     let adv = advantage(sh, &[circumstances]);
     let (roll, natural) = d20(d, adv)?;
     let total = as_i32(natural) + bonus;
@@ -393,6 +402,7 @@ pub(super) fn roll_check_with(
         total,
         dc,
         success,
+        modifiers: terms.into_vec(),
     });
     Ok((success, natural, total))
 }
@@ -868,7 +878,12 @@ fn resolve_attack(
     let modifier = a
         .ability
         .map_or(0, |ab| rules::ability_mod(sh.abilities.get(ab)));
-    let bonus = a.bonus + modifier + if a.proficient { sh.proficiency } else { 0 };
+    let mut terms = Modifiers::new().with("attack bonus", a.bonus);
+    if let Some(ab) = a.ability {
+        terms.add(ab.abbrev(), modifier);
+    }
+    terms.add("proficiency", if a.proficient { sh.proficiency } else { 0 });
+    let bonus = terms.total();
     let total = as_i32(natural) + bonus;
     let result = rules::attack_result(natural, total, ac);
     d.emit(GameEvent::AttackRolled {
@@ -885,6 +900,7 @@ fn resolve_attack(
             AttackResult::Crit => AttackOutcome::Crit,
             AttackResult::Miss => AttackOutcome::Miss,
         },
+        modifiers: terms.into_vec(),
     });
     if result == AttackResult::Miss {
         return Ok(false);
@@ -894,11 +910,19 @@ fn resolve_attack(
     } else {
         a.damage.clone()
     };
+    // The damage dice's own numbers, then the ability (§ Dealing Damage).
+    let mut dmg_terms = crate::dice::DiceExpr::parse(&a.damage)
+        .and_then(|e| e.constant_terms(&Placeholders::default(), "damage bonus"))
+        .unwrap_or_default();
+    if let Some(ab) = a.ability {
+        dmg_terms.add(ab.abbrev(), modifier);
+    }
     let dmg = d.roll(&expr, &Placeholders::default())?;
     d.emit(GameEvent::DamageRolled {
         attacker: attacker.clone(),
         attack: a.id.clone(),
         roll: dmg.clone(),
+        modifiers: dmg_terms.into_vec(),
     });
     let amount = rules::final_damage(dmg.total, result == AttackResult::Crit);
     deal(
@@ -965,6 +989,7 @@ fn check_cmd(
         d.emit(GameEvent::DamageRolled {
             attacker: who.clone(),
             attack: purpose.to_owned(),
+            modifiers: crate::rules::common::decider::damage_terms(expr, &roll),
             roll,
         });
         deal(

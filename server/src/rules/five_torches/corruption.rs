@@ -5,7 +5,6 @@
 
 use super::Sheets;
 use super::commands::{R, dice_open, fighter, in_fight, name, no, roll_check_with, sheet};
-use super::rules;
 use crate::dice::Placeholders;
 use crate::rules::common::decider::Decider;
 use fray_protocol::ErrorCode;
@@ -74,9 +73,9 @@ pub fn check(
                 ));
             }
             let ability = ability.unwrap_or(Ability::Con);
-            let bonus = rules::ability_mod(sh.abilities.get(ability));
+            let terms = super::commands::ability_term(&sh, ability);
             let (ok, _, _) =
-                roll_check_with(d, &sh, who, bonus, dc, Advantage::None, "corruption")?;
+                roll_check_with(d, &sh, who, terms, dc, Advantage::None, "corruption")?;
             if !ok {
                 d.emit(GameEvent::FiveTorches(
                     FiveTorchesEvent::CorruptionChanged {
@@ -104,9 +103,9 @@ pub fn check(
                     ),
                 ));
             }
-            let bonus = rules::ability_mod(sh.abilities.get(c.check));
+            let terms = super::commands::ability_term(&sh, c.check);
             let (ok, _, _) =
-                roll_check_with(d, &sh, who, bonus, c.dc, Advantage::None, "corruption")?;
+                roll_check_with(d, &sh, who, terms, c.dc, Advantage::None, "corruption")?;
             d.emit(GameEvent::FiveTorches(
                 FiveTorchesEvent::CorruptionChanged {
                     combatant: who.clone(),

@@ -674,17 +674,7 @@ fn an_ally_stabilizes_and_the_injury_table_is_rolled() {
             Injury::AbilityLoss { ability, amount } => {
                 assert_eq!(ada.hp, Some(1));
                 let before = [16, 14, 12, 10, 10, 10];
-                let idx = [
-                    Ability::Str,
-                    Ability::Dex,
-                    Ability::Con,
-                    Ability::Int,
-                    Ability::Wis,
-                    Ability::Cha,
-                ]
-                .iter()
-                .position(|a| a == ability)
-                .unwrap();
+                let idx = Ability::ALL.iter().position(|a| a == ability).unwrap();
                 let now = ada.ftd.as_ref().unwrap().abilities.get(*ability);
                 assert_eq!(now, before[idx] - amount);
                 assert!((1..=6).contains(amount));

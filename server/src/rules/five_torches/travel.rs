@@ -13,6 +13,7 @@ use fray_protocol::FiveTorchesEvent;
 use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ftd::{Ability, Advantage, FtdCombatant, ReturnPath};
 use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::roll::Modifiers;
 
 /// The check's purpose in `check_rolled` and the damage's cause.
 pub const PURPOSE: &str = "return";
@@ -24,20 +25,19 @@ pub fn return_dc(travel_turns: u32) -> i32 {
 
 /// "each PC rolling with a mod equal to their highest modifier (including proficiency)":
 /// *interpretation*: the best ability modifier plus the PC's proficiency bonus.
-pub fn best_modifier(sh: &FtdCombatant) -> i32 {
-    [
-        Ability::Str,
-        Ability::Dex,
-        Ability::Con,
-        Ability::Int,
-        Ability::Wis,
-        Ability::Cha,
-    ]
-    .into_iter()
-    .map(|a| rules::ability_mod(sh.abilities.get(a)))
-    .max()
-    .unwrap_or(0)
-        + sh.proficiency
+pub fn best_modifier(sh: &FtdCombatant) -> Modifiers {
+    let best = Ability::ALL
+        .into_iter()
+        .map(|a| (rules::ability_mod(sh.abilities.get(a)), a))
+        .fold(None, |best: Option<(i32, Ability)>, x| match best {
+            Some(b) if b.0 >= x.0 => Some(b),
+            _ => Some(x),
+        });
+    let terms = match best {
+        Some((m, a)) => Modifiers::new().with(a.abbrev(), m),
+        None => Modifiers::new(),
+    };
+    terms.with("proficiency", sh.proficiency)
 }
 
 /// Arduous: `lost` loads dropped, from the equipment first, then coins 500 at a time
@@ -86,6 +86,7 @@ pub fn roll_to_return(d: &mut Decider, s: &Sheets, path: ReturnPath, listed: &[C
                     attacker: c.clone(),
                     attack: PURPOSE.to_owned(),
                     roll,
+                    modifiers: Vec::new(),
                 });
                 super::commands::deal(
                     d,

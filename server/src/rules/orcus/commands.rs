@@ -9,7 +9,7 @@ use super::rules;
 use crate::content::model::{ActionCost, Frequency, Origin, PowerSpec, TargetRule};
 use crate::dice::{DiceExpr, Placeholders};
 use crate::rules::common::decider::Decider;
-use crate::rules::common::field::has_condition;
+use crate::rules::common::field::{effect_bonus_terms, has_condition};
 pub(super) use crate::rules::common::guards::{R, fighter, no, running};
 use fray_protocol::event::{
     ActionKind, AttackOutcome, BonusStat, Condition, DamageCause, DamageType, Defense, Effect,
@@ -17,6 +17,7 @@ use fray_protocol::event::{
 };
 use fray_protocol::grid::{MapState, MoveMode, SpecialMode, Square};
 use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::roll::Modifiers;
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode};
 use fray_protocol::{OrcusCommand, OrcusEvent};
@@ -521,6 +522,7 @@ fn start(d: &mut Decider, surprised: &[CombatantId]) -> R {
             roll,
             bonus,
             total,
+            modifiers: Modifiers::new().with("initiative bonus", bonus).into_vec(),
         });
     }
     let order = initiative_order(results);
@@ -1075,18 +1077,17 @@ pub(super) fn expend(d: &mut Decider, actor: &CombatantId, p: &PowerSpec) {
     }
 }
 
-/// Whether `target` is off-guard against `attacker` (§ Off-guard, § Flanking; conditions that
-/// grant it are interpretations from Fourth Edition, see `docs/rules/orcus.md`).
+/// Why `target` is off-guard against `attacker`, if it is (§ Off-guard, § Flanking; conditions
+/// that grant it are interpretations from Fourth Edition, see `docs/rules/orcus.md`): the name
+/// its +2 carries among the attack's modifiers.
 fn off_guard(
     d: &Decider,
     b: &Board,
     attacker: &CombatantId,
     target: &CombatantId,
     melee: bool,
-) -> bool {
-    let Some(t) = d.field.get(target) else {
-        return false;
-    };
+) -> Option<&'static str> {
+    let t = d.field.get(target)?;
     let fx = t.fx;
     if [
         Condition::OffGuard,
@@ -1102,24 +1103,24 @@ fn off_guard(
     .any(|c| has_condition(fx, *c))
         || out_cold(t.vit.0)
     {
-        return true;
+        return Some("off-guard target");
     }
     if melee && has_condition(fx, Condition::Prone) {
-        return true;
+        return Some("prone target");
     }
     if swimming(d, b, target) {
-        return true;
+        return Some("swimming target");
     }
     // § Stealth (interpretation, as for Blinded): a target that cannot see its hidden attacker
     // is off-guard to it.
     if super::stealth::unseen(d, b, attacker, target) {
-        return true;
+        return Some("unseen attacker");
     }
     // § Feint: off-guard to the feinter only.
     if fx.0.iter().any(|e| {
         matches!(e.kind, EffectKind::Condition(Condition::Feinted)) && &e.source == attacker
     }) {
-        return true;
+        return Some("feint");
     }
     // § Flanking: an ally of the attacker on the opposite side, able to attack.
     // Elevation: adjacency and opposite sides count height (`geometry::flanking_3d`).
@@ -1127,18 +1128,21 @@ fn off_guard(
         elevation::body(d, b, target),
         elevation::body(d, b, attacker),
     ) else {
-        return false;
+        return None;
     };
     if !melee || !geometry::adjacent_3d(ts, a_sp) {
-        return false;
+        return None;
     }
     let side = fighter_side(d, attacker);
-    d.field.all().any(|f| {
-        &f.c.id != attacker
-            && f.c.side == side
-            && can_threaten(d, &f.c.id)
-            && elevation::body(d, b, &f.c.id).is_ok_and(|s| geometry::flanking_3d(ts, a_sp, s))
-    })
+    d.field
+        .all()
+        .any(|f| {
+            &f.c.id != attacker
+                && f.c.side == side
+                && can_threaten(d, &f.c.id)
+                && elevation::body(d, b, &f.c.id).is_ok_and(|s| geometry::flanking_3d(ts, a_sp, s))
+        })
+        .then_some("flanking")
 }
 
 /// Able to make opportunity attacks (and so to flank): conscious, not helpless, stunned, dazed
@@ -1319,23 +1323,23 @@ fn underwater(
     target: &CombatantId,
     p: &PowerSpec,
     at: Option<Space>,
-) -> i32 {
+) -> Modifiers {
+    let mut m = Modifiers::new();
     let (Some(map), Some(at)) = (b.map.0.as_ref(), at) else {
-        return 0;
+        return m;
     };
     if !at.squares().any(|s| geometry::water(map, s)) {
-        return 0;
+        return m;
     }
-    let mut m = 0;
     if p.underwater_penalty {
-        m += rules::UNDERWATER_WEAPON;
+        m.add("weapon underwater", rules::UNDERWATER_WEAPON);
     }
     if super::tags::fire(p) {
-        m += rules::UNDERWATER_FIRE;
+        m.add("fire underwater", rules::UNDERWATER_FIRE);
     }
     let aquatic = |id: &CombatantId| b.get(id).is_some_and(|(_, kit)| kit.0.aquatic);
     if aquatic(attacker) && !aquatic(target) {
-        m += rules::AQUATIC;
+        m.add("aquatic", rules::AQUATIC);
     }
     m
 }
@@ -1348,8 +1352,8 @@ fn circumstances(
     attacker: &CombatantId,
     target: &CombatantId,
     p: &PowerSpec,
-) -> i32 {
-    let mut m = 0;
+) -> Modifiers {
+    let mut m = Modifiers::new();
     let melee = matches!(p.origin, Origin::Melee { .. });
     let kind = attack_kind(p.origin);
     // § Concealment (melee and ranged only): obscured squares, or a blinded attacker (total
@@ -1358,22 +1362,22 @@ fn circumstances(
     if let (Some(g), Ok(a_sp), Ok(t_sp)) = (g, space(d, b, attacker), space(d, b, target)) {
         concealment = g.concealment(a_sp, t_sp, kind, vision(b, attacker));
         // § Cover.
-        m += cover(d, b, g, from, target);
+        m.add("cover", cover(d, b, g, from, target));
     }
     if let Some(a) = d.field.get(attacker) {
         if has_condition(a.fx, Condition::Prone) {
-            m += rules::ATTACKER_PRONE;
+            m.add("prone", rules::ATTACKER_PRONE);
         }
         if has_condition(a.fx, Condition::Restrained) {
-            m += rules::ATTACKER_RESTRAINED;
+            m.add("restrained", rules::ATTACKER_RESTRAINED);
         }
         // Marked: −2 against anyone but the marker.
         if a.fx.0.iter().any(|e| {
             matches!(e.kind, EffectKind::Condition(Condition::Marked)) && &e.source != target
         }) {
-            m += rules::MARKED;
+            m.add("marked", rules::MARKED);
         }
-        m += bonus_sum(&a.fx.0, BonusStat::Attack);
+        m.extend(effect_bonus_terms(&a.fx.0, BonusStat::Attack));
         if has_condition(a.fx, Condition::Blinded)
             && matches!(kind, AttackKind::Melee | AttackKind::Ranged)
         {
@@ -1387,28 +1391,40 @@ fn circumstances(
     if hidden && matches!(kind, AttackKind::Melee | AttackKind::Ranged) {
         concealment = concealment.min(rules::TOTAL_CONCEALMENT);
     }
-    m += concealment;
+    if concealment <= rules::TOTAL_CONCEALMENT {
+        m.add("total concealment", concealment);
+    } else {
+        m.add("concealment", concealment);
+    }
     // § Off-guard: only attackers that can see the target get the bonus (total concealment
     // means it cannot be seen).
-    if concealment > rules::TOTAL_CONCEALMENT && !hidden && off_guard(d, b, attacker, target, melee)
+    if concealment > rules::TOTAL_CONCEALMENT
+        && !hidden
+        && let Some(why) = off_guard(d, b, attacker, target, melee)
     {
-        m += rules::OFF_GUARD;
+        m.add(why, rules::OFF_GUARD);
     }
-    m += underwater(b, attacker, target, p, space(d, b, attacker).ok());
+    m.extend(underwater(
+        b,
+        attacker,
+        target,
+        p,
+        space(d, b, attacker).ok(),
+    ));
     if let (Origin::Ranged { short, .. }, Ok(a), Ok(t)) = (
         p.origin,
         elevation::body(d, b, attacker),
         elevation::body(d, b, target),
     ) && geometry::distance_3d(a, t) > short
     {
-        m += rules::LONG_RANGE;
+        m.add("long range", rules::LONG_RANGE);
     }
     if let (Origin::Ranged { .. }, Some(t)) = (p.origin, d.field.get(target))
         && has_condition(t.fx, Condition::Prone)
     {
         // Interpretation (text gap: "prone" has no definition): Fourth Edition's −2 to ranged
         // attacks against a prone target.
-        m -= 2;
+        m.add("prone target", -2);
     }
     m
 }
@@ -1568,6 +1584,10 @@ fn recharge_if(
     }
 }
 
+/// How a damage expression's plain numbers are named among its modifiers (`2d6+4`: the 4 —
+/// in Orcus the stat block's or sheet's damage, ability and level already added).
+const DAMAGE_LITERAL: &str = "damage bonus";
+
 /// Resolves a power against its targets: one attack roll per target, damage rolled once
 /// (§ Attacks with multiple targets); a natural 20 hits for maximum damage, a natural 1 misses
 /// (§ Critical hits and fumbles).
@@ -1609,8 +1629,12 @@ pub(super) fn resolve(
         if d.status(attacker) != Some(LifeStatus::Conscious) {
             break;
         }
-        let charge = if way == Way::Charge { rules::CHARGE } else { 0 };
-        let bonus = p.bonus + charge + circumstances(d, b, g.as_ref(), from, attacker, t, p);
+        let mut terms = p.bonus_modifiers();
+        if way == Way::Charge {
+            terms.add("charge", rules::CHARGE);
+        }
+        terms.extend(circumstances(d, b, g.as_ref(), from, attacker, t, p));
+        let bonus = terms.total();
         let defense_v = defense_value(d, b, t, p.vs);
         let outcome;
         if way == Way::CoupDeGrace {
@@ -1651,6 +1675,7 @@ pub(super) fn resolve(
                 defense: p.vs,
                 defense_value: defense_v,
                 outcome,
+                modifiers: terms.into_vec(),
             });
         }
         results.push((t.clone(), outcome));
@@ -1658,12 +1683,13 @@ pub(super) fn resolve(
     let rolled_hit = if results.iter().any(|(_, o)| *o == AttackOutcome::Hit)
         && let Some(e) = &p.hit
     {
-        let roll = d.roll(e, &ph)?;
+        let (roll, terms) = d.roll_explained(e, &ph, DAMAGE_LITERAL)?;
         let total = roll.total;
         d.emit(GameEvent::DamageRolled {
             attacker: attacker.clone(),
             attack: p.id.clone(),
             roll,
+            modifiers: terms.into_vec(),
         });
         Some(total)
     } else {
@@ -1674,12 +1700,13 @@ pub(super) fn resolve(
         .any(|(_, o)| matches!(o, AttackOutcome::Miss | AttackOutcome::Fumble))
         && let Some(e) = &p.miss
     {
-        let roll = d.roll(e, &ph)?;
+        let (roll, terms) = d.roll_explained(e, &ph, DAMAGE_LITERAL)?;
         let total = roll.total;
         d.emit(GameEvent::DamageRolled {
             attacker: attacker.clone(),
             attack: p.id.clone(),
             roll,
+            modifiers: terms.into_vec(),
         });
         Some(total)
     } else {
@@ -1695,12 +1722,13 @@ pub(super) fn resolve(
         // for each target (§ Areas of effect: damage that depends on the attack roll).
         let crit_bonus = match (&outcome, &p.crit_extra, &p.hit) {
             (AttackOutcome::Crit, Some(extra), Some(_)) => {
-                let roll = d.roll(extra, &ph)?;
+                let (roll, terms) = d.roll_explained(extra, &ph, DAMAGE_LITERAL)?;
                 let total = roll.total;
                 d.emit(GameEvent::DamageRolled {
                     attacker: attacker.clone(),
                     attack: p.id.clone(),
                     roll,
+                    modifiers: terms.into_vec(),
                 });
                 total
             }
@@ -2494,6 +2522,7 @@ pub(super) fn skill_check(
         total,
         dc,
         success,
+        modifiers: Modifiers::new().named_term(skill, bonus).into_vec(),
     });
     success
 }

@@ -13,6 +13,7 @@ use crate::content::{ContentError, resolve_seats};
 use fray_protocol::event::{Condition, DamageType, Defense, EffectDuration, SaveDifficulty};
 use fray_protocol::grid::{MapState, Square};
 use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::roll::Modifiers;
 use fray_protocol::state::Defenses;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -879,6 +880,16 @@ fn power(
             return Err(ctx.err(format!("{field}.bonus"), "a hero's power gives its bonus"));
         }
     };
+    let ability_name = match p.ability.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        Some("str") => "STR",
+        Some("dex") => "DEX",
+        _ => "ability",
+    };
+    let bonus_terms = Modifiers::new()
+        .with("attack bonus", bonus - proficiency - ability)
+        .with("proficiency", proficiency)
+        .with(ability_name, ability)
+        .into_vec();
     let Damage {
         hit,
         miss,
@@ -946,6 +957,7 @@ fn power(
         max_targets: p.max_targets.unwrap_or(1).clamp(1, 8),
         vs,
         bonus,
+        bonus_terms,
         basic: p.basic,
         hit,
         damage_type: match &p.damage_type {
@@ -1615,6 +1627,9 @@ fn skill_table(
 /// § Armor Proficiency: every attack of a power (its secondary attacks too) takes `penalty`.
 fn with_attack_penalty(p: &mut PowerSpec, penalty: i32) {
     p.bonus += penalty;
+    let mut terms = Modifiers(std::mem::take(&mut p.bonus_terms));
+    terms.add("armor not proficient", penalty);
+    p.bonus_terms = terms.into_vec();
     if let Some(sec) = p.secondary.as_mut() {
         with_attack_penalty(&mut sec.power, penalty);
     }

@@ -62,6 +62,12 @@ fn strength_attack(b: &Board, actor: &CombatantId, id: &str, name: &str, vs: Def
         max_targets: 1,
         vs,
         bonus: b.get(actor).map_or(0, |(_, k)| k.0.str_attack),
+        bonus_terms: fray_protocol::roll::Modifiers::new()
+            .with(
+                "Strength attack",
+                b.get(actor).map_or(0, |(_, k)| k.0.str_attack),
+            )
+            .into_vec(),
         basic: false,
         hit: None,
         damage_type: None,

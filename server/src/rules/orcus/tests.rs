@@ -1131,3 +1131,55 @@ fn temporary_hit_points_do_not_stack_absorb_first_and_do_not_revive_temporary_hi
     assert_eq!(cs(&e, "lira").status, LifeStatus::Unconscious);
     assert_eq!(cs(&e, "lira").temp_hp, 8);
 }
+
+/// The modifiers of the first attack roll among `ev`, as (source, value).
+fn first_modifiers(ev: &[GameEvent]) -> Vec<(String, i32)> {
+    ev.iter()
+        .find_map(|x| match x {
+            GameEvent::AttackRolled { modifiers, .. } => Some(
+                modifiers
+                    .iter()
+                    .map(|m| (m.source.to_string(), m.value))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .expect("an attack roll")
+}
+
+#[test]
+fn flanking_and_cover_are_named_among_an_attacks_modifiers_flanking_cover() {
+    // orcus-basic-rules.txt § Flanking and § Off-guard (+2); § Combat statuses, Cover (−2, a
+    // line through one of the target's allies). Each event lists its terms by name, and they
+    // sum to its bonus (issue 21, "every number explained"). One roll cannot have both here:
+    // flanking needs the attacker adjacent to its target, and from an adjacent space the
+    // attacker's best corner always has clear lines (§ Cover: "the attacker chooses a corner").
+    let enc = arena(
+        "",
+        5,
+        "kael = [6, 1]\nlira = [8, 1]\nbrute-1 = [7, 1]\nbrute-2 = [9, 5]",
+    );
+    let mut e = started(&enc, 7);
+    let ev = run(&mut e, &atk("kael", "sword", &["brute-1"]));
+    let terms = first_modifiers(&ev);
+    assert_eq!(
+        terms,
+        vec![("attack bonus".to_owned(), 5), ("flanking".to_owned(), 2)]
+    );
+    assert_eq!(first_bonus(&ev), 7);
+    let open = ["..........", "..........", "..........", ".........."];
+    let enc = arena_on(
+        &open,
+        "",
+        5,
+        "kael = [0, 2]\nlira = [0, 0]\nbrute-1 = [3, 2]\nbrute-2 = [5, 2]",
+    );
+    let mut e = started(&enc, 3);
+    let ev = run(&mut e, &atk("kael", "bow", &["brute-2"]));
+    let terms = first_modifiers(&ev);
+    assert_eq!(
+        terms,
+        vec![("attack bonus".to_owned(), 5), ("cover".to_owned(), -2)]
+    );
+    assert_eq!(first_bonus(&ev), 3);
+}

@@ -206,6 +206,7 @@ fn start_of_turn(d: &mut Decider, b: &Board, id: &CombatantId) {
                     total: i32::try_from(natural).unwrap_or(0),
                     dc: i32::try_from(from).unwrap_or(6),
                     success: false,
+                    modifiers: Vec::new(),
                 });
             }
         }

@@ -114,6 +114,7 @@ pub fn bomb(
             } else {
                 AttackOutcome::Miss
             },
+            modifiers: Vec::new(),
         });
         if ok {
             hit.push(t.clone());
@@ -127,6 +128,7 @@ pub fn bomb(
     d.emit(GameEvent::DamageRolled {
         attacker: attacker.clone(),
         attack: BOMB.into(),
+        modifiers: crate::rules::common::decider::damage_terms(damage, &dmg),
         roll: dmg,
     });
     for t in hit {

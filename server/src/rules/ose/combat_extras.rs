@@ -12,6 +12,7 @@ use fray_protocol::ErrorCode;
 use fray_protocol::event::GameEvent;
 use fray_protocol::ids::CombatantId;
 use fray_protocol::ose::{OseCombatant, OseCondition};
+use fray_protocol::roll::Modifiers;
 use fray_protocol::state::Phase;
 
 /// Whether a combatant has a condition.
@@ -161,10 +162,10 @@ pub fn may_cast(d: &Decider, sh: &OseCombatant, actor: &CombatantId) -> R {
 
 /// What the conditions and the attacker's position change in an attack.
 pub struct Circumstances {
-    /// Added to the attack roll.
-    pub to_hit: i32,
-    /// Added to the damage.
-    pub damage: i32,
+    /// Added to the attack roll, term by term.
+    pub to_hit: Modifiers,
+    /// Added to the damage, term by term.
+    pub damage: Modifiers,
     /// Added to the target's (descending) AC.
     pub ac: i32,
     /// § Paralyzed Opponents: a melee attack hits without a roll.
@@ -184,8 +185,10 @@ pub fn circumstances(
     let tired = has(attacker, OseCondition::Exhausted);
     let unstable = missile && has(attacker, OseCondition::Unstable);
     Circumstances {
-        to_hit: -2 * i32::from(tired) - 4 * i32::from(unstable),
-        damage: -2 * i32::from(tired),
+        to_hit: Modifiers::new()
+            .with("exhausted", -2 * i32::from(tired))
+            .with("unstable surface", -4 * i32::from(unstable)),
+        damage: Modifiers::new().with("exhausted", -2 * i32::from(tired)),
         ac: if behind && !shield_gone {
             target.shield
         } else {

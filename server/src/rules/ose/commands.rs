@@ -13,7 +13,7 @@ use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::ose::{
     Declaration, MissileRange, OseCombatant, OsePhase, SaveCategory, SecretCheck,
 };
-use fray_protocol::roll::Roll;
+use fray_protocol::roll::Modifiers;
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{BxCommand, BxEvent};
 use fray_protocol::{Command, ErrorCode};
@@ -592,8 +592,14 @@ fn attack_cmd(
     let retreating = matches!(tsh.declared, Some(Declaration::Retreat));
     let tired = tired(d, s, actor);
     let extra = super::combat_extras::circumstances(sh, &tsh, missile, behind, retreating);
-    let bonus =
-        ability + range_mod + modifier + if retreating { 2 } else { 0 } - tired + extra.to_hit;
+    let terms = Modifiers::new()
+        .with(if missile { "DEX" } else { "STR" }, ability)
+        .with("range", range_mod)
+        .with("situational", modifier)
+        .with("target retreating", if retreating { 2 } else { 0 })
+        .with("no rest", -tired)
+        .extended(extra.to_hit);
+    let bonus = terms.total();
     let ac = tsh.ac + if retreating { tsh.shield } else { 0 } + extra.ac;
     let hit = extra.automatic || {
         let roll = crate::dice::notation::roll_die(d.rng, 20);
@@ -614,6 +620,7 @@ fn attack_cmd(
             } else {
                 AttackOutcome::Miss
             },
+            modifiers: terms.into_vec(),
         });
         hit
     };
@@ -631,13 +638,20 @@ fn attack_cmd(
         return Ok(());
     }
     let dice = super::weapon_damage::dice(&s.battle().options, kit, &w, bare);
-    let dmg: Roll = d.roll(dice, &Placeholders::default())?;
-    let str_dmg = if missile { 0 } else { kit.str_mod };
-    let amount = (dmg.total + str_dmg - tired + extra.damage).max(1);
+    // § Rolling for Damage: the weapon's dice, then Strength (melee), the rest penalty and
+    // exhaustion, added to the roll so that it shows them; at least 1.
+    let (mut dmg, dice_terms) = d.roll_explained(dice, &Placeholders::default(), "damage bonus")?;
+    let added = Modifiers::new()
+        .with("STR", if missile { 0 } else { kit.str_mod })
+        .with("no rest", -tired)
+        .extended(extra.damage);
+    dmg.plus(added.total());
+    let amount = dmg.total.max(1);
     d.emit(GameEvent::DamageRolled {
         attacker: actor.clone(),
         attack: w.id.clone(),
         roll: dmg,
+        modifiers: dice_terms.extended(added).into_vec(),
     });
     if subdue {
         super::subdual::subdue(d, &tsh, actor, &w.id, target, amount);
@@ -823,6 +837,7 @@ fn save(d: &mut Decider, s: &Sheets, who: &CombatantId, cat: SaveCategory, modif
         total,
         dc: value,
         success,
+        modifiers: Modifiers::new().with("situational", modifier).into_vec(),
     });
     if !success && d.field.battle.phase == Phase::Running {
         disrupt(d, s, who);

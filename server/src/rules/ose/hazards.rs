@@ -14,6 +14,7 @@ use fray_protocol::ErrorCode;
 use fray_protocol::event::{DamageCause, GameEvent};
 use fray_protocol::ids::CombatantId;
 use fray_protocol::ose::{EncounterSetting, OseAbility, SaveCategory};
+use fray_protocol::roll::Modifiers;
 use fray_protocol::state::{LifeStatus, Phase};
 
 fn not_over(d: &Decider) -> R {
@@ -77,6 +78,7 @@ pub fn save_for_half(
         total,
         dc: value,
         success,
+        modifiers: Modifiers::new().with("situational", modifier).into_vec(),
     });
     let dmg = d.roll(damage, &Placeholders::default())?;
     let full = dmg.total.max(0);
@@ -84,6 +86,7 @@ pub fn save_for_half(
     d.emit(GameEvent::DamageRolled {
         attacker: who.clone(),
         attack: purpose.clone(),
+        modifiers: crate::rules::common::decider::damage_terms(damage, &dmg),
         roll: dmg,
     });
     deal(
@@ -150,6 +153,7 @@ pub fn ability_check(
         total: as_i32(natural) + modifier,
         dc: score,
         success,
+        modifiers: Modifiers::new().with("situational", modifier).into_vec(),
     });
     Ok(())
 }
@@ -172,6 +176,7 @@ pub fn fall(d: &mut Decider, s: &Sheets, who: &CombatantId, feet: u32) -> R {
         attacker: who.clone(),
         attack: purpose.clone(),
         roll,
+        modifiers: Vec::new(),
     });
     deal(
         d,

@@ -27,6 +27,9 @@ pub fn individual(d: &mut Decider, s: &Sheets, acting: &[Side]) {
             roll,
             bonus,
             total,
+            modifiers: fray_protocol::roll::Modifiers::new()
+                .with("DEX", bonus)
+                .into_vec(),
         });
         totals.push((id, total));
     }

@@ -126,7 +126,9 @@ use fray_protocol::state::AttackSummary;
 /// Ruleset id.
 pub const ID: &str = "ose";
 /// Ruleset version: bump when a rule change alters outcomes.
-pub const VERSION: u32 = 8;
+/// v9 (issue 21): a hit's damage roll shows what Strength, the rest penalty and exhaustion
+/// add (`d8+2`), so its events differ from v8's (Basic Fantasy's v7 likewise).
+pub const VERSION: u32 = 9;
 
 /// The rulesets played on this B/X core: `ose` and `basic-fantasy`.
 pub fn is_bx(ruleset: &str) -> bool {

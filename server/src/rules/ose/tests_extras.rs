@@ -313,7 +313,9 @@ fn from_behind_unarmed_and_exhausted_attacking_from_behind_unarmed_attacks_runni
         if let Some(r) = damage_roll(&ev) {
             assert_eq!(r.dice.len(), 1);
             assert!(r.dice[0].face <= 2);
-            assert_eq!(damaged(&ev), Some(r.total + 2));
+            // The roll carries the +2 (its expression `d2+2`, its modifiers naming STR).
+            assert_eq!((r.modifier, r.expr.as_str()), (2, "d2+2"));
+            assert_eq!(damaged(&ev), Some(r.total));
         } else {
             continue;
         }
@@ -377,6 +379,7 @@ fn each_combatant_rolls_d6_plus_dex_individual_initiative() {
                 roll,
                 bonus,
                 total,
+                ..
             } => {
                 assert_eq!(*total, roll.natural().unwrap() as i32 + bonus);
                 Some((combatants[0].0.clone(), *bonus, *total))

@@ -33,7 +33,9 @@ fn damage_rolled(options: &str) -> BTreeSet<String> {
             };
             for x in ev {
                 if let GameEvent::DamageRolled { attacker, roll, .. } = x {
-                    seen.insert(format!("{}:{}", attacker.as_str(), roll.expr));
+                    // The dice (the roll's expression also shows what Strength added).
+                    let dice = roll.expr.split(['+', '-']).next().unwrap_or_default();
+                    seen.insert(format!("{}:{dice}", attacker.as_str()));
                 }
             }
         }

@@ -147,6 +147,9 @@ pub fn pass_day(
                     total,
                     dc: value,
                     success,
+                    modifiers: fray_protocol::roll::Modifiers::new()
+                        .with("CON", kit.bf.con_bonus)
+                        .into_vec(),
                 });
                 if success {
                     continue;

@@ -8,7 +8,9 @@ use crate::dice::Placeholders;
 use crate::ecs::components::Stage;
 use crate::rules::common::battles::{after_battle, grant_temp_hp, next_battle};
 use crate::rules::common::decider::Decider;
-use crate::rules::common::field::{FighterItem, grabbed_by, has_condition, is_grabbed_by};
+use crate::rules::common::field::{
+    FighterItem, effect_bonus_terms, grabbed_by, has_condition, is_grabbed_by,
+};
 pub(super) use crate::rules::common::guards::{fighter, not_your_turn_msg, reject, running};
 use fray_protocol::command::{AttackMode, EscalationAction};
 use fray_protocol::event::{
@@ -16,6 +18,7 @@ use fray_protocol::event::{
     EffectDuration, EffectKind, GameEvent, Provocation, SavePurpose,
 };
 use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::roll::Modifiers;
 use fray_protocol::state::{LifeStatus, Phase};
 use fray_protocol::{Command, ErrorCode, Rejection};
 use fray_protocol::{ThirteenthAgeCommand, ThirteenthAgeEvent};
@@ -460,27 +463,28 @@ pub(super) fn roll_initiative(
     only: Option<Side>,
 ) -> Vec<(i32, i32, Side, CombatantId)> {
     let mut heroes = Vec::new();
-    let mut groups: BTreeMap<String, (i32, Vec<CombatantId>)> = BTreeMap::new();
+    let mut groups: BTreeMap<String, (Modifiers, Vec<CombatantId>)> = BTreeMap::new();
     for f in d.field.all() {
         if only.is_some_and(|s| s != f.c.side) {
             continue;
         }
         match f.c.side {
-            Side::Heroes => heroes.push((f.init.bonus, vec![f.c.id.clone()])),
+            Side::Heroes => heroes.push((initiative_terms(&f), vec![f.c.id.clone()])),
             Side::Monsters => groups
                 .entry(f.c.template.clone())
-                .or_insert_with(|| (f.init.bonus, Vec::new()))
+                .or_insert_with(|| (initiative_terms(&f), Vec::new()))
                 .1
                 .push(f.c.id.clone()),
         }
     }
     let mut placed: Vec<(i32, i32, Side, CombatantId)> = Vec::new();
-    for (side, (bonus, ids)) in heroes
+    for (side, (terms, ids)) in heroes
         .into_iter()
         .map(|h| (Side::Heroes, h))
         .chain(groups.into_values().map(|g| (Side::Monsters, g)))
     {
         let roll = d.d20();
+        let bonus = terms.total();
         let total = roll.total + bonus;
         for id in &ids {
             placed.push((total, bonus, side, id.clone()));
@@ -490,10 +494,23 @@ pub(super) fn roll_initiative(
             roll,
             bonus,
             total,
+            modifiers: terms.into_vec(),
         });
     }
     sort_order(&mut placed);
     placed
+}
+
+/// A combatant's initiative bonus term by term: a hero's DEX and level (§ Initiative), and
+/// whatever else its sheet adds; a monster's stat block.
+pub(super) fn initiative_terms(f: &FighterItem) -> Modifiers {
+    let mut terms = Modifiers::new();
+    if let Some(h) = f.hero {
+        terms.add("DEX", h.spec.mods.dex).add("level", f.c.level);
+    }
+    let rest = f.init.bonus - terms.total();
+    terms.add("initiative bonus", rest);
+    terms
 }
 
 /// Sorts (total, bonus, side, id) into the order of battle.
@@ -549,10 +566,13 @@ fn placeholders(f: &FighterItem) -> Placeholders {
     ph
 }
 
-/// What a resolved attack is: its spec, bonus, and how it was made.
+/// How a damage expression's plain numbers are named among its modifiers (`2d6+4`: the 4).
+const DAMAGE_LITERAL: &str = "damage bonus";
+
+/// What a resolved attack is: its spec, bonus (term by term), and how it was made.
 struct Strike {
     spec: AttackSpec,
-    bonus: i32,
+    terms: Modifiers,
     ph: Placeholders,
     auto_crit: bool,
     flexible: bool,
@@ -573,7 +593,7 @@ impl Strike {
         knock_out: bool,
     ) -> Strike {
         Strike {
-            bonus: attack_bonus(d, a, &spec),
+            terms: attack_terms(d, a, &spec),
             ph: placeholders(a),
             flexible: flexible_allowed && !spec.maneuvers.is_empty(),
             auto_crit,
@@ -583,16 +603,20 @@ impl Strike {
     }
 }
 
-/// The attack bonus before the d20 (§ Attack Bonuses, § Escalation Die, § Conditions).
-fn attack_bonus(d: &Decider, a: &FighterItem, spec: &AttackSpec) -> i32 {
-    let mut bonus =
-        spec.bonus + rules::attack_penalty(a.fx) + rules::best_bonus(a.fx, BonusStat::Attack)
-            - a.hero.map_or(0, |h| h.recovery_penalty);
+/// The attack bonus before the d20, term by term (§ Attack Bonuses, § Escalation Die,
+/// § Conditions, § Stacking Rules; the recovery penalty of § Recoveries).
+fn attack_terms(d: &Decider, a: &FighterItem, spec: &AttackSpec) -> Modifiers {
+    let mut terms = spec.bonus_modifiers();
+    if let Some((condition, penalty)) = rules::attack_penalty_term(a.fx) {
+        terms.add(condition, penalty);
+    }
+    terms.extend(effect_bonus_terms(&a.fx.0, BonusStat::Attack));
+    terms.add("no recoveries", -a.hero.map_or(0, |h| h.recovery_penalty));
     // PCs add the escalation die; monsters don't, and fear prevents it.
     if a.hero.is_some() && !has_condition(a.fx, Condition::Fear) {
-        bonus += i32::from(d.field.battle.escalation);
+        terms.add("escalation die", i32::from(d.field.battle.escalation));
     }
-    bonus
+    terms
 }
 
 /// Checks an attack spec against the attacker's conditions and the targets' positions.
@@ -1178,13 +1202,16 @@ fn roll_attack(
     let crit_from = rules::crit_threshold(tf.fx, tf.res, spec.damage_type, spec.expand_crit);
     // § Grabbed: a creature grabbing the target gets +4 to attacks against it — each of them,
     // when several do.
-    let grab_bonus = if is_grabbed_by(tf.fx, actor) { 4 } else { 0 };
+    let mut terms = s.terms.clone();
+    if is_grabbed_by(tf.fx, actor) {
+        terms.add("grabbing the target", 4);
+    }
     let two_weapon = d
         .field
         .get(actor)
         .is_some_and(|a| a.hero.is_some_and(|h| h.spec.two_weapon))
         && spec.reach == Reach::Melee;
-    let bonus = s.bonus + grab_bonus;
+    let bonus = terms.total();
     let mut roll = d.d20();
     if two_weapon && roll.natural() == Some(2) {
         let again = d.d20();
@@ -1208,6 +1235,7 @@ fn roll_attack(
         defense: spec.vs,
         defense_value: defense,
         outcome,
+        modifiers: terms.into_vec(),
     });
     Ok((outcome, natural))
 }
@@ -1306,12 +1334,13 @@ fn resolve(
         attack: spec.id.clone(),
     };
     let hit_damage = if results.iter().any(|(_, o, _, _)| o.is_hit()) {
-        let roll = d.roll(&spec.damage, &s.ph)?;
+        let (roll, terms) = d.roll_explained(&spec.damage, &s.ph, DAMAGE_LITERAL)?;
         let mut total = roll.total;
         d.emit(GameEvent::DamageRolled {
             attacker: actor.clone(),
             attack: spec.id.clone(),
             roll,
+            modifiers: terms.into_vec(),
         });
         // § Allies: a power counting allies counts the other PCs and companions (not NPCs).
         if spec.damage_per_ally > 0 {
@@ -1333,12 +1362,13 @@ fn resolve(
     // § Damage on Miss: a miss may deal damage; a fumble never does (§ Fumbles).
     let miss_damage = match &spec.miss_damage {
         Some(expr) if results.iter().any(|(_, o, _, _)| *o == AttackOutcome::Miss) => {
-            let roll = d.roll(expr, &s.ph)?;
+            let (roll, terms) = d.roll_explained(expr, &s.ph, DAMAGE_LITERAL)?;
             let total = roll.total;
             d.emit(GameEvent::DamageRolled {
                 attacker: actor.clone(),
                 attack: spec.id.clone(),
                 roll,
+                modifiers: terms.into_vec(),
             });
             Some(total)
         }
@@ -1350,12 +1380,13 @@ fn resolve(
             && outcome.is_hit()
             && let Some(expr) = &m.bonus_damage
         {
-            let roll = d.roll(expr, &s.ph)?;
+            let (roll, terms) = d.roll_explained(expr, &s.ph, DAMAGE_LITERAL)?;
             extra = roll.total;
             d.emit(GameEvent::DamageRolled {
                 attacker: actor.clone(),
                 attack: m.id.clone(),
                 roll,
+                modifiers: terms.into_vec(),
             });
         }
         match outcome {
@@ -1714,6 +1745,7 @@ fn quick_rest(d: &mut Decider, actor: &CombatantId, recoveries: u32) -> Result<(
                         bonus: 0,
                         total: i32::try_from(natural).unwrap_or(0),
                         dc: i32::try_from(n).unwrap_or(20),
+                        modifiers: Vec::new(),
                         success: false,
                     });
                 }
@@ -1748,7 +1780,10 @@ fn stabilize(d: &mut Decider, actor: &CombatantId, target: &CombatantId) -> Resu
             format!("{} must get next to {} first", a.c.name, tf.c.name),
         );
     }
-    let bonus = a.hero.map_or(0, |h| h.spec.mods.wis) + a.c.level;
+    let terms = Modifiers::new()
+        .with("WIS", a.hero.map_or(0, |h| h.spec.mods.wis))
+        .with("level", a.c.level);
+    let bonus = terms.total();
     let quick = a.budget.0.payer(ActionKind::Quick);
     let roll = d.d20();
     let total = roll.total + bonus;
@@ -1761,6 +1796,7 @@ fn stabilize(d: &mut Decider, actor: &CombatantId, target: &CombatantId) -> Resu
         total,
         dc: 10,
         success,
+        modifiers: terms.into_vec(),
     });
     let (action, spent) = match quick {
         Some(q) if total >= 25 => (ActionKind::Quick, q),

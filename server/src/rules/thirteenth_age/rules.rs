@@ -28,6 +28,19 @@ pub fn best_bonus(fx: &Effects, stat: fray_protocol::event::BonusStat) -> i32 {
     best + worst
 }
 
+/// [`attack_penalty`]'s condition by name (the first of dazed, weakened, fear the attacker
+/// has), with its −4; `None` without one.
+pub fn attack_penalty_term(fx: &Effects) -> Option<(&'static str, i32)> {
+    [
+        (Condition::Dazed, "dazed"),
+        (Condition::Weakened, "weakened"),
+        (Condition::Fear, "fear"),
+    ]
+    .into_iter()
+    .find(|(c, _)| has_condition(fx, *c))
+    .map(|(_, name)| (name, attack_penalty(fx)))
+}
+
 /// § Escalation Die: the value at the start of `round`: it advances by 1 from round 2 on, to
 /// at most 6, unless the GM holds it (the heroes avoid the fight).
 pub fn escalation_next(current: u8, round: u32, held: bool) -> u8 {

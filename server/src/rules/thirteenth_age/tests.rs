@@ -451,6 +451,7 @@ pub(super) fn saves(ev: &[GameEvent], who: &str) -> Vec<(SavePurpose, u32, u32, 
                 roll,
                 target,
                 success,
+                ..
             } if combatant.as_str() == who => {
                 Some((purpose.clone(), roll.natural().unwrap(), *target, *success))
             }
@@ -629,6 +630,7 @@ fn initiative_is_d20_plus_bonus_shared_per_template_and_sorted_descending() {
                     roll,
                     bonus,
                     total,
+                    ..
                 } => {
                     assert_eq!(roll.dice[0].sides, 20);
                     assert_eq!(*total, roll.total + bonus, "total = d20 + bonus");
@@ -2491,6 +2493,7 @@ fn save_rolls(ev: &[GameEvent], who: &str) -> Vec<(SavePurpose, Roll, u32, bool)
                 roll,
                 target,
                 success,
+                ..
             } if combatant.as_str() == who => {
                 Some((purpose.clone(), roll.clone(), *target, *success))
             }

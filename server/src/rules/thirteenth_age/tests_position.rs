@@ -1113,6 +1113,7 @@ fn check(ev: &[GameEvent]) -> (u32, i32, i32, i32, bool) {
                 total,
                 dc,
                 success,
+                ..
             } if combatant.as_str() == "bo" && purpose == "stabilize" => {
                 Some((roll.natural().unwrap(), *bonus, *total, *dc, *success))
             }

@@ -129,11 +129,13 @@ pub fn end_turn(d: &mut Decider, id: &CombatantId) {
 /// A combatant's bonus to saves against effects and to death saves (§ Saves: "magic items that
 /// provide small bonuses to saves"; the best item counts, § Stacking Rules). Disengage checks and
 /// rally saves don't get it (see docs/rules/13th-age.md, interpretations).
-fn save_bonus(d: &Decider, id: &CombatantId) -> i32 {
-    d.field
+fn save_bonus(d: &Decider, id: &CombatantId) -> fray_protocol::roll::Modifiers {
+    let bonus = d
+        .field
         .get(id)
         .and_then(|f| f.hero.map(|h| h.spec.save_bonus))
-        .unwrap_or(0)
+        .unwrap_or(0);
+    fray_protocol::roll::Modifiers::new().with("magic item", bonus)
 }
 
 fn save_against(d: &mut Decider, id: &CombatantId, e: &fray_protocol::event::Effect) {
