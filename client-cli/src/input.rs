@@ -359,6 +359,15 @@ Five Torches Deep:
   camp safe|unsafe [NIGHTS] GM: the party rests (heals; safe rest cures exhaustion)
   stealth-dc N|default      GM: the stealth DC (11 by default)
   reveal WHO                GM: WHO's stealth ends
+  loot WHO ENEMY            GM: WHO takes ENEMY's loot (1d20 gp per HD; gp = XP)
+  treasure WHO GP [SP [CP]] [unearned]
+                            GM: a hoard's coins to WHO (XP for their gold value, none unearned)
+  magic-item WHO VALUE NAME...  GM: WHO captures a magic item (XP = its fair value in gp)
+  sell WHO GP NAME...       GM: WHO sells a magic item (its gold earns no XP)
+  journey DAYS [open|difficult|harsh] [normal|tactical|stealthy] [adv|dis]
+                            GM: travel overland (10 + STR mod miles a day; a travel turn a day)
+  voyage boat|ship HOURS [favorable|unfavorable] [adv|dis]
+                            GM: travel by water (3 or 5 mph; travel turns daily or weekly)
 Old-School Essentials:
   surprise party|monsters|both   GM: d6 surprise rolls (before the battle); any other words
                             name the surprised (`start_surprise`, as on the Orcus grid)
@@ -434,6 +443,9 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             format!("none of your combatants can act now, so `{verb}` has no one to act for")
         })
     };
+    if let Some(input) = ftd_treasure_and_travel(&verb, args) {
+        return input;
+    }
     match verb.as_str() {
         "help" | "h" | "?" => match args {
             [] => Ok(Input::Help(None)),
@@ -1870,6 +1882,136 @@ fn light_task(w: &str) -> Option<fray_protocol::ftd::LightTask> {
     }
 }
 
+/// Five Torches Deep § Treasure, § Overland Travel and § Overwater Travel: `loot`, `treasure`,
+/// `magic-item`, `sell`, `journey`, `voyage` (`None` for any other verb).
+fn ftd_treasure_and_travel(verb: &str, args: &[&str]) -> Option<Result<Input, String>> {
+    let parsed = match (verb, args) {
+        ("loot", [who, enemy]) => ftd(FiveTorchesCommand::Loot {
+            looter: lower_id(who),
+            enemy: lower_id(enemy),
+        }),
+        ("loot", _) => Err("`loot WHO ENEMY` (GM)".to_owned()),
+        ("treasure", [who, rest @ ..]) if !rest.is_empty() => treasure(who, rest),
+        ("treasure", _) => Err("`treasure WHO GP [SP [CP]] [unearned]` (GM)".to_owned()),
+        ("magic-item", [who, value, name @ ..]) if !name.is_empty() => {
+            number(value).and_then(|value| {
+                ftd(FiveTorchesCommand::MagicItem {
+                    to: lower_id(who),
+                    name: name.join(" "),
+                    value,
+                })
+            })
+        }
+        ("magic-item", _) => Err("`magic-item WHO VALUE NAME...` (GM)".to_owned()),
+        ("sell", [who, gp, name @ ..]) if !name.is_empty() => number(gp).and_then(|gp| {
+            ftd(FiveTorchesCommand::SellItem {
+                seller: lower_id(who),
+                name: name.join(" "),
+                gp,
+            })
+        }),
+        ("sell", _) => Err("`sell WHO GP NAME...` (GM)".to_owned()),
+        ("journey", [days, rest @ ..]) => journey(days, rest),
+        ("journey", _) => Err(
+            "`journey DAYS [open|difficult|harsh] [normal|tactical|stealthy] [adv|dis]` (GM)"
+                .to_owned(),
+        ),
+        ("voyage", [vessel, hours, rest @ ..]) => voyage(vessel, hours, rest),
+        ("voyage", _) => {
+            Err("`voyage boat|ship HOURS [favorable|unfavorable] [adv|dis]` (GM)".to_owned())
+        }
+        _ => return None,
+    };
+    Some(parsed)
+}
+
+fn lower_id(w: &str) -> CombatantId {
+    CombatantId::new(w.to_lowercase())
+}
+
+fn number(w: &str) -> Result<u32, String> {
+    w.parse::<u32>()
+        .map_err(|_| format!("`{w}` is not a number"))
+}
+
+fn ftd(c: FiveTorchesCommand) -> Result<Input, String> {
+    Ok(Input::Game(Command::FiveTorches(c)))
+}
+
+/// `treasure WHO GP [SP [CP]] [unearned]`.
+fn treasure(who: &str, rest: &[&str]) -> Result<Input, String> {
+    let unearned = rest
+        .last()
+        .is_some_and(|w| w.eq_ignore_ascii_case("unearned"));
+    let coins = if unearned {
+        &rest[..rest.len() - 1]
+    } else {
+        rest
+    };
+    let [gp, sp, cp] = match coins {
+        [gp] => [number(gp)?, 0, 0],
+        [gp, sp] => [number(gp)?, number(sp)?, 0],
+        [gp, sp, cp] => [number(gp)?, number(sp)?, number(cp)?],
+        _ => return Err("`treasure WHO GP [SP [CP]] [unearned]` (GM)".to_owned()),
+    };
+    ftd(FiveTorchesCommand::Treasure {
+        to: lower_id(who),
+        gp,
+        sp,
+        cp,
+        unearned,
+    })
+}
+
+/// `journey DAYS [open|difficult|harsh] [normal|tactical|stealthy] [adv|dis]`.
+fn journey(days: &str, rest: &[&str]) -> Result<Input, String> {
+    use fray_protocol::ftd::{TravelPace, TravelTerrain};
+    let (mut terrain, mut pace) = (TravelTerrain::Open, TravelPace::Normal);
+    let mut adv = fray_protocol::ftd::Advantage::None;
+    for w in rest {
+        match w.to_lowercase().as_str() {
+            "open" => terrain = TravelTerrain::Open,
+            "difficult" => terrain = TravelTerrain::Difficult,
+            "harsh" => terrain = TravelTerrain::Harsh,
+            "normal" => pace = TravelPace::Normal,
+            "tactical" => pace = TravelPace::Tactical,
+            "stealthy" => pace = TravelPace::Stealthy,
+            other => adv = advantage(other)?,
+        }
+    }
+    ftd(FiveTorchesCommand::TravelOverland {
+        days: number(days)?,
+        terrain,
+        pace,
+        advantage: adv,
+    })
+}
+
+/// `voyage boat|ship HOURS [favorable|unfavorable] [adv|dis]`.
+fn voyage(vessel: &str, hours: &str, rest: &[&str]) -> Result<Input, String> {
+    use fray_protocol::ftd::{Current, Vessel};
+    let vessel = match vessel.to_lowercase().as_str() {
+        "boat" => Vessel::Boat,
+        "ship" => Vessel::Ship,
+        other => return Err(format!("`{other}`: boat or ship")),
+    };
+    let mut current = Current::Neutral;
+    let mut adv = fray_protocol::ftd::Advantage::None;
+    for w in rest {
+        match w.to_lowercase().as_str() {
+            "favorable" => current = Current::Favorable,
+            "unfavorable" => current = Current::Unfavorable,
+            other => adv = advantage(other)?,
+        }
+    }
+    ftd(FiveTorchesCommand::TravelOverwater {
+        vessel,
+        hours: number(hours)?,
+        current,
+        advantage: adv,
+    })
+}
+
 fn advantage(w: &str) -> Result<fray_protocol::ftd::Advantage, String> {
     use fray_protocol::ftd::Advantage;
     match w.to_lowercase().as_str() {
@@ -3022,6 +3164,58 @@ mod tests {
                 coins: 600
             }))
         );
+        assert_eq!(
+            game("loot hesk goblin-1"),
+            Ok(Command::FiveTorches(FiveTorchesCommand::Loot {
+                looter: id("hesk"),
+                enemy: id("goblin-1")
+            }))
+        );
+        assert_eq!(
+            game("treasure hesk 120 30 unearned"),
+            Ok(Command::FiveTorches(FiveTorchesCommand::Treasure {
+                to: id("hesk"),
+                gp: 120,
+                sp: 30,
+                cp: 0,
+                unearned: true
+            }))
+        );
+        assert_eq!(
+            game("magic-item mirelle 300 ring of warmth"),
+            Ok(Command::FiveTorches(FiveTorchesCommand::MagicItem {
+                to: id("mirelle"),
+                name: "ring of warmth".into(),
+                value: 300
+            }))
+        );
+        assert_eq!(
+            game("sell mirelle 250 ring of warmth"),
+            Ok(Command::FiveTorches(FiveTorchesCommand::SellItem {
+                seller: id("mirelle"),
+                name: "ring of warmth".into(),
+                gp: 250
+            }))
+        );
+        assert_eq!(
+            game("journey 3 harsh tactical adv"),
+            Ok(Command::FiveTorches(FiveTorchesCommand::TravelOverland {
+                days: 3,
+                terrain: fray_protocol::ftd::TravelTerrain::Harsh,
+                pace: fray_protocol::ftd::TravelPace::Tactical,
+                advantage: Advantage::Advantage
+            }))
+        );
+        assert_eq!(
+            game("voyage ship 48 favorable"),
+            Ok(Command::FiveTorches(FiveTorchesCommand::TravelOverwater {
+                vessel: fray_protocol::ftd::Vessel::Ship,
+                hours: 48,
+                current: fray_protocol::ftd::Current::Favorable,
+                advantage: Advantage::None
+            }))
+        );
+        assert!(parse("voyage raft 3", None).is_err());
         assert_eq!(
             game("travel adv"),
             Ok(Command::FiveTorches(FiveTorchesCommand::TravelTurn {

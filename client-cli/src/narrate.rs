@@ -850,6 +850,19 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             load,
             coins,
         }) => format!("{} carries {load} load and {coins} coins", n(combatant)),
+        GameEvent::FiveTorches(FiveTorchesEvent::TreasureGained {
+            combatant,
+            coins,
+            xp,
+            source,
+            roll,
+        }) => treasure_text(&n(combatant), *coins, *xp, source, roll.as_ref(), roster),
+        GameEvent::FiveTorches(FiveTorchesEvent::Traveled {
+            journey,
+            hours,
+            miles_x100,
+            speed_x100,
+        }) => journey_text(journey, *hours, *miles_x100, *speed_x100, roster),
         GameEvent::FiveTorches(FiveTorchesEvent::ExhaustionChanged {
             combatant,
             exhausted,
@@ -1715,6 +1728,94 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         },
         GameEvent::SeedRevealed { seed, salt } => format!(
             "Seed revealed: {seed} (salt {salt}) — anyone can now check every roll with `fray verify`"
+        ),
+    }
+}
+
+/// Five Torches Deep § Treasure: `Ada loots Goblin 1: 3d20: [4, 17, 9] = 30 — 30 coins, +30 XP`.
+fn treasure_text(
+    who: &str,
+    coins: i32,
+    xp: u32,
+    source: &fray_protocol::ftd::TreasureSource,
+    roll: Option<&Roll>,
+    roster: &Roster,
+) -> String {
+    use fray_protocol::ftd::TreasureSource as T;
+    let what = match source {
+        T::Loot { enemy } => format!(
+            "{who} loots {}{}",
+            roster.name(enemy),
+            roll.map(|r| format!(": {}", roll_text(r)))
+                .unwrap_or_default()
+        ),
+        T::Hoard => format!("{who} takes a hoard"),
+        T::Unearned => format!("{who} receives unearned treasure (no XP)"),
+        T::MagicItem { item } => format!(
+            "{who} captures the magic item {} (fair value {} gp)",
+            item.name, item.value
+        ),
+        T::Sale { name } => format!("{who} sells {name} (its gold earns no XP)"),
+    };
+    format!("{what} — {coins} coins, +{xp} XP")
+}
+
+/// Hundredths of a mile as miles: `12`, `2.06`.
+fn miles(x100: u32) -> String {
+    if x100.is_multiple_of(100) {
+        (x100 / 100).to_string()
+    } else {
+        format!("{}.{:02}", x100 / 100, x100 % 100)
+    }
+}
+
+/// Five Torches Deep § Overland Travel, § Overwater Travel.
+fn journey_text(
+    journey: &fray_protocol::ftd::Journey,
+    hours: u32,
+    miles_x100: u32,
+    speed_x100: u32,
+    roster: &Roster,
+) -> String {
+    use fray_protocol::ftd::Journey;
+    match journey {
+        Journey::Overland {
+            terrain,
+            pace,
+            slowest,
+        } => format!(
+            "The party travels {} overland ({} terrain, {} pace, at {}'s speed): {} miles a day, {} miles",
+            match hours / 24 {
+                1 => "1 day".to_owned(),
+                n => format!("{n} days"),
+            },
+            match terrain {
+                fray_protocol::ftd::TravelTerrain::Open => "open",
+                fray_protocol::ftd::TravelTerrain::Difficult => "difficult",
+                fray_protocol::ftd::TravelTerrain::Harsh => "harsh",
+            },
+            match pace {
+                fray_protocol::ftd::TravelPace::Normal => "normal",
+                fray_protocol::ftd::TravelPace::Tactical => "tactical",
+                fray_protocol::ftd::TravelPace::Stealthy => "stealthy",
+            },
+            roster.name(slowest),
+            miles(speed_x100),
+            miles(miles_x100)
+        ),
+        Journey::Overwater { vessel, current } => format!(
+            "The party travels {hours} hours by {}{}: {} miles an hour, {} miles",
+            match vessel {
+                fray_protocol::ftd::Vessel::Boat => "boat",
+                fray_protocol::ftd::Vessel::Ship => "ship",
+            },
+            match current {
+                fray_protocol::ftd::Current::Neutral => "",
+                fray_protocol::ftd::Current::Favorable => " with a favorable wind or current",
+                fray_protocol::ftd::Current::Unfavorable => " against the wind or current",
+            },
+            miles(speed_x100),
+            miles(miles_x100)
         ),
     }
 }

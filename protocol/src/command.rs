@@ -987,6 +987,88 @@ pub enum FiveTorchesCommand {
         /// Who.
         actor: CombatantId,
     },
+    /// GM (Five Torches Deep § Treasure): `looter` (a PC) takes an enemy's carried loot, worth
+    /// 1d20 gp per HD, rolled: the gold as coins and as much experience. The enemy is out of
+    /// the fight (or surrendered), has hit dice and has not been looted yet.
+    Loot {
+        /// The PC who takes it.
+        looter: CombatantId,
+        /// The enemy looted.
+        enemy: CombatantId,
+    },
+    /// GM (Five Torches Deep § Treasure): a hoard found — coins to a PC, experience for their
+    /// value in gold (10 cp = 1 sp, 10 sp = 1 gp), none when `unearned` (inherited or
+    /// unearned treasure).
+    Treasure {
+        /// The PC who gets it.
+        to: CombatantId,
+        /// Gold pieces.
+        #[serde(default)]
+        gp: u32,
+        /// Silver pieces.
+        #[serde(default)]
+        sp: u32,
+        /// Copper pieces.
+        #[serde(default)]
+        cp: u32,
+        /// Inherited or unearned: no experience.
+        #[serde(default)]
+        unearned: bool,
+    },
+    /// GM (Five Torches Deep § Treasure): a PC captures a magic item: experience equal to its
+    /// fair value in gp.
+    MagicItem {
+        /// The PC.
+        to: CombatantId,
+        /// The item's name (1–40 characters).
+        name: String,
+        /// Fair value, gp.
+        value: u32,
+    },
+    /// GM (Five Torches Deep § Treasure): a PC sells a magic item it holds for `gp`: coins, no
+    /// experience.
+    SellItem {
+        /// The PC.
+        seller: CombatantId,
+        /// The item's name.
+        name: String,
+        /// The price, gp.
+        gp: u32,
+    },
+    /// GM (Five Torches Deep § Overland Travel): outside battle the party travels `days` days
+    /// on foot: 10 + STR mod miles a day for the slowest PC up (half when encumbered), halved
+    /// in difficult and quartered in harsh terrain (the scene's dim light counts as difficult,
+    /// darkness as harsh), a quarter less moving tactically, half stealthily. A travel turn is
+    /// rolled each day, and each day's 24 hours pass (torches burn hourly).
+    TravelOverland {
+        /// Days of travel (1–30).
+        days: u32,
+        /// The ground.
+        #[serde(default)]
+        terrain: crate::ftd::TravelTerrain,
+        /// The pace.
+        #[serde(default)]
+        pace: crate::ftd::TravelPace,
+        /// The GM's ruling on the party's caution for the daily travel turns.
+        #[serde(default)]
+        advantage: crate::ftd::Advantage,
+    },
+    /// GM (Five Torches Deep § Overwater Travel): outside battle the party travels `hours`
+    /// hours by boat (3 mph; a travel turn each full day) or ship (5 mph; a travel turn each
+    /// full week), a favorable wind or current doubling the speed and an unfavorable one
+    /// halving it; the hours pass (torches burn hourly).
+    TravelOverwater {
+        /// The vessel.
+        vessel: crate::ftd::Vessel,
+        /// Hours under way (1–1,344, eight weeks).
+        hours: u32,
+        /// The wind or current.
+        #[serde(default)]
+        current: crate::ftd::Current,
+        /// The GM's ruling on the party's caution for the travel turns.
+        #[serde(default)]
+        advantage: crate::ftd::Advantage,
+    },
 }
 
 /// Old-School Essentials and Basic Fantasy (B/X)'s own commands: a command of another ruleset's family is refused with
@@ -1545,6 +1627,12 @@ impl Command {
             | Command::Bx(BxCommand::LightSource { .. })
             | Command::Bx(BxCommand::DouseLight { .. })
             | Command::FiveTorches(FiveTorchesCommand::RollToReturn { .. })
+            | Command::FiveTorches(FiveTorchesCommand::Loot { .. })
+            | Command::FiveTorches(FiveTorchesCommand::Treasure { .. })
+            | Command::FiveTorches(FiveTorchesCommand::MagicItem { .. })
+            | Command::FiveTorches(FiveTorchesCommand::SellItem { .. })
+            | Command::FiveTorches(FiveTorchesCommand::TravelOverland { .. })
+            | Command::FiveTorches(FiveTorchesCommand::TravelOverwater { .. })
             | Command::FiveTorches(FiveTorchesCommand::Chase { .. })
             | Command::FiveTorches(FiveTorchesCommand::CorruptionCheck { .. })
             | Command::FiveTorches(FiveTorchesCommand::EndCorruption { .. })
@@ -1678,6 +1766,12 @@ impl Command {
             Command::FiveTorches(FiveTorchesCommand::EndConcentration { .. }) => {
                 "end_concentration"
             }
+            Command::FiveTorches(FiveTorchesCommand::Loot { .. }) => "loot",
+            Command::FiveTorches(FiveTorchesCommand::Treasure { .. }) => "treasure",
+            Command::FiveTorches(FiveTorchesCommand::MagicItem { .. }) => "magic_item",
+            Command::FiveTorches(FiveTorchesCommand::SellItem { .. }) => "sell_item",
+            Command::FiveTorches(FiveTorchesCommand::TravelOverland { .. }) => "travel_overland",
+            Command::FiveTorches(FiveTorchesCommand::TravelOverwater { .. }) => "travel_overwater",
             Command::ThirteenthAge(ThirteenthAgeCommand::StartAmbush { .. }) => "start_ambush",
             Command::Attack { .. } => "attack",
             Command::Move { .. } => "move",

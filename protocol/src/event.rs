@@ -1523,6 +1523,33 @@ pub enum FiveTorchesEvent {
         /// Why.
         reason: crate::ftd::ConcentrationEnd,
     },
+    /// Five Torches Deep § Treasure: a PC gained treasure: `coins` more coins (all weigh the
+    /// same: 500 are a load) and `xp` more experience, for the reason `source` says; the roll
+    /// of a looted enemy's 1d20 gp per HD.
+    TreasureGained {
+        /// The PC.
+        combatant: CombatantId,
+        /// Coins added (gp, sp and cp alike).
+        coins: i32,
+        /// Experience added.
+        xp: u32,
+        /// Where it came from.
+        source: crate::ftd::TreasureSource,
+        /// The loot roll (`Nd20`), for loot.
+        roll: Option<Roll>,
+    },
+    /// Five Torches Deep § Overland Travel, § Overwater Travel: the party traveled (the days'
+    /// travel turns and the time passing follow).
+    Traveled {
+        /// On foot or by water, and how.
+        journey: crate::ftd::Journey,
+        /// Hours of travel.
+        hours: u32,
+        /// Miles covered × 100 (hundredths of a mile, rounded down).
+        miles_x100: u32,
+        /// The pace: miles a day (overland) or an hour (overwater) × 100.
+        speed_x100: u32,
+    },
 }
 
 /// Old-School Essentials and Basic Fantasy (B/X)'s own events, folded by that ruleset.

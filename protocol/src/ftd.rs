@@ -233,6 +233,135 @@ pub struct FtdCombatant {
     /// action; § Retreat: a retreat halts it).
     #[serde(default)]
     pub concentration: Option<Concentration>,
+    /// § Treasure: experience earned (gold and captured magic items at fair value). Absent in
+    /// states of record format 1 (`protocol/README.md`, "The session's log").
+    #[serde(default, with = "crate::format::since_2")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub xp: u32,
+    /// § Treasure: the captured magic items it holds, with their fair value (selling one
+    /// brings gold but no experience).
+    #[serde(default, with = "crate::format::since_2")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<MagicItem>"))]
+    pub magic_items: Vec<MagicItem>,
+    /// § Treasure: its carried loot was taken (an enemy is looted once).
+    #[serde(default, with = "crate::format::since_2")]
+    #[cfg_attr(feature = "schema", schemars(with = "bool"))]
+    pub looted: bool,
+}
+
+/// § Treasure: a captured magic item and its fair value in gold pieces.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct MagicItem {
+    /// Its name (1–40 characters).
+    pub name: String,
+    /// Fair value, gp.
+    pub value: u32,
+}
+
+/// § Treasure: where treasure came from, which decides the experience it gives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum TreasureSource {
+    /// An enemy's carried loot, 1d20 gp per HD (rolled): gold, and as much experience.
+    Loot {
+        /// The enemy looted.
+        enemy: CombatantId,
+    },
+    /// A hoard the GM gives (chests, piles, altars): its coins, and experience for its gold
+    /// value.
+    Hoard,
+    /// Inherited or unearned treasure: coins, no experience.
+    Unearned,
+    /// A captured magic item: experience equal to its fair value, no coins.
+    MagicItem {
+        /// The item.
+        item: MagicItem,
+    },
+    /// A magic item sold: gold, no experience ("not counted toward the PCs' XP").
+    Sale {
+        /// The item's name.
+        name: String,
+    },
+}
+
+/// § Overland Travel: the ground, which sets the miles a day (dim light counts as difficult
+/// and darkness as harsh).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum TravelTerrain {
+    /// Open terrain: the full distance.
+    #[default]
+    Open,
+    /// Difficult terrain (also harsh weather, snow or heat, as the GM rules): half.
+    Difficult,
+    /// Harsh terrain: a quarter.
+    Harsh,
+}
+
+/// § Overland Travel: how the party moves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum TravelPace {
+    /// The full distance.
+    #[default]
+    Normal,
+    /// Moving tactically: a quarter less.
+    Tactical,
+    /// Moving stealthily: half.
+    Stealthy,
+}
+
+/// § Overwater Travel: the vessel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Vessel {
+    /// A boat on smooth water (a river or lake): 3 miles an hour; travel turns daily.
+    Boat,
+    /// A ship at sea: 5 miles an hour; travel turns weekly.
+    Ship,
+}
+
+/// § Overwater Travel: the wind or current.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "FtdCurrent"))]
+#[serde(rename_all = "snake_case")]
+pub enum Current {
+    /// Neither helps nor hinders.
+    #[default]
+    Neutral,
+    /// A favorable wind or current: double speed.
+    Favorable,
+    /// An unfavorable wind or current: half speed.
+    Unfavorable,
+}
+
+/// How the party traveled (`traveled`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Journey {
+    /// § Overland Travel, on foot.
+    Overland {
+        /// The terrain as it counts: the worse of the ground and the light.
+        terrain: TravelTerrain,
+        /// The pace.
+        pace: TravelPace,
+        /// The slowest PC, whose pace the party keeps.
+        slowest: CombatantId,
+    },
+    /// § Overwater Travel.
+    Overwater {
+        /// The vessel.
+        vessel: Vessel,
+        /// The wind or current.
+        current: Current,
+    },
 }
 
 /// A concentration a combatant holds (`concentration` on `ftd`).

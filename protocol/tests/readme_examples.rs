@@ -62,12 +62,12 @@ fn orcus_table_examples_decode() {
 #[test]
 fn five_torches_deep_table_examples_decode() {
     let commands = table_examples("### Five Torches Deep commands");
-    assert_eq!(commands.len(), 27);
+    assert_eq!(commands.len(), 33);
     for json in commands {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
     let events = table_examples("### Five Torches Deep events");
-    assert_eq!(events.len(), 25);
+    assert_eq!(events.len(), 27);
     for json in events {
         serde_json::from_str::<GameEvent>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

@@ -1340,6 +1340,114 @@ export type FiveTorchesCommand =
          */
         actor: CombatantId;
       };
+    }
+  | {
+      loot: {
+        /**
+         * The enemy looted.
+         */
+        enemy: CombatantId;
+        /**
+         * The PC who takes it.
+         */
+        looter: CombatantId;
+      };
+    }
+  | {
+      treasure: {
+        /**
+         * Copper pieces.
+         */
+        cp?: number;
+        /**
+         * Gold pieces.
+         */
+        gp?: number;
+        /**
+         * Silver pieces.
+         */
+        sp?: number;
+        /**
+         * The PC who gets it.
+         */
+        to: CombatantId;
+        /**
+         * Inherited or unearned: no experience.
+         */
+        unearned?: boolean;
+      };
+    }
+  | {
+      magic_item: {
+        /**
+         * The item's name (1–40 characters).
+         */
+        name: string;
+        /**
+         * The PC.
+         */
+        to: CombatantId;
+        /**
+         * Fair value, gp.
+         */
+        value: number;
+      };
+    }
+  | {
+      sell_item: {
+        /**
+         * The price, gp.
+         */
+        gp: number;
+        /**
+         * The item's name.
+         */
+        name: string;
+        /**
+         * The PC.
+         */
+        seller: CombatantId;
+      };
+    }
+  | {
+      travel_overland: {
+        /**
+         * The GM's ruling on the party's caution for the daily travel turns.
+         */
+        advantage?: Advantage & string;
+        /**
+         * Days of travel (1–30).
+         */
+        days: number;
+        /**
+         * The pace.
+         */
+        pace?: TravelPace & string;
+        /**
+         * The ground.
+         */
+        terrain?: TravelTerrain & string;
+      };
+    }
+  | {
+      travel_overwater: {
+        /**
+         * The GM's ruling on the party's caution for the travel turns.
+         */
+        advantage?: Advantage & string;
+        /**
+         * The wind or current.
+         */
+        current?: FtdCurrent & string;
+        /**
+         * Hours under way (1–1,344, eight weeks).
+         */
+        hours: number;
+        /**
+         * The vessel.
+         */
+        vessel: Vessel;
+      };
     };
 /**
  * One of the six abilities.
@@ -1381,6 +1489,23 @@ export type ChaseTerrain = "open" | "uneven" | "overland";
  * or the duration of an effect").
  */
 export type TimeDicePurpose = "time_of_day" | "duration";
+/**
+ * § Overland Travel: how the party moves.
+ */
+export type TravelPace = "normal" | "tactical" | "stealthy";
+/**
+ * § Overland Travel: the ground, which sets the miles a day (dim light counts as difficult
+ * and darkness as harsh).
+ */
+export type TravelTerrain = "open" | "difficult" | "harsh";
+/**
+ * § Overwater Travel: the wind or current.
+ */
+export type FtdCurrent = "neutral" | "favorable" | "unfavorable";
+/**
+ * § Overwater Travel: the vessel.
+ */
+export type Vessel = "boat" | "ship";
 /**
  * Old-School Essentials and Basic Fantasy (B/X)'s own commands: a command of another ruleset's family is refused with
  * `wrong_ruleset` before any ruleset sees it.
@@ -4191,6 +4316,50 @@ export type FiveTorchesEvent =
          */
         reason: ConcentrationEnd;
       };
+    }
+  | {
+      treasure_gained: {
+        /**
+         * Coins added (gp, sp and cp alike).
+         */
+        coins: number;
+        /**
+         * The PC.
+         */
+        combatant: CombatantId;
+        /**
+         * The loot roll (`Nd20`), for loot.
+         */
+        roll: Roll | null;
+        /**
+         * Where it came from.
+         */
+        source: TreasureSource;
+        /**
+         * Experience added.
+         */
+        xp: number;
+      };
+    }
+  | {
+      traveled: {
+        /**
+         * Hours of travel.
+         */
+        hours: number;
+        /**
+         * On foot or by water, and how.
+         */
+        journey: Journey;
+        /**
+         * Miles covered × 100 (hundredths of a mile, rounded down).
+         */
+        miles_x100: number;
+        /**
+         * The pace: miles a day (overland) or an hour (overwater) × 100.
+         */
+        speed_x100: number;
+      };
     };
 /**
  * A result of the injury table (1d20 when an incapacitated PC is stabilized).
@@ -4227,6 +4396,68 @@ export type Threat = "terrible" | "soon" | "worsens" | "nothing";
  * Why a concentration ended.
  */
 export type ConcentrationEnd = "retreat" | "lapsed" | "dropped" | "incapacitated" | "left_battle";
+/**
+ * § Treasure: where treasure came from, which decides the experience it gives.
+ */
+export type TreasureSource =
+  | {
+      loot: {
+        /**
+         * The enemy looted.
+         */
+        enemy: CombatantId;
+      };
+    }
+  | "hoard"
+  | "unearned"
+  | {
+      magic_item: {
+        /**
+         * The item.
+         */
+        item: MagicItem;
+      };
+    }
+  | {
+      sale: {
+        /**
+         * The item's name.
+         */
+        name: string;
+      };
+    };
+/**
+ * How the party traveled (`traveled`).
+ */
+export type Journey =
+  | {
+      overland: {
+        /**
+         * The pace.
+         */
+        pace: TravelPace;
+        /**
+         * The slowest PC, whose pace the party keeps.
+         */
+        slowest: CombatantId;
+        /**
+         * The terrain as it counts: the worse of the ground and the light.
+         */
+        terrain: TravelTerrain;
+      };
+    }
+  | {
+      overwater: {
+        /**
+         * The wind or current.
+         */
+        current: FtdCurrent;
+        /**
+         * The vessel.
+         */
+        vessel: Vessel;
+      };
+    };
 /**
  * Old-School Essentials and Basic Fantasy (B/X)'s own events, folded by that ruleset.
  */
@@ -5526,6 +5757,19 @@ export interface Corruption {
   stage: number;
 }
 /**
+ * § Treasure: a captured magic item and its fair value in gold pieces.
+ */
+export interface MagicItem {
+  /**
+   * Its name (1–40 characters).
+   */
+  name: string;
+  /**
+   * Fair value, gp.
+   */
+  value: number;
+}
+/**
  * The whole session state.
  */
 export interface SessionState {
@@ -5987,6 +6231,15 @@ export interface FtdCombatant {
    */
   load: number;
   /**
+   * § Treasure: its carried loot was taken (an enemy is looted once).
+   */
+  looted: boolean;
+  /**
+   * § Treasure: the captured magic items it holds, with their fair value (selling one
+   * brings gold but no experience).
+   */
+  magic_items: MagicItem[];
+  /**
    * Morale bonus (monsters: by HD).
    */
   morale_bonus: number;
@@ -6006,6 +6259,11 @@ export interface FtdCombatant {
    * Current speed in feet: 5′ less per load above STR; 0′ when exhausted.
    */
   speed: number;
+  /**
+   * § Treasure: experience earned (gold and captured magic items at fair value). Absent in
+   * states of record format 1 (`protocol/README.md`, "The session's log").
+   */
+  xp: number;
 }
 /**
  * The six ability scores (not modifiers).

@@ -331,6 +331,87 @@ pub fn orcus_start(
 /// load over its STR. After the battle the dying are stabilized if someone can, then the
 /// session ends (or, when it ended by itself, the party rests a night). Returns the commands
 /// sent.
+/// Five Torches Deep after a won or lost fight, before the session ends (§ Treasure, § Overland
+/// Travel, § Overwater Travel): the first PC up loots every enemy down (1d20 gp per HD), takes
+/// a hoard; the next gets unearned coins, captures a magic item and sells it; then the party
+/// walks a day through difficult terrain and takes a boat for 30 hours with the current.
+pub fn ftd_spoils_and_journey(state: &SessionState) -> Vec<Command> {
+    use fray_protocol::ftd::{Advantage, Current, TravelPace, TravelTerrain, Vessel};
+    use fray_protocol::state::LifeStatus;
+    let up: Vec<CombatantId> = state
+        .combatants
+        .iter()
+        .filter(|c| {
+            c.side == Side::Heroes
+                && c.status == LifeStatus::Conscious
+                && c.ftd.as_ref().is_some_and(|f| f.departed.is_none())
+        })
+        .map(|c| c.id.clone())
+        .collect();
+    let Some(first) = up.first().cloned() else {
+        return Vec::new();
+    };
+    let second = up.get(1).cloned().unwrap_or_else(|| first.clone());
+    let ftd = Command::FiveTorches;
+    let mut out: Vec<Command> = state
+        .combatants
+        .iter()
+        .filter(|c| {
+            c.side == Side::Monsters
+                && (c.status.is_out() || c.status == LifeStatus::Unconscious)
+                && c.ftd
+                    .as_ref()
+                    .is_some_and(|f| f.hd.is_some_and(|hd| hd > 0))
+        })
+        .map(|c| {
+            ftd(FiveTorchesCommand::Loot {
+                looter: first.clone(),
+                enemy: c.id.clone(),
+            })
+        })
+        .collect();
+    let item = "Chapel bell of warding";
+    out.extend([
+        ftd(FiveTorchesCommand::Treasure {
+            to: first.clone(),
+            gp: 120,
+            sp: 40,
+            cp: 15,
+            unearned: false,
+        }),
+        ftd(FiveTorchesCommand::Treasure {
+            to: second.clone(),
+            gp: 30,
+            sp: 0,
+            cp: 0,
+            unearned: true,
+        }),
+        ftd(FiveTorchesCommand::MagicItem {
+            to: second.clone(),
+            name: item.into(),
+            value: 200,
+        }),
+        ftd(FiveTorchesCommand::SellItem {
+            seller: second,
+            name: item.into(),
+            gp: 150,
+        }),
+        ftd(FiveTorchesCommand::TravelOverland {
+            days: 1,
+            terrain: TravelTerrain::Difficult,
+            pace: TravelPace::Normal,
+            advantage: Advantage::None,
+        }),
+        ftd(FiveTorchesCommand::TravelOverwater {
+            vessel: Vessel::Boat,
+            hours: 30,
+            current: Current::Favorable,
+            advantage: Advantage::None,
+        }),
+    ]);
+    out
+}
+
 pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<Command>> {
     use fray_protocol::command::RetreatCheck;
     use fray_protocol::ftd::{
@@ -410,6 +491,7 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
     }
     let mut tried_hiding: Vec<CombatantId> = Vec::new();
     let mut readied_once = false;
+    let mut spoils_taken = false;
     let mut events = send(session, Command::StartBattle, &mut sent)?;
     for _ in 0..max_ticks {
         for e in &events {
@@ -488,6 +570,14 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                 .iter()
                 .find(|c| c.side == Side::Heroes && up(&state, &c.id))
                 .map(|c| c.id.clone());
+            if dying.is_none() && helper.is_some() && !spoils_taken {
+                spoils_taken = true;
+                for cmd in ftd_spoils_and_journey(&state) {
+                    send(session, cmd, &mut sent)?;
+                }
+                events = Vec::new();
+                continue;
+            }
             let cmd = match (dying, helper, sent.len() % 3) {
                 (Some(target), Some(actor), 0 | 1) => Command::Stabilize { actor, target },
                 _ => Command::EndSession,

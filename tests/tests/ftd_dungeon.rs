@@ -527,3 +527,77 @@ async fn a_whole_fight_over_real_sockets_shows_every_combat_rule_morale() -> Res
     server.stop().await;
     Ok(())
 }
+
+// five-torches-deep-combat.txt § Treasure, § Overwater Travel: over real sockets the GM gives
+// a hoard and a magic item and takes the party down the river; a player may not; the PC's
+// coins, experience and items are in every audience's state, and the spectator sees the
+// travel turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn treasure_experience_and_a_voyage_over_real_sockets() -> Result<()> {
+    use fray_protocol::ftd::{Current, Vessel};
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "toll-road", 9).await?;
+    let url = server.ws_url();
+    let gm_tok = created["tokens"]["gm"].as_str().unwrap_or_default();
+    let bob_tok = created["tokens"]["players"][1]["token"]
+        .as_str()
+        .unwrap_or_default();
+    let (mut gm, _) = join(&url, gm_tok).await?;
+    let (mut bob, _) = join(&url, bob_tok).await?;
+    let hoard = Command::FiveTorches(FiveTorchesCommand::Treasure {
+        to: id("pim"),
+        gp: 90,
+        sp: 25,
+        cp: 0,
+        unearned: false,
+    });
+    assert_eq!(
+        command(&mut bob, 1, hoard.clone()).await?,
+        Err(ErrorCode::GmOnly)
+    );
+    assert!(command(&mut gm, 2, hoard).await?.is_ok());
+    let item = Command::FiveTorches(FiveTorchesCommand::MagicItem {
+        to: id("pim"),
+        name: "Eel-skin cloak".into(),
+        value: 150,
+    });
+    assert!(command(&mut gm, 3, item).await?.is_ok());
+    let voyage = Command::FiveTorches(FiveTorchesCommand::TravelOverwater {
+        vessel: Vessel::Boat,
+        hours: 26,
+        current: Current::Neutral,
+        advantage: Advantage::None,
+    });
+    let Ok(events) = command(&mut gm, 4, voyage).await? else {
+        bail!("voyage refused")
+    };
+    assert!(events.iter().any(|e| matches!(
+        e,
+        GameEvent::FiveTorches(FiveTorchesEvent::Traveled {
+            hours: 26,
+            miles_x100: 7800,
+            ..
+        })
+    )));
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| matches!(
+                e,
+                GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled { .. })
+            ))
+            .count(),
+        1,
+        "one full day by boat"
+    );
+    for c in [&mut gm, &mut bob] {
+        let state = snapshot(c).await?;
+        let pim = state
+            .combatant(&id("pim"))
+            .and_then(|p| p.ftd.clone())
+            .ok_or_else(|| anyhow::anyhow!("no pim"))?;
+        assert_eq!((pim.xp, pim.magic_items.len()), (92 + 150, 1));
+        assert_eq!(state.ftd.map(|f| f.travel_turns), Some(1));
+    }
+    Ok(())
+}

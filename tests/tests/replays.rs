@@ -113,6 +113,79 @@ fn every_roll_of_every_replay_lists_modifiers_that_sum_to_its_bonus() -> Result<
     Ok(())
 }
 
+/// Issue 21 (`five-torches-deep-combat.txt` § Treasure, § Overland Travel, § Overwater
+/// Travel): a Five Torches Deep golden session goes on after its fight — loot rolled per HD, a
+/// hoard, unearned coins, a magic item captured and sold, a day's walk and a boat trip — and
+/// each PC's experience in the final state is the sum of what the events gave it.
+#[test]
+fn a_five_torches_deep_replay_exercises_treasure_experience_and_travel() -> Result<()> {
+    use fray_protocol::ftd::{Journey, TreasureSource};
+    let mut seen = BTreeSet::new();
+    let mut xp_given: std::collections::BTreeMap<String, u32> = Default::default();
+    let mut final_xp: std::collections::BTreeMap<String, u32> = Default::default();
+    for path in fights()?
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("five-torches-deep"))
+    {
+        let fight = replay::read_log(&path)?;
+        let folded = replay::fold(&fight)?;
+        for e in &folded.events {
+            match &e.event {
+                GameEvent::FiveTorches(FiveTorchesEvent::TreasureGained {
+                    combatant,
+                    xp,
+                    source,
+                    roll,
+                    ..
+                }) => {
+                    *xp_given.entry(combatant.0.clone()).or_default() += xp;
+                    seen.insert(match source {
+                        TreasureSource::Loot { .. } => {
+                            assert!(
+                                roll.as_ref()
+                                    .is_some_and(|r| r.dice.iter().all(|d| d.sides == 20))
+                            );
+                            "loot"
+                        }
+                        TreasureSource::Hoard => "hoard",
+                        TreasureSource::Unearned => "unearned",
+                        TreasureSource::MagicItem { .. } => "magic item",
+                        TreasureSource::Sale { .. } => "sale",
+                    });
+                }
+                GameEvent::FiveTorches(FiveTorchesEvent::Traveled { journey, .. }) => {
+                    seen.insert(match journey {
+                        Journey::Overland { .. } => "overland",
+                        Journey::Overwater { .. } => "overwater",
+                    });
+                }
+                _ => {}
+            }
+        }
+        for c in &folded.state.combatants {
+            if let Some(f) = &c.ftd
+                && f.xp > 0
+            {
+                *final_xp.entry(c.id.0.clone()).or_default() += f.xp;
+            }
+        }
+    }
+    for want in [
+        "loot",
+        "hoard",
+        "unearned",
+        "magic item",
+        "sale",
+        "overland",
+        "overwater",
+    ] {
+        assert!(seen.contains(want), "no {want} in the goldens: {seen:?}");
+    }
+    xp_given.retain(|_, xp| *xp > 0);
+    assert_eq!(final_xp, xp_given);
+    Ok(())
+}
+
 #[test]
 fn every_replay_folds_and_verifies() -> Result<()> {
     let fights = fights()?;

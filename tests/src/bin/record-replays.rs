@@ -184,10 +184,13 @@ fn play(
 /// Between them: critical hits, advantage, incapacitation, injuries (one fatal), morale held and
 /// broken, a retreat (failed), the dungeon clock before the fight (darkness, a torch burning
 /// out in a travel turn, a load over STR), stealth won and lost, a readied attack taken out of
-/// turn, a retreat whose follower checks morale, a night's rest after it.
+/// turn, a retreat whose follower checks morale, a night's rest after it; on the toll road
+/// (a session that goes on after the fight) loot, a hoard, unearned coins, a magic item captured
+/// and sold, a day's walk and a boat trip.
 const FTD_FIGHTS: &[(&str, &str, u64)] = &[
     ("flooded-chapel-seed-11", "flooded-chapel", 11),
     ("flooded-chapel-seed-77", "flooded-chapel", 77),
+    ("toll-road-seed-5", "toll-road", 5),
 ];
 
 fn play_ftd(

@@ -10,7 +10,7 @@ use crate::ecs::components::*;
 use bevy_ecs::prelude::*;
 use fray_protocol::ftd::{
     Advantage, CarriedLight, Concentration, FtdBattle, Injury, MoraleTrigger, TimeDicePurpose,
-    later_in_day,
+    TreasureSource, later_in_day,
 };
 use fray_protocol::{FiveTorchesEvent, GameEvent};
 
@@ -18,6 +18,37 @@ use fray_protocol::{FiveTorchesEvent, GameEvent};
 pub(crate) fn apply_event(world: &mut World, event: &GameEvent) {
     if let GameEvent::FiveTorches(e) = event {
         apply(world, e);
+    }
+}
+
+/// § Treasure: coins (their weight), experience, magic items held or sold, an enemy looted.
+fn treasure(world: &mut World, event: &FiveTorchesEvent) {
+    let FiveTorchesEvent::TreasureGained {
+        combatant,
+        coins,
+        xp,
+        source,
+        ..
+    } = event
+    else {
+        return;
+    };
+    with::<FtdSheet>(world, combatant, |s| {
+        s.0.coins = s.0.coins.saturating_add(*coins);
+        s.0.xp = s.0.xp.saturating_add(*xp);
+        match source {
+            TreasureSource::MagicItem { item } => s.0.magic_items.push(item.clone()),
+            TreasureSource::Sale { name } => {
+                if let Some(i) = s.0.magic_items.iter().position(|m| &m.name == name) {
+                    s.0.magic_items.remove(i);
+                }
+            }
+            _ => {}
+        }
+        s.0.refresh_encumbrance();
+    });
+    if let TreasureSource::Loot { enemy } = source {
+        with::<FtdSheet>(world, enemy, |s| s.0.looted = true);
     }
 }
 
@@ -42,6 +73,9 @@ pub fn apply(world: &mut World, event: &FiveTorchesEvent) {
         | E::Concentrating { .. }
         | E::ConcentrationEnded { .. }
         | E::Rested { .. } => sheet(world, event),
+        E::TreasureGained { .. } => treasure(world, event),
+        // The days' travel turns and time passing follow as their own events.
+        E::Traveled { .. } => {}
         E::InitiativeScores { .. }
         | E::ReadyDeclared { .. }
         | E::MoraleChecked { .. }

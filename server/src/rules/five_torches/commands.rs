@@ -200,6 +200,34 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
         Command::FiveTorches(FiveTorchesCommand::EndConcentration { actor }) => {
             super::concentration::drop(d, s, actor)
         }
+        Command::FiveTorches(FiveTorchesCommand::Loot { looter, enemy }) => {
+            super::treasure::loot(d, s, looter, enemy)
+        }
+        Command::FiveTorches(FiveTorchesCommand::Treasure {
+            to,
+            gp,
+            sp,
+            cp,
+            unearned,
+        }) => super::treasure::hoard(d, s, to, (*gp, *sp, *cp), *unearned),
+        Command::FiveTorches(FiveTorchesCommand::MagicItem { to, name, value }) => {
+            super::treasure::magic_item(d, s, to, name, *value)
+        }
+        Command::FiveTorches(FiveTorchesCommand::SellItem { seller, name, gp }) => {
+            super::treasure::sell(d, s, seller, name, *gp)
+        }
+        Command::FiveTorches(FiveTorchesCommand::TravelOverland {
+            days,
+            terrain,
+            pace,
+            advantage,
+        }) => super::journey::overland(d, s, *days, *terrain, *pace, *advantage),
+        Command::FiveTorches(FiveTorchesCommand::TravelOverwater {
+            vessel,
+            hours,
+            current,
+            advantage,
+        }) => super::journey::overwater(d, s, *vessel, *hours, *current, *advantage),
         Command::Ready { .. } => Err(no(
             ErrorCode::InvalidArgument,
             "Five Torches Deep readies with ready_action (a quick action with a trigger)",
@@ -1615,13 +1643,29 @@ fn set_load(d: &mut Decider, s: &Sheets, who: &CombatantId, load: i32, coins: i3
 /// cautious (the GM's ruling); torches and lanterns burn down.
 fn travel_turn(d: &mut Decider, s: &Sheets, adv: Advantage) -> R {
     outside_battle_with_no_one_dying(d, "in battle time passes by rounds, not travel turns")?;
+    travel_turn_of(d, s, adv, rules::TRAVEL_TURN_SECONDS, 0)
+}
+
+/// One travel turn's threat roll, then `seconds` of time (an hour; a day or a week on a
+/// journey). `earlier` counts the travel turns rolled before it in the same command.
+pub(super) fn travel_turn_of(
+    d: &mut Decider,
+    s: &Sheets,
+    adv: Advantage,
+    seconds: u32,
+    earlier: u32,
+) -> R {
     let (roll, natural) = d20(d, adv)?;
     d.emit(GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled {
-        number: s.battle().travel_turns.saturating_add(1),
+        number: s
+            .battle()
+            .travel_turns
+            .saturating_add(earlier)
+            .saturating_add(1),
         roll,
         threat: rules::threat(natural),
     }));
-    pass_time(d, s, rules::TRAVEL_TURN_SECONDS);
+    pass_time(d, s, seconds);
     Ok(())
 }
 

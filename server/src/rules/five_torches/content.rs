@@ -16,10 +16,16 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// The built-in encounters: (name, TOML text).
-pub const ENCOUNTERS: &[(&str, &str)] = &[(
-    "flooded-chapel",
-    include_str!("../../../content/five-torches-deep/encounters/flooded-chapel.toml"),
-)];
+pub const ENCOUNTERS: &[(&str, &str)] = &[
+    (
+        "flooded-chapel",
+        include_str!("../../../content/five-torches-deep/encounters/flooded-chapel.toml"),
+    ),
+    (
+        "toll-road",
+        include_str!("../../../content/five-torches-deep/encounters/toll-road.toml"),
+    ),
+];
 
 /// The built-in party and bestiary.
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -56,6 +62,19 @@ pub struct FtdFile {
     /// Monster stat blocks.
     #[serde(default)]
     pub monster: Vec<MonsterFile>,
+    /// Session options.
+    #[serde(default)]
+    pub options: FtdOptionsFile,
+}
+
+/// `[options]` of a Five Torches Deep encounter.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FtdOptionsFile {
+    /// The session goes on after the battle (the GM's checks, travel, treasure, rests) until
+    /// the GM ends it.
+    #[serde(default)]
+    pub rests: bool,
 }
 
 /// `[[monsters]]`.
@@ -634,7 +653,10 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             .unwrap_or_else(|| "Untitled encounter".into()),
         combatants,
         seats,
-        options: Default::default(),
+        options: crate::content::model::SessionOptions {
+            rests: enc.options.rests,
+            ..Default::default()
+        },
         map: None,
         battles: Vec::new(),
     })

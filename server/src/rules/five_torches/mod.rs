@@ -24,9 +24,11 @@ pub mod components;
 mod concentration;
 pub mod content;
 mod corruption;
+mod journey;
 pub mod rules;
 mod time;
 mod travel;
+mod treasure;
 mod turns;
 pub(crate) mod world;
 
@@ -48,6 +50,8 @@ mod tests_session;
 mod tests_time;
 #[cfg(test)]
 mod tests_travel;
+#[cfg(test)]
+mod tests_treasure;
 
 use crate::content::model::FtdSpec;
 use crate::ecs::components::Roster;

@@ -582,6 +582,9 @@ mod tests {
             adventured: 0,
             corruption: None,
             concentration: None,
+            xp: 0,
+            magic_items: Vec::new(),
+            looted: false,
         };
         c.refresh_encumbrance();
         assert_eq!((c.speed, c.over_load, c.hindered()), (25, 1, true));

@@ -53,6 +53,9 @@ fn spawn(e: &mut EntityWorldMut<'_>, spec: &CombatantSpec) {
         adventured: 0,
         corruption: None,
         concentration: None,
+        xp: 0,
+        magic_items: Vec::new(),
+        looted: false,
     };
     sheet.refresh_encumbrance();
     e.insert((FtdSheet(sheet), FtdKit(k.clone())));
