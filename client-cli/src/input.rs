@@ -2629,6 +2629,12 @@ mod tests {
             "bx-wind",
             "bx-gale 2",
             "bx-candle brakka 2",
+            "loot hesk goblin-1",
+            "treasure hesk 10",
+            "magic-item hesk 100 ring",
+            "sell hesk 80 ring",
+            "journey 2",
+            "voyage boat 10",
         ];
         let mut kinds = std::collections::BTreeSet::new();
         for line in LINES {
