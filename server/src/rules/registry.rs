@@ -106,6 +106,11 @@ pub struct Parts {
     pub restore: fn(&mut EntityWorldMut<'_>, &CombatantState) -> Option<()>,
     /// Restores the ruleset's resources from the session state.
     pub restore_session: fn(&mut World, &SessionState),
+    /// A ruleset whose combatants stand on squares: puts a stat block at a square (the fold of
+    /// a GM reinforcement's `combatant_added`). `None`: the ruleset has no squares, and a
+    /// reinforcement names none. Such a ruleset's own decide decides `add_combatant` (it checks
+    /// the square against its map, `rules/common/overrides.rs::add_combatant`).
+    pub place: Option<fn(&mut CombatantSpec, fray_protocol::grid::Square)>,
 }
 
 impl Parts {
@@ -118,6 +123,7 @@ impl Parts {
         read_session: |_, _| {},
         restore: |_, _| Some(()),
         restore_session: |_, _| {},
+        place: None,
     };
 }
 
