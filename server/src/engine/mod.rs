@@ -209,6 +209,22 @@ impl Engine {
                     candidates.extend((row.actions)(&state, Some(&c.id)));
                 }
                 candidates.extend((row.actions)(&state, None));
+                // The GM's overrides, with the session's stat blocks for reinforcements.
+                let mut templates: Vec<String> = self
+                    .world
+                    .get_resource::<components::Bestiary>()
+                    .map(|b| {
+                        b.0.iter()
+                            .filter(|s| s.side == fray_protocol::Side::Monsters)
+                            .map(|s| s.template.clone())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                templates.sort();
+                templates.dedup();
+                candidates.extend(rules::common::actions::overrides(
+                    &state, row, &templates,
+                ));
             }
         }
         candidates.retain(|a| self.check(&a.command).is_ok());

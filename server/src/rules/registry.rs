@@ -89,6 +89,25 @@ pub enum Conditions {
     None,
 }
 
+impl Conditions {
+    /// The wire names of the conditions the GM may add and remove (none where the ruleset
+    /// tracks none).
+    pub fn names(&self) -> Vec<String> {
+        match self {
+            Conditions::Effects(valid, _) => valid
+                .iter()
+                .filter_map(|c| {
+                    serde_json::to_value(c)
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from))
+                })
+                .collect(),
+            Conditions::Own(names) => names.iter().map(|n| n.to_string()).collect(),
+            Conditions::None => Vec::new(),
+        }
+    }
+}
+
 /// A ruleset's own parts of a session world (its components and resources), as
 /// `engine::world` builds, reads and restores them. Each ruleset's are in its `world.rs`.
 #[derive(Debug, Clone, Copy)]
