@@ -827,13 +827,22 @@ async fn overrides_a_reinforcement_a_misclick_and_a_rewind_reach_everyone_and_ve
     }
     let order: Vec<String> = t.gm.view["order"]
         .as_array()
-        .map(|o| o.iter().filter_map(|c| c.as_str().map(String::from)).collect())
+        .map(|o| {
+            o.iter()
+                .filter_map(|c| c.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default();
     let at = order
         .iter()
         .position(|c| *c == newcomer.as_str())
         .ok_or_else(|| anyhow::anyhow!("{newcomer} not in the order {order:?}"))?;
-    let predecessor = if at == 0 { order.last() } else { order.get(at - 1) }.cloned();
+    let predecessor = if at == 0 {
+        order.last()
+    } else {
+        order.get(at - 1)
+    }
+    .cloned();
     // Turns go round (everyone ends their turn) until the reinforcement has had its turn, right
     // after its predecessor, and then until one of alice's heroes is up.
     let mut script: Vec<(Who, Command, u64)> = Vec::new();
@@ -897,7 +906,7 @@ async fn overrides_a_reinforcement_a_misclick_and_a_rewind_reach_everyone_and_ve
         assert_eq!(w.fresh().await?, w.view, "the view from patches is current");
     }
     // The fight goes on: the two undone ticks again, then alice's meant action, then more turns.
-    for (who, cmd, _) in script[n - 3..n - 1].to_vec() {
+    for (who, cmd, _) in script[n - 3..n - 1].iter().cloned() {
         t.play(who, id, cmd).await?;
         id += 1;
     }

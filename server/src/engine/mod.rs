@@ -222,9 +222,7 @@ impl Engine {
                     .unwrap_or_default();
                 templates.sort();
                 templates.dedup();
-                candidates.extend(rules::common::actions::overrides(
-                    &state, row, &templates,
-                ));
+                candidates.extend(rules::common::actions::overrides(&state, row, &templates));
             }
         }
         candidates.retain(|a| self.check(&a.command).is_ok());

@@ -227,7 +227,11 @@ fn the_gm_is_offered_its_overrides_as_each_ruleset_allows_them() {
         e.execute(&Command::StartBattle).unwrap();
         let hero = everyone(&e)
             .into_iter()
-            .find(|c| e.state().combatant(c).is_some_and(|s| s.side == fray_protocol::Side::Heroes))
+            .find(|c| {
+                e.state()
+                    .combatant(c)
+                    .is_some_and(|s| s.side == fray_protocol::Side::Heroes)
+            })
             .unwrap();
         e.execute(&Command::SetHp {
             target: hero.clone(),
@@ -241,11 +245,16 @@ fn the_gm_is_offered_its_overrides_as_each_ruleset_allows_them() {
             has(&|c| matches!(c, Command::SetHp { target, .. } if *target == hero)),
             "{id}"
         );
-        assert!(has(&|c| matches!(c, Command::RemoveCombatant { .. })), "{id}");
+        assert!(
+            has(&|c| matches!(c, Command::RemoveCombatant { .. })),
+            "{id}"
+        );
         assert!(has(&|c| matches!(c, Command::AddCombatant { .. })), "{id}");
         let conditions = row.conditions.names();
         assert_eq!(
-            has(&|c| matches!(c, Command::AddCondition { condition, .. } if conditions.contains(condition))),
+            has(
+                &|c| matches!(c, Command::AddCondition { condition, .. } if conditions.contains(condition))
+            ),
             !conditions.is_empty(),
             "{id}"
         );
@@ -256,12 +265,21 @@ fn the_gm_is_offered_its_overrides_as_each_ruleset_allows_them() {
         );
         let on_grid = row.parts.place.is_some();
         assert_eq!(
-            has(&|c| matches!(c, Command::Orcus(fray_protocol::OrcusCommand::PlaceToken { .. }))),
+            has(&|c| matches!(
+                c,
+                Command::Orcus(fray_protocol::OrcusCommand::PlaceToken { .. })
+            )),
             on_grid,
             "{id}"
         );
         assert_eq!(
-            has(&|c| matches!(c, Command::AddCombatant { square: Some(_), .. })),
+            has(&|c| matches!(
+                c,
+                Command::AddCombatant {
+                    square: Some(_),
+                    ..
+                }
+            )),
             on_grid,
             "{id}"
         );

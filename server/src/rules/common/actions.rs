@@ -232,7 +232,11 @@ pub fn overrides(
                 hp: max,
                 temp_hp: None,
             };
-            out.push(gm("Set hit points", &format!("{}: full ({max})", c.name), full));
+            out.push(gm(
+                "Set hit points",
+                &format!("{}: full ({max})", c.name),
+                full,
+            ));
         }
         for name in &conditions {
             let add = Command::AddCondition {
@@ -246,7 +250,11 @@ pub fn overrides(
                 target: c.id.clone(),
                 condition: name.clone(),
             };
-            out.push(gm("Remove condition", &format!("{}: {name}", c.name), remove));
+            out.push(gm(
+                "Remove condition",
+                &format!("{}: {name}", c.name),
+                remove,
+            ));
         }
         let remove = Command::RemoveCombatant {
             combatant: c.id.clone(),
@@ -254,7 +262,9 @@ pub fn overrides(
         out.push(gm("Remove combatant", &c.name, remove));
         if row.initiative != InitiativeRule::PerSide {
             for (at, initiative) in [("first", first), ("last", last)] {
-                let Some(initiative) = initiative else { continue };
+                let Some(initiative) = initiative else {
+                    continue;
+                };
                 let set = Command::SetInitiative {
                     combatant: c.id.clone(),
                     initiative,

@@ -181,7 +181,11 @@ fn gm_tokens(s: &SessionState) -> Vec<LegalAction> {
                 combatant: c.id.clone(),
                 square: to,
             });
-            out.push(common::gm("Place token", &format!("{}: {to}", c.name), place));
+            out.push(common::gm(
+                "Place token",
+                &format!("{}: {to}", c.name),
+                place,
+            ));
         }
         if c.side == fray_protocol::Side::Monsters && !templates.contains(&c.template.as_str()) {
             templates.push(&c.template);
@@ -190,7 +194,11 @@ fn gm_tokens(s: &SessionState) -> Vec<LegalAction> {
                     template: c.template.clone(),
                     square: Some(to),
                 };
-                out.push(common::gm("Add combatant", &format!("{}: {to}", c.template), add));
+                out.push(common::gm(
+                    "Add combatant",
+                    &format!("{}: {to}", c.template),
+                    add,
+                ));
             }
         }
     }

@@ -59,7 +59,7 @@ fn an_orcus_reinforcement_is_refused_off_the_map_on_a_wall_and_on_a_creature_and
         .unwrap();
     let r = refusal(&mut e, &add(&template, Some(taken)));
     assert!(r.message.contains("is taken"), "{}", r.message);
-    if let Some(wall) = map.blocking.iter().next().copied() {
+    if let Some(wall) = map.blocking.first().copied() {
         let r = refusal(&mut e, &add(&template, Some(wall)));
         assert!(r.message.contains("wall"), "{}", r.message);
     }
@@ -140,4 +140,43 @@ fn a_session_restored_from_a_state_learns_the_ids_its_log_gave() {
     restored.note_added_ids([&first]);
     let (next, _) = added(&run(&mut restored, &add(&template, None)));
     assert_ne!(next, first);
+}
+
+#[test]
+fn a_session_reopened_from_a_snapshot_after_a_removal_gives_the_removed_id_to_no_one() {
+    use crate::session::{Session, SessionConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let config = SessionConfig {
+        snapshot_every: 1,
+        ..SessionConfig::default()
+    };
+    let mut s = crate::session::testing::session_in("13th-age", dir.path(), 7, config.clone());
+    let send = |s: &mut Session, c: &Command| -> Vec<GameEvent> {
+        let staged = s.stage("gm", s.tick() + 1, c).unwrap();
+        s.commit().unwrap();
+        staged.events.into_iter().map(|e| e.event).collect()
+    };
+    send(&mut s, &Command::StartBattle);
+    let template = s
+        .state()
+        .combatants
+        .iter()
+        .find(|c| c.side == Side::Monsters)
+        .map(|c| c.template.clone())
+        .unwrap();
+    let (first, _) = added(&send(&mut s, &add(&template, None)));
+    send(
+        &mut s,
+        &Command::RemoveCombatant {
+            combatant: first.clone(),
+        },
+    );
+    // A snapshot follows every commit here: the reopened session starts from one taken after
+    // the removal, whose state no longer names the removed reinforcement.
+    s.flush().unwrap();
+    drop(s);
+    let (mut reopened, _) =
+        Session::open(crate::log::FsStorage::open(dir.path()).unwrap(), config).unwrap();
+    let (next, _) = added(&send(&mut reopened, &add(&template, None)));
+    assert_ne!(next, first, "the removed reinforcement's id stays taken");
 }
