@@ -283,6 +283,23 @@ fn the_gm_is_offered_its_overrides_as_each_ruleset_allows_them() {
             on_grid,
             "{id}"
         );
+        // In 13th Age a condition is offered for removal where it is.
+        if id == "13th-age" {
+            let dazed = |target: &CombatantId| Command::RemoveCondition {
+                target: target.clone(),
+                condition: "dazed".into(),
+            };
+            assert!(!actions.iter().any(|a| a.command == dazed(&hero)));
+            e.execute(&Command::AddCondition {
+                target: hero.clone(),
+                condition: "dazed".into(),
+                duration: None,
+                source: None,
+            })
+            .unwrap();
+            let now = gm_actions(&mut e);
+            assert!(now.iter().any(|a| a.command == dazed(&hero)));
+        }
         // Each listed override is accepted when sent.
         for a in actions.iter().filter(|a| a.actor.is_none()).take(40) {
             let mut fresh = new_engine(&enc, 5);

@@ -246,6 +246,9 @@ pub fn overrides(
                 source: None,
             };
             out.push(gm("Add condition", &format!("{}: {name}", c.name), add));
+            if !has_condition(row, c, name) {
+                continue;
+            }
             let remove = Command::RemoveCondition {
                 target: c.id.clone(),
                 condition: name.clone(),
@@ -283,4 +286,18 @@ pub fn overrides(
         }
     }
     out
+}
+
+/// Whether `c` may have the condition `name` to remove: in a ruleset whose conditions are the
+/// common effects, only when one of its effects is that condition (fewer candidates to check);
+/// a ruleset's own conditions are left to its decide.
+fn has_condition(row: &crate::rules::registry::Ruleset, c: &CombatantState, name: &str) -> bool {
+    use crate::rules::registry::Conditions;
+    match row.conditions {
+        Conditions::Effects(..) => c.effects.iter().any(|e| {
+            matches!(e.kind, fray_protocol::event::EffectKind::Condition(k)
+                if serde_json::to_value(k).ok().and_then(|v| v.as_str().map(|n| n == name)) == Some(true))
+        }),
+        _ => true,
+    }
 }
