@@ -169,7 +169,30 @@ test("GM tools: the server's play, a combatant given to a seat or back to the GM
   assert.deepEqual(commandOf(tool("reissue_token"), { seat: "bob" }), { reissue_token: { seat: "bob" } });
   assert.throws(() => commandOf(tool("reissue_token"), { seat: "" }), /Seat is needed/);
   assert.equal(toolFits(tool("reissue_token"), "ose"), true);
-  assert.equal(toolFits(tool("auto_play"), "ose"), false);
+  assert.equal(toolFits(tool("auto_play"), "ose"), true);
+});
+
+const toolFor = (name, ruleset) => TOOLS.find((t) => t.command === name && toolFits(t, ruleset));
+
+test("GM tools: a condition's duration and source, an Orcus reinforcement's square and a placed token", () => {
+  assert.deepEqual(commandOf(tool("add_condition"), { target: "vex", condition: "dazed", duration: '{"save_ends":"normal"}', source: "brakka" }), {
+    add_condition: { target: "vex", condition: "dazed", duration: { save_ends: "normal" }, source: "brakka" },
+  });
+  assert.deepEqual(commandOf(tool("add_condition"), { target: "vex", condition: "dazed", duration: '"until_end_of_sources_next_turn"', source: "" }), {
+    add_condition: { target: "vex", condition: "dazed", duration: "until_end_of_sources_next_turn", source: null },
+  });
+  assert.deepEqual(commandOf(tool("add_condition"), { target: "vex", condition: "blind", duration: "", source: "" }), {
+    add_condition: { target: "vex", condition: "blind", duration: null, source: null },
+  });
+  assert.deepEqual(commandOf(toolFor("add_combatant", "orcus"), { template: "goblin", "square.x": "3", "square.y": "0" }), {
+    add_combatant: { template: "goblin", square: { x: 3, y: 0 } },
+  });
+  assert.deepEqual(commandOf(toolFor("add_combatant", "13th-age"), { template: "goblin" }), { add_combatant: { template: "goblin" } });
+  assert.deepEqual(commandOf(toolFor("place_token", "orcus"), { combatant: "brenna", "square.x": "4", "square.y": "2" }), {
+    place_token: { combatant: "brenna", square: { x: 4, y: 2 } },
+  });
+  assert.throws(() => commandOf(toolFor("place_token", "orcus"), { combatant: "brenna", "square.x": "4", "square.y": "" }), /both x and y/);
+  assert.equal(toolFits(toolFor("place_token", "orcus"), "13th-age"), false);
 });
 
 const names = { combatant: (id) => id.toUpperCase(), attack: (_, id) => id };

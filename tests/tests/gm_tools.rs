@@ -458,6 +458,21 @@ async fn a_gm_lets_the_server_play_a_whole_fight() -> Result<()> {
         t.spectator.read().await?;
     }
     assert_eq!(t.spectator.fresh().await?, t.spectator.view);
+    // A spectator joining now gets the events with their ticks, and tells the server's own
+    // commands from the public log, whose command lines name the client `auto`.
+    let url = t.server.ws_url();
+    let late = Conn::join(&url, &t.spectator_token, Encoding::Json).await?;
+    assert_eq!(late.view, t.spectator.view);
+    let public = t.log(&t.spectator_token).await?;
+    let auto_ticks: Vec<u64> = public
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|l| l["command"]["client"] == "auto")
+        .filter_map(|l| l["command"]["tick"].as_u64())
+        .collect();
+    assert!(auto_ticks.len() > 5, "{auto_ticks:?}");
+    let events = t.spectator.events.len();
+    assert!(events > auto_ticks.len());
     t.server.stop().await;
     Ok(())
 }
@@ -722,6 +737,219 @@ async fn the_gm_sets_hp_and_a_reinforcement_takes_its_turn_in_the_right_place() 
     let public = t.log(&t.spectator_token).await?;
     let fight = fray_server::replay::log_lines::read(&public)?;
     fray_server::replay::verify(&fight)?;
+    t.server.stop().await;
+    Ok(())
+}
+
+/// Who sent a command, for the done-when test's script.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Who {
+    Gm,
+    Alice,
+    Bob,
+}
+
+impl Table {
+    fn conn(&mut self, who: Who) -> &mut Conn {
+        match who {
+            Who::Gm => &mut self.gm,
+            Who::Alice => &mut self.alice,
+            Who::Bob => &mut self.bob,
+        }
+    }
+
+    /// Sends an accepted command as `who` and brings every connection up to its last event.
+    async fn play(&mut self, who: Who, id: u64, command: Command) -> Result<u64> {
+        let seq = self.conn(who).ok(id, command).await?;
+        everyone_at(self, seq).await?;
+        Ok(seq)
+    }
+}
+
+/// The seat whose combatant `id` is (in goblin-ambush: alice has brakka and sela, bob orin
+/// and vex), or the GM's.
+fn seat_of(id: &str) -> Who {
+    match id {
+        "brakka" | "sela" => Who::Alice,
+        "orin" | "vex" => Who::Bob,
+        _ => Who::Gm,
+    }
+}
+
+/// Whether a tick's events (the log line's) roll an attack.
+fn rolls_an_attack(line: &Value) -> bool {
+    line["events"]["events"]
+        .as_array()
+        .is_some_and(|es| es.iter().any(|e| e.get("attack_rolled").is_some()))
+}
+
+// Issue 20, done when: over real sockets a GM sets hit points, adds a reinforcement that takes a
+// turn in the right place of the initiative, a player misclicks, the GM rewinds three ticks and
+// the fight goes on; players and spectators see each override and the rewind; verify accepts
+// the log and rejects a copy whose post-rewind roll is the undone one.
+#[tokio::test]
+async fn overrides_a_reinforcement_a_misclick_and_a_rewind_reach_everyone_and_verify() -> Result<()>
+{
+    let mut t = table(23).await?;
+    t.play(Who::Gm, 1, Command::StartBattle).await?;
+    let hp = t
+        .play(
+            Who::Gm,
+            2,
+            Command::SetHp {
+                target: fray_protocol::CombatantId::new("brakka"),
+                hp: 7,
+                temp_hp: None,
+            },
+        )
+        .await?;
+    let template = t.gm.view["combatants"]
+        .as_array()
+        .and_then(|cs| cs.iter().find(|c| c["side"] == "monsters"))
+        .and_then(|c| c["template"].as_str())
+        .unwrap_or("")
+        .to_string();
+    let reinforce = Command::AddCombatant {
+        template,
+        square: None,
+    };
+    let joined = t.play(Who::Gm, 3, reinforce).await?;
+    let Some((added_at, newcomer)) = added(&t.gm) else {
+        bail!("no combatant_added")
+    };
+    for w in [&t.alice, &t.bob, &t.spectator] {
+        assert!(matches!(w.event(hp), Some(GameEvent::HpOverridden { .. })));
+        assert!(
+            matches!(w.event(added_at - 1), Some(GameEvent::GmOverride { command, .. }) if command == "add_combatant")
+        );
+        assert_eq!(added(w).map(|a| a.1), Some(newcomer.clone()));
+        assert!(w.view_seq >= joined);
+    }
+    let order: Vec<String> = t.gm.view["order"]
+        .as_array()
+        .map(|o| {
+            o.iter()
+                .filter_map(|c| c.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    let at = order
+        .iter()
+        .position(|c| *c == newcomer.as_str())
+        .ok_or_else(|| anyhow::anyhow!("{newcomer} not in the order {order:?}"))?;
+    let predecessor = if at == 0 {
+        order.last()
+    } else {
+        order.get(at - 1)
+    }
+    .cloned();
+    // Turns go round (everyone ends their turn) until the reinforcement has had its turn, right
+    // after its predecessor, and then until one of alice's heroes is up.
+    let mut script: Vec<(Who, Command, u64)> = Vec::new();
+    let mut before = String::new();
+    let mut newcomer_acted = false;
+    let mut id = 10;
+    loop {
+        let current = t.gm.view["current"].as_str().unwrap_or("").to_string();
+        if current == newcomer.as_str() {
+            assert_eq!(Some(&before), predecessor.as_ref(), "{order:?}");
+            newcomer_acted = true;
+        } else if newcomer_acted && seat_of(&current) == Who::Alice {
+            break;
+        }
+        let who = seat_of(&current);
+        let cmd = end_turn(&t.gm.view)?;
+        let seq = t.play(who, id, cmd.clone()).await?;
+        script.push((who, cmd, seq));
+        before = current;
+        id += 1;
+        if id > 60 {
+            bail!("the turns never came round: {order:?}");
+        }
+    }
+    // Alice misclicks: a legal attack she did not mean (the demo policy's choice for her hero),
+    // until one rolls.
+    let alice = fray_protocol::Role::Player {
+        name: t.names.0.clone(),
+        controls: vec![
+            fray_protocol::CombatantId::new("brakka"),
+            fray_protocol::CombatantId::new("sela"),
+        ],
+    };
+    let misclick = loop {
+        let state: fray_protocol::SessionState = serde_json::from_value(t.alice.view.clone())?;
+        let Some(cmd) = fray_server::demo::bot::choose(&alice, &state, 0) else {
+            bail!("alice has nothing to do")
+        };
+        let seq = t.play(Who::Alice, id, cmd.clone()).await?;
+        id += 1;
+        script.push((Who::Alice, cmd.clone(), seq));
+        if matches!(cmd, Command::Attack { .. }) {
+            break seq;
+        }
+    };
+    let undone_roll = t.gm.events.iter().rev().find_map(|(s, e)| match e {
+        GameEvent::AttackRolled { .. } if *s <= misclick => Some(e.clone()),
+        _ => None,
+    });
+    assert!(undone_roll.is_some(), "the misclick rolled");
+    // The GM rewinds three ticks: to the end of the tick before the last three.
+    let n = script.len();
+    let back = script[n - 4].2;
+    let rewound = t.play(Who::Gm, id, Command::RewindTo { seq: back }).await?;
+    id += 1;
+    for w in [&mut t.alice, &mut t.bob, &mut t.spectator] {
+        match w.event(rewound) {
+            Some(GameEvent::Rewound { to_seq, .. }) => assert_eq!(*to_seq, back),
+            other => bail!("no rewound event at {rewound}: {other:?}"),
+        }
+        assert_eq!(w.fresh().await?, w.view, "the view from patches is current");
+    }
+    // The fight goes on: the two undone ticks again, then alice's meant action, then more turns.
+    for (who, cmd, _) in script[n - 3..n - 1].iter().cloned() {
+        t.play(who, id, cmd).await?;
+        id += 1;
+    }
+    let retried = t.play(Who::Alice, id, script[n - 1].1.clone()).await?;
+    id += 1;
+    for _ in 0..3 {
+        if phase(&t.gm.view) != "running" {
+            break;
+        }
+        let current = t.gm.view["current"].as_str().unwrap_or("").to_string();
+        t.play(seat_of(&current), id, end_turn(&t.gm.view)?).await?;
+        id += 1;
+    }
+    assert!(t.spectator.events.iter().any(|(s, _)| *s == retried));
+    // The GM's downloaded log verifies; with the retried attack's events replaced by the undone
+    // one's (the pre-rewind roll kept), it does not.
+    let log = t.log(&t.gm_token).await?;
+    let fight = fray_server::replay::log_lines::read(&log)?;
+    fray_server::replay::verify(&fight)?;
+    let mut lines: Vec<Value> = log
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()?;
+    let rewind_line = lines
+        .iter()
+        .position(|l| l.to_string().contains("\"rewound\""))
+        .ok_or_else(|| anyhow::anyhow!("no rewound line"))?;
+    let undone = lines[..rewind_line]
+        .iter()
+        .rposition(rolls_an_attack)
+        .ok_or_else(|| anyhow::anyhow!("no undone attack"))?;
+    let retried_line = rewind_line
+        + lines[rewind_line..]
+            .iter()
+            .position(rolls_an_attack)
+            .ok_or_else(|| anyhow::anyhow!("no retried attack"))?;
+    lines[retried_line]["events"]["events"] = lines[undone]["events"]["events"].clone();
+    let forged: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let forged = fray_server::replay::log_lines::read(&forged)?;
+    assert!(
+        fray_server::replay::verify(&forged).is_err(),
+        "a post-rewind roll replaced by the undone one is rejected"
+    );
     t.server.stop().await;
     Ok(())
 }

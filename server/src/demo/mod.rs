@@ -42,8 +42,7 @@ pub async fn run(
         play_fight(&url, fight.gm, &fight.players, pace).await;
         finished.push_back(fight.session);
     }
-    // The built-in encounters of the rulesets whose row has a bot policy, in table order (13th
-    // Age, then Orcus on its grid; the others need a GM's rulings the bots do not make yet).
+    // The built-in encounters of the rulesets whose row has a bot policy, in table order.
     let encounters: Vec<(&str, &str)> = crate::rules::RULESETS
         .iter()
         .filter(|r| r.bot.is_some())

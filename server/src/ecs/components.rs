@@ -254,6 +254,14 @@ impl Bestiary {
     }
 }
 
+/// Every id a GM's reinforcement (`combatant_added`) has had in this session's log, kept when
+/// it is removed and across a rewind, so that a later reinforcement never takes an id the log
+/// already gave another (clients and narrations key combatants by id). Not part of the state:
+/// the fold adds each id, a rewind keeps the set (`Engine::restore_state`), and a session
+/// restored from a snapshot scans its log's records for them (`Session::open`).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct AddedIds(pub std::collections::BTreeSet<CombatantId>);
+
 /// Stable id → entity, sorted by id.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct Roster(pub RosterMap);

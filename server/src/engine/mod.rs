@@ -33,7 +33,8 @@ use crate::dice::SessionRng;
 use crate::rules;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{LogLevel, ScheduleBuildSettings, SingleThreadedExecutor};
-use components::{Dice, Outbox, Pending, SecretDice, SeedSecret};
+use components::{AddedIds, Dice, Outbox, Pending, SecretDice, SeedSecret};
+use fray_protocol::ids::CombatantId;
 use fray_protocol::{Command, ErrorCode, Family, GameEvent, Rejection, SessionState};
 
 /// A bound on turn-machinery passes in one tick; reaching it is a ruleset bug that breaks the
@@ -212,6 +213,20 @@ impl Engine {
                     candidates.extend((row.actions)(&state, Some(&c.id)));
                 }
                 candidates.extend((row.actions)(&state, None));
+                // The GM's overrides, with the session's stat blocks for reinforcements.
+                let mut templates: Vec<String> = self
+                    .world
+                    .get_resource::<components::Bestiary>()
+                    .map(|b| {
+                        b.0.iter()
+                            .filter(|s| s.side == fray_protocol::Side::Monsters)
+                            .map(|s| s.template.clone())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                templates.sort();
+                templates.dedup();
+                candidates.extend(rules::common::actions::overrides(&state, row, &templates));
             }
         }
         candidates.retain(|a| self.check(&a.command).is_ok());
@@ -264,14 +279,27 @@ impl Engine {
                 "the earlier state does not fit the encounter",
             )
         })?;
+        // The reinforcements' ids stay taken: a rewind does not give an id back.
+        let added = self.world.get_resource::<AddedIds>().cloned();
         // The decide schedule belongs to the world it was built for: build both anew.
-        let fresh = Self::with_world(&encounter.ruleset, world)?;
+        let mut fresh = Self::with_world(&encounter.ruleset, world)?;
+        if let Some(added) = added {
+            fresh.world.insert_resource(added);
+        }
         self.world = fresh.world;
         self.decide = fresh.decide;
         if let Some(secret) = secret_rng {
             self.set_secret_rng(secret);
         }
         Ok(())
+    }
+
+    /// Notes ids the log's `combatant_added` events gave (a session restored from a snapshot
+    /// learns those of the events before it), so that no later reinforcement takes one.
+    pub fn note_added_ids<'a>(&mut self, ids: impl IntoIterator<Item = &'a CombatantId>) {
+        if let Some(mut set) = self.world.get_resource_mut::<AddedIds>() {
+            set.0.extend(ids.into_iter().cloned());
+        }
     }
 
     /// Rolls a free dice expression (`free_roll`) from the session's stream or, with `secret`,

@@ -213,3 +213,105 @@ fn an_orcus_fight_played_from_the_legal_actions_alone_reaches_its_end() {
     }
     panic!("orcus/{name}: the fight did not end in 1,500 commands");
 }
+
+// Issue 20: the GM's overrides are among its legal actions, each ruleset's as its registry row
+// says (its conditions, per-combatant initiative, squares).
+#[test]
+fn the_gm_is_offered_its_overrides_as_each_ruleset_allows_them() {
+    use crate::rules::registry::InitiativeRule;
+    for id in ids() {
+        let row = ruleset(id).unwrap();
+        let (name, text) = builtin_encounters(id)[0];
+        let enc = load_encounter(name, text).unwrap();
+        let mut e = new_engine(&enc, 5);
+        e.execute(&Command::StartBattle).unwrap();
+        let hero = everyone(&e)
+            .into_iter()
+            .find(|c| {
+                e.state()
+                    .combatant(c)
+                    .is_some_and(|s| s.side == fray_protocol::Side::Heroes)
+            })
+            .unwrap();
+        e.execute(&Command::SetHp {
+            target: hero.clone(),
+            hp: 1,
+            temp_hp: None,
+        })
+        .unwrap();
+        let actions = gm_actions(&mut e);
+        let has = |f: &dyn Fn(&Command) -> bool| actions.iter().any(|a| f(&a.command));
+        assert!(
+            has(&|c| matches!(c, Command::SetHp { target, .. } if *target == hero)),
+            "{id}"
+        );
+        assert!(
+            has(&|c| matches!(c, Command::RemoveCombatant { .. })),
+            "{id}"
+        );
+        assert!(has(&|c| matches!(c, Command::AddCombatant { .. })), "{id}");
+        let conditions = row.conditions.names();
+        assert_eq!(
+            has(
+                &|c| matches!(c, Command::AddCondition { condition, .. } if conditions.contains(condition))
+            ),
+            !conditions.is_empty(),
+            "{id}"
+        );
+        assert_eq!(
+            has(&|c| matches!(c, Command::SetInitiative { .. })),
+            row.initiative != InitiativeRule::PerSide,
+            "{id}"
+        );
+        let on_grid = row.parts.place.is_some();
+        assert_eq!(
+            has(&|c| matches!(
+                c,
+                Command::Orcus(fray_protocol::OrcusCommand::PlaceToken { .. })
+            )),
+            on_grid,
+            "{id}"
+        );
+        assert_eq!(
+            has(&|c| matches!(
+                c,
+                Command::AddCombatant {
+                    square: Some(_),
+                    ..
+                }
+            )),
+            on_grid,
+            "{id}"
+        );
+        // In 13th Age a condition is offered for removal where it is.
+        if id == "13th-age" {
+            let dazed = |target: &CombatantId| Command::RemoveCondition {
+                target: target.clone(),
+                condition: "dazed".into(),
+            };
+            assert!(!actions.iter().any(|a| a.command == dazed(&hero)));
+            e.execute(&Command::AddCondition {
+                target: hero.clone(),
+                condition: "dazed".into(),
+                duration: None,
+                source: None,
+            })
+            .unwrap();
+            let now = gm_actions(&mut e);
+            assert!(now.iter().any(|a| a.command == dazed(&hero)));
+        }
+        // Each listed override is accepted when sent.
+        for a in actions.iter().filter(|a| a.actor.is_none()).take(40) {
+            let mut fresh = new_engine(&enc, 5);
+            fresh.execute(&Command::StartBattle).unwrap();
+            fresh
+                .execute(&Command::SetHp {
+                    target: hero.clone(),
+                    hp: 1,
+                    temp_hp: None,
+                })
+                .unwrap();
+            assert!(fresh.execute(&a.command).is_ok(), "{id}: {a:?}");
+        }
+    }
+}

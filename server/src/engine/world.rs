@@ -95,6 +95,7 @@ pub fn build_world(encounter: &Encounter, rng: SessionRng, secret: SeedSecret) -
     world.insert_resource(Options(encounter.options));
     world.insert_resource(LaterBattles(encounter.battles.clone()));
     world.insert_resource(Bestiary::of(encounter));
+    world.insert_resource(AddedIds::default());
     world.insert_resource(secret);
     if let Some(rules) = rules {
         world.insert_resource(SessionRuleset(rules));

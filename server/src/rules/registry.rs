@@ -89,6 +89,25 @@ pub enum Conditions {
     None,
 }
 
+impl Conditions {
+    /// The wire names of the conditions the GM may add and remove (none where the ruleset
+    /// tracks none).
+    pub fn names(&self) -> Vec<String> {
+        match self {
+            Conditions::Effects(valid, _) => valid
+                .iter()
+                .filter_map(|c| {
+                    serde_json::to_value(c)
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from))
+                })
+                .collect(),
+            Conditions::Own(names) => names.iter().map(|n| n.to_string()).collect(),
+            Conditions::None => Vec::new(),
+        }
+    }
+}
+
 /// A ruleset's own parts of a session world (its components and resources), as
 /// `engine::world` builds, reads and restores them. Each ruleset's are in its `world.rs`.
 #[derive(Debug, Clone, Copy)]
@@ -106,6 +125,11 @@ pub struct Parts {
     pub restore: fn(&mut EntityWorldMut<'_>, &CombatantState) -> Option<()>,
     /// Restores the ruleset's resources from the session state.
     pub restore_session: fn(&mut World, &SessionState),
+    /// A ruleset whose combatants stand on squares: puts a stat block at a square (the fold of
+    /// a GM reinforcement's `combatant_added`). `None`: the ruleset has no squares, and a
+    /// reinforcement names none. Such a ruleset's own decide decides `add_combatant` (it checks
+    /// the square against its map, `rules/common/overrides.rs::add_combatant`).
+    pub place: Option<fn(&mut CombatantSpec, fray_protocol::grid::Square)>,
 }
 
 impl Parts {
@@ -118,6 +142,7 @@ impl Parts {
         read_session: |_, _| {},
         restore: |_, _| Some(()),
         restore_session: |_, _| {},
+        place: None,
     };
 }
 
@@ -170,7 +195,7 @@ pub const RULESETS: &[Ruleset] = &[
         load_encounter: five_torches::content::load_encounter,
         builtin_files: five_torches::content::BUILTIN,
         builtin_encounters: five_torches::content::ENCOUNTERS,
-        bot: None,
+        bot: Some(five_torches::bot::choose),
         actions: five_torches::actions::candidates,
         apply: five_torches::apply::apply_event,
         after_apply: five_torches::apply::after_apply,
@@ -186,7 +211,7 @@ pub const RULESETS: &[Ruleset] = &[
         load_encounter: ose::content::load_encounter,
         builtin_files: ose::content::BUILTIN,
         builtin_encounters: ose::content::ENCOUNTERS,
-        bot: None,
+        bot: Some(ose::bot::choose),
         actions: ose::actions::candidates,
         apply: ose::apply::apply_event,
         after_apply: ose::apply::after_apply,
@@ -202,7 +227,7 @@ pub const RULESETS: &[Ruleset] = &[
         load_encounter: ose::content::load_encounter,
         builtin_files: ose::content::BUILTIN,
         builtin_encounters: ose::content::BASIC_FANTASY_ENCOUNTERS,
-        bot: None,
+        bot: Some(ose::bot::choose),
         actions: ose::actions::candidates,
         apply: ose::apply::apply_event,
         after_apply: ose::apply::after_apply,

@@ -252,6 +252,18 @@ fn rewinds(r: &Record) -> bool {
         if events.iter().any(|e| matches!(e, fray_protocol::GameEvent::Rewound { .. })))
 }
 
+/// The ids a record's `combatant_added` events give.
+fn added_ids(r: &Record) -> impl Iterator<Item = &fray_protocol::ids::CombatantId> {
+    let events = match r {
+        Record::Events { events, .. } => events.as_slice(),
+        _ => &[],
+    };
+    events.iter().filter_map(|e| match e {
+        fray_protocol::GameEvent::CombatantAdded { combatant, .. } => Some(combatant),
+        _ => None,
+    })
+}
+
 /// How many events a record holds.
 fn event_count(r: &Record) -> usize {
     match r {
@@ -467,6 +479,8 @@ impl Session {
         } else {
             Vec::new()
         };
+        // The reinforcements' ids before the snapshot stay taken (`AddedIds`).
+        engine.note_added_ids(records.iter().take(skip).flat_map(added_ids));
         let mut folded = records.iter().take(skip).map(event_count).sum::<usize>();
         for (i, rec) in records.iter().enumerate().skip(skip_frames as usize) {
             match rec {

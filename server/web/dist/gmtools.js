@@ -6,6 +6,17 @@
 // checks it like any other and a refusal's reason is shown under the form.
 import { CommandRejected } from "./client.js";
 import { fill, h, words } from "./dom.js";
+/** `add_condition`'s durations (protocol/README.md, `EffectDuration`): the value as JSON and
+ * what the form shows; empty: none sent (the ruleset's default, the end of the battle). */
+const DURATIONS = [
+    ["", "to the end of the battle"],
+    ['"until_end_of_sources_next_turn"', "to the end of the source's next turn"],
+    ['"until_start_of_sources_next_turn"', "to the start of the source's next turn"],
+    ['{"save_ends":"easy"}', "save ends (easy, 13th Age)"],
+    ['{"save_ends":"normal"}', "save ends (normal, 13th Age)"],
+    ['{"save_ends":"hard"}', "save ends (hard, 13th Age)"],
+    ['{"save_ends":"ten_plus"}', "save ends (10+, Orcus)"],
+];
 const SECRET_CHECKS = ["secret_door", "room_trap", "listen", "wandering_monster", "trap_trigger", "stuck_door", "locked_door", "bars"];
 export const TOOLS = [
     {
@@ -66,11 +77,21 @@ export const TOOLS = [
     {
         command: "add_condition",
         title: "Add a condition (override)",
-        help: "By its name (e.g. dazed, prone, blind); it lasts to the end of the battle (OSE and Basic Fantasy: until removed). A name the ruleset does not know is refused with the valid ones.",
+        help: "By its name (e.g. dazed, prone, blind), for as long as you choose: to the end of the battle unless you choose otherwise (OSE and Basic Fantasy: until removed, no duration). A name the ruleset does not know is refused with the valid ones.",
         rulesets: ["13th-age", "orcus", "ose", "basic-fantasy"],
         fields: [
             { name: "target", label: "Who", kind: "combatant" },
             { name: "condition", label: "Condition", kind: "text" },
+            {
+                name: "duration",
+                label: "Lasts",
+                kind: "select",
+                json: true,
+                optional: true,
+                options: DURATIONS.map(([v]) => v),
+                labels: DURATIONS.map(([, l]) => l),
+            },
+            { name: "source", label: "Source (whose turn counts)", kind: "combatant", optional: true, none: "the target itself" },
         ],
     },
     {
@@ -108,10 +129,30 @@ export const TOOLS = [
         fields: [{ name: "template", label: "Template", kind: "text" }],
     },
     {
+        command: "add_combatant",
+        title: "Reinforcement (override)",
+        help: "A copy of one of the encounter's stat blocks, by its template, on a free square (the north-west square of its space): on the map, not a wall, no one there. It rolls initiative.",
+        rulesets: ["orcus"],
+        fields: [
+            { name: "template", label: "Template", kind: "text" },
+            { name: "square", label: "Square (x, y)", kind: "square" },
+        ],
+    },
+    {
+        command: "place_token",
+        title: "Place a token (override)",
+        help: "The token goes to a free square at once: no path, no cost, no opportunity attacks (a rider: place its mount).",
+        rulesets: ["orcus"],
+        fields: [
+            { name: "combatant", label: "Whose token", kind: "combatant" },
+            { name: "square", label: "Square (x, y)", kind: "square" },
+        ],
+    },
+    {
         command: "auto_play",
         title: "The server plays",
         help: "Hand the ticked combatants, or a whole side, to the server's own play: it acts for them whenever they may. Untick “Hand over” to take them back.",
-        rulesets: ["13th-age", "orcus"],
+        rulesets: ["*"],
         fields: [
             { name: "combatants", label: "Combatants", kind: "combatants" },
             { name: "side", label: "Or a whole side", kind: "select", options: ["", "heroes", "monsters"], labels: ["—", "heroes", "monsters"], optional: true },
@@ -140,6 +181,25 @@ export const TOOLS = [
 export function toolFits(tool, ruleset) {
     return tool.rulesets.includes("*") || tool.rulesets.includes(ruleset);
 }
+/** A square's value from its two numbers (`<name>.x`, `<name>.y`); null when both are empty
+ * and the field is optional. */
+function squareValue(f, values) {
+    const part = (axis) => {
+        const raw = values[`${f.name}.${axis}`];
+        return typeof raw === "string" ? raw.trim() : "";
+    };
+    const [x, y] = [part("x"), part("y")];
+    if (x === "" && y === "") {
+        if (f.optional)
+            return null;
+        throw new Error(`${f.label} is needed`);
+    }
+    const [nx, ny] = [Number(x), Number(y)];
+    if (x === "" || y === "" || !Number.isInteger(nx) || !Number.isInteger(ny)) {
+        throw new Error(`${f.label}: both x and y, whole numbers`);
+    }
+    return { x: nx, y: ny };
+}
 function fieldValue(f, raw) {
     if (f.kind === "checkbox")
         return raw === true;
@@ -152,6 +212,8 @@ function fieldValue(f, raw) {
         throw new Error(`${f.label} is needed`);
     }
     const numeric = f.kind === "number" || (f.kind === "select" && f.options?.every((o) => /^-?\d+$/.test(o)));
+    if (f.json)
+        return JSON.parse(text);
     if (!numeric)
         return text;
     const n = Number(text);
@@ -163,7 +225,7 @@ function fieldValue(f, raw) {
 export function commandOf(tool, values) {
     const body = {};
     for (const f of tool.fields)
-        body[f.name] = fieldValue(f, values[f.name]);
+        body[f.name] = f.kind === "square" ? squareValue(f, values) : fieldValue(f, values[f.name]);
     return { [tool.command]: body };
 }
 // ----- the panel -----
@@ -184,6 +246,8 @@ function input(tool, f) {
             return h("select", { ...attrs, "data-optional": f.optional ? "true" : null, "data-none": f.none ?? null });
         case "combatants":
             return h("div", { id, class: "ticks", "data-kind": f.kind, "data-name": f.name, role: "group", "aria-labelledby": `${id}-l` });
+        case "square":
+            return h("span", { class: "square", "data-kind": f.kind }, h("input", { id, name: `${f.name}.x`, type: "number", step: 1, min: 0, inputmode: "numeric", "aria-label": "x", placeholder: "x" }), h("input", { id: `${id}-y`, name: `${f.name}.y`, type: "number", step: 1, min: 0, inputmode: "numeric", "aria-label": "y", placeholder: "y" }));
     }
 }
 function row(tool, f) {

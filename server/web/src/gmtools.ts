@@ -14,13 +14,16 @@ export interface ToolField {
   name: string;
   label: string;
   /** `combatant`: a combatant's id, chosen from the view; `combatants`: any number of them,
-   * ticked; `seat`: a player seat's name; `select`: one of `options`. */
-  kind: "combatant" | "combatants" | "seat" | "number" | "text" | "select" | "checkbox";
+   * ticked; `seat`: a player seat's name; `select`: one of `options`; `square`: a grid square,
+   * `{"x","y"}`, from two numbers (the form's keys `<name>.x` and `<name>.y`). */
+  kind: "combatant" | "combatants" | "seat" | "number" | "text" | "select" | "checkbox" | "square";
   options?: string[];
   /** What the select shows for each option (default: the option's words). */
   labels?: string[];
   /** Sent as null when left empty. */
   optional?: boolean;
+  /** A select whose options are JSON values (an effect's duration): sent parsed. */
+  json?: boolean;
   /** What an optional choice shows for "none" (default "—"). */
   none?: string;
   /** The value the form starts with. */
@@ -39,6 +42,18 @@ export interface Tool {
   rulesets: string[];
   fields: ToolField[];
 }
+
+/** `add_condition`'s durations (protocol/README.md, `EffectDuration`): the value as JSON and
+ * what the form shows; empty: none sent (the ruleset's default, the end of the battle). */
+const DURATIONS: [string, string][] = [
+  ["", "to the end of the battle"],
+  ['"until_end_of_sources_next_turn"', "to the end of the source's next turn"],
+  ['"until_start_of_sources_next_turn"', "to the start of the source's next turn"],
+  ['{"save_ends":"easy"}', "save ends (easy, 13th Age)"],
+  ['{"save_ends":"normal"}', "save ends (normal, 13th Age)"],
+  ['{"save_ends":"hard"}', "save ends (hard, 13th Age)"],
+  ['{"save_ends":"ten_plus"}', "save ends (10+, Orcus)"],
+];
 
 const SECRET_CHECKS = ["secret_door", "room_trap", "listen", "wandering_monster", "trap_trigger", "stuck_door", "locked_door", "bars"];
 
@@ -101,11 +116,21 @@ export const TOOLS: Tool[] = [
   {
     command: "add_condition",
     title: "Add a condition (override)",
-    help: "By its name (e.g. dazed, prone, blind); it lasts to the end of the battle (OSE and Basic Fantasy: until removed). A name the ruleset does not know is refused with the valid ones.",
+    help: "By its name (e.g. dazed, prone, blind), for as long as you choose: to the end of the battle unless you choose otherwise (OSE and Basic Fantasy: until removed, no duration). A name the ruleset does not know is refused with the valid ones.",
     rulesets: ["13th-age", "orcus", "ose", "basic-fantasy"],
     fields: [
       { name: "target", label: "Who", kind: "combatant" },
       { name: "condition", label: "Condition", kind: "text" },
+      {
+        name: "duration",
+        label: "Lasts",
+        kind: "select",
+        json: true,
+        optional: true,
+        options: DURATIONS.map(([v]) => v),
+        labels: DURATIONS.map(([, l]) => l),
+      },
+      { name: "source", label: "Source (whose turn counts)", kind: "combatant", optional: true, none: "the target itself" },
     ],
   },
   {
@@ -143,10 +168,30 @@ export const TOOLS: Tool[] = [
     fields: [{ name: "template", label: "Template", kind: "text" }],
   },
   {
+    command: "add_combatant",
+    title: "Reinforcement (override)",
+    help: "A copy of one of the encounter's stat blocks, by its template, on a free square (the north-west square of its space): on the map, not a wall, no one there. It rolls initiative.",
+    rulesets: ["orcus"],
+    fields: [
+      { name: "template", label: "Template", kind: "text" },
+      { name: "square", label: "Square (x, y)", kind: "square" },
+    ],
+  },
+  {
+    command: "place_token",
+    title: "Place a token (override)",
+    help: "The token goes to a free square at once: no path, no cost, no opportunity attacks (a rider: place its mount).",
+    rulesets: ["orcus"],
+    fields: [
+      { name: "combatant", label: "Whose token", kind: "combatant" },
+      { name: "square", label: "Square (x, y)", kind: "square" },
+    ],
+  },
+  {
     command: "auto_play",
     title: "The server plays",
     help: "Hand the ticked combatants, or a whole side, to the server's own play: it acts for them whenever they may. Untick “Hand over” to take them back.",
-    rulesets: ["13th-age", "orcus"],
+    rulesets: ["*"],
     fields: [
       { name: "combatants", label: "Combatants", kind: "combatants" },
       { name: "side", label: "Or a whole side", kind: "select", options: ["", "heroes", "monsters"], labels: ["—", "heroes", "monsters"], optional: true },
@@ -180,6 +225,25 @@ export function toolFits(tool: Tool, ruleset: string): boolean {
 /** The form's values, by field name: text, a checkbox's state, or the ticked ids. */
 export type Values = Record<string, string | boolean | string[]>;
 
+/** A square's value from its two numbers (`<name>.x`, `<name>.y`); null when both are empty
+ * and the field is optional. */
+function squareValue(f: ToolField, values: Values): unknown {
+  const part = (axis: string) => {
+    const raw = values[`${f.name}.${axis}`];
+    return typeof raw === "string" ? raw.trim() : "";
+  };
+  const [x, y] = [part("x"), part("y")];
+  if (x === "" && y === "") {
+    if (f.optional) return null;
+    throw new Error(`${f.label} is needed`);
+  }
+  const [nx, ny] = [Number(x), Number(y)];
+  if (x === "" || y === "" || !Number.isInteger(nx) || !Number.isInteger(ny)) {
+    throw new Error(`${f.label}: both x and y, whole numbers`);
+  }
+  return { x: nx, y: ny };
+}
+
 function fieldValue(f: ToolField, raw: string | boolean | string[] | undefined): unknown {
   if (f.kind === "checkbox") return raw === true;
   if (f.kind === "combatants") return Array.isArray(raw) ? raw : [];
@@ -189,6 +253,7 @@ function fieldValue(f: ToolField, raw: string | boolean | string[] | undefined):
     throw new Error(`${f.label} is needed`);
   }
   const numeric = f.kind === "number" || (f.kind === "select" && f.options?.every((o) => /^-?\d+$/.test(o)));
+  if (f.json) return JSON.parse(text) as unknown;
   if (!numeric) return text;
   const n = Number(text);
   if (!Number.isInteger(n)) throw new Error(`${f.label} must be a whole number`);
@@ -198,7 +263,7 @@ function fieldValue(f: ToolField, raw: string | boolean | string[] | undefined):
 /** The command a tool's form sends, from its values; throws naming a missing or bad field. */
 export function commandOf(tool: Tool, values: Values): Command {
   const body: Record<string, unknown> = {};
-  for (const f of tool.fields) body[f.name] = fieldValue(f, values[f.name]);
+  for (const f of tool.fields) body[f.name] = f.kind === "square" ? squareValue(f, values) : fieldValue(f, values[f.name]);
   return { [tool.command]: body } as unknown as Command;
 }
 
@@ -221,6 +286,13 @@ function input(tool: Tool, f: ToolField): HTMLElement {
       return h("select", { ...attrs, "data-optional": f.optional ? "true" : null, "data-none": f.none ?? null });
     case "combatants":
       return h("div", { id, class: "ticks", "data-kind": f.kind, "data-name": f.name, role: "group", "aria-labelledby": `${id}-l` });
+    case "square":
+      return h(
+        "span",
+        { class: "square", "data-kind": f.kind },
+        h("input", { id, name: `${f.name}.x`, type: "number", step: 1, min: 0, inputmode: "numeric", "aria-label": "x", placeholder: "x" }),
+        h("input", { id: `${id}-y`, name: `${f.name}.y`, type: "number", step: 1, min: 0, inputmode: "numeric", "aria-label": "y", placeholder: "y" }),
+      );
   }
 }
 

@@ -41,8 +41,9 @@ pub(super) fn apply(world: &mut World, event: &GameEvent) {
 }
 
 /// A GM's reinforcement: a copy of its template's stat block (the encounter's, `Bestiary`)
-/// under its own id and name, at `square` on a grid. Its place in the order comes with later
-/// events.
+/// under its own id and name, at `square` where the ruleset has squares (its row's
+/// `parts.place`). Its place in the order comes with later events. Its id stays taken
+/// (`AddedIds`), even once it is removed.
 fn add_combatant(
     world: &mut World,
     id: &CombatantId,
@@ -50,6 +51,9 @@ fn add_combatant(
     name: &str,
     square: Option<fray_protocol::grid::Square>,
 ) {
+    if let Some(mut ids) = world.get_resource_mut::<AddedIds>() {
+        ids.0.insert(id.clone());
+    }
     let Some(mut spec) = world.resource::<Bestiary>().block(template).cloned() else {
         return;
     };
@@ -58,10 +62,10 @@ fn add_combatant(
     }
     spec.id = id.clone();
     spec.name = name.to_string();
-    if let (Some(o), Some(sq)) = (spec.orcus.as_mut(), square) {
-        o.square = sq;
-    }
     let rules = world.get_resource::<SessionRuleset>().map(|r| r.0);
+    if let (Some(place), Some(sq)) = (rules.and_then(|r| r.parts.place), square) {
+        place(&mut spec, sq);
+    }
     let e = crate::engine::world::spawn(world, rules, &spec);
     world.resource_mut::<Roster>().0.insert(id.clone(), e);
 }

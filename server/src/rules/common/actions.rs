@@ -207,3 +207,97 @@ pub fn session() -> Vec<LegalAction> {
         gm("Flee", "", Command::Flee),
     ]
 }
+
+/// The GM's overrides (`rules/common/overrides.rs`), after its session commands: every
+/// combatant's hit points back to full, each of the ruleset's conditions added (until the
+/// battle ends) and removed, its removal, its initiative first or last in the order (where the
+/// ruleset's initiative is per combatant), and a reinforcement of each of the session's stat
+/// blocks (`templates`; a ruleset with squares offers its own, with squares). The ruleset's
+/// registry row says which apply; the engine keeps those decide accepts.
+pub fn overrides(
+    s: &SessionState,
+    row: &crate::rules::registry::Ruleset,
+    templates: &[String],
+) -> Vec<LegalAction> {
+    use crate::rules::registry::InitiativeRule;
+    let mut out = Vec::new();
+    let conditions = row.conditions.names();
+    let results: Vec<i32> = s.combatants.iter().filter_map(|c| c.initiative).collect();
+    let first = results.iter().max().map(|r| (r + 1).min(100));
+    let last = results.iter().min().map(|r| (r - 1).max(-100));
+    for c in &s.combatants {
+        if let Some(max) = c.max_hp.filter(|m| c.hp != Some(*m)) {
+            let full = Command::SetHp {
+                target: c.id.clone(),
+                hp: max,
+                temp_hp: None,
+            };
+            out.push(gm(
+                "Set hit points",
+                &format!("{}: full ({max})", c.name),
+                full,
+            ));
+        }
+        for name in &conditions {
+            let add = Command::AddCondition {
+                target: c.id.clone(),
+                condition: name.clone(),
+                duration: None,
+                source: None,
+            };
+            out.push(gm("Add condition", &format!("{}: {name}", c.name), add));
+            if !has_condition(row, c, name) {
+                continue;
+            }
+            let remove = Command::RemoveCondition {
+                target: c.id.clone(),
+                condition: name.clone(),
+            };
+            out.push(gm(
+                "Remove condition",
+                &format!("{}: {name}", c.name),
+                remove,
+            ));
+        }
+        let remove = Command::RemoveCombatant {
+            combatant: c.id.clone(),
+        };
+        out.push(gm("Remove combatant", &c.name, remove));
+        if row.initiative != InitiativeRule::PerSide {
+            for (at, initiative) in [("first", first), ("last", last)] {
+                let Some(initiative) = initiative else {
+                    continue;
+                };
+                let set = Command::SetInitiative {
+                    combatant: c.id.clone(),
+                    initiative,
+                };
+                out.push(gm("Set initiative", &format!("{}: {at}", c.name), set));
+            }
+        }
+    }
+    if row.parts.place.is_none() {
+        for template in templates {
+            let add = Command::AddCombatant {
+                template: template.clone(),
+                square: None,
+            };
+            out.push(gm("Add combatant", template, add));
+        }
+    }
+    out
+}
+
+/// Whether `c` may have the condition `name` to remove: in a ruleset whose conditions are the
+/// common effects, only when one of its effects is that condition (fewer candidates to check);
+/// a ruleset's own conditions are left to its decide.
+fn has_condition(row: &crate::rules::registry::Ruleset, c: &CombatantState, name: &str) -> bool {
+    use crate::rules::registry::Conditions;
+    match row.conditions {
+        Conditions::Effects(..) => c.effects.iter().any(|e| {
+            matches!(e.kind, fray_protocol::event::EffectKind::Condition(k)
+                if serde_json::to_value(k).ok().and_then(|v| v.as_str().map(|n| n == name)) == Some(true))
+        }),
+        _ => true,
+    }
+}

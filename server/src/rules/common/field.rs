@@ -54,6 +54,8 @@ pub struct Field<'w, 's> {
     roster: Res<'w, Roster>,
     /// The encounter's stat blocks (the GM's reinforcements are copied from them).
     pub bestiary: Option<Res<'w, Bestiary>>,
+    /// Every id the log's reinforcements have had (removed ones included).
+    pub added: Option<Res<'w, AddedIds>>,
     q: Query<'w, 's, Fighter>,
     /// Side and status alone, iterated in storage order: for the checks over every combatant
     /// whose answer does not depend on the order (is a side still up?), run on every pass of

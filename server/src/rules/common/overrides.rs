@@ -13,8 +13,11 @@
 //! - `remove_combatant`: the effects it caused end, then `combatant_removed`.
 //! - `set_initiative`: `initiative_set`, then the order with the combatant in its new place
 //!   (`initiative_reordered`); refused where initiative is per side.
-//! - `add_combatant`: a copy of an encounter stat block (`combatant_added`), joining the order
-//!   as the row's `initiative` rule says (its roll drawn here).
+//! - `add_combatant`: a copy of an encounter stat block (`combatant_added`) under an id the log
+//!   never gave before (`AddedIds`) and a distinct name, joining the order as the row's
+//!   `initiative` rule says (its roll drawn here). A ruleset with squares (its row's
+//!   `parts.place`) decides it in its own decide, which checks the square on its map and calls
+//!   [`add_combatant`] with that check.
 //!
 //! Every override but `set_hp` (whose event is its own mark) begins with `gm_override`.
 
@@ -40,7 +43,12 @@ pub fn decide(d: &mut Decider, command: &Command) -> Option<R> {
             combatant,
             initiative,
         } => Some(set_initiative(d, combatant, *initiative)),
-        Command::AddCombatant { template, square } => Some(add_combatant(d, template, *square)),
+        Command::AddCombatant { template, square } => match row(d) {
+            Err(e) => Some(Err(e)),
+            // A ruleset with squares decides it itself: it checks the square on its map.
+            Ok(r) if r.parts.place.is_some() => None,
+            Ok(_) => Some(add_combatant(d, template, *square, &|_, _, _| Ok(()))),
+        },
         _ => None,
     }
 }
@@ -272,8 +280,10 @@ fn set_initiative(d: &mut Decider, id: &CombatantId, initiative: i32) -> R {
 }
 
 /// A fresh id for a reinforcement of `template`: `<template>-<n>`, n one more than any such id
-/// in the fight or among the encounter's stat blocks (a later battle's monsters included).
-fn fresh_id(d: &Decider, template: &str) -> CombatantId {
+/// in the fight, among the encounter's stat blocks (a later battle's monsters included) or
+/// ever given to a reinforcement (removed or rewound away: an id names one combatant for the
+/// whole log).
+fn fresh_id(d: &Decider, template: &str) -> (CombatantId, u32) {
     let prefix = format!("{template}-");
     let number = |id: &str| -> u32 {
         id.strip_prefix(&prefix)
@@ -286,16 +296,49 @@ fn fresh_id(d: &Decider, template: &str) -> CombatantId {
         .bestiary
         .as_ref()
         .and_then(|b| b.0.iter().map(|s| number(s.id.as_str())).max());
-    let n = in_fight.max(in_blocks).unwrap_or(0) + 1;
-    CombatantId::new(format!("{template}-{n}"))
+    let ever = d
+        .field
+        .added
+        .as_ref()
+        .and_then(|a| a.0.iter().map(|id| number(id.as_str())).max());
+    let n = in_fight
+        .max(in_blocks)
+        .max(ever)
+        .unwrap_or(0)
+        .saturating_add(1);
+    (CombatantId::new(format!("{template}-{n}")), n)
 }
 
-fn add_combatant(
+/// A reinforcement's display name: its block's name without a trailing number, then a number
+/// (its id's, or the next free one) so that no combatant in the fight has the same name
+/// ("Goblin 3" beside "Goblin", "Goblin 2").
+fn fresh_name(d: &Decider, block_name: &str, n: u32) -> String {
+    let base = match block_name.rsplit_once(' ') {
+        Some((head, tail)) if !head.is_empty() && tail.chars().all(|c| c.is_ascii_digit()) => head,
+        _ => block_name,
+    };
+    let taken = |name: &str| d.field.all().any(|f| f.c.name == name);
+    (n..n.saturating_add(1000))
+        .map(|k| format!("{base} {k}"))
+        .find(|name| !taken(name))
+        .unwrap_or_else(|| format!("{base} {n}"))
+}
+
+/// Where a ruleset with squares may put a newcomer: `Ok` or why not (its decide's own check).
+pub(crate) type SquareCheck<'a> =
+    &'a dyn Fn(&Decider, &crate::content::model::CombatantSpec, fray_protocol::grid::Square) -> R;
+
+/// The GM's reinforcement: a copy of a stat block of the encounter under a fresh id and a
+/// distinct name, at `square` where the ruleset has squares (`check` refuses a square the
+/// ruleset's map does not allow). Every refusal comes before the first die.
+pub(crate) fn add_combatant(
     d: &mut Decider,
     template: &str,
     square: Option<fray_protocol::grid::Square>,
+    check: SquareCheck<'_>,
 ) -> R {
-    let rule = row(d)?.initiative;
+    let row = row(d)?;
+    let rule = row.initiative;
     let Some(spec) = d
         .field
         .bestiary
@@ -321,21 +364,23 @@ fn add_combatant(
             "the battle is over: reinforcements join a battle being set up or running".into(),
         ));
     }
-    match (&spec.orcus, square) {
+    match (row.parts.place, square) {
         (Some(_), None) => {
             return Err(bad("a combatant on the grid needs a square".into()));
         }
         (None, Some(_)) => {
             return Err(bad("this ruleset has no squares: send no square".into()));
         }
-        _ => {}
+        (Some(_), Some(sq)) => check(d, &spec, sq)?,
+        (None, None) => {}
     }
-    let id = fresh_id(d, template);
+    let (id, n) = fresh_id(d, template);
+    let name = fresh_name(d, &spec.name, n);
     mark(d, "add_combatant", Some(&id));
     d.emit(GameEvent::CombatantAdded {
         combatant: id.clone(),
         template: template.to_string(),
-        name: spec.name.clone(),
+        name,
         square,
     });
     if d.field.battle.phase == Phase::Running {
@@ -896,3 +941,6 @@ mod tests_side_initiative {
         }
     }
 }
+
+#[cfg(test)]
+mod tests_reinforce;

@@ -18,6 +18,7 @@
 
 pub mod actions;
 pub mod apply;
+pub mod bot;
 mod chase;
 mod commands;
 pub mod components;

@@ -17,6 +17,7 @@ pub(crate) const PARTS: Parts = Parts {
     read_session,
     restore,
     restore_session,
+    place: None,
 };
 
 /// The battle state, fresh.

@@ -16,7 +16,9 @@ use fray_protocol::{Command, LegalAction, OrcusCommand as O, SessionState};
 /// The candidates for one combatant (`Some`) or for the GM's session commands (`None`).
 pub fn candidates(s: &SessionState, actor: Option<&CombatantId>) -> Vec<LegalAction> {
     let Some(id) = actor else {
-        return common::session();
+        let mut out = common::session();
+        out.extend(gm_tokens(s));
+        return out;
     };
     let Some(me) = s.combatant(id) else {
         return Vec::new();
@@ -147,6 +149,57 @@ fn areas(s: &SessionState, me: &CombatantState, at: Space) -> Vec<LegalAction> {
                 secondary_target: None,
             });
             out.push(act(&me.id, &a.name, &label, cmd));
+        }
+    }
+    out
+}
+
+/// The squares around a space (a ring one square out), in a fixed order.
+fn ring(at: Square, side: i32) -> impl Iterator<Item = Square> {
+    let side = side.max(1);
+    (-1..=side).flat_map(move |dy| {
+        (-1..=side)
+            .filter(move |dx| !((0..side).contains(dx) && (0..side).contains(&dy)))
+            .map(move |dx| Square {
+                x: at.x + dx,
+                y: at.y + dy,
+            })
+    })
+}
+
+/// The GM's grid overrides: each token placed on a square next to it (`place_token`), and a
+/// reinforcement of each monster template in the fight on a square next to the first of its
+/// kind (`add_combatant`). The engine keeps the free squares (decide checks them).
+fn gm_tokens(s: &SessionState) -> Vec<LegalAction> {
+    let mut out = Vec::new();
+    let mut templates: Vec<&str> = Vec::new();
+    for c in &s.combatants {
+        let Some(g) = &c.grid else { continue };
+        let side = g.size.side();
+        for to in ring(g.square, side) {
+            let place = Command::Orcus(O::PlaceToken {
+                combatant: c.id.clone(),
+                square: to,
+            });
+            out.push(common::gm(
+                "Place token",
+                &format!("{}: {to}", c.name),
+                place,
+            ));
+        }
+        if c.side == fray_protocol::Side::Monsters && !templates.contains(&c.template.as_str()) {
+            templates.push(&c.template);
+            for to in ring(g.square, side) {
+                let add = Command::AddCombatant {
+                    template: c.template.clone(),
+                    square: Some(to),
+                };
+                out.push(common::gm(
+                    "Add combatant",
+                    &format!("{}: {to}", c.template),
+                    add,
+                ));
+            }
         }
     }
     out

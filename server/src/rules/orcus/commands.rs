@@ -149,6 +149,11 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
         Command::Orcus(OrcusCommand::PlaceToken { combatant, square }) => {
             super::mounts::place_token(d, b, combatant, *square)
         }
+        Command::AddCombatant { template, square } => {
+            crate::rules::common::overrides::add_combatant(d, template, *square, &|d, spec, at| {
+                super::mounts::newcomer_square(d, b, spec, at)
+            })
+        }
         Command::Reveal { combatant } => super::stealth::reveal(d, b, combatant),
         Command::Hide { .. } => Err(no(
             ErrorCode::InvalidArgument,

@@ -39,6 +39,11 @@ impl Space {
         self.g().contains(to_g(s))
     }
 
+    /// Whether the two spaces share a square.
+    pub fn overlaps(self, other: Space) -> bool {
+        self.g().intersects(&other.g())
+    }
+
     fn g(self) -> grid::Space {
         grid::Space::new(to_g(self.at), size_g(self.size))
     }

@@ -490,6 +490,49 @@ pub fn sweep(d: &mut Decider, b: &Board) {
     }
 }
 
+/// Where a GM's reinforcement may appear (`add_combatant`): every square of its space on the
+/// map and not solid (a wall or blocking terrain), and no living creature's space overlapping
+/// it (a flier's column counts: interpretation, a token cannot appear under one).
+pub fn newcomer_square(
+    d: &Decider,
+    b: &Board,
+    spec: &crate::content::model::CombatantSpec,
+    at: Square,
+) -> R {
+    let size = spec.orcus.as_ref().map_or(spec.size, |o| o.size);
+    let new = Space { at, size };
+    let Some(map) = b.map.0.as_ref() else {
+        return Err(no(ErrorCode::InvalidArgument, "this fight has no map"));
+    };
+    if let Some(s) = new.squares().find(|s| !geometry::on_map(map, *s)) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{s} is off the map ({} by {} squares): a {size:?} creature at {at} does not fit",
+                map.width, map.height
+            ),
+        ));
+    }
+    if let Some(s) = new.squares().find(|s| geometry::solid(map, *s)) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!("{s} is a wall or blocking terrain: no creature can stand there"),
+        ));
+    }
+    for f in d.field.all() {
+        if matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
+            continue;
+        }
+        if space(d, b, &f.c.id).is_ok_and(|sp| sp.overlaps(new)) {
+            return Err(no(
+                ErrorCode::InvalidArgument,
+                format!("{at} is taken: {} stands there", f.c.id),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// GM override `place_token`: the token goes to a free square at once (every square of its
 /// space on the map, not solid, not another creature's) — no path, no cost, no opportunity
 /// attacks; a rider goes with its mount (the fold of `grid_moved`). A rider itself is refused:

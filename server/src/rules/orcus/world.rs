@@ -17,7 +17,15 @@ pub(crate) const PARTS: Parts = Parts {
     read_session,
     restore,
     restore_session: |_, _| {},
+    place: Some(place),
 };
+
+/// A reinforcement's square (the GM's `add_combatant`).
+fn place(spec: &mut CombatantSpec, square: fray_protocol::grid::Square) {
+    if let Some(o) = spec.orcus.as_mut() {
+        o.square = square;
+    }
+}
 
 /// The encounter's map (the map is not part of a snapshot: it comes from the encounter).
 fn insert_resources(world: &mut World, encounter: &Encounter) {

@@ -32,6 +32,7 @@ pub const GM_CONDITIONS: &[&str] = &[
 pub mod actions;
 pub mod apply;
 mod bombing;
+pub mod bot;
 mod candles;
 mod combat_extras;
 mod commands;

@@ -1,0 +1,182 @@
+//! The GM's reinforcements: where a grid ruleset lets one appear, and the ids and names they
+//! get (`add_combatant`, `rules/common/overrides.rs`).
+
+use crate::content::model::Encounter;
+use crate::rules::common::testing::*;
+use fray_protocol::grid::Square;
+use fray_protocol::ids::{CombatantId, Side};
+use fray_protocol::{Command, ErrorCode, GameEvent};
+
+fn encounter(ruleset: &str) -> Encounter {
+    let (name, text) = crate::rules::builtin_encounters(ruleset)[0];
+    crate::rules::load_encounter(name, text).unwrap()
+}
+
+fn add(template: &str, square: Option<Square>) -> Command {
+    Command::AddCombatant {
+        template: template.into(),
+        square,
+    }
+}
+
+fn monster_template(enc: &Encounter) -> String {
+    enc.combatants
+        .iter()
+        .find(|c| c.side == Side::Monsters)
+        .map(|c| c.template.clone())
+        .unwrap()
+}
+
+/// The id and name a `combatant_added` among `events` gives.
+fn added(events: &[GameEvent]) -> (CombatantId, String) {
+    events
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::CombatantAdded {
+                combatant, name, ..
+            } => Some((combatant.clone(), name.clone())),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no combatant_added in {events:?}"))
+}
+
+#[test]
+fn an_orcus_reinforcement_is_refused_off_the_map_on_a_wall_and_on_a_creature_and_draws_nothing() {
+    let enc = encounter("orcus");
+    let mut e = new_engine(&enc, 4);
+    run(&mut e, &Command::StartBattle);
+    let template = monster_template(&enc);
+    let state = e.state();
+    let map = state.map.as_ref().expect("an Orcus encounter has a map");
+    let off = Square { x: map.width, y: 0 };
+    let r = refusal(&mut e, &add(&template, Some(off)));
+    assert_eq!(r.code, ErrorCode::InvalidArgument);
+    assert!(r.message.contains("off the map"), "{}", r.message);
+    let taken = state
+        .combatants
+        .iter()
+        .find_map(|c| c.grid.as_ref().map(|g| g.square))
+        .unwrap();
+    let r = refusal(&mut e, &add(&template, Some(taken)));
+    assert!(r.message.contains("is taken"), "{}", r.message);
+    if let Some(wall) = map.blocking.first().copied() {
+        let r = refusal(&mut e, &add(&template, Some(wall)));
+        assert!(r.message.contains("wall"), "{}", r.message);
+    }
+    let r = refusal(&mut e, &add(&template, None));
+    assert!(r.message.contains("needs a square"), "{}", r.message);
+}
+
+#[test]
+fn an_orcus_reinforcement_on_a_free_square_stands_there() {
+    let enc = encounter("orcus");
+    let mut e = new_engine(&enc, 4);
+    run(&mut e, &Command::StartBattle);
+    let template = monster_template(&enc);
+    let free = (0..12)
+        .flat_map(|y| (0..12).map(move |x| Square { x, y }))
+        .find(|s| e.check(&add(&template, Some(*s))).is_ok())
+        .expect("a free square");
+    let (id, _) = added(&run(&mut e, &add(&template, Some(free))));
+    let grid = e.state().combatant(&id).and_then(|c| c.grid.clone());
+    assert_eq!(grid.map(|g| g.square), Some(free));
+}
+
+#[test]
+fn a_removed_or_rewound_reinforcements_id_is_never_given_again_and_names_are_distinct() {
+    let enc = encounter("13th-age");
+    let mut e = new_engine(&enc, 7);
+    run(&mut e, &Command::StartBattle);
+    let template = monster_template(&enc);
+    let before = e.state();
+    let (first, first_name) = added(&run(&mut e, &add(&template, None)));
+    let names: Vec<String> = before.combatants.iter().map(|c| c.name.clone()).collect();
+    assert!(!names.contains(&first_name), "{first_name} in {names:?}");
+    run(
+        &mut e,
+        &Command::RemoveCombatant {
+            combatant: first.clone(),
+        },
+    );
+    let (second, second_name) = added(&run(&mut e, &add(&template, None)));
+    assert_ne!(second, first, "a removed reinforcement's id is not reused");
+    let now: Vec<String> = e
+        .state()
+        .combatants
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    assert_eq!(
+        now.iter().filter(|n| **n == second_name).count(),
+        1,
+        "{now:?}"
+    );
+    // A rewind to before both: the ids stay taken.
+    e.restore_state(&enc, &before).unwrap();
+    let (third, _) = added(&run(&mut e, &add(&template, None)));
+    assert!(third != first && third != second, "{third}");
+}
+
+#[test]
+fn a_session_restored_from_a_state_learns_the_ids_its_log_gave() {
+    let enc = encounter("13th-age");
+    let mut e = new_engine(&enc, 7);
+    run(&mut e, &Command::StartBattle);
+    let template = monster_template(&enc);
+    let (first, _) = added(&run(&mut e, &add(&template, None)));
+    run(
+        &mut e,
+        &Command::RemoveCombatant {
+            combatant: first.clone(),
+        },
+    );
+    let mut restored = crate::engine::Engine::restore(
+        &enc,
+        &e.state(),
+        crate::dice::SessionRng::from_seed(7),
+        secret(7),
+    )
+    .unwrap();
+    restored.note_added_ids([&first]);
+    let (next, _) = added(&run(&mut restored, &add(&template, None)));
+    assert_ne!(next, first);
+}
+
+#[test]
+fn a_session_reopened_from_a_snapshot_after_a_removal_gives_the_removed_id_to_no_one() {
+    use crate::session::{Session, SessionConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let config = SessionConfig {
+        snapshot_every: 1,
+        ..SessionConfig::default()
+    };
+    let mut s = crate::session::testing::session_in("13th-age", dir.path(), 7, config.clone());
+    let send = |s: &mut Session, c: &Command| -> Vec<GameEvent> {
+        let staged = s.stage("gm", s.tick() + 1, c).unwrap();
+        s.commit().unwrap();
+        staged.events.into_iter().map(|e| e.event).collect()
+    };
+    send(&mut s, &Command::StartBattle);
+    let template = s
+        .state()
+        .combatants
+        .iter()
+        .find(|c| c.side == Side::Monsters)
+        .map(|c| c.template.clone())
+        .unwrap();
+    let (first, _) = added(&send(&mut s, &add(&template, None)));
+    send(
+        &mut s,
+        &Command::RemoveCombatant {
+            combatant: first.clone(),
+        },
+    );
+    // A snapshot follows every commit here: the reopened session starts from one taken after
+    // the removal, whose state no longer names the removed reinforcement.
+    s.flush().unwrap();
+    drop(s);
+    let (mut reopened, _) =
+        Session::open(crate::log::FsStorage::open(dir.path()).unwrap(), config).unwrap();
+    let (next, _) = added(&send(&mut reopened, &add(&template, None)));
+    assert_ne!(next, first, "the removed reinforcement's id stays taken");
+}
