@@ -389,6 +389,7 @@ Old-School Essentials:
   fall WHO FEET             GM: 1d6 damage per 10' fallen
   bomb FLIER FT DICE T..    GM: a flier's bomb, 16+ on d20 per target
   bx-heal WHO DAYS          GM: 1d3 hit points per full day of rest
+  bx-cure WHO DICE SOURCE...  GM: magical healing (a potion or spell), never above the maximum
   distance dungeon|wilderness|water [surprised]   GM: the encounter distance
   condition WHO blind|paralyzed|unstable|exhausted|cover on|off   GM: set or clear it (cover:
                             complete cover, attacks at WHO are refused)
@@ -1432,6 +1433,16 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
             _ if verb == "fall" => Err("`fall WHO FEET` (GM)".to_owned()),
             _ => Err("`bx-heal WHO DAYS` (GM)".to_owned()),
+        },
+        "bx-cure" => match args {
+            [who, dice, source @ ..] if !source.is_empty() => {
+                Ok(Input::Game(Command::Bx(BxCommand::MagicalHealing {
+                    target: CombatantId::new(who.to_lowercase()),
+                    dice: (*dice).to_owned(),
+                    source: source.join(" "),
+                })))
+            }
+            _ => Err("`bx-cure WHO DICE SOURCE...` (GM: magical healing)".to_owned()),
         },
         "distance" => {
             use fray_protocol::ose::EncounterSetting;
@@ -2629,6 +2640,7 @@ mod tests {
             "bx-wind",
             "bx-gale 2",
             "bx-candle brakka 2",
+            "bx-cure brakka 1d6+1 potion of healing",
             "loot hesk goblin-1",
             "treasure hesk 10",
             "magic-item hesk 100 ring",

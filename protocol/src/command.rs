@@ -1465,6 +1465,18 @@ pub enum BxCommand {
         /// Its height in inches.
         inches: u32,
     },
+    /// GM (Old-School Essentials § Healing, Magical: "potions or spells … instantaneous"; Basic
+    /// Fantasy likewise): `dice` (an expression such as `1d6+1`, or a number) hit points at once,
+    /// in or out of an encounter, never above the maximum; refused for the dead (0 hp or less
+    /// is death). `source` names the potion or spell for the log (1–40 characters).
+    MagicalHealing {
+        /// Who is healed.
+        target: CombatantId,
+        /// The healing: a dice expression with no negative outcome, or a number.
+        dice: String,
+        /// The potion or spell.
+        source: String,
+    },
 }
 
 /// Orcus § Table – Typical Difficulty Classes: easy, moderate, hard.
@@ -1644,6 +1656,7 @@ impl Command {
             | Command::Bx(BxCommand::Fall { .. })
             | Command::Bx(BxCommand::Bomb { .. })
             | Command::Bx(BxCommand::NaturalHealing { .. })
+            | Command::Bx(BxCommand::MagicalHealing { .. })
             | Command::Bx(BxCommand::RollEncounterDistance { .. })
             | Command::Bx(BxCommand::OseCondition { .. })
             | Command::Bx(BxCommand::HireRetainer { .. })
@@ -1740,6 +1753,7 @@ impl Command {
             Command::Bx(BxCommand::Bomb { .. }) => "bomb",
             Command::Orcus(OrcusCommand::RiderChoices { .. }) => "rider_choices",
             Command::Bx(BxCommand::NaturalHealing { .. }) => "natural_healing",
+            Command::Bx(BxCommand::MagicalHealing { .. }) => "magical_healing",
             Command::Bx(BxCommand::RollEncounterDistance { .. }) => "roll_encounter_distance",
             Command::Bx(BxCommand::OseCondition { .. }) => "ose_condition",
             Command::Bx(BxCommand::HireRetainer { .. }) => "hire_retainer",

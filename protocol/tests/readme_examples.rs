@@ -76,7 +76,7 @@ fn five_torches_deep_table_examples_decode() {
 #[test]
 fn old_school_essentials_table_examples_decode() {
     let commands = table_examples("### Old-School Essentials commands");
-    assert_eq!(commands.len(), 26);
+    assert_eq!(commands.len(), 27);
     for json in commands {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

@@ -2016,6 +2016,22 @@ export type BxCommand =
          */
         inches: number;
       };
+    }
+  | {
+      magical_healing: {
+        /**
+         * The healing: a dice expression with no negative outcome, or a number.
+         */
+        dice: string;
+        /**
+         * The potion or spell.
+         */
+        source: string;
+        /**
+         * Who is healed.
+         */
+        target: CombatantId;
+      };
     };
 /**
  * Which side of the fight a combatant is on.

@@ -105,6 +105,11 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             damage,
             altitude,
         }) => super::bombing::bomb(d, s, attacker, targets, damage, *altitude),
+        Command::Bx(BxCommand::MagicalHealing {
+            target,
+            dice,
+            source,
+        }) => super::hazards::magical_healing(d, s, target, dice, source),
         Command::Bx(BxCommand::NaturalHealing { combatant, days }) => {
             super::hazards::natural_healing(d, s, combatant, *days)
         }

@@ -249,6 +249,51 @@ pub fn natural_healing(d: &mut Decider, s: &Sheets, who: &CombatantId, days: u32
 
 /// § Encounter Distance: dungeon 2d6 × 10 feet; wilderness and waterborne 4d6 × 10 yards, or
 /// 1d4 × 10 yards if either side is surprised (the dungeon's distance does not change).
+/// § Healing, Magical: "Healing may also occur through magic, such as potions or spells. This
+/// kind of healing is instantaneous" — at any time the session is open, up to the maximum; the
+/// dead (0 hp or less, § Death) are not healed.
+pub fn magical_healing(
+    d: &mut Decider,
+    s: &Sheets,
+    who: &CombatantId,
+    dice: &str,
+    source: &str,
+) -> R {
+    not_over(d)?;
+    sheet(s, who)?;
+    if source.trim().is_empty() || source.chars().count() > 40 {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "name the potion or spell (1-40 characters)",
+        ));
+    }
+    crate::rules::common::decide::damage_dice_ok(dice)?;
+    let Some(mut v) = d.overlay.vitals(d.field, who) else {
+        return Err(no(
+            ErrorCode::UnknownCombatant,
+            format!("no combatant '{who}'"),
+        ));
+    };
+    if v.status != LifeStatus::Conscious {
+        return Err(no(
+            ErrorCode::InvalidTarget,
+            format!("{} is dead: magic does not heal the dead", name(d, who)),
+        ));
+    }
+    let roll = d.roll(dice, &Placeholders::default())?;
+    let amount = roll.total.max(0).min((v.max - v.current).max(0));
+    v.current += amount;
+    d.overlay.set(who, v);
+    d.emit(GameEvent::Healed {
+        target: who.clone(),
+        roll: Some(roll),
+        amount,
+        recovery_used: false,
+        hp_after: Some(v.current),
+    });
+    Ok(())
+}
+
 pub fn encounter_distance(d: &mut Decider, setting: EncounterSetting, surprised: bool) -> R {
     not_over(d)?;
     let (dice, unit) = match (setting, surprised) {

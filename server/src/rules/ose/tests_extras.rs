@@ -215,6 +215,75 @@ fn falls_hurt_1d6_per_ten_feet_and_rest_heals_1d3_a_day_falling_healing() {
     assert_eq!(refuse(&mut e, &heal(1)), ErrorCode::BattleAlreadyStarted);
 }
 
+/// ose-adventuring.txt § Healing, Magical ("potions or spells … instantaneous"; "Magical healing
+/// and natural healing can be combined"), § Death (0 hp or less is death): magic heals at once,
+/// in an encounter too, never above the maximum, and never the dead.
+#[test]
+fn magical_healing_is_instant_capped_at_the_maximum_and_not_for_the_dead_healing() {
+    let mut e = new_engine(&arena(), 6);
+    run(
+        &mut e,
+        &Command::Bx(BxCommand::Fall {
+            combatant: cid("bram"),
+            feet: 40,
+        }),
+    );
+    let hurt = hp(&e, "bram");
+    assert!(hurt < 30);
+    let cure = |dice: &str| {
+        Command::Bx(BxCommand::MagicalHealing {
+            target: cid("bram"),
+            dice: dice.into(),
+            source: "potion of healing".into(),
+        })
+    };
+    run(&mut e, &Command::StartBattle);
+    let ev = run(&mut e, &cure("1d6+1"));
+    let Some(GameEvent::Healed {
+        roll: Some(r),
+        amount,
+        hp_after,
+        ..
+    }) = ev.first()
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!((r.dice.len(), r.modifier), (1, 1));
+    assert_eq!(*amount, r.total.min(30 - hurt));
+    assert_eq!(*hp_after, Some(hurt + amount));
+    // Never above the maximum.
+    let ev = run(&mut e, &cure("100"));
+    assert!(matches!(
+        ev.first(),
+        Some(GameEvent::Healed {
+            hp_after: Some(30),
+            ..
+        })
+    ));
+    assert_eq!(hp(&e, "bram"), 30);
+    // Bad dice and a nameless source are refused.
+    assert_eq!(refuse(&mut e, &cure("1d6-10")), ErrorCode::InvalidArgument);
+    let nameless = Command::Bx(BxCommand::MagicalHealing {
+        target: cid("bram"),
+        dice: "1d4".into(),
+        source: " ".into(),
+    });
+    assert_eq!(refuse(&mut e, &nameless), ErrorCode::InvalidArgument);
+    // The dead are not healed.
+    let mut dead = new_engine(&arena(), 6);
+    for _ in 0..20 {
+        if hp(&dead, "bram") <= 0 {
+            break;
+        }
+        let _ = dead.execute(&Command::Bx(BxCommand::Fall {
+            combatant: cid("bram"),
+            feet: 200,
+        }));
+    }
+    assert!(hp(&dead, "bram") <= 0, "bram fell to his death");
+    assert_eq!(refuse(&mut dead, &cure("2d8")), ErrorCode::InvalidTarget);
+}
+
 /// ose-adventuring.txt § Encounter Distance (dungeon 2d6 × 10 feet; wilderness and waterborne
 /// 4d6 × 10 yards, 1d4 × 10 yards if either side is surprised).
 #[test]
