@@ -221,6 +221,12 @@ pub fn natural_healing(d: &mut Decider, s: &Sheets, who: &CombatantId, days: u32
             ),
         ));
     }
+    heal_living(d, who, &format!("{days}d3"), "cannot rest")
+}
+
+/// Heals a living combatant by `dice`, up to its maximum (`healed`); `not_alive` ends the
+/// refusal for anyone else ("Odo cannot rest").
+fn heal_living(d: &mut Decider, who: &CombatantId, dice: &str, not_alive: &str) -> R {
     let Some(mut v) = d.overlay.vitals(d.field, who) else {
         return Err(no(
             ErrorCode::UnknownCombatant,
@@ -230,10 +236,10 @@ pub fn natural_healing(d: &mut Decider, s: &Sheets, who: &CombatantId, days: u32
     if v.status != LifeStatus::Conscious {
         return Err(no(
             ErrorCode::InvalidTarget,
-            format!("{} cannot rest", name(d, who)),
+            format!("{} {not_alive}", name(d, who)),
         ));
     }
-    let roll = d.roll(&format!("{days}d3"), &Placeholders::default())?;
+    let roll = d.roll(dice, &Placeholders::default())?;
     let amount = roll.total.max(0).min((v.max - v.current).max(0));
     v.current += amount;
     d.overlay.set(who, v);
@@ -247,8 +253,6 @@ pub fn natural_healing(d: &mut Decider, s: &Sheets, who: &CombatantId, days: u32
     Ok(())
 }
 
-/// § Encounter Distance: dungeon 2d6 × 10 feet; wilderness and waterborne 4d6 × 10 yards, or
-/// 1d4 × 10 yards if either side is surprised (the dungeon's distance does not change).
 /// § Healing, Magical: "Healing may also occur through magic, such as potions or spells. This
 /// kind of healing is instantaneous" — at any time the session is open, up to the maximum; the
 /// dead (0 hp or less, § Death) are not healed.
@@ -268,32 +272,11 @@ pub fn magical_healing(
         ));
     }
     crate::rules::common::decide::damage_dice_ok(dice)?;
-    let Some(mut v) = d.overlay.vitals(d.field, who) else {
-        return Err(no(
-            ErrorCode::UnknownCombatant,
-            format!("no combatant '{who}'"),
-        ));
-    };
-    if v.status != LifeStatus::Conscious {
-        return Err(no(
-            ErrorCode::InvalidTarget,
-            format!("{} is dead: magic does not heal the dead", name(d, who)),
-        ));
-    }
-    let roll = d.roll(dice, &Placeholders::default())?;
-    let amount = roll.total.max(0).min((v.max - v.current).max(0));
-    v.current += amount;
-    d.overlay.set(who, v);
-    d.emit(GameEvent::Healed {
-        target: who.clone(),
-        roll: Some(roll),
-        amount,
-        recovery_used: false,
-        hp_after: Some(v.current),
-    });
-    Ok(())
+    heal_living(d, who, dice, "is dead: magic does not heal the dead")
 }
 
+/// § Encounter Distance: dungeon 2d6 × 10 feet; wilderness and waterborne 4d6 × 10 yards, or
+/// 1d4 × 10 yards if either side is surprised (the dungeon's distance does not change).
 pub fn encounter_distance(d: &mut Decider, setting: EncounterSetting, surprised: bool) -> R {
     not_over(d)?;
     let (dice, unit) = match (setting, surprised) {
