@@ -374,6 +374,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             total,
             hidden_from,
             seen_by,
+            modifiers,
         }) => {
             let list = |ids: &[CombatantId]| {
                 if ids.is_empty() {
@@ -383,13 +384,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 }
             };
             format!(
-                "{} tries to hide: Stealth d20={} {bonus:+}{} = {total}; hidden from {}; seen by {}",
+                "{} tries to hide: Stealth d20={}{} = {total}; hidden from {}; seen by {}",
                 n(combatant),
                 roll.natural().unwrap_or(0),
-                if *penalty == 0 {
-                    String::new()
-                } else {
-                    format!(" {penalty:+}")
+                match (modifiers.is_empty(), *penalty) {
+                    (false, _) => terms_text(modifiers, bonus + penalty),
+                    (true, 0) => format!(" {bonus:+}"),
+                    (true, p) => format!(" {bonus:+} {p:+}"),
                 },
                 list(hidden_from),
                 list(seen_by)
@@ -416,10 +417,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             bonus,
             total,
             found,
+            modifiers,
         }) => format!(
-            "{} searches: Perception d20={} {bonus:+} = {total}; {}",
+            "{} searches: Perception d20={}{} = {total}; {}",
             n(combatant),
             roll.natural().unwrap_or(0),
+            terms_text(modifiers, *bonus),
             if found.is_empty() {
                 "finds no one".to_owned()
             } else {
@@ -780,11 +783,12 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             total,
             dc,
             success,
+            modifiers,
         }) => format!(
-            "Morale for {}: {} {} = {total} vs DC {dc} — {}",
+            "Morale for {}: {}{} = {total} vs DC {dc} — {}",
             roster.names_of(combatants),
             d20_text(roll),
-            signed(*bonus),
+            terms_text(modifiers, *bonus),
             if *success { "they stand" } else { "they break" }
         ),
         GameEvent::LeftBattle { combatant, how } => format!(
@@ -912,14 +916,15 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             modifier,
             total,
             reaction,
+            modifiers,
         }) => format!(
-            "Reaction roll{}: {} {} = {total} — {}",
+            "Reaction roll{}: {}{} = {total} — {}",
             speaker
                 .as_ref()
                 .map(|s| format!(" ({} speaks)", n(s)))
                 .unwrap_or_default(),
             roll_text(roll),
-            signed(*modifier),
+            terms_text(modifiers, *modifier),
             match reaction {
                 fray_protocol::ose::Reaction::Hostile => "hostile, attacks",
                 fray_protocol::ose::Reaction::Unfriendly => "unfriendly, may attack",
@@ -1136,11 +1141,13 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             total,
             result,
             loyalty,
+            modifiers,
         }) => format!(
-            "{} asks {} to serve: 2d6={}{modifier:+} = {total} — {}",
+            "{} asks {} to serve: 2d6={}{} = {total} — {}",
             n(employer),
             n(retainer),
             roll.total,
+            terms_text(modifiers, *modifier),
             match (result, loyalty) {
                 (_, Some(l)) => format!("accepted (loyalty {l})"),
                 (fray_protocol::bf::Hiring::TryAgain, _) => "try again with a better offer".into(),

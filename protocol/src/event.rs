@@ -1294,6 +1294,11 @@ pub enum OrcusEvent {
         hidden_from: Vec<CombatantId>,
         /// The enemies that sense it and still see it.
         seen_by: Vec<CombatantId>,
+        /// The terms of the Stealth bonus and the movement penalty, named (`protocol/README.md`, "Modifiers"): they sum to `bonus` + `penalty`.
+        /// Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+        #[serde(default, with = "crate::format::since_2")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
+        modifiers: Vec<crate::roll::Modifier>,
     },
     /// Orcus § Stealth: `by` no longer lose track of `combatant` (removed from its
     /// `grid.hidden_from`).
@@ -1318,6 +1323,11 @@ pub enum OrcusEvent {
         total: i32,
         /// The hidden creatures it found.
         found: Vec<CombatantId>,
+        /// The terms of the Perception bonus, named (`protocol/README.md`, "Modifiers"): they sum to `bonus`.
+        /// Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+        #[serde(default, with = "crate::format::since_2")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
+        modifiers: Vec<crate::roll::Modifier>,
     },
 }
 
@@ -1366,6 +1376,11 @@ pub enum FiveTorchesEvent {
         dc: i32,
         /// They stand and fight.
         success: bool,
+        /// The terms of the morale bonus, named (`protocol/README.md`, "Modifiers"): they sum to `bonus`.
+        /// Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+        #[serde(default, with = "crate::format::since_2")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
+        modifiers: Vec<crate::roll::Modifier>,
     },
     /// Five Torches Deep § Retreat: a PC spends its whole turn retreating; the GM rules next.
     RetreatStarted {
@@ -1578,6 +1593,11 @@ pub enum BxEvent {
         total: i32,
         /// The result.
         reaction: crate::ose::Reaction,
+        /// The terms of the modifier, named (`protocol/README.md`, "Modifiers"): they sum to `modifier`.
+        /// Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+        #[serde(default, with = "crate::format::since_2")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
+        modifiers: Vec<crate::roll::Modifier>,
     },
     /// Old-School Essentials § Combat, Initiative: each acting side's d6 this round (rerolled on
     /// a tie under the `reroll` option, so a side may appear more than once) and the order of
@@ -1695,6 +1715,11 @@ pub enum BxEvent {
         result: crate::bf::Hiring,
         /// Hired: the retainer's loyalty.
         loyalty: Option<i32>,
+        /// The terms of the modifier, named (`protocol/README.md`, "Modifiers"): they sum to `modifier`.
+        /// Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+        #[serde(default, with = "crate::format::since_2")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
+        modifiers: Vec<crate::roll::Modifier>,
     },
     /// Basic Fantasy § Retainers, Loyalty: a loyalty check (2d6 ≤ loyalty holds).
     LoyaltyChecked {
@@ -2026,7 +2051,12 @@ impl GameEvent {
             | GameEvent::DamageRolled { modifiers, .. }
             | GameEvent::SaveRolled { modifiers, .. }
             | GameEvent::CheckRolled { modifiers, .. }
-            | GameEvent::InitiativeRolled { modifiers, .. } => Some(modifiers),
+            | GameEvent::InitiativeRolled { modifiers, .. }
+            | GameEvent::Orcus(OrcusEvent::HideChecked { modifiers, .. })
+            | GameEvent::Orcus(OrcusEvent::Searched { modifiers, .. })
+            | GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { modifiers, .. })
+            | GameEvent::Bx(BxEvent::ReactionRolled { modifiers, .. })
+            | GameEvent::Bx(BxEvent::RetainerHireRolled { modifiers, .. }) => Some(modifiers),
             _ => None,
         }
     }
@@ -2038,7 +2068,12 @@ impl GameEvent {
         | GameEvent::DamageRolled { modifiers, .. }
         | GameEvent::SaveRolled { modifiers, .. }
         | GameEvent::CheckRolled { modifiers, .. }
-        | GameEvent::InitiativeRolled { modifiers, .. } = &mut self
+        | GameEvent::InitiativeRolled { modifiers, .. }
+        | GameEvent::Orcus(OrcusEvent::HideChecked { modifiers, .. })
+        | GameEvent::Orcus(OrcusEvent::Searched { modifiers, .. })
+        | GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { modifiers, .. })
+        | GameEvent::Bx(BxEvent::ReactionRolled { modifiers, .. })
+        | GameEvent::Bx(BxEvent::RetainerHireRolled { modifiers, .. }) = &mut self
         {
             modifiers.clear();
         }

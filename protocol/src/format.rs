@@ -14,7 +14,7 @@
 //! | format | adds |
 //! |---|---|
 //! | 1 | the namespaced protocol (the first frozen format) |
-//! | 2 | `modifiers` of `attack_rolled`, `damage_rolled`, `save_rolled`, `check_rolled` and `initiative_rolled`; the stat blocks' `bonus_terms`; Five Torches Deep sheets' `xp`, `magic_items` and `looted` |
+//! | 2 | `modifiers` of `attack_rolled`, `damage_rolled`, `save_rolled`, `check_rolled`, `initiative_rolled`, `hide_checked`, `searched`, `morale_checked`, `reaction_rolled` and `retainer_hire_rolled`; the stat blocks' `bonus_terms`; Five Torches Deep sheets' `xp`, `magic_items` and `looted` |
 
 use std::cell::Cell;
 

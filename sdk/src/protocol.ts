@@ -3948,6 +3948,11 @@ export type OrcusEvent =
          */
         hidden_from: CombatantId[];
         /**
+         * The terms of the Stealth bonus and the movement penalty, named (`protocol/README.md`, "Modifiers"): they sum to `bonus` + `penalty`.
+         * Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+         */
+        modifiers: Modifier[];
+        /**
          * −5 after moving 3 or more squares, −10 after a run, else 0.
          */
         penalty: number;
@@ -3995,6 +4000,11 @@ export type OrcusEvent =
          * The hidden creatures it found.
          */
         found: CombatantId[];
+        /**
+         * The terms of the Perception bonus, named (`protocol/README.md`, "Modifiers"): they sum to `bonus`.
+         * Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+         */
+        modifiers: Modifier[];
         /**
          * The d20.
          */
@@ -4071,6 +4081,11 @@ export type FiveTorchesEvent =
          * Difficulty (11).
          */
         dc: number;
+        /**
+         * The terms of the morale bonus, named (`protocol/README.md`, "Modifiers"): they sum to `bonus`.
+         * Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+         */
+        modifiers: Modifier[];
         /**
          * The d20 (two with advantage or disadvantage).
          */
@@ -4501,6 +4516,11 @@ export type BxEvent =
          */
         modifier: number;
         /**
+         * The terms of the modifier, named (`protocol/README.md`, "Modifiers"): they sum to `modifier`.
+         * Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+         */
+        modifiers: Modifier[];
+        /**
          * The result.
          */
         reaction: Reaction;
@@ -4697,6 +4717,11 @@ export type BxEvent =
          * CHA bonus + the GM's adjustment − the region's penalty.
          */
         modifier: number;
+        /**
+         * The terms of the modifier, named (`protocol/README.md`, "Modifiers"): they sum to `modifier`.
+         * Empty in logs of record format 1 (`protocol/README.md`, "The session's log").
+         */
+        modifiers: Modifier[];
         /**
          * The table's result.
          */

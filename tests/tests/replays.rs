@@ -71,6 +71,15 @@ fn every_roll_of_every_replay_lists_modifiers_that_sum_to_its_bonus() -> Result<
                 GameEvent::InitiativeRolled { bonus, .. } => ("initiative", *bonus),
                 GameEvent::SaveRolled { roll, .. } => ("save", roll.modifier),
                 GameEvent::DamageRolled { roll, .. } => ("damage", roll.modifier),
+                GameEvent::Orcus(OrcusEvent::HideChecked { bonus, penalty, .. }) => {
+                    ("hide", bonus + penalty)
+                }
+                GameEvent::Orcus(OrcusEvent::Searched { bonus, .. }) => ("search", *bonus),
+                GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { bonus, .. }) => {
+                    ("morale", *bonus)
+                }
+                GameEvent::Bx(BxEvent::ReactionRolled { modifier, .. }) => ("reaction", *modifier),
+                GameEvent::Bx(BxEvent::RetainerHireRolled { modifier, .. }) => ("hire", *modifier),
                 _ => continue,
             };
             let modifiers = e.event.modifiers().unwrap_or_default();

@@ -1276,13 +1276,17 @@ fn morale(
         let lit = rules::light_advantage(light_at(d, s, lead), sh.darksight, Lit::Morale);
         let adv = advantage(&sh, &[circumstances, lit]);
         let (roll, natural) = d20(d, adv)?;
-        let bonus = rules::ability_mod(sh.abilities.wis)
-            + if sh.morale_proficient {
-                sh.proficiency
-            } else {
-                0
-            }
-            + sh.morale_bonus;
+        let terms = ability_term(&sh, Ability::Wis)
+            .with(
+                "proficiency",
+                if sh.morale_proficient {
+                    sh.proficiency
+                } else {
+                    0
+                },
+            )
+            .with("morale bonus", sh.morale_bonus);
+        let bonus = terms.total();
         let total = as_i32(natural) + bonus;
         let success = rules::check_succeeds(total, rules::MORALE_DC);
         d.emit(GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked {
@@ -1292,6 +1296,7 @@ fn morale(
             total,
             dc: rules::MORALE_DC,
             success,
+            modifiers: terms.into_vec(),
         }));
         if !success {
             for c in unit {

@@ -235,6 +235,10 @@ fn stealth_check(
         total,
         hidden_from,
         seen_by,
+        modifiers: fray_protocol::roll::Modifiers::new()
+            .with("stealth", bonus)
+            .with("moved", penalty)
+            .into_vec(),
     }));
 }
 
@@ -320,6 +324,9 @@ pub(super) fn search(d: &mut Decider, b: &Board, actor: &CombatantId) -> R {
         bonus,
         total,
         found: found.clone(),
+        modifiers: fray_protocol::roll::Modifiers::new()
+            .with("perception", bonus)
+            .into_vec(),
     }));
     for h in found {
         d.emit(GameEvent::Orcus(OrcusEvent::Discovered {

@@ -402,6 +402,7 @@ fn reaction(d: &mut Decider, s: &Sheets, speaker: Option<&CombatantId>) -> R {
         modifier,
         total,
         reaction: tables::reaction(total),
+        modifiers: Modifiers::new().with("CHA", modifier).into_vec(),
     }));
     Ok(())
 }

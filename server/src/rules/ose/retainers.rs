@@ -117,7 +117,11 @@ pub fn hire(
         ));
     }
     let penalty = i32::from(s.battle().bf.hiring_penalty.contains(employer));
-    let modifier = ek.bf.cha_bonus + adjustment - penalty;
+    let terms = fray_protocol::roll::Modifiers::new()
+        .with("CHA", ek.bf.cha_bonus)
+        .with("situational", adjustment)
+        .with("earlier refusal (2 or less)", -penalty);
+    let modifier = terms.total();
     let loyalty_base = 7 + ek.bf.cha_bonus;
     let roll = d.roll("2d6", &Placeholders::default())?;
     let total = roll.total + modifier;
@@ -133,6 +137,7 @@ pub fn hire(
         total,
         result,
         loyalty,
+        modifiers: terms.into_vec(),
     }));
     Ok(())
 }
