@@ -2042,21 +2042,29 @@ pub enum DiscoveryReason {
     Revealed,
 }
 
+/// The events that carry a `modifiers` list (`protocol/README.md`, "Modifiers"), as one
+/// pattern binding the list to `$m`: the single place that names them.
+macro_rules! with_modifiers {
+    ($m:ident) => {
+        GameEvent::AttackRolled { modifiers: $m, .. }
+            | GameEvent::DamageRolled { modifiers: $m, .. }
+            | GameEvent::SaveRolled { modifiers: $m, .. }
+            | GameEvent::CheckRolled { modifiers: $m, .. }
+            | GameEvent::InitiativeRolled { modifiers: $m, .. }
+            | GameEvent::Orcus(OrcusEvent::HideChecked { modifiers: $m, .. })
+            | GameEvent::Orcus(OrcusEvent::Searched { modifiers: $m, .. })
+            | GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { modifiers: $m, .. })
+            | GameEvent::Bx(BxEvent::ReactionRolled { modifiers: $m, .. })
+            | GameEvent::Bx(BxEvent::RetainerHireRolled { modifiers: $m, .. })
+    };
+}
+
 impl GameEvent {
     /// The terms of this event's bonus (`protocol/README.md`, "Modifiers"), for the events that
-    /// carry them: attack, damage, save, check and initiative rolls.
+    /// carry them: attack, damage, save, check and initiative rolls, and the rulesets' checks.
     pub fn modifiers(&self) -> Option<&[crate::roll::Modifier]> {
         match self {
-            GameEvent::AttackRolled { modifiers, .. }
-            | GameEvent::DamageRolled { modifiers, .. }
-            | GameEvent::SaveRolled { modifiers, .. }
-            | GameEvent::CheckRolled { modifiers, .. }
-            | GameEvent::InitiativeRolled { modifiers, .. }
-            | GameEvent::Orcus(OrcusEvent::HideChecked { modifiers, .. })
-            | GameEvent::Orcus(OrcusEvent::Searched { modifiers, .. })
-            | GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { modifiers, .. })
-            | GameEvent::Bx(BxEvent::ReactionRolled { modifiers, .. })
-            | GameEvent::Bx(BxEvent::RetainerHireRolled { modifiers, .. }) => Some(modifiers),
+            with_modifiers!(m) => Some(m),
             _ => None,
         }
     }
@@ -2064,18 +2072,8 @@ impl GameEvent {
     /// This event as a record of format 1 holds it: without modifier lists (`crate::format`).
     /// `verify` compares re-decided events so with a log of that format.
     pub fn without_modifiers(mut self) -> GameEvent {
-        if let GameEvent::AttackRolled { modifiers, .. }
-        | GameEvent::DamageRolled { modifiers, .. }
-        | GameEvent::SaveRolled { modifiers, .. }
-        | GameEvent::CheckRolled { modifiers, .. }
-        | GameEvent::InitiativeRolled { modifiers, .. }
-        | GameEvent::Orcus(OrcusEvent::HideChecked { modifiers, .. })
-        | GameEvent::Orcus(OrcusEvent::Searched { modifiers, .. })
-        | GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { modifiers, .. })
-        | GameEvent::Bx(BxEvent::ReactionRolled { modifiers, .. })
-        | GameEvent::Bx(BxEvent::RetainerHireRolled { modifiers, .. }) = &mut self
-        {
-            modifiers.clear();
+        if let with_modifiers!(m) = &mut self {
+            m.clear();
         }
         self
     }

@@ -448,11 +448,8 @@ impl Session {
                     SessionRng::resume(state, stream, snap.rng_draws),
                     secret,
                 ) {
-                    Ok(mut engine) => (
-                        {
-                            engine.set_record_format(genesis.record_version);
-                            engine
-                        },
+                    Ok(engine) => (
+                        engine,
                         frame_seq,
                         snap.tick,
                         snap.last_seq,
@@ -463,6 +460,8 @@ impl Session {
                 },
                 None => (engine_for(&genesis)?, 1, 0, 0, 0, 0),
             };
+        // Its state hashes are the log's format's (a snapshot's engine starts at the newest).
+        engine.set_record_format(genesis.record_version);
         // Each tick's events follow its command: index the command's frame by the first event.
         let mut index = event_index::EventIndex::default();
         for (i, rec) in records.iter().enumerate() {

@@ -564,7 +564,8 @@ mod tests_more {
     use crate::rules::common::testing::*;
     use fray_protocol::state::SessionState;
 
-    fn encounter(ruleset: &str) -> Encounter {
+    /// The ruleset's first built-in encounter (`tests_reinforce` shares it).
+    pub(super) fn encounter(ruleset: &str) -> Encounter {
         let (name, text) = crate::rules::builtin_encounters(ruleset)[0];
         crate::rules::load_encounter(name, text).unwrap()
     }
@@ -613,14 +614,14 @@ mod tests_more {
             .any(|c| &c.id == id && c.side == Side::Heroes)
     }
 
-    fn add(template: &str, square: Option<fray_protocol::grid::Square>) -> Command {
+    pub(super) fn add(template: &str, square: Option<fray_protocol::grid::Square>) -> Command {
         Command::AddCombatant {
             template: template.into(),
             square,
         }
     }
 
-    fn monster_template(enc: &Encounter) -> String {
+    pub(super) fn monster_template(enc: &Encounter) -> String {
         enc.combatants
             .iter()
             .find(|c| c.side == Side::Monsters)

@@ -1,31 +1,11 @@
 //! The GM's reinforcements: where a grid ruleset lets one appear, and the ids and names they
 //! get (`add_combatant`, `rules/common/overrides.rs`).
 
-use crate::content::model::Encounter;
+use super::tests_more::{add, encounter, monster_template};
 use crate::rules::common::testing::*;
 use fray_protocol::grid::Square;
 use fray_protocol::ids::{CombatantId, Side};
 use fray_protocol::{Command, ErrorCode, GameEvent};
-
-fn encounter(ruleset: &str) -> Encounter {
-    let (name, text) = crate::rules::builtin_encounters(ruleset)[0];
-    crate::rules::load_encounter(name, text).unwrap()
-}
-
-fn add(template: &str, square: Option<Square>) -> Command {
-    Command::AddCombatant {
-        template: template.into(),
-        square,
-    }
-}
-
-fn monster_template(enc: &Encounter) -> String {
-    enc.combatants
-        .iter()
-        .find(|c| c.side == Side::Monsters)
-        .map(|c| c.template.clone())
-        .unwrap()
-}
 
 /// The id and name a `combatant_added` among `events` gives.
 fn added(events: &[GameEvent]) -> (CombatantId, String) {
