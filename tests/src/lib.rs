@@ -578,6 +578,13 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
                 events = Vec::new();
                 continue;
             }
+            // Several battles: the next one comes in and starts; its spoils are taken after it.
+            if dying.is_none() && helper.is_some() && state.battle < state.battles {
+                send(session, Command::NextBattle, &mut sent)?;
+                events = send(session, Command::StartBattle, &mut sent)?;
+                spoils_taken = false;
+                continue;
+            }
             let cmd = match (dying, helper, sent.len() % 3) {
                 (Some(target), Some(actor), 0 | 1) => Command::Stabilize { actor, target },
                 _ => Command::EndSession,

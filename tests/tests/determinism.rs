@@ -185,10 +185,33 @@ fn recovery_from_a_snapshot_equals_the_full_fold() -> Result<()> {
 #[test]
 fn a_session_of_several_battles_verifies_and_recovers_from_a_later_battles_snapshot() -> Result<()>
 {
+    several_battles_recover("13th-age", "goblin-gauntlet", 2, |s| {
+        play_in_process(s, 5000)
+    })
+}
+
+/// The same for Five Torches Deep's `[[battles]]` (three battles in the drowned crypt): its own
+/// components (sheets, the battle state) come back from a snapshot taken in a later battle.
+#[test]
+fn a_five_torches_deep_session_of_several_battles_recovers_from_a_later_battles_snapshot()
+-> Result<()> {
+    several_battles_recover("five-torches-deep", "drowned-crypt", 3, |s| {
+        fray_tests::play_ftd_in_process(s, 5000)
+    })
+}
+
+/// Plays `encounter` to its end with snapshots every 16 events, checks that it went through
+/// `battles` battles, verifies the log and reopens the session from its last snapshot.
+fn several_battles_recover(
+    ruleset: &str,
+    encounter: &str,
+    battles: u32,
+    play: impl Fn(&mut Session) -> Result<Vec<fray_protocol::Command>>,
+) -> Result<()> {
     let a = tempfile::tempdir()?;
-    let (name, text) = builtin_encounters("13th-age")
+    let (name, text) = builtin_encounters(ruleset)
         .iter()
-        .find(|(n, _)| *n == "goblin-gauntlet")
+        .find(|(n, _)| *n == encounter)
         .ok_or_else(|| anyhow!("no encounter"))?;
     let config = SessionConfig {
         snapshot_every: 16,
@@ -196,16 +219,16 @@ fn a_session_of_several_battles_verifies_and_recovers_from_a_later_battles_snaps
     };
     let mut s = Session::create_with(
         FsStorage::open(a.path())?,
-        SessionId("s-gauntlet".into()),
+        SessionId(format!("s-{encounter}")),
         load_encounter(name, text)?,
         secrets(5),
         false,
         config.clone(),
     )?;
-    let cmds = play_in_process(&mut s, 5000)?;
+    let cmds = play(&mut s)?;
     assert!(cmds.contains(&fray_protocol::Command::NextBattle));
     let state = s.state();
-    assert_eq!((state.battle, state.battles), (2, 2));
+    assert_eq!((state.battle, state.battles), (battles, battles));
     assert!(state.session_over && state.seed_revealed);
     let live_hash = s.state_hash();
     drop(s);

@@ -195,6 +195,62 @@ fn a_five_torches_deep_replay_exercises_treasure_experience_and_travel() -> Resu
     Ok(())
 }
 
+/// five-torches-deep-combat.txt, several battles in one session (`[[battles]]`, `next_battle`):
+/// the drowned crypt's golden plays three battles; each later battle's attackers are its own
+/// monsters or the heroes (the last battle's monsters are gone), and a PC who left one battle
+/// (§ Retreat: escaped or fled) takes turns in the next.
+#[test]
+fn a_five_torches_deep_replay_plays_three_battles_in_one_session() -> Result<()> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../replays/five-torches-deep/drowned-crypt-seed-1");
+    let fight = replay::read_log(&root)?;
+    let folded = replay::fold(&fight)?;
+    let heroes: BTreeSet<String> = folded
+        .state
+        .combatants
+        .iter()
+        .filter(|c| c.side == fray_protocol::Side::Heroes)
+        .map(|c| c.id.0.clone())
+        .collect();
+    let mut battle = 1;
+    let mut monsters: Option<BTreeSet<String>> = None;
+    let mut departed: BTreeSet<String> = BTreeSet::new();
+    let mut back_in_a_later_battle = false;
+    for e in &folded.events {
+        match &e.event {
+            GameEvent::NewBattle {
+                battle: b,
+                monsters: m,
+                ..
+            } => {
+                assert_eq!(*b, battle + 1, "battles come in order");
+                battle = *b;
+                monsters = Some(m.iter().map(|c| c.0.clone()).collect());
+            }
+            GameEvent::LeftBattle { combatant, .. } if heroes.contains(&combatant.0) => {
+                departed.insert(combatant.0.clone());
+            }
+            GameEvent::TurnStarted { combatant, .. } if battle > 1 => {
+                back_in_a_later_battle |= departed.contains(&combatant.0);
+            }
+            GameEvent::AttackRolled { attacker, .. } => {
+                if let Some(m) = &monsters {
+                    assert!(
+                        heroes.contains(&attacker.0) || m.contains(&attacker.0),
+                        "{attacker} attacks in battle {battle}, not one of its monsters"
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(battle, 3, "three battles");
+    assert!(folded.state.battles == 3 && folded.state.battle == 3);
+    assert!(!departed.is_empty(), "a PC left a battle");
+    assert!(back_in_a_later_battle, "and was back for a later one");
+    Ok(())
+}
+
 #[test]
 fn every_replay_folds_and_verifies() -> Result<()> {
     let fights = fights()?;

@@ -186,11 +186,13 @@ fn play(
 /// out in a travel turn, a load over STR), stealth won and lost, a readied attack taken out of
 /// turn, a retreat whose follower checks morale, a night's rest after it; on the toll road
 /// (a session that goes on after the fight) loot, a hoard, unearned coins, a magic item captured
-/// and sold, a day's walk and a boat trip.
+/// and sold, a day's walk and a boat trip; in the drowned crypt three battles one after another
+/// (PCs who escaped or fled one are back for the next).
 const FTD_FIGHTS: &[(&str, &str, u64)] = &[
     ("flooded-chapel-seed-11", "flooded-chapel", 11),
     ("flooded-chapel-seed-77", "flooded-chapel", 77),
     ("toll-road-seed-5", "toll-road", 5),
+    ("drowned-crypt-seed-1", "drowned-crypt", 1),
 ];
 
 fn play_ftd(
@@ -239,6 +241,7 @@ fn ftd_coverage(session: &Session) -> Result<BTreeSet<String>> {
                 ..
             } => "followers".into(),
             GameEvent::ReadiedActionTaken { .. } => "readied taken".into(),
+            GameEvent::NewBattle { battle, .. } => format!("battle {battle}"),
             _ => continue,
         };
         seen.insert(tag);

@@ -299,6 +299,7 @@ pub(crate) fn after_apply(world: &mut World, event: &GameEvent) {
                 f.kill_proposed = true;
             }
         }
+        GameEvent::NewBattle { .. } => new_battle(world),
         GameEvent::LeftBattle { combatant, how } => {
             with::<FtdSheet>(world, combatant, |s| s.0.departed = Some(*how));
             if let Some(f) = field(world)
@@ -308,5 +309,21 @@ pub(crate) fn after_apply(world: &mut World, event: &GameEvent) {
             }
         }
         _ => {}
+    }
+}
+
+/// A later battle begins (after the shared `enter_battle`): what lasted the last battle's scene
+/// ends — a PC who fled, surrendered or escaped is with the party again, stealth ends (the new
+/// foes are the GM's to place; an ambush is `start_battle`'s surprised list), no retreat waits
+/// and the first kill's morale check is the new battle's to propose.
+fn new_battle(world: &mut World) {
+    for_all::<FtdSheet>(world, |s| {
+        s.0.departed = None;
+        s.0.hidden = false;
+        s.0.fell_round = None;
+    });
+    if let Some(f) = field(world) {
+        f.retreat = None;
+        f.kill_proposed = false;
     }
 }

@@ -129,6 +129,7 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             Ok(())
         }
         Command::EndSession => end_session(d),
+        Command::NextBattle => next_battle(d),
         Command::FiveTorches(FiveTorchesCommand::SetLight { combatant, light }) => {
             set_light(d, combatant.as_ref(), *light)
         }
@@ -1461,6 +1462,33 @@ fn end_session(d: &mut Decider) -> R {
             Ok(())
         }
     }
+}
+
+/// Several battles in one session (an encounter's `[[battles]]`, with `[options] rests = true`):
+/// after a battle, once no PC lies incapacitated (§ Death & Injury: stabilized or dead) and a PC
+/// is up, the next battle's monsters come in (the shared `next_battle`); the heroes keep hit
+/// points, injuries, exhaustion, load, coins and experience, and time goes on as the GM says
+/// (travel turns, rests).
+fn next_battle(d: &mut Decider) -> R {
+    crate::rules::common::battles::after_battle(d)?;
+    aftermath_open(d)?;
+    if anyone_dying(d) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "an incapacitated PC is stabilized or dies first",
+        ));
+    }
+    let heroes = d.field.ids_of(Side::Heroes);
+    if !heroes
+        .iter()
+        .any(|h| d.status(h) == Some(LifeStatus::Conscious))
+    {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "no PC is alive to fight the next battle; end the session",
+        ));
+    }
+    crate::rules::common::battles::next_battle(d)
 }
 
 // --- load, light, the dungeon clock, rest, stealth (second increment) ------------------------

@@ -25,6 +25,10 @@ pub const ENCOUNTERS: &[(&str, &str)] = &[
         "toll-road",
         include_str!("../../../content/five-torches-deep/encounters/toll-road.toml"),
     ),
+    (
+        "drowned-crypt",
+        include_str!("../../../content/five-torches-deep/encounters/drowned-crypt.toml"),
+    ),
 ];
 
 /// The built-in party and bestiary.
@@ -65,6 +69,22 @@ pub struct FtdFile {
     /// Session options.
     #[serde(default)]
     pub options: FtdOptionsFile,
+    /// Later battles of the session (with `[options] rests = true`), in order; the GM brings
+    /// each in with `next_battle`.
+    #[serde(default)]
+    pub battles: Vec<FtdBattleFile>,
+}
+
+/// `[[battles]]` of a Five Torches Deep encounter: a later battle — new monsters against the
+/// same heroes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FtdBattleFile {
+    /// Title (`Battle N` unless given).
+    pub title: Option<String>,
+    /// Monster groups coming in.
+    #[serde(default)]
+    pub monsters: Vec<GroupFile>,
 }
 
 /// `[options]` of a Five Torches Deep encounter.
@@ -592,32 +612,33 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     if enc.monsters.is_empty() {
         return Err(ctx.err("monsters", "an encounter needs at least one monster group"));
     }
+    // Monster ids number on per template through the session's battles, so every id is
+    // unique in the session.
     let mut numbered: BTreeMap<String, u32> = BTreeMap::new();
-    for (i, g) in enc.monsters.iter().enumerate() {
-        let (file, m) = monsters.get(&g.template).ok_or_else(|| {
-            ctx.err(
-                format!("monsters[{i}].template"),
-                format!("no monster template '{}'", g.template),
-            )
-        })?;
-        if !(1..=20).contains(&g.count) {
-            return Err(ctx.err(
-                format!("monsters[{i}].count"),
-                format!("{} is outside 1..=20", g.count),
-            ));
+    combatants.extend(monster_groups(
+        &ctx,
+        &monsters,
+        &enc.monsters,
+        "monsters",
+        &mut numbered,
+    )?);
+    crate::content::later_battles_allowed(&ctx, enc.battles.len(), enc.options.rests)?;
+    let mut battles = Vec::new();
+    for (b, battle) in enc.battles.iter().enumerate() {
+        let field = format!("battles[{b}].monsters");
+        if battle.monsters.is_empty() {
+            return Err(ctx.err(field, "a battle needs at least one monster group"));
         }
-        let mctx = Ctx { file };
-        template_ok(&mctx, m)?;
-        let start = numbered.entry(g.template.clone()).or_insert(0);
-        for _ in 0..g.count {
-            *start += 1;
-            let k = *start;
-            combatants.push(m.resolve(
-                &mctx,
-                CombatantId::new(format!("{}-{k}", g.template)),
-                format!("{} {k}", m.name),
-            )?);
-        }
+        let mut ms = monster_groups(&ctx, &monsters, &battle.monsters, &field, &mut numbered)?;
+        ms.sort_by(|a, b| a.id.cmp(&b.id));
+        battles.push(crate::content::model::BattleSpec {
+            title: battle
+                .title
+                .clone()
+                .unwrap_or_else(|| format!("Battle {}", b + 2)),
+            monsters: ms,
+            placements: Vec::new(),
+        });
     }
     for (i, c) in combatants.iter().enumerate() {
         if let Some(f) = c.ftd.as_ref().and_then(|k| k.follows.as_ref())
@@ -658,8 +679,46 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
             ..Default::default()
         },
         map: None,
-        battles: Vec::new(),
+        battles,
     })
+}
+
+/// The monsters of `groups` (`field` names them in errors), numbered on per template from
+/// `numbered` (which they advance).
+fn monster_groups(
+    ctx: &Ctx,
+    templates: &BTreeMap<String, (String, MonsterFile)>,
+    groups: &[GroupFile],
+    field: &str,
+    numbered: &mut BTreeMap<String, u32>,
+) -> Result<Vec<CombatantSpec>, ContentError> {
+    let mut out = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        let (file, m) = templates.get(&g.template).ok_or_else(|| {
+            ctx.err(
+                format!("{field}[{i}].template"),
+                format!("no monster template '{}'", g.template),
+            )
+        })?;
+        if !(1..=20).contains(&g.count) {
+            return Err(ctx.err(
+                format!("{field}[{i}].count"),
+                format!("{} is outside 1..=20", g.count),
+            ));
+        }
+        let mctx = Ctx { file };
+        template_ok(&mctx, m)?;
+        let first = numbered.get(&g.template).copied().unwrap_or(0);
+        for k in first + 1..=first + g.count {
+            out.push(m.resolve(
+                &mctx,
+                CombatantId::new(format!("{}-{k}", g.template)),
+                format!("{} {k}", m.name),
+            )?);
+        }
+        numbered.insert(g.template.clone(), first + g.count);
+    }
+    Ok(out)
 }
 
 /// Every built-in template and hero resolves (used by tests and docs).

@@ -36,6 +36,8 @@ pub(crate) mod world;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_battles;
+#[cfg(test)]
 mod tests_chase;
 #[cfg(test)]
 mod tests_clock;

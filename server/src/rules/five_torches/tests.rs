@@ -16,7 +16,12 @@ use fray_protocol::{FiveTorchesCommand, FiveTorchesEvent};
 /// Three heroes and three monsters with known numbers. `hero_ac` and `monster_ac` force hits or
 /// misses; `club` is the goons' damage.
 pub(super) fn arena(hero_ac: i32, monster_ac: i32, club: &str) -> Encounter {
-    let text = format!(
+    load_encounter("arena.toml", &arena_toml(hero_ac, monster_ac, club)).unwrap()
+}
+
+/// The TOML text of [`arena`], for tests that add to it.
+pub(super) fn arena_toml(hero_ac: i32, monster_ac: i32, club: &str) -> String {
+    format!(
         r#"
 ruleset = "five-torches-deep"
 heroes = ["ada", "bram", "cleo"]
@@ -108,8 +113,7 @@ kind = "ranged"
 bonus = 3
 damage = "1d4"
 "#
-    );
-    load_encounter("arena.toml", &text).unwrap()
+    )
 }
 
 pub(super) fn started(enc: &Encounter, seed: u64) -> Engine {
