@@ -78,9 +78,7 @@ fn rules_section(e: &Entry) -> &'static [&'static str] {
         "attack" | "ko" | "end" | "start" | "state" | "menu" | "help" | "quit" => ALL,
         "move" => &[THIRTEENTH_AGE, FIVE_TORCHES],
         "stabilize" | "end-session" | "next-battle" => &[THIRTEENTH_AGE, ORCUS, FIVE_TORCHES],
-        "ready" | "rally" | "letgo" | "temp" | "rest" | "healup" | "oa" => {
-            &[THIRTEENTH_AGE, ORCUS]
-        }
+        "ready" | "rally" | "letgo" | "temp" | "rest" | "healup" | "oa" => &[THIRTEENTH_AGE, ORCUS],
         _ => &[THIRTEENTH_AGE],
     }
 }

@@ -390,6 +390,9 @@ Old-School Essentials:
   bomb FLIER FT DICE T..    GM: a flier's bomb, 16+ on d20 per target
   bx-heal WHO DAYS          GM: 1d3 hit points per full day of rest
   bx-cure WHO DICE SOURCE...  GM: magical healing (a potion or spell), never above the maximum
+  bx-voyage SAIL ROW [navigator] [coastal] [tacking] [unfed=A,B] [nowater=A,B]
+                            GM (Basic Fantasy): a day on the water, SAIL and ROW the
+                            vessel's miles per 12-hour day (0 for none); the wind is rolled
   distance dungeon|wilderness|water [surprised]   GM: the encounter distance
   condition WHO blind|paralyzed|unstable|exhausted|cover on|off   GM: set or clear it (cover:
                             complete cover, attacks at WHO are refused)
@@ -1444,6 +1447,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
             _ => Err("`bx-cure WHO DICE SOURCE...` (GM: magical healing)".to_owned()),
         },
+        "bx-voyage" => bf_voyage(args),
         "distance" => {
             use fray_protocol::ose::EncounterSetting;
             let usage = "`distance dungeon|wilderness|water [surprised]` (GM)";
@@ -2064,6 +2068,44 @@ fn ids(list: &str) -> Vec<CombatantId> {
         .collect()
 }
 
+/// `bx-voyage SAIL ROW [navigator] [coastal] [tacking] [unfed=A,B] [nowater=A,B]` (Basic
+/// Fantasy's `sail`).
+fn bf_voyage(args: &[&str]) -> Result<Input, String> {
+    const USAGE: &str = "`bx-voyage SAIL ROW [navigator] [coastal] [tacking] [unfed=A,B] [nowater=A,B]` (GM; SAIL, ROW: miles per 12-hour day, 0 for none)";
+    let [sail, row, rest @ ..] = args else {
+        return Err(USAGE.into());
+    };
+    let (Ok(sailing_miles), Ok(rowing_miles)) = (sail.parse::<u32>(), row.parse::<u32>()) else {
+        return Err(format!("SAIL and ROW are miles per day; {USAGE}"));
+    };
+    let (mut navigator, mut stops_at_night, mut against_wind) = (false, false, false);
+    let (mut unfed, mut no_water) = (Vec::new(), Vec::new());
+    for w in rest {
+        let w = w.to_lowercase();
+        if let Some(v) = w.strip_prefix("unfed=") {
+            unfed = ids(v);
+        } else if let Some(v) = w.strip_prefix("nowater=") {
+            no_water = ids(v);
+        } else {
+            match w.as_str() {
+                "navigator" => navigator = true,
+                "coastal" => stops_at_night = true,
+                "tacking" => against_wind = true,
+                other => return Err(format!("`{other}`: {USAGE}")),
+            }
+        }
+    }
+    Ok(Input::Game(Command::Bx(BxCommand::Sail {
+        sailing_miles,
+        rowing_miles,
+        navigator,
+        stops_at_night,
+        against_wind,
+        unfed,
+        no_water,
+    })))
+}
+
 /// `bx-sail RATE sea|coast|river|swamp [downstream|upstream] [navigator] [unfed=A,B]
 /// [nowater=A,B] [leader=X]`: a day on the water (`pass_day` `march` `water`, OSE § Waterborne
 /// Adventuring, Travel on the Water).
@@ -2641,6 +2683,7 @@ mod tests {
             "bx-gale 2",
             "bx-candle brakka 2",
             "bx-cure brakka 1d6+1 potion of healing",
+            "bx-voyage 30 0 navigator",
             "loot hesk goblin-1",
             "treasure hesk 10",
             "magic-item hesk 100 ring",

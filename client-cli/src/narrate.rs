@@ -1539,6 +1539,23 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "the pursuers keep coming"
             }
         ),
+        GameEvent::Bx(BxEvent::Sailed {
+            under,
+            multiplier: (n, den),
+            hours,
+            miles,
+            ..
+        }) => match under {
+            fray_protocol::bf::Propulsion::Sail => {
+                format!("Under sail (wind ×{n}/{den}) for {hours} hours: {miles} miles")
+            }
+            fray_protocol::bf::Propulsion::Oars => {
+                format!("By oar for {hours} hours: {miles} miles")
+            }
+            fray_protocol::bf::Propulsion::Adrift => {
+                "The ship lies becalmed: no miles today".into()
+            }
+        },
         GameEvent::Bx(BxEvent::GaleDamageRolled { hours, total, .. }) => format!(
             "The gale batters the ship: {total} damage over {hours} hour{}",
             if *hours == 1 { "" } else { "s" }

@@ -211,6 +211,19 @@ impl WindConditions {
     }
 }
 
+/// Basic Fantasy § Waterborne Travel: how a vessel went on a day (`sailed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Propulsion {
+    /// Under sail, with the wind's multiplier.
+    Sail,
+    /// By oar, at the rowing rate (the wind does not matter).
+    Oars,
+    /// Neither: becalmed (or tacking in a wind that allows none) with no oars.
+    Adrift,
+}
+
 /// A retainer in the session (hired with `hire_retainer`, or `retainer_of` in the content).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

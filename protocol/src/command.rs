@@ -1477,6 +1477,33 @@ pub enum BxCommand {
         /// The potion or spell.
         source: String,
     },
+    /// GM (Basic Fantasy § Waterborne Travel, `basic-fantasy` sessions): a day on the water.
+    /// The day's wind is rolled (`wind_rolled`); the vessel's miles per 12-hour day (the Vehicles
+    /// table, not in the text: the GM's or the content's numbers) under sail times the wind's
+    /// sailing multiplier (tacking's when `against_wind`), doubled when a `navigator` is aboard
+    /// and the ship does not stop at night (`stops_at_night`: a coastal vessel, or one with
+    /// less than its minimum crew); by oar its rowing miles; the farther of the two (event
+    /// `sailed`). A gale under sail rolls its 2d8 per hour sailed (`gale_damage_rolled`). Then
+    /// the day passes as `pass_day` with `march` `water` (food and water by `unfed` and
+    /// `no_water`).
+    Sail {
+        /// The vessel's miles per 12-hour day under sail (0: no sails), at most 1000.
+        sailing_miles: u32,
+        /// Its miles per 12-hour day by oar (0: no oars), at most 1000.
+        rowing_miles: u32,
+        /// A qualified navigator is aboard.
+        navigator: bool,
+        /// The ship stops each night (along a coast, or with less than its minimum crew).
+        stops_at_night: bool,
+        /// Sailing against the wind (tacking).
+        against_wind: bool,
+        /// Characters without a day's food.
+        #[serde(default)]
+        unfed: Vec<CombatantId>,
+        /// Characters without a day's water.
+        #[serde(default)]
+        no_water: Vec<CombatantId>,
+    },
 }
 
 /// Orcus § Table – Typical Difficulty Classes: easy, moderate, hard.
@@ -1657,6 +1684,7 @@ impl Command {
             | Command::Bx(BxCommand::Bomb { .. })
             | Command::Bx(BxCommand::NaturalHealing { .. })
             | Command::Bx(BxCommand::MagicalHealing { .. })
+            | Command::Bx(BxCommand::Sail { .. })
             | Command::Bx(BxCommand::RollEncounterDistance { .. })
             | Command::Bx(BxCommand::OseCondition { .. })
             | Command::Bx(BxCommand::HireRetainer { .. })
@@ -1754,6 +1782,7 @@ impl Command {
             Command::Orcus(OrcusCommand::RiderChoices { .. }) => "rider_choices",
             Command::Bx(BxCommand::NaturalHealing { .. }) => "natural_healing",
             Command::Bx(BxCommand::MagicalHealing { .. }) => "magical_healing",
+            Command::Bx(BxCommand::Sail { .. }) => "sail",
             Command::Bx(BxCommand::RollEncounterDistance { .. }) => "roll_encounter_distance",
             Command::Bx(BxCommand::OseCondition { .. }) => "ose_condition",
             Command::Bx(BxCommand::HireRetainer { .. }) => "hire_retainer",

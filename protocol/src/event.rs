@@ -2025,6 +2025,24 @@ pub enum BxEvent {
         /// Forced open (bent).
         success: bool,
     },
+    /// Basic Fantasy § Waterborne Travel (`sail`): a day on the water after the day's wind
+    /// (`wind_rolled` just before): under sail the vessel goes its sailing miles times the wind's
+    /// multiplier (tacking's when `against_wind`), doubled for a sailed ship that sails through
+    /// the night (24 hours: a navigator aboard, not stopping at night); by oar its rowing miles
+    /// in the 12-hour day; it goes the farther of the two. A `day_passed` (`march` `water`)
+    /// follows.
+    Sailed {
+        /// The day's wind conditions.
+        conditions: crate::bf::WindConditions,
+        /// How the vessel went.
+        under: crate::bf::Propulsion,
+        /// The wind's multiplier applied (numerator, denominator); 1/1 by oar or adrift.
+        multiplier: (u32, u32),
+        /// Hours under way: 24 through the night under sail, else 12 (0 adrift).
+        hours: u32,
+        /// Miles covered (rounded down).
+        miles: u32,
+    },
 }
 
 /// Why a hidden creature was discovered (Orcus § Stealth).

@@ -99,12 +99,12 @@ fn event_table_examples_decode() {
 #[test]
 fn basic_fantasy_table_examples_decode() {
     let commands = table_examples("### Basic Fantasy commands");
-    assert_eq!(commands.len(), 9);
+    assert_eq!(commands.len(), 10);
     for json in commands {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
     let events = table_examples("### Basic Fantasy events");
-    assert_eq!(events.len(), 10);
+    assert_eq!(events.len(), 11);
     for json in events {
         serde_json::from_str::<GameEvent>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

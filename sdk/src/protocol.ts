@@ -2032,6 +2032,38 @@ export type BxCommand =
          */
         target: CombatantId;
       };
+    }
+  | {
+      sail: {
+        /**
+         * Sailing against the wind (tacking).
+         */
+        against_wind: boolean;
+        /**
+         * A qualified navigator is aboard.
+         */
+        navigator: boolean;
+        /**
+         * Characters without a day's water.
+         */
+        no_water?: CombatantId[];
+        /**
+         * Its miles per 12-hour day by oar (0: no oars), at most 1000.
+         */
+        rowing_miles: number;
+        /**
+         * The vessel's miles per 12-hour day under sail (0: no sails), at most 1000.
+         */
+        sailing_miles: number;
+        /**
+         * The ship stops each night (along a coast, or with less than its minimum crew).
+         */
+        stops_at_night: boolean;
+        /**
+         * Characters without a day's food.
+         */
+        unfed?: CombatantId[];
+      };
     };
 /**
  * Which side of the fight a combatant is on.
@@ -5254,6 +5286,33 @@ export type BxEvent =
          */
         success: boolean;
       };
+    }
+  | {
+      sailed: {
+        /**
+         * The day's wind conditions.
+         */
+        conditions: WindConditions;
+        /**
+         * Hours under way: 24 through the night under sail, else 12 (0 adrift).
+         */
+        hours: number;
+        /**
+         * Miles covered (rounded down).
+         */
+        miles: number;
+        /**
+         * The wind's multiplier applied (numerator, denominator); 1/1 by oar or adrift.
+         *
+         * @minItems 2
+         * @maxItems 2
+         */
+        multiplier: [number, number];
+        /**
+         * How the vessel went.
+         */
+        under: Propulsion;
+      };
     };
 /**
  * § Monster Reaction Roll: the results of 2d6 (+ the speaker's CHA modifier).
@@ -5323,6 +5382,10 @@ export type OseWind =
   | "high_wind"
   | "near_gale"
   | "gale";
+/**
+ * Basic Fantasy § Waterborne Travel: how a vessel went on a day (`sailed`).
+ */
+export type Propulsion = "sail" | "oars" | "adrift";
 /**
  * A seat at the table: the GM or a player (by the seat's name).
  */

@@ -64,6 +64,7 @@ pub fn apply(world: &mut World, event: &BxEvent) {
         | E::TimedEffectEnded { .. }
         | E::DayPassed { .. }
         | E::WindRolled { .. }
+        | E::Sailed { .. }
         | E::EvasionAttempted { .. }
         | E::PursuitStarted { .. }
         | E::PursuitRoundPassed { .. }

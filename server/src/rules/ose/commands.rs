@@ -159,8 +159,26 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             unfed,
             no_water,
             leader.as_ref(),
-            water.as_ref(),
+            super::travel::WaterWay::Ose(water.as_ref()),
         ),
+        Command::Bx(BxCommand::Sail {
+            sailing_miles,
+            rowing_miles,
+            navigator,
+            stops_at_night,
+            against_wind,
+            unfed,
+            no_water,
+        }) => {
+            let v = super::travel::Voyage {
+                sailing_miles: *sailing_miles,
+                rowing_miles: *rowing_miles,
+                navigator: *navigator,
+                stops_at_night: *stops_at_night,
+                against_wind: *against_wind,
+            };
+            super::travel::sail(d, s, &v, unfed, no_water)
+        }
         Command::Bx(BxCommand::SetEncumbrance {
             combatant,
             armor,

@@ -961,3 +961,168 @@ fn retainer_of_names_a_character_of_the_encounter_retainers() {
     let err = load_encounter("r.toml", &text).unwrap_err().to_string();
     assert!(err.contains("retainer_of"), "{err}");
 }
+
+fn sail(sailing_miles: u32, rowing_miles: u32, navigator: bool, coastal: bool) -> Command {
+    Command::Bx(BxCommand::Sail {
+        sailing_miles,
+        rowing_miles,
+        navigator,
+        stops_at_night: coastal,
+        against_wind: false,
+        unfed: Vec::new(),
+        no_water: vec![cid("bram")],
+    })
+}
+
+/// basic-fantasy-adventures.txt § Waterborne Travel: "based on a 12 hour day of travel";
+/// "sailed ships may travel 24 hours per day (if a qualified navigator is aboard) … twice the
+/// normal distance … in addition to the multiplier"; not a ship that "stops each night";
+/// tacking uses the table's second column; "Becalmed: … Oared ships may move at the given
+/// rowing movement rate".
+#[test]
+fn a_day_under_sail_is_the_wind_times_twelve_or_twenty_four_hours_waterborne_travel() {
+    use super::travel::{Voyage, voyage_day};
+    use fray_protocol::bf::{Propulsion as P, WindConditions as W};
+    let ship = |navigator, stops_at_night, against_wind| Voyage {
+        sailing_miles: 72,
+        rowing_miles: 0,
+        navigator,
+        stops_at_night,
+        against_wind,
+    };
+    assert_eq!(
+        voyage_day(&ship(false, false, false), W::AverageWinds),
+        (P::Sail, (1, 1), 12, 72)
+    );
+    assert_eq!(
+        voyage_day(&ship(true, false, false), W::AverageWinds),
+        (P::Sail, (1, 1), 24, 144)
+    );
+    assert_eq!(
+        voyage_day(&ship(true, true, false), W::AverageWinds),
+        (P::Sail, (1, 1), 12, 72)
+    );
+    assert_eq!(
+        voyage_day(&ship(true, false, false), W::StrongWinds),
+        (P::Sail, (4, 3), 24, 192)
+    );
+    assert_eq!(
+        voyage_day(&ship(false, false, true), W::StrongWinds),
+        (P::Sail, (2, 3), 12, 48)
+    );
+    assert_eq!(
+        voyage_day(&ship(false, false, false), W::LightBreeze),
+        (P::Sail, (1, 2), 12, 36)
+    );
+    // Very strong winds and gales: no tacking.
+    assert_eq!(
+        voyage_day(&ship(false, false, true), W::Gale),
+        (P::Adrift, (0, 1), 0, 0)
+    );
+    assert_eq!(
+        voyage_day(&ship(false, false, false), W::Becalmed),
+        (P::Adrift, (0, 1), 0, 0)
+    );
+    // A galley rows when the sail would go less far.
+    let galley = Voyage {
+        sailing_miles: 72,
+        rowing_miles: 18,
+        ..ship(false, false, false)
+    };
+    assert_eq!(voyage_day(&galley, W::Becalmed), (P::Oars, (1, 1), 12, 18));
+    assert_eq!(
+        voyage_day(&galley, W::VeryLightBreeze),
+        (P::Sail, (1, 3), 12, 24)
+    );
+}
+
+/// basic-fantasy-adventures.txt § Waterborne Travel through the engine: `sail` rolls the day's
+/// wind, sails (`sailed`, its miles from the rolled conditions), rolls a gale's 2d8 per hour
+/// under sail, and the day passes on the water (`day_passed` `march` `water`, thirst as on
+/// land); refused in an encounter, with no miles, or above 1000.
+#[test]
+fn sail_rolls_the_wind_and_passes_a_day_on_the_water_waterborne_travel() {
+    use super::travel::{Voyage, voyage_day};
+    let enc = party();
+    let mut seen_gale = false;
+    for seed in 0..200 {
+        let mut e = new_engine(&enc, seed);
+        let ev = run(&mut e, &sail(40, 0, true, false));
+        let conditions = ev
+            .iter()
+            .find_map(|x| match x {
+                GameEvent::Bx(BxEvent::WindRolled { conditions, .. }) => Some(*conditions),
+                _ => None,
+            })
+            .expect("the wind");
+        let want = voyage_day(
+            &Voyage {
+                sailing_miles: 40,
+                rowing_miles: 0,
+                navigator: true,
+                stops_at_night: false,
+                against_wind: false,
+            },
+            conditions,
+        );
+        let sailed = ev
+            .iter()
+            .find_map(|x| match x {
+                GameEvent::Bx(BxEvent::Sailed {
+                    under,
+                    multiplier,
+                    hours,
+                    miles,
+                    ..
+                }) => Some((*under, *multiplier, *hours, *miles)),
+                _ => None,
+            })
+            .expect("sailed");
+        assert_eq!(sailed, want);
+        let gale = ev.iter().find_map(|x| match x {
+            GameEvent::Bx(BxEvent::GaleDamageRolled { hours, rolls, .. }) => {
+                Some((*hours, rolls.len()))
+            }
+            _ => None,
+        });
+        if conditions == fray_protocol::bf::WindConditions::Gale {
+            seen_gale = true;
+            assert_eq!(gale, Some((24, 24)), "2d8 per hour sailed");
+        } else {
+            assert_eq!(gale, None);
+        }
+        assert!(ev.iter().any(|x| matches!(
+            x,
+            GameEvent::Bx(BxEvent::DayPassed { day: 1, march: March::Water, miles, .. })
+                if *miles == want.3
+        )));
+        assert!(
+            ev.iter().any(|x| matches!(
+                x,
+                GameEvent::Damaged { target, cause: DamageCause::Hazard { purpose, .. }, .. }
+                    if target == &cid("bram") && purpose == "thirst"
+            )),
+            "no water aboard: 1d4"
+        );
+        assert!(
+            !ev.iter()
+                .any(|x| matches!(x, GameEvent::SecretRolled { .. })),
+            "no check for becoming lost at sea"
+        );
+    }
+    assert!(seen_gale, "a gale (97–00) among 200 seeds");
+    let mut e = new_engine(&enc, 1);
+    assert_eq!(
+        refuse(&mut e, &sail(0, 0, false, false)),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        refuse(&mut e, &sail(1001, 0, false, false)),
+        ErrorCode::InvalidArgument
+    );
+    run(&mut e, &Command::StartBattle);
+    assert_eq!(
+        refuse(&mut e, &sail(40, 0, false, false)),
+        ErrorCode::BattleAlreadyStarted
+    );
+}

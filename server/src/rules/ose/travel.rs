@@ -62,6 +62,26 @@ fn party_list(d: &Decider, s: &Sheets, list: &[CombatantId], what: &str) -> R {
     Ok(())
 }
 
+/// How a day of `pass_day` goes on the water, if it does.
+pub enum WaterWay<'a> {
+    /// Old-School Essentials § Travel on the Water: the command's `water` (none on land).
+    Ose(Option<&'a fray_protocol::ose::WaterDay>),
+    /// Basic Fantasy § Waterborne Travel: `sail`'s miles.
+    Voyage(u32),
+}
+
+/// Days pass outside an encounter, before the session is over.
+fn day_open(d: &Decider) -> R {
+    match d.field.battle.phase {
+        Phase::Setup => Ok(()),
+        Phase::Running => Err(no(
+            ErrorCode::BattleAlreadyStarted,
+            "an encounter is being fought: days pass outside it",
+        )),
+        Phase::Ended => Err(no(ErrorCode::BattleOver, "the session is over")),
+    }
+}
+
 /// `pass_day`, between encounters.
 #[allow(clippy::too_many_arguments)]
 pub fn pass_day(
@@ -72,20 +92,17 @@ pub fn pass_day(
     unfed: &[CombatantId],
     no_water: &[CombatantId],
     leader: Option<&CombatantId>,
-    water: Option<&fray_protocol::ose::WaterDay>,
+    way: WaterWay,
 ) -> R {
-    match d.field.battle.phase {
-        Phase::Setup => {}
-        Phase::Running => {
-            return Err(no(
-                ErrorCode::BattleAlreadyStarted,
-                "an encounter is being fought: days pass outside it",
-            ));
-        }
-        Phase::Ended => return Err(no(ErrorCode::BattleOver, "the session is over")),
-    }
+    day_open(d)?;
     let ose = super::wilderness::is_ose(d);
-    super::water_travel::check(ose, march, water)?;
+    let (water, voyage) = match way {
+        WaterWay::Ose(w) => (w, None),
+        WaterWay::Voyage(miles) => (None, Some(miles)),
+    };
+    if voyage.is_none() {
+        super::water_travel::check(ose, march, water)?;
+    }
     if ose {
         super::wilderness::check_rest_owed(s, march)?;
     }
@@ -177,10 +194,11 @@ pub fn pass_day(
         march,
         terrain,
         rate: water.map_or(rate, |w| i32::try_from(w.rate / 3).unwrap_or(0)),
-        miles: match water {
-            Some(w) => super::water_travel::miles(w, current.as_ref()),
-            None if ose => super::wilderness::day_miles(rate, march, terrain),
-            None => day_miles(rate, march, terrain),
+        miles: match (water, voyage) {
+            (Some(w), _) => super::water_travel::miles(w, current.as_ref()),
+            (None, Some(miles)) => miles,
+            (None, None) if ose => super::wilderness::day_miles(rate, march, terrain),
+            (None, None) => day_miles(rate, march, terrain),
         },
         fed,
         watered,
@@ -216,6 +234,10 @@ pub fn pass_day(
     }
     if let Some(w) = water {
         return super::water_travel::checks(d, w, leader);
+    }
+    if voyage.is_some() {
+        // At sea the navigator keeps the course: § Becoming Lost is the wilderness's.
+        return Ok(());
     }
     if ose {
         super::wilderness::lost_check(d, march, terrain, leader)?;
@@ -268,6 +290,12 @@ pub fn roll_wind(d: &mut Decider, s: &Sheets) -> R {
     if d.field.battle.phase == Phase::Ended {
         return Err(no(ErrorCode::BattleOver, "the session is over"));
     }
+    bf_wind(d);
+    Ok(())
+}
+
+/// Basic Fantasy's wind: the d12 direction and the d% conditions (`wind_rolled`).
+fn bf_wind(d: &mut Decider) -> fray_protocol::bf::WindConditions {
     let direction_roll = crate::dice::notation::roll_die(d.rng, 12);
     let conditions_roll = crate::dice::notation::roll_die(d.rng, 100);
     let conditions =
@@ -283,7 +311,104 @@ pub fn roll_wind(d: &mut Decider, s: &Sheets) -> R {
         sailing,
         tacking,
     }));
-    Ok(())
+    conditions
+}
+
+/// A vessel's day on the water (Basic Fantasy § Waterborne Travel), as the `sail` command gives
+/// it.
+#[derive(Debug, Clone, Copy)]
+pub struct Voyage {
+    /// Miles per 12-hour day under sail (0: no sails).
+    pub sailing_miles: u32,
+    /// Miles per 12-hour day by oar (0: no oars).
+    pub rowing_miles: u32,
+    /// A qualified navigator is aboard.
+    pub navigator: bool,
+    /// The ship stops each night.
+    pub stops_at_night: bool,
+    /// Sailing against the wind (tacking).
+    pub against_wind: bool,
+}
+
+/// § Waterborne Travel: how far the vessel goes in `conditions` — (how, multiplier, hours,
+/// miles). "Travel distances are based on a 12 hour day"; "sailed ships may travel 24 hours per
+/// day (if a qualified navigator is aboard) … twice the normal distance … in addition to the
+/// multiplier", not when it "stops each night"; becalmed, "Oared ships may move at the given
+/// rowing movement rate". The vessel goes the farther of sail and oar (*interpretation*: the
+/// text gives no rule for a ship with both).
+pub fn voyage_day(
+    v: &Voyage,
+    conditions: fray_protocol::bf::WindConditions,
+) -> (fray_protocol::bf::Propulsion, (u32, u32), u32, u32) {
+    use fray_protocol::bf::Propulsion;
+    let (sailing, tacking) = conditions.multipliers();
+    let (n, den) = if v.against_wind { tacking } else { sailing };
+    let night = v.navigator && !v.stops_at_night;
+    let (hours, doubled) = if night { (24, 2) } else { (12, 1) };
+    let sail = v.sailing_miles.saturating_mul(n).saturating_mul(doubled) / den.max(1);
+    if v.sailing_miles > 0 && sail > 0 && sail >= v.rowing_miles {
+        (Propulsion::Sail, (n, den), hours, sail)
+    } else if v.rowing_miles > 0 {
+        (Propulsion::Oars, (1, 1), 12, v.rowing_miles)
+    } else {
+        (Propulsion::Adrift, (n, den), 0, 0)
+    }
+}
+
+/// `sail` (GM, `basic-fantasy` sessions): the day's wind, the vessel's miles ([`voyage_day`]),
+/// a gale's 2d8 per hour under sail, then the day passes (`pass_day` with `march` `water`).
+pub fn sail(
+    d: &mut Decider,
+    s: &Sheets,
+    v: &Voyage,
+    unfed: &[CombatantId],
+    no_water: &[CombatantId],
+) -> R {
+    if super::wilderness::is_ose(d) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "an `ose` session's day on the water is `pass_day` with `march` `water` (§ Travel on the Water)",
+        ));
+    }
+    day_open(d)?;
+    party_list(d, s, unfed, "unfed")?;
+    party_list(d, s, no_water, "no_water")?;
+    if v.sailing_miles > 1000 || v.rowing_miles > 1000 {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "a vessel's miles per day are at most 1000",
+        ));
+    }
+    if v.sailing_miles == 0 && v.rowing_miles == 0 {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "a vessel needs sailing or rowing miles per day",
+        ));
+    }
+    let conditions = bf_wind(d);
+    let (under, multiplier, hours, miles) = voyage_day(v, conditions);
+    d.emit(GameEvent::Bx(BxEvent::Sailed {
+        conditions,
+        under,
+        multiplier,
+        hours,
+        miles,
+    }));
+    if conditions == fray_protocol::bf::WindConditions::Gale
+        && under == fray_protocol::bf::Propulsion::Sail
+    {
+        gale_damage(d, hours)?;
+    }
+    pass_day(
+        d,
+        s,
+        March::Water,
+        Terrain::Clear,
+        unfed,
+        no_water,
+        None,
+        WaterWay::Voyage(miles),
+    )
 }
 
 /// § Waterborne Travel, Gale: "ships exposed to a gale may be damaged or sunk; apply 2d8 points
