@@ -394,8 +394,10 @@ Old-School Essentials:
                             GM (Basic Fantasy): a day on the water, SAIL and ROW the
                             vessel's miles per 12-hour day (0 for none); the wind is rolled
   distance dungeon|wilderness|water [surprised]   GM: the encounter distance
-  condition WHO blind|paralyzed|unstable|exhausted|cover on|off   GM: set or clear it (cover:
-                            complete cover, attacks at WHO are refused)
+  condition WHO blind|paralyzed|unstable|exhausted|cover|swimming on|off   GM: set or clear
+                            it (cover: complete cover, attacks at WHO are refused;
+                            swimming: half movement)
+  drown WHO CHANCE          GM: a d% against the referee's chance of drowning (1-99)
   evade dungeon|water FLEE PURSUE | evade wilderness FLEE PURSUE N_FLEE N_PURSUE [surprised|surprising] [±PCT]   GM: an evasion attempt (rates in feet)
   behind WEAPON TARGET      a melee attack from behind (the shield does not count)
   bx-hire WHO CANDIDATE [ADJ]  GM: Basic Fantasy hiring roll for a retainer
@@ -1448,6 +1450,16 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             _ => Err("`bx-cure WHO DICE SOURCE...` (GM: magical healing)".to_owned()),
         },
         "bx-voyage" => bf_voyage(args),
+        "drown" => match args {
+            [who, chance] => match chance.trim_end_matches('%').parse::<u32>() {
+                Ok(chance) => Ok(Input::Game(Command::Bx(BxCommand::DrowningCheck {
+                    combatant: CombatantId::new(who.to_lowercase()),
+                    chance,
+                }))),
+                Err(_) => Err(format!("`{chance}` is not a percent chance; `drown WHO CHANCE` (GM)")),
+            },
+            _ => Err("`drown WHO CHANCE` (GM: the referee's chance of drowning, 1-99)".to_owned()),
+        },
         "distance" => {
             use fray_protocol::ose::EncounterSetting;
             let usage = "`distance dungeon|wilderness|water [surprised]` (GM)";
@@ -1508,7 +1520,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         }
         "condition" => {
             use fray_protocol::ose::OseCondition;
-            let usage = "`condition WHO blind|paralyzed|unstable|exhausted|cover on|off` (GM; cover: complete cover)";
+            let usage = "`condition WHO blind|paralyzed|unstable|exhausted|cover|swimming on|off` (GM; cover: complete cover)";
             let [who, c, on] = args else {
                 return Err(usage.to_owned());
             };
@@ -1518,6 +1530,7 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 "unstable" => OseCondition::Unstable,
                 "exhausted" => OseCondition::Exhausted,
                 "cover" | "complete-cover" | "complete_cover" => OseCondition::CompleteCover,
+                "swimming" | "swim" => OseCondition::Swimming,
                 _ => return Err(usage.to_owned()),
             };
             let on = match on.to_lowercase().as_str() {
@@ -2684,6 +2697,8 @@ mod tests {
             "bx-candle brakka 2",
             "bx-cure brakka 1d6+1 potion of healing",
             "bx-voyage 30 0 navigator",
+            "drown brakka 10",
+            "condition brakka swimming on",
             "loot hesk goblin-1",
             "treasure hesk 10",
             "magic-item hesk 100 ring",

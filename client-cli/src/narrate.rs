@@ -1539,6 +1539,17 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 "the pursuers keep coming"
             }
         ),
+        GameEvent::Bx(BxEvent::DrowningRolled {
+            combatant,
+            chance,
+            roll,
+            drowned,
+        }) => format!(
+            "{} fights the water (drowns on {chance}% or less): d% {} — {}",
+            n(combatant),
+            roll.total,
+            if *drowned { "drowns" } else { "keeps afloat" }
+        ),
         GameEvent::Bx(BxEvent::Sailed {
             under,
             multiplier: (n, den),

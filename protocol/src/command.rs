@@ -1504,6 +1504,16 @@ pub enum BxCommand {
         #[serde(default)]
         no_water: Vec<CombatantId>,
     },
+    /// GM (Old-School Essentials § Drowning: "the chance of drowning … judged by the referee"):
+    /// a d% for `combatant` against the referee's `chance` (1..=99 percent); at or under it the
+    /// character drowns (`drowning_rolled`, then `slain`).
+    DrowningCheck {
+        /// Who risks drowning.
+        combatant: CombatantId,
+        /// The referee's chance of drowning, in percent (the text's examples: 99 in rough
+        /// waters in heavy armor with a heavy load, 10 in light armor with a light load).
+        chance: u32,
+    },
 }
 
 /// Orcus § Table – Typical Difficulty Classes: easy, moderate, hard.
@@ -1685,6 +1695,7 @@ impl Command {
             | Command::Bx(BxCommand::NaturalHealing { .. })
             | Command::Bx(BxCommand::MagicalHealing { .. })
             | Command::Bx(BxCommand::Sail { .. })
+            | Command::Bx(BxCommand::DrowningCheck { .. })
             | Command::Bx(BxCommand::RollEncounterDistance { .. })
             | Command::Bx(BxCommand::OseCondition { .. })
             | Command::Bx(BxCommand::HireRetainer { .. })
@@ -1783,6 +1794,7 @@ impl Command {
             Command::Bx(BxCommand::NaturalHealing { .. }) => "natural_healing",
             Command::Bx(BxCommand::MagicalHealing { .. }) => "magical_healing",
             Command::Bx(BxCommand::Sail { .. }) => "sail",
+            Command::Bx(BxCommand::DrowningCheck { .. }) => "drowning_check",
             Command::Bx(BxCommand::RollEncounterDistance { .. }) => "roll_encounter_distance",
             Command::Bx(BxCommand::OseCondition { .. }) => "ose_condition",
             Command::Bx(BxCommand::HireRetainer { .. }) => "hire_retainer",

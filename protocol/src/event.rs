@@ -2043,6 +2043,18 @@ pub enum BxEvent {
         /// Miles covered (rounded down).
         miles: u32,
     },
+    /// Old-School Essentials § Drowning (`drowning_check`): the d% against the referee's
+    /// chance; `drowned` at or under it (a `slain` follows).
+    DrowningRolled {
+        /// Who.
+        combatant: CombatantId,
+        /// The referee's chance, in percent.
+        chance: u32,
+        /// The d%.
+        roll: Roll,
+        /// Drowned.
+        drowned: bool,
+    },
 }
 
 /// Why a hidden creature was discovered (Orcus § Stealth).

@@ -602,6 +602,9 @@ pub enum OseCondition {
     /// § Targets Behind Cover, Complete cover: "The target cannot be hit" (attacks at it are
     /// refused while the GM keeps it set).
     CompleteCover,
+    /// § Swimming: "Characters move at half their normal movement rate when swimming" (its
+    /// encounter movement per round is halved while the GM keeps it set).
+    Swimming,
 }
 
 /// Surprise at a wilderness encounter, seen from the fleeing side (§ Evasion and Pursuit, In the

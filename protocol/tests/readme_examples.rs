@@ -76,12 +76,12 @@ fn five_torches_deep_table_examples_decode() {
 #[test]
 fn old_school_essentials_table_examples_decode() {
     let commands = table_examples("### Old-School Essentials commands");
-    assert_eq!(commands.len(), 27);
+    assert_eq!(commands.len(), 28);
     for json in commands {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
     let events = table_examples("### Old-School Essentials events");
-    assert_eq!(events.len(), 29);
+    assert_eq!(events.len(), 30);
     for json in events {
         serde_json::from_str::<GameEvent>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

@@ -2064,6 +2064,19 @@ export type BxCommand =
          */
         unfed?: CombatantId[];
       };
+    }
+  | {
+      drowning_check: {
+        /**
+         * The referee's chance of drowning, in percent (the text's examples: 99 in rough
+         * waters in heavy armor with a heavy load, 10 in light armor with a light load).
+         */
+        chance: number;
+        /**
+         * Who risks drowning.
+         */
+        combatant: CombatantId;
+      };
     };
 /**
  * Which side of the fight a combatant is on.
@@ -2120,7 +2133,8 @@ export type EncounterSetting = "dungeon" | "wilderness" | "waterborne";
 /**
  * A combatant's condition (§ Other Combat Issues; § Evasion and Pursuit, Running).
  */
-export type OseCondition = "blind" | "paralyzed" | "unstable" | "exhausted" | "complete_cover";
+export type OseCondition =
+  "blind" | "paralyzed" | "unstable" | "exhausted" | "complete_cover" | "swimming";
 /**
  * How the party spends a day (§ Overland Travel; § Traveling by Air).
  */
@@ -5312,6 +5326,26 @@ export type BxEvent =
          * How the vessel went.
          */
         under: Propulsion;
+      };
+    }
+  | {
+      drowning_rolled: {
+        /**
+         * The referee's chance, in percent.
+         */
+        chance: number;
+        /**
+         * Who.
+         */
+        combatant: CombatantId;
+        /**
+         * Drowned.
+         */
+        drowned: boolean;
+        /**
+         * The d%.
+         */
+        roll: Roll;
       };
     };
 /**

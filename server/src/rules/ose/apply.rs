@@ -65,6 +65,7 @@ pub fn apply(world: &mut World, event: &BxEvent) {
         | E::DayPassed { .. }
         | E::WindRolled { .. }
         | E::Sailed { .. }
+        | E::DrowningRolled { .. }
         | E::EvasionAttempted { .. }
         | E::PursuitStarted { .. }
         | E::PursuitRoundPassed { .. }

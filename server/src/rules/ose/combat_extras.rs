@@ -95,12 +95,13 @@ pub fn gm_override(
 }
 
 /// The conditions of `GM_CONDITIONS`, in its order.
-const ALL: [OseCondition; 5] = [
+const ALL: [OseCondition; 6] = [
     OseCondition::Blind,
     OseCondition::Paralyzed,
     OseCondition::Unstable,
     OseCondition::Exhausted,
     OseCondition::CompleteCover,
+    OseCondition::Swimming,
 ];
 
 /// § Unarmed Attacks: "1d2 damage, modified by STR", handled as melee — the attack id

@@ -161,6 +161,9 @@ pub fn decide(d: &mut Decider, s: &Sheets, cmd: &Command) -> R {
             leader.as_ref(),
             super::travel::WaterWay::Ose(water.as_ref()),
         ),
+        Command::Bx(BxCommand::DrowningCheck { combatant, chance }) => {
+            super::hazards::drowning(d, s, combatant, *chance)
+        }
         Command::Bx(BxCommand::Sail {
             sailing_miles,
             rowing_miles,

@@ -275,6 +275,32 @@ pub fn magical_healing(
     heal_living(d, who, dice, "is dead: magic does not heal the dead")
 }
 
+/// § Drowning: "The circumstances in which drowning is a risk — as well as the chance of
+/// drowning — are judged by the referee": a d% against the GM's `chance` (1..=99); at or under
+/// it the character drowns (slain, with the morale checks a death brings).
+pub fn drowning(d: &mut Decider, s: &Sheets, who: &CombatantId, chance: u32) -> R {
+    not_over(d)?;
+    in_fight(d, s, who)?;
+    if !(1..=99).contains(&chance) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            "the chance of drowning is 1 to 99 percent (§ Drowning: the referee's)",
+        ));
+    }
+    let roll = crate::dice::notation::roll_die(d.rng, 100);
+    let drowned = roll.natural().unwrap_or(100) <= chance;
+    d.emit(GameEvent::Bx(BxEvent::DrowningRolled {
+        combatant: who.clone(),
+        chance,
+        roll,
+        drowned,
+    }));
+    if drowned {
+        super::commands::slay(d, s, who);
+    }
+    Ok(())
+}
+
 /// § Encounter Distance: dungeon 2d6 × 10 feet; wilderness and waterborne 4d6 × 10 yards, or
 /// 1d4 × 10 yards if either side is surprised (the dungeon's distance does not change).
 pub fn encounter_distance(d: &mut Decider, setting: EncounterSetting, surprised: bool) -> R {

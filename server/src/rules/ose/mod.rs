@@ -27,6 +27,7 @@ pub const GM_CONDITIONS: &[&str] = &[
     "unstable",
     "exhausted",
     "complete_cover",
+    "swimming",
 ];
 
 pub mod actions;

@@ -222,7 +222,11 @@ pub fn move_cmd(d: &mut Decider, s: &Sheets, actor: &CombatantId, feet: u32) -> 
         ));
     }
     super::encumbrance::may_move(d, s, actor, kit)?;
-    let rate = encounter_rate(s, actor, kit);
+    let mut rate = encounter_rate(s, actor, kit);
+    // § Swimming: "Characters move at half their normal movement rate when swimming".
+    if sh.conditions.contains(&OseCondition::Swimming) {
+        rate /= 2;
+    }
     let allowed = match kind {
         // § In Melee, Fighting withdrawal: "up to half their encounter movement rate".
         OseMoveKind::Withdrawal => rate / 2,

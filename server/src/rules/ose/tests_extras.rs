@@ -475,3 +475,56 @@ fn each_combatant_rolls_d6_plus_dex_individual_initiative() {
     let total = |who: &str| rolls.iter().find(|r| r.0 == who).unwrap().2;
     assert!(order[..4].windows(2).all(|w| total(&w[0]) >= total(&w[1])));
 }
+
+fn drown(who: &str, chance: u32) -> Command {
+    Command::Bx(BxCommand::DrowningCheck {
+        combatant: cid(who),
+        chance,
+    })
+}
+
+/// ose-adventuring.txt § Drowning ("the chance of drowning — are judged by the referee"; the
+/// examples 99% and 10%): the GM's chance against a d%; at or under it the character drowns
+/// (`slain`); a chance outside 1..=99 or a character already out is refused.
+#[test]
+fn the_referees_chance_of_drowning_against_a_d100_drowning() {
+    let enc = super::tests::arena_with("", 5, 9);
+    let (mut drowned, mut afloat) = (0, 0);
+    for seed in 0..60 {
+        let mut e = new_engine(&enc, seed);
+        let ev = run(&mut e, &drown("ada", 50));
+        let Some((roll, went_down)) = ev.iter().find_map(|x| match x {
+            GameEvent::Bx(BxEvent::DrowningRolled {
+                combatant,
+                chance: 50,
+                roll,
+                drowned,
+            }) if combatant == &cid("ada") => Some((roll.natural().unwrap(), *drowned)),
+            _ => None,
+        }) else {
+            panic!("{ev:?}")
+        };
+        assert!((1..=100).contains(&roll));
+        assert_eq!(went_down, roll <= 50, "at or under the chance drowns");
+        let slain = ev
+            .iter()
+            .any(|x| matches!(x, GameEvent::Slain { combatant } if combatant == &cid("ada")));
+        assert_eq!(slain, went_down);
+        if went_down {
+            drowned += 1;
+            assert_eq!(refuse(&mut e, &drown("ada", 50)), ErrorCode::InvalidTarget);
+        } else {
+            afloat += 1;
+        }
+    }
+    assert!(
+        drowned > 0 && afloat > 0,
+        "{drowned} drowned, {afloat} afloat"
+    );
+    let mut e = new_engine(&enc, 1);
+    assert_eq!(refuse(&mut e, &drown("ada", 0)), ErrorCode::InvalidArgument);
+    assert_eq!(
+        refuse(&mut e, &drown("ada", 100)),
+        ErrorCode::InvalidArgument
+    );
+}

@@ -451,3 +451,43 @@ fn no_missile_attack_while_in_melee_missile_attacks() {
     assert!(ev.iter().any(|x| matches!(x,
         GameEvent::AttackRolled { attacker, .. } if attacker.as_str() == "ada")));
 }
+
+fn swimming(who: &str, on: bool) -> Command {
+    Command::Bx(BxCommand::OseCondition {
+        combatant: cid(who),
+        condition: fray_protocol::ose::OseCondition::Swimming,
+        on,
+    })
+}
+
+/// ose-adventuring.txt § Swimming ("Characters move at half their normal movement rate when
+/// swimming"): while the GM keeps Ada `swimming` her 40′ encounter rate is 20′ (a fighting
+/// withdrawal half of that); out of the water she has her 40′ again.
+#[test]
+fn a_swimmer_moves_at_half_rate_swimming() {
+    let mut e = heroes_first("", sleep());
+    run(&mut e, &swimming("ada", true));
+    assert!(
+        cs(&e, "ada")
+            .ose
+            .unwrap()
+            .conditions
+            .contains(&fray_protocol::ose::OseCondition::Swimming)
+    );
+    run(&mut e, &hold("ada"));
+    run(&mut e, &Command::EndTurn { actor: cid("bram") });
+    assert_eq!(current(&e), "ada");
+    let ev = run(&mut e, &mv("ada", 20));
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::Bx(BxEvent::OseMoved {
+            total: 20,
+            allowed: 20,
+            ..
+        })
+    )));
+    assert_eq!(refuse(&mut e, &mv("ada", 5)), ErrorCode::TooFar);
+    run(&mut e, &swimming("ada", false));
+    run(&mut e, &mv("ada", 20));
+    assert_eq!(cs(&e, "ada").ose.unwrap().moved, 40);
+}
