@@ -148,6 +148,39 @@ test("GM tools: a form's values become the documented command, empty optional fi
   });
 });
 
+test("GM tools: the rules' GM commands of issue 21 send the protocol document's examples", () => {
+  assert.deepEqual(commandOf(tool("magical_healing"), { target: "odo", dice: "1d6+1", source: "potion of healing" }), {
+    magical_healing: { target: "odo", dice: "1d6+1", source: "potion of healing" },
+  });
+  assert.deepEqual(commandOf(tool("drowning_check"), { combatant: "quill", chance: "10" }), {
+    drowning_check: { combatant: "quill", chance: 10 },
+  });
+  assert.deepEqual(
+    commandOf(tool("sail"), { sailing_miles: "30", rowing_miles: "0", navigator: true, stops_at_night: false, against_wind: false, unfed: [], no_water: [] }),
+    { sail: { sailing_miles: 30, rowing_miles: 0, navigator: true, stops_at_night: false, against_wind: false, unfed: [], no_water: [] } },
+  );
+  assert.deepEqual(commandOf(tool("loot"), { looter: "hesk", enemy: "reed-cutter-1" }), {
+    loot: { looter: "hesk", enemy: "reed-cutter-1" },
+  });
+  assert.deepEqual(commandOf(tool("treasure"), { to: "mirelle", gp: "120", sp: "40", cp: "15", unearned: false }), {
+    treasure: { to: "mirelle", gp: 120, sp: 40, cp: 15, unearned: false },
+  });
+  assert.deepEqual(commandOf(tool("magic_item"), { to: "pim", name: "Ring of warmth", value: "300" }), {
+    magic_item: { to: "pim", name: "Ring of warmth", value: 300 },
+  });
+  assert.deepEqual(commandOf(tool("sell_item"), { seller: "pim", name: "Ring of warmth", gp: "250" }), {
+    sell_item: { seller: "pim", name: "Ring of warmth", gp: 250 },
+  });
+  assert.deepEqual(commandOf(tool("travel_overland"), { days: "2", terrain: "difficult", pace: "tactical", advantage: "none" }), {
+    travel_overland: { days: 2, terrain: "difficult", pace: "tactical", advantage: "none" },
+  });
+  assert.deepEqual(commandOf(tool("travel_overwater"), { vessel: "boat", hours: "30", current: "favorable", advantage: "none" }), {
+    travel_overwater: { vessel: "boat", hours: 30, current: "favorable", advantage: "none" },
+  });
+  assert.ok(toolFits(tool("sail"), "basic-fantasy") && !toolFits(tool("sail"), "ose"));
+  assert.ok(toolFits(tool("loot"), "five-torches-deep") && !toolFits(tool("loot"), "13th-age"));
+});
+
 test("GM tools: a missing or fractional amount is refused before anything is sent", () => {
   assert.throws(() => commandOf(tool("grant_temp_hp"), { target: "brakka", amount: "" }), /Amount is needed/);
   assert.throws(() => commandOf(tool("grant_temp_hp"), { target: "brakka", amount: "2.5" }), /whole number/);
