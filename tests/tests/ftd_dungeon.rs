@@ -601,3 +601,40 @@ async fn treasure_experience_and_a_voyage_over_real_sockets() -> Result<()> {
     }
     Ok(())
 }
+
+// Several battles in one session (`[[battles]]`, `next_battle`) over real sockets: after the
+// drowned crypt's first battle the GM brings in the second (a player may not); the player's
+// state shows the new battle's monsters and none of the first's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_next_battle_comes_in_over_real_sockets() -> Result<()> {
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "drowned-crypt", 4).await?;
+    let url = server.ws_url();
+    let gm_tok = created["tokens"]["gm"].as_str().unwrap_or_default();
+    let bob_tok = created["tokens"]["players"][1]["token"]
+        .as_str()
+        .unwrap_or_default();
+    let (mut gm, state) = join(&url, gm_tok).await?;
+    assert_eq!((state.battle, state.battles), (1, 3));
+    let (mut bob, _) = join(&url, bob_tok).await?;
+    assert!(command(&mut gm, 1, Command::StartBattle).await?.is_ok());
+    assert!(command(&mut gm, 2, Command::EndBattle).await?.is_ok());
+    assert_eq!(
+        command(&mut bob, 3, Command::NextBattle).await?,
+        Err(ErrorCode::GmOnly)
+    );
+    let Ok(events) = command(&mut gm, 4, Command::NextBattle).await? else {
+        bail!("next_battle refused")
+    };
+    assert!(events.iter().any(|e| matches!(
+        e,
+        GameEvent::NewBattle { battle: 2, title, .. } if title == "The ossuary"
+    )));
+    let state = snapshot(&mut bob).await?;
+    assert_eq!(state.battle, 2);
+    assert!(state.combatant(&id("drowned-acolyte-1")).is_some());
+    assert!(state.combatant(&id("ossuary-hound-1")).is_none());
+    assert!(state.combatant(&id("bilge-rat-3")).is_some(), "ids go on");
+    server.stop().await;
+    Ok(())
+}

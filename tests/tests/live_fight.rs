@@ -1316,6 +1316,86 @@ async fn a_basic_fantasy_day_of_travel_over_real_sockets() -> Result<()> {
     Ok(())
 }
 
+/// basic-fantasy-adventures.txt § Waterborne Travel and ose-adventuring.txt § Drowning over real
+/// sockets: the GM's `sail` (a player is refused with `gm_only`) rolls the wind, sails and
+/// passes a day on the water; the GM's `drowning_check` rolls its d%; the player (JSON) and the
+/// spectator (bincode) see every event, and the day is counted in the player's snapshot.
+#[tokio::test]
+async fn a_basic_fantasy_day_at_sea_and_a_drowning_check_over_real_sockets() -> Result<()> {
+    use fray_protocol::bf::March;
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "the-sunken-door", 5).await?;
+    let url = server.ws_url();
+    let tok = |p: &str| {
+        created["tokens"][p]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let player = created["tokens"]["players"][0]["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (mut gm, _, _) = join(&url, &tok("gm"), Encoding::Json).await?;
+    let (mut alice, _, _) = join(&url, &player, Encoding::Json).await?;
+    let (mut spectator, _, _) = join(&url, &tok("spectator"), Encoding::Bincode).await?;
+    let sail = Command::Bx(BxCommand::Sail {
+        sailing_miles: 72,
+        rowing_miles: 18,
+        navigator: true,
+        stops_at_night: false,
+        against_wind: false,
+        unfed: Vec::new(),
+        no_water: Vec::new(),
+    });
+    assert_eq!(
+        command(&mut alice, 1, sail.clone()).await?.map_err(|e| e.0),
+        Err(ErrorCode::GmOnly)
+    );
+    command(&mut gm, 1, sail)
+        .await?
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let drown = Command::Bx(BxCommand::DrowningCheck {
+        combatant: CombatantId::new("quill"),
+        chance: 1,
+    });
+    command(&mut gm, 2, drown)
+        .await?
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    for (who, c) in [("player", &mut alice), ("spectator", &mut spectator)] {
+        let (mut sailed, mut day_miles) = (None, None);
+        loop {
+            let m = recv(c).await?;
+            let ServerMessage::Event { event, .. } = &m else {
+                continue;
+            };
+            match event {
+                GameEvent::Bx(BxEvent::Sailed { miles, .. }) => sailed = Some(*miles),
+                GameEvent::Bx(BxEvent::DayPassed {
+                    march: March::Water,
+                    miles,
+                    ..
+                }) => day_miles = Some(*miles),
+                GameEvent::Bx(BxEvent::DrowningRolled {
+                    combatant, chance, ..
+                }) => {
+                    assert_eq!((combatant.as_str(), *chance), ("quill", 1), "{who}");
+                    break;
+                }
+                _ => {}
+            }
+        }
+        assert!(
+            sailed.is_some() && sailed == day_miles,
+            "{who}: {sailed:?} {day_miles:?}"
+        );
+    }
+    let state = snapshot(&mut alice).await?;
+    assert!(state.ose.is_some_and(|o| o.bf.day == 1));
+    server.stop().await;
+    Ok(())
+}
+
 /// ose-adventuring.txt § Encounter Distance, § Other Combat Issues (conditions), § Falling and
 /// § Ability Checks over real sockets: GM-only commands (a player is refused with `gm_only`),
 /// their events reach the player's socket, and the player's snapshot shows the condition.
