@@ -45,7 +45,9 @@ Grid commands (Orcus; squares are X,Y):
                             (your next verbs act for the mount until it has used it)
   aloft N                   fly (or climb a ^ square) to N squares above the ground
   surprise WHO...           GM: start with a surprise round; WHO are the surprised
-  reorder WHO...            GM: set the initiative order (every combatant once)";
+  reorder WHO...            GM: set the initiative order (every combatant once)
+  orcus-xp A,B,.. [BONUS] [MONSTER..]  GM: award the monsters' XP (by level and rank) and a
+                            bonus, shared evenly by the heroes A, B, ..";
 
 /// A square written `X,Y`.
 pub(crate) fn square(word: &str) -> Result<Square, String> {
@@ -320,6 +322,24 @@ pub fn parse(verb: &str, args: &[&str], menu: Option<&Menu>) -> Option<Result<In
         "surprise" => game(Command::StartSurprise {
             surprised: ids(args),
         }),
+        "orcus-xp" => match args.split_first() {
+            Some((party, rest)) => {
+                let mut bonus = 0;
+                let mut monsters = Vec::new();
+                for w in rest {
+                    match w.parse::<u32>() {
+                        Ok(n) => bonus = n,
+                        Err(_) => monsters.push(CombatantId::new(w.to_lowercase())),
+                    }
+                }
+                game(Command::Orcus(OrcusCommand::OrcusAwardXp {
+                    monsters,
+                    bonus,
+                    party: ids(&party.split(',').collect::<Vec<_>>()),
+                }))
+            }
+            None => Err("`orcus-xp A,B,.. [BONUS] [MONSTER..]` (GM)".to_owned()),
+        },
         "reorder" => {
             if args.is_empty() {
                 Err("`reorder WHO...` (GM): every combatant once, in order".to_owned())
@@ -529,6 +549,20 @@ mod tests {
                 origin_height: None,
                 weapon: None,
                 secondary_target: None,
+            })
+        );
+    }
+
+    /// orcus-basic-rules.txt § Experience Points: `orcus-xp` names the party (commas), a bonus
+    /// and the monsters, in any order after the party.
+    #[test]
+    fn orcus_xp_names_the_party_a_bonus_and_the_monsters_experience_points() {
+        assert_eq!(
+            game("orcus-xp Kael,lira brute-1 50 Brute-2"),
+            Command::Orcus(OrcusCommand::OrcusAwardXp {
+                monsters: vec![CombatantId::new("brute-1"), CombatantId::new("brute-2")],
+                bonus: 50,
+                party: vec![CombatantId::new("kael"), CombatantId::new("lira")],
             })
         );
     }

@@ -2699,6 +2699,7 @@ mod tests {
             "bx-voyage 30 0 navigator",
             "drown brakka 10",
             "condition brakka swimming on",
+            "orcus-xp kael,lira 50 brute-1",
             "loot hesk goblin-1",
             "treasure hesk 10",
             "magic-item hesk 100 ring",

@@ -1180,7 +1180,18 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             }
             line
         }
+        GameEvent::Orcus(OrcusEvent::LevelReached {
+            combatant,
+            level,
+            xp,
+        }) => format!("{} reaches level {level} ({xp} XP)", n(combatant)),
         GameEvent::Bx(BxEvent::XpAwarded {
+            total,
+            share,
+            shares,
+            ..
+        })
+        | GameEvent::Orcus(OrcusEvent::OrcusXpAwarded {
             total,
             share,
             shares,

@@ -714,6 +714,20 @@ pub enum OrcusCommand {
         /// The north-west square of its new space.
         square: crate::grid::Square,
     },
+    /// GM (Orcus § Experience Points: "XP is awarded for defeating the monster", by its level
+    /// and rank; § Experience, levels and tiers): the `monsters` defeated (or neutralized, as the
+    /// GM rules; each counted once) are worth their table XP, plus the GM's `bonus`, divided
+    /// evenly among the `party` (heroes; the remainder is lost); a hero whose XP reaches the next
+    /// level's threshold is told (`level_reached`).
+    OrcusAwardXp {
+        /// The monsters whose XP is awarded.
+        monsters: Vec<CombatantId>,
+        /// XP for anything else, as the GM rules (0..=100000).
+        #[serde(default)]
+        bonus: u32,
+        /// The heroes who share it.
+        party: Vec<CombatantId>,
+    },
 }
 
 /// Five Torches Deep's own commands: a command of another ruleset's family is refused with
@@ -1727,6 +1741,7 @@ impl Command {
             | Command::SetInitiative { .. }
             | Command::AddCombatant { .. }
             | Command::Orcus(OrcusCommand::PlaceToken { .. })
+            | Command::Orcus(OrcusCommand::OrcusAwardXp { .. })
             | Command::EndSession => None,
         }
     }
@@ -1767,6 +1782,7 @@ impl Command {
             Command::SetInitiative { .. } => "set_initiative",
             Command::AddCombatant { .. } => "add_combatant",
             Command::Orcus(OrcusCommand::PlaceToken { .. }) => "place_token",
+            Command::Orcus(OrcusCommand::OrcusAwardXp { .. }) => "orcus_award_xp",
             Command::Bx(BxCommand::RollSurprise { .. }) => "roll_surprise",
             Command::Bx(BxCommand::RollReaction { .. }) => "roll_reaction",
             Command::Bx(BxCommand::Declare { .. }) => "declare",

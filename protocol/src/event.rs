@@ -1329,6 +1329,30 @@ pub enum OrcusEvent {
         #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
         modifiers: Vec<crate::roll::Modifier>,
     },
+    /// § Experience Points (`award_xp`): the monsters' XP by level and rank plus the GM's bonus
+    /// (`total`), divided evenly (`share` each) among the party; `shares` lists (hero, XP gained,
+    /// XP earned in the session after).
+    OrcusXpAwarded {
+        /// The monsters counted.
+        monsters: Vec<CombatantId>,
+        /// Their XP plus the bonus.
+        total: u32,
+        /// Each hero's share (the total divided by the party, rounded down).
+        share: u32,
+        /// (hero, gained, the session's XP after).
+        shares: Vec<(CombatantId, u32, u32)>,
+    },
+    /// § Experience, levels and tiers: a hero's experience (what its level took plus the XP
+    /// earned in the session) reached `level`'s cumulative XP. The hero's numbers stay its stat
+    /// block's until the GM gives it the new level's (the benefits are the class's).
+    LevelReached {
+        /// The hero.
+        combatant: CombatantId,
+        /// The level reached.
+        level: i32,
+        /// Its experience now (cumulative).
+        xp: u32,
+    },
 }
 
 /// Five Torches Deep's own events, folded by that ruleset.

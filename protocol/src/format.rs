@@ -15,11 +15,12 @@
 //! |---|---|
 //! | 1 | the namespaced protocol (the first frozen format) |
 //! | 2 | `modifiers` of `attack_rolled`, `damage_rolled`, `save_rolled`, `check_rolled`, `initiative_rolled`, `hide_checked`, `searched`, `morale_checked`, `reaction_rolled` and `retainer_hire_rolled`; the stat blocks' `bonus_terms`; Five Torches Deep sheets' `xp`, `magic_items` and `looted` |
+//! | 3 | Orcus heroes' `xp` and monsters' `xp_awarded` (`grid`) |
 
 use std::cell::Cell;
 
 /// The newest record format: what this build writes for a new session.
-pub const LATEST: u32 = 2;
+pub const LATEST: u32 = 3;
 
 thread_local! {
     /// The record format being read or written on this thread ([`LATEST`] outside a scope).
@@ -45,33 +46,45 @@ pub fn in_record_format<T>(format: u32, f: impl FnOnce() -> T) -> T {
     f()
 }
 
-/// The serde adapter of a field added in record format 2.
-pub mod since_2 {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+/// A serde adapter module for fields added in record format `$n`: the field, or nothing in an
+/// older format (a unit, no bytes in bincode); its default when read from an older format.
+macro_rules! since {
+    ($name:ident, $n:literal) => {
+        #[doc = concat!("The serde adapter of a field added in record format ", stringify!($n), ".")]
+        pub mod $name {
+            use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    /// The field, or nothing in an older format.
-    pub fn serialize<T: Serialize, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-        if super::current() < 2 {
-            s.serialize_unit()
-        } else {
-            value.serialize(s)
-        }
-    }
+            /// The field, or nothing in an older format.
+            pub fn serialize<T: Serialize, S: Serializer>(
+                value: &T,
+                s: S,
+            ) -> Result<S::Ok, S::Error> {
+                if super::current() < $n {
+                    s.serialize_unit()
+                } else {
+                    value.serialize(s)
+                }
+            }
 
-    /// The field, or its default in an older format (where nothing was written).
-    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
-    where
-        T: Deserialize<'de> + Default,
-        D: Deserializer<'de>,
-    {
-        if super::current() < 2 {
-            <()>::deserialize(d)?;
-            Ok(T::default())
-        } else {
-            T::deserialize(d)
+            /// The field, or its default in an older format (where nothing was written).
+            pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+            where
+                T: Deserialize<'de> + Default,
+                D: Deserializer<'de>,
+            {
+                if super::current() < $n {
+                    <()>::deserialize(d)?;
+                    Ok(T::default())
+                } else {
+                    T::deserialize(d)
+                }
+            }
         }
-    }
+    };
 }
+
+since!(since_2, 2);
+since!(since_3, 3);
 
 #[cfg(test)]
 mod tests {
@@ -122,6 +135,43 @@ mod tests {
         assert_ne!(bytes, old);
         assert_eq!(from_bincode_record::<New>(&bytes).unwrap(), new);
         assert_eq!(current(), LATEST, "the scope is left behind");
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Newer {
+        a: u32,
+        #[serde(default, with = "since_2")]
+        added: Vec<i32>,
+        b: String,
+        #[serde(default, with = "since_3")]
+        later: u32,
+    }
+
+    #[test]
+    fn a_field_added_in_format_3_is_absent_from_format_2_bytes_and_both_from_format_1() {
+        let v2 = in_record_format(2, || {
+            to_bincode(&New {
+                a: 1,
+                added: vec![4],
+                b: "z".into(),
+            })
+        })
+        .unwrap();
+        let read = in_record_format(2, || from_bincode_record::<Newer>(&v2)).unwrap();
+        assert_eq!((read.added.clone(), read.later), (vec![4], 0));
+        assert_eq!(in_record_format(2, || to_bincode(&read)).unwrap(), v2);
+        let v1 = in_record_format(1, || to_bincode(&read)).unwrap();
+        assert_eq!(
+            v1,
+            to_bincode(&Old {
+                a: 1,
+                b: "z".into()
+            })
+            .unwrap()
+        );
+        let latest = Newer { later: 9, ..read };
+        let bytes = to_bincode(&latest).unwrap();
+        assert_eq!(from_bincode_record::<Newer>(&bytes).unwrap(), latest);
     }
 
     #[test]

@@ -228,6 +228,17 @@ pub struct GridState {
     /// § Stealth: it has searched actively this turn (`search`; once per turn).
     #[serde(default)]
     pub searched: bool,
+    /// § Experience, levels and tiers (heroes): experience points earned in this session
+    /// (`orcus_award_xp`), on top of what its level already took. Absent in states of record formats
+    /// 1 and 2 (`protocol/README.md`, "The session's log").
+    #[serde(default, with = "crate::format::since_3")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub xp: u32,
+    /// § Experience Points (monsters): its XP was awarded (`orcus_award_xp` counts each monster once).
+    /// Absent in states of record formats 1 and 2.
+    #[serde(default, with = "crate::format::since_3")]
+    #[cfg_attr(feature = "schema", schemars(with = "bool"))]
+    pub xp_awarded: bool,
 }
 
 /// A zone: squares a power's Effect line changed (Orcus § Action descriptions, tangles: "The

@@ -48,12 +48,12 @@ fn command_table_examples_decode() {
 #[test]
 fn orcus_table_examples_decode() {
     let commands = table_examples("### Orcus commands");
-    assert_eq!(commands.len(), 36);
+    assert_eq!(commands.len(), 37);
     for json in commands {
         serde_json::from_str::<Command>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }
     let events = table_examples("### Orcus events");
-    assert_eq!(events.len(), 30);
+    assert_eq!(events.len(), 32);
     for json in events {
         serde_json::from_str::<GameEvent>(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     }

@@ -958,6 +958,22 @@ export type OrcusCommand =
          */
         square: Square;
       };
+    }
+  | {
+      orcus_award_xp: {
+        /**
+         * XP for anything else, as the GM rules (0..=100000).
+         */
+        bonus?: number;
+        /**
+         * The monsters whose XP is awarded.
+         */
+        monsters: CombatantId[];
+        /**
+         * The heroes who share it.
+         */
+        party: CombatantId[];
+      };
     };
 /**
  * How a combatant moves on the grid (Orcus § Move actions, § Unwilling movement).
@@ -4060,6 +4076,42 @@ export type OrcusEvent =
          */
         total: number;
       };
+    }
+  | {
+      orcus_xp_awarded: {
+        /**
+         * The monsters counted.
+         */
+        monsters: CombatantId[];
+        /**
+         * Each hero's share (the total divided by the party, rounded down).
+         */
+        share: number;
+        /**
+         * (hero, gained, the session's XP after).
+         */
+        shares: [CombatantId, number, number][];
+        /**
+         * Their XP plus the bonus.
+         */
+        total: number;
+      };
+    }
+  | {
+      level_reached: {
+        /**
+         * The hero.
+         */
+        combatant: CombatantId;
+        /**
+         * The level reached.
+         */
+        level: number;
+        /**
+         * Its experience now (cumulative).
+         */
+        xp: number;
+      };
     };
 /**
  * What a zone does to its squares.
@@ -6592,6 +6644,17 @@ export interface GridState {
    * Will defense.
    */
   will: number;
+  /**
+   * § Experience, levels and tiers (heroes): experience points earned in this session
+   * (`orcus_award_xp`), on top of what its level already took. Absent in states of record formats
+   * 1 and 2 (`protocol/README.md`, "The session's log").
+   */
+  xp: number;
+  /**
+   * § Experience Points (monsters): its XP was awarded (`orcus_award_xp` counts each monster once).
+   * Absent in states of record formats 1 and 2.
+   */
+  xp_awarded: boolean;
   /**
    * Zones it created with a power's Effect line (§ Action descriptions), until they end.
    */

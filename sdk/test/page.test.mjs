@@ -177,6 +177,9 @@ test("GM tools: the rules' GM commands of issue 21 send the protocol document's 
   assert.deepEqual(commandOf(tool("travel_overwater"), { vessel: "boat", hours: "30", current: "favorable", advantage: "none" }), {
     travel_overwater: { vessel: "boat", hours: 30, current: "favorable", advantage: "none" },
   });
+  assert.deepEqual(commandOf(tool("orcus_award_xp"), { monsters: ["brute-1", "brute-2"], bonus: "0", party: ["brenna", "tamsin"] }), {
+    orcus_award_xp: { monsters: ["brute-1", "brute-2"], bonus: 0, party: ["brenna", "tamsin"] },
+  });
   assert.ok(toolFits(tool("sail"), "basic-fantasy") && !toolFits(tool("sail"), "ose"));
   assert.ok(toolFits(tool("loot"), "five-torches-deep") && !toolFits(tool("loot"), "13th-age"));
 });

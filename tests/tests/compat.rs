@@ -26,7 +26,55 @@ const FROZEN: &[(&str, &str, u64, u64)] = &[
         41,
         123,
     ),
+    // Record format 2 (every roll's modifiers), frozen when format 3 came.
+    (
+        "13th-age/crypt-of-ash-seed-0-format-2",
+        "13th-age",
+        116,
+        477,
+    ),
+    ("orcus/bridge-of-bones-seed-5-format-2", "orcus", 85, 344),
+    (
+        "five-torches-deep/toll-road-seed-5-format-2",
+        "five-torches-deep",
+        87,
+        229,
+    ),
+    (
+        "ose/barrow-of-the-hollow-king-seed-24-format-2",
+        "ose",
+        88,
+        425,
+    ),
+    (
+        "basic-fantasy/the-sunken-door-seed-1-format-2",
+        "basic-fantasy",
+        41,
+        123,
+    ),
 ];
+
+/// Each frozen recording's record format: `-format-N` in its name, else 1.
+fn format_of(name: &str) -> u32 {
+    name.rsplit_once("-format-")
+        .and_then(|(_, n)| n.parse().ok())
+        .unwrap_or(1)
+}
+
+/// The frozen recordings are of the formats their names say, every released format is among
+/// them, and this build writes a newer one than any of them but reads them all.
+#[test]
+fn the_frozen_recordings_cover_every_released_record_format() -> Result<()> {
+    let mut formats = std::collections::BTreeSet::new();
+    for (name, ..) in FROZEN {
+        let fight = replay::read_log(&frozen(name))?;
+        assert_eq!(fight.genesis().record_version, format_of(name), "{name}");
+        formats.insert(format_of(name));
+    }
+    let released: std::collections::BTreeSet<u32> = (1..RECORD_VERSION).collect();
+    assert_eq!(formats, released, "a frozen recording per released format");
+    Ok(())
+}
 
 fn frozen(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1650,3 +1650,61 @@ async fn orcus_hiding_searching_and_revealing_over_real_sockets_stealth() -> Res
     server.stop().await;
     Ok(())
 }
+
+/// orcus-basic-rules.txt § Experience Points over real sockets: the GM's `orcus_award_xp` (a
+/// player is refused with `gm_only`) reaches the player (bincode) with its shares, and the
+/// player's snapshot holds the hero's experience and the monster counted.
+#[tokio::test]
+async fn orcus_experience_over_real_sockets() -> Result<()> {
+    use fray_protocol::OrcusCommand;
+    use fray_protocol::OrcusEvent;
+    let server = TestServer::start().await?;
+    let created = create_session(server.addr, "bridge-of-bones", 5).await?;
+    let url = server.ws_url();
+    let gm_tok = created["tokens"]["gm"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let player = created["tokens"]["players"][0]["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (mut gm, _, _) = join(&url, &gm_tok, Encoding::Json).await?;
+    let (mut alice, _, _) = join(&url, &player, Encoding::Bincode).await?;
+    let award = Command::Orcus(OrcusCommand::OrcusAwardXp {
+        monsters: vec![CombatantId::new("bone-rattler-1")],
+        bonus: 20,
+        party: vec![CombatantId::new("brenna"), CombatantId::new("tamsin")],
+    });
+    assert_eq!(
+        command(&mut alice, 1, award.clone()).await?.map_err(|e| e.0),
+        Err(ErrorCode::GmOnly)
+    );
+    command(&mut gm, 1, award)
+        .await?
+        .map_err(|e| anyhow!("{e:?}"))?;
+    let m = until(&mut alice, |m| {
+        matches!(
+            m,
+            ServerMessage::Event {
+                event: GameEvent::Orcus(OrcusEvent::OrcusXpAwarded { .. }),
+                ..
+            }
+        )
+    })
+    .await?;
+    let ServerMessage::Event {
+        event: GameEvent::Orcus(OrcusEvent::OrcusXpAwarded { total, share, .. }),
+        ..
+    } = m
+    else {
+        bail!("{m:?}")
+    };
+    assert_eq!(share, total / 2);
+    let state = snapshot(&mut alice).await?;
+    let grid = |id: &str| state.combatant(&CombatantId::new(id)).and_then(|c| c.grid.clone());
+    assert_eq!(grid("brenna").map(|g| g.xp), Some(share));
+    assert_eq!(grid("bone-rattler-1").map(|g| g.xp_awarded), Some(true));
+    server.stop().await;
+    Ok(())
+}

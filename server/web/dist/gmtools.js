@@ -206,6 +206,17 @@ export const TOOLS = [
         ],
     },
     {
+        command: "orcus_award_xp",
+        title: "Award experience",
+        help: "The ticked monsters' XP by level and rank (each counted once) plus a bonus, shared evenly by the ticked heroes.",
+        rulesets: ["orcus"],
+        fields: [
+            { name: "monsters", label: "Monsters", kind: "combatants" },
+            { name: "bonus", label: "Bonus XP", kind: "number", initial: "0", min: 0, max: 100000 },
+            { name: "party", label: "Heroes sharing it", kind: "combatants" },
+        ],
+    },
+    {
         command: "loot",
         title: "Loot an enemy",
         help: "An enemy down or surrendered carries 1d20 gp per hit die, rolled once; the coins and their XP go to the looter.",

@@ -53,6 +53,17 @@ pub fn apply(world: &mut World, event: &OrcusEvent) {
         | E::HideChecked { .. }
         | E::Discovered { .. }
         | E::Searched { .. } => choices(world, event),
+        E::OrcusXpAwarded {
+            monsters, shares, ..
+        } => {
+            for m in monsters {
+                with::<Grid>(world, m, |g| g.0.xp_awarded = true);
+            }
+            for (hero, _, after) in shares {
+                with::<Grid>(world, hero, |g| g.0.xp = *after);
+            }
+        }
+        E::LevelReached { .. } => {}
     }
 }
 

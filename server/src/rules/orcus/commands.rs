@@ -181,6 +181,11 @@ pub fn decide(d: &mut Decider, b: &Board, cmd: &Command) -> R {
             Ok(())
         }
         Command::NextBattle => crate::rules::common::battles::next_battle(d),
+        Command::Orcus(OrcusCommand::OrcusAwardXp {
+            monsters,
+            bonus,
+            party,
+        }) => super::experience::award(d, b, monsters, *bonus, party),
         Command::Orcus(OrcusCommand::PassTime { minutes }) => {
             super::sessions::pass_time(d, *minutes)
         }

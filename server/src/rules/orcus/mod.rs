@@ -23,6 +23,7 @@ pub mod components;
 pub mod content;
 mod counters;
 pub mod elevation;
+pub mod experience;
 mod forced;
 mod free;
 pub mod geometry;

@@ -200,3 +200,76 @@ fn rests_take_time_and_one_long_rest_per_24_hours_resting() {
     assert_eq!(e.state().clock, 365 + 1080 + 360);
     assert_eq!(e.state().last_long_rest, Some(1805));
 }
+
+fn award(monsters: &[&str], bonus: u32, party: &[&str]) -> Command {
+    Command::Orcus(OrcusCommand::OrcusAwardXp {
+        monsters: monsters.iter().map(|m| cid(m)).collect(),
+        bonus,
+        party: party.iter().map(|h| cid(h)).collect(),
+    })
+}
+
+fn reached(ev: &[GameEvent]) -> Vec<(String, i32, u32)> {
+    ev.iter()
+        .filter_map(|x| match x {
+            GameEvent::Orcus(OrcusEvent::LevelReached {
+                combatant,
+                level,
+                xp,
+            }) => Some((combatant.to_string(), *level, *xp)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// orcus-basic-rules.txt § Experience Points ("based on its level and rank … awarded for
+/// defeating the monster": a level 1 standard monster is worth 100) and § Experience, levels
+/// and tiers (level 2 at 1,000 cumulative XP, level 3 at 2,250): the GM's `orcus_award_xp` divides
+/// the monsters' XP and a bonus evenly among the party, counts each monster once, and tells a
+/// hero who reaches a level.
+#[test]
+fn defeated_monsters_give_their_table_xp_shared_by_the_party_experience_points() {
+    let enc = session(false);
+    let mut e = started(&enc, 4);
+    let ev = run(
+        &mut e,
+        &award(&["brute-1", "brute-2"], 0, &["kael", "lira"]),
+    );
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        GameEvent::Orcus(OrcusEvent::OrcusXpAwarded { total: 200, share: 100, shares, .. })
+            if shares == &vec![(cid("kael"), 100, 100), (cid("lira"), 100, 100)]
+    )));
+    assert!(reached(&ev).is_empty());
+    assert_eq!(cs(&e, "kael").grid.unwrap().xp, 100);
+    assert!(cs(&e, "brute-1").grid.unwrap().xp_awarded);
+    assert_eq!(
+        refuse(&mut e, &award(&["brute-1"], 0, &["kael"])),
+        ErrorCode::InvalidTarget,
+        "counted once"
+    );
+    let ev = run(&mut e, &award(&[], 1800, &["kael"]));
+    assert_eq!(reached(&ev), vec![("kael".to_owned(), 2, 1900)]);
+    let ev = run(&mut e, &award(&[], 400, &["kael"]));
+    assert_eq!(reached(&ev), vec![("kael".to_owned(), 3, 2300)]);
+    let ev = run(&mut e, &award(&[], 5, &["kael", "lira"]));
+    assert!(reached(&ev).is_empty(), "no new level");
+    assert_eq!(cs(&e, "kael").grid.unwrap().xp, 2302);
+    assert_eq!(cs(&e, "lira").grid.unwrap().xp, 102);
+    assert_eq!(
+        refuse(&mut e, &award(&["kael"], 0, &["lira"])),
+        ErrorCode::InvalidTarget
+    );
+    assert_eq!(
+        refuse(&mut e, &award(&["brute-2"], 0, &["brute-1"])),
+        ErrorCode::InvalidTarget
+    );
+    assert_eq!(
+        refuse(&mut e, &award(&[], 10, &[])),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        refuse(&mut e, &award(&[], 100_001, &["kael"])),
+        ErrorCode::InvalidArgument
+    );
+}

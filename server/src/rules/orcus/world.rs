@@ -69,6 +69,8 @@ fn spawn(e: &mut EntityWorldMut<'_>, spec: &CombatantSpec) {
             hidden_from: Vec::new(),
             stealth: None,
             searched: false,
+            xp: 0,
+            xp_awarded: false,
         }),
         OrcusKit(o.clone()),
     ));
