@@ -1677,7 +1677,9 @@ async fn orcus_experience_over_real_sockets() -> Result<()> {
         party: vec![CombatantId::new("brenna"), CombatantId::new("tamsin")],
     });
     assert_eq!(
-        command(&mut alice, 1, award.clone()).await?.map_err(|e| e.0),
+        command(&mut alice, 1, award.clone())
+            .await?
+            .map_err(|e| e.0),
         Err(ErrorCode::GmOnly)
     );
     command(&mut gm, 1, award)
@@ -1702,7 +1704,11 @@ async fn orcus_experience_over_real_sockets() -> Result<()> {
     };
     assert_eq!(share, total / 2);
     let state = snapshot(&mut alice).await?;
-    let grid = |id: &str| state.combatant(&CombatantId::new(id)).and_then(|c| c.grid.clone());
+    let grid = |id: &str| {
+        state
+            .combatant(&CombatantId::new(id))
+            .and_then(|c| c.grid.clone())
+    };
     assert_eq!(grid("brenna").map(|g| g.xp), Some(share));
     assert_eq!(grid("bone-rattler-1").map(|g| g.xp_awarded), Some(true));
     server.stop().await;

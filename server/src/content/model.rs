@@ -1223,6 +1223,11 @@ pub struct BfSpec {
     /// Asterisks after the hit dice (monsters; § Character Advancement: each adds the special
     /// ability bonus).
     pub stars: u32,
+    /// § Movement and Encumbrance: the pounds of the content's `gear`, the character's load
+    /// until the GM's `set_encumbrance` (`None`: no gear listed). Absent from stat blocks of
+    /// record formats 1 and 2.
+    #[serde(default, with = "fray_protocol::format::since_3")]
+    pub gear_pounds: Option<u32>,
 }
 
 /// An Old-School Essentials weapon or monster attack.

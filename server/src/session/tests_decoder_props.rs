@@ -12,6 +12,7 @@ use crate::content::model::{MAX_POWER_NESTING, PowerSpec};
 use crate::log::tests_decoder_props::{SEGMENTS, mutate, mutations};
 use crate::log::{MemStorage, read_log_path};
 use fray_protocol::codec::CodecError;
+use fray_protocol::format::in_record_format;
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::LazyLock;
@@ -29,21 +30,23 @@ fn fights() -> Vec<std::path::PathBuf> {
     out
 }
 
-/// Every frame payload of every recorded fight: a genesis, commands, events, state hashes.
-static RECORDS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
+/// Every frame payload of every recorded fight — a genesis, commands, events, state hashes —
+/// with the record format its fight's genesis names (each is decoded in it, as a session does).
+static RECORDS: LazyLock<Vec<(u32, Vec<u8>)>> = LazyLock::new(|| {
     let mut out = Vec::new();
     for fight in fights() {
-        out.extend(
-            read_log_path(&fight)
-                .unwrap()
-                .frames
-                .into_iter()
-                .map(|(_, p)| p),
-        );
+        let frames = read_log_path(&fight).unwrap().frames;
+        let format = record::reader_for(&frames[0].1).unwrap();
+        out.extend(frames.into_iter().map(|(_, p)| (format, p)));
     }
     assert!(out.len() > 100, "{} records", out.len());
     out
 });
+
+/// [`check_record`] in record format `format`.
+fn check_record_in(format: u32, bytes: &[u8]) -> Result<Record, CodecError> {
+    in_record_format(format, || check_record(bytes))
+}
 
 /// A snapshot payload of each recorded fight, as the session writes it after its last frame.
 static SNAPSHOTS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
@@ -100,7 +103,8 @@ proptest! {
         pick in any::<prop::sample::Index>(),
         edits in mutations(),
     ) {
-        let _ = check_record(&mutate(pick.get(&RECORDS).clone(), &edits));
+        let (format, bytes) = pick.get(&RECORDS);
+        let _ = check_record_in(*format, &mutate(bytes.clone(), &edits));
     }
 
     #[test]
@@ -121,11 +125,11 @@ proptest! {
         cut in any::<prop::sample::Index>(),
         tail in prop::collection::vec(any::<u8>(), 1..32),
     ) {
-        let bytes = pick.get(&RECORDS);
-        prop_assert!(check_record(&bytes[..cut.index(bytes.len())]).is_err());
+        let (format, bytes) = pick.get(&RECORDS);
+        prop_assert!(check_record_in(*format, &bytes[..cut.index(bytes.len())]).is_err());
         let mut longer = bytes.clone();
         longer.extend_from_slice(&tail);
-        let err = check_record(&longer);
+        let err = check_record_in(*format, &longer);
         prop_assert!(matches!(err, Err(CodecError::TrailingBytes(n)) if n == tail.len()), "{err:?}");
     }
 
@@ -151,9 +155,12 @@ proptest! {
 
 #[test]
 fn every_recorded_frame_and_snapshot_decodes_and_re_encodes_to_its_bytes() {
-    for bytes in RECORDS.iter() {
-        let record = check_record(bytes).unwrap();
-        assert_eq!(&to_bincode(&record).unwrap(), bytes);
+    for (format, bytes) in RECORDS.iter() {
+        let record = check_record_in(*format, bytes).unwrap();
+        assert_eq!(
+            &in_record_format(*format, || to_bincode(&record)).unwrap(),
+            bytes
+        );
     }
     for bytes in SNAPSHOTS.iter() {
         check_snapshot_payload(bytes);
@@ -163,8 +170,10 @@ fn every_recorded_frame_and_snapshot_decodes_and_re_encodes_to_its_bytes() {
 
 /// A real power with nothing nested in it: the first power of the first Orcus genesis.
 fn real_power() -> PowerSpec {
-    for bytes in RECORDS.iter() {
-        if let Ok(Record::Genesis(genesis)) = from_bincode_record::<Record>(bytes) {
+    for (format, bytes) in RECORDS.iter() {
+        if let Ok(Record::Genesis(genesis)) =
+            in_record_format(*format, || from_bincode_record::<Record>(bytes))
+        {
             let orcus = genesis
                 .encounter
                 .combatants
@@ -261,14 +270,17 @@ fn a_record_nesting_powers_a_hundred_thousand_deep_is_an_error_not_a_stack_overf
     );
 
     // The same power inside a genesis, where a log's first frame would carry it.
-    let genesis_bytes = RECORDS
+    let (format, genesis_bytes) = RECORDS
         .iter()
-        .find(|bytes| {
-            matches!(from_bincode_record::<Record>(bytes), Ok(Record::Genesis(g))
+        .find(|(format, bytes)| {
+            matches!(in_record_format(*format, || from_bincode_record::<Record>(bytes)), Ok(Record::Genesis(g))
                 if g.encounter.combatants.iter().any(|c| c.orcus.is_some()))
         })
         .unwrap();
-    let Ok(Record::Genesis(mut genesis)) = from_bincode_record::<Record>(genesis_bytes) else {
+    let format = *format;
+    let Ok(Record::Genesis(mut genesis)) =
+        in_record_format(format, || from_bincode_record::<Record>(genesis_bytes))
+    else {
         unreachable!()
     };
     let orcus = genesis
@@ -278,8 +290,8 @@ fn a_record_nesting_powers_a_hundred_thousand_deep_is_an_error_not_a_stack_overf
         .find_map(|c| c.orcus.as_mut())
         .unwrap();
     orcus.powers[0] = power.clone();
-    let flat = to_bincode(&Record::Genesis(genesis)).unwrap();
-    let power_bytes = to_bincode(&power).unwrap();
+    let flat = in_record_format(format, || to_bincode(&Record::Genesis(genesis))).unwrap();
+    let power_bytes = in_record_format(format, || to_bincode(&power)).unwrap();
     let at = flat
         .windows(power_bytes.len())
         .position(|w| w == power_bytes)
@@ -332,7 +344,7 @@ fn write_fuzz_seeds() {
         );
     }
     let mut seen = std::collections::BTreeSet::new();
-    for (i, payload) in RECORDS.iter().enumerate() {
+    for (i, (_, payload)) in RECORDS.iter().enumerate() {
         // One seed per record kind and length, at most 400, so the corpus stays small.
         let kind = payload.first().copied();
         if seen.len() < 400 && seen.insert((kind, payload.len())) {

@@ -180,6 +180,60 @@ pub struct CharacterFile {
     /// OSE § Optional Rule: Encumbrance, Option 1: carrying a significant amount of treasure.
     #[serde(default)]
     pub treasure: bool,
+    /// Basic Fantasy § Movement and Encumbrance: the equipment carried, each with its weight in
+    /// pounds; its sum is the character's load until the GM's `set_encumbrance` (armor from
+    /// `armor`). Not read in `ose` sessions (their load is `load`, in coins).
+    #[serde(default)]
+    pub gear: Vec<GearFile>,
+}
+
+/// `[[character.gear]]`: an item and its weight (Basic Fantasy; the text gives no weights).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GearFile {
+    /// What it is.
+    pub name: String,
+    /// Its weight in pounds (0..=1000).
+    pub pounds: u32,
+}
+
+/// The weight of `gear` (at most 100 items), checked against the character's heavy-load
+/// capacity (Basic Fantasy § Carrying Capacity); `None` when the content lists no gear.
+fn gear_pounds(
+    ctx: &Ctx,
+    field: &str,
+    gear: &[GearFile],
+    strength: i32,
+    halfling: bool,
+) -> Result<Option<u32>, ContentError> {
+    if gear.is_empty() {
+        return Ok(None);
+    }
+    if gear.len() > 100 {
+        return Err(ctx.err(field.to_owned(), "at most 100 items of gear"));
+    }
+    let mut total: u32 = 0;
+    for (i, g) in gear.iter().enumerate() {
+        name_ok(ctx, format!("{field}[{i}].name"), &g.name)?;
+        in_range(
+            ctx,
+            format!("{field}[{i}].pounds"),
+            as_i32(g.pounds),
+            0,
+            1000,
+        )?;
+        total = total.saturating_add(g.pounds);
+    }
+    let (_, heavy) = tables::bf_carrying_capacity(strength, halfling);
+    if as_i32(total) > heavy {
+        return Err(ctx.err(
+            field.to_owned(),
+            format!(
+                "{total} lb is more than this character can carry ({heavy} lb, § Carrying Capacity)"
+            ),
+        ));
+    }
+    Ok(Some(total))
 }
 
 fn as_i32(n: u32) -> i32 {
@@ -394,6 +448,10 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
         in_range(ctx, f(&format!("saves.{n}")), v, 2, 20)?;
     }
     movement_ok(ctx, f("movement"), c.movement)?;
+    let halfling = [Some(c.class.as_str()), c.race.as_deref()]
+        .into_iter()
+        .flatten()
+        .any(|r| r.eq_ignore_ascii_case("halfling"));
     let mods = crate::content::model::AbilityMods {
         str: tables::ability_mod(a.str),
         con: tables::ability_mod(a.con),
@@ -447,10 +505,8 @@ fn character(ctx: &Ctx, c: &CharacterFile) -> Result<CombatantSpec, ContentError
                 cha_bonus: tables::ability_mod(a.cha),
                 con_bonus: tables::ability_mod(a.con),
                 wis_bonus: tables::ability_mod(a.wis),
-                halfling: [Some(c.class.as_str()), c.race.as_deref()]
-                    .into_iter()
-                    .flatten()
-                    .any(|r| r.eq_ignore_ascii_case("halfling")),
+                halfling,
+                gear_pounds: gear_pounds(ctx, &f("gear"), &c.gear, a.str, halfling)?,
                 retainer_of: match &c.retainer_of {
                     Some(e) => {
                         id_ok(ctx, f("retainer_of"), e)?;

@@ -101,7 +101,8 @@ pub fn ose_base_rate(rule: EncumbranceRule, load: &OseLoad) -> Option<i32> {
 }
 
 /// A combatant's movement rate per round: Basic Fantasy's (or OSE's) `set_encumbrance` when
-/// set; else, in an `ose` session with the `encumbrance` option in play, a character's content
+/// set; else, in a `basic-fantasy` session, a character's content `gear` and `armor` by the
+/// armor and load table; else, in an `ose` session with the `encumbrance` option in play, a character's content
 /// `armor` and `load` by the option (never above its base `movement`: *interpretation*, the
 /// table slows, it does not speed up); else a third of its base `movement`. 0: it cannot move.
 pub fn per_round(s: &Sheets, id: &CombatantId, kit: &OseSpec) -> i32 {
@@ -110,6 +111,15 @@ pub fn per_round(s: &Sheets, id: &CombatantId, kit: &OseSpec) -> i32 {
         return *m;
     }
     let rule = b.options.encumbrance;
+    if b.basic_fantasy
+        && let Some(pounds) = kit.bf.gear_pounds
+    {
+        // Basic Fantasy § Movement and Encumbrance: the content's gear is the load, worn with
+        // its `armor`, until the GM's `set_encumbrance`.
+        let (light, _) = super::tables::bf_carrying_capacity(kit.bf.str, kit.bf.halfling);
+        let heavy = i32::try_from(pounds).unwrap_or(i32::MAX) > light;
+        return movement(kit.load.armor, heavy);
+    }
     if b.basic_fantasy || rule == EncumbranceRule::None || kit.class.is_none() {
         return super::tables::encounter_move(kit.movement);
     }

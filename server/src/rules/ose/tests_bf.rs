@@ -1126,3 +1126,73 @@ fn sail_rolls_the_wind_and_passes_a_day_on_the_water_waterborne_travel() {
         ErrorCode::BattleAlreadyStarted
     );
 }
+
+/// A Basic Fantasy encounter of one character, Gus (STR 10: light to 60 lb, heavy to 150),
+/// in `armor` with `gear`.
+fn gus(armor: &str, gear: &str) -> Result<Encounter, String> {
+    let text = format!(
+        "ruleset = \"basic-fantasy\"\ncharacters = [\"gus\"]\n[[monsters]]\ntemplate = \"goon\"\n[[monster]]\ntemplate = \"goon\"\nname = \"Goon\"\nhd = \"1\"\nac = 9\nhp = 5\nmorale = 7\n[[monster.attacks]]\nid = \"club\"\nname = \"Club\"\ndamage = \"1d4\"\n{}",
+        pc(
+            "gus",
+            "fighter",
+            1,
+            10,
+            10,
+            &format!("armor = \"{armor}\"\n{gear}")
+        )
+    );
+    load_encounter("gus.toml", &text).map_err(|e| e.to_string())
+}
+
+/// basic-fantasy-adventures.txt § Movement and Encumbrance ("a character's load … by armor and
+/// load") and § Carrying Capacity, with the weights from the content (the text gives none):
+/// Gus's gear (70 lb) is a heavy load for STR 10, so in metal armor he moves 10′ a round — a
+/// 6-mile day — until the GM's `set_encumbrance` says otherwise; gear beyond his heavy capacity
+/// is a content error naming the field.
+#[test]
+fn the_contents_gear_weights_are_the_load_movement_and_encumbrance() {
+    let gear = "[[character.gear]]\nname = \"chain mail\"\npounds = 40\n[[character.gear]]\nname = \"backpack\"\npounds = 30\n";
+    let enc = gus("metal", gear).unwrap();
+    let kit = enc
+        .combatants
+        .iter()
+        .find(|c| c.id == cid("gus"))
+        .and_then(|c| c.ose.as_ref())
+        .unwrap();
+    assert_eq!(kit.bf.gear_pounds, Some(70));
+    let mut e = new_engine(&enc, 2);
+    let ev = run(&mut e, &day(March::Normal, Terrain::Clear));
+    assert_eq!(passed(&ev).1, 10, "heavy, metal: 10′ a round");
+    run(
+        &mut e,
+        &Command::Bx(BxCommand::SetEncumbrance {
+            combatant: cid("gus"),
+            armor: ArmorType::Metal,
+            load: 50,
+            treasure: false,
+        }),
+    );
+    let ev = run(&mut e, &day(March::Normal, Terrain::Clear));
+    assert_eq!(passed(&ev).1, 20, "the GM's load: light, metal");
+    let light = gus(
+        "leather",
+        "[[character.gear]]\nname = \"rope\"\npounds = 10\n",
+    )
+    .unwrap();
+    let mut e = new_engine(&light, 2);
+    let ev = run(&mut e, &day(March::Normal, Terrain::Clear));
+    assert_eq!(passed(&ev).1, 30, "light, leather");
+    let err = gus(
+        "none",
+        "[[character.gear]]\nname = \"anvil\"\npounds = 151\n",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("character 'gus'.gear") && err.contains("150 lb"),
+        "{err}"
+    );
+    // Without gear the content's base movement stands (120′ a turn: 40′ a round).
+    let mut e = new_engine(&gus("metal", "").unwrap(), 2);
+    let ev = run(&mut e, &day(March::Normal, Terrain::Clear));
+    assert_eq!(passed(&ev).1, 40);
+}
