@@ -1763,6 +1763,11 @@ pub enum BxEvent {
         loyalty_after: i32,
         /// Out of combat, a failed check: the retainer leaves the employer's service.
         leaves: bool,
+        /// The terms of the `adjustment`, named (`protocol/README.md`, "Modifiers"): they sum
+        /// to it. Empty in logs of record formats 1 and 2.
+        #[serde(default, with = "crate::format::since_3")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<crate::roll::Modifier>"))]
+        modifiers: Vec<crate::roll::Modifier>,
     },
     /// Basic Fantasy § Character Advancement: experience awarded.
     XpAwarded {
@@ -2110,6 +2115,7 @@ macro_rules! with_modifiers {
             | GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked { modifiers: $m, .. })
             | GameEvent::Bx(BxEvent::ReactionRolled { modifiers: $m, .. })
             | GameEvent::Bx(BxEvent::RetainerHireRolled { modifiers: $m, .. })
+            | GameEvent::Bx(BxEvent::LoyaltyChecked { modifiers: $m, .. })
     };
 }
 
@@ -2128,6 +2134,21 @@ impl GameEvent {
     pub fn without_modifiers(mut self) -> GameEvent {
         if let with_modifiers!(m) = &mut self {
             m.clear();
+        }
+        self
+    }
+
+    /// This event as a log of record `format` holds it (`crate::format`): the lists a later
+    /// format added are empty — every modifier list before format 2, the loyalty check's before
+    /// format 3.
+    pub fn in_record_format(mut self, format: u32) -> GameEvent {
+        if format < 2 {
+            return self.without_modifiers();
+        }
+        if format < 3
+            && let GameEvent::Bx(BxEvent::LoyaltyChecked { modifiers, .. }) = &mut self
+        {
+            modifiers.clear();
         }
         self
     }
@@ -2292,3 +2313,52 @@ crate::namespace::namespaced!(
         (Bx, BxEvent),
     ]
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::roll::{Modifiers, Roll};
+
+    fn two_d6(total: i32) -> Roll {
+        Roll {
+            expr: "2d6".into(),
+            dice: Vec::new(),
+            modifier: 0,
+            total,
+        }
+    }
+
+    fn loyalty() -> GameEvent {
+        GameEvent::Bx(BxEvent::LoyaltyChecked {
+            retainer: CombatantId::new("dora"),
+            employer: CombatantId::new("eve"),
+            roll: two_d6(7),
+            adjustment: 1,
+            loyalty: 7,
+            holds: true,
+            loyalty_after: 7,
+            leaves: false,
+            modifiers: Modifiers::new().with("situational", 1).into_vec(),
+        })
+    }
+
+    /// An event as each record format holds it: format 1 has no lists, format 2 no loyalty
+    /// list, format 3 everything; a list another format already had is kept.
+    #[test]
+    fn an_event_in_an_older_record_format_has_the_lists_of_that_format_only() {
+        let listed = |e: &GameEvent| e.modifiers().map_or(0, <[_]>::len);
+        assert_eq!(listed(&loyalty().in_record_format(3)), 1);
+        assert_eq!(listed(&loyalty().in_record_format(2)), 0);
+        assert_eq!(listed(&loyalty().in_record_format(1)), 0);
+        let reaction = GameEvent::Bx(BxEvent::ReactionRolled {
+            roll: two_d6(8),
+            modifier: 1,
+            total: 9,
+            reaction: crate::ose::Reaction::Indifferent,
+            speaker: None,
+            modifiers: Modifiers::new().with("CHA", 1).into_vec(),
+        });
+        assert_eq!(listed(&reaction.clone().in_record_format(2)), 1);
+        assert_eq!(listed(&reaction.in_record_format(1)), 0);
+    }
+}

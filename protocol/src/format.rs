@@ -15,7 +15,7 @@
 //! |---|---|
 //! | 1 | the namespaced protocol (the first frozen format) |
 //! | 2 | `modifiers` of `attack_rolled`, `damage_rolled`, `save_rolled`, `check_rolled`, `initiative_rolled`, `hide_checked`, `searched`, `morale_checked`, `reaction_rolled` and `retainer_hire_rolled`; the stat blocks' `bonus_terms`; Five Torches Deep sheets' `xp`, `magic_items` and `looted` |
-//! | 3 | Orcus heroes' `xp` and monsters' `xp_awarded` (`grid`); Basic Fantasy stat blocks' `gear_pounds` |
+//! | 3 | Orcus heroes' `xp` and monsters' `xp_awarded` (`grid`); Basic Fantasy stat blocks' `gear_pounds`; `loyalty_checked`'s `modifiers` |
 
 use std::cell::Cell;
 

@@ -4865,6 +4865,11 @@ export type BxEvent =
          */
         loyalty_after: number;
         /**
+         * The terms of the `adjustment`, named (`protocol/README.md`, "Modifiers"): they sum
+         * to it. Empty in logs of record formats 1 and 2.
+         */
+        modifiers: Modifier[];
+        /**
          * The retainer.
          */
         retainer: CombatantId;

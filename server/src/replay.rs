@@ -467,11 +467,12 @@ pub fn verify(fight: &RecordedFight) -> Result<VerifyReport, ReplayError> {
                 } else {
                     decided
                 };
-                // A log of record format 1 holds no modifier lists (`fray_protocol::format`).
-                let decided: Vec<GameEvent> = if g.record_version < 2 {
+                // A log of an older record format holds the lists later formats added empty
+                // (`fray_protocol::format`).
+                let decided: Vec<GameEvent> = if g.record_version < fray_protocol::format::LATEST {
                     decided
                         .into_iter()
-                        .map(GameEvent::without_modifiers)
+                        .map(|e| e.in_record_format(g.record_version))
                         .collect()
                 } else {
                     decided

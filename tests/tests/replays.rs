@@ -80,6 +80,12 @@ fn every_roll_of_every_replay_lists_modifiers_that_sum_to_its_bonus() -> Result<
                 }
                 GameEvent::Bx(BxEvent::ReactionRolled { modifier, .. }) => ("reaction", *modifier),
                 GameEvent::Bx(BxEvent::RetainerHireRolled { modifier, .. }) => ("hire", *modifier),
+                // Its list came with record format 3.
+                GameEvent::Bx(BxEvent::LoyaltyChecked { adjustment, .. })
+                    if fight.genesis().record_version >= 3 =>
+                {
+                    ("loyalty", *adjustment)
+                }
                 _ => continue,
             };
             let modifiers = e.event.modifiers().unwrap_or_default();

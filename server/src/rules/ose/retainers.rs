@@ -186,6 +186,9 @@ pub fn loyalty_check(d: &mut Decider, s: &Sheets, who: &CombatantId, adjustment:
         holds,
         loyalty_after,
         leaves: !holds && !combat,
+        modifiers: fray_protocol::roll::Modifiers::new()
+            .with("situational", adjustment)
+            .into_vec(),
     }));
     if !holds && combat {
         d.emit(GameEvent::LeftBattle {
