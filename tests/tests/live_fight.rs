@@ -1316,9 +1316,10 @@ async fn a_basic_fantasy_day_of_travel_over_real_sockets() -> Result<()> {
     Ok(())
 }
 
-/// basic-fantasy-adventures.txt § Waterborne Travel and ose-adventuring.txt § Drowning over real
-/// sockets: the GM's `sail` (a player is refused with `gm_only`) rolls the wind, sails and
-/// passes a day on the water; the GM's `drowning_check` rolls its d%; the player (JSON) and the
+/// basic-fantasy-adventures.txt § Waterborne Travel and ose-adventuring.txt § Drowning and
+/// § Healing, Magical over real sockets: the GM's `sail` (a player is refused with `gm_only`)
+/// rolls the wind, sails and passes a day on the water; a potion heals with its roll; the GM's
+/// `drowning_check` rolls its d%; the player (JSON) and the
 /// spectator (bincode) see every event, and the day is counted in the player's snapshot.
 #[tokio::test]
 async fn a_basic_fantasy_day_at_sea_and_a_drowning_check_over_real_sockets() -> Result<()> {
@@ -1355,15 +1356,23 @@ async fn a_basic_fantasy_day_at_sea_and_a_drowning_check_over_real_sockets() -> 
     command(&mut gm, 1, sail)
         .await?
         .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let cure = Command::Bx(BxCommand::MagicalHealing {
+        target: CombatantId::new("quill"),
+        dice: "1d6+1".into(),
+        source: "potion of healing".into(),
+    });
+    command(&mut gm, 2, cure)
+        .await?
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     let drown = Command::Bx(BxCommand::DrowningCheck {
         combatant: CombatantId::new("quill"),
         chance: 1,
     });
-    command(&mut gm, 2, drown)
+    command(&mut gm, 3, drown)
         .await?
         .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     for (who, c) in [("player", &mut alice), ("spectator", &mut spectator)] {
-        let (mut sailed, mut day_miles) = (None, None);
+        let (mut sailed, mut day_miles, mut healed) = (None, None, false);
         loop {
             let m = recv(c).await?;
             let ServerMessage::Event { event, .. } = &m else {
@@ -1376,6 +1385,9 @@ async fn a_basic_fantasy_day_at_sea_and_a_drowning_check_over_real_sockets() -> 
                     miles,
                     ..
                 }) => day_miles = Some(*miles),
+                GameEvent::Healed { target, roll, .. } if target.as_str() == "quill" => {
+                    healed = roll.as_ref().is_some_and(|r| r.expr.ends_with("d6+1"));
+                }
                 GameEvent::Bx(BxEvent::DrowningRolled {
                     combatant, chance, ..
                 }) => {
@@ -1389,6 +1401,7 @@ async fn a_basic_fantasy_day_at_sea_and_a_drowning_check_over_real_sockets() -> 
             sailed.is_some() && sailed == day_miles,
             "{who}: {sailed:?} {day_miles:?}"
         );
+        assert!(healed, "{who}: the potion's roll");
     }
     let state = snapshot(&mut alice).await?;
     assert!(state.ose.is_some_and(|o| o.bf.day == 1));
