@@ -452,6 +452,19 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
     if let Some(input) = ftd_treasure_and_travel(&verb, args) {
         return input;
     }
+    for (verbs, parse_family) in [
+        (ORCUS_VERBS, orcus_verb as FamilyParser),
+        (THIRTEENTH_AGE_VERBS, thirteenth_age_verb),
+        (BX_VERBS, bx_verb),
+        (BX_CHECK_VERBS, bx_check_verb),
+        (BX_EXPEDITION_VERBS, bx_expedition_verb),
+        (FTD_VERBS, ftd_verb),
+        (FTD_DUNGEON_VERBS, ftd_dungeon_verb),
+    ] {
+        if verbs.contains(&verb.as_str()) {
+            return parse_family(&verb, args, menu);
+        }
+    }
     match verb.as_str() {
         "help" | "h" | "?" => match args {
             [] => Ok(Input::Help(None)),
@@ -466,144 +479,13 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         "healup" | "heal-up" => no_args(Input::Game(Command::FullHealUp)),
         "end-session" | "endsession" => no_args(Input::Game(Command::EndSession)),
         "next-battle" | "nextbattle" => no_args(Input::Game(Command::NextBattle)),
-        "allies" | "choose-allies" => match args {
-            [who, rest @ ..] => Ok(Input::Game(Command::Orcus(OrcusCommand::ChooseAllies {
-                actor: CombatantId::new(who.to_lowercase()),
-                allies: rest
-                    .iter()
-                    .map(|a| CombatantId::new(a.to_lowercase()))
-                    .collect(),
-            }))),
-            _ => Err("usage: allies WHO [ALLY...]".into()),
-        },
-        "decline-ally" => match args {
-            [who, user] => Ok(Input::Game(Command::Orcus(OrcusCommand::DeclineAlly {
-                actor: CombatantId::new(who.to_lowercase()),
-                user: CombatantId::new(user.to_lowercase()),
-            }))),
-            _ => Err("usage: decline-ally WHO USER".into()),
-        },
-        "be-hit" | "choose-to-be-hit" => match args {
-            [who, attacker] => Ok(Input::Game(Command::Orcus(OrcusCommand::ChooseToBeHit {
-                actor: CombatantId::new(who.to_lowercase()),
-                attacker: CombatantId::new(attacker.to_lowercase()),
-            }))),
-            _ => Err("usage: be-hit WHO ATTACKER".into()),
-        },
-        "rider" | "rider-choices" => {
-            let usage = || "usage: rider WHO take|fall [DX,DY]".to_owned();
-            let (who, how, landing) = match args {
-                [who, how] => (who, how, None),
-                [who, how, at] => (who, how, Some(crate::grid_input::square(at)?)),
-                _ => return Err(usage()),
-            };
-            let move_mount = match how.to_ascii_lowercase().as_str() {
-                "take" => true,
-                "fall" => false,
-                _ => return Err(usage()),
-            };
-            Ok(Input::Game(Command::Orcus(OrcusCommand::RiderChoices {
-                actor: CombatantId::new(who.to_lowercase()),
-                move_mount,
-                landing,
-            })))
-        }
         "skill" => skill_action(args),
-        "reload" => match args {
-            [who, power] => Ok(Input::Game(Command::Orcus(OrcusCommand::Reload {
-                actor: CombatantId::new(who.to_lowercase()),
-                power: power.to_lowercase(),
-            }))),
-            _ => Err("usage: reload WHO POWER".into()),
-        },
-        "search" => match args {
-            [] => Ok(Input::Game(Command::Orcus(OrcusCommand::Search {
-                actor: need_menu()?.actor.clone(),
-            }))),
-            [who] => Ok(Input::Game(Command::Orcus(OrcusCommand::Search {
-                actor: CombatantId::new(who.to_lowercase()),
-            }))),
-            _ => Err("usage: search [WHO]".into()),
-        },
-        "ready-counter" => match args {
-            [who, power] => Ok(Input::Game(Command::Orcus(OrcusCommand::ReadyCounter {
-                actor: CombatantId::new(who.to_lowercase()),
-                power: power.to_lowercase(),
-            }))),
-            _ => Err("usage: ready-counter WHO POWER".into()),
-        },
-        "pass-time" | "passtime" => match args {
-            [m] => Ok(Input::Game(Command::Orcus(OrcusCommand::PassTime {
-                minutes: m.parse().map_err(|_| format!("`{m}` is not a number"))?,
-            }))),
-            _ => Err("usage: pass-time MINUTES".into()),
-        },
         "rest" => match args {
             [who, n] => Ok(Input::Game(Command::QuickRest {
                 actor: CombatantId::new(who.to_lowercase()),
                 recoveries: n.parse().map_err(|_| format!("`{n}` is not a number"))?,
             })),
             _ => Err("`rest HERO RECOVERIES`: a quick rest after the battle".to_owned()),
-        },
-        "spirit" => match args {
-            [who, ally, stat] => {
-                use fray_protocol::event::BonusStat;
-                let stat = match stat.to_lowercase().as_str() {
-                    "attack" | "attacks" => BonusStat::Attack,
-                    "ac" => BonusStat::Ac,
-                    "pd" => BonusStat::Pd,
-                    "md" => BonusStat::Md,
-                    other => return Err(format!("`{other}`: attack, ac, pd or md")),
-                };
-                Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::FightInSpirit {
-                    actor: CombatantId::new(who.to_lowercase()),
-                    ally: CombatantId::new(ally.to_lowercase()),
-                    stat,
-                })))
-            }
-            _ => Err(
-                "`spirit WHO ALLY attack|ac|pd|md`: fight in spirit (a PC out of the fight)"
-                    .to_owned(),
-            ),
-        },
-        "ambush" => match args {
-            [who] | [who, _] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::StartAmbush {
-                ambusher: CombatantId::new(who.to_lowercase()),
-                advance_escalation: args
-                    .get(1)
-                    .is_some_and(|w| w.eq_ignore_ascii_case("escalate")),
-            }))),
-            _ => Err("`ambush WHO [escalate]` (GM): start with an ambush round".to_owned()),
-        },
-        "escalation" => match args {
-            [w] => {
-                let action = match w.to_lowercase().as_str() {
-                    "hold" => fray_protocol::command::EscalationAction::Hold,
-                    "resume" => fray_protocol::command::EscalationAction::Resume,
-                    "reset" => fray_protocol::command::EscalationAction::Reset,
-                    _ => return Err("`escalation hold|resume|reset` (GM)".to_owned()),
-                };
-                Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Escalation { action })))
-            }
-            _ => Err("`escalation hold|resume|reset` (GM)".to_owned()),
-        },
-        "modifier" | "mod" => match args {
-            [who, stat, n] => {
-                use fray_protocol::event::BonusStat;
-                let stat = match stat.to_lowercase().as_str() {
-                    "attack" | "attacks" => BonusStat::Attack,
-                    "ac" => BonusStat::Ac,
-                    "pd" => BonusStat::Pd,
-                    "md" => BonusStat::Md,
-                    other => return Err(format!("`{other}`: attack, ac, pd or md")),
-                };
-                Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::SituationalModifier {
-                    target: CombatantId::new(who.to_lowercase()),
-                    stat,
-                    amount: n.parse().map_err(|_| format!("`{n}` is not a number"))?,
-                })))
-            }
-            _ => Err("`modifier WHO attack|ac|pd|md +2|-2` (GM)".to_owned()),
         },
         "temp" => match args {
             [who, n] => Ok(Input::Game(Command::GrantTempHp {
@@ -646,27 +528,6 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 _ => Err("`move` (reposition), `move TARGET` (engage) or `move far`".to_owned()),
             }
         }
-        "crawl" => {
-            // Five Torches Deep § Movement Actions: special movement at half speed.
-            let m = need_menu()?;
-            let actor = m.actor.clone();
-            let (engage, far_away) = match args {
-                [] => (None, false),
-                [w] if w.eq_ignore_ascii_case("far") => (None, true),
-                [w] => (Some(m.target(w)?), false),
-                _ => {
-                    return Err(
-                        "`crawl`, `crawl TARGET` or `crawl far` (special movement: both actions)"
-                            .to_owned(),
-                    );
-                }
-            };
-            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SpecialMove {
-                actor,
-                engage,
-                far_away,
-            })))
-        }
         "ready" => {
             let actor = need_menu()?.actor.clone();
             let action = match args {
@@ -675,40 +536,6 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 _ => return Err("`ready [standard|move]`".to_owned()),
             };
             Ok(Input::Game(Command::Ready { actor, action }))
-        }
-        "ready-for" => {
-            let actor = need_menu()?.actor.clone();
-            let (action, trigger) = match args.split_first() {
-                Some((w, rest)) if w.eq_ignore_ascii_case("move") => {
-                    (fray_protocol::event::ActionKind::Move, rest)
-                }
-                Some((w, rest)) if w.eq_ignore_ascii_case("active") => {
-                    (fray_protocol::event::ActionKind::Standard, rest)
-                }
-                _ => return Err("`ready-for active|move TRIGGER...`".to_owned()),
-            };
-            if trigger.is_empty() {
-                return Err("`ready-for active|move TRIGGER...`: declare the trigger".to_owned());
-            }
-            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::ReadyAction {
-                actor,
-                action,
-                trigger: trigger.join(" "),
-            })))
-        }
-        "delay" => {
-            let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Delay { actor })))
-        }
-        "undelay" | "act" => match args {
-            [who] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Undelay {
-                actor: CombatantId::new(who.to_lowercase()),
-            }))),
-            _ => Err("`act WHO`: a delaying combatant acts after the current turn".to_owned()),
-        },
-        "disengage" | "d" => {
-            let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Disengage { actor })))
         }
         "stabilize" | "stab" => {
             let m = need_menu()?;
@@ -720,20 +547,6 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 _ => Err("`stabilize ALLY` (an unconscious ally)".to_owned()),
             }
         }
-        "potion" => {
-            let m = need_menu()?;
-            match args {
-                [] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::UsePotion {
-                    actor: m.actor.clone(),
-                    target: m.actor.clone(),
-                }))),
-                [w] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::UsePotion {
-                    actor: m.actor.clone(),
-                    target: m.anyone(w)?,
-                }))),
-                _ => Err("`potion` (drink) or `potion ALLY` (feed a dying ally)".to_owned()),
-            }
-        }
         "coup" | "cdg" => {
             let mut cmd = need_menu()?.parse_attack(args)?;
             if let Command::Attack { mode, .. } = &mut cmd {
@@ -743,7 +556,9 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         }
         "shove" | "forced" => {
             let [attack, target, path @ ..] = args else {
-                return Err("`shove ATTACK TARGET X,Y...`: the squares it is moved through".to_owned());
+                return Err(
+                    "`shove ATTACK TARGET X,Y...`: the squares it is moved through".to_owned(),
+                );
             };
             let mut cmd = need_menu()?.parse_attack(&[attack, target])?;
             let path = path
@@ -814,18 +629,12 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 mode: AttackMode::Opportunity,
                 knock_out: false,
                 forced: Vec::new(),
-                weapon: None, secondary_target: None,
+                weapon: None,
+                secondary_target: None,
             })),
             _ => {
                 Err("`oa ATTACKER TARGET [ATTACK]`: an opportunity attack (basic melee)".to_owned())
             }
-        },
-        "intercept" => match args {
-            [actor, mover] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Intercept {
-                actor: CombatantId::new(actor.to_lowercase()),
-                mover: CombatantId::new(mover.to_lowercase()),
-            }))),
-            _ => Err("`intercept INTERCEPTOR MOVER`".to_owned()),
         },
         "letgo" | "let-go" => match args {
             [grabber, target] => Ok(Input::Game(Command::LetGo {
@@ -834,96 +643,160 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             })),
             _ => Err("`letgo GRABBER TARGET`: let go of a grabbed creature".to_owned()),
         },
-        "teleport" => match args {
-            [who] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Teleport {
-                target: CombatantId::new(who.to_lowercase()),
-                engage: None,
-                far_away: false,
-            }))),
-            [who, w] => Ok(Input::Game(Command::ThirteenthAge(ThirteenthAgeCommand::Teleport {
-                target: CombatantId::new(who.to_lowercase()),
-                engage: (!w.eq_ignore_ascii_case("far"))
-                    .then(|| CombatantId::new(w.to_lowercase())),
-                far_away: w.eq_ignore_ascii_case("far"),
-            }))),
-            _ => Err("`teleport WHO [ENEMY|far]` (GM)".to_owned()),
-        },
         "rally" | "r" => {
             let actor = need_menu()?.actor.clone();
             no_args(Input::Game(Command::Rally { actor }))
         }
         "attack" | "a" | "att" => Ok(Input::Game(need_menu()?.parse_attack(args)?)),
-        "retreat" => {
+        "hide" => {
             let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::FiveTorches(FiveTorchesCommand::Retreat { actor })))
+            no_args(Input::Game(Command::Hide { actor }))
         }
-        "delay-to" | "delayto" => {
-            let m = need_menu()?;
-            match args {
-                [w] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::DelayTo {
-                    actor: m.actor.clone(),
-                    after: m.anyone(w)?,
-                }))),
-                _ => Err("`delay-to WHO`: act right after WHO from now on".to_owned()),
-            }
-        }
-        "grant" => match args {
-            [who, adv] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::GrantAdvantage {
+        "reveal" => match args {
+            [who] => Ok(Input::Game(Command::Reveal {
                 combatant: CombatantId::new(who.to_lowercase()),
-                advantage: advantage(adv)?,
-            }))),
-            _ => Err("`grant WHO adv|dis|none` (GM)".to_owned()),
+            })),
+            _ => Err("`reveal WHO` (GM)".to_owned()),
         },
-        "check" => match args {
-            [who, ability, dc, rest @ ..] => {
-                let mut proficient = false;
-                let mut adv = fray_protocol::ftd::Advantage::None;
-                let mut damage = None;
-                let mut task = None;
-                for w in rest {
-                    match w.to_lowercase().as_str() {
-                        "prof" | "proficient" => proficient = true,
-                        "adv" | "dis" | "none" => adv = advantage(w)?,
-                        t => match light_task(t) {
-                            Some(k) => task = Some(k),
-                            None => damage = Some(t.to_owned()),
-                        },
-                    }
-                }
-                Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Check {
-                    combatant: CombatantId::new(who.to_lowercase()),
-                    ability: ability_word(ability)?,
-                    dc: dc.parse().map_err(|_| format!("`{dc}` is not a number"))?,
-                    proficient,
-                    advantage: adv,
-                    damage,
-                    purpose: None,
-                    task,
-                })))
-            }
-            _ => Err(
-                "`check WHO ABILITY DC [prof] [adv|dis] [TASK] [DAMAGE]` (GM; TASK: stealth, listening, sight, defense, danger, finesse, tracking, movement)"
-                    .to_owned(),
-            ),
+        _ => match menu {
+            Some(m) if m.names_attack(&verb) => Ok(Input::Game(m.parse_attack(&words)?)),
+            _ => crate::grid_input::parse(&verb, args, menu)
+                .unwrap_or_else(|| Err(unknown_command(&verb, menu))),
         },
-        "morale" => {
-            let (group, who) = match args.split_first() {
-                Some((g, rest)) if g.eq_ignore_ascii_case("group") => (true, rest),
-                _ => (false, args),
-            };
-            if who.is_empty() {
-                return Err("`morale [group] WHO...` (GM)".to_owned());
-            }
-            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::MoraleCheck {
-                combatants: who
+    }
+}
+
+/// A family's verb parser: the verb (lower case), its arguments and the menu.
+type FamilyParser = fn(&str, &[&str], Option<&Menu>) -> Result<Input, String>;
+
+/// The verbs orcus_verb parses.
+const ORCUS_VERBS: &[&str] = &[
+    "allies",
+    "be-hit",
+    "choose-allies",
+    "choose-to-be-hit",
+    "decline-ally",
+    "pass-time",
+    "passtime",
+    "ready-counter",
+    "reload",
+    "rider",
+    "rider-choices",
+    "search",
+];
+
+/// The Orcus verbs outside the grid's (`grid_input`): allies, mounts' riders, reloading, searching …
+fn orcus_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
+    let need_menu = || {
+        menu.ok_or_else(|| {
+            format!("none of your combatants can act now, so `{verb}` has no one to act for")
+        })
+    };
+    match verb {
+        "allies" | "choose-allies" => match args {
+            [who, rest @ ..] => Ok(Input::Game(Command::Orcus(OrcusCommand::ChooseAllies {
+                actor: CombatantId::new(who.to_lowercase()),
+                allies: rest
                     .iter()
-                    .map(|w| CombatantId::new(w.to_lowercase()))
+                    .map(|a| CombatantId::new(a.to_lowercase()))
                     .collect(),
-                group,
-                advantage: fray_protocol::ftd::Advantage::None,
-                on_failure: fray_protocol::ftd::MoraleOutcome::Flee,
+            }))),
+            _ => Err("usage: allies WHO [ALLY...]".into()),
+        },
+        "decline-ally" => match args {
+            [who, user] => Ok(Input::Game(Command::Orcus(OrcusCommand::DeclineAlly {
+                actor: CombatantId::new(who.to_lowercase()),
+                user: CombatantId::new(user.to_lowercase()),
+            }))),
+            _ => Err("usage: decline-ally WHO USER".into()),
+        },
+        "be-hit" | "choose-to-be-hit" => match args {
+            [who, attacker] => Ok(Input::Game(Command::Orcus(OrcusCommand::ChooseToBeHit {
+                actor: CombatantId::new(who.to_lowercase()),
+                attacker: CombatantId::new(attacker.to_lowercase()),
+            }))),
+            _ => Err("usage: be-hit WHO ATTACKER".into()),
+        },
+        "rider" | "rider-choices" => {
+            let usage = || "usage: rider WHO take|fall [DX,DY]".to_owned();
+            let (who, how, landing) = match args {
+                [who, how] => (who, how, None),
+                [who, how, at] => (who, how, Some(crate::grid_input::square(at)?)),
+                _ => return Err(usage()),
+            };
+            let move_mount = match how.to_ascii_lowercase().as_str() {
+                "take" => true,
+                "fall" => false,
+                _ => return Err(usage()),
+            };
+            Ok(Input::Game(Command::Orcus(OrcusCommand::RiderChoices {
+                actor: CombatantId::new(who.to_lowercase()),
+                move_mount,
+                landing,
             })))
         }
+        "reload" => match args {
+            [who, power] => Ok(Input::Game(Command::Orcus(OrcusCommand::Reload {
+                actor: CombatantId::new(who.to_lowercase()),
+                power: power.to_lowercase(),
+            }))),
+            _ => Err("usage: reload WHO POWER".into()),
+        },
+        "search" => match args {
+            [] => Ok(Input::Game(Command::Orcus(OrcusCommand::Search {
+                actor: need_menu()?.actor.clone(),
+            }))),
+            [who] => Ok(Input::Game(Command::Orcus(OrcusCommand::Search {
+                actor: CombatantId::new(who.to_lowercase()),
+            }))),
+            _ => Err("usage: search [WHO]".into()),
+        },
+        "ready-counter" => match args {
+            [who, power] => Ok(Input::Game(Command::Orcus(OrcusCommand::ReadyCounter {
+                actor: CombatantId::new(who.to_lowercase()),
+                power: power.to_lowercase(),
+            }))),
+            _ => Err("usage: ready-counter WHO POWER".into()),
+        },
+        "pass-time" | "passtime" => match args {
+            [m] => Ok(Input::Game(Command::Orcus(OrcusCommand::PassTime {
+                minutes: m.parse().map_err(|_| format!("`{m}` is not a number"))?,
+            }))),
+            _ => Err("usage: pass-time MINUTES".into()),
+        },
+        _ => Err(unknown_command(verb, menu)),
+    }
+}
+
+/// The verbs bx_verb parses.
+const BX_VERBS: &[&str] = &[
+    "behind",
+    "bx-hold",
+    "bx-morale",
+    "bx-move",
+    "cast",
+    "condition",
+    "declare",
+    "reaction",
+    "shoot",
+    "surprise",
+];
+
+/// The Old-School Essentials and Basic Fantasy verbs.
+fn bx_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
+    let no_args = |input: Input| {
+        if args.is_empty() {
+            Ok(input)
+        } else {
+            Err(format!("`{verb}` takes no arguments"))
+        }
+    };
+    let need_menu = || {
+        menu.ok_or_else(|| {
+            format!("none of your combatants can act now, so `{verb}` has no one to act for")
+        })
+    };
+    match verb {
         "surprise" => {
             let sides = match args {
                 [w] if w.eq_ignore_ascii_case("both") => {
@@ -937,12 +810,18 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     return Err("`surprise party|monsters|both` (GM, OSE: the d6 rolls) or `surprise WHO...` (GM: start with the listed surprised)".to_owned());
                 }
                 // Orcus and Five Torches Deep: `start_surprise` naming the surprised.
-                _ => return Ok(Input::Game(Command::StartSurprise { surprised: ids(&args.join(",")) })),
+                _ => {
+                    return Ok(Input::Game(Command::StartSurprise {
+                        surprised: ids(&args.join(",")),
+                    }));
+                }
             };
             Ok(Input::Game(Command::Bx(BxCommand::RollSurprise { sides })))
         }
         "reaction" => match args {
-            [] => Ok(Input::Game(Command::Bx(BxCommand::RollReaction { speaker: None }))),
+            [] => Ok(Input::Game(Command::Bx(BxCommand::RollReaction {
+                speaker: None,
+            }))),
             [who] => Ok(Input::Game(Command::Bx(BxCommand::RollReaction {
                 speaker: Some(CombatantId::new(who.to_lowercase())),
             }))),
@@ -967,7 +846,10 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     );
                 }
             };
-            Ok(Input::Game(Command::Bx(BxCommand::Declare { actor, declaration })))
+            Ok(Input::Game(Command::Bx(BxCommand::Declare {
+                actor,
+                declaration,
+            })))
         }
         "shoot" => {
             use fray_protocol::ose::MissileRange;
@@ -1035,202 +917,78 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 adjustment,
             })))
         }
-        "secret" => {
-            use fray_protocol::ose::SecretCheck;
-            let Some((what, rest)) = args.split_first() else {
-                return Err(
-                    "`secret search|traps|listen|wandering|stuck|locked|bars|trigger [WHO] [CHANCE] [@AREA]` (GM)"
-                        .to_owned(),
-                );
+        "condition" => {
+            use fray_protocol::ose::OseCondition;
+            let usage = "`condition WHO blind|paralyzed|unstable|exhausted|cover|swimming on|off` (GM; cover: complete cover)";
+            let [who, c, on] = args else {
+                return Err(usage.to_owned());
             };
-            let check = match what.to_lowercase().as_str() {
-                "search" | "door" | "doors" => SecretCheck::SecretDoor,
-                "traps" | "trap" => SecretCheck::RoomTrap,
-                "listen" => SecretCheck::Listen,
-                "wandering" | "wander" => SecretCheck::WanderingMonster,
-                "stuck" => SecretCheck::StuckDoor,
-                "locked" => SecretCheck::LockedDoor,
-                "bars" | "bar" => SecretCheck::Bars,
-                "trigger" | "springs" => SecretCheck::TrapTrigger,
-                other => {
-                    return Err(format!(
-                        "`{other}`: search, traps, listen, wandering, stuck, locked, bars or trigger"
-                    ));
-                }
+            let condition = match c.to_lowercase().as_str() {
+                "blind" => OseCondition::Blind,
+                "paralyzed" => OseCondition::Paralyzed,
+                "unstable" => OseCondition::Unstable,
+                "exhausted" => OseCondition::Exhausted,
+                "cover" | "complete-cover" | "complete_cover" => OseCondition::CompleteCover,
+                "swimming" | "swim" => OseCondition::Swimming,
+                _ => return Err(usage.to_owned()),
             };
-            let mut combatant = None;
-            // ose § Traps, Triggering Traps: "a 2-in-6 chance of the trap being sprung".
-            let mut chance = if check == SecretCheck::TrapTrigger { 2 } else { 1 };
-            let mut area = None;
-            for w in rest {
-                if let Some(a) = w.strip_prefix('@') {
-                    area = Some(a.to_lowercase());
-                    continue;
-                }
-                match w.parse::<u32>() {
-                    Ok(n) => chance = n,
-                    Err(_) => combatant = Some(CombatantId::new(w.to_lowercase())),
-                }
-            }
-            Ok(Input::Game(Command::Bx(BxCommand::SecretRoll {
-                check,
-                combatant,
-                chance,
-                area,
+            let on = match on.to_lowercase().as_str() {
+                "on" => true,
+                "off" => false,
+                _ => return Err(usage.to_owned()),
+            };
+            Ok(Input::Game(Command::Bx(BxCommand::OseCondition {
+                combatant: CombatantId::new(who.to_lowercase()),
+                condition,
+                on,
             })))
         }
-        "bx-turn" | "xturn" => {
-            let mut wandering = None;
-            let mut rest = false;
-            for w in args {
-                match w.parse::<u32>() {
-                    Ok(n) => wandering = Some(n),
-                    Err(_) if w.eq_ignore_ascii_case("rest") => rest = true,
-                    Err(_) => {
-                        return Err(
-                            "`bx-turn [CHANCE] [rest]`: an exploration turn passes (GM)".to_owned()
-                        );
-                    }
-                }
-            }
-            Ok(Input::Game(Command::Bx(BxCommand::ExplorationTurn { wandering, rest })))
-        }
-        "bx-hire" | "bx-loyalty" => {
-            let adj = |w: Option<&&str>| -> Result<i32, String> {
-                w.map_or(Ok(0), |w| w.parse::<i32>().map_err(|_| format!("`{w}`: a number")))
-            };
-            match (verb.as_str(), args) {
-                ("bx-hire", [who, cand, rest @ ..]) if rest.len() <= 1 => {
-                    Ok(Input::Game(Command::Bx(BxCommand::HireRetainer {
-                        employer: CombatantId::new(who.to_lowercase()),
-                        retainer: CombatantId::new(cand.to_lowercase()),
-                        adjustment: adj(rest.first())?,
-                    })))
-                }
-                ("bx-loyalty", [who, rest @ ..]) if rest.len() <= 1 => {
-                    Ok(Input::Game(Command::Bx(BxCommand::LoyaltyCheck {
-                        retainer: CombatantId::new(who.to_lowercase()),
-                        adjustment: adj(rest.first())?,
-                    })))
-                }
-                _ => Err("`bx-hire WHO CANDIDATE [ADJ]` / `bx-loyalty WHO [ADJ]` (GM)".to_owned()),
+        "behind" => {
+            let m = need_menu()?;
+            match args {
+                [weapon, target] => Ok(Input::Game(Command::Bx(BxCommand::OseAttack {
+                    actor: m.actor.clone(),
+                    attack: weapon.to_lowercase(),
+                    target: m.anyone(target)?,
+                    range: None,
+                    modifier: 0,
+                    behind: true,
+                }))),
+                _ => Err("`behind WEAPON TARGET`".to_owned()),
             }
         }
-        "bx-xp" => {
-            let Some((who, rest)) = args.split_first() else {
-                return Err("`bx-xp A,B,.. [BONUS] [MONSTER..]` (GM)".to_owned());
-            };
-            let party = ids(who);
-            let mut bonus = 0;
-            let mut monsters = Vec::new();
-            for w in rest {
-                match w.parse::<u32>() {
-                    Ok(n) => bonus = n,
-                    Err(_) => monsters.push(CombatantId::new(w.to_lowercase())),
-                }
-            }
-            Ok(Input::Game(Command::Bx(BxCommand::AwardXp {
-                monsters,
-                bonus,
-                party,
-            })))
+        _ => Err(unknown_command(verb, menu)),
+    }
+}
+
+/// The verbs bx_check_verb parses.
+const BX_CHECK_VERBS: &[&str] = &[
+    "bomb",
+    "bx-check",
+    "bx-cure",
+    "bx-heal",
+    "distance",
+    "drown",
+    "end-pursuit",
+    "evade",
+    "fall",
+    "lure",
+    "pursue",
+    "pursuit-round",
+    "save",
+    "save-half",
+];
+
+/// The Old-School Essentials and Basic Fantasy GM's checks and hazards: saves, ability checks, falls, bombs, healing, drowning, the encounter distance, evasion and pursuit.
+fn bx_check_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
+    let no_args = |input: Input| {
+        if args.is_empty() {
+            Ok(input)
+        } else {
+            Err(format!("`{verb}` takes no arguments"))
         }
-        "bx-sail" => water_day(args),
-        "bx-day" if args.first().is_some_and(|w| w.eq_ignore_ascii_case("water")) => {
-            water_day(&args[1..])
-        }
-        "bx-candle" => match args {
-            [who, inches] => Ok(Input::Game(Command::Bx(BxCommand::LightCandle {
-                carrier: CombatantId::new(who.to_lowercase()),
-                inches: inches
-                    .trim_end_matches('"')
-                    .parse()
-                    .map_err(|_| format!("`{inches}` is not a height in inches (1-24)"))?,
-            }))),
-            _ => Err("`bx-candle WHO INCHES` (GM: a taper candle, 1-24 inches high)".to_owned()),
-        },
-        "bx-day" => {
-            use fray_protocol::bf::{March, Terrain};
-            let mut march = March::Normal;
-            let mut terrain = Terrain::Clear;
-            let (mut unfed, mut no_water, mut leader) = (Vec::new(), Vec::new(), None);
-            for w in args {
-                let w = w.to_lowercase();
-                if let Some(v) = w.strip_prefix("unfed=") {
-                    unfed = ids(v);
-                } else if let Some(v) = w.strip_prefix("nowater=") {
-                    no_water = ids(v);
-                } else if let Some(v) = w.strip_prefix("leader=") {
-                    leader = Some(CombatantId::new(v));
-                } else {
-                    match w.as_str() {
-                        "rest" => march = March::Rest,
-                        "normal" => march = March::Normal,
-                        "forced" => march = March::Forced,
-                        "air" => march = March::Air,
-                        "jungle" => terrain = Terrain::Jungle,
-                        "mountains" => terrain = Terrain::Mountains,
-                        "swamp" => terrain = Terrain::Swamp,
-                        "desert" => terrain = Terrain::Desert,
-                        "forest" | "woods" => terrain = Terrain::Forest,
-                        "hills" => terrain = Terrain::Hills,
-                        "barren" | "broken" => terrain = Terrain::Barren,
-                        "clear" | "plains" | "trail" => terrain = Terrain::Clear,
-                        "grasslands" => terrain = Terrain::Grasslands,
-                        "settled" | "city" => terrain = Terrain::Settled,
-                        "road" => terrain = Terrain::Road,
-                        other => {
-                            return Err(format!(
-                                "`{other}`: rest|normal|forced|air, a terrain, unfed=, nowater= or leader="
-                            ));
-                        }
-                    }
-                }
-            }
-            Ok(Input::Game(Command::Bx(BxCommand::PassDay {
-                march,
-                terrain,
-                unfed,
-                no_water,
-                leader,
-                water: None,
-            })))
-        }
-        "bx-load" => match args {
-            [who, armor, lb, rest @ ..]
-                if rest.is_empty()
-                    || matches!(rest, [t] if t.eq_ignore_ascii_case("treasure")) =>
-            {
-                use fray_protocol::bf::ArmorType;
-                let armor = match armor.to_lowercase().as_str() {
-                    "none" | "unarmored" => ArmorType::None,
-                    "leather" | "light" => ArmorType::Leather,
-                    "metal" | "heavy" => ArmorType::Metal,
-                    other => {
-                        return Err(format!(
-                            "`{other}`: none, leather or metal (OSE: unarmored, light, heavy)"
-                        ));
-                    }
-                };
-                let load = lb
-                    .parse::<u32>()
-                    .map_err(|_| format!("`{lb}`: pounds (OSE: coins of weight)"))?;
-                Ok(Input::Game(Command::Bx(BxCommand::SetEncumbrance {
-                    combatant: CombatantId::new(who.to_lowercase()),
-                    armor,
-                    load,
-                    treasure: !rest.is_empty(),
-                })))
-            }
-            _ => Err("`bx-load WHO none|leather|metal LOAD [treasure]` (GM)".to_owned()),
-        },
-        "bx-wind" => Ok(Input::Game(Command::Bx(BxCommand::RollWind {}))),
-        "bx-gale" => match args {
-            [h] => Ok(Input::Game(Command::Bx(BxCommand::GaleDamage {
-                hours: h.parse().map_err(|_| format!("`{h}` is not a number"))?,
-            }))),
-            _ => Err("`bx-gale HOURS` (GM)".to_owned()),
-        },
+    };
+    match verb {
         "pursue" => {
             use fray_protocol::ose::EncounterSetting;
             let usage = "`pursue dungeon FLEE PURSUE [RUNNER...]`, `pursue water FLEE PURSUE \
@@ -1247,7 +1005,9 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             };
             let (runners, distance) = match (setting, rest) {
                 (EncounterSetting::Dungeon, r) => (
-                    r.iter().map(|w| CombatantId::new(w.to_lowercase())).collect(),
+                    r.iter()
+                        .map(|w| CombatantId::new(w.to_lowercase()))
+                        .collect(),
                     None,
                 ),
                 (EncounterSetting::Waterborne, [d]) => (Vec::new(), Some(num(d)?)),
@@ -1263,36 +1023,6 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             })))
         }
         "pursuit-round" => no_args(Input::Game(Command::Bx(BxCommand::PursuitRound {}))),
-        "gale" => {
-            let usage = "`gale near|full seaworthy|unseaworthy [land] [clear]` (GM)";
-            let [kind, ship, rest @ ..] = args else {
-                return Err(usage.to_owned());
-            };
-            let near = match kind.to_lowercase().as_str() {
-                "near" => true,
-                "full" => false,
-                _ => return Err(usage.to_owned()),
-            };
-            let seaworthy = match ship.to_lowercase().as_str() {
-                "seaworthy" => true,
-                "unseaworthy" => false,
-                _ => return Err(usage.to_owned()),
-            };
-            let (mut land, mut clear_shore) = (false, false);
-            for w in rest {
-                match w.to_lowercase().as_str() {
-                    "land" => land = true,
-                    "clear" => clear_shore = true,
-                    _ => return Err(usage.to_owned()),
-                }
-            }
-            Ok(Input::Game(Command::Bx(BxCommand::GaleStrikes {
-                near,
-                seaworthy,
-                land,
-                clear_shore,
-            })))
-        }
         "lure" => {
             use fray_protocol::pursuit::Lure;
             match args {
@@ -1302,68 +1032,24 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     })))
                 }
                 [l] if l.eq_ignore_ascii_case("food") => {
-                    Ok(Input::Game(Command::Bx(BxCommand::DropLure { lure: Lure::Food })))
+                    Ok(Input::Game(Command::Bx(BxCommand::DropLure {
+                        lure: Lure::Food,
+                    })))
                 }
                 _ => Err("`lure treasure|food` (GM)".to_owned()),
             }
         }
         "end-pursuit" => match args {
-            [] => Ok(Input::Game(Command::Bx(BxCommand::EndPursuit { caught: false }))),
+            [] => Ok(Input::Game(Command::Bx(BxCommand::EndPursuit {
+                caught: false,
+            }))),
             [c] if c.eq_ignore_ascii_case("caught") => {
-                Ok(Input::Game(Command::Bx(BxCommand::EndPursuit { caught: true })))
+                Ok(Input::Game(Command::Bx(BxCommand::EndPursuit {
+                    caught: true,
+                })))
             }
             _ => Err("`end-pursuit [caught]` (GM)".to_owned()),
         },
-        "bx-effect" => {
-            let Some((turns, rest)) = args.split_first() else {
-                return Err("`bx-effect TURNS [@WHO] NAME` (GM)".to_owned());
-            };
-            let turns = turns
-                .parse::<u32>()
-                .map_err(|_| format!("`{turns}`: a number of turns"))?;
-            let mut combatant = None;
-            let mut name = Vec::new();
-            for w in rest {
-                match w.strip_prefix('@') {
-                    Some(c) => combatant = Some(CombatantId::new(c.to_lowercase())),
-                    None => name.push(*w),
-                }
-            }
-            Ok(Input::Game(Command::Bx(BxCommand::TimeEffect {
-                name: name.join(" "),
-                combatant,
-                turns,
-            })))
-        }
-        "bx-light" | "bx-douse" => {
-            use fray_protocol::ose::LightSource;
-            match args {
-                [who, src] => {
-                    let carrier = CombatantId::new(who.to_lowercase());
-                    let source = match src.to_lowercase().as_str() {
-                        "torch" => LightSource::Torch,
-                        "lantern" | "oil" => LightSource::Lantern,
-                        // A candle is lit with `bx-candle` (its height); it is doused here.
-                        "candle" if verb == "bx-douse" => LightSource::Candle,
-                        other if verb == "bx-douse" => {
-                            return Err(format!("`{other}`: torch, lantern or candle"));
-                        }
-                        other => {
-                            return Err(format!(
-                                "`{other}`: torch or lantern (a candle: `bx-candle WHO INCHES`)"
-                            ));
-                        }
-                    };
-                    Ok(Input::Game(if verb == "bx-light" {
-                        Command::Bx(BxCommand::LightSource { carrier, source })
-                    } else {
-                        Command::Bx(BxCommand::DouseLight { carrier, source })
-                    }))
-                }
-                _ if verb == "bx-douse" => Err("`bx-douse WHO torch|lantern|candle` (GM)".to_owned()),
-                _ => Err(format!("`{verb} WHO torch|lantern` (GM)")),
-            }
-        }
         "save-half" => match args {
             [who, cat, dice, rest @ ..] if rest.len() <= 1 => {
                 let Input::Game(Command::Bx(BxCommand::SavingThrow {
@@ -1449,14 +1135,15 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
             }
             _ => Err("`bx-cure WHO DICE SOURCE...` (GM: magical healing)".to_owned()),
         },
-        "bx-voyage" => bf_voyage(args),
         "drown" => match args {
             [who, chance] => match chance.trim_end_matches('%').parse::<u32>() {
                 Ok(chance) => Ok(Input::Game(Command::Bx(BxCommand::DrowningCheck {
                     combatant: CombatantId::new(who.to_lowercase()),
                     chance,
                 }))),
-                Err(_) => Err(format!("`{chance}` is not a percent chance; `drown WHO CHANCE` (GM)")),
+                Err(_) => Err(format!(
+                    "`{chance}` is not a percent chance; `drown WHO CHANCE` (GM)"
+                )),
             },
             _ => Err("`drown WHO CHANCE` (GM: the referee's chance of drowning, 1-99)".to_owned()),
         },
@@ -1474,7 +1161,10 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 "water" | "waterborne" => EncounterSetting::Waterborne,
                 _ => return Err(usage.to_owned()),
             };
-            Ok(Input::Game(Command::Bx(BxCommand::RollEncounterDistance { setting, surprised })))
+            Ok(Input::Game(Command::Bx(BxCommand::RollEncounterDistance {
+                setting,
+                surprised,
+            })))
         }
         "evade" => {
             use fray_protocol::ose::{EncounterSetting, EvasionSurprise};
@@ -1518,46 +1208,6 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 modifier,
             })))
         }
-        "condition" => {
-            use fray_protocol::ose::OseCondition;
-            let usage = "`condition WHO blind|paralyzed|unstable|exhausted|cover|swimming on|off` (GM; cover: complete cover)";
-            let [who, c, on] = args else {
-                return Err(usage.to_owned());
-            };
-            let condition = match c.to_lowercase().as_str() {
-                "blind" => OseCondition::Blind,
-                "paralyzed" => OseCondition::Paralyzed,
-                "unstable" => OseCondition::Unstable,
-                "exhausted" => OseCondition::Exhausted,
-                "cover" | "complete-cover" | "complete_cover" => OseCondition::CompleteCover,
-                "swimming" | "swim" => OseCondition::Swimming,
-                _ => return Err(usage.to_owned()),
-            };
-            let on = match on.to_lowercase().as_str() {
-                "on" => true,
-                "off" => false,
-                _ => return Err(usage.to_owned()),
-            };
-            Ok(Input::Game(Command::Bx(BxCommand::OseCondition {
-                combatant: CombatantId::new(who.to_lowercase()),
-                condition,
-                on,
-            })))
-        }
-        "behind" => {
-            let m = need_menu()?;
-            match args {
-                [weapon, target] => Ok(Input::Game(Command::Bx(BxCommand::OseAttack {
-                    actor: m.actor.clone(),
-                    attack: weapon.to_lowercase(),
-                    target: m.anyone(target)?,
-                    range: None,
-                    modifier: 0,
-                    behind: true,
-                }))),
-                _ => Err("`behind WEAPON TARGET`".to_owned()),
-            }
-        }
         "save" => {
             use fray_protocol::ose::SaveCategory;
             match args {
@@ -1589,6 +1239,472 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 }
             }
         }
+        _ => Err(unknown_command(verb, menu)),
+    }
+}
+
+/// The verbs bx_expedition_verb parses.
+const BX_EXPEDITION_VERBS: &[&str] = &[
+    "bx-candle",
+    "bx-day",
+    "bx-douse",
+    "bx-effect",
+    "bx-gale",
+    "bx-hire",
+    "bx-light",
+    "bx-load",
+    "bx-loyalty",
+    "bx-sail",
+    "bx-turn",
+    "bx-voyage",
+    "bx-wind",
+    "bx-xp",
+    "gale",
+    "secret",
+    "xturn",
+];
+
+/// The Old-School Essentials and Basic Fantasy verbs between encounters: secret rolls, exploration turns, light, retainers, experience, days of travel, the sea.
+fn bx_expedition_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
+    match verb {
+        "secret" => {
+            use fray_protocol::ose::SecretCheck;
+            let Some((what, rest)) = args.split_first() else {
+                return Err(
+                    "`secret search|traps|listen|wandering|stuck|locked|bars|trigger [WHO] [CHANCE] [@AREA]` (GM)"
+                        .to_owned(),
+                );
+            };
+            let check = match what.to_lowercase().as_str() {
+                "search" | "door" | "doors" => SecretCheck::SecretDoor,
+                "traps" | "trap" => SecretCheck::RoomTrap,
+                "listen" => SecretCheck::Listen,
+                "wandering" | "wander" => SecretCheck::WanderingMonster,
+                "stuck" => SecretCheck::StuckDoor,
+                "locked" => SecretCheck::LockedDoor,
+                "bars" | "bar" => SecretCheck::Bars,
+                "trigger" | "springs" => SecretCheck::TrapTrigger,
+                other => {
+                    return Err(format!(
+                        "`{other}`: search, traps, listen, wandering, stuck, locked, bars or trigger"
+                    ));
+                }
+            };
+            let mut combatant = None;
+            // ose § Traps, Triggering Traps: "a 2-in-6 chance of the trap being sprung".
+            let mut chance = if check == SecretCheck::TrapTrigger {
+                2
+            } else {
+                1
+            };
+            let mut area = None;
+            for w in rest {
+                if let Some(a) = w.strip_prefix('@') {
+                    area = Some(a.to_lowercase());
+                    continue;
+                }
+                match w.parse::<u32>() {
+                    Ok(n) => chance = n,
+                    Err(_) => combatant = Some(CombatantId::new(w.to_lowercase())),
+                }
+            }
+            Ok(Input::Game(Command::Bx(BxCommand::SecretRoll {
+                check,
+                combatant,
+                chance,
+                area,
+            })))
+        }
+        "bx-turn" | "xturn" => {
+            let mut wandering = None;
+            let mut rest = false;
+            for w in args {
+                match w.parse::<u32>() {
+                    Ok(n) => wandering = Some(n),
+                    Err(_) if w.eq_ignore_ascii_case("rest") => rest = true,
+                    Err(_) => {
+                        return Err(
+                            "`bx-turn [CHANCE] [rest]`: an exploration turn passes (GM)".to_owned()
+                        );
+                    }
+                }
+            }
+            Ok(Input::Game(Command::Bx(BxCommand::ExplorationTurn {
+                wandering,
+                rest,
+            })))
+        }
+        "bx-hire" | "bx-loyalty" => {
+            let adj = |w: Option<&&str>| -> Result<i32, String> {
+                w.map_or(Ok(0), |w| {
+                    w.parse::<i32>().map_err(|_| format!("`{w}`: a number"))
+                })
+            };
+            match (verb, args) {
+                ("bx-hire", [who, cand, rest @ ..]) if rest.len() <= 1 => {
+                    Ok(Input::Game(Command::Bx(BxCommand::HireRetainer {
+                        employer: CombatantId::new(who.to_lowercase()),
+                        retainer: CombatantId::new(cand.to_lowercase()),
+                        adjustment: adj(rest.first())?,
+                    })))
+                }
+                ("bx-loyalty", [who, rest @ ..]) if rest.len() <= 1 => {
+                    Ok(Input::Game(Command::Bx(BxCommand::LoyaltyCheck {
+                        retainer: CombatantId::new(who.to_lowercase()),
+                        adjustment: adj(rest.first())?,
+                    })))
+                }
+                _ => Err("`bx-hire WHO CANDIDATE [ADJ]` / `bx-loyalty WHO [ADJ]` (GM)".to_owned()),
+            }
+        }
+        "bx-xp" => {
+            let Some((who, rest)) = args.split_first() else {
+                return Err("`bx-xp A,B,.. [BONUS] [MONSTER..]` (GM)".to_owned());
+            };
+            let party = ids(who);
+            let mut bonus = 0;
+            let mut monsters = Vec::new();
+            for w in rest {
+                match w.parse::<u32>() {
+                    Ok(n) => bonus = n,
+                    Err(_) => monsters.push(CombatantId::new(w.to_lowercase())),
+                }
+            }
+            Ok(Input::Game(Command::Bx(BxCommand::AwardXp {
+                monsters,
+                bonus,
+                party,
+            })))
+        }
+        "bx-sail" => water_day(args),
+        "bx-day"
+            if args
+                .first()
+                .is_some_and(|w| w.eq_ignore_ascii_case("water")) =>
+        {
+            water_day(&args[1..])
+        }
+        "bx-candle" => match args {
+            [who, inches] => Ok(Input::Game(Command::Bx(BxCommand::LightCandle {
+                carrier: CombatantId::new(who.to_lowercase()),
+                inches: inches
+                    .trim_end_matches('"')
+                    .parse()
+                    .map_err(|_| format!("`{inches}` is not a height in inches (1-24)"))?,
+            }))),
+            _ => Err("`bx-candle WHO INCHES` (GM: a taper candle, 1-24 inches high)".to_owned()),
+        },
+        "bx-day" => {
+            use fray_protocol::bf::{March, Terrain};
+            let mut march = March::Normal;
+            let mut terrain = Terrain::Clear;
+            let (mut unfed, mut no_water, mut leader) = (Vec::new(), Vec::new(), None);
+            for w in args {
+                let w = w.to_lowercase();
+                if let Some(v) = w.strip_prefix("unfed=") {
+                    unfed = ids(v);
+                } else if let Some(v) = w.strip_prefix("nowater=") {
+                    no_water = ids(v);
+                } else if let Some(v) = w.strip_prefix("leader=") {
+                    leader = Some(CombatantId::new(v));
+                } else {
+                    match w.as_str() {
+                        "rest" => march = March::Rest,
+                        "normal" => march = March::Normal,
+                        "forced" => march = March::Forced,
+                        "air" => march = March::Air,
+                        "jungle" => terrain = Terrain::Jungle,
+                        "mountains" => terrain = Terrain::Mountains,
+                        "swamp" => terrain = Terrain::Swamp,
+                        "desert" => terrain = Terrain::Desert,
+                        "forest" | "woods" => terrain = Terrain::Forest,
+                        "hills" => terrain = Terrain::Hills,
+                        "barren" | "broken" => terrain = Terrain::Barren,
+                        "clear" | "plains" | "trail" => terrain = Terrain::Clear,
+                        "grasslands" => terrain = Terrain::Grasslands,
+                        "settled" | "city" => terrain = Terrain::Settled,
+                        "road" => terrain = Terrain::Road,
+                        other => {
+                            return Err(format!(
+                                "`{other}`: rest|normal|forced|air, a terrain, unfed=, nowater= or leader="
+                            ));
+                        }
+                    }
+                }
+            }
+            Ok(Input::Game(Command::Bx(BxCommand::PassDay {
+                march,
+                terrain,
+                unfed,
+                no_water,
+                leader,
+                water: None,
+            })))
+        }
+        "bx-load" => match args {
+            [who, armor, lb, rest @ ..]
+                if rest.is_empty() || matches!(rest, [t] if t.eq_ignore_ascii_case("treasure")) =>
+            {
+                use fray_protocol::bf::ArmorType;
+                let armor = match armor.to_lowercase().as_str() {
+                    "none" | "unarmored" => ArmorType::None,
+                    "leather" | "light" => ArmorType::Leather,
+                    "metal" | "heavy" => ArmorType::Metal,
+                    other => {
+                        return Err(format!(
+                            "`{other}`: none, leather or metal (OSE: unarmored, light, heavy)"
+                        ));
+                    }
+                };
+                let load = lb
+                    .parse::<u32>()
+                    .map_err(|_| format!("`{lb}`: pounds (OSE: coins of weight)"))?;
+                Ok(Input::Game(Command::Bx(BxCommand::SetEncumbrance {
+                    combatant: CombatantId::new(who.to_lowercase()),
+                    armor,
+                    load,
+                    treasure: !rest.is_empty(),
+                })))
+            }
+            _ => Err("`bx-load WHO none|leather|metal LOAD [treasure]` (GM)".to_owned()),
+        },
+        "bx-wind" => Ok(Input::Game(Command::Bx(BxCommand::RollWind {}))),
+        "bx-gale" => match args {
+            [h] => Ok(Input::Game(Command::Bx(BxCommand::GaleDamage {
+                hours: h.parse().map_err(|_| format!("`{h}` is not a number"))?,
+            }))),
+            _ => Err("`bx-gale HOURS` (GM)".to_owned()),
+        },
+        "gale" => {
+            let usage = "`gale near|full seaworthy|unseaworthy [land] [clear]` (GM)";
+            let [kind, ship, rest @ ..] = args else {
+                return Err(usage.to_owned());
+            };
+            let near = match kind.to_lowercase().as_str() {
+                "near" => true,
+                "full" => false,
+                _ => return Err(usage.to_owned()),
+            };
+            let seaworthy = match ship.to_lowercase().as_str() {
+                "seaworthy" => true,
+                "unseaworthy" => false,
+                _ => return Err(usage.to_owned()),
+            };
+            let (mut land, mut clear_shore) = (false, false);
+            for w in rest {
+                match w.to_lowercase().as_str() {
+                    "land" => land = true,
+                    "clear" => clear_shore = true,
+                    _ => return Err(usage.to_owned()),
+                }
+            }
+            Ok(Input::Game(Command::Bx(BxCommand::GaleStrikes {
+                near,
+                seaworthy,
+                land,
+                clear_shore,
+            })))
+        }
+        "bx-effect" => {
+            let Some((turns, rest)) = args.split_first() else {
+                return Err("`bx-effect TURNS [@WHO] NAME` (GM)".to_owned());
+            };
+            let turns = turns
+                .parse::<u32>()
+                .map_err(|_| format!("`{turns}`: a number of turns"))?;
+            let mut combatant = None;
+            let mut name = Vec::new();
+            for w in rest {
+                match w.strip_prefix('@') {
+                    Some(c) => combatant = Some(CombatantId::new(c.to_lowercase())),
+                    None => name.push(*w),
+                }
+            }
+            Ok(Input::Game(Command::Bx(BxCommand::TimeEffect {
+                name: name.join(" "),
+                combatant,
+                turns,
+            })))
+        }
+        "bx-light" | "bx-douse" => {
+            use fray_protocol::ose::LightSource;
+            match args {
+                [who, src] => {
+                    let carrier = CombatantId::new(who.to_lowercase());
+                    let source = match src.to_lowercase().as_str() {
+                        "torch" => LightSource::Torch,
+                        "lantern" | "oil" => LightSource::Lantern,
+                        // A candle is lit with `bx-candle` (its height); it is doused here.
+                        "candle" if verb == "bx-douse" => LightSource::Candle,
+                        other if verb == "bx-douse" => {
+                            return Err(format!("`{other}`: torch, lantern or candle"));
+                        }
+                        other => {
+                            return Err(format!(
+                                "`{other}`: torch or lantern (a candle: `bx-candle WHO INCHES`)"
+                            ));
+                        }
+                    };
+                    Ok(Input::Game(if verb == "bx-light" {
+                        Command::Bx(BxCommand::LightSource { carrier, source })
+                    } else {
+                        Command::Bx(BxCommand::DouseLight { carrier, source })
+                    }))
+                }
+                _ if verb == "bx-douse" => {
+                    Err("`bx-douse WHO torch|lantern|candle` (GM)".to_owned())
+                }
+                _ => Err(format!("`{verb} WHO torch|lantern` (GM)")),
+            }
+        }
+        "bx-voyage" => bf_voyage(args),
+        _ => Err(unknown_command(verb, menu)),
+    }
+}
+
+/// The verbs ftd_verb parses.
+const FTD_VERBS: &[&str] = &[
+    "check",
+    "concentrate",
+    "crawl",
+    "delay-to",
+    "delayto",
+    "grant",
+    "heal",
+    "morale",
+    "ready-for",
+    "resolve",
+    "retreat",
+    "unconcentrate",
+];
+
+/// The Five Torches Deep verbs (besides treasure and travel, `ftd_treasure_and_travel`).
+fn ftd_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
+    let no_args = |input: Input| {
+        if args.is_empty() {
+            Ok(input)
+        } else {
+            Err(format!("`{verb}` takes no arguments"))
+        }
+    };
+    let need_menu = || {
+        menu.ok_or_else(|| {
+            format!("none of your combatants can act now, so `{verb}` has no one to act for")
+        })
+    };
+    match verb {
+        "crawl" => {
+            // Five Torches Deep § Movement Actions: special movement at half speed.
+            let m = need_menu()?;
+            let actor = m.actor.clone();
+            let (engage, far_away) = match args {
+                [] => (None, false),
+                [w] if w.eq_ignore_ascii_case("far") => (None, true),
+                [w] => (Some(m.target(w)?), false),
+                _ => {
+                    return Err(
+                        "`crawl`, `crawl TARGET` or `crawl far` (special movement: both actions)"
+                            .to_owned(),
+                    );
+                }
+            };
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SpecialMove {
+                actor,
+                engage,
+                far_away,
+            })))
+        }
+        "ready-for" => {
+            let actor = need_menu()?.actor.clone();
+            let (action, trigger) = match args.split_first() {
+                Some((w, rest)) if w.eq_ignore_ascii_case("move") => {
+                    (fray_protocol::event::ActionKind::Move, rest)
+                }
+                Some((w, rest)) if w.eq_ignore_ascii_case("active") => {
+                    (fray_protocol::event::ActionKind::Standard, rest)
+                }
+                _ => return Err("`ready-for active|move TRIGGER...`".to_owned()),
+            };
+            if trigger.is_empty() {
+                return Err("`ready-for active|move TRIGGER...`: declare the trigger".to_owned());
+            }
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::ReadyAction {
+                actor,
+                action,
+                trigger: trigger.join(" "),
+            })))
+        }
+        "retreat" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::FiveTorches(FiveTorchesCommand::Retreat { actor })))
+        }
+        "delay-to" | "delayto" => {
+            let m = need_menu()?;
+            match args {
+                [w] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::DelayTo {
+                    actor: m.actor.clone(),
+                    after: m.anyone(w)?,
+                }))),
+                _ => Err("`delay-to WHO`: act right after WHO from now on".to_owned()),
+            }
+        }
+        "grant" => match args {
+            [who, adv] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::GrantAdvantage {
+                combatant: CombatantId::new(who.to_lowercase()),
+                advantage: advantage(adv)?,
+            }))),
+            _ => Err("`grant WHO adv|dis|none` (GM)".to_owned()),
+        },
+        "check" => match args {
+            [who, ability, dc, rest @ ..] => {
+                let mut proficient = false;
+                let mut adv = fray_protocol::ftd::Advantage::None;
+                let mut damage = None;
+                let mut task = None;
+                for w in rest {
+                    match w.to_lowercase().as_str() {
+                        "prof" | "proficient" => proficient = true,
+                        "adv" | "dis" | "none" => adv = advantage(w)?,
+                        t => match light_task(t) {
+                            Some(k) => task = Some(k),
+                            None => damage = Some(t.to_owned()),
+                        },
+                    }
+                }
+                Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Check {
+                    combatant: CombatantId::new(who.to_lowercase()),
+                    ability: ability_word(ability)?,
+                    dc: dc.parse().map_err(|_| format!("`{dc}` is not a number"))?,
+                    proficient,
+                    advantage: adv,
+                    damage,
+                    purpose: None,
+                    task,
+                })))
+            }
+            _ => Err(
+                "`check WHO ABILITY DC [prof] [adv|dis] [TASK] [DAMAGE]` (GM; TASK: stealth, listening, sight, defense, danger, finesse, tracking, movement)"
+                    .to_owned(),
+            ),
+        },
+        "morale" => {
+            let (group, who) = match args.split_first() {
+                Some((g, rest)) if g.eq_ignore_ascii_case("group") => (true, rest),
+                _ => (false, args),
+            };
+            if who.is_empty() {
+                return Err("`morale [group] WHO...` (GM)".to_owned());
+            }
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::MoraleCheck {
+                combatants: who
+                    .iter()
+                    .map(|w| CombatantId::new(w.to_lowercase()))
+                    .collect(),
+                group,
+                advantage: fray_protocol::ftd::Advantage::None,
+                on_failure: fray_protocol::ftd::MoraleOutcome::Flee,
+            })))
+        }
         "heal" => match args {
             [who, dice] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Heal {
                 target: CombatantId::new(who.to_lowercase()),
@@ -1617,6 +1733,52 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     .collect(),
             })))
         }
+        "concentrate" => {
+            let actor = need_menu()?.actor.clone();
+            if args.is_empty() {
+                return Err("`concentrate EFFECT...`: name the effect".to_owned());
+            }
+            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Concentrate {
+                actor,
+                effect: args.join(" "),
+            })))
+        }
+        "unconcentrate" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::FiveTorches(FiveTorchesCommand::EndConcentration { actor })))
+        }
+        _ => Err(unknown_command(verb, menu)),
+    }
+}
+
+/// The verbs ftd_dungeon_verb parses.
+const FTD_DUNGEON_VERBS: &[&str] = &[
+    "camp",
+    "chase",
+    "corrupt",
+    "cure",
+    "douse",
+    "exhaust",
+    "lantern",
+    "light",
+    "load",
+    "resilience",
+    "return",
+    "set-time",
+    "stealth-dc",
+    "time-dice",
+    "torch",
+    "travel",
+];
+
+/// The Five Torches Deep verbs of the dungeon and the road: light, load, travel turns, resilience, rolling to return, chases, corruption, the time dice, rests, stealth.
+fn ftd_dungeon_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
+    let need_menu = || {
+        menu.ok_or_else(|| {
+            format!("none of your combatants can act now, so `{verb}` has no one to act for")
+        })
+    };
+    match verb {
         "light" => {
             let (who, level) = match args {
                 [level] => (None, *level),
@@ -1627,51 +1789,69 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 "scene" if who.is_some() => None,
                 w => Some(light_level(w).ok_or_else(|| LIGHT_HELP.to_owned())?),
             };
-            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SetLight {
-                combatant: who,
-                light,
-            })))
+            Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::SetLight {
+                    combatant: who,
+                    light,
+                },
+            )))
         }
         "torch" | "lantern" | "douse" => {
             use fray_protocol::ftd::LightSource;
             let actor = match args {
                 [w] => CombatantId::new(w.to_lowercase()),
                 [] => need_menu()?.actor.clone(),
-                _ => return Err("`torch|lantern|douse [WHO]`: light a fresh one, or put it out".to_owned()),
+                _ => {
+                    return Err(
+                        "`torch|lantern|douse [WHO]`: light a fresh one, or put it out".to_owned(),
+                    );
+                }
             };
-            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::CarryLight {
-                actor,
-                source: match verb.as_str() {
-                    "torch" => Some(LightSource::Torch),
-                    "lantern" => Some(LightSource::Lantern),
-                    _ => None,
+            Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::CarryLight {
+                    actor,
+                    source: match verb {
+                        "torch" => Some(LightSource::Torch),
+                        "lantern" => Some(LightSource::Lantern),
+                        _ => None,
+                    },
                 },
-            })))
+            )))
         }
         "load" => match args {
-            [who, load, rest @ ..] if rest.len() <= 1 => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SetLoad {
-                combatant: CombatantId::new(who.to_lowercase()),
-                load: load.parse().map_err(|_| format!("`{load}` is not a number"))?,
-                coins: match rest.first() {
-                    Some(c) => c.parse().map_err(|_| format!("`{c}` is not a number"))?,
-                    None => 0,
+            [who, load, rest @ ..] if rest.len() <= 1 => Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::SetLoad {
+                    combatant: CombatantId::new(who.to_lowercase()),
+                    load: load
+                        .parse()
+                        .map_err(|_| format!("`{load}` is not a number"))?,
+                    coins: match rest.first() {
+                        Some(c) => c.parse().map_err(|_| format!("`{c}` is not a number"))?,
+                        None => 0,
+                    },
                 },
-            }))),
+            ))),
             _ => Err("`load WHO LOAD [COINS]` (GM)".to_owned()),
         },
         "travel" => match args {
-            [] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::TravelTurn {
-                advantage: fray_protocol::ftd::Advantage::None,
-            }))),
-            [adv] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::TravelTurn {
-                advantage: advantage(adv)?,
-            }))),
+            [] => Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::TravelTurn {
+                    advantage: fray_protocol::ftd::Advantage::None,
+                },
+            ))),
+            [adv] => Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::TravelTurn {
+                    advantage: advantage(adv)?,
+                },
+            ))),
             _ => Err("`travel [adv|dis]` (GM: a travel turn)".to_owned()),
         },
         "resilience" => match args {
-            [who] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::ResilienceCheck {
-                combatant: CombatantId::new(who.to_lowercase()),
-            }))),
+            [who] => Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::ResilienceCheck {
+                    combatant: CombatantId::new(who.to_lowercase()),
+                },
+            ))),
             _ => Err("`resilience WHO` (GM)".to_owned()),
         },
         "return" => {
@@ -1684,14 +1864,16 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     );
                 }
             };
-            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::RollToReturn {
-                path,
-                combatants: args
-                    .iter()
-                    .skip(1)
-                    .map(|w| CombatantId::new(w.to_lowercase()))
-                    .collect(),
-            })))
+            Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::RollToReturn {
+                    path,
+                    combatants: args
+                        .iter()
+                        .skip(1)
+                        .map(|w| CombatantId::new(w.to_lowercase()))
+                        .collect(),
+                },
+            )))
         }
         "chase" => {
             let usage = "`chase open|uneven|overland SPEED WHO.. [group] [adv|dis] [dc=N]` (GM)";
@@ -1722,72 +1904,84 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                     pursuers.push(CombatantId::new(lw));
                 }
             }
-            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Chase {
-                pursuers,
-                speed,
-                terrain,
-                group,
-                advantage: adv,
-                dc_modifier,
-            })))
+            Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::Chase {
+                    pursuers,
+                    speed,
+                    terrain,
+                    group,
+                    advantage: adv,
+                    dc_modifier,
+                },
+            )))
         }
         "corrupt" => match args {
-            [who, rest @ ..] if rest.len() <= 2 => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::CorruptionCheck {
-                combatant: CombatantId::new(who.to_lowercase()),
-                name: rest.first().map(|w| w.replace('_', " ")),
-                dc: match rest.get(1) {
-                    Some(dc) => Some(dc.parse().map_err(|_| format!("`{dc}` is not a DC"))?),
-                    None => None,
+            [who, rest @ ..] if rest.len() <= 2 => Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::CorruptionCheck {
+                    combatant: CombatantId::new(who.to_lowercase()),
+                    name: rest.first().map(|w| w.replace('_', " ")),
+                    dc: match rest.get(1) {
+                        Some(dc) => Some(dc.parse().map_err(|_| format!("`{dc}` is not a DC"))?),
+                        None => None,
+                    },
+                    check: None,
+                    damages: None,
                 },
-                check: None,
-                damages: None,
-            }))),
+            ))),
             _ => Err("`corrupt WHO [NAME [DC]]` (GM; NAME with _ for spaces)".to_owned()),
         },
         "time-dice" => {
             let usage = "`time-dice N [duration|from HOUR]` (GM: N is 1-4, or 1-2 from HOUR)";
             let num = |w: &str| w.parse::<u32>().map_err(|_| usage.to_owned());
             match args {
-                [n] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
-                    dice: num(n)?,
-                    purpose: TimeDicePurpose::TimeOfDay,
-                    start_hour: None,
-                }))),
-                [n, d] if d.eq_ignore_ascii_case("duration") => {
-                    Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
+                [n] => Ok(Input::Game(Command::FiveTorches(
+                    FiveTorchesCommand::RollTimeDice {
+                        dice: num(n)?,
+                        purpose: TimeDicePurpose::TimeOfDay,
+                        start_hour: None,
+                    },
+                ))),
+                [n, d] if d.eq_ignore_ascii_case("duration") => Ok(Input::Game(
+                    Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
                         dice: num(n)?,
                         purpose: TimeDicePurpose::Duration,
                         start_hour: None,
-                    })))
-                }
-                [n, f, h] if f.eq_ignore_ascii_case("from") => {
-                    Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
+                    }),
+                )),
+                [n, f, h] if f.eq_ignore_ascii_case("from") => Ok(Input::Game(
+                    Command::FiveTorches(FiveTorchesCommand::RollTimeDice {
                         dice: num(n)?,
                         purpose: TimeDicePurpose::TimeOfDay,
                         start_hour: Some(num(h)?),
-                    })))
-                }
+                    }),
+                )),
                 _ => Err(usage.to_owned()),
             }
         }
         "set-time" => match args {
-            [h] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SetTime {
-                hour: h
-                    .parse()
-                    .map_err(|_| format!("`{h}` is not an hour (0-23)"))?,
-            }))),
+            [h] => Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::SetTime {
+                    hour: h
+                        .parse()
+                        .map_err(|_| format!("`{h}` is not an hour (0-23)"))?,
+                },
+            ))),
             _ => Err("`set-time HOUR` (GM: 0-23)".to_owned()),
         },
         "cure" => match args {
-            [who] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::EndCorruption {
-                combatant: CombatantId::new(who.to_lowercase()),
-            }))),
+            [who] => Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::EndCorruption {
+                    combatant: CombatantId::new(who.to_lowercase()),
+                },
+            ))),
             _ => Err("`cure WHO` (GM: the corruption ends)".to_owned()),
         },
         "exhaust" => match args {
-            [who] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Exhaust {
-                combatant: CombatantId::new(who.to_lowercase()),
-            }))),
+            [who] => Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::Exhaust {
+                    combatant: CombatantId::new(who.to_lowercase()),
+                },
+            ))),
             _ => Err("`exhaust WHO` (GM)".to_owned()),
         },
         "camp" => {
@@ -1800,46 +1994,191 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
                 Some(n) => n.parse().map_err(|_| format!("`{n}` is not a number"))?,
                 None => 1,
             };
-            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Rest { safe, nights })))
+            Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::Rest { safe, nights },
+            )))
         }
-        "hide" => {
-            let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::Hide { actor }))
-        }
-        "concentrate" => {
-            let actor = need_menu()?.actor.clone();
-            if args.is_empty() {
-                return Err("`concentrate EFFECT...`: name the effect".to_owned());
-            }
-            Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::Concentrate {
-                actor,
-                effect: args.join(" "),
-            })))
-        }
-        "unconcentrate" => {
-            let actor = need_menu()?.actor.clone();
-            no_args(Input::Game(Command::FiveTorches(FiveTorchesCommand::EndConcentration { actor })))
-        }
-        "reveal" => match args {
-            [who] => Ok(Input::Game(Command::Reveal {
-                combatant: CombatantId::new(who.to_lowercase()),
-            })),
-            _ => Err("`reveal WHO` (GM)".to_owned()),
-        },
         "stealth-dc" => match args {
-            [w] if w.eq_ignore_ascii_case("default") => {
-                Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SetStealthDc { dc: None })))
-            }
-            [w] => Ok(Input::Game(Command::FiveTorches(FiveTorchesCommand::SetStealthDc {
-                dc: Some(w.parse().map_err(|_| format!("`{w}` is not a number"))?),
-            }))),
+            [w] if w.eq_ignore_ascii_case("default") => Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::SetStealthDc { dc: None },
+            ))),
+            [w] => Ok(Input::Game(Command::FiveTorches(
+                FiveTorchesCommand::SetStealthDc {
+                    dc: Some(w.parse().map_err(|_| format!("`{w}` is not a number"))?),
+                },
+            ))),
             _ => Err("`stealth-dc N|default` (GM)".to_owned()),
         },
-        _ => match menu {
-            Some(m) if m.names_attack(&verb) => Ok(Input::Game(m.parse_attack(&words)?)),
-            _ => crate::grid_input::parse(&verb, args, menu)
-                .unwrap_or_else(|| Err(unknown_command(&verb, menu))),
+        _ => Err(unknown_command(verb, menu)),
+    }
+}
+
+/// The verbs thirteenth_age_verb parses.
+const THIRTEENTH_AGE_VERBS: &[&str] = &[
+    "act",
+    "ambush",
+    "d",
+    "delay",
+    "disengage",
+    "escalation",
+    "intercept",
+    "mod",
+    "modifier",
+    "potion",
+    "spirit",
+    "teleport",
+    "undelay",
+];
+
+/// The 13th Age verbs: fighting in spirit, ambushes, the escalation die, situational modifiers, potions, knock-outs, intercepts and teleports.
+fn thirteenth_age_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
+    let no_args = |input: Input| {
+        if args.is_empty() {
+            Ok(input)
+        } else {
+            Err(format!("`{verb}` takes no arguments"))
+        }
+    };
+    let need_menu = || {
+        menu.ok_or_else(|| {
+            format!("none of your combatants can act now, so `{verb}` has no one to act for")
+        })
+    };
+    match verb {
+        "spirit" => match args {
+            [who, ally, stat] => {
+                use fray_protocol::event::BonusStat;
+                let stat = match stat.to_lowercase().as_str() {
+                    "attack" | "attacks" => BonusStat::Attack,
+                    "ac" => BonusStat::Ac,
+                    "pd" => BonusStat::Pd,
+                    "md" => BonusStat::Md,
+                    other => return Err(format!("`{other}`: attack, ac, pd or md")),
+                };
+                Ok(Input::Game(Command::ThirteenthAge(
+                    ThirteenthAgeCommand::FightInSpirit {
+                        actor: CombatantId::new(who.to_lowercase()),
+                        ally: CombatantId::new(ally.to_lowercase()),
+                        stat,
+                    },
+                )))
+            }
+            _ => Err(
+                "`spirit WHO ALLY attack|ac|pd|md`: fight in spirit (a PC out of the fight)"
+                    .to_owned(),
+            ),
         },
+        "ambush" => match args {
+            [who] | [who, _] => Ok(Input::Game(Command::ThirteenthAge(
+                ThirteenthAgeCommand::StartAmbush {
+                    ambusher: CombatantId::new(who.to_lowercase()),
+                    advance_escalation: args
+                        .get(1)
+                        .is_some_and(|w| w.eq_ignore_ascii_case("escalate")),
+                },
+            ))),
+            _ => Err("`ambush WHO [escalate]` (GM): start with an ambush round".to_owned()),
+        },
+        "escalation" => match args {
+            [w] => {
+                let action = match w.to_lowercase().as_str() {
+                    "hold" => fray_protocol::command::EscalationAction::Hold,
+                    "resume" => fray_protocol::command::EscalationAction::Resume,
+                    "reset" => fray_protocol::command::EscalationAction::Reset,
+                    _ => return Err("`escalation hold|resume|reset` (GM)".to_owned()),
+                };
+                Ok(Input::Game(Command::ThirteenthAge(
+                    ThirteenthAgeCommand::Escalation { action },
+                )))
+            }
+            _ => Err("`escalation hold|resume|reset` (GM)".to_owned()),
+        },
+        "modifier" | "mod" => match args {
+            [who, stat, n] => {
+                use fray_protocol::event::BonusStat;
+                let stat = match stat.to_lowercase().as_str() {
+                    "attack" | "attacks" => BonusStat::Attack,
+                    "ac" => BonusStat::Ac,
+                    "pd" => BonusStat::Pd,
+                    "md" => BonusStat::Md,
+                    other => return Err(format!("`{other}`: attack, ac, pd or md")),
+                };
+                Ok(Input::Game(Command::ThirteenthAge(
+                    ThirteenthAgeCommand::SituationalModifier {
+                        target: CombatantId::new(who.to_lowercase()),
+                        stat,
+                        amount: n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+                    },
+                )))
+            }
+            _ => Err("`modifier WHO attack|ac|pd|md +2|-2` (GM)".to_owned()),
+        },
+        "delay" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::ThirteenthAge(
+                ThirteenthAgeCommand::Delay { actor },
+            )))
+        }
+        "undelay" | "act" => match args {
+            [who] => Ok(Input::Game(Command::ThirteenthAge(
+                ThirteenthAgeCommand::Undelay {
+                    actor: CombatantId::new(who.to_lowercase()),
+                },
+            ))),
+            _ => Err("`act WHO`: a delaying combatant acts after the current turn".to_owned()),
+        },
+        "disengage" | "d" => {
+            let actor = need_menu()?.actor.clone();
+            no_args(Input::Game(Command::ThirteenthAge(
+                ThirteenthAgeCommand::Disengage { actor },
+            )))
+        }
+        "potion" => {
+            let m = need_menu()?;
+            match args {
+                [] => Ok(Input::Game(Command::ThirteenthAge(
+                    ThirteenthAgeCommand::UsePotion {
+                        actor: m.actor.clone(),
+                        target: m.actor.clone(),
+                    },
+                ))),
+                [w] => Ok(Input::Game(Command::ThirteenthAge(
+                    ThirteenthAgeCommand::UsePotion {
+                        actor: m.actor.clone(),
+                        target: m.anyone(w)?,
+                    },
+                ))),
+                _ => Err("`potion` (drink) or `potion ALLY` (feed a dying ally)".to_owned()),
+            }
+        }
+        "intercept" => match args {
+            [actor, mover] => Ok(Input::Game(Command::ThirteenthAge(
+                ThirteenthAgeCommand::Intercept {
+                    actor: CombatantId::new(actor.to_lowercase()),
+                    mover: CombatantId::new(mover.to_lowercase()),
+                },
+            ))),
+            _ => Err("`intercept INTERCEPTOR MOVER`".to_owned()),
+        },
+        "teleport" => match args {
+            [who] => Ok(Input::Game(Command::ThirteenthAge(
+                ThirteenthAgeCommand::Teleport {
+                    target: CombatantId::new(who.to_lowercase()),
+                    engage: None,
+                    far_away: false,
+                },
+            ))),
+            [who, w] => Ok(Input::Game(Command::ThirteenthAge(
+                ThirteenthAgeCommand::Teleport {
+                    target: CombatantId::new(who.to_lowercase()),
+                    engage: (!w.eq_ignore_ascii_case("far"))
+                        .then(|| CombatantId::new(w.to_lowercase())),
+                    far_away: w.eq_ignore_ascii_case("far"),
+                },
+            ))),
+            _ => Err("`teleport WHO [ENEMY|far]` (GM)".to_owned()),
+        },
+        _ => Err(unknown_command(verb, menu)),
     }
 }
 
