@@ -16,7 +16,8 @@ use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// File-name prefix of segment files.
 pub const SEGMENT_PREFIX: &str = "seg-";
@@ -395,6 +396,41 @@ impl Storage for FsStorage {
 #[derive(Debug, Clone, Default)]
 pub struct MemStorage {
     inner: Arc<Mutex<MemState>>,
+    gate: Arc<SyncGate>,
+}
+
+/// Holds `sync` calls back while a test says so ([`MemStorage::hold_syncs`]): a slow disk.
+#[derive(Debug, Default)]
+struct SyncGate {
+    state: Mutex<GateState>,
+    changed: Condvar,
+}
+
+#[derive(Debug, Default)]
+struct GateState {
+    held: bool,
+    /// `sync` calls waiting at the gate now.
+    waiting: u64,
+}
+
+impl SyncGate {
+    fn state(&self) -> MutexGuard<'_, GateState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits while the gate is held.
+    fn pass(&self) {
+        let mut state = self.state();
+        if !state.held {
+            return;
+        }
+        state.waiting += 1;
+        self.changed.notify_all();
+        while state.held {
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        state.waiting -= 1;
+    }
 }
 
 #[derive(Debug, Default)]
@@ -467,6 +503,35 @@ impl MemStorage {
     /// Makes the next `sync` fail.
     pub fn fail_next_sync(&self) {
         self.state().fail_next_sync = true;
+    }
+
+    /// Makes every `sync` wait, before it does anything, until [`MemStorage::release_syncs`]: a
+    /// disk whose fsync takes as long as the test wants.
+    pub fn hold_syncs(&self) {
+        self.gate.state().held = true;
+    }
+
+    /// Lets the held `sync` calls (and later ones) go on.
+    pub fn release_syncs(&self) {
+        self.gate.state().held = false;
+        self.gate.changed.notify_all();
+    }
+
+    /// Waits until a `sync` is held at the gate, at most `timeout`; whether one is.
+    pub fn wait_for_held_sync(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut state = self.gate.state();
+        while state.waiting == 0 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            state = match self.gate.changed.wait_timeout(state, left) {
+                Ok((s, _)) => s,
+                Err(e) => e.into_inner().0,
+            };
+        }
+        true
     }
 
     /// Flips bit `bit` (0–7) of byte `offset` of segment `index`; false if out of range.
@@ -589,6 +654,7 @@ impl Storage for MemStorage {
     }
 
     fn sync(&mut self, index: u32) -> io::Result<()> {
+        self.gate.pass();
         let mut state = self.state();
         state.syncs += 1;
         if std::mem::take(&mut state.fail_next_sync) {
@@ -760,6 +826,25 @@ mod tests {
         handle.fail_next_write();
         assert!(storage.create_segment(1, b"H").is_err());
         assert_eq!(storage.list_segments()?, vec![0]);
+        Ok(())
+    }
+
+    #[test]
+    fn a_held_sync_waits_until_it_is_released() -> TestResult {
+        let handle = MemStorage::new();
+        let mut storage = handle.clone();
+        storage.create_segment(0, b"H")?;
+        storage.append(0, b"abc")?;
+        handle.hold_syncs();
+        assert!(!handle.wait_for_held_sync(Duration::from_millis(10)));
+        let syncing = std::thread::spawn(move || storage.sync(0));
+        assert!(handle.wait_for_held_sync(Duration::from_secs(10)));
+        assert_eq!(handle.sync_count(), 0, "held before it does anything");
+        handle.release_syncs();
+        syncing.join().map_err(|_| "the sync panicked")??;
+        assert_eq!(handle.sync_count(), 1);
+        handle.crash();
+        assert_eq!(handle.segment_bytes(0), Some(b"Habc".to_vec()));
         Ok(())
     }
 

@@ -2,6 +2,10 @@
 //! bounded channel; it authorizes and stages commands, commits them to the log in groups (one
 //! append per group), then acknowledges and broadcasts. Nothing else touches the world.
 //!
+//! A group's write and fsync run off the task, on tokio's blocking pool, while the task stages
+//! the next group; the group's answers, events, view patches and legal actions are computed when
+//! its write starts and sent when it returns (`pipeline`). Nothing is sent before it is durable.
+//!
 //! Fan-out is non-blocking: each subscriber has a queue of pre-encoded messages bounded in
 //! items and in bytes ([`Limits::subscriber_queue_bytes`]); a subscriber whose queue is full is
 //! dropped with the reason `lagging` and may reconnect with `resume_from` to catch up from the
@@ -28,6 +32,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 use tokio::sync::{mpsc, oneshot};
+
+mod pipeline;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+mod tests;
 
 /// Queue length of the session's inbox.
 const INBOX: usize = 1024;
@@ -195,6 +204,9 @@ struct Subscriber {
     views: bool,
     /// Follows the legal actions (`watch`): the last ones sent.
     actions: Option<Vec<LegalAction>>,
+    /// Its token was revoked by a group not yet durable: its commands are refused, and it is
+    /// closed once it has that group's events.
+    revoked: bool,
 }
 
 impl Subscriber {
@@ -248,10 +260,11 @@ fn message(msg: &ServerMessage, enc: Encoding) -> Option<Message> {
     }
 }
 
-/// Runs disk work (a group's write and fsync, a snapshot) so that it does not hold up the other
-/// tasks of this worker thread: on the multi-threaded runtime the worker hands its other tasks to
-/// another thread first (`block_in_place`); on a current-thread runtime (tests) it just runs.
-/// The session task itself still waits for it: nothing is acknowledged before the fsync.
+/// Runs disk work the session task must wait for (a resume's read of the log, the idle sync,
+/// the flush before hibernating, reopening a hibernated session) so that it does not hold up the
+/// other tasks of this worker thread: on the multi-threaded runtime the worker hands its other
+/// tasks to another thread first (`block_in_place`); on a current-thread runtime (tests) it just
+/// runs. A group's write and fsync do not come here: they run on the blocking pool (`pipeline`).
 fn off_worker<T>(work: impl FnOnce() -> T) -> T {
     match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
         Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(work),
@@ -287,6 +300,7 @@ pub fn spawn(
         unwatched_since: None,
         views: Views::default(),
         auto_more: false,
+        writing: None,
     };
     tokio::spawn(lifecycle(task, rx));
     SessionHandle { tx, info }
@@ -321,6 +335,7 @@ async fn lifecycle(mut task: Task, mut rx: mpsc::Receiver<SessionMsg>) {
             unwatched_since,
             views: _,
             auto_more: _,
+            writing: _,
         } = task;
         drop(session);
         tracing::debug!(session = %id, "session hibernating");
@@ -376,6 +391,7 @@ async fn lifecycle(mut task: Task, mut rx: mpsc::Receiver<SessionMsg>) {
             unwatched_since: finished.then_some(since),
             views: Views::default(),
             auto_more: false,
+            writing: None,
         };
         first = Some(msg);
     }
@@ -393,6 +409,8 @@ struct Task {
     views: Views,
     /// The server's own play (`crate::auto`) stopped at its per-wake bound with more to do.
     auto_more: bool,
+    /// The group being written off the task, with what it sends once durable (`pipeline`).
+    writing: Option<pipeline::InFlight>,
 }
 
 impl Task {
@@ -417,124 +435,172 @@ enum Pending {
     },
 }
 
+/// What the task waits for between groups.
+enum Next {
+    /// The write in progress returned.
+    Written(pipeline::Written),
+    /// A message, or `None` when every handle is gone.
+    Message(Option<SessionMsg>),
+    /// Nothing for [`SYNC_TICK`], with nothing being written.
+    Idle,
+}
+
 impl Task {
     async fn run(&mut self, rx: &mut mpsc::Receiver<SessionMsg>, wake: Option<SessionMsg>) -> Exit {
         let id = self.session.genesis().session.clone();
         let mut wake = wake;
         let mut idle_since = Instant::now();
+        // The group being staged: sealed (written, and answered once durable) when the write
+        // before it has returned.
+        let mut group: Vec<Pending> = Vec::new();
+        // Messages were handled since the server's own play last ran.
+        let mut auto_due = false;
         loop {
-            // With the server's own play unfinished, look for messages without waiting.
-            let wait = if self.auto_more {
-                std::time::Duration::ZERO
-            } else {
-                SYNC_TICK
+            if self.writing.is_none() {
+                if (auto_due || self.auto_more) && !self.play_auto(&mut group, &id).await {
+                    return Exit::Stopped;
+                }
+                auto_due = false;
+                if !self.seal(&mut group, &id).await {
+                    return Exit::Stopped;
+                }
+            }
+            let next = match wake.take() {
+                Some(m) => Next::Message(Some(m)),
+                None => self.next(rx, group.len() < MAX_GROUP).await,
             };
-            let received = match wake.take() {
-                Some(m) => Ok(Some(m)),
-                None => tokio::time::timeout(wait, rx.recv()).await,
-            };
-            let first = match received {
-                Ok(Some(m)) => {
+            match next {
+                Next::Written(result) => {
+                    if !self.finish(result, &id) {
+                        return Exit::Stopped;
+                    }
+                }
+                Next::Message(Some(first)) => {
                     idle_since = Instant::now();
-                    m
-                }
-                Ok(None) => break,
-                Err(_) if self.auto_more => {
-                    if !self.play_auto(&id) {
+                    auto_due = true;
+                    if !self.take_messages(first, rx, &mut group, &id).await {
                         return Exit::Stopped;
                     }
-                    continue;
                 }
-                Err(_) => {
-                    // Idle: under the interval policy, make what was appended durable.
-                    if let Err(e) = off_worker(|| self.session.sync_if_due()) {
-                        tracing::error!(session = %id, error = %e, "log sync failed; the session stops");
-                        self.stop(&id);
-                        return Exit::Stopped;
-                    }
-                    if self.retention_over() {
-                        let _ = self.session.flush();
-                        tracing::info!(session = %id, "finished session left memory (its log stays on disk)");
-                        self.stop(&id);
-                        return Exit::Stopped;
-                    }
-                    if self.may_hibernate(idle_since) {
-                        match off_worker(|| self.session.flush()) {
-                            Ok(()) => return Exit::Hibernate,
-                            Err(e) => {
-                                tracing::error!(session = %id, error = %e, "log flush failed; the session stops");
-                                self.stop(&id);
-                                return Exit::Stopped;
-                            }
-                        }
-                    }
-                    continue;
-                }
-            };
-            let mut group: Vec<Pending> = Vec::new();
-            let mut next = Some(first);
-            let mut taken = 0;
-            while let Some(msg) = next.take() {
-                match msg {
-                    SessionMsg::Command {
-                        conn,
-                        id: command_id,
-                        command,
-                    } => {
-                        group.push(self.stage(conn, command_id, &command));
-                        if self.session.engine().broken().is_some() {
-                            // Fail-stop: the commands staged before the break are sound and
-                            // are committed and answered; this one was answered
-                            // `session_unavailable`; the session is rebuilt from its log.
-                            let _ = self.flush_group(&mut group, &id);
-                            self.stop(&id);
-                            return Exit::Stopped;
-                        }
-                        taken += 1;
-                        if taken < MAX_GROUP {
-                            next = rx.try_recv().ok();
-                        }
-                    }
-                    other => {
-                        // Anything else sees the world only after the group is durable.
-                        if !self.flush_group(&mut group, &id) {
-                            return Exit::Stopped;
-                        }
-                        if !self.handle_other(other) {
-                            return Exit::Stopped;
-                        }
-                        next = rx.try_recv().ok();
+                Next::Message(None) => break,
+                Next::Idle => {
+                    if let Some(exit) = self.idle(&id, idle_since) {
+                        return exit;
                     }
                 }
-            }
-            if !self.flush_group(&mut group, &id) {
-                return Exit::Stopped;
-            }
-            if !self.play_auto(&id) {
-                return Exit::Stopped;
             }
         }
-        let _ = self.session.flush();
+        if self.settle(&mut group, &id).await {
+            let _ = off_worker(|| self.session.flush());
+        }
         Exit::Stopped
     }
 
+    /// Waits for the write in progress to return, for a message (while the staged group has
+    /// room), or for the idle tick (when nothing is being written).
+    async fn next(&mut self, rx: &mut mpsc::Receiver<SessionMsg>, room: bool) -> Next {
+        let idle = self.writing.is_none();
+        tokio::select! {
+            biased;
+            done = pipeline::written(self.writing.as_mut()) => Next::Written(done),
+            msg = rx.recv(), if room => Next::Message(msg),
+            _ = tokio::time::sleep(SYNC_TICK), if idle => Next::Idle,
+            else => Next::Idle,
+        }
+    }
+
+    /// Handles `first` and the messages already waiting after it: commands are staged into the
+    /// group; anything else first waits until everything staged is durable and answered, and
+    /// then sees the world. Returns false when the session must stop.
+    async fn take_messages(
+        &mut self,
+        first: SessionMsg,
+        rx: &mut mpsc::Receiver<SessionMsg>,
+        group: &mut Vec<Pending>,
+        id: &SessionId,
+    ) -> bool {
+        let mut next = Some(first);
+        while let Some(msg) = next.take() {
+            match msg {
+                SessionMsg::Command {
+                    conn,
+                    id: command_id,
+                    command,
+                } => {
+                    if Session::reads_the_log(&command) && !self.await_written(id).await {
+                        return false;
+                    }
+                    group.push(self.stage(conn, command_id, &command));
+                    if self.session.engine().broken().is_some() {
+                        // Fail-stop: the commands staged before the break are sound and are
+                        // committed and answered; this one was answered `session_unavailable`;
+                        // the session is rebuilt from its log.
+                        let _ = self.settle(group, id).await;
+                        self.stop(id);
+                        return false;
+                    }
+                }
+                // Reads nothing: what is sealed for the connection is dropped at its release.
+                SessionMsg::Unsubscribe { conn } => {
+                    self.unsubscribe(conn);
+                }
+                other => {
+                    if !self.settle(group, id).await || !self.handle_other(other) {
+                        return false;
+                    }
+                }
+            }
+            if group.len() < MAX_GROUP {
+                next = rx.try_recv().ok();
+            }
+        }
+        true
+    }
+
+    /// Nothing happened for [`SYNC_TICK`] and nothing is being written: sync under the
+    /// interval policy, leave memory when retention is over, hibernate when nobody is
+    /// connected. Returns how the task ends, if it does.
+    fn idle(&mut self, id: &SessionId, idle_since: Instant) -> Option<Exit> {
+        if let Err(e) = off_worker(|| self.session.sync_if_due()) {
+            tracing::error!(session = %id, error = %e, "log sync failed; the session stops");
+            self.stop(id);
+            return Some(Exit::Stopped);
+        }
+        if self.retention_over() {
+            let _ = self.session.flush();
+            tracing::info!(session = %id, "finished session left memory (its log stays on disk)");
+            self.stop(id);
+            return Some(Exit::Stopped);
+        }
+        if self.may_hibernate(idle_since) {
+            return match off_worker(|| self.session.flush()) {
+                Ok(()) => Some(Exit::Hibernate),
+                Err(e) => {
+                    tracing::error!(session = %id, error = %e, "log flush failed; the session stops");
+                    self.stop(id);
+                    Some(Exit::Stopped)
+                }
+            };
+        }
+        None
+    }
+
     /// The server's own play (`crate::auto`): while a handed-over combatant may act, the
-    /// policy's commands are staged as the client `auto`, at most [`MAX_AUTO`] per call (a
-    /// fight the server plays alone goes on at the next turn of the loop, so connections are
-    /// still served), and committed and broadcast as one group. A refused command stops it
-    /// until the next human command. Returns false when the session must stop.
-    fn play_auto(&mut self, id: &SessionId) -> bool {
+    /// policy's commands are staged into the group as the client `auto`, at most [`MAX_AUTO`]
+    /// per call (a fight the server plays alone goes on once this group is written, so
+    /// connections are still served). A refused command stops it until the next message.
+    /// Called only when nothing is being written. Returns false when the session must stop.
+    async fn play_auto(&mut self, group: &mut Vec<Pending>, id: &SessionId) -> bool {
         self.auto_more = false;
         if self.session.auto().is_empty() {
             return true;
         }
-        let mut group = Vec::new();
         for _ in 0..MAX_AUTO {
             let state = self.session.state();
             let Some(command) =
                 crate::auto::next_command(&state, self.session.auto(), self.session.tick())
             else {
-                return self.flush_group(&mut group, id);
+                return true;
             };
             match self.session.stage(crate::auto::CLIENT, 0, &command) {
                 Ok(staged) => group.push(Pending::Accepted {
@@ -544,17 +610,17 @@ impl Task {
                 }),
                 Err(r) => {
                     tracing::warn!(session = %id, command = command.kind(), code = %r.code, message = %r.message, "the server's own play was refused; it waits for the next command");
-                    return self.flush_group(&mut group, id);
+                    return true;
                 }
             }
             if self.session.engine().broken().is_some() {
-                let _ = self.flush_group(&mut group, id);
+                let _ = self.settle(group, id).await;
                 self.stop(id);
                 return false;
             }
         }
         self.auto_more = true;
-        self.flush_group(&mut group, id)
+        true
     }
 
     /// Whether the session is over, nobody has been connected for the retention time, and so
@@ -578,6 +644,14 @@ impl Task {
                 message: "not subscribed".into(),
             };
         };
+        if sub.revoked {
+            return Pending::Rejected {
+                conn,
+                id,
+                code: ErrorCode::TokenRevoked,
+                message: "this seat's token was revoked".into(),
+            };
+        }
         if let Err(r) = authorize(&sub.role, command) {
             return Pending::Rejected {
                 conn,
@@ -600,131 +674,6 @@ impl Task {
                 message: r.message,
             },
         }
-    }
-
-    /// Commits the group, then acknowledges and broadcasts. Returns false when the session
-    /// must stop (the log failed).
-    fn flush_group(&mut self, group: &mut Vec<Pending>, id: &SessionId) -> bool {
-        if group.is_empty() {
-            return true;
-        }
-        if let Err(e) = off_worker(|| self.session.commit()) {
-            tracing::error!(session = %id, error = %e, "log append failed; the session stops and will be rebuilt from its log");
-            self.stop(id);
-            return false;
-        }
-        // Everything the group sends, one queue item per connection: a sender's events, the
-        // watchers' view patch and legal actions, and the answers leave in one write.
-        let mut out: BTreeMap<u64, Outbound> = BTreeMap::new();
-        let mut answers: BTreeMap<u64, Outbound> = BTreeMap::new();
-        let mut seats_changed = false;
-        for p in group.drain(..) {
-            match p {
-                Pending::Rejected {
-                    conn,
-                    id,
-                    code,
-                    message,
-                } => {
-                    let msg = ServerMessage::Rejected {
-                        command_id: id,
-                        code,
-                        message,
-                    };
-                    self.queue_to(&mut answers, conn, &msg);
-                }
-                Pending::Accepted { conn, id, events } => {
-                    seats_changed |= events.iter().any(|e| {
-                        matches!(
-                            e.event,
-                            fray_protocol::GameEvent::CombatantAssigned { .. }
-                                | fray_protocol::GameEvent::TokenReissued { .. }
-                        )
-                    });
-                    self.queue_events(&mut out, &events);
-                    if let (Some(first), Some(last)) = (events.first(), events.last()) {
-                        let msg = ServerMessage::Accepted {
-                            command_id: id,
-                            first_seq: first.seq,
-                            last_seq: last.seq,
-                        };
-                        self.queue_to(&mut answers, conn, &msg);
-                    }
-                }
-            }
-        }
-        let revoked = if seats_changed {
-            self.follow_seats(id)
-        } else {
-            Vec::new()
-        };
-        // `out` holds the events, `answers` the answers. Connections that do not watch get
-        // both at once; the watching ones their events, then their view patch and legal
-        // actions (computed now), then their answers.
-        let watching: Vec<u64> = self
-            .subscribers
-            .iter()
-            .filter(|(_, s)| s.views || s.actions.is_some())
-            .map(|(c, _)| *c)
-            .collect();
-        let mut later: BTreeMap<u64, (Outbound, Outbound)> = BTreeMap::new();
-        for conn in &watching {
-            let events = out.remove(conn).unwrap_or_default();
-            let answer = answers.remove(conn).unwrap_or_default();
-            later.insert(*conn, (events, answer));
-        }
-        for (conn, a) in answers {
-            out.entry(conn).or_default().parts.extend(a.parts);
-        }
-        for (conn, o) in out {
-            self.push(conn, o);
-        }
-        if !later.is_empty() {
-            let mut watched: BTreeMap<u64, Outbound> = BTreeMap::new();
-            self.queue_watched(&mut watched);
-            for (conn, (mut o, answer)) in later {
-                if let Some(w) = watched.remove(&conn) {
-                    o.parts.extend(w.parts);
-                }
-                o.parts.extend(answer.parts);
-                if !o.parts.is_empty() {
-                    self.push(conn, o);
-                }
-            }
-        }
-        if let Ok(mut info) = self.info.lock() {
-            info.seq = self.session.last_seq();
-            info.phase = self.session.status().0;
-        }
-        for conn in revoked {
-            if let Some(mut sub) = self.subscribers.remove(&conn)
-                && let Some(k) = sub.kick.take()
-            {
-                let _ = k.send(ErrorCode::TokenRevoked);
-            }
-        }
-        true
-    }
-
-    /// The seats changed (`crate::seats`): the registry's tokens and every connection's role
-    /// follow the table (before the legal actions are computed). Returns the connections of a
-    /// revoked token, which the caller closes with `token_revoked` once they have this group's
-    /// events.
-    fn follow_seats(&mut self, id: &SessionId) -> Vec<u64> {
-        let table = self.session.seats().clone();
-        if let Some(registry) = self.registry.upgrade() {
-            registry.update_seats(id, &table);
-        }
-        for sub in self.subscribers.values_mut() {
-            if let Some(seat) = table.seats.iter().find(|x| x.token == sub.token) {
-                sub.role = seat.role();
-            }
-        }
-        self.subscribers
-            .iter()
-            .filter(|(_, sub)| table.revoked.contains(&sub.token))
-            .map(|(c, _)| *c)
-            .collect()
     }
 
     /// Fail-stop: tell every subscriber and leave the registry.
@@ -973,6 +922,7 @@ impl Task {
                 queued: s.queued,
                 views: false,
                 actions: None,
+                revoked: false,
             },
         );
         self.push(s.conn, Outbound { parts: first });

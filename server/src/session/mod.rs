@@ -6,6 +6,7 @@
 //! session must be dropped (fail-stop): its world may be ahead of its log, and it is rebuilt from
 //! the log on the next start.
 
+pub mod durable;
 pub mod event_index;
 pub mod record;
 #[cfg(test)]
@@ -23,6 +24,7 @@ use crate::log::{
     FsyncPolicy, LogConfig, LogError, SegmentHeader, SessionLog, Storage, Truncation,
 };
 use crate::replay::LoggedEvent;
+use durable::{Batch, LogHandle};
 use fray_protocol::codec::{from_bincode_record, to_bincode};
 use fray_protocol::format::in_record_format;
 use fray_protocol::ids::{CombatantId, SessionId, Side};
@@ -104,11 +106,14 @@ pub struct Staged {
 pub struct Session {
     genesis: Genesis,
     engine: Engine,
-    log: SessionLog,
+    log: LogHandle,
     config: SessionConfig,
     last_seq: u64,
     tick: u64,
     queued: Vec<Vec<u8>>,
+    /// The frame seq the next staged record gets: after every frame appended, taken in a
+    /// batch not yet written, or queued.
+    next_frame: u64,
     events_since_snapshot: u64,
     monsters: BTreeSet<CombatantId>,
     /// Event seq → frame of its tick, for resumes.
@@ -390,14 +395,16 @@ impl Session {
             .map(|c| c.id.clone())
             .collect();
         let seats = crate::seats::SeatTable::from_genesis(&genesis);
+        let next_frame = log.next_seq();
         Session {
             genesis,
             engine,
-            log,
+            log: LogHandle::new(log),
             config,
             last_seq: 0,
             tick: 0,
             queued: Vec::new(),
+            next_frame,
             events_since_snapshot: 0,
             monsters,
             event_index: event_index::EventIndex::default(),
@@ -584,8 +591,8 @@ impl Session {
                     | fray_protocol::GameEvent::SeedRevealed { .. }
             )
         });
-        // The command's frame: after what is appended and what is queued before it.
-        let frame = self.log.next_seq() + self.queued.len() as u64;
+        // The command's frame: after what is appended, being written and queued before it.
+        let frame = self.next_frame;
         if !events.is_empty() {
             self.event_index.note(first_seq, frame);
         }
@@ -618,6 +625,7 @@ impl Session {
                 Err(_) => self.queued.push(Vec::new()),
             }
         }
+        self.next_frame += records.len() as u64;
         // The events move out of their record, now encoded, into what the caller broadcasts.
         let events = records
             .into_iter()
@@ -650,6 +658,14 @@ impl Session {
                 format!("reading the log for the rewind: {e}"),
             )
         };
+        // Every frame before the queued ones must be in the log: no batch may be in flight
+        // (the caller waits for it: `reads_the_log`).
+        let written = self.log.lock().map_err(unavailable)?.next_seq();
+        if written + self.queued.len() as u64 != self.next_frame {
+            return Err(unavailable(SessionError::Inconsistent(
+                "a group is still being written".into(),
+            )));
+        }
         let mut events = self.events_after(0).map_err(unavailable)?;
         let staged: Vec<(u64, Vec<u8>)> = self.queued.iter().map(|b| (0, b.clone())).collect();
         let staged = decode_frames_as(&staged, self.genesis.record_version).map_err(unavailable)?;
@@ -657,26 +673,52 @@ impl Session {
         crate::rewind::execute(&mut self.engine, &self.genesis, &events, seq)
     }
 
-    /// Appends everything staged as one batch. On error the session must be dropped.
+    /// Appends everything staged as one batch, and writes a snapshot if one is due. On error
+    /// the session must be dropped. The same as [`Session::take_batch`] and [`Batch::write`].
     pub fn commit(&mut self) -> Result<(), SessionError> {
+        match self.take_batch()? {
+            Some(batch) => batch.write(),
+            None => Ok(()),
+        }
+    }
+
+    /// Takes everything staged as one batch to write ([`Batch::write`], on any thread), with
+    /// the snapshot due after it, encoded now from the world as the batch leaves it. `None`
+    /// when nothing is staged. Batches are written one at a time, in the order they were
+    /// taken; until a batch is written nothing of it may be acknowledged. On error the
+    /// session must be dropped.
+    pub fn take_batch(&mut self) -> Result<Option<Batch>, SessionError> {
         if self.queued.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         if self.queued.iter().any(|q| q.is_empty()) {
             return Err(SessionError::Record {
-                index: self.log.next_seq(),
+                index: self.next_frame,
                 reason: "a record failed to encode".into(),
             });
         }
-        let batch = std::mem::take(&mut self.queued);
-        self.log.append_batch(&batch)?;
-        if self.events_since_snapshot >= self.config.snapshot_every {
-            self.write_snapshot()?;
-        }
-        Ok(())
+        let snapshot = if self.events_since_snapshot >= self.config.snapshot_every {
+            let bytes = self.snapshot_bytes()?;
+            self.events_since_snapshot = 0;
+            Some(bytes)
+        } else {
+            None
+        };
+        Ok(Some(Batch {
+            log: self.log.clone(),
+            frames: std::mem::take(&mut self.queued),
+            snapshot,
+        }))
     }
 
-    fn write_snapshot(&mut self) -> Result<(), SessionError> {
+    /// Whether staging this command reads the log (`rewind_to` reads every event so far): the
+    /// caller must let the batches it took be written first.
+    pub fn reads_the_log(command: &Command) -> bool {
+        matches!(command, Command::RewindTo { .. })
+    }
+
+    /// The snapshot of the world now, encoded.
+    fn snapshot_bytes(&self) -> Result<Vec<u8>, SessionError> {
         let snap = Snapshot {
             tick: self.tick,
             last_seq: self.last_seq,
@@ -684,28 +726,25 @@ impl Session {
             state: self.engine.state(),
             secret_draws: self.engine.secret_draws(),
         };
-        let bytes = in_record_format(self.genesis.record_version, || to_bincode(&snap))
-            .map_err(|e| SessionError::Setup(e.to_string()))?;
-        self.log.write_snapshot(self.log.next_seq(), &bytes)?;
-        self.events_since_snapshot = 0;
-        Ok(())
+        in_record_format(self.genesis.record_version, || to_bincode(&snap))
+            .map_err(|e| SessionError::Setup(e.to_string()))
     }
 
     /// Syncs the log if its policy says it is due (a periodic timer under the interval policy).
     pub fn sync_if_due(&mut self) -> Result<bool, SessionError> {
-        Ok(self.log.sync_if_due()?)
+        Ok(self.log.lock()?.sync_if_due()?)
     }
 
     /// Makes everything appended durable (shutdown).
     pub fn flush(&mut self) -> Result<(), SessionError> {
-        Ok(self.log.flush_sync()?)
+        Ok(self.log.lock()?.flush_sync()?)
     }
 
     /// Every logged event with a sequence number greater than `after`, from the log.
     pub fn events_after(&self, after: u64) -> Result<Vec<LoggedEvent>, SessionError> {
         // Only the tail: from the tick that holds event `after + 1` (the sparse index).
         let from = self.event_index.frame_for_events_after(after).unwrap_or(1);
-        let frames = self.log.read_frames_from(from)?;
+        let frames = self.log.lock()?.read_frames_from(from)?;
         let mut out = Vec::new();
         for rec in decode_frames_as(&frames, self.genesis.record_version)? {
             if let Record::Events {
@@ -821,7 +860,7 @@ mod tests {
     /// Every event of the log, read from its first frame (what `events_after` did before it had
     /// an index).
     fn all_events(s: &Session) -> Vec<LoggedEvent> {
-        let frames = s.log.read_frames_from(1).unwrap();
+        let frames = s.log.lock().unwrap().read_frames_from(1).unwrap();
         let mut out = Vec::new();
         for rec in decode_frames(&frames).unwrap() {
             if let Record::Events {
