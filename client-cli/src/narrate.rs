@@ -142,9 +142,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         ),
         GameEvent::TurnOrder { order } => format!("Order of battle: {}", roster.names_of(order)),
         GameEvent::RoundStarted { round } => format!("=== Round {round} ==="),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationDie { value }) => {
-            format!("The escalation die shows {value}")
-        }
         GameEvent::TurnStarted { combatant, round } => {
             format!("--- {}'s turn (round {round}) ---", n(combatant))
         }
@@ -196,27 +193,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             roster.attack(attacker, attack),
             roll_text_with(roll, modifiers)
         ),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::AlliesCounted {
-            attacker,
-            allies,
-            bonus,
-        }) => {
-            if allies.is_empty() {
-                format!("{} counts no ally nearby: +0 damage", n(attacker))
-            } else {
-                format!(
-                    "{} counts {} nearby ({}): {} damage",
-                    n(attacker),
-                    if allies.len() == 1 {
-                        "an ally".to_owned()
-                    } else {
-                        format!("{} allies", allies.len())
-                    },
-                    roster.names_of(allies),
-                    signed(*bonus)
-                )
-            }
-        }
         GameEvent::Damaged {
             target,
             cause,
@@ -305,237 +281,18 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             (None, true) => format!("{} moves far away", n(combatant)),
             (None, false) => format!("{} moves", n(combatant)),
         },
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Disengaged { combatant }) => {
-            format!("{} disengages", n(combatant))
-        }
-        GameEvent::Orcus(OrcusEvent::GridMoved {
-            combatant,
-            path,
-            cost,
-            mode,
-        }) => {
-            let verb = match mode {
-                fray_protocol::grid::MoveMode::Walk => "walks",
-                fray_protocol::grid::MoveMode::Run => "runs",
-                fray_protocol::grid::MoveMode::Step => "steps",
-                fray_protocol::grid::MoveMode::Unwilling => "is moved",
-                fray_protocol::grid::MoveMode::Fly => "flies",
-                fray_protocol::grid::MoveMode::Climb => "climbs",
-                fray_protocol::grid::MoveMode::Swim => "swims",
-                fray_protocol::grid::MoveMode::Burrow => "burrows",
-                fray_protocol::grid::MoveMode::RunFly => "flies at a run",
-                fray_protocol::grid::MoveMode::RunClimb => "climbs at a run",
-                fray_protocol::grid::MoveMode::RunSwim => "swims at a run",
-                fray_protocol::grid::MoveMode::RunBurrow => "burrows at a run",
-            };
-            match path.last() {
-                Some(to) => format!("{} {verb} to {to} ({cost} squares)", n(combatant)),
-                None => format!("{} stays put", n(combatant)),
-            }
-        }
-        GameEvent::Orcus(OrcusEvent::ActionPointSpent { combatant, action }) => format!(
-            "{} spends an action point for a {} action",
-            n(combatant),
-            action_name(*action)
-        ),
-        GameEvent::Orcus(OrcusEvent::AmmunitionUsed { combatant, count }) => format!(
-            "{} uses {count} piece{} of ammunition",
-            n(combatant),
-            if *count == 1 { "" } else { "s" }
-        ),
-        GameEvent::Orcus(OrcusEvent::Maintained { combatant, effect }) => {
-            format!("{} maintains effect #{effect}", n(combatant))
-        }
-        GameEvent::Orcus(OrcusEvent::ZoneCreated { zone }) => format!(
-            "{}'s {} makes {} square{} difficult terrain (zone #{})",
-            n(&zone.source),
-            zone.power,
-            zone.squares.len(),
-            if zone.squares.len() == 1 { "" } else { "s" },
-            zone.id
-        ),
-        GameEvent::Orcus(OrcusEvent::ZoneArmed { source, zone }) => {
-            format!(
-                "{}'s zone #{zone} lasts until the end of this turn",
-                n(source)
-            )
-        }
-        GameEvent::Orcus(OrcusEvent::ZoneEnded { source, zone, .. }) => {
-            format!("{}'s zone #{zone} ends", n(source))
-        }
-        GameEvent::Orcus(OrcusEvent::CounterReadied { combatant, power }) => {
-            format!("{} readies the counter {power}", n(combatant))
-        }
-        GameEvent::Orcus(OrcusEvent::HideChecked {
-            combatant,
-            roll,
-            bonus,
-            penalty,
-            total,
-            hidden_from,
-            seen_by,
-            modifiers,
-        }) => {
-            let list = |ids: &[CombatantId]| {
-                if ids.is_empty() {
-                    "no one".to_owned()
-                } else {
-                    ids.iter().map(&n).collect::<Vec<_>>().join(", ")
-                }
-            };
-            format!(
-                "{} tries to hide: Stealth d20={}{} = {total}; hidden from {}; seen by {}",
-                n(combatant),
-                roll.natural().unwrap_or(0),
-                match (modifiers.is_empty(), *penalty) {
-                    (false, _) => terms_text(modifiers, bonus + penalty),
-                    (true, 0) => format!(" {bonus:+}"),
-                    (true, p) => format!(" {bonus:+} {p:+}"),
-                },
-                list(hidden_from),
-                list(seen_by)
-            )
-        }
-        GameEvent::Orcus(OrcusEvent::Discovered {
-            combatant,
-            by,
-            reason,
-        }) => format!(
-            "{} is discovered by {} ({})",
-            n(combatant),
-            by.iter().map(&n).collect::<Vec<_>>().join(", "),
-            match reason {
-                DiscoveryReason::Attacked => "it attacked",
-                DiscoveryReason::Exposed => "out of cover and concealment",
-                DiscoveryReason::Searched => "an active search",
-                DiscoveryReason::Revealed => "the GM revealed it",
-            }
-        ),
-        GameEvent::Orcus(OrcusEvent::Searched {
-            combatant,
-            roll,
-            bonus,
-            total,
-            found,
-            modifiers,
-        }) => format!(
-            "{} searches: Perception d20={}{} = {total}; {}",
-            n(combatant),
-            roll.natural().unwrap_or(0),
-            terms_text(modifiers, *bonus),
-            if found.is_empty() {
-                "finds no one".to_owned()
-            } else {
-                format!(
-                    "finds {}",
-                    found.iter().map(&n).collect::<Vec<_>>().join(", ")
-                )
-            }
-        ),
-        GameEvent::Orcus(OrcusEvent::MaintenanceNeeded { combatant, effect }) => format!(
-            "{} must maintain effect #{} ({}) with a {} action each turn",
-            n(combatant),
-            effect.effect,
-            effect.power,
-            action_name(effect.action)
-        ),
-        GameEvent::Orcus(OrcusEvent::RiderAttached { target, rider }) => {
-            let mut parts = Vec::new();
-            if let Some(a) = &rider.aftereffect {
-                parts.push(format!("aftereffect: {}", effect_kind_text(&a.kind)));
-            }
-            if let Some(f) = &rider.first_failed_save {
-                parts.push(format!("first failed save: {}", effect_kind_text(&f.kind)));
-            }
-            format!(
-                "{}'s effect #{} carries riders ({})",
-                n(target),
-                rider.effect,
-                parts.join("; ")
-            )
-        }
         GameEvent::InitiativeReordered { order, .. } => format!(
             "The GM sets the order: {}",
             order.iter().map(&n).collect::<Vec<_>>().join(", ")
         ),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::LetGo { grabber, grabbed }) => {
-            format!("{} lets go of {}", n(grabber), n(grabbed))
-        }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Carried { grabber, grabbed }) => format!(
-            "{} carries {} along, still grabbed (no opportunity attacks)",
-            n(grabber),
-            n(grabbed)
-        ),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Teleported {
-            combatant,
-            engaged,
-            far_away,
-        }) => match (engaged, far_away) {
-            (Some(t), _) => format!(
-                "{} teleports next to {} (no opportunity attacks)",
-                n(combatant),
-                n(t)
-            ),
-            (None, true) => format!("{} teleports far away", n(combatant)),
-            (None, false) => format!(
-                "{} teleports away from the melee (no opportunity attacks)",
-                n(combatant)
-            ),
-        },
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::EscalationHeld { held }) => {
-            if *held {
-                "The GM holds the escalation die: it will not advance.".to_owned()
-            } else {
-                "The escalation die advances again each round.".to_owned()
-            }
-        }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::TargetsRolled {
-            attacker,
-            roll,
-            count,
-        }) => format!(
-            "{} rolls {} for the number of targets: {count}",
-            n(attacker),
-            roll.expr
-        ),
         GameEvent::Delayed { combatant } => format!("{} delays", n(combatant)),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Readied { combatant, action }) => {
-            format!(
-                "{} readies a {} action",
-                n(combatant),
-                format!("{action:?}").to_lowercase()
-            )
-        }
-        GameEvent::FiveTorches(FiveTorchesEvent::ReadyDeclared {
-            combatant,
-            action,
-            trigger,
-        }) => format!(
-            "{} readies {} action for: {trigger}",
-            n(combatant),
-            if *action == fray_protocol::event::ActionKind::Move {
-                "a movement"
-            } else {
-                "an active"
-            }
-        ),
         GameEvent::ReadiedActionTaken { combatant } => {
             format!("{} takes its readied action now", n(combatant))
         }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::DelayEnding { combatant }) => {
-            format!("{} will take its delayed turn after this one", n(combatant))
-        }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::OrderChanged { order, .. }) => format!(
-            "New order of battle: {}",
-            order.iter().map(n).collect::<Vec<_>>().join(", ")
-        ),
         GameEvent::SurpriseRound { acting, .. } => format!(
             "Ambush! Only {} act in the surprise round",
             acting.iter().map(n).collect::<Vec<_>>().join(" and ")
         ),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::FoughtInSpirit { combatant, ally }) => {
-            format!("{} fights in spirit beside {}", n(combatant), n(ally))
-        }
         GameEvent::InterruptUsed { combatant } => {
             format!("{} interrupts with an out-of-turn action", n(combatant))
         }
@@ -543,27 +300,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "{} falls into a coma (meaningful death): out of the fight, but alive",
             n(combatant)
         ),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::LastingWound {
-            combatant,
-            max_hp_after,
-        }) => format!(
-            "{} takes a lasting wound: maximum hit points drop to {max_hp_after}",
-            n(combatant)
-        ),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ConfusedAttack { attacker, ally, .. }) => {
-            format!(
-                "{} is confused and attacks its ally {} instead",
-                n(attacker),
-                n(ally)
-            )
-        }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::PotionUsed { by, target }) => {
-            if by == target {
-                format!("{} drinks a healing potion", n(by))
-            } else {
-                format!("{} feeds {} a healing potion", n(by), n(target))
-            }
-        }
         GameEvent::QuickRested { combatant } => format!("{} takes a quick rest", n(combatant)),
         GameEvent::FullHealUp => {
             "Full heal-up: the heroes' hit points, recoveries and powers are restored.".to_owned()
@@ -577,9 +313,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             "=== Battle {battle}: {title} === The heroes face {}",
             roster.names_of(monsters)
         ),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::PartyFled) => {
-            "The party flees, carrying its fallen: a campaign loss.".to_owned()
-        }
         GameEvent::TempHpGained {
             target,
             amount,
@@ -587,32 +320,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         } => format!(
             "{} gains {amount} temporary hit points (now {temp_after})",
             n(target)
-        ),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::MissChance {
-            attacker,
-            target,
-            roll,
-            missed,
-        }) => format!(
-            "{} swings at invisible {}: d20={} — {}",
-            n(attacker),
-            n(target),
-            roll.total,
-            if *missed {
-                "misses completely"
-            } else {
-                "finds the mark; roll to hit"
-            }
-        ),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ShotIntoMelee {
-            attacker,
-            target,
-            ally,
-        }) => format!(
-            "{} fumbles a shot at {} into the melee: the attack is rerolled against {}",
-            n(attacker),
-            n(target),
-            n(ally)
         ),
         GameEvent::PowerExpended { combatant, power } => {
             format!("{} expends {power}", n(combatant))
@@ -629,45 +336,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             ),
             None => format!("{} regains {power}", n(combatant)),
         },
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Resisted {
-            target,
-            damage_type,
-            natural,
-            resistance,
-            immune,
-        }) => {
-            let t = format!("{damage_type:?}").to_lowercase();
-            if *immune {
-                format!("{} is immune to non-magical {t}", n(target))
-            } else {
-                format!(
-                    "{} resists {t} {resistance}+: natural {natural} deals half damage",
-                    n(target)
-                )
-            }
-        }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Engaged { combatant, with }) => {
-            format!("{} is now engaged with {}", n(combatant), n(with))
-        }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::Intercepted { interceptor, mover }) => {
-            format!("{} intercepts {} and engages it", n(interceptor), n(mover))
-        }
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::OpportunityOpened {
-            provoker,
-            attackers,
-            reason,
-        }) => {
-            let why = match reason {
-                fray_protocol::event::Provocation::MovingAway => "moving away",
-                fray_protocol::event::Provocation::RangedAttack => "a ranged attack",
-                fray_protocol::event::Provocation::Spell => "casting a spell",
-            };
-            format!(
-                "{} provokes opportunity attacks by {why} from {}",
-                n(provoker),
-                attackers.iter().map(n).collect::<Vec<_>>().join(", ")
-            )
-        }
         GameEvent::OpportunityTaken { attacker, target } => {
             format!(
                 "{} takes an opportunity attack against {}",
@@ -685,12 +353,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(target),
             attack
         ),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ManeuverTriggered {
-            attacker,
-            maneuver,
-            natural,
-            ..
-        }) => format!("{}'s natural {natural} triggers {maneuver}", n(attacker)),
         GameEvent::CheckRolled {
             combatant,
             purpose,
@@ -714,54 +376,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 n(combatant)
             )
         }
-        GameEvent::Orcus(OrcusEvent::StabilizationEnded { combatant }) => format!(
-            "{} is hurt again: no longer stabilized, death saves resume",
-            n(combatant)
-        ),
         GameEvent::Died { combatant } => format!("{} dies.", n(combatant)),
-        GameEvent::FiveTorches(FiveTorchesEvent::InitiativeScores { scores }) => {
-            let parts: Vec<String> = scores
-                .iter()
-                .map(|(id, dex)| format!("{} (DEX {dex})", n(id)))
-                .collect();
-            format!("Initiative by DEX score: {}", parts.join(", "))
-        }
-        GameEvent::FiveTorches(FiveTorchesEvent::AdvantageGranted {
-            combatant,
-            advantage,
-        }) => match advantage {
-            Advantage::None => format!("The GM withdraws {}'s advantage", n(combatant)),
-            Advantage::Advantage => {
-                format!("The GM grants {} advantage on its next roll", n(combatant))
-            }
-            Advantage::Disadvantage => {
-                format!(
-                    "The GM imposes disadvantage on {}'s next roll",
-                    n(combatant)
-                )
-            }
-        },
-        GameEvent::FiveTorches(FiveTorchesEvent::InjuryRolled {
-            combatant,
-            roll,
-            injury,
-            ..
-        }) => {
-            let what = match injury {
-                Injury::Dead => "a false hope — dead".to_owned(),
-                Injury::AbilityLoss { ability, amount } => {
-                    format!("loses {amount} {}", ability_text(*ability))
-                }
-                Injury::BodyPart => "loses a body part (the GM's choice)".to_owned(),
-                Injury::DisadvantageUntilRest => "disadvantage on all checks until rest".to_owned(),
-                Injury::Standing { healed } => format!("standing — heals {healed} hp"),
-            };
-            format!(
-                "{}'s injury roll: d20={} — {what}",
-                n(combatant),
-                roll.natural().unwrap_or(0)
-            )
-        }
         GameEvent::MoraleProposed {
             trigger,
             combatants,
@@ -776,21 +391,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             },
             roster.names_of(combatants)
         ),
-        GameEvent::FiveTorches(FiveTorchesEvent::MoraleChecked {
-            combatants,
-            roll,
-            bonus,
-            total,
-            dc,
-            success,
-            modifiers,
-        }) => format!(
-            "Morale for {}: {}{} = {total} vs DC {dc} — {}",
-            roster.names_of(combatants),
-            d20_text(roll),
-            terms_text(modifiers, *bonus),
-            if *success { "they stand" } else { "they break" }
-        ),
         GameEvent::LeftBattle { combatant, how } => format!(
             "{} {}",
             n(combatant),
@@ -800,187 +400,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 Departure::Escaped => "escapes the battle",
             }
         ),
-        GameEvent::FiveTorches(FiveTorchesEvent::RetreatStarted { combatant }) => {
-            format!("{} tries to retreat (the GM rules)", n(combatant))
-        }
-        GameEvent::FiveTorches(FiveTorchesEvent::RetreatFailed { combatant }) => {
-            format!("{}'s retreat fails: it stops moving", n(combatant))
-        }
-        GameEvent::FiveTorches(FiveTorchesEvent::LightSet { combatant, light }) => {
-            match (combatant, light) {
-                (None, Some(l)) => format!("The GM sets the scene's light: {}", light_text(*l)),
-                (Some(c), Some(l)) => format!("The light where {} is: {}", n(c), light_text(*l)),
-                (Some(c), None) => format!("{} is in the scene's light again", n(c)),
-                (None, None) => "The light is unchanged".to_owned(),
-            }
-        }
-        GameEvent::FiveTorches(FiveTorchesEvent::LightCarried {
-            combatant,
-            source,
-            seconds,
-        }) => match source {
-            Some(src) => format!(
-                "{} lights a {} ({} min)",
-                n(combatant),
-                source_text(*src),
-                seconds / 60
-            ),
-            None => format!("{} puts out its light", n(combatant)),
-        },
-        GameEvent::FiveTorches(FiveTorchesEvent::LightWentOut { combatant, source }) => {
-            format!("{}'s {} burns out!", n(combatant), source_text(*source))
-        }
-        GameEvent::FiveTorches(FiveTorchesEvent::TimePassed { seconds }) => match *seconds {
-            s if s >= 3600 => format!("Time passes: {} h {} min", s / 3600, s % 3600 / 60),
-            s if s >= 60 => format!("Time passes: {} min", s / 60),
-            s => format!("Time passes: {s} s"),
-        },
-        GameEvent::FiveTorches(FiveTorchesEvent::TravelTurnRolled {
-            number,
-            roll,
-            threat,
-        }) => format!(
-            "Travel turn {number}: {} — {}",
-            d20_text(roll),
-            match threat {
-                Threat::Terrible => "a terrible, immediate threat",
-                Threat::Soon => "something bad happens soon",
-                Threat::Worsens => "a threat worsens or draws near",
-                Threat::Nothing => "nothing bad, maybe even good",
-            }
-        ),
-        GameEvent::FiveTorches(FiveTorchesEvent::LoadSet {
-            combatant,
-            load,
-            coins,
-        }) => format!("{} carries {load} load and {coins} coins", n(combatant)),
-        GameEvent::FiveTorches(FiveTorchesEvent::TreasureGained {
-            combatant,
-            coins,
-            xp,
-            source,
-            roll,
-        }) => treasure_text(&n(combatant), *coins, *xp, source, roll.as_ref(), roster),
-        GameEvent::FiveTorches(FiveTorchesEvent::Traveled {
-            journey,
-            hours,
-            miles_x100,
-            speed_x100,
-        }) => journey_text(journey, *hours, *miles_x100, *speed_x100, roster),
-        GameEvent::FiveTorches(FiveTorchesEvent::ExhaustionChanged {
-            combatant,
-            exhausted,
-        }) => {
-            if *exhausted {
-                format!(
-                    "{} is exhausted: disadvantage on all checks, 0' speed",
-                    n(combatant)
-                )
-            } else {
-                format!("{} is no longer exhausted", n(combatant))
-            }
-        }
-        GameEvent::FiveTorches(FiveTorchesEvent::Rested { safe, nights }) => format!(
-            "The party rests {nights} night{} ({})",
-            if *nights == 1 { "" } else { "s" },
-            if *safe { "safe" } else { "unsafe" }
-        ),
-        GameEvent::FiveTorches(FiveTorchesEvent::StealthChanged { combatant, hidden }) => {
-            if *hidden {
-                format!("{} slips into stealth", n(combatant))
-            } else {
-                format!("{} is no longer hidden", n(combatant))
-            }
-        }
-        GameEvent::FiveTorches(FiveTorchesEvent::StealthDcSet { dc }) => match dc {
-            Some(dc) => format!("Stealth DC is now {dc}"),
-            None => "Stealth DC is back to 11".to_owned(),
-        },
-        GameEvent::Bx(BxEvent::SurpriseRolled {
-            side,
-            roll,
-            surprised,
-        }) => format!(
-            "Surprise for the {}: d6={} — {}",
-            side_text(*side),
-            roll.natural().unwrap_or(0),
-            if *surprised {
-                "surprised!"
-            } else {
-                "not surprised"
-            }
-        ),
-        GameEvent::Bx(BxEvent::ReactionRolled {
-            speaker,
-            roll,
-            modifier,
-            total,
-            reaction,
-            modifiers,
-        }) => format!(
-            "Reaction roll{}: {}{} = {total} — {}",
-            speaker
-                .as_ref()
-                .map(|s| format!(" ({} speaks)", n(s)))
-                .unwrap_or_default(),
-            roll_text(roll),
-            terms_text(modifiers, *modifier),
-            match reaction {
-                fray_protocol::ose::Reaction::Hostile => "hostile, attacks",
-                fray_protocol::ose::Reaction::Unfriendly => "unfriendly, may attack",
-                fray_protocol::ose::Reaction::Neutral => "neutral, uncertain",
-                fray_protocol::ose::Reaction::Indifferent => "indifferent, uninterested",
-                fray_protocol::ose::Reaction::Friendly => "friendly, helpful",
-            }
-        ),
-        GameEvent::Bx(BxEvent::SideInitiative {
-            rolls,
-            order,
-            simultaneous,
-        }) => {
-            let rolled: Vec<String> = rolls
-                .iter()
-                .map(|(s, r)| format!("{} d6={}", side_text(*s), r.natural().unwrap_or(0)))
-                .collect();
-            let first = order.first().map_or("nobody", |s| side_text(*s));
-            if *simultaneous {
-                format!(
-                    "Side initiative: {} — a tie, both sides act simultaneously",
-                    rolled.join(", ")
-                )
-            } else if rolled.is_empty() {
-                format!("Only the {first} act this round (surprise)")
-            } else {
-                format!(
-                    "Side initiative: {} — the {first} act first",
-                    rolled.join(", ")
-                )
-            }
-        }
-        GameEvent::Bx(BxEvent::Declared {
-            combatant,
-            declaration,
-        }) => match declaration {
-            Some(fray_protocol::ose::Declaration::Spell { spell }) => {
-                format!("{} will cast {spell} next round", n(combatant))
-            }
-            Some(fray_protocol::ose::Declaration::Withdraw) => {
-                format!(
-                    "{} will make a fighting withdrawal next round",
-                    n(combatant)
-                )
-            }
-            Some(fray_protocol::ose::Declaration::Retreat) => {
-                format!("{} will retreat next round", n(combatant))
-            }
-            None => format!("{} withdraws its declaration", n(combatant)),
-        },
-        GameEvent::Bx(BxEvent::SpellDisrupted { combatant }) => {
-            format!("{}'s spell is disrupted and lost!", n(combatant))
-        }
-        GameEvent::Bx(BxEvent::SpellCast { combatant, spell }) => {
-            format!("{} casts {spell}", n(combatant))
-        }
         GameEvent::SecretRolled {
             check,
             combatant,
@@ -1028,656 +447,11 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 _ => format!("The GM rolls a secret {what}{who}."),
             }
         }
-        GameEvent::Bx(BxEvent::DoorForced {
-            check,
-            combatant,
-            chance,
-            roll,
-            success,
-        }) => {
-            let what = match check {
-                fray_protocol::ose::SecretCheck::Bars => "bend the bars",
-                fray_protocol::ose::SecretCheck::LockedDoor => "force a locked door",
-                _ => "force a stuck door",
-            };
-            let die = check.die();
-            format!(
-                "{} tries to {what}: d{die}={} vs {chance}-in-{die} — {}",
-                n(combatant),
-                roll.natural().unwrap_or(0),
-                if *success {
-                    "it gives way"
-                } else {
-                    "it holds (any surprise is lost)"
-                }
-            )
-        }
-        GameEvent::Bx(BxEvent::ExplorationTurnPassed {
-            turn,
-            rested,
-            since_rest,
-        }) => {
-            let mut line = format!("Exploration turn {turn} passes (10 minutes)");
-            if *rested {
-                line.push_str(": the party rests");
-            } else if *since_rest >= 6 {
-                line.push_str(&format!(
-                    " — {since_rest} turns without rest: -1 to attack and damage"
-                ));
-            }
-            line
-        }
-        GameEvent::Bx(BxEvent::LightLit {
-            carrier,
-            source,
-            roll,
-            turns,
-        }) => {
-            let what = match source {
-                fray_protocol::ose::LightSource::Torch => "a torch",
-                fray_protocol::ose::LightSource::Lantern => "a lantern",
-                fray_protocol::ose::LightSource::Candle => "a candle",
-            };
-            match roll {
-                Some(r) => format!(
-                    "{} lights {what}: it burns {turns} turns ({}={})",
-                    n(carrier),
-                    r.expr,
-                    r.natural().unwrap_or(0)
-                ),
-                None => format!("{} lights {what}: it burns {turns} turns", n(carrier)),
-            }
-        }
-        GameEvent::Bx(BxEvent::LightBurnedOut { carrier, source }) => {
-            let what = match source {
-                fray_protocol::ose::LightSource::Torch => "torch",
-                fray_protocol::ose::LightSource::Lantern => "lantern",
-                fray_protocol::ose::LightSource::Candle => "candle",
-            };
-            format!("{}'s {what} burns out!", n(carrier))
-        }
-        GameEvent::Orcus(OrcusEvent::Mounted {
-            rider,
-            mount,
-            controlled,
-        }) => format!(
-            "{} mounts {}{}",
-            n(rider),
-            n(mount),
-            if *controlled {
-                " and takes the reins"
-            } else {
-                " (it acts on its own)"
-            }
-        ),
-        GameEvent::Orcus(OrcusEvent::Dismounted {
-            rider,
-            mount,
-            square,
-        }) => format!("{} gets off {} at {square}", n(rider), n(mount)),
-        GameEvent::Orcus(OrcusEvent::MountCommanded {
-            rider,
-            mount,
-            action,
-        }) => {
-            let what = match action {
-                fray_protocol::event::ActionKind::Standard => "standard",
-                fray_protocol::event::ActionKind::Move => "move",
-                fray_protocol::event::ActionKind::Quick => "swift",
-            };
-            format!("{} gives {} a {what} action", n(rider), n(mount))
-        }
-        GameEvent::Orcus(OrcusEvent::MovedAloft { combatant, height }) => {
-            format!("{} is now {height} squares up", n(combatant))
-        }
-        GameEvent::Orcus(OrcusEvent::Fell { combatant, squares }) => {
-            format!("{} falls {squares} squares!", n(combatant))
-        }
-        GameEvent::Bx(BxEvent::RetainerHireRolled {
-            employer,
-            retainer,
-            roll,
-            modifier,
-            total,
-            result,
-            loyalty,
-            modifiers,
-        }) => format!(
-            "{} asks {} to serve: 2d6={}{} = {total} — {}",
-            n(employer),
-            n(retainer),
-            roll.total,
-            terms_text(modifiers, *modifier),
-            match (result, loyalty) {
-                (_, Some(l)) => format!("accepted (loyalty {l})"),
-                (fray_protocol::bf::Hiring::TryAgain, _) => "try again with a better offer".into(),
-                (fray_protocol::bf::Hiring::RefusalWithPenalty, _) =>
-                    "refused (-1 on further rolls here)".into(),
-                _ => "refused".into(),
-            }
-        ),
-        GameEvent::Bx(BxEvent::LoyaltyChecked {
-            retainer,
-            roll,
-            adjustment,
-            loyalty,
-            holds,
-            loyalty_after,
-            leaves,
-            ..
-        }) => {
-            let mut line = format!(
-                "{} checks loyalty: 2d6={} vs {loyalty}{adjustment:+} — {}",
-                n(retainer),
-                roll.total,
-                if *holds { "stays loyal" } else { "wavers" }
-            );
-            if loyalty_after > loyalty {
-                line.push_str(&format!(" (natural 2: loyalty {loyalty_after})"));
-            }
-            if *leaves {
-                line.push_str(", and leaves the employer's service");
-            }
-            line
-        }
-        GameEvent::Orcus(OrcusEvent::LevelReached {
-            combatant,
-            level,
-            xp,
-        }) => format!("{} reaches level {level} ({xp} XP)", n(combatant)),
-        GameEvent::Bx(BxEvent::XpAwarded {
-            total,
-            share,
-            shares,
-            ..
-        })
-        | GameEvent::Orcus(OrcusEvent::OrcusXpAwarded {
-            total,
-            share,
-            shares,
-            ..
-        }) => {
-            let each: Vec<String> = shares
-                .iter()
-                .map(|(c, got, after)| format!("{} +{got} ({after})", n(c)))
-                .collect();
-            format!("{total} XP awarded, {share} a share: {}", each.join(", "))
-        }
-        GameEvent::Bx(BxEvent::EncumbranceSet {
-            combatant,
-            load,
-            heavy,
-            movement,
-            ..
-        }) => format!(
-            "{} carries {load} lb ({}): {movement}′ per round",
-            n(combatant),
-            if *heavy {
-                "heavily loaded"
-            } else {
-                "lightly loaded"
-            }
-        ),
-        GameEvent::Bx(BxEvent::EffectTimed {
-            name,
-            combatant,
-            turns,
-            ..
-        }) => format!(
-            "{name}{} lasts {turns} turns",
-            combatant
-                .as_ref()
-                .map(|c| format!(" on {}", n(c)))
-                .unwrap_or_default()
-        ),
-        GameEvent::Bx(BxEvent::TimedEffectEnded {
-            name, combatant, ..
-        }) => format!(
-            "{name}{} ends",
-            combatant
-                .as_ref()
-                .map(|c| format!(" on {}", n(c)))
-                .unwrap_or_default()
-        ),
-        GameEvent::Bx(BxEvent::DayPassed {
-            day,
-            march,
-            terrain,
-            miles,
-            fed,
-            watered,
-            ..
-        }) => {
-            let mut line = format!("Day {day} passes: {march:?} march, {terrain:?}, {miles} miles")
-                .to_lowercase();
-            line = line.replacen('d', "D", 1);
-            let hungry: Vec<String> = fed.iter().filter(|f| !f.1).map(|f| n(&f.0)).collect();
-            let dry: Vec<String> = watered.iter().filter(|f| !f.1).map(|f| n(&f.0)).collect();
-            if !hungry.is_empty() {
-                line.push_str(&format!("; without food: {}", hungry.join(", ")));
-            }
-            if !dry.is_empty() {
-                line.push_str(&format!("; without water: {}", dry.join(", ")));
-            }
-            line
-        }
-        GameEvent::Bx(BxEvent::WindRolled {
-            direction,
-            conditions,
-            sailing,
-            tacking,
-            ..
-        }) => format!(
-            "The wind: {direction:?}, {conditions:?} — sailing ×{}/{}, tacking ×{}/{}",
-            sailing.0, sailing.1, tacking.0, tacking.1
-        ),
-        GameEvent::Bx(BxEvent::LightDoused { carrier, source }) => {
-            let what = match source {
-                fray_protocol::ose::LightSource::Torch => "torch",
-                fray_protocol::ose::LightSource::Lantern => "lantern",
-                fray_protocol::ose::LightSource::Candle => "candle",
-            };
-            format!("{} puts out the {what}", n(carrier))
-        }
-        GameEvent::FiveTorches(FiveTorchesEvent::TimeDiceRolled {
-            purpose,
-            start_hour,
-            roll,
-            hours,
-        }) => match (purpose, start_hour) {
-            (fray_protocol::ftd::TimeDicePurpose::Duration, _) => {
-                format!(
-                    "The GM rolls the time dice for a duration ({}): {hours} hours",
-                    roll_text(roll)
-                )
-            }
-            (_, Some(start)) => format!(
-                "The GM rolls the time dice from {start:02}:00h ({}): {}",
-                roll_text(roll),
-                time_of_day_text(*hours)
-            ),
-            (_, None) => format!(
-                "The GM rolls the time dice ({}): {}",
-                roll_text(roll),
-                time_of_day_text(*hours)
-            ),
-        },
-        GameEvent::FiveTorches(FiveTorchesEvent::TimeSet { hour }) => {
-            format!("The GM sets the time dice: {}", time_of_day_text(*hour))
-        }
-        GameEvent::FiveTorches(FiveTorchesEvent::CorruptionChanged {
-            combatant,
-            corruption,
-        }) => match corruption {
-            Some(c) if c.stage == 0 => format!(
-                "{} is infected by {} ({} checks, DC {}; each stage 1d6 {})",
-                n(combatant),
-                c.name,
-                ability_text(c.check),
-                c.dc,
-                ability_text(c.damages)
-            ),
-            Some(c) => format!("{}'s {}: stage {} ends", n(combatant), c.name, c.stage),
-            None => format!("{} is no longer infected", n(combatant)),
-        },
-        GameEvent::FiveTorches(FiveTorchesEvent::AbilityDamaged {
-            combatant,
-            ability,
-            roll,
-            score_after,
-        }) => format!(
-            "{} takes {} {} damage ({}): {} {score_after}",
-            n(combatant),
-            roll.total,
-            ability_text(*ability),
-            roll_text(roll),
-            ability_text(*ability)
-        ),
-        GameEvent::Orcus(OrcusEvent::ClockAdvanced { minutes, clock }) => format!(
-            "{minutes} minutes pass (the session clock stands at {}h{:02})",
-            clock / 60,
-            clock % 60
-        ),
-        GameEvent::Orcus(OrcusEvent::ReloadNeeded { combatant, power }) => {
-            format!(
-                "{} must reload ({power}) before attacking with it again",
-                n(combatant)
-            )
-        }
-        GameEvent::Orcus(OrcusEvent::Reloaded { combatant, power }) => {
-            format!("{} reloads ({power})", n(combatant))
-        }
-        GameEvent::Orcus(OrcusEvent::AlliesChosen { combatant, allies }) => {
-            let names: Vec<String> = allies.iter().map(|a| n(a).to_string()).collect();
-            format!(
-                "{} counts as allies for its next attack: {}",
-                n(combatant),
-                if names.is_empty() {
-                    "no one".to_string()
-                } else {
-                    names.join(", ")
-                }
-            )
-        }
-        GameEvent::Orcus(OrcusEvent::AllyDeclined { combatant, user }) => format!(
-            "{} chooses to count as {}'s enemy for its next attack",
-            n(combatant),
-            n(user)
-        ),
-        GameEvent::Orcus(OrcusEvent::AlliesReset { combatant }) => {
-            format!("{}'s allies are its side again", n(combatant))
-        }
-        GameEvent::Orcus(OrcusEvent::HitChosen {
-            combatant,
-            attacker,
-        }) => format!(
-            "{} chooses to be hit by {}'s next attack",
-            n(combatant),
-            n(attacker)
-        ),
-        GameEvent::Orcus(OrcusEvent::RiderChoicesMade {
-            rider,
-            move_mount,
-            landing,
-        }) => format!(
-            "{} will {} its mount when moved against its will{}",
-            n(rider),
-            if *move_mount {
-                "take along"
-            } else {
-                "fall off"
-            },
-            match landing {
-                Some(s) => format!(", and land at {s} from the mount's corner"),
-                None => String::new(),
-            }
-        ),
-        GameEvent::Orcus(OrcusEvent::HitByChoice {
-            attacker,
-            target,
-            attack,
-        }) => format!(
-            "{} hits {} with {attack}, no roll: it chose to be hit",
-            n(attacker),
-            n(target)
-        ),
-        GameEvent::Orcus(OrcusEvent::ActionPointGained { combatant }) => {
-            format!(
-                "{} gains an action point (a second encounter)",
-                n(combatant)
-            )
-        }
-        GameEvent::FiveTorches(FiveTorchesEvent::Concentrating {
-            combatant,
-            effect,
-            maintained,
-        }) => format!(
-            "{} {} {effect}",
-            n(combatant),
-            if *maintained {
-                "keeps concentrating on"
-            } else {
-                "concentrates on"
-            }
-        ),
-        GameEvent::FiveTorches(FiveTorchesEvent::ConcentrationEnded {
-            combatant,
-            effect,
-            reason,
-        }) => format!(
-            "{}'s concentration on {effect} ends ({})",
-            n(combatant),
-            match reason {
-                fray_protocol::ftd::ConcentrationEnd::Retreat => "halted by the retreat",
-                fray_protocol::ftd::ConcentrationEnd::Lapsed => "not maintained this turn",
-                fray_protocol::ftd::ConcentrationEnd::Dropped => "let go",
-                fray_protocol::ftd::ConcentrationEnd::Incapacitated => "incapacitated",
-                fray_protocol::ftd::ConcentrationEnd::LeftBattle => "left the battle",
-            }
-        ),
-        GameEvent::Bx(BxEvent::Subdued {
-            attacker,
-            target,
-            amount,
-            subdual,
-            ..
-        }) => format!(
-            "{} deals {amount} subdual damage to {} ({subdual} in all)",
-            n(attacker),
-            n(target)
-        ),
-        GameEvent::Bx(BxEvent::PhaseReached { combatant, phase }) => {
-            let phase = format!("{phase:?}").to_lowercase();
-            format!("{} acts in the {phase} phase", n(combatant))
-        }
-        GameEvent::Bx(BxEvent::OseMoved {
-            combatant,
-            feet,
-            kind,
-            total,
-            allowed,
-        }) => format!(
-            "{} moves {feet}′ ({}; {total}′ of {allowed}′ this round)",
-            n(combatant),
-            match kind {
-                fray_protocol::ose::OseMoveKind::Encounter => "encounter movement",
-                fray_protocol::ose::OseMoveKind::Withdrawal => "fighting withdrawal",
-                fray_protocol::ose::OseMoveKind::Retreat => "retreat",
-            }
-        ),
-        GameEvent::Bx(BxEvent::MeleeEngaged { attacker, target }) => {
-            format!("{} and {} are in melee", n(attacker), n(target))
-        }
-        GameEvent::Bx(BxEvent::TurnHeld { combatant, .. }) => {
-            format!("{} holds: the rest of its side acts first", n(combatant))
-        }
-        GameEvent::Bx(BxEvent::RoutineAttack { combatant, attack }) => {
-            format!(
-                "{} attacks with its {attack} (one of its attacks this round)",
-                n(combatant)
-            )
-        }
-        GameEvent::Bx(BxEvent::Unharmed {
-            attacker,
-            target,
-            attack,
-        }) => format!(
-            "{}'s {attack} hits {} but cannot harm it (invulnerable)",
-            n(attacker),
-            n(target)
-        ),
-        GameEvent::Bx(BxEvent::EvasionAttempted {
-            setting,
-            chance,
-            roll,
-            evaded,
-        }) => format!(
-            "Evasion ({}): {chance}%{} — {}",
-            format!("{setting:?}").to_lowercase(),
-            roll.as_ref()
-                .map(|r| format!(", d% {}", r.total))
-                .unwrap_or_default(),
-            if *evaded {
-                "the fleeing side gets away"
-            } else {
-                "a pursuit occurs"
-            }
-        ),
-        GameEvent::Bx(BxEvent::PursuitStarted {
-            setting,
-            fleeing_rate,
-            pursuer_rate,
-            runners,
-            distance,
-        }) => format!(
-            "A pursuit begins ({}): fleeing at {fleeing_rate}, pursuers at {pursuer_rate}{}{}",
-            format!("{setting:?}").to_lowercase(),
-            distance.map(|d| format!(", {d} apart")).unwrap_or_default(),
-            if runners.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; running: {}",
-                    runners.iter().map(&n).collect::<Vec<_>>().join(", ")
-                )
-            }
-        ),
-        GameEvent::Bx(BxEvent::PursuitRoundPassed {
-            round,
-            distance,
-            roll,
-            caught,
-            ..
-        }) => format!(
-            "Pursuit, round {round}{}{}{}",
-            distance.map(|d| format!(": {d} apart")).unwrap_or_default(),
-            roll.as_ref()
-                .map(|r| format!(", catch-up d% {}", r.total))
-                .unwrap_or_default(),
-            if *caught { " — caught!" } else { "" }
-        ),
-        GameEvent::Bx(BxEvent::LureDropped {
-            lure,
-            roll,
-            stopped,
-        }) => format!(
-            "The party drops {} (d6 {}): {}",
-            format!("{lure:?}").to_lowercase(),
-            roll.total,
-            if *stopped {
-                "the pursuers stop for it"
-            } else {
-                "the pursuers keep coming"
-            }
-        ),
-        GameEvent::Bx(BxEvent::DrowningRolled {
-            combatant,
-            chance,
-            roll,
-            drowned,
-        }) => format!(
-            "{} fights the water (drowns on {chance}% or less): d% {} — {}",
-            n(combatant),
-            roll.total,
-            if *drowned { "drowns" } else { "keeps afloat" }
-        ),
-        GameEvent::Bx(BxEvent::Sailed {
-            under,
-            multiplier: (n, den),
-            hours,
-            miles,
-            ..
-        }) => match under {
-            fray_protocol::bf::Propulsion::Sail => {
-                format!("Under sail (wind ×{n}/{den}) for {hours} hours: {miles} miles")
-            }
-            fray_protocol::bf::Propulsion::Oars => {
-                format!("By oar for {hours} hours: {miles} miles")
-            }
-            fray_protocol::bf::Propulsion::Adrift => {
-                "The ship lies becalmed: no miles today".into()
-            }
-        },
-        GameEvent::Bx(BxEvent::GaleDamageRolled { hours, total, .. }) => format!(
-            "The gale batters the ship: {total} damage over {hours} hour{}",
-            if *hours == 1 { "" } else { "s" }
-        ),
-        GameEvent::Bx(BxEvent::GaleStruck { near, outcome, .. }) => format!(
-            "{}: the ship {}",
-            if *near { "A near gale" } else { "A gale" },
-            match outcome {
-                fray_protocol::ose::GaleOutcome::Weathered => "weathers it",
-                fray_protocol::ose::GaleOutcome::TakesOnWater =>
-                    "takes on water (movement -1/3 until repaired)",
-                fray_protocol::ose::GaleOutcome::Drifts => "runs before the wind at triple speed",
-                fray_protocol::ose::GaleOutcome::Wrecked => "is wrecked against the shore",
-                fray_protocol::ose::GaleOutcome::Sinks => "is overrun with water and sinks",
-                fray_protocol::ose::GaleOutcome::Beached => "is beached and weathers the storm",
-            }
-        ),
-        GameEvent::Bx(BxEvent::OseWindRolled {
-            wind,
-            sailing,
-            oars,
-            ..
-        }) => format!(
-            "The wind: {wind:?}; sailing x{}/{}{}",
-            sailing.0,
-            sailing.1,
-            oars.map(|(a, b)| format!(", oars x{a}/{b}"))
-                .unwrap_or_default()
-        ),
-        GameEvent::Bx(BxEvent::LevelRaised {
-            combatant,
-            level,
-            xp,
-        }) => format!("{} reaches level {level} ({xp} XP)", n(combatant)),
-        GameEvent::Bx(BxEvent::PursuitEnded { how }) => format!(
-            "The pursuit ends: {}",
-            match how {
-                fray_protocol::pursuit::PursuitEnd::Caught => "the fleeing side is caught",
-                fray_protocol::pursuit::PursuitEnd::Lured => "the pursuers stopped for the lure",
-                fray_protocol::pursuit::PursuitEnd::Escaped => "the fleeing side got away",
-            }
-        ),
-        GameEvent::Bx(BxEvent::EncounterDistanceRolled {
-            setting,
-            roll,
-            distance,
-            unit,
-            ..
-        }) => format!(
-            "Encounter distance ({}): {} × 10 = {distance} {unit}",
-            format!("{setting:?}").to_lowercase(),
-            roll.total
-        ),
-        GameEvent::Bx(BxEvent::OseConditionChanged {
-            combatant,
-            condition,
-            on,
-        }) => {
-            let what = format!("{condition:?}").to_lowercase();
-            if *on {
-                format!("{} is now {what}", n(combatant))
-            } else {
-                format!("{} is no longer {what}", n(combatant))
-            }
-        }
-        GameEvent::Bx(BxEvent::MoraleRolled {
-            roll,
-            adjustment,
-            results,
-        }) => {
-            let each: Vec<String> = results
-                .iter()
-                .map(|(c, rating, holds)| {
-                    format!(
-                        "{} (morale {rating}) {}",
-                        n(c),
-                        if *holds { "stands" } else { "breaks" }
-                    )
-                })
-                .collect();
-            format!(
-                "Morale: {} {} — {}",
-                roll_text(roll),
-                signed(*adjustment),
-                each.join(", ")
-            )
-        }
         GameEvent::Slain { combatant } => format!("{} is slain!", n(combatant)),
         GameEvent::KnockedOut { combatant } => format!(
             "{} is knocked out — alive, unconscious and out of the fight.",
             n(combatant)
         ),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::KnockOutsRuled { allowed }) => {
-            if *allowed {
-                "The GM allows knock-out blows: a monster dropped by one is knocked out, not slain."
-                    .to_owned()
-            } else {
-                "The GM refuses knock-out blows: monsters at 0 hp are slain.".to_owned()
-            }
-        }
         GameEvent::SaveRolled {
             combatant,
             purpose,
@@ -1714,10 +488,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             if *failures == 1 { "" } else { "s" }
         ),
         GameEvent::Rallied { combatant } => format!("{} rallies", n(combatant)),
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::RallyFailed { combatant, round }) => format!(
-            "{} fails to rally and cannot rally again in round {round}",
-            n(combatant)
-        ),
         GameEvent::EffectApplied { effect } => {
             let what = match &effect.kind {
                 EffectKind::Condition(c) => {
@@ -1775,10 +545,1273 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::SeedRevealed { seed, salt } => format!(
             "Seed revealed: {seed} (salt {salt}) — anyone can now check every roll with `fray verify`"
         ),
+        GameEvent::ThirteenthAge(e) => narrate_13th_age(e, roster),
+        GameEvent::Orcus(e) => narrate_orcus(e, roster),
+        GameEvent::FiveTorches(e) => narrate_ftd(e, roster),
+        GameEvent::Bx(e) => narrate_bx(e, roster),
+    }
+}
+
+/// One line for a ThirteenthAge event ([`narrate`]).
+fn narrate_13th_age(event: &ThirteenthAgeEvent, roster: &Roster) -> String {
+    let n = |id: &CombatantId| roster.name(id).to_owned();
+    match event {
+        ThirteenthAgeEvent::EscalationDie { value } => {
+            format!("The escalation die shows {value}")
+        }
+        ThirteenthAgeEvent::AlliesCounted {
+            attacker,
+            allies,
+            bonus,
+        } => {
+            if allies.is_empty() {
+                format!("{} counts no ally nearby: +0 damage", n(attacker))
+            } else {
+                format!(
+                    "{} counts {} nearby ({}): {} damage",
+                    n(attacker),
+                    if allies.len() == 1 {
+                        "an ally".to_owned()
+                    } else {
+                        format!("{} allies", allies.len())
+                    },
+                    roster.names_of(allies),
+                    signed(*bonus)
+                )
+            }
+        }
+        ThirteenthAgeEvent::Disengaged { combatant } => {
+            format!("{} disengages", n(combatant))
+        }
+        ThirteenthAgeEvent::LetGo { grabber, grabbed } => {
+            format!("{} lets go of {}", n(grabber), n(grabbed))
+        }
+        ThirteenthAgeEvent::Carried { grabber, grabbed } => format!(
+            "{} carries {} along, still grabbed (no opportunity attacks)",
+            n(grabber),
+            n(grabbed)
+        ),
+        ThirteenthAgeEvent::Teleported {
+            combatant,
+            engaged,
+            far_away,
+        } => match (engaged, far_away) {
+            (Some(t), _) => format!(
+                "{} teleports next to {} (no opportunity attacks)",
+                n(combatant),
+                n(t)
+            ),
+            (None, true) => format!("{} teleports far away", n(combatant)),
+            (None, false) => format!(
+                "{} teleports away from the melee (no opportunity attacks)",
+                n(combatant)
+            ),
+        },
+        ThirteenthAgeEvent::EscalationHeld { held } => {
+            if *held {
+                "The GM holds the escalation die: it will not advance.".to_owned()
+            } else {
+                "The escalation die advances again each round.".to_owned()
+            }
+        }
+        ThirteenthAgeEvent::TargetsRolled {
+            attacker,
+            roll,
+            count,
+        } => format!(
+            "{} rolls {} for the number of targets: {count}",
+            n(attacker),
+            roll.expr
+        ),
+        ThirteenthAgeEvent::Readied { combatant, action } => {
+            format!(
+                "{} readies a {} action",
+                n(combatant),
+                format!("{action:?}").to_lowercase()
+            )
+        }
+        ThirteenthAgeEvent::DelayEnding { combatant } => {
+            format!("{} will take its delayed turn after this one", n(combatant))
+        }
+        ThirteenthAgeEvent::OrderChanged { order, .. } => format!(
+            "New order of battle: {}",
+            order.iter().map(n).collect::<Vec<_>>().join(", ")
+        ),
+        ThirteenthAgeEvent::FoughtInSpirit { combatant, ally } => {
+            format!("{} fights in spirit beside {}", n(combatant), n(ally))
+        }
+        ThirteenthAgeEvent::LastingWound {
+            combatant,
+            max_hp_after,
+        } => format!(
+            "{} takes a lasting wound: maximum hit points drop to {max_hp_after}",
+            n(combatant)
+        ),
+        ThirteenthAgeEvent::ConfusedAttack { attacker, ally, .. } => {
+            format!(
+                "{} is confused and attacks its ally {} instead",
+                n(attacker),
+                n(ally)
+            )
+        }
+        ThirteenthAgeEvent::PotionUsed { by, target } => {
+            if by == target {
+                format!("{} drinks a healing potion", n(by))
+            } else {
+                format!("{} feeds {} a healing potion", n(by), n(target))
+            }
+        }
+        ThirteenthAgeEvent::PartyFled => {
+            "The party flees, carrying its fallen: a campaign loss.".to_owned()
+        }
+        ThirteenthAgeEvent::MissChance {
+            attacker,
+            target,
+            roll,
+            missed,
+        } => format!(
+            "{} swings at invisible {}: d20={} — {}",
+            n(attacker),
+            n(target),
+            roll.total,
+            if *missed {
+                "misses completely"
+            } else {
+                "finds the mark; roll to hit"
+            }
+        ),
+        ThirteenthAgeEvent::ShotIntoMelee {
+            attacker,
+            target,
+            ally,
+        } => format!(
+            "{} fumbles a shot at {} into the melee: the attack is rerolled against {}",
+            n(attacker),
+            n(target),
+            n(ally)
+        ),
+        ThirteenthAgeEvent::Resisted {
+            target,
+            damage_type,
+            natural,
+            resistance,
+            immune,
+        } => {
+            let t = format!("{damage_type:?}").to_lowercase();
+            if *immune {
+                format!("{} is immune to non-magical {t}", n(target))
+            } else {
+                format!(
+                    "{} resists {t} {resistance}+: natural {natural} deals half damage",
+                    n(target)
+                )
+            }
+        }
+        ThirteenthAgeEvent::Engaged { combatant, with } => {
+            format!("{} is now engaged with {}", n(combatant), n(with))
+        }
+        ThirteenthAgeEvent::Intercepted { interceptor, mover } => {
+            format!("{} intercepts {} and engages it", n(interceptor), n(mover))
+        }
+        ThirteenthAgeEvent::OpportunityOpened {
+            provoker,
+            attackers,
+            reason,
+        } => {
+            let why = match reason {
+                fray_protocol::event::Provocation::MovingAway => "moving away",
+                fray_protocol::event::Provocation::RangedAttack => "a ranged attack",
+                fray_protocol::event::Provocation::Spell => "casting a spell",
+            };
+            format!(
+                "{} provokes opportunity attacks by {why} from {}",
+                n(provoker),
+                attackers.iter().map(n).collect::<Vec<_>>().join(", ")
+            )
+        }
+        ThirteenthAgeEvent::ManeuverTriggered {
+            attacker,
+            maneuver,
+            natural,
+            ..
+        } => format!("{}'s natural {natural} triggers {maneuver}", n(attacker)),
+        ThirteenthAgeEvent::KnockOutsRuled { allowed } => {
+            if *allowed {
+                "The GM allows knock-out blows: a monster dropped by one is knocked out, not slain."
+                    .to_owned()
+            } else {
+                "The GM refuses knock-out blows: monsters at 0 hp are slain.".to_owned()
+            }
+        }
+        ThirteenthAgeEvent::RallyFailed { combatant, round } => format!(
+            "{} fails to rally and cannot rally again in round {round}",
+            n(combatant)
+        ),
+    }
+}
+
+/// One line for a Orcus event ([`narrate`]).
+fn narrate_orcus(event: &OrcusEvent, roster: &Roster) -> String {
+    let n = |id: &CombatantId| roster.name(id).to_owned();
+    match event {
+        OrcusEvent::OrcusXpAwarded {
+            total,
+            share,
+            shares,
+            ..
+        } => xp_text(*total, *share, shares, roster),
+        OrcusEvent::GridMoved {
+            combatant,
+            path,
+            cost,
+            mode,
+        } => {
+            let verb = match mode {
+                fray_protocol::grid::MoveMode::Walk => "walks",
+                fray_protocol::grid::MoveMode::Run => "runs",
+                fray_protocol::grid::MoveMode::Step => "steps",
+                fray_protocol::grid::MoveMode::Unwilling => "is moved",
+                fray_protocol::grid::MoveMode::Fly => "flies",
+                fray_protocol::grid::MoveMode::Climb => "climbs",
+                fray_protocol::grid::MoveMode::Swim => "swims",
+                fray_protocol::grid::MoveMode::Burrow => "burrows",
+                fray_protocol::grid::MoveMode::RunFly => "flies at a run",
+                fray_protocol::grid::MoveMode::RunClimb => "climbs at a run",
+                fray_protocol::grid::MoveMode::RunSwim => "swims at a run",
+                fray_protocol::grid::MoveMode::RunBurrow => "burrows at a run",
+            };
+            match path.last() {
+                Some(to) => format!("{} {verb} to {to} ({cost} squares)", n(combatant)),
+                None => format!("{} stays put", n(combatant)),
+            }
+        }
+        OrcusEvent::ActionPointSpent { combatant, action } => format!(
+            "{} spends an action point for a {} action",
+            n(combatant),
+            action_name(*action)
+        ),
+        OrcusEvent::AmmunitionUsed { combatant, count } => format!(
+            "{} uses {count} piece{} of ammunition",
+            n(combatant),
+            if *count == 1 { "" } else { "s" }
+        ),
+        OrcusEvent::Maintained { combatant, effect } => {
+            format!("{} maintains effect #{effect}", n(combatant))
+        }
+        OrcusEvent::ZoneCreated { zone } => format!(
+            "{}'s {} makes {} square{} difficult terrain (zone #{})",
+            n(&zone.source),
+            zone.power,
+            zone.squares.len(),
+            if zone.squares.len() == 1 { "" } else { "s" },
+            zone.id
+        ),
+        OrcusEvent::ZoneArmed { source, zone } => {
+            format!(
+                "{}'s zone #{zone} lasts until the end of this turn",
+                n(source)
+            )
+        }
+        OrcusEvent::ZoneEnded { source, zone, .. } => {
+            format!("{}'s zone #{zone} ends", n(source))
+        }
+        OrcusEvent::CounterReadied { combatant, power } => {
+            format!("{} readies the counter {power}", n(combatant))
+        }
+        OrcusEvent::HideChecked {
+            combatant,
+            roll,
+            bonus,
+            penalty,
+            total,
+            hidden_from,
+            seen_by,
+            modifiers,
+        } => {
+            let list = |ids: &[CombatantId]| {
+                if ids.is_empty() {
+                    "no one".to_owned()
+                } else {
+                    ids.iter().map(&n).collect::<Vec<_>>().join(", ")
+                }
+            };
+            format!(
+                "{} tries to hide: Stealth d20={}{} = {total}; hidden from {}; seen by {}",
+                n(combatant),
+                roll.natural().unwrap_or(0),
+                match (modifiers.is_empty(), *penalty) {
+                    (false, _) => terms_text(modifiers, bonus + penalty),
+                    (true, 0) => format!(" {bonus:+}"),
+                    (true, p) => format!(" {bonus:+} {p:+}"),
+                },
+                list(hidden_from),
+                list(seen_by)
+            )
+        }
+        OrcusEvent::Discovered {
+            combatant,
+            by,
+            reason,
+        } => format!(
+            "{} is discovered by {} ({})",
+            n(combatant),
+            by.iter().map(&n).collect::<Vec<_>>().join(", "),
+            match reason {
+                DiscoveryReason::Attacked => "it attacked",
+                DiscoveryReason::Exposed => "out of cover and concealment",
+                DiscoveryReason::Searched => "an active search",
+                DiscoveryReason::Revealed => "the GM revealed it",
+            }
+        ),
+        OrcusEvent::Searched {
+            combatant,
+            roll,
+            bonus,
+            total,
+            found,
+            modifiers,
+        } => format!(
+            "{} searches: Perception d20={}{} = {total}; {}",
+            n(combatant),
+            roll.natural().unwrap_or(0),
+            terms_text(modifiers, *bonus),
+            if found.is_empty() {
+                "finds no one".to_owned()
+            } else {
+                format!(
+                    "finds {}",
+                    found.iter().map(&n).collect::<Vec<_>>().join(", ")
+                )
+            }
+        ),
+        OrcusEvent::MaintenanceNeeded { combatant, effect } => format!(
+            "{} must maintain effect #{} ({}) with a {} action each turn",
+            n(combatant),
+            effect.effect,
+            effect.power,
+            action_name(effect.action)
+        ),
+        OrcusEvent::RiderAttached { target, rider } => {
+            let mut parts = Vec::new();
+            if let Some(a) = &rider.aftereffect {
+                parts.push(format!("aftereffect: {}", effect_kind_text(&a.kind)));
+            }
+            if let Some(f) = &rider.first_failed_save {
+                parts.push(format!("first failed save: {}", effect_kind_text(&f.kind)));
+            }
+            format!(
+                "{}'s effect #{} carries riders ({})",
+                n(target),
+                rider.effect,
+                parts.join("; ")
+            )
+        }
+        OrcusEvent::StabilizationEnded { combatant } => format!(
+            "{} is hurt again: no longer stabilized, death saves resume",
+            n(combatant)
+        ),
+        OrcusEvent::Mounted {
+            rider,
+            mount,
+            controlled,
+        } => format!(
+            "{} mounts {}{}",
+            n(rider),
+            n(mount),
+            if *controlled {
+                " and takes the reins"
+            } else {
+                " (it acts on its own)"
+            }
+        ),
+        OrcusEvent::Dismounted {
+            rider,
+            mount,
+            square,
+        } => format!("{} gets off {} at {square}", n(rider), n(mount)),
+        OrcusEvent::MountCommanded {
+            rider,
+            mount,
+            action,
+        } => {
+            let what = match action {
+                fray_protocol::event::ActionKind::Standard => "standard",
+                fray_protocol::event::ActionKind::Move => "move",
+                fray_protocol::event::ActionKind::Quick => "swift",
+            };
+            format!("{} gives {} a {what} action", n(rider), n(mount))
+        }
+        OrcusEvent::MovedAloft { combatant, height } => {
+            format!("{} is now {height} squares up", n(combatant))
+        }
+        OrcusEvent::Fell { combatant, squares } => {
+            format!("{} falls {squares} squares!", n(combatant))
+        }
+        OrcusEvent::LevelReached {
+            combatant,
+            level,
+            xp,
+        } => format!("{} reaches level {level} ({xp} XP)", n(combatant)),
+        OrcusEvent::ClockAdvanced { minutes, clock } => format!(
+            "{minutes} minutes pass (the session clock stands at {}h{:02})",
+            clock / 60,
+            clock % 60
+        ),
+        OrcusEvent::ReloadNeeded { combatant, power } => {
+            format!(
+                "{} must reload ({power}) before attacking with it again",
+                n(combatant)
+            )
+        }
+        OrcusEvent::Reloaded { combatant, power } => {
+            format!("{} reloads ({power})", n(combatant))
+        }
+        OrcusEvent::AlliesChosen { combatant, allies } => {
+            let names: Vec<String> = allies.iter().map(|a| n(a).to_string()).collect();
+            format!(
+                "{} counts as allies for its next attack: {}",
+                n(combatant),
+                if names.is_empty() {
+                    "no one".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )
+        }
+        OrcusEvent::AllyDeclined { combatant, user } => format!(
+            "{} chooses to count as {}'s enemy for its next attack",
+            n(combatant),
+            n(user)
+        ),
+        OrcusEvent::AlliesReset { combatant } => {
+            format!("{}'s allies are its side again", n(combatant))
+        }
+        OrcusEvent::HitChosen {
+            combatant,
+            attacker,
+        } => format!(
+            "{} chooses to be hit by {}'s next attack",
+            n(combatant),
+            n(attacker)
+        ),
+        OrcusEvent::RiderChoicesMade {
+            rider,
+            move_mount,
+            landing,
+        } => format!(
+            "{} will {} its mount when moved against its will{}",
+            n(rider),
+            if *move_mount {
+                "take along"
+            } else {
+                "fall off"
+            },
+            match landing {
+                Some(s) => format!(", and land at {s} from the mount's corner"),
+                None => String::new(),
+            }
+        ),
+        OrcusEvent::HitByChoice {
+            attacker,
+            target,
+            attack,
+        } => format!(
+            "{} hits {} with {attack}, no roll: it chose to be hit",
+            n(attacker),
+            n(target)
+        ),
+        OrcusEvent::ActionPointGained { combatant } => {
+            format!(
+                "{} gains an action point (a second encounter)",
+                n(combatant)
+            )
+        }
+    }
+}
+
+/// One line for a FiveTorches event ([`narrate`]).
+fn narrate_ftd(event: &FiveTorchesEvent, roster: &Roster) -> String {
+    let n = |id: &CombatantId| roster.name(id).to_owned();
+    match event {
+        FiveTorchesEvent::ReadyDeclared {
+            combatant,
+            action,
+            trigger,
+        } => format!(
+            "{} readies {} action for: {trigger}",
+            n(combatant),
+            if *action == fray_protocol::event::ActionKind::Move {
+                "a movement"
+            } else {
+                "an active"
+            }
+        ),
+        FiveTorchesEvent::InitiativeScores { scores } => {
+            let parts: Vec<String> = scores
+                .iter()
+                .map(|(id, dex)| format!("{} (DEX {dex})", n(id)))
+                .collect();
+            format!("Initiative by DEX score: {}", parts.join(", "))
+        }
+        FiveTorchesEvent::AdvantageGranted {
+            combatant,
+            advantage,
+        } => match advantage {
+            Advantage::None => format!("The GM withdraws {}'s advantage", n(combatant)),
+            Advantage::Advantage => {
+                format!("The GM grants {} advantage on its next roll", n(combatant))
+            }
+            Advantage::Disadvantage => {
+                format!(
+                    "The GM imposes disadvantage on {}'s next roll",
+                    n(combatant)
+                )
+            }
+        },
+        FiveTorchesEvent::InjuryRolled {
+            combatant,
+            roll,
+            injury,
+            ..
+        } => {
+            let what = match injury {
+                Injury::Dead => "a false hope — dead".to_owned(),
+                Injury::AbilityLoss { ability, amount } => {
+                    format!("loses {amount} {}", ability_text(*ability))
+                }
+                Injury::BodyPart => "loses a body part (the GM's choice)".to_owned(),
+                Injury::DisadvantageUntilRest => "disadvantage on all checks until rest".to_owned(),
+                Injury::Standing { healed } => format!("standing — heals {healed} hp"),
+            };
+            format!(
+                "{}'s injury roll: d20={} — {what}",
+                n(combatant),
+                roll.natural().unwrap_or(0)
+            )
+        }
+        FiveTorchesEvent::MoraleChecked {
+            combatants,
+            roll,
+            bonus,
+            total,
+            dc,
+            success,
+            modifiers,
+        } => format!(
+            "Morale for {}: {}{} = {total} vs DC {dc} — {}",
+            roster.names_of(combatants),
+            d20_text(roll),
+            terms_text(modifiers, *bonus),
+            if *success { "they stand" } else { "they break" }
+        ),
+        FiveTorchesEvent::RetreatStarted { combatant } => {
+            format!("{} tries to retreat (the GM rules)", n(combatant))
+        }
+        FiveTorchesEvent::RetreatFailed { combatant } => {
+            format!("{}'s retreat fails: it stops moving", n(combatant))
+        }
+        FiveTorchesEvent::LightSet { combatant, light } => match (combatant, light) {
+            (None, Some(l)) => format!("The GM sets the scene's light: {}", light_text(*l)),
+            (Some(c), Some(l)) => format!("The light where {} is: {}", n(c), light_text(*l)),
+            (Some(c), None) => format!("{} is in the scene's light again", n(c)),
+            (None, None) => "The light is unchanged".to_owned(),
+        },
+        FiveTorchesEvent::LightCarried {
+            combatant,
+            source,
+            seconds,
+        } => match source {
+            Some(src) => format!(
+                "{} lights a {} ({} min)",
+                n(combatant),
+                source_text(*src),
+                seconds / 60
+            ),
+            None => format!("{} puts out its light", n(combatant)),
+        },
+        FiveTorchesEvent::LightWentOut { combatant, source } => {
+            format!("{}'s {} burns out!", n(combatant), source_text(*source))
+        }
+        FiveTorchesEvent::TimePassed { seconds } => match *seconds {
+            s if s >= 3600 => format!("Time passes: {} h {} min", s / 3600, s % 3600 / 60),
+            s if s >= 60 => format!("Time passes: {} min", s / 60),
+            s => format!("Time passes: {s} s"),
+        },
+        FiveTorchesEvent::TravelTurnRolled {
+            number,
+            roll,
+            threat,
+        } => format!(
+            "Travel turn {number}: {} — {}",
+            d20_text(roll),
+            match threat {
+                Threat::Terrible => "a terrible, immediate threat",
+                Threat::Soon => "something bad happens soon",
+                Threat::Worsens => "a threat worsens or draws near",
+                Threat::Nothing => "nothing bad, maybe even good",
+            }
+        ),
+        FiveTorchesEvent::LoadSet {
+            combatant,
+            load,
+            coins,
+        } => format!("{} carries {load} load and {coins} coins", n(combatant)),
+        FiveTorchesEvent::TreasureGained {
+            combatant,
+            coins,
+            xp,
+            source,
+            roll,
+        } => treasure_text(&n(combatant), *coins, *xp, source, roll.as_ref(), roster),
+        FiveTorchesEvent::Traveled {
+            journey,
+            hours,
+            miles_x100,
+            speed_x100,
+        } => journey_text(journey, *hours, *miles_x100, *speed_x100, roster),
+        FiveTorchesEvent::ExhaustionChanged {
+            combatant,
+            exhausted,
+        } => {
+            if *exhausted {
+                format!(
+                    "{} is exhausted: disadvantage on all checks, 0' speed",
+                    n(combatant)
+                )
+            } else {
+                format!("{} is no longer exhausted", n(combatant))
+            }
+        }
+        FiveTorchesEvent::Rested { safe, nights } => format!(
+            "The party rests {nights} night{} ({})",
+            if *nights == 1 { "" } else { "s" },
+            if *safe { "safe" } else { "unsafe" }
+        ),
+        FiveTorchesEvent::StealthChanged { combatant, hidden } => {
+            if *hidden {
+                format!("{} slips into stealth", n(combatant))
+            } else {
+                format!("{} is no longer hidden", n(combatant))
+            }
+        }
+        FiveTorchesEvent::StealthDcSet { dc } => match dc {
+            Some(dc) => format!("Stealth DC is now {dc}"),
+            None => "Stealth DC is back to 11".to_owned(),
+        },
+        FiveTorchesEvent::TimeDiceRolled {
+            purpose,
+            start_hour,
+            roll,
+            hours,
+        } => match (purpose, start_hour) {
+            (fray_protocol::ftd::TimeDicePurpose::Duration, _) => {
+                format!(
+                    "The GM rolls the time dice for a duration ({}): {hours} hours",
+                    roll_text(roll)
+                )
+            }
+            (_, Some(start)) => format!(
+                "The GM rolls the time dice from {start:02}:00h ({}): {}",
+                roll_text(roll),
+                time_of_day_text(*hours)
+            ),
+            (_, None) => format!(
+                "The GM rolls the time dice ({}): {}",
+                roll_text(roll),
+                time_of_day_text(*hours)
+            ),
+        },
+        FiveTorchesEvent::TimeSet { hour } => {
+            format!("The GM sets the time dice: {}", time_of_day_text(*hour))
+        }
+        FiveTorchesEvent::CorruptionChanged {
+            combatant,
+            corruption,
+        } => match corruption {
+            Some(c) if c.stage == 0 => format!(
+                "{} is infected by {} ({} checks, DC {}; each stage 1d6 {})",
+                n(combatant),
+                c.name,
+                ability_text(c.check),
+                c.dc,
+                ability_text(c.damages)
+            ),
+            Some(c) => format!("{}'s {}: stage {} ends", n(combatant), c.name, c.stage),
+            None => format!("{} is no longer infected", n(combatant)),
+        },
+        FiveTorchesEvent::AbilityDamaged {
+            combatant,
+            ability,
+            roll,
+            score_after,
+        } => format!(
+            "{} takes {} {} damage ({}): {} {score_after}",
+            n(combatant),
+            roll.total,
+            ability_text(*ability),
+            roll_text(roll),
+            ability_text(*ability)
+        ),
+        FiveTorchesEvent::Concentrating {
+            combatant,
+            effect,
+            maintained,
+        } => format!(
+            "{} {} {effect}",
+            n(combatant),
+            if *maintained {
+                "keeps concentrating on"
+            } else {
+                "concentrates on"
+            }
+        ),
+        FiveTorchesEvent::ConcentrationEnded {
+            combatant,
+            effect,
+            reason,
+        } => format!(
+            "{}'s concentration on {effect} ends ({})",
+            n(combatant),
+            match reason {
+                fray_protocol::ftd::ConcentrationEnd::Retreat => "halted by the retreat",
+                fray_protocol::ftd::ConcentrationEnd::Lapsed => "not maintained this turn",
+                fray_protocol::ftd::ConcentrationEnd::Dropped => "let go",
+                fray_protocol::ftd::ConcentrationEnd::Incapacitated => "incapacitated",
+                fray_protocol::ftd::ConcentrationEnd::LeftBattle => "left the battle",
+            }
+        ),
+    }
+}
+
+/// One line for a Bx event ([`narrate`]).
+fn narrate_bx(event: &BxEvent, roster: &Roster) -> String {
+    let n = |id: &CombatantId| roster.name(id).to_owned();
+    match event {
+        BxEvent::XpAwarded {
+            total,
+            share,
+            shares,
+            ..
+        } => xp_text(*total, *share, shares, roster),
+        BxEvent::SurpriseRolled {
+            side,
+            roll,
+            surprised,
+        } => format!(
+            "Surprise for the {}: d6={} — {}",
+            side_text(*side),
+            roll.natural().unwrap_or(0),
+            if *surprised {
+                "surprised!"
+            } else {
+                "not surprised"
+            }
+        ),
+        BxEvent::ReactionRolled {
+            speaker,
+            roll,
+            modifier,
+            total,
+            reaction,
+            modifiers,
+        } => format!(
+            "Reaction roll{}: {}{} = {total} — {}",
+            speaker
+                .as_ref()
+                .map(|s| format!(" ({} speaks)", n(s)))
+                .unwrap_or_default(),
+            roll_text(roll),
+            terms_text(modifiers, *modifier),
+            match reaction {
+                fray_protocol::ose::Reaction::Hostile => "hostile, attacks",
+                fray_protocol::ose::Reaction::Unfriendly => "unfriendly, may attack",
+                fray_protocol::ose::Reaction::Neutral => "neutral, uncertain",
+                fray_protocol::ose::Reaction::Indifferent => "indifferent, uninterested",
+                fray_protocol::ose::Reaction::Friendly => "friendly, helpful",
+            }
+        ),
+        BxEvent::SideInitiative {
+            rolls,
+            order,
+            simultaneous,
+        } => {
+            let rolled: Vec<String> = rolls
+                .iter()
+                .map(|(s, r)| format!("{} d6={}", side_text(*s), r.natural().unwrap_or(0)))
+                .collect();
+            let first = order.first().map_or("nobody", |s| side_text(*s));
+            if *simultaneous {
+                format!(
+                    "Side initiative: {} — a tie, both sides act simultaneously",
+                    rolled.join(", ")
+                )
+            } else if rolled.is_empty() {
+                format!("Only the {first} act this round (surprise)")
+            } else {
+                format!(
+                    "Side initiative: {} — the {first} act first",
+                    rolled.join(", ")
+                )
+            }
+        }
+        BxEvent::Declared {
+            combatant,
+            declaration,
+        } => match declaration {
+            Some(fray_protocol::ose::Declaration::Spell { spell }) => {
+                format!("{} will cast {spell} next round", n(combatant))
+            }
+            Some(fray_protocol::ose::Declaration::Withdraw) => {
+                format!(
+                    "{} will make a fighting withdrawal next round",
+                    n(combatant)
+                )
+            }
+            Some(fray_protocol::ose::Declaration::Retreat) => {
+                format!("{} will retreat next round", n(combatant))
+            }
+            None => format!("{} withdraws its declaration", n(combatant)),
+        },
+        BxEvent::SpellDisrupted { combatant } => {
+            format!("{}'s spell is disrupted and lost!", n(combatant))
+        }
+        BxEvent::SpellCast { combatant, spell } => {
+            format!("{} casts {spell}", n(combatant))
+        }
+        BxEvent::DoorForced {
+            check,
+            combatant,
+            chance,
+            roll,
+            success,
+        } => {
+            let what = match check {
+                fray_protocol::ose::SecretCheck::Bars => "bend the bars",
+                fray_protocol::ose::SecretCheck::LockedDoor => "force a locked door",
+                _ => "force a stuck door",
+            };
+            let die = check.die();
+            format!(
+                "{} tries to {what}: d{die}={} vs {chance}-in-{die} — {}",
+                n(combatant),
+                roll.natural().unwrap_or(0),
+                if *success {
+                    "it gives way"
+                } else {
+                    "it holds (any surprise is lost)"
+                }
+            )
+        }
+        BxEvent::ExplorationTurnPassed {
+            turn,
+            rested,
+            since_rest,
+        } => {
+            let mut line = format!("Exploration turn {turn} passes (10 minutes)");
+            if *rested {
+                line.push_str(": the party rests");
+            } else if *since_rest >= 6 {
+                line.push_str(&format!(
+                    " — {since_rest} turns without rest: -1 to attack and damage"
+                ));
+            }
+            line
+        }
+        BxEvent::LightLit {
+            carrier,
+            source,
+            roll,
+            turns,
+        } => {
+            let what = match source {
+                fray_protocol::ose::LightSource::Torch => "a torch",
+                fray_protocol::ose::LightSource::Lantern => "a lantern",
+                fray_protocol::ose::LightSource::Candle => "a candle",
+            };
+            match roll {
+                Some(r) => format!(
+                    "{} lights {what}: it burns {turns} turns ({}={})",
+                    n(carrier),
+                    r.expr,
+                    r.natural().unwrap_or(0)
+                ),
+                None => format!("{} lights {what}: it burns {turns} turns", n(carrier)),
+            }
+        }
+        BxEvent::LightBurnedOut { carrier, source } => {
+            let what = match source {
+                fray_protocol::ose::LightSource::Torch => "torch",
+                fray_protocol::ose::LightSource::Lantern => "lantern",
+                fray_protocol::ose::LightSource::Candle => "candle",
+            };
+            format!("{}'s {what} burns out!", n(carrier))
+        }
+        BxEvent::RetainerHireRolled {
+            employer,
+            retainer,
+            roll,
+            modifier,
+            total,
+            result,
+            loyalty,
+            modifiers,
+        } => format!(
+            "{} asks {} to serve: 2d6={}{} = {total} — {}",
+            n(employer),
+            n(retainer),
+            roll.total,
+            terms_text(modifiers, *modifier),
+            match (result, loyalty) {
+                (_, Some(l)) => format!("accepted (loyalty {l})"),
+                (fray_protocol::bf::Hiring::TryAgain, _) => "try again with a better offer".into(),
+                (fray_protocol::bf::Hiring::RefusalWithPenalty, _) =>
+                    "refused (-1 on further rolls here)".into(),
+                _ => "refused".into(),
+            }
+        ),
+        BxEvent::LoyaltyChecked {
+            retainer,
+            roll,
+            adjustment,
+            loyalty,
+            holds,
+            loyalty_after,
+            leaves,
+            ..
+        } => {
+            let mut line = format!(
+                "{} checks loyalty: 2d6={} vs {loyalty}{adjustment:+} — {}",
+                n(retainer),
+                roll.total,
+                if *holds { "stays loyal" } else { "wavers" }
+            );
+            if loyalty_after > loyalty {
+                line.push_str(&format!(" (natural 2: loyalty {loyalty_after})"));
+            }
+            if *leaves {
+                line.push_str(", and leaves the employer's service");
+            }
+            line
+        }
+        BxEvent::EncumbranceSet {
+            combatant,
+            load,
+            heavy,
+            movement,
+            ..
+        } => format!(
+            "{} carries {load} lb ({}): {movement}′ per round",
+            n(combatant),
+            if *heavy {
+                "heavily loaded"
+            } else {
+                "lightly loaded"
+            }
+        ),
+        BxEvent::EffectTimed {
+            name,
+            combatant,
+            turns,
+            ..
+        } => format!(
+            "{name}{} lasts {turns} turns",
+            combatant
+                .as_ref()
+                .map(|c| format!(" on {}", n(c)))
+                .unwrap_or_default()
+        ),
+        BxEvent::TimedEffectEnded {
+            name, combatant, ..
+        } => format!(
+            "{name}{} ends",
+            combatant
+                .as_ref()
+                .map(|c| format!(" on {}", n(c)))
+                .unwrap_or_default()
+        ),
+        BxEvent::DayPassed {
+            day,
+            march,
+            terrain,
+            miles,
+            fed,
+            watered,
+            ..
+        } => {
+            let mut line = format!("Day {day} passes: {march:?} march, {terrain:?}, {miles} miles")
+                .to_lowercase();
+            line = line.replacen('d', "D", 1);
+            let hungry: Vec<String> = fed.iter().filter(|f| !f.1).map(|f| n(&f.0)).collect();
+            let dry: Vec<String> = watered.iter().filter(|f| !f.1).map(|f| n(&f.0)).collect();
+            if !hungry.is_empty() {
+                line.push_str(&format!("; without food: {}", hungry.join(", ")));
+            }
+            if !dry.is_empty() {
+                line.push_str(&format!("; without water: {}", dry.join(", ")));
+            }
+            line
+        }
+        BxEvent::WindRolled {
+            direction,
+            conditions,
+            sailing,
+            tacking,
+            ..
+        } => format!(
+            "The wind: {direction:?}, {conditions:?} — sailing ×{}/{}, tacking ×{}/{}",
+            sailing.0, sailing.1, tacking.0, tacking.1
+        ),
+        BxEvent::LightDoused { carrier, source } => {
+            let what = match source {
+                fray_protocol::ose::LightSource::Torch => "torch",
+                fray_protocol::ose::LightSource::Lantern => "lantern",
+                fray_protocol::ose::LightSource::Candle => "candle",
+            };
+            format!("{} puts out the {what}", n(carrier))
+        }
+        BxEvent::Subdued {
+            attacker,
+            target,
+            amount,
+            subdual,
+            ..
+        } => format!(
+            "{} deals {amount} subdual damage to {} ({subdual} in all)",
+            n(attacker),
+            n(target)
+        ),
+        BxEvent::PhaseReached { combatant, phase } => {
+            let phase = format!("{phase:?}").to_lowercase();
+            format!("{} acts in the {phase} phase", n(combatant))
+        }
+        BxEvent::OseMoved {
+            combatant,
+            feet,
+            kind,
+            total,
+            allowed,
+        } => format!(
+            "{} moves {feet}′ ({}; {total}′ of {allowed}′ this round)",
+            n(combatant),
+            match kind {
+                fray_protocol::ose::OseMoveKind::Encounter => "encounter movement",
+                fray_protocol::ose::OseMoveKind::Withdrawal => "fighting withdrawal",
+                fray_protocol::ose::OseMoveKind::Retreat => "retreat",
+            }
+        ),
+        BxEvent::MeleeEngaged { attacker, target } => {
+            format!("{} and {} are in melee", n(attacker), n(target))
+        }
+        BxEvent::TurnHeld { combatant, .. } => {
+            format!("{} holds: the rest of its side acts first", n(combatant))
+        }
+        BxEvent::RoutineAttack { combatant, attack } => {
+            format!(
+                "{} attacks with its {attack} (one of its attacks this round)",
+                n(combatant)
+            )
+        }
+        BxEvent::Unharmed {
+            attacker,
+            target,
+            attack,
+        } => format!(
+            "{}'s {attack} hits {} but cannot harm it (invulnerable)",
+            n(attacker),
+            n(target)
+        ),
+        BxEvent::EvasionAttempted {
+            setting,
+            chance,
+            roll,
+            evaded,
+        } => format!(
+            "Evasion ({}): {chance}%{} — {}",
+            format!("{setting:?}").to_lowercase(),
+            roll.as_ref()
+                .map(|r| format!(", d% {}", r.total))
+                .unwrap_or_default(),
+            if *evaded {
+                "the fleeing side gets away"
+            } else {
+                "a pursuit occurs"
+            }
+        ),
+        BxEvent::PursuitStarted {
+            setting,
+            fleeing_rate,
+            pursuer_rate,
+            runners,
+            distance,
+        } => format!(
+            "A pursuit begins ({}): fleeing at {fleeing_rate}, pursuers at {pursuer_rate}{}{}",
+            format!("{setting:?}").to_lowercase(),
+            distance.map(|d| format!(", {d} apart")).unwrap_or_default(),
+            if runners.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; running: {}",
+                    runners.iter().map(&n).collect::<Vec<_>>().join(", ")
+                )
+            }
+        ),
+        BxEvent::PursuitRoundPassed {
+            round,
+            distance,
+            roll,
+            caught,
+            ..
+        } => format!(
+            "Pursuit, round {round}{}{}{}",
+            distance.map(|d| format!(": {d} apart")).unwrap_or_default(),
+            roll.as_ref()
+                .map(|r| format!(", catch-up d% {}", r.total))
+                .unwrap_or_default(),
+            if *caught { " — caught!" } else { "" }
+        ),
+        BxEvent::LureDropped {
+            lure,
+            roll,
+            stopped,
+        } => format!(
+            "The party drops {} (d6 {}): {}",
+            format!("{lure:?}").to_lowercase(),
+            roll.total,
+            if *stopped {
+                "the pursuers stop for it"
+            } else {
+                "the pursuers keep coming"
+            }
+        ),
+        BxEvent::DrowningRolled {
+            combatant,
+            chance,
+            roll,
+            drowned,
+        } => format!(
+            "{} fights the water (drowns on {chance}% or less): d% {} — {}",
+            n(combatant),
+            roll.total,
+            if *drowned { "drowns" } else { "keeps afloat" }
+        ),
+        BxEvent::Sailed {
+            under,
+            multiplier: (n, den),
+            hours,
+            miles,
+            ..
+        } => match under {
+            fray_protocol::bf::Propulsion::Sail => {
+                format!("Under sail (wind ×{n}/{den}) for {hours} hours: {miles} miles")
+            }
+            fray_protocol::bf::Propulsion::Oars => {
+                format!("By oar for {hours} hours: {miles} miles")
+            }
+            fray_protocol::bf::Propulsion::Adrift => {
+                "The ship lies becalmed: no miles today".into()
+            }
+        },
+        BxEvent::GaleDamageRolled { hours, total, .. } => format!(
+            "The gale batters the ship: {total} damage over {hours} hour{}",
+            if *hours == 1 { "" } else { "s" }
+        ),
+        BxEvent::GaleStruck { near, outcome, .. } => format!(
+            "{}: the ship {}",
+            if *near { "A near gale" } else { "A gale" },
+            match outcome {
+                fray_protocol::ose::GaleOutcome::Weathered => "weathers it",
+                fray_protocol::ose::GaleOutcome::TakesOnWater =>
+                    "takes on water (movement -1/3 until repaired)",
+                fray_protocol::ose::GaleOutcome::Drifts => "runs before the wind at triple speed",
+                fray_protocol::ose::GaleOutcome::Wrecked => "is wrecked against the shore",
+                fray_protocol::ose::GaleOutcome::Sinks => "is overrun with water and sinks",
+                fray_protocol::ose::GaleOutcome::Beached => "is beached and weathers the storm",
+            }
+        ),
+        BxEvent::OseWindRolled {
+            wind,
+            sailing,
+            oars,
+            ..
+        } => format!(
+            "The wind: {wind:?}; sailing x{}/{}{}",
+            sailing.0,
+            sailing.1,
+            oars.map(|(a, b)| format!(", oars x{a}/{b}"))
+                .unwrap_or_default()
+        ),
+        BxEvent::LevelRaised {
+            combatant,
+            level,
+            xp,
+        } => format!("{} reaches level {level} ({xp} XP)", n(combatant)),
+        BxEvent::PursuitEnded { how } => format!(
+            "The pursuit ends: {}",
+            match how {
+                fray_protocol::pursuit::PursuitEnd::Caught => "the fleeing side is caught",
+                fray_protocol::pursuit::PursuitEnd::Lured => "the pursuers stopped for the lure",
+                fray_protocol::pursuit::PursuitEnd::Escaped => "the fleeing side got away",
+            }
+        ),
+        BxEvent::EncounterDistanceRolled {
+            setting,
+            roll,
+            distance,
+            unit,
+            ..
+        } => format!(
+            "Encounter distance ({}): {} × 10 = {distance} {unit}",
+            format!("{setting:?}").to_lowercase(),
+            roll.total
+        ),
+        BxEvent::OseConditionChanged {
+            combatant,
+            condition,
+            on,
+        } => {
+            let what = format!("{condition:?}").to_lowercase();
+            if *on {
+                format!("{} is now {what}", n(combatant))
+            } else {
+                format!("{} is no longer {what}", n(combatant))
+            }
+        }
+        BxEvent::MoraleRolled {
+            roll,
+            adjustment,
+            results,
+        } => {
+            let each: Vec<String> = results
+                .iter()
+                .map(|(c, rating, holds)| {
+                    format!(
+                        "{} (morale {rating}) {}",
+                        n(c),
+                        if *holds { "stands" } else { "breaks" }
+                    )
+                })
+                .collect();
+            format!(
+                "Morale: {} {} — {}",
+                roll_text(roll),
+                signed(*adjustment),
+                each.join(", ")
+            )
+        }
     }
 }
 
 /// Five Torches Deep § Treasure: `Ada loots Goblin 1: 3d20: [4, 17, 9] = 30 — 30 coins, +30 XP`.
+/// Experience awarded and shared (Basic Fantasy's `xp_awarded`, Orcus's `orcus_xp_awarded`).
+fn xp_text(total: u32, share: u32, shares: &[(CombatantId, u32, u32)], roster: &Roster) -> String {
+    let each: Vec<String> = shares
+        .iter()
+        .map(|(c, got, after)| format!("{} +{got} ({after})", roster.name(c)))
+        .collect();
+    format!("{total} XP awarded, {share} a share: {}", each.join(", "))
+}
+
 fn treasure_text(
     who: &str,
     coins: i32,
