@@ -116,6 +116,13 @@ fn source_text(s: LightSource) -> &'static str {
 pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
     let n = |id: &CombatantId| roster.name(id).to_owned();
     match event {
+        GameEvent::InitiativeRolled { .. }
+        | GameEvent::AttackRolled { .. }
+        | GameEvent::DamageRolled { .. }
+        | GameEvent::CheckRolled { .. }
+        | GameEvent::SecretRolled { .. }
+        | GameEvent::SaveRolled { .. }
+        | GameEvent::DeathSaveFailed { .. } => narrate_roll(event, roster),
         GameEvent::Rewound { .. }
         | GameEvent::Chatted { .. }
         | GameEvent::FreeRolled { .. }
@@ -128,18 +135,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         | GameEvent::CombatantAdded { .. }
         | GameEvent::InitiativeSet { .. } => crate::talk::narrate(event).unwrap_or_default(),
         GameEvent::BattleStarted => "The battle begins!".to_owned(),
-        GameEvent::InitiativeRolled {
-            combatants,
-            roll,
-            bonus,
-            total,
-            modifiers,
-        } => format!(
-            "Initiative for {}: {}{} = {total}",
-            roster.names_of(combatants),
-            d20_text(roll),
-            terms_text(modifiers, *bonus)
-        ),
         GameEvent::TurnOrder { order } => format!("Order of battle: {}", roster.names_of(order)),
         GameEvent::RoundStarted { round } => format!("=== Round {round} ==="),
         GameEvent::TurnStarted { combatant, round } => {
@@ -161,38 +156,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 )
             }
         }
-        GameEvent::AttackRolled {
-            attacker,
-            target,
-            attack,
-            roll,
-            bonus,
-            total,
-            defense,
-            defense_value,
-            outcome,
-            modifiers,
-        } => format!(
-            "{} attacks {} with {}: {}{} = {total} vs {} {defense_value} — {}",
-            n(attacker),
-            n(target),
-            roster.attack(attacker, attack),
-            d20_text(roll),
-            terms_text(modifiers, *bonus),
-            defense_name(*defense),
-            outcome_text(*outcome)
-        ),
-        GameEvent::DamageRolled {
-            attacker,
-            attack,
-            roll,
-            modifiers,
-        } => format!(
-            "{} rolls damage for {}: {}",
-            n(attacker),
-            roster.attack(attacker, attack),
-            roll_text_with(roll, modifiers)
-        ),
         GameEvent::Damaged {
             target,
             cause,
@@ -353,22 +316,6 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(target),
             attack
         ),
-        GameEvent::CheckRolled {
-            combatant,
-            purpose,
-            roll,
-            bonus,
-            total,
-            dc,
-            success,
-            modifiers,
-        } => format!(
-            "{} checks {purpose}: d20={}{} = {total} vs DC {dc} — {}",
-            n(combatant),
-            roll.natural().unwrap_or(0),
-            terms_text(modifiers, *bonus),
-            if *success { "success" } else { "failure" }
-        ),
         GameEvent::Stabilized { combatant, by } => {
             format!(
                 "{} stabilizes {}: failed death saves no longer count",
@@ -400,92 +347,10 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
                 Departure::Escaped => "escapes the battle",
             }
         ),
-        GameEvent::SecretRolled {
-            check,
-            combatant,
-            chance,
-            roll,
-            success,
-            area,
-            distance,
-            turns,
-        } => {
-            let what = match check {
-                fray_protocol::ose::SecretCheck::SecretDoor => "search for secret doors",
-                fray_protocol::ose::SecretCheck::RoomTrap => "search for traps",
-                fray_protocol::ose::SecretCheck::Listen => "listen at the door",
-                fray_protocol::ose::SecretCheck::WanderingMonster => "wandering-monster check",
-                fray_protocol::ose::SecretCheck::StuckDoor => "try at a stuck door",
-                fray_protocol::ose::SecretCheck::LockedDoor => "try at a locked door",
-                fray_protocol::ose::SecretCheck::Bars => "try at bending bars",
-                fray_protocol::ose::SecretCheck::LostDirection => "check for becoming lost",
-                fray_protocol::ose::SecretCheck::TrapTrigger => "check whether a trap springs",
-            };
-            let die = check.die();
-            let mut who = combatant
-                .as_ref()
-                .map(|c| format!(" ({})", n(c)))
-                .unwrap_or_default();
-            if let Some(a) = area {
-                who.push_str(&format!(" in {a}"));
-            }
-            match turns {
-                0 => {}
-                1 => who.push_str(" (1 turn)"),
-                t => who.push_str(&format!(" ({t} turns)")),
-            }
-            match (roll, success) {
-                (Some(r), Some(ok)) => format!(
-                    "The GM rolls a secret {what}{who}: d{die}={} vs {chance}-in-{die} — {}{}",
-                    r.natural().unwrap_or(0),
-                    if *ok { "yes" } else { "no" },
-                    distance
-                        .as_ref()
-                        .map(|d| format!(", {}′ away", d.total * 10))
-                        .unwrap_or_default()
-                ),
-                _ => format!("The GM rolls a secret {what}{who}."),
-            }
-        }
         GameEvent::Slain { combatant } => format!("{} is slain!", n(combatant)),
         GameEvent::KnockedOut { combatant } => format!(
             "{} is knocked out — alive, unconscious and out of the fight.",
             n(combatant)
-        ),
-        GameEvent::SaveRolled {
-            combatant,
-            purpose,
-            roll,
-            target,
-            success,
-            modifiers,
-        } => {
-            let what = match purpose {
-                SavePurpose::Death => format!("{} makes a death save", n(combatant)),
-                SavePurpose::Effect(id) => format!(
-                    "{} saves against {} [effect #{id}]",
-                    n(combatant),
-                    roster
-                        .effect(*id)
-                        .map_or_else(|| "an effect".to_owned(), |e| effect_kind_text(&e.kind))
-                ),
-                SavePurpose::Rally => format!("{} tries to rally again", n(combatant)),
-                SavePurpose::Disengage => format!("{} tries to disengage", n(combatant)),
-                SavePurpose::Dismount => format!("{} tries to stay in the saddle", n(combatant)),
-            };
-            let result = if *success { "success" } else { "failure" };
-            format!(
-                "{what}: {} (needs {target}+) — {result}",
-                d20_total_text(roll, modifiers)
-            )
-        }
-        GameEvent::DeathSaveFailed {
-            combatant,
-            failures,
-        } => format!(
-            "{} has failed {failures} death save{}",
-            n(combatant),
-            if *failures == 1 { "" } else { "s" }
         ),
         GameEvent::Rallied { combatant } => format!("{} rallies", n(combatant)),
         GameEvent::EffectApplied { effect } => {
@@ -549,6 +414,157 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
         GameEvent::Orcus(e) => narrate_orcus(e, roster),
         GameEvent::FiveTorches(e) => narrate_ftd(e, roster),
         GameEvent::Bx(e) => narrate_bx(e, roster),
+    }
+}
+
+/// One line for a roll of the rules' common events: initiative, attacks, damage, checks, saves
+/// (secret rolls as their audience sees them) ([`narrate`]).
+fn narrate_roll(event: &GameEvent, roster: &Roster) -> String {
+    let n = |id: &CombatantId| roster.name(id).to_owned();
+    match event {
+        GameEvent::InitiativeRolled {
+            combatants,
+            roll,
+            bonus,
+            total,
+            modifiers,
+        } => format!(
+            "Initiative for {}: {}{} = {total}",
+            roster.names_of(combatants),
+            d20_text(roll),
+            terms_text(modifiers, *bonus)
+        ),
+        GameEvent::AttackRolled {
+            attacker,
+            target,
+            attack,
+            roll,
+            bonus,
+            total,
+            defense,
+            defense_value,
+            outcome,
+            modifiers,
+        } => format!(
+            "{} attacks {} with {}: {}{} = {total} vs {} {defense_value} — {}",
+            n(attacker),
+            n(target),
+            roster.attack(attacker, attack),
+            d20_text(roll),
+            terms_text(modifiers, *bonus),
+            defense_name(*defense),
+            outcome_text(*outcome)
+        ),
+        GameEvent::DamageRolled {
+            attacker,
+            attack,
+            roll,
+            modifiers,
+        } => format!(
+            "{} rolls damage for {}: {}",
+            n(attacker),
+            roster.attack(attacker, attack),
+            roll_text_with(roll, modifiers)
+        ),
+        GameEvent::CheckRolled {
+            combatant,
+            purpose,
+            roll,
+            bonus,
+            total,
+            dc,
+            success,
+            modifiers,
+        } => format!(
+            "{} checks {purpose}: d20={}{} = {total} vs DC {dc} — {}",
+            n(combatant),
+            roll.natural().unwrap_or(0),
+            terms_text(modifiers, *bonus),
+            if *success { "success" } else { "failure" }
+        ),
+        GameEvent::SecretRolled {
+            check,
+            combatant,
+            chance,
+            roll,
+            success,
+            area,
+            distance,
+            turns,
+        } => {
+            let what = match check {
+                fray_protocol::ose::SecretCheck::SecretDoor => "search for secret doors",
+                fray_protocol::ose::SecretCheck::RoomTrap => "search for traps",
+                fray_protocol::ose::SecretCheck::Listen => "listen at the door",
+                fray_protocol::ose::SecretCheck::WanderingMonster => "wandering-monster check",
+                fray_protocol::ose::SecretCheck::StuckDoor => "try at a stuck door",
+                fray_protocol::ose::SecretCheck::LockedDoor => "try at a locked door",
+                fray_protocol::ose::SecretCheck::Bars => "try at bending bars",
+                fray_protocol::ose::SecretCheck::LostDirection => "check for becoming lost",
+                fray_protocol::ose::SecretCheck::TrapTrigger => "check whether a trap springs",
+            };
+            let die = check.die();
+            let mut who = combatant
+                .as_ref()
+                .map(|c| format!(" ({})", n(c)))
+                .unwrap_or_default();
+            if let Some(a) = area {
+                who.push_str(&format!(" in {a}"));
+            }
+            match turns {
+                0 => {}
+                1 => who.push_str(" (1 turn)"),
+                t => who.push_str(&format!(" ({t} turns)")),
+            }
+            match (roll, success) {
+                (Some(r), Some(ok)) => format!(
+                    "The GM rolls a secret {what}{who}: d{die}={} vs {chance}-in-{die} — {}{}",
+                    r.natural().unwrap_or(0),
+                    if *ok { "yes" } else { "no" },
+                    distance
+                        .as_ref()
+                        .map(|d| format!(", {}′ away", d.total * 10))
+                        .unwrap_or_default()
+                ),
+                _ => format!("The GM rolls a secret {what}{who}."),
+            }
+        }
+        GameEvent::SaveRolled {
+            combatant,
+            purpose,
+            roll,
+            target,
+            success,
+            modifiers,
+        } => {
+            let what = match purpose {
+                SavePurpose::Death => format!("{} makes a death save", n(combatant)),
+                SavePurpose::Effect(id) => format!(
+                    "{} saves against {} [effect #{id}]",
+                    n(combatant),
+                    roster
+                        .effect(*id)
+                        .map_or_else(|| "an effect".to_owned(), |e| effect_kind_text(&e.kind))
+                ),
+                SavePurpose::Rally => format!("{} tries to rally again", n(combatant)),
+                SavePurpose::Disengage => format!("{} tries to disengage", n(combatant)),
+                SavePurpose::Dismount => format!("{} tries to stay in the saddle", n(combatant)),
+            };
+            let result = if *success { "success" } else { "failure" };
+            format!(
+                "{what}: {} (needs {target}+) — {result}",
+                d20_total_text(roll, modifiers)
+            )
+        }
+        GameEvent::DeathSaveFailed {
+            combatant,
+            failures,
+        } => format!(
+            "{} has failed {failures} death save{}",
+            n(combatant),
+            if *failures == 1 { "" } else { "s" }
+        ),
+        _ => String::new(),
     }
 }
 
@@ -1287,12 +1303,28 @@ fn narrate_ftd(event: &FiveTorchesEvent, roster: &Roster) -> String {
 fn narrate_bx(event: &BxEvent, roster: &Roster) -> String {
     let n = |id: &CombatantId| roster.name(id).to_owned();
     match event {
-        BxEvent::XpAwarded {
-            total,
-            share,
-            shares,
-            ..
-        } => xp_text(*total, *share, shares, roster),
+        BxEvent::XpAwarded { .. }
+        | BxEvent::ExplorationTurnPassed { .. }
+        | BxEvent::LightLit { .. }
+        | BxEvent::LightBurnedOut { .. }
+        | BxEvent::RetainerHireRolled { .. }
+        | BxEvent::LoyaltyChecked { .. }
+        | BxEvent::EncumbranceSet { .. }
+        | BxEvent::EffectTimed { .. }
+        | BxEvent::TimedEffectEnded { .. }
+        | BxEvent::DayPassed { .. }
+        | BxEvent::WindRolled { .. }
+        | BxEvent::LightDoused { .. }
+        | BxEvent::EvasionAttempted { .. }
+        | BxEvent::PursuitStarted { .. }
+        | BxEvent::PursuitRoundPassed { .. }
+        | BxEvent::LureDropped { .. }
+        | BxEvent::Sailed { .. }
+        | BxEvent::GaleDamageRolled { .. }
+        | BxEvent::GaleStruck { .. }
+        | BxEvent::OseWindRolled { .. }
+        | BxEvent::LevelRaised { .. }
+        | BxEvent::PursuitEnded { .. } => narrate_bx_expedition(event, roster),
         BxEvent::SurpriseRolled {
             side,
             roll,
@@ -1402,6 +1434,128 @@ fn narrate_bx(event: &BxEvent, roster: &Roster) -> String {
                 }
             )
         }
+        BxEvent::Subdued {
+            attacker,
+            target,
+            amount,
+            subdual,
+            ..
+        } => format!(
+            "{} deals {amount} subdual damage to {} ({subdual} in all)",
+            n(attacker),
+            n(target)
+        ),
+        BxEvent::PhaseReached { combatant, phase } => {
+            let phase = format!("{phase:?}").to_lowercase();
+            format!("{} acts in the {phase} phase", n(combatant))
+        }
+        BxEvent::OseMoved {
+            combatant,
+            feet,
+            kind,
+            total,
+            allowed,
+        } => format!(
+            "{} moves {feet}′ ({}; {total}′ of {allowed}′ this round)",
+            n(combatant),
+            match kind {
+                fray_protocol::ose::OseMoveKind::Encounter => "encounter movement",
+                fray_protocol::ose::OseMoveKind::Withdrawal => "fighting withdrawal",
+                fray_protocol::ose::OseMoveKind::Retreat => "retreat",
+            }
+        ),
+        BxEvent::MeleeEngaged { attacker, target } => {
+            format!("{} and {} are in melee", n(attacker), n(target))
+        }
+        BxEvent::TurnHeld { combatant, .. } => {
+            format!("{} holds: the rest of its side acts first", n(combatant))
+        }
+        BxEvent::RoutineAttack { combatant, attack } => {
+            format!(
+                "{} attacks with its {attack} (one of its attacks this round)",
+                n(combatant)
+            )
+        }
+        BxEvent::Unharmed {
+            attacker,
+            target,
+            attack,
+        } => format!(
+            "{}'s {attack} hits {} but cannot harm it (invulnerable)",
+            n(attacker),
+            n(target)
+        ),
+        BxEvent::DrowningRolled {
+            combatant,
+            chance,
+            roll,
+            drowned,
+        } => format!(
+            "{} fights the water (drowns on {chance}% or less): d% {} — {}",
+            n(combatant),
+            roll.total,
+            if *drowned { "drowns" } else { "keeps afloat" }
+        ),
+        BxEvent::EncounterDistanceRolled {
+            setting,
+            roll,
+            distance,
+            unit,
+            ..
+        } => format!(
+            "Encounter distance ({}): {} × 10 = {distance} {unit}",
+            format!("{setting:?}").to_lowercase(),
+            roll.total
+        ),
+        BxEvent::OseConditionChanged {
+            combatant,
+            condition,
+            on,
+        } => {
+            let what = format!("{condition:?}").to_lowercase();
+            if *on {
+                format!("{} is now {what}", n(combatant))
+            } else {
+                format!("{} is no longer {what}", n(combatant))
+            }
+        }
+        BxEvent::MoraleRolled {
+            roll,
+            adjustment,
+            results,
+        } => {
+            let each: Vec<String> = results
+                .iter()
+                .map(|(c, rating, holds)| {
+                    format!(
+                        "{} (morale {rating}) {}",
+                        n(c),
+                        if *holds { "stands" } else { "breaks" }
+                    )
+                })
+                .collect();
+            format!(
+                "Morale: {} {} — {}",
+                roll_text(roll),
+                signed(*adjustment),
+                each.join(", ")
+            )
+        }
+    }
+}
+
+/// One line for an Old-School Essentials or Basic Fantasy event between encounters: the
+/// exploration turn, light, retainers, experience, encumbrance, timed effects, days of travel,
+/// the wind and the sea, evasion and pursuit ([`narrate_bx`]).
+fn narrate_bx_expedition(event: &BxEvent, roster: &Roster) -> String {
+    let n = |id: &CombatantId| roster.name(id).to_owned();
+    match event {
+        BxEvent::XpAwarded {
+            total,
+            share,
+            shares,
+            ..
+        } => xp_text(*total, *share, shares, roster),
         BxEvent::ExplorationTurnPassed {
             turn,
             rested,
@@ -1569,57 +1723,6 @@ fn narrate_bx(event: &BxEvent, roster: &Roster) -> String {
             };
             format!("{} puts out the {what}", n(carrier))
         }
-        BxEvent::Subdued {
-            attacker,
-            target,
-            amount,
-            subdual,
-            ..
-        } => format!(
-            "{} deals {amount} subdual damage to {} ({subdual} in all)",
-            n(attacker),
-            n(target)
-        ),
-        BxEvent::PhaseReached { combatant, phase } => {
-            let phase = format!("{phase:?}").to_lowercase();
-            format!("{} acts in the {phase} phase", n(combatant))
-        }
-        BxEvent::OseMoved {
-            combatant,
-            feet,
-            kind,
-            total,
-            allowed,
-        } => format!(
-            "{} moves {feet}′ ({}; {total}′ of {allowed}′ this round)",
-            n(combatant),
-            match kind {
-                fray_protocol::ose::OseMoveKind::Encounter => "encounter movement",
-                fray_protocol::ose::OseMoveKind::Withdrawal => "fighting withdrawal",
-                fray_protocol::ose::OseMoveKind::Retreat => "retreat",
-            }
-        ),
-        BxEvent::MeleeEngaged { attacker, target } => {
-            format!("{} and {} are in melee", n(attacker), n(target))
-        }
-        BxEvent::TurnHeld { combatant, .. } => {
-            format!("{} holds: the rest of its side acts first", n(combatant))
-        }
-        BxEvent::RoutineAttack { combatant, attack } => {
-            format!(
-                "{} attacks with its {attack} (one of its attacks this round)",
-                n(combatant)
-            )
-        }
-        BxEvent::Unharmed {
-            attacker,
-            target,
-            attack,
-        } => format!(
-            "{}'s {attack} hits {} but cannot harm it (invulnerable)",
-            n(attacker),
-            n(target)
-        ),
         BxEvent::EvasionAttempted {
             setting,
             chance,
@@ -1684,17 +1787,6 @@ fn narrate_bx(event: &BxEvent, roster: &Roster) -> String {
                 "the pursuers keep coming"
             }
         ),
-        BxEvent::DrowningRolled {
-            combatant,
-            chance,
-            roll,
-            drowned,
-        } => format!(
-            "{} fights the water (drowns on {chance}% or less): d% {} — {}",
-            n(combatant),
-            roll.total,
-            if *drowned { "drowns" } else { "keeps afloat" }
-        ),
         BxEvent::Sailed {
             under,
             multiplier: (n, den),
@@ -1754,51 +1846,7 @@ fn narrate_bx(event: &BxEvent, roster: &Roster) -> String {
                 fray_protocol::pursuit::PursuitEnd::Escaped => "the fleeing side got away",
             }
         ),
-        BxEvent::EncounterDistanceRolled {
-            setting,
-            roll,
-            distance,
-            unit,
-            ..
-        } => format!(
-            "Encounter distance ({}): {} × 10 = {distance} {unit}",
-            format!("{setting:?}").to_lowercase(),
-            roll.total
-        ),
-        BxEvent::OseConditionChanged {
-            combatant,
-            condition,
-            on,
-        } => {
-            let what = format!("{condition:?}").to_lowercase();
-            if *on {
-                format!("{} is now {what}", n(combatant))
-            } else {
-                format!("{} is no longer {what}", n(combatant))
-            }
-        }
-        BxEvent::MoraleRolled {
-            roll,
-            adjustment,
-            results,
-        } => {
-            let each: Vec<String> = results
-                .iter()
-                .map(|(c, rating, holds)| {
-                    format!(
-                        "{} (morale {rating}) {}",
-                        n(c),
-                        if *holds { "stands" } else { "breaks" }
-                    )
-                })
-                .collect();
-            format!(
-                "Morale: {} {} — {}",
-                roll_text(roll),
-                signed(*adjustment),
-                each.join(", ")
-            )
-        }
+        _ => String::new(),
     }
 }
 
