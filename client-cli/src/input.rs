@@ -394,9 +394,9 @@ Old-School Essentials:
                             GM (Basic Fantasy): a day on the water, SAIL and ROW the
                             vessel's miles per 12-hour day (0 for none); the wind is rolled
   distance dungeon|wilderness|water [surprised]   GM: the encounter distance
-  condition WHO blind|paralyzed|unstable|exhausted|cover|swimming on|off   GM: set or clear
-                            it (cover: complete cover, attacks at WHO are refused;
-                            swimming: half movement)
+  condition WHO blind|paralyzed|unstable|exhausted|cover|swimming|underwater on|off   GM:
+                            set or clear it (cover: complete cover, attacks at WHO are
+                            refused; swimming: half movement; underwater: no missiles)
   drown WHO CHANCE          GM: a d% against the referee's chance of drowning (1-99)
   evade dungeon|water FLEE PURSUE | evade wilderness FLEE PURSUE N_FLEE N_PURSUE [surprised|surprising] [±PCT]   GM: an evasion attempt (rates in feet)
   behind WEAPON TARGET      a melee attack from behind (the shield does not count)
@@ -919,7 +919,7 @@ fn bx_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, Stri
         }
         "condition" => {
             use fray_protocol::ose::OseCondition;
-            let usage = "`condition WHO blind|paralyzed|unstable|exhausted|cover|swimming on|off` (GM; cover: complete cover)";
+            let usage = "`condition WHO blind|paralyzed|unstable|exhausted|cover|swimming|underwater on|off` (GM; cover: complete cover)";
             let [who, c, on] = args else {
                 return Err(usage.to_owned());
             };
@@ -930,6 +930,7 @@ fn bx_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, Stri
                 "exhausted" => OseCondition::Exhausted,
                 "cover" | "complete-cover" | "complete_cover" => OseCondition::CompleteCover,
                 "swimming" | "swim" => OseCondition::Swimming,
+                "underwater" => OseCondition::Underwater,
                 _ => return Err(usage.to_owned()),
             };
             let on = match on.to_lowercase().as_str() {

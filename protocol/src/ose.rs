@@ -605,6 +605,10 @@ pub enum OseCondition {
     /// § Swimming: "Characters move at half their normal movement rate when swimming" (its
     /// encounter movement per round is halved while the GM keeps it set).
     Swimming,
+    /// § Water: fighting beneath water — "Missile weapons: Usually do not work at all
+    /// underwater" (its missile attacks are refused while the GM keeps it set; the attack and
+    /// damage penalties the text leaves to the referee are `ose_attack`'s `modifier`).
+    Underwater,
 }
 
 /// Surprise at a wilderness encounter, seen from the fleeing side (§ Evasion and Pursuit, In the

@@ -2150,7 +2150,7 @@ export type EncounterSetting = "dungeon" | "wilderness" | "waterborne";
  * A combatant's condition (§ Other Combat Issues; § Evasion and Pursuit, Running).
  */
 export type OseCondition =
-  "blind" | "paralyzed" | "unstable" | "exhausted" | "complete_cover" | "swimming";
+  "blind" | "paralyzed" | "unstable" | "exhausted" | "complete_cover" | "swimming" | "underwater";
 /**
  * How the party spends a day (§ Overland Travel; § Traveling by Air).
  */

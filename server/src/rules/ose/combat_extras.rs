@@ -95,13 +95,14 @@ pub fn gm_override(
 }
 
 /// The conditions of `GM_CONDITIONS`, in its order.
-const ALL: [OseCondition; 6] = [
+const ALL: [OseCondition; 7] = [
     OseCondition::Blind,
     OseCondition::Paralyzed,
     OseCondition::Unstable,
     OseCondition::Exhausted,
     OseCondition::CompleteCover,
     OseCondition::Swimming,
+    OseCondition::Underwater,
 ];
 
 /// § Unarmed Attacks: "1d2 damage, modified by STR", handled as melee — the attack id
@@ -140,6 +141,21 @@ pub fn may_attack(d: &Decider, sh: &OseCombatant, actor: &CombatantId) -> R {
             ErrorCode::Blinded,
             format!(
                 "{} is blind and unable to attack (§ Blindness)",
+                name(d, actor)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// § Water: "Missile weapons: Usually do not work at all underwater" — refused while the GM
+/// keeps the attacker `underwater` (the GM clears it for the unusual case).
+pub fn may_shoot(d: &Decider, sh: &OseCombatant, actor: &CombatantId, missile: bool) -> R {
+    if missile && has(sh, OseCondition::Underwater) {
+        return Err(no(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{} is underwater: missile weapons do not work there (§ Water)",
                 name(d, actor)
             ),
         ));

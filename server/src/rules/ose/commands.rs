@@ -592,6 +592,7 @@ fn attack_cmd(
     super::optional_rules::subduing(&s.battle().options, subdue)?;
     super::subdual::may_subdue(subdue, &w, sheet(s, target)?.1)?;
     let missile = w.ranges.is_some();
+    super::combat_extras::may_shoot(d, sh, actor, missile)?;
     // § Missile Attacks: "possible when opponents are more than 5′ from one another"; Fray's
     // "in melee" (no positions): it exchanged a melee attack with a foe still in the fight.
     if missile && !super::round::melee_foes(d, s, actor).is_empty() {

@@ -28,6 +28,7 @@ pub const GM_CONDITIONS: &[&str] = &[
     "exhausted",
     "complete_cover",
     "swimming",
+    "underwater",
 ];
 
 pub mod actions;

@@ -491,3 +491,27 @@ fn a_swimmer_moves_at_half_rate_swimming() {
     run(&mut e, &mv("ada", 20));
     assert_eq!(cs(&e, "ada").ose.unwrap().moved, 40);
 }
+
+/// ose-adventuring.txt § Water ("Missile weapons: Usually do not work at all underwater"):
+/// while the GM keeps Ada `underwater` her bow is refused with the section named; out of the
+/// water she shoots.
+#[test]
+fn missiles_do_not_work_underwater_water() {
+    let mut e = heroes_first("", sleep());
+    let underwater = |on| {
+        Command::Bx(BxCommand::OseCondition {
+            combatant: cid("ada"),
+            condition: fray_protocol::ose::OseCondition::Underwater,
+            on,
+        })
+    };
+    run(&mut e, &underwater(true));
+    run(&mut e, &hold("ada"));
+    run(&mut e, &Command::EndTurn { actor: cid("bram") });
+    assert_eq!(current(&e), "ada");
+    let r = crate::rules::common::testing::refusal(&mut e, &shoot("ada", "goon-1"));
+    assert_eq!(r.code, ErrorCode::InvalidArgument);
+    assert!(r.message.contains("§ Water"), "{r}");
+    run(&mut e, &underwater(false));
+    run(&mut e, &shoot("ada", "goon-1"));
+}
