@@ -437,18 +437,8 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
         return Ok(Input::Empty);
     };
     let verb = verb.to_lowercase();
-    let no_args = |input: Input| {
-        if args.is_empty() {
-            Ok(input)
-        } else {
-            Err(format!("`{verb}` takes no arguments"))
-        }
-    };
-    let need_menu = || {
-        menu.ok_or_else(|| {
-            format!("none of your combatants can act now, so `{verb}` has no one to act for")
-        })
-    };
+    let no_args = |input: Input| no_args_for(&verb, args, input);
+    let need_menu = || menu_for(&verb, menu);
     if let Some(input) = ftd_treasure_and_travel(&verb, args) {
         return input;
     }
@@ -666,6 +656,22 @@ pub fn parse(line: &str, menu: Option<&Menu>) -> Result<Input, String> {
     }
 }
 
+/// `input` when the verb has no arguments, else the refusal a verb taking none gives.
+fn no_args_for(verb: &str, args: &[&str], input: Input) -> Result<Input, String> {
+    if args.is_empty() {
+        Ok(input)
+    } else {
+        Err(format!("`{verb}` takes no arguments"))
+    }
+}
+
+/// The menu of the combatant that may act now, or why a verb that acts has no one to act for.
+fn menu_for<'m>(verb: &str, menu: Option<&'m Menu>) -> Result<&'m Menu, String> {
+    menu.ok_or_else(|| {
+        format!("none of your combatants can act now, so `{verb}` has no one to act for")
+    })
+}
+
 /// A family's verb parser: the verb (lower case), its arguments and the menu.
 type FamilyParser = fn(&str, &[&str], Option<&Menu>) -> Result<Input, String>;
 
@@ -687,11 +693,7 @@ const ORCUS_VERBS: &[&str] = &[
 
 /// The Orcus verbs outside the grid's (`grid_input`): allies, mounts' riders, reloading, searching …
 fn orcus_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
-    let need_menu = || {
-        menu.ok_or_else(|| {
-            format!("none of your combatants can act now, so `{verb}` has no one to act for")
-        })
-    };
+    let need_menu = || menu_for(verb, menu);
     match verb {
         "allies" | "choose-allies" => match args {
             [who, rest @ ..] => Ok(Input::Game(Command::Orcus(OrcusCommand::ChooseAllies {
@@ -784,18 +786,8 @@ const BX_VERBS: &[&str] = &[
 
 /// The Old-School Essentials and Basic Fantasy verbs.
 fn bx_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
-    let no_args = |input: Input| {
-        if args.is_empty() {
-            Ok(input)
-        } else {
-            Err(format!("`{verb}` takes no arguments"))
-        }
-    };
-    let need_menu = || {
-        menu.ok_or_else(|| {
-            format!("none of your combatants can act now, so `{verb}` has no one to act for")
-        })
-    };
+    let no_args = |input: Input| no_args_for(verb, args, input);
+    let need_menu = || menu_for(verb, menu);
     match verb {
         "surprise" => {
             let sides = match args {
@@ -982,13 +974,7 @@ const BX_CHECK_VERBS: &[&str] = &[
 
 /// The Old-School Essentials and Basic Fantasy GM's checks and hazards: saves, ability checks, falls, bombs, healing, drowning, the encounter distance, evasion and pursuit.
 fn bx_check_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
-    let no_args = |input: Input| {
-        if args.is_empty() {
-            Ok(input)
-        } else {
-            Err(format!("`{verb}` takes no arguments"))
-        }
-    };
+    let no_args = |input: Input| no_args_for(verb, args, input);
     match verb {
         "pursue" => {
             use fray_protocol::ose::EncounterSetting;
@@ -1581,18 +1567,8 @@ const FTD_VERBS: &[&str] = &[
 
 /// The Five Torches Deep verbs (besides treasure and travel, `ftd_treasure_and_travel`).
 fn ftd_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
-    let no_args = |input: Input| {
-        if args.is_empty() {
-            Ok(input)
-        } else {
-            Err(format!("`{verb}` takes no arguments"))
-        }
-    };
-    let need_menu = || {
-        menu.ok_or_else(|| {
-            format!("none of your combatants can act now, so `{verb}` has no one to act for")
-        })
-    };
+    let no_args = |input: Input| no_args_for(verb, args, input);
+    let need_menu = || menu_for(verb, menu);
     match verb {
         "crawl" => {
             // Five Torches Deep § Movement Actions: special movement at half speed.
@@ -1774,11 +1750,7 @@ const FTD_DUNGEON_VERBS: &[&str] = &[
 
 /// The Five Torches Deep verbs of the dungeon and the road: light, load, travel turns, resilience, rolling to return, chases, corruption, the time dice, rests, stealth.
 fn ftd_dungeon_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
-    let need_menu = || {
-        menu.ok_or_else(|| {
-            format!("none of your combatants can act now, so `{verb}` has no one to act for")
-        })
-    };
+    let need_menu = || menu_for(verb, menu);
     match verb {
         "light" => {
             let (who, level) = match args {
@@ -2033,18 +2005,8 @@ const THIRTEENTH_AGE_VERBS: &[&str] = &[
 
 /// The 13th Age verbs: fighting in spirit, ambushes, the escalation die, situational modifiers, potions, knock-outs, intercepts and teleports.
 fn thirteenth_age_verb(verb: &str, args: &[&str], menu: Option<&Menu>) -> Result<Input, String> {
-    let no_args = |input: Input| {
-        if args.is_empty() {
-            Ok(input)
-        } else {
-            Err(format!("`{verb}` takes no arguments"))
-        }
-    };
-    let need_menu = || {
-        menu.ok_or_else(|| {
-            format!("none of your combatants can act now, so `{verb}` has no one to act for")
-        })
-    };
+    let no_args = |input: Input| no_args_for(verb, args, input);
+    let need_menu = || menu_for(verb, menu);
     match verb {
         "spirit" => match args {
             [who, ally, stat] => {

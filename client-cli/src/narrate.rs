@@ -116,6 +116,9 @@ fn source_text(s: LightSource) -> &'static str {
 pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
     let n = |id: &CombatantId| roster.name(id).to_owned();
     match event {
+        GameEvent::EffectApplied { .. }
+        | GameEvent::EffectArmed { .. }
+        | GameEvent::EffectEnded { .. } => narrate_effect(event, roster),
         GameEvent::InitiativeRolled { .. }
         | GameEvent::AttackRolled { .. }
         | GameEvent::DamageRolled { .. }
@@ -353,6 +356,26 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             n(combatant)
         ),
         GameEvent::Rallied { combatant } => format!("{} rallies", n(combatant)),
+        GameEvent::TurnEnded { combatant } => format!("{} ends the turn", n(combatant)),
+        GameEvent::BattleEnded { winner } => match winner {
+            Some(Side::Heroes) => "The battle is over: the heroes win!".to_owned(),
+            Some(Side::Monsters) => "The battle is over: the monsters win!".to_owned(),
+            None => "The battle is over (ended by the GM).".to_owned(),
+        },
+        GameEvent::SeedRevealed { seed, salt } => format!(
+            "Seed revealed: {seed} (salt {salt}) — anyone can now check every roll with `fray verify`"
+        ),
+        GameEvent::ThirteenthAge(e) => narrate_13th_age(e, roster),
+        GameEvent::Orcus(e) => narrate_orcus(e, roster),
+        GameEvent::FiveTorches(e) => narrate_ftd(e, roster),
+        GameEvent::Bx(e) => narrate_bx(e, roster),
+    }
+}
+
+/// One line for an effect applied, armed or ended ([`narrate`]).
+fn narrate_effect(event: &GameEvent, roster: &Roster) -> String {
+    let n = |id: &CombatantId| roster.name(id).to_owned();
+    match event {
         GameEvent::EffectApplied { effect } => {
             let what = match &effect.kind {
                 EffectKind::Condition(c) => {
@@ -401,19 +424,7 @@ pub fn narrate(event: &GameEvent, roster: &Roster) -> String {
             };
             format!("{} is free of {what} ({why}) [effect #{effect}]", n(target))
         }
-        GameEvent::TurnEnded { combatant } => format!("{} ends the turn", n(combatant)),
-        GameEvent::BattleEnded { winner } => match winner {
-            Some(Side::Heroes) => "The battle is over: the heroes win!".to_owned(),
-            Some(Side::Monsters) => "The battle is over: the monsters win!".to_owned(),
-            None => "The battle is over (ended by the GM).".to_owned(),
-        },
-        GameEvent::SeedRevealed { seed, salt } => format!(
-            "Seed revealed: {seed} (salt {salt}) — anyone can now check every roll with `fray verify`"
-        ),
-        GameEvent::ThirteenthAge(e) => narrate_13th_age(e, roster),
-        GameEvent::Orcus(e) => narrate_orcus(e, roster),
-        GameEvent::FiveTorches(e) => narrate_ftd(e, roster),
-        GameEvent::Bx(e) => narrate_bx(e, roster),
+        _ => String::new(),
     }
 }
 
@@ -568,7 +579,7 @@ fn narrate_roll(event: &GameEvent, roster: &Roster) -> String {
     }
 }
 
-/// One line for a ThirteenthAge event ([`narrate`]).
+/// One line for a 13th Age event ([`narrate`]).
 fn narrate_13th_age(event: &ThirteenthAgeEvent, roster: &Roster) -> String {
     let n = |id: &CombatantId| roster.name(id).to_owned();
     match event {
@@ -766,7 +777,7 @@ fn narrate_13th_age(event: &ThirteenthAgeEvent, roster: &Roster) -> String {
     }
 }
 
-/// One line for a Orcus event ([`narrate`]).
+/// One line for an Orcus event ([`narrate`]).
 fn narrate_orcus(event: &OrcusEvent, roster: &Roster) -> String {
     let n = |id: &CombatantId| roster.name(id).to_owned();
     match event {
@@ -1045,7 +1056,7 @@ fn narrate_orcus(event: &OrcusEvent, roster: &Roster) -> String {
     }
 }
 
-/// One line for a FiveTorches event ([`narrate`]).
+/// One line for a Five Torches Deep event ([`narrate`]).
 fn narrate_ftd(event: &FiveTorchesEvent, roster: &Roster) -> String {
     let n = |id: &CombatantId| roster.name(id).to_owned();
     match event {
@@ -1299,10 +1310,15 @@ fn narrate_ftd(event: &FiveTorchesEvent, roster: &Roster) -> String {
     }
 }
 
-/// One line for a Bx event ([`narrate`]).
+/// One line for an Old-School Essentials or Basic Fantasy event ([`narrate`]).
 fn narrate_bx(event: &BxEvent, roster: &Roster) -> String {
     let n = |id: &CombatantId| roster.name(id).to_owned();
     match event {
+        BxEvent::LevelRaised {
+            combatant,
+            level,
+            xp,
+        } => format!("{} reaches level {level} ({xp} XP)", n(combatant)),
         BxEvent::XpAwarded { .. }
         | BxEvent::ExplorationTurnPassed { .. }
         | BxEvent::LightLit { .. }
@@ -1323,7 +1339,6 @@ fn narrate_bx(event: &BxEvent, roster: &Roster) -> String {
         | BxEvent::GaleDamageRolled { .. }
         | BxEvent::GaleStruck { .. }
         | BxEvent::OseWindRolled { .. }
-        | BxEvent::LevelRaised { .. }
         | BxEvent::PursuitEnded { .. } => narrate_bx_expedition(event, roster),
         BxEvent::SurpriseRolled {
             side,
@@ -1833,11 +1848,6 @@ fn narrate_bx_expedition(event: &BxEvent, roster: &Roster) -> String {
             oars.map(|(a, b)| format!(", oars x{a}/{b}"))
                 .unwrap_or_default()
         ),
-        BxEvent::LevelRaised {
-            combatant,
-            level,
-            xp,
-        } => format!("{} reaches level {level} ({xp} XP)", n(combatant)),
         BxEvent::PursuitEnded { how } => format!(
             "The pursuit ends: {}",
             match how {

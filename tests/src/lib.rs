@@ -412,11 +412,51 @@ pub fn ftd_spoils_and_journey(state: &SessionState) -> Vec<Command> {
     out
 }
 
+/// The dungeon clock before a Five Torches Deep fight (`play_ftd_in_process`): darkness, the
+/// first hero's torch burns out in a travel turn and a fresh one is lit; the second hero
+/// carries coins over its STR.
+fn ftd_dungeon_prelude(state: &SessionState) -> Vec<Command> {
+    use fray_protocol::ftd::{Advantage, LightLevel, LightSource};
+    let heroes: Vec<&CombatantId> = state
+        .combatants
+        .iter()
+        .filter(|c| c.side == Side::Heroes)
+        .map(|c| &c.id)
+        .collect();
+    let ftd = Command::FiveTorches;
+    let mut out = vec![ftd(FiveTorchesCommand::SetLight {
+        combatant: None,
+        light: Some(LightLevel::Darkness),
+    })];
+    if let Some(torchbearer) = heroes.first() {
+        let torch = ftd(FiveTorchesCommand::CarryLight {
+            actor: (*torchbearer).clone(),
+            source: Some(LightSource::Torch),
+        });
+        out.push(torch.clone());
+        out.push(ftd(FiveTorchesCommand::TravelTurn {
+            advantage: Advantage::Advantage,
+        }));
+        out.push(torch);
+    }
+    if let Some(porter) = heroes.get(1)
+        && let Some(str_score) = state
+            .combatant(porter)
+            .and_then(|c| c.ftd.as_ref())
+            .map(|f| f.abilities.str)
+    {
+        out.push(ftd(FiveTorchesCommand::SetLoad {
+            combatant: (*porter).clone(),
+            load: str_score,
+            coins: 500,
+        }));
+    }
+    out
+}
+
 pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<Command>> {
     use fray_protocol::command::RetreatCheck;
-    use fray_protocol::ftd::{
-        Ability, Advantage, LightLevel, LightSource, MoraleOutcome, MoraleTrigger,
-    };
+    use fray_protocol::ftd::{Ability, Advantage, MoraleOutcome, MoraleTrigger};
     use fray_protocol::state::{ActionsLeft, LifeStatus};
     let mut sent = Vec::new();
     let mut tick = 0;
@@ -440,54 +480,8 @@ pub fn play_ftd_in_process(session: &mut Session, max_ticks: u64) -> Result<Vec<
         })
     };
     let mut proposals: Vec<(MoraleTrigger, Vec<CombatantId>)> = Vec::new();
-    // The dungeon clock before the fight: darkness, the first hero's torch burns out in a
-    // travel turn and a fresh one is lit; the second hero carries coins over its STR.
-    let heroes: Vec<CombatantId> = session
-        .state()
-        .combatants
-        .iter()
-        .filter(|c| c.side == Side::Heroes)
-        .map(|c| c.id.clone())
-        .collect();
-    send(
-        session,
-        Command::FiveTorches(FiveTorchesCommand::SetLight {
-            combatant: None,
-            light: Some(LightLevel::Darkness),
-        }),
-        &mut sent,
-    )?;
-    if let Some(torchbearer) = heroes.first() {
-        let torch = Command::FiveTorches(FiveTorchesCommand::CarryLight {
-            actor: torchbearer.clone(),
-            source: Some(LightSource::Torch),
-        });
-        send(session, torch.clone(), &mut sent)?;
-        send(
-            session,
-            Command::FiveTorches(FiveTorchesCommand::TravelTurn {
-                advantage: Advantage::Advantage,
-            }),
-            &mut sent,
-        )?;
-        send(session, torch, &mut sent)?;
-    }
-    if let Some(porter) = heroes.get(1)
-        && let Some(str_score) = session
-            .state()
-            .combatant(porter)
-            .and_then(|c| c.ftd.as_ref())
-            .map(|f| f.abilities.str)
-    {
-        send(
-            session,
-            Command::FiveTorches(FiveTorchesCommand::SetLoad {
-                combatant: porter.clone(),
-                load: str_score,
-                coins: 500,
-            }),
-            &mut sent,
-        )?;
+    for cmd in ftd_dungeon_prelude(&session.state()) {
+        send(session, cmd, &mut sent)?;
     }
     let mut tried_hiding: Vec<CombatantId> = Vec::new();
     let mut readied_once = false;
