@@ -34,7 +34,7 @@ pub const HELP: &str = "\
   delcond WHO NAME          GM override: remove a condition
   remove WHO                GM override: WHO leaves the fight and the order
   setinit WHO N             GM override: WHO's initiative result becomes N
-  reinforce TEMPLATE [X Y]  GM override: a copy of the encounter's TEMPLATE joins (X Y: Orcus)
+  reinforce TEMPLATE [X Y]  GM override: TEMPLATE (the encounter's or built-in) joins (X Y: Orcus)
   place WHO X Y             GM override (Orcus): WHO's token to square X,Y";
 
 /// Parses a table-talk line: `None` when the verb is not one of these.

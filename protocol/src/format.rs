@@ -16,11 +16,12 @@
 //! | 1 | the namespaced protocol (the first frozen format) |
 //! | 2 | `modifiers` of `attack_rolled`, `damage_rolled`, `save_rolled`, `check_rolled`, `initiative_rolled`, `hide_checked`, `searched`, `morale_checked`, `reaction_rolled` and `retainer_hire_rolled`; the stat blocks' `bonus_terms`; Five Torches Deep sheets' `xp`, `magic_items` and `looted` |
 //! | 3 | Orcus heroes' `xp` and monsters' `xp_awarded` (`grid`); Basic Fantasy stat blocks' `gear_pounds`; `loyalty_checked`'s `modifiers` |
+//! | 4 | the genesis encounter's `reserves`: the ruleset's built-in stat blocks (and the encounter file's unused ones) that the GM may call in as reinforcements |
 
 use std::cell::Cell;
 
 /// The newest record format: what this build writes for a new session.
-pub const LATEST: u32 = 3;
+pub const LATEST: u32 = 4;
 
 thread_local! {
     /// The record format being read or written on this thread ([`LATEST`] outside a scope).
@@ -85,6 +86,7 @@ macro_rules! since {
 
 since!(since_2, 2);
 since!(since_3, 3);
+since!(since_4, 4);
 
 #[cfg(test)]
 mod tests {

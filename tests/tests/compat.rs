@@ -52,6 +52,32 @@ const FROZEN: &[(&str, &str, u64, u64)] = &[
         41,
         123,
     ),
+    // Record format 3 (Orcus experience, Basic Fantasy gear weights), frozen when format 4 came.
+    (
+        "13th-age/crypt-of-ash-seed-0-format-3",
+        "13th-age",
+        116,
+        477,
+    ),
+    ("orcus/bridge-of-bones-seed-5-format-3", "orcus", 85, 344),
+    (
+        "five-torches-deep/toll-road-seed-5-format-3",
+        "five-torches-deep",
+        87,
+        229,
+    ),
+    (
+        "ose/barrow-of-the-hollow-king-seed-24-format-3",
+        "ose",
+        88,
+        425,
+    ),
+    (
+        "basic-fantasy/the-sunken-door-seed-1-format-3",
+        "basic-fantasy",
+        41,
+        123,
+    ),
 ];
 
 /// Each frozen recording's record format: `-format-N` in its name, else 1.

@@ -953,3 +953,85 @@ async fn overrides_a_reinforcement_a_misclick_and_a_rewind_reach_everyone_and_ve
     t.server.stop().await;
     Ok(())
 }
+
+/// The templates of the genesis encounter's `reserves`, from the first line of a log.
+fn reserves_of(log: &str) -> Result<Vec<String>> {
+    let header: Value = serde_json::from_str(log.lines().next().unwrap_or(""))?;
+    let Some(reserves) = header
+        .pointer("/genesis/encounter/reserves")
+        .and_then(Value::as_array)
+    else {
+        bail!("no genesis.encounter.reserves in {header}")
+    };
+    Ok(reserves
+        .iter()
+        .filter_map(|r| r["template"].as_str().map(String::from))
+        .collect())
+}
+
+#[tokio::test]
+async fn a_built_in_monster_outside_the_encounter_joins_over_sockets_and_the_log_verifies()
+-> Result<()> {
+    let mut t = table(29).await?;
+    t.play(Who::Gm, 1, Command::StartBattle).await?;
+    // The public log names the reserves: the built-in monsters goblin-ambush does not field.
+    let reserves = reserves_of(&t.log(&t.spectator_token).await?)?;
+    let fielded: Vec<&str> = t.gm.view["combatants"]
+        .as_array()
+        .map(|cs| cs.iter().filter_map(|c| c["template"].as_str()).collect())
+        .unwrap_or_default();
+    let Some(reserve) = reserves.iter().find(|r| !fielded.contains(&r.as_str())) else {
+        bail!("no reserve outside {fielded:?}: {reserves:?}")
+    };
+    let reinforce = Command::AddCombatant {
+        template: reserve.clone(),
+        square: None,
+    };
+    assert_eq!(
+        t.alice.send(3, reinforce.clone()).await?,
+        Err(ErrorCode::GmOnly)
+    );
+    let joined = t.play(Who::Gm, 2, reinforce).await?;
+    t.spectator.catch_up(joined).await?;
+    let Some((_, id)) = added(&t.spectator) else {
+        bail!("the spectator saw no combatant_added")
+    };
+    assert_eq!(id.as_str(), format!("{reserve}-1"));
+    let newcomer = t.spectator.view["combatants"]
+        .as_array()
+        .and_then(|cs| cs.iter().find(|c| c["id"] == id.as_str()))
+        .cloned()
+        .unwrap_or(Value::Null);
+    assert_eq!(newcomer["template"], reserve.as_str(), "{newcomer}");
+    assert_eq!(newcomer["side"], "monsters", "{newcomer}");
+    let in_order = t.gm.view["order"]
+        .as_array()
+        .is_some_and(|o| o.iter().any(|c| c == id.as_str()));
+    assert!(in_order, "{id} joins the order: {}", t.gm.view["order"]);
+    // A late spectator rebuilds it from the log, and the GM's log re-decides to the same events.
+    let mut late = Conn::join(&t.server.ws_url(), &t.spectator_token, Encoding::Json).await?;
+    assert_eq!(late.fresh().await?, t.spectator.view);
+    let fight = fray_server::replay::log_lines::read(&t.log(&t.gm_token).await?)?;
+    let report = fray_server::replay::verify(&fight)?;
+    assert_eq!(report.commands, 2);
+    // An unknown template is refused, naming the reserves among the valid ones.
+    let wrong = Command::AddCombatant {
+        template: "no-such-monster".into(),
+        square: None,
+    };
+    t.gm.c
+        .send(&ClientMessage::Command {
+            id: 9,
+            command: wrong,
+        })
+        .await?;
+    loop {
+        if let ServerMessage::Rejected { code, message, .. } = t.gm.read().await? {
+            assert_eq!(code, ErrorCode::InvalidArgument);
+            assert!(message.contains(reserve.as_str()), "{message}");
+            break;
+        }
+    }
+    t.server.stop().await;
+    Ok(())
+}

@@ -109,3 +109,27 @@ pub(crate) fn resolve_seats(
     }
     Ok(out)
 }
+
+/// The reserves of an encounter (`Encounter::reserves`): every monster of `catalog` — the
+/// ruleset's built-in bestiary and the encounter file's own `[[monster]]` blocks, keyed by
+/// template, with the file each came from — whose template no combatant of `fielded` has,
+/// resolved by `resolve` (the ruleset's own) under the id of its template, sorted by template.
+/// Resolving validates the file's unused blocks too, so their errors name their field.
+pub(crate) fn reserves<'a, M>(
+    catalog: &std::collections::BTreeMap<String, (String, M)>,
+    fielded: impl IntoIterator<Item = &'a model::CombatantSpec>,
+    resolve: impl Fn(&Ctx, &M) -> Result<model::CombatantSpec, ContentError>,
+) -> Result<Vec<model::CombatantSpec>, ContentError> {
+    let used: std::collections::BTreeSet<&str> =
+        fielded.into_iter().map(|c| c.template.as_str()).collect();
+    let mut out = Vec::new();
+    for (template, (file, m)) in catalog {
+        if used.contains(template.as_str()) {
+            continue;
+        }
+        let mut spec = resolve(&Ctx { file }, m)?;
+        spec.id = CombatantId::new(template.clone());
+        out.push(spec);
+    }
+    Ok(out)
+}

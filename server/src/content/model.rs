@@ -406,6 +406,13 @@ pub struct Encounter {
     /// The session's later battles, in order (sessions with the `rests` option): the GM brings
     /// each one in with `next_battle` after the previous battle ended.
     pub battles: Vec<BattleSpec>,
+    /// Stat blocks no battle fields that the GM may call in as reinforcements
+    /// (`add_combatant`): the ruleset's built-in monsters and the encounter file's own unused
+    /// `[[monster]]` blocks, one per template (its id is the template), sorted by template. The
+    /// genesis carries them, so a fold and `verify` rebuild a reinforcement from the log alone.
+    /// Absent from record formats 1–3 (those sessions call in only their battles' blocks).
+    #[serde(default, with = "fray_protocol::format::since_4")]
+    pub reserves: Vec<CombatantSpec>,
 }
 
 /// A later battle of the session: the monsters that come in (the heroes stay).

@@ -242,10 +242,12 @@ pub struct LaterBattles(pub Vec<crate::content::model::BattleSpec>);
 pub struct Bestiary(pub Vec<crate::content::model::CombatantSpec>);
 
 impl Bestiary {
-    /// The session's stat blocks: the first battle's combatants, then the later battles'.
+    /// The session's stat blocks: the first battle's combatants, then the later battles', then
+    /// the reserves (built-in blocks no battle fields).
     pub fn of(encounter: &crate::content::model::Encounter) -> Bestiary {
         let later = encounter.battles.iter().flat_map(|b| b.monsters.iter());
-        Bestiary(encounter.combatants.iter().chain(later).cloned().collect())
+        let all = encounter.combatants.iter().chain(later);
+        Bestiary(all.chain(encounter.reserves.iter()).cloned().collect())
     }
 
     /// The first stat block of a template.

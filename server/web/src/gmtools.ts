@@ -163,14 +163,14 @@ export const TOOLS: Tool[] = [
   {
     command: "add_combatant",
     title: "Reinforcement (override)",
-    help: "A copy of one of the encounter's stat blocks, by its template (e.g. goblin-archer); it joins the initiative as the rules say.",
+    help: "A copy of a stat block by its template (e.g. goblin-archer): any of the encounter's, or a monster of the ruleset's built-in bestiary (its reserves; a wrong name is refused with the list). It joins the initiative as the rules say.",
     rulesets: ["13th-age", "five-torches-deep", "ose", "basic-fantasy"],
     fields: [{ name: "template", label: "Template", kind: "text" }],
   },
   {
     command: "add_combatant",
     title: "Reinforcement (override)",
-    help: "A copy of one of the encounter's stat blocks, by its template, on a free square (the north-west square of its space): on the map, not a wall, no one there. It rolls initiative.",
+    help: "A copy of a stat block by its template (the encounter's or a built-in monster's), on a free square (the north-west square of its space): on the map, not a wall, no one there. It rolls initiative.",
     rulesets: ["orcus"],
     fields: [
       { name: "template", label: "Template", kind: "text" },

@@ -355,7 +355,7 @@ pub(crate) fn add_combatant(
         names.sort();
         names.dedup();
         return Err(bad(format!(
-            "no stat block '{template}' in this session's encounter (valid: {})",
+            "no stat block '{template}' in this session's encounter or its reserves (valid: {})",
             names.join(", ")
         )));
     };
@@ -580,7 +580,7 @@ mod tests_more {
 
     /// Folding the events (the GM's and the public, redacted ones) and restoring a snapshot
     /// give the engine's state.
-    fn folds_alike(enc: &Encounter, seed: u64, e: &Engine, events: &[GameEvent]) {
+    pub(super) fn folds_alike(enc: &Encounter, seed: u64, e: &Engine, events: &[GameEvent]) {
         let mut gm = new_engine(enc, seed);
         let mut public = new_engine(enc, seed);
         for ev in events {

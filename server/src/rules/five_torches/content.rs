@@ -666,6 +666,12 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         }
     }
     let seats = resolve_seats(&ctx, &enc.seats, &combatants)?;
+    let fielded = combatants
+        .iter()
+        .chain(battles.iter().flat_map(|b| &b.monsters));
+    let reserves = crate::content::reserves(&monsters, fielded, |ctx, m| {
+        m.resolve(ctx, CombatantId::new(m.template.clone()), m.name.clone())
+    })?;
     Ok(Encounter {
         ruleset: super::ID.to_owned(),
         title: enc
@@ -680,6 +686,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         },
         map: None,
         battles,
+        reserves,
     })
 }
 

@@ -2297,6 +2297,14 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         }
     }
     let seats = resolve_seats(&ctx, &enc.seats, &combatants)?;
+    let fielded = combatants
+        .iter()
+        .chain(battles.iter().flat_map(|b| &b.monsters));
+    // A reserve has no square until the GM's `add_combatant` gives it one.
+    let reserves = crate::content::reserves(&monsters, fielded, |ctx, m| {
+        let id = CombatantId::new(m.template.clone());
+        m.resolve(ctx, id, m.name.clone(), Square::new(0, 0))
+    })?;
     Ok(Encounter {
         ruleset: super::ID.into(),
         title: enc
@@ -2311,6 +2319,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         },
         map: Some(map),
         battles,
+        reserves,
     })
 }
 

@@ -834,6 +834,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         }
     }
     let seats = resolve_seats(&ctx, &enc.seats, &combatants)?;
+    let reserves = crate::content::reserves(&mons, &combatants, |ctx, m| monster(ctx, m, 1, 1))?;
     Ok(Encounter {
         ruleset,
         title: enc.title.unwrap_or_else(|| "Untitled encounter".into()),
@@ -845,6 +846,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         },
         map: None,
         battles: Vec::new(),
+        reserves,
     })
 }
 

@@ -150,6 +150,12 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
     }
 
     let seats = crate::content::resolve_seats(&ctx, &enc.seats, &combatants)?;
+    let fielded = combatants
+        .iter()
+        .chain(battles.iter().flat_map(|b| &b.monsters));
+    let reserves = crate::content::reserves(&catalog.monsters, fielded, |ctx, m| {
+        m.resolve(ctx, CombatantId::new(m.template.clone()), m.name.clone())
+    })?;
     Ok(Encounter {
         ruleset,
         title: enc
@@ -166,6 +172,7 @@ pub fn load_encounter(name: &str, text: &str) -> Result<Encounter, ContentError>
         },
         map: None,
         battles,
+        reserves,
     })
 }
 
@@ -250,6 +257,42 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "zed.toml: hero 'zed'.recovery_die: d7 is not a die (4, 6, 8, 10, 12 or 20)"
+        );
+    }
+
+    /// The GM's reinforcements (issue 20): the built-in monsters and the file's own blocks
+    /// that no battle fields are the encounter's reserves, and an unused block is still checked.
+    #[test]
+    fn the_blocks_no_battle_fields_are_reserves_and_are_checked_too() {
+        let file = |hp: i32| {
+            format!(
+                "ruleset = \"13th-age\"\nheroes = [\"brakka\"]\n[[monsters]]\ntemplate = \"goblin-scrapper\"\n[[monster]]\ntemplate = \"bog-hound\"\nname = \"Bog Hound\"\nlevel = 2\nhp = {hp}\nac = 16\npd = 14\nmd = 10\ninitiative = 4\n[[monster.attacks]]\nid = \"bite\"\nname = \"Bite\"\nrange = \"melee\"\nbonus = 7\nvs = \"ac\"\ndamage = \"1d8\"\n"
+            )
+        };
+        let e = load_encounter("hound.toml", &file(30)).unwrap();
+        let reserves: Vec<&str> = e.reserves.iter().map(|c| c.template.as_str()).collect();
+        assert!(reserves.contains(&"bog-hound"), "{reserves:?}");
+        assert!(reserves.contains(&"goblin-archer"), "{reserves:?}");
+        assert!(
+            !reserves.contains(&"goblin-scrapper"),
+            "fielded: {reserves:?}"
+        );
+        assert!(
+            reserves.windows(2).all(|w| w[0] < w[1]),
+            "sorted: {reserves:?}"
+        );
+        let hound = e
+            .reserves
+            .iter()
+            .find(|c| c.template == "bog-hound")
+            .unwrap();
+        assert_eq!((hound.id.0.as_str(), hound.max_hp), ("bog-hound", 30));
+        let err = load_encounter("hound.toml", &file(0))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("hound.toml: monster 'bog-hound'.hp"),
+            "{err}"
         );
     }
 

@@ -1,7 +1,7 @@
 //! The GM's reinforcements: where a grid ruleset lets one appear, and the ids and names they
 //! get (`add_combatant`, `rules/common/overrides.rs`).
 
-use super::tests_more::{add, encounter, monster_template};
+use super::tests_more::{add, encounter, folds_alike, monster_template};
 use crate::rules::common::testing::*;
 use fray_protocol::grid::Square;
 use fray_protocol::ids::{CombatantId, Side};
@@ -159,4 +159,79 @@ fn a_session_reopened_from_a_snapshot_after_a_removal_gives_the_removed_id_to_no
         Session::open(crate::log::FsStorage::open(dir.path()).unwrap(), config).unwrap();
     let (next, _) = added(&send(&mut reopened, &add(&template, None)));
     assert_ne!(next, first, "the removed reinforcement's id stays taken");
+}
+
+/// A free square for a reinforcement of `template` (Orcus), `None` elsewhere.
+fn free_square(e: &mut crate::engine::Engine, template: &str) -> Option<Square> {
+    e.state().map.as_ref()?;
+    (0..16)
+        .flat_map(|y| (0..16).map(move |x| Square { x, y }))
+        .find(|s| e.check(&add(template, Some(*s))).is_ok())
+}
+
+#[test]
+fn a_built_in_monster_no_battle_fields_joins_as_a_reinforcement_in_every_ruleset() {
+    for ruleset in crate::rules::ids() {
+        let enc = encounter(ruleset);
+        let reserve = enc
+            .reserves
+            .first()
+            .unwrap_or_else(|| panic!("{ruleset}: no reserves"))
+            .clone();
+        assert!(
+            !enc.combatants
+                .iter()
+                .any(|c| c.template == reserve.template),
+            "{ruleset}: {} is fielded",
+            reserve.template
+        );
+        let mut e = new_engine(&enc, 9);
+        let mut log = run(&mut e, &Command::StartBattle);
+        let square = free_square(&mut e, &reserve.template);
+        let events = run(&mut e, &add(&reserve.template, square));
+        let (id, name) = added(&events);
+        assert_eq!(id.as_str(), format!("{}-1", reserve.template), "{ruleset}");
+        log.extend(events);
+        let state = e.state();
+        let c = state
+            .combatant(&id)
+            .expect("the reinforcement is in the fight");
+        assert_eq!(
+            (c.template.as_str(), c.side, c.hp, c.name.as_str()),
+            (
+                reserve.template.as_str(),
+                Side::Monsters,
+                c.max_hp,
+                name.as_str()
+            ),
+            "{ruleset}"
+        );
+        // The GM is offered it where the ruleset has no squares.
+        if square.is_none() {
+            let offered = e.legal_actions(None).into_iter().any(|a| {
+                matches!(&a.command, Command::AddCombatant { template, .. } if *template == reserve.template)
+            });
+            assert!(offered, "{ruleset}: {} not offered", reserve.template);
+        }
+        folds_alike(&enc, 9, &e, &log);
+    }
+}
+
+#[test]
+fn a_session_of_record_format_3_has_no_reserves_and_refuses_a_built_in_reinforcement() {
+    use fray_protocol::codec::{from_bincode_record, to_bincode};
+    use fray_protocol::format::in_record_format;
+    let enc = encounter("13th-age");
+    let reserve = enc.reserves[0].template.clone();
+    let old: crate::content::model::Encounter = in_record_format(3, || {
+        let bytes = to_bincode(&enc).unwrap();
+        from_bincode_record(&bytes).unwrap()
+    });
+    assert!(old.reserves.is_empty());
+    assert_eq!(old.combatants, enc.combatants);
+    let mut e = new_engine(&old, 9);
+    run(&mut e, &Command::StartBattle);
+    let r = refusal(&mut e, &add(&reserve, None));
+    assert_eq!(r.code, ErrorCode::InvalidArgument);
+    assert!(r.message.contains(&monster_template(&enc)), "{}", r.message);
 }
