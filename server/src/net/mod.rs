@@ -225,6 +225,9 @@ async fn session_log(
     }
 }
 
+/// The read buffer of a WebSocket connection: larger frames are still read, in several reads.
+const READ_BUFFER: usize = 8 * 1024;
+
 async fn ws_handler(
     State(app): State<AppState>,
     ConnectInfo(peer): ConnectInfo<Peer>,
@@ -235,7 +238,10 @@ async fn ws_handler(
         // Frames up to 1 MiB are read so that an oversize one gets a `frame_too_large` answer;
         // Fray's own limit (64 KiB) is checked by the connection.
         .max_message_size(1024 * 1024)
-        .max_frame_size(1024 * 1024);
+        .max_frame_size(1024 * 1024)
+        // Clients send small frames: a read buffer of tungstenite's default 128 KiB per
+        // connection was a fifth of a live session's memory (BENCHMARKS.md, "Live sessions").
+        .read_buffer_size(READ_BUFFER);
     let enc = ws
         .selected_protocol()
         .and_then(|p| p.to_str().ok())

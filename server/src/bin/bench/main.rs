@@ -54,6 +54,11 @@
 //!   queueing a tick's frames to every spectator), each run `--seconds`/4; then `--rate`
 //!   commands/s paced (open loop) to `--spectators`, p99 command → all spectators; optionally
 //!   the same against Colyseus and boardgame.io (`--peer-node`, Node drivers). (`peers.rs`)
+//! - `live` (only when named, not in `all`): many live sessions on the real `fray-server`
+//!   binary started as a child process: `--live-sessions` (1,000 and 5,000) sessions created
+//!   over HTTP, a GM and a spectator connected to each, the server's RSS and descriptors per
+//!   live session from `/proc`, then a trickle of `--live-rate` (200) commands/s spread over
+//!   the sessions for `--seconds`, p50/p99 of send → `accepted` and → the spectator. (`live.rs`)
 //!
 //! Scratch files live under `--dir` (default: the system temporary directory) in
 //! `fray-bench-<pid>` and are removed at the end. Progress goes to stderr; the table (or, with
@@ -90,6 +95,7 @@ use std::process::Command as Process;
 use std::time::{Duration, Instant};
 
 mod codec;
+mod live;
 mod peers;
 mod views;
 mod ws;
@@ -170,6 +176,15 @@ struct Args {
     /// ends early, with a warning).
     #[arg(long, default_value_t = 60_000)]
     peer_ticks: usize,
+    /// Live-session counts of the live scenario (a fresh server for each).
+    #[arg(long, value_delimiter = ',', default_value = "1000,5000")]
+    live_sessions: Vec<usize>,
+    /// Commands per second, over all sessions, of the live scenario's trickle load.
+    #[arg(long, default_value_t = 200.0)]
+    live_rate: f64,
+    /// The fray-server binary the live scenario starts (default: the one beside `bench`).
+    #[arg(long)]
+    server_bin: Option<PathBuf>,
     /// Internal: run one memory probe and print its result as JSON.
     #[arg(long, value_enum, hide = true)]
     probe: Option<Probe>,
@@ -190,6 +205,8 @@ enum Scenario {
     Peers,
     Codec,
     Views,
+    /// Not part of `all`: many live sessions on the real server binary (`live.rs`).
+    Live,
 }
 
 /// A peer from npm for the peers scenario (`server/benches/peers/<name>`).
@@ -331,15 +348,19 @@ impl Drop for Scratch {
 // Content and the bot
 
 fn load(name: &str) -> Result<Encounter> {
-    if let Some((n, text)) = builtin_encounters("13th-age")
+    Ok(load_encounter(name, &encounter_text(name)?)?)
+}
+
+/// The TOML text of `--encounter`: a built-in 13th Age encounter's, or a file's.
+fn encounter_text(name: &str) -> Result<String> {
+    if let Some((_, text)) = builtin_encounters("13th-age")
         .iter()
         .find(|(n, _)| *n == name)
     {
-        return Ok(load_encounter(n, text)?);
+        return Ok((*text).to_owned());
     }
-    let text = std::fs::read_to_string(name)
-        .with_context(|| format!("'{name}' is neither a built-in encounter nor a readable file"))?;
-    Ok(load_encounter(name, &text)?)
+    std::fs::read_to_string(name)
+        .with_context(|| format!("'{name}' is neither a built-in encounter nor a readable file"))
 }
 
 fn scaled(encounter: &Encounter, k: i32) -> Encounter {
@@ -1361,6 +1382,9 @@ fn main() -> Result<()> {
     }
     if wants(Scenario::Peers) {
         peers::scenario_peers(&args, root, &encounter, &mut report)?;
+    }
+    if args.scenario.contains(&Scenario::Live) {
+        live::scenario_live(&args, root, &mut report)?;
     }
 
     if args.json {
