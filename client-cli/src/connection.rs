@@ -4,7 +4,7 @@
 //!
 //! `recv` is cancel-safe (it only awaits the stream's `next`), so callers may `select!` on it.
 
-use crate::http::Server;
+use crate::address::Server;
 use anyhow::{Context, Result, anyhow, bail};
 use fray_protocol::codec::{self, Encoding, Frame, MAX_SERVER_FRAME};
 use fray_protocol::{ClientMessage, PROTOCOL_VERSION, Role, ServerMessage, SessionId};

@@ -5,11 +5,12 @@
 //! unreadable file or log, 3 (`verify`) a log recorded under another version of its rules:
 //! read and its integrity checked, but not re-decided. Everything else lives in the modules below.
 
+mod address;
 mod commands;
 mod connection;
+mod endpoints;
 mod grid_input;
 mod help;
-mod http;
 mod input;
 mod line_editor;
 mod narrate;

@@ -2,7 +2,8 @@
 //! public log for a player's or spectator's token, the full log for the GM's — as JSON lines
 //! that `fray verify` checks once the seed is revealed.
 
-use crate::http::{self, Server};
+use crate::address::Server;
+use crate::endpoints;
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::Path;
@@ -15,7 +16,7 @@ pub async fn run(
     output: Option<&Path>,
 ) -> Result<()> {
     let server = Server::parse(server_arg)?;
-    let body = http::session_log(&server, session, token).await?;
+    let body = endpoints::session_log(&server, session, token).await?;
     match output {
         Some(path) => {
             std::fs::write(path, &body)

@@ -2,7 +2,8 @@
 //! id, its seed commitment, every token and ready-to-paste `fray play` / `fray spectate` lines.
 
 use crate::DEFAULT_SERVER;
-use crate::http::{self, Created, Server};
+use crate::address::Server;
+use crate::endpoints::{self, Created};
 use anyhow::{Context, Result, anyhow};
 use std::path::Path;
 
@@ -29,7 +30,7 @@ pub async fn run(server_arg: &str, admin: &str, encounter: &Path, seed: Option<u
     let server = Server::parse(server_arg)?;
     let text = std::fs::read_to_string(encounter)
         .with_context(|| format!("cannot read {}", encounter.display()))?;
-    let created = http::create_session(&server, admin, &text, seed).await?;
+    let created = endpoints::create_session(&server, admin, &text, seed).await?;
     print!("{}", report(&created, &server));
     Ok(())
 }

@@ -12,9 +12,9 @@
 //! leaves once everything sent has been answered. A lost connection is resumed after the last
 //! event seen.
 
+use crate::address::Server;
 use crate::commands::print_outputs;
 use crate::connection::{Connection, describe_role};
-use crate::http::Server;
 use crate::input::{self, Input, Menu};
 use crate::line_editor;
 use crate::narrate::{action_name, defense_name};

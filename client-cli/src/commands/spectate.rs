@@ -8,9 +8,10 @@
 //! keep the local state exact; the state table is printed on joining, at each round and at
 //! the end.
 
+use crate::address::Server;
 use crate::commands::print_outputs;
 use crate::connection::{Connection, Welcome, describe_role};
-use crate::http::{self, Listing, Server};
+use crate::endpoints::{self, Listing};
 use crate::table;
 use crate::tracker::Tracker;
 use anyhow::{Result, bail};
@@ -69,7 +70,7 @@ pub async fn run(opts: Options) -> Result<()> {
 async fn pick_demo(server: &Server, watched: &BTreeSet<String>) -> Result<String> {
     let mut said_waiting = false;
     loop {
-        match http::list_sessions(server).await {
+        match endpoints::list_sessions(server).await {
             Ok(list) => {
                 if let Some((listing, token)) = choose_demo(&list, watched) {
                     println!(
