@@ -3016,7 +3016,7 @@ mod tests {
                 Err(e) => panic!("{line}: {e}"),
             };
         }
-        let readme = include_str!("../../protocol/README.md");
+        let readme = include_str!("../../../protocol/README.md");
         let mut in_commands = false;
         let (mut missing, mut rows) = (Vec::new(), 0);
         for l in readme.lines() {
