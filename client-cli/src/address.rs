@@ -1,13 +1,19 @@
 //! The server's address as the user gives it (`--server`): `host:port`, plain or behind a
-//! TLS-terminating proxy (`https://`, `wss://`), and the URLs of its HTTP paths and WebSocket.
+//! TLS-terminating proxy (`https://`, `wss://`), the URLs of its HTTP paths and WebSocket, and
+//! the certificates trusted over TLS (`--ca-cert`).
 
+use crate::tls::Trust;
 use anyhow::{Result, anyhow, bail};
+use fray_server::demo::client::TlsRoots;
+use tokio_tungstenite::Connector;
 
-/// A server address, normalised to `host:port`, and whether it is reached over TLS.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A server address, normalised to `host:port`, whether it is reached over TLS, and what TLS
+/// trusts besides the web's roots.
+#[derive(Debug, Clone)]
 pub struct Server {
     authority: String,
     tls: bool,
+    trust: Option<Trust>,
 }
 
 impl Server {
@@ -50,7 +56,30 @@ impl Server {
         } else {
             format!("{authority}:7878")
         };
-        Ok(Server { authority, tls })
+        Ok(Server {
+            authority,
+            tls,
+            trust: None,
+        })
+    }
+
+    /// The same address, trusting `trust`'s certificates over TLS as well as the web's roots.
+    pub fn trusting(self, trust: Option<Trust>) -> Server {
+        Server { trust, ..self }
+    }
+
+    /// Whether two addresses name the same server the same way (scheme, host and port).
+    pub fn same_address(&self, other: &Server) -> bool {
+        (self.tls, &self.authority) == (other.tls, &other.authority)
+    }
+
+    /// The address as `--server` takes it back: `host:port`, `https://host:port` over TLS.
+    pub fn as_argument(&self) -> String {
+        if self.tls {
+            format!("https://{}", self.authority)
+        } else {
+            self.authority.clone()
+        }
     }
 
     /// `host:port`.
@@ -62,6 +91,18 @@ impl Server {
     pub fn ws_url(&self) -> String {
         let scheme = if self.tls { "wss" } else { "ws" };
         format!("{scheme}://{}/ws", self.authority)
+    }
+
+    /// The roots the HTTP client trusts.
+    pub fn http_roots(&self) -> TlsRoots {
+        self.trust
+            .as_ref()
+            .map_or_else(TlsRoots::web, Trust::http_roots)
+    }
+
+    /// The WebSocket's TLS connector: `None` is tungstenite's own (the web's roots).
+    pub fn ws_connector(&self) -> Option<Connector> {
+        self.trust.as_ref().map(Trust::ws_connector)
     }
 
     /// The URL of an HTTP path (`https://` over TLS).
@@ -97,5 +138,9 @@ mod tests {
             ("ws://h:9/ws".to_owned(), "http://h:9/x".to_owned())
         );
         assert!(p("").is_err());
+        assert_eq!(tls.as_argument(), "https://fray.example:443");
+        assert_eq!(plain.as_argument(), "h:9");
+        assert!(tls.same_address(&Server::parse("wss://fray.example/ws").expect("parses")));
+        assert!(!tls.same_address(&Server::parse("fray.example:443").expect("parses")));
     }
 }

@@ -1,6 +1,6 @@
 //! The server's HTTP endpoints (`POST /sessions`, `GET /sessions`, `GET /sessions/{id}/log`)
-//! through the one HTTP client Fray uses (`fray_server::demo::client::request`: ureq, with
-//! rustls for `https://`).
+//! through the one HTTP client Fray uses (`fray_server::demo::client::request_trusting`: ureq,
+//! with rustls for `https://`, trusting the address's roots: `--ca-cert`).
 //!
 //! The JSON shapes of those endpoints are mirrored here; they are not (yet) part of
 //! `fray-protocol`.
@@ -49,14 +49,15 @@ pub async fn request_as(
     json_body: Option<&[u8]>,
     bearer: Option<&str>,
 ) -> Result<Response> {
-    let (status, body) = fray_server::demo::client::request(
+    let (status, body) = fray_server::demo::client::request_trusting(
         server.url(path),
         method,
         json_body.map(<[u8]>::to_vec),
         bearer,
+        &server.http_roots(),
     )
     .await
-    .map_err(|e| anyhow!("cannot reach {}: {e}", server.authority()))?;
+    .map_err(|e| crate::tls::explain(anyhow!("cannot reach {}: {e}", server.authority())))?;
     Ok(Response { status, body })
 }
 

@@ -9,14 +9,8 @@ use std::io::Write;
 use std::path::Path;
 
 /// Runs `fray log`.
-pub async fn run(
-    server_arg: &str,
-    session: &str,
-    token: &str,
-    output: Option<&Path>,
-) -> Result<()> {
-    let server = Server::parse(server_arg)?;
-    let body = endpoints::session_log(&server, session, token).await?;
+pub async fn run(server: &Server, session: &str, token: &str, output: Option<&Path>) -> Result<()> {
+    let body = endpoints::session_log(server, session, token).await?;
     match output {
         Some(path) => {
             std::fs::write(path, &body)

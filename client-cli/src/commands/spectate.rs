@@ -32,8 +32,8 @@ const POLL: Duration = Duration::from_secs(2);
 /// `fray spectate` options.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Server address.
-    pub server: String,
+    /// The server.
+    pub server: Server,
     /// Wire encoding.
     pub encoding: Encoding,
     /// Token; `None` = follow demo sessions.
@@ -46,15 +46,15 @@ pub struct Options {
 
 /// Runs `fray spectate`.
 pub async fn run(opts: Options) -> Result<()> {
-    let server = Server::parse(&opts.server)?;
+    let server = &opts.server;
     let mut watched = BTreeSet::new();
     let mut resume_from = opts.resume_from;
     loop {
         let token = match &opts.token {
             Some(t) => t.clone(),
-            None => pick_demo(&server, &watched).await?,
+            None => pick_demo(server, &watched).await?,
         };
-        let session = watch(&server, opts.encoding, &token, resume_from.take()).await?;
+        let session = watch(server, opts.encoding, &token, resume_from.take()).await?;
         watched.insert(session);
         if opts.token.is_some() || opts.once {
             return Ok(());
