@@ -1,9 +1,10 @@
 //! `fray`: the Fray command-line client.
 //!
 //! This file is only the command line (clap), the dispatch to `commands/` and the exit codes:
-//! 0 success, 1 failure (server refusal, verification mismatch, connection trouble), 2 an
-//! unreadable file or log, 3 (`verify`) a log recorded under another version of its rules:
-//! read and its integrity checked, but not re-decided. Everything else lives in the modules below.
+//! 0 success, 1 failure (server refusal, verification mismatch, connection trouble, a bad
+//! `--ca-cert`), 2 an unreadable or corrupt log, 3 (`verify`) a log recorded under another
+//! version of its rules: read and its integrity checked, but not re-decided. Everything else
+//! lives in the modules below.
 
 mod address;
 mod commands;
