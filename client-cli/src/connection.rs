@@ -4,7 +4,7 @@
 //!
 //! `recv` is cancel-safe (it only awaits the stream's `next`), so callers may `select!` on it.
 
-use crate::http::Server;
+use crate::address::Server;
 use anyhow::{Context, Result, anyhow, bail};
 use fray_protocol::codec::{self, Encoding, Frame, MAX_SERVER_FRAME};
 use fray_protocol::{ClientMessage, PROTOCOL_VERSION, Role, ServerMessage, SessionId};
@@ -40,8 +40,8 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Opens the WebSocket at `ws://server/ws`, offering the encoding's subprotocol, and checks
-    /// that the server accepted it.
+    /// Opens the WebSocket at `ws://server/ws` (`wss://` over TLS, trusting the address's
+    /// roots), offering the encoding's subprotocol, and checks that the server accepted it.
     pub async fn connect(server: &Server, encoding: Encoding) -> Result<Connection> {
         let url = server.ws_url();
         let mut request = url
@@ -55,11 +55,15 @@ impl Connection {
         let config = WebSocketConfig::default()
             .max_message_size(Some(MAX_SERVER_FRAME))
             .max_frame_size(Some(MAX_SERVER_FRAME));
-        let (ws, response) =
-            tokio_tungstenite::connect_async_with_config(request, Some(config), true)
-                .await
-                // tungstenite's errors repeat their source in Display: keep one copy.
-                .map_err(|e| anyhow!("cannot open {url}: {e}"))?;
+        let (ws, response) = tokio_tungstenite::connect_async_tls_with_config(
+            request,
+            Some(config),
+            true,
+            server.ws_connector(),
+        )
+        .await
+        // tungstenite's errors repeat their source in Display: keep one copy.
+        .map_err(|e| crate::tls::explain(anyhow!("cannot open {url}: {e}")))?;
         let chosen = response
             .headers()
             .get(SEC_WEBSOCKET_PROTOCOL)

@@ -1,25 +1,28 @@
 //! `fray`: the Fray command-line client.
 //!
 //! This file is only the command line (clap), the dispatch to `commands/` and the exit codes:
-//! 0 success, 1 failure (server refusal, verification mismatch, connection trouble), 2 an
-//! unreadable file or log, 3 (`verify`) a log recorded under another version of its rules:
-//! read and its integrity checked, but not re-decided. Everything else lives in the modules below.
+//! 0 success, 1 failure (server refusal, verification mismatch, connection trouble, a bad
+//! `--ca-cert`), 2 an unreadable or corrupt log, 3 (`verify`) a log recorded under another
+//! version of its rules: read and its integrity checked, but not re-decided. Everything else
+//! lives in the modules below.
 
+mod address;
 mod commands;
 mod connection;
+mod endpoints;
 mod grid_input;
 mod help;
-mod http;
 mod input;
 mod line_editor;
 mod narrate;
 mod table;
 mod talk;
+mod tls;
 mod tracker;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use fray_protocol::codec::Encoding;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The default server address (HTTP and WebSocket share it).
@@ -29,8 +32,8 @@ pub const DEFAULT_SERVER: &str = "127.0.0.1:7878";
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success
-  1  a failure: a verification mismatch, a refused or failed request, a connection problem,
-     an unwritable output
+  1  a failure: a verification mismatch, a refused or failed request, a connection problem
+     (an untrusted certificate, an unreadable or invalid --ca-cert file), an unwritable output
   2  an unreadable or corrupt log (or one written by a later Fray build)
   3  `verify`: the log was recorded under another version of its rules than this build
      implements (its CRCs, seed commitment and state hashes were checked, its commands not
@@ -42,6 +45,10 @@ Exit codes:
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
+    /// A PEM file of certificates to trust over TLS (`https://`, `wss://`) besides the web's
+    /// root certificates: e.g. the self-signed certificate of the proxy in front of the server.
+    #[arg(long, global = true, env = "FRAY_CA_CERT", value_name = "PATH")]
+    ca_cert: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -168,7 +175,8 @@ enum Cmd {
 /// Where the server is.
 #[derive(Debug, Clone, Args)]
 struct ServerArg {
-    /// Server address (`host:port`; an `http://` or `ws://` prefix is accepted).
+    /// Server address (`host:port`; an `http://` or `ws://` prefix is accepted, `https://` or
+    /// `wss://` for a server behind a TLS proxy).
     #[arg(long, env = "FRAY_SERVER", default_value = DEFAULT_SERVER)]
     server: String,
 }
@@ -203,6 +211,7 @@ impl From<EncodingArg> for Encoding {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let ca_cert = cli.ca_cert.as_deref();
     match cli.command {
         Cmd::New {
             encounter,
@@ -213,7 +222,8 @@ fn main() -> ExitCode {
         } => {
             let admin = commands::new::admin_key(admin_token.as_deref(), &data_dir);
             network(|| async {
-                commands::new::run(&server.server, &admin?, &encounter, seed).await
+                let server = remote(&server.server, ca_cert)?;
+                commands::new::run(&server, &admin?, &encounter, seed).await
             })
         }
         Cmd::Spectate {
@@ -221,18 +231,20 @@ fn main() -> ExitCode {
             resume_from,
             once,
             net,
-        } => network(|| {
+        } => network(|| async {
             commands::spectate::run(commands::spectate::Options {
-                server: net.server.server.clone(),
+                server: remote(&net.server.server, ca_cert)?,
                 encoding: net.encoding.into(),
-                token: token.clone(),
+                token,
                 resume_from,
                 once,
             })
+            .await
         }),
-        Cmd::Play { token, net } => {
-            network(|| commands::play::run(&net.server.server, net.encoding.into(), &token))
-        }
+        Cmd::Play { token, net } => network(|| async {
+            let server = remote(&net.server.server, ca_cert)?;
+            commands::play::run(&server, net.encoding.into(), &token).await
+        }),
         Cmd::Replay {
             file,
             step,
@@ -269,7 +281,10 @@ fn main() -> ExitCode {
             token,
             output,
             server,
-        } => network(|| commands::log::run(&server.server, &session, &token, output.as_deref())),
+        } => network(|| async {
+            let server = remote(&server.server, ca_cert)?;
+            commands::log::run(&server, &session, &token, output.as_deref()).await
+        }),
         Cmd::Verify { file } => commands::offline::verify(&file),
         Cmd::Export {
             file,
@@ -282,6 +297,14 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// The server at `address`, trusting over TLS the certificates of `ca_cert` besides the web's
+/// roots. Read only by the commands that reach a server, so a bad `FRAY_CA_CERT` does not stop
+/// `verify` or `replay`.
+fn remote(address: &str, ca_cert: Option<&Path>) -> anyhow::Result<address::Server> {
+    let trust = ca_cert.map(tls::Trust::from_pem_file).transpose()?;
+    Ok(address::Server::parse(address)?.trusting(trust))
 }
 
 /// Runs a network command on a tokio runtime; an error is printed and exits 1.
@@ -344,6 +367,17 @@ mod tests {
         let script = String::from_utf8(script).expect("utf-8");
         for sub in ["play", "spectate", "verify", "export", "completions"] {
             assert!(script.contains(sub), "bash completion lacks {sub}");
+        }
+    }
+
+    #[test]
+    fn ca_cert_is_taken_before_or_after_the_subcommand() {
+        for args in [
+            &["fray", "--ca-cert", "proxy.pem", "play", "--token", "t"][..],
+            &["fray", "play", "--token", "t", "--ca-cert", "proxy.pem"],
+        ] {
+            let cli = Cli::try_parse_from(args).expect("parses");
+            assert_eq!(cli.ca_cert.as_deref(), Some(Path::new("proxy.pem")));
         }
     }
 

@@ -43,12 +43,23 @@ async fn start(demo: bool) -> Server {
 }
 
 async fn fray(args: Vec<String>, stdin: Option<String>) -> Output {
+    fray_with_env(args, stdin, Vec::new()).await
+}
+
+/// [`fray`] with these environment variables set.
+async fn fray_with_env(
+    args: Vec<String>,
+    stdin: Option<String>,
+    env: Vec<(&'static str, String)>,
+) -> Output {
     let run = tokio::task::spawn_blocking(move || {
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fray"))
             .args(&args)
             .env_remove("FRAY_SERVER")
             .env_remove("FRAY_ADMIN_TOKEN")
             .env_remove("FRAY_DATA_DIR")
+            .env_remove("FRAY_CA_CERT")
+            .envs(env)
             .stdin(if stdin.is_some() {
                 Stdio::piped()
             } else {
@@ -773,8 +784,7 @@ async fn play_at_a_terminal_completes_names_with_tab_and_recalls_commands_with_u
 
 /// `https://` and `wss://` addresses are reached over TLS (rustls): against this plain server the
 /// TLS handshake fails on its plain-text answer, where an `http://` address gets the server's
-/// own refusal. (A server behind a TLS proxy with a certificate of the web's roots is reached
-/// the same way; no such proxy runs in the tests.)
+/// own refusal. (A server behind a TLS proxy: `a_server_behind_a_tls_proxy_is_played_over_wss_with_its_ca_cert`.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn https_and_wss_addresses_speak_tls() {
     let server = start(false).await;
@@ -819,5 +829,225 @@ async fn https_and_wss_addresses_speak_tls() {
             && text(&ws.stderr).contains("corrupt message"),
         "{}",
         text(&ws.stderr)
+    );
+}
+
+/// A TLS-terminating proxy in front of `upstream`, as README's "Running it for others" has it
+/// (nginx, Caddy, …): it accepts TLS with a self-signed certificate made now for `127.0.0.1`
+/// and `localhost` and forwards the decrypted bytes, HTTP and the WebSocket upgrade alike.
+struct TlsProxy {
+    addr: SocketAddr,
+    /// The proxy's certificate as a PEM file, for `--ca-cert`.
+    ca_cert: PathBuf,
+    /// Connections whose TLS handshake succeeded.
+    handshakes: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    _dir: tempfile::TempDir,
+}
+
+async fn tls_proxy(upstream: SocketAddr) -> TlsProxy {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tokio_rustls::rustls;
+    let rcgen::CertifiedKey { cert, signing_key } =
+        rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
+            .expect("a self-signed certificate");
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(signing_key.serialize_der().into());
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("protocol versions")
+        .with_no_client_auth()
+        .with_single_cert(vec![cert.der().clone()], key)
+        .expect("the proxy's TLS configuration");
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ca_cert = dir.path().join("proxy.pem");
+    std::fs::write(&ca_cert, cert.pem()).expect("write the certificate");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let handshakes = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&handshakes);
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let acceptor = acceptor.clone();
+            let counted = Arc::clone(&counted);
+            tokio::spawn(async move {
+                // A client that does not trust the certificate ends the handshake here.
+                let Ok(mut tls) = acceptor.accept(tcp).await else {
+                    return;
+                };
+                counted.fetch_add(1, Ordering::SeqCst);
+                let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else {
+                    return;
+                };
+                let _ = tokio::io::copy_bidirectional(&mut tls, &mut server).await;
+            });
+        }
+    });
+    TlsProxy {
+        addr,
+        ca_cert,
+        handshakes,
+        _dir: dir,
+    }
+}
+
+/// Issue 22: `fray` reaches a server behind a TLS-terminating proxy whose certificate it was
+/// told to trust (`--ca-cert`, or `FRAY_CA_CERT`): `new` over `https://`, then `play` over
+/// `wss://` joins as GM, starts the battle and shows the state; `log` downloads the log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_behind_a_tls_proxy_is_played_over_wss_with_its_ca_cert() {
+    let server = start(false).await;
+    let proxy = tls_proxy(server.addr).await;
+    let https = format!("https://{}", proxy.addr);
+    let ca_cert = proxy.ca_cert.display().to_string();
+    let goblins = repo("server/content/13th-age/encounters/goblin-ambush.toml");
+    let out = fray(
+        vec![
+            "--ca-cert".into(),
+            ca_cert.clone(),
+            "new".into(),
+            goblins,
+            "--seed".into(),
+            "5".into(),
+            "--admin-token".into(),
+            ADMIN_KEY.into(),
+            "--server".into(),
+            https.clone(),
+        ],
+        None,
+    )
+    .await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    // The pasted lines keep the scheme: a bare host:port would speak plain text to the proxy.
+    assert!(stdout.contains(&format!("--server {https}")), "{stdout}");
+    let session = stdout
+        .split_whitespace()
+        .find(|w| w.starts_with("s-"))
+        .expect("the session id")
+        .to_owned();
+    let gm = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("GM:"))
+        .map(|t| t.trim().to_owned())
+        .expect("the GM's token");
+    let after_new = proxy.handshakes.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(after_new >= 1, "the request went through the proxy");
+
+    let out = fray(
+        vec![
+            "play".into(),
+            "--token".into(),
+            gm.clone(),
+            "--server".into(),
+            format!("wss://{}", proxy.addr),
+            "--ca-cert".into(),
+            ca_cert.clone(),
+        ],
+        Some("start\nstate\n".into()),
+    )
+    .await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains(&format!("Joined session {session} as GM")),
+        "{stdout}"
+    );
+    assert!(stdout.to_lowercase().contains("initiative"), "{stdout}");
+    assert!(
+        proxy.handshakes.load(std::sync::atomic::Ordering::SeqCst) > after_new,
+        "the WebSocket went through the proxy"
+    );
+
+    // FRAY_CA_CERT does the same; the log shows the battle started over the proxy.
+    let out = fray_with_env(
+        vec![
+            "log".into(),
+            session,
+            "--token".into(),
+            gm,
+            "--server".into(),
+            https,
+        ],
+        None,
+        vec![("FRAY_CA_CERT", ca_cert)],
+    )
+    .await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("battle_started"), "{stdout}");
+}
+
+/// Without `--ca-cert` the proxy's self-signed certificate is refused, over `wss://` and
+/// `https://` alike, with an error that says why and what to pass; an unreadable `--ca-cert`
+/// file is named.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_proxy_with_an_untrusted_certificate_is_refused_with_a_certificate_error() {
+    let server = start(false).await;
+    let proxy = tls_proxy(server.addr).await;
+    let play = fray(
+        vec![
+            "play".into(),
+            "--token".into(),
+            "t".into(),
+            "--server".into(),
+            format!("wss://{}", proxy.addr),
+        ],
+        Some("state\n".into()),
+    )
+    .await;
+    let stderr = text(&play.stderr);
+    assert_eq!(play.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("invalid peer certificate") && stderr.contains("--ca-cert"),
+        "{stderr}"
+    );
+    let log = fray(
+        vec![
+            "log".into(),
+            "s-none".into(),
+            "--token".into(),
+            "t".into(),
+            "--server".into(),
+            format!("https://{}", proxy.addr),
+        ],
+        None,
+    )
+    .await;
+    let stderr = text(&log.stderr);
+    println!("{}{stderr}", text(&play.stderr));
+    assert_eq!(log.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("invalid peer certificate") && stderr.contains("--ca-cert"),
+        "{stderr}"
+    );
+    assert_eq!(
+        proxy.handshakes.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "no handshake completed"
+    );
+    let missing = proxy.ca_cert.with_file_name("missing.pem");
+    let out = fray(
+        vec![
+            "--ca-cert".into(),
+            missing.display().to_string(),
+            "play".into(),
+            "--token".into(),
+            "t".into(),
+            "--server".into(),
+            format!("wss://{}", proxy.addr),
+        ],
+        None,
+    )
+    .await;
+    let stderr = text(&out.stderr);
+    println!("{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot read the CA certificate file") && stderr.contains("missing.pem"),
+        "{stderr}"
     );
 }

@@ -2,20 +2,15 @@
 //! public log for a player's or spectator's token, the full log for the GM's — as JSON lines
 //! that `fray verify` checks once the seed is revealed.
 
-use crate::http::{self, Server};
+use crate::address::Server;
+use crate::endpoints;
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::Path;
 
 /// Runs `fray log`.
-pub async fn run(
-    server_arg: &str,
-    session: &str,
-    token: &str,
-    output: Option<&Path>,
-) -> Result<()> {
-    let server = Server::parse(server_arg)?;
-    let body = http::session_log(&server, session, token).await?;
+pub async fn run(server: &Server, session: &str, token: &str, output: Option<&Path>) -> Result<()> {
+    let body = endpoints::session_log(server, session, token).await?;
     match output {
         Some(path) => {
             std::fs::write(path, &body)

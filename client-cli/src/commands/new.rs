@@ -2,7 +2,8 @@
 //! id, its seed commitment, every token and ready-to-paste `fray play` / `fray spectate` lines.
 
 use crate::DEFAULT_SERVER;
-use crate::http::{self, Created, Server};
+use crate::address::Server;
+use crate::endpoints::{self, Created};
 use anyhow::{Context, Result, anyhow};
 use std::path::Path;
 
@@ -25,25 +26,26 @@ pub fn admin_key(given: Option<&str>, data_dir: &Path) -> Result<String> {
 }
 
 /// Runs `fray new`.
-pub async fn run(server_arg: &str, admin: &str, encounter: &Path, seed: Option<u64>) -> Result<()> {
-    let server = Server::parse(server_arg)?;
+pub async fn run(server: &Server, admin: &str, encounter: &Path, seed: Option<u64>) -> Result<()> {
     let text = std::fs::read_to_string(encounter)
         .with_context(|| format!("cannot read {}", encounter.display()))?;
-    let created = http::create_session(&server, admin, &text, seed).await?;
-    print!("{}", report(&created, &server));
+    let created = endpoints::create_session(server, admin, &text, seed).await?;
+    print!("{}", report(&created, server));
     Ok(())
 }
 
 /// The text printed for a new session. `--server` is repeated in the pasted lines unless it is
 /// the default (or comes from `FRAY_SERVER`, which the pasting shell is likely to share).
 fn report(c: &Created, server: &Server) -> String {
-    let from_env = std::env::var("FRAY_SERVER")
+    let implied = std::env::var("FRAY_SERVER")
         .ok()
-        .and_then(|s| Server::parse(&s).ok());
-    let server_flag = if server.authority() == DEFAULT_SERVER || from_env.as_ref() == Some(server) {
+        .into_iter()
+        .chain([DEFAULT_SERVER.to_owned()])
+        .filter_map(|s| Server::parse(&s).ok());
+    let server_flag = if implied.into_iter().any(|s| s.same_address(server)) {
         String::new()
     } else {
-        format!(" --server {}", server.authority())
+        format!(" --server {}", server.as_argument())
     };
     let mut out = String::new();
     out.push_str(&format!(
@@ -112,6 +114,13 @@ mod tests {
         );
         assert!(
             text.contains("fray spectate --token S --server 10.0.0.5:9000"),
+            "{text}"
+        );
+        // Behind a TLS proxy the pasted lines keep the scheme, or they would speak plain text.
+        let proxied = Server::parse("https://fray.example").expect("address");
+        let text = report(&created, &proxied);
+        assert!(
+            text.contains("fray play --token G --server https://fray.example:443    # GM"),
             "{text}"
         );
     }

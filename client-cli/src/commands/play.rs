@@ -12,9 +12,9 @@
 //! leaves once everything sent has been answered. A lost connection is resumed after the last
 //! event seen.
 
+use crate::address::Server;
 use crate::commands::print_outputs;
 use crate::connection::{Connection, describe_role};
-use crate::http::Server;
 use crate::input::{self, Input, Menu};
 use crate::line_editor;
 use crate::narrate::{action_name, defense_name};
@@ -36,9 +36,8 @@ use tokio::time::Instant;
 const STALL: Duration = Duration::from_secs(10);
 
 /// Runs `fray play`.
-pub async fn run(server_arg: &str, encoding: Encoding, token: &str) -> Result<()> {
-    let server = Server::parse(server_arg)?;
-    let (mut conn, welcome) = Connection::open(&server, encoding, token, None).await?;
+pub async fn run(server: &Server, encoding: Encoding, token: &str) -> Result<()> {
+    let (mut conn, welcome) = Connection::open(server, encoding, token, None).await?;
     watch(&mut conn).await?;
     println!(
         "Joined session {} as {} (ruleset {}, {} events so far)",
@@ -84,7 +83,7 @@ pub async fn run(server_arg: &str, encoding: Encoding, token: &str) -> Result<()
                 if reconnect {
                     let from = game.tracker.last_seq();
                     eprintln!("(reconnecting; resuming after event #{})", from.unwrap_or(0));
-                    let (c, w) = Connection::open_retrying(&server, encoding, token, from).await?;
+                    let (c, w) = Connection::open_retrying(server, encoding, token, from).await?;
                     conn = c;
                     game.reconnected(w.seq);
                     eprintln!("(reconnected)");

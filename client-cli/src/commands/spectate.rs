@@ -8,9 +8,10 @@
 //! keep the local state exact; the state table is printed on joining, at each round and at
 //! the end.
 
+use crate::address::Server;
 use crate::commands::print_outputs;
 use crate::connection::{Connection, Welcome, describe_role};
-use crate::http::{self, Listing, Server};
+use crate::endpoints::{self, Listing};
 use crate::table;
 use crate::tracker::Tracker;
 use anyhow::{Result, bail};
@@ -31,8 +32,8 @@ const POLL: Duration = Duration::from_secs(2);
 /// `fray spectate` options.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Server address.
-    pub server: String,
+    /// The server.
+    pub server: Server,
     /// Wire encoding.
     pub encoding: Encoding,
     /// Token; `None` = follow demo sessions.
@@ -45,15 +46,15 @@ pub struct Options {
 
 /// Runs `fray spectate`.
 pub async fn run(opts: Options) -> Result<()> {
-    let server = Server::parse(&opts.server)?;
+    let server = &opts.server;
     let mut watched = BTreeSet::new();
     let mut resume_from = opts.resume_from;
     loop {
         let token = match &opts.token {
             Some(t) => t.clone(),
-            None => pick_demo(&server, &watched).await?,
+            None => pick_demo(server, &watched).await?,
         };
-        let session = watch(&server, opts.encoding, &token, resume_from.take()).await?;
+        let session = watch(server, opts.encoding, &token, resume_from.take()).await?;
         watched.insert(session);
         if opts.token.is_some() || opts.once {
             return Ok(());
@@ -69,7 +70,7 @@ pub async fn run(opts: Options) -> Result<()> {
 async fn pick_demo(server: &Server, watched: &BTreeSet<String>) -> Result<String> {
     let mut said_waiting = false;
     loop {
-        match http::list_sessions(server).await {
+        match endpoints::list_sessions(server).await {
             Ok(list) => {
                 if let Some((listing, token)) = choose_demo(&list, watched) {
                     println!(

@@ -5,6 +5,7 @@ use fray_protocol::codec::{Encoding, Frame, decode_server, encode};
 use fray_protocol::{ClientMessage, PROTOCOL_VERSION, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
 use std::net::SocketAddr;
+use std::sync::Arc;
 use thiserror::Error;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -37,6 +38,36 @@ const HTTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 /// Largest HTTP response body read (a session's log can be large).
 const MAX_HTTP_BODY: u64 = 256 * 1024 * 1024;
 
+/// The root certificates an `https://` request trusts: the web's (webpki-roots), unless the
+/// caller names the complete set (the `fray` command line's `--ca-cert` passes the web's roots
+/// and its file's certificates).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TlsRoots(Option<Arc<[Vec<u8>]>>);
+
+impl TlsRoots {
+    /// The web's root certificates (the default).
+    pub fn web() -> TlsRoots {
+        TlsRoots(None)
+    }
+
+    /// Exactly these root certificates (DER).
+    pub fn only(der: Vec<Vec<u8>>) -> TlsRoots {
+        TlsRoots(Some(der.into()))
+    }
+
+    /// ureq's form of these roots.
+    fn root_certs(&self) -> ureq::tls::RootCerts {
+        match &self.0 {
+            None => ureq::tls::RootCerts::WebPki,
+            Some(der) => ureq::tls::RootCerts::new_with_certs(
+                &der.iter()
+                    .map(|c| ureq::tls::Certificate::from_der(c).to_owned())
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    }
+}
+
 /// One HTTP request to `url` (`http://` or `https://`, TLS by rustls with the web's root
 /// certificates), with `Authorization: Bearer <bearer>` when given and a JSON body when given;
 /// returns (status, body). A 4xx or 5xx status is an answer, not an error. The request runs on
@@ -48,14 +79,29 @@ pub async fn request(
     body: Option<Vec<u8>>,
     bearer: Option<&str>,
 ) -> Result<(u16, Vec<u8>), ClientError> {
+    request_trusting(url, method, body, bearer, &TlsRoots::web()).await
+}
+
+/// [`request`], trusting `roots` over TLS.
+pub async fn request_trusting(
+    url: String,
+    method: &str,
+    body: Option<Vec<u8>>,
+    bearer: Option<&str>,
+    roots: &TlsRoots,
+) -> Result<(u16, Vec<u8>), ClientError> {
     let method = method.to_owned();
     let bearer = bearer.map(str::to_owned);
+    let tls = ureq::tls::TlsConfig::builder()
+        .root_certs(roots.root_certs())
+        .build();
     tokio::task::spawn_blocking(move || {
         let failed = |e: &dyn std::fmt::Display| ClientError::Http(format!("{method} {url}: {e}"));
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(HTTP_TIMEOUT))
             .user_agent(concat!("fray/", env!("CARGO_PKG_VERSION")))
+            .tls_config(tls)
             .build()
             .into();
         let mut builder = ureq::http::Request::builder()

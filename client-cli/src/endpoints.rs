@@ -1,81 +1,14 @@
 //! The server's HTTP endpoints (`POST /sessions`, `GET /sessions`, `GET /sessions/{id}/log`)
-//! through the one HTTP client Fray uses (`fray_server::demo::client::request`: ureq, with
-//! rustls for `https://`), and the server's address: `host:port`, plain or behind TLS.
+//! through the one HTTP client Fray uses (`fray_server::demo::client::request_trusting`: ureq,
+//! with rustls for `https://`, trusting the address's roots: `--ca-cert`).
 //!
 //! The JSON shapes of those endpoints are mirrored here; they are not (yet) part of
 //! `fray-protocol`.
 
-use anyhow::{Context, Result, anyhow, bail};
+use crate::address::Server;
+use anyhow::{Context, Result, anyhow};
 use fray_protocol::state::Phase;
 use serde::{Deserialize, Serialize};
-
-/// A server address, normalised to `host:port`, and whether it is reached over TLS.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Server {
-    authority: String,
-    tls: bool,
-}
-
-impl Server {
-    /// Parses `host:port`, `host` (port 7878; 443 over TLS), or either with an `http://`,
-    /// `ws://`, `https://` or `wss://` prefix and a trailing path (ignored). `https://` and
-    /// `wss://` reach the server over TLS (a proxy in front of it; README, "Running it for
-    /// others").
-    pub fn parse(text: &str) -> Result<Server> {
-        let mut rest = text.trim();
-        let mut tls = false;
-        for (scheme, secure) in [
-            ("http://", false),
-            ("ws://", false),
-            ("https://", true),
-            ("wss://", true),
-        ] {
-            if let Some(stripped) = rest.strip_prefix(scheme) {
-                rest = stripped;
-                tls = secure;
-            }
-        }
-        let authority = rest.split('/').next().unwrap_or_default();
-        if authority.is_empty() {
-            bail!("`{text}` is not a server address (expected host:port, e.g. 127.0.0.1:7878)");
-        }
-        let has_port = if let Some(v6) = authority.strip_prefix('[') {
-            v6.split_once(']')
-                .map(|(_, after)| after.starts_with(':'))
-                .ok_or_else(|| anyhow!("`{text}`: unterminated IPv6 address"))?
-        } else {
-            authority.contains(':')
-        };
-        let authority = if has_port {
-            let port = authority.rsplit(':').next().unwrap_or_default();
-            port.parse::<u16>()
-                .map_err(|_| anyhow!("`{text}`: `{port}` is not a port number"))?;
-            authority.to_owned()
-        } else if tls {
-            format!("{authority}:443")
-        } else {
-            format!("{authority}:7878")
-        };
-        Ok(Server { authority, tls })
-    }
-
-    /// `host:port`.
-    pub fn authority(&self) -> &str {
-        &self.authority
-    }
-
-    /// The WebSocket endpoint (`wss://` over TLS).
-    pub fn ws_url(&self) -> String {
-        let scheme = if self.tls { "wss" } else { "ws" };
-        format!("{scheme}://{}/ws", self.authority)
-    }
-
-    /// The URL of an HTTP path (`https://` over TLS).
-    fn url(&self, path: &str) -> String {
-        let scheme = if self.tls { "https" } else { "http" };
-        format!("{scheme}://{}{path}", self.authority)
-    }
-}
 
 /// A response: status code and body.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,14 +49,15 @@ pub async fn request_as(
     json_body: Option<&[u8]>,
     bearer: Option<&str>,
 ) -> Result<Response> {
-    let (status, body) = fray_server::demo::client::request(
+    let (status, body) = fray_server::demo::client::request_trusting(
         server.url(path),
         method,
         json_body.map(<[u8]>::to_vec),
         bearer,
+        &server.http_roots(),
     )
     .await
-    .map_err(|e| anyhow!("cannot reach {}: {e}", server.authority()))?;
+    .map_err(|e| crate::tls::explain(anyhow!("cannot reach {}: {e}", server.authority())))?;
     Ok(Response { status, body })
 }
 
@@ -256,30 +190,6 @@ pub async fn list_sessions(server: &Server) -> Result<Vec<Listing>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn server_addresses_normalise() {
-        let p = |s: &str| Server::parse(s).map(|s| s.authority().to_owned());
-        assert_eq!(p("127.0.0.1:7878").ok().as_deref(), Some("127.0.0.1:7878"));
-        assert_eq!(p("localhost").ok().as_deref(), Some("localhost:7878"));
-        assert_eq!(p("http://h:80/").ok().as_deref(), Some("h:80"));
-        assert_eq!(p("ws://h:9/ws").ok().as_deref(), Some("h:9"));
-        assert_eq!(p("[::1]:7000").ok().as_deref(), Some("[::1]:7000"));
-        assert_eq!(p("[::1]").ok().as_deref(), Some("[::1]:7878"));
-        assert!(p("h:notaport").is_err());
-        assert_eq!(p("https://h").ok().as_deref(), Some("h:443"));
-        assert_eq!(p("wss://h:8443/ws").ok().as_deref(), Some("h:8443"));
-        let tls = Server::parse("https://fray.example").expect("parses");
-        assert!(tls.tls);
-        assert_eq!(tls.ws_url(), "wss://fray.example:443/ws");
-        assert_eq!(tls.url("/sessions"), "https://fray.example:443/sessions");
-        let plain = Server::parse("h:9").expect("parses");
-        assert_eq!(
-            (plain.ws_url(), plain.url("/x")),
-            ("ws://h:9/ws".to_owned(), "http://h:9/x".to_owned())
-        );
-        assert!(p("").is_err());
-    }
 
     #[test]
     fn refusals_name_code_and_message() {
