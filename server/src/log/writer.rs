@@ -362,6 +362,13 @@ impl SessionLog {
         Ok(())
     }
 
+    /// Whether appended frames wait for a timer to make them durable: under
+    /// [`FsyncPolicy::Interval`], while some are not yet synced (the session task then ticks
+    /// [`Self::sync_if_due`]; under the other policies a timer changes nothing).
+    pub fn awaits_timed_sync(&self) -> bool {
+        matches!(self.config.fsync, FsyncPolicy::Interval(_)) && self.durable_seq < self.next_seq
+    }
+
     /// Syncs if frames are pending and the policy says it is time (for a periodic timer under
     /// [`FsyncPolicy::Interval`] or [`FsyncPolicy::EveryN`]). Returns whether it synced.
     pub fn sync_if_due(&mut self) -> Result<bool> {

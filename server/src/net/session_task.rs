@@ -30,7 +30,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
 mod pipeline;
@@ -42,12 +42,16 @@ mod tests;
 const INBOX: usize = 1024;
 /// Most commands committed in one group.
 const MAX_GROUP: usize = 256;
-/// How often an idle session checks whether its log is due for a sync.
 /// Commands the server's own play (`crate::auto`) stages per turn of the loop at most.
 const MAX_AUTO: usize = 32;
 /// The connection id of the server's own commands: no connection, so no answer is sent.
 const NO_CONNECTION: u64 = u64::MAX;
-const SYNC_TICK: std::time::Duration = std::time::Duration::from_millis(50);
+/// How often a session whose log holds unsynced frames (the interval policy) checks whether
+/// the sync is due.
+const SYNC_TICK: Duration = Duration::from_millis(50);
+/// How often a session nobody is connected to checks its retention (its hibernation has its
+/// own deadline).
+const UNWATCHED_TICK: Duration = Duration::from_secs(1);
 /// Queue length of each subscriber, in items (its bytes are bounded too: [`Limits`]).
 pub const SUBSCRIBER_QUEUE: usize = 4096;
 
@@ -467,7 +471,7 @@ impl Task {
             }
             let next = match wake.take() {
                 Some(m) => Next::Message(Some(m)),
-                None => self.next(rx, group.len() < MAX_GROUP).await,
+                None => self.next(rx, group.len() < MAX_GROUP, idle_since).await,
             };
             match next {
                 Next::Written(result) => {
@@ -497,16 +501,43 @@ impl Task {
     }
 
     /// Waits for the write in progress to return, for a message (while the staged group has
-    /// room), or for the idle tick (when nothing is being written).
-    async fn next(&mut self, rx: &mut mpsc::Receiver<SessionMsg>, room: bool) -> Next {
-        let idle = self.writing.is_none();
+    /// room), or for the idle work's next moment ([`Self::idle_wait`], when nothing is being
+    /// written).
+    async fn next(
+        &mut self,
+        rx: &mut mpsc::Receiver<SessionMsg>,
+        room: bool,
+        idle_since: Instant,
+    ) -> Next {
+        let wait = match self.writing {
+            None => self.idle_wait(idle_since),
+            Some(_) => None,
+        };
         tokio::select! {
             biased;
             done = pipeline::written(self.writing.as_mut()) => Next::Written(done),
             msg = rx.recv(), if room => Next::Message(msg),
-            _ = tokio::time::sleep(SYNC_TICK), if idle => Next::Idle,
+            _ = tokio::time::sleep(wait.unwrap_or_default()), if wait.is_some() => Next::Idle,
             else => Next::Idle,
         }
+    }
+
+    /// When [`Self::idle`] has something to do, if nothing happens before: the interval
+    /// policy's sync tick while the log holds unsynced frames, and — while nobody is connected
+    /// — the hibernation deadline, checked at least every [`UNWATCHED_TICK`] (retention).
+    /// `None` (no timer at all) for a session with connections and nothing to sync, so a live
+    /// session that nobody sends to costs nothing (`bench --scenario live`).
+    fn idle_wait(&self, idle_since: Instant) -> Option<Duration> {
+        let sync = self.session.awaits_timed_sync().then_some(SYNC_TICK);
+        if !self.subscribers.is_empty() {
+            return sync;
+        }
+        let hibernate = self
+            .limits
+            .hibernate_after
+            .saturating_sub(idle_since.elapsed());
+        let unwatched = hibernate.min(self.limits.retention).min(UNWATCHED_TICK);
+        Some(sync.map_or(unwatched, |s| s.min(unwatched)))
     }
 
     /// Handles `first` and the messages already waiting after it: commands are staged into the

@@ -730,6 +730,12 @@ impl Session {
             .map_err(|e| SessionError::Setup(e.to_string()))
     }
 
+    /// Whether the log holds frames that only a timer's [`Self::sync_if_due`] makes durable
+    /// (the interval policy). A log that cannot be read says yes, so the timer finds its error.
+    pub fn awaits_timed_sync(&self) -> bool {
+        self.log.lock().map_or(true, |l| l.awaits_timed_sync())
+    }
+
     /// Syncs the log if its policy says it is due (a periodic timer under the interval policy).
     pub fn sync_if_due(&mut self) -> Result<bool, SessionError> {
         Ok(self.log.lock()?.sync_if_due()?)

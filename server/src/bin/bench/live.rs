@@ -130,14 +130,26 @@ async fn join(url: &str, token: &str) -> Result<(Client, Value)> {
     }
 }
 
-async fn open_table(addr: SocketAddr, encounter: &str, k: usize) -> Result<Table> {
+/// Creates session `k`: its GM's and its spectator's tokens.
+async fn create(addr: SocketAddr, encounter: &str, k: usize) -> Result<(String, String)> {
     let created = create_session(addr, ADMIN, &format!("live-{k}"), encounter, Some(k as u64))
         .await
         .map_err(|e| anyhow!("creating session {k}: {e}"))?;
-    let token = |p: &str| created.pointer(p).and_then(Value::as_str).unwrap_or("");
+    let token = |p: &str| {
+        created
+            .pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    Ok((token("/tokens/gm"), token("/tokens/spectator")))
+}
+
+/// Connects a session's GM and spectator.
+async fn open_table(addr: SocketAddr, gm: &str, spectator: &str, k: usize) -> Result<Table> {
     let url = format!("ws://{addr}/ws");
-    let (gm, view) = join(&url, token("/tokens/gm")).await?;
-    let (spectator, _) = join(&url, token("/tokens/spectator")).await?;
+    let (gm, view) = join(&url, gm).await?;
+    let (spectator, _) = join(&url, spectator).await?;
     let hero = view["combatants"]
         .as_array()
         .and_then(|cs| cs.iter().find(|c| c["side"] == "heroes"))
@@ -148,6 +160,32 @@ async fn open_table(addr: SocketAddr, encounter: &str, k: usize) -> Result<Table
         hero: fray_protocol::CombatantId::new(hero["id"].as_str().unwrap_or("")),
         max_hp: hero["max_hp"].as_i64().unwrap_or(2) as i32,
     })
+}
+
+/// Runs `f(k)` for k in 0..n, 32 at a time, in order of k.
+async fn each<T, F, Fut>(n: usize, what: &str, f: F) -> Result<Vec<T>>
+where
+    T: Send + 'static,
+    F: Fn(usize) -> Fut,
+    Fut: std::future::Future<Output = Result<T>> + Send + 'static,
+{
+    let gate = Arc::new(Semaphore::new(32));
+    let mut handles = Vec::with_capacity(n);
+    for k in 0..n {
+        let (gate, work) = (gate.clone(), f(k));
+        handles.push(tokio::spawn(async move {
+            let _permit = gate.acquire_owned().await?;
+            work.await
+        }));
+    }
+    let mut out = Vec::with_capacity(n);
+    for (k, h) in handles.into_iter().enumerate() {
+        out.push(h.await??);
+        if (k + 1) % 1000 == 0 {
+            eprintln!("  {} {what}", k + 1);
+        }
+    }
+    Ok(out)
 }
 
 /// One command of the trickle: its latencies, or why it did not complete.
@@ -235,7 +273,7 @@ pub(crate) fn scenario_live(args: &Args, root: &Path, report: &mut Report) -> Re
         .enable_all()
         .build()?;
     let mut table = String::from(
-        "| live sessions | create + connect s | RSS KiB per live session | descriptors per live session | commands accepted | refused/failed | accepted p50/p99/max ms | spectator p50/p99/max ms |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| live sessions | create s | connect s | RSS KiB per live session (session + 2 connections) | descriptors per live session | commands accepted | refused/failed | accepted p50/p99/max ms | spectator p50/p99/max ms |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for &n in &args.live_sessions {
         let data = root.join(format!("live-{n}"));
@@ -261,29 +299,32 @@ async fn run(
     tokio::time::sleep(Duration::from_millis(300)).await;
     let (rss0, fds0) = server.usage()?;
     let started = Instant::now();
-    let gate = Arc::new(Semaphore::new(32));
     let encounter: Arc<str> = Arc::from(encounter);
-    let mut opening = Vec::with_capacity(n);
-    for k in 0..n {
-        let (gate, encounter, addr) = (gate.clone(), encounter.clone(), server.addr);
-        opening.push(tokio::spawn(async move {
-            let _permit = gate.acquire_owned().await?;
-            open_table(addr, &encounter, k).await
-        }));
-    }
-    let mut tables = Vec::with_capacity(n);
-    for (k, h) in opening.into_iter().enumerate() {
-        tables.push(h.await??);
-        if (k + 1) % 1000 == 0 {
-            eprintln!("  {} sessions open", k + 1);
-        }
-    }
-    let opened = started.elapsed().as_secs_f64();
+    let addr = server.addr;
+    let tokens = each(n, "sessions created", |k| {
+        let encounter = encounter.clone();
+        async move { create(addr, &encounter, k).await }
+    })
+    .await?;
+    let created = started.elapsed().as_secs_f64();
     tokio::time::sleep(Duration::from_millis(500)).await;
     let (rss1, fds1) = server.usage()?;
-    let per_kib = (rss1.saturating_sub(rss0)) as f64 / n as f64;
-    let per_fd = (fds1.saturating_sub(fds0)) as f64 / n as f64;
-    eprintln!("  open in {opened:.1} s; RSS {rss0} → {rss1} KiB, descriptors {fds0} → {fds1}");
+    let started = Instant::now();
+    let tokens = Arc::new(tokens);
+    let tables = each(n, "sessions connected", |k| {
+        let tokens = tokens.clone();
+        async move { open_table(addr, &tokens[k].0, &tokens[k].1, k).await }
+    })
+    .await?;
+    let connected = started.elapsed().as_secs_f64();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (rss2, fds2) = server.usage()?;
+    let per = |a: u64, b: u64| b.saturating_sub(a) as f64 / n as f64;
+    let (awake_kib, conn_kib, per_kib) = (per(rss0, rss1), per(rss1, rss2), per(rss0, rss2));
+    let per_fd = per(fds0 as u64, fds2 as u64);
+    eprintln!(
+        "  created in {created:.1} s, connected in {connected:.1} s; RSS {rss0} → {rss1} → {rss2} KiB, descriptors {fds0} → {fds1} → {fds2}"
+    );
 
     let every = Duration::from_secs_f64(n as f64 / args.live_rate);
     let end = Instant::now() + Duration::from_secs_f64(args.seconds);
@@ -305,6 +346,18 @@ async fn run(
     let (a, d) = (&all.accepted_ms, &all.delivered_ms);
     let s = "live";
     report.add(s, format!("{n} live: RSS per live session"), per_kib, "KiB");
+    report.add(
+        s,
+        format!("{n} live: of which the awake session"),
+        awake_kib,
+        "KiB",
+    );
+    report.add(
+        s,
+        format!("{n} live: of which its two connections"),
+        conn_kib,
+        "KiB",
+    );
     report.add(
         s,
         format!("{n} live: descriptors per live session"),
@@ -333,8 +386,10 @@ async fn run(
     );
     report.add(s, format!("{n} live: spectator p99"), pct(d, 0.99), "ms");
     Ok(format!(
-        "| {n} | {opened:.1} | {} | {:.2} | {} | {}/{} | {:.2} / {:.2} / {:.2} | {:.2} / {:.2} / {:.2} |\n",
+        "| {n} | {created:.1} | {connected:.1} | {} ({} + {}) | {:.2} | {} | {}/{} | {:.2} / {:.2} / {:.2} | {:.2} / {:.2} / {:.2} |\n",
         fmt_num(per_kib),
+        fmt_num(awake_kib),
+        fmt_num(conn_kib),
         per_fd,
         a.len(),
         all.refused,

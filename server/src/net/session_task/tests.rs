@@ -411,3 +411,96 @@ async fn a_rewind_sent_while_a_group_is_being_written_sees_that_group() {
     });
     assert!(rewound, "{got:?}");
 }
+
+/// A task for `session`, not running, with `subscribers` connections (`Task::idle_wait`).
+fn task_with(session: Session, subscribers: u64) -> Task {
+    let mut subs = BTreeMap::new();
+    for conn in 0..subscribers {
+        let (out, _) = mpsc::channel(1);
+        subs.insert(
+            conn,
+            Subscriber {
+                token: GM.into(),
+                role: Role::Gm,
+                encoding: Encoding::Json,
+                out,
+                kick: None,
+                queued: Arc::new(AtomicUsize::new(0)),
+                views: false,
+                actions: None,
+                revoked: false,
+            },
+        );
+    }
+    let info = Arc::new(Mutex::new(SessionInfo {
+        number: 1,
+        session: session.genesis().session.0.clone(),
+        ruleset: session.genesis().ruleset.clone(),
+        title: String::new(),
+        demo: false,
+        phase: session.status().0,
+        seq: 0,
+        spectator_token: None,
+    }));
+    Task {
+        session,
+        subscribers: subs,
+        info,
+        registry: Weak::new(),
+        limits: Limits::default(),
+        unwatched_since: None,
+        views: Views::default(),
+        auto_more: false,
+        writing: None,
+    }
+}
+
+#[test]
+fn a_connected_session_with_nothing_to_sync_sets_no_idle_timer_and_an_unwatched_one_does() {
+    let connected = task_with(new_session(MemStorage::new()), 2);
+    assert_eq!(connected.idle_wait(Instant::now()), None, "no timer at all");
+    let alone = task_with(new_session(MemStorage::new()), 0);
+    let wait = alone.idle_wait(Instant::now());
+    assert_eq!(wait, Some(UNWATCHED_TICK), "retention is checked");
+    let long_ago = Instant::now() - Limits::default().hibernate_after;
+    assert_eq!(
+        alone.idle_wait(long_ago),
+        Some(Duration::ZERO),
+        "hibernation is due"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_the_interval_policy_a_group_left_unsynced_is_synced_by_the_idle_timer() {
+    let (name, text) = builtin_encounters("13th-age")[0];
+    let config = SessionConfig {
+        fsync: crate::log::FsyncPolicy::Interval(Duration::from_secs(2)),
+        ..SessionConfig::default()
+    };
+    let storage = MemStorage::new();
+    let session = Session::create_with(
+        storage.clone(),
+        SessionId("interval".into()),
+        load_encounter(name, text).expect("a built-in encounter"),
+        secrets(),
+        false,
+        config,
+    )
+    .expect("a session");
+    let handle = spawn(session, 1, Weak::new(), Limits::default());
+    let mut gm = subscribe(&handle, 1, GM, Role::Gm).await;
+    gm.item().await;
+    // Two groups within the interval: the second is appended without a sync.
+    let steps = script(2);
+    for (i, (c, ..)) in steps.iter().enumerate() {
+        let id = i as u64 + 1;
+        command(&handle, &gm, id, c).await;
+        gm.until_accepted(id).await;
+    }
+    let before = storage.sync_count();
+    let deadline = Instant::now() + WAIT;
+    while storage.sync_count() == before {
+        assert!(Instant::now() < deadline, "the idle timer synced the log");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
