@@ -30,4 +30,4 @@ pub use ids::{CombatantId, Role, SessionId, Side};
 pub use message::{ClientMessage, EventMessage, PROTOCOL_VERSION, ServerMessage};
 pub use namespace::Family;
 pub use state::SessionState;
-pub use view::{JsonPatch, LegalAction};
+pub use view::{CommandPreview, JsonPatch, LegalAction};

@@ -5,7 +5,7 @@ use crate::error::ErrorCode;
 use crate::event::GameEvent;
 use crate::ids::{Role, SessionId};
 use crate::state::SessionState;
-use crate::view::{JsonPatch, LegalAction};
+use crate::view::{CommandPreview, JsonPatch, LegalAction};
 use serde::{Deserialize, Serialize};
 
 /// The protocol version this crate speaks. `Hello` with another version is refused.
@@ -56,6 +56,16 @@ pub enum ClientMessage {
     },
     /// Ask once for the commands this connection's seat may send now (`LegalActions`).
     GetLegalActions,
+    /// Ask what a command would cover — its area's squares, its path, the creatures it would
+    /// affect — without sending it: answered by `PreviewResult` or `PreviewRefused` carrying
+    /// `id`. Nothing is decided, drawn or logged. The seat must be one that may send the
+    /// command.
+    Preview {
+        /// Client-chosen id, echoed in the answer.
+        id: u64,
+        /// The command to preview.
+        command: Command,
+    },
 }
 
 /// A borrowed `ServerMessage::Event`: serializes to exactly the bytes of
@@ -169,6 +179,26 @@ pub enum ServerMessage {
         seq: u64,
         /// Each a complete command the ruleset accepts now.
         actions: Vec<LegalAction>,
+    },
+    /// Answer to `Preview`: what the command would cover in the state at `seq`.
+    PreviewResult {
+        /// The `Preview`'s id.
+        id: u64,
+        /// Last event folded into the state the preview was computed from.
+        seq: u64,
+        /// What the command would cover.
+        preview: CommandPreview,
+    },
+    /// Answer to `Preview`: the command cannot be previewed (its seat may not send it, the
+    /// ruleset has no preview for it, or the command itself is impossible: no line of effect
+    /// to the origin, out of range, …).
+    PreviewRefused {
+        /// The `Preview`'s id.
+        id: u64,
+        /// Reason code.
+        code: ErrorCode,
+        /// Explanation.
+        message: String,
     },
 }
 

@@ -87,6 +87,23 @@ pub struct LegalAction {
     pub command: Command,
 }
 
+/// What a command would cover, as the session's ruleset computes it without deciding the
+/// command (`preview`): no die is drawn, nothing is logged or changed. For an Orcus area power,
+/// the area's squares after the ruleset's own line-of-effect and map-edge filtering — exactly
+/// the squares the command would use; for a charge, its path.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CommandPreview {
+    /// The squares of the command's area, in order of `x`, then `y` (empty: no area).
+    pub squares: Vec<crate::grid::Square>,
+    /// The squares the actor would walk, in order, its start left out (empty: no walk).
+    pub path: Vec<crate::grid::Square>,
+    /// The creatures it would affect, sorted by id: the creatures in the area its target rule
+    /// takes (for a power whose targets the user chooses and the command names none, every
+    /// creature in the area it could choose), or a charge's target.
+    pub targets: Vec<CombatantId>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

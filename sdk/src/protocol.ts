@@ -62,7 +62,19 @@ export type ClientMessage =
         views: boolean;
       };
     }
-  | "get_legal_actions";
+  | "get_legal_actions"
+  | {
+      preview: {
+        /**
+         * The command to preview.
+         */
+        command: Command;
+        /**
+         * Client-chosen id, echoed in the answer.
+         */
+        id: number;
+      };
+    };
 /**
  * A game command. Commands that act for a combatant name it as `actor`; a player may only name
  * combatants it controls. Commands without an actor are GM commands.
@@ -2359,6 +2371,38 @@ export type ServerMessage =
          * Last event folded into the state they were computed from.
          */
         seq: number;
+      };
+    }
+  | {
+      preview_result: {
+        /**
+         * The `Preview`'s id.
+         */
+        id: number;
+        /**
+         * What the command would cover.
+         */
+        preview: CommandPreview;
+        /**
+         * Last event folded into the state the preview was computed from.
+         */
+        seq: number;
+      };
+    }
+  | {
+      preview_refused: {
+        /**
+         * Reason code.
+         */
+        code: ErrorCode;
+        /**
+         * The `Preview`'s id.
+         */
+        id: number;
+        /**
+         * Explanation.
+         */
+        message: string;
       };
     };
 /**
@@ -7198,4 +7242,26 @@ export interface LegalAction {
    * group has one choice.
    */
   label: string;
+}
+/**
+ * What a command would cover, as the session's ruleset computes it without deciding the
+ * command (`preview`): no die is drawn, nothing is logged or changed. For an Orcus area power,
+ * the area's squares after the ruleset's own line-of-effect and map-edge filtering — exactly
+ * the squares the command would use; for a charge, its path.
+ */
+export interface CommandPreview {
+  /**
+   * The squares the actor would walk, in order, its start left out (empty: no walk).
+   */
+  path: Square[];
+  /**
+   * The squares of the command's area, in order of `x`, then `y` (empty: no area).
+   */
+  squares: Square[];
+  /**
+   * The creatures it would affect, sorted by id: the creatures in the area its target rule
+   * takes (for a power whose targets the user chooses and the command names none, every
+   * creature in the area it could choose), or a charge's target.
+   */
+  targets: CombatantId[];
 }

@@ -41,6 +41,12 @@ void client.send("start_battle");
 void client.send({ end_turn: { who: "vex" } });
 // @ts-expect-error: a unit command is a string, not an object
 void client.send({ start_battle: {} });
+// A preview's answer: the area's squares, the path, the creatures by id.
+void client.preview({ charge: { actor: "kael", target: "brute-2", path: [{ x: 1, y: 4 }] } }).then(
+  (r) => r.preview.squares.length + r.preview.path.map((q) => q.x).length + r.preview.targets.join().length + r.seq,
+);
+// @ts-expect-error: a preview takes a command
+void client.preview({ charge: { actor: "kael" } });
 
 function onRejected(e: unknown): string | null {
   // The code is the server's reason (or the client's own "disconnected"/"closed").

@@ -126,6 +126,42 @@ test("hello, watch, the view from a snapshot and patches, legal actions, command
   }
 });
 
+test("preview asks what a command would cover and resolves or rejects by its id", async () => {
+  const area = { area_attack: { actor: "kael", attack: "snare", origin: { x: 3, y: 3 }, targets: [], forced: [], origin_height: null, weapon: null, secondary_target: null } };
+  const server = await fake((socket, msg) => {
+    if (msg.hello) send(socket, welcome(9));
+    else if (msg.preview) {
+      const { id, command } = msg.preview;
+      if (command.area_attack.origin.x === 3) {
+        send(socket, { preview_result: { id, seq: 9, preview: { squares: [{ x: 3, y: 3 }], path: [], targets: ["brute-2"] } } });
+      } else {
+        send(socket, { preview_refused: { id, code: "no_line_of_effect", message: "Snare: no line of effect to the origin square" } });
+      }
+    }
+  });
+  const client = new FrayClient({ url: server.url, token: "t", WebSocket, watch: { views: false, legal_actions: false } });
+  try {
+    await client.connect();
+    const behind = { area_attack: { ...area.area_attack, origin: { x: 6, y: 3 } } };
+    // Both asked at once: each answer goes to its own question.
+    const [ok, refused] = await Promise.allSettled([client.preview(area), client.preview(behind)]);
+    assert.equal(ok.status, "fulfilled");
+    assert.deepEqual(ok.value.preview.squares, [{ x: 3, y: 3 }]);
+    assert.deepEqual(ok.value.preview.targets, ["brute-2"]);
+    assert.equal(ok.value.seq, 9);
+    assert.equal(refused.status, "rejected");
+    assert.ok(refused.reason instanceof CommandRejected);
+    assert.equal(refused.reason.code, "no_line_of_effect");
+    const asked = server.seen.filter((s) => s.msg.preview).map((s) => s.msg.preview);
+    assert.deepEqual(asked.map((p) => p.command), [area, behind]);
+    assert.notEqual(asked[0].id, asked[1].id);
+    assert.equal(server.seen.filter((s) => s.msg.command).length, 0, "nothing was sent as a command");
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
+
 test("a patch from another view than the client's asks for a fresh snapshot", async () => {
   let watches = 0;
   const server = await fake((socket, msg) => {

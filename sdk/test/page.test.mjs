@@ -1,6 +1,6 @@
 // Tests of the page's pure functions (server/web/src/*.ts, built into server/web/dist/ by
-// `npm run build`) that need no browser: where 13th Age's positions put each combatant, the
-// squares an Orcus area covers, and the GM tools' forms turned into commands. What they draw is
+// `npm run build`) that need no browser: where 13th Age's positions put each combatant, what an
+// Orcus move, charge or area would cover (an area's squares are the server's answer), and the GM tools' forms turned into commands. What they draw is
 // checked in Chromium by tests/tests/browser.rs.
 
 import { test } from "node:test";
@@ -10,7 +10,7 @@ import { commandOf, TOOLS, toolFits } from "../../server/web/dist/gmtools.js";
 import { narrate } from "../../server/web/dist/narrate.js";
 import { chatCommand, recipients, rollCommand, seatsInHeader } from "../../server/web/dist/chat.js";
 import { Ticks, tickEnds } from "../../server/web/dist/rewind.js";
-import { areaShape, areaSquares, previewOf, reach } from "../../server/web/dist/preview.js";
+import { answerKey, asksServer, previewOf, reach } from "../../server/web/dist/preview.js";
 
 /** A combatant of a view, with only what the positions read. */
 function fighter(id, side, more = {}) {
@@ -72,24 +72,6 @@ test("positions: the dead and the departed are out of the fight, the unconscious
 
 const key = (q) => `${q.x},${q.y}`;
 
-test("areas: a far burst is centred on its origin, a blast hangs from its north-west square", () => {
-  assert.deepEqual(areaShape("far burst 1 within 10"), { kind: "far burst", size: 1 });
-  assert.deepEqual(areaShape("near blast 3"), { kind: "near blast", size: 3 });
-  assert.equal(areaShape("ranged 10/20"), null);
-  const burst = areaSquares({ kind: "far burst", size: 1 }, { x: 5, y: 5 }, { x: 0, y: 0 }, 1);
-  assert.deepEqual(burst.map(key), ["4,4", "5,4", "6,4", "4,5", "5,5", "6,5", "4,6", "5,6", "6,6"]);
-  const blast = areaSquares({ kind: "far blast", size: 2 }, { x: 3, y: 1 }, { x: 0, y: 0 }, 1);
-  assert.deepEqual(blast.map(key), ["3,1", "4,1", "3,2", "4,2"]);
-});
-
-test("areas: a near burst rings the user's space, larger users too", () => {
-  const medium = areaSquares({ kind: "near burst", size: 1 }, null, { x: 2, y: 2 }, 1);
-  assert.equal(medium.length, 8);
-  assert.ok(!medium.some((q) => q.x === 2 && q.y === 2));
-  const large = areaSquares({ kind: "near burst", size: 1 }, null, { x: 2, y: 2 }, 2);
-  assert.equal(large.length, 12);
-});
-
 const orcusView = {
   ruleset: "orcus",
   current: "brenna",
@@ -101,10 +83,11 @@ const orcusView = {
       grid: { square: { x: 0, y: 0 }, size: "medium" },
       attacks: [{ id: "frost-bloom", name: "Frost Bloom", range: "far burst 1 within 10" }],
     },
+    { id: "rat", name: "Rat", grid: { square: { x: 5, y: 5 }, size: "small" }, attacks: [] },
   ],
 };
 
-test("previews: a walk's path from the legal action, an area's squares cut to the map and its walls", () => {
+test("previews: a walk's and a charge's path come from the legal action's command", () => {
   const walk = {
     actor: "brenna",
     group: "Walk",
@@ -115,16 +98,47 @@ test("previews: a walk's path from the legal action, an area's squares cut to th
   assert.equal(p.kind, "path");
   assert.deepEqual(p.squares.map(key), ["1,1", "1,2"]);
   assert.deepEqual(p.from, { x: 0, y: 0 });
+  assert.equal(asksServer(walk), false);
+  const charge = {
+    actor: "brenna",
+    group: "Charge",
+    label: "Rat",
+    command: { charge: { actor: "brenna", target: "rat", path: [{ x: 1, y: 1 }, { x: 2, y: 2 }, { x: 3, y: 3 }] } },
+  };
+  const c = previewOf(orcusView, charge);
+  assert.equal(c.kind, "path");
+  assert.deepEqual(c.squares.map(key), ["1,1", "2,2", "3,3"]);
+  assert.deepEqual(c.from, { x: 0, y: 0 });
+  assert.match(c.text, /Brenna charges Rat, 3 squares/);
+  assert.equal(asksServer(charge), false, "the course is in the command");
+  const inPlace = { ...charge, command: { charge: { actor: "brenna", target: "rat", path: [] } } };
+  assert.match(previewOf(orcusView, inPlace).text, /from where it stands/);
+  assert.deepEqual(reach(orcusView, [walk, charge]).map(key), ["1,2"]);
+});
+
+test("previews: an area's squares are the server's answer, never computed by the page", () => {
   const area = {
     actor: "brenna",
     group: "Frost Bloom",
     label: "at Rat",
-    command: { area_attack: { actor: "brenna", attack: "frost-bloom", origin: { x: 0, y: 7 }, targets: [] } },
+    command: { area_attack: { actor: "brenna", attack: "frost-bloom", origin: { x: 5, y: 5 }, targets: [] } },
   };
-  const a = previewOf(orcusView, area);
-  assert.equal(a.kind, "area");
-  assert.deepEqual(a.squares.map(key), ["0,6", "1,6", "0,7"]);
-  assert.deepEqual(reach(orcusView, [walk, area]).map(key), ["1,2"]);
+  assert.equal(asksServer(area), true);
+  assert.equal(answerKey(area), JSON.stringify(area.command));
+  const waiting = previewOf(orcusView, area);
+  assert.equal(waiting.kind, "area");
+  assert.equal(waiting.waiting, true);
+  assert.deepEqual(waiting.squares, [], "nothing drawn before the answer");
+  assert.deepEqual(waiting.from, { x: 5, y: 5 });
+  // The server left out the squares behind a wall: the page draws exactly its squares.
+  const squares = [{ x: 4, y: 4 }, { x: 5, y: 4 }, { x: 4, y: 5 }, { x: 5, y: 5 }];
+  const answered = previewOf(orcusView, area, { result: { id: 1, seq: 9, preview: { squares, path: [], targets: ["rat"] } } });
+  assert.equal(answered.waiting, false);
+  assert.deepEqual(answered.squares, squares);
+  assert.equal(answered.text, "Frost Bloom from (5, 5): 4 squares, affects Rat");
+  const refused = previewOf(orcusView, area, { refused: "Frost Bloom: no line of effect to the origin square" });
+  assert.deepEqual(refused.squares, []);
+  assert.match(refused.text, /no line of effect/);
 });
 
 const tool = (name) => TOOLS.find((t) => t.command === name);

@@ -782,7 +782,8 @@ async fn walk(gm: &Client, addr: SocketAddr, token: &str) -> Result<()> {
 }
 
 /// The GM ends turns until Orin's, then picks Frost Bloom's origin (a far burst 1) on the map:
-/// the map shows the burst's squares (nine, less the walls) before the attack is sent.
+/// the map shows the burst's squares as the server's `preview` answers them (nine at most, less
+/// the walls and what lies behind them) before the attack is sent.
 async fn area_preview(gm: &Client) -> Result<()> {
     for _ in 0..12 {
         let current = until(
@@ -819,16 +820,20 @@ async fn area_preview(gm: &Client) -> Result<()> {
     let area = until(
         gm,
         "the burst on the map",
-        "const p = document.querySelector('svg.map .preview.area.chosen');
+        "const p = document.querySelector('svg.map .preview.area.chosen[data-state=answered]');
          return p && [Number(p.dataset.squares), p.querySelectorAll('.preview-origin').length,
-                      document.getElementById('map-choice-text').textContent];",
+                      document.getElementById('map-choice-text').textContent,
+                      p.querySelectorAll('rect.preview-square').length];",
         vec![],
     )
     .await?;
     ensure!(
         (1..=9).contains(&area[0].as_u64().unwrap_or(0))
             && area[1] == 1
-            && area[2].as_str().is_some_and(|t| t.contains("far burst 1")),
+            && area[0] == area[3]
+            && area[2]
+                .as_str()
+                .is_some_and(|t| t.contains("Frost Bloom") && t.contains(" square")),
         "{area}"
     );
     screenshot(gm, "11b-orcus-area-preview").await?;

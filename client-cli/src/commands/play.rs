@@ -354,7 +354,11 @@ impl Game {
                     return true;
                 }
             }
-            ServerMessage::Welcome { .. } | ServerMessage::Pong { .. } => {}
+            // `play` sends no `preview` (the page does).
+            ServerMessage::Welcome { .. }
+            | ServerMessage::Pong { .. }
+            | ServerMessage::PreviewResult { .. }
+            | ServerMessage::PreviewRefused { .. } => {}
         }
         false
     }

@@ -290,7 +290,9 @@ async fn follow(conn: &mut Connection, welcome: &Welcome, tracker: &mut Tracker)
             | ServerMessage::Accepted { .. }
             | ServerMessage::Rejected { .. }
             | ServerMessage::Pong { .. }
-            | ServerMessage::LegalActions { .. } => {}
+            | ServerMessage::LegalActions { .. }
+            | ServerMessage::PreviewResult { .. }
+            | ServerMessage::PreviewRefused { .. } => {}
         }
     }
 }

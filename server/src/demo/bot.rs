@@ -47,7 +47,9 @@ pub async fn play(url: String, token: String, pace: Duration) -> Result<(), Clie
             }
             ServerMessage::Pong { .. }
             | ServerMessage::ViewPatch { .. }
-            | ServerMessage::LegalActions { .. } => {}
+            | ServerMessage::LegalActions { .. }
+            | ServerMessage::PreviewResult { .. }
+            | ServerMessage::PreviewRefused { .. } => {}
         }
         if waiting {
             continue;

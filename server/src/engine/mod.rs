@@ -35,7 +35,9 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{LogLevel, ScheduleBuildSettings, SingleThreadedExecutor};
 use components::{AddedIds, Dice, Outbox, Pending, SecretDice, SeedSecret};
 use fray_protocol::ids::CombatantId;
-use fray_protocol::{Command, ErrorCode, Family, GameEvent, Rejection, SessionState};
+use fray_protocol::{
+    Command, CommandPreview, ErrorCode, Family, GameEvent, Rejection, SessionState,
+};
 
 /// A bound on turn-machinery passes in one tick; reaching it is a ruleset bug that breaks the
 /// engine (fail-stop) rather than hanging it.
@@ -188,6 +190,31 @@ impl Engine {
         self.world.resource_mut::<Dice>().0 = dice;
         self.world.resource_mut::<SecretDice>().0 = secret;
         decided.map(|_| ())
+    }
+
+    /// What the command would cover now — its area's squares, its path, whom it affects — as
+    /// the session ruleset's `preview` computes it with its own decide code. Nothing is decided:
+    /// no die is drawn from either stream, no event is made and no component changes (the
+    /// ruleset reads the world). A command of another family is refused as `execute` refuses
+    /// it; a ruleset without previews answers `invalid_argument`.
+    pub fn preview(&mut self, command: &Command) -> Result<CommandPreview, Rejection> {
+        self.may_decide(command)?;
+        let Some(row) = self.world.get_resource::<SessionRuleset>().map(|r| r.0) else {
+            return Err(Rejection::new(
+                ErrorCode::InvalidArgument,
+                "this session has no ruleset to preview with",
+            ));
+        };
+        let Some(preview) = row.preview else {
+            return Err(Rejection::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "{} has no previews: its commands cover nothing on a map",
+                    row.id
+                ),
+            ));
+        };
+        preview(&mut self.world, command)
     }
 
     /// The commands that `execute` would accept now: for these combatants (`Some`), or for the

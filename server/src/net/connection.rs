@@ -411,6 +411,10 @@ async fn run(
                         bad = 0;
                         if handle.tx.send(SessionMsg::LegalActions { conn }).await.is_err() { break; }
                     }
+                    Incoming::Msg(ClientMessage::Preview { id, command }) => {
+                        bad = 0;
+                        if handle.tx.send(SessionMsg::Preview { conn, id, command }).await.is_err() { break; }
+                    }
                     Incoming::Msg(ClientMessage::Ping { nonce }) => {
                         bad = 0;
                         if !send(&mut sink, enc, &ServerMessage::Pong { nonce }).await { break; }

@@ -170,6 +170,15 @@ pub enum SessionMsg {
         /// Connection id.
         conn: u64,
     },
+    /// What a command would cover (`preview`), answered to the connection alone.
+    Preview {
+        /// Connection id.
+        conn: u64,
+        /// The client's preview id.
+        id: u64,
+        /// The command to preview.
+        command: Command,
+    },
     /// A connection closed.
     Unsubscribe {
         /// Connection id.
@@ -856,6 +865,7 @@ impl Task {
                     self.send_to(conn, &msg);
                 }
             }
+            SessionMsg::Preview { conn, id, command } => self.preview(conn, id, &command),
             SessionMsg::Unsubscribe { conn } => {
                 self.unsubscribe(conn);
             }
@@ -967,6 +977,28 @@ impl Task {
         let mut actions = self.session.legal_actions(role);
         actions.retain(|a| authorize(role, &a.command).is_ok());
         actions
+    }
+
+    /// Answers a `preview`: the seat must be one that may send the command (`authorize`), then
+    /// the ruleset says what it would cover. Nothing is staged, logged or drawn.
+    fn preview(&mut self, conn: u64, id: u64, command: &Command) {
+        let Some(role) = self.subscribers.get(&conn).map(|s| s.role.clone()) else {
+            return;
+        };
+        let answer = authorize(&role, command).and_then(|()| self.session.preview(command));
+        let msg = match answer {
+            Ok(preview) => ServerMessage::PreviewResult {
+                id,
+                seq: self.session.last_seq(),
+                preview,
+            },
+            Err(r) => ServerMessage::PreviewRefused {
+                id,
+                code: r.code,
+                message: r.message,
+            },
+        };
+        self.send_to(conn, &msg);
     }
 
     /// Starts or stops following the view and the legal actions for a connection, sending the

@@ -10,10 +10,15 @@ use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
 use fray_protocol::event::SaveDifficulty;
 use fray_protocol::ids::{CombatantId, Role};
 use fray_protocol::state::{CombatantState, SessionState};
-use fray_protocol::{Command, Family, GameEvent, LegalAction};
+use fray_protocol::{Command, CommandPreview, Family, GameEvent, LegalAction, Rejection};
 
 /// A built-in policy: the next command for a role in a state (the salt varies its choices).
 pub type BotPolicy = fn(&Role, &SessionState, u64) -> Option<Command>;
+
+/// What a command would cover in a session world (`Engine::preview`): computed by the
+/// ruleset's own decide code, reading the world only — no die drawn, no event, no component
+/// changed.
+pub type PreviewFn = fn(&mut World, &Command) -> Result<CommandPreview, Rejection>;
 
 /// One row per ruleset: what the shared code needs to know of it. The engine and the session
 /// consult this table and never match on a ruleset id.
@@ -41,6 +46,9 @@ pub struct Ruleset {
     /// (`Some`) or the GM's session commands (`None`), built from the GM's view of the state;
     /// the engine keeps those its decide accepts (`Engine::legal_actions`).
     pub actions: fn(&SessionState, Option<&CombatantId>) -> Vec<LegalAction>,
+    /// What a command would cover (its area, its path, whom it affects), for the clients'
+    /// previews (`preview`); `None` for a ruleset with nothing to show on a map.
+    pub preview: Option<PreviewFn>,
     /// Folds an event of the ruleset's family (`GameEvent::Orcus(..)`, …): `engine::apply`
     /// hands each family event to its family's [`owner`], whatever the session's ruleset.
     pub apply: fn(&mut World, &GameEvent),
@@ -158,6 +166,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_encounters: thirteenth_age::content::ENCOUNTERS,
         bot: Some(thirteenth_age::bot::choose),
         actions: thirteenth_age::actions::candidates,
+        preview: None,
         apply: thirteenth_age::apply::apply_event,
         after_apply: thirteenth_age::apply::after_apply,
         parts: thirteenth_age::world::PARTS,
@@ -181,6 +190,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_encounters: orcus::content::ENCOUNTERS,
         bot: Some(orcus::bot::choose),
         actions: orcus::actions::candidates,
+        preview: Some(orcus::preview::preview),
         apply: orcus::apply::apply_event,
         after_apply: orcus::apply::after_apply,
         parts: orcus::world::PARTS,
@@ -197,6 +207,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_encounters: five_torches::content::ENCOUNTERS,
         bot: Some(five_torches::bot::choose),
         actions: five_torches::actions::candidates,
+        preview: None,
         apply: five_torches::apply::apply_event,
         after_apply: five_torches::apply::after_apply,
         parts: five_torches::world::PARTS,
@@ -213,6 +224,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_encounters: ose::content::ENCOUNTERS,
         bot: Some(ose::bot::choose),
         actions: ose::actions::candidates,
+        preview: None,
         apply: ose::apply::apply_event,
         after_apply: ose::apply::after_apply,
         parts: ose::world::PARTS,
@@ -229,6 +241,7 @@ pub const RULESETS: &[Ruleset] = &[
         builtin_encounters: ose::content::BASIC_FANTASY_ENCOUNTERS,
         bot: Some(ose::bot::choose),
         actions: ose::actions::candidates,
+        preview: None,
         apply: ose::apply::apply_event,
         after_apply: ose::apply::after_apply,
         parts: ose::world::PARTS,

@@ -817,6 +817,15 @@ impl Session {
         }
     }
 
+    /// What a command would cover now (`Engine::preview`): nothing is staged, logged or drawn.
+    /// The caller authorizes the seat first (`net::auth`), as for a command.
+    pub fn preview(
+        &mut self,
+        command: &Command,
+    ) -> Result<fray_protocol::CommandPreview, fray_protocol::Rejection> {
+        self.engine.preview(command)
+    }
+
     /// The player seats now (`assign_combatant`, `reissue_token`).
     pub fn seats(&self) -> &crate::seats::SeatTable {
         &self.seats

@@ -1,7 +1,7 @@
 // A small client for a Fray session over its WebSocket (`fray.v1.json`): it says hello, resumes
 // after a lost connection with backoff, sends commands and resolves each with its `accepted` or
 // rejects it with its `rejected`, and keeps the seat's view (the server's `snapshot` and
-// `view_patch`es) and legal actions. It never folds events: they are passed on as the
+// `view_patch`es) and legal actions; it asks what a command would cover (`preview`). It never folds events: they are passed on as the
 // narrative. Its types are the protocol's, generated from the Rust ones (`./protocol.ts`, type
 // declarations only). No run-time dependencies; copy this file and protocol.ts into your own
 // project if you like (see protocol/README.md).
@@ -39,6 +39,7 @@ export class FrayClient {
     socket = null;
     nextId = 1;
     pending = new Map();
+    previews = new Map();
     closedByUser = false;
     attempts = 0;
     timer = null;
@@ -95,6 +96,21 @@ export class FrayClient {
         return new Promise((resolve, reject) => {
             this.pending.set(id, { resolve, reject });
             this.write(socket, { command: { id, command } });
+        });
+    }
+    /** Asks what a command would cover — its area's squares, its path, the creatures it would
+     * affect — without sending it (`preview`): resolves with the `preview_result`, rejects with a
+     * `CommandRejected` carrying the `preview_refused` code (or "disconnected"/"closed"; its
+     * `commandId` is the preview's id). Nothing is decided, drawn or logged. */
+    preview(command) {
+        const id = this.nextId++;
+        const socket = this.socket;
+        if (!socket || this.status !== "open") {
+            return Promise.reject(new CommandRejected("disconnected", "not connected: nothing was asked", id));
+        }
+        return new Promise((resolve, reject) => {
+            this.previews.set(id, { resolve, reject });
+            this.write(socket, { preview: { id, command } });
         });
     }
     /** Asks for the legal actions once (they also come by themselves while watching). */
@@ -179,6 +195,9 @@ export class FrayClient {
         for (const [id, p] of this.pending)
             p.reject(new CommandRejected(code, message, id));
         this.pending.clear();
+        for (const [id, p] of this.previews)
+            p.reject(new CommandRejected(code, message, id));
+        this.previews.clear();
     }
     receive(socket, data) {
         // A frame is trusted to be a `ServerMessage` once it is an object (the server writes
@@ -245,6 +264,16 @@ export class FrayClient {
             const { command_id, code, message } = msg.rejected;
             this.pending.get(command_id)?.reject(new CommandRejected(code, message, command_id));
             this.pending.delete(command_id);
+        }
+        else if ("preview_result" in msg) {
+            const r = msg.preview_result;
+            this.previews.get(r.id)?.resolve(r);
+            this.previews.delete(r.id);
+        }
+        else if ("preview_refused" in msg) {
+            const { id, code, message } = msg.preview_refused;
+            this.previews.get(id)?.reject(new CommandRejected(code, message, id));
+            this.previews.delete(id);
         }
         else if ("error" in msg) {
             const { code, message } = msg.error;

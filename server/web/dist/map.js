@@ -1,10 +1,12 @@
 // The Orcus map in SVG: terrain, zones, tokens; the squares the combatant whose turn it is can
 // reach; the squares of the opened pickers' choices to click (or Tab to and press Enter). A
 // chosen square is not sent at once: the map shows what the command would cover (the walk's
-// path, the area's squares: preview.ts) and a bar asks to confirm it. Hovering or focusing a
-// choice, on the map or in the actions' list, previews it too.
+// or the charge's path, the area's squares: preview.ts) and a bar asks to confirm it. Hovering
+// or focusing a choice, on the map or in the actions' list, previews it too. An area's squares
+// are the server's answer to `preview` (asked once per command and view; until it comes only
+// the origin is marked): the page computes no area itself.
 import { fill, h, s } from "./dom.js";
-import { previewOf, reach, squareOf, SQUARES } from "./preview.js";
+import { answerKey, asksServer, previewOf, reach, squareOf, SQUARES } from "./preview.js";
 const CELL = 32;
 const same = (a, b) => !!a && !!b && a.actor === b.actor && JSON.stringify(a.command) === JSON.stringify(b.command);
 function rect(q, cls, inset = 0) {
@@ -66,7 +68,8 @@ function drawPreview(p, chosen) {
     const cls = `preview ${p.kind}${chosen ? " chosen" : ""}`;
     if (p.kind === "area") {
         const origin = p.from ? [rect(p.from, "preview-origin", 6)] : [];
-        return [s("g", { class: cls, "data-squares": p.squares.length }, p.squares.map((q) => rect(q, "preview-square")), origin)];
+        const state = p.waiting ? "waiting" : "answered";
+        return [s("g", { class: cls, "data-squares": p.squares.length, "data-state": state }, p.squares.map((q) => rect(q, "preview-square")), origin)];
     }
     const points = [...(p.from ? [p.from] : []), ...p.squares].map((q) => centre(q).join(",")).join(" ");
     const steps = p.squares.map((q, i) => {
@@ -90,13 +93,39 @@ export function mapPanel(box, hooks) {
     let chosen = null;
     const previewLayer = s("g", { class: "preview-layer", "aria-hidden": "true" });
     const bar = h("div", { id: "map-choice", class: "map-choice", "aria-live": "polite" });
+    // The server's answers for this view, by command; a new view forgets them (`generation`).
+    const answers = new Map();
+    const asked = new Set();
+    let generation = 0;
+    const answerFor = (a) => {
+        if (!asksServer(a))
+            return undefined;
+        const key = answerKey(a);
+        const known = answers.get(key);
+        if (known || asked.has(key))
+            return known;
+        asked.add(key);
+        const gen = generation;
+        const settle = (answer) => {
+            if (gen !== generation)
+                return;
+            answers.set(key, answer);
+            showPreview();
+            const p = view && chosen ? previewOf(view, chosen, answerFor(chosen)) : null;
+            const text = document.getElementById("map-choice-text");
+            if (text && chosen && p)
+                text.textContent = `${chosen.group} ${chosen.label}: ${p.text}.`;
+        };
+        hooks.preview(a.command).then((result) => settle({ result }), (e) => settle({ refused: e instanceof Error ? e.message : String(e) }));
+        return undefined;
+    };
     const showPreview = () => {
         const a = hovered ?? chosen;
-        const p = view && a ? previewOf(view, a) : null;
+        const p = view && a ? previewOf(view, a, answerFor(a)) : null;
         fill(previewLayer, p ? drawPreview(p, same(a, chosen)) : null);
     };
     const renderBar = () => {
-        const p = view && chosen ? previewOf(view, chosen) : null;
+        const p = view && chosen ? previewOf(view, chosen, answerFor(chosen)) : null;
         if (!chosen)
             return fill(bar);
         const a = chosen;
@@ -156,6 +185,11 @@ export function mapPanel(box, hooks) {
         });
     };
     const render = (v, actions) => {
+        if (v !== view) {
+            generation += 1;
+            answers.clear();
+            asked.clear();
+        }
         view = v;
         const map = v?.map;
         box.hidden = !map;
@@ -166,7 +200,7 @@ export function mapPanel(box, hooks) {
         if (hovered && !actions.some((a) => same(a, hovered)))
             hovered = null;
         const reachable = reach(v, actions).map((q) => rect(q, "reach", 1));
-        fill(box, h("h2", { id: "grid-h" }, "Map"), s("svg", { viewBox: `0 0 ${map.width * CELL} ${map.height * CELL}`, role: "group", "aria-label": `Battle map, ${map.width} by ${map.height} squares`, class: "map" }, terrain(v), s("g", { class: "reach-layer", "data-squares": reachable.length }, reachable), gridlines(map.width, map.height), tokens(v), targets(v, actions), previewLayer), bar, h("p", { class: "legend muted" }, "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is, the green tint where it can walk. Open a move or an area's picker, then choose its square on the map: the path or the area is shown, and Confirm sends it."));
+        fill(box, h("h2", { id: "grid-h" }, "Map"), s("svg", { viewBox: `0 0 ${map.width * CELL} ${map.height * CELL}`, role: "group", "aria-label": `Battle map, ${map.width} by ${map.height} squares`, class: "map" }, terrain(v), s("g", { class: "reach-layer", "data-squares": reachable.length }, reachable), gridlines(map.width, map.height), tokens(v), targets(v, actions), previewLayer), bar, h("p", { class: "legend muted" }, "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is, the green tint where it can walk. Open a move's, a charge's or an area's picker, then choose its square on the map: the path or the area (as the server computes it) is shown, and Confirm sends it."));
         showPreview();
         renderBar();
     };

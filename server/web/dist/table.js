@@ -202,6 +202,7 @@ export function table(root, token, givenTitle) {
     const grid = mapPanel(gridBox, {
         send: (a) => void send(a.command, `${a.group} (${a.label})`),
         isOpen: (a) => open.has(`${a.actor ?? ""}|${a.group}`),
+        preview: (c) => client.preview(c),
     });
     const renderGrid = () => grid.render(view, actions);
     const renderTools = gmTools(toolsBox, (c) => client.send(c));

@@ -1,12 +1,14 @@
 // The Orcus map in SVG: terrain, zones, tokens; the squares the combatant whose turn it is can
 // reach; the squares of the opened pickers' choices to click (or Tab to and press Enter). A
 // chosen square is not sent at once: the map shows what the command would cover (the walk's
-// path, the area's squares: preview.ts) and a bar asks to confirm it. Hovering or focusing a
-// choice, on the map or in the actions' list, previews it too.
+// or the charge's path, the area's squares: preview.ts) and a bar asks to confirm it. Hovering
+// or focusing a choice, on the map or in the actions' list, previews it too. An area's squares
+// are the server's answer to `preview` (asked once per command and view; until it comes only
+// the origin is marked): the page computes no area itself.
 
-import type { LegalAction, Square, View } from "./client.js";
+import type { Command, LegalAction, PreviewResult, Square, View } from "./client.js";
 import { fill, h, s } from "./dom.js";
-import { previewOf, reach, squareOf, SQUARES, type Preview } from "./preview.js";
+import { answerKey, asksServer, previewOf, reach, squareOf, SQUARES, type Answer, type Preview } from "./preview.js";
 
 const CELL = 32;
 
@@ -15,6 +17,8 @@ export interface MapHooks {
   send: (a: LegalAction) => void;
   /** Whether the action's picker is open (its squares are then clickable on the map). */
   isOpen: (a: LegalAction) => boolean;
+  /** Asks the server what a command would cover (`preview`). */
+  preview: (c: Command) => Promise<PreviewResult>;
 }
 
 export interface MapPanel {
@@ -92,7 +96,8 @@ function drawPreview(p: Preview, chosen: boolean): SVGElement[] {
   const cls = `preview ${p.kind}${chosen ? " chosen" : ""}`;
   if (p.kind === "area") {
     const origin = p.from ? [rect(p.from, "preview-origin", 6)] : [];
-    return [s("g", { class: cls, "data-squares": p.squares.length }, p.squares.map((q) => rect(q, "preview-square")), origin)];
+    const state = p.waiting ? "waiting" : "answered";
+    return [s("g", { class: cls, "data-squares": p.squares.length, "data-state": state }, p.squares.map((q) => rect(q, "preview-square")), origin)];
   }
   const points = [...(p.from ? [p.from] : []), ...p.squares].map((q) => centre(q).join(",")).join(" ");
   const steps = p.squares.map((q, i) => {
@@ -119,14 +124,41 @@ export function mapPanel(box: HTMLElement, hooks: MapHooks): MapPanel {
   const previewLayer = s("g", { class: "preview-layer", "aria-hidden": "true" });
   const bar = h("div", { id: "map-choice", class: "map-choice", "aria-live": "polite" });
 
+  // The server's answers for this view, by command; a new view forgets them (`generation`).
+  const answers = new Map<string, Answer>();
+  const asked = new Set<string>();
+  let generation = 0;
+
+  const answerFor = (a: LegalAction): Answer | undefined => {
+    if (!asksServer(a)) return undefined;
+    const key = answerKey(a);
+    const known = answers.get(key);
+    if (known || asked.has(key)) return known;
+    asked.add(key);
+    const gen = generation;
+    const settle = (answer: Answer) => {
+      if (gen !== generation) return;
+      answers.set(key, answer);
+      showPreview();
+      const p = view && chosen ? previewOf(view, chosen, answerFor(chosen)) : null;
+      const text = document.getElementById("map-choice-text");
+      if (text && chosen && p) text.textContent = `${chosen.group} ${chosen.label}: ${p.text}.`;
+    };
+    hooks.preview(a.command).then(
+      (result) => settle({ result }),
+      (e: unknown) => settle({ refused: e instanceof Error ? e.message : String(e) }),
+    );
+    return undefined;
+  };
+
   const showPreview = () => {
     const a = hovered ?? chosen;
-    const p = view && a ? previewOf(view, a) : null;
+    const p = view && a ? previewOf(view, a, answerFor(a)) : null;
     fill(previewLayer, p ? drawPreview(p, same(a, chosen)) : null);
   };
 
   const renderBar = () => {
-    const p = view && chosen ? previewOf(view, chosen) : null;
+    const p = view && chosen ? previewOf(view, chosen, answerFor(chosen)) : null;
     if (!chosen) return fill(bar);
     const a = chosen;
     const what = `${a.group} ${a.label}`;
@@ -199,6 +231,11 @@ export function mapPanel(box: HTMLElement, hooks: MapHooks): MapPanel {
   };
 
   const render = (v: View | null, actions: LegalAction[]) => {
+    if (v !== view) {
+      generation += 1;
+      answers.clear();
+      asked.clear();
+    }
     view = v;
     const map = v?.map;
     box.hidden = !map;
@@ -223,7 +260,7 @@ export function mapPanel(box: HTMLElement, hooks: MapHooks): MapPanel {
       h(
         "p",
         { class: "legend muted" },
-        "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is, the green tint where it can walk. Open a move or an area's picker, then choose its square on the map: the path or the area is shown, and Confirm sends it.",
+        "Walls dark, difficult terrain tan, water blue, obscured squares grey, zones orange; heroes blue, monsters red; the ring marks whose turn it is, the green tint where it can walk. Open a move's, a charge's or an area's picker, then choose its square on the map: the path or the area (as the server computes it) is shown, and Confirm sends it.",
       ),
     );
     showPreview();

@@ -1,20 +1,18 @@
-// What an Orcus command would cover on the map, before it is sent: a walk's path (the squares
-// the legal action's `move_to` carries), an area power's squares (computed here from the
-// power's `range` in the view and the command's `origin`: the command does not carry them),
-// and the squares the combatant whose turn it is can reach (its walks' destinations).
-// Pure functions of a legal action and the view.
+// What an Orcus command would cover on the map, before it is sent: a walk's path and a charge's
+// course (the squares the legal action's command carries: the server computed them), an area
+// power's squares (the server's answer to `preview`: the area after its own line of effect and
+// the map's edges, so a square behind a wall is never drawn — the page knows no rule to compute
+// it), and the squares the combatant whose turn it is can reach (its walks' destinations).
+// Pure functions of a legal action, the view and the server's answer.
 
-import type { CombatantState, Command, LegalAction, Square, View } from "./client.js";
+import type { CombatantState, Command, LegalAction, PreviewResult, Square, View } from "./client.js";
 import { variant } from "./dom.js";
 
-/** A creature's side in squares, by size (Orcus § Size: large 2, huge 3, gargantuan 4). */
+/** A creature's side in squares, by size, to draw its token (Orcus § Size). */
 export const SQUARES: Record<CombatantState["size"], number> = { tiny: 1, small: 1, medium: 1, large: 2, huge: 3, gargantuan: 4 };
 
-/** The shape of an area power, from its `range` (`near burst 1`, `far blast 3 within 10`). */
-export interface AreaShape {
-  kind: "near burst" | "near blast" | "far burst" | "far blast";
-  size: number;
-}
+/** The server's answer to a `preview`: its result, or why it refused. */
+export type Answer = { result: PreviewResult } | { refused: string };
 
 /** What a command would cover. */
 export interface Preview {
@@ -25,90 +23,70 @@ export interface Preview {
   from: Square | null;
   /** What it covers, for the confirm bar (after the action's group and label). */
   text: string;
-}
-
-export function areaShape(range: string): AreaShape | null {
-  const m = /^(near|far) (burst|blast) (\d+)/.exec(range);
-  if (!m) return null;
-  return { kind: `${m[1]} ${m[2]}` as AreaShape["kind"], size: Number(m[3]) };
+  /** An area still waiting for the server's answer (nothing drawn but its origin). */
+  waiting: boolean;
 }
 
 function isSquare(v: unknown): v is Square {
   return v !== null && typeof v === "object" && typeof (v as Square).x === "number" && typeof (v as Square).y === "number";
 }
 
-/** A block of squares: `w` × `h` from `(x, y)`. */
-function block(x: number, y: number, w: number, h: number): Square[] {
-  const out: Square[] = [];
-  for (let dy = 0; dy < h; dy++) for (let dx = 0; dx < w; dx++) out.push({ x: x + dx, y: y + dy });
-  return out;
+/** Whether the action's preview is the server's to compute (an area power's squares). */
+export function asksServer(action: LegalAction): boolean {
+  return variant(action.command)[0] === "area_attack";
 }
 
-/**
- * The squares of an area by its shape alone. The server also drops the squares the user has no
- * line of effect to (behind walls) and those off the map; the page draws the shape, cut to the
- * map's edges and without the walls themselves — so the preview can be a little larger than
- * what the power hits (a square behind a wall is drawn).
- * `user` is the user's north-west square and side in squares; `origin` the command's origin (a
- * far burst's centre, a blast's north-west square; none for a near burst).
- */
-export function areaSquares(shape: AreaShape, origin: Square | null, user: Square, side: number): Square[] {
-  const n = shape.size;
-  switch (shape.kind) {
-    case "near burst": {
-      const inner = (q: Square) => q.x >= user.x && q.x < user.x + side && q.y >= user.y && q.y < user.y + side;
-      return block(user.x - n, user.y - n, side + 2 * n, side + 2 * n).filter((q) => !inner(q));
-    }
-    case "far burst":
-      return origin ? block(origin.x - n, origin.y - n, 2 * n + 1, 2 * n + 1) : [];
-    default:
-      return origin ? block(origin.x, origin.y, n, n) : [];
-  }
+/** The key of an action's answer: its command as sent. */
+export function answerKey(action: LegalAction): string {
+  return JSON.stringify(action.command);
 }
 
-/** The squares on the map and not walls (no area reaches into a wall: no line of effect). */
-function onMap(view: View, squares: Square[]): Square[] {
-  const m = view.map;
-  if (!m) return squares;
-  const walls = new Set(m.blocking.map((q) => `${q.x},${q.y}`));
-  return squares.filter((q) => q.x >= 0 && q.y >= 0 && q.x < m.width && q.y < m.height && !walls.has(`${q.x},${q.y}`));
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+function names(view: View, ids: string[]): string {
+  return ids.map((id) => view.combatants.find((c) => c.id === id)?.name ?? id).join(", ");
 }
 
-function pathPreview(body: Record<string, unknown>, me: CombatantState): Preview | null {
+function pathPreview(view: View, name: string, body: Record<string, unknown>, me: CombatantState): Preview | null {
   const path = body["path"];
-  if (!Array.isArray(path) || !path.every(isSquare) || path.length === 0) return null;
+  if (!Array.isArray(path) || !path.every(isSquare)) return null;
+  const from = me.grid?.square ?? null;
+  if (name === "charge") {
+    const target = names(view, typeof body["target"] === "string" ? [body["target"]] : []);
+    const text = path.length
+      ? `${me.name} charges ${target}, ${plural(path.length, "square")} along the path shown`
+      : `${me.name} charges ${target} from where it stands`;
+    return { kind: "path", squares: path, from, text, waiting: false };
+  }
+  if (path.length === 0) return null;
   const end = path[path.length - 1] as Square;
-  const n = path.length;
-  return {
-    kind: "path",
-    squares: path,
-    from: me.grid?.square ?? null,
-    text: `${me.name} moves ${n} square${n === 1 ? "" : "s"} to (${end.x}, ${end.y}) along the path shown`,
-  };
+  const text = `${me.name} moves ${plural(path.length, "square")} to (${end.x}, ${end.y}) along the path shown`;
+  return { kind: "path", squares: path, from, text, waiting: false };
 }
 
-function areaPreview(view: View, body: Record<string, unknown>, me: CombatantState): Preview | null {
-  const power = me.attacks.find((a) => a.id === body["attack"]);
-  const shape = power ? areaShape(power.range) : null;
-  const grid = me.grid;
-  if (!power || !shape || !grid) return null;
+function areaPreview(view: View, body: Record<string, unknown>, me: CombatantState, answer: Answer | undefined): Preview {
   const origin = isSquare(body["origin"]) ? body["origin"] : null;
-  const squares = onMap(view, areaSquares(shape, origin, grid.square, SQUARES[grid.size] ?? 1));
+  const power = me.attacks.find((a) => a.id === body["attack"])?.name ?? String(body["attack"]);
   const at = origin ? ` from (${origin.x}, ${origin.y})` : ` around ${me.name}`;
-  return { kind: "area", squares, from: origin, text: `${shape.kind} ${shape.size}${at}, ${squares.length} squares shown` };
+  if (!answer) return { kind: "area", squares: [], from: origin, text: `${power}${at}: asking the server what it covers…`, waiting: true };
+  if ("refused" in answer) return { kind: "area", squares: [], from: origin, text: `${power}${at}: ${answer.refused}`, waiting: false };
+  const { squares, targets } = answer.result.preview;
+  const who = targets.length ? `, affects ${names(view, targets)}` : ", affects nobody";
+  return { kind: "area", squares, from: origin, text: `${power}${at}: ${plural(squares.length, "square")}${who}`, waiting: false };
 }
 
-/** What a legal action's command would cover on the map, or null (not a move or an area). */
-export function previewOf(view: View, action: LegalAction): Preview | null {
+/** What a legal action's command would cover on the map, or null (not a move, a charge or an
+ * area). An area's squares are the server's `answer` (undefined: not arrived yet). */
+export function previewOf(view: View, action: LegalAction, answer?: Answer): Preview | null {
   const [name, body] = variant(action.command);
   const me = view.combatants.find((c) => c.id === action.actor);
   if (!me?.grid) return null;
-  if (name === "move_to" || name === "charge") return pathPreview(body, me);
-  if (name === "area_attack") return areaPreview(view, body, me);
+  if (name === "move_to" || name === "charge") return pathPreview(view, name, body, me);
+  if (name === "area_attack") return areaPreview(view, body, me, answer);
   return null;
 }
 
-/** The square a command goes to or aims at: a move's last step, an area's origin. */
+/** The square a command goes to or aims at: a move's or a charge's last step, an area's origin. */
 export function squareOf(command: Command): Square | null {
   const [, body] = variant(command);
   const path = body["path"];

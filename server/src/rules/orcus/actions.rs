@@ -3,7 +3,7 @@
 //! can reach (`walks.rs`), a step to each neighbouring square, area powers at each origin worth
 //! naming, charges, standing up, full defense and action points.
 
-use super::geometry::Space;
+use super::geometry::{self, Space};
 use super::walks::Walks;
 use crate::content::model::Origin;
 use crate::rules::common::actions::{self as common, act};
@@ -100,12 +100,48 @@ fn own_turn(s: &SessionState, me: &CombatantState) -> Vec<LegalAction> {
         let cmd = o(O::Charge {
             actor: id.clone(),
             target: t.id.clone(),
-            path: Vec::new(),
+            path: charge_path(s, me, map, (start, g.speed), t).unwrap_or_default(),
         });
         out.push(act(id, "Charge", &t.name, cmd));
     }
     out.extend(areas(s, me, start));
     out
+}
+
+/// § Charge: the course toward `t` ending nearest the charger from which its basic melee
+/// attack reaches `t` (the cheapest such square, ties in square order): empty when `t` is
+/// already in reach; `None` without a basic melee attack or a course. The rules decide the
+/// charge (`maneuvers.rs`); the legal actions keep this candidate only if they accept it.
+fn charge_path(
+    s: &SessionState,
+    me: &CombatantState,
+    map: &fray_protocol::grid::MapState,
+    (start, speed): (Space, i32),
+    t: &CombatantState,
+) -> Option<Vec<Square>> {
+    let reach = me
+        .attacks
+        .iter()
+        .find_map(|a| match Origin::parse(&a.range) {
+            Some(Origin::Melee { reach }) if a.basic => Some(reach),
+            _ => None,
+        })?;
+    let target = space(t)?;
+    if geometry::distance(start, target) <= reach {
+        return Some(Vec::new());
+    }
+    let courses = Walks::toward(s, me, map, (start, speed), target);
+    let (end, _) = courses
+        .ends()
+        .filter(|(q, _)| {
+            let at = Space {
+                at: *q,
+                size: start.size,
+            };
+            geometry::distance(at, target) <= reach
+        })
+        .min_by_key(|(q, cost)| (*cost, *q))?;
+    Some(courses.path(end))
 }
 
 /// Each area power at each origin worth naming: none for a near burst; each side of the user

@@ -135,6 +135,53 @@ pub fn charge(
 ) -> R {
     on_turn(d, actor)?;
     super::mounts::not_mounted(b, actor)?;
+    let p = charge_course(d, b, actor, target, path)?;
+    let budget = fighter(d, actor)?.budget.0;
+    pay(d, actor, ActionKind::Standard)?;
+    if !path.is_empty() && !walk(d, b, actor, path, MoveMode::Walk)? {
+        return Ok(());
+    }
+    let way = if path.len() >= 2 {
+        Way::Charge
+    } else {
+        Way::Turn
+    };
+    resolve(
+        d,
+        b,
+        actor,
+        &p,
+        std::slice::from_ref(target),
+        way,
+        Delivery::default(),
+    )?;
+    // § Charge: "you lose all remaining actions in your turn".
+    for (left, kind) in [
+        (budget.move_action, ActionKind::Move),
+        (budget.quick, ActionKind::Quick),
+    ] {
+        if left {
+            d.emit(GameEvent::ActionUsed {
+                combatant: actor.clone(),
+                action: kind,
+                spent: kind,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// § Charge, the course: `target` is a living enemy, the charger has a basic melee attack, and
+/// `path` is a walk within its speed whose every square brings it closer to the target, ending
+/// within that attack's reach. Returns the attack. Checked before any die by the decide of
+/// `charge`, and by the preview of a charge (`preview.rs`).
+pub(super) fn charge_course(
+    d: &Decider,
+    b: &Board,
+    actor: &CombatantId,
+    target: &CombatantId,
+    path: &[Square],
+) -> R<PowerSpec> {
     alive(d, target)?;
     if !is_enemy(d, actor, target) {
         return Err(no(
@@ -202,39 +249,7 @@ pub fn charge(
             format!("the charge ends out of {}'s reach of {target}", p.name),
         ));
     }
-    let budget = fighter(d, actor)?.budget.0;
-    pay(d, actor, ActionKind::Standard)?;
-    if !path.is_empty() && !walk(d, b, actor, path, MoveMode::Walk)? {
-        return Ok(());
-    }
-    let way = if path.len() >= 2 {
-        Way::Charge
-    } else {
-        Way::Turn
-    };
-    resolve(
-        d,
-        b,
-        actor,
-        &p,
-        std::slice::from_ref(target),
-        way,
-        Delivery::default(),
-    )?;
-    // § Charge: "you lose all remaining actions in your turn".
-    for (left, kind) in [
-        (budget.move_action, ActionKind::Move),
-        (budget.quick, ActionKind::Quick),
-    ] {
-        if left {
-            d.emit(GameEvent::ActionUsed {
-                combatant: actor.clone(),
-                action: kind,
-                spent: kind,
-            });
-        }
-    }
-    Ok(())
+    Ok(p)
 }
 
 /// § Bull Rush: Strength vs Fortitude against an adjacent enemy; a hit pushes it 1 square to

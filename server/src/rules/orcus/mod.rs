@@ -15,6 +15,7 @@
 pub mod actions;
 pub mod aloft;
 pub mod apply;
+mod areas;
 pub mod armor;
 pub mod bot;
 pub mod checks;
@@ -34,6 +35,7 @@ pub mod maneuvers;
 pub mod mounts;
 mod personal;
 mod power_effects;
+pub mod preview;
 pub mod rests;
 pub mod riders;
 pub mod rules;
@@ -84,6 +86,8 @@ mod tests_mounts;
 mod tests_movement;
 #[cfg(test)]
 mod tests_power_effects;
+#[cfg(test)]
+mod tests_preview;
 #[cfg(test)]
 mod tests_riders;
 #[cfg(test)]

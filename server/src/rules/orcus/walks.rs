@@ -42,6 +42,28 @@ impl Walks {
         start: Space,
         speed: i32,
     ) -> Walks {
+        Self::search(s, me, map, (start, speed), None)
+    }
+
+    /// Every charge course toward `target` (§ Charge: walks whose every square brings `me`
+    /// closer to it), at most `speed` squares of movement from `start`.
+    pub fn toward(
+        s: &SessionState,
+        me: &CombatantState,
+        map: &MapState,
+        (start, speed): (Space, i32),
+        target: Space,
+    ) -> Walks {
+        Self::search(s, me, map, (start, speed), Some(target))
+    }
+
+    fn search(
+        s: &SessionState,
+        me: &CombatantState,
+        map: &MapState,
+        (start, speed): (Space, i32),
+        toward: Option<Space>,
+    ) -> Walks {
         let mut blocked = BTreeSet::new();
         let mut taken = BTreeSet::new();
         let standing = |c: &&CombatantState| {
@@ -82,6 +104,15 @@ impl Walks {
                         size: start.size,
                     };
                     if !enterable(sp) {
+                        continue;
+                    }
+                    let here = Space {
+                        at,
+                        size: start.size,
+                    };
+                    if toward
+                        .is_some_and(|t| geometry::distance(sp, t) >= geometry::distance(here, t))
+                    {
                         continue;
                     }
                     let c = cost + step_cost(sp);
