@@ -62,8 +62,16 @@ impl Connection {
             server.ws_connector(),
         )
         .await
-        // tungstenite's errors repeat their source in Display: keep one copy.
-        .map_err(|e| crate::tls::explain(anyhow!("cannot open {url}: {e}")))?;
+        .map_err(|e| {
+            let refused = certificate_refused(&e);
+            // tungstenite's errors repeat their source in Display: keep one copy.
+            let error = crate::tls::explain(anyhow!("cannot open {url}: {e}"));
+            if refused {
+                error.context(CertificateRefused)
+            } else {
+                error
+            }
+        })?;
         let chosen = response
             .headers()
             .get(SEC_WEBSOCKET_PROTOCOL)
@@ -184,7 +192,7 @@ impl Connection {
 
     /// Like [`Connection::open`], but retries with backoff (0.5 s doubling to 10 s) while the
     /// server cannot be reached; a refusal by the server ([`HelloRefused`]: bad token, resume
-    /// point out of range) is returned at once.
+    /// point out of range) or of its certificate ([`CertificateRefused`]) is returned at once.
     pub async fn open_retrying(
         server: &Server,
         encoding: Encoding,
@@ -195,7 +203,12 @@ impl Connection {
         loop {
             match Connection::open(server, encoding, token, resume_from).await {
                 Ok(open) => return Ok(open),
-                Err(e) if e.downcast_ref::<HelloRefused>().is_some() => return Err(e),
+                Err(e)
+                    if e.downcast_ref::<HelloRefused>().is_some()
+                        || e.downcast_ref::<CertificateRefused>().is_some() =>
+                {
+                    return Err(e);
+                }
                 Err(e) => {
                     eprintln!("(cannot reach the server: {e:#}; retrying in {delay:?})");
                     tokio::time::sleep(delay).await;
@@ -208,6 +221,34 @@ impl Connection {
     /// Closes the connection politely (errors ignored: we are leaving anyway).
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
+    }
+}
+
+/// The TLS handshake refused the server's certificate: retrying cannot help (a proxy that
+/// changed its certificate mid-session needs `--ca-cert`), so reconnection gives up at once.
+#[derive(Debug)]
+pub struct CertificateRefused;
+
+impl std::fmt::Display for CertificateRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the server's certificate is not trusted")
+    }
+}
+
+impl std::error::Error for CertificateRefused {}
+
+/// Whether a WebSocket connection failed because rustls refused the server's certificate
+/// (tokio-rustls reports a failed handshake as an I/O error around rustls's own).
+fn certificate_refused(e: &tokio_tungstenite::tungstenite::Error) -> bool {
+    use tokio_tungstenite::tungstenite::{Error, error::TlsError};
+    let invalid = |r: &rustls::Error| matches!(r, rustls::Error::InvalidCertificate(_));
+    match e {
+        Error::Tls(TlsError::Rustls(r)) => invalid(r),
+        Error::Io(io) => io
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+            .is_some_and(invalid),
+        _ => false,
     }
 }
 

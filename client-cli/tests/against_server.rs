@@ -841,12 +841,16 @@ struct TlsProxy {
     ca_cert: PathBuf,
     /// Connections whose TLS handshake succeeded.
     handshakes: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    /// The acceptor new connections get (`rotate` replaces it).
+    acceptor: std::sync::Arc<std::sync::Mutex<tokio_rustls::TlsAcceptor>>,
+    /// Cuts every open connection (`rotate`).
+    cut: tokio::sync::watch::Sender<u32>,
     _dir: tempfile::TempDir,
 }
 
-async fn tls_proxy(upstream: SocketAddr) -> TlsProxy {
+/// A TLS acceptor with a fresh self-signed certificate, and that certificate as PEM.
+fn self_signed() -> (tokio_rustls::TlsAcceptor, String) {
     use std::sync::Arc;
-    use std::sync::atomic::{AtomicUsize, Ordering};
     use tokio_rustls::rustls;
     let rcgen::CertifiedKey { cert, signing_key } =
         rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
@@ -859,20 +863,33 @@ async fn tls_proxy(upstream: SocketAddr) -> TlsProxy {
         .with_no_client_auth()
         .with_single_cert(vec![cert.der().clone()], key)
         .expect("the proxy's TLS configuration");
-    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    (
+        tokio_rustls::TlsAcceptor::from(Arc::new(config)),
+        cert.pem(),
+    )
+}
+
+async fn tls_proxy(upstream: SocketAddr) -> TlsProxy {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+    let (acceptor, pem) = self_signed();
+    let acceptor = Arc::new(Mutex::new(acceptor));
     let dir = tempfile::tempdir().expect("tempdir");
     let ca_cert = dir.path().join("proxy.pem");
-    std::fs::write(&ca_cert, cert.pem()).expect("write the certificate");
+    std::fs::write(&ca_cert, pem).expect("write the certificate");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let addr = listener.local_addr().expect("addr");
     let handshakes = Arc::new(AtomicUsize::new(0));
     let counted = Arc::clone(&handshakes);
+    let (cut, cuts) = tokio::sync::watch::channel(0);
+    let current = Arc::clone(&acceptor);
     tokio::spawn(async move {
         while let Ok((tcp, _)) = listener.accept().await {
-            let acceptor = acceptor.clone();
+            let acceptor = current.lock().expect("the acceptor").clone();
             let counted = Arc::clone(&counted);
+            let mut cuts = cuts.clone();
             tokio::spawn(async move {
                 // A client that does not trust the certificate ends the handshake here.
                 let Ok(mut tls) = acceptor.accept(tcp).await else {
@@ -882,7 +899,10 @@ async fn tls_proxy(upstream: SocketAddr) -> TlsProxy {
                 let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await else {
                     return;
                 };
-                let _ = tokio::io::copy_bidirectional(&mut tls, &mut server).await;
+                tokio::select! {
+                    _ = tokio::io::copy_bidirectional(&mut tls, &mut server) => {}
+                    _ = cuts.changed() => {}
+                }
             });
         }
     });
@@ -890,24 +910,31 @@ async fn tls_proxy(upstream: SocketAddr) -> TlsProxy {
         addr,
         ca_cert,
         handshakes,
+        acceptor,
+        cut,
         _dir: dir,
     }
 }
 
-/// Issue 22: `fray` reaches a server behind a TLS-terminating proxy whose certificate it was
-/// told to trust (`--ca-cert`, or `FRAY_CA_CERT`): `new` over `https://`, then `play` over
-/// `wss://` joins as GM, starts the battle and shows the state; `log` downloads the log.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_behind_a_tls_proxy_is_played_over_wss_with_its_ca_cert() {
-    let server = start(false).await;
-    let proxy = tls_proxy(server.addr).await;
+impl TlsProxy {
+    /// The proxy restarts with a new self-signed certificate: open connections are cut, and
+    /// new ones meet the new certificate (which no `--ca-cert` file holds).
+    fn rotate(&self) {
+        let (acceptor, _) = self_signed();
+        *self.acceptor.lock().expect("the acceptor") = acceptor;
+        self.cut.send_modify(|n| *n += 1);
+    }
+}
+
+/// `fray --ca-cert … new` over the proxy's `https://`: the session's id and GM token.
+async fn new_behind(proxy: &TlsProxy) -> (String, String) {
     let https = format!("https://{}", proxy.addr);
     let ca_cert = proxy.ca_cert.display().to_string();
     let goblins = repo("server/content/13th-age/encounters/goblin-ambush.toml");
     let out = fray(
         vec![
             "--ca-cert".into(),
-            ca_cert.clone(),
+            ca_cert,
             "new".into(),
             goblins,
             "--seed".into(),
@@ -934,6 +961,19 @@ async fn a_server_behind_a_tls_proxy_is_played_over_wss_with_its_ca_cert() {
         .find_map(|l| l.trim().strip_prefix("GM:"))
         .map(|t| t.trim().to_owned())
         .expect("the GM's token");
+    (session, gm)
+}
+
+/// Issue 22: `fray` reaches a server behind a TLS-terminating proxy whose certificate it was
+/// told to trust (`--ca-cert`, or `FRAY_CA_CERT`): `new` over `https://`, then `play` over
+/// `wss://` joins as GM, starts the battle and shows the state; `log` downloads the log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_behind_a_tls_proxy_is_played_over_wss_with_its_ca_cert() {
+    let server = start(false).await;
+    let proxy = tls_proxy(server.addr).await;
+    let https = format!("https://{}", proxy.addr);
+    let ca_cert = proxy.ca_cert.display().to_string();
+    let (session, gm) = new_behind(&proxy).await;
     let after_new = proxy.handshakes.load(std::sync::atomic::Ordering::SeqCst);
     assert!(after_new >= 1, "the request went through the proxy");
 
@@ -1048,6 +1088,59 @@ async fn a_proxy_with_an_untrusted_certificate_is_refused_with_a_certificate_err
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains("cannot read the CA certificate file") && stderr.contains("missing.pem"),
+        "{stderr}"
+    );
+}
+
+/// A proxy that comes back with a certificate `fray` does not trust (restarted with a new
+/// self-signed one) ends `play` with the certificate error at once: retrying cannot help, so
+/// the reconnection loop does not retry it for ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_proxy_whose_certificate_changes_mid_session_ends_play_with_the_certificate_error() {
+    use std::io::{BufRead, BufReader};
+    let server = start(false).await;
+    let proxy = tls_proxy(server.addr).await;
+    let (_, gm) = new_behind(&proxy).await;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["play", "--token", &gm, "--server"])
+        .arg(format!("wss://{}", proxy.addr))
+        .arg("--ca-cert")
+        .arg(&proxy.ca_cert)
+        .env_remove("FRAY_CA_CERT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn fray");
+    // Its stdin stays open: `play` waits for lines, connected, until the proxy changes.
+    let stdin = child.stdin.take();
+    let stdout = child.stdout.take().expect("stdout");
+    // Read to the end (a closed pipe would end `play` another way), saying when it joined.
+    let (said, joined) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        let mut said = Some(said);
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.contains("Joined session")
+                && let Some(s) = said.take()
+            {
+                let _ = s.send(());
+            }
+        }
+    });
+    let joined = tokio::time::timeout(GIVE_UP, joined).await;
+    assert!(matches!(joined, Ok(Ok(()))), "play joined over the proxy");
+    proxy.rotate();
+    let ended = tokio::task::spawn_blocking(move || child.wait_with_output());
+    let out = tokio::time::timeout(GIVE_UP, ended)
+        .await
+        .expect("play ended instead of retrying")
+        .expect("join")
+        .expect("fray output");
+    drop(stdin);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("invalid peer certificate") && stderr.contains("--ca-cert"),
         "{stderr}"
     );
 }
