@@ -3,7 +3,8 @@
 //! This file is only the command line (clap), the dispatch to `commands/` and the exit codes:
 //! 0 success, 1 failure (server refusal, verification mismatch, connection trouble, a bad
 //! `--ca-cert`), 2 an unreadable or corrupt log, 3 (`verify`) a log recorded under another
-//! version of its rules: read and its integrity checked, but not re-decided. Everything else
+//! version of its rules: read and its integrity checked, but not re-decided; 141 the reader of
+//! its output left. Everything else
 //! lives in the modules below.
 
 mod address;
@@ -37,7 +38,9 @@ Exit codes:
   2  an unreadable or corrupt log (or one written by a later Fray build)
   3  `verify`: the log was recorded under another version of its rules than this build
      implements (its CRCs, seed commitment and state hashes were checked, its commands not
-     re-decided)";
+     re-decided)
+  141  the reader of fray's output left (`fray spectate | head`), as a shell reports a program
+     that SIGPIPE ended";
 
 /// Command-line client for Fray, the authoritative tabletop RPG combat server.
 #[derive(Debug, Parser)]
@@ -209,8 +212,32 @@ impl From<EncodingArg> for Encoding {
     }
 }
 
+/// The exit code when the reader of `fray`'s output left (`fray spectate | head`): 128 + 13,
+/// what a shell reports for a program that SIGPIPE ended.
+const READER_LEFT: i32 = 141;
+
+/// Rust ignores SIGPIPE, so `println!` into a pipe whose reader left panics ("failed printing
+/// to stdout"). `fray` ends quietly instead, with [`READER_LEFT`], as `cat` would. (The signal
+/// itself stays ignored: a socket write to a peer that closed must stay an error, not a kill.)
+fn quiet_when_the_reader_leaves() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(READER_LEFT);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    quiet_when_the_reader_leaves();
     let ca_cert = cli.ca_cert.as_deref();
     match cli.command {
         Cmd::New {

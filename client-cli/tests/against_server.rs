@@ -167,22 +167,24 @@ async fn new_prints_tokens_and_reports_bad_encounters() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn spectate_finds_the_demo_and_follows_it_to_the_end() {
-    let server = start(true).await;
-    // Wait (up to 30 s on a loaded machine) until the demo has created its first session.
-    let mut listed = false;
+/// Waits (up to 30 s on a loaded machine) until the demo has created its first session.
+async fn demo_listed(server: &Server) {
     for _ in 0..300 {
         let (_, body) = fray_server::demo::client::http(server.addr, "GET", "/sessions", "")
             .await
             .expect("GET /sessions");
         if body.contains("\"spectator_token\":\"") {
-            listed = true;
-            break;
+            return;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(listed, "the demo never listed a session");
+    panic!("the demo never listed a session");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectate_finds_the_demo_and_follows_it_to_the_end() {
+    let server = start(true).await;
+    demo_listed(&server).await;
     let out = fray(
         vec![
             "spectate".into(),
@@ -1143,4 +1145,40 @@ async fn a_proxy_whose_certificate_changes_mid_session_ends_play_with_the_certif
         stderr.contains("invalid peer certificate") && stderr.contains("--ca-cert"),
         "{stderr}"
     );
+}
+
+/// `fray spectate … | head -1`: the reader leaves while the demo goes on, and `fray` ends
+/// quietly at its next line, with 141 (what a shell reports for a program SIGPIPE ended, as
+/// `cat` would be), instead of panicking with "failed printing to stdout".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectate_piped_into_a_reader_that_leaves_ends_without_a_panic() {
+    use std::io::{BufRead, BufReader, Read};
+    let server = start(true).await;
+    demo_listed(&server).await;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["spectate", "--server", &server.addr.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn fray");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let ended = tokio::task::spawn_blocking(move || {
+        let mut first = String::new();
+        // The reader takes one line and leaves (its end of the pipe closes here).
+        BufReader::new(stdout)
+            .read_line(&mut first)
+            .expect("a line");
+        let mut said = String::new();
+        stderr.read_to_string(&mut said).expect("stderr");
+        (first, said, child.wait().expect("fray ends"))
+    });
+    let (first, said, status) = tokio::time::timeout(GIVE_UP, ended)
+        .await
+        .expect("spectate ended once its reader left")
+        .expect("join");
+    assert!(!first.is_empty());
+    assert!(!said.contains("panicked"), "{status:?}: {said}");
+    assert_eq!(status.code(), Some(141), "{said}");
 }
