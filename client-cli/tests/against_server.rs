@@ -46,6 +46,27 @@ async fn fray(args: Vec<String>, stdin: Option<String>) -> Output {
     fray_with_env(args, stdin, Vec::new()).await
 }
 
+/// The `fray` binary started with `args` (and `env`, none of the caller's own `FRAY_*`
+/// settings), its stdout and stderr piped.
+fn fray_child<S: AsRef<std::ffi::OsStr>>(
+    args: &[S],
+    stdin: Stdio,
+    env: Vec<(&'static str, String)>,
+) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(args)
+        .env_remove("FRAY_SERVER")
+        .env_remove("FRAY_ADMIN_TOKEN")
+        .env_remove("FRAY_DATA_DIR")
+        .env_remove("FRAY_CA_CERT")
+        .envs(env)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn fray")
+}
+
 /// [`fray`] with these environment variables set.
 async fn fray_with_env(
     args: Vec<String>,
@@ -53,22 +74,12 @@ async fn fray_with_env(
     env: Vec<(&'static str, String)>,
 ) -> Output {
     let run = tokio::task::spawn_blocking(move || {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fray"))
-            .args(&args)
-            .env_remove("FRAY_SERVER")
-            .env_remove("FRAY_ADMIN_TOKEN")
-            .env_remove("FRAY_DATA_DIR")
-            .env_remove("FRAY_CA_CERT")
-            .envs(env)
-            .stdin(if stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn fray");
+        let input = if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        };
+        let mut child = fray_child(&args, input, env);
         if let (Some(text), Some(mut pipe)) = (stdin, child.stdin.take()) {
             pipe.write_all(text.as_bytes()).expect("write stdin");
         }
@@ -1103,17 +1114,16 @@ async fn a_proxy_whose_certificate_changes_mid_session_ends_play_with_the_certif
     let server = start(false).await;
     let proxy = tls_proxy(server.addr).await;
     let (_, gm) = new_behind(&proxy).await;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(["play", "--token", &gm, "--server"])
-        .arg(format!("wss://{}", proxy.addr))
-        .arg("--ca-cert")
-        .arg(&proxy.ca_cert)
-        .env_remove("FRAY_CA_CERT")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn fray");
+    let args = [
+        "play".to_owned(),
+        "--token".to_owned(),
+        gm,
+        "--server".to_owned(),
+        format!("wss://{}", proxy.addr),
+        "--ca-cert".to_owned(),
+        proxy.ca_cert.display().to_string(),
+    ];
+    let mut child = fray_child(&args, Stdio::piped(), Vec::new());
     // Its stdin stays open: `play` waits for lines, connected, until the proxy changes.
     let stdin = child.stdin.take();
     let stdout = child.stdout.take().expect("stdout");
@@ -1155,13 +1165,12 @@ async fn spectate_piped_into_a_reader_that_leaves_ends_without_a_panic() {
     use std::io::{BufRead, BufReader, Read};
     let server = start(true).await;
     demo_listed(&server).await;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(["spectate", "--server", &server.addr.to_string()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn fray");
+    let args = [
+        "spectate".to_owned(),
+        "--server".to_owned(),
+        server.addr.to_string(),
+    ];
+    let mut child = fray_child(&args, Stdio::null(), Vec::new());
     let stdout = child.stdout.take().expect("stdout");
     let mut stderr = child.stderr.take().expect("stderr");
     let ended = tokio::task::spawn_blocking(move || {

@@ -24,6 +24,11 @@ fn secrets() -> Secrets {
 }
 
 fn new_session(storage: MemStorage) -> Session {
+    new_session_with(storage, SessionConfig::default())
+}
+
+/// A session of the first built-in 13th Age encounter on `storage`, under `config`.
+fn new_session_with(storage: MemStorage, config: SessionConfig) -> Session {
     let (name, text) = builtin_encounters("13th-age")[0];
     let encounter = load_encounter(name, text).expect("a built-in encounter");
     Session::create_with(
@@ -32,7 +37,7 @@ fn new_session(storage: MemStorage) -> Session {
         encounter,
         secrets(),
         false,
-        SessionConfig::default(),
+        config,
     )
     .expect("a session")
 }
@@ -472,21 +477,12 @@ fn a_connected_session_with_nothing_to_sync_sets_no_idle_timer_and_an_unwatched_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn under_the_interval_policy_a_group_left_unsynced_is_synced_by_the_idle_timer() {
-    let (name, text) = builtin_encounters("13th-age")[0];
     let config = SessionConfig {
         fsync: crate::log::FsyncPolicy::Interval(Duration::from_secs(2)),
         ..SessionConfig::default()
     };
     let storage = MemStorage::new();
-    let session = Session::create_with(
-        storage.clone(),
-        SessionId("interval".into()),
-        load_encounter(name, text).expect("a built-in encounter"),
-        secrets(),
-        false,
-        config,
-    )
-    .expect("a session");
+    let session = new_session_with(storage.clone(), config);
     let handle = spawn(session, 1, Weak::new(), Limits::default());
     let mut gm = subscribe(&handle, 1, GM, Role::Gm).await;
     gm.item().await;
