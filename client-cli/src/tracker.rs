@@ -57,6 +57,11 @@ impl Tracker {
         self.last_seq
     }
 
+    /// The sequence number the view is at, once a snapshot arrived.
+    pub fn view_seq(&self) -> Option<u64> {
+        self.view.as_ref().map(|_| self.view_seq)
+    }
+
     /// Whether the view includes every event seen.
     pub fn view_is_current(&self) -> bool {
         self.view.is_some() && self.last_seq.is_none_or(|last| self.view_seq >= last)

@@ -1191,3 +1191,174 @@ async fn spectate_piped_into_a_reader_that_leaves_ends_without_a_panic() {
     assert!(!said.contains("panicked"), "{status:?}: {said}");
     assert_eq!(status.code(), Some(141), "{said}");
 }
+
+/// What a running `fray` printed so far, read line by line on a thread of its own.
+struct Printed(std::sync::Arc<std::sync::Mutex<String>>);
+
+impl Printed {
+    fn follow(out: std::process::ChildStdout) -> Printed {
+        use std::io::{BufRead, BufReader};
+        let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let sink = text.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                if let Ok(mut t) = sink.lock() {
+                    t.push_str(&line);
+                    t.push('\n');
+                }
+            }
+        });
+        Printed(text)
+    }
+
+    fn now(&self) -> String {
+        self.0.lock().map(|t| t.clone()).unwrap_or_default()
+    }
+
+    /// Waits until what was printed satisfies `done`, and returns it.
+    async fn until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let deadline = tokio::time::Instant::now() + GIVE_UP;
+        loop {
+            let now = self.now();
+            if done(&now) {
+                return now;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "waited for {what}; printed so far:\n{now}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// The GM (over its own connection) ends every turn until one of `heroes` is up; returns it.
+async fn gm_ends_turns_until(
+    gm: &mut fray_server::demo::client::Client,
+    heroes: &[String],
+) -> String {
+    use fray_protocol::{ClientMessage, CombatantId, Command, GameEvent, ServerMessage};
+    let mut command = Command::StartBattle;
+    for id in 1.. {
+        gm.send(&ClientMessage::Command { id, command })
+            .await
+            .expect("send");
+        let mut current = None;
+        loop {
+            match gm.recv().await.expect("the GM's answer") {
+                ServerMessage::Event {
+                    event: GameEvent::TurnStarted { combatant, .. },
+                    ..
+                } => current = Some(combatant),
+                ServerMessage::Accepted { command_id, .. } if command_id == id => break,
+                ServerMessage::Rejected { message, .. } => panic!("GM refused: {message}"),
+                _ => {}
+            }
+        }
+        let current: CombatantId = current.expect("each command here starts a turn");
+        if heroes.iter().any(|h| h == current.as_str()) {
+            return current.to_string();
+        }
+        command = Command::EndTurn { actor: current };
+    }
+    unreachable!()
+}
+
+/// A player's turn that starts by the GM's command (the view patch and the turn's legal actions
+/// come in one write, the patch first): the menu waits for those legal actions and numbers their
+/// targets, each attack says which of them it may hit, and the numbers it gives are accepted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_turn_started_by_the_gm_shows_the_targets_of_that_turns_legal_actions() {
+    let server = start(false).await;
+    let (_, text_toml) = fray_server::rules::builtin_encounters("13th-age")[0];
+    let created =
+        fray_server::demo::client::create_session(server.addr, ADMIN_KEY, "g", text_toml, Some(5))
+            .await
+            .expect("create");
+    let gm_token = created["tokens"]["gm"].as_str().expect("gm").to_string();
+    let alice = &created["tokens"]["players"][0];
+    let token = alice["token"].as_str().expect("alice").to_string();
+    let heroes: Vec<String> = alice["controls"]
+        .as_array()
+        .expect("controls")
+        .iter()
+        .filter_map(|c| c.as_str().map(str::to_owned))
+        .collect();
+    let args = [
+        "play",
+        "--token",
+        &token,
+        "--server",
+        &server.addr.to_string(),
+    ]
+    .map(str::to_owned);
+    let mut child = fray_child(&args, Stdio::piped(), Vec::new());
+    let mut stdin = child.stdin.take().expect("stdin");
+    let printed = Printed::follow(child.stdout.take().expect("stdout"));
+    printed
+        .until("the wait for the GM", |t| t.contains("Waiting for the GM"))
+        .await;
+
+    let url = format!("ws://{}/ws", server.addr);
+    let mut gm =
+        fray_server::demo::client::Client::connect(&url, fray_protocol::codec::Encoding::Json)
+            .await
+            .expect("connect");
+    gm.hello(&gm_token, None).await.expect("hello");
+    let hero = gm_ends_turns_until(&mut gm, &heroes).await;
+
+    // The menu ends with its `Also:` line; the legal actions follow.
+    let shown = printed
+        .until("the turn's menu", |t| {
+            t.split("your turn")
+                .nth(1)
+                .is_some_and(|m| m.contains("Also:"))
+        })
+        .await;
+    let menu = shown
+        .split("your turn")
+        .nth(1)
+        .expect("the menu")
+        .to_owned();
+    assert!(menu.contains("Targets:"), "{menu}");
+    assert!(!menu.contains("No legal target now"), "{menu}");
+    printed
+        .until("the turn's legal actions", |t| {
+            t.split("your turn")
+                .nth(1)
+                .is_some_and(|m| m.contains("Legal actions"))
+        })
+        .await;
+    // The first attack that has a target, and the first of its target numbers.
+    let (attack, target) = menu
+        .lines()
+        .filter_map(|l| {
+            let (number, rest) = l.trim().split_once(". ")?;
+            let numbers = rest.split("[").nth(1)?.split("target").nth(1)?;
+            let first = numbers
+                .trim_start_matches('s')
+                .trim()
+                .split([',', ']'])
+                .next()?;
+            Some((number.to_owned(), first.trim().to_owned()))
+        })
+        .next()
+        .unwrap_or_else(|| panic!("an attack with its targets in:\n{menu}"));
+    writeln!(stdin, "a {attack} {target}").expect("type");
+    let attacked = printed
+        .until("the attack's answer", |t| {
+            let after = t.split("your turn").nth(1).unwrap_or("");
+            after.contains("Rejected") || after.matches(hero.as_str()).count() > 2
+        })
+        .await;
+    writeln!(stdin, "quit").expect("type");
+    drop(stdin);
+    let status = tokio::task::spawn_blocking(move || child.wait().expect("fray ends"))
+        .await
+        .expect("join");
+    assert!(status.success());
+    let after = attacked.split("your turn").nth(1).unwrap_or("");
+    assert!(!after.contains("Rejected"), "{after}");
+    gm.close().await;
+}

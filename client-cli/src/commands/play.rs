@@ -35,6 +35,10 @@ use tokio::time::Instant;
 /// How long input waits for the server before it is taken anyway.
 const STALL: Duration = Duration::from_secs(10);
 
+/// How long after a view patch the seat's legal actions are awaited before they are taken as
+/// unchanged (the server sends them only when they changed, in the same write as the patch).
+const ACTIONS_GRACE: Duration = Duration::from_millis(150);
+
 /// Runs `fray play`.
 pub async fn run(server: &Server, encoding: Encoding, token: &str) -> Result<()> {
     let (mut conn, welcome) = Connection::open(server, encoding, token, None).await?;
@@ -110,6 +114,8 @@ pub async fn run(server: &Server, encoding: Encoding, token: &str) -> Result<()>
                 }
             },
             _ = tick.tick(), if !ready => game.check_stall(),
+            _ = tokio::time::sleep_until(game.actions_due.unwrap_or_else(Instant::now)),
+                if game.actions_due.is_some() => game.actions_unchanged(),
         }
     }
     conn.close().await;
@@ -176,6 +182,14 @@ struct Game {
     table_next: bool,
     /// The seat's legal actions, as the server last sent them.
     actions: Vec<LegalAction>,
+    /// The legal actions are known to be current as of this sequence number: the `seq` of the
+    /// last `legal_actions`, the view's at an `accepted` (changed legal actions come before it),
+    /// or the view's once `ACTIONS_GRACE` passed without any (they did not change).
+    actions_at: u64,
+    /// When the legal actions are taken as unchanged, while the view is past `actions_at`.
+    actions_due: Option<Instant>,
+    /// The view's sequence number at which the legal actions were last taken as unchanged.
+    assumed_at: Option<u64>,
     /// Since when input has been held back.
     waiting_since: Option<Instant>,
     /// What Tab completes at the terminal, refreshed with every view.
@@ -200,13 +214,49 @@ impl Game {
             prompt_after: None,
             table_next: true,
             actions: Vec::new(),
+            actions_at: 0,
+            actions_due: None,
+            assumed_at: None,
             waiting_since: Some(Instant::now()),
         }
     }
 
     /// Whether the next input line may be taken.
     fn ready(&self) -> bool {
-        self.tracker.view_is_current() && self.outstanding.is_none() && self.prompt_after.is_none()
+        self.tracker.view_is_current()
+            && self.actions_current()
+            && self.outstanding.is_none()
+            && self.prompt_after.is_none()
+    }
+
+    /// Whether the legal actions held are those of the view (a spectator has none to wait for).
+    fn actions_current(&self) -> bool {
+        self.role == Role::Spectator
+            || self
+                .tracker
+                .view_seq()
+                .is_none_or(|view| view <= self.actions_at)
+    }
+
+    /// After the view moved: wait a moment for legal actions that the same write may carry.
+    fn await_actions(&mut self) {
+        if self.actions_current() {
+            self.actions_due = None;
+        } else if self.actions_due.is_none() {
+            self.actions_due = Some(Instant::now() + ACTIONS_GRACE);
+        }
+    }
+
+    /// No legal actions came with the view: they did not change.
+    fn actions_unchanged(&mut self) {
+        self.actions_due = None;
+        if let Some(view) = self.tracker.view_seq()
+            && view > self.actions_at
+        {
+            self.actions_at = view;
+            self.assumed_at = Some(view);
+        }
+        self.maybe_prompt();
     }
 
     /// Stops waiting for answers that do not come.
@@ -320,9 +370,18 @@ impl Game {
                 }
                 self.view_updated();
             }
-            ServerMessage::LegalActions { actions, .. } => {
+            ServerMessage::LegalActions { seq, actions } => {
                 for prompt in self.legal_actions(actions) {
                     println!("{prompt}");
+                }
+                self.actions_at = self.actions_at.max(seq);
+                self.await_actions();
+                if self.assumed_at.take().is_some_and(|at| at >= seq) {
+                    // The turn was shown before these arrived, taken as unchanged: show it
+                    // again with the actions the server offers.
+                    self.show_turn();
+                } else {
+                    self.maybe_prompt();
                 }
             }
             ServerMessage::Accepted {
@@ -334,6 +393,11 @@ impl Game {
                     self.outstanding = None;
                     self.prompt_after = Some(last_seq);
                 }
+                // The batch's legal actions, if they changed, came before its answers.
+                if let Some(view) = self.tracker.view_seq() {
+                    self.actions_at = self.actions_at.max(view);
+                }
+                self.await_actions();
                 self.maybe_prompt();
             }
             ServerMessage::Rejected {
@@ -369,6 +433,7 @@ impl Game {
         if let Some(state) = self.tracker.state() {
             self.words.set(completion_words(state));
         }
+        self.await_actions();
         if self.table_next
             && self.tracker.view_is_current()
             && let Some(state) = self.tracker.state()
@@ -392,6 +457,7 @@ impl Game {
         }
         if self.prompt_after.is_none()
             && self.tracker.view_is_current()
+            && self.actions_current()
             && self.outstanding.is_none()
             && self.waiting_since.is_some()
         {
@@ -492,7 +558,7 @@ impl Game {
         };
         let menu = self
             .acting()
-            .and_then(|actor| Menu::for_actor(state, &actor));
+            .and_then(|actor| Menu::for_actor(state, &actor, &self.actions));
         let parsed = match input::parse(line, menu.as_ref()) {
             // A commanded mount acts within its rider's turn: `end` ends the rider's turn.
             Ok(Input::Game(Command::EndTurn { actor }))
@@ -564,7 +630,7 @@ impl Game {
             Phase::Ended => println!("{}. Type `quit` to leave.", table::header(state)),
             Phase::Running => match &state.current {
                 Some(current) if self.controls(current) => match state.combatant(current) {
-                    Some(me) => print!("{}", render_menu(state, me)),
+                    Some(me) => print!("{}", render_menu(state, me, &self.actions)),
                     None => println!("{}", table::header(state)),
                 },
                 _ => println!("{} — waiting.", table::header(state)),
@@ -602,8 +668,13 @@ fn render_actions(actions: &[&LegalAction]) -> String {
     out
 }
 
-/// The menu for our combatant whose turn it is.
-fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> String {
+/// The menu for our combatant whose turn it is; its targets are those the seat's legal
+/// actions offer.
+fn render_menu(
+    state: &fray_protocol::SessionState,
+    me: &CombatantState,
+    actions: &[LegalAction],
+) -> String {
     let mut out = format!("{} — your turn\n", table::header(state));
     let hp = match (me.hp, me.max_hp) {
         (Some(hp), Some(max)) => format!("{hp}/{max} hp"),
@@ -644,7 +715,7 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
             me.recoveries
         ));
     }
-    let Some(menu) = Menu::for_actor(state, &me.id) else {
+    let Some(menu) = Menu::for_actor(state, &me.id, actions) else {
         return out;
     };
     let standard = me.actions.payer(ActionKind::Standard).is_some();
@@ -672,8 +743,17 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
             if me.expended.contains(&a.id) {
                 notes.push("EXPENDED".to_owned());
             }
-            if a.range == "melee" {
-                notes.push("engaged targets only".to_owned());
+            let legal = menu.targets_of(&a.id, actions);
+            if !legal.is_empty() {
+                let numbers: Vec<String> = legal.iter().map(usize::to_string).collect();
+                let word = if legal.len() == 1 {
+                    "target"
+                } else {
+                    "targets"
+                };
+                notes.push(format!("{word} {}", numbers.join(", ")));
+            } else if standard && !me.expended.contains(&a.id) {
+                notes.push("no legal target now".to_owned());
             }
             let notes = if notes.is_empty() {
                 String::new()
@@ -693,7 +773,7 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
         }
     }
     if menu.targets.is_empty() {
-        out.push_str("No enemy is standing.\n");
+        out.push_str("No legal target now.\n");
     } else {
         out.push_str("Targets:\n");
         let id_w = menu
@@ -763,10 +843,21 @@ fn render_menu(state: &fray_protocol::SessionState, me: &CombatantState) -> Stri
         also.push("rally");
     }
     also.push("end");
-    let example = match (menu.attacks.first(), menu.targets.first()) {
-        (Some(a), Some(t)) => format!(" — e.g. `attack {} {}` or `a 1 1`", a.id, t.id),
-        _ => String::new(),
-    };
+    // An example the server would take: the first attack that has a legal target.
+    let example = menu
+        .attacks
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| {
+            let t = *menu.targets_of(&a.id, actions).first()?;
+            let target = &menu.targets.get(t - 1)?.id;
+            Some(format!(
+                " — e.g. `attack {} {target}` or `a {} {t}`",
+                a.id,
+                i + 1
+            ))
+        })
+        .unwrap_or_default();
     out.push_str(&format!("Also: {}{example}\n", also.join(", ")));
     out
 }
@@ -817,7 +908,84 @@ mod tests {
             .expect("a hero standing");
         me.actions = fray_protocol::state::ActionsLeft::FULL;
         let me = me.clone();
-        render_menu(&state, &me)
+        render_menu(&state, &me, &[])
+    }
+
+    fn attack_on(by: &str, attack: &str, on: &str) -> LegalAction {
+        LegalAction {
+            actor: Some(CombatantId::new(by)),
+            group: attack.into(),
+            label: on.into(),
+            command: Command::Attack {
+                actor: CombatantId::new(by),
+                attack: attack.into(),
+                targets: vec![CombatantId::new(on)],
+                mode: AttackMode::Standard,
+                knock_out: false,
+                forced: Vec::new(),
+                weapon: None,
+                secondary_target: None,
+            },
+        }
+    }
+
+    #[test]
+    fn the_menu_numbers_the_targets_of_the_legal_actions_and_says_which_each_attack_may_hit() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../replays/13th-age/crypt-of-ash-seed-0");
+        let fight = fray_server::replay::read_log(&path).expect("the golden reads");
+        let state = fray_server::replay::fold(&fight).expect("folds").state;
+        let me = state
+            .combatants
+            .iter()
+            .find(|c| c.side == fray_protocol::Side::Heroes && c.attacks.len() >= 2)
+            .expect("a hero with two attacks")
+            .clone();
+        let foes: Vec<&CombatantState> = state
+            .combatants
+            .iter()
+            .filter(|c| c.side != me.side)
+            .collect();
+        assert!(foes.len() >= 2, "two foes in the golden");
+        let (melee, ranged) = (&me.attacks[0].id, &me.attacks[1].id);
+        let mut me = me.clone();
+        me.actions = fray_protocol::state::ActionsLeft::FULL;
+        me.expended.clear();
+        // The first attack may hit the second foe only; the second attack both, first foe first.
+        let actions = vec![
+            attack_on(me.id.as_str(), melee, foes[1].id.as_str()),
+            attack_on(me.id.as_str(), ranged, foes[0].id.as_str()),
+            attack_on(me.id.as_str(), ranged, foes[1].id.as_str()),
+        ];
+        let menu = render_menu(&state, &me, &actions);
+        let targets = menu.split("Targets:").nth(1).expect("a target list");
+        assert!(
+            targets.contains(&format!("1. {}", foes[1].id))
+                && targets.contains(&format!("2. {}", foes[0].id)),
+            "{menu}"
+        );
+        assert!(!targets.contains("3. "), "only the offered targets: {menu}");
+        assert!(line_of(&menu, melee).contains("[target 1]"), "{menu}");
+        assert!(line_of(&menu, ranged).contains("targets 1, 2]"), "{menu}");
+        assert!(
+            menu.contains(&format!("e.g. `attack {melee} {}` or `a 1 1`", foes[1].id)),
+            "{menu}"
+        );
+        // With no legal actions, no target is offered and the attacks say so.
+        let bare = render_menu(&state, &me, &[]);
+        assert!(bare.contains("No legal target now."), "{bare}");
+        assert!(
+            line_of(&bare, melee).contains("no legal target now"),
+            "{bare}"
+        );
+    }
+
+    /// The menu's line of an attack.
+    fn line_of(menu: &str, attack: &str) -> String {
+        menu.lines()
+            .find(|l| l.contains(&format!(". {attack} ")))
+            .unwrap_or_else(|| panic!("{attack} in {menu}"))
+            .to_owned()
     }
 
     #[test]

@@ -26,7 +26,7 @@ use bx_check::{BX_CHECK_VERBS, bx_check_verb};
 use bx_expedition::{BX_EXPEDITION_VERBS, bx_expedition_verb};
 use fray_protocol::command::AttackMode;
 use fray_protocol::state::AttackSummary;
-use fray_protocol::{CombatantId, Command, SessionState};
+use fray_protocol::{CombatantId, Command, LegalAction, SessionState};
 use ftd::{FTD_VERBS, ftd_treasure_and_travel, ftd_verb};
 use ftd_dungeon::{FTD_DUNGEON_VERBS, ftd_dungeon_verb};
 use orcus::{ORCUS_VERBS, orcus_check, orcus_verb, skill_action};
@@ -65,7 +65,7 @@ pub struct Menu {
     pub actor: CombatantId,
     /// The actor's attacks, numbered from 1.
     pub attacks: Vec<AttackSummary>,
-    /// Legal targets (conscious combatants of the other side), numbered from 1.
+    /// Legal targets (those the legal actions offer the actor's attacks against), numbered from 1.
     pub targets: Vec<Target>,
     /// Every combatant id in the fight: an exact id is accepted as a target even when it is
     /// not on the list (the server has the last word).
@@ -73,24 +73,45 @@ pub struct Menu {
 }
 
 impl Menu {
-    /// The menu for `actor` in `state`; `None` if the actor is not in the fight.
-    pub fn for_actor(state: &SessionState, actor: &CombatantId) -> Option<Menu> {
+    /// The menu for `actor` in `state`; `None` if the actor is not in the fight. The targets
+    /// are those of the actor's attacks among the seat's legal actions (the server's rules, not
+    /// the client's), numbered in the order the server lists them.
+    pub fn for_actor(
+        state: &SessionState,
+        actor: &CombatantId,
+        actions: &[LegalAction],
+    ) -> Option<Menu> {
         let me = state.combatant(actor)?;
-        let targets = state
-            .combatants
-            .iter()
-            .filter(|c| c.side == me.side.opponent() && c.status.is_up())
-            .map(|c| Target {
-                id: c.id.clone(),
-                name: c.name.clone(),
-            })
-            .collect();
+        let mut targets: Vec<Target> = Vec::new();
+        for (_, id) in attack_targets(actions, actor) {
+            if !targets.iter().any(|t| &t.id == id) {
+                let name = state
+                    .combatant(id)
+                    .map_or_else(|| id.to_string(), |c| c.name.clone());
+                targets.push(Target {
+                    id: id.clone(),
+                    name,
+                });
+            }
+        }
         Some(Menu {
             actor: actor.clone(),
             attacks: me.attacks.clone(),
             targets,
             everyone: state.combatants.iter().map(|c| c.id.clone()).collect(),
         })
+    }
+
+    /// The menu numbers (from 1) of the targets the legal actions offer `attack` against.
+    pub fn targets_of(&self, attack: &str, actions: &[LegalAction]) -> Vec<usize> {
+        let mut numbers: Vec<usize> = attack_targets(actions, &self.actor)
+            .filter(|(a, _)| *a == attack)
+            .filter_map(|(_, id)| self.targets.iter().position(|t| &t.id == id))
+            .map(|i| i + 1)
+            .collect();
+        numbers.sort_unstable();
+        numbers.dedup();
+        numbers
     }
 
     fn attack(&self, word: &str) -> Result<&AttackSummary, String> {
@@ -192,7 +213,7 @@ impl Menu {
 
     fn target_list(&self) -> String {
         if self.targets.is_empty() {
-            return "no enemy is standing".to_owned();
+            return "no attack of this turn has a legal target now".to_owned();
         }
         let items: Vec<String> = self
             .targets
@@ -731,6 +752,22 @@ fn edit_distance(a: &str, b: &str) -> usize {
         prev = row;
     }
     prev[b.len()]
+}
+
+/// The (attack, target) pairs of `actor`'s attacks among the legal actions, in their order.
+fn attack_targets<'a>(
+    actions: &'a [LegalAction],
+    actor: &'a CombatantId,
+) -> impl Iterator<Item = (&'a str, &'a CombatantId)> + 'a {
+    actions.iter().flat_map(move |a| match &a.command {
+        Command::Attack {
+            actor: by,
+            attack,
+            targets,
+            ..
+        } if by == actor => targets.iter().map(|t| (attack.as_str(), t)).collect(),
+        _ => Vec::new(),
+    })
 }
 
 /// `a, b or c`.
