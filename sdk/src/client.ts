@@ -64,6 +64,15 @@ export class CommandRejected extends Error {
   }
 }
 
+/** A refused `preview` (`preview_refused`, or the connection lost before its answer): a
+ * `CommandRejected` whose `commandId` is the preview's id, so one handler can take both. */
+export class PreviewRefused extends CommandRejected {
+  constructor(code: RejectionCode, message: string, previewId: number) {
+    super(code, message, previewId);
+    this.name = "PreviewRefused";
+  }
+}
+
 /** One RFC 6902 operation: the server's (add, remove, replace), and the others `applyPatch`
  * also accepts (move, copy, test). */
 export type PatchOp =
@@ -146,7 +155,7 @@ export class FrayClient {
   >();
   private previews = new Map<
     number,
-    { resolve: (p: PreviewResult) => void; reject: (e: CommandRejected) => void }
+    { resolve: (p: PreviewResult) => void; reject: (e: PreviewRefused) => void }
   >();
   private closedByUser = false;
   private attempts = 0;
@@ -217,8 +226,9 @@ export class FrayClient {
 
   /** Asks what a command would cover — its area's squares, its path, the creatures it would
    * affect — without sending it (`preview`): resolves with the `preview_result`, rejects with a
-   * `CommandRejected` carrying the `preview_refused` code (or "disconnected"/"closed"; its
-   * `commandId` is the preview's id). Nothing is decided, drawn or logged. */
+   * `PreviewRefused` (a `CommandRejected`) carrying the `preview_refused` code (or
+   * "disconnected"/"closed"; its `commandId` is the preview's id). Nothing is decided, drawn
+   * or logged. */
   preview(command: Command): Promise<PreviewResult> {
     const id = this.nextId++;
     const socket = this.socket;
@@ -312,7 +322,7 @@ export class FrayClient {
   private failPending(code: RejectionCode, message: string): void {
     for (const [id, p] of this.pending) p.reject(new CommandRejected(code, message, id));
     this.pending.clear();
-    for (const [id, p] of this.previews) p.reject(new CommandRejected(code, message, id));
+    for (const [id, p] of this.previews) p.reject(new PreviewRefused(code, message, id));
     this.previews.clear();
   }
 
@@ -377,7 +387,7 @@ export class FrayClient {
       this.previews.delete(r.id);
     } else if ("preview_refused" in msg) {
       const { id, code, message } = msg.preview_refused;
-      this.previews.get(id)?.reject(new CommandRejected(code, message, id));
+      this.previews.get(id)?.reject(new PreviewRefused(code, message, id));
       this.previews.delete(id);
     } else if ("error" in msg) {
       const { code, message } = msg.error;

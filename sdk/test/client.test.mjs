@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket, { WebSocketServer } from "ws";
-import { FrayClient, CommandRejected, applyPatch } from "../dist/client.js";
+import { FrayClient, CommandRejected, PreviewRefused, applyPatch } from "../dist/client.js";
 
 /** A fake server on a free port; `script(socket, message, state)` answers each message. */
 async function fake(script) {
@@ -151,6 +151,8 @@ test("preview asks what a command would cover and resolves or rejects by its id"
     assert.equal(ok.value.seq, 9);
     assert.equal(refused.status, "rejected");
     assert.ok(refused.reason instanceof CommandRejected);
+    assert.ok(refused.reason instanceof PreviewRefused);
+    assert.equal(refused.reason.name, "PreviewRefused");
     assert.equal(refused.reason.code, "no_line_of_effect");
     const asked = server.seen.filter((s) => s.msg.preview).map((s) => s.msg.preview);
     assert.deepEqual(asked.map((p) => p.command), [area, behind]);

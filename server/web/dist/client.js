@@ -19,6 +19,14 @@ export class CommandRejected extends Error {
         this.name = "CommandRejected";
     }
 }
+/** A refused `preview` (`preview_refused`, or the connection lost before its answer): a
+ * `CommandRejected` whose `commandId` is the preview's id, so one handler can take both. */
+export class PreviewRefused extends CommandRejected {
+    constructor(code, message, previewId) {
+        super(code, message, previewId);
+        this.name = "PreviewRefused";
+    }
+}
 /** Errors after which reconnecting cannot help. */
 const FATAL = new Set(["unknown_token", "unsupported_protocol"]);
 /** The JSON subprotocol. */
@@ -100,8 +108,9 @@ export class FrayClient {
     }
     /** Asks what a command would cover — its area's squares, its path, the creatures it would
      * affect — without sending it (`preview`): resolves with the `preview_result`, rejects with a
-     * `CommandRejected` carrying the `preview_refused` code (or "disconnected"/"closed"; its
-     * `commandId` is the preview's id). Nothing is decided, drawn or logged. */
+     * `PreviewRefused` (a `CommandRejected`) carrying the `preview_refused` code (or
+     * "disconnected"/"closed"; its `commandId` is the preview's id). Nothing is decided, drawn
+     * or logged. */
     preview(command) {
         const id = this.nextId++;
         const socket = this.socket;
@@ -196,7 +205,7 @@ export class FrayClient {
             p.reject(new CommandRejected(code, message, id));
         this.pending.clear();
         for (const [id, p] of this.previews)
-            p.reject(new CommandRejected(code, message, id));
+            p.reject(new PreviewRefused(code, message, id));
         this.previews.clear();
     }
     receive(socket, data) {
@@ -272,7 +281,7 @@ export class FrayClient {
         }
         else if ("preview_refused" in msg) {
             const { id, code, message } = msg.preview_refused;
-            this.previews.get(id)?.reject(new CommandRejected(code, message, id));
+            this.previews.get(id)?.reject(new PreviewRefused(code, message, id));
             this.previews.delete(id);
         }
         else if ("error" in msg) {
