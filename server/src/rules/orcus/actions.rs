@@ -109,7 +109,8 @@ fn own_turn(s: &SessionState, me: &CombatantState) -> Vec<LegalAction> {
 }
 
 /// § Charge: the course toward `t` ending nearest the charger from which its basic melee
-/// attack reaches `t` (the cheapest such square, ties in square order): empty when `t` is
+/// attack reaches `t` (the cheapest such square; of equals, the nearest as the crow flies, then
+/// in square order), keeping to the straight line (`Walks::straight_path`): empty when `t` is
 /// already in reach; `None` without a basic melee attack or a course. The rules decide the
 /// charge (`maneuvers.rs`); the legal actions keep this candidate only if they accept it.
 fn charge_path(
@@ -140,8 +141,11 @@ fn charge_path(
             };
             geometry::distance(at, target) <= reach
         })
-        .min_by_key(|(q, cost)| (*cost, *q))?;
-    Some(courses.path(end))
+        .min_by_key(|(q, cost)| {
+            let (dx, dy) = (q.x - start.at.x, q.y - start.at.y);
+            (*cost, dx * dx + dy * dy, *q)
+        })?;
+    Some(courses.straight_path(end))
 }
 
 /// Each area power at each origin worth naming: none for a near burst; each side of the user

@@ -167,12 +167,10 @@ fn the_legal_actions_offer_a_charge_along_a_course_and_its_preview_is_that_path(
     let Command::Orcus(OrcusCommand::Charge { path, .. }) = &charge.command else {
         unreachable!()
     };
-    assert_eq!(path.len(), 5, "{path:?}");
-    let end = path.last().copied().unwrap_or(Square::new(0, 5));
-    assert!(
-        (end.x - 6).abs() <= 1 && (end.y - 5).abs() <= 1,
-        "ends next to brute 2: {path:?}"
-    );
+    // Straight along the row to the square next to brute 2, not zig-zagging between the
+    // squares of equal cost.
+    let row: Vec<Square> = (1..=5).map(|x| Square::new(x, 5)).collect();
+    assert_eq!(path, &row);
     let preview = e
         .preview(&charge.command)
         .expect("a charge can be previewed");
@@ -188,6 +186,48 @@ fn the_legal_actions_offer_a_charge_along_a_course_and_its_preview_is_that_path(
     assert_eq!(e.preview(&astray).unwrap_err().code, ErrorCode::IllegalPath);
     assert_eq!(e.check(&astray).unwrap_err().code, ErrorCode::IllegalPath);
     let ev = run(&mut e, &charge.command);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, GameEvent::AttackRolled { .. }))
+    );
+}
+
+#[test]
+fn a_charge_at_a_slant_is_offered_along_a_course_without_zig_zags() {
+    // Kael at (0, 5), brute 2 three rows up and six columns east: the cheapest ends next to it
+    // cost 5; the course ends at the one nearest Kael and never turns back on itself.
+    let positions = "kael = [0, 5]\nlira = [0, 0]\nbrute-1 = [9, 0]\nbrute-2 = [6, 2]";
+    let src = arena_src(&super::tests_power_effects::OPEN, "", 5, positions);
+    let mut e = started(&load_encounter("open.toml", &src).unwrap(), 3);
+    let path = e
+        .legal_actions(Some(&[cid("kael")]))
+        .into_iter()
+        .find_map(|a| match a.command {
+            Command::Orcus(OrcusCommand::Charge { target, path, .. })
+                if target.as_str() == "brute-2" =>
+            {
+                Some(path)
+            }
+            _ => None,
+        })
+        .expect("a charge at brute 2 is offered");
+    assert_eq!(path.last(), Some(&Square::new(5, 3)), "{path:?}");
+    let mut at = Square::new(0, 5);
+    for q in &path {
+        assert!(
+            q.x == at.x + 1 && (q.y == at.y || q.y == at.y - 1),
+            "each step east or north-east: {path:?}"
+        );
+        at = *q;
+    }
+    let ev = run(
+        &mut e,
+        &Command::Orcus(OrcusCommand::Charge {
+            actor: cid("kael"),
+            target: cid("brute-2"),
+            path,
+        }),
+    );
     assert!(
         ev.iter()
             .any(|x| matches!(x, GameEvent::AttackRolled { .. }))

@@ -16,6 +16,8 @@ pub struct Walks {
     start: Space,
     /// Each reachable north-west square: the cheapest cost and the square before it.
     best: BTreeMap<Square, (i32, Option<Square>)>,
+    /// The other squares before it at that same cost (only where there is a tie).
+    ties: BTreeMap<Square, Vec<Square>>,
     /// Squares someone else stands on.
     taken: BTreeSet<Square>,
 }
@@ -86,6 +88,7 @@ impl Walks {
         let step_cost =
             |sp: Space| 1 + i32::from(sp.squares().any(|q| geometry::difficult(map, q)));
         let mut best: BTreeMap<Square, (i32, Option<Square>)> = BTreeMap::new();
+        let mut ties: BTreeMap<Square, Vec<Square>> = BTreeMap::new();
         best.insert(start.at, (0, None));
         let mut frontier: BTreeSet<(i32, Square)> = BTreeSet::new();
         frontier.insert((0, start.at));
@@ -119,14 +122,24 @@ impl Walks {
                     if c > speed {
                         continue;
                     }
-                    if best.get(&next).is_none_or(|(old, _)| c < *old) {
-                        best.insert(next, (c, Some(at)));
-                        frontier.insert((c, next));
+                    match best.get(&next) {
+                        Some((old, _)) if c == *old => ties.entry(next).or_default().push(at),
+                        Some((old, _)) if c > *old => {}
+                        _ => {
+                            best.insert(next, (c, Some(at)));
+                            ties.remove(&next);
+                            frontier.insert((c, next));
+                        }
                     }
                 }
             }
         }
-        Walks { start, best, taken }
+        Walks {
+            start,
+            best,
+            ties,
+            taken,
+        }
     }
 
     /// The squares a walk can end on (free of anyone else, not the start), with their cost.
@@ -151,6 +164,34 @@ impl Walks {
             }
             path.push(*prev);
             at = *prev;
+        }
+        path.reverse();
+        path
+    }
+
+    /// A cheapest path to `goal` that keeps nearest the straight line from the start: walking
+    /// back from `goal`, of the squares before each at the same cost, the one nearest that
+    /// line (then the first found). The same cost as [`Self::path`], without its zig-zags.
+    pub fn straight_path(&self, goal: Square) -> Vec<Square> {
+        let from = self.start.at;
+        let off_line = |q: &Square| {
+            let (lx, ly) = (goal.x - from.x, goal.y - from.y);
+            ((q.x - from.x) * ly - (q.y - from.y) * lx).abs()
+        };
+        let mut path = vec![goal];
+        let mut at = goal;
+        while let Some((_, Some(first))) = self.best.get(&at) {
+            let others = self.ties.get(&at).into_iter().flatten();
+            let prev = std::iter::once(first)
+                .chain(others)
+                .min_by_key(|q| off_line(q))
+                .copied()
+                .unwrap_or(*first);
+            if prev == from {
+                break;
+            }
+            path.push(prev);
+            at = prev;
         }
         path.reverse();
         path
