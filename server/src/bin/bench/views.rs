@@ -4,6 +4,9 @@
 //! the state read (once for both audiences), then each audience's view (its JSON and the RFC
 //! 6902 diff against the previous one — `net/views.rs`) and the legal actions of the GM (every combatant and the session
 //! commands) and of the seat controlling the current combatant (`Engine::legal_actions`).
+//! The goldens are of record format 2, without reserves; the GM's legal actions are timed again
+//! on a copy of each fight given its ruleset's built-in monsters as reserves (record format 4:
+//! the GM is offered each one as a reinforcement), to show what they add.
 
 use super::Report;
 use anyhow::{Context, Result};
@@ -48,6 +51,8 @@ pub(super) fn scenario_views(report: &mut Report) -> Result<()> {
         let (mut state_read, mut gm_view, mut public_view): (Timings, Timings, Timings) =
             Default::default();
         let (mut gm_actions, mut seat_actions): (Timings, Timings) = Default::default();
+        let mut gm_reserves = Timings::default();
+        let mut listed_reserves = 0usize;
         let mut whole_json = Timings::default();
         let mut listed = 0usize;
         let mut fights: Vec<_> = std::fs::read_dir(ruleset.path())?.collect::<Result<_, _>>()?;
@@ -55,6 +60,11 @@ pub(super) fn scenario_views(report: &mut Report) -> Result<()> {
         for fight in fights {
             let fight = replay::read_log(&fight.path())?;
             let mut engine = engine_for(fight.genesis())?;
+            let mut with_reserves = {
+                let mut genesis = fight.genesis().clone();
+                genesis.encounter.reserves = builtin_reserves(&name, &genesis.encounter)?;
+                engine_for(&genesis)?
+            };
             let seats = &fight.genesis().encounter.seats;
             let json =
                 |s: &fray_protocol::SessionState| serde_json::to_value(s).unwrap_or_default();
@@ -89,6 +99,11 @@ pub(super) fn scenario_views(report: &mut Report) -> Result<()> {
                 });
                 let all = gm_actions.time(|| engine.legal_actions(None));
                 listed += all.len();
+                with_reserves
+                    .execute(command)
+                    .map_err(|r| anyhow::anyhow!("{name}: refused with reserves: {r}"))?;
+                let all = gm_reserves.time(|| with_reserves.legal_actions(None));
+                listed_reserves += all.len();
                 let current = state.current;
                 if let Some(seat) =
                     current.and_then(|c| seats.iter().find(|s| s.controls.contains(&c)))
@@ -110,12 +125,41 @@ pub(super) fn scenario_views(report: &mut Report) -> Result<()> {
         line("public view patch", &mut public_view);
         line("GM view as one JSON diff", &mut whole_json);
         line("GM legal actions", &mut gm_actions);
+        line("GM legal actions, reserves", &mut gm_reserves);
         line("seat legal actions", &mut seat_actions);
-        let n = gm_actions.micros.len().max(1);
+        let n = gm_actions.micros.len().max(1) as f64;
         println!(
-            "  {name:<18} GM actions listed per command: {:.1}",
-            listed as f64 / n as f64
+            "  {name:<18} GM actions listed per command: {:.1} ({:.1} with the reserves)",
+            listed as f64 / n,
+            listed_reserves as f64 / n
         );
     }
     Ok(())
+}
+
+/// Every built-in monster of the ruleset that `encounter` does not field, as the reserves a
+/// session of record format 4 would carry (the union of the built-in encounters' reserves, by
+/// template).
+fn builtin_reserves(
+    ruleset: &str,
+    encounter: &fray_server::content::model::Encounter,
+) -> Result<Vec<fray_server::content::model::CombatantSpec>> {
+    let fielded: Vec<&str> = encounter
+        .combatants
+        .iter()
+        .chain(encounter.battles.iter().flat_map(|b| b.monsters.iter()))
+        .map(|c| c.template.as_str())
+        .collect();
+    let mut all: std::collections::BTreeMap<String, fray_server::content::model::CombatantSpec> =
+        Default::default();
+    for (file, text) in fray_server::rules::builtin_encounters(ruleset) {
+        let e = fray_server::rules::load_encounter(file, text)?;
+        for spec in e.reserves {
+            all.entry(spec.template.clone()).or_insert(spec);
+        }
+    }
+    Ok(all
+        .into_values()
+        .filter(|spec| !fielded.contains(&spec.template.as_str()))
+        .collect())
 }
