@@ -319,6 +319,12 @@ impl RosterMap {
     }
 }
 
+/// Set while `Engine::check` asks whether a command would be accepted (the legal actions): a
+/// ruleset may leave out what follows a decided command without deciding its acceptance (its
+/// sweeps). Absent or `false` when a command is executed.
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct CheckOnly(pub bool);
+
 /// The command being decided this pass (none on turn-machinery passes).
 #[derive(Resource, Debug, Clone, Default)]
 pub struct Pending(pub Option<Command>);

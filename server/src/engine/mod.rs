@@ -33,7 +33,7 @@ use crate::dice::SessionRng;
 use crate::rules;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{LogLevel, ScheduleBuildSettings, SingleThreadedExecutor};
-use components::{AddedIds, Dice, Outbox, Pending, SecretDice, SeedSecret};
+use components::{AddedIds, CheckOnly, Dice, Outbox, Pending, SecretDice, SeedSecret};
 use fray_protocol::ids::CombatantId;
 use fray_protocol::{
     Command, CommandPreview, ErrorCode, Family, GameEvent, Rejection, SessionState,
@@ -181,11 +181,19 @@ impl Engine {
     /// streams are put back and the events dropped, so the world is as it was (decide changes
     /// no component). The answer is `execute`'s, rejection and all.
     pub fn check(&mut self, command: &Command) -> Result<(), Rejection> {
+        self.check_with(command, CheckOnly(true))
+    }
+
+    /// [`Self::check`], telling the ruleset whether only the answer matters (`CheckOnly`: its
+    /// sweeps may be left out); the tests compare both.
+    fn check_with(&mut self, command: &Command, only: CheckOnly) -> Result<(), Rejection> {
         self.may_decide(command)?;
         let dice = self.world.resource::<Dice>().0.clone();
         let secret = self.world.resource::<SecretDice>().0.clone();
         self.world.resource_mut::<Pending>().0 = Some(command.clone());
+        self.world.insert_resource(only);
         let decided = self.run_decide();
+        self.world.insert_resource(CheckOnly(false));
         self.world.resource_mut::<Pending>().0 = None;
         self.world.resource_mut::<Dice>().0 = dice;
         self.world.resource_mut::<SecretDice>().0 = secret;
@@ -224,6 +232,16 @@ impl Engine {
         &mut self,
         actors: Option<&[fray_protocol::CombatantId]>,
     ) -> Vec<fray_protocol::LegalAction> {
+        let mut candidates = self.candidates(actors);
+        candidates.retain(|a| self.check(&a.command).is_ok());
+        candidates
+    }
+
+    /// The ruleset's candidates for [`Self::legal_actions`], before they are checked.
+    fn candidates(
+        &self,
+        actors: Option<&[fray_protocol::CombatantId]>,
+    ) -> Vec<fray_protocol::LegalAction> {
         let Some(row) = self.world.get_resource::<SessionRuleset>().map(|r| r.0) else {
             return Vec::new();
         };
@@ -256,7 +274,6 @@ impl Engine {
                 candidates.extend(rules::common::actions::overrides(&state, row, &templates));
             }
         }
-        candidates.retain(|a| self.check(&a.command).is_ok());
         candidates
     }
 

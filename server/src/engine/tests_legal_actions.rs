@@ -315,3 +315,45 @@ fn the_gm_is_offered_its_overrides_as_each_ruleset_allows_them() {
         }
     }
 }
+
+/// `Engine::check` tells the ruleset that only the answer matters, and Orcus then leaves out its
+/// sweeps (they follow a decided command and cannot refuse it). Over the steps of the Orcus
+/// goldens, every candidate of the GM's legal actions — accepted or not — gets the same answer
+/// as a full decide with the sweeps.
+#[test]
+fn a_check_without_the_sweeps_answers_as_a_full_decide_at_every_step_of_the_orcus_goldens() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../replays/orcus");
+    let mut fights: Vec<_> = std::fs::read_dir(&dir)
+        .expect("replays/orcus")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    fights.sort();
+    let (mut compared, mut refused) = (0usize, 0usize);
+    for path in fights {
+        let fight = crate::replay::read_log(&path).expect("the golden reads");
+        let mut e = crate::session::engine_for(fight.genesis()).expect("an engine");
+        // Every eighth step (each check is a whole decide; all steps take a minute unoptimized).
+        for (step, command) in fight.commands().enumerate() {
+            let sampled = if step % 8 == 0 {
+                e.candidates(None)
+            } else {
+                Vec::new()
+            };
+            for candidate in sampled {
+                let quick = e.check(&candidate.command).map_err(|r| r.code);
+                let full = e
+                    .check_with(&candidate.command, super::CheckOnly(false))
+                    .map_err(|r| r.code);
+                assert_eq!(quick, full, "{}: {:?}", path.display(), candidate.command);
+                compared += 1;
+                refused += usize::from(full.is_err());
+            }
+            e.execute(command)
+                .expect("the recorded command is accepted");
+        }
+    }
+    assert!(
+        compared > 1000 && refused > 0,
+        "{compared} compared, {refused} refused"
+    );
+}

@@ -3,7 +3,7 @@
 
 use super::decider::Decider;
 use super::field::Field;
-use crate::ecs::components::{Dice, Outbox, Pending, SecretDice, SeedSecret};
+use crate::ecs::components::{CheckOnly, Dice, Outbox, Pending, SecretDice, SeedSecret};
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::Schedule;
 use bevy_ecs::system::{ScheduleSystem, SystemParam};
@@ -20,9 +20,17 @@ pub struct DecideIo<'w, 's> {
     secret_dice: ResMut<'w, SecretDice>,
     out: ResMut<'w, Outbox>,
     seed: Res<'w, SeedSecret>,
+    check_only: Option<Res<'w, CheckOnly>>,
 }
 
 impl DecideIo<'_, '_> {
+    /// Whether this pass only asks if the pending command would be accepted (`Engine::check`,
+    /// for the legal actions): nothing it decides is kept, so what cannot refuse the command —
+    /// a ruleset's sweeps after it — may be left out.
+    pub fn checking(&self) -> bool {
+        self.check_only.as_ref().is_some_and(|c| c.0)
+    }
+
     /// Decides the pending command with the ruleset's `decide` ([`decide_pending`]).
     pub fn decide(&mut self, decide: impl FnOnce(&mut Decider, &Command) -> Result<(), Rejection>) {
         decide_pending(

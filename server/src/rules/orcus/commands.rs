@@ -688,6 +688,8 @@ pub(super) fn path_cost(
     }
     let mut at = start.at;
     let mut cost = 0;
+    // Checking changes nothing: the zones are the same at every step.
+    let zones = super::power_effects::zones(d, b);
     for (i, step) in path.iter().enumerate() {
         if (step.x - at.x).abs() > 1 || (step.y - at.y).abs() > 1 || *step == at {
             return Err(no(
@@ -699,7 +701,8 @@ pub(super) fn path_cost(
             at: *step,
             size: start.size,
         };
-        let extra = extra_cost(map, sp, mode).max(super::power_effects::extra_cost(d, b, sp, mode));
+        let extra =
+            extra_cost(map, sp, mode).max(super::power_effects::extra_cost_among(&zones, sp, mode));
         for s in sp.squares() {
             if !geometry::on_map(map, s) {
                 return Err(no(

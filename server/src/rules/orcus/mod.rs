@@ -144,8 +144,13 @@ impl Board<'_, '_> {
 }
 
 fn decide_command(mut io: DecideIo, board: Board) {
+    // The sweeps cannot refuse a command: a check (the legal actions) leaves them out.
+    let checking = io.checking();
     io.decide(|d, cmd| {
         commands::decide(d, &board, cmd)?;
+        if checking {
+            return Ok(());
+        }
         maneuvers::sweep(d, &board);
         mounts::sweep(d, &board);
         elevation::sweep(d, &board);

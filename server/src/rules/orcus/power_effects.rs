@@ -104,7 +104,16 @@ pub(super) fn extra_cost(d: &Decider, b: &Board, sp: Space, mode: MoveMode) -> i
     if mode.special() == Some(SpecialMode::Fly) {
         return 0;
     }
-    let difficult = zones(d, b).iter().any(|z| {
+    extra_cost_among(&zones(d, b), sp, mode)
+}
+
+/// [`extra_cost`] among zones gathered once ([`zones`]), for a path checked square by square
+/// in one state.
+pub(super) fn extra_cost_among(zones: &[Zone], sp: Space, mode: MoveMode) -> i32 {
+    if mode.special() == Some(SpecialMode::Fly) {
+        return 0;
+    }
+    let difficult = zones.iter().any(|z| {
         z.kind == ZoneKind::DifficultTerrain && sp.squares().any(|s| z.squares.contains(&s))
     });
     i32::from(difficult)
