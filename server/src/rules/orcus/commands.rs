@@ -619,7 +619,28 @@ pub(super) fn occupant_at(
     mover: &CombatantId,
     s: Square,
 ) -> Option<(bool, bool)> {
-    let side = d.field.get(mover)?.c.side;
+    occupant_among(&occupants(d, b, mover), s)
+}
+
+/// [`occupant_at`] among the occupants gathered once ([`occupants`]), for a path checked square
+/// by square in one state.
+pub(super) fn occupant_among(
+    occupants: &[(Space, (bool, bool))],
+    s: Square,
+) -> Option<(bool, bool)> {
+    occupants
+        .iter()
+        .find(|(sp, _)| sp.covers(s))
+        .map(|(_, occupant)| *occupant)
+}
+
+/// The creatures whose space `mover` meets, in the field's order, each with its space and
+/// whether it blocks `mover` and is prone ([`occupant_at`]).
+pub(super) fn occupants(d: &Decider, b: &Board, mover: &CombatantId) -> Vec<(Space, (bool, bool))> {
+    let Some(side) = d.field.get(mover).map(|f| f.c.side) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
     for f in d.field.all() {
         if &f.c.id == mover || matches!(f.vit.0, LifeStatus::Dead | LifeStatus::Slain) {
             continue;
@@ -635,16 +656,14 @@ pub(super) fn occupant_at(
         let Ok(sp) = space(d, b, &f.c.id) else {
             continue;
         };
-        if sp.covers(s) {
-            let helpless = out_cold(f.vit.0)
-                || has_condition(f.fx, Condition::Helpless)
-                || has_condition(f.fx, Condition::Unconscious);
-            let hostile = f.c.side != side;
-            let prone = has_condition(f.fx, Condition::Prone) || out_cold(f.vit.0);
-            return Some((hostile && !helpless, prone));
-        }
+        let helpless = out_cold(f.vit.0)
+            || has_condition(f.fx, Condition::Helpless)
+            || has_condition(f.fx, Condition::Unconscious);
+        let hostile = f.c.side != side;
+        let prone = has_condition(f.fx, Condition::Prone) || out_cold(f.vit.0);
+        out.push((sp, (hostile && !helpless, prone)));
     }
-    None
+    out
 }
 
 /// The extra movement a square of `sp` costs in `mode`: § Difficult terrain +1; water +1 unless
@@ -688,8 +707,9 @@ pub(super) fn path_cost(
     }
     let mut at = start.at;
     let mut cost = 0;
-    // Checking changes nothing: the zones are the same at every step.
+    // Checking changes nothing: the zones and the occupants are the same at every step.
     let zones = super::power_effects::zones(d, b);
+    let occupied = occupants(d, b, actor);
     for (i, step) in path.iter().enumerate() {
         if (step.x - at.x).abs() > 1 || (step.y - at.y).abs() > 1 || *step == at {
             return Err(no(
@@ -722,7 +742,7 @@ pub(super) fn path_cost(
                     format!("path[{i}]: {s} is not water (a swim stays in water)"),
                 ));
             }
-            if let Some((blocks, prone)) = occupant_at(d, b, actor, s) {
+            if let Some((blocks, prone)) = occupant_among(&occupied, s) {
                 if blocks {
                     return Err(no(
                         ErrorCode::IllegalPath,
