@@ -869,19 +869,8 @@ mod tests {
 
     fn opportunity(by: &str, on: &str) -> LegalAction {
         LegalAction {
-            actor: Some(CombatantId::new(by)),
             group: "Spear (opportunity attack)".into(),
-            label: on.into(),
-            command: Command::Attack {
-                actor: CombatantId::new(by),
-                attack: "spear".into(),
-                targets: vec![CombatantId::new(on)],
-                mode: AttackMode::Opportunity,
-                knock_out: false,
-                forced: Vec::new(),
-                weapon: None,
-                secondary_target: None,
-            },
+            ..attack_on(by, "spear", on, AttackMode::Opportunity)
         }
     }
 
@@ -911,7 +900,8 @@ mod tests {
         render_menu(&state, &me, &[])
     }
 
-    fn attack_on(by: &str, attack: &str, on: &str) -> LegalAction {
+    /// A listed attack of `by` on `on`, grouped under the attack's id.
+    fn attack_on(by: &str, attack: &str, on: &str, mode: AttackMode) -> LegalAction {
         LegalAction {
             actor: Some(CombatantId::new(by)),
             group: attack.into(),
@@ -920,7 +910,7 @@ mod tests {
                 actor: CombatantId::new(by),
                 attack: attack.into(),
                 targets: vec![CombatantId::new(on)],
-                mode: AttackMode::Standard,
+                mode,
                 knock_out: false,
                 forced: Vec::new(),
                 weapon: None,
@@ -952,10 +942,11 @@ mod tests {
         me.actions = fray_protocol::state::ActionsLeft::FULL;
         me.expended.clear();
         // The first attack may hit the second foe only; the second attack both, first foe first.
+        let standard = AttackMode::Standard;
         let actions = vec![
-            attack_on(me.id.as_str(), melee, foes[1].id.as_str()),
-            attack_on(me.id.as_str(), ranged, foes[0].id.as_str()),
-            attack_on(me.id.as_str(), ranged, foes[1].id.as_str()),
+            attack_on(me.id.as_str(), melee, foes[1].id.as_str(), standard),
+            attack_on(me.id.as_str(), ranged, foes[0].id.as_str(), standard),
+            attack_on(me.id.as_str(), ranged, foes[1].id.as_str(), standard),
         ];
         let menu = render_menu(&state, &me, &actions);
         let targets = menu.split("Targets:").nth(1).expect("a target list");
