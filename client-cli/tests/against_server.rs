@@ -1308,28 +1308,23 @@ async fn a_players_turn_started_by_the_gm_shows_the_targets_of_that_turns_legal_
     gm.hello(&gm_token, None).await.expect("hello");
     let hero = gm_ends_turns_until(&mut gm, &heroes).await;
 
-    // The menu ends with its `Also:` line; the legal actions follow.
+    // The menu ends with its `Also:` line, and the legal actions follow it. (Were they late
+    // beyond the grace period, the turn would be shown again with them: take the last.)
     let shown = printed
-        .until("the turn's menu", |t| {
-            t.split("your turn")
-                .nth(1)
-                .is_some_and(|m| m.contains("Also:"))
+        .until("the turn's menu and legal actions", |t| {
+            t.rsplit("your turn")
+                .next()
+                .is_some_and(|m| m.contains("Also:") && m.contains("Legal actions"))
+                && t.contains("your turn")
         })
         .await;
     let menu = shown
-        .split("your turn")
-        .nth(1)
+        .rsplit("your turn")
+        .next()
         .expect("the menu")
         .to_owned();
     assert!(menu.contains("Targets:"), "{menu}");
     assert!(!menu.contains("No legal target now"), "{menu}");
-    printed
-        .until("the turn's legal actions", |t| {
-            t.split("your turn")
-                .nth(1)
-                .is_some_and(|m| m.contains("Legal actions"))
-        })
-        .await;
     // The first attack that has a target, and the first of its target numbers.
     let (attack, target) = menu
         .lines()
