@@ -16,7 +16,7 @@
 //!   overlap its own stop it.
 
 use super::Board;
-use super::commands::{R, no, occupant_at, space};
+use super::commands::{R, no, occupant_among, occupants, space};
 use super::elevation::{self, MAX_HEIGHT};
 use super::geometry::{self, Body, Space};
 use crate::content::model::{Origin, PowerSpec};
@@ -106,20 +106,22 @@ pub(super) fn land_clear(d: &mut Decider, b: &Board, who: &CombatantId) {
     {
         sp.at = at;
     }
-    let free = |d: &Decider, at: Space| {
+    // The search changes nothing: the occupants are gathered once for every square tried.
+    let occupied = occupants(d, b, who);
+    let free = |at: Space| {
         at.squares().all(|s| {
             geometry::on_map(map, s)
                 && !geometry::solid(map, s)
-                && occupant_at(d, b, who, s).is_none()
+                && occupant_among(&occupied, s).is_none()
         })
     };
-    if free(d, sp) {
+    if free(sp) {
         return;
     }
     let best = (0..map.height)
         .flat_map(|y| (0..map.width).map(move |x| Square::new(x, y)))
         .map(|at| Space { at, size: sp.size })
-        .filter(|c| free(d, *c))
+        .filter(|c| free(*c))
         .min_by_key(|c| (geometry::distance(sp, *c), c.at.y, c.at.x));
     if let Some(to) = best {
         d.emit(GameEvent::Orcus(OrcusEvent::GridMoved {
