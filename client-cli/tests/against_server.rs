@@ -1110,7 +1110,6 @@ async fn a_proxy_with_an_untrusted_certificate_is_refused_with_a_certificate_err
 /// the reconnection loop does not retry it for ever.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_proxy_whose_certificate_changes_mid_session_ends_play_with_the_certificate_error() {
-    use std::io::{BufRead, BufReader};
     let server = start(false).await;
     let proxy = tls_proxy(server.addr).await;
     let (_, gm) = new_behind(&proxy).await;
@@ -1126,21 +1125,13 @@ async fn a_proxy_whose_certificate_changes_mid_session_ends_play_with_the_certif
     let mut child = fray_child(&args, Stdio::piped(), Vec::new());
     // Its stdin stays open: `play` waits for lines, connected, until the proxy changes.
     let stdin = child.stdin.take();
-    let stdout = child.stdout.take().expect("stdout");
-    // Read to the end (a closed pipe would end `play` another way), saying when it joined.
-    let (said, joined) = tokio::sync::oneshot::channel();
-    std::thread::spawn(move || {
-        let mut said = Some(said);
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if line.contains("Joined session")
-                && let Some(s) = said.take()
-            {
-                let _ = s.send(());
-            }
-        }
-    });
-    let joined = tokio::time::timeout(GIVE_UP, joined).await;
-    assert!(matches!(joined, Ok(Ok(()))), "play joined over the proxy");
+    // Read to the end (a closed pipe would end `play` another way), until it joined.
+    let printed = Printed::follow(child.stdout.take().expect("stdout"));
+    printed
+        .until("play to join over the proxy", |t| {
+            t.contains("Joined session")
+        })
+        .await;
     proxy.rotate();
     let ended = tokio::task::spawn_blocking(move || child.wait_with_output());
     let out = tokio::time::timeout(GIVE_UP, ended)

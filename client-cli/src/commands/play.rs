@@ -719,6 +719,12 @@ fn render_menu(
         return out;
     };
     let standard = me.actions.payer(ActionKind::Standard).is_some();
+    // Each attack's legal target numbers, for its line and the example.
+    let legal: Vec<Vec<usize>> = menu
+        .attacks
+        .iter()
+        .map(|a| menu.targets_of(&a.id, actions))
+        .collect();
     if menu.attacks.is_empty() {
         out.push_str("No attacks.\n");
     } else {
@@ -729,7 +735,8 @@ fn render_menu(
         });
         let id_w = menu.attacks.iter().map(|a| a.id.len()).max().unwrap_or(0);
         let name_w = menu.attacks.iter().map(|a| a.name.len()).max().unwrap_or(0);
-        for (i, a) in menu.attacks.iter().enumerate() {
+        for ((i, a), legal) in menu.attacks.iter().enumerate().zip(&legal) {
+            let expended = me.expended.contains(&a.id);
             let mut notes = Vec::new();
             if a.usage != "at-will" {
                 notes.push(a.usage.to_string());
@@ -740,10 +747,9 @@ fn render_menu(
             if !a.maneuvers.is_empty() {
                 notes.push("flexible".to_owned());
             }
-            if me.expended.contains(&a.id) {
+            if expended {
                 notes.push("EXPENDED".to_owned());
             }
-            let legal = menu.targets_of(&a.id, actions);
             if !legal.is_empty() {
                 let numbers: Vec<String> = legal.iter().map(usize::to_string).collect();
                 let word = if legal.len() == 1 {
@@ -752,7 +758,7 @@ fn render_menu(
                     "targets"
                 };
                 notes.push(format!("{word} {}", numbers.join(", ")));
-            } else if standard && !me.expended.contains(&a.id) {
+            } else if standard && !expended {
                 notes.push("no legal target now".to_owned());
             }
             let notes = if notes.is_empty() {
@@ -847,9 +853,10 @@ fn render_menu(
     let example = menu
         .attacks
         .iter()
+        .zip(&legal)
         .enumerate()
-        .find_map(|(i, a)| {
-            let t = *menu.targets_of(&a.id, actions).first()?;
+        .find_map(|(i, (a, legal))| {
+            let t = *legal.first()?;
             let target = &menu.targets.get(t - 1)?.id;
             Some(format!(
                 " — e.g. `attack {} {target}` or `a {} {t}`",

@@ -149,12 +149,14 @@ fn a_ruleset_without_a_map_answers_a_preview_with_a_clear_refusal() {
     assert!(refused.message.contains("no previews"), "{refused:?}");
 }
 
-#[test]
-fn the_legal_actions_offer_a_charge_along_a_course_and_its_preview_is_that_path() {
-    // Kael (speed 5) 5 squares west of brute 2 in the open: the charge walks 4 squares to the
-    // square next to it, each closer (§ Charge: "directly towards").
-    let positions = "kael = [0, 5]\nlira = [0, 0]\nbrute-1 = [9, 0]\nbrute-2 = [6, 5]";
-    let src = arena_src(&super::tests_power_effects::OPEN, "", 5, positions);
+/// Kael (speed 5) at (0, 5) in the open, brute 2 at `brute_2`: the engine, and the charge at
+/// brute 2 the legal actions offer Kael.
+fn offered_charge(brute_2: (i32, i32)) -> (Engine, Command) {
+    let positions = format!(
+        "kael = [0, 5]\nlira = [0, 0]\nbrute-1 = [9, 0]\nbrute-2 = [{}, {}]",
+        brute_2.0, brute_2.1
+    );
+    let src = arena_src(&super::tests_power_effects::OPEN, "", 5, &positions);
     let mut e = started(&load_encounter("open.toml", &src).unwrap(), 3);
     let charge = e
         .legal_actions(Some(&[cid("kael")]))
@@ -164,16 +166,22 @@ fn the_legal_actions_offer_a_charge_along_a_course_and_its_preview_is_that_path(
                 if target.as_str() == "brute-2")
         })
         .expect("a charge at brute 2 is offered");
-    let Command::Orcus(OrcusCommand::Charge { path, .. }) = &charge.command else {
+    (e, charge.command)
+}
+
+#[test]
+fn the_legal_actions_offer_a_charge_along_a_course_and_its_preview_is_that_path() {
+    // Kael (speed 5) 5 squares west of brute 2 in the open: the charge walks 4 squares to the
+    // square next to it, each closer (§ Charge: "directly towards").
+    let (mut e, charge) = offered_charge((6, 5));
+    let Command::Orcus(OrcusCommand::Charge { path, .. }) = &charge else {
         unreachable!()
     };
     // Straight along the row to the square next to brute 2, not zig-zagging between the
     // squares of equal cost.
     let row: Vec<Square> = (1..=5).map(|x| Square::new(x, 5)).collect();
     assert_eq!(path, &row);
-    let preview = e
-        .preview(&charge.command)
-        .expect("a charge can be previewed");
+    let preview = e.preview(&charge).expect("a charge can be previewed");
     assert_eq!(&preview.path, path);
     assert_eq!(preview.targets, vec![cid("brute-2")]);
     assert!(preview.squares.is_empty());
@@ -185,7 +193,7 @@ fn the_legal_actions_offer_a_charge_along_a_course_and_its_preview_is_that_path(
     });
     assert_eq!(e.preview(&astray).unwrap_err().code, ErrorCode::IllegalPath);
     assert_eq!(e.check(&astray).unwrap_err().code, ErrorCode::IllegalPath);
-    let ev = run(&mut e, &charge.command);
+    let ev = run(&mut e, &charge);
     assert!(
         ev.iter()
             .any(|x| matches!(x, GameEvent::AttackRolled { .. }))
@@ -196,38 +204,20 @@ fn the_legal_actions_offer_a_charge_along_a_course_and_its_preview_is_that_path(
 fn a_charge_at_a_slant_is_offered_along_a_course_without_zig_zags() {
     // Kael at (0, 5), brute 2 three rows up and six columns east: the cheapest ends next to it
     // cost 5; the course ends at the one nearest Kael and never turns back on itself.
-    let positions = "kael = [0, 5]\nlira = [0, 0]\nbrute-1 = [9, 0]\nbrute-2 = [6, 2]";
-    let src = arena_src(&super::tests_power_effects::OPEN, "", 5, positions);
-    let mut e = started(&load_encounter("open.toml", &src).unwrap(), 3);
-    let path = e
-        .legal_actions(Some(&[cid("kael")]))
-        .into_iter()
-        .find_map(|a| match a.command {
-            Command::Orcus(OrcusCommand::Charge { target, path, .. })
-                if target.as_str() == "brute-2" =>
-            {
-                Some(path)
-            }
-            _ => None,
-        })
-        .expect("a charge at brute 2 is offered");
+    let (mut e, charge) = offered_charge((6, 2));
+    let Command::Orcus(OrcusCommand::Charge { path, .. }) = &charge else {
+        unreachable!()
+    };
     assert_eq!(path.last(), Some(&Square::new(5, 3)), "{path:?}");
     let mut at = Square::new(0, 5);
-    for q in &path {
+    for q in path {
         assert!(
             q.x == at.x + 1 && (q.y == at.y || q.y == at.y - 1),
             "each step east or north-east: {path:?}"
         );
         at = *q;
     }
-    let ev = run(
-        &mut e,
-        &Command::Orcus(OrcusCommand::Charge {
-            actor: cid("kael"),
-            target: cid("brute-2"),
-            path,
-        }),
-    );
+    let ev = run(&mut e, &charge);
     assert!(
         ev.iter()
             .any(|x| matches!(x, GameEvent::AttackRolled { .. }))

@@ -156,17 +156,7 @@ impl Walks {
 
     /// The cheapest path to `goal` (a square of [`Self::ends`]), without the start.
     pub fn path(&self, goal: Square) -> Vec<Square> {
-        let mut path = vec![goal];
-        let mut at = goal;
-        while let Some((_, Some(prev))) = self.best.get(&at) {
-            if *prev == self.start.at {
-                break;
-            }
-            path.push(*prev);
-            at = *prev;
-        }
-        path.reverse();
-        path
+        self.back_from(goal, |first, _| first)
     }
 
     /// A cheapest path to `goal` that keeps nearest the straight line from the start: walking
@@ -178,16 +168,24 @@ impl Walks {
             let (lx, ly) = (goal.x - from.x, goal.y - from.y);
             ((q.x - from.x) * ly - (q.y - from.y) * lx).abs()
         };
+        self.back_from(goal, |first, ties| {
+            std::iter::once(&first)
+                .chain(ties)
+                .min_by_key(|q| off_line(q))
+                .copied()
+                .unwrap_or(first)
+        })
+    }
+
+    /// The path to `goal` walked back to the start, taking at each square the square before it
+    /// that `pick` chooses among the first found and the ties of equal cost; without the start.
+    fn back_from(&self, goal: Square, pick: impl Fn(Square, &[Square]) -> Square) -> Vec<Square> {
         let mut path = vec![goal];
         let mut at = goal;
         while let Some((_, Some(first))) = self.best.get(&at) {
-            let others = self.ties.get(&at).into_iter().flatten();
-            let prev = std::iter::once(first)
-                .chain(others)
-                .min_by_key(|q| off_line(q))
-                .copied()
-                .unwrap_or(*first);
-            if prev == from {
+            let ties = self.ties.get(&at).map_or(&[][..], Vec::as_slice);
+            let prev = pick(*first, ties);
+            if prev == self.start.at {
                 break;
             }
             path.push(prev);
