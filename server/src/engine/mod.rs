@@ -127,30 +127,32 @@ impl Engine {
     pub fn execute(&mut self, command: &Command) -> Result<Vec<GameEvent>, Rejection> {
         self.may_decide(command)?;
         self.world.resource_mut::<Pending>().0 = Some(command.clone());
-        let first = self.run_decide();
+        let first = self.decide_pass();
         self.world.resource_mut::<Pending>().0 = None;
-        let mut batch = first?;
-        let mut all = Vec::with_capacity(batch.len() + 8);
+        first?;
+        // Every pass's events are moved from the outbox into `all`, which the outbox's own
+        // buffer outlives: no buffer is allocated per pass.
+        let mut all = Vec::new();
+        let mut applied = 0;
         let mut passes = 0;
-        while !batch.is_empty() {
-            for e in &batch {
+        self.take_outbox(&mut all);
+        while applied < all.len() {
+            for e in &all[applied..] {
                 apply::apply(&mut self.world, e);
             }
-            all.append(&mut batch);
+            applied = all.len();
             passes += 1;
             if passes > MAX_PASSES {
                 return Err(self.break_down(format!(
                     "the turn machinery did not settle after {MAX_PASSES} passes"
                 )));
             }
-            batch = match self.run_decide() {
-                Ok(b) => b,
-                Err(r) => {
-                    return Err(self.break_down(format!(
-                        "the turn machinery refused after events were applied ({r})"
-                    )));
-                }
-            };
+            if let Err(r) = self.decide_pass() {
+                return Err(self.break_down(format!(
+                    "the turn machinery refused after events were applied ({r})"
+                )));
+            }
+            self.take_outbox(&mut all);
         }
         Ok(all)
     }
@@ -192,7 +194,8 @@ impl Engine {
         let secret = self.world.resource::<SecretDice>().0.clone();
         self.world.resource_mut::<Pending>().0 = Some(command.clone());
         self.world.insert_resource(only);
-        let decided = self.run_decide();
+        let decided = self.decide_pass();
+        self.world.resource_mut::<Outbox>().events.clear();
         self.world.insert_resource(CheckOnly(false));
         self.world.resource_mut::<Pending>().0 = None;
         self.world.resource_mut::<Dice>().0 = dice;
@@ -297,14 +300,21 @@ impl Engine {
         self.broken.as_deref()
     }
 
-    fn run_decide(&mut self) -> Result<Vec<GameEvent>, Rejection> {
+    /// Runs the decide schedule once. Its events stay in the outbox (`take_outbox`); a
+    /// rejection empties it.
+    fn decide_pass(&mut self) -> Result<(), Rejection> {
         self.decide.run(&mut self.world);
         let mut outbox = self.world.resource_mut::<Outbox>();
         if let Some(r) = outbox.rejection.take() {
             outbox.events.clear();
             return Err(r);
         }
-        Ok(std::mem::take(&mut outbox.events))
+        Ok(())
+    }
+
+    /// Moves the outbox's events to the end of `into`; the outbox keeps its buffer.
+    fn take_outbox(&mut self, into: &mut Vec<GameEvent>) {
+        into.append(&mut self.world.resource_mut::<Outbox>().events);
     }
 
     /// Replaces the world's state with `state` (a rewind: `crate::rewind`), keeping both dice
