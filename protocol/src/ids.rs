@@ -2,20 +2,29 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
 /// A combatant's stable id, unique within a session (e.g. `brakka`, `goblin-scrapper-2`).
 /// Ordering is the id's string order; the engine sorts by it before anything order-dependent.
+// The text is shared (`Arc<str>`): the engine names combatants in nearly every event, and a
+// clone is a count, not a copy. On the wire and in logs it is a plain string.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct CombatantId(pub String);
+pub struct CombatantId(Arc<str>);
 
 impl CombatantId {
     /// Builds an id from anything string-like.
-    pub fn new(s: impl Into<String>) -> Self {
-        Self(s.into())
+    pub fn new(s: impl AsRef<str>) -> Self {
+        Self(Arc::from(s.as_ref()))
     }
     /// The id as text.
     pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for CombatantId {
+    fn borrow(&self) -> &str {
         &self.0
     }
 }
@@ -28,7 +37,13 @@ impl fmt::Display for CombatantId {
 
 impl From<&str> for CombatantId {
     fn from(s: &str) -> Self {
-        Self(s.to_owned())
+        Self(Arc::from(s))
+    }
+}
+
+impl From<String> for CombatantId {
+    fn from(s: String) -> Self {
+        Self(Arc::from(s))
     }
 }
 

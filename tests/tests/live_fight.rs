@@ -301,7 +301,7 @@ async fn a_whole_fight_over_real_sockets_in_both_encodings() -> Result<()> {
         if let GameEvent::Damaged {
             target, hp_after, ..
         } = e
-            && target.0.starts_with("goblin")
+            && target.as_str().starts_with("goblin")
         {
             assert_eq!(*hp_after, None, "monster hp leaked to a spectator");
         }
@@ -596,7 +596,7 @@ async fn a_client_resumes_and_receives_exactly_the_events_it_missed() -> Result<
         .map(|(s, e)| {
             (
                 s,
-                e.redacted(|id| !["brakka", "sela", "orin", "vex"].contains(&id.0.as_str())),
+                e.redacted(|id| !["brakka", "sela", "orin", "vex"].contains(&id.as_str())),
             )
         })
         .collect();

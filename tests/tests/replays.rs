@@ -153,7 +153,7 @@ fn a_five_torches_deep_replay_exercises_treasure_experience_and_travel() -> Resu
                     roll,
                     ..
                 }) => {
-                    *xp_given.entry(combatant.0.clone()).or_default() += xp;
+                    *xp_given.entry(combatant.to_string()).or_default() += xp;
                     seen.insert(match source {
                         TreasureSource::Loot { .. } => {
                             assert!(
@@ -181,7 +181,7 @@ fn a_five_torches_deep_replay_exercises_treasure_experience_and_travel() -> Resu
             if let Some(f) = &c.ftd
                 && f.xp > 0
             {
-                *final_xp.entry(c.id.0.clone()).or_default() += f.xp;
+                *final_xp.entry(c.id.to_string()).or_default() += f.xp;
             }
         }
     }
@@ -216,7 +216,7 @@ fn a_five_torches_deep_replay_plays_three_battles_in_one_session() -> Result<()>
         .combatants
         .iter()
         .filter(|c| c.side == fray_protocol::Side::Heroes)
-        .map(|c| c.id.0.clone())
+        .map(|c| c.id.to_string())
         .collect();
     let mut battle = 1;
     let mut monsters: Option<BTreeSet<String>> = None;
@@ -231,18 +231,18 @@ fn a_five_torches_deep_replay_plays_three_battles_in_one_session() -> Result<()>
             } => {
                 assert_eq!(*b, battle + 1, "battles come in order");
                 battle = *b;
-                monsters = Some(m.iter().map(|c| c.0.clone()).collect());
+                monsters = Some(m.iter().map(|c| c.to_string()).collect());
             }
-            GameEvent::LeftBattle { combatant, .. } if heroes.contains(&combatant.0) => {
-                departed.insert(combatant.0.clone());
+            GameEvent::LeftBattle { combatant, .. } if heroes.contains(combatant.as_str()) => {
+                departed.insert(combatant.to_string());
             }
             GameEvent::TurnStarted { combatant, .. } if battle > 1 => {
-                back_in_a_later_battle |= departed.contains(&combatant.0);
+                back_in_a_later_battle |= departed.contains(combatant.as_str());
             }
             GameEvent::AttackRolled { attacker, .. } => {
                 if let Some(m) = &monsters {
                     assert!(
-                        heroes.contains(&attacker.0) || m.contains(&attacker.0),
+                        heroes.contains(attacker.as_str()) || m.contains(attacker.as_str()),
                         "{attacker} attacks in battle {battle}, not one of its monsters"
                     );
                 }
@@ -501,10 +501,10 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
                 GameEvent::EffectApplied { effect }
                     if effect.kind == EffectKind::Condition(Condition::Vulnerable) =>
                 {
-                    vulnerable.insert((effect.target.0.clone(), effect.id));
+                    vulnerable.insert((effect.target.to_string(), effect.id));
                 }
                 GameEvent::EffectEnded { target, effect, .. } => {
-                    vulnerable.remove(&(target.0.clone(), *effect));
+                    vulnerable.remove(&(target.to_string(), *effect));
                 }
                 GameEvent::AttackRolled {
                     target,
@@ -513,7 +513,7 @@ fn the_13th_age_replays_exercise_every_condition_and_the_turn_machinery() -> Res
                     ..
                 } => {
                     let natural = roll.natural().unwrap_or(20);
-                    let exposed = vulnerable.iter().any(|(t, _)| *t == target.0);
+                    let exposed = vulnerable.iter().any(|(t, _)| *t == target.as_str());
                     if natural < if exposed { 18 } else { 20 } {
                         seen.insert("expanded crit range");
                     }

@@ -281,13 +281,13 @@ impl Menu {
     /// Any combatant by exact id or unambiguous id prefix (allies included).
     fn anyone(&self, word: &str) -> Result<CombatantId, String> {
         let w = word.to_lowercase();
-        if let Some(id) = self.everyone.iter().find(|id| id.0 == w) {
+        if let Some(id) = self.everyone.iter().find(|id| id.as_str() == w) {
             return Ok(id.clone());
         }
         let hits: Vec<&CombatantId> = self
             .everyone
             .iter()
-            .filter(|id| id.0.starts_with(&w))
+            .filter(|id| id.as_str().starts_with(&w))
             .collect();
         match hits[..] {
             [one] => Ok(one.clone()),

@@ -200,7 +200,7 @@ impl Registry {
                     .zip(&g.tokens.players)
                     .map(|(s, t)| PlayerToken {
                         name: s.name.clone(),
-                        controls: s.controls.iter().map(|c| c.0.clone()).collect(),
+                        controls: s.controls.iter().map(|c| c.as_str().to_owned()).collect(),
                         token: t.clone(),
                     })
                     .collect(),

@@ -283,7 +283,7 @@ async fn capture_watch(url: &str, gm: &mut Client, bob: &str) -> Result<String> 
             }
         };
         let current = state.current.clone().context("someone's turn")?;
-        if current.0 == "orin" || current.0 == "vex" {
+        if current.as_str() == "orin" || current.as_str() == "vex" {
             break;
         }
         id += 1;

@@ -71,7 +71,7 @@ pub(crate) fn refusal(e: &mut Engine, cmd: &Command) -> fray_protocol::Rejection
 }
 
 pub(crate) fn current(e: &Engine) -> String {
-    e.state().current.expect("someone's turn").0
+    e.state().current.expect("someone's turn").to_string()
 }
 
 pub(crate) fn cs(e: &Engine, id: &str) -> CombatantState {

@@ -188,7 +188,7 @@ pub(super) fn damaged(ev: &[GameEvent]) -> Vec<(String, i32, Option<i32>)> {
                 amount,
                 hp_after,
                 ..
-            } => Some((target.0.clone(), *amount, *hp_after)),
+            } => Some((target.to_string(), *amount, *hp_after)),
             _ => None,
         })
         .collect()
@@ -213,7 +213,7 @@ fn initiative_is_the_dex_score_and_the_same_every_round() {
         if scores[0] == (cid("boss-1"), 16) && scores.last() == Some(&(cid("cleo"), 8)))
     ));
     // Ties on DEX 14: PCs before monsters, then by id (Fray's documented rule).
-    let order: Vec<String> = e.state().order.iter().map(|c| c.0.clone()).collect();
+    let order: Vec<String> = e.state().order.iter().map(|c| c.to_string()).collect();
     assert_eq!(order, ["boss-1", "ada", "bram", "goon-1", "goon-2", "cleo"]);
     assert_eq!(cs(&e, "ada").initiative, Some(14));
     assert_eq!(current(&e), "boss-1");
@@ -293,7 +293,7 @@ fn delaying_moves_to_a_slower_place_for_good() {
     run(&mut e, &end("goon-1"));
     run(&mut e, &end("goon-2"));
     assert_eq!(current(&e), "bram", "bram acts after goon-2");
-    let order: Vec<String> = e.state().order.iter().map(|c| c.0.clone()).collect();
+    let order: Vec<String> = e.state().order.iter().map(|c| c.to_string()).collect();
     assert_eq!(order, ["boss-1", "ada", "goon-1", "goon-2", "bram", "cleo"]);
     run(&mut e, &end("bram"));
     run(&mut e, &end("cleo"));
@@ -302,7 +302,7 @@ fn delaying_moves_to_a_slower_place_for_good() {
     // The first in the order can delay too.
     let ev = run(&mut e, &delay("boss-1", "ada"));
     assert!(ev.iter().any(
-        |x| matches!(x, GameEvent::TurnStarted { combatant, round: 2 } if combatant.0 == "ada")
+        |x| matches!(x, GameEvent::TurnStarted { combatant, round: 2 } if combatant.as_str() == "ada")
     ));
     run(&mut e, &end("ada"));
     assert_eq!(current(&e), "boss-1");
@@ -779,7 +779,7 @@ fn healing_stabilizes_and_never_exceeds_the_maximum() {
     let ev = run(&mut e, &heal("ada", "6"));
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::Stabilized { by, .. } if by.0 == "cleo"))
+            .any(|x| matches!(x, GameEvent::Stabilized { by, .. } if by.as_str() == "cleo"))
     );
     let injury = ev
         .iter()
@@ -851,7 +851,7 @@ fn the_incapacitated_die_when_the_fight_and_the_minute_are_over() {
     let ev = run(&mut e, &Command::EndSession);
     assert!(
         ev.iter()
-            .any(|x| matches!(x, GameEvent::Died { combatant } if combatant.0 == "ada"))
+            .any(|x| matches!(x, GameEvent::Died { combatant } if combatant.as_str() == "ada"))
     );
     assert!(
         ev.iter()
@@ -1229,9 +1229,9 @@ fn a_whole_fight_folds_back_to_the_same_state() {
                 .clone();
             let a = &mine.attacks[0];
             if a.range == "close" && !mine.engaged_with.contains(&foe) {
-                log.extend(run(&mut live, &close_to(&me, &foe.0)));
+                log.extend(run(&mut live, &close_to(&me, &foe.as_str())));
             }
-            if let Ok(ev) = live.execute(&attack(&me, &a.id, &foe.0)) {
+            if let Ok(ev) = live.execute(&attack(&me, &a.id, &foe.as_str())) {
                 log.extend(ev);
             }
             if live.state().phase == Phase::Running && current(&live) == me {

@@ -30,7 +30,7 @@ fn rolls(ev: &[GameEvent]) -> Vec<(String, i32, i32, usize)> {
                 dc,
                 roll,
                 ..
-            } if purpose == "chase" => Some((combatant.0.clone(), *bonus, *dc, roll.dice.len())),
+            } if purpose == "chase" => Some((combatant.to_string(), *bonus, *dc, roll.dice.len())),
             _ => None,
         })
         .collect()

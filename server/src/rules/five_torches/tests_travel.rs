@@ -39,7 +39,9 @@ fn checks(ev: &[GameEvent]) -> Vec<(String, i32, i32, i32, bool)> {
                 dc,
                 success,
                 ..
-            } if purpose == "return" => Some((combatant.0.clone(), *bonus, *total, *dc, *success)),
+            } if purpose == "return" => {
+                Some((combatant.to_string(), *bonus, *total, *dc, *success))
+            }
             _ => None,
         })
         .collect()

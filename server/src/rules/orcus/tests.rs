@@ -566,7 +566,7 @@ brute-2 = [7, 2]"#,
     let rolled: Vec<String> = ev
         .iter()
         .filter_map(|x| match x {
-            GameEvent::AttackRolled { target, .. } => Some(target.0.clone()),
+            GameEvent::AttackRolled { target, .. } => Some(target.to_string()),
             _ => None,
         })
         .collect();

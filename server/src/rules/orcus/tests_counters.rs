@@ -62,8 +62,9 @@ fn readied(e: &Engine, who: &str) -> Option<String> {
 
 /// Where the first attack roll by `attacker` is in `ev`.
 fn roll_by(ev: &[GameEvent], attacker: &str) -> Option<usize> {
-    ev.iter()
-        .position(|x| matches!(x, GameEvent::AttackRolled { attacker: a, .. } if a.0 == attacker))
+    ev.iter().position(
+        |x| matches!(x, GameEvent::AttackRolled { attacker: a, .. } if a.as_str() == attacker),
+    )
 }
 
 /// orcus-basic-rules.txt § Action required ("If the action is a counter, its effects commence
@@ -87,14 +88,16 @@ fn a_readied_counter_attacks_the_attacker_before_its_roll_action_required() {
     let ev = run(&mut e, &atk("brute-1", "club", &["kael"]));
     let spent = ev
         .iter()
-        .position(|x| matches!(x, GameEvent::InterruptUsed { combatant } if combatant.0 == "kael"))
+        .position(
+            |x| matches!(x, GameEvent::InterruptUsed { combatant } if combatant.as_str() == "kael"),
+        )
         .expect("kael's immediate action");
     let counter = roll_by(&ev, "kael").expect("riposte rolled");
     let trigger = roll_by(&ev, "brute-1").expect("the club still attacks");
     assert!(spent < counter && counter < trigger, "{ev:?}");
     assert!(matches!(
         &ev[counter],
-        GameEvent::AttackRolled { target, .. } if target.0 == "brute-1"
+        GameEvent::AttackRolled { target, .. } if target.as_str() == "brute-1"
     ));
     assert_eq!(readied(&e, "kael"), None);
     assert!(cs(&e, "kael").grid.unwrap().immediate_used);
@@ -117,7 +120,7 @@ fn a_counter_that_drops_the_attacker_prevents_the_attack_action_required() {
         assert!(roll_by(&ev, "kael").is_some());
         assert_eq!(roll_by(&ev, "brute-1"), None, "{ev:?}");
         assert!(ev.iter().any(
-            |x| matches!(x, GameEvent::ActionUsed { combatant, .. } if combatant.0 == "brute-1")
+            |x| matches!(x, GameEvent::ActionUsed { combatant, .. } if combatant.as_str() == "brute-1")
         ));
         assert_eq!(cs(&e, "kael").hp, Some(30));
         return;
@@ -177,10 +180,9 @@ fn a_reaction_still_resolves_after_its_trigger_action_required() {
     assert!(roll_by(&ev, "brute-1").is_some());
     let ev = run(&mut e, &atk("kael", "retort", &["brute-1"]));
     assert!(roll_by(&ev, "kael").is_some());
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::InterruptUsed { combatant } if combatant.0 == "kael"))
-    );
+    assert!(ev.iter().any(
+        |x| matches!(x, GameEvent::InterruptUsed { combatant } if combatant.as_str() == "kael")
+    ));
     for bad in [
         powers("1").replacen(
             "action = \"immediate counter\"",

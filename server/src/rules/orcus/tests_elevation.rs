@@ -247,7 +247,7 @@ pub(super) fn attacked(ev: &[GameEvent]) -> Vec<String> {
     let mut v: Vec<String> = ev
         .iter()
         .filter_map(|x| match x {
-            GameEvent::AttackRolled { target, .. } => Some(target.0.clone()),
+            GameEvent::AttackRolled { target, .. } => Some(target.to_string()),
             _ => None,
         })
         .collect();

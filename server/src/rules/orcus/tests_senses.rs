@@ -99,7 +99,7 @@ fn area(e: &mut Engine, attack: &str) -> Vec<String> {
     let mut hit: Vec<String> = ev
         .iter()
         .filter_map(|x| match x {
-            GameEvent::AttackRolled { target, .. } => Some(target.0.clone()),
+            GameEvent::AttackRolled { target, .. } => Some(target.to_string()),
             _ => None,
         })
         .collect();
@@ -217,10 +217,9 @@ fn a_one_target_eyesight_power_refuses_an_unseen_creature_areas_of_effect() {
     };
     assert_eq!(refuse(&mut e, &stare("brute-1")), ErrorCode::InvalidTarget);
     let ev = run(&mut e, &stare("brute-2"));
-    assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::AttackRolled { target, .. } if target.0 == "brute-2"))
-    );
+    assert!(ev.iter().any(
+        |x| matches!(x, GameEvent::AttackRolled { target, .. } if target.as_str() == "brute-2")
+    ));
 }
 
 /// Kael 6 squares from brute-2 (in sight through the glass) and 8 from brute-1 (behind the

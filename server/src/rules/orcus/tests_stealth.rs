@@ -73,7 +73,7 @@ fn moving(hiding: bool, actor: &str, path: &[(i32, i32)], mode: MoveMode) -> Com
 type Check = (i32, i32, Vec<String>, Vec<String>);
 
 fn hide_checks(ev: &[GameEvent]) -> Vec<Check> {
-    let names = |v: &[fray_protocol::CombatantId]| v.iter().map(|c| c.0.clone()).collect();
+    let names = |v: &[fray_protocol::CombatantId]| v.iter().map(|c| c.to_string()).collect();
     ev.iter()
         .filter_map(|x| match x {
             GameEvent::Orcus(OrcusEvent::HideChecked {
@@ -96,8 +96,8 @@ fn discoveries(ev: &[GameEvent]) -> Vec<(String, Vec<String>, DiscoveryReason)> 
                 by,
                 reason,
             }) => Some((
-                combatant.0.clone(),
-                by.iter().map(|c| c.0.clone()).collect(),
+                combatant.to_string(),
+                by.iter().map(|c| c.to_string()).collect(),
                 *reason,
             )),
             _ => None,
@@ -111,7 +111,7 @@ fn hidden_from(e: &Engine, who: &str) -> Vec<String> {
         .expect("grid")
         .hidden_from
         .iter()
-        .map(|c| c.0.clone())
+        .map(|c| c.to_string())
         .collect()
 }
 
@@ -461,7 +461,7 @@ fn a_hidden_creature_is_not_in_an_enemys_eyesight_stealth() {
         let mut targets: Vec<String> = ev
             .iter()
             .filter_map(|x| match x {
-                GameEvent::AttackRolled { target, .. } => Some(target.0.clone()),
+                GameEvent::AttackRolled { target, .. } => Some(target.to_string()),
                 _ => None,
             })
             .collect();

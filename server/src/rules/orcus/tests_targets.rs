@@ -30,7 +30,7 @@ fn burst(e: &mut Engine) -> Vec<String> {
     );
     ev.iter()
         .filter_map(|x| match x {
-            GameEvent::AttackRolled { target, .. } => Some(target.0.clone()),
+            GameEvent::AttackRolled { target, .. } => Some(target.to_string()),
             _ => None,
         })
         .collect()
@@ -101,8 +101,9 @@ fn a_side_member_not_chosen_is_an_enemy_for_that_action_allies_and_enemies() {
     run(&mut e, &allies("kael", &[]));
     let ev = run(&mut e, &atk("kael", "sword", &["lira"]));
     assert!(
-        ev.iter()
-            .any(|x| matches!(x, GameEvent::AttackRolled { target, .. } if target.0 == "lira"))
+        ev.iter().any(
+            |x| matches!(x, GameEvent::AttackRolled { target, .. } if target.as_str() == "lira")
+        )
     );
     action_point(&mut e);
     assert_eq!(

@@ -898,7 +898,7 @@ mod tests {
         let rat = e
             .combatants
             .iter()
-            .find(|c| c.id.0 == "grave-rat-2")
+            .find(|c| c.id.as_str() == "grave-rat-2")
             .unwrap();
         assert_eq!(rat.name, "Grave rat 2");
         let k = rat.ose.as_ref().unwrap();
@@ -909,7 +909,7 @@ mod tests {
         assert_eq!(
             e.combatants
                 .iter()
-                .find(|c| c.id.0 == "grave-rat-1")
+                .find(|c| c.id.as_str() == "grave-rat-1")
                 .unwrap()
                 .ose
                 .as_ref()
@@ -920,7 +920,7 @@ mod tests {
         // § Normal Humans: the NH attack row (THAC0 20) with `attack_as = "nh"`.
         let nh = text.replace("morale = 8", "morale = 8\nattack_as = \"nh\"");
         let e = load_encounter("test.toml", &nh).unwrap();
-        let rat = e.combatants.iter().find(|c| c.id.0 == "grave-rat-1");
+        let rat = e.combatants.iter().find(|c| c.id.as_str() == "grave-rat-1");
         assert_eq!(rat.and_then(|c| c.ose.as_ref()).map(|k| k.thac0), Some(20));
         let bad = text.replace("morale = 8", "morale = 8\nattack_as = \"elf\"");
         assert!(load_encounter("test.toml", &bad).is_err());
@@ -944,7 +944,11 @@ mod tests {
             "{HEAD}[[monster]]\ntemplate = \"grave-rat\"\nname = \"Berserker\"\nhd = \"1\"\nac = 7\nhp = 5\nmorale = 8\ntroop = \"barbarian berserker\"\n[[monster.attacks]]\nid = \"axe\"\nname = \"Axe\"\ndamage = \"1d8\"\n"
         );
         let e = load_encounter("test.toml", &text).unwrap();
-        let m = e.combatants.iter().find(|c| c.id.0 == "grave-rat").unwrap();
+        let m = e
+            .combatants
+            .iter()
+            .find(|c| c.id.as_str() == "grave-rat")
+            .unwrap();
         assert_eq!(m.ose.as_ref().unwrap().morale, Some(9));
     }
 
@@ -964,7 +968,11 @@ mod tests {
             "{HEAD}[[monster]]\ntemplate = \"grave-rat\"\nname = \"Spearman\"\nhd = \"1\"\nac = 7\nhp = 5\nmorale = 8\ntroop = \"militia elite\"\n[[monster.attacks]]\nid = \"spear\"\nname = \"Spear\"\ndamage = \"1d6\"\n"
         );
         let e = load_encounter("test.toml", &text).unwrap();
-        let m = e.combatants.iter().find(|c| c.id.0 == "grave-rat").unwrap();
+        let m = e
+            .combatants
+            .iter()
+            .find(|c| c.id.as_str() == "grave-rat")
+            .unwrap();
         assert_eq!(m.ose.as_ref().unwrap().morale, Some(7));
     }
 

@@ -139,7 +139,7 @@ fn side_initiative(ev: &[GameEvent]) -> Option<SideRolls> {
 
 fn turn_order(ev: &[GameEvent]) -> Option<Vec<String>> {
     ev.iter().find_map(|x| match x {
-        GameEvent::TurnOrder { order } => Some(order.iter().map(|c| c.0.clone()).collect()),
+        GameEvent::TurnOrder { order } => Some(order.iter().map(|c| c.to_string()).collect()),
         _ => None,
     })
 }
@@ -161,7 +161,7 @@ fn swing(e: &mut Engine) -> Vec<GameEvent> {
                 && c.status == LifeStatus::Conscious
                 && !c.ose.as_ref().is_some_and(|o| o.fled)
         })
-        .map(|c| c.id.0.clone())
+        .map(|c| c.id.to_string())
         .unwrap();
     let weapon = cs(e, &me).attacks[0].id.clone();
     run(e, &attack(&me, &weapon, &target))
@@ -231,7 +231,7 @@ fn tied_initiative_under_the_simultaneous_option() {
             }) = ev.iter().find(|x| matches!(x, GameEvent::Damaged { .. }))
             {
                 assert!(!ev.iter().any(|x| matches!(x, GameEvent::Slain { .. })));
-                assert_eq!(cs(&e, &target.0).status, LifeStatus::Conscious);
+                assert_eq!(cs(&e, &target.as_str()).status, LifeStatus::Conscious);
                 return;
             }
         }
@@ -530,7 +530,11 @@ fn deaths_propose_morale_and_failed_checks_flee() {
                     combatants,
                 } = x
                 {
-                    assert!(combatants.iter().all(|c| side(&e, &c.0) == Side::Monsters));
+                    assert!(
+                        combatants
+                            .iter()
+                            .all(|c| side(&e, &c.as_str()) == Side::Monsters)
+                    );
                     match trigger {
                         MoraleTrigger::FirstKill => saw.0 = true,
                         MoraleTrigger::HalfIncapacitated => saw.1 = true,
@@ -556,9 +560,9 @@ fn deaths_propose_morale_and_failed_checks_flee() {
                         assert_eq!(fled, !holds);
                         if fled {
                             saw.2 = true;
-                            assert!(cs(&e, &c.0).ose.unwrap().fled);
+                            assert!(cs(&e, &c.as_str()).ose.unwrap().fled);
                         }
-                        if cs(&e, &c.0).ose.unwrap().morale_successes >= 2 {
+                        if cs(&e, &c.as_str()).ose.unwrap().morale_successes >= 2 {
                             saw.3 = true;
                             assert_eq!(
                                 refuse(
@@ -1106,7 +1110,7 @@ fn torches_and_lanterns_burn_down_turn_by_turn() {
     for turn in 1..=24u32 {
         for x in run(&mut e, &xturn(None, false)) {
             if let GameEvent::Bx(BxEvent::LightBurnedOut { carrier, source }) = x {
-                out.push((turn, carrier.0, source));
+                out.push((turn, carrier.to_string(), source));
             }
         }
         let lights = e.state().ose.unwrap().exploration.lights;

@@ -451,7 +451,7 @@ fn each_combatant_rolls_d6_plus_dex_individual_initiative() {
                 ..
             } => {
                 assert_eq!(*total, roll.natural().unwrap() as i32 + bonus);
-                Some((combatants[0].0.clone(), *bonus, *total))
+                Some((combatants[0].to_string(), *bonus, *total))
             }
             _ => None,
         })
@@ -466,7 +466,7 @@ fn each_combatant_rolls_d6_plus_dex_individual_initiative() {
     let order: Vec<String> = ev
         .iter()
         .find_map(|x| match x {
-            GameEvent::TurnOrder { order } => Some(order.iter().map(|c| c.0.clone()).collect()),
+            GameEvent::TurnOrder { order } => Some(order.iter().map(|c| c.to_string()).collect()),
             _ => None,
         })
         .unwrap();

@@ -29,7 +29,7 @@ fn until_a_monster_dies(options: &str, seed: u64) -> Option<(Engine, Vec<GameEve
                 .combatants
                 .iter()
                 .find(|c| c.side == Side::Monsters && c.status == LifeStatus::Conscious)
-                .map(|c| c.id.0.clone())?;
+                .map(|c| c.id.to_string())?;
             let weapon = cs(&e, &me).attacks[0].id.clone();
             run(&mut e, &attack(&me, &weapon, &target))
         } else {
@@ -77,7 +77,7 @@ fn morale_checks_only_when_the_session_adopts_the_option_morale_optional_rule() 
                 .combatants
                 .iter()
                 .find(|c| c.side == Side::Monsters && c.status == LifeStatus::Conscious)
-                .map(|c| c.id.0.clone());
+                .map(|c| c.id.to_string());
             if let Some(m) = alive {
                 assert_eq!(refuse(&mut e, &morale_check(&m)), ErrorCode::OptionOff);
                 off = true;
@@ -97,7 +97,7 @@ fn morale_checks_only_when_the_session_adopts_the_option_morale_optional_rule() 
                         && c.status == LifeStatus::Conscious
                         && !c.ose.as_ref().is_some_and(|o| o.fled)
                 })
-                .map(|c| c.id.0.clone());
+                .map(|c| c.id.to_string());
             if let Some(m) = alive {
                 let ev = run(&mut e, &morale_check(&m));
                 assert!(matches!(

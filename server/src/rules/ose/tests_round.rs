@@ -41,7 +41,7 @@ fn shoot(actor: &str, target: &str) -> Command {
 }
 
 fn order(e: &Engine) -> Vec<String> {
-    e.state().order.iter().map(|c| c.0.clone()).collect()
+    e.state().order.iter().map(|c| c.to_string()).collect()
 }
 
 /// Ends turns until it is `who`'s (at most 12 turns); whether it came.

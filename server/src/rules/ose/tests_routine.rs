@@ -174,7 +174,7 @@ fn a_flier_bombs_from_300_feet_hitting_on_16_bombing() {
                 } => {
                     assert_eq!(*defense_value, 16);
                     Some((
-                        target.0.clone(),
+                        target.to_string(),
                         roll.natural().unwrap_or(0),
                         *outcome == fray_protocol::event::AttackOutcome::Hit,
                     ))

@@ -286,7 +286,7 @@ mod tests {
             .iter()
             .find(|c| c.template == "bog-hound")
             .unwrap();
-        assert_eq!((hound.id.0.as_str(), hound.max_hp), ("bog-hound", 30));
+        assert_eq!((hound.id.as_str(), hound.max_hp), ("bog-hound", 30));
         let err = load_encounter("hound.toml", &file(0))
             .unwrap_err()
             .to_string();
@@ -318,7 +318,11 @@ mod tests {
             &hero("ac_base = 12\npd_base = 10\nmd_base = 10"),
         )
         .unwrap();
-        let zed = e.combatants.iter().find(|c| c.id.0 == "zed").unwrap();
+        let zed = e
+            .combatants
+            .iter()
+            .find(|c| c.id.as_str() == "zed")
+            .unwrap();
         // Mods: str +3, con +2, dex +1, int −1, wis 0, cha +4.
         assert_eq!(
             zed.defenses.ac,
@@ -339,7 +343,7 @@ mod tests {
         assert_eq!(
             e.combatants
                 .iter()
-                .find(|c| c.id.0 == "zed")
+                .find(|c| c.id.as_str() == "zed")
                 .unwrap()
                 .defenses
                 .ac,
@@ -367,7 +371,10 @@ mod tests {
         };
         let zed = |items: &str| {
             let e = load_encounter("zed.toml", &hero(items)).unwrap_or_else(|e| panic!("{e}"));
-            e.combatants.into_iter().find(|c| c.id.0 == "zed").unwrap()
+            e.combatants
+                .into_iter()
+                .find(|c| c.id.as_str() == "zed")
+                .unwrap()
         };
         let bonus = |z: &crate::content::model::CombatantSpec, id: &str| {
             z.attacks.iter().find(|a| a.id == id).unwrap().bonus
@@ -429,7 +436,13 @@ mod tests {
         };
         let sizes = |h: &str, m: &str| {
             let e = load_encounter("sizes.toml", &text(h, m)).unwrap_or_else(|e| panic!("{e}"));
-            let size = |id: &str| e.combatants.iter().find(|c| c.id.0 == id).unwrap().size;
+            let size = |id: &str| {
+                e.combatants
+                    .iter()
+                    .find(|c| c.id.as_str() == id)
+                    .unwrap()
+                    .size
+            };
             (size("zed"), size("ogre-1"))
         };
         assert_eq!(sizes("", ""), (Size::Medium, Size::Medium));

@@ -398,7 +398,7 @@ pub(super) fn atks(ev: &[GameEvent]) -> Vec<Atk> {
                 outcome,
                 ..
             } => Some(Atk {
-                target: target.0.clone(),
+                target: target.to_string(),
                 natural: roll.natural().unwrap(),
                 dice: roll.dice.len(),
                 bonus: *bonus,
@@ -635,7 +635,7 @@ fn initiative_is_d20_plus_bonus_shared_per_template_and_sorted_descending() {
                     assert_eq!(roll.dice[0].sides, 20);
                     assert_eq!(*total, roll.total + bonus, "total = d20 + bonus");
                     Some((
-                        combatants.iter().map(|c| c.0.clone()).collect(),
+                        combatants.iter().map(|c| c.to_string()).collect(),
                         roll.natural().unwrap(),
                         *bonus,
                         *total,
@@ -723,7 +723,7 @@ fn initiative_ties_break_by_bonus_then_heroes_then_id() {
     let (mut by_id, mut by_side, mut by_bonus) = (0, 0, 0);
     for seed in 0..600 {
         let (e, _) = start(&enc, seed);
-        let order: Vec<String> = e.state().order.iter().map(|c| c.0.clone()).collect();
+        let order: Vec<String> = e.state().order.iter().map(|c| c.to_string()).collect();
         let at = |id: &str| order.iter().position(|x| x == id).unwrap();
         let init = |id: &str| cs(&e, id).initiative.unwrap();
         if init("ann") == init("cy") {
@@ -945,7 +945,7 @@ fn end_turn_passes_to_the_next_and_a_new_round_follows_the_last() {
     let order = e.state().order;
     assert_eq!(order.len(), 4);
     for (i, id) in order.iter().enumerate() {
-        assert_eq!(current(&e), id.0);
+        assert_eq!(current(&e), id.as_str());
         let ev = run(&mut e, &end_turn(id.as_str()));
         let ended = GameEvent::TurnEnded {
             combatant: id.clone(),

@@ -138,7 +138,7 @@ fn engine_at(seed: u64, who: &str) -> Engine {
     e.execute(&Command::StartBattle).unwrap();
     for _ in 0..8 {
         let cur = e.state().current.unwrap();
-        if cur.0 == who {
+        if cur.as_str() == who {
             return e;
         }
         e.execute(&Command::EndTurn { actor: cur }).unwrap();
@@ -176,7 +176,7 @@ fn with_effect(e: &Engine, seed: u64, target: &str, condition: Condition) -> Eng
     let c = state
         .combatants
         .iter_mut()
-        .find(|c| c.id.0 == target)
+        .find(|c| c.id.as_str() == target)
         .unwrap();
     c.effects.push(Effect {
         id,
@@ -287,7 +287,7 @@ fn a_fumbled_shot_into_melee_is_rerolled_against_the_engaged_ally() {
         if r[0].2 == AttackOutcome::Fumble {
             assert!(ev.iter().any(|x| matches!(
                 x,
-                GameEvent::ThirteenthAge(ThirteenthAgeEvent::ShotIntoMelee { ally, .. }) if ally.0 == "duo"
+                GameEvent::ThirteenthAge(ThirteenthAgeEvent::ShotIntoMelee { ally, .. }) if ally.as_str() == "duo"
             )));
             assert_eq!(r.len(), 2, "the attack is rerolled");
             assert_eq!(r[1].0, cid("duo"), "against the engaged ally");
@@ -347,7 +347,7 @@ fn intercepting_is_only_possible_right_after_the_move() {
         .state()
         .combatants
         .into_iter()
-        .find(|c| c.id.0 == "archer")
+        .find(|c| c.id.as_str() == "archer")
         .unwrap();
     assert_eq!(archer.engaged_with, vec![cid("ogre-2")]);
 }
@@ -361,7 +361,7 @@ fn every_hero_can_make_an_unarmed_attack() {
         .state()
         .combatants
         .into_iter()
-        .find(|c| c.id.0 == "duo")
+        .find(|c| c.id.as_str() == "duo")
         .unwrap();
     assert!(
         duo.attacks
@@ -477,7 +477,7 @@ fn temporary_hit_points_keep_the_higher_amount() {
         e.state()
             .combatants
             .into_iter()
-            .find(|c| c.id.0 == "duo")
+            .find(|c| c.id.as_str() == "duo")
             .unwrap()
             .temp_hp
     };
@@ -549,7 +549,7 @@ fn an_all_engaged_attack_targets_every_engaged_enemy() {
     e.execute(&Command::EndTurn { actor: cid("duo") }).unwrap();
     while e.state().current != Some(cid("duo")) {
         let cur = e.state().current.unwrap();
-        if cur.0 == "ogre-2" {
+        if cur.as_str() == "ogre-2" {
             e.execute(&engage("ogre-2", "duo")).unwrap();
         }
         e.execute(&Command::EndTurn { actor: cur }).unwrap();
@@ -573,8 +573,9 @@ fn a_delayed_combatant_acts_later_and_keeps_its_new_place() {
     assert!(matches!(ev[0], GameEvent::Delayed { .. }));
     // No end-of-turn processing: no TurnEnded for duo; the next combatant starts.
     assert!(
-        !ev.iter()
-            .any(|x| matches!(x, GameEvent::TurnEnded { combatant } if combatant.0 == "duo"))
+        !ev.iter().any(
+            |x| matches!(x, GameEvent::TurnEnded { combatant } if combatant.as_str() == "duo")
+        )
     );
     let next = e.state().current.unwrap();
     assert_ne!(next, cid("duo"));
@@ -664,7 +665,7 @@ fn an_ambush_round_lets_only_the_ambusher_and_its_best_ally_act() {
         for x in &ev {
             if let GameEvent::InitiativeRolled { combatants, .. } = x {
                 assert!(
-                    combatants.iter().all(|c| c.0.starts_with("ogre")),
+                    combatants.iter().all(|c| c.as_str().starts_with("ogre")),
                     "{combatants:?}"
                 );
             }
@@ -712,7 +713,7 @@ fn a_fallen_hero_fights_in_spirit() {
     let a = state
         .combatants
         .iter_mut()
-        .find(|c| c.id.0 == "archer")
+        .find(|c| c.id.as_str() == "archer")
         .unwrap();
     a.status = LifeStatus::Unconscious;
     a.hp = Some(0);
@@ -782,7 +783,7 @@ fn a_potion_gets_a_dying_ally_back_on_its_feet() {
     let a = state
         .combatants
         .iter_mut()
-        .find(|c| c.id.0 == "archer")
+        .find(|c| c.id.as_str() == "archer")
         .unwrap();
     a.status = LifeStatus::Unconscious;
     a.hp = Some(-3);
@@ -801,8 +802,16 @@ fn a_potion_gets_a_dying_ally_back_on_its_feet() {
     )));
     assert!(ev.iter().any(|x| matches!(x, GameEvent::Revived { .. })));
     let s = e.state();
-    let archer = s.combatants.iter().find(|c| c.id.0 == "archer").unwrap();
-    let duo = s.combatants.iter().find(|c| c.id.0 == "duo").unwrap();
+    let archer = s
+        .combatants
+        .iter()
+        .find(|c| c.id.as_str() == "archer")
+        .unwrap();
+    let duo = s
+        .combatants
+        .iter()
+        .find(|c| c.id.as_str() == "duo")
+        .unwrap();
     assert_eq!(archer.status, LifeStatus::Conscious);
     assert!(archer.hp.unwrap() > 0, "healing starts from 0");
     assert_eq!(archer.recoveries, 7, "the drinker spends a recovery");
@@ -835,7 +844,7 @@ fn lasting_wounds_are_an_option_taken_at_the_end_of_the_battle() {
         let a = state
             .combatants
             .iter_mut()
-            .find(|c| c.id.0 == "archer")
+            .find(|c| c.id.as_str() == "archer")
             .unwrap();
         a.dropped = true;
         a.status = LifeStatus::Conscious;
@@ -860,7 +869,7 @@ fn lasting_wounds_are_an_option_taken_at_the_end_of_the_battle() {
                 .state()
                 .combatants
                 .into_iter()
-                .find(|c| c.id.0 == "archer")
+                .find(|c| c.id.as_str() == "archer")
                 .unwrap();
             assert_eq!(archer.max_hp, Some(497));
             assert_eq!(archer.lasting_wounds, 1);
@@ -889,7 +898,7 @@ fn meaningful_death_puts_pcs_in_a_coma_unless_a_villain_slays_them() {
                 .state()
                 .current
                 .as_ref()
-                .is_some_and(|c| c.0.starts_with("ogre"))
+                .is_some_and(|c| c.as_str().starts_with("ogre"))
             {
                 let cur = e.state().current.unwrap();
                 e.execute(&Command::EndTurn { actor: cur }).unwrap();
@@ -898,7 +907,7 @@ fn meaningful_death_puts_pcs_in_a_coma_unless_a_villain_slays_them() {
             let ogre = e.state().current.unwrap();
             let mut state = e.state();
             for c in &mut state.combatants {
-                if c.id.0 == "archer" {
+                if c.id.as_str() == "archer" {
                     c.status = LifeStatus::Unconscious;
                     c.hp = Some(-249);
                     c.engaged_with = vec![ogre.clone()];
@@ -911,7 +920,9 @@ fn meaningful_death_puts_pcs_in_a_coma_unless_a_villain_slays_them() {
             let (s0, st) = rng.initial_parts();
             rng = SessionRng::resume(s0, st, e.rng().draws());
             let mut e = Engine::restore(&enc, &state, rng, secret(seed)).unwrap();
-            let ev = e.execute(&attack(&ogre.0, "melee", "archer")).unwrap();
+            let ev = e
+                .execute(&attack(&ogre.as_str(), "melee", "archer"))
+                .unwrap();
             if !ev.iter().any(|x| matches!(x, GameEvent::Damaged { .. })) {
                 continue;
             }
@@ -974,7 +985,7 @@ fn a_confused_attacker_hits_an_ally_instead() {
     let ev = e.execute(&attack("archer", "ranged", "ogre-1")).unwrap();
     assert!(ev.iter().any(|x| matches!(
         x,
-        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ConfusedAttack { ally, .. }) if ally.0 == "duo"
+        GameEvent::ThirteenthAge(ThirteenthAgeEvent::ConfusedAttack { ally, .. }) if ally.as_str() == "duo"
     )));
     let r = rolls(&ev);
     assert_eq!(r.len(), 1);
@@ -1042,7 +1053,7 @@ fn a_readied_action_is_taken_out_of_turn_and_moves_the_initiative() {
         !e.state()
             .combatants
             .iter()
-            .find(|c| c.id.0 == "archer")
+            .find(|c| c.id.as_str() == "archer")
             .unwrap()
             .actions
             .standard
@@ -1118,7 +1129,7 @@ fn the_same_effect_from_the_same_source_does_not_stack() {
             e.state()
                 .combatants
                 .into_iter()
-                .find(|c| c.id.0 == "duo")
+                .find(|c| c.id.as_str() == "duo")
                 .unwrap()
                 .effects
                 .iter()
@@ -1160,7 +1171,7 @@ fn a_group_attack_cannot_skip_enemies() {
     let order = e.state().order;
     let ogres: Vec<CombatantId> = order
         .iter()
-        .filter(|c| c.0.starts_with("ogre"))
+        .filter(|c| c.as_str().starts_with("ogre"))
         .cloned()
         .collect();
     // Name the first ogre in the order and a third one: the group takes the next one instead.
@@ -1245,7 +1256,7 @@ fn rests_after_the_battle() {
         e.state()
             .combatants
             .into_iter()
-            .find(|c| c.id.0 == "archer")
+            .find(|c| c.id.as_str() == "archer")
             .unwrap()
     };
     assert_eq!(archer(&e).recoveries, 6);

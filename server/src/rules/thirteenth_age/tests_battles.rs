@@ -119,7 +119,10 @@ fn edited(e: &Engine, enc: &Encounter, seed: u64, edit: impl FnOnce(&mut Session
 }
 
 fn hero<'a>(s: &'a mut SessionState, id: &str) -> &'a mut fray_protocol::state::CombatantState {
-    s.combatants.iter_mut().find(|c| c.id.0 == id).unwrap()
+    s.combatants
+        .iter_mut()
+        .find(|c| c.id.as_str() == id)
+        .unwrap()
 }
 
 /// Ends turns until it is `who`'s turn (at most two rounds).
@@ -127,7 +130,7 @@ fn to_turn_of(e: &mut Engine, who: &str) -> Vec<GameEvent> {
     let mut all = Vec::new();
     for _ in 0..8 {
         let cur = e.state().current.unwrap();
-        if cur.0 == who {
+        if cur.as_str() == who {
             return all;
         }
         all.extend(run(e, &Command::EndTurn { actor: cur }));
@@ -179,7 +182,7 @@ fn a_staggered_hero_must_heal_at_a_quick_rest() {
     let ev = run(&mut e, &rest("kai", 1));
     assert_eq!(
         ev.iter()
-            .filter(|x| matches!(x, GameEvent::Healed { target, .. } if target.0 == "kai"))
+            .filter(|x| matches!(x, GameEvent::Healed { target, .. } if target.as_str() == "kai"))
             .count(),
         1
     );
@@ -636,7 +639,7 @@ usage = "daily"
     let ids: Vec<&str> = enc.battles[0]
         .monsters
         .iter()
-        .map(|m| m.id.0.as_str())
+        .map(|m| m.id.as_str())
         .collect();
     assert_eq!(
         ids,
@@ -696,7 +699,7 @@ usage = "daily"
         (s.battle, s.phase, s.round, s.winner),
         (2, Phase::Setup, 0, None)
     );
-    let ids: Vec<&str> = s.combatants.iter().map(|c| c.id.0.as_str()).collect();
+    let ids: Vec<&str> = s.combatants.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, ["brute-2", "brute-3", "kai", "lia"]);
     let k = cs(&e, "kai");
     assert_eq!(

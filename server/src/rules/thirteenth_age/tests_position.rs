@@ -270,7 +270,7 @@ fn engaged(e: &Engine, who: &str) -> Vec<String> {
     cs(e, who)
         .engaged_with
         .iter()
-        .map(|c| c.0.clone())
+        .map(|c| c.to_string())
         .collect()
 }
 
@@ -283,8 +283,8 @@ fn opened(ev: &[GameEvent]) -> Vec<(String, Vec<String>, Provocation)> {
                 attackers,
                 reason,
             }) => Some((
-                provoker.0.clone(),
-                attackers.iter().map(|a| a.0.clone()).collect(),
+                provoker.to_string(),
+                attackers.iter().map(|a| a.to_string()).collect(),
                 *reason,
             )),
             _ => None,
@@ -1981,7 +1981,7 @@ fn every_creature_grabbing_you_gets_plus_4_and_hitting_one_leaves_the_others_dis
         .effects
         .iter()
         .filter(|x| x.kind == EffectKind::Condition(Condition::Grabbed))
-        .map(|x| x.source.0.clone())
+        .map(|x| x.source.to_string())
         .collect();
     assert_eq!(sources, ["brute-1", "brute-2"]);
     // Neither grabber hit: 11 + 1 (a second foe) + 5.
