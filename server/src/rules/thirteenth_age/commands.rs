@@ -835,7 +835,8 @@ fn attack_cmd(
     check_attack(d, &a, &spec, targets)?;
     check_usage(&a, &spec)?;
     // Legal: from here on, roll.
-    let strike = Strike::new(d, &a, spec.clone(), false, true, knock_out);
+    let strike = Strike::new(d, &a, spec, false, true, knock_out);
+    let spec = &strike.spec;
     let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
     let confused = has_condition(a.fx, Condition::Confused);
     let side = a.c.side;
@@ -844,8 +845,8 @@ fn attack_cmd(
         action: needed,
         spent: payer,
     });
-    expend(d, actor, &spec);
-    provoke_attack(d, actor, &spec, engaged, targets);
+    expend(d, actor, spec);
+    provoke_attack(d, actor, spec, engaged, targets);
     // "1d3 nearby enemies": roll how many of the named targets are attacked.
     let targets = match &spec.targeting {
         Targeting::Rolled(expr) | Targeting::Group(Some(expr)) => {
@@ -932,13 +933,14 @@ fn interrupt_attack(
     let spec = find_attack(&a, attack)?.clone();
     check_attack(d, &a, &spec, targets)?;
     check_usage(&a, &spec)?;
-    let strike = Strike::new(d, &a, spec.clone(), false, true, knock_out);
+    let strike = Strike::new(d, &a, spec, false, true, knock_out);
+    let spec = &strike.spec;
     let engaged: Vec<CombatantId> = a.pos.engaged.iter().cloned().collect();
     d.emit(GameEvent::InterruptUsed {
         combatant: actor.clone(),
     });
-    expend(d, actor, &spec);
-    provoke_attack(d, actor, &spec, engaged, targets);
+    expend(d, actor, spec);
+    provoke_attack(d, actor, spec, engaged, targets);
     resolve(d, actor, targets, strike)
 }
 
