@@ -40,7 +40,7 @@ impl Roster {
     pub fn refresh(&mut self, state: &SessionState) {
         for c in &state.combatants {
             self.names.insert(c.id.clone(), c.name.clone());
-            for a in &c.attacks {
+            for a in c.attacks.iter() {
                 self.attacks
                     .insert((c.id.clone(), a.id.clone()), a.name.clone());
             }
@@ -2243,7 +2243,7 @@ mod tests {
             grid: None,
             ftd: None,
             ose: None,
-            attacks: vec![AttackSummary {
+            attacks: [AttackSummary {
                 basic: true,
                 spell: false,
                 maneuvers: Vec::new(),
@@ -2256,7 +2256,8 @@ mod tests {
                 range: "melee".into(),
                 vs: Defense::Ac,
                 max_targets: 1,
-            }],
+            }]
+            .into(),
         }
     }
 

@@ -194,7 +194,7 @@ mod tests {
                     death_save_failures: 0,
                     rallies: 0,
                     rally_barred_round: None,
-                    attacks: vec![],
+                    attacks: Default::default(),
                 }],
             )
         }

@@ -5,6 +5,7 @@ use crate::event::{ActionKind, Defense, Effect};
 use crate::ids::{CombatantId, Side};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Where the battle stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -200,7 +201,9 @@ pub struct CombatantState {
     /// The round in which a failed rally save bars rallying.
     pub rally_barred_round: Option<u32>,
     /// The attacks it can make.
-    pub attacks: Vec<AttackSummary>,
+    // Shared: a combatant's attacks never change, and the state is read for every audience's
+    // view after every tick and for every state hash; on the wire a plain list.
+    pub attacks: Arc<[AttackSummary]>,
     /// Enemies it is engaged with, sorted by id.
     pub engaged_with: Vec<CombatantId>,
     /// Far away from the fight (two moves from the enemies).

@@ -96,7 +96,7 @@ impl Menu {
         }
         Some(Menu {
             actor: actor.clone(),
-            attacks: me.attacks.clone(),
+            attacks: me.attacks.to_vec(),
             targets,
             everyone: state.combatants.iter().map(|c| c.id.clone()).collect(),
         })

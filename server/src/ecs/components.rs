@@ -7,9 +7,12 @@ use crate::dice::SessionRng;
 use bevy_ecs::prelude::*;
 use fray_protocol::event::{Effect, GameEvent};
 use fray_protocol::ids::{CombatantId, Side};
-use fray_protocol::state::{ActionsLeft, Defenses as DefenseValues, LifeStatus, Phase};
+use fray_protocol::state::{
+    ActionsLeft, AttackSummary, Defenses as DefenseValues, LifeStatus, Phase,
+};
 use fray_protocol::{Command, Rejection};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Who a combatant is: fixed for the whole session.
 #[derive(Component, Debug, Clone)]
@@ -138,6 +141,12 @@ pub struct InterruptUsed(pub bool);
 /// The attacks a combatant can make.
 #[derive(Component, Debug, Clone)]
 pub struct Arsenal(pub Vec<AttackSpec>);
+
+/// A combatant's attacks as its state shows them, summarized by its ruleset (`Parts::attacks`)
+/// once, when it is spawned: they never change, and the state is read after every tick for
+/// every audience's view and for every state hash.
+#[derive(Component, Debug, Clone)]
+pub struct AttackList(pub Arc<[AttackSummary]>);
 
 /// Stage of the turn machinery.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -53,6 +53,8 @@ pub(super) fn spawn(
     ));
     if let Some(rules) = rules {
         (rules.parts.spawn)(&mut e, spec);
+        let attacks = (rules.parts.attacks)(&e.as_readonly());
+        e.insert(AttackList(attacks.into()));
     }
     if let Some(h) = &spec.hero {
         e.insert(Hero {
@@ -170,7 +172,10 @@ pub fn read_state(world: &World) -> SessionState {
             rallies: hero.map_or(0, |h| h.rallies),
             rally_barred_round: hero.and_then(|h| h.rally_barred_round),
             // The ruleset's parts (below): its attacks, its own blocks.
-            attacks: Vec::new(),
+            attacks: er
+                .get::<AttackList>()
+                .map(|l| l.0.clone())
+                .unwrap_or_default(),
             ose: None,
             ftd: None,
             grid: None,

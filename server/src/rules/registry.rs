@@ -9,7 +9,7 @@ use bevy_ecs::schedule::Schedule;
 use bevy_ecs::world::{EntityRef, EntityWorldMut, World};
 use fray_protocol::event::SaveDifficulty;
 use fray_protocol::ids::{CombatantId, Role};
-use fray_protocol::state::{CombatantState, SessionState};
+use fray_protocol::state::{AttackSummary, CombatantState, SessionState};
 use fray_protocol::{Command, CommandPreview, Family, GameEvent, LegalAction, Rejection};
 
 /// A built-in policy: the next command for a role in a state (the salt varies its choices).
@@ -124,7 +124,10 @@ pub struct Parts {
     pub insert_resources: fn(&mut World, &Encounter),
     /// Inserts the ruleset's components into a combatant being spawned, after the shared ones.
     pub spawn: fn(&mut EntityWorldMut<'_>, &CombatantSpec),
-    /// Fills the ruleset's parts of a combatant's state: its attacks, its own block.
+    /// A combatant's attacks as its state shows them; asked once, when it is spawned (the
+    /// shared `AttackList` component keeps them).
+    pub attacks: fn(&EntityRef<'_>) -> Vec<AttackSummary>,
+    /// Fills the ruleset's parts of a combatant's state: its own block.
     pub read: fn(&EntityRef<'_>, &mut CombatantState),
     /// Fills the ruleset's parts of the session state.
     pub read_session: fn(&World, &mut SessionState),
@@ -146,6 +149,7 @@ impl Parts {
     pub const NONE: Parts = Parts {
         insert_resources: |_, _| {},
         spawn: |_, _| {},
+        attacks: |_| Vec::new(),
         read: |_, _| {},
         read_session: |_, _| {},
         restore: |_, _| Some(()),

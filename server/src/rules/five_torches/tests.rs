@@ -1229,9 +1229,9 @@ fn a_whole_fight_folds_back_to_the_same_state() {
                 .clone();
             let a = &mine.attacks[0];
             if a.range == "close" && !mine.engaged_with.contains(&foe) {
-                log.extend(run(&mut live, &close_to(&me, &foe.as_str())));
+                log.extend(run(&mut live, &close_to(&me, foe.as_str())));
             }
-            if let Ok(ev) = live.execute(&attack(&me, &a.id, &foe.as_str())) {
+            if let Ok(ev) = live.execute(&attack(&me, &a.id, foe.as_str())) {
                 log.extend(ev);
             }
             if live.state().phase == Phase::Running && current(&live) == me {

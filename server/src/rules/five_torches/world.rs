@@ -7,12 +7,13 @@ use crate::content::model::{CombatantSpec, Encounter};
 use crate::rules::registry::Parts;
 use bevy_ecs::prelude::*;
 use fray_protocol::ftd::{Advantage, FtdBattle, FtdCombatant};
-use fray_protocol::state::{CombatantState, SessionState};
+use fray_protocol::state::{AttackSummary, CombatantState, SessionState};
 
 /// Five Torches Deep's row entry.
 pub(crate) const PARTS: Parts = Parts {
     insert_resources,
     spawn,
+    attacks,
     read,
     read_session,
     restore,
@@ -62,11 +63,15 @@ fn spawn(e: &mut EntityWorldMut<'_>, spec: &CombatantSpec) {
     e.insert((FtdSheet(sheet), FtdKit(k.clone())));
 }
 
-/// A combatant's attacks and its `ftd` block.
+/// A combatant's attacks (`Parts::attacks`).
+fn attacks(e: &EntityRef<'_>) -> Vec<AttackSummary> {
+    e.get::<FtdKit>()
+        .map(|k| super::summaries(&k.0))
+        .unwrap_or_default()
+}
+
+/// A combatant's `ftd` block.
 fn read(e: &EntityRef<'_>, state: &mut CombatantState) {
-    if let Some(k) = e.get::<FtdKit>() {
-        state.attacks = super::summaries(&k.0);
-    }
     state.ftd = e.get::<FtdSheet>().map(|s| s.0.clone());
 }
 

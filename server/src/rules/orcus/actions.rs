@@ -155,7 +155,7 @@ fn areas(s: &SessionState, me: &CombatantState, at: Space) -> Vec<LegalAction> {
     let others: Vec<(&CombatantState, Space)> = common::others(s, &me.id, false)
         .filter_map(|c| space(c).map(|sp| (c, sp)))
         .collect();
-    for a in &me.attacks {
+    for a in me.attacks.iter() {
         let Some(origin) = Origin::parse(&a.range) else {
             continue;
         };

@@ -59,8 +59,9 @@ fn a_free_action_costs_nothing_and_may_be_used_any_number_of_times_free_actions(
     assert_eq!(cs(&e, "kael").actions, actions);
     let summary = cs(&e, "kael")
         .attacks
-        .into_iter()
+        .iter()
         .find(|a| a.id == "taunt")
+        .cloned()
         .expect("taunt");
     assert_eq!(summary.action, "free");
 }

@@ -7,12 +7,13 @@ use crate::content::model::{CombatantSpec, Encounter};
 use crate::rules::registry::Parts;
 use bevy_ecs::prelude::*;
 use fray_protocol::grid::GridState;
-use fray_protocol::state::{CombatantState, SessionState};
+use fray_protocol::state::{AttackSummary, CombatantState, SessionState};
 
 /// Orcus's row entry.
 pub(crate) const PARTS: Parts = Parts {
     insert_resources,
     spawn,
+    attacks,
     read,
     read_session,
     restore,
@@ -76,11 +77,15 @@ fn spawn(e: &mut EntityWorldMut<'_>, spec: &CombatantSpec) {
     ));
 }
 
-/// A combatant's powers and its `grid` block.
+/// A combatant's attacks (`Parts::attacks`).
+fn attacks(e: &EntityRef<'_>) -> Vec<AttackSummary> {
+    e.get::<OrcusKit>()
+        .map(|k| super::summaries(&k.0))
+        .unwrap_or_default()
+}
+
+/// A combatant's `grid` block.
 fn read(e: &EntityRef<'_>, state: &mut CombatantState) {
-    if let Some(k) = e.get::<OrcusKit>() {
-        state.attacks = super::summaries(&k.0);
-    }
     state.grid = e.get::<Grid>().map(|g| g.0.clone());
 }
 

@@ -55,7 +55,7 @@ pub fn candidates(s: &SessionState, actor: Option<&CombatantId>) -> Vec<LegalAct
 
 fn attacks(s: &SessionState, me: &CombatantState) -> Vec<LegalAction> {
     let mut out = Vec::new();
-    for a in &me.attacks {
+    for a in me.attacks.iter() {
         let ranges: &[(Option<MissileRange>, &str)] = if a.range == "missile" {
             &[
                 (Some(MissileRange::Short), " (short range)"),

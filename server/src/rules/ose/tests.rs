@@ -231,7 +231,7 @@ fn tied_initiative_under_the_simultaneous_option() {
             }) = ev.iter().find(|x| matches!(x, GameEvent::Damaged { .. }))
             {
                 assert!(!ev.iter().any(|x| matches!(x, GameEvent::Slain { .. })));
-                assert_eq!(cs(&e, &target.as_str()).status, LifeStatus::Conscious);
+                assert_eq!(cs(&e, target.as_str()).status, LifeStatus::Conscious);
                 return;
             }
         }
@@ -533,7 +533,7 @@ fn deaths_propose_morale_and_failed_checks_flee() {
                     assert!(
                         combatants
                             .iter()
-                            .all(|c| side(&e, &c.as_str()) == Side::Monsters)
+                            .all(|c| side(&e, c.as_str()) == Side::Monsters)
                     );
                     match trigger {
                         MoraleTrigger::FirstKill => saw.0 = true,
@@ -560,9 +560,9 @@ fn deaths_propose_morale_and_failed_checks_flee() {
                         assert_eq!(fled, !holds);
                         if fled {
                             saw.2 = true;
-                            assert!(cs(&e, &c.as_str()).ose.unwrap().fled);
+                            assert!(cs(&e, c.as_str()).ose.unwrap().fled);
                         }
-                        if cs(&e, &c.as_str()).ose.unwrap().morale_successes >= 2 {
+                        if cs(&e, c.as_str()).ose.unwrap().morale_successes >= 2 {
                             saw.3 = true;
                             assert_eq!(
                                 refuse(

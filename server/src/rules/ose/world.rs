@@ -7,12 +7,13 @@ use crate::content::model::{CombatantSpec, Encounter};
 use crate::rules::registry::Parts;
 use bevy_ecs::prelude::*;
 use fray_protocol::ose::{OseBattle, OseCombatant};
-use fray_protocol::state::{CombatantState, SessionState};
+use fray_protocol::state::{AttackSummary, CombatantState, SessionState};
 
 /// The `ose` and `basic-fantasy` rows' entry.
 pub(crate) const PARTS: Parts = Parts {
     insert_resources,
     spawn,
+    attacks,
     read,
     read_session,
     restore,
@@ -61,11 +62,15 @@ fn spawn(e: &mut EntityWorldMut<'_>, spec: &CombatantSpec) {
     ));
 }
 
-/// A combatant's attacks and its `ose` block.
+/// A combatant's attacks (`Parts::attacks`).
+fn attacks(e: &EntityRef<'_>) -> Vec<AttackSummary> {
+    e.get::<OseKit>()
+        .map(|k| super::summaries(&k.0))
+        .unwrap_or_default()
+}
+
+/// A combatant's `ose` block.
 fn read(e: &EntityRef<'_>, state: &mut CombatantState) {
-    if let Some(k) = e.get::<OseKit>() {
-        state.attacks = super::summaries(&k.0);
-    }
     state.ose = e.get::<OseSheet>().map(|s| s.0.clone());
 }
 

@@ -921,7 +921,7 @@ fn meaningful_death_puts_pcs_in_a_coma_unless_a_villain_slays_them() {
             rng = SessionRng::resume(s0, st, e.rng().draws());
             let mut e = Engine::restore(&enc, &state, rng, secret(seed)).unwrap();
             let ev = e
-                .execute(&attack(&ogre.as_str(), "melee", "archer"))
+                .execute(&attack(ogre.as_str(), "melee", "archer"))
                 .unwrap();
             if !ev.iter().any(|x| matches!(x, GameEvent::Damaged { .. })) {
                 continue;

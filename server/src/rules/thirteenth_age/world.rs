@@ -5,19 +5,19 @@ use crate::content::model::AttackSpec;
 use crate::ecs::components::Arsenal;
 use crate::rules::registry::Parts;
 use bevy_ecs::prelude::*;
-use fray_protocol::state::{AttackSummary, CombatantState};
+use fray_protocol::state::AttackSummary;
 
 /// 13th Age's row entry.
 pub(crate) const PARTS: Parts = Parts {
-    read,
+    attacks,
     ..Parts::NONE
 };
 
-/// A combatant's attacks.
-fn read(e: &EntityRef<'_>, state: &mut CombatantState) {
-    if let Some(a) = e.get::<Arsenal>() {
-        state.attacks = summaries(&a.0);
-    }
+/// A combatant's attacks (`Parts::attacks`).
+fn attacks(e: &EntityRef<'_>) -> Vec<AttackSummary> {
+    e.get::<Arsenal>()
+        .map(|a| summaries(&a.0))
+        .unwrap_or_default()
 }
 
 /// What a client needs to offer a 13th Age combatant's attacks.
