@@ -8,6 +8,7 @@
 //! the RFC 6902 patch that turns the old view's JSON into the new one's, exactly.
 
 use crate::session::Session;
+use fray_protocol::state::CombatantState;
 use fray_protocol::{JsonPatch, SessionState};
 use json_patch::{AddOperation, PatchOperation, ReplaceOperation};
 use jsonptr::PointerBuf;
@@ -142,15 +143,36 @@ pub fn patch(old: &mut SessionState, new: &mut SessionState) -> JsonPatch {
         ));
         return JsonPatch(json_patch::Patch(ops));
     }
-    for (i, (a, b)) in old.combatants.iter().zip(&new.combatants).enumerate() {
+    for (i, (a, b)) in old
+        .combatants
+        .iter_mut()
+        .zip(new.combatants.iter_mut())
+        .enumerate()
+    {
         if a == b {
             continue;
         }
-        let inner = json_patch::diff(&to_json(a), &to_json(b)).0;
+        let inner = combatant_diff(a, b);
         let prefix = PointerBuf::from_tokens(["combatants".to_string(), i.to_string()]);
         ops.extend(inner.into_iter().map(|op| under(&prefix, op)));
     }
     JsonPatch(json_patch::Patch(ops))
+}
+
+/// The diff of one combatant's JSON. Its attacks are shared (`Arc`) and seldom change: when
+/// they are the same they are left out of both sides (taken out and put back, nothing cloned),
+/// so that neither is converted nor compared field by field.
+fn combatant_diff(a: &mut CombatantState, b: &mut CombatantState) -> Vec<PatchOperation> {
+    if a.attacks != b.attacks {
+        return json_patch::diff(&to_json(&*a), &to_json(&*b)).0;
+    }
+    let (kept_a, kept_b) = (
+        std::mem::take(&mut a.attacks),
+        std::mem::take(&mut b.attacks),
+    );
+    let ops = json_patch::diff(&to_json(&*a), &to_json(&*b)).0;
+    (a.attacks, b.attacks) = (kept_a, kept_b);
+    ops
 }
 
 fn replace(path: PointerBuf, value: Value) -> PatchOperation {
@@ -224,5 +246,29 @@ mod tests {
             }
         }
         assert!(checked > 500, "{checked}");
+    }
+
+    /// Attacks are left out of a combatant's diff only while they are the same: a change to
+    /// them (or to them alone) is still patched.
+    #[test]
+    fn a_patch_carries_a_change_of_a_combatants_attacks_and_skips_them_when_they_are_the_same() {
+        let (name, text) = builtin_encounters("13th-age")[0];
+        let e = new_engine(&load_encounter(name, text).unwrap(), 8);
+        let old = e.state();
+        let mut fewer = old.clone();
+        let c = &mut fewer.combatants[0];
+        c.attacks = c.attacks[..c.attacks.len() - 1].into();
+        let mut hurt = old.clone();
+        hurt.combatants[0].temp_hp += 3;
+        for (a, b, touches_attacks) in [(&old, &fewer, true), (&old, &hurt, false)] {
+            let (mut a, mut b) = (a.clone(), b.clone());
+            let p = patch(&mut a, &mut b);
+            let mut json = to_json(&a);
+            assert_eq!(p.apply(&mut json), Ok(()));
+            assert_eq!(json, to_json(&b));
+            let text = serde_json::to_string(&p.0).unwrap();
+            assert_eq!(text.contains("/attacks"), touches_attacks, "{text}");
+            assert_eq!(a, old, "the old state is as it was");
+        }
     }
 }
