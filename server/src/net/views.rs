@@ -4,7 +4,8 @@
 //!
 //! The diff ([`patch`]) works on the typed state: the session's fields but the combatants and
 //! the map are compared as JSON (they are small); the map, when it changed, is replaced whole;
-//! each combatant that changed is diffed alone (most batches change one or two). The result is
+//! each combatant that changed is diffed alone (most batches change one or two), without its
+//! attack list while that is the same (shared, and it never changes in play). The result is
 //! the RFC 6902 patch that turns the old view's JSON into the new one's, exactly.
 
 use crate::session::Session;
