@@ -23,12 +23,6 @@ impl CombatantId {
     }
 }
 
-impl std::borrow::Borrow<str> for CombatantId {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-
 impl fmt::Display for CombatantId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -37,12 +31,6 @@ impl fmt::Display for CombatantId {
 
 impl From<&str> for CombatantId {
     fn from(s: &str) -> Self {
-        Self(Arc::from(s))
-    }
-}
-
-impl From<String> for CombatantId {
-    fn from(s: String) -> Self {
         Self(Arc::from(s))
     }
 }

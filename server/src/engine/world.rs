@@ -171,7 +171,7 @@ pub fn read_state(world: &World) -> SessionState {
             death_save_failures: hero.map_or(0, |h| h.death_save_failures),
             rallies: hero.map_or(0, |h| h.rallies),
             rally_barred_round: hero.and_then(|h| h.rally_barred_round),
-            // The ruleset's parts (below): its attacks, its own blocks.
+            // Summarized once, at spawn (`Parts::attacks`); the ruleset's own blocks below.
             attacks: er
                 .get::<AttackList>()
                 .map(|l| l.0.clone())
