@@ -1,5 +1,7 @@
-//! The one decide wrapper every ruleset uses (engine tick, steps 2–3): a pending command is
-//! decided with the ruleset's `decide`; a refusal restores both dice streams and emits nothing.
+//! The one decide wrapper every ruleset uses (engine tick, steps 2–3 and 5): each ruleset has
+//! one decide system, which hands a pass to [`DecideIo::pass`]; a pending command is decided
+//! with the ruleset's `decide` (a refusal restores both dice streams and emits nothing), and with
+//! none pending its `advance` runs one pass of the turn machinery.
 
 use super::decider::Decider;
 use super::field::Field;
@@ -9,9 +11,9 @@ use bevy_ecs::schedule::Schedule;
 use bevy_ecs::system::{ScheduleSystem, SystemParam};
 use fray_protocol::{Command, Rejection};
 
-/// What every ruleset's two decide systems read and write: the battlefield, the pending command,
+/// What every ruleset's decide system reads and writes: the battlefield, the pending command,
 /// both dice streams, the outbox, and the seed secret (for the reveal). A ruleset's system takes
-/// it beside its own read-only views and hands its `decide` or `advance` to it.
+/// it beside its own read-only views and hands its `decide` and `advance` to [`Self::pass`].
 #[derive(SystemParam)]
 pub struct DecideIo<'w, 's> {
     field: Field<'w, 's>,
@@ -31,51 +33,47 @@ impl DecideIo<'_, '_> {
         self.check_only.as_ref().is_some_and(|c| c.0)
     }
 
-    /// Decides the pending command with the ruleset's `decide` ([`decide_pending`]).
-    pub fn decide(&mut self, decide: impl FnOnce(&mut Decider, &Command) -> Result<(), Rejection>) {
-        decide_pending(
-            &self.field,
-            &self.pending,
-            &mut self.dice,
-            &mut self.secret_dice,
-            &mut self.out,
-            decide,
-        );
-    }
-
-    /// One pass of the ruleset's turn machinery ([`advance_pass`]); `advance` gets the seed
-    /// secret, which it reveals when the session is over (`common::reveal`).
-    pub fn advance(&mut self, advance: impl FnOnce(&mut Decider, &SeedSecret)) {
-        let seed = &*self.seed;
-        advance_pass(
-            &self.field,
-            &mut self.dice,
-            &mut self.secret_dice,
-            &mut self.out,
-            |d| advance(d, seed),
-        );
+    /// One pass of the decide schedule: with a command pending, decides it with the ruleset's
+    /// `decide` ([`decide_pending`]); with none, runs one pass of the ruleset's turn machinery
+    /// ([`advance_pass`]), whose `advance` gets the seed secret, which it reveals when the
+    /// session is over (`common::reveal`).
+    ///
+    /// One system that dispatches itself, rather than two systems behind run conditions: the
+    /// schedule then fetches its parameters and runs a system once per pass, not three times.
+    pub fn pass(
+        &mut self,
+        decide: impl FnOnce(&mut Decider, &Command) -> Result<(), Rejection>,
+        advance: impl FnOnce(&mut Decider, &SeedSecret),
+    ) {
+        match &self.pending.0 {
+            Some(cmd) => decide_pending(
+                &self.field,
+                cmd,
+                &mut self.dice,
+                &mut self.secret_dice,
+                &mut self.out,
+                decide,
+            ),
+            None => {
+                let seed = &*self.seed;
+                advance_pass(
+                    &self.field,
+                    &mut self.dice,
+                    &mut self.secret_dice,
+                    &mut self.out,
+                    |d| advance(d, seed),
+                );
+            }
+        }
     }
 }
 
-/// Adds a ruleset's two decide systems, in every ruleset's order: `decide` while a command is
-/// pending, then `advance` on the passes after it (the turn machinery, until quiescent).
-pub fn add_decide_systems<M1, M2>(
+/// Adds a ruleset's decide system (one per ruleset; it calls [`DecideIo::pass`]).
+pub fn add_decide_system<M>(
     schedule: &mut Schedule,
-    decide: impl IntoScheduleConfigs<ScheduleSystem, M1>,
-    advance: impl IntoScheduleConfigs<ScheduleSystem, M2>,
+    system: impl IntoScheduleConfigs<ScheduleSystem, M>,
 ) {
-    schedule.add_systems(
-        (
-            decide.run_if(command_pending),
-            advance.run_if(not(command_pending)),
-        )
-            .chain(),
-    );
-}
-
-/// Run condition of every ruleset's `decide_command` system: a command is pending.
-pub(crate) fn command_pending(p: Res<Pending>) -> bool {
-    p.0.is_some()
+    schedule.add_systems(system);
 }
 
 /// Decides the pending command with a ruleset's `decide`. A refused command leaves the RNG where
@@ -83,13 +81,12 @@ pub(crate) fn command_pending(p: Res<Pending>) -> bool {
 /// nothing.
 fn decide_pending(
     field: &Field,
-    pending: &Pending,
+    cmd: &Command,
     dice: &mut Dice,
     secret: &mut SecretDice,
     out: &mut Outbox,
-    decide: impl FnOnce(&mut Decider, &fray_protocol::Command) -> Result<(), Rejection>,
+    decide: impl FnOnce(&mut Decider, &Command) -> Result<(), Rejection>,
 ) {
-    let Some(cmd) = &pending.0 else { return };
     let before = (dice.0.clone(), secret.0.clone());
     let decided = {
         let mut d = Decider::new(field, &mut dice.0).with_secret(secret.0.as_mut());

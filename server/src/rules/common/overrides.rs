@@ -1,5 +1,5 @@
 //! GM overrides decided the same way in every ruleset, by the one decide wrapper
-//! (`decide::DecideIo::decide`) before the ruleset's own decide: corrections of the numbers
+//! (`decide::DecideIo::pass`) before the ruleset's own decide: corrections of the numbers
 //! that change no status, so no ruleset's rule is bypassed.
 //!
 //! - `set_hp`: a combatant in the fight gets 1 to its maximum hit points and temporary hit

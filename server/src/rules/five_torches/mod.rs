@@ -9,9 +9,9 @@
 //! sessions that go on after the battle (`[options] rests = true`). The matrix of rule → code
 //! → test is `docs/rules/five-torches-deep.md`.
 //!
-//! Decide systems (in order, one schedule), as in the other rulesets:
-//! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
-//! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
+//! The decide system `decide_pass`, one per pass of the schedule, as in the other rulesets:
+//! - with a command pending: checks legality, rolls, emits events;
+//! - on the passes after it: the turn machinery until quiescent.
 //!
 //! Shared machinery: the 13th Age `Field` (read-only battlefield) and `Decider` (session RNG,
 //! overlay of hit points and status, events); the engine's `apply` folds the events.
@@ -58,7 +58,7 @@ mod tests_treasure;
 
 use crate::content::model::FtdSpec;
 use crate::ecs::components::Roster;
-use crate::rules::common::decide::{DecideIo, add_decide_systems};
+use crate::rules::common::decide::{DecideIo, add_decide_system};
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use components::{FtdField, FtdKit, FtdSheet};
@@ -94,17 +94,17 @@ impl Sheets<'_, '_> {
     }
 }
 
-fn decide_command(mut io: DecideIo, sheets: Sheets) {
-    io.decide(|d, cmd| commands::decide(d, &sheets, cmd));
+/// The ruleset's decide system: the pending command, or a pass of the turn machinery.
+fn decide_pass(mut io: DecideIo, sheets: Sheets) {
+    io.pass(
+        |d, cmd| commands::decide(d, &sheets, cmd),
+        |d, secret| turns::advance(d, &sheets, secret),
+    );
 }
 
-fn advance_turns(mut io: DecideIo, sheets: Sheets) {
-    io.advance(|d, secret| turns::advance(d, &sheets, secret));
-}
-
-/// Adds the ruleset's decide systems.
+/// Adds the ruleset's decide system.
 pub fn add_systems(schedule: &mut Schedule) {
-    add_decide_systems(schedule, decide_command, advance_turns);
+    add_decide_system(schedule, decide_pass);
 }
 
 /// What a client needs to offer a Five Torches Deep combatant's attacks.

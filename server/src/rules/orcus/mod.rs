@@ -5,12 +5,12 @@
 //! for maximum damage, persistent damage and saves (10+), dying and death saves, rally and
 //! stabilize. The matrix of rule → code → test is `docs/rules/orcus.md`.
 //!
-//! Decide systems (in order, one schedule):
-//! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events,
-//!   then the sweeps over what the command changed (grapples, mounts, falls, maintained
-//!   effects, hiding: `stealth::sweep`);
-//! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent (falls
-//!   and hiding swept after a pass that changed something).
+//! The decide system `decide_pass`, one per pass of the schedule:
+//! - with a command pending: checks legality, rolls, emits events, then the sweeps over what
+//!   the command changed (grapples, mounts, falls, maintained effects, hiding:
+//!   `stealth::sweep`);
+//! - on the passes after it: the turn machinery until quiescent (falls and hiding swept after
+//!   a pass that changed something).
 
 pub mod actions;
 pub mod aloft;
@@ -113,7 +113,7 @@ mod tests_weapons;
 
 use crate::content::model::OrcusSpec;
 use crate::ecs::components::Roster;
-use crate::rules::common::decide::{DecideIo, add_decide_systems};
+use crate::rules::common::decide::{DecideIo, add_decide_system};
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use components::{BattleMap, Grid, OrcusKit};
@@ -143,38 +143,39 @@ impl Board<'_, '_> {
     }
 }
 
-fn decide_command(mut io: DecideIo, board: Board) {
+/// The ruleset's decide system: the pending command, then the sweeps after it; or a pass of
+/// the turn machinery.
+fn decide_pass(mut io: DecideIo, board: Board) {
     // The sweeps cannot refuse a command: a check (the legal actions) leaves them out.
     let checking = io.checking();
-    io.decide(|d, cmd| {
-        commands::decide(d, &board, cmd)?;
-        if checking {
-            return Ok(());
-        }
-        maneuvers::sweep(d, &board);
-        mounts::sweep(d, &board);
-        elevation::sweep(d, &board);
-        maintain::sweep(d, &board);
-        stealth::sweep(d, &board);
-        Ok(())
-    });
-}
-
-fn advance_turns(mut io: DecideIo, board: Board) {
-    io.advance(|d, secret| {
-        turns::advance(d, &board, secret);
-        // Falling: a creature the turn machinery leaves unable to stay up (dropped by
-        // persistent damage, say) falls in the same pass, as after a command.
-        if !d.events().is_empty() {
+    io.pass(
+        |d, cmd| {
+            commands::decide(d, &board, cmd)?;
+            if checking {
+                return Ok(());
+            }
+            maneuvers::sweep(d, &board);
+            mounts::sweep(d, &board);
             elevation::sweep(d, &board);
+            maintain::sweep(d, &board);
             stealth::sweep(d, &board);
-        }
-    });
+            Ok(())
+        },
+        |d, secret| {
+            turns::advance(d, &board, secret);
+            // Falling: a creature the turn machinery leaves unable to stay up (dropped by
+            // persistent damage, say) falls in the same pass, as after a command.
+            if !d.events().is_empty() {
+                elevation::sweep(d, &board);
+                stealth::sweep(d, &board);
+            }
+        },
+    );
 }
 
-/// Adds the ruleset's decide systems.
+/// Adds the ruleset's decide system.
 pub fn add_systems(schedule: &mut Schedule) {
-    add_decide_systems(schedule, decide_command, advance_turns);
+    add_decide_system(schedule, decide_pass);
 }
 
 /// What a client needs to offer an Orcus combatant's powers.

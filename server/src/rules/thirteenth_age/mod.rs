@@ -3,9 +3,9 @@
 //! the escalation die, staggered, death saves, rally and recoveries, conditions with durations,
 //! ongoing damage and saves, and the end of the battle.
 //!
-//! Decide systems (in order, one schedule):
-//! - `decide_command` — runs when a command is pending: checks legality, rolls, emits events;
-//! - `advance_turns` — runs on the passes after it: the turn machinery until quiescent.
+//! The decide system `decide_pass`, one per pass of the schedule:
+//! - with a command pending: checks legality, rolls, emits events;
+//! - on the passes after it: the turn machinery until quiescent.
 
 pub mod actions;
 pub mod apply;
@@ -30,7 +30,7 @@ mod tests_damage;
 #[cfg(test)]
 mod tests_position;
 
-use crate::rules::common::decide::{DecideIo, add_decide_systems};
+use crate::rules::common::decide::{DecideIo, add_decide_system};
 use bevy_ecs::prelude::*;
 pub use commands::usage_name;
 
@@ -40,15 +40,12 @@ pub const ID: &str = "13th-age";
 /// deliberately and visibly).
 pub const VERSION: u32 = 28;
 
-fn decide_command(mut io: DecideIo) {
-    io.decide(commands::decide);
+/// The ruleset's decide system: the pending command, or a pass of the turn machinery.
+fn decide_pass(mut io: DecideIo) {
+    io.pass(commands::decide, turns::advance);
 }
 
-fn advance_turns(mut io: DecideIo) {
-    io.advance(turns::advance);
-}
-
-/// Adds the ruleset's decide systems.
+/// Adds the ruleset's decide system.
 pub fn add_systems(schedule: &mut Schedule) {
-    add_decide_systems(schedule, decide_command, advance_turns);
+    add_decide_system(schedule, decide_pass);
 }
