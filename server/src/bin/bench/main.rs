@@ -168,6 +168,12 @@ struct Args {
         default_value = "always,never"
     )]
     peer_fsync: Vec<PeerFsync>,
+    /// Where the peers scenario's servers and clients run: `split` (the default, as issue 19
+    /// measures) gives the server one core and the GM and spectators another, each a one-worker
+    /// tokio runtime pinned to its core; `shared` runs all of them on one two-worker runtime
+    /// (the tables before session 19).
+    #[arg(long, value_enum, default_value = "split")]
+    peer_cores: PeerCores,
     /// Also run the peers scenario against these peers from npm (needs node, and the packages
     /// of server/benches/peers/<peer> installed with npm ci).
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -220,6 +226,15 @@ enum NodePeer {
 enum PeerFsync {
     Always,
     Never,
+}
+
+/// Where the peers scenario's servers and clients run (`--peer-cores`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum PeerCores {
+    /// The server on one core, its clients on another.
+    Split,
+    /// Server and clients on one runtime over every core.
+    Shared,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -1403,6 +1418,7 @@ fn main() -> Result<()> {
                 "window": args.window,
                 "peer_spectators": args.peer_spectators,
                 "peer_windows": args.peer_windows,
+                "peer_cores": format!("{:?}", args.peer_cores).to_lowercase(),
                 "peer_fsync": args.peer_fsync.iter().map(|f| format!("{f:?}").to_lowercase()).collect::<Vec<_>>(),
                 "peer_ticks": args.peer_ticks,
                 "peer_node": args.peer_node.iter().map(|p| format!("{p:?}").to_lowercase()).collect::<Vec<_>>(),

@@ -29,21 +29,139 @@
 //! boardgame.io sends to every client as its state update; W = 1 only: it rejects a move made
 //! on a stale state, so one client cannot pipeline). Each is measured by a Node driver of the
 //! same closed loop (`closed-loop.js`, the peer's own client library) that prints the same
-//! fields as JSON. Its clients run in one Node process (one core), the Rust driver's on the
-//! tokio runtime (both cores).
+//! fields as JSON. Its clients run in one Node process and its server in another.
+//!
+//! Cores (`--peer-cores`): by default, as issue 19 measures, the server and its clients have a
+//! core each — Fray or the relay on a one-worker tokio runtime pinned to the first core the
+//! process may use (its blocking threads, which write the log, too), and the GM and the
+//! spectators on another one-worker runtime pinned to the second (with the main thread, which
+//! drives the GM). The Node peers' two processes may use both cores. `shared` puts servers and
+//! clients on one two-worker runtime, as the tables before session 19 were measured.
 
 use crate::ws::{Drive, FrayServer, Raw, Script, ws_fray, ws_relay, ws_script};
-use crate::{Args, NodePeer, PeerFsync, Report, Target, fmt_num, scaled};
+use crate::{Args, NodePeer, PeerCores, PeerFsync, Report, Target, fmt_num, scaled};
 use anyhow::{Context, Result, bail};
 use fray_server::content::model::Encounter;
 use fray_server::log::FsyncPolicy;
 use fray_server::session::SessionConfig;
+use nix::sched::{CpuSet, sched_getaffinity, sched_setaffinity};
+use nix::unistd::Pid;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::runtime::{Builder, Handle, Runtime};
+
+/// Pins the calling thread to one core.
+fn pin(cpu: usize) -> nix::Result<()> {
+    let mut set = CpuSet::new();
+    set.set(cpu)?;
+    sched_setaffinity(Pid::from_raw(0), &set)
+}
+
+/// A one-worker runtime whose threads (its worker and its blocking threads) are pinned to `cpu`.
+fn pinned_runtime(name: &str, cpu: usize) -> Result<Runtime> {
+    let thread = name.to_string();
+    Ok(Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name(name)
+        .on_thread_start(move || {
+            if let Err(e) = pin(cpu) {
+                eprintln!("    warning: {thread} thread not pinned to CPU {cpu}: {e}");
+            }
+        })
+        .enable_all()
+        .build()?)
+}
+
+/// The main thread's cores before the scenario pinned it; given back when dropped, so that the
+/// scenarios after this one have every core again.
+struct MainAffinity(CpuSet);
+
+impl Drop for MainAffinity {
+    fn drop(&mut self) {
+        let _ = sched_setaffinity(Pid::from_raw(0), &self.0);
+    }
+}
+
+/// Where the servers and the clients run (`--peer-cores`).
+struct Runtimes {
+    /// The GM's and the spectators' runtime (every runtime when shared).
+    clients: Runtime,
+    /// The servers' own runtime, when split.
+    server: Option<Runtime>,
+    /// The cores the main thread may use, given back to it while a Node peer's processes
+    /// start (they inherit its mask) and when the scenario ends.
+    main: MainAffinity,
+    /// For the report.
+    label: String,
+}
+
+impl Runtimes {
+    fn new(cores: PeerCores) -> Result<Runtimes> {
+        let all = sched_getaffinity(Pid::from_raw(0))?;
+        let allowed: Vec<usize> = (0..CpuSet::count())
+            .filter(|&c| all.is_set(c).unwrap_or(false))
+            .collect();
+        let shared = |label: String| -> Result<Runtimes> {
+            Ok(Runtimes {
+                clients: Builder::new_multi_thread().enable_all().build()?,
+                server: None,
+                main: MainAffinity(all),
+                label,
+            })
+        };
+        let (server_cpu, client_cpu) = match (cores, allowed.as_slice()) {
+            (PeerCores::Split, [s, c, ..]) => (*s, *c),
+            (PeerCores::Split, _) => {
+                eprintln!("peers: fewer than two cores to use; server and clients share them");
+                return shared("shared (fewer than two cores)".into());
+            }
+            (PeerCores::Shared, _) => {
+                return shared(format!(
+                    "shared: servers and clients on one runtime over CPUs {allowed:?}"
+                ));
+            }
+        };
+        // The main thread drives the GM (`block_on`): it is a client.
+        let main = MainAffinity(all);
+        pin(client_cpu)?;
+        Ok(Runtimes {
+            clients: pinned_runtime("peers-clients", client_cpu)?,
+            server: Some(pinned_runtime("peers-server", server_cpu)?),
+            main,
+            label: format!(
+                "split: server on CPU {server_cpu}, GM and spectators on CPU {client_cpu}"
+            ),
+        })
+    }
+
+    /// The runtime the servers run on.
+    fn server(&self) -> &Handle {
+        self.server.as_ref().unwrap_or(&self.clients).handle()
+    }
+
+    /// Runs `f` with the main thread allowed on every core again (a Node peer's processes
+    /// inherit its mask), then pins it back.
+    fn unpinned<T>(&self, f: impl FnOnce() -> T) -> T {
+        let before = sched_getaffinity(Pid::from_raw(0)).ok();
+        let _ = sched_setaffinity(Pid::from_raw(0), &self.main.0);
+        let out = f();
+        if let Some(b) = before {
+            let _ = sched_setaffinity(Pid::from_raw(0), &b);
+        }
+        out
+    }
+
+    fn shutdown(self) {
+        self.clients.shutdown_timeout(Duration::from_secs(2));
+        if let Some(s) = self.server {
+            s.shutdown_timeout(Duration::from_secs(2));
+        }
+    }
+}
 
 /// Which server a run talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,7 +365,7 @@ fn run_node(
 /// Runs one (server, spectators, drive) on the runtime.
 #[allow(clippy::too_many_arguments)]
 fn run(
-    rt: &tokio::runtime::Runtime,
+    rt: &Runtimes,
     server: Server,
     dir: &Path,
     long: &Encounter,
@@ -261,9 +379,12 @@ fn run(
         Server::Node(peer) => {
             let events = (script.events as f64 / script.len().max(1) as f64).round() as u64;
             let bytes = script.frame_bytes / script.events.max(1);
-            return run_node(peer, n, mode, budget, events, bytes);
+            return rt.unpinned(|| run_node(peer, n, mode, budget, events, bytes));
         }
-        Server::Relay => rt.block_on(ws_relay(script.clone(), n, mode, budget, true))?,
+        Server::Relay => {
+            rt.clients
+                .block_on(ws_relay(rt.server(), script.clone(), n, mode, budget, true))?
+        }
         Server::Fray(f) => {
             let config = SessionConfig {
                 fsync: match f {
@@ -272,7 +393,8 @@ fn run(
                 },
                 ..SessionConfig::default()
             };
-            rt.block_on(ws_fray(
+            rt.clients.block_on(ws_fray(
+                rt.server(),
                 FrayServer {
                     dir: dir.to_path_buf(),
                     config,
@@ -389,9 +511,8 @@ pub(crate) fn scenario_peers(
         script.frame_bytes as f64 / script.events.max(1) as f64,
         "B",
     );
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let rt = Runtimes::new(args.peer_cores)?;
+    eprintln!("peers: {}", rt.label);
     let mut servers = vec![Server::Relay];
     for f in &args.peer_fsync {
         if !servers.contains(&Server::Fray(*f)) {
@@ -497,7 +618,8 @@ pub(crate) fn scenario_peers(
             relay = Some(c);
         }
     }
+    table.push_str(&format!("\nCores: {}.\n", rt.label));
     report.tables.push(table);
-    rt.shutdown_timeout(Duration::from_secs(2));
+    rt.shutdown();
     Ok(())
 }

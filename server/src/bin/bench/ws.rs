@@ -18,6 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::runtime::Handle;
 use tokio::sync::Notify;
 use tokio::sync::mpsc::{self, error::TrySendError};
 use tokio_tungstenite::tungstenite::Message;
@@ -502,11 +503,21 @@ async fn await_acks(shared: &Shared, sent: usize) {
     .await;
 }
 
+/// A listening socket on a free loopback port, not yet tied to a runtime: the server's
+/// runtime (`host`) adopts it, so that its accepts and connections are driven there.
+fn bind_std() -> Result<(std::net::TcpListener, std::net::SocketAddr)> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    listener.set_nonblocking(true)?;
+    let addr = listener.local_addr()?;
+    Ok((listener, addr))
+}
+
 /// One run against the real server: a fresh registry with `config`, one session, `n`
 /// spectators and a GM connection. With `wait_ack` the driver's window also waits for the
 /// GM's `accepted` (closed loop).
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn ws_fray(
+    host: &Handle,
     server: FrayServer,
     encounter: &Encounter,
     seed: u64,
@@ -530,8 +541,7 @@ pub(crate) async fn ws_fray(
         ..Default::default()
     };
     let registry = fray_server::net::Registry::with_limits(dir, config, limits);
-    let listener = TcpListener::bind("127.0.0.1:0").await?;
-    let addr = listener.local_addr()?;
+    let (listener, addr) = bind_std()?;
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let stop = async move {
         let _ = stop_rx.await;
@@ -540,13 +550,16 @@ pub(crate) async fn ws_fray(
     // the same server now (kept so that old and new tables line up).
     let _ = nodelay;
     let admin = fray_server::net::admin::AdminKey::new("bench-operator-key-000000");
-    let server = tokio::spawn(fray_server::net::serve(
-        listener,
-        registry.clone(),
-        admin,
-        stop,
-    ));
-    let created = registry.create(encounter.clone(), Some(seed), false)?;
+    // The server, its connections and its session task run on `host`'s runtime.
+    let served = registry.clone();
+    let server = host.spawn(async move {
+        let listener = TcpListener::from_std(listener)?;
+        fray_server::net::serve(listener, served, admin, stop).await
+    });
+    let created = {
+        let _on_host = host.enter();
+        registry.create(encounter.clone(), Some(seed), false)?
+    };
     let url = format!("ws://{addr}/ws");
     let shared = Arc::new(Shared::new(n, wait_ack));
     let mut spectators = Vec::with_capacity(n);
@@ -662,15 +675,21 @@ pub(crate) async fn relay_serve(listener: TcpListener) {
 /// frames are followed by the binary marker that the relay echoes, and the driver's window
 /// also waits for that acknowledgement (closed loop).
 pub(crate) async fn ws_relay(
+    host: &Handle,
     script: Arc<Script>,
     n: usize,
     mode: Drive,
     budget: Duration,
     wait_ack: bool,
 ) -> Result<Raw> {
-    let listener = TcpListener::bind("127.0.0.1:0").await?;
-    let url = format!("ws://{}/", listener.local_addr()?);
-    let relay = tokio::spawn(relay_serve(listener));
+    let (listener, addr) = bind_std()?;
+    let url = format!("ws://{addr}/");
+    // The relay and its connections run on `host`'s runtime.
+    let relay = host.spawn(async move {
+        if let Ok(listener) = TcpListener::from_std(listener) {
+            relay_serve(listener).await;
+        }
+    });
     let shared = Arc::new(Shared::new(n, wait_ack));
     let mut spectators = Vec::with_capacity(n);
     for i in 0..n {
@@ -792,6 +811,7 @@ pub(crate) fn scenario_ws(
         let is_fray = fray.is_some();
         let raw = match fray {
             Some((config, nodelay)) => rt.block_on(ws_fray(
+                rt.handle(),
                 FrayServer {
                     dir: root.join(format!("ws-{i}")),
                     config,
@@ -805,7 +825,14 @@ pub(crate) fn scenario_ws(
                 budget,
                 false,
             ))?,
-            None => rt.block_on(ws_relay(script.clone(), n, mode, budget, false))?,
+            None => rt.block_on(ws_relay(
+                rt.handle(),
+                script.clone(),
+                n,
+                mode,
+                budget,
+                false,
+            ))?,
         };
         let mut run = summarize(&raw.sent, &raw.seen);
         run.accepted = raw.acks.accepted;
