@@ -7,6 +7,11 @@
 //! each combatant that changed is diffed alone (most batches change one or two), without its
 //! attack list while that is the same (shared, and it never changes in play). The result is
 //! the RFC 6902 patch that turns the old view's JSON into the new one's, exactly.
+//!
+//! A kept view also keeps the JSON its last patch made of it (the session's fields, and each
+//! combatant that changed), which the next patch reuses as its old side instead of converting
+//! the same state again ([`Json`]): it always describes the kept state, being made from it, and
+//! is dropped with it.
 
 use crate::session::Session;
 use fray_protocol::state::CombatantState;
@@ -15,10 +20,21 @@ use json_patch::{AddOperation, PatchOperation, ReplaceOperation};
 use jsonptr::PointerBuf;
 use serde_json::Value;
 
-/// A view as last sent: its `seq` and its state.
+/// A view as last sent: its `seq` and its state, and the JSON of that state that the patch
+/// which made it converted.
 struct Kept {
     seq: u64,
     state: SessionState,
+    json: Json,
+}
+
+/// JSON made of parts of a state: its session fields ([`patch`]'s shell, without the
+/// combatants and the map), and per combatant (by index) its state without its attack list.
+/// A part that was not converted is `None`.
+#[derive(Default)]
+pub struct Json {
+    shell: Option<Value>,
+    combatants: Vec<Option<Value>>,
 }
 
 /// The GM's and the public view, each kept while somebody of that audience watches.
@@ -61,9 +77,20 @@ impl Views {
             *slot = Some(Kept {
                 seq,
                 state: state.clone(),
+                json: Json::default(),
             });
         }
         (seq, state)
+    }
+
+    /// Keeps `state` as an audience's view at `seq` (what [`Self::start`] does with the
+    /// session's state; the `views` bench starts from a state of its own).
+    pub fn keep(&mut self, seq: u64, state: SessionState, gm: bool) {
+        *self.slot(gm) = Some(Kept {
+            seq,
+            state,
+            json: Json::default(),
+        });
     }
 
     /// Stops keeping an audience's view (its last watcher left).
@@ -91,9 +118,13 @@ impl Views {
     pub fn advance(&mut self, mut now: SessionState, seq: u64, gm: bool) -> Option<Patch> {
         let slot = self.slot(gm);
         let kept = slot.as_mut().filter(|k| k.seq != seq)?;
-        let patch = patch(&mut kept.state, &mut now);
+        let (patch, json) = patch_reusing(&mut kept.state, &mut kept.json, &mut now);
         let from_seq = kept.seq;
-        *slot = Some(Kept { seq, state: now });
+        *slot = Some(Kept {
+            seq,
+            state: now,
+            json,
+        });
         Some(Patch {
             from_seq,
             seq,
@@ -114,6 +145,17 @@ fn to_json<T: serde::Serialize>(value: &T) -> Value {
 /// only to serialize their session fields without the combatants and the map (taken out and
 /// put back: nothing is cloned); they are as they were on return.
 pub fn patch(old: &mut SessionState, new: &mut SessionState) -> JsonPatch {
+    patch_reusing(old, &mut Json::default(), new).0
+}
+
+/// [`patch`], taking what `old_json` holds of `old`'s JSON instead of converting it (it is
+/// consumed), and returning with the patch what it converted of `new` — or carried over from
+/// `old_json`, for a combatant that did not change — for the next patch to reuse.
+pub fn patch_reusing(
+    old: &mut SessionState,
+    old_json: &mut Json,
+    new: &mut SessionState,
+) -> (JsonPatch, Json) {
     let shell = |s: &mut SessionState| {
         let combatants = std::mem::take(&mut s.combatants);
         let map = s.map.take();
@@ -126,8 +168,13 @@ pub fn patch(old: &mut SessionState, new: &mut SessionState) -> JsonPatch {
         }
         v
     };
-    let (old_shell, new_shell) = (shell(old), shell(new));
+    let old_shell = old_json.shell.take().unwrap_or_else(|| shell(old));
+    let new_shell = shell(new);
     let mut ops = json_patch::diff(&old_shell, &new_shell).0;
+    let mut json = Json {
+        shell: Some(new_shell),
+        combatants: Vec::new(),
+    };
     if old.map != new.map {
         ops.push(replace(PointerBuf::from_tokens(["map"]), to_json(&new.map)));
     }
@@ -142,38 +189,51 @@ pub fn patch(old: &mut SessionState, new: &mut SessionState) -> JsonPatch {
             PointerBuf::from_tokens(["combatants"]),
             to_json(&new.combatants),
         ));
-        return JsonPatch(json_patch::Patch(ops));
+        return (JsonPatch(json_patch::Patch(ops)), json);
     }
+    json.combatants.reserve(new.combatants.len());
     for (i, (a, b)) in old
         .combatants
         .iter_mut()
         .zip(new.combatants.iter_mut())
         .enumerate()
     {
+        let kept = old_json.combatants.get_mut(i).and_then(Option::take);
         if a == b {
+            // The same state, so the same JSON.
+            json.combatants.push(kept);
             continue;
         }
-        let inner = combatant_diff(a, b);
+        let (inner, b_json) = combatant_diff(a, kept, b);
+        json.combatants.push(b_json);
         let prefix = PointerBuf::from_tokens(["combatants".to_string(), i.to_string()]);
         ops.extend(inner.into_iter().map(|op| under(&prefix, op)));
     }
-    JsonPatch(json_patch::Patch(ops))
+    (JsonPatch(json_patch::Patch(ops)), json)
 }
 
-/// The diff of one combatant's JSON. Its attacks are shared (`Arc`) and seldom change: when
-/// they are the same they are left out of both sides (taken out and put back, nothing cloned),
-/// so that neither is converted nor compared field by field.
-fn combatant_diff(a: &mut CombatantState, b: &mut CombatantState) -> Vec<PatchOperation> {
+/// The diff of one combatant's JSON, and `b`'s JSON without its attacks when that is what was
+/// diffed. Its attacks are shared (`Arc`) and seldom change: when they are the same they are
+/// left out of both sides (taken out and put back, nothing cloned), so that neither is
+/// converted nor compared field by field; `a_json`, when given, is `a`'s JSON without them.
+fn combatant_diff(
+    a: &mut CombatantState,
+    a_json: Option<Value>,
+    b: &mut CombatantState,
+) -> (Vec<PatchOperation>, Option<Value>) {
     if a.attacks != b.attacks {
-        return json_patch::diff(&to_json(&*a), &to_json(&*b)).0;
+        return (json_patch::diff(&to_json(&*a), &to_json(&*b)).0, None);
     }
-    let (kept_a, kept_b) = (
-        std::mem::take(&mut a.attacks),
-        std::mem::take(&mut b.attacks),
-    );
-    let ops = json_patch::diff(&to_json(&*a), &to_json(&*b)).0;
-    (a.attacks, b.attacks) = (kept_a, kept_b);
-    ops
+    let without_attacks = |c: &mut CombatantState| {
+        let attacks = std::mem::take(&mut c.attacks);
+        let v = to_json(&*c);
+        c.attacks = attacks;
+        v
+    };
+    let a_json = a_json.unwrap_or_else(|| without_attacks(a));
+    let b_json = without_attacks(b);
+    let ops = json_patch::diff(&a_json, &b_json).0;
+    (ops, Some(b_json))
 }
 
 fn replace(path: PointerBuf, value: Value) -> PatchOperation {
@@ -247,6 +307,56 @@ mod tests {
             }
         }
         assert!(checked > 500, "{checked}");
+    }
+
+    /// The session task's path: one `Views` kept across a bot-played fight, each patch made
+    /// with the JSON that the previous one kept (`patch_reusing`). Each must turn the JSON of
+    /// the view before it into the next one, for both audiences; a JSON kept for the wrong
+    /// combatant or left stale would make one that does not.
+    #[test]
+    fn views_advanced_through_a_fight_patch_each_view_into_the_next_reusing_the_kept_json() {
+        let mut checked = 0;
+        for id in ["13th-age", "orcus", "five-torches-deep", "ose"] {
+            let Some(bot) = ruleset(id).and_then(|r| r.bot) else {
+                panic!("{id} has a bot");
+            };
+            for (name, text) in builtin_encounters(id) {
+                let enc = load_encounter(name, text).unwrap();
+                let mut e = new_engine(&enc, 11);
+                let mut last = e.state();
+                let mut views = Views::default();
+                views.keep(0, last.clone(), true);
+                views.keep(0, last.redacted(), false);
+                for seq in 1..300u64 {
+                    let heroes = Role::Player {
+                        name: "all".into(),
+                        controls: last.combatants.iter().map(|c| c.id.clone()).collect(),
+                    };
+                    let Some(cmd) = bot(&Role::Gm, &last, seq).or_else(|| bot(&heroes, &last, seq))
+                    else {
+                        break;
+                    };
+                    if e.execute(&cmd).is_err() {
+                        continue;
+                    }
+                    let now = e.state();
+                    for (gm, before, after) in [
+                        (true, last.clone(), now.clone()),
+                        (false, last.redacted(), now.redacted()),
+                    ] {
+                        let Some(p) = views.advance(after.clone(), seq, gm) else {
+                            panic!("{id}/{name}: no patch at {seq}");
+                        };
+                        let mut json = to_json(&before);
+                        assert_eq!(p.patch.apply(&mut json), Ok(()), "{id}/{name} at {seq}");
+                        assert_eq!(json, to_json(&after), "{id}/{name} at {seq}, gm {gm}");
+                        checked += 1;
+                    }
+                    last = now;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     /// Attacks are left out of a combatant's diff only while they are the same: a change to

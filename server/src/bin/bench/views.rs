@@ -11,7 +11,7 @@
 use super::Report;
 use anyhow::{Context, Result};
 use fray_protocol::JsonPatch;
-use fray_server::net::views::patch;
+use fray_server::net::views::Views;
 use fray_server::replay;
 use fray_server::session::engine_for;
 use std::path::Path;
@@ -68,27 +68,28 @@ pub(super) fn scenario_views(report: &mut Report) -> Result<()> {
             let seats = &fight.genesis().encounter.seats;
             let json =
                 |s: &fray_protocol::SessionState| serde_json::to_value(s).unwrap_or_default();
-            let mut last_gm = engine.state();
-            let mut last_public = last_gm.redacted();
-            let mut last_json = json(&last_gm);
-            for command in fight.commands() {
+            let first = engine.state();
+            let mut last_json = json(&first);
+            // Both audiences watched, as the session task keeps them (`net::views::Views`).
+            let mut views = Views::default();
+            views.keep(0, first.redacted(), false);
+            views.keep(0, first, true);
+            for (seq, command) in (1u64..).zip(fight.commands()) {
                 engine
                     .execute(command)
                     .map_err(|r| anyhow::anyhow!("{name}: a recorded command was refused: {r}"))?;
                 // What the session task does after a group when both audiences are watched:
-                // one state read, then each audience's patch (`net::views::patch`).
+                // one state read, then each audience's patch (`Views::advance`).
                 let state = state_read.time(|| engine.state());
                 gm_view.time(|| {
-                    let mut now = state.clone();
-                    let p = patch(&mut last_gm, &mut now);
-                    last_gm = now;
-                    p.len()
+                    views
+                        .advance(state.clone(), seq, true)
+                        .map_or(0, |p| p.patch.len())
                 });
                 public_view.time(|| {
-                    let mut now = state.redacted();
-                    let p = patch(&mut last_public, &mut now);
-                    last_public = now;
-                    p.len()
+                    views
+                        .advance(state.redacted(), seq, false)
+                        .map_or(0, |p| p.patch.len())
                 });
                 // For comparison: the whole view's JSON diffed as one document.
                 whole_json.time(|| {
