@@ -263,46 +263,57 @@ mod tests {
     use crate::rules::{builtin_encounters, load_encounter, ruleset};
     use fray_protocol::Role;
 
-    /// Plays every built-in encounter of the rulesets with a bot (later battles, new monsters
-    /// and maps included) and checks at every command that the patch turns the old view's JSON
-    /// into the new one's, for the GM's view and the public one.
-    #[test]
-    fn a_patch_turns_each_views_json_into_the_next_in_bot_played_fights() {
-        let mut checked = 0;
-        for id in ["13th-age", "orcus"] {
+    /// Every built-in encounter of the rulesets `ids` played by their bot (the GM plays the
+    /// monsters, one player every hero; later battles, new monsters and maps included) for up
+    /// to `tries` commands: per fight its label and the state after each accepted command,
+    /// starting with the state before the first.
+    fn bot_fights(ids: &[&str], seed: u64, tries: u64) -> Vec<(String, Vec<SessionState>)> {
+        let mut fights = Vec::new();
+        for id in ids {
             let Some(bot) = ruleset(id).and_then(|r| r.bot) else {
                 panic!("{id} has a bot");
             };
             for (name, text) in builtin_encounters(id) {
                 let enc = load_encounter(name, text).unwrap();
-                let mut e = new_engine(&enc, 8);
-                let mut last = e.state();
-                for salt in 0..400 {
-                    // The GM plays the monsters, one player every hero.
+                let mut e = new_engine(&enc, seed);
+                let mut states = vec![e.state()];
+                for salt in 0..tries {
+                    let Some(last) = states.last() else { break };
                     let heroes = Role::Player {
                         name: "all".into(),
                         controls: last.combatants.iter().map(|c| c.id.clone()).collect(),
                     };
-                    let Some(cmd) =
-                        bot(&Role::Gm, &last, salt).or_else(|| bot(&heroes, &last, salt))
+                    let Some(cmd) = bot(&Role::Gm, last, salt).or_else(|| bot(&heroes, last, salt))
                     else {
                         break;
                     };
-                    if e.execute(&cmd).is_err() {
-                        continue;
+                    if e.execute(&cmd).is_ok() {
+                        states.push(e.state());
                     }
-                    let now = e.state();
-                    for (mut a, mut b) in [
-                        (last.clone(), now.clone()),
-                        (last.redacted(), now.redacted()),
-                    ] {
-                        let p = patch(&mut a, &mut b);
-                        let mut json = to_json(&a);
-                        assert_eq!(p.apply(&mut json), Ok(()), "{id}/{name} at {salt}");
-                        assert_eq!(json, to_json(&b), "{id}/{name} at {salt}");
-                        checked += 1;
-                    }
-                    last = now;
+                }
+                fights.push((format!("{id}/{name}"), states));
+            }
+        }
+        fights
+    }
+
+    /// Checks at every command of bot-played fights that the patch turns the old view's JSON
+    /// into the new one's, for the GM's view and the public one.
+    #[test]
+    fn a_patch_turns_each_views_json_into_the_next_in_bot_played_fights() {
+        let mut checked = 0;
+        for (label, states) in bot_fights(&["13th-age", "orcus"], 8, 400) {
+            for (i, pair) in states.windows(2).enumerate() {
+                let [last, now] = pair else { continue };
+                for (mut a, mut b) in [
+                    (last.clone(), now.clone()),
+                    (last.redacted(), now.redacted()),
+                ] {
+                    let p = patch(&mut a, &mut b);
+                    let mut json = to_json(&a);
+                    assert_eq!(p.apply(&mut json), Ok(()), "{label} at {i}");
+                    assert_eq!(json, to_json(&b), "{label} at {i}");
+                    checked += 1;
                 }
             }
         }
@@ -316,43 +327,26 @@ mod tests {
     #[test]
     fn views_advanced_through_a_fight_patch_each_view_into_the_next_reusing_the_kept_json() {
         let mut checked = 0;
-        for id in ["13th-age", "orcus", "five-torches-deep", "ose"] {
-            let Some(bot) = ruleset(id).and_then(|r| r.bot) else {
-                panic!("{id} has a bot");
-            };
-            for (name, text) in builtin_encounters(id) {
-                let enc = load_encounter(name, text).unwrap();
-                let mut e = new_engine(&enc, 11);
-                let mut last = e.state();
-                let mut views = Views::default();
-                views.keep(0, last.clone(), true);
-                views.keep(0, last.redacted(), false);
-                for seq in 1..300u64 {
-                    let heroes = Role::Player {
-                        name: "all".into(),
-                        controls: last.combatants.iter().map(|c| c.id.clone()).collect(),
+        let ids = ["13th-age", "orcus", "five-torches-deep", "ose"];
+        for (label, states) in bot_fights(&ids, 11, 300) {
+            let mut views = Views::default();
+            if let Some(first) = states.first() {
+                views.keep(0, first.clone(), true);
+                views.keep(0, first.redacted(), false);
+            }
+            for (seq, pair) in (1u64..).zip(states.windows(2)) {
+                let [last, now] = pair else { continue };
+                for (gm, before, after) in [
+                    (true, last.clone(), now.clone()),
+                    (false, last.redacted(), now.redacted()),
+                ] {
+                    let Some(p) = views.advance(after.clone(), seq, gm) else {
+                        panic!("{label}: no patch at {seq}");
                     };
-                    let Some(cmd) = bot(&Role::Gm, &last, seq).or_else(|| bot(&heroes, &last, seq))
-                    else {
-                        break;
-                    };
-                    if e.execute(&cmd).is_err() {
-                        continue;
-                    }
-                    let now = e.state();
-                    for (gm, before, after) in [
-                        (true, last.clone(), now.clone()),
-                        (false, last.redacted(), now.redacted()),
-                    ] {
-                        let Some(p) = views.advance(after.clone(), seq, gm) else {
-                            panic!("{id}/{name}: no patch at {seq}");
-                        };
-                        let mut json = to_json(&before);
-                        assert_eq!(p.patch.apply(&mut json), Ok(()), "{id}/{name} at {seq}");
-                        assert_eq!(json, to_json(&after), "{id}/{name} at {seq}, gm {gm}");
-                        checked += 1;
-                    }
-                    last = now;
+                    let mut json = to_json(&before);
+                    assert_eq!(p.patch.apply(&mut json), Ok(()), "{label} at {seq}");
+                    assert_eq!(json, to_json(&after), "{label} at {seq}, gm {gm}");
+                    checked += 1;
                 }
             }
         }
