@@ -256,6 +256,45 @@ impl Reader {
     }
 }
 
+/// One event as an `event` message in `enc`; `None` (logged) if it cannot be encoded.
+fn encode_event(
+    e: &LoggedEvent,
+    event: &fray_protocol::GameEvent,
+    enc: Encoding,
+) -> Option<Message> {
+    let frame = EventMessage {
+        seq: e.seq,
+        tick: e.tick,
+        event,
+    };
+    match encode(&frame, enc) {
+        Ok(f) => Some(to_message(f)),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot encode an event");
+            None
+        }
+    }
+}
+
+/// The GM's copy of a batch's events in one encoding, each encoded when a reader first needs
+/// it (the GM, or an audience whose copy of that event is the same) and shared after.
+#[derive(Default)]
+struct GmCopies(Vec<Option<Option<Message>>>);
+
+impl GmCopies {
+    /// Event `i` of the batch (`e`) as the GM sees it, encoded in `enc` once.
+    fn get(&mut self, i: usize, e: &LoggedEvent, enc: Encoding) -> Option<Message> {
+        if self.0.len() <= i {
+            self.0.resize(i + 1, None);
+        }
+        match self.0.get_mut(i) {
+            Some(Some(done)) => done.clone(),
+            Some(slot) => slot.insert(encode_event(e, &e.event, enc)).clone(),
+            None => encode_event(e, &e.event, enc),
+        }
+    }
+}
+
 fn to_message(frame: Frame) -> Message {
     match frame {
         Frame::Text(s) => Message::Text(s.into()),
@@ -785,11 +824,18 @@ impl Task {
     /// every subscriber receives.
     fn queue_events(&self, out: &mut BTreeMap<u64, Outbound>, events: &[LoggedEvent]) {
         let mut cache: BTreeMap<(Reader, bool), Arc<[Message]>> = BTreeMap::new();
+        // The GM's copy of each event per encoding (JSON, bincode), encoded when first needed.
+        let mut gm: [GmCopies; 2] = Default::default();
         for (conn, sub) in &self.subscribers {
             let reader = Reader::of(&sub.role, events);
+            let bincode = sub.encoding == Encoding::Bincode;
+            let copies = &mut gm[usize::from(bincode)];
             let shared = cache
-                .entry((reader.clone(), sub.encoding == Encoding::Bincode))
-                .or_insert_with(|| self.encode_events(events, &reader, sub.encoding).into())
+                .entry((reader.clone(), bincode))
+                .or_insert_with(|| {
+                    self.encode_events(events, &reader, sub.encoding, copies)
+                        .into()
+                })
                 .clone();
             out.entry(*conn)
                 .or_default()
@@ -799,40 +845,29 @@ impl Task {
     }
 
     /// Each event as its reader sees it, encoded once: the GM's copy straight from the
-    /// logged event (no clone), the public copy redacted, a player's with its own whispers.
+    /// logged event (no clone), the public copy redacted, a player's with its own whispers. A
+    /// copy that its redaction leaves equal to the GM's (most events: nothing in them is
+    /// secret) shares the GM's encoded bytes, `gm`, instead of being encoded again.
     fn encode_events(
         &self,
         events: &[LoggedEvent],
         reader: &Reader,
         enc: Encoding,
+        gm: &mut GmCopies,
     ) -> Vec<Message> {
         let monster = |id: &fray_protocol::CombatantId| self.session.is_monster(id);
         events
             .iter()
-            .filter_map(|e| {
-                let redacted;
-                let event = match reader {
-                    Reader::Gm => &e.event,
-                    Reader::Public => {
-                        redacted = e.event.redacted(monster);
-                        &redacted
-                    }
-                    Reader::Player(name) => {
-                        redacted = e.event.for_player(name, monster);
-                        &redacted
-                    }
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let redacted = match reader {
+                    Reader::Gm => None,
+                    Reader::Public => Some(e.event.redacted(monster)),
+                    Reader::Player(name) => Some(e.event.for_player(name, monster)),
                 };
-                let frame = EventMessage {
-                    seq: e.seq,
-                    tick: e.tick,
-                    event,
-                };
-                match encode(&frame, enc) {
-                    Ok(f) => Some(to_message(f)),
-                    Err(e) => {
-                        tracing::error!(error = %e, "cannot encode an event");
-                        None
-                    }
+                match redacted {
+                    Some(r) if r != e.event => encode_event(e, &r, enc),
+                    _ => gm.get(i, e, enc),
                 }
             })
             .collect()
@@ -942,8 +977,13 @@ impl Task {
             }
             Some(from) => match off_worker(|| self.session.events_after(from)) {
                 Ok(events) => first.push(Part::Shared(
-                    self.encode_events(&events, &Reader::of(&s.role, &events), s.encoding)
-                        .into(),
+                    self.encode_events(
+                        &events,
+                        &Reader::of(&s.role, &events),
+                        s.encoding,
+                        &mut GmCopies::default(),
+                    )
+                    .into(),
                 )),
                 Err(e) => {
                     tracing::error!(error = %e, "cannot read the log for a resume");
