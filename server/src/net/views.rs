@@ -32,7 +32,7 @@ struct Kept {
 /// combatants and the map), and per combatant (by index) its state without its attack list.
 /// A part that was not converted is `None`.
 #[derive(Default)]
-pub struct Json {
+struct Json {
     shell: Option<Value>,
     combatants: Vec<Option<Value>>,
 }
@@ -72,13 +72,8 @@ impl Views {
     pub fn start(&mut self, session: &Session, gm: bool) -> (u64, SessionState) {
         let seq = session.last_seq();
         let state = view_of(session, gm);
-        let slot = self.slot(gm);
-        if slot.as_ref().is_none_or(|k| k.seq != seq) {
-            *slot = Some(Kept {
-                seq,
-                state: state.clone(),
-                json: Json::default(),
-            });
+        if self.slot(gm).as_ref().is_none_or(|k| k.seq != seq) {
+            self.keep(seq, state.clone(), gm);
         }
         (seq, state)
     }
@@ -151,7 +146,7 @@ pub fn patch(old: &mut SessionState, new: &mut SessionState) -> JsonPatch {
 /// [`patch`], taking what `old_json` holds of `old`'s JSON instead of converting it (it is
 /// consumed), and returning with the patch what it converted of `new` — or carried over from
 /// `old_json`, for a combatant that did not change — for the next patch to reuse.
-pub fn patch_reusing(
+fn patch_reusing(
     old: &mut SessionState,
     old_json: &mut Json,
     new: &mut SessionState,

@@ -503,13 +503,14 @@ async fn await_acks(shared: &Shared, sent: usize) {
     .await;
 }
 
-/// A listening socket on a free loopback port, not yet tied to a runtime: the server's
-/// runtime (`host`) adopts it, so that its accepts and connections are driven there.
-fn bind_std() -> Result<(std::net::TcpListener, std::net::SocketAddr)> {
+/// A listening socket on a free loopback port, registered with the server's runtime (`host`),
+/// so that its accepts and connections are driven there whatever runtime calls this.
+fn bind_on(host: &Handle) -> Result<(TcpListener, std::net::SocketAddr)> {
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?;
-    Ok((listener, addr))
+    let _on_host = host.enter();
+    Ok((TcpListener::from_std(listener)?, addr))
 }
 
 /// One run against the real server: a fresh registry with `config`, one session, `n`
@@ -541,7 +542,7 @@ pub(crate) async fn ws_fray(
         ..Default::default()
     };
     let registry = fray_server::net::Registry::with_limits(dir, config, limits);
-    let (listener, addr) = bind_std()?;
+    let (listener, addr) = bind_on(host)?;
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let stop = async move {
         let _ = stop_rx.await;
@@ -551,11 +552,12 @@ pub(crate) async fn ws_fray(
     let _ = nodelay;
     let admin = fray_server::net::admin::AdminKey::new("bench-operator-key-000000");
     // The server, its connections and its session task run on `host`'s runtime.
-    let served = registry.clone();
-    let server = host.spawn(async move {
-        let listener = TcpListener::from_std(listener)?;
-        fray_server::net::serve(listener, served, admin, stop).await
-    });
+    let server = host.spawn(fray_server::net::serve(
+        listener,
+        registry.clone(),
+        admin,
+        stop,
+    ));
     let created = {
         let _on_host = host.enter();
         registry.create(encounter.clone(), Some(seed), false)?
@@ -682,14 +684,10 @@ pub(crate) async fn ws_relay(
     budget: Duration,
     wait_ack: bool,
 ) -> Result<Raw> {
-    let (listener, addr) = bind_std()?;
+    let (listener, addr) = bind_on(host)?;
     let url = format!("ws://{addr}/");
     // The relay and its connections run on `host`'s runtime.
-    let relay = host.spawn(async move {
-        if let Ok(listener) = TcpListener::from_std(listener) {
-            relay_serve(listener).await;
-        }
-    });
+    let relay = host.spawn(relay_serve(listener));
     let shared = Arc::new(Shared::new(n, wait_ack));
     let mut spectators = Vec::with_capacity(n);
     for i in 0..n {
